@@ -1,0 +1,95 @@
+"""Execute the compendium's notebooks with papermill at a parameter profile.
+
+Each ``notebooks/<name>.md`` (a jupytext MyST notebook with a cell tagged
+``parameters``) is converted to ``build/notebooks/<name>.ipynb``, its section of
+``notebooks/params/<profile>.yml`` is written to ``build/params/<profile>/<name>.yml``
+and passed to papermill with ``-f``, and the executed notebook lands in
+``book/generated/<name>.ipynb`` where the book's table of contents expects it.
+A failing notebook stops the build (non-zero exit).  Wall times are written to
+``results/_timings/<profile>.csv``.
+
+Usage: ``python book/execute.py --profile smoke [--only datasets]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jupytext
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", default="paper")
+    parser.add_argument("--only", default="", help="comma-separated notebook names")
+    args = parser.parse_args(argv)
+
+    profile_file = ROOT / "notebooks" / "params" / f"{args.profile}.yml"
+    if not profile_file.exists():
+        known = sorted(p.stem for p in profile_file.parent.glob("*.yml"))
+        sys.exit(f"unknown profile {args.profile!r}; known profiles: {known}")
+    profile = yaml.safe_load(profile_file.read_text()) or {}
+
+    sources = sorted((ROOT / "notebooks").glob("*.md"))
+    if args.only:
+        wanted = {s.strip() for s in args.only.split(",") if s.strip()}
+        missing = wanted - {s.stem for s in sources}
+        if missing:
+            sys.exit(f"no notebook named {sorted(missing)} in notebooks/")
+        sources = [s for s in sources if s.stem in wanted]
+    unknown = set(profile) - {s.stem for s in (ROOT / "notebooks").glob("*.md")}
+    if unknown:
+        sys.exit(f"{profile_file}: sections for unknown notebooks {sorted(unknown)}")
+
+    out_dir = ROOT / "book" / "generated"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    timings = []
+    for src in sources:
+        name = src.stem
+        ipynb = ROOT / "build" / "notebooks" / f"{name}.ipynb"
+        ipynb.parent.mkdir(parents=True, exist_ok=True)
+        nb = jupytext.read(src)
+        nb.metadata["kernelspec"] = {
+            "name": "python3", "display_name": "Python 3", "language": "python"}
+        jupytext.write(nb, ipynb, fmt="ipynb")
+        params = ROOT / "build" / "params" / args.profile / f"{name}.yml"
+        params.parent.mkdir(parents=True, exist_ok=True)
+        params.write_text(yaml.safe_dump(profile.get(name, {}) or {}, sort_keys=True))
+        cmd = [sys.executable, "-m", "papermill", str(ipynb), str(out_dir / f"{name}.ipynb"),
+               "-f", str(params), "-k", "python3", "--cwd", str(ROOT),
+               "--no-progress-bar", "--log-level", "WARNING"]
+        print(f"[execute] {name} (profile {args.profile})", flush=True)
+        start = time.perf_counter()
+        result = subprocess.run(cmd, cwd=ROOT)
+        elapsed = time.perf_counter() - start
+        if result.returncode != 0:
+            print(f"[execute] notebook {name} FAILED after {elapsed:.1f} s", file=sys.stderr)
+            return result.returncode
+        print(f"[execute] {name} done in {elapsed:.1f} s", flush=True)
+        timings.append({"notebook": name, "profile": args.profile, "seconds": round(elapsed, 2)})
+
+    tdir = ROOT / "results" / "_timings"
+    tdir.mkdir(parents=True, exist_ok=True)
+    tfile = tdir / f"{args.profile}.csv"
+    old = []
+    if tfile.exists():
+        with tfile.open() as fh:
+            old = [r for r in csv.DictReader(fh)
+                   if r["notebook"] not in {t["notebook"] for t in timings}]
+    with tfile.open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=["notebook", "profile", "seconds"])
+        w.writeheader()
+        w.writerows(old + timings)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

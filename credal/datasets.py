@@ -1,0 +1,677 @@
+"""The data sets of the compendium: catalogue, loading and integrity checks.
+
+The raw files live in ``data/raw`` (byte copies of public files, checked by
+``data/SHA256SUMS``). ``data/catalogue.toml`` says, for every data set name,
+which files it is built from, how to read them (format, class column, columns
+to drop, header fixes), its source, licence and the papers that use it, with
+each paper's own name for it and published size.
+
+Examples
+--------
+>>> from credal import datasets
+>>> ds = datasets.load("vote")
+>>> ds.n_rows, ds.n_features, ds.n_classes
+(435, 16, 2)
+>>> len(datasets.names("corani-antonucci"))
+39
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import hashlib
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._readers import natural_sort, read_arff, read_delimited, read_tab
+
+__all__ = [
+    "Dataset",
+    "names",
+    "groups",
+    "load",
+    "catalogue",
+    "overview",
+    "paper_lists",
+    "features_after_mdl",
+    "display_table",
+    "published",
+    "data_dir",
+    "verify_checksums",
+    "read_arff",
+    "read_tab",
+    "read_delimited",
+]
+
+_FORMATS = ("arff", "tab", "csv", "whitespace")
+_SPLIT_LABELS = ("train", "test")
+
+
+# ---------------------------------------------------------------------------
+# locations
+# ---------------------------------------------------------------------------
+
+
+def data_dir() -> Path:
+    """The project's data folder.
+
+    Returns
+    -------
+    pathlib.Path
+        ``$CREDAL_DATA`` when that environment variable is set, otherwise the
+        ``data`` folder next to the ``credal`` package.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the folder does not exist.
+    """
+    env = os.environ.get("CREDAL_DATA")
+    if env:
+        path = Path(env).expanduser()
+        origin = "the CREDAL_DATA environment variable"
+    else:
+        import credal
+
+        path = Path(credal.__file__).resolve().parents[1] / "data"
+        origin = "the credal package location"
+    if not path.is_dir():
+        raise FileNotFoundError(
+            f"data folder {path} (from {origin}) does not exist; set CREDAL_DATA "
+            "to the folder holding raw/, published/ and catalogue.toml"
+        )
+    return path
+
+
+def _raw_dir() -> Path:
+    return data_dir() / "raw"
+
+
+# ---------------------------------------------------------------------------
+# catalogue
+# ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_catalogue(path: str, mtime_ns: int, size: int) -> dict:
+    with open(path, "rb") as fh:
+        return tomllib.load(fh)
+
+
+def _catalogue_data() -> dict:
+    path = data_dir() / "catalogue.toml"
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"data catalogue not found: {path}") from None
+    return _parse_catalogue(str(path), st.st_mtime_ns, st.st_size)
+
+
+def _specs() -> dict:
+    return _catalogue_data().get("datasets", {})
+
+
+def _spec(name: str) -> dict:
+    specs = _specs()
+    if not isinstance(name, str) or name not in specs:
+        known = sorted(specs)
+        close = difflib.get_close_matches(str(name), known, n=3, cutoff=0.6)
+        hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
+        raise KeyError(
+            f"unknown data set {name!r}.{hint} Known data sets: {', '.join(known)}"
+        )
+    return specs[name]
+
+
+def groups() -> list[str]:
+    """The paper groups of the catalogue.
+
+    Returns
+    -------
+    list of str
+        E.g. ``"corani-antonucci"``, ``"antonucci-lncc"``,
+        ``"ramoni-sebastiani"``, ``"moral-trees"``.
+    """
+    return list(_catalogue_data().get("groups", {}))
+
+
+def names(group: str | None = None) -> list[str]:
+    """Names of the data sets the project ships.
+
+    Parameters
+    ----------
+    group : str, optional
+        A paper's list: ``"corani-antonucci"`` (the 39 distinct data sets of
+        Table 2), ``"antonucci-lncc"`` (nine binary data sets),
+        ``"ramoni-sebastiani"`` (the 19 public data sets of Table 1) or
+        ``"moral-trees"`` (the 11 data sets of the slides). None = all.
+
+    Returns
+    -------
+    list of str, sorted
+
+    Raises
+    ------
+    KeyError
+        For an unknown group; the message lists the groups.
+    """
+    specs = _specs()
+    if group is None:
+        return sorted(specs)
+    known = groups()
+    if group not in known:
+        raise KeyError(f"unknown group {group!r}; groups are: {', '.join(known)}")
+    return sorted(n for n, s in specs.items() if group in s.get("groups", ()))
+
+
+# ---------------------------------------------------------------------------
+# the Dataset record
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """One data set, ready for a classifier.
+
+    Attributes
+    ----------
+    name : str
+        Catalogue name, e.g. ``"breast_w"``.
+    X : DataFrame, shape (n_rows, n_features)
+        Nominal columns as categoricals with their declared categories (also
+        those never observed), numeric columns as float64, missing = NaN.
+    y : Series of category, shape (n_rows,)
+        Named after the class column; declared classes kept even if never
+        observed. NaN where the class itself is missing (echocardiogram,
+        bridges).
+    title, source, licence : str
+    groups : tuple of str
+        Paper groups that use the data set.
+    split : Series of str, shape (n_rows,), or None
+        ``"train"``/``"test"`` for data sets that ship a fixed split.
+    files : tuple of str
+        Files in ``data/raw`` it is built from.
+    """
+
+    name: str
+    X: pd.DataFrame
+    y: pd.Series
+    title: str = ""
+    source: str = ""
+    licence: str = ""
+    groups: tuple = ()
+    split: pd.Series | None = None
+    files: tuple = ()
+
+    @property
+    def n_rows(self) -> int:
+        """Number of instances."""
+        return int(self.X.shape[0])
+
+    @property
+    def n_features(self) -> int:
+        """Number of feature columns (class and identifiers excluded)."""
+        return int(self.X.shape[1])
+
+    @property
+    def n_classes(self) -> int:
+        """Number of declared classes."""
+        return int(len(self.y.cat.categories))
+
+    @property
+    def n_observed_classes(self) -> int:
+        """Number of classes occurring at least once."""
+        codes = self.y.cat.codes.to_numpy()
+        return int(np.unique(codes[codes >= 0]).size)
+
+    @property
+    def missing_fraction(self) -> float:
+        """Missing feature cells / all feature cells (the class is not counted)."""
+        size = self.X.size
+        return float(self.X.isna().to_numpy().sum() / size) if size else 0.0
+
+    def __repr__(self) -> str:
+        return (
+            f"Dataset({self.name!r}, n_rows={self.n_rows}, n_features="
+            f"{self.n_features}, n_classes={self.n_classes})"
+        )
+
+
+# ---------------------------------------------------------------------------
+# loading
+# ---------------------------------------------------------------------------
+
+
+def _read_file(
+    path: Path, fmt: str, options: dict, name: str, class_col: str
+) -> pd.DataFrame:
+    if fmt == "arff":
+        if options:
+            raise ValueError(f"catalogue entry {name!r}: ARFF files take no read options")
+        return read_arff(path)[0]
+    if fmt == "tab":
+        if options:
+            raise ValueError(f"catalogue entry {name!r}: .tab files take no read options")
+        frame, roles = read_tab(path)
+        flagged = [c for c, role in roles.items() if role == "class"]
+        if flagged and flagged != [class_col]:
+            raise ValueError(
+                f"catalogue entry {name!r}: {path.name} flags {flagged} as the class, "
+                f"the catalogue says {class_col!r}"
+            )
+        return frame
+    opts = dict(options)
+    opts["sep"] = "," if fmt == "csv" else "whitespace"
+    if opts.get("nominal") == "all":
+        if "names" not in opts:
+            raise ValueError(f"catalogue entry {name!r}: nominal = 'all' needs names")
+        opts["nominal"] = list(opts["names"])
+    return read_delimited(path, **opts)
+
+
+def _concat(frames: list[pd.DataFrame], inferred: set, name: str) -> pd.DataFrame:
+    """Stack frames read from several files, uniting their categories."""
+    if len(frames) == 1:
+        return frames[0]
+    cols = list(frames[0].columns)
+    for f in frames[1:]:
+        if list(f.columns) != cols:
+            raise ValueError(
+                f"catalogue entry {name!r}: files have different columns: "
+                f"{cols} vs {list(f.columns)}"
+            )
+    frames = [f.copy() for f in frames]
+    for c in cols:
+        dtypes = [f[c].dtype for f in frames]
+        if all(isinstance(d, pd.CategoricalDtype) for d in dtypes):
+            cats = list(dict.fromkeys(v for d in dtypes for v in d.categories))
+            if c in inferred:
+                # categories read off the data: keep the reader's natural order
+                cats = natural_sort(cats)
+            for f in frames:
+                f[c] = f[c].cat.set_categories(cats)
+        elif any(isinstance(d, pd.CategoricalDtype) for d in dtypes):
+            raise ValueError(
+                f"catalogue entry {name!r}: column {c!r} is nominal in one file "
+                "and numeric in another"
+            )
+    return pd.concat(frames, ignore_index=True)
+
+
+def _source_text(spec: dict) -> str:
+    parts = []
+    if spec.get("uci"):
+        parts.append(f"UCI Machine Learning Repository: {spec['uci']}")
+    for c in spec.get("copies", []):
+        parts.append(f"{c['file']} from {c['repo']}/{c['path']} @ {c['commit'][:12]}")
+    return "; ".join(parts)
+
+
+def load(name: str) -> Dataset:
+    """Load one data set of the catalogue.
+
+    Parameters
+    ----------
+    name : str
+        A name from :func:`names`.
+
+    Returns
+    -------
+    Dataset
+
+    Raises
+    ------
+    KeyError
+        For an unknown name; the message lists the known names (and close
+        matches).
+    ValueError
+        If a file is malformed (file and line are named) or the catalogue entry
+        does not fit its files.
+    """
+    spec = _spec(name)
+    fmt = spec.get("format", "arff")
+    if fmt not in _FORMATS:
+        raise ValueError(f"catalogue entry {name!r}: unknown format {fmt!r}")
+    files = list(spec["files"])
+    read = dict(spec.get("read", {}))
+    file_options = spec.get("file_options", {})
+    unknown = set(file_options) - set(files)
+    if unknown:
+        raise ValueError(f"catalogue entry {name!r}: options for unlisted files {unknown}")
+    class_col = spec["class"]
+    ids = list(spec.get("ids", []))
+    drop = list(spec.get("drop", []))
+
+    raw = _raw_dir()
+    frames, found_ids = [], set()
+    for f in files:
+        options = {**read, **file_options.get(f, {})}
+        frame = _read_file(raw / f, fmt, options, name, class_col)
+        # ids may exist in only some files (hayes-roth's name column)
+        present = [c for c in ids if c in frame.columns]
+        found_ids.update(present)
+        frames.append(frame.drop(columns=present))
+    inferred = set()
+    if fmt != "arff":
+        declared = set(read.get("categories", {}))
+        inferred = {c for c in frames[0].columns if c not in declared}
+    frame = _concat(frames, inferred, name)
+
+    lost = [c for c in ids if c not in found_ids]
+    if lost:
+        raise ValueError(f"catalogue entry {name!r}: id columns {lost} not found")
+    missing_cols = [c for c in [class_col, *drop] if c not in frame.columns]
+    if missing_cols:
+        raise ValueError(
+            f"catalogue entry {name!r}: columns {missing_cols} not found; the files "
+            f"have {list(frame.columns)}"
+        )
+    y = frame[class_col]
+    if not isinstance(y.dtype, pd.CategoricalDtype):
+        raise ValueError(f"catalogue entry {name!r}: class column {class_col!r} is not nominal")
+    y = y.rename(class_col)
+    X = frame.drop(columns=[class_col, *drop])
+    # Integer-coded attributes that the papers' (Weka) copies typed as numeric.
+    as_numeric = list(spec.get("as_numeric", []))
+    absent = [c for c in as_numeric if c not in X.columns]
+    if absent:
+        raise ValueError(f"catalogue entry {name!r}: as_numeric names unknown columns {absent}")
+    for c in as_numeric:
+        col = X[c].astype(object) if isinstance(X[c].dtype, pd.CategoricalDtype) else X[c]
+        X[c] = pd.to_numeric(col, errors="raise").astype(float)
+
+    split = None
+    if "split" in spec:
+        labels = list(spec["split"])
+        if len(labels) != len(frames) or not set(labels) <= set(_SPLIT_LABELS):
+            raise ValueError(
+                f"catalogue entry {name!r}: split needs one of {_SPLIT_LABELS} per file"
+            )
+        split = np.repeat(labels, [len(f) for f in frames])
+    elif "split_rows" in spec:
+        counts = spec["split_rows"]
+        if not set(counts) <= set(_SPLIT_LABELS) or sum(counts.values()) != len(frame):
+            raise ValueError(
+                f"catalogue entry {name!r}: split_rows {counts} does not add up to "
+                f"{len(frame)} rows"
+            )
+        split = np.repeat(list(counts), list(counts.values()))
+    if split is not None:
+        split = pd.Series(split, index=X.index, name="split", dtype=object)
+
+    return Dataset(
+        name=name,
+        X=X,
+        y=y,
+        title=spec.get("title", ""),
+        source=_source_text(spec),
+        licence=spec.get("licence", ""),
+        groups=tuple(spec.get("groups", ())),
+        split=split,
+        files=tuple(files),
+    )
+
+
+# ---------------------------------------------------------------------------
+# summaries and published tables
+# ---------------------------------------------------------------------------
+
+
+def catalogue() -> pd.DataFrame:
+    """One row per data set: what it is, its size and the papers' figures.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``name, title, files, groups, n_rows, n_features, n_classes,
+        n_observed_classes, pct_missing, source, licence`` and, for each paper
+        group ``g``, ``g:name`` (the paper's own name) and ``g:n`` (the
+        paper's published number of instances). ``pct_missing`` is the
+        percentage of missing feature cells.
+    """
+    data = _catalogue_data()
+    group_names = list(data.get("groups", {}))
+    rows = []
+    for name in names():
+        spec = _spec(name)
+        ds = load(name)
+        row = {
+            "name": name,
+            "title": ds.title,
+            "files": ", ".join(ds.files),
+            "groups": ", ".join(ds.groups),
+            "n_rows": ds.n_rows,
+            "n_features": ds.n_features,
+            "n_classes": ds.n_classes,
+            "n_observed_classes": ds.n_observed_classes,
+            "pct_missing": round(100.0 * ds.missing_fraction, 2),
+            "source": ds.source,
+            "licence": ds.licence,
+        }
+        papers = spec.get("papers", {})
+        for g in group_names:
+            info = papers.get(g)
+            row[f"{g}:name"] = (info or {}).get("name") if info is not None else None
+            row[f"{g}:n"] = (info or {}).get("n") if info is not None else None
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    for g in group_names:
+        out[f"{g}:n"] = out[f"{g}:n"].astype("Int64")
+    return out
+
+
+def features_after_mdl(dataset: Dataset) -> int:
+    """Number of features left by the papers' preprocessing fitted on the whole data set.
+
+    Median/mode imputation, Fayyad–Irani MDL discretisation of the numeric features,
+    then removal of features with a single category (rows without a class are left
+    out of the fit).  This is how the "k" column of Corani & Antonucci's Table 2 is
+    obtained.
+
+    Parameters
+    ----------
+    dataset : Dataset
+
+    Returns
+    -------
+    int
+    """
+    from credal.preprocessing import make_preprocessor
+
+    keep = dataset.y.notna().to_numpy()
+    X, y = dataset.X.loc[keep], dataset.y.loc[keep]
+    return int(make_preprocessor(impute=True, discretize="mdl", drop_single=True)
+               .fit(X, y).transform(X).shape[1])
+
+
+def overview(groups=None, discretize=True) -> pd.DataFrame:
+    """The data chapter's table: one row per data set, indexed by name.
+
+    Parameters
+    ----------
+    groups : None, str or list of str
+        Keep the data sets of these paper groups (:func:`groups`); None or an empty
+        list = all.
+    discretize : bool
+        Add ``n_features_mdl`` (:func:`features_after_mdl`).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``title, n_rows, n_features, [n_features_mdl,] n_classes,
+        n_observed_classes, pct_missing, groups, files, source, licence``.
+    """
+    cat = catalogue().set_index("name")
+    if groups:
+        wanted = [groups] if isinstance(groups, str) else list(groups)
+        keep = sorted({n for g in wanted for n in names(g)})
+        cat = cat.loc[keep]
+    cols = ["title", "n_rows", "n_features", "n_classes", "n_observed_classes",
+            "pct_missing", "groups", "files", "source", "licence"]
+    out = cat[cols].copy()
+    if discretize:
+        out.insert(3, "n_features_mdl", [features_after_mdl(load(n)) for n in out.index])
+    return out
+
+
+_LIST_EXTRA = {"corani-antonucci": ("k", "classes"),
+               "moral-trees": ("n_train", "n_test", "n_variables", "n_classes")}
+
+
+def paper_lists(discretize=True) -> pd.DataFrame:
+    """Every paper's list of data sets with its published sizes beside ours.
+
+    Parameters
+    ----------
+    discretize : bool
+        For Corani & Antonucci, add our ``k`` (:func:`features_after_mdl`).
+
+    Returns
+    -------
+    DataFrame
+        Long form: ``group, paper_name, name, paper_n, n_rows`` and the group's
+        extra published columns (``paper_k``, ``paper_classes`` for Corani &
+        Antonucci; ``paper_n_train`` ... for Moral), ``k`` (ours), ``n_classes``,
+        ``n_observed_classes`` and ``note`` (why a number differs, from the catalogue).
+    """
+    data = _catalogue_data()
+    rows = []
+    for g in data.get("groups", {}):
+        for name in names(g):
+            spec = _spec(name)
+            info = spec.get("papers", {}).get(g, {})
+            ds = load(name)
+            row = {"group": g, "paper_name": info.get("name", "(not named)"), "name": name,
+                   "paper_n": info.get("n"), "n_rows": ds.n_rows,
+                   "n_classes": ds.n_classes, "n_observed_classes": ds.n_observed_classes}
+            for key in _LIST_EXTRA.get(g, ()):
+                row[f"paper_{key}"] = info.get(key)
+            if g == "corani-antonucci" and discretize:
+                row["k"] = features_after_mdl(ds)
+            row["note"] = info.get("note") or (
+                spec.get("notes", "") if info.get("n") not in (None, ds.n_rows) else "")
+            rows.append(row)
+    out = pd.DataFrame(rows)
+    for c in out.columns:
+        if c.startswith("paper_") and c != "paper_name" or c == "k":
+            out[c] = out[c].astype("Int64")
+    return out
+
+
+def display_table(df: pd.DataFrame, kind: str, group: str | None = None) -> pd.DataFrame:
+    """A readable copy of :func:`overview` or :func:`paper_lists` output for the book.
+
+    Parameters
+    ----------
+    df : DataFrame
+    kind : {"overview", "sources", "paper"}
+    group : str
+        With ``kind="paper"``: the paper group to show.
+
+    Returns
+    -------
+    DataFrame with human-readable column names (index = data set or paper name).
+    """
+    if kind == "overview":
+        out = pd.DataFrame(index=df.index)
+        out["rows"] = df["n_rows"]
+        out["features"] = df["n_features"]
+        if "n_features_mdl" in df:
+            out["after MDL"] = df["n_features_mdl"]
+        out["classes"] = [f"{d}" if d == o else f"{d} ({o})"
+                          for d, o in zip(df["n_classes"], df["n_observed_classes"])]
+        out["missing %"] = df["pct_missing"].map(lambda v: f"{v:.1f}")
+        out["papers"] = df["groups"]
+        out.index.name = "data set"
+        return out
+    if kind == "sources":
+        out = df[["title", "files", "source", "licence"]].copy()
+        out.index.name = "data set"
+        return out
+    if kind == "paper":
+        if group not in _catalogue_data().get("groups", {}):
+            raise KeyError(f"unknown group {group!r}; groups: {groups()}")
+        d = df[df["group"] == group].dropna(axis=1, how="all")
+        keep = ["paper_name", "name"] + [c for c in d.columns if c.startswith("paper_")
+                                         and c != "paper_name"]
+        keep += [c for c in ("n_rows", "k", "n_classes", "note") if c in d.columns]
+        d = d.assign(n_classes=[f"{a}" if a == b else f"{a} ({b} seen)" for a, b in
+                                zip(d["n_classes"], d["n_observed_classes"])])
+        out = d[keep].rename(columns={
+            "paper_name": "paper's name", "name": "our name", "paper_n": "n (paper)",
+            "n_rows": "n (ours)", "paper_k": "k (paper)", "k": "k (ours)",
+            "paper_classes": "classes (paper)", "n_classes": "classes (ours)",
+            "paper_n_train": "train (paper)", "paper_n_test": "test (paper)",
+            "paper_n_variables": "variables (paper)", "paper_n_classes": "classes (paper)"})
+        return out.set_index("paper's name")
+    raise ValueError(f"kind must be 'overview', 'sources' or 'paper'; got {kind!r}")
+
+
+def published(table: str) -> pd.DataFrame:
+    """A transcribed table of a paper, from ``data/published/<table>.csv``.
+
+    Parameters
+    ----------
+    table : str
+        File name without ``.csv``, e.g. ``"corani_table2_datasets"``.
+
+    Returns
+    -------
+    DataFrame
+
+    Raises
+    ------
+    KeyError
+        For an unknown table; the message lists the available ones.
+    """
+    folder = data_dir() / "published"
+    table = str(table)
+    if table.endswith(".csv"):
+        table = table[:-4]
+    path = folder / f"{table}.csv"
+    if "/" in table or "\\" in table or not path.is_file():
+        known = sorted(p.stem for p in folder.glob("*.csv"))
+        close = difflib.get_close_matches(table, known, n=3, cutoff=0.6)
+        hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
+        raise KeyError(f"unknown published table {table!r}.{hint} Tables: {', '.join(known)}")
+    return pd.read_csv(path)
+
+
+def verify_checksums() -> list[str]:
+    """Check ``data/raw`` against ``data/SHA256SUMS``.
+
+    Returns
+    -------
+    list of str
+        Files listed in ``SHA256SUMS`` that are missing or whose SHA-256
+        differs (empty when all is well).
+    """
+    root = data_dir()
+    sums = root / "SHA256SUMS"
+    if not sums.is_file():
+        raise FileNotFoundError(f"checksum list not found: {sums}")
+    bad = []
+    for lineno, line in enumerate(sums.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split(None, 1)
+        if len(parts) != 2 or len(parts[0]) != 64:
+            raise ValueError(f"{sums}, line {lineno}: not a 'sha256  file' line")
+        digest, fname = parts[0].lower(), parts[1].strip().lstrip("*")
+        path = root / "raw" / fname
+        if not path.is_file():
+            bad.append(fname)
+            continue
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        if h.hexdigest() != digest:
+            bad.append(fname)
+    return bad

@@ -1,0 +1,419 @@
+"""The one evaluation engine of the compendium.
+
+:func:`cross_validate` runs repeated stratified k-fold cross-validation of several
+classifiers on one or more data sets.  In every fold the preprocessing (by default
+MDL discretisation and removal of single-category features) is fitted on the
+training part only, every classifier is fitted once, and its output on the test
+part is recorded: the credal set (``predict_set``), the precise counterpart's label
+(``predict``) and, where available, the class probabilities (``predict_proba``).
+Results come back as tidy tables (:class:`CVResult`): one row per test instance and
+classifier, and one row per fold and classifier with the metrics of
+:func:`credal.metrics.summary`.
+
+Finished (fold, classifier) pairs are cached on disk when ``cache_dir`` is given.
+The key is a hash of everything that determines the result: the data (values and
+encoding), the train/test indices, the preprocessing and the classifier (class,
+parameters and the source code of the modules that define them), so a rerun
+computes only what is missing and a change of code or parameters recomputes.
+
+Folds run in parallel with joblib (``n_jobs``); the results do not depend on
+``n_jobs`` because every fold is computed independently and the tables are sorted.
+Any joblib backend works, e.g. a Dask cluster through
+``joblib.parallel_config(backend="dask")``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import joblib
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.model_selection import RepeatedStratifiedKFold
+
+__all__ = [
+    "CVResult",
+    "cross_validate",
+    "default_preprocessing",
+    "fold_splits",
+    "save_table",
+    "results_dir",
+]
+
+_SOURCE_HASHES: dict[str, str] = {}
+
+
+def default_preprocessing():
+    """MDL discretisation fitted on the training fold, then removal of features left
+    with a single category (the protocol of Corani & Antonucci)."""
+    from credal.preprocessing import make_preprocessor
+
+    return make_preprocessor(impute=False, discretize="mdl", drop_single=True)
+
+
+# --------------------------------------------------------------------------- data
+
+@dataclass
+class _Data:
+    name: str
+    X: pd.DataFrame
+    y: pd.Series
+    split: pd.Series | None = None
+    fingerprint: str = field(default="", repr=False)
+
+
+def _as_data(item, drop_missing_y: bool) -> _Data:
+    if isinstance(item, str):
+        from credal import datasets
+
+        item = datasets.load(item)
+    if isinstance(item, tuple):
+        if len(item) == 3:
+            name, X, y = item
+        elif len(item) == 2:
+            (X, y), name = item, "data"
+        else:
+            raise TypeError("a data item must be a name, a Dataset, (X, y) or (name, X, y)")
+        split = None
+    else:
+        if not all(hasattr(item, a) for a in ("X", "y", "name")):
+            raise TypeError(
+                f"cannot use {type(item).__name__} as data: give a data set name, a "
+                "credal.datasets.Dataset, (X, y) or (name, X, y)")
+        name, X, y, split = item.name, item.X, item.y, getattr(item, "split", None)
+    if not isinstance(X, pd.DataFrame):
+        X = pd.DataFrame(np.asarray(X))
+    y = pd.Series(y, index=X.index) if not isinstance(y, pd.Series) else y
+    if len(X) != len(y):
+        raise ValueError(f"data set {name!r}: X has {len(X)} rows but y has {len(y)}")
+    if drop_missing_y and y.isna().any():
+        keep = ~y.isna().to_numpy()
+        X, y = X.loc[keep], y.loc[keep]
+        split = split.loc[keep] if split is not None else None
+    X = X.reset_index(drop=True)
+    y = y.reset_index(drop=True)
+    if split is not None:
+        split = split.reset_index(drop=True)
+    # joblib.hash covers values, dtypes and declared categories.
+    fp = joblib.hash((name, X, y))
+    return _Data(name, X, y, split, fp)
+
+
+def fold_splits(y, *, n_splits=5, n_repeats=10, random_state=0, split=None):
+    """The (repeat, fold, train_idx, test_idx) tuples used by :func:`cross_validate`.
+
+    Parameters
+    ----------
+    y : array-like, shape (n_samples,)
+        Class labels (stratification variable; missing labels are not allowed).
+    n_splits, n_repeats : int
+        Repeated stratified k-fold; ``n_repeats`` runs with different shuffles.
+    random_state : int
+        Seed of scikit-learn's :class:`~sklearn.model_selection.RepeatedStratifiedKFold`.
+    split : Series of {'train', 'test'}, optional
+        Use this predefined split instead (one fold, repeat 0).
+
+    Returns
+    -------
+    list of tuple (int, int, ndarray, ndarray)
+    """
+    if split is not None:
+        s = np.asarray(split)
+        return [(0, 0, np.flatnonzero(s == "train"), np.flatnonzero(s == "test"))]
+    if not isinstance(n_splits, int) or n_splits < 2:
+        raise ValueError(f"n_splits must be an integer >= 2; got {n_splits!r}")
+    if not isinstance(n_repeats, int) or n_repeats < 1:
+        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
+    y = np.asarray(pd.Series(y).astype(str))
+    cv = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats,
+                                 random_state=random_state)
+    with warnings.catch_warnings():
+        # Classes rarer than n_splits are legitimate in UCI data (e.g. glass); the
+        # splitter still spreads them as well as it can.
+        warnings.filterwarnings("ignore", message="The least populated class")
+        out = []
+        for i, (tr, te) in enumerate(cv.split(np.zeros(len(y)), y)):
+            out.append((i // n_splits, i % n_splits, tr, te))
+    return out
+
+
+# ------------------------------------------------------------------------- hashing
+
+def _source_hash(obj) -> str:
+    """Hash of the source of the modules defining ``obj``'s classes (not sklearn's),
+    so that a change of the project's code invalidates cached folds."""
+    parts = []
+    for klass in type(obj).__mro__:
+        key = klass.__module__
+        if key.split(".")[0] in ("builtins", "abc", "sklearn", "typing"):
+            continue
+        if key not in _SOURCE_HASHES:
+            try:
+                text = inspect.getsource(sys.modules[key])
+            except (KeyError, OSError, TypeError):
+                text = key
+            _SOURCE_HASHES[key] = hashlib.sha256(text.encode()).hexdigest()
+        parts.append(_SOURCE_HASHES[key])
+    return hashlib.sha256("".join(parts).encode()).hexdigest()
+
+
+def _estimator_key(est) -> str:
+    params = est.get_params(deep=True)
+    desc = (type(est).__module__, type(est).__qualname__,
+            sorted((k, repr(v)) for k, v in params.items()))
+    subs = [v for v in params.values() if hasattr(v, "get_params")]
+    return joblib.hash((desc, _source_hash(est), [_source_hash(s) for s in subs]))
+
+
+# -------------------------------------------------------------------------- engine
+
+def _check_estimator(name, est):
+    if not hasattr(est, "fit") or not hasattr(est, "predict"):
+        raise TypeError(f"classifier {name!r} ({type(est).__name__}) has no fit/predict")
+    if not (hasattr(est, "predict_set") or hasattr(est, "predict_proba")):
+        raise TypeError(
+            f"classifier {name!r} ({type(est).__name__}) has neither predict_set nor "
+            "predict_proba; the engine needs one of them (see the api notes)")
+
+
+def _run_one(est, Xtr, ytr, Xte):
+    """Fit one clone and collect its outputs on the test part."""
+    est = clone(est)
+    t0 = time.perf_counter()
+    est.fit(Xtr, ytr)
+    t1 = time.perf_counter()
+    pred = np.asarray(est.predict(Xte))
+    sets = np.asarray(est.predict_set(Xte), dtype=bool) if hasattr(est, "predict_set") else None
+    proba = np.asarray(est.predict_proba(Xte), dtype=float) if hasattr(est, "predict_proba") else None
+    t2 = time.perf_counter()
+    classes = np.asarray(est.classes_)
+    if sets is not None and sets.shape != (len(Xte), len(classes)):
+        raise ValueError(f"{type(est).__name__}.predict_set returned shape {sets.shape}, "
+                         f"expected {(len(Xte), len(classes))}")
+    if sets is not None and not sets.any(axis=1).all():
+        raise ValueError(f"{type(est).__name__}.predict_set returned an empty set")
+    return {"classes": classes, "pred": pred, "sets": sets, "proba": proba,
+            "fit_time": t1 - t0, "predict_time": t2 - t1}
+
+
+def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_dir):
+    """Compute (or read from the cache) every classifier's output on one fold."""
+    out, todo = {}, {}
+    for name, est in estimators.items():
+        path = cache_dir / f"{keys[name]}.joblib" if cache_dir is not None else None
+        if path is not None and path.exists():
+            try:
+                out[name] = joblib.load(path)
+                continue
+            except Exception:  # a truncated file from an interrupted run: recompute
+                path.unlink(missing_ok=True)
+        todo[name] = (est, path)
+    if todo:
+        Xtr, ytr, Xte = data.X.iloc[tr], data.y.iloc[tr], data.X.iloc[te]
+        t0 = time.perf_counter()
+        if prep is not None:
+            p = clone(prep).fit(Xtr, ytr)
+            Xtr, Xte = p.transform(Xtr), p.transform(Xte)
+        prep_time = time.perf_counter() - t0
+        for name, (est, path) in todo.items():
+            res = _run_one(est, Xtr, ytr, Xte)
+            res["prep_time"] = prep_time
+            res["n_features_used"] = Xtr.shape[1]
+            if path is not None:
+                tmp = path.with_suffix(".tmp")
+                joblib.dump(res, tmp)
+                tmp.replace(path)
+            out[name] = res
+    return data.name, repeat, fold, tr, te, out
+
+
+@dataclass
+class CVResult:
+    """Tidy results of :func:`cross_validate`.
+
+    Attributes
+    ----------
+    predictions : DataFrame
+        One row per (data set, classifier, repeat, fold, test instance): ``row`` (the
+        instance's position in the data set), ``y_true``, ``y_pred`` (precise
+        counterpart's label), ``set_size``, ``in_set`` (truth in the set), ``set``
+        (labels joined by ``|``) and ``proba`` (tuple in class order, or None).
+    folds : DataFrame
+        One row per (data set, classifier, repeat, fold) with sizes, timings and the
+        metrics of :func:`credal.metrics.summary` (precise classifiers: singleton sets).
+    classes : dict
+        Data set name -> array of class labels (column order of ``proba``).
+    """
+
+    predictions: pd.DataFrame
+    folds: pd.DataFrame
+    classes: dict
+
+    def summary(self, by=("dataset", "classifier")) -> pd.DataFrame:
+        """Mean of every numeric fold metric over repeats and folds."""
+        num = self.folds.select_dtypes("number").drop(columns=["repeat", "fold"],
+                                                      errors="ignore")
+        return num.join(self.folds[list(by)]).groupby(list(by), sort=True).mean()
+
+    def sets(self, dataset, classifier) -> np.ndarray:
+        """Boolean set matrix (n_rows, n_classes) of one classifier on one data set."""
+        df = self.predictions.query("dataset == @dataset and classifier == @classifier")
+        classes = list(self.classes[dataset])
+        out = np.zeros((len(df), len(classes)), dtype=bool)
+        for i, s in enumerate(df["set"]):
+            for lab in s.split("|"):
+                out[i, classes.index(_label_from_str(lab, classes))] = True
+        return out
+
+
+def _label_from_str(s, classes):
+    for c in classes:
+        if str(c) == s:
+            return c
+    raise KeyError(s)
+
+
+def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0,
+                   preprocessing="default", use_predefined_split=False,
+                   drop_missing_y=True, n_jobs=1, cache_dir=None, progress=True,
+                   keep_predictions=True) -> CVResult:
+    """Repeated stratified k-fold cross-validation of classifiers on data sets.
+
+    Parameters
+    ----------
+    estimators : dict of str -> estimator
+        Classifiers following the api notes (``fit``, ``predict`` and
+        ``predict_set`` and/or ``predict_proba``).  Each is cloned per fold.
+    data : str, Dataset, (X, y), (name, X, y), or a list of these
+        Data sets; names are loaded with :func:`credal.datasets.load`.
+    n_splits, n_repeats, random_state : int
+        The folds (:func:`fold_splits`); every classifier sees the same folds.
+    preprocessing : "default", None or an unfitted transformer
+        Fitted on each training fold and applied to both parts.  ``"default"`` is
+        :func:`default_preprocessing`.
+    use_predefined_split : bool
+        Use a data set's own train/test split (``Dataset.split``) when it has one.
+    drop_missing_y : bool
+        Drop rows whose class is missing before splitting.
+    n_jobs : int
+        joblib workers over folds (-1 = all cores).
+    cache_dir : path-like, optional
+        Folder of the on-disk cache of finished (fold, classifier) pairs.
+    progress : bool
+        Show a tqdm progress bar.
+    keep_predictions : bool
+        Keep the per-instance table (memory grows with data size x folds).
+
+    Returns
+    -------
+    CVResult
+    """
+    from credal.metrics import summary as metric_summary
+
+    if isinstance(estimators, (list, tuple)) or not hasattr(estimators, "items"):
+        raise TypeError("estimators must be a dict mapping names to classifiers")
+    if not estimators:
+        raise ValueError("no classifier given")
+    for name, est in estimators.items():
+        _check_estimator(name, est)
+    items = data if isinstance(data, list) else [data]
+    datas = [_as_data(d, drop_missing_y) for d in items]
+    names = [d.name for d in datas]
+    if len(set(names)) != len(names):
+        raise ValueError(f"data set names must be unique; got {names}")
+    prep = default_preprocessing() if isinstance(preprocessing, str) and preprocessing == "default" \
+        else preprocessing
+    if isinstance(prep, str):
+        raise ValueError(f"unknown preprocessing {preprocessing!r}; use 'default', None or a transformer")
+    cache = None
+    if cache_dir is not None:
+        cache = Path(cache_dir)
+        cache.mkdir(parents=True, exist_ok=True)
+    prep_key = "none" if prep is None else _estimator_key(prep)
+    est_keys = {n: _estimator_key(e) for n, e in estimators.items()}
+
+    tasks = []
+    for d in datas:
+        splits = fold_splits(d.y, n_splits=n_splits, n_repeats=n_repeats,
+                             random_state=random_state,
+                             split=d.split if use_predefined_split else None)
+        for rep, fold, tr, te in splits:
+            idx_key = joblib.hash((tr, te))
+            keys = {n: joblib.hash((d.fingerprint, idx_key, prep_key, k))
+                    for n, k in est_keys.items()}
+            tasks.append((d, rep, fold, tr, te, keys))
+
+    runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
+    gen = runner(joblib.delayed(_fold_task)(d, rep, fold, tr, te, estimators, keys, prep, cache)
+                 for d, rep, fold, tr, te, keys in tasks)
+    if progress:
+        from tqdm.auto import tqdm
+        gen = tqdm(gen, total=len(tasks), desc="folds", leave=False)
+    by_name = {d.name: d for d in datas}
+    pred_frames, fold_rows, classes = [], [], {}
+    for dname, rep, fold, tr, te, out in gen:
+        d = by_name[dname]
+        y_te = d.y.iloc[te].to_numpy()
+        for cname in estimators:
+            r = out[cname]
+            cls = r["classes"]
+            classes.setdefault(dname, cls)
+            pos = {c: i for i, c in enumerate(cls)}
+            if any(lab not in pos for lab in y_te):
+                raise ValueError(f"{dname}: a test label is not among the classes of "
+                                 f"{cname} (declare all classes in y's categories)")
+            yi = np.array([pos[lab] for lab in y_te])
+            pred = r["pred"]
+            sets = r["sets"]
+            if sets is None:
+                sets = np.zeros((len(te), len(cls)), dtype=bool)
+                sets[np.arange(len(te)), [pos[p] for p in pred]] = True
+            m = metric_summary(sets, yi, precise_pred=np.array([pos[p] for p in pred]),
+                               proba=r["proba"])
+            fold_rows.append({"dataset": dname, "classifier": cname, "repeat": rep,
+                              "fold": fold, "n_train": len(tr), "n_test": len(te),
+                              "n_features_used": r["n_features_used"],
+                              "credal": r["sets"] is not None,
+                              "fit_time": r["fit_time"], "predict_time": r["predict_time"],
+                              "prep_time": r["prep_time"], **m})
+            if keep_predictions:
+                labels = np.array([str(c) for c in cls], dtype=object)
+                pred_frames.append(pd.DataFrame({
+                    "dataset": dname, "classifier": cname, "repeat": rep, "fold": fold,
+                    "row": te, "y_true": y_te, "y_pred": pred,
+                    "set_size": sets.sum(axis=1),
+                    "in_set": sets[np.arange(len(te)), yi],
+                    "set": ["|".join(labels[s]) for s in sets],
+                    "proba": (list(map(tuple, r["proba"])) if r["proba"] is not None
+                              else [None] * len(te)),
+                }))
+    sort = ["dataset", "classifier", "repeat", "fold"]
+    folds = pd.DataFrame(fold_rows).sort_values(sort, kind="stable").reset_index(drop=True)
+    preds = (pd.concat(pred_frames, ignore_index=True)
+             .sort_values(sort + ["row"], kind="stable").reset_index(drop=True)
+             if pred_frames else pd.DataFrame())
+    return CVResult(predictions=preds, folds=folds, classes=classes)
+
+
+# ------------------------------------------------------------------------ results
+
+def results_dir(notebook: str, root=None) -> Path:
+    """``results/<notebook>/`` under the project root (created if missing)."""
+    base = Path(root) if root is not None else Path.cwd()
+    out = base / "results" / notebook
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def save_table(df: pd.DataFrame, notebook: str, table: str, root=None, index=True) -> Path:
+    """Write a table the notebook shows to ``results/<notebook>/<table>.csv``."""
+    path = results_dir(notebook, root) / f"{table}.csv"
+    df.to_csv(path, index=index)
+    return path

@@ -1,0 +1,217 @@
+"""The evaluation engine: determinism, caching, parallelism and input errors.
+
+The classifiers here are deliberately simple and defined in the test, so the engine is
+tested independently of the library's classifiers.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from credal import experiments
+from credal._validation import check_fit_input, check_predict_input
+
+
+class FrequencySet(ClassifierMixin, BaseEstimator):
+    """Credal toy: per value of feature 0, keep classes with count >= ratio * max count."""
+
+    def __init__(self, ratio=0.5):
+        self.ratio = ratio
+
+    def fit(self, X, y):
+        codes, yi = check_fit_input(self, X, y)
+        k = len(self.classes_)
+        self.counts_ = np.zeros((self.n_values_[0] if codes.shape[1] else 1, k))
+        col = codes[:, 0] if codes.shape[1] else np.zeros(len(yi), int)
+        ok = col >= 0
+        np.add.at(self.counts_, (col[ok], yi[ok]), 1)
+        self.counts_ += 1e-9 * np.arange(k, 0, -1)  # deterministic tie-break
+        return self
+
+    def _counts(self, X):
+        codes = check_predict_input(self, X)
+        col = codes[:, 0] if codes.shape[1] else np.zeros(len(codes), int)
+        return np.where(col[:, None] >= 0, self.counts_[np.maximum(col, 0)],
+                        self.counts_.sum(axis=0))
+
+    def predict_set(self, X):
+        c = self._counts(X)
+        return c >= self.ratio * c.max(axis=1, keepdims=True)
+
+    def predict(self, X):
+        return self.classes_[self._counts(X).argmax(axis=1)]
+
+
+class Prior(ClassifierMixin, BaseEstimator):
+    """Precise toy: class frequencies, ignoring the features."""
+
+    def __init__(self, smoothing=1.0):
+        self.smoothing = smoothing
+
+    def fit(self, X, y):
+        _, yi = check_fit_input(self, X, y)
+        n = np.bincount(yi, minlength=len(self.classes_)) + self.smoothing
+        self.p_ = n / n.sum()
+        return self
+
+    def predict_proba(self, X):
+        codes = check_predict_input(self, X)
+        return np.tile(self.p_, (len(codes), 1))
+
+    def predict(self, X):
+        return self.classes_[self.predict_proba(X).argmax(axis=1)]
+
+
+class NoSetNoProba(ClassifierMixin, BaseEstimator):
+    def fit(self, X, y):
+        return self
+
+    def predict(self, X):
+        return np.zeros(len(X))
+
+
+def _toy(n=120, seed=0, name="toy"):
+    rng = np.random.default_rng(seed)
+    x0 = rng.integers(0, 3, n)
+    y = np.where(rng.random(n) < 0.8, x0 % 2, 1 - x0 % 2)
+    X = pd.DataFrame({
+        "a": pd.Categorical.from_codes(x0, ["p", "q", "r"]),
+        "b": pd.Categorical.from_codes(rng.integers(0, 2, n), ["u", "v"]),
+    })
+    return (name, X, pd.Series(pd.Categorical.from_codes(y, ["no", "yes"]), name="class"))
+
+
+EST = {"freq": FrequencySet(ratio=0.6), "prior": Prior()}
+
+
+def _run(**kw):
+    kw.setdefault("preprocessing", None)
+    kw.setdefault("progress", False)
+    kw.setdefault("n_splits", 5)
+    kw.setdefault("n_repeats", 2)
+    return experiments.cross_validate(EST, [_toy(), _toy(90, 1, "toy2")], **kw)
+
+
+def test_same_seed_identical_tables():
+    a, b = _run(random_state=3), _run(random_state=3)
+    pd.testing.assert_frame_equal(a.predictions, b.predictions)
+    pd.testing.assert_frame_equal(a.folds.drop(columns=["fit_time", "predict_time", "prep_time"]),
+                                  b.folds.drop(columns=["fit_time", "predict_time", "prep_time"]))
+    c = _run(random_state=4)
+    assert not a.predictions["row"].equals(c.predictions["row"]) or \
+        not a.predictions["fold"].equals(c.predictions["fold"])
+
+
+def test_n_jobs_does_not_change_results():
+    a, b = _run(n_jobs=1), _run(n_jobs=2)
+    pd.testing.assert_frame_equal(a.predictions, b.predictions)
+    cols = [c for c in a.folds.columns if not c.endswith("_time")]
+    pd.testing.assert_frame_equal(a.folds[cols], b.folds[cols])
+
+
+def test_every_instance_tested_once_per_repeat_and_shapes():
+    res = _run()
+    p = res.predictions
+    assert len(res.folds) == 2 * 2 * 5 * 2  # datasets x classifiers x folds x repeats
+    for (d, c, r), g in p.groupby(["dataset", "classifier", "repeat"]):
+        n = 120 if d == "toy" else 90
+        assert sorted(g["row"]) == list(range(n))
+    # precise classifiers give singleton sets whose member is the prediction
+    pr = p[p.classifier == "prior"]
+    assert (pr.set_size == 1).all() and (pr.set == pr.y_pred.astype(str)).all()
+    # the precise label of the credal classifier lies in its set
+    fr = p[p.classifier == "freq"]
+    assert all(str(yp) in s.split("|") for yp, s in zip(fr.y_pred, fr.set))
+
+
+def test_fold_metrics_agree_with_predictions():
+    res = _run()
+    p, f = res.predictions, res.folds
+    for (d, c, r, k), g in p.groupby(["dataset", "classifier", "repeat", "fold"]):
+        row = f[(f.dataset == d) & (f.classifier == c) & (f.repeat == r) & (f.fold == k)].iloc[0]
+        assert row.n_test == len(g)
+        assert row.determinacy == pytest.approx((g.set_size == 1).mean())
+        dacc = (g.in_set / g.set_size).mean()
+        assert row.discounted_accuracy == pytest.approx(dacc)
+    sets = res.sets("toy", "freq")
+    assert sets.shape == (2 * 120, 2) and sets.any(axis=1).all()
+
+
+def test_stratification_and_seed_reproduce_sklearn():
+    _, X, y = _toy()
+    s1 = experiments.fold_splits(y, n_splits=5, n_repeats=3, random_state=7)
+    s2 = experiments.fold_splits(y, n_splits=5, n_repeats=3, random_state=7)
+    assert len(s1) == 15
+    for (r1, f1, tr1, te1), (r2, f2, tr2, te2) in zip(s1, s2):
+        assert (r1, f1) == (r2, f2) and np.array_equal(te1, te2)
+        assert len(np.intersect1d(tr1, te1)) == 0
+        # stratified: class proportions in test within one instance of the whole
+        frac = (y.iloc[te1] == "yes").sum()
+        assert abs(frac - len(te1) * (y == "yes").mean()) <= 1.0
+
+
+def test_cache_reuses_finished_folds(tmp_path, monkeypatch):
+    a = _run(cache_dir=tmp_path)
+    files = sorted(tmp_path.glob("*.joblib"))
+    assert len(files) == len(a.folds)
+    calls = []
+    real = experiments._run_one
+    monkeypatch.setattr(experiments, "_run_one", lambda *x: calls.append(1) or real(*x))
+    b = _run(cache_dir=tmp_path)
+    assert calls == []  # everything came from the cache
+    pd.testing.assert_frame_equal(a.predictions, b.predictions)
+    # a changed parameter recomputes only that classifier
+    est = {"freq": FrequencySet(ratio=0.9), "prior": Prior()}
+    experiments.cross_validate(est, [_toy(), _toy(90, 1, "toy2")], n_repeats=2,
+                               preprocessing=None, progress=False, cache_dir=tmp_path)
+    assert len(calls) == 2 * 5 * 2  # the "freq" folds only
+    # a changed data value recomputes
+    name, X, y = _toy()
+    X.loc[0, "b"] = "u" if X.loc[0, "b"] == "v" else "v"
+    calls.clear()
+    experiments.cross_validate(est, (name, X, y), n_repeats=1, preprocessing=None,
+                               progress=False, cache_dir=tmp_path)
+    assert len(calls) == 2 * 5
+
+
+def test_predefined_split_and_missing_labels():
+    name, X, y = _toy()
+    y = y.astype(object)
+    y.iloc[:5] = np.nan
+    res = experiments.cross_validate({"prior": Prior()}, (name, X, y), n_repeats=1,
+                                     preprocessing=None, progress=False)
+    assert res.folds.n_test.sum() == 115  # rows without a class are dropped
+
+
+def test_predefined_split():
+    from types import SimpleNamespace
+
+    name, X, y = _toy()
+    split = pd.Series(np.where(np.arange(len(X)) < 80, "train", "test"))
+    d = SimpleNamespace(name=name, X=X, y=y, split=split)
+    res = experiments.cross_validate({"prior": Prior()}, d, use_predefined_split=True,
+                                     preprocessing=None, progress=False)
+    assert len(res.folds) == 1
+    assert res.folds.n_train.iloc[0] == 80 and res.folds.n_test.iloc[0] == 40
+    assert sorted(res.predictions.row) == list(range(80, 120))
+
+
+def test_bad_inputs():
+    with pytest.raises(TypeError, match="predict_set nor predict_proba"):
+        experiments.cross_validate({"bad": NoSetNoProba()}, _toy(), preprocessing=None)
+    with pytest.raises(TypeError, match="dict"):
+        experiments.cross_validate([Prior()], _toy(), preprocessing=None)
+    with pytest.raises(ValueError, match="n_splits"):
+        experiments.cross_validate({"p": Prior()}, _toy(), n_splits=1, preprocessing=None)
+    with pytest.raises(ValueError, match="unique"):
+        experiments.cross_validate({"p": Prior()}, [_toy(), _toy()], preprocessing=None)
+    with pytest.raises(KeyError):
+        experiments.cross_validate({"p": Prior()}, "no-such-data-set")
+
+
+def test_save_table(tmp_path):
+    df = pd.DataFrame({"a": [1, 2]})
+    path = experiments.save_table(df, "nb", "t", root=tmp_path)
+    assert path == tmp_path / "results" / "nb" / "t.csv"
+    assert pd.read_csv(path, index_col=0)["a"].tolist() == [1, 2]
