@@ -21,9 +21,31 @@ import time
 from pathlib import Path
 
 import jupytext
+import nbformat
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _show_effective_parameters(path: Path, profile: str) -> None:
+    """Show readers one parameters cell: the values this run used.
+
+    papermill adds a cell tagged ``injected-parameters`` after the notebook's own
+    ``parameters`` cell; the default cell is then hidden from the book and the
+    injected one is labelled with the profile.
+    """
+    nb = nbformat.read(path, as_version=4)
+    tags = [c.metadata.get("tags", []) for c in nb.cells]
+    injected = [i for i, t in enumerate(tags) if "injected-parameters" in t]
+    if not injected:
+        return
+    for cell, t in zip(nb.cells, tags):
+        if "parameters" in t:
+            cell.metadata["tags"] = t + ["remove-cell"]
+    cell = nb.cells[injected[0]]
+    body = "\n".join(l for l in cell.source.splitlines() if l.strip() != "# Parameters")
+    cell.source = f"# Parameters of this run (profile: {profile})\n{body.strip()}"
+    nbformat.write(nb, path)
 
 
 def main(argv=None) -> int:
@@ -73,6 +95,7 @@ def main(argv=None) -> int:
         if result.returncode != 0:
             print(f"[execute] notebook {name} FAILED after {elapsed:.1f} s", file=sys.stderr)
             return result.returncode
+        _show_effective_parameters(out_dir / f"{name}.ipynb", args.profile)
         print(f"[execute] {name} done in {elapsed:.1f} s", flush=True)
         timings.append({"notebook": name, "profile": args.profile, "seconds": round(elapsed, 2)})
 

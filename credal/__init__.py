@@ -10,9 +10,12 @@ experiments    the one cross-validation engine (tidy tables, fold cache, joblib)
 plotting       the book's figures (CD diagrams, IDM and utility figures, ...)
 idm            imprecise Dirichlet model intervals
 robust         robust Bayes classifier (Ramoni & Sebastiani) and its baselines
+averaging      model averaging over naive structures (Dash & Cooper) and CMA
+networks       Bayesian networks: BIF reader, random networks, forward sampling, ROC
 """
 
-from credal import datasets, experiments, idm, metrics, preprocessing, stats
+from credal import datasets, experiments, idm, metrics, networks, preprocessing, stats
+from credal.averaging import CMA, ModelAveragedNaiveBayes
 from credal.robust import NaiveBayesMissing, RobustBayes
 
 __version__ = "0.1.0"
@@ -22,8 +25,11 @@ __all__ = [
     "experiments",
     "idm",
     "metrics",
+    "networks",
     "preprocessing",
     "stats",
+    "CMA",
+    "ModelAveragedNaiveBayes",
     "NaiveBayesMissing",
     "RobustBayes",
     "__version__",

@@ -520,6 +520,10 @@ def overview(groups=None, discretize=True) -> pd.DataFrame:
     return out
 
 
+# Short labels for the book's tables (the papers' first authors).
+_SHORT_GROUP = {"corani-antonucci": "Corani", "antonucci-lncc": "Antonucci",
+                "ramoni-sebastiani": "Ramoni", "moral-trees": "Moral"}
+
 _LIST_EXTRA = {"corani-antonucci": ("k", "classes"),
                "moral-trees": ("n_train", "n_test", "n_variables", "n_classes")}
 
@@ -587,7 +591,8 @@ def display_table(df: pd.DataFrame, kind: str, group: str | None = None) -> pd.D
         out["classes"] = [f"{d}" if d == o else f"{d} ({o})"
                           for d, o in zip(df["n_classes"], df["n_observed_classes"])]
         out["missing %"] = df["pct_missing"].map(lambda v: f"{v:.1f}")
-        out["papers"] = df["groups"]
+        out["papers"] = df["groups"].fillna("").map(
+            lambda gs: ", ".join(_SHORT_GROUP.get(g, g) for g in gs.split(", ") if g))
         out.index.name = "data set"
         return out
     if kind == "sources":
