@@ -8,7 +8,8 @@ and passed to papermill with ``-f``, and the executed notebook lands in
 A failing notebook stops the build (non-zero exit).  Wall times are written to
 ``results/_timings/<profile>.csv``.
 
-Usage: ``python book/execute.py --profile smoke [--only datasets]``.
+Usage: ``python book/execute.py --profile smoke [--only datasets]``; ``--profile`` also
+takes the path of a YAML file with the same layout.
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     profile_file = ROOT / "notebooks" / "params" / f"{args.profile}.yml"
+    if args.profile.endswith((".yml", ".yaml")):
+        # a profile file elsewhere (e.g. a draft while writing a chapter)
+        profile_file = Path(args.profile).resolve()
+        args.profile = profile_file.stem
     if not profile_file.exists():
         known = sorted(p.stem for p in profile_file.parent.glob("*.yml"))
         sys.exit(f"unknown profile {args.profile!r}; known profiles: {known}")

@@ -43,6 +43,8 @@ __all__ = [
     "cross_validate",
     "default_preprocessing",
     "fold_splits",
+    "holdout",
+    "holdout_item",
     "save_table",
     "results_dir",
 ]
@@ -75,13 +77,17 @@ def _as_data(item, drop_missing_y: bool) -> _Data:
 
         item = datasets.load(item)
     if isinstance(item, tuple):
-        if len(item) == 3:
+        split = None
+        if len(item) == 4:
+            name, X, y, split = item
+            split = pd.Series(np.asarray(split, dtype=object), index=getattr(X, "index", None))
+        elif len(item) == 3:
             name, X, y = item
         elif len(item) == 2:
             (X, y), name = item, "data"
         else:
-            raise TypeError("a data item must be a name, a Dataset, (X, y) or (name, X, y)")
-        split = None
+            raise TypeError("a data item must be a name, a Dataset, (X, y), (name, X, y) "
+                            "or (name, X, y, split)")
     else:
         if not all(hasattr(item, a) for a in ("X", "y", "name")):
             raise TypeError(
@@ -291,8 +297,10 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
     estimators : dict of str -> estimator
         Classifiers following the api notes (``fit``, ``predict`` and
         ``predict_set`` and/or ``predict_proba``).  Each is cloned per fold.
-    data : str, Dataset, (X, y), (name, X, y), or a list of these
-        Data sets; names are loaded with :func:`credal.datasets.load`.
+    data : str, Dataset, (X, y), (name, X, y), (name, X, y, split), or a list of these
+        Data sets; names are loaded with :func:`credal.datasets.load`.  ``split``
+        is an array of ``"train"``/``"test"`` labels (used with
+        ``use_predefined_split=True``; see :func:`holdout`).
     n_splits, n_repeats, random_state : int
         The folds (:func:`fold_splits`); every classifier sees the same folds.
     preprocessing : "default", None or an unfitted transformer
@@ -400,6 +408,51 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
              .sort_values(sort + ["row"], kind="stable").reset_index(drop=True)
              if pred_frames else pd.DataFrame())
     return CVResult(predictions=preds, folds=folds, classes=classes)
+
+
+def holdout(estimators, train, test, *, name="data", preprocessing=None, **kw) -> CVResult:
+    """Fit on one training set and evaluate on one test set, through the same engine.
+
+    For simulation studies (data generated with a known model) where the test set is
+    drawn separately.  The result has one "fold" (repeat 0, fold 0).
+
+    Parameters
+    ----------
+    estimators : dict of str -> estimator
+    train, test : tuple (X, y)
+        ``X`` DataFrames with the same columns (categoricals with the same declared
+        categories) or integer code arrays; ``y`` label arrays or categorical Series.
+    name : str
+        Name recorded in the ``dataset`` column.
+    preprocessing : None, "default" or transformer
+        Default None: simulated data are usually discrete already.
+    **kw
+        Passed to :func:`cross_validate` (``n_jobs``, ``cache_dir``, ``progress``,
+        ``keep_predictions``).
+
+    Returns
+    -------
+    CVResult
+    """
+    return cross_validate(estimators, holdout_item(name, train, test),
+                          use_predefined_split=True, preprocessing=preprocessing, **kw)
+
+
+def holdout_item(name, train, test):
+    """``(name, X, y, split)`` joining a train and a test set, for :func:`cross_validate`
+    with ``use_predefined_split=True`` (e.g. a list of many simulated data sets)."""
+    (Xtr, ytr), (Xte, yte) = train, test
+    if not isinstance(Xtr, pd.DataFrame):
+        Xtr, Xte = pd.DataFrame(np.asarray(Xtr)), pd.DataFrame(np.asarray(Xte))
+    if list(Xtr.columns) != list(Xte.columns):
+        raise ValueError("train and test sets must have the same columns")
+    X = pd.concat([Xtr, Xte], ignore_index=True)
+    ytr_s, yte_s = pd.Series(ytr).reset_index(drop=True), pd.Series(yte).reset_index(drop=True)
+    y = pd.concat([ytr_s, yte_s], ignore_index=True)
+    if isinstance(ytr_s.dtype, pd.CategoricalDtype) and not isinstance(y.dtype, pd.CategoricalDtype):
+        raise ValueError("train and test labels must declare the same categories")
+    split = np.array(["train"] * len(Xtr) + ["test"] * len(Xte), dtype=object)
+    return (name, X, y, split)
 
 
 # ------------------------------------------------------------------------ results

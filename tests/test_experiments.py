@@ -215,3 +215,20 @@ def test_save_table(tmp_path):
     path = experiments.save_table(df, "nb", "t", root=tmp_path)
     assert path == tmp_path / "results" / "nb" / "t.csv"
     assert pd.read_csv(path, index_col=0)["a"].tolist() == [1, 2]
+
+
+def test_holdout_uses_the_given_test_set():
+    name, X, y = _toy()
+    tr, te = (X.iloc[:90], y.iloc[:90]), (X.iloc[90:], y.iloc[90:])
+    res = experiments.holdout(EST, tr, te, name="sim", progress=False)
+    assert len(res.folds) == 2 and (res.folds.n_test == 30).all()
+    direct = FrequencySet(ratio=0.6).fit(*tr)
+    got = res.predictions.query("classifier == 'freq'")
+    assert list(got.row) == list(range(90, 120))
+    assert list(got.y_pred) == list(direct.predict(te[0]))
+    many = experiments.cross_validate(
+        EST, [experiments.holdout_item(f"sim{i}", tr, te) for i in range(3)],
+        use_predefined_split=True, preprocessing=None, progress=False)
+    assert len(many.folds) == 6
+    with pytest.raises(ValueError, match="same columns"):
+        experiments.holdout(EST, tr, (X.iloc[90:, :1], y.iloc[90:]))
