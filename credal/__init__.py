@@ -12,11 +12,15 @@ idm            imprecise Dirichlet model intervals
 robust         robust Bayes classifier (Ramoni & Sebastiani) and its baselines
 averaging      model averaging over naive structures (Dash & Cooper) and CMA
 networks       Bayesian networks: BIF reader, random networks, forward sampling, ROC
+independence   scores for testing independence of two discrete variables (Moral)
+trees          credal decision tree (Abellán & Moral) and C4.5
 """
 
-from credal import datasets, experiments, idm, metrics, networks, preprocessing, stats
+from credal import (datasets, experiments, idm, independence, metrics, networks,
+                    preprocessing, stats)
 from credal.averaging import CMA, ModelAveragedNaiveBayes
 from credal.robust import NaiveBayesMissing, RobustBayes
+from credal.trees import C45Tree, CredalDecisionTree
 
 __version__ = "0.1.0"
 
@@ -24,11 +28,14 @@ __all__ = [
     "datasets",
     "experiments",
     "idm",
+    "independence",
     "metrics",
     "networks",
     "preprocessing",
     "stats",
+    "C45Tree",
     "CMA",
+    "CredalDecisionTree",
     "ModelAveragedNaiveBayes",
     "NaiveBayesMissing",
     "RobustBayes",

@@ -1,0 +1,770 @@
+"""Classification trees on nominal data: the credal decision tree and a C4.5 baseline.
+
+:class:`CredalDecisionTree` is Abellán & Moral's tree as presented in Moral's slides:
+the imprecise Dirichlet model (IDM) at every node, splits chosen by the *imprecise
+information gain* (upper entropy of the IDM before minus the weighted upper
+entropies after), branching while some variable (or pair, for the "double"
+method) has positive gain, and the non-dominated classes at the leaves.
+
+:class:`C45Tree` is the precise baseline: C4.5 as implemented by Weka's J48 with
+its default options (gain ratio with the average-gain filter, multiway nominal
+splits, at least two branches with 2 instances, collapsing, error-based pruning
+with confidence 0.25 and subtree raising, fractional instances for missing
+values).
+
+Both take integer code matrices (``-1`` = missing) or DataFrames of categoricals
+(see :mod:`credal._validation`) and give every declared category its own branch.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from ._validation import check_fit_input, check_in_range, check_positive, check_predict_input
+from .independence import _upper_entropy_unchecked
+
+__all__ = ["CredalDecisionTree", "C45Tree"]
+
+# Gains within this of each other are treated as equal (the first feature wins), so
+# that rounding in the last bits never decides between equally good splits.
+_GAIN_TOL = 1e-12
+
+
+class _Node:
+    """One tree node; ``counts`` are the (weighted) training class counts reaching it."""
+
+    __slots__ = ("counts", "feature", "children", "bag_weights", "empty", "rows", "w", "value_set", "pred")
+
+    def __init__(self, counts):
+        self.counts = counts
+        self.feature = -1  # -1: leaf
+        self.children = None
+        self.bag_weights = None  # per child, for routing missing values
+        self.empty = counts.sum() <= 0
+        self.rows = None
+        self.w = None
+        self.value_set = None
+        self.pred = None  # counts behind predictions (the parent's for an empty leaf)
+
+    @property
+    def is_leaf(self):
+        return self.children is None
+
+
+def _value_class_counts(codes, y, w, K, n_values, features):
+    """Weighted class counts per (feature, value) for the observed cells.
+
+    Returns ``counts`` (sum of n_values[features], K) and the row offsets of
+    each feature's block.
+    """
+    nv = n_values[features]
+    offsets = np.concatenate([[0], np.cumsum(nv)])
+    sub = codes[:, features]
+    mask = sub >= 0
+    idx = (offsets[:-1][None, :] + sub) * K + y[:, None]
+    flat = np.bincount(
+        idx[mask], weights=np.broadcast_to(w[:, None], sub.shape)[mask], minlength=offsets[-1] * K
+    )
+    return flat.reshape(offsets[-1], K), offsets
+
+
+def _split_rows(codes_col, rows, w, bag_weights):
+    """Send rows down a multiway split; missing values go everywhere, fractionally."""
+    vals = codes_col[rows]
+    miss = vals < 0
+    total = bag_weights.sum()
+    frac = bag_weights / total if total > 0 else np.full(len(bag_weights), 1.0 / len(bag_weights))
+    out = []
+    for v in range(len(bag_weights)):
+        sel = (vals == v) | miss
+        wv = w[sel] * np.where(miss[sel], frac[v], 1.0)
+        keep = wv > 0
+        out.append((rows[sel][keep], wv[keep]))
+    return out
+
+
+def _names(est):
+    names = getattr(est, "feature_names_in_", None)
+    if names is None:
+        names = [f"x{j}" for j in range(est.n_features_in_)]
+    cats = getattr(est, "categories_", None)
+    return [str(n) for n in names], cats
+
+
+def _fmt_value(cats, j, v):
+    return str(cats[j][v]) if cats is not None else str(v)
+
+
+class _TreeMixin:
+    """Shared fitted-tree helpers."""
+
+    def _count(self):
+        leaves, depth = 0, 0
+        stack = [(self.tree_, 0)]
+        while stack:
+            node, d = stack.pop()
+            if node.is_leaf:
+                leaves += 1
+                depth = max(depth, d)
+            else:
+                stack.extend((c, d + 1) for c in node.children)
+        self.n_leaves_ = leaves
+        self.depth_ = depth
+
+    def _check_fitted(self):
+        if not hasattr(self, "tree_"):
+            raise AttributeError(f"{type(self).__name__} is not fitted yet; call fit first")
+
+    def export_text(self, decimals=1):
+        """The fitted tree as indented text, one line per branch (Weka's layout).
+
+        Parameters
+        ----------
+        decimals : int
+            Decimals of the training weights shown at the leaves.
+
+        Returns
+        -------
+        str
+        """
+        self._check_fitted()
+        names, cats = _names(self)
+        lines = []
+
+        def walk(node, depth):
+            for v, child in enumerate(node.children):
+                head = "|   " * depth + f"{names[node.feature]} = {_fmt_value(cats, node.feature, v)}"
+                if child.is_leaf:
+                    lines.append(head + ": " + self._leaf_text(child, node, decimals))
+                else:
+                    lines.append(head)
+                    walk(child, depth + 1)
+
+        if self.tree_.is_leaf:
+            lines.append(": " + self._leaf_text(self.tree_, None, decimals))
+        else:
+            walk(self.tree_, 0)
+        lines.append("")
+        lines.append(f"Number of leaves: {self.n_leaves_}")
+        lines.append(f"Depth: {self.depth_}")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- credal tree
+
+
+class CredalDecisionTree(_TreeMixin, ClassifierMixin, BaseEstimator):
+    """Credal decision tree (Abellán & Moral) with the imprecise Dirichlet model.
+
+    At a node with class counts ``n`` the IDM with hyperparameter ``s`` gives the
+    credal set ``{p : p_k >= n_k/(N+s), sum p = 1}``.  Its upper entropy ``H*`` is
+    computed exactly (:func:`credal.independence.upper_entropy`).  The imprecise
+    information gain of a feature ``X`` is
+    ``IIG(X) = H*(n) - sum_x (N_x/N) H*(n | X = x)``, which can be negative.
+
+    * ``branching="simple"``: the node is split on the feature of largest IIG as long
+      as that gain is positive; otherwise it is a leaf.
+    * ``branching="double"``: the node is split while some feature *or pair of
+      features* has positive IIG (the pair's gain uses the joint values
+      ``(x, y)``).  If a pair has the largest gain, the node is split on whichever
+      of its two features has the larger single IIG.  On equal gains a single
+      feature is preferred to a pair, and lower column indices win.
+
+    Every declared category of the chosen feature gets a branch (categories never
+    seen at the node give empty leaves).  Gains within 1e-12 count as equal, and
+    "positive" means larger than 1e-12.
+
+    Leaves (``leaf="dominance"``): class ``c`` is dropped iff another class's lower
+    probability exceeds its upper one, ``n_k/(N+s) > (n_c+s)/(N+s)``, i.e.
+    ``n_k > n_c + s``.  This is the slides' rule and the default
+    (``ties="keep"``): a tie ``n_k = n_c + s`` keeps ``c``, which agrees with the
+    definition of dominance (some distribution of the credal set gives ``c`` as
+    much probability as ``k``).  With ``ties="drop"`` the tie drops ``c``
+    (``c`` kept iff ``n_c + s > n_k`` for every other ``k``), the rule of the Weka
+    imprecise-probability plugin; it differs only at leaves where ``n_k - n_c``
+    equals ``s`` exactly, e.g. a leaf with a single instance and ``s = 1``.  An
+    empty leaf keeps every class (the IDM is vacuous without data).
+    ``leaf="frequency"`` keeps only the most frequent class (the slides' frequency
+    criterion, used to compare with C4.5; at an empty leaf, the parent's).
+
+    :meth:`predict` returns, for each row, the class with the highest frequency
+    (equivalently, the highest upper probability) at its leaf; an empty leaf uses
+    its parent's counts; ties go to the first class in ``classes_``.  It always
+    lies in :meth:`predict_set`.
+
+    Missing values.  In training, the gain of a feature is computed from the rows
+    where it is observed and multiplied by the observed fraction (as C4.5 does);
+    rows missing the split feature go down every branch with weights
+    proportional to the branch sizes.  At prediction time, a row missing the split
+    feature goes down every branch: its set is the *union* of the sets of the
+    leaves it reaches (every class non-dominated under some value of the missing
+    feature), and :meth:`predict` takes, within that set, the class with the
+    highest frequency averaged over those leaves with the training branch
+    proportions as weights.
+
+    Parameters
+    ----------
+    s : float, default=1.0
+        IDM hyperparameter, ``> 0``.  As ``s -> 0`` the IIG tends to the ordinary
+        information gain and the tree to ID3's (branch while some gain is positive).
+    branching : {"simple", "double"}, default="simple"
+    leaf : {"dominance", "frequency"}, default="dominance"
+    ties : {"keep", "drop"}, default="keep"
+        What a dominance tie does at a leaf (see above).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    n_values_ : ndarray of int, shape (n_features,)
+    tree_ : object
+        Root node.
+    n_leaves_ : int
+        Number of leaves (empty leaves included).
+    depth_ : int
+        Length of the longest root-to-leaf path (0 for a single leaf).
+    """
+
+    def __init__(self, s=1.0, branching="simple", leaf="dominance", ties="keep"):
+        self.s = s
+        self.branching = branching
+        self.leaf = leaf
+        self.ties = ties
+
+    # -- fitting
+
+    def fit(self, X, y):
+        """Grow the tree.
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, n_features), or DataFrame of categoricals
+        y : array-like, shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        s = check_positive("s", self.s)
+        if self.branching not in ("simple", "double"):
+            raise ValueError(f"branching must be 'simple' or 'double'; got {self.branching!r}")
+        if self.leaf not in ("dominance", "frequency"):
+            raise ValueError(f"leaf must be 'dominance' or 'frequency'; got {self.leaf!r}")
+        if self.ties not in ("keep", "drop"):
+            raise ValueError(f"ties must be 'keep' or 'drop'; got {self.ties!r}")
+        codes, y_idx = check_fit_input(self, X, y)
+        self._s = s
+        self._codes = codes
+        self._y = y_idx
+        self._K = len(self.classes_)
+        self._double = self.branching == "double"
+        rows = np.arange(len(y_idx))
+        w = np.ones(len(y_idx))
+        usable = np.flatnonzero(self.n_values_ > 1)
+        self.tree_ = self._grow(rows, w, usable, None)
+        del self._codes, self._y
+        self._count()
+        return self
+
+    def _gains_single(self, codes, y, w, W, feats):
+        counts, off = _value_class_counts(codes, y, w, self._K, self.n_values_, feats)
+        h = _upper_entropy_unchecked(counts, self._s)
+        nv = counts.sum(axis=1)
+        known = np.add.reduceat(nv, off[:-1])
+        parent = np.add.reduceat(counts, off[:-1], axis=0)
+        after = np.add.reduceat(nv * h, off[:-1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = (known / W) * (_upper_entropy_unchecked(parent, self._s) - after / known)
+        return np.where(known > 0, g, -np.inf)
+
+    def _gains_pairs(self, codes, y, w, W, feats):
+        if len(feats) < 2:
+            return np.empty(0), np.empty((0, 2), dtype=int)
+        i, j = np.triu_indices(len(feats), k=1)
+        fi, fj = feats[i], feats[j]
+        nvj = self.n_values_[fj]
+        nv = self.n_values_[fi] * nvj
+        a, b = codes[:, fi], codes[:, fj]
+        joint = np.where((a >= 0) & (b >= 0), a * nvj[None, :] + b, -1)
+        counts, off = _value_class_counts(joint, y, w, self._K, nv, np.arange(len(fi)))
+        h = _upper_entropy_unchecked(counts, self._s)
+        tot = counts.sum(axis=1)
+        known = np.add.reduceat(tot, off[:-1])
+        parent = np.add.reduceat(counts, off[:-1], axis=0)
+        after = np.add.reduceat(tot * h, off[:-1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = (known / W) * (_upper_entropy_unchecked(parent, self._s) - after / known)
+        return np.where(known > 0, g, -np.inf), np.column_stack([fi, fj])
+
+    def _choose(self, rows, w, feats):
+        if len(feats) == 0 or len(rows) == 0:
+            return -1
+        codes, y = self._codes[rows], self._y[rows]
+        W = w.sum()
+        g1 = self._gains_single(codes, y, w, W, feats)
+        best1 = g1.max()
+        best = best1
+        if self._double:
+            g2, pairs = self._gains_pairs(codes, y, w, W, feats)
+            if len(g2) and g2.max() > best1 + _GAIN_TOL:
+                best = g2.max()
+                if best > _GAIN_TOL:
+                    k = int(np.flatnonzero(g2 >= best - _GAIN_TOL)[0])
+                    f1, f2 = pairs[k]
+                    gg = g1[np.searchsorted(feats, [f1, f2])]
+                    return int(f2) if gg[1] > gg[0] + _GAIN_TOL else int(f1)
+        if best1 > _GAIN_TOL:
+            return int(feats[np.flatnonzero(g1 >= best1 - _GAIN_TOL)[0]])
+        return -1
+
+    def _grow(self, rows, w, feats, parent_pred):
+        counts = np.bincount(self._y[rows], weights=w, minlength=self._K)
+        node = _Node(counts)
+        pred = counts if counts.sum() > 0 else parent_pred
+        node.pred = pred
+        node.value_set = self._leaf_set(counts, pred)
+        f = self._choose(rows, w, feats)
+        if f < 0:
+            return node
+        col = self._codes[:, f]
+        known = col[rows] >= 0
+        bags = np.bincount(col[rows][known], weights=w[known], minlength=self.n_values_[f])
+        node.feature = f
+        node.bag_weights = bags
+        rest = feats[feats != f]
+        node.children = [
+            self._grow(r, wv, rest, pred) for r, wv in _split_rows(col, rows, w, bags)
+        ]
+        return node
+
+    def _leaf_set(self, counts, pred):
+        K = len(counts)
+        if self.leaf == "frequency":
+            # Precise: the most frequent class (the parent's, at an empty leaf).
+            out = np.zeros(K, dtype=bool)
+            out[int(np.argmax(pred))] = True
+            return out
+        if counts.sum() <= 0:
+            return np.ones(K, dtype=bool)
+        # Dropped iff some class's lower probability exceeds its upper one
+        # (or equals it, for ties="drop"); compare n_k - n_c with s.
+        tol = 1e-9 * max(1.0, counts.sum())
+        gap = counts.max() - counts - self._s
+        if self.ties == "keep":
+            keep = gap <= tol
+        else:
+            keep = (gap < -tol) | (counts >= counts.max() - tol)
+        return keep
+
+    # -- prediction
+
+    def _route(self, codes):
+        n = len(codes)
+        K = len(self.classes_)
+        sets = np.zeros((n, K), dtype=bool)
+        score = np.zeros((n, K))
+        stack = [(self.tree_, np.arange(n), np.ones(n))]
+        while stack:
+            node, rows, w = stack.pop()
+            if len(rows) == 0:
+                continue
+            if node.is_leaf:
+                sets[rows] |= node.value_set
+                freq = node.pred / node.pred.sum()
+                np.add.at(score, rows, w[:, None] * freq[None, :])
+                continue
+            stack.extend(zip(node.children, *zip(*_split_rows(codes[:, node.feature], rows, w, node.bag_weights))))
+        return sets, score
+
+    def predict_set(self, X):
+        """Non-dominated classes of each row.
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, n_features), or DataFrame
+
+        Returns
+        -------
+        sets : ndarray of bool, shape (n_samples, n_classes)
+            ``True`` = class kept, columns in ``classes_`` order; never an empty row.
+        """
+        self._check_fitted()
+        return self._route(check_predict_input(self, X))[0]
+
+    def predict(self, X):
+        """The most frequent class at the leaf (always inside :meth:`predict_set`).
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, n_features), or DataFrame
+
+        Returns
+        -------
+        labels : ndarray, shape (n_samples,)
+        """
+        self._check_fitted()
+        sets, score = self._route(check_predict_input(self, X))
+        masked = np.where(sets, score, -np.inf)
+        best = masked.max(axis=1, keepdims=True)
+        idx = np.argmax(masked >= best - 1e-12, axis=1)
+        return self.classes_[idx]
+
+    def _leaf_text(self, node, parent, decimals):
+        labels = [str(c) for c in self.classes_[node.value_set]]
+        counts = "/".join(f"{c:.{decimals}f}" for c in node.counts)
+        return "{" + ", ".join(labels) + "} (" + counts + ")"
+
+
+# ----------------------------------------------------------------------- C4.5
+
+
+def _xlog2x(a):
+    a = np.asarray(a, dtype=float)
+    return np.where(a > 1e-6, a * np.log2(np.where(a > 1e-6, a, 1.0)), 0.0)
+
+
+def _add_errs(N, e, cf):
+    """Weka's Stats.addErrs: extra errors at the upper confidence limit (C4.5)."""
+    if cf > 0.5:
+        return 0.0
+    if e < 1:
+        base = N * (1 - cf ** (1.0 / N))
+        if e == 0:
+            return base
+        return base + e * (_add_errs(N, 1.0, cf) - base)
+    if e + 0.5 >= N:
+        return max(N - e, 0.0)
+    z = stats.norm.ppf(1 - cf)
+    f = (e + 0.5) / N
+    r = (f + z * z / (2 * N) + z * np.sqrt(f / N - f * f / N + z * z / (4 * N * N))) / (1 + z * z / N)
+    return r * N - e
+
+
+class C45Tree(_TreeMixin, ClassifierMixin, BaseEstimator):
+    """C4.5 decision tree for nominal features, following Weka's J48 (defaults).
+
+    Growing: at each node, every feature whose multiway split puts at least
+    ``min_num_obj`` (weighted) instances in at least two branches is a candidate;
+    among candidates whose information gain is at least the average gain of the
+    candidates (minus 1e-3 bits), the one with the largest gain ratio is chosen
+    (first feature on ties); no split if no candidate or a zero gain ratio, if the
+    node has fewer than ``2 min_num_obj`` instances, or if it is pure.  Gains are
+    in bits; a feature with many values (at least 0.3 times the training size) is
+    left out of the average unless every feature has that many.  Then the tree is
+    collapsed (a subtree that does not reduce training errors becomes a leaf) and
+    pruned bottom-up by C4.5's pessimistic error estimate at confidence
+    ``confidence_factor`` (a subtree is replaced by a leaf, or by its largest
+    branch — subtree raising — when that does not increase the estimated errors
+    by more than 0.1).
+
+    Missing values (C4.5's fractional instances).  Training: the gain of a feature
+    uses the rows where it is observed, times the observed fraction, and the split
+    information counts the missing rows as one more branch; rows missing the split
+    feature go down every branch with weights proportional to the branch sizes.
+    Prediction: a row missing the split feature goes down every branch and the
+    class distributions reached are averaged with those weights.  A row reaching an
+    empty branch gets its parent's class distribution.
+
+    Parameters
+    ----------
+    confidence_factor : float, default=0.25
+        Confidence of the pessimistic error estimate, in (0, 0.5]; smaller prunes more.
+    min_num_obj : int, default=2
+        Minimum (weighted) instances in at least two branches of a split (Weka's -M).
+    pruning : bool, default=True
+        Prune by the error estimate (False gives J48's unpruned tree, -U).
+    subtree_raising : bool, default=True
+        Consider replacing a subtree by its largest branch while pruning.
+    collapse : bool, default=True
+        Replace subtrees that do not reduce the training error by leaves (J48
+        does this even for unpruned trees).
+
+    Attributes
+    ----------
+    classes_, n_features_in_, n_values_ : see :class:`CredalDecisionTree`
+    tree_ : object
+    n_leaves_ : int
+    depth_ : int
+    """
+
+    def __init__(
+        self, confidence_factor=0.25, min_num_obj=2, pruning=True, subtree_raising=True, collapse=True
+    ):
+        self.confidence_factor = confidence_factor
+        self.min_num_obj = min_num_obj
+        self.pruning = pruning
+        self.subtree_raising = subtree_raising
+        self.collapse = collapse
+
+    def fit(self, X, y):
+        """Grow and prune the tree.
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, n_features), or DataFrame of categoricals
+        y : array-like, shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        self._cf = check_in_range("confidence_factor", self.confidence_factor, 0.0, 0.5, closed="right")
+        m = self.min_num_obj
+        if isinstance(m, bool) or not isinstance(m, numbers.Real) or not np.isfinite(m) or m < 1:
+            raise ValueError(f"min_num_obj must be a number >= 1; got {m!r}")
+        self._m = float(m)
+        codes, y_idx = check_fit_input(self, X, y)
+        self._codes = codes
+        self._y = y_idx
+        self._K = len(self.classes_)
+        n = len(y_idx)
+        # J48 leaves many-valued features out of the average gain, unless all are.
+        many = self.n_values_ >= 0.3 * n
+        self._in_average = np.ones(len(many), dtype=bool) if many.all() else ~many
+        rows = np.arange(n)
+        self.tree_ = self._build(rows, np.ones(n))
+        if self.collapse:
+            self._collapse(self.tree_)
+        if self.pruning:
+            self._prune(self.tree_)
+        self._strip(self.tree_)
+        del self._codes, self._y
+        self._count()
+        return self
+
+    # -- growing
+
+    def _select(self, rows, w):
+        """Feature to split on, or -1 (J48's C45ModelSelection)."""
+        y = self._y[rows]
+        dist = np.bincount(y, weights=w, minlength=self._K)
+        total = dist.sum()
+        if total < 2 * self._m - 1e-6 or abs(total - dist.max()) < 1e-6:
+            return -1
+        feats = np.flatnonzero(self.n_values_ > 0)
+        counts, off = _value_class_counts(self._codes[rows], y, w, self._K, self.n_values_, feats)
+        best_f, best_ratio = -1, 0.0
+        gains, ratios, valid = [], [], []
+        for k, f in enumerate(feats):
+            bags = counts[off[k] : off[k + 1]]
+            per_bag = bags.sum(axis=1)
+            if np.sum(per_bag >= self._m - 1e-6) < 2:
+                gains.append(0.0)
+                ratios.append(0.0)
+                valid.append(False)
+                continue
+            known = per_bag.sum()
+            old = _xlog2x(known) - _xlog2x(bags.sum(axis=0)).sum()
+            new = -(_xlog2x(bags).sum() - _xlog2x(per_bag).sum())
+            num = old - new
+            if abs(num) < 1e-6:
+                gain = 0.0
+            else:
+                gain = num * (1 - (total - known) / total) / known
+            split_ent = 0.0
+            if known > 1e-6:
+                split_ent = -_xlog2x(per_bag).sum() - _xlog2x(total - known) + _xlog2x(total)
+            ratio = 0.0 if abs(split_ent) < 1e-6 else gain / (split_ent / total)
+            gains.append(gain)
+            ratios.append(ratio)
+            valid.append(True)
+        valid = np.array(valid)
+        gains = np.array(gains)
+        in_avg = valid & self._in_average[feats]
+        if not valid.any() or not in_avg.any():
+            return -1
+        avg = gains[in_avg].mean()
+        for k, f in enumerate(feats):
+            if valid[k] and gains[k] >= avg - 1e-3 and ratios[k] - best_ratio > 1e-6:
+                best_f, best_ratio = int(f), ratios[k]
+        if abs(best_ratio) < 1e-6:
+            return -1
+        return best_f
+
+    def _build(self, rows, w):
+        dist = np.bincount(self._y[rows], weights=w, minlength=self._K)
+        node = _Node(dist)
+        node.rows, node.w = rows, w
+        f = self._select(rows, w)
+        if f < 0:
+            return node
+        col = self._codes[:, f]
+        known = col[rows] >= 0
+        bags = np.bincount(col[rows][known], weights=w[known], minlength=self.n_values_[f])
+        node.feature = f
+        node.bag_weights = bags
+        node.children = [self._build(r, wv) for r, wv in _split_rows(col, rows, w, bags)]
+        return node
+
+    # -- pruning (J48's collapse, prune, subtree raising)
+
+    def _leaf_errors(self, dist):
+        total = dist.sum()
+        if total < 1e-6:
+            return 0.0
+        e = total - dist.max()
+        return e + _add_errs(total, e, self._cf)
+
+    def _estimated_errors(self, node):
+        if node.is_leaf:
+            return self._leaf_errors(node.counts)
+        return sum(self._estimated_errors(c) for c in node.children)
+
+    def _training_errors(self, node):
+        if node.is_leaf:
+            return node.counts.sum() - node.counts.max()
+        return sum(self._training_errors(c) for c in node.children)
+
+    def _errors_for_branch(self, node, rows, w):
+        """Estimated errors of ``node``'s subtree on other data (rows, weights)."""
+        if node.is_leaf:
+            return self._leaf_errors(np.bincount(self._y[rows], weights=w, minlength=self._K))
+        col = self._codes[:, node.feature]
+        bags = self._reset_bags(node, rows, w)
+        parts = _split_rows(col, rows, w, bags)
+        return sum(self._errors_for_branch(c, r, wv) for c, (r, wv) in zip(node.children, parts))
+
+    def _reset_bags(self, node, rows, w):
+        """Bag weights after redistributing (rows, w) through node's split.
+
+        Missing values are spread with the node's current bag proportions (Weka
+        computes the new distribution with the old split weights).
+        """
+        col = self._codes[:, node.feature]
+        vals = col[rows]
+        known = vals >= 0
+        bags = np.bincount(vals[known], weights=w[known], minlength=len(node.children))
+        old = node.bag_weights
+        frac = old / old.sum() if old.sum() > 0 else np.full(len(old), 1.0 / len(old))
+        return bags + frac * w[~known].sum()
+
+    def _make_leaf(self, node):
+        node.feature = -1
+        node.children = None
+        node.bag_weights = None
+
+    def _collapse(self, node):
+        if node.is_leaf:
+            return
+        if self._training_errors(node) >= node.counts.sum() - node.counts.max() - 1e-3:
+            self._make_leaf(node)
+        else:
+            for c in node.children:
+                self._collapse(c)
+
+    def _prune(self, node):
+        if node.is_leaf:
+            return
+        for c in node.children:
+            self._prune(c)
+        largest = int(np.argmax(node.bag_weights))
+        if self.subtree_raising:
+            err_largest = self._errors_for_branch(node.children[largest], node.rows, node.w)
+        else:
+            err_largest = np.inf
+        err_leaf = self._leaf_errors(node.counts)
+        err_tree = self._estimated_errors(node)
+        if err_leaf <= err_tree + 0.1 + 1e-6 and err_leaf <= err_largest + 0.1 + 1e-6:
+            self._make_leaf(node)
+            return
+        if err_largest <= err_tree + 0.1 + 1e-6:
+            branch = node.children[largest]
+            node.feature = branch.feature
+            node.children = branch.children
+            node.bag_weights = branch.bag_weights
+            self._new_distribution(node, node.rows, node.w)
+            self._prune(node)
+
+    def _new_distribution(self, node, rows, w):
+        node.rows, node.w = rows, w
+        node.counts = np.bincount(self._y[rows], weights=w, minlength=self._K)
+        if node.is_leaf:
+            if w.sum() > 1e-6:
+                node.empty = False
+            return
+        node.bag_weights = self._reset_bags(node, rows, w)
+        parts = _split_rows(self._codes[:, node.feature], rows, w, node.bag_weights)
+        for c, (r, wv) in zip(node.children, parts):
+            self._new_distribution(c, r, wv)
+
+    def _strip(self, node):
+        node.rows = node.w = None
+        if not node.is_leaf:
+            for c in node.children:
+                self._strip(c)
+
+    # -- prediction
+
+    def predict_proba(self, X):
+        """Class probabilities: the training class frequencies at the leaf reached.
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, n_features), or DataFrame
+
+        Returns
+        -------
+        proba : ndarray, shape (n_samples, n_classes); rows sum to 1
+        """
+        self._check_fitted()
+        codes = check_predict_input(self, X)
+        n = len(codes)
+        proba = np.zeros((n, len(self.classes_)))
+        stack = [(self.tree_, np.arange(n), np.ones(n), self.tree_.counts)]
+        while stack:
+            node, rows, w, parent_counts = stack.pop()
+            if len(rows) == 0:
+                continue
+            if node.is_leaf:
+                # A leaf left without training weight by subtree raising answers
+                # with its parent's distribution.
+                dist = node.counts if node.counts.sum() > 0 else parent_counts
+                np.add.at(proba, rows, w[:, None] * (dist / dist.sum())[None, :])
+                continue
+            parts = _split_rows(codes[:, node.feature], rows, w, node.bag_weights)
+            for v, (child, (r, wv)) in enumerate(zip(node.children, parts)):
+                if child.empty:
+                    # J48: an empty branch answers with the parent's distribution.
+                    vals = codes[r, node.feature]
+                    direct = vals == v
+                    if direct.any():
+                        np.add.at(proba, r[direct], wv[direct, None] * (node.counts / node.counts.sum())[None, :])
+                    continue
+                stack.append((child, r, wv, node.counts))
+        return proba / proba.sum(axis=1, keepdims=True)
+
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba` (``-inf`` for zero probabilities)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        """Most probable class (first in ``classes_`` order on ties).
+
+        Parameters
+        ----------
+        X : array-like of int, shape (n_samples, n_features), or DataFrame
+
+        Returns
+        -------
+        labels : ndarray, shape (n_samples,)
+        """
+        p = self.predict_proba(X)
+        idx = np.argmax(p >= p.max(axis=1, keepdims=True) - 1e-9, axis=1)
+        return self.classes_[idx]
+
+    def _leaf_text(self, node, parent, decimals):
+        total = node.counts.sum()
+        if total <= 0 and parent is not None:
+            label = self.classes_[int(np.argmax(parent.counts))]
+            return f"{label} (0.0)"
+        label = self.classes_[int(np.argmax(node.counts))]
+        wrong = total - node.counts.max()
+        txt = f"{label} ({total:.{decimals}f}"
+        if wrong > 1e-6:
+            txt += f"/{wrong:.{decimals}f}"
+        return txt + ")"
