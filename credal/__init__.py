@@ -9,6 +9,7 @@ stats          Wilcoxon, Friedman + Nemenyi, Bayesian signed-rank
 experiments    the one cross-validation engine (tidy tables, fold cache, joblib)
 plotting       the book's figures (CD diagrams, IDM and utility figures, ...)
 idm            imprecise Dirichlet model intervals
+aode           AODE, BMA-AODE, COMP-AODE and their credal versions (Corani & Antonucci)
 robust         robust Bayes classifier (Ramoni & Sebastiani) and its baselines
 averaging      model averaging over naive structures (Dash & Cooper) and CMA
 networks       Bayesian networks: BIF reader, random networks, forward sampling, ROC
@@ -18,6 +19,7 @@ trees          credal decision tree (Abellán & Moral) and C4.5
 
 from credal import (datasets, experiments, idm, independence, metrics, networks,
                     preprocessing, stats)
+from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA, ModelAveragedNaiveBayes
 from credal.robust import NaiveBayesMissing, RobustBayes
 from credal.trees import C45Tree, CredalDecisionTree
@@ -33,8 +35,13 @@ __all__ = [
     "networks",
     "preprocessing",
     "stats",
+    "AODE",
+    "BMAAODE",
     "C45Tree",
     "CMA",
+    "CompAODE",
+    "CredalBMAAODE",
+    "CredalCompAODE",
     "CredalDecisionTree",
     "ModelAveragedNaiveBayes",
     "NaiveBayesMissing",
