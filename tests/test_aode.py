@@ -32,8 +32,7 @@ from credal.aode import (
     comp_min_ratio,
 )
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-CONF = SHARED / "conformance"
+CONF = Path(__file__).resolve().parent / "conformance"  # copy of ../shared/conformance
 RAW = Path(__file__).resolve().parents[1] / "data" / "raw"
 
 

@@ -25,9 +25,7 @@ from sklearn.base import clone
 import credal.averaging as averaging
 from credal.averaging import CMA, ModelAveragedNaiveBayes
 
-CONF = Path(__file__).resolve().parents[2] / "shared" / "conformance"
-if not CONF.exists():  # pragma: no cover - fallback for other layouts
-    CONF = Path("/work/shared/conformance")
+CONF = Path(__file__).resolve().parent / "conformance"  # copy of ../shared/conformance
 
 
 # --------------------------------------------------------------------------------------

@@ -26,12 +26,7 @@ from credal._readers import natural_sort, parse_arff, parse_delimited, parse_tab
 
 ROOT = Path(__file__).resolve().parents[1] / "data"
 RAW = ROOT / "raw"
-# the shared folder sits at /work/shared, or beside a clean clone (../shared)
-CONFORMANCE = next(
-    (p for p in (Path("/work/shared/conformance/data"),
-                 ROOT.parents[1] / "shared" / "conformance" / "data") if p.is_dir()),
-    Path("/work/shared/conformance/data"),
-)
+CONFORMANCE = Path(__file__).resolve().parent / "conformance" / "data"  # copy of ../shared
 CATALOGUE = tomllib.loads((ROOT / "catalogue.toml").read_text())
 SPECS = CATALOGUE["datasets"]
 GROUP_SIZES = {

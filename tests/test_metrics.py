@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from credal import metrics as M
 
-CONF = Path("/work/shared/conformance")
-TABLES = Path("/work/shared/paper-tables")
+CONF = Path(__file__).resolve().parent / "conformance"  # copy of ../shared/conformance
+TABLES = Path(__file__).resolve().parents[1] / "data" / "published"  # copy of ../shared/paper-tables
 
 
 # ----------------------------------------------------------------------------

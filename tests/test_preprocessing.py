@@ -40,7 +40,7 @@ from credal.preprocessing import (
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW = ROOT / "data" / "raw"
-CONF = Path("/work/shared/conformance/data")
+CONF = Path(__file__).resolve().parent / "conformance" / "data"  # copy of ../shared
 PUBLISHED = ROOT / "data" / "published" / "corani_table2_datasets.csv"
 
 HAVE_DATASETS = importlib.util.find_spec("credal.datasets") is not None

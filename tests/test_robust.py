@@ -27,7 +27,7 @@ from credal.robust import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-CONF = Path("/work/shared/conformance")
+CONF = Path(__file__).resolve().parent / "conformance"  # copy of ../shared/conformance
 PUBLISHED = ROOT / "data" / "published"
 
 

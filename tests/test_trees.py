@@ -21,7 +21,7 @@ from sklearn.base import clone
 
 from credal.trees import C45Tree, CredalDecisionTree, _add_errs
 
-CONF = Path("/work/shared/conformance")
+CONF = Path(__file__).resolve().parent / "conformance"  # copy of ../shared/conformance
 
 
 # ------------------------------------------------------------ tiny ARFF reader
