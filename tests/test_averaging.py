@@ -495,7 +495,9 @@ def test_cma_sets_properties(prob, lo, hi, alpha):
     assert s[np.arange(len(Xte)), chosen].all()
     # the precise counterpart is BMA (MANB) at the same prior
     bma = ModelAveragedNaiveBayes(alpha=alpha, prior="bdeu").fit(X, y)
-    np.testing.assert_array_equal(model.predict(Xte), bma.predict(Xte))
+    # same choice up to exact ties, which the two computation paths may break differently
+    lp = bma.predict_log_proba(Xte)
+    np.testing.assert_allclose(lp[np.arange(len(Xte)), chosen], lp.max(axis=1), atol=1e-12)
     # a wider interval can only keep more classes
     wider = CMA(alpha=alpha, inclusion_lower=lo / 2, inclusion_upper=(1 + hi) / 2).fit(X, y)
     assert np.all(wider.predict_set(Xte) >= s)
