@@ -9,6 +9,7 @@ stats          Wilcoxon, Friedman + Nemenyi, Bayesian signed-rank
 experiments    the one cross-validation engine (tidy tables, fold cache, joblib)
 plotting       the book's figures (CD diagrams, IDM and utility figures, ...)
 idm            imprecise Dirichlet model intervals
+naive          naive Bayes, NCC, NCC-epsilon and the likelihood-based LNCC
 aode           AODE, BMA-AODE, COMP-AODE and their credal versions (Corani & Antonucci)
 robust         robust Bayes classifier (Ramoni & Sebastiani) and its baselines
 averaging      model averaging over naive structures (Dash & Cooper) and CMA
@@ -21,6 +22,7 @@ from credal import (datasets, experiments, idm, independence, metrics, networks,
                     preprocessing, stats)
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA, ModelAveragedNaiveBayes
+from credal.naive import LNCC, NCC, NaiveBayes
 from credal.robust import NaiveBayesMissing, RobustBayes
 from credal.trees import C45Tree, CredalDecisionTree
 
@@ -43,7 +45,10 @@ __all__ = [
     "CredalBMAAODE",
     "CredalCompAODE",
     "CredalDecisionTree",
+    "LNCC",
     "ModelAveragedNaiveBayes",
+    "NCC",
+    "NaiveBayes",
     "NaiveBayesMissing",
     "RobustBayes",
     "__version__",

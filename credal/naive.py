@@ -1,0 +1,1069 @@
+"""Naive Bayes and the naive credal classifiers: NBC, NCC, NCC-epsilon and LNCC.
+
+All three classifiers share one sufficient statistic, the count tables of a
+naive model, learnt under the missing-at-random convention of JNCC2:
+
+* ``n(c)``: training rows of class ``c`` (weighted by ``sample_weight``);
+* ``n(c, f_j)``: rows of class ``c`` whose feature ``j`` equals ``f_j``;
+* ``n_j(c) = sum_f n(c, f)``: rows of class ``c`` where feature ``j`` is observed
+  (equals ``n(c)`` on complete data).
+
+A feature missing in the instance to classify drops out of every product.  A
+feature with a single declared category contributes a factor 1 to every model
+and is ignored.
+
+Naive Bayes (:class:`NaiveBayes`), with Walley's parametrisation of the Dirichlet
+prior (strength ``s``, proportions ``t``)::
+
+    P(c)     = (n(c) + s t(c)) / (N + s)
+    P(f_j|c) = (n(c, f_j) + s t(c, f_j)) / (n_j(c) + s t(c))
+
+``prior="perks"`` is the paper's ``t(c) = 1/|C|``, ``t(c, f_j) = 1/(|C||F_j|)``;
+``prior="laplace"`` adds ``s`` to every cell, as JNCC2 and Weka do with ``s = 1``:
+``P(c) = (n(c) + s)/(N + s|C|)``, ``P(f_j|c) = (n(c,f_j) + s)/(n_j(c) + s|F_j|)``.
+
+NCC (:class:`NCC`).  The prior proportions ``t`` range over the whole simplex
+(imprecise Dirichlet model), optionally contaminated, ``t = (1 - eps) t0 + eps u``
+with ``u`` the Perks proportions (NCC-eps; ``eps = 1`` is the Perks NBC).  Class
+``c'`` dominates ``c''`` when ``inf_t P_t(c', f) / P_t(c'', f) > 1``.  The infimum
+reduces exactly to one dimension (Zaffalon 2001): the numerator's feature cells
+take their lower bound ``s e_j`` (``e_j = eps/(|C||F_j|)``), the denominator's
+their upper bound ``t'' - delta_j`` (``delta_j = eps (|F_j| - 1)/(|C||F_j|)``), the
+other classes their lower bound ``eps/|C|``.  With ``t'' = (1-eps) tau + eps/|C|``
+and ``t' = (1-eps)(1-tau) + eps/|C|``, ``tau`` in ``[0, 1]``::
+
+    psi(tau) = ln(n' + s t') - ln(n'' + s t'')
+               + sum_j [ ln(n'_j + s e_j) - ln(n'_oj + s t')
+                         + ln(n''_oj + s t'') - ln(n''_j + s (t'' - delta_j)) ]
+
+(``n'_j = n(c', f_j)``, ``n'_oj = n_j(c')``.)  ``psi`` is strictly convex once a feature
+with two or more categories is observed, because ``n_j <= n_oj <= n`` (without
+one it is decreasing); its minimum is at an end point
+or at the unique root of the increasing ``psi'``, found by a safeguarded Newton
+iteration run on all instances and ordered class pairs at once.  Dominance iff
+``min psi > 0``.  With ``eps = 0`` a zero count ``n'_j = 0`` makes the infimum 0.
+
+LNCC (:class:`LNCC`, Antonucci, Cattaneo & Corani 2011).  Every naive model is
+kept whose likelihood, with the instance to classify included as a row whose
+class is missing, is at least ``alpha`` times the maximum; ``c'`` dominates
+``c''`` when the ratio exceeds 1 on all of them.  Theorems 1-2 of the paper reduce
+the test to one parameter: with ``x = 1/2 + t`` on ``[x_a, x_b]`` (here written for
+the available-case counts; on complete data ``n'_oj = n'``)::
+
+    p'(x) = (n' + x) prod_j (n'_j + x) / (n'_oj + x)
+    l'(x) = (n' + x)^n' prod_j (n'_j + x)^n'_j / (n'_oj + x)^n'_oj
+    L(x)  = l'(x) l''(1 - x) (p'(x) + p''(1 - x)),   g(x) = p'(x) / p''(1 - x)
+
+(factors with ``n'_j = n'_oj`` are 1; ``0^0 = 1``.)  ``g`` increases from 0 to
+infinity; ``x0`` solves ``g = 1``.  Dominance at level ``alpha`` iff
+``alpha > alpha* = sup_{x <= x0} L(x) / sup_x L(x)``.
+
+Computing ``alpha*`` exactly.  By the envelope theorem (``ln L`` is the value
+``M(t) - x M'(t) + ln(1 + exp M'(t))`` of the convex function
+``M(t) = max_theta ln[l_d (pi')^x (pi'')^(1-x)]``, and ``M' = ln g``),
+``d ln L / dx`` has the sign of ``D(x) = ln g(x) - ln x + ln(1 - x)``; hence ``L``
+increases for ``x <= 0``, decreases for ``x >= 1``, and its local maxima in
+``[0, 1]`` are the down-crossings of ``D``.  ``D`` is a sum of terms
+``W ln(C + x)`` and ``-W ln(C + 1 - x)`` whose derivatives are monotone, so on any
+interval the derivative ``D'`` has a rigorous enclosure from its end values.  The
+classifier splits ``[0, 1]`` into cells, certifies each cell (``D`` monotone, or
+``D`` of one sign), bisects the cells it cannot certify, solves each certified
+down-crossing by safeguarded Newton, and takes ``sup`` over ``{0, x0, 1}`` and
+the local maxima on each side of ``x0``.  No grid decides the cut; the paper's
+equally spaced grid (250 points) is available as ``grid=250`` for comparison.
+
+Multi-class LNCC.  The paper's dominance test is pairwise: for the pair
+``(c', c'')`` the instance's likelihood term is restricted to those two classes
+(its Section 4), and Theorems 1-2 hold with the other classes' parameters at
+their maximum-likelihood values.  This module uses exactly that test for every
+ordered pair.  Because each pair has its own likelihood, pairwise dominance need
+not be transitive; the returned set is the union of the *source* strongly
+connected components of the dominance graph (classes ``c`` such that every class
+reaching ``c`` by a chain of dominances is reached back from ``c``).  Without
+cycles, the usual case, this is exactly the set of undominated classes, and it is
+never empty.
+
+References
+----------
+Zaffalon, M. (2001). Statistical inference of the naive credal classifier. ISIPTA.
+Corani, G. & Benavoli, A. (2010). Restricting the IDM for classification. IPMU.
+Antonucci, A., Cattaneo, M. & Corani, G. (2011). Likelihood-based naive credal
+classifier. ISIPTA.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from scipy.special import xlog1py
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from ._validation import (
+    check_fit_input,
+    check_in_range,
+    check_positive,
+    check_predict_input,
+)
+
+__all__ = ["NaiveBayes", "NCC", "LNCC"]
+
+# Upper bound on the elements of the (rows x pairs x features) work arrays of one
+# prediction chunk; keeps peak memory at a few tens of MB whatever n_samples is.
+_CHUNK_ELEMENTS = 1 << 20
+# Decisions on alpha* are taken in log space; a margin this small only matters
+# when alpha* equals alpha up to rounding (then the class is kept: no dominance).
+_LOG_TIE = 1e-11
+# LNCC cell certification: [0, 1] starts as _N_CELLS cells; a cell still
+# uncertified after _MAX_DEPTH bisections (width 2^-33) adds its end points to
+# the candidate maxima instead (ln L is Lipschitz on [0, 1], so at most a
+# negligible error; never observed in the tests).
+_MAX_DEPTH = 30
+_N_CELLS = 8
+
+
+# ---------------------------------------------------------------------------
+# safeguarded Newton iteration, vectorised over independent problems
+# ---------------------------------------------------------------------------
+
+
+def _newton_increasing(fun, lo, hi, x, xtol=1e-14, rtol=1e-14, maxiter=200):
+    """Root of increasing functions by safeguarded Newton, one per problem.
+
+    Parameters
+    ----------
+    fun : callable ``fun(sel, x) -> (f, df)``
+        Values and derivatives of the functions of problems ``sel`` (int array) at
+        ``x`` (same shape as ``sel``).
+    lo, hi : ndarray, shape (q,)
+        Brackets with ``f(lo) <= 0 <= f(hi)`` (as limits); modified in place.
+    x : ndarray, shape (q,)
+        Starting points inside the brackets; overwritten by the roots.
+    xtol, rtol : float
+        The iteration stops once the Newton correction is below
+        ``xtol + rtol |x|``.  Rounding noise in ``f`` (about 1e-15 relative to
+        its terms) bounds the attainable accuracy; the callers only need the
+        value of a smooth function at its root or minimiser, which this
+        tolerance changes by far less than the rounding of that value.
+
+    Returns
+    -------
+    x : ndarray, shape (q,)
+    """
+    act = np.arange(len(x))
+    dx = hi - lo  # last step (inf while the bracket is unbounded)
+    dxold = dx.copy()  # step before the last (rtsafe's dxold)
+    for _ in range(maxiter):
+        if act.size == 0:
+            break
+        xa = x[act]
+        f, df = fun(act, xa)
+        pos = f > 0
+        lo_a = np.where(pos, lo[act], xa)
+        hi_a = np.where(pos, xa, hi[act])
+        lo[act], hi[act] = lo_a, hi_a
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            newton = f / df
+        xn = xa - newton
+        tol = xtol + rtol * np.abs(xa)
+        # a Newton correction below the tolerance ends the iteration at once
+        small = np.abs(newton) <= tol
+        # Newton is used while it stays inside the bracket and its step is at
+        # most half the step before last (rtsafe's rule) or already tiny;
+        # otherwise bisect.
+        ok = (xn > lo_a) & (xn < hi_a) & np.isfinite(xn)
+        ok &= (np.abs(newton) <= 0.5 * np.abs(dxold[act])) | (np.abs(newton) <= 16 * tol)
+        mid = lo_a + 0.5 * (hi_a - lo_a)
+        xn = np.where(ok, xn, mid)
+        dxold[act] = dx[act]
+        dx[act] = np.abs(xn - xa)
+        done = (f == 0) | small | (hi_a - lo_a <= tol)
+        final = np.clip(xa - np.where(small, newton, 0.0), lo_a, hi_a)
+        x[act] = np.where((f == 0) | small, final, xn)
+        act = act[~done]
+    return x
+
+
+# ---------------------------------------------------------------------------
+# NCC: the one-dimensional infimum of the dominance ratio
+# ---------------------------------------------------------------------------
+
+
+def _ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_classes):
+    """Log of ``inf_t P_t(c', f)/P_t(c'', f)`` for many independent problems.
+
+    Parameters
+    ----------
+    n1, n2 : array, shape (q,)
+        Class counts ``n(c')``, ``n(c'')``.
+    n1j, n2j : array, shape (q, m)
+        Counts ``n(c', f_j)``, ``n(c'', f_j)`` of the instance's values.
+    o1j, o2j : array, shape (q, m)
+        Counts ``n_j(c')``, ``n_j(c'')`` of rows with feature ``j`` observed.
+    mask : bool array, shape (q, m)
+        Feature ``j`` observed in the instance.
+    n_values : array, shape (m,)
+        Numbers of categories ``|F_j|``.
+    s : float
+        Prior strength (> 0).
+    epsilon : float
+        Contamination in [0, 1] (0 = NCC).
+    n_classes : int
+        ``|C|``.
+
+    Returns
+    -------
+    log_inf : ndarray, shape (q,)
+        ``-inf`` when the infimum is 0.
+    tau : ndarray, shape (q,)
+        Minimiser (``t'' = (1-eps) tau + eps/|C|``).
+    """
+    n1 = np.asarray(n1, float)
+    n2 = np.asarray(n2, float)
+    q = n1.shape[0]
+    nv = np.asarray(n_values, float)
+    m = np.asarray(mask, bool) & (nv > 1)[None, :]
+    n1j, n2j = np.asarray(n1j, float), np.asarray(n2j, float)
+    o1j, o2j = np.asarray(o1j, float), np.asarray(o2j, float)
+    K = float(n_classes)
+    eps = float(epsilon)
+    kap, w = eps / K, 1.0 - eps
+    e = np.broadcast_to(eps / (K * nv), n1j.shape)
+    dl = np.broadcast_to(eps * (nv - 1.0) / (K * nv), n1j.shape)
+    num = n1j + s * e
+    zero = np.any(m & (num <= 0), axis=1)
+    # the pair ln(n''_oj + s t'') - ln(n''_j + s t''_j) cancels exactly when equal
+    m2 = m & ((n2j != o2j) | (dl > 0))
+    with np.errstate(divide="ignore"):
+        const = np.sum(np.where(m, np.log(np.where(m, num, 1.0)), 0.0), axis=1)
+
+    def parts(sel, tau, order):
+        tp = w * (1.0 - tau) + kap
+        tpp = w * tau + kap
+        a = n1[sel] + s * tp
+        b = n2[sel] + s * tpp
+        mm, mm2 = m[sel], m2[sel]
+        c = o1j[sel] + s * tp[:, None]
+        d = o2j[sel] + s * tpp[:, None]
+        g = n2j[sel] + s * (tpp[:, None] - dl[sel])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if order == 0:
+                val = (
+                    np.log(a) - np.log(b) + const[sel]
+                    - np.sum(np.where(mm, np.log(np.where(mm, c, 1.0)), 0.0), axis=1)
+                    + np.sum(
+                        np.where(mm2, np.log(np.where(mm2, d, 1.0))
+                                 - np.log(np.where(mm2, g, 1.0)), 0.0),
+                        axis=1,
+                    )
+                )
+                return val, None
+            d1 = (
+                -1.0 / a - 1.0 / b
+                + np.sum(np.where(mm, 1.0 / c, 0.0), axis=1)
+                + np.sum(np.where(mm2, 1.0 / d - 1.0 / g, 0.0), axis=1)
+            )
+            if order == 1:
+                return w * s * d1, None
+            d2 = (
+                -1.0 / a**2 + 1.0 / b**2
+                + np.sum(np.where(mm, 1.0 / c**2, 0.0), axis=1)
+                + np.sum(np.where(mm2, 1.0 / g**2 - 1.0 / d**2, 0.0), axis=1)
+            )
+            return w * s * d1, (w * s) ** 2 * d2
+
+    tau = np.full(q, 0.5)
+    solve = np.nonzero(~zero)[0] if w > 0 else np.empty(0, int)
+    if solve.size:
+        dp0, _ = parts(solve, np.zeros(solve.size), 1)
+        dp1, _ = parts(solve, np.ones(solve.size), 1)
+        at0 = dp0 >= 0
+        at1 = dp1 <= 0
+        tau[solve[at0]] = 0.0
+        tau[solve[at1 & ~at0]] = 1.0
+        inner = solve[~at0 & ~at1]
+        if inner.size:
+            lo, hi = np.zeros(inner.size), np.ones(inner.size)
+            x = np.full(inner.size, 0.5)
+
+            def fun(sel, t):
+                return parts(inner[sel], t, 2)
+
+            tau[inner] = _newton_increasing(fun, lo, hi, x)
+    out = np.full(q, -np.inf)
+    ok = np.nonzero(~zero)[0]
+    if ok.size:
+        out[ok] = parts(ok, tau[ok], 0)[0]
+    return out, tau
+
+
+# ---------------------------------------------------------------------------
+# LNCC: profile likelihood and the exact alpha threshold
+# ---------------------------------------------------------------------------
+
+
+# Placeholder count for features that do not contribute: ln(PAD + z) - ln(PAD + z)
+# and its derivative vanish exactly for every z of interest.
+_PAD = 1e200
+
+
+class _Side:
+    """Counts of one class of an LNCC pair, as functions of its share ``z``.
+
+    ``z = x`` for ``c'`` and ``z = 1 - x`` for ``c''``.  Arrays have shape (q,) for
+    the class count and (q, m) for the feature counts; ``k`` marks the features
+    that contribute (observed, with ``n_j != n_oj``); the others are replaced by
+    the neutral pair ``(_PAD, _PAD)``.
+
+    ``d/dz [ln p(z) - ln z] = sum_g W_g / (C_g + z)`` is also kept with equal poles
+    merged, split into its decreasing part ``(Wp, Cp)`` (``W > 0``) and its
+    increasing part ``(Wn, Cn)`` (``W < 0``).  Merging makes the singular terms
+    at ``z = 0`` cancel exactly, which the cell certification relies on.
+    """
+
+    def __init__(self, n, nj, oj, k):
+        self.n = np.asarray(n, float)
+        q = self.n.shape[0]
+        self.nj = np.where(k, nj, _PAD)
+        self.oj = np.where(k, oj, _PAD)
+        big = np.where(k, nj, np.inf)
+        self.low = np.minimum(self.n, big.min(axis=1) if big.shape[1] else np.inf)
+        C = np.concatenate([self.n[:, None], np.where(k, nj, 1.0),
+                            np.where(k, oj, 1.0), np.zeros((q, 1))], axis=1)
+        kf = k.astype(float)
+        W = np.concatenate([np.ones((q, 1)), kf, -kf, -np.ones((q, 1))], axis=1)
+        order = np.argsort(C, axis=1, kind="stable")
+        C = np.take_along_axis(C, order, axis=1)
+        W = np.take_along_axis(W, order, axis=1)
+        new = np.ones_like(C, bool)
+        new[:, 1:] = C[:, 1:] != C[:, :-1]
+        gid = np.cumsum(new, axis=1) - 1
+        rows = np.arange(q)[:, None]
+        Wm = np.zeros_like(W)
+        np.add.at(Wm, (rows, gid), W)
+        Cm = np.ones_like(C)
+        Cm[rows, gid] = C
+        # keep the groups with a non-zero weight, compacted to the left
+        order = np.argsort(Wm == 0, axis=1, kind="stable")
+        Wm = np.take_along_axis(Wm, order, axis=1)
+        Cm = np.take_along_axis(Cm, order, axis=1)
+        width = max(int(np.max(np.sum(Wm != 0, axis=1), initial=0)), 1)
+        Wm, Cm = Wm[:, :width], Cm[:, :width]
+        # zero weights get C = 1 so that no 0 * inf or 0/0 appears
+        self.Wp = np.where(Wm > 0, Wm, 0.0)
+        self.Cp = np.where(Wm > 0, Cm, 1.0)
+        self.Wn = np.where(Wm < 0, Wm, 0.0)
+        self.Cn = np.where(Wm < 0, Cm, 1.0)
+        self.W = Wm
+        self.C = np.where(Wm != 0, Cm, 1.0)
+
+    @staticmethod
+    def _ex(a, sel, z):
+        """``a[sel]`` shaped to broadcast against ``z[..., None]``."""
+        a = a[sel]
+        return a.reshape(a.shape[:1] + (1,) * (z.ndim - 1) + a.shape[1:])
+
+    def lp(self, sel, z):
+        """``ln p(z)``; z shape (len(sel),) or (len(sel), G)."""
+        z = np.asarray(z, float)
+        zz = z[..., None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = np.log(self._ex(self.n, sel, z) + z)
+            nj, oj = self._ex(self.nj, sel, z), self._ex(self.oj, sel, z)
+            return v + np.sum(np.log(nj + zz) - np.log(oj + zz), axis=-1)
+
+    def dlp(self, sel, z):
+        """``d ln p / dz``; z shape (len(sel),)."""
+        zz = z[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return 1.0 / (self.n[sel] + z) + np.sum(
+                1.0 / (self.nj[sel] + zz) - 1.0 / (self.oj[sel] + zz), axis=1
+            )
+
+    def ll(self, sel, t):
+        """``ln l(1/2 + t) - ln l(1/2)``, accurate: ``c log1p(t/(c + 1/2))`` per factor."""
+        t = np.asarray(t, float)
+        tt = t[..., None]
+        n = self._ex(self.n, sel, t)
+        nj, oj = self._ex(self.nj, sel, t), self._ex(self.oj, sel, t)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = xlog1py(n, t / (n + 0.5))
+            return v + np.sum(xlog1py(nj, tt / (nj + 0.5)) - xlog1py(oj, tt / (oj + 0.5)),
+                              axis=-1)
+
+    def logsum(self, sel, z):
+        """``sum_g W_g ln(C_g + z)``; z shape (len(sel),) or (len(sel), G)."""
+        z = np.asarray(z, float)
+        W, C = self._ex(self.W, sel, z), self._ex(self.C, sel, z)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.sum(W * np.log(C + z[..., None]), axis=-1)
+
+    def inv_parts(self, sel, z):
+        """Decreasing and increasing parts of ``sum_g W_g / (C_g + z)`` at ``z``."""
+        z = np.asarray(z, float)
+        zz = z[..., None]
+        ex = self._ex
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pos = np.sum(ex(self.Wp, sel, z) / (ex(self.Cp, sel, z) + zz), axis=-1)
+            neg = np.sum(ex(self.Wn, sel, z) / (ex(self.Cn, sel, z) + zz), axis=-1)
+        return pos, neg
+
+
+class _LnccPairs:
+    """Profile-likelihood quantities of many LNCC dominance problems ``c' vs c''``."""
+
+    def __init__(self, n1, n1j, o1j, n2, n2j, o2j, mask):
+        mask = np.asarray(mask, bool)
+        n1j, o1j = np.asarray(n1j, float), np.asarray(o1j, float)
+        n2j, o2j = np.asarray(n2j, float), np.asarray(o2j, float)
+        self.a = _Side(n1, n1j, o1j, mask & (n1j != o1j))
+        self.b = _Side(n2, n2j, o2j, mask & (n2j != o2j))
+        self.q = self.a.n.shape[0]
+        self.x_lo = -self.a.low  # g(x_lo) = 0
+        self.x_hi = 1.0 + self.b.low  # g(x_hi) = infinity
+
+    def log_g(self, sel, x):
+        return self.a.lp(sel, x) - self.b.lp(sel, 1.0 - np.asarray(x))
+
+    def log_L(self, sel, x):
+        """``ln L(x) - ln L(1/2)`` up to a constant common to all x of a problem."""
+        x = np.asarray(x, float)
+        t = x - 0.5
+        return (
+            self.a.ll(sel, t) + self.b.ll(sel, -t)
+            + np.logaddexp(self.a.lp(sel, x), self.b.lp(sel, 1.0 - x))
+        )
+
+    def D(self, sel, x):
+        """``ln g(x) - ln x + ln(1 - x)``; sign of ``d ln L/dx`` on [0, 1]."""
+        x = np.asarray(x, float)
+        return self.a.logsum(sel, x) - self.b.logsum(sel, 1.0 - x)
+
+    def point(self, sel, x):
+        """``D`` and the four monotone parts of ``D'`` at ``x``, shape (5, len(sel)).
+
+        ``D' = Pa(x) + Na(x) + Pb(1 - x) + Nb(1 - x)`` with ``Pa, Pb`` decreasing
+        and ``Na, Nb`` increasing in their arguments.
+        """
+        x = np.asarray(x, float)
+        y = 1.0 - x
+        pa, na = self.a.inv_parts(sel, x)
+        pb, nb = self.b.inv_parts(sel, y)
+        d = self.a.logsum(sel, x) - self.b.logsum(sel, y)
+        return np.stack([d, pa, na, pb, nb])
+
+    def x0(self):
+        """Root of ``g(x) = 1`` in ``(x_lo, x_hi)``."""
+        lo, hi = self.x_lo.copy(), self.x_hi.copy()
+        x = np.full(self.q, 0.5)
+
+        def fun(sel, xs):
+            f = self.log_g(sel, xs)
+            df = self.a.dlp(sel, xs) + self.b.dlp(sel, 1.0 - xs)
+            return f, df
+
+        return _newton_increasing(fun, lo, hi, x)
+
+    def local_maxima(self):
+        """Local maxima of ``L`` in (0, 1], found by certified cell splitting.
+
+        A cell ``[x1, x2]`` is *certified* when the enclosure
+        ``[Pa(x2) + Na(x1) + Pb(1-x1) + Nb(1-x2), Pa(x1) + Na(x2) + Pb(1-x2) +
+        Nb(1-x1)]`` of ``D'`` excludes 0 (``D`` monotone: at most one crossing,
+        read off the end signs) or the resulting bound on ``D`` excludes 0 (no
+        crossing).  Other cells are bisected, up to ``_MAX_DEPTH`` times.
+
+        Returns
+        -------
+        prob : ndarray of int
+            Problem index of each candidate point.
+        xs : ndarray of float
+            Candidate abscissae: the down-crossings of ``D`` (local maxima of
+            ``L``) and the ends of cells left uncertified.
+        flat : ndarray of bool, shape (q,)
+            Problems whose ``D`` is constant (all merged weights zero).
+        """
+        q = self.q
+        G = _N_CELLS
+        grid = np.arange(G + 1) / G
+        flat = ~np.any(self.a.W != 0, axis=1) & ~np.any(self.b.W != 0, axis=1)
+        live = np.nonzero(~flat)[0]
+        ql = live.size
+        vals = self.point(live, np.broadcast_to(grid, (ql, G + 1)))  # (5, ql, G+1)
+        cq = np.repeat(live, G)
+        x1 = np.tile(grid[:-1], ql)
+        x2 = np.tile(grid[1:], ql)
+        v1 = vals[:, :, :-1].reshape(5, -1)
+        v2 = vals[:, :, 1:].reshape(5, -1)
+        roots_p, roots_lo, roots_hi = [np.empty(0, int)], [np.empty(0)], [np.empty(0)]
+        extra_p, extra_x = [], []
+        for depth in range(_MAX_DEPTH + 1):
+            if cq.size == 0:
+                break
+            D1, D2 = v1[0], v2[0]
+            dlo = v2[1] + v1[2] + v1[3] + v2[4]
+            dhi = v1[1] + v2[2] + v2[3] + v1[4]
+            wdt = x2 - x1
+            with np.errstate(invalid="ignore"):
+                low = np.fmax(D1 + np.minimum(dlo, 0.0) * wdt, D2 - np.maximum(dhi, 0.0) * wdt)
+                up = np.fmin(D1 + np.maximum(dhi, 0.0) * wdt, D2 - np.minimum(dlo, 0.0) * wdt)
+            sign_def = (low > 0) | (up < 0)
+            resolved = (dlo > 0) | (dhi < 0) | sign_def
+            down = (D1 > 0) & (D2 <= 0)
+            r = resolved & down & ~sign_def
+            roots_p.append(cq[r]), roots_lo.append(x1[r]), roots_hi.append(x2[r])
+            open_ = ~resolved
+            if depth == _MAX_DEPTH:
+                # give up: the cell is tiny; its ends and any crossing join the candidates
+                extra_p += [cq[open_], cq[open_]]
+                extra_x += [x1[open_], x2[open_]]
+                rr = open_ & down
+                roots_p.append(cq[rr]), roots_lo.append(x1[rr]), roots_hi.append(x2[rr])
+                break
+            cq, x1, x2 = cq[open_], x1[open_], x2[open_]
+            v1, v2 = v1[:, open_], v2[:, open_]
+            if cq.size == 0:
+                break
+            xm = 0.5 * (x1 + x2)
+            vm = self.point(cq, xm)
+            cq = np.concatenate([cq, cq])
+            x1, x2 = np.concatenate([x1, xm]), np.concatenate([xm, x2])
+            v1, v2 = np.concatenate([v1, vm], axis=1), np.concatenate([vm, v2], axis=1)
+        rp = np.concatenate(roots_p).astype(int)
+        xs = np.empty(0)
+        if rp.size:
+            lo, hi = np.concatenate(roots_lo), np.concatenate(roots_hi)
+            x = 0.5 * (lo + hi)
+
+            def fun(sel, xv):  # -D increases across a certified down-crossing
+                v = self.point(rp[sel], xv)
+                return -v[0], -(v[1] + v[2] + v[3] + v[4])
+
+            xs = _newton_increasing(fun, lo, hi, x)
+        prob = np.concatenate([rp] + extra_p).astype(int)
+        xs = np.concatenate([xs] + extra_x)
+        return prob, xs, flat
+
+    def log_threshold(self):
+        """``ln alpha*`` of both directions of each pair.
+
+        The pair ``(c'', c')`` has the same profile likelihood mirrored
+        (``x -> 1 - x``), so its threshold is the supremum on the other side of
+        ``x0``.
+
+        Returns
+        -------
+        log_alpha : ndarray, shape (q,)
+            ``c'`` dominates ``c''`` iff ``ln alpha > log_alpha``.
+        log_alpha_rev : ndarray, shape (q,)
+            ``c''`` dominates ``c'`` iff ``ln alpha > log_alpha_rev``.
+        x0 : ndarray, shape (q,)
+        """
+        q = self.q
+        idx = np.arange(q)
+        x0 = self.x0()
+        prob, xs, flat = self.local_maxima()
+        # fixed candidates: both ends of [0, 1] and x0 itself
+        ends = np.zeros(q), np.ones(q)
+        left = self.log_L(idx, x0)
+        right = left.copy()
+        for xe in ends:
+            v = self.log_L(idx, xe)
+            left = np.where(xe <= x0, np.fmax(left, v), left)
+            right = np.where(xe >= x0, np.fmax(right, v), right)
+        if prob.size:
+            v = self.log_L(prob, xs)
+            on_left = xs <= x0[prob]
+            np.fmax.at(left, prob[on_left], v[on_left])
+            on_right = xs >= x0[prob]
+            np.fmax.at(right, prob[on_right], v[on_right])
+        top = np.fmax(left, right)
+        out, rev = left - top, right - top
+        # L constant on [0, 1] (D identically 0): x0 = 1/2 lies inside, alpha* = 1
+        if flat.any():
+            d_half = self.D(idx[flat], np.full(flat.sum(), 0.5))
+            tie = np.nonzero(flat)[0][np.abs(d_half) <= 1e-12]
+            out[tie] = rev[tie] = 0.0
+        return np.minimum(out, 0.0), np.minimum(rev, 0.0), x0
+
+    def log_threshold_grid(self, n_points):
+        """The paper's method: ``L`` and ``g`` on ``n_points`` equally spaced points."""
+        q = self.q
+        idx = np.arange(q)
+        u = np.linspace(0.0, 1.0, n_points)
+        x = self.x_lo[:, None] + (self.x_hi - self.x_lo)[:, None] * u[None, :]
+        x[:, 0], x[:, -1] = self.x_lo, self.x_hi
+        lL = self.log_L(idx, x)
+        lg = self.log_g(idx, x)
+        top = lL.max(axis=1)
+        below = np.where(lg <= 0, lL, -np.inf).max(axis=1)
+        above = np.where(lg >= 0, lL, -np.inf).max(axis=1)
+        return below - top, above - top
+
+
+def _lncc_log_threshold(n1, n1j, o1j, n2, n2j, o2j, mask, grid=None):
+    """``ln alpha*`` of LNCC dominance problems (see :class:`LNCC`).
+
+    Parameters
+    ----------
+    n1, n2 : array, shape (q,)
+    n1j, o1j, n2j, o2j : array, shape (q, m)
+    mask : bool array, shape (q, m)
+    grid : int or None
+        None for the exact threshold, else the paper's number of grid points.
+
+    Returns
+    -------
+    log_alpha_star : ndarray, shape (q,)
+        ``c'`` dominates ``c''`` iff ``ln alpha`` exceeds it.
+    log_alpha_star_rev : ndarray, shape (q,)
+        The same for ``c''`` over ``c'``.
+    """
+    pairs = _LnccPairs(n1, n1j, o1j, n2, n2j, o2j, mask)
+    if grid is None:
+        return pairs.log_threshold()[:2]
+    return pairs.log_threshold_grid(grid)
+
+
+# ---------------------------------------------------------------------------
+# estimators
+# ---------------------------------------------------------------------------
+
+
+def _check_sample_weight(sample_weight, n):
+    if sample_weight is None:
+        return np.ones(n)
+    w = np.asarray(sample_weight, dtype=float)
+    if w.shape != (n,):
+        raise ValueError(f"sample_weight must have shape ({n},); got {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("sample_weight must hold finite non-negative numbers")
+    if w.sum() <= 0:
+        raise ValueError("sample_weight sums to zero: no training data")
+    return w
+
+
+class _NaiveCounts(ClassifierMixin, BaseEstimator):
+    """Shared count tables of the naive classifiers (not public)."""
+
+    def _fit_counts(self, X, y, sample_weight):
+        codes, y_idx = check_fit_input(self, X, y)
+        w = _check_sample_weight(sample_weight, len(codes))
+        K = len(self.classes_)
+        nv = np.asarray(self.n_values_, dtype=np.int64)
+        m = codes.shape[1]
+        off = np.zeros(m + 1, dtype=np.int64)
+        off[1:] = np.cumsum(nv)
+        self._offsets = off
+        rows, cols = np.nonzero(codes >= 0)
+        flat = np.bincount(
+            y_idx[rows] * off[-1] + off[cols] + codes[rows, cols],
+            weights=w[rows], minlength=K * off[-1],
+        ).reshape(K, off[-1])
+        observed = np.bincount(
+            y_idx[rows] * m + cols, weights=w[rows], minlength=K * m
+        ).reshape(K, m)
+        self.class_count_ = np.bincount(y_idx, weights=w, minlength=K).astype(float)
+        # views of the flat table used for prediction (read-only in spirit)
+        self.category_count_ = [flat[:, off[j]:off[j + 1]] for j in range(m)]
+        self.observed_count_ = observed
+        self._flat = flat
+        return codes
+
+    def _gather(self, codes):
+        """Counts ``n(c, x_ij)``, shape (n, K, m), and the observed mask (n, m)."""
+        obs = codes >= 0
+        idx = self._offsets[:-1][None, :] + np.where(obs, codes, 0)
+        if self._flat.shape[1] == 0:
+            return np.zeros((codes.shape[0], len(self.classes_), codes.shape[1])), obs
+        cnt = self._flat[:, idx]  # (K, n, m)
+        return np.transpose(cnt, (1, 0, 2)), obs
+
+    def _log_tables(self, prior, s):
+        """Log class prior (K,) and flat log conditional table (K, sum |F_j|)."""
+        K = len(self.classes_)
+        nv = np.asarray(self.n_values_, float)
+        span = np.repeat(np.arange(len(nv)), np.asarray(self.n_values_, np.int64))
+        nvf = nv[span]
+        obs = self.observed_count_[:, span]
+        N = self.class_count_.sum()
+        if prior == "perks":
+            lp = np.log(self.class_count_ + s / K) - np.log(N + s)
+            lt = np.log(self._flat + s / (K * nvf)) - np.log(obs + s / K)
+        else:  # laplace
+            lp = np.log(self.class_count_ + s) - np.log(N + s * K)
+            lt = np.log(self._flat + s) - np.log(obs + s * nvf)
+        return lp, lt
+
+    def _joint_log_likelihood(self, codes, prior, s):
+        lp, lt = self._log_tables(prior, s)
+        obs = codes >= 0
+        idx = self._offsets[:-1][None, :] + np.where(obs, codes, 0)
+        jll = np.broadcast_to(lp, (codes.shape[0], len(lp))).copy()
+        for j in range(codes.shape[1]):  # one feature at a time: O(n K) memory
+            jll += np.where(obs[:, j:j + 1], lt[:, idx[:, j]].T, 0.0)
+        return jll
+
+    def _chunks(self, n, per_row):
+        step = max(1, int(_CHUNK_ELEMENTS // max(per_row, 1)))
+        for start in range(0, n, step):
+            yield slice(start, min(n, start + step))
+
+
+def _check_prior(prior):
+    if prior not in ("perks", "laplace"):
+        raise ValueError(f"prior must be 'perks' or 'laplace'; got {prior!r}")
+
+
+class NaiveBayes(_NaiveCounts):
+    """Naive Bayes classifier with a Dirichlet prior (Bayesian NBC).
+
+    Parameters
+    ----------
+    prior : {"perks", "laplace"}, default "perks"
+        ``"perks"``: Walley's parametrisation with ``t(c) = 1/|C|`` and
+        ``t(c, f_j) = 1/(|C||F_j|)`` (eqs. 2-3 of Antonucci et al. 2011; BDe
+        with equivalent sample size ``s``).  ``"laplace"``: ``s`` added to every
+        cell, ``P(c) = (n(c) + s)/(N + s|C|)`` and ``P(f|c) = (n(c,f) + s)/(n_j(c)
+        + s|F_j|)``; with ``s = 1`` this is the estimator of JNCC2 and Weka.
+    s : float, default 1.0
+        Prior strength (> 0).
+
+    Attributes
+    ----------
+    classes_ : ndarray, shape (n_classes,)
+    n_values_ : ndarray of int, shape (n_features,)
+    class_count_ : ndarray, shape (n_classes,)
+        Weighted training rows per class.
+    category_count_ : list of ndarray, shape (n_classes, n_values_[j])
+        Rows per class and category of each feature (missing entries skipped).
+    observed_count_ : ndarray, shape (n_classes, n_features)
+        Rows per class where each feature is observed.
+
+    Notes
+    -----
+    Missing training entries are skipped (each conditional table uses the rows
+    where its feature is observed); a missing test entry drops out of the
+    product.  All computations are in log space.
+    """
+
+    def __init__(self, prior="perks", s=1.0):
+        self.prior = prior
+        self.s = s
+
+    def fit(self, X, y, sample_weight=None):
+        """Learn the count tables.
+
+        Parameters
+        ----------
+        X : int array (n_samples, n_features), -1 = missing, or DataFrame of categoricals
+        y : array-like, shape (n_samples,)
+        sample_weight : array-like, shape (n_samples,), optional
+            Non-negative row weights (a weight of 2 counts a row twice).
+
+        Returns
+        -------
+        self
+        """
+        _check_prior(self.prior)
+        check_positive("s", self.s)
+        self._fit_counts(X, y, sample_weight)
+        return self
+
+    def predict_log_proba(self, X):
+        """Log posterior probabilities.
+
+        Parameters
+        ----------
+        X : int array (n_samples, n_features) or DataFrame of categoricals
+
+        Returns
+        -------
+        ndarray, shape (n_samples, n_classes)
+            Columns in ``classes_`` order; each row's exponentials sum to 1.
+        """
+        codes = check_predict_input(self, X)
+        jll = self._joint_log_likelihood(codes, self.prior, float(self.s))
+        top = jll.max(axis=1, keepdims=True)
+        return jll - (top + np.log(np.exp(jll - top).sum(axis=1, keepdims=True)))
+
+    def predict_proba(self, X):
+        """Posterior probabilities, shape (n_samples, n_classes), rows sum to 1."""
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X):
+        """Most probable class of each row, shape (n_samples,)."""
+        codes = check_predict_input(self, X)
+        jll = self._joint_log_likelihood(codes, self.prior, float(self.s))
+        return self.classes_[np.argmax(jll, axis=1)]
+
+
+class _CredalNaive(_NaiveCounts):
+    """Common prediction code of NCC and LNCC."""
+
+    def _pair_index(self, ordered=True):
+        K = len(self.classes_)
+        if ordered:
+            return np.nonzero(~np.eye(K, dtype=bool))
+        return np.triu_indices(K, 1)
+
+    def _pair_arrays(self, codes, ordered=True):
+        """Per (row, class pair) counts, flattened to problems (row-major)."""
+        cnt, obs = self._gather(codes)
+        a, b = self._pair_index(ordered)
+        B, m = codes.shape
+        P = a.size
+        n1 = np.broadcast_to(self.class_count_[a], (B, P)).reshape(-1)
+        n2 = np.broadcast_to(self.class_count_[b], (B, P)).reshape(-1)
+        n1j = cnt[:, a, :].reshape(B * P, m)
+        n2j = cnt[:, b, :].reshape(B * P, m)
+        o1j = np.broadcast_to(self.observed_count_[a], (B, P, m)).reshape(B * P, m)
+        o2j = np.broadcast_to(self.observed_count_[b], (B, P, m)).reshape(B * P, m)
+        mask = np.broadcast_to(obs[:, None, :], (B, P, m)).reshape(B * P, m)
+        return n1, n2, n1j, n2j, o1j, o2j, mask
+
+    def _pair_matrix(self, values, B, fill, values_rev=None):
+        K = len(self.classes_)
+        out = np.full((B, K, K), fill, dtype=float)
+        a, b = self._pair_index(values_rev is None)
+        out[:, a, b] = values.reshape(B, a.size)
+        if values_rev is not None:
+            out[:, b, a] = values_rev.reshape(B, a.size)
+        return out
+
+    def predict(self, X):
+        """The class the Perks naive Bayes ranks first among ``predict_set``.
+
+        This is the NBC's choice whenever that class is in the set (always, for
+        NCC); otherwise the best-ranked class of the set.
+
+        Returns
+        -------
+        ndarray, shape (n_samples,)
+        """
+        codes = check_predict_input(self, X)
+        jll = self._joint_log_likelihood(codes, "perks", self._nbc_s())
+        sets = self._predict_set_codes(codes, jll)
+        return self.classes_[np.argmax(np.where(sets, jll, -np.inf), axis=1)]
+
+    def predict_set(self, X):
+        """Classes not dominated, shape (n_samples, n_classes), bool, never an empty row."""
+        codes = check_predict_input(self, X)
+        return self._predict_set_codes(codes)
+
+
+class NCC(_CredalNaive):
+    """Naive credal classifier (IDM), optionally epsilon-contaminated (NCC-eps).
+
+    Parameters
+    ----------
+    s : float, default 1.0
+        Equivalent sample size of the imprecise Dirichlet model (> 0).
+    epsilon : float, default 0.0
+        Contamination in ``[0, 1]``: the prior proportions are ``(1 - eps) t0 +
+        eps u`` with ``t0`` free and ``u`` the Perks proportions.  0 is the NCC,
+        1 the Perks naive Bayes (the set is then its most probable classes).
+
+    Attributes
+    ----------
+    classes_, n_values_, class_count_, category_count_, observed_count_
+        As in :class:`NaiveBayes`.
+
+    Notes
+    -----
+    ``predict_set`` applies maximality with the exact pairwise dominance test
+    described in the module docstring (minimum of a strictly convex function of
+    one variable, solved for all rows and class pairs at once).  Classes are
+    visited in the order of the Perks naive Bayes and each is tested only
+    against the maximal classes found before it, which gives the same set as
+    testing every ordered pair (:meth:`dominance_log_ratio`) because dominance
+    is a strict partial order that the naive Bayes ranking extends.
+    ``predict`` returns the choice of ``NaiveBayes(prior="perks", s=s)``, which is
+    always in the set.  Missing values follow JNCC2's missing-at-random
+    convention.
+    """
+
+    def __init__(self, s=1.0, epsilon=0.0):
+        self.s = s
+        self.epsilon = epsilon
+
+    def fit(self, X, y, sample_weight=None):
+        """Learn the count tables; see :meth:`NaiveBayes.fit`.  Returns self."""
+        check_positive("s", self.s)
+        check_in_range("epsilon", self.epsilon, 0.0, 1.0)
+        self._fit_counts(X, y, sample_weight)
+        return self
+
+    def _nbc_s(self):
+        return float(self.s)
+
+    def _log_ratio_codes(self, codes):
+        K = len(self.classes_)
+        B, m = codes.shape
+        out = np.zeros((B, K, K))
+        if K < 2:
+            return out
+        P = K * (K - 1)
+        for sl in self._chunks(B, P * max(m, 1) * 8):
+            n1, n2, n1j, n2j, o1j, o2j, mask = self._pair_arrays(codes[sl])
+            v, _ = _ncc_log_infimum(
+                n1, n2, n1j, n2j, o1j, o2j, mask, self.n_values_, float(self.s),
+                float(self.epsilon), K,
+            )
+            out[sl] = self._pair_matrix(v, sl.stop - sl.start, 0.0)
+        return out
+
+    def dominance_log_ratio(self, X):
+        """Log of the lower dominance ratio of every ordered class pair.
+
+        Parameters
+        ----------
+        X : int array (n_samples, n_features) or DataFrame of categoricals
+
+        Returns
+        -------
+        ndarray, shape (n_samples, n_classes, n_classes)
+            ``[i, a, b] = ln inf_t P_t(a, x_i)/P_t(b, x_i)`` (``-inf`` for an
+            infimum of 0; 0 on the diagonal).  Class ``a`` dominates ``b`` iff
+            the entry is positive.
+        """
+        codes = check_predict_input(self, X)
+        return self._log_ratio_codes(codes)
+
+    def _predict_set_codes(self, codes, jll=None):
+        """Maximal classes, testing only the dominators that can matter.
+
+        Dominance is a strict partial order here and the Perks naive Bayes is
+        one of the models, so a dominated class is dominated by a maximal class
+        that the NBC ranks higher.  Classes are visited in NBC order; each is
+        tested only against the maximal classes found before it (``K - 1``
+        tests for a determinate row instead of ``K (K - 1)``).
+        """
+        K = len(self.classes_)
+        B, m = codes.shape
+        out = np.ones((B, K), dtype=bool)
+        if K < 2 or B == 0:
+            return out
+        if jll is None:
+            jll = self._joint_log_likelihood(codes, "perks", float(self.s))
+        order = np.argsort(-jll, axis=1, kind="stable")
+        for sl in self._chunks(B, K * max(m, 1) * 8):
+            cnt, obs = self._gather(codes[sl])
+            o = order[sl]
+            nb = o.shape[0]
+            idx = np.arange(nb)
+            maximal = np.zeros((nb, K), dtype=bool)
+            maximal[idx, o[:, 0]] = True
+            for r in range(1, K):
+                b = o[:, r]
+                rows, a = np.nonzero(maximal)
+                v, _ = _ncc_log_infimum(
+                    self.class_count_[a], self.class_count_[b[rows]],
+                    cnt[rows, a], cnt[rows, b[rows]],
+                    self.observed_count_[a], self.observed_count_[b[rows]], obs[rows],
+                    self.n_values_, float(self.s), float(self.epsilon), K,
+                )
+                dominated = np.zeros(nb, dtype=bool)
+                np.logical_or.at(dominated, rows, v > 0)
+                maximal[idx[~dominated], b[~dominated]] = True
+            out[sl] = maximal
+        return out
+
+
+class LNCC(_CredalNaive):
+    """Likelihood-based naive credal classifier (Antonucci, Cattaneo & Corani).
+
+    Parameters
+    ----------
+    alpha : float, default 0.75
+        Relative likelihood threshold in ``[0, 1]``: the naive models kept are
+        those whose likelihood (training data plus the instance to classify, its
+        class missing) is at least ``alpha`` times the maximum.  Larger ``alpha``
+        gives smaller sets; ``alpha = 0`` returns every class.
+    grid : int or None, default None
+        None decides each dominance test exactly (see the module docstring).  An
+        integer ``>= 2`` uses the paper's method instead: the profile likelihood
+        on that many equally spaced points (the paper used 250).
+
+    Attributes
+    ----------
+    classes_, n_values_, class_count_, category_count_, observed_count_
+        As in :class:`NaiveBayes`.
+
+    Notes
+    -----
+    Dominance of ``c'`` over ``c''`` is decided by the threshold
+    ``alpha* = sup_{g <= 1} L / sup L`` of the pair's profile likelihood (Theorems
+    1-2 of the paper; ``c'`` dominates iff ``alpha > alpha*``), available from
+    :meth:`dominance_threshold`.  With more than two classes every ordered pair
+    is tested with the pair's own likelihood (the instance's class restricted to
+    the pair, as in the paper's Section 4) and the set is the union of the
+    source components of the dominance graph, which is the set of undominated
+    classes whenever dominance has no cycle.  Incomplete training data use the
+    available-case likelihood (MAR), in which Theorems 1-2 hold with ``n(c)``
+    replaced by ``n_j(c)`` in the factors of feature ``j``.  ``predict`` returns the
+    class that the Perks naive Bayes (``s = 1``) ranks first among the set.
+    """
+
+    def __init__(self, alpha=0.75, grid=None):
+        self.alpha = alpha
+        self.grid = grid
+
+    def fit(self, X, y, sample_weight=None):
+        """Learn the count tables; see :meth:`NaiveBayes.fit`.  Returns self."""
+        check_in_range("alpha", self.alpha, 0.0, 1.0)
+        if self.grid is not None and (
+            isinstance(self.grid, bool) or not isinstance(self.grid, numbers.Integral)
+            or self.grid < 2
+        ):
+            raise ValueError(f"grid must be None or an integer >= 2; got {self.grid!r}")
+        self._fit_counts(X, y, sample_weight)
+        return self
+
+    def _nbc_s(self):
+        return 1.0
+
+    def _log_threshold_codes(self, codes):
+        K = len(self.classes_)
+        B, m = codes.shape
+        out = np.zeros((B, K, K))
+        if K < 2:
+            return out
+        P = K * (K - 1) // 2  # both directions of a pair come from one profile
+        width = self.grid if self.grid is not None else _N_CELLS + 1
+        for sl in self._chunks(B, P * (2 * m + 2) * width):
+            n1, n2, n1j, n2j, o1j, o2j, mask = self._pair_arrays(codes[sl], ordered=False)
+            v, v_rev = _lncc_log_threshold(n1, n1j, o1j, n2, n2j, o2j, mask, grid=self.grid)
+            out[sl] = self._pair_matrix(v, sl.stop - sl.start, 0.0, v_rev)
+        return out
+
+    def dominance_threshold(self, X):
+        """Likelihood level above which each ordered class pair is a dominance.
+
+        Parameters
+        ----------
+        X : int array (n_samples, n_features) or DataFrame of categoricals
+
+        Returns
+        -------
+        ndarray, shape (n_samples, n_classes, n_classes)
+            ``[i, a, b] = alpha*``: class ``a`` dominates ``b`` on row ``i`` iff
+            ``alpha > alpha*`` (1 on the diagonal).
+        """
+        codes = check_predict_input(self, X)
+        return np.exp(self._log_threshold_codes(codes))
+
+    def _predict_set_codes(self, codes, jll=None):
+        lt = self._log_threshold_codes(codes)
+        with np.errstate(divide="ignore"):
+            la = np.log(float(self.alpha))
+        dom = la > lt + _LOG_TIE
+        K = dom.shape[1]
+        eye = np.eye(K, dtype=bool)
+        dom &= ~eye
+        # transitive closure (repeated squaring) to find the source components
+        reach = dom.copy()
+        for _ in range(int(np.ceil(np.log2(max(K, 2))))):
+            r8 = reach.astype(np.uint8)
+            reach |= (r8 @ r8) > 0
+        return ~np.any(reach & ~np.transpose(reach, (0, 2, 1)), axis=1)
