@@ -28,6 +28,18 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _in_toc_order(sources: list[Path]) -> list[Path]:
+    """Notebooks in the order of book/_toc.yml, so that a chapter summarising the
+    others (the reproduction report) runs after them; unlisted ones come last."""
+    toc = (ROOT / "book" / "_toc.yml").read_text()
+    order = {}
+    for line in toc.splitlines():
+        line = line.strip()
+        if line.startswith("- file: generated/"):
+            order.setdefault(line.split("generated/", 1)[1].strip(), len(order))
+    return sorted(sources, key=lambda p: (order.get(p.stem, len(order)), p.stem))
+
+
 def _show_effective_parameters(path: Path, profile: str) -> None:
     """Show readers one parameters cell: the values this run used.
 
@@ -65,7 +77,7 @@ def main(argv=None) -> int:
         sys.exit(f"unknown profile {args.profile!r}; known profiles: {known}")
     profile = yaml.safe_load(profile_file.read_text()) or {}
 
-    sources = sorted((ROOT / "notebooks").glob("*.md"))
+    sources = _in_toc_order(sorted((ROOT / "notebooks").glob("*.md")))
     if args.only:
         wanted = {s.strip() for s in args.only.split(",") if s.strip()}
         missing = wanted - {s.stem for s in sources}
