@@ -7,6 +7,7 @@ preprocessing  MDL and equal-frequency discretisation, imputation, feature remov
 metrics        determinacy, single/set accuracy, discounted accuracy, u65/u80, Brier
 stats          Wilcoxon, Friedman + Nemenyi, Bayesian signed-rank
 experiments    the one cross-validation engine (tidy tables, fold cache, joblib)
+report         headline numbers and verdicts of the reproduction report
 plotting       the book's figures (CD diagrams, IDM and utility figures, ...)
 idm            imprecise Dirichlet model intervals
 naive          naive Bayes, NCC, NCC-epsilon and the likelihood-based LNCC
@@ -19,7 +20,7 @@ trees          credal decision tree (Abellán & Moral) and C4.5
 """
 
 from credal import (datasets, experiments, idm, independence, metrics, networks,
-                    preprocessing, stats)
+                    preprocessing, report, stats)
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA, ModelAveragedNaiveBayes
 from credal.naive import LNCC, NCC, NaiveBayes
@@ -36,6 +37,7 @@ __all__ = [
     "metrics",
     "networks",
     "preprocessing",
+    "report",
     "stats",
     "AODE",
     "BMAAODE",
