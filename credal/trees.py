@@ -14,6 +14,12 @@ values).
 
 Both take integer code matrices (``-1`` = missing) or DataFrames of categoricals
 (see :mod:`credal._validation`) and give every declared category its own branch.
+
+The rest of the module runs the slides' tree experiments for the credal-trees
+chapter: :func:`moral_tree_estimators` (NB, C4.5 and the simple and double credal
+trees), :func:`moral_tree_design` (the slides' data sets and train/test sizes as
+items for :mod:`credal.experiments`), :func:`moral_tree_runs` (tidy metrics per
+split) and :func:`moral_tree_table` (each published table with ours beside it).
 """
 
 from __future__ import annotations
@@ -21,13 +27,26 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ._validation import check_fit_input, check_in_range, check_positive, check_predict_input
 from .independence import _upper_entropy_unchecked
 
-__all__ = ["CredalDecisionTree", "C45Tree"]
+__all__ = [
+    "CredalDecisionTree",
+    "C45Tree",
+    "MORAL_CLASSIFIERS",
+    "moral_tree_estimators",
+    "moral_tree_design",
+    "moral_tree_runs",
+    "moral_tree_table",
+    "display_tree_table",
+    "display_tree_design",
+    "tree_table_summary",
+    "train_test_gap",
+]
 
 # Gains within this of each other are treated as equal (the first feature wins), so
 # that rounding in the last bits never decides between equally good splits.
@@ -768,3 +787,364 @@ class C45Tree(_TreeMixin, ClassifierMixin, BaseEstimator):
         if wrong > 1e-6:
             txt += f"/{wrong:.{decimals}f}"
         return txt + ")"
+
+
+# ------------------------------------------------- Moral's tree experiments (chapter)
+
+#: Names of the classifiers compared in the credal-trees chapter (slides' labels).
+MORAL_CLASSIFIERS = ("NB", "C4.5", "TU2 simple", "TU2 double")
+
+# The slides' tables: output column -> (classifier, part, metric, published table,
+# published column).  Metrics are percentages; "accuracy" is the precise accuracy (for
+# the credal trees: the frequency criterion, the most frequent class at the leaf),
+# "single_accuracy" the accuracy on determinate instances, "unclassified" the share
+# of instances given more than one class.
+_MORAL_TABLES = {
+    "classic": [
+        ("NB train", "NB", "train", "accuracy", "moral_classic_methods", "NB_train"),
+        ("NB test", "NB", "test", "accuracy", "moral_classic_methods", "NB_test"),
+        ("C4.5 train", "C4.5", "train", "accuracy", "moral_classic_methods", "C45_train"),
+        ("C4.5 test", "C4.5", "test", "accuracy", "moral_classic_methods", "C45_test"),
+    ],
+    "credal": [
+        ("simple: train accuracy", "TU2 simple", "train", "single_accuracy", "moral_tu2_single", "TU2_train"),
+        ("simple: train UC %", "TU2 simple", "train", "unclassified", "moral_tu2_single", "UC_train"),
+        ("simple: test accuracy", "TU2 simple", "test", "single_accuracy", "moral_tu2_single", "TU2_test"),
+        ("simple: test UC %", "TU2 simple", "test", "unclassified", "moral_tu2_single", "UC_test"),
+        ("double: train accuracy", "TU2 double", "train", "single_accuracy", None, None),
+        ("double: train UC %", "TU2 double", "train", "unclassified", None, None),
+        ("double: test accuracy", "TU2 double", "test", "single_accuracy", None, None),
+        ("double: test UC %", "TU2 double", "test", "unclassified", None, None),
+    ],
+    "frequency": [
+        ("TU2 simple", "TU2 simple", "test", "accuracy", "moral_global_comparison_frequency", "TU2_test"),
+        ("TU2 double", "TU2 double", "test", "accuracy", "moral_double_method", "TU2_double_test"),
+        ("NB", "NB", "test", "accuracy", "moral_global_comparison_frequency", "NB_test"),
+        ("C4.5", "C4.5", "test", "accuracy", "moral_global_comparison_frequency", "C45_test"),
+    ],
+}
+
+
+def moral_tree_estimators(s=1.0):
+    """The four classifiers of the slides' tree experiments.
+
+    ``NB``: naive Bayes with Laplace (+1) estimates, missing values ignored
+    (:class:`credal.NaiveBayesMissing`); ``C4.5``: :class:`C45Tree` (J48 defaults);
+    ``TU2 simple`` / ``TU2 double``: :class:`CredalDecisionTree` with the upper-entropy
+    criterion, IDM ``s``, simple or double branching and the dominance criterion at
+    the leaves (its precise prediction, the most frequent class of the leaf, is the
+    slides' frequency criterion).
+
+    Parameters
+    ----------
+    s : float
+        IDM hyperparameter of the credal trees (the slides use 1).
+
+    Returns
+    -------
+    dict of str -> estimator
+    """
+    from .robust import NaiveBayesMissing
+
+    return {
+        "NB": NaiveBayesMissing(strategy="ignore", prior="laplace"),
+        "C4.5": C45Tree(),
+        "TU2 simple": CredalDecisionTree(s=s, branching="simple"),
+        "TU2 double": CredalDecisionTree(s=s, branching="double"),
+    }
+
+
+def moral_tree_design(names=None, *, n_repeats=10, random_state=0):
+    """Train/test splits with the slides' sizes, as items for the evaluation engine.
+
+    For each data set of ``credal.datasets.names("moral-trees")``:
+
+    * rows: if the slides' ``n_train + n_test`` is smaller than the number of rows
+      of our file, only the rows without missing values are kept (the slides'
+      sizes match the complete rows of these sets); otherwise every row;
+    * classes never observed in the kept rows are dropped from the class variable
+      (our Cleveland copies have 2 of 5 declared classes);
+    * split: the data set's own fixed split when it ships one (Monks1); otherwise a
+      stratified random split with exactly the slides' training size and the other
+      rows as test set, drawn ``n_repeats`` times with seeds ``random_state + r``.
+
+    Each split gives two engine items: ``"<name>|<r>|test"`` (train on the training
+    part, evaluate on the test part) and ``"<name>|<r>|train"`` (evaluate on the
+    training part itself, the slides' training accuracy).
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Data sets (default: the slides' eleven).
+    n_repeats : int
+        Random splits per data set (a fixed split is used once).
+    random_state : int
+
+    Returns
+    -------
+    items : list of tuple
+        ``(name, X, y, split)`` items for :func:`credal.experiments.cross_validate`
+        with ``use_predefined_split=True``.
+    design : DataFrame
+        One row per data set: the slides' name and sizes beside ours, the row and
+        split policies.
+    """
+    from sklearn.model_selection import train_test_split
+
+    from . import datasets
+    from .experiments import holdout_item
+
+    if not isinstance(n_repeats, numbers.Integral) or n_repeats < 1:
+        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
+    if not isinstance(random_state, numbers.Integral):
+        raise ValueError(f"random_state must be an integer; got {random_state!r}")
+    names = list(datasets.names("moral-trees")) if names is None else list(names)
+    pub = datasets.published("moral_uci_datasets").set_index("dataset")
+    items, rows = [], []
+    for name in names:
+        # The slides' name of the data set, from its catalogue entry.
+        paper = datasets._spec(name).get("papers", {}).get("moral-trees", {}).get("name")
+        if paper is None or paper not in pub.index:
+            raise ValueError(f"{name!r} is not in the slides' data-set list")
+        d = datasets.load(name)
+        p = pub.loc[paper]
+        X, y = d.X, d.y
+        complete = ~X.isna().any(axis=1).to_numpy()
+        paper_n = int(p["n_train"] + p["n_test"])
+        drop_incomplete = paper_n < len(X) and d.split is None
+        if drop_incomplete:
+            X, y = X[complete].reset_index(drop=True), y[complete].reset_index(drop=True)
+        y = y.cat.remove_unused_categories()
+        if d.split is not None:
+            s = d.split.to_numpy()
+            splits = [(np.flatnonzero(s == "train"), np.flatnonzero(s == "test"))]
+            how = "fixed split of the data set"
+        else:
+            n_train = min(int(p["n_train"]), len(y) - 1)
+            splits = [train_test_split(np.arange(len(y)), train_size=n_train, stratify=y.to_numpy(),
+                                       random_state=int(random_state) + r) for r in range(n_repeats)]
+            how = f"stratified random split, {n_repeats} repetitions"
+        for r, (tr, te) in enumerate(splits):
+            tr, te = np.sort(tr), np.sort(te)
+            train = (X.iloc[tr].reset_index(drop=True), y.iloc[tr].reset_index(drop=True))
+            test = (X.iloc[te].reset_index(drop=True), y.iloc[te].reset_index(drop=True))
+            items.append(holdout_item(f"{name}|{r}|test", train, test))
+            items.append(holdout_item(f"{name}|{r}|train", train, train))
+        rows.append({
+            "dataset": paper, "name": name,
+            "paper_n_train": int(p["n_train"]), "paper_n_test": int(p["n_test"]),
+            "n_rows_file": d.n_rows, "n_complete_rows": int(complete.sum()),
+            "rows_used": "complete rows" if drop_incomplete else "all rows",
+            "n_train": len(splits[0][0]), "n_test": len(splits[0][1]),
+            "paper_n_variables": int(p["n_variables"]), "n_variables": d.n_features,
+            "n_variables_varying": int(sum(X[c].nunique(dropna=True) > 1 for c in X.columns)),
+            "paper_n_classes": int(p["n_classes"]), "n_classes": int(len(y.cat.categories)),
+            "split": how,
+        })
+    return items, pd.DataFrame(rows)
+
+
+def moral_tree_runs(result):
+    """Tidy per-split metrics from the engine's result on :func:`moral_tree_design` items.
+
+    Parameters
+    ----------
+    result : credal.experiments.CVResult
+
+    Returns
+    -------
+    DataFrame
+        One row per (data set, repeat, part, classifier): ``accuracy`` (precise),
+        ``single_accuracy`` (determinate instances), ``unclassified`` (share of
+        indeterminate instances), all in percent, plus ``n_test``.
+    """
+    f = result.folds
+    parts = f["dataset"].str.split("|", expand=True)
+    out = pd.DataFrame({
+        "name": parts[0], "repeat": parts[1].astype(int), "part": parts[2],
+        "classifier": f["classifier"], "n_eval": f["n_test"],
+        "accuracy": 100 * f["precise_accuracy"],
+        "single_accuracy": 100 * f["single_accuracy"],
+        "unclassified": 100 * (1 - f["determinacy"]),
+    })
+    return out.sort_values(["name", "classifier", "part", "repeat"], kind="stable").reset_index(drop=True)
+
+
+def moral_tree_table(runs, design, which):
+    """One of the slides' tables, ours (mean over splits) beside the published values.
+
+    Parameters
+    ----------
+    runs : DataFrame
+        Output of :func:`moral_tree_runs`.
+    design : DataFrame
+        Output of :func:`moral_tree_design`.
+    which : {"classic", "credal", "frequency"}
+        NB and C4.5 train/test accuracy; the credal trees' accuracy on determinate
+        instances and % unclassified (UC) on train and test; the frequency-criterion
+        comparison of test accuracies.
+
+    Returns
+    -------
+    DataFrame
+        Long form, one row per (data set, column): ``dataset`` (slides' name),
+        ``name``, ``column``, ``ours`` (mean over the splits, percent), ``se`` (its
+        standard error), ``sd`` (split-to-split standard deviation), ``n_splits``,
+        ``published``, ``difference`` and ``z`` = difference / (sd sqrt(1 + 1/n_splits)),
+        the difference in units of the spread of one split's result (the slides
+        report a single split).  ``published`` is NaN where the slides give nothing
+        (the double tree's dominance results, Monks1); ``sd``, ``se`` and ``z`` are
+        NaN for a data set evaluated on a single split.
+    """
+    from . import datasets
+
+    if which not in _MORAL_TABLES:
+        raise ValueError(f"which must be one of {sorted(_MORAL_TABLES)}; got {which!r}")
+    pubs = {}
+    rows = []
+    for _, d in design.iterrows():
+        for col, clf, part, metric, ptab, pcol in _MORAL_TABLES[which]:
+            sub = runs[(runs["name"] == d["name"]) & (runs["classifier"] == clf) & (runs["part"] == part)]
+            v = sub[metric].to_numpy(dtype=float)
+            v = v[~np.isnan(v)]
+            k = len(v)
+            mean = float(v.mean()) if k else np.nan
+            # One split (a fixed split, or n_repeats = 1) gives no estimate of the spread.
+            sd = float(v.std(ddof=1)) if k > 1 else np.nan
+            p = np.nan
+            if ptab is not None:
+                if ptab not in pubs:
+                    pubs[ptab] = datasets.published(ptab).set_index("dataset")
+                if d["dataset"] in pubs[ptab].index:
+                    p = float(pubs[ptab].loc[d["dataset"], pcol])
+            diff = mean - p
+            scale = sd * np.sqrt(1 + 1 / k) if k else np.nan
+            if np.isnan(diff) or np.isnan(scale):
+                z = np.nan
+            elif scale > 1e-9:
+                z = diff / scale
+            else:
+                z = 0.0 if abs(diff) < 0.05 else float(np.sign(diff) * np.inf)
+            rows.append({"dataset": d["dataset"], "name": d["name"], "column": col,
+                         "ours": mean, "se": sd / np.sqrt(k) if k else np.nan, "sd": sd,
+                         "n_splits": k, "published": p, "difference": diff, "z": z})
+    return pd.DataFrame(rows)
+
+
+def display_tree_table(table, decimals=1, z_flag=3.0):
+    """Readable wide copy of :func:`moral_tree_table`: "ours ± SE (published)" cells.
+
+    A star marks a difference larger than ``z_flag`` split-to-split standard
+    deviations; "–" stands for a value the slides do not give; a data set evaluated
+    on a single split has no standard error (and no star).
+
+    Parameters
+    ----------
+    table : DataFrame
+    decimals : int
+    z_flag : float
+
+    Returns
+    -------
+    DataFrame of str, index = the slides' data-set names.
+    """
+    def cell(o, s, p, z):
+        txt = f"{o:.{decimals}f}" if np.isfinite(o) else "–"
+        if np.isfinite(o) and np.isfinite(s):
+            txt += f" ± {s:.{decimals}f}"
+        txt += f" ({p:.{decimals}f})" if np.isfinite(p) else " (–)"
+        return txt + (" *" if np.isfinite(z) and abs(z) > z_flag or np.isinf(z) else "")
+
+    t = table.assign(cell=[cell(o, s, p, z) for o, s, p, z in
+                           zip(table["ours"], table["se"], table["published"], table["z"])])
+    order = list(dict.fromkeys(t["column"]))
+    rows = list(dict.fromkeys(t["dataset"]))
+    out = t.pivot(index="dataset", columns="column", values="cell").loc[rows, order]
+    out.index.name = "data set"
+    out.columns.name = None
+    return out
+
+
+def display_tree_design(design):
+    """Readable copy of the ``design`` table of :func:`moral_tree_design`.
+
+    Parameters
+    ----------
+    design : DataFrame
+
+    Returns
+    -------
+    DataFrame indexed by the slides' data-set names.
+    """
+    out = pd.DataFrame({
+        "our data set": design["name"].to_numpy(),
+        "train (slides)": design["paper_n_train"].to_numpy(),
+        "test (slides)": design["paper_n_test"].to_numpy(),
+        "train (ours)": design["n_train"].to_numpy(),
+        "test (ours)": design["n_test"].to_numpy(),
+        "rows used": [f"{u} ({c} of {n} complete)" for u, c, n in
+                      zip(design["rows_used"], design["n_complete_rows"], design["n_rows_file"])],
+        "variables (slides / ours)": [f"{a} / {b}" + (f" ({v} not constant)" if v != b else "")
+                                      for a, b, v in zip(design["paper_n_variables"], design["n_variables"],
+                                                         design["n_variables_varying"])],
+        "classes (slides / ours)": [f"{a} / {b}" for a, b in
+                                    zip(design["paper_n_classes"], design["n_classes"])],
+        "split": design["split"].to_numpy(),
+    }, index=pd.Index(design["dataset"].to_numpy(), name="data set"))
+    return out
+
+
+def tree_table_summary(table, z_flag=3.0, exclude=()):
+    """Numbers for the chapter text: compared cells, cells beyond ``z_flag``, mean gap.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Output of :func:`moral_tree_table`.
+    z_flag : float
+    exclude : sequence of str
+        Slides' data-set names left out (e.g. those whose class variable differs).
+
+    Returns
+    -------
+    dict
+        ``cells`` (cells with a published value), ``beyond`` (``|z|`` > z_flag),
+        ``flagged`` (``"column: data set"`` list), ``mean_difference`` (ours minus
+        published, percentage points) and, per column, ``mean_difference:<column>``.
+    """
+    t = table[np.isfinite(table["published"]) & ~table["dataset"].isin(list(exclude))]
+    z = np.abs(t["z"].to_numpy(dtype=float))
+    bad = t[z > z_flag]
+    out = {"cells": int(len(t)), "beyond": int(len(bad)),
+           "flagged": ", ".join(f"{c}: {d}" for c, d in zip(bad["column"], bad["dataset"])),
+           "mean_difference": float(t["difference"].mean()) if len(t) else float("nan")}
+    for col in dict.fromkeys(t["column"]):
+        out[f"mean_difference:{col}"] = float(t.loc[t["column"] == col, "difference"].mean())
+    return out
+
+
+def train_test_gap(table, train_column, test_column, exclude=()):
+    """Mean drop from training to test accuracy, ours and the slides', over data sets.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Output of :func:`moral_tree_table`.
+    train_column, test_column : str
+        Column labels of the training and the test value (e.g. ``"C4.5 train"``).
+    exclude : sequence of str
+        Slides' data-set names left out.
+
+    Returns
+    -------
+    dict
+        ``ours`` and ``published``: mean of (train - test) in percentage points over
+        the data sets where the slides give both values; ``n``: their number.
+    """
+    t = table[~table["dataset"].isin(list(exclude))]
+    tr = t[t["column"] == train_column].set_index("dataset")
+    te = t[t["column"] == test_column].set_index("dataset")
+    both = tr.index[np.isfinite(tr["published"]) & np.isfinite(te.loc[tr.index, "published"])]
+    return {"ours": float((tr.loc[both, "ours"] - te.loc[both, "ours"]).mean()),
+            "published": float((tr.loc[both, "published"] - te.loc[both, "published"]).mean()),
+            "n": int(len(both))}

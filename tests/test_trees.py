@@ -622,3 +622,83 @@ def test_c45_api_and_errors():
         C45Tree().predict(X)
     with pytest.raises(ValueError, match="outside"):
         C45Tree().fit(X, y).predict(X + 5)
+
+
+# ------------------------------------------- the slides' experiments (chapter)
+
+
+def test_moral_tree_design_sizes_and_policies():
+    from credal.trees import moral_tree_design
+
+    items, design = moral_tree_design(["hepatitis", "vote1", "monks1", "heart_c"], n_repeats=3, random_state=5)
+    d = design.set_index("name")
+    # Hepatitis: the slides' 59 + 21 = 80 rows are the complete rows.
+    assert d.loc["hepatitis", "rows_used"] == "complete rows"
+    assert (d.loc["hepatitis", "n_train"], d.loc["hepatitis", "n_test"]) == (59, 21)
+    # Vote1 keeps its incomplete rows (300 + 135 = 435 = all rows).
+    assert d.loc["vote1", "rows_used"] == "all rows" and d.loc["vote1", "n_test"] == 135
+    # Monks1: the data set's own split, used once.
+    assert d.loc["monks1", "split"].startswith("fixed") and d.loc["monks1", "n_train"] == 124
+    # Cleveland: 296 complete rows here, so the test part has 96 (slides: 97); the
+    # unobserved declared classes are dropped.
+    assert (d.loc["heart_c", "n_train"], d.loc["heart_c", "n_test"]) == (200, 96)
+    assert d.loc["heart_c", "n_classes"] == 2 and d.loc["heart_c", "paper_n_classes"] == 5
+    names = [it[0] for it in items]
+    assert len(names) == 2 * (3 + 3 + 1 + 3) and len(set(names)) == len(names)
+    by = {it[0]: it for it in items}
+    # Train items evaluate on the training part itself; splits differ between repeats
+    # and are stratified; a second call gives the same splits.
+    name, X, y, split = by["hepatitis|0|train"]
+    assert (split == "train").sum() == 59 and (split == "test").sum() == 59
+    pd.testing.assert_frame_equal(X[split == "train"].reset_index(drop=True),
+                                  X[split == "test"].reset_index(drop=True))
+    _, X0, y0, s0 = by["hepatitis|0|test"]
+    _, X1, y1, s1 = by["hepatitis|1|test"]
+    assert not X0.equals(X1)
+    frac = y0[s0 == "test"].value_counts(normalize=True).sort_index()
+    full = y0.value_counts(normalize=True).sort_index()
+    np.testing.assert_allclose(frac, full, atol=0.06)
+    again, _ = moral_tree_design(["hepatitis"], n_repeats=3, random_state=5)
+    pd.testing.assert_frame_equal(again[0][1], by["hepatitis|0|test"][1])
+    with pytest.raises(ValueError, match="n_repeats"):
+        moral_tree_design(["hepatitis"], n_repeats=0)
+    with pytest.raises(ValueError, match="slides"):
+        moral_tree_design(["iris"])
+
+
+def test_moral_tree_tables_from_the_engine():
+    from credal import experiments
+    from credal.trees import (display_tree_design, display_tree_table, moral_tree_design,
+                              moral_tree_estimators, moral_tree_runs, moral_tree_table,
+                              train_test_gap, tree_table_summary)
+
+    items, design = moral_tree_design(["soybean_small", "hepatitis"], n_repeats=2, random_state=0)
+    res = experiments.cross_validate(moral_tree_estimators(), items, use_predefined_split=True,
+                                     progress=False)
+    runs = moral_tree_runs(res)
+    assert set(runs.classifier) == {"NB", "C4.5", "TU2 simple", "TU2 double"}
+    assert len(runs) == 2 * 2 * 2 * 4
+    # Precise classifiers are always determinate.
+    assert np.all(runs[runs.classifier.isin(["NB", "C4.5"])].unclassified == 0)
+    hep = runs[(runs.name == "hepatitis") & (runs.part == "test")]
+    assert np.all(hep.n_eval == 21)
+    classic = moral_tree_table(runs, design, "classic")
+    row = classic[(classic.dataset == "Hepatitis") & (classic.column == "NB test")].iloc[0]
+    v = hep[hep.classifier == "NB"].accuracy
+    assert row.ours == pytest.approx(v.mean()) and row.sd == pytest.approx(v.std(ddof=1))
+    assert row.published == 81.5
+    assert row.z == pytest.approx((v.mean() - 81.5) / (v.std(ddof=1) * math.sqrt(1.5)))
+    credal_tab = moral_tree_table(runs, design, "credal")
+    assert credal_tab[credal_tab.column.str.startswith("double")].published.isna().all()
+    freq = moral_tree_table(runs, design, "frequency")
+    assert set(freq.column) == {"TU2 simple", "TU2 double", "NB", "C4.5"}
+    disp = display_tree_table(classic)
+    assert list(disp.index) == ["Soybean-small", "Hepatitis"] and " ± " in disp.iloc[0, 0]
+    assert display_tree_design(design).shape[0] == 2
+    s = tree_table_summary(classic, exclude=["Soybean-small"])
+    assert s["cells"] == 4
+    gap = train_test_gap(classic, "C4.5 train", "C4.5 test")
+    assert gap["n"] == 2
+    assert gap["published"] == pytest.approx(((100 - 100) + (96.2 - 85.2)) / 2)
+    with pytest.raises(ValueError, match="which"):
+        moral_tree_table(runs, design, "nope")
