@@ -102,7 +102,8 @@ into the Table 1 fractions with binomial and Monte-Carlo standard errors;
 :func:`compare_table1`, :func:`halfwidth_check`, :func:`paper_claims`,
 :func:`data_table`, :func:`unlabelled_study` and :func:`bins_study` give the
 chapter's other tables, and :func:`chapter_numbers`, :func:`unlabelled_numbers`
-and :func:`bins_numbers` the numbers its text quotes.
+and :func:`bins_numbers` the numbers its text quotes; :func:`headline` gives the
+paper's headline numbers beside ours for the reproduction report.
 """
 
 from __future__ import annotations
@@ -148,6 +149,7 @@ __all__ = [
     "chapter_numbers",
     "unlabelled_numbers",
     "bins_numbers",
+    "headline",
 ]
 
 # Dominance is declared only when the log lower bound beats the log upper bound
@@ -1616,3 +1618,282 @@ def chapter_numbers(t1, t2, *, exclude=(), variants=None):
         out[f"gain_u_m_max_{who}"] = (f"{name}, {gain[top]:+.1f}" if top is not None
                                       else "n/a")
     return out
+
+
+# -- the reproduction report ---------------------------------------------------------
+#: Single numbers that Section 5.2 of the paper quotes, as (paper's data set name,
+#: what); their published values are read from the published tables.
+_TEXT_T1 = (("Horse Colic", "RBC_d gain"), ("Horse Colic", "RBC_d coverage"),
+            ("Annealing", "RBC_u gain"))
+_TEXT_T2 = (("BCancer", "max Ci/Cw"), ("Credit", "max Ci/Cw"), ("Audiology", "max Ci/Cw"),
+            ("LCancer", "max Ci/Cw"), ("Annealing", "max Ci/Cw"),
+            ("Annealing", "RBC_u residual"), ("Mushrooms", "RBC_u residual"))
+# Table 2 residual columns: ours -> the published table's.
+_PUB2_RES = {"NBC_m residual": "NBCm_residual_acc", "NBC_* residual": "NBCstar_residual_acc",
+             "RBC_u residual": "RBCu_residual_acc"}
+
+
+def _residual_se(r, n):
+    """Binomial standard error of a residual accuracy ``r`` on ``n`` unclassified cases.
+
+    Laplace-smoothed (``p = (r n + 1) / (n + 2)``, ``n`` at least 1), so that a residual
+    resting on a handful of cases, or printed as 0, gets a wide but finite error.
+    """
+    if not (np.isfinite(r) and np.isfinite(n)):
+        return np.nan
+    r = min(max(float(r), 0.0), 1.0)
+    p = (r * n + 1) / (n + 2)
+    return float(np.sqrt(p * (1 - p) / max(n, 1.0)))
+
+
+def _table2_se(row, paper):
+    """(SE of the largest residual, SE of RBC_u's residual, unclassified cases) of a
+    Table 2 row: ours (a :func:`table2` row) or the paper's (a published row)."""
+    if paper:
+        n_u = float(row["size"]) * float(row["pct_unclassified_RBCd"]) / 100
+        res = {k: float(row[v]) for k, v in _PUB2_RES.items()}
+    else:
+        n_u = float(row["size"]) * float(row["% unclassified"]) / 100
+        res = {k: float(row[k]) for k in _PUB2_RES}
+    top = max(res, key=lambda k: res[k] if np.isfinite(res[k]) else -np.inf)
+    return {"max Ci/Cw": _residual_se(res[top], n_u),
+            "RBC_u residual": _residual_se(res["RBC_u residual"], n_u), "n_u": n_u}
+
+
+def headline(t1, t2, summary=None, *, exclude=(), published1=None, published2=None):
+    """The paper's headline numbers beside ours, for the reproduction report.
+
+    Rows: the mean of each Table 1 column and of RBC_u's gain over NBC_m over the
+    data sets compared (ours, and the paper's rows for the same data sets, as in
+    :func:`compare_table1`); how many of them satisfy the two claims of
+    :func:`paper_claims`; the single numbers Section 5.2 quotes (RBC_d's largest
+    gain, on Horse Colic, and its coverage there; RBC_u's largest gain, on
+    Annealing; the cost ratios of BCancer, Credit, Audiology, LCancer and Annealing;
+    the RBC_u residuals of Annealing and Mushrooms) and the mean cost ratio of
+    Table 2's sixth column.
+
+    Tolerances (each row's note says which one applies):
+
+    * accuracies and coverages, and their means: printed rounding plus 1.96
+      combined standard errors, ours binomial and the paper's printed ``±`` taken as
+      one SE (:func:`halfwidth_check`): the "within noise" of :func:`compare_table1`;
+    * gains of one classifier over another: rounding plus 3 combined Monte-Carlo
+      SEs over CV replicates, the paper's taken equal to ours (the data set's own
+      sampling error is shared by both classifiers; 3 is about the t quantile for 5
+      replicates).  The SE of a difference is combined as if the two were
+      independent, which overstates it.  With one replicate (or no ``summary``) the
+      binomial SEs are used instead;
+    * counts of data sets: how many of ours have a margin within 3 Monte-Carlo SEs,
+      i.e. could flip with another partition (with one replicate: within 1.96
+      combined binomial SEs);
+    * Table 2 values: rounding plus 1.96 combined binomial SEs of the residual
+      accuracy on the cases RBC_d leaves unclassified (ours: our size times our
+      share unclassified; the paper's: its size times its share), Laplace-smoothed
+      because some rest on one or two cases.
+
+    Parameters
+    ----------
+    t1, t2 : DataFrame
+        :func:`table1` and :func:`table2` output (``index_col=0`` when read back
+        from ``table1.csv`` and ``table2.csv``).
+    summary : DataFrame, optional
+        :func:`pooled_summary` output, for the Monte-Carlo standard errors.
+    exclude : iterable of str
+        Data set labels left out of the comparison (see :func:`compare_table1`).
+    published1, published2 : DataFrame, optional
+        The published Tables 1 and 2 (loaded when omitted).
+
+    Returns
+    -------
+    DataFrame
+        :func:`credal.report.headline_table` layout, one row per headline number.
+    """
+    from credal import datasets
+    from credal.report import headline_table
+
+    exclude = list(exclude)
+    p1 = (datasets.published("ramoni_table1_accuracy_coverage") if published1 is None
+          else published1).set_index("dataset")
+    p2 = (datasets.published("ramoni_table2_residual") if published2 is None
+          else published2).set_index("dataset")
+    t = t1[~t1.index.isin(exclude) & t1["NBC_m"].notna()]
+    u = t2[t2.index.isin(t.index)]
+    n_cmp = len(t)
+    where = f"over the {n_cmp} data sets compared, the paper's rows for the same ones" + (
+        f" ({', '.join(exclude)} left out)" if exclude else "")
+    mc = pd.DataFrame()
+    if summary is not None and len(summary):
+        mc = summary.pivot(index="dataset", columns="quantity", values="mc_se") * 100
+    mc = mc.reindex(index=t.index, columns=list(QUANTITIES))
+    use_mc = n_cmp > 0 and bool(np.isfinite(mc[["NBC_m", "RBC_u"]].to_numpy(float)).all())
+    tol_bin = "tolerance: rounding + 1.96 combined SE (ours binomial, the paper's ± as one SE)"
+    tol_mc = ("tolerance: rounding + 3 combined Monte-Carlo SE over CV replicates (the "
+              "paper's taken equal to ours)")
+    tol_mc_off = tol_bin + " (one CV replicate: no Monte-Carlo SE)"
+
+    def var_bin(frame, q, paper):
+        se = frame[f"{q} ± paper"] if paper else frame[f"{q} ±95%"] / _Z95
+        return se.astype(float) ** 2
+
+    rows = []
+
+    def add(quantity, published, ours, tolerance, unit, note):
+        rows.append({"quantity": quantity, "published": published, "ours": ours,
+                     "tolerance": tolerance, "unit": unit, "note": note})
+
+    def differs(published, ours, tolerance):
+        return bool(np.isfinite(ours) and np.isfinite(published)
+                    and abs(ours - published) > tolerance)
+
+    # -- Table 1: means of the five columns -------------------------------------------
+    names = {"NBC_m": "accuracy of NBC_m", "NBC_*": "accuracy of NBC_*",
+             "RBC_d": "accuracy of RBC_d (cases it classifies)",
+             "RBC_d coverage": "coverage of RBC_d", "RBC_u": "accuracy of RBC_u"}
+    for q in QUANTITIES:
+        ok = t[q].notna() & t[f"{q} paper"].notna()
+        n = int(ok.sum())
+        d = (t[q] - t[f"{q} paper"])[ok].astype(float)
+        pub = float(t.loc[ok, f"{q} paper"].mean()) if n else np.nan
+        ours = float(t.loc[ok, q].mean()) if n else np.nan
+        tol = (0.005 + _Z95 * np.sqrt((var_bin(t, q, False) + var_bin(t, q, True))[ok].sum())
+               / n) if n else np.nan
+        note = f"mean {where}; {tol_bin}"
+        if differs(pub, ours, tol) and n > 1:
+            worst = d.abs().idxmax()
+            note += (f". Largest gap: {worst} {d[worst]:+.1f}; without it the mean gap is "
+                     f"{d.drop(index=worst).mean():+.1f}")
+        add(f"Table 1: mean {names[q]}", pub, ours, tol, "%", note)
+
+    # -- mean gain of RBC_u over NBC_m ---------------------------------------------------
+    gain_o = (t["RBC_u"] - t["NBC_m"]).astype(float)
+    gain_p = (t["RBC_u paper"] - t["NBC_m paper"]).astype(float)
+    if use_mc:
+        var = 2 * (mc["RBC_u"] ** 2 + mc["NBC_m"] ** 2)
+        tol = 0.01 + 3 * np.sqrt(var.sum()) / n_cmp
+        note = f"mean {where}; {tol_mc}"
+    else:
+        var = sum(var_bin(t, q, p) for q in ("RBC_u", "NBC_m") for p in (False, True))
+        tol = 0.01 + _Z95 * np.sqrt(var.sum()) / n_cmp if n_cmp else np.nan
+        note = f"mean {where}; {tol_mc_off}"
+    pub = float(gain_p.mean()) if n_cmp else np.nan
+    ours = float(gain_o.mean()) if n_cmp else np.nan
+    if n_cmp:
+        note += (f". RBC_u and NBC_m are within one point of each other on "
+                 f"{int((gain_o.abs() < 1).sum())} of our {n_cmp} data sets (paper: "
+                 f"{int((gain_p.abs() < 1).sum())})")
+    add("Table 1: mean gain of RBC_u over NBC_m", pub, ours, tol, "points", note)
+
+    # -- counts of the paper's two claims -------------------------------------------------
+    for label, best, others, what in (
+            ("claim: data sets where RBC_d is the most accurate", "RBC_d",
+             ["NBC_m", "NBC_*", "RBC_u"], "RBC_d's accuracy the highest of the four, ties count"),
+            ("claim: data sets where RBC_u >= NBC_m and NBC_*", "RBC_u", ["NBC_m", "NBC_*"],
+             "RBC_u at least as accurate as both naive Bayes")):
+        o = t[others].astype(float)
+        m_o = t[best].astype(float) - o.max(axis=1)
+        m_p = t[f"{best} paper"].astype(float) - t[[f"{c} paper" for c in others]].astype(
+            float).max(axis=1)
+        flip = 0
+        for d in t.index:
+            if np.isfinite(m_o[d]):
+                c = o.loc[d].idxmax()
+                if use_mc:
+                    s = 3 * float(np.hypot(mc.loc[d, best], mc.loc[d, c]))
+                else:
+                    s = float(np.hypot(t.loc[d, f"{best} ±95%"], t.loc[d, f"{c} ±95%"]))
+                flip += int(np.isfinite(s) and abs(m_o[d]) <= s)
+        note = f"{what}; {where}; tolerance: our data sets whose margin is within " + (
+            "3 Monte-Carlo SE (could flip with another CV partition)" if use_mc else
+            "1.96 binomial SE (one CV replicate: no Monte-Carlo SE)")
+        add(label, float((m_p >= 0).sum()) if n_cmp else np.nan,
+            float((m_o >= 0).sum()) if n_cmp else np.nan, float(flip), "data sets", note)
+
+    # -- single Table 1 numbers quoted in the text ------------------------------------
+    def first_row(frame, paper_name):
+        r = frame[frame["paper's name"] == paper_name]
+        return (r.index[0], r.iloc[0]) if len(r) else (None, None)
+
+    def pub1(pn, q):
+        val, hw = _PUB1[q]
+        return float(p1.loc[pn, val]), float(p1.loc[pn, hw])
+
+    for pn, what in _TEXT_T1:
+        lab, r = first_row(t, pn)
+        a, b = {"RBC_d gain": ("RBC_d", ["NBC_m", "NBC_*"]), "RBC_u gain": ("RBC_u", ["NBC_m"]),
+                "RBC_d coverage": ("RBC_d coverage", [])}[what]
+        pa, sa = pub1(pn, a)
+        pb = max((pub1(pn, c) for c in b), default=(0.0, 0.0))  # the better baseline
+        published, var_p = pa - pb[0], sa ** 2 + pb[1] ** 2
+        ours, var_o, note = np.nan, np.nan, "data set not in this run"
+        if r is not None:
+            cb = max(b, key=lambda c: float(r[c])) if b else None
+            ours = float(r[a]) - (float(r[cb]) if cb else 0.0)
+            mc_o = float(np.hypot(mc.loc[lab, a], mc.loc[lab, cb])) if cb else np.nan
+            if b and np.isfinite(mc_o):
+                tol, tol_note = 0.01 + 3 * np.sqrt(2) * mc_o, tol_mc
+            else:
+                var_o = (float(r[f"{a} ±95%"]) / _Z95) ** 2 + (
+                    (float(r[f"{cb} ±95%"]) / _Z95) ** 2 if cb else 0.0)
+                tol = 0.01 * bool(b) + 0.005 + _Z95 * np.sqrt(var_o + var_p)
+                tol_note = tol_mc_off if b else tol_bin
+            note = f"ours: {lab}; {tol_note}"
+        else:
+            tol = 0.005 + _Z95 * np.sqrt(2 * var_p)  # ours taken as noisy as the paper's
+        if differs(published, ours, tol):
+            if what == "RBC_u gain":
+                note += (f". Our NBC_m is already {float(r['NBC_m']):.1f}% (paper "
+                         f"{pub1(pn, 'NBC_m')[0]:.2f}%): no MAR gap for RBC_u to close")
+            elif what == "RBC_d gain":
+                n_cl = (float(r["RBC_d coverage"]) / 100 * float(u.loc[lab, "size"])
+                        if lab in u.index else np.nan)
+                note += (f". Our RBC_d is {float(r['RBC_d']):.1f}% accurate (paper "
+                         f"{pa:.2f}%) on about {n_cl:.0f} cases classified per replicate")
+            else:
+                note += ". Coverage depends on the bin count, which the paper does not give"
+        labels = {"RBC_d gain": "RBC_d's gain over the better naive Bayes (largest in the paper)",
+                  "RBC_u gain": "RBC_u's gain over NBC_m (largest in the paper)",
+                  "RBC_d coverage": "coverage of RBC_d (lowest in the paper)"}
+        add(f"{pn}: {labels[what]}", published, ours, tol,
+            "%" if what == "RBC_d coverage" else "points", note)
+
+    # -- single Table 2 numbers quoted in the text ------------------------------------
+    for pn, what in _TEXT_T2:
+        pr = p2.loc[pn]
+        published = float(pr["max_cost_ratio_Ci_over_Cw"] if what == "max Ci/Cw"
+                           else pr["RBCu_residual_acc"])
+        sp = _table2_se(pr, paper=True)
+        lab, r = first_row(u, pn)
+        if r is not None and np.isfinite(float(r[what])):
+            ours, so = float(r[what]), _table2_se(r, paper=False)
+            note = (f"ours: {lab}, {so['n_u']:.3g} cases unclassified per replicate "
+                    f"(paper: {sp['n_u']:.3g})")
+        else:
+            ours, so = np.nan, sp
+            note = ("data set not in this run" if r is None
+                    else "RBC_d classifies every case: no residual")
+        tol = 0.00005 + _Z95 * np.hypot(so[what], sp[what])
+        note += ("; tolerance: rounding + 1.96 combined binomial SE of the residual "
+                 "accuracy on the unclassified cases")
+        if differs(published, ours, tol):
+            note += ". Follows from Table 1, where ours differ"
+        add(f"{pn}: largest C_i/C_w at which RBC_d costs least" if what == "max Ci/Cw"
+            else f"{pn}: residual accuracy of RBC_u (where RBC_d abstains)",
+            published, ours, tol, "ratio" if what == "max Ci/Cw" else "fraction", note)
+
+    # -- Table 2: mean of the sixth column ------------------------------------------------
+    ok = u["max Ci/Cw"].notna() & u["max Ci/Cw paper"].notna()
+    var = [_table2_se(u.loc[lab], paper=False)["max Ci/Cw"] ** 2
+           + _table2_se(p2.loc[u.loc[lab, "paper's name"]], paper=True)["max Ci/Cw"] ** 2
+           for lab in u.index[ok]]
+    n = len(var)
+    pub = float(u.loc[ok, "max Ci/Cw paper"].mean()) if n else np.nan
+    ours = float(u.loc[ok, "max Ci/Cw"].mean()) if n else np.nan
+    tol = 0.00005 + _Z95 * np.sqrt(np.sum(var)) / n if n else np.nan
+    note = (f"mean over the {n} data sets compared that leave cases unclassified, the "
+            "paper's rows for the same ones; tolerance: rounding + 1.96 combined SE of the "
+            "mean (binomial SE of each residual on the unclassified cases)")
+    if differs(pub, ours, tol):
+        note += ". Follows from Table 1, where ours differ"
+    add("Table 2: mean largest C_i/C_w at which RBC_d costs least", pub, ours, tol, "ratio",
+        note)
+    return headline_table(rows, paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes")

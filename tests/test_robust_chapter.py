@@ -262,6 +262,44 @@ def test_chapter_numbers_have_every_key():
     assert n["gain_u_m_n_ours"] == "2" and n["gain_u_m_n_paper"] == "3"  # with KDD99
 
 
+def test_headline_for_the_report():
+    from credal.report import HEADLINE_COLUMNS
+
+    names = ["Adult", "Annealing", "Vote", "BCancer", "Credit"]
+    s = summary_from_published(names)  # our values are the paper's own
+    t1, t2 = robust.table1(s), robust.table2(s)
+    h = robust.headline(t1, t2, s)
+    assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
+    assert 5 <= len(h) <= 20 and h["quantity"].is_unique
+    assert (h["paper"] == "Ramoni & Sebastiani (2001)").all()
+    assert (h["chapter"] == "robust-bayes").all()
+    assert np.isfinite(h["published"]).all() and (h["tolerance"] >= 0).all()
+    h = h.set_index("quantity")
+    # data sets not run (Horse Colic, LCancer, ...) cannot be compared
+    run = h.index.str.startswith(("Table", "claim", "Annealing", "BCancer", "Credit"))
+    assert (h.loc[~run, "verdict"] == "not comparable").all()
+    assert h.loc[~run, "ours"].isna().all()
+    # on the paper's own numbers every comparable row is reproduced
+    assert (h.loc[run, "verdict"] == "reproduced").all()
+    np.testing.assert_allclose(h.loc[run, "ours"], h.loc[run, "published"], atol=2e-4)
+    assert h.loc["Annealing: RBC_u's gain over NBC_m (largest in the paper)",
+                 "published"] == pytest.approx(96.73 - 86.54)
+    assert h.loc["Annealing: largest C_i/C_w at which RBC_d costs least",
+                 "ours"] == pytest.approx(0.0404, abs=2e-4)
+    assert h.loc["claim: data sets where RBC_d is the most accurate", "published"] == 5
+    assert h.loc["claim: data sets where RBC_u >= NBC_m and NBC_*", "ours"] == 3  # not Credit
+    # a gap beyond the tolerance is flagged, and the note names the largest one
+    worse = t1.copy()
+    worse.loc["anneal_orig", "NBC_m"] += 30
+    h2 = robust.headline(worse, t2, None, exclude=["vote"]).set_index("quantity")
+    row = h2.loc["Table 1: mean accuracy of NBC_m"]
+    assert row["verdict"] == "differs" and "anneal_orig +30.0" in row["note"]
+    assert "4 data sets" in row["note"] and "vote left out" in row["note"]
+    counts = h2.loc[h2["unit"] == "data sets"]
+    assert counts["note"].str.contains("one CV replicate").all()  # no Monte-Carlo SE
+    assert (counts["tolerance"] <= 4).all()
+
+
 def test_data_table(small_run):
     s = robust.pooled_summary(small_run)
     d = robust.data_table(["bridges_v2", "lung_cancer"], s)
