@@ -131,3 +131,108 @@ def test_trees_figure(tmp_path):
     # The cell without a published value is not drawn.
     ax = fig.axes[0]
     assert sum(len(c.get_children()[0].get_xdata()) for c in ax.containers) == 3
+
+
+# -- headline numbers for the reproduction report ----------------------------------------
+
+
+def _check_headline(h, chapter):
+    from credal.report import HEADLINE_COLUMNS, verdicts
+
+    assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
+    assert (h["paper"] == "Moral (slides)").all() and (h["chapter"] == chapter).all()
+    assert 5 <= len(h) <= 20 and h["quantity"].is_unique
+    assert np.isfinite(h["published"]).all()
+    assert np.isfinite(h["ours"]).all() and (h["tolerance"] >= 0).all()
+    assert set(h["verdict"]) <= {"reproduced", "differs", "not comparable"}
+    pd.testing.assert_series_equal(h["verdict"], verdicts(h))
+    assert h["note"].str.contains("tolerance").all()
+
+
+def test_independence_headline_from_a_small_simulation():
+    sc = ["CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA", "IMP", "BD2MOD", "BD2MOD_CLS",
+          "BD0.02", "BD0.2", "BD1.0", "BD1.6", "BD16", "NEW", "BD2_ODDS5"]
+    res = ind.simulate_independence([10, 100, 1000], 300, scores=sc, random_state=1)
+    res05 = ind.simulate_independence([100], 300, prior_x=(0.5, 0.5), prior_y=(0.5, 0.5),
+                                      prior_y_given_x=(0.5, 0.5), scores=["BD2"], random_state=2)
+    S = lambda c: "BD" + c[2:]  # noqa: E731
+    names_new = {"BDe_S2": "BD2", "PRIOR": "BD2_ODDS5"}
+    cmp = ind.compare_with_published
+    kw = dict(
+        errors_total=cmp(res, ind.published_table("moral_errors_total"), true_model="total"),
+        errors_dependence=cmp(res, ind.published_table("moral_errors_dependence")),
+        kl_total=cmp(res, ind.published_table("moral_kl_total"), what="losses", true_model="total"),
+        effect_of_S_independence=cmp(res, ind.published_table("moral_effect_of_S_independence", rename=S),
+                                     true_model="independence", n_pairs_published=100000),
+        effect_of_S_dependence=cmp(res, ind.published_table("moral_effect_of_S_dependence", rename=S),
+                                   true_model="dependence", n_pairs_published=100000),
+        new_independence=cmp(res, ind.published_table("moral_prior_new", "independence", names_new),
+                             true_model="independence", n_pairs_published=100000),
+        new_dependence=cmp(res, ind.published_table("moral_prior_new", "dependence", names_new),
+                           true_model="dependence", n_pairs_published=100000),
+        bd2mod_estimation=cmp(res, ind.published_table("moral_bd2mod_estimation"), what="losses",
+                              true_model="total", value="joint_log_loss"),
+        bd2mod_classification=cmp(res, ind.published_table("moral_bd2mod_classification",
+                                                           rename={"BD2MOD": "BD2MOD_CLS"}),
+                                  what="losses", true_model="total", value="conditional_log_loss"),
+    )
+    runs, _, _ = ind.learn_from_independent_data(6, 4, S=10.0, n_repeats=3, random_state=0)
+    h = ind.headline(**kw, errors_dir0505=cmp(res05, ind.published_table("moral_errors_dir0505"),
+                                              true_model="total"),
+                     network_summary=ind.summarise_learned_networks(runs), network_repeats=3)
+    _check_headline(h, "independence-scores")
+    row = h.set_index("quantity")
+    # Published values are the slides' cells; PRIOR and NEW add the two true models.
+    assert row.loc["BD2: total errors at N = 100", "published"] == 3611
+    assert row.loc["NEW (imprecise BDe score): total errors at N = 100", "published"] == 4024 + 33210
+    assert row.loc["BDe: fewest total errors over S at N = 100", "published"] == 7448 + 28335
+    assert row.loc["isolated variables in a BDeu network learned from 4 cases of 12 independent "
+                   "variables", "published"] == 3
+    # The tolerance is three of the chapter's standard errors of the difference.
+    c = kw["errors_total"].set_index(["size", "score"]).loc[(100, "BD2")]
+    assert row.loc["BD2: total errors at N = 100", "tolerance"] == pytest.approx(3 * c["se_difference"])
+    # A size this run did not simulate: the slides' value, ours missing.
+    h2 = ind.headline(**kw, size=20)
+    r20 = h2.set_index("quantity").loc["BD2: total errors at N = 20"]
+    assert r20["published"] == 5853 and np.isnan(r20["ours"]) and r20["verdict"] == "not comparable"
+    with pytest.raises(ValueError, match="network_repeats"):
+        ind.headline(**kw, network_summary=ind.summarise_learned_networks(runs))
+
+
+def _tree_runs(names, n_repeats, shift=0.0, rng=None):
+    rng = np.random.default_rng(0) if rng is None else rng
+    rows = []
+    for name in names:
+        for clf in ("NB", "C4.5", "TU2 simple", "TU2 double"):
+            for part in ("train", "test"):
+                for rep in range(n_repeats):
+                    acc = 80 + shift + rng.normal(0, 2)
+                    rows.append({"name": name, "repeat": rep, "part": part, "classifier": clf,
+                                 "n_eval": 100, "accuracy": acc, "single_accuracy": acc + 5,
+                                 "unclassified": 10.0 + rng.normal(0, 1)})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("n_repeats", [1, 5])
+def test_trees_headline_from_synthetic_runs(n_repeats):
+    from credal import trees
+
+    design = pd.DataFrame({"dataset": ["Australian", "Heart", "Pima", "Cleveland"],
+                           "name": ["australian", "heart", "pima", "cleveland"],
+                           "n_train": [460, 180, 512, 200], "n_test": [230, 90, 256, 97]})
+    runs = _tree_runs(design["name"], n_repeats)
+    tabs = [trees.moral_tree_table(runs, design, w) for w in ("classic", "credal", "frequency")]
+    h = trees.headline(*tabs, design)
+    _check_headline(h, "credal-trees")
+    assert len(h) == 12
+    row = h.set_index("quantity")
+    pub = datasets.published("moral_classic_methods").set_index("dataset")
+    # Means over the three comparable data sets (Cleveland left out by default).
+    assert row.loc["NB: mean test accuracy", "published"] == pytest.approx(
+        pub.loc[["Australian", "Heart", "Pima"], "NB_test"].mean())
+    assert h["note"].str.contains("mean over 3 data sets").sum() == 10
+    binomial = h["note"].str.contains("binomial")
+    assert binomial.all() if n_repeats == 1 else not binomial.any()
+    # Without the spread (one split, no design) the tolerance is unknown, not zero.
+    if n_repeats == 1:
+        assert np.isnan(trees.headline(*tabs)["tolerance"]).all()
