@@ -606,3 +606,19 @@ def test_bad_predict_input():
     with pytest.raises(AttributeError, match="not fitted"):
         CMA().predict_set(X)
     assert m.fit(X, [0, 1, 1]) is m
+
+
+@pytest.mark.parametrize("R", [2, 3, 8, 9, 12])
+def test_family_counts_equal_bincount(R):
+    """The column-sum counts (few categories) and the bincount (many) agree with a loop."""
+    rng = np.random.default_rng(R)
+    n, m, K = 300, 7, 3
+    codes = rng.integers(-1, R, (n, m))
+    y = rng.integers(0, K, n)
+    want = np.zeros((m, K, R))
+    for r in range(n):
+        for i in range(m):
+            if codes[r, i] >= 0:
+                want[i, y[r], codes[r, i]] += 1
+    np.testing.assert_array_equal(averaging._family_counts(codes, y, K, R), want)
+    assert averaging._family_counts(codes[:0], y[:0], K, R).shape == (m, K, R)

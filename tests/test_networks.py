@@ -23,6 +23,7 @@ from credal.networks import (
     read_bif,
     roc_area,
     sample,
+    sample_random_trials,
     split_class,
 )
 
@@ -437,3 +438,35 @@ def test_alarm_classification_end_to_end(alarm):
         np.testing.assert_allclose(mc.predict_proba(Xc[te]), p, atol=1e-15)
         # LVEDVOLUME, CVP, PCWP, STROKEVOLUME carry much information on HYPOVOLEMIA
         assert roc_area(y.iloc[te], p, m.classes_) > 0.75
+
+
+# --------------------------------------------------------------------------------------
+# Many trials at once
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_nodes, k, n, r", [
+    (6, 5, 40, 2),      # every node: few parent configurations (one column per configuration)
+    (60, 8, 30, 2),     # 2**8 > 30 records: columns computed per record
+    (25, 3, 50, 3),     # three states
+    (1, 0, 5, 2),       # a single node
+    (120, 60, 20, 2),   # wide parent sets padded to different widths across trials
+])
+def test_sample_random_trials_equals_one_trial_at_a_time(n_nodes, k, n, r):
+    seeds = [np.random.SeedSequence(11, spawn_key=(t,)) for t in range(4)]
+    codes, cls = sample_random_trials(n_nodes, k, n, seeds, n_states=r)
+    assert codes.shape == (4, n, n_nodes) and codes.dtype == np.int8
+    for t, s in enumerate(seeds):
+        rng = np.random.default_rng(s)
+        net = random_network(n_nodes, k, rng, n_states=r)
+        assert net.nodes[cls[t]] == choose_class_node(net, rng)
+        np.testing.assert_array_equal(codes[t], sample(net, n, rng, as_frame=False))
+
+
+def test_sample_random_trials_edge_cases():
+    codes, cls = sample_random_trials(5, 2, 10, [])
+    assert codes.shape == (0, 10, 5) and cls.shape == (0,)
+    with pytest.raises(ValueError, match="n must be >= 1"):
+        sample_random_trials(5, 2, 0, [1])
+    with pytest.raises(ValueError, match="n_states"):
+        sample_random_trials(5, 2, 10, [1], n_states=200)

@@ -1,0 +1,298 @@
+"""The experiment layer of the Dash & Cooper chapter (credal.averaging, second half).
+
+Trials run through the evaluation engine are checked against a direct computation
+that calls the library's pieces one by one (random network, sampler, classifiers,
+ROC area), so the batching, the seeds and the reduction of the engine's tables are
+all covered.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.metrics import roc_auc_score
+
+from credal import averaging, experiments, plotting
+from credal.averaging import (
+    MA_NAME,
+    MAP_NAME,
+    IntegerCodes,
+    ModelAveragedNaiveBayes,
+    binary_roc_areas,
+    network_trials,
+    random_network_trials,
+    roc_areas,
+    summarise_trials,
+)
+from credal.networks import (
+    choose_class_node,
+    delta_roc,
+    delta_roc_remaining,
+    load_network,
+    random_network,
+    roc_area,
+    sample,
+)
+
+# --------------------------------------------------------------------------------------
+# ROC areas
+# --------------------------------------------------------------------------------------
+
+
+def test_binary_roc_areas_match_sklearn_with_ties():
+    rng = np.random.default_rng(0)
+    n_groups = 40
+    sizes = rng.integers(2, 60, n_groups)
+    g = np.repeat(np.arange(n_groups), sizes)
+    pos = rng.random(len(g)) < 0.4
+    score = np.round(rng.random(len(g)) + 0.3 * pos, 1)  # many ties
+    order = rng.permutation(len(g))
+    got = binary_roc_areas(g[order], pos[order], score[order])
+    for k in range(n_groups):
+        m = g == k
+        if pos[m].all() or not pos[m].any():
+            assert np.isnan(got[k])
+        else:
+            assert got[k] == pytest.approx(roc_auc_score(pos[m], score[m]), abs=1e-12)
+    assert binary_roc_areas([], [], []).shape == (0,)
+    with pytest.raises(ValueError, match="same length"):
+        binary_roc_areas([0, 0], [True], [0.1, 0.2])
+    with pytest.raises(ValueError, match="NaN"):
+        binary_roc_areas([0, 0], [True, False], [0.1, np.nan])
+
+
+def test_log_odds_keep_the_order_of_saturated_probabilities():
+    p0 = np.array([1e-20, 1e-30, 0.25, 1.0])
+    proba = np.column_stack([p0, 1 - p0])
+    assert proba[0, 1] == proba[1, 1] == 1.0  # the probabilities tie
+    lo = averaging.binary_log_odds(proba)
+    assert lo[1] > lo[0] > lo[2] > lo[3] == -np.inf
+    assert lo[2] == pytest.approx(np.log(3))
+    with pytest.raises(ValueError, match="shape"):
+        averaging.binary_log_odds(np.ones((3, 3)))
+
+
+def test_roc_areas_from_engine_tables():
+    rng = np.random.default_rng(1)
+    items = []
+    for t, K in enumerate([2, 2, 3]):
+        X = rng.integers(0, 3, (80, 4))
+        y = (X[:, 0] + rng.integers(0, 2, 80)) % K
+        cats = pd.CategoricalDtype([str(c) for c in range(K)])
+        ys = pd.Series(pd.Categorical.from_codes(y, dtype=cats))
+        if t == 1:  # a test part with a single class: area undefined
+            ys.iloc[50:] = "0"
+        items.append(experiments.holdout_item(
+            f"d{t}", (X[:50], ys.iloc[:50]), (X[50:], ys.iloc[50:])))
+    res = experiments.cross_validate(
+        averaging.dash_cooper_classifiers(3), items, use_predefined_split=True,
+        preprocessing=IntegerCodes(), progress=False)
+    areas = roc_areas(res).set_index(["dataset", "classifier"])
+    for name in ("d0", "d2"):
+        for clf in (MA_NAME, MAP_NAME):
+            sub = res.predictions.query("dataset == @name and classifier == @clf")
+            want = roc_area(sub["y_true"].to_numpy(), np.array(list(sub["proba"])),
+                            res.classes[name])
+            assert areas.loc[(name, clf), "roc_area"] == pytest.approx(want, abs=1e-12)
+    assert areas.loc[("d1", MA_NAME), "roc_area"] != areas.loc[("d1", MA_NAME), "roc_area"]
+    assert (areas["n_test"] == 30).all()
+    assert areas.loc[("d1", MAP_NAME), "n_positive"] == 0
+
+
+def test_integer_codes_transformer():
+    X = pd.DataFrame(np.arange(6, dtype=np.int8).reshape(3, 2))
+    out = IntegerCodes().fit(X).transform(X)
+    assert isinstance(out, np.ndarray) and out.dtype == np.int8
+    with pytest.raises(TypeError, match="integer codes"):
+        IntegerCodes().fit_transform(X.astype(float))
+
+
+# --------------------------------------------------------------------------------------
+# Trials through the engine against a direct computation
+# --------------------------------------------------------------------------------------
+
+
+def _direct_trial(seed, n_features, max_parents, n_train, n_test):
+    rng = np.random.default_rng(seed)
+    net = random_network(n_features + 1, max_parents, rng)
+    cls = net.index(choose_class_node(net, rng))
+    x = sample(net, n_train + n_test, rng, as_frame=False)
+    X, y = np.delete(x, cls, axis=1), x[:, cls]
+    ytr = pd.Categorical.from_codes(y[:n_train], categories=["0", "1"])
+    yte = np.array(["0", "1"])[y[n_train:]]
+    areas = []
+    for structure in ("average", "full"):
+        m = ModelAveragedNaiveBayes(structure=structure, min_categories=2).fit(X[:n_train], ytr)
+        areas.append(roc_area(yte, m.predict_proba(X[n_train:]), m.classes_)
+                     if len(set(yte)) > 1 else np.nan)
+    return areas
+
+
+def test_random_network_trials_match_direct_computation():
+    df = random_network_trials([4, 30], 60, [2, 40], n_test=40, n_trials=5, test="t",
+                               random_state=7)
+    assert len(df) == 2 * 2 * 5
+    assert list(df.columns[:7]) == ["test", "n_features", "max_parents", "n_train", "n_test",
+                                    "trial", "class_node"]
+    for _, r in df.iloc[::3].iterrows():
+        seed = averaging._trial_seed(7, "t", (r.n_features, r.max_parents, r.n_train,
+                                              r.n_test), r.trial)
+        ma, mp = _direct_trial(seed, r.n_features, r.max_parents, r.n_train, r.n_test)
+        np.testing.assert_allclose([r.roc_ma, r.roc_map], [ma, mp], atol=1e-12)
+    ok = df["roc_map"].notna()
+    np.testing.assert_allclose(df.loc[ok, "delta_roc"],
+                               100 * delta_roc(df.loc[ok, "roc_ma"], df.loc[ok, "roc_map"]))
+    np.testing.assert_allclose(
+        df.loc[ok, "delta_roc_remaining"],
+        100 * delta_roc_remaining(df.loc[ok, "roc_ma"], df.loc[ok, "roc_map"]))
+    assert set(df.attrs["seconds"]) == {"generate", "engine", "cpu"}
+
+
+def test_trials_do_not_depend_on_batching_jobs_or_cache(tmp_path):
+    kw = dict(n_test=30, n_trials=6, test="b", random_state=3)
+    a = random_network_trials(8, 40, 3, **kw)
+    b = random_network_trials(8, 40, 3, max_batch_cells=1, n_jobs=2, **kw)
+    c = random_network_trials(8, 40, 3, cache_dir=tmp_path, **kw)
+    d = random_network_trials(8, 40, 3, cache_dir=tmp_path, **kw)  # read from the cache
+    for other in (b, c, d):
+        pd.testing.assert_frame_equal(a, other)
+    e = random_network_trials(8, 40, 3, **{**kw, "random_state": 4})
+    assert not np.allclose(a["roc_ma"], e["roc_ma"], equal_nan=True)
+    # another setting in the same call leaves these trials unchanged
+    f = random_network_trials(8, [40, 80], 3, **kw)
+    pd.testing.assert_frame_equal(a, f[f["n_train"] == 40].reset_index(drop=True))
+
+
+def test_network_trials_on_alarm():
+    net = load_network("alarm")
+    df = network_trials(net, ["HYPOVOLEMIA", "LVFAILURE"], [50], n_test=200, n_trials=3,
+                        random_state=5)
+    assert len(df) == 6 and set(df["class_node"]) == {"HYPOVOLEMIA", "LVFAILURE"}
+    assert (df["n_features"] == 36).all() and (df["max_parents"] == 4).all()
+    r = df.iloc[0]
+    k = net.index(r.class_node)
+    seed = averaging._trial_seed(5, "alarm", (k, 50, 200), r.trial)
+    x = sample(net, 250, np.random.default_rng(seed), as_frame=False)
+    X, y = np.delete(x, k, axis=1), x[:, k]
+    states = list(net.states(k))
+    want = []
+    for structure in ("average", "full"):
+        m = ModelAveragedNaiveBayes(structure=structure,
+                                    min_categories=np.delete(net.n_states, k)).fit(
+            X[:50], pd.Categorical.from_codes(y[:50], categories=states))
+        want.append(roc_area(np.array(states)[y[50:]], m.predict_proba(X[50:]), m.classes_))
+    np.testing.assert_allclose([r.roc_ma, r.roc_map], want, atol=1e-12)
+    with pytest.raises(ValueError, match="unknown node"):
+        network_trials(net, ["NOPE"], [50], n_trials=1)
+
+
+@pytest.mark.parametrize("kwargs, msg", [
+    (dict(n_features=[], n_train=10, max_parents=2), "empty"),
+    (dict(n_features=0, n_train=10, max_parents=2), ">= 1"),
+    (dict(n_features=3, n_train=[10.5], max_parents=2), "integers"),
+])
+def test_trial_arguments_are_checked(kwargs, msg):
+    with pytest.raises(ValueError, match=msg):
+        random_network_trials(**kwargs, n_trials=1)
+
+
+# --------------------------------------------------------------------------------------
+# Summaries and the comparison with the paper
+# --------------------------------------------------------------------------------------
+
+
+def _fake_trials(test, col, values, n=40, shift=0.0, seed=0):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for v in values:
+        d = rng.normal(2.0 + shift * v, 4.0, n)
+        rows.append(pd.DataFrame({
+            "test": test, "n_features": 200, "max_parents": 5, "n_train": 200,
+            "n_test": 100, "trial": np.arange(n), "class_node": "X1",
+            "roc_ma": 0.7, "roc_map": 0.7, "delta_roc": d, "delta_roc_remaining": 2 * d,
+        }).assign(**{col: v}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_summarise_trials_intervals():
+    df = _fake_trials("nodes", "n_features", [5, 50])
+    df.loc[3, ["delta_roc", "delta_roc_remaining"]] = np.nan  # an undefined trial
+    s = summarise_trials(df, "n_features", confidence=0.95).set_index("n_features")
+    v = df.loc[df["n_features"] == 5, "delta_roc"].dropna()
+    lo, hi = stats.t.interval(0.95, len(v) - 1, loc=v.mean(), scale=stats.sem(v))
+    assert s.loc[5, "n_trials"] == 40 and s.loc[5, "n_used"] == 39
+    assert s.loc[5, "delta_roc_ci_low"] == pytest.approx(lo)
+    assert s.loc[5, "delta_roc_ci_high"] == pytest.approx(hi)
+    assert s.loc[5, "delta_roc_se"] == pytest.approx(stats.sem(v))
+    assert s.loc[5, "delta_roc_p"] == pytest.approx(stats.ttest_1samp(v, 0).pvalue)
+    shown = averaging.display_summary(s.reset_index())
+    assert list(shown.columns[:4]) == ["N", "trials used", "ROC MAP", "ROC MA"]
+    with pytest.raises(ValueError, match="confidence"):
+        summarise_trials(df, "n_features", confidence=1.5)
+
+
+def test_paper_comparison_and_settings():
+    res = {
+        "nodes": _fake_trials("nodes", "n_features", [5, 10, 20, 40, 80, 100, 150, 200, 500]),
+        "records": _fake_trials("records", "n_train", [25, 200, 800, 12800], shift=0.0),
+        "density": _fake_trials("density", "max_parents", [1, 5, 9, 100, 200]),
+    }
+    res["density"].loc[res["density"]["max_parents"] >= 100, "delta_roc"] -= 1.0
+    check = averaging.enumeration_check(n_features=6, random_state=1)
+    cmp = averaging.paper_comparison(res, check).set_index("id")
+    assert cmp.loc[8, "agrees"] == "yes"
+    pooled = res["nodes"].query("n_features > 150")["delta_roc"]
+    assert float(cmp.loc[13, "ours"]) == pytest.approx(pooled.mean(), abs=0.006)
+    lo, hi = stats.t.interval(0.99, len(pooled) - 1, loc=pooled.mean(), scale=stats.sem(pooled))
+    rule = lo <= 5 <= hi or abs(pooled.mean() - 5) <= 1  # the documented rule
+    assert cmp.loc[13, "agrees"] == ("yes" if rule else "no")
+    lo = res["density"].query("max_parents < 10")["delta_roc"].mean()
+    hi = res["density"].query("max_parents >= 100")["delta_roc"].mean()
+    assert float(cmp.loc[40, "ours"]) == pytest.approx(lo / hi, abs=0.006)
+    assert 42 not in cmp.index and 46 not in cmp.index  # tests not run: no rows
+    numbers = averaging.chapter_numbers(cmp.reset_index(), check)
+    assert numbers["ours_13"] == str(cmp.loc[13, "ours"]) and "check_difference" in numbers
+    st = averaging.settings_table(res).set_index("test")
+    assert st.loc["nodes", "N (ours)"] == "5, 10, 20, 40, 80, 100, 150, 200, 500"
+    assert st.loc["nodes", "N (paper)"] == st.loc["nodes", "N (ours)"]
+    assert st.loc["alarm", "N (ours)"] == "–"
+    with pytest.raises(ValueError, match="unknown tests"):
+        averaging.summarise_tests({"other": res["nodes"]})
+    shared = averaging.shared_setting(res).set_index("test")
+    assert list(shared.index) == ["nodes", "records", "density"]
+    one = res["records"].query("n_train == 200")["delta_roc"]
+    assert shared.loc["records", "Δ_ROC % mean"] == pytest.approx(one.mean(), abs=0.006)
+    assert shared.loc["records", "trials used"] == len(one)
+
+
+def test_enumeration_check_is_exact():
+    out = averaging.enumeration_check(n_features=7, n_train=80, n_test=40, random_state=3)
+    assert out["n_structures"] == 128 and out["max_abs_difference"] < 1e-12
+    assert out["same_class"] == 1.0
+    with pytest.raises(ValueError, match="n_features"):
+        averaging.enumeration_check(n_features=20)
+
+
+def test_figures(tmp_path):
+    nodes = summarise_trials(_fake_trials("nodes", "n_features", [5, 50, 500]), "n_features")
+    rec = summarise_trials(_fake_trials("records", "n_train", [25, 12800]), "n_train")
+    dens = summarise_trials(_fake_trials("density", "max_parents", list(range(1, 12)) + [200]),
+                            "max_parents")
+    fig = plotting.random_networks_figure(nodes, rec, dens)
+    axes = [a for a in fig.axes if a.get_visible()]
+    assert len(axes) == 3 and all(a.get_xlabel() and a.get_ylabel() for a in axes)
+    fig.savefig(tmp_path / "fig2.png")
+    two = _fake_trials("alarm", "n_train", [25, 200])
+    two = pd.concat([two, two.assign(class_node="X2")], ignore_index=True)
+    s = summarise_trials(two, ["class_node", "n_train"])
+    fig = plotting.delta_roc_figure(s, "n_train", panel="class_node", titles={"X1": "one"})
+    assert [a.get_title() for a in fig.axes] == ["one", "X2"]
+    fig.savefig(tmp_path / "fig4.png")
+    with pytest.raises(ValueError, match="lacks columns"):
+        plotting.delta_roc_figure(s.drop(columns="delta_roc_sd"), "n_train")
