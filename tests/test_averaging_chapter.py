@@ -296,3 +296,31 @@ def test_figures(tmp_path):
     fig.savefig(tmp_path / "fig4.png")
     with pytest.raises(ValueError, match="lacks columns"):
         plotting.delta_roc_figure(s.drop(columns="delta_roc_sd"), "n_train")
+
+
+def test_headline_layout_and_verdicts():
+    from credal.report import HEADLINE_COLUMNS
+
+    res = {
+        "nodes": _fake_trials("nodes", "n_features", [5, 100, 200]),
+        "records": _fake_trials("records", "n_train", [25, 200, 800]),
+        "density": _fake_trials("density", "max_parents", [1, 5, 100]),
+        "worst-case": _fake_trials("worst-case", "n_train", [25, 200]),
+    }
+    check = {"max_abs_difference": 1e-15, "n_structures": 64, "n_test": 10, "same_class": 1.0}
+    h = averaging.headline(res, check)
+    assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
+    assert (h["paper"] == "Dash & Cooper (2002)").all()
+    assert (h["chapter"] == "exact-model-averaging").all()
+    assert np.isfinite(h["published"]).all() and (h["tolerance"] >= 0).all()
+    assert set(h["verdict"]) <= {"reproduced", "differs", "not comparable"}
+    assert h["quantity"].is_unique and len(h) >= 20
+    row = h[h["quantity"].str.contains("Delta_ROC converged")].iloc[0]
+    pooled = res["nodes"].query("n_features > 150")["delta_roc"]
+    assert row["ours"] == pytest.approx(pooled.mean())
+    half = stats.t.ppf(0.995, len(pooled) - 1) * stats.sem(pooled)
+    assert row["tolerance"] == pytest.approx(half + 1.0)
+    ok = abs(row["ours"] - row["published"]) <= row["tolerance"]
+    assert row["verdict"] == ("reproduced" if ok else "differs")
+    assert h.iloc[0]["verdict"] == "reproduced"  # closed form exact
+    assert not h["quantity"].str.startswith("ALARM").any()  # test not run: no row
