@@ -14,6 +14,7 @@ naive          naive Bayes, NCC, NCC-epsilon and the likelihood-based LNCC
 aode           AODE, BMA-AODE, COMP-AODE and their credal versions (Corani & Antonucci)
 robust         robust Bayes classifier (Ramoni & Sebastiani) and its baselines
 averaging      model averaging over naive structures (Dash & Cooper) and CMA
+simulation     artificial naive data (the likelihood-based NCC chapter)
 networks       Bayesian networks: BIF reader, random networks, forward sampling, ROC
 independence   scores for testing independence of two discrete variables (Moral)
 trees          credal decision tree (Abellán & Moral) and C4.5

@@ -313,7 +313,8 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
     n_jobs : int
         joblib workers over folds (-1 = all cores).
     cache_dir : path-like, optional
-        Folder of the on-disk cache of finished (fold, classifier) pairs.
+        Folder of the on-disk cache of finished (fold, classifier) pairs; None or ""
+        disables the cache.
     progress : bool
         Show a tqdm progress bar.
     keep_predictions : bool
@@ -341,7 +342,7 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
     if isinstance(prep, str):
         raise ValueError(f"unknown preprocessing {preprocessing!r}; use 'default', None or a transformer")
     cache = None
-    if cache_dir is not None:
+    if cache_dir:  # None or "" = no cache
         cache = Path(cache_dir)
         cache.mkdir(parents=True, exist_ok=True)
     prep_key = "none" if prep is None else _estimator_key(prep)
@@ -373,18 +374,20 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
             r = out[cname]
             cls = r["classes"]
             classes.setdefault(dname, cls)
-            pos = {c: i for i, c in enumerate(cls)}
-            if any(lab not in pos for lab in y_te):
+            index = pd.Index(cls)
+            yi = index.get_indexer(y_te)
+            if (yi < 0).any():
                 raise ValueError(f"{dname}: a test label is not among the classes of "
                                  f"{cname} (declare all classes in y's categories)")
-            yi = np.array([pos[lab] for lab in y_te])
             pred = r["pred"]
+            pi = index.get_indexer(pred)
+            if (pi < 0).any():
+                raise ValueError(f"{cname} predicted a label outside its classes_")
             sets = r["sets"]
             if sets is None:
                 sets = np.zeros((len(te), len(cls)), dtype=bool)
-                sets[np.arange(len(te)), [pos[p] for p in pred]] = True
-            m = metric_summary(sets, yi, precise_pred=np.array([pos[p] for p in pred]),
-                               proba=r["proba"])
+                sets[np.arange(len(te)), pi] = True
+            m = metric_summary(sets, yi, precise_pred=pi, proba=r["proba"])
             fold_rows.append({"dataset": dname, "classifier": cname, "repeat": rep,
                               "fold": fold, "n_train": len(tr), "n_test": len(te),
                               "n_features_used": r["n_features_used"],

@@ -823,6 +823,7 @@ def test_results_do_not_depend_on_chunk_size(data):
            NCC().fit(X, y).dominance_log_ratio(Xt)]
     old = naive._CHUNK_ELEMENTS
     naive._CHUNK_ELEMENTS = 1
+    naive._clear_memo()  # remembered results would hide the recomputation
     try:
         got = [LNCC().fit(X, y).predict_set(Xt), NCC().fit(X, y).predict_set(Xt),
                NCC().fit(X, y).dominance_log_ratio(Xt)]
@@ -950,3 +951,75 @@ def test_lncc_source_components_with_a_cycle(monkeypatch):
     chain[0] = [[0, -5, -5], [0, 0, -5], [0, 0, 0]]  # 0 > 1 > 2
     monkeypatch.setattr(model, "_log_threshold_codes", lambda codes: chain.copy())
     assert model.predict_set(np.array([[0]])).tolist() == [[True, False, False]]
+
+
+# ---------------------------------------------------------------------------
+# prediction on distinct rows and the shared memo
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n, m, nv", [(5000, 10, 2), (60, 4, 3), (300, 40, 2), (1, 3, 2),
+                                      (0, 3, 2), (7, 0, 2)])
+def test_unique_rows_rebuild_the_codes(n, m, nv):
+    rng = np.random.default_rng(n + m)
+    codes = rng.integers(-1, nv, (n, m))
+    rows, inv = naive._unique_rows(codes, np.full(m, nv))
+    np.testing.assert_array_equal(rows[inv], codes)
+    if m and n and m * np.log2(nv + 1) < 62:  # a key fits: rows are distinct
+        assert len(rows) == len(np.unique(codes, axis=0))
+
+
+def _dup_data(seed, n_test=400):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (30, 5))
+    y = rng.integers(0, 3, 30)
+    X[:3], y[:3] = 1, [0, 1, 2]  # every category and class observed
+    Xt = rng.integers(-1, 2, (n_test, 5))  # many repeated rows, some missing values
+    return X, y, Xt
+
+
+@pytest.mark.parametrize("est", [NCC(epsilon=0.1), LNCC(alpha=0.6), LNCC(alpha=0.6, grid=50)])
+def test_distinct_rows_and_memo_do_not_change_results(est):
+    X, y, Xt = _dup_data(3)
+    model = clone(est).fit(X, y)
+    naive._clear_memo()
+    direct = model._predict_set_codes(Xt)  # every row, no memo
+    naive._clear_memo()
+    sets = model.predict_set(Xt)
+    np.testing.assert_array_equal(sets, direct)
+    jll = model._joint_log_likelihood(Xt, "perks", model._nbc_s())
+    want = model.classes_[np.argmax(np.where(direct, jll, -np.inf), axis=1)]
+    np.testing.assert_array_equal(model.predict(Xt), want)  # memo hit
+    sets[:] = False  # callers get their own array
+    np.testing.assert_array_equal(model.predict_set(Xt), direct)
+
+
+def test_memo_tells_fitted_models_and_alphas_apart():
+    X, y, Xt = _dup_data(5)
+    X2, y2, _ = _dup_data(6)
+    naive._clear_memo()
+    got = {}
+    for a in (0.2, 0.5, 0.9):
+        for name, (A, b) in {"one": (X, y), "two": (X2, y2)}.items():
+            got[name, a] = LNCC(alpha=a).fit(A, b).predict_set(Xt)
+            got["ncc", name, a] = NCC(epsilon=a / 2).fit(A, b).predict_set(Xt)
+    for key, sets in got.items():
+        naive._clear_memo()
+        if key[0] == "ncc":
+            _, name, a = key
+            A, b = (X, y) if name == "one" else (X2, y2)
+            ref = NCC(epsilon=a / 2).fit(A, b).predict_set(Xt)
+        else:
+            name, a = key
+            A, b = (X, y) if name == "one" else (X2, y2)
+            ref = LNCC(alpha=a).fit(A, b).predict_set(Xt)
+        np.testing.assert_array_equal(sets, ref)
+    # thresholds are shared across alphas: one entry per fitted data set
+    naive._clear_memo()
+    for a in (0.2, 0.5, 0.9):
+        LNCC(alpha=a).fit(X, y).predict_set(Xt)
+    assert sum(k[0] == "lncc-threshold" for k in naive._MEMO) == 1
+    # the thresholds do not depend on the instances' order
+    perm = np.random.default_rng(0).permutation(len(Xt))
+    thr = LNCC().fit(X, y).dominance_threshold(Xt)
+    np.testing.assert_array_equal(LNCC().fit(X, y).dominance_threshold(Xt[perm]), thr[perm])
