@@ -375,3 +375,29 @@ def test_figures_have_labelled_axes():
                              for c in ("NCC_0.05", "LNCC_0.75")})
     assert _labelled(plotting.ncc_lncc_scatter_figure(u))
     plt.close("all")
+
+
+def test_headline_has_the_report_layout():
+    from credal.report import HEADLINE_COLUMNS
+
+    vals = {(d, c): 90.0 + i for d in (25, 50, 100)
+            for i, c in enumerate(["NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95"])}
+    t1 = naive.table1(_summary("d", vals))
+    avg = naive.default_averages(_summary("dataset", {
+        (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
+        for c in ("NCC_0.05", "LNCC_0.75")}))
+    ex2 = naive.example2_summary(n_samples=200, n_replicates=2)
+    ex3 = naive.example3_summary()
+    h = naive.headline(ex2, ex3, t1, avg)
+    assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
+    assert 5 <= len(h) <= 25 and h["quantity"].is_unique
+    assert np.isfinite(h["published"]).all() and np.isfinite(h["ours"]).all()
+    assert (h["tolerance"] >= 0).all()
+    assert set(h["verdict"]) <= {"reproduced", "differs"}
+    assert (h["chapter"] == "likelihood-ncc").all()
+    by = h.set_index("quantity")
+    ex3_row = by.loc["Example 3: LNCC returns c from this alpha on"]
+    assert ex3_row["published"] == 0.22 and ex3_row["verdict"] == "reproduced"
+    sec = by.loc["Sec. 5.2: average Det of NCC_0.05 over the UCI data sets"]
+    assert sec["published"] == 96.3 and sec["ours"] == pytest.approx(93.0)
+    assert sec["verdict"] == "differs" and "differs by" in sec["note"]
