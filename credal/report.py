@@ -37,7 +37,7 @@ def headline_table(rows, paper: str, chapter: str) -> pd.DataFrame:
         Each with ``quantity`` (str), ``published`` (float or NaN), ``ours`` (float or
         NaN), ``tolerance`` (float >= 0) and optionally ``unit`` and ``note``.
     paper : str
-        Short citation, e.g. ``"Corani & Antonucci (2014)"``.
+        Short citation, e.g. ``"Ramoni & Sebastiani (2001)"``.
     chapter : str
         Notebook name (``results/<chapter>/``).
 

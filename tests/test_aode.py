@@ -754,3 +754,89 @@ def test_bma_pruning_and_weights():
     assert 0 < m.kept_.sum() < len(ll)
     w = np.where(m.kept_, np.exp(ll - ll.max()), 0)
     np.testing.assert_allclose(m.weights_, w / w.sum(), rtol=1e-12)
+
+
+# --------------------------------------------------------------------------- the chapter
+
+
+def test_paper_classifiers_and_counterparts():
+    from credal.aode import PAPER_CLASSIFIERS, PAPER_COUNTERPARTS, paper_classifiers
+
+    est = paper_classifiers(epsilon=0.02, prune_factor=100.0, s=2.0, ncc_s=1.5, cdt_s=0.5)
+    assert tuple(est) == PAPER_CLASSIFIERS
+    assert est["BMA-AODE*"].get_params()["epsilon"] == 0.02
+    assert est["BMA-AODE"].prune_factor == 100.0 and est["COMP-AODE"].s == 2.0
+    assert est["NCC"].s == 1.5 and est["CDT"].s == 0.5
+    for name, e in est.items():
+        assert hasattr(e, "predict_set") == (name not in ("AODE", "BMA-AODE", "COMP-AODE"))
+    # the credal classifiers' point predictions are their precise counterparts'
+    rng = np.random.default_rng(5)
+    X, y, nv, cats = _random_data(rng, 80, 4, 3, p_missing=0.0)
+    Xte = np.column_stack([rng.integers(0, v, size=40) for v in nv])
+    for c, p in PAPER_COUNTERPARTS.items():
+        np.testing.assert_array_equal(clone(est[c]).fit(X, y).predict(Xte),
+                                      clone(est[p]).fit(X, y).predict(Xte))
+
+
+def _figure_scores():
+    from credal.aode import PAPER_CLASSIFIERS
+
+    rng = np.random.default_rng(0)
+    names = [f"d{i}" for i in range(8)]
+    rows = []
+    for d in names:
+        for c in PAPER_CLASSIFIERS:
+            det = 1.0 if d == "d0" else rng.uniform(0.8, 1)
+            rows.append({"dataset": d, "classifier": c, "accuracy": rng.uniform(0.6, 0.95),
+                         "brier": rng.uniform(0.05, 0.3), "determinacy": det,
+                         "u65": rng.uniform(0.6, 0.95), "u80": rng.uniform(0.6, 0.95),
+                         "precise_on_determinate": rng.uniform(0.7, 1),
+                         "precise_on_indeterminate": np.nan if det == 1 else rng.uniform(0, 1),
+                         "n_indeterminate": 0 if det == 1 else int(rng.integers(1, 50))})
+    scores = pd.DataFrame(rows).set_index(["dataset", "classifier"])
+    sizes = pd.DataFrame({"n": rng.integers(50, 5000, len(names)), "classes": 3}, index=names)
+    return scores, sizes
+
+
+def test_chapter_figures(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from credal import plotting
+
+    scores, sizes = _figure_scores()
+    ranks = pd.DataFrame({"CDT": [2.2, 2.1], "CMA": [2.3, 1.9], "COMP-AODE*": [1.5, 2.0],
+                          "cd_95%": [0.52, 0.52], "cd_90%": [0.46, 0.46]},
+                         index=pd.Index(["u65", "u80"], name="scores"))
+    table = pd.DataFrame({"label": ["a vs b", "c vs d"], "p_a_better": [0.7, np.nan],
+                          "p_rope": [0.2, np.nan], "p_b_better": [0.1, np.nan]})
+    figs = {
+        "scatter": plotting.aode_accuracy_scatter(scores),
+        "brier": plotting.aode_relative_brier(scores, sizes),
+        "det": plotting.aode_determinacy(scores, sizes),
+        "safe": plotting.aode_safe_vs_prior_dependent(scores),
+        "utility": plotting.aode_relative_utility(scores, sizes),
+        "ranks": plotting.aode_friedman_ranks(ranks, ["CDT", "CMA", "COMP-AODE*"]),
+        "bayes": plotting.aode_bayesian_comparisons(table),
+    }
+    for name, fig in figs.items():
+        for ax in fig.axes:
+            assert ax.get_xlabel() and ax.get_ylabel(), name
+        fig.savefig(tmp_path / f"{name}.png", dpi=40)
+    assert len(figs["scatter"].axes) == 2 and len(figs["utility"].axes) == 4
+    # relative Brier: one point per data set, ordered by size
+    ax = figs["brier"].axes[0]
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert ticks == list(sizes["n"].sort_values().index)
+    # Figure 5 leaves out the fully determinate data set
+    off = figs["safe"].axes[0].collections[0].get_offsets()
+    assert len(off) == 7
+    # Figure 7: bars of half-width CD/2 around the average rank
+    line = figs["ranks"].axes[0].lines[0]
+    np.testing.assert_allclose(line.get_xdata(), [2.2 - 0.26, 2.2 + 0.26])
+    assert len(figs["bayes"].axes[0].patches) == 3
+    plt.close("all")
+    with pytest.raises(KeyError, match="classifier"):
+        plotting.aode_accuracy_scatter(scores, others=("nope",))

@@ -1,0 +1,456 @@
+"""The leaderboard and performance chapters' library part (credal.leaderboard).
+
+* the registry: counterparts, scopes, estimators; each credal classifier's ``predict``
+  is its registered counterpart's choice (checked against the fitted counterpart);
+* the protocol runner: counterpart accuracies read across classifiers, precise rows,
+  RBC only on incomplete data, determinism;
+* the tables built from the fold table;
+* the solver baselines of the performance chapter decide the same sets as the
+  library's vectorised code;
+* the performance measurements, the figures, ``benchmarks/run_all.py``;
+* running the engine on a Dask cluster through joblib gives the n_jobs=1 tables.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import credal
+from credal import leaderboard as lb, plotting
+from credal.experiments import cross_validate
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = ["labor", "haberman", "postoperative"]
+
+
+# --------------------------------------------------------------------------- registry
+
+def test_registry_is_consistent():
+    reg = {e.name: e for e in lb.REGISTRY}
+    credal_names = [e.name for e in lb.REGISTRY if e.kind == "credal"]
+    assert credal_names == ["NCC", "NCC-ε", "LNCC", "CMA", "BMA-AODE*", "COMP-AODE*", "CDT",
+                            "CDT-double", "RBC"]
+    for e in lb.REGISTRY:
+        assert e.kind in ("credal", "precise") and e.scope in ("all", "incomplete")
+        assert e.missing and e.reference
+        if e.kind == "credal":
+            cp = reg[e.counterpart]
+            assert cp.kind == "precise"
+            # the counterpart's row is read from the classifier the entry names (NCC-ε's
+            # own predict is the same naive Bayes as NCC's: see the next tests)
+            assert cp.source == (e.source or e.name) or e.name == "NCC-ε"
+        else:
+            assert reg[e.source].kind == "credal"
+    est = lb.make_estimators(credal_names)
+    assert [type(v).__name__ for v in est.values()] == [
+        "NCC", "NCC", "LNCC", "CMA", "CredalBMAAODE", "CredalCompAODE", "CredalDecisionTree",
+        "CredalDecisionTree", "RobustBayes"]
+    # plain library classes: the engine's cache keys do not depend on credal.leaderboard
+    assert all(type(v).__module__ != "credal.leaderboard" for v in est.values())
+    assert est["CDT-double"].branching == "double" and est["NCC-ε"].epsilon == 0.05
+    tab = lb.registry_table()
+    assert list(tab.index) == [e.name for e in lb.REGISTRY]
+    assert tab.loc["LNCC", "counterpart labels"] == "NCC's predict"
+    assert "epsilon=0.05" in tab.loc["NCC-ε", "estimator"]
+    with pytest.raises(ValueError, match="unknown classifier parameters"):
+        lb.registry_table({"bogus": 1})
+
+
+def test_entries_pull_in_counterparts_and_sources():
+    names = [e.name for e in lb.entries(["LNCC"])]
+    assert names == ["NCC", "LNCC", "NBC"]
+    assert [e.name for e in lb.entries(["BMA-AODE"])] == ["BMA-AODE*", "BMA-AODE"]
+    assert [e.name for e in lb.entries(["RBC"], kind="credal")] == ["NCC", "RBC"]
+    with pytest.raises(KeyError):
+        lb.entries(["AODE+"])
+
+
+def test_aode_epsilon_cap():
+    assert lb.aode_epsilon(0.01, 30) == 0.01
+    assert lb.aode_epsilon(0.01, 279) == pytest.approx(0.9 / 280)
+    est = lb.make_estimators(["BMA-AODE*", "COMP-AODE*"], n_features=279)
+    assert est["BMA-AODE*"].epsilon < 1 / 280 and est["COMP-AODE*"].epsilon < 1 / 280
+
+
+def _fold(name, seed=0):
+    return lb.prepared_fold(name, random_state=seed)
+
+
+@pytest.mark.parametrize("name", ["labor", "postoperative"])
+def test_predict_is_the_registered_counterpart(name):
+    """NCC, NCC-ε -> NBC; CMA -> BMA-NB; the AODE* -> their precise ensembles; CDT ->
+    its frequency leaves; RBC's counterpart NBC equals NBC_m of Ramoni & Sebastiani."""
+    Xtr, ytr, Xte, _ = _fold(name)
+    p = lb.DEFAULT_PARAMS
+    est = lb.make_estimators(["NCC", "NCC-ε", "CMA", "BMA-AODE*", "COMP-AODE*", "CDT",
+                              "CDT-double"], n_features=Xtr.shape[1])
+    nbc = credal.NaiveBayes(prior="perks", s=p["ncc_s"]).fit(Xtr, ytr).predict(Xte)
+    pairs = {
+        "NCC": nbc, "NCC-ε": nbc,
+        "CMA": credal.ModelAveragedNaiveBayes(prior="bdeu", alpha=p["cma_alpha"],
+                                              arc_prior=0.5).fit(Xtr, ytr).predict(Xte),
+        "BMA-AODE*": credal.BMAAODE(s=p["aode_s"], prune_factor=p["aode_prune_factor"])
+        .fit(Xtr, ytr).predict(Xte),
+        "COMP-AODE*": credal.CompAODE(s=p["aode_s"], epsilon=p["aode_epsilon"])
+        .fit(Xtr, ytr).predict(Xte),
+        "CDT": credal.CredalDecisionTree(leaf="frequency").fit(Xtr, ytr).predict(Xte),
+        "CDT-double": credal.CredalDecisionTree(branching="double", leaf="frequency")
+        .fit(Xtr, ytr).predict(Xte),
+    }
+    for n, want in pairs.items():
+        got = est[n].fit(Xtr, ytr).predict(Xte)
+        np.testing.assert_array_equal(np.asarray(got).astype(str),
+                                      np.asarray(want).astype(str), err_msg=n)
+    nbm = credal.NaiveBayesMissing(strategy="ignore", alpha=p["rbc_alpha"],
+                                   prior="perks").fit(Xtr, ytr)
+    np.testing.assert_allclose(nbm.predict_proba(Xte),
+                               credal.NaiveBayes(s=p["rbc_alpha"]).fit(Xtr, ytr)
+                               .predict_proba(Xte), rtol=1e-9, atol=1e-12)
+
+
+# ---------------------------------------------------------------------------- protocol
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("lbcache")
+    res = lb.run_leaderboard(SMALL, n_splits=3, n_repeats=2, random_state=1, n_jobs=1,
+                             cache_dir=cache)
+    return res, cache
+
+
+def test_run_leaderboard_tables(small_run):
+    res, _ = small_run
+    f = res.folds
+    info = res.info
+    assert list(info.index) == SMALL
+    assert bool(info.loc["labor", "incomplete"]) and not bool(info.loc["haberman", "incomplete"])
+    # RBC and RBC_u only where values are missing
+    for clf in ("RBC", "RBC_u"):
+        have = set(f.loc[f["classifier"] == clf, "dataset"])
+        assert have == set(info.index[info["incomplete"]])
+    # every other classifier everywhere, on 3 x 2 folds
+    counts = f.groupby(["dataset", "classifier"]).size()
+    assert (counts == 6).all()
+    # precise rows: singletons, utilities equal the accuracy
+    pre = f[~f["credal"].astype(bool)]
+    assert set(pre["classifier"]) == {"NBC", "BMA-NB", "BMA-AODE", "COMP-AODE", "CDT-freq",
+                                      "CDT-double-freq", "RBC_u"}
+    assert (pre["determinacy"] == 1).all()
+    np.testing.assert_allclose(pre["u65"], pre["precise_accuracy"])
+    np.testing.assert_allclose(pre["u80"], pre["precise_accuracy"])
+    # NBC's row is NCC's own predict; LNCC's and RBC's counterpart accuracy is NBC's
+    key = ["dataset", "repeat", "fold"]
+    nbc = f[f["classifier"] == "NBC"].set_index(key)["precise_accuracy"]
+    for clf in ("NCC", "NCC-ε", "LNCC", "RBC"):
+        sub = f[f["classifier"] == clf].set_index(key)["precise_accuracy"]
+        np.testing.assert_allclose(sub, nbc.reindex(sub.index), err_msg=clf)
+
+
+def test_counterpart_on_indeterminate_matches_predictions(small_run):
+    """LNCC's counterpart accuracy on its indeterminate instances, recomputed here
+    from the engine's per-instance table."""
+    res, cache = small_run
+    est = lb.make_estimators(["NCC", "LNCC"])
+    cv = cross_validate(est, "postoperative", n_splits=3, n_repeats=2, random_state=1,
+                        cache_dir=cache, progress=False)
+    p = cv.predictions
+    a = p[p["classifier"] == "LNCC"].set_index(["repeat", "fold", "row"])
+    b = p[p["classifier"] == "NCC"].set_index(["repeat", "fold", "row"])
+    ok = (b["y_pred"].astype(str) == a["y_true"].astype(str)).reindex(a.index)
+    ind = a["set_size"] > 1
+    want = ok[ind].groupby(level=["repeat", "fold"]).mean()
+    f = res.folds
+    got = f[(f["classifier"] == "LNCC") & (f["dataset"] == "postoperative")] \
+        .set_index(["repeat", "fold"])["precise_on_indeterminate"]
+    np.testing.assert_allclose(got.reindex(want.index), want)
+    # own predict kept apart
+    assert "own_accuracy" in f and f["own_accuracy"].notna().all()
+
+
+def test_run_is_deterministic_and_cached(small_run):
+    res, cache = small_run
+    again = lb.run_leaderboard(SMALL, n_splits=3, n_repeats=2, random_state=1, n_jobs=1,
+                               cache_dir=cache)
+    drop = ["fit_time", "predict_time", "prep_time"]
+    pd.testing.assert_frame_equal(res.folds.drop(columns=drop), again.folds.drop(columns=drop))
+    only = lb.run_leaderboard(["haberman"], classifiers=["NCC"], n_splits=3, n_repeats=1)
+    assert set(only.folds["classifier"]) == {"NCC", "NBC"}
+
+
+def test_summary_tables(small_run):
+    res, _ = small_run
+    sc = lb.dataset_scores(res.folds)
+    assert "u80_se" in sc
+    tab = lb.leaderboard_table(res.folds, sc)
+    assert tab.loc["RBC", "data sets"] == int(res.info["incomplete"].sum())
+    assert tab.loc["NCC", "data sets"] == len(SMALL)
+    assert ((tab["determinacy"] > 0) & (tab["determinacy"] <= 100)).all()
+    assert (tab.loc[tab["kind"] == "precise", "determinacy"] == 100).all()
+    assert (tab["u80"] >= tab["u65"] - 1e-9).all()
+    shown = lb.display_leaderboard(tab)
+    assert "±" in shown.loc["NCC", "u80 %"]
+    ranks, pairs = lb.rank_tables(sc)
+    assert "RBC" not in ranks.columns and "NCC" in ranks.columns
+    assert set(ranks.index) == {"u65", "u80"}
+    k = len([c for c in ranks.columns if c in tab.index])
+    row = ranks.loc["u65", [c for c in ranks.columns if c in tab.index]]
+    assert row.sum() == pytest.approx(k * (k + 1) / 2)
+    top = lb.top_pair_comparisons(sc, ranks, n_top=3, nsamples=500)
+    assert len(top) == 6
+    assert np.allclose(top[["p_a_better", "p_rope", "p_b_better"]].sum(axis=1), 1)
+    assert len(lb.display_pairs(top)) == 6
+    wins, wr = lb.win_tables(sc, res.info)
+    clf = [c for c in wins.columns if c != "data sets"]
+    assert wins.loc[("all", "all data sets"), clf].sum() == pytest.approx(len(SMALL))
+    for factor in ("size", "classes", "missing"):
+        assert wins.loc[factor, "data sets"].sum() == len(SMALL)
+    inc = lb.incomplete_table(sc, res.info)
+    assert set(inc.index) == set(res.info.index[res.info["incomplete"]])
+    inc_ranks, _ = lb.rank_tables(sc, datasets_=list(inc.index))
+    assert "RBC" in inc_ranks.columns
+
+
+def test_bins():
+    info = pd.DataFrame({"n": [50, 200, 201, 6000], "classes": [2, 3, 6, 5],
+                         "pct_missing": [0.0, 0.5, 5.0, 7.0]}, index=list("abcd"))
+    b = lb.bin_datasets(info)
+    assert list(b["size"]) == ["n ≤ 200", "n ≤ 200", "200 < n ≤ 1000", "n > 5000"]
+    assert list(b["classes"]) == ["2 classes", "3–5 classes", "6+ classes", "3–5 classes"]
+    assert list(b["missing"]) == ["no missing", "0–5 % missing", "0–5 % missing",
+                                  "> 5 % missing"]
+
+
+def test_published_comparison_reads_the_papers(small_run):
+    res, _ = small_run
+    sc = lb.dataset_scores(res.folds)
+    # haberman is in Antonucci et al.'s Table 2, labor among their (reconstructed) nine;
+    # all three are Corani & Antonucci data sets
+    pub = lb.published_comparison(sc, res.folds)
+    assert set(pub["source"]) >= {"Antonucci et al. Sec. 5.2", "Corani & Antonucci Sec. 3.2"}
+    row = pub[(pub["source"] == "Corani & Antonucci Sec. 3.2")
+              & (pub["classifier"] == "BMA-AODE*") & (pub["quantity"] == "mean determinacy")]
+    assert row["published"].iloc[0] == 94
+    want = 100 * sc["determinacy"].xs("BMA-AODE*", level="classifier") \
+        .reindex(SMALL).mean()
+    assert row["ours"].iloc[0] == pytest.approx(want)
+    np.testing.assert_allclose(pub["difference"], pub["ours"] - pub["published"])
+    # a parameter that differs from the paper's drops the rows that depend on it
+    other = lb.published_comparison(sc, res.folds, {"ncc_epsilon": 0.15})
+    assert not ((other["classifier"] == "NCC-ε")
+                & other["source"].str.startswith("Antonucci")).any()
+    summ = lb.published_summary(pub)
+    assert summ["rows"].sum() == len(pub.dropna(subset=["ours"]))
+
+
+def test_chapter_numbers_cover_the_text(small_run):
+    res, _ = small_run
+    sc = lb.dataset_scores(res.folds)
+    tab = lb.leaderboard_table(res.folds, sc)
+    ranks, rp = lb.rank_tables(sc)
+    pairs = lb.top_pair_comparisons(sc, ranks, n_top=3, nsamples=500)
+    wins, wr = lb.win_tables(sc, res.info)
+    inc = list(res.info.index[res.info["incomplete"]])
+    pub = lb.published_comparison(sc, res.folds)
+    inc_ranks, _ = lb.rank_tables(sc, datasets_=inc)
+    nums = lb.chapter_numbers(res, sc, tab, ranks, pairs, rp, wins, wr,
+                              lb.published_summary(pub), inc_ranks, pub)
+    assert nums["inc_rbc_pos_u80"] != "n/a" and nums["best_u80"] != "n/a"
+    text = (ROOT / "notebooks" / "leaderboard.md").read_text()
+    import re
+
+    used = set(re.findall(r"\{glue:text\}`([^`]+)`", text))
+    produced = set(nums) | {"aode_eps_capped", "rope_points"}
+    assert not used - produced, used - produced
+    assert all(isinstance(v, str) for v in nums.values())
+
+
+# --------------------------------------------------------------------------- baselines
+
+def _check_baseline(name, clf, rows=None, n_features=None, **params):
+    Xtr, ytr, Xte, _ = _fold(name)
+    model = lb.make_estimators([clf], params or None,
+                               n_features=n_features or Xtr.shape[1])[clf].fit(Xtr, ytr)
+    X = Xte if rows is None else Xte.iloc[:rows]
+    fast = model.predict_set(X)
+    base = lb.BASELINES[clf][0](model, X)
+    np.testing.assert_array_equal(base, fast, err_msg=f"{clf} on {name}")
+    return fast
+
+
+@pytest.mark.parametrize("clf", ["NCC", "NCC-ε"])
+def test_ncc_baseline_agrees(clf):
+    sets = _check_baseline("labor", clf)
+    _check_baseline("postoperative", clf)
+    assert sets.shape[1] == 2
+
+
+def test_lncc_baseline_agrees():
+    _check_baseline("labor", "LNCC")
+    _check_baseline("hepatitis", "LNCC", rows=20)
+
+
+def test_cma_baseline_agrees():
+    _check_baseline("labor", "CMA", rows=6)
+    _check_baseline("iris", "CMA", rows=6)
+    # log marginal-likelihood terms in the thousands (overflow in a naive gradient)
+    _check_baseline("nursery", "CMA", rows=4)
+
+
+def test_aode_baselines_agree():
+    _check_baseline("labor", "BMA-AODE*")
+    _check_baseline("iris", "BMA-AODE*", rows=15)
+    _check_baseline("labor", "COMP-AODE*", rows=4)
+
+
+@pytest.mark.parametrize("clf", ["CDT", "CDT-double"])
+def test_cdt_baseline_agrees(clf):
+    _check_baseline("labor", clf)
+    _check_baseline("iris", clf, rows=15)
+
+
+def test_rbc_baseline_agrees():
+    sets = _check_baseline("labor", "RBC")
+    assert (sets.sum(axis=1) > 1).any()           # missing values make it indeterminate
+    _check_baseline("postoperative", "RBC")
+
+
+def test_every_credal_entry_has_a_baseline():
+    assert set(lb.BASELINES) == {e.name for e in lb.REGISTRY if e.kind == "credal"}
+
+
+# ------------------------------------------------------------------------- performance
+
+def test_throughput_and_memory():
+    tp = lb.throughput(["labor"], classifiers=["NCC", "CDT"], repeat=1, baseline_rows=5,
+                       baseline_seconds=5.0)
+    assert list(tp["classifier"]) == ["NCC", "CDT"]
+    assert (tp["same_sets"] == tp["baseline_rows"]).all() and (tp["baseline_rows"] == 5).all()
+    assert (tp["ratio"] > 0).all()
+    np.testing.assert_allclose(tp["ratio"], tp["ours_per_s"] / tp["baseline_per_s"])
+    mem = lb.peak_memory("labor", classifiers=["NCC"])
+    assert list(mem.index) == ["NCC"] and (mem["fit peak MB"] > 0).all()
+    assert (mem["model MB"] > 0).all()
+
+
+def test_fit_scaling_and_slopes():
+    sc = lb.fit_scaling("credit_g", classifiers=["NCC"], sizes=[200, 400, 800],
+                        feature_counts=[4, 8], repeat=1)
+    assert set(sc["axis"]) == {"n", "k"} and len(sc) == 5
+    sl = lb.scaling_slopes(sc)
+    assert np.isfinite(sl.loc["NCC", "slope n"]) and np.isfinite(sl.loc["NCC", "slope k"])
+    assert np.isnan(sl.loc["NCC", "s.e. k"])      # two points: no standard error
+    fake = pd.DataFrame({"classifier": "X", "axis": "n", "value": [10, 100, 1000],
+                         "fit_s": [1e-3, 1e-1, 10.0]})
+    assert lb.scaling_slopes(fake).loc["X", "slope n"] == pytest.approx(2.0)
+
+
+def test_chapter_timings_and_goals(tmp_path):
+    (tmp_path / "notebooks").mkdir()
+    for n in ("a", "b", "performance"):
+        (tmp_path / "notebooks" / f"{n}.md").write_text("")
+    t = lb.chapter_timings("paper", root=tmp_path)
+    assert t["seconds"].isna().all() and (t["status"] != "measured").all()
+    (tmp_path / "results" / "_timings").mkdir(parents=True)
+    (tmp_path / "results" / "_timings" / "paper.csv").write_text(
+        "notebook,profile,seconds\na,paper,600\nb,paper,700\n")
+    t = lb.chapter_timings("paper", root=tmp_path)
+    assert t.loc["a", "seconds"] == 600 and np.isnan(t.loc["performance", "seconds"])
+    tp = pd.DataFrame({"dataset": ["d", "e"], "classifier": ["NCC", "NCC"],
+                       "ratio": [2000.0, 500.0]})
+    g = lb.goals_table(tp, t, own_seconds=30.0, budgets={"a": 15, "b": 5})
+    assert g.iloc[0]["met"] == "no" and "500" in g.iloc[0]["measured"]
+    assert list(g["met"])[1:] == ["yes", "no", "no"]   # a, b, the whole book (> 20 min)
+    t2 = t.copy()
+    t2.loc["b", "seconds"] = np.nan
+    g2 = lb.goals_table(tp, t2, own_seconds=30.0)
+    assert g2.iloc[-1]["met"] == "not measured" and "b" in g2.iloc[-1]["measured"]
+
+
+# ---------------------------------------------------------------------------- figures
+
+def test_figures(small_run):
+    import matplotlib.pyplot as plt
+
+    res, _ = small_run
+    sc = lb.dataset_scores(res.folds)
+    ranks, _ = lb.rank_tables(sc)
+    pairs = lb.top_pair_comparisons(sc, ranks, n_top=3, nsamples=500)
+    wins, wr = lb.win_tables(sc, res.info)
+    figs = [plotting.leaderboard_heatmap(sc, res.info),
+            plotting.leaderboard_determinacy(sc, res.info),
+            plotting.leaderboard_cd_diagrams(ranks),
+            plotting.leaderboard_wins(wr, wins),
+            plotting.leaderboard_bayes_pairs(pairs)]
+    tp = pd.DataFrame({"dataset": ["a", "a", "b"], "classifier": ["NCC", "CMA", "NCC"],
+                       "ours_per_s": [1e5, 2e4, 3e5], "baseline_per_s": [10.0, 5.0, 30.0],
+                       "ratio": [1e4, 4e3, 1e4]})
+    figs.append(plotting.performance_throughput(tp))
+    scal = pd.DataFrame({"classifier": ["NCC"] * 3 + ["NCC"] * 2, "axis": ["n"] * 3 + ["k"] * 2,
+                         "value": [10, 100, 1000, 4, 8], "fit_s": [1e-3, 1e-2, 1e-1, 1e-3, 2e-3]})
+    figs.append(plotting.performance_scaling(scal, lb.scaling_slopes(scal)))
+    for fig in figs:
+        assert isinstance(fig, matplotlib.figure.Figure)
+        shown = [ax for ax in fig.axes if ax.get_visible()]
+        # CD diagrams draw their own rank axis (axes off) and say so in the titles
+        assert any(ax.get_xlabel() for ax in shown) or all(ax.get_title() for ax in shown)
+        assert any(ax.get_ylabel() for ax in shown) or all(ax.get_title() for ax in shown)
+        plt.close(fig)
+
+
+# ---------------------------------------------------------------------- run_all.py
+
+def _run_all():
+    spec = importlib.util.spec_from_file_location("run_all", ROOT / "benchmarks" / "run_all.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_run_all_collects_outputs(tmp_path):
+    mod = _run_all()
+    (tmp_path / "bench_ok.py").write_text("print('hello from ok')\n")
+    (tmp_path / "bench_fail.py").write_text("import sys\nprint('partial')\nsys.exit(3)\n")
+    (tmp_path / "bench_slow.py").write_text("import time\ntime.sleep(30)\n")
+    (tmp_path / "other.py").write_text("print('not a benchmark')\n")
+    scripts = mod.discover(tmp_path)
+    assert [p.name for p in scripts] == ["bench_fail.py", "bench_ok.py", "bench_slow.py"]
+    out = tmp_path / "out"
+    rows = mod.run_all(scripts, out_dir=out, timeout=2.0, python=sys.executable)
+    status = {r["script"]: r["status"] for r in rows}
+    assert status == {"bench_fail.py": "exit 3", "bench_ok.py": "ok",
+                      "bench_slow.py": "timeout after 2 s"}
+    assert "hello from ok" in (out / "bench_ok.txt").read_text()
+    assert "partial" in (out / "bench_fail.txt").read_text()
+    assert (out / "summary.csv").is_file()
+
+
+# ------------------------------------------------------------------------------ dask
+
+def test_engine_on_a_local_dask_cluster():
+    """The engine's folds run on a Dask cluster through joblib's dask backend and give
+    exactly the n_jobs=1 tables (timings aside)."""
+    distributed = pytest.importorskip("distributed")
+    import joblib
+
+    est = lb.make_estimators(["NCC", "CDT"])
+    kw = dict(n_splits=3, n_repeats=2, random_state=0, progress=False)
+    ref = cross_validate(est, ["iris", "labor"], n_jobs=1, **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        with joblib.parallel_config(backend="dask"):
+            got = cross_validate(est, ["iris", "labor"], n_jobs=-1, **kw)
+        assert len(client.scheduler_info()["workers"]) == 2
+    drop = ["fit_time", "predict_time", "prep_time"]
+    pd.testing.assert_frame_equal(ref.folds.drop(columns=drop), got.folds.drop(columns=drop))
+    pd.testing.assert_frame_equal(ref.predictions, got.predictions)
