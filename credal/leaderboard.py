@@ -9,7 +9,8 @@ Leaderboard
     shipped data set: repeated stratified k-fold cross-validation with the same folds
     for every classifier, MDL discretisation fitted inside each training fold
     (:func:`credal.experiments.default_preprocessing`) and no imputation, so that each
-    classifier meets missing values with its own rule.  The precise counterparts are
+    classifier meets missing values with its own rule (declared classes that no row
+    has are removed first, :func:`observed_classes`).  The precise counterparts are
     not fitted again: the engine records each credal classifier's ``predict``, which is
     its counterpart's choice, and :func:`run_leaderboard` turns those labels into rows
     of their own.  Where a classifier's ``predict`` is not its counterpart's choice
@@ -55,6 +56,7 @@ __all__ = [
     "entries",
     "make_estimators",
     "aode_epsilon",
+    "observed_classes",
     "dataset_info",
     "LeaderboardResult",
     "run_leaderboard",
@@ -364,6 +366,31 @@ def _complete_rows(ds):
     return ds.X.loc[keep], ds.y.loc[keep]
 
 
+def observed_classes(ds):
+    """``(name, X, y)`` of a data set whose class keeps only the classes that occur.
+
+    Some files declare classes that no row has (anneal's class 4, the three heart
+    disease labels that Weka's copies never use, ...).  No test instance can have such
+    a class, and a credal classifier cannot rule out a class it has never seen (the IDM
+    leaves its probability vacuous), so the leaderboard removes them before the folds
+    are drawn.  Classes that occur in the data set but miss some training fold are kept.
+
+    Parameters
+    ----------
+    ds : Dataset
+        A loaded data set (:func:`credal.datasets.load`).
+
+    Returns
+    -------
+    tuple (str, DataFrame, Series)
+        For :func:`credal.experiments.cross_validate`.
+    """
+    y = ds.y
+    if isinstance(y.dtype, pd.CategoricalDtype):
+        y = y.cat.remove_unused_categories()
+    return ds.name, ds.X, y
+
+
 def dataset_info(data) -> pd.DataFrame:
     """Size, features, classes and share of missing values of the data sets.
 
@@ -375,17 +402,24 @@ def dataset_info(data) -> pd.DataFrame:
     Returns
     -------
     DataFrame indexed by ``dataset``: ``n`` (rows with a class), ``features``,
-    ``classes`` (observed), ``pct_missing`` (missing feature cells, percent, among
-    those rows) and ``incomplete`` (any missing feature value).
+    ``classes`` (observed), ``unused_classes`` (declared but never observed),
+    ``min_class_count`` (rows of the rarest observed class), ``pct_missing``
+    (missing feature cells, percent, among those rows) and ``incomplete`` (any
+    missing feature value).
     """
     rows = []
     for d in data:
         ds = datasets.load(d) if isinstance(d, str) else d
         X, y = _complete_rows(ds)
         miss = float(X.isna().to_numpy().mean() * 100) if X.size else 0.0
+        observed = int(pd.Series(y).nunique())
+        declared = len(y.cat.categories) if isinstance(y.dtype, pd.CategoricalDtype) \
+            else observed
         rows.append({"dataset": ds.name, "n": len(X), "features": X.shape[1],
-                     "classes": int(pd.Series(y).nunique()), "pct_missing": miss,
-                     "incomplete": bool(X.isna().to_numpy().any())})
+                     "classes": observed, "unused_classes": declared - observed,
+                     "min_class_count": int(pd.Series(y).value_counts().loc[lambda v: v > 0]
+                                            .min()) if len(y) else 0,
+                     "pct_missing": miss, "incomplete": bool(X.isna().to_numpy().any())})
     return pd.DataFrame(rows).set_index("dataset")
 
 
@@ -464,7 +498,8 @@ def run_leaderboard(data, *, classifiers=(), params=None, n_splits=5, n_repeats=
     Every data set goes through :func:`credal.experiments.cross_validate` with the
     default preprocessing (MDL discretisation fitted on each training fold, features
     left with a single category removed, no imputation), the same folds for every
-    classifier, and rows with a missing class dropped.  RBC (scope "incomplete") runs
+    classifier, rows with a missing class dropped and declared classes that never
+    occur removed (:func:`observed_classes`).  RBC (scope "incomplete") runs
     only on data sets with a missing feature value.  Classifiers whose counterpart
     labels come from another classifier (LNCC and RBC from NCC) are run in a second
     engine call that keeps the per-instance predictions, from which their
@@ -513,11 +548,12 @@ def run_leaderboard(data, *, classifiers=(), params=None, n_splits=5, n_repeats=
         group_a = {n: est[n] for n in names if n not in group_b}
         kw = dict(n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
                   n_jobs=n_jobs, cache_dir=cache_dir, progress=progress)
+        item = observed_classes(ds)
         parts = []
         if group_a:
-            parts.append(cross_validate(group_a, ds, keep_predictions=False, **kw).folds)
+            parts.append(cross_validate(group_a, item, keep_predictions=False, **kw).folds)
         if group_b:
-            res = cross_validate(group_b, ds, keep_predictions=True, **kw)
+            res = cross_validate(group_b, item, keep_predictions=True, **kw)
             fb = res.folds
             for n in joined:
                 cp = _counterpart_folds(res.predictions, n, reg[n].source)
@@ -1168,7 +1204,8 @@ _CHAPTER_KEYS = (
        "bestrank_size", "bestrank_classes", "bestrank_missing", "pub_rows", "pub_close",
        "pub_mad_antonucci", "pub_mad_corani", "pub_mad_ramoni", "pub_mad_moral",
        "moral_tree_rows", "moral_tree_above", "moral_nb_rows", "moral_nb_close",
-       "rbc_rho_missing", "rbc_most_missing", "rbc_most_missing_pct", "rbc_most_missing_det"])
+       "rbc_rho_missing", "rbc_most_missing", "rbc_most_missing_pct", "rbc_most_missing_det",
+       "anomalies", "anomaly_cause", "unused_class_sets"])
 
 
 def chapter_numbers(result, scores, table, ranks, pairs, rank_pairs, wins, win_ranks,
@@ -1285,6 +1322,10 @@ def chapter_numbers(result, scores, table, ranks, pairs, rank_pairs, wins, win_r
             out[f"pub_mad_{key}"] = f"{mad:.1f}"
     if published is not None:
         out.update(_moral_numbers(published))
+    out["anomalies"], out["anomaly_cause"] = _anomaly_text(
+        _anomalies(scores), info, result.folds["fold"].nunique())
+    unused = info.index[info.get("unused_classes", pd.Series(0, index=info.index)) > 0]
+    out["unused_class_sets"] = ", ".join(unused) if len(unused) else "none"
     # RBC's determinacy against the share of missing cells
     if "RBC" in set(scores.index.get_level_values("classifier")):
         d = scores["determinacy"].xs("RBC", level="classifier")
@@ -1296,6 +1337,63 @@ def chapter_numbers(result, scores, table, ranks, pairs, rank_pairs, wins, win_r
         out["rbc_most_missing_pct"] = f"{miss[top]:.0f}"
         out["rbc_most_missing_det"] = f"{100 * d[top]:.0f}"
     return _incomplete_numbers(out, inc_ranks)
+
+
+def _anomalies(scores, gap=0.2):
+    """``(classifier, data set, single accuracy, counterpart's accuracy)`` where a
+    credal classifier's single accuracy is more than ``gap`` below its counterpart's
+    accuracy with at least 5 % of the instances determinate (its determinate
+    instances should be the easy ones)."""
+    reg = _by_name()
+    out = []
+    names = set(scores.index.get_level_values("classifier"))
+    for e in REGISTRY:
+        if e.kind != "credal" or e.name not in names or e.counterpart not in names:
+            continue
+        single = scores["single_accuracy"].xs(e.name, level="classifier")
+        det = scores["determinacy"].xs(e.name, level="classifier")
+        acc = scores["accuracy"].xs(reg[e.counterpart].name, level="classifier")
+        bad = (acc.reindex(single.index) - single > gap) & (det > 0.05)
+        for d in single.index[bad.fillna(False).to_numpy()]:
+            out.append((e.name, d, float(single[d]), float(acc[d])))
+    return out
+
+
+def _anomaly_text(anomalies, info, n_splits):
+    """The chapter's list of anomalies and what explains them.
+
+    LNCC on a data set with a class of fewer than ``n_splits`` rows is explained:
+    some training folds lack that class, and with the instance inside the likelihood
+    an unseen class explains the instance perfectly (its maximum-likelihood
+    conditionals put all their mass on the instance's values), so the pairwise
+    profile-likelihood test lets it dominate the observed classes and LNCC returns it
+    alone (``tests/test_leaderboard.py`` shows this on a constructed example).
+    Anything else is reported as unexplained.
+    """
+    if not anomalies:
+        return "none", "There is none."
+    listed = "; ".join(f"{c} on {d} ({100 * a:.0f} % against {100 * b:.0f} %)"
+                       for c, d, a, b in anomalies)
+    rare = info["min_class_count"] < n_splits if "min_class_count" in info else None
+    explained = [x for x in anomalies if x[0] == "LNCC" and rare is not None
+                 and bool(rare.get(x[1], False))]
+    rest = [x for x in anomalies if x not in explained]
+    parts = []
+    if explained:
+        parts.append(
+            f"{'All' if not rest else 'The LNCC cases'} are LNCC on data sets with a "
+            f"class of fewer than {n_splits} rows, which some training folds lack "
+            "entirely. This is a property of the likelihood-based test, not a defect: "
+            "with the instance inside the likelihood, a class that has no training case "
+            "explains the instance perfectly (its maximum-likelihood conditionals put all "
+            "their mass on the instance's values), so in every pairwise test the profile "
+            "likelihood favours it and LNCC returns that unseen class alone, which is "
+            "almost always wrong. NCC, by contrast, keeps the unseen class in its set "
+            "beside the observed ones.")
+    if rest:
+        parts.append("Not explained: " + "; ".join(f"{c} on {d}" for c, d, _, _ in rest)
+                     + "; such a case points to a defect rather than to the method.")
+    return listed, " ".join(parts)
 
 
 def _moral_numbers(published):

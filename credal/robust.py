@@ -988,6 +988,12 @@ def _fold_counts(folds):
     })
 
 
+# Differences whose Monte-Carlo SE over replicates is taken paired (same partitions),
+# for the tolerances of :func:`headline`.
+_PAIRED = (("RBC_u", "NBC_m"), ("RBC_u", "NBC_*"), ("RBC_d", "NBC_m"), ("RBC_d", "NBC_*"),
+           ("RBC_d", "RBC_u"))
+
+
 def _pooled(c):
     """The five Table 1 fractions, and RBC_u on unclassified cases, from counts."""
     def get(cls, col):
@@ -1004,6 +1010,8 @@ def _pooled(c):
     out["RBC_d"] = kc / k if k else np.nan
     ku, _ = get("RBC", "correct_unclassified")
     out["RBC_u on unclassified"] = ku / (n - k) if n - k else np.nan
+    for a, b in _PAIRED:
+        out[f"{a} - {b}"] = out[a] - out[b]
     return out
 
 
@@ -1036,8 +1044,11 @@ def pooled_summary(folds):
         Long form, one row per (dataset, quantity) with ``estimate``, ``se``,
         ``ci95`` (half-width), ``mc_se``, ``n`` (rows behind the fraction, per
         replicate), ``n_scored`` (scored rows of the data set) and ``replicates``.
-        Quantities: :data:`QUANTITIES` and ``"RBC_u on unclassified"`` (measured
-        directly: equals Eq. 14's residual accuracy of RBC_u).
+        Quantities: :data:`QUANTITIES`, ``"RBC_u on unclassified"`` (measured
+        directly: equals Eq. 14's residual accuracy of RBC_u) and paired differences
+        such as ``"RBC_u - NBC_m"`` (accuracy of one minus the other, per replicate on
+        the same partitions; only ``estimate`` and ``mc_se`` are filled: the
+        binomial SE of a paired difference is not the two SEs combined).
     """
     c = _fold_counts(folds)
     rows = []
@@ -1051,6 +1062,13 @@ def pooled_summary(folds):
         per_rep = pd.DataFrame([_pooled(cd[cd["repeat"] == r]) for r in reps])
         cov = total.get("RBC_d coverage", np.nan)
         for q, p in total.items():
+            if " - " in q:  # paired differences: only their Monte-Carlo SE is meaningful
+                mc = (per_rep[q].std(ddof=1) / np.sqrt(len(reps))
+                      if len(reps) > 1 else np.nan)
+                rows.append({"dataset": d, "quantity": q, "estimate": p, "se": np.nan,
+                             "ci95": np.nan, "mc_se": mc, "n": n_scored,
+                             "n_scored": int(round(n_scored)), "replicates": len(reps)})
+                continue
             n = n_scored * cov if q == "RBC_d" else (
                 n_scored * (1 - cov) if q == "RBC_u on unclassified" else n_scored)
             se = np.sqrt(p * (1 - p) / n) if n > 0 and np.isfinite(p) else np.nan
@@ -1680,12 +1698,13 @@ def headline(t1, t2, summary=None, *, exclude=(), published1=None, published2=No
     * gains of one classifier over another: rounding plus 3 combined Monte-Carlo
       SEs over CV replicates, the paper's taken equal to ours (the data set's own
       sampling error is shared by both classifiers; 3 is about the t quantile for 5
-      replicates).  The SE of a difference is combined as if the two were
-      independent, which overstates it.  With one replicate (or no ``summary``) the
-      binomial SEs are used instead;
-    * counts of data sets: how many of ours have a margin within 3 Monte-Carlo SEs,
-      i.e. could flip with another partition (with one replicate: within 1.96
-      combined binomial SEs);
+      replicates).  The SE is that of the paired difference over replicates
+      (:func:`pooled_summary`), not the two classifiers' SEs combined as if they
+      were independent.  With one replicate (or no ``summary``) the binomial SEs are
+      used instead, which overstates the tolerance;
+    * counts of data sets: how many of ours have a margin within 3 paired
+      Monte-Carlo SEs, i.e. could flip with another partition (with one replicate:
+      within 1.96 combined binomial SEs);
     * Table 2 values: rounding plus 1.96 combined binomial SEs of the residual
       accuracy on the cases RBC_d leaves unclassified (ours: our size times our
       share unclassified; the paper's: its size times its share), Laplace-smoothed
@@ -1724,8 +1743,10 @@ def headline(t1, t2, summary=None, *, exclude=(), published1=None, published2=No
     mc = pd.DataFrame()
     if summary is not None and len(summary):
         mc = summary.pivot(index="dataset", columns="quantity", values="mc_se") * 100
-    mc = mc.reindex(index=t.index, columns=list(QUANTITIES))
-    use_mc = n_cmp > 0 and bool(np.isfinite(mc[["NBC_m", "RBC_u"]].to_numpy(float)).all())
+    paired = [f"{a} - {b}" for a, b in _PAIRED]
+    mc = mc.reindex(index=t.index, columns=list(QUANTITIES) + paired)
+    use_mc = n_cmp > 0 and bool(np.isfinite(mc[["NBC_m", "RBC_u", "RBC_u - NBC_m"]]
+                                             .to_numpy(float)).all())
     tol_bin = "tolerance: rounding + 1.96 combined SE (ours binomial, the paper's ± as one SE)"
     tol_mc = ("tolerance: rounding + 3 combined Monte-Carlo SE over CV replicates (the "
               "paper's taken equal to ours)")
@@ -1768,7 +1789,7 @@ def headline(t1, t2, summary=None, *, exclude=(), published1=None, published2=No
     gain_o = (t["RBC_u"] - t["NBC_m"]).astype(float)
     gain_p = (t["RBC_u paper"] - t["NBC_m paper"]).astype(float)
     if use_mc:
-        var = 2 * (mc["RBC_u"] ** 2 + mc["NBC_m"] ** 2)
+        var = 2 * mc["RBC_u - NBC_m"] ** 2  # paired: both classifiers see the same folds
         tol = 0.01 + 3 * np.sqrt(var.sum()) / n_cmp
         note = f"mean {where}; {tol_mc}"
     else:
@@ -1797,8 +1818,8 @@ def headline(t1, t2, summary=None, *, exclude=(), published1=None, published2=No
         for d in t.index:
             if np.isfinite(m_o[d]):
                 c = o.loc[d].idxmax()
-                if use_mc:
-                    s = 3 * float(np.hypot(mc.loc[d, best], mc.loc[d, c]))
+                if use_mc:  # the SE of the paired margin over replicates
+                    s = 3 * float(mc.loc[d, f"{best} - {c}"])
                 else:
                     s = float(np.hypot(t.loc[d, f"{best} ±95%"], t.loc[d, f"{c} ±95%"]))
                 flip += int(np.isfinite(s) and abs(m_o[d]) <= s)
@@ -1828,7 +1849,7 @@ def headline(t1, t2, summary=None, *, exclude=(), published1=None, published2=No
         if r is not None:
             cb = max(b, key=lambda c: float(r[c])) if b else None
             ours = float(r[a]) - (float(r[cb]) if cb else 0.0)
-            mc_o = float(np.hypot(mc.loc[lab, a], mc.loc[lab, cb])) if cb else np.nan
+            mc_o = float(mc.loc[lab, f"{a} - {cb}"]) if cb else np.nan  # paired
             if b and np.isfinite(mc_o):
                 tol, tol_note = 0.01 + 3 * np.sqrt(2) * mc_o, tol_mc
             else:

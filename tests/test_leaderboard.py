@@ -220,6 +220,51 @@ def test_summary_tables(small_run):
     assert "RBC" in inc_ranks.columns
 
 
+def test_classes_that_never_occur_are_removed():
+    ds = credal.datasets.load("anneal")
+    assert len(ds.y.cat.categories) == 6 and ds.y.nunique() == 5
+    name, X, y = lb.observed_classes(ds)
+    assert name == "anneal" and X is ds.X and list(y.cat.categories) == sorted(
+        ds.y.dropna().unique().astype(str), key=list(ds.y.cat.categories).index)
+    info = lb.dataset_info([ds, "iris"])
+    assert info.loc["anneal", "unused_classes"] == 1 and info.loc["iris", "unused_classes"] == 0
+
+
+def test_anomaly_check():
+    idx = pd.MultiIndex.from_product([["a", "b"], ["NCC", "NBC", "LNCC"]],
+                                     names=["dataset", "classifier"])
+    sc = pd.DataFrame({"single_accuracy": [0.9, 0.8, 0.9, 0.3, 0.8, 0.2],
+                       "determinacy": [0.9, 1.0, 0.9, 0.5, 1.0, 0.9],
+                       "accuracy": [0.85, 0.8, 0.8, 0.7, 0.8, 0.7]}, index=idx)
+    found = lb._anomalies(sc)
+    assert [(c, d) for c, d, _, _ in found] == [("NCC", "b"), ("LNCC", "b")]
+    info = pd.DataFrame({"min_class_count": [10, 1]}, index=["a", "b"])
+    listed, cause = lb._anomaly_text(found, info, n_splits=5)
+    assert listed == "NCC on b (30 % against 80 %); LNCC on b (20 % against 80 %)"
+    assert cause.startswith("The LNCC cases are LNCC") and "Not explained: NCC on b" in cause
+    # a common class everywhere: nothing is explained away
+    listed, cause = lb._anomaly_text(found[1:], info.assign(min_class_count=10), n_splits=5)
+    assert cause.startswith("Not explained: LNCC on b")
+    assert lb._anomaly_text([], info, 5) == ("none", "There is none.")
+
+
+def test_lncc_returns_a_class_unseen_in_training_alone():
+    """The mechanism behind the leaderboard's LNCC anomalies: with the instance in the
+    likelihood, a declared class without training rows explains the instance perfectly
+    and LNCC returns it alone, while NCC keeps it beside the observed classes."""
+    rng = np.random.default_rng(0)
+    n, m = 60, 12
+    X = rng.integers(0, 3, size=(n, m))
+    y = pd.Categorical(rng.choice(["a", "b"], size=n), categories=["a", "b", "new"])
+    Xt = rng.integers(0, 3, size=(25, m))
+    lncc = credal.LNCC(alpha=0.75).fit(X, y)
+    sets = lncc.predict_set(Xt)
+    assert list(lncc.classes_) == ["a", "b", "new"]
+    assert (sets.sum(axis=1) == 1).all() and sets[:, 2].all()
+    ncc_sets = credal.NCC().fit(X, y).predict_set(Xt)
+    assert ncc_sets[:, 2].all() and (ncc_sets.sum(axis=1) > 1).all()
+
+
 def test_bins():
     info = pd.DataFrame({"n": [50, 200, 201, 6000], "classes": [2, 3, 6, 5],
                          "pct_missing": [0.0, 0.5, 5.0, 7.0]}, index=list("abcd"))
@@ -437,20 +482,26 @@ def test_run_all_collects_outputs(tmp_path):
 # ------------------------------------------------------------------------------ dask
 
 def test_engine_on_a_local_dask_cluster():
-    """The engine's folds run on a Dask cluster through joblib's dask backend and give
-    exactly the n_jobs=1 tables (timings aside)."""
+    """The engine's folds run on a Dask cluster (worker processes, so every task is
+    pickled) through joblib's dask backend and give exactly the n_jobs=1 tables
+    (timings aside)."""
     distributed = pytest.importorskip("distributed")
     import joblib
 
     est = lb.make_estimators(["NCC", "CDT"])
     kw = dict(n_splits=3, n_repeats=2, random_state=0, progress=False)
     ref = cross_validate(est, ["iris", "labor"], n_jobs=1, **kw)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        with joblib.parallel_config(backend="dask"):
+        with distributed.get_task_stream(client) as stream, \
+                joblib.parallel_config(backend="dask"):
             got = cross_validate(est, ["iris", "labor"], n_jobs=-1, **kw)
-        assert len(client.scheduler_info()["workers"]) == 2
+        workers = set(client.scheduler_info()["workers"])
+    assert len(workers) == 2
+    # the folds really ran on the cluster's workers
+    assert len(stream.data) > 0
+    assert {t["worker"] for t in stream.data} <= workers
     drop = ["fit_time", "predict_time", "prep_time"]
     pd.testing.assert_frame_equal(ref.folds.drop(columns=drop), got.folds.drop(columns=drop))
     pd.testing.assert_frame_equal(ref.predictions, got.predictions)

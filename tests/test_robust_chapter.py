@@ -149,8 +149,23 @@ def test_run_experiment_is_reproducible(small_run):
 
 def test_pooled_summary_counts(small_run):
     s = robust.pooled_summary(small_run)
-    assert set(s["quantity"]) == set(robust.QUANTITIES) | {"RBC_u on unclassified"}
+    paired = {f"{a} - {b}" for a, b in robust._PAIRED}
+    assert set(s["quantity"]) == set(robust.QUANTITIES) | {"RBC_u on unclassified"} | paired
     f = small_run
+    # a paired difference: its estimate is the difference, its Monte-Carlo SE that of the
+    # per-replicate differences (smaller than the two SEs combined when they co-vary)
+    for d in ("lung_cancer", "bridges_v2"):
+        e = s[s["dataset"] == d].set_index("quantity")
+        assert e.loc["RBC_u - NBC_m", "estimate"] == pytest.approx(
+            e.loc["RBC_u", "estimate"] - e.loc["NBC_m", "estimate"])
+        per_rep = []
+        for r in sorted(f["repeat"].unique()):
+            fr = f[(f["dataset"] == d) & (f["repeat"] == r)]
+            acc = {c: (g["precise_accuracy"] * g["n_test"]).sum() / g["n_test"].sum()
+                   for c, g in fr.groupby("classifier")}
+            per_rep.append(acc["RBC"] - acc["NBC_m"])
+        assert e.loc["RBC_u - NBC_m", "mc_se"] == pytest.approx(
+            np.std(per_rep, ddof=1) / np.sqrt(len(per_rep)))
     for d in ("lung_cancer", "bridges_v2"):
         e = s[s["dataset"] == d].set_index("quantity")
         nb = f[(f["dataset"] == d) & (f["classifier"] == "NBC_m")]
