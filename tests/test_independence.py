@@ -910,3 +910,181 @@ def test_learning_from_independent_data():
     assert summ.loc["arcs", "mean"] == pytest.approx(runs.n_arcs.mean())
     by = learned_networks_by_S([1.0, 10.0], n_repeats=4, random_state=1)
     assert list(by.index) == [1.0, 10.0] and by.loc[1.0, "same_skeleton"] == 1.0
+
+
+# ------------------------------------------------------------ readings of IMP
+
+
+def _h(*p):
+    """Entropy (nats) of explicit probabilities."""
+    return -sum(x * math.log(x) for x in p if x > 0)
+
+
+def test_imp_variants_hand_computed_table():
+    from credal.independence import imp_variant_score
+
+    # N = [[2, 0], [1, 1]], s = 1: H*(Y) from (3, 1) -> (3, 2)/5; rows (2, 0) -> (2, 1)/3
+    # and (1, 1) -> uniform; X's IDM: P(x = 0) in [2/5, 3/5].
+    t = np.array([[2, 0], [1, 1]])
+    hy, h0, h1 = _h(0.6, 0.4), _h(2 / 3, 1 / 3), math.log(2)
+    base = hy - (h0 + h1) / 2
+    want = {
+        "GE": base,
+        "HALF": base,
+        "WSMOOTH": base,  # (2 + 1/2)/5 = 1/2: the same weights
+        "UPEXP": hy - (2 * h0 + 2 * h1 + max(h0, h1)) / 5,
+        "LOEXP": hy - (2 * h0 + 2 * h1 + min(h0, h1)) / 5,
+        # s/2 per row: (2, 0) + 1/2 -> (2, 1/2)/(5/2); (1, 1) stays uniform.
+        "ROWS": hy - (_h(0.8, 0.2) + h1) / 2,
+        # Non-specificity s ln 2 / (n + s) added to every upper entropy.
+        "NS": hy + math.log(2) / 5 - (h0 + math.log(2) / 3 + h1 + math.log(2) / 3) / 2,
+        # Interior optimum of H(p) + p h0 + (1 - p) h1: ln(e^h0 + e^h1); H*(X) = ln 2.
+        "CREDAL": math.log(2) + hy - math.log(math.exp(h0) + math.exp(h1)),
+        # Transpose [[2, 1], [0, 1]]: H*(X) from (2, 2) = ln 2, rows (2, 1) and (0, 1)
+        # both saturate at ln 2.
+        "SWAP": 0.0,
+        # Joint IDM: (2, 0, 1, 1) + 1 -> level 1: (2, 1, 1, 1)/5; H*(X) = ln 2.
+        "JOINT": math.log(2) + hy - _h(0.4, 0.2, 0.2, 0.2),
+    }
+    want["SYM"] = base + want["SWAP"]
+    for variant, value in want.items():
+        assert imp_variant_score(t, variant) == pytest.approx(value, abs=1e-12), variant
+    assert imp_score(t) == pytest.approx(base, abs=1e-12)
+
+
+def test_imp_credal_and_jointcond_match_brute_force():
+    from credal.independence import imp_variant_score
+
+    rng = np.random.default_rng(11)
+    grid = np.linspace(0.0, 1.0, 2001)
+    for _ in range(40):
+        r = int(rng.integers(2, 4))
+        t = rng.integers(0, 7, size=(r, 2))
+        if t.sum() == 0:
+            continue
+        N, s = t.sum(), float(rng.choice([0.5, 1.0, 2.0]))
+        nx = t.sum(axis=1)
+        h = upper_entropy(t, s)
+        hy = upper_entropy(t.sum(axis=0), s)
+        # CREDAL: maximise H(p) + p.h over p_x >= n_x/(N + s) by SLSQP.
+        low = nx / (N + s)
+        obj = lambda p: -(stats.entropy(p) + p @ h)  # noqa: E731
+        res = optimize.minimize(obj, np.full(r, 1.0 / r), method="SLSQP", bounds=[(l, 1) for l in low],
+                                constraints=[{"type": "eq", "fun": lambda p: p.sum() - 1}],
+                                options={"ftol": 1e-14, "maxiter": 500})
+        want = upper_entropy(nx, s) + hy - (-res.fun)
+        assert imp_variant_score(t, "CREDAL", s) == pytest.approx(want, abs=1e-7)
+        if r == 2:
+            # JOINTCOND: mass w to row 0, s - w to row 1, each row at its own IDM optimum.
+            f = [((nx[0] + w) * (upper_entropy(t[0], w) if w > 0 else _h(*(t[0] / max(nx[0], 1))))
+                  + (nx[1] + s - w) * (upper_entropy(t[1], s - w) if w < s else _h(*(t[1] / max(nx[1], 1)))))
+                 / (N + s) for w in s * grid]
+            got = imp_variant_score(t, "JOINTCOND", s)
+            assert got <= hy - max(f) + 1e-12
+            assert got == pytest.approx(hy - max(f), abs=1e-6)
+
+
+def test_imp_variants_agree_with_base_and_order():
+    from credal.independence import all_tables, imp_variant_score
+
+    T = all_tables(12)
+    base = imp_score(T)
+    # Rows with equal upper entropies: the IDM expectation of X changes nothing.
+    h = upper_entropy(T, 1.0)
+    same = np.isclose(h[:, 0], h[:, 1], rtol=0, atol=1e-14) & np.all(T.sum(axis=2) > 0, axis=1)
+    assert same.any()
+    for v in ("UPEXP", "LOEXP", "CREDAL"):
+        np.testing.assert_allclose(imp_variant_score(T[same], v), base[same], atol=1e-12)
+    # IPD ordering: H*(X) + max E[h] >= max[H(p) + E_p h] >= H(p_maxent) + E_maxent h.
+    up, cr, me = (imp_variant_score(T, v) for v in ("UPEXP", "CREDAL", "WMAXENT"))
+    assert np.all(up <= cr + 1e-12) and np.all(cr <= me + 1e-12)
+    assert np.all(imp_variant_score(T, "LOEXP") >= up - 1e-12)
+    # SYM is the sum of the two directions; SWAP is the transposed table.
+    np.testing.assert_allclose(imp_variant_score(T, "SYM"), base + imp_score(np.swapaxes(T, 1, 2)), atol=1e-12)
+    np.testing.assert_allclose(imp_variant_score(T, "SWAP"), imp_score(np.swapaxes(T, 1, 2)), atol=1e-12)
+    # Empty table scores 0 under every variant.
+    for v in ("UPEXP", "CREDAL", "JOINT", "JOINTCOND", "NS", "ROWS", "WMAXENT"):
+        assert imp_variant_score(np.zeros((2, 2)), v) == 0.0
+
+
+def test_imp_variant_names_and_tie_rules():
+    from credal.independence import exact_errors
+
+    tie = np.array([[1, 1], [1, 0]])  # H*(Y) and both rows saturate at ln 2: IMP = 0
+    assert imp_score(tie) == pytest.approx(0.0, abs=1e-15)
+    d = score_decisions(tie, ["IMP", "IMP_GE", "IMP_HALF", "IMP_T0", "IMP_UPEXP", "IMP_ROWS2"])
+    assert (d["IMP"], d["IMP_GE"], d["IMP_HALF"], d["IMP_T0"]) == (INDEPENDENCE, DEPENDENCE, UNDECIDED,
+                                                                   INDEPENDENCE)
+    strong = np.array([[5, 0], [0, 5]])
+    d = score_decisions(strong, ["IMP_GE", "IMP_HALF", "IMP_T0.1", "IMP_T1"])
+    assert (d["IMP_GE"], d["IMP_HALF"], d["IMP_T0.1"], d["IMP_T1"]) == (DEPENDENCE, DEPENDENCE,
+                                                                        DEPENDENCE, INDEPENDENCE)
+    for bad in ("IMP_FOO", "IMP_UPEXP0", "IMP_"):
+        with pytest.raises(ValueError):
+            score_decisions(strong, [bad])
+    from credal.independence import imp_variant_score
+
+    with pytest.raises(ValueError):
+        imp_variant_score(strong, "FOO")
+    with pytest.raises(ValueError):
+        imp_variant_score(np.ones((3, 2)), "JOINTCOND")
+    # A coin on ties: half the tie probability is an error under each model.
+    full = exact_errors([3], ["IMP_HALF"])
+    half = exact_errors([3], ["IMP_HALF"], undecided_error=0.5)
+    ge, plain = exact_errors([3], ["IMP_GE"]), exact_errors([3], ["IMP"])
+    for model in ("dependence", "independence"):
+        pick = lambda df: float(df.loc[df.true_model == model, "errors"].iloc[0])  # noqa: E731
+        assert pick(half) == pytest.approx((pick(ge) + pick(plain)) / 2, rel=1e-12)
+        assert pick(full) > pick(half)
+    with pytest.raises(ValueError):
+        exact_errors([3], ["IMP"], undecided_error=1.5)
+
+
+def test_imp_swap_is_identical_in_expectation():
+    # The generating models are exchangeable in X and Y (Dir(1,1) x Dir(1/2,1/2)^2 is
+    # Dir(1/2,1/2,1/2,1/2) on the joint), so exchanging the roles cannot matter.
+    from credal.independence import all_tables, exact_errors, table_probabilities
+
+    T = all_tables(10)
+    pd_, pi_ = table_probabilities(T)
+    pdt, pit = table_probabilities(np.swapaxes(T, 1, 2))
+    np.testing.assert_allclose(pdt, pd_, rtol=1e-12)
+    np.testing.assert_allclose(pit, pi_, rtol=1e-12)
+    ex = exact_errors([10, 20], ["IMP", "IMP_SWAP"])
+    a = ex[ex.score == "IMP"]["errors"].to_numpy()
+    b = ex[ex.score == "IMP_SWAP"]["errors"].to_numpy()
+    np.testing.assert_allclose(a, b, rtol=1e-10)
+    # ... although the two decide differently on many single tables.
+    d = score_decisions(T, ["IMP", "IMP_SWAP"])
+    assert np.mean(d["IMP"] != d["IMP_SWAP"]) > 0.05
+
+
+def test_imp_variant_check_and_threshold_fit():
+    from credal.independence import (
+        exact_errors,
+        imp_threshold_fit,
+        imp_variant_check,
+        published_table,
+    )
+
+    pub_dep = published_table("moral_errors_dependence")
+    pub_ind = published_table("moral_errors_independence")
+    names = ["IMP", "IMP_SWAP", "IMP_GE", "IMP_HALF", "IMP_UPEXP"]
+    chk = imp_variant_check(pub_dep, pub_ind, names, [3, 5, 10])
+    assert list(chk.index) == names and chk["cells"].eq(6).all()
+    assert chk.loc["IMP", "rms_z"] == pytest.approx(chk.loc["IMP_SWAP", "rms_z"], rel=1e-9)
+    # Ties decided as dependence, or by a coin, contradict the counts at N = 3.
+    assert chk.loc["IMP_GE", "max_abs_z"] > 50 and chk.loc["IMP_HALF", "max_abs_z"] > 30
+    assert chk.loc["IMP", "worst_size"] == 10
+    assert chk.loc["IMP_UPEXP", "max_abs_z"] < chk.loc["IMP", "max_abs_z"]
+    assert chk.loc["IMP", "reading"] == "as stated, s = 1"
+    fit = imp_threshold_fit(pub_dep, pub_ind, [3, 10])
+    assert fit.loc[3, "threshold"] == 0.0
+    t = fit.loc[10, "threshold"]
+    assert t > 0
+    # The fitted threshold reproduces its own dependence count (checked through the
+    # IMP_T<t> score) but not the independence count.
+    ex = exact_errors([10], [f"IMP_T{float(t)!r}"])
+    assert float(ex.loc[ex.true_model == "dependence", "errors"].iloc[0]) == pytest.approx(
+        fit.loc[10, "dependence_expected"], rel=1e-12)
+    assert abs(fit.loc[10, "dependence_z"]) < 3 and abs(fit.loc[10, "independence_z"]) > 5
