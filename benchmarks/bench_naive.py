@@ -6,14 +6,21 @@ times ``fit`` + ``predict_set`` of :class:`credal.naive.NCC` and
 the same process, a baseline that decides the same dominance tests one instance
 and one ordered class pair at a time with scipy:
 
-* NCC: ``scipy.optimize.brentq`` on the derivative of the one-dimensional convex
+* NCC, straightforward (the issue's baseline): ``scipy.optimize.minimize_scalar``
+  (bounded) on the one-dimensional objective, per instance and ordered class
+  pair, with the end values of ``[0, 1]`` also taken; a zero count
+  ``n(c', x_j) = 0`` (infimum exactly 0, objective ``-inf``) is decided directly;
+* NCC, tuned: ``scipy.optimize.brentq`` on the analytic derivative of the convex
   objective (end points checked first), then the objective at the minimiser;
 * LNCC: ``brentq`` for the point where the ratio equals 1 and two bounded
   ``minimize_scalar`` calls for the likelihood maxima left of it and overall.
 
 The baseline runs on the first ``--baseline-rows`` instances only; its rate is
 extrapolated (said so in the output) and its sets are compared with ours on those
-rows.
+rows.  Ours is timed twice: ``fit`` + ``predict_set`` (what the issue asks) and
+``predict_set`` alone on the fitted model (the dominance tests the ratio is
+about; ``fit`` is linear counting plus the DataFrame conversion); a ratio is
+printed for each.
 
 A second part times what the evaluation engine asks of the classifiers in the
 artificial study of the likelihood-based NCC chapter: for one training set of 50
@@ -100,6 +107,31 @@ def _pair_counts(model, row, a, b):
     o1j = model.observed_count_[a, j]
     o2j = model.observed_count_[b, j]
     return model.class_count_[a], model.class_count_[b], n1j, n2j, o1j, o2j, j
+
+
+def straightforward_ncc_set(model, row):
+    """NCC (epsilon = 0) set of one instance, bounded minimize_scalar per ordered pair."""
+    K, s = len(model.classes_), float(model.s)
+    dominated = np.zeros(K, bool)
+    for a in range(K):
+        for b in range(K):
+            if a == b:
+                continue
+            n1, n2, n1j, n2j, o1j, o2j, _ = _pair_counts(model, row, a, b)
+            if np.any(n1j == 0):
+                continue  # infimum 0: the objective is -inf
+            keep = n2j != o2j  # ln(o + st) - ln(n + st) is exactly 0 there
+
+            def psi(t):
+                with np.errstate(divide="ignore"):
+                    return (np.log(n1 + s * (1 - t)) - np.log(n2 + s * t)
+                            + np.sum(np.log(n1j) - np.log(o1j + s * (1 - t)))
+                            + np.sum(np.log(o2j[keep] + s * t) - np.log(n2j[keep] + s * t)))
+
+            res = minimize_scalar(psi, bounds=(0.0, 1.0), method="bounded")
+            if min(res.fun, psi(0.0), psi(1.0)) > 0:
+                dominated[b] = True
+    return ~dominated
 
 
 def baseline_ncc_set(model, row):
@@ -190,47 +222,63 @@ def main():
     ap.add_argument("--baseline-rows", type=int, default=150)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    print("naive credal classifiers: vectorised (credal.naive) vs scipy loop baseline")
+    print("naive credal classifiers: vectorised (credal.naive) vs scipy loop baselines")
     print(f"baseline: first {args.baseline_rows} instances of each data set, rate "
-          "extrapolated to instances/s; ours: fit + predict_set on all instances, "
-          f"best of {args.repeat}\n")
-    header = (f"{'data':9s} {'clf':5s} {'n':>6s} {'ours s':>8s} {'ours inst/s':>12s} "
-              f"{'base inst/s':>12s} {'ratio':>8s} {'same sets':>10s}")
+          "extrapolated to instances/s; ours: all instances, best of "
+          f"{args.repeat}, fit + predict_set ('fit+ps') and predict_set alone ('ps')\n")
+    header = (f"{'data':9s} {'clf':5s} {'n':>6s} {'fit+ps/s':>10s} {'ps/s':>10s} "
+              f"{'baseline':>10s} {'base/s':>9s} {'ratio fit+ps':>12s} {'ratio ps':>9s} "
+              f"{'same sets':>10s}")
     print(header)
     for name in DATASETS:
         X, y, how = load(name)
         codes = codes_of(X)
         runs = (
-            ("NCC", NCC(), "predict_set", lambda m, r: baseline_ncc_set(m, r)),
-            ("NCC*", NCC(), "all_pairs", lambda m, r: baseline_ncc_set(m, r)),
+            ("NCC", NCC(), "predict_set",
+             (("scipy-min", straightforward_ncc_set), ("brentq", baseline_ncc_set))),
+            ("NCC*", NCC(), "all_pairs", (("brentq", baseline_ncc_set),)),
             ("LNCC", LNCC(alpha=0.75), "predict_set",
-             lambda m, r: baseline_lncc_set(m, r, 0.75)),
+             (("brentq+min", lambda m, r: baseline_lncc_set(m, r, 0.75)),)),
         )
-        for label, est, how_, base in runs:
+        for label, est, how_, bases in runs:
             # the memo is cleared so that repetitions recompute everything
             if how_ == "predict_set":
-                def run(est=est):
-                    _clear_memo()
-                    return est.fit(X, y).predict_set(X)
-            else:  # every ordered pair tested, as the baseline does
-                def run(est=est):
-                    _clear_memo()
-                    return ~np.any(est.fit(X, y).dominance_log_ratio(X) > 0, axis=1)
+                def sets_of(est=est):
+                    return est.predict_set(X)
+            else:  # every ordered pair tested, as the baselines do
+                def sets_of(est=est):
+                    return ~np.any(est.dominance_log_ratio(X) > 1e-11, axis=1)
+
+            def run(est=est, sets_of=sets_of):
+                _clear_memo()
+                est.fit(X, y)
+                return sets_of()
+
+            def run_ps(sets_of=sets_of):
+                _clear_memo()
+                return sets_of()
+
             secs, sets = best_time(run, args.repeat)
-            rate = len(X) / secs
+            secs_ps, sets_ps = best_time(run_ps, args.repeat)
+            rate, rate_ps = len(X) / secs, len(X) / secs_ps
             nb = min(args.baseline_rows, len(X))
-            t = time.perf_counter()
-            bsets = np.array([base(est, codes[i]) for i in range(nb)])
-            bsecs = time.perf_counter() - t
-            brate = nb / bsecs
-            same = int(np.sum(np.all(bsets == sets[:nb], axis=1)))
-            print(f"{name:9s} {label:5s} {len(X):6d} {secs:8.3f} {rate:12.0f} "
-                  f"{brate:12.1f} {rate / brate:8.0f} {same:5d}/{nb:<4d}")
+            for bname, base in bases:
+                t = time.perf_counter()
+                bsets = np.array([base(est, codes[i]) for i in range(nb)])
+                brate = nb / (time.perf_counter() - t)
+                same = int(np.sum(np.all(bsets == sets[:nb], axis=1)))
+                print(f"{name:9s} {label:5s} {len(X):6d} {rate:10.0f} {rate_ps:10.0f} "
+                      f"{bname:>10s} {brate:9.1f} {rate / brate:12.0f} {rate_ps / brate:9.0f} "
+                      f"{same:5d}/{nb:<4d}")
         print(f"  ({name}: {X.shape[1]} features, {len(y.cat.categories)} classes, "
               f"loaded with {how})")
-    print("\nNCC: predict_set tests each class only against the maximal classes the "
+    print("\nThe issue's goal (>= 1000x) refers to the straightforward baseline: for NCC "
+          "'scipy-min'\n(bounded minimize_scalar per ordered pair), for LNCC "
+          "'brentq+min' (brentq + bounded minimize_scalar).\n'brentq' is a tuned NCC "
+          "baseline (brentq on the analytic derivative, end points checked first).\n"
+          "NCC: predict_set tests each class only against the maximal classes the "
           "naive Bayes ranks higher;\nNCC*: the same sets from all ordered pairs "
-          "(dominance_log_ratio), like the baseline.\nLNCC: one profile likelihood "
+          "(dominance_log_ratio), like the baselines.\nLNCC: one profile likelihood "
           "per unordered pair gives both directions; the baseline redoes it per "
           "ordered pair.")
 

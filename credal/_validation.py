@@ -38,7 +38,10 @@ def _column_codes(col: pd.Series, name) -> tuple[np.ndarray, np.ndarray]:
             "categorical columns (discretise numeric columns first, e.g. with "
             "credal.preprocessing.MDLDiscretizer) or integer codes"
         )
-    return col.cat.codes.to_numpy(dtype=np.int64), np.asarray(col.cat.categories)
+    # the Categorical's own code array: no intermediate Series per column (matters for
+    # wide frames predicted fold after fold)
+    arr = col.array
+    return np.asarray(arr.codes, dtype=np.int64), np.asarray(arr.categories)
 
 
 def check_features(X, *, n_values=None, categories=None, feature_names=None):
@@ -70,7 +73,7 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None):
                 f"X has columns {list(names)}, but the estimator was fitted on "
                 f"{list(feature_names)}"
             )
-        cols = [_column_codes(X[c], c) for c in X.columns]
+        cols = [_column_codes(col, c) for c, col in X.items()]
         codes = (
             np.column_stack([c for c, _ in cols])
             if cols

@@ -143,8 +143,9 @@ __all__ = [
 # Upper bound on the elements of the (rows x pairs x features) work arrays of one
 # prediction chunk; keeps peak memory at a few tens of MB whatever n_samples is.
 _CHUNK_ELEMENTS = 1 << 20
-# Decisions on alpha* are taken in log space; a margin this small only matters
-# when alpha* equals alpha up to rounding (then the class is kept: no dominance).
+# Decisions are taken in log space; a margin this small only matters at an exact
+# tie up to rounding (NCC: an infimum ratio of 1; LNCC: alpha* equal to alpha), and
+# then the class is kept: no dominance.
 _LOG_TIE = 1e-11
 # LNCC cell certification: [0, 1] starts as _N_CELLS cells; a cell still
 # uncertified after _MAX_DEPTH bisections (width 2^-33) adds its end points to
@@ -152,6 +153,9 @@ _LOG_TIE = 1e-11
 # negligible error; never observed in the tests).
 _MAX_DEPTH = 30
 _N_CELLS = 8
+# NCC: decide dominance by the convexity certificates of _ncc_certify where they
+# apply (tests switch this off to compare with the exact minimisation alone).
+_CERTIFY = True
 
 
 # ---------------------------------------------------------------------------
@@ -189,7 +193,8 @@ def _newton_increasing(fun, lo, hi, x, xtol=1e-14, rtol=1e-14, maxiter=200):
         if act.size == 0:
             break
         xa = x[act]
-        f, df = fun(act, xa)
+        # all problems still active: a slice lets callers take views, not copies
+        f, df = fun(slice(None) if act.size == len(x) else act, xa)
         pos = f > 0
         lo_a = np.where(pos, lo[act], xa)
         hi_a = np.where(pos, xa, hi[act])
@@ -329,6 +334,134 @@ def _ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_c
     return out, tau
 
 
+def _ncc_end_terms(class_count, flat, observed, offsets, n_values, codes, s, epsilon,
+                   log_tables=None):
+    """Per row and class, the parts of ``psi`` and ``psi'`` at ``tau = 0`` and 1.
+
+    ``psi(tau) = Fa(c', t') - Fb(c'', t'')`` splits into one term per class (see
+    :func:`_ncc_log_infimum`), and at the end points of ``[0, 1]`` each class
+    share takes one of two values, ``u0 = (1 - eps) + eps/|C|`` or
+    ``u1 = eps/|C|``.  So the end values and slopes of every class pair come
+    from per-(class, feature, category) tables gathered once per row.
+
+    Parameters
+    ----------
+    class_count, flat, observed, offsets, n_values
+        The fitted count tables (see :class:`_NaiveCounts`).
+    codes : int array, shape (n, m)
+    s, epsilon : float
+    log_tables : tuple (lp, lt), optional
+        Log prior (K,) and flat log conditional table (K, S) of a naive Bayes;
+        when given, its joint log-likelihood is accumulated in the same pass, in
+        the same order as :meth:`_NaiveCounts._joint_log_likelihood` (identical
+        values).
+
+    Returns
+    -------
+    terms : ndarray, shape (8, n, K)
+        ``Fa(tau=0), Fa(tau=1), Fb(tau=0), Fb(tau=1)`` and the matching slope
+        parts ``Da, Da, Db, Db``, so that for classes ``(a, b)`` of a row
+        ``psi(e) = Fa_e[a] - Fb_e[b]`` and
+        ``psi'(e) = (1 - eps) s (Da_e[a] - Db_e[b])``.
+    zero : bool ndarray, shape (n, K)
+        A zero count ``n(c, x_j) + s e_j = 0``: as ``c'`` the infimum is 0.
+    scale : float
+        Upper bound on the absolute value of any one table entry (finite ones),
+        which sizes the rounding margin of the certificates.
+    jll : ndarray, shape (n, K), or None
+        The joint log-likelihood when ``log_tables`` is given.
+    """
+    K = len(class_count)
+    n, m = codes.shape
+    eps = float(epsilon)
+    w, kap = 1.0 - eps, eps / K
+    nv = np.asarray(n_values, float)
+    span = np.repeat(np.arange(m), np.asarray(n_values, np.int64))
+    e = (eps / (K * nv))[span]  # lower share of a category cell
+    dl = (eps * (nv - 1.0) / (K * nv))[span]
+    o = observed[:, span]
+    F = flat
+    S = F.shape[1]
+    use = (nv > 1)[span]
+    zero_tab = (F + s * e <= 0) & use
+    cancel = (F == o) & (dl == 0)  # ln(o + s u) - ln(n + s u) vanishes exactly
+    ncol = 9 * K if log_tables is not None else 8 * K
+    # one row per (feature, category) cell and a last row of zeros for missing
+    # values; columns: 8 blocks of K (a-role values at u0, u1; b-role values at
+    # u1, u0; the slopes in the same order), then the log conditionals
+    tab = np.zeros((S + 1, ncol))
+    init = np.empty(ncol)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lnum = np.log(np.where(zero_tab, 1.0, F + s * e))
+        for r, u in enumerate((w + kap, kap)):
+            lo_ = o + s * u
+            tab[:-1, r * K:(r + 1) * K] = np.where(use & ~zero_tab, lnum - np.log(lo_), 0.0).T
+            tab[:-1, (4 + r) * K:(5 + r) * K] = np.where(use & ~zero_tab, 1.0 / lo_, 0.0).T
+        for r, u in enumerate((kap, w + kap)):
+            g = F + s * (u - dl)
+            lo_ = o + s * u
+            keep = use & ~cancel
+            tab[:-1, (2 + r) * K:(3 + r) * K] = np.where(keep, np.log(g) - np.log(lo_), 0.0).T
+            tab[:-1, (6 + r) * K:(7 + r) * K] = np.where(keep, 1.0 / g - 1.0 / lo_, 0.0).T
+        for r, u in enumerate((w + kap, kap, kap, w + kap)):
+            init[r * K:(r + 1) * K] = np.log(class_count + s * u)
+            init[(4 + r) * K:(5 + r) * K] = (-1.0 if r < 2 else 1.0) / (class_count + s * u)
+    if log_tables is not None:
+        init[8 * K:] = log_tables[0]
+        tab[:-1, 8 * K:] = log_tables[1].T
+    vals = np.abs(np.concatenate([tab[:, :4 * K].ravel(), init[:4 * K]]))
+    ders = np.abs(np.concatenate([tab[:, 4 * K:8 * K].ravel(), init[4 * K:8 * K]]))
+    scale = max(float(vals[np.isfinite(vals)].max(initial=0.0)),
+                w * s * float(ders[np.isfinite(ders)].max(initial=0.0)))
+    idx = np.where(codes >= 0, offsets[:-1][None, :] + codes, S)
+    # one feature at a time, in order: contiguous gathers, O(n K) memory, and the
+    # naive Bayes columns summed exactly as _joint_log_likelihood sums them
+    acc = np.broadcast_to(init, (n, ncol)).copy()
+    for j in range(m):
+        acc += tab[idx[:, j]]
+    terms = acc[:, :8 * K].reshape(n, 8, K).transpose(1, 0, 2)
+    zero = np.zeros((n, K), dtype=bool)
+    if zero_tab.any():
+        zt = np.zeros((S + 1, K), dtype=bool)
+        zt[:-1] = zero_tab.T
+        for j in range(m):
+            zero |= zt[idx[:, j]]
+    jll = acc[:, 8 * K:] if log_tables is not None else None
+    return terms, zero, scale, jll
+
+
+def _ncc_certify(terms, zero, scale, m, w_s, a_idx, b_idx, rows):
+    """Exact sign certificates of ``min psi`` for pairs ``a`` over ``b`` of ``rows``.
+
+    ``psi`` is convex on ``[0, 1]``: its tangents at 0 and 1 bound it from below
+    and its end values bound its minimum from above.  A pair is decided when the
+    bound clears zero by a margin far above the rounding of either computation
+    (this one or :func:`_ncc_log_infimum`), so the decision is the one the exact
+    minimisation would take.
+
+    Returns
+    -------
+    state : ndarray of int8
+        1: ``a`` dominates ``b``; -1: it does not; 0: undecided.
+    """
+    ta, tb = terms[:, rows, a_idx], terms[:, rows, b_idx]
+    p0, p1 = ta[0] - tb[2], ta[1] - tb[3]
+    d0, d1 = w_s * (ta[4] - tb[6]), w_s * (ta[5] - tb[7])
+    # far above the ~1e-16 relative rounding of sums of m + 2 terms of size <= scale
+    tol = 1e-11 * (m + 4) * max(scale, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        upper = np.fmin(p0, p1)
+        lb0 = p0 + np.minimum(d0, 0.0)
+        lb1 = p1 - np.maximum(d1, 0.0)
+        t = np.clip((p1 - d1 - p0) / (d0 - d1), 0.0, 1.0)
+        cross = np.where((d0 < 0) & (d1 > 0), np.fmax(p0 + d0 * t, p1 - d1 * (1.0 - t)), -np.inf)
+        lower = np.fmax(np.fmax(lb0, lb1), cross)
+    state = np.zeros(len(rows), dtype=np.int8)
+    state[lower > tol] = 1
+    state[(upper < -tol) | zero[rows, a_idx]] = -1
+    return state
+
+
 # ---------------------------------------------------------------------------
 # LNCC: profile likelihood and the exact alpha threshold
 # ---------------------------------------------------------------------------
@@ -367,20 +500,25 @@ class _Side:
         order = np.argsort(C, axis=1, kind="stable")
         C = np.take_along_axis(C, order, axis=1)
         W = np.take_along_axis(W, order, axis=1)
-        new = np.ones_like(C, bool)
-        new[:, 1:] = C[:, 1:] != C[:, :-1]
-        gid = np.cumsum(new, axis=1) - 1
-        rows = np.arange(q)[:, None]
-        Wm = np.zeros_like(W)
-        np.add.at(Wm, (rows, gid), W)
-        Cm = np.ones_like(C)
-        Cm[rows, gid] = C
-        # keep the groups with a non-zero weight, compacted to the left
-        order = np.argsort(Wm == 0, axis=1, kind="stable")
-        Wm = np.take_along_axis(Wm, order, axis=1)
-        Cm = np.take_along_axis(Cm, order, axis=1)
-        width = max(int(np.max(np.sum(Wm != 0, axis=1), initial=0)), 1)
-        Wm, Cm = Wm[:, :width], Cm[:, :width]
+        # total weight of each run of equal poles, read at the run's last entry
+        # (weights are small integers: the cumulative sums are exact)
+        end = np.ones_like(C, bool)
+        end[:, :-1] = C[:, 1:] != C[:, :-1]
+        cs = np.cumsum(W, axis=1)
+        last = np.maximum.accumulate(np.where(end, np.arange(C.shape[1]), -1), axis=1)
+        prev = np.zeros_like(cs)  # cumulative weight before the run
+        le = last[:, :-1]
+        prev[:, 1:] = np.where(le >= 0, np.take_along_axis(cs, np.maximum(le, 0), axis=1), 0.0)
+        tot = np.where(end, cs - prev, 0.0)
+        # keep the runs with a non-zero weight, compacted to the left in pole order
+        nz = tot != 0
+        pos = np.cumsum(nz, axis=1) - 1
+        width = max(int(np.max(pos[:, -1], initial=-1)) + 1, 1) if pos.shape[1] else 1
+        Wm = np.zeros((q, width))
+        Cm = np.ones((q, width))
+        r_, c_ = np.nonzero(nz)
+        Wm[r_, pos[r_, c_]] = tot[r_, c_]
+        Cm[r_, pos[r_, c_]] = C[r_, c_]
         # zero weights get C = 1 so that no 0 * inf or 0/0 appears
         self.Wp = np.where(Wm > 0, Wm, 0.0)
         self.Cp = np.where(Wm > 0, Cm, 1.0)
@@ -391,7 +529,10 @@ class _Side:
 
     @staticmethod
     def _ex(a, sel, z):
-        """``a[sel]`` shaped to broadcast against ``z[..., None]``."""
+        """``a[sel]`` shaped to broadcast against ``z[..., None]``.
+
+        ``sel`` is an index array or, for all problems, ``slice(None)`` (a view).
+        """
         a = a[sel]
         return a.reshape(a.shape[:1] + (1,) * (z.ndim - 1) + a.shape[1:])
 
@@ -429,6 +570,22 @@ class _Side:
         W, C = self._ex(self.W, sel, z), self._ex(self.C, sel, z)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.sum(W * np.log(C + z[..., None]), axis=-1)
+
+    def parts(self, sel, z):
+        """``logsum``, and both parts of ``inv_parts``, from one pass over the poles.
+
+        Same values as the separate methods (the same terms summed in the same
+        positions).
+        """
+        z = np.asarray(z, float)
+        W, C = self._ex(self.W, sel, z), self._ex(self.C, sel, z)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = C + z[..., None]
+            v = np.sum(W * np.log(y), axis=-1)
+            r = W / y
+            pos = np.sum(np.where(W > 0, r, 0.0), axis=-1)
+            neg = np.sum(np.where(W < 0, r, 0.0), axis=-1)
+        return v, pos, neg
 
     def inv_parts(self, sel, z):
         """Decreasing and increasing parts of ``sum_g W_g / (C_g + z)`` at ``z``."""
@@ -479,10 +636,9 @@ class _LnccPairs:
         """
         x = np.asarray(x, float)
         y = 1.0 - x
-        pa, na = self.a.inv_parts(sel, x)
-        pb, nb = self.b.inv_parts(sel, y)
-        d = self.a.logsum(sel, x) - self.b.logsum(sel, y)
-        return np.stack([d, pa, na, pb, nb])
+        da, pa, na = self.a.parts(sel, x)
+        db, pb, nb = self.b.parts(sel, y)
+        return np.stack([da - db, pa, na, pb, nb])
 
     def x0(self):
         """Root of ``g(x) = 1`` in ``(x_lo, x_hi)``."""
@@ -521,7 +677,8 @@ class _LnccPairs:
         flat = ~np.any(self.a.W != 0, axis=1) & ~np.any(self.b.W != 0, axis=1)
         live = np.nonzero(~flat)[0]
         ql = live.size
-        vals = self.point(live, np.broadcast_to(grid, (ql, G + 1)))  # (5, ql, G+1)
+        vals = self.point(slice(None) if ql == q else live,
+                          np.broadcast_to(grid, (ql, G + 1)))  # (5, ql, G+1)
         cq = np.repeat(live, G)
         x1 = np.tile(grid[:-1], ql)
         x2 = np.tile(grid[1:], ql)
@@ -592,7 +749,7 @@ class _LnccPairs:
         x0 : ndarray, shape (q,)
         """
         q = self.q
-        idx = np.arange(q)
+        idx = slice(None)  # every problem (views, not copies)
         x0 = self.x0()
         prob, xs, flat = self.local_maxima()
         # fixed candidates: both ends of [0, 1] and x0 itself
@@ -613,7 +770,7 @@ class _LnccPairs:
         out, rev = left - top, right - top
         # L constant on [0, 1] (D identically 0): x0 = 1/2 lies inside, alpha* = 1
         if flat.any():
-            d_half = self.D(idx[flat], np.full(flat.sum(), 0.5))
+            d_half = self.D(np.nonzero(flat)[0], np.full(flat.sum(), 0.5))
             tie = np.nonzero(flat)[0][np.abs(d_half) <= 1e-12]
             out[tie] = rev[tie] = 0.0
         return np.minimum(out, 0.0), np.minimum(rev, 0.0), x0
@@ -1016,7 +1173,11 @@ class NCC(_CredalNaive):
     visited in the order of the Perks naive Bayes and each is tested only
     against the maximal classes found before it, which gives the same set as
     testing every ordered pair (:meth:`dominance_log_ratio`) because dominance
-    is a strict partial order that the naive Bayes ranking extends.
+    is a strict partial order that the naive Bayes ranking extends.  Most tests
+    are decided without iterating: the objective's end values and tangents,
+    gathered from per-(class, category) tables, bound its minimum from above
+    and below (:func:`_ncc_certify`); only pairs whose bounds straddle zero
+    (up to a rounding margin) go to the Newton minimisation.
     ``predict`` returns the choice of ``NaiveBayes(prior="perks", s=s)``, which is
     always in the set.  Missing values follow JNCC2's missing-at-random
     convention.
@@ -1066,10 +1227,29 @@ class NCC(_CredalNaive):
         ndarray, shape (n_samples, n_classes, n_classes)
             ``[i, a, b] = ln inf_t P_t(a, x_i)/P_t(b, x_i)`` (``-inf`` for an
             infimum of 0; 0 on the diagonal).  Class ``a`` dominates ``b`` iff
-            the entry is positive.
+            the entry exceeds ``1e-11``: a margin for rounding, so that an
+            infimum ratio of exactly 1 (no dominance) computed as ``1 + 4e-16``
+            does not count, whatever the order of the features.
         """
         codes = check_predict_input(self, X)
         return self._log_ratio_codes(codes)
+
+    def _exact_dominates(self, codes, rows, a, b):
+        """``a`` dominates ``b`` on ``codes[rows]``, by the exact minimisation."""
+        K = len(self.classes_)
+        m = codes.shape[1]
+        out = np.zeros(rows.size, dtype=bool)
+        for sl in self._chunks(rows.size, max(m, 1) * 16):
+            r, aa, bb = rows[sl], a[sl], b[sl]
+            cnt, obs = self._gather(codes[r])
+            k = np.arange(r.size)
+            v, _ = _ncc_log_infimum(
+                self.class_count_[aa], self.class_count_[bb], cnt[k, aa], cnt[k, bb],
+                self.observed_count_[aa], self.observed_count_[bb], obs,
+                self.n_values_, float(self.s), float(self.epsilon), K,
+            )
+            out[sl] = v > _LOG_TIE  # an infimum ratio of 1 up to rounding: no dominance
+        return out
 
     def _predict_set_codes(self, codes, jll=None):
         """Maximal classes, testing only the dominators that can matter.
@@ -1085,12 +1265,17 @@ class NCC(_CredalNaive):
         out = np.ones((B, K), dtype=bool)
         if K < 2 or B == 0:
             return out
-        if jll is None:
-            jll = self._joint_log_likelihood(codes, "perks", float(self.s))
-        order = np.argsort(-jll, axis=1, kind="stable")
-        for sl in self._chunks(B, K * max(m, 1) * 8):
-            cnt, obs = self._gather(codes[sl])
-            o = order[sl]
+        s, eps = float(self.s), float(self.epsilon)
+        lt = None if jll is not None else self._log_tables("perks", s)
+        for sl in self._chunks(B, 9 * K + m):
+            c = codes[sl]
+            if _CERTIFY:
+                terms, zero, scale, jl = _ncc_end_terms(
+                    self.class_count_, self._flat, self.observed_count_, self._offsets,
+                    self.n_values_, c, s, eps, lt)
+            else:
+                jl = None if lt is None else self._joint_log_likelihood(c, "perks", s)
+            o = np.argsort(-(jll[sl] if jl is None else jl), axis=1, kind="stable")
             nb = o.shape[0]
             idx = np.arange(nb)
             maximal = np.zeros((nb, K), dtype=bool)
@@ -1098,14 +1283,17 @@ class NCC(_CredalNaive):
             for r in range(1, K):
                 b = o[:, r]
                 rows, a = np.nonzero(maximal)
-                v, _ = _ncc_log_infimum(
-                    self.class_count_[a], self.class_count_[b[rows]],
-                    cnt[rows, a], cnt[rows, b[rows]],
-                    self.observed_count_[a], self.observed_count_[b[rows]], obs[rows],
-                    self.n_values_, float(self.s), float(self.epsilon), K,
-                )
                 dominated = np.zeros(nb, dtype=bool)
-                np.logical_or.at(dominated, rows, v > 0)
+                if _CERTIFY:
+                    state = _ncc_certify(terms, zero, scale, m, (1.0 - eps) * s,
+                                         a, b[rows], rows)
+                    dominated[rows[state == 1]] = True
+                    # exact minimisation only where no certificate decided and the
+                    # row is not already dominated
+                    keep = (state == 0) & ~dominated[rows]
+                    rows, a = rows[keep], a[keep]
+                if rows.size:
+                    np.logical_or.at(dominated, rows, self._exact_dominates(c, rows, a, b[rows]))
                 maximal[idx[~dominated], b[~dominated]] = True
             out[sl] = maximal
         return out
@@ -1682,7 +1870,7 @@ def _epsilon_threshold(X, y, x, tol=1e-12):
     """Smallest epsilon at which NCC_eps makes class 0 dominate class 1 (bisection;
     the lower dominance ratio is non-decreasing in epsilon)."""
     def dom(e):
-        return NCC(epsilon=e).fit(X, y).dominance_log_ratio(x)[0, 0, 1] > 0
+        return NCC(epsilon=e).fit(X, y).dominance_log_ratio(x)[0, 0, 1] > _LOG_TIE
 
     if not dom(1.0):
         return float("nan")

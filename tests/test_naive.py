@@ -28,7 +28,7 @@ from scipy.special import xlogy
 from sklearn.base import clone
 
 import credal.naive as naive
-from credal.naive import LNCC, NCC, NaiveBayes, _LnccPairs, _lncc_log_threshold, _ncc_log_infimum
+from credal.naive import _LOG_TIE, LNCC, NCC, NaiveBayes, _LnccPairs, _lncc_log_threshold, _ncc_log_infimum
 
 HERE = Path(__file__).resolve().parent
 CONF = HERE / "conformance"  # copy of ../shared/conformance
@@ -129,7 +129,7 @@ def test_ncc_dominance_matrix_gives_the_same_sets(conformance):
     for eps in (0.0, 0.01, 0.3):
         model = NCC(epsilon=eps).fit(Xtr, ytr)
         lr = model.dominance_log_ratio(Xte)
-        np.testing.assert_array_equal(model.predict_set(Xte), ~np.any(lr > 0, axis=1))
+        np.testing.assert_array_equal(model.predict_set(Xte), ~np.any(lr > _LOG_TIE, axis=1))
 
 
 # ---------------------------------------------------------------------------
@@ -381,6 +381,129 @@ def test_ncc_objective_is_convex_in_one_dimension():
 # ---------------------------------------------------------------------------
 # LNCC: paper examples, dense grid, Theorem 2
 # ---------------------------------------------------------------------------
+
+
+def _certificate_cases(seed, n_cases=60):
+    """Random fitted NCC models (zero counts, missing values, one-category
+    features, several s and epsilon) with test rows."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n_cases):
+        K, m = int(rng.integers(2, 5)), int(rng.integers(1, 7))
+        nv = rng.integers(1, 4, m)
+        n = int(rng.integers(3, 40))
+        X = (rng.random((n, m)) * nv).astype(int)
+        X[rng.random((n, m)) < 0.1] = -1
+        y = rng.integers(0, K, n)
+        X[0], y[0] = nv - 1, K - 1  # every category and the last class declared
+        Xt = (rng.random((30, m)) * nv).astype(int)
+        Xt[rng.random((30, m)) < 0.1] = -1
+        s = float(rng.choice([0.1, 1.0, 2.0, 10.0]))
+        eps = float(rng.choice([0.0, 0.0, 0.02, 0.3, 1.0]))
+        yield NCC(s=s, epsilon=eps).fit(X, y), Xt
+
+
+def _certificate_states(model, Xt):
+    """State of every (row, a, b) by the certificates, shape (n, K, K)."""
+    K = len(model.classes_)
+    terms, zero, scale, _ = naive._ncc_end_terms(
+        model.class_count_, model._flat, model.observed_count_, model._offsets,
+        model.n_values_, Xt, float(model.s), float(model.epsilon))
+    rows, a, b = np.nonzero(np.broadcast_to(~np.eye(K, dtype=bool), (len(Xt), K, K)))
+    st_ = naive._ncc_certify(terms, zero, scale, Xt.shape[1],
+                             (1 - model.epsilon) * model.s, a, b, rows)
+    out = np.zeros((len(Xt), K, K), dtype=np.int8)
+    out[rows, a, b] = st_
+    return out
+
+
+def test_ncc_certificates_agree_with_the_exact_minimum():
+    """A certified pair has the sign of the exact infimum (safeguarded Newton,
+    itself checked against brute force above) and of a dense scan of the convex
+    objective; zero counts (infimum 0) are certified as non-dominance."""
+    decided = total = zeros = 0
+    for model, Xt in _certificate_cases(7):
+        lr = model.dominance_log_ratio(Xt)
+        state = _certificate_states(model, Xt)
+        K = len(model.classes_)
+        off = ~np.eye(K, dtype=bool)[None]
+        assert np.all(lr[state == 1] > 0)
+        assert np.all(lr[state == -1] <= 0)
+        decided += int(np.sum(state != 0))
+        total += int(np.sum(np.broadcast_to(off, state.shape)))
+        zeros += int(np.sum(np.isneginf(lr) & (state == -1)))
+        # brute force: the objective on 2001 points of [0, 1], for the certified pairs
+        cnt, obs = model._gather(Xt)
+        i, a, b = np.nonzero((state != 0) & ~np.isneginf(lr))
+        tau = np.linspace(0.0, 1.0, 2001)
+        eps, s, w = model.epsilon, model.s, 1 - model.epsilon
+        kap = eps / K
+        nv = model.n_values_.astype(float)
+        msk = obs[i] & (nv > 1)[None]
+        tp = w * (1 - tau)[None, :] + kap
+        tpp = w * tau[None, :] + kap
+        n1, n2 = model.class_count_[a][:, None], model.class_count_[b][:, None]
+        val = np.log(n1 + s * tp) - np.log(n2 + s * tpp)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for j in range(Xt.shape[1]):
+                e_j = eps / (K * nv[j])
+                n1j, n2j = cnt[i, a, j][:, None], cnt[i, b, j][:, None]
+                o1j = model.observed_count_[a, j][:, None]
+                o2j = model.observed_count_[b, j][:, None]
+                term = (np.log(n1j + s * e_j) - np.log(o1j + s * tp)
+                        + np.log(o2j + s * tpp) - np.log(n2j + s * (tpp - (kap - e_j))))
+                term = np.where((n2j == o2j) & (eps == 0),
+                                np.log(n1j + s * e_j) - np.log(o1j + s * tp), term)
+                val = val + np.where(msk[:, j:j + 1], term, 0.0)
+        scan = np.nanmin(val, axis=1)
+        st_ = state[i, a, b]
+        # the scan includes both end points, where non-dominance is certified
+        assert np.all(scan[st_ == -1] < 0)
+        assert np.all(scan[st_ == 1] > 0)
+    assert zeros > 0
+    assert decided > 0.8 * total  # the certificates do decide most pairs
+
+
+def test_ncc_certified_sets_on_random_models_and_fused_nbc():
+    """Certified predict_set equals the exact-only one; the naive Bayes
+    log-likelihood accumulated with the certificates is bit-identical."""
+    for model, Xt in _certificate_cases(11, 40):
+        got = model._predict_set_codes(Xt)
+        old = naive._CERTIFY
+        naive._CERTIFY = False
+        try:
+            ref = model._predict_set_codes(Xt)
+        finally:
+            naive._CERTIFY = old
+        np.testing.assert_array_equal(got, ref)
+        lt = model._log_tables("perks", float(model.s))
+        *_, jll = naive._ncc_end_terms(
+            model.class_count_, model._flat, model.observed_count_, model._offsets,
+            model.n_values_, Xt, float(model.s), float(model.epsilon), lt)
+        np.testing.assert_array_equal(jll, model._joint_log_likelihood(Xt, "perks", model.s))
+
+
+def test_lncc_side_merges_equal_poles_like_a_dictionary():
+    """_Side's merged (W, C): per problem, the sum of weights of each distinct
+    pole, zero sums dropped, poles increasing (a plain dictionary as reference)."""
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        q, m = int(rng.integers(1, 20)), int(rng.integers(0, 7))
+        n = rng.integers(0, 8, q).astype(float)
+        oj = np.minimum(rng.integers(0, 8, (q, m)), n[:, None]).astype(float)
+        nj = np.floor(oj * rng.random((q, m)) * rng.choice([0, 1, 1], (q, m)))
+        k = (rng.random((q, m)) < 0.8) & (nj != oj)
+        side = naive._Side(n, nj, oj, k)
+        for r in range(q):
+            ref = {n[r]: 1.0}
+            ref[0.0] = ref.get(0.0, 0.0) - 1.0
+            for j in np.nonzero(k[r])[0]:
+                ref[nj[r, j]] = ref.get(nj[r, j], 0.0) + 1.0
+                ref[oj[r, j]] = ref.get(oj[r, j], 0.0) - 1.0
+            ref = sorted((c, w) for c, w in ref.items() if w != 0)
+            got = [(c, w) for c, w in zip(side.C[r], side.W[r]) if w != 0]
+            assert got == ref
+            np.testing.assert_array_equal(side.Wp[r] + side.Wn[r], side.W[r])
+            assert np.all(side.Wp[r] >= 0) and np.all(side.Wn[r] <= 0)
 
 
 def _lncc_one(n1, n1j, n2, n2j, grid=None):
@@ -718,7 +841,7 @@ def test_nbc_class_in_ncc_set_and_predict_is_nbc(data, s, eps):
     assert sets.shape == (len(Xt), len(model.classes_))
     assert np.all(sets[np.arange(len(Xt)), top])
     np.testing.assert_array_equal(model.predict(Xt), nbc.predict(Xt))
-    np.testing.assert_array_equal(sets, ~np.any(model.dominance_log_ratio(Xt) > 0, axis=1))
+    np.testing.assert_array_equal(sets, ~np.any(model.dominance_log_ratio(Xt) > _LOG_TIE, axis=1))
 
 
 @PROPS
@@ -753,6 +876,24 @@ def test_lncc_sets_shrink_as_alpha_grows(data):
         prev = sets
         pred = model.predict(Xt)
         assert np.all(sets[np.arange(len(Xt)), np.searchsorted(model.classes_, pred)])
+
+
+@PROPS
+@given(small_data(min_classes=2), st.sampled_from([0.3, 1.0, 4.0]),
+       st.sampled_from([0.0, 0.05, 1.0]))
+def test_ncc_sets_with_and_without_certificates_are_equal(data, s, eps):
+    X, y, Xt = data
+    model = NCC(s=s, epsilon=eps).fit(X, y)
+    codes = naive.check_predict_input(model, Xt)
+    got = model._predict_set_codes(codes)
+    old = naive._CERTIFY
+    naive._CERTIFY = False
+    try:
+        ref = model._predict_set_codes(codes)
+    finally:
+        naive._CERTIFY = old
+    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(got, ~np.any(model.dominance_log_ratio(Xt) > _LOG_TIE, axis=1))
 
 
 def _permute(X, y, Xt, perm_c, perm_f, K):
