@@ -28,11 +28,10 @@ import numbers
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ._validation import check_fit_input, check_in_range, check_positive, check_predict_input
-from .independence import _upper_entropy_unchecked
 
 __all__ = [
     "CredalDecisionTree",
@@ -75,6 +74,280 @@ class _Node:
         return self.children is None
 
 
+def _water_level(n, s):
+    """Level ``L`` of the maximum-entropy IDM distribution of each row of ``n``.
+
+    ``sum_i max(0, L - n_i) = s``, found by sorting.  A copy of
+    :func:`credal.independence._water_level` (same operations, same bits), kept
+    here so that the trees do not change if that module is re-tuned.
+    """
+    k = n.shape[-1]
+    ns = np.sort(n, axis=-1)
+    levels = (s + np.cumsum(ns, axis=-1)) / np.arange(1, k + 1)
+    nxt = np.concatenate([ns[..., 1:], np.full(ns.shape[:-1] + (1,), np.inf)], axis=-1)
+    # First r whose level does not reach the next count; the last r always qualifies.
+    r = np.argmax(levels <= nxt, axis=-1)
+    return np.take_along_axis(levels, r[..., None], axis=-1)
+
+
+def _upper_entropy_rows(n, s):
+    """Upper entropy (nats) of the IDM set of each row of the counts ``n`` (m, K).
+
+    Gives the values of :func:`credal.independence._upper_entropy_unchecked` bit
+    for bit: with two classes the water level has the closed form below (the same
+    floating-point operations as the sorted cumulative sums), otherwise the
+    sorting algorithm is used.
+
+    Parameters
+    ----------
+    n : ndarray of float, shape (m, K)
+        Non-negative (weighted) class counts.
+    s : float
+        IDM hyperparameter, ``> 0``.
+
+    Returns
+    -------
+    ndarray of float, shape (m,)
+    """
+    if n.shape[1] == 2:
+        a, b = n[:, 0], n[:, 1]
+        lo = np.minimum(a, b)
+        hi = np.maximum(a, b)
+        # Sorted counts (lo, hi): levels s + lo and (s + (lo + hi)) / 2; the first
+        # one is kept when it does not exceed hi.
+        low = s + lo
+        level = np.where(low <= hi, low, (s + (lo + hi)) / 2)
+        tot = (a + b) + s
+        pa = np.maximum(a, level) / tot
+        pb = np.maximum(b, level) / tot
+        return -(special.xlogy(pa, pa) + special.xlogy(pb, pb))
+    level = _water_level(n, s)
+    p = np.maximum(n, level) / (n.sum(axis=-1, keepdims=True) + s)
+    return -np.sum(special.xlogy(p, p), axis=-1)
+
+
+def _block_gains(cnt, blk, n_blocks, W, s):
+    """Imprecise information gain of each block (a feature or a pair of features at a node).
+
+    Only the non-empty cells are passed: an empty cell adds nothing to the
+    weighted upper entropy after the split, and a block without any observed
+    cell gets ``-inf`` (as the dense computation did).
+
+    Parameters
+    ----------
+    cnt : ndarray of float, shape (n_cells, K)
+        Class counts of the non-empty cells, grouped by block in increasing
+        block order.
+    blk : ndarray of int, shape (n_cells,)
+        Block of each cell (non-decreasing).
+    n_blocks : int
+    W : ndarray of float, shape (n_blocks,)
+        Total weight at the block's node (observed or not).
+    s : float
+
+    Returns
+    -------
+    ndarray of float, shape (n_blocks,)
+    """
+    g = np.full(n_blocks, -np.inf)
+    if len(cnt) == 0:
+        return g
+    tot = cnt.sum(axis=1)
+    h = _upper_entropy_rows(cnt, s)
+    first = np.empty(len(blk), dtype=bool)
+    first[0] = True
+    np.not_equal(blk[1:], blk[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    known = np.add.reduceat(tot, starts)
+    parent = np.add.reduceat(cnt, starts, axis=0)
+    after = np.add.reduceat(tot * h, starts)
+    # Without missing values the blocks of a node share its class counts: compute
+    # the upper entropy once per run of equal rows.
+    new = np.empty(len(parent), dtype=bool)
+    new[0] = True
+    np.any(parent[1:] != parent[:-1], axis=1, out=new[1:])
+    hp = _upper_entropy_rows(parent[new], s)[np.cumsum(new) - 1]
+    present = blk[starts]
+    g[present] = (known / W[present]) * (hp - after / known)
+    return g
+
+
+# Elements (rows x pairs) of joint codes built at once in the pair gains: bounds the
+# memory of a node with many rows and many pairs.
+_PAIR_CHUNK = 1 << 21
+# Dense counting (one bin per cell and class) is used while the number of bins is
+# at most this many times the number of observed (row, pair) elements; sparser
+# nodes sort the keys of the observed cells instead.
+_DENSE_RATIO = 4
+
+
+def _cell_class_counts(idx, wts, n_bins, K):
+    """Class counts of the non-empty cells from flat ``cell * K + class`` keys.
+
+    Each (cell, class) total adds its weights in the order of ``idx``, exactly as
+    a dense ``np.bincount`` does, so the counts are the same bits either way.
+
+    Parameters
+    ----------
+    idx : ndarray of int, shape (M,)
+        ``cell * K + class`` for every observed element.
+    wts : ndarray of float, shape (M,), or None
+        Weights (None: all ones).
+    n_bins : int
+        Number of cells times ``K``.
+    K : int
+
+    Returns
+    -------
+    cells : ndarray of int, shape (n_cells,)
+        The non-empty cells, increasing.
+    cnt : ndarray of float, shape (n_cells, K)
+    """
+    M = len(idx)
+    if M == 0:
+        return np.empty(0, dtype=np.intp), np.empty((0, K))
+    if n_bins <= _DENSE_RATIO * M:
+        flat = np.bincount(idx, weights=wts, minlength=n_bins).reshape(-1, K)
+        cells = np.flatnonzero(flat.any(axis=1))
+        return cells, flat[cells].astype(float, copy=False)
+    if wts is None:
+        key = np.sort(idx)
+        first = np.empty(M, dtype=bool)
+        first[0] = True
+        np.not_equal(key[1:], key[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        key = key[starts]
+        val = np.diff(np.append(starts, M)).astype(float)
+    else:
+        order = np.argsort(idx)
+        key = idx[order]
+        first = np.empty(M, dtype=bool)
+        first[0] = True
+        np.not_equal(key[1:], key[:-1], out=first[1:])
+        group = np.empty(M, dtype=np.intp)
+        group[order] = np.cumsum(first) - 1
+        key = key[first]
+        # bincount over the elements in their original order: same sums as dense.
+        val = np.bincount(group, weights=wts, minlength=len(key))
+    cell = key // K
+    new = np.empty(len(cell), dtype=bool)
+    new[0] = True
+    np.not_equal(cell[1:], cell[:-1], out=new[1:])
+    cnt = np.zeros((int(new.sum()), K))
+    cnt[np.cumsum(new) - 1, key - cell * K] = val
+    return cell[new], cnt
+
+
+def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
+    """Single and pair IIGs of several nodes at once.
+
+    Parameters
+    ----------
+    codesT : ndarray of int, shape (F, n_inst)
+        Codes (``-1`` = missing) of the candidate features, one row per feature,
+        one column per instance; instances grouped by node and, within a node,
+        in the order of the training rows.
+    nv : ndarray of int, shape (F,)
+        Number of values of each candidate feature.
+    y : ndarray of int, shape (n_inst,)
+        Class index of each instance.
+    K : int
+    s : float
+    lid : ndarray of int, shape (n_inst,)
+        Node (0 .. A-1) of each instance, non-decreasing.
+    w : ndarray of float, shape (n_inst,)
+        Instance weights (> 0).
+    avail : ndarray of bool, shape (A, F)
+        Features still available at each node.
+    double : bool
+        Also compute the gains of the pairs of features.
+
+    Returns
+    -------
+    g1 : ndarray of float, shape (A, F)
+        IIG of each feature at each node; ``-inf`` where the feature is not
+        available or never observed.
+    g2 : ndarray of float, shape (A, F (F - 1) / 2) or None
+        Same for the pairs ``np.triu_indices(F, 1)`` (both features available).
+
+    Notes
+    -----
+    Every (node, cell, class) total adds its instances' weights in their order,
+    as a per-node dense ``np.bincount`` would; only the non-empty cells enter the
+    upper entropies.
+    """
+    F, n = codesT.shape
+    A = len(avail)
+    unit = bool(np.all(w == 1.0))
+    W = np.bincount(lid, weights=w, minlength=A)
+    obs = codesT >= 0
+    missing = not obs.all()
+    # Elements (instance, feature) to count: feature available at the node and observed.
+    ok = None if avail.all() else avail[lid].T
+    if missing:
+        ok = obs if ok is None else ok & obs
+
+    def gains(idx, ok, n_cells, off, n_blk):
+        # idx: flat bin (node * n_cells + cell) * K + class of every element.
+        if ok is not None:
+            idx = idx[ok]
+            wts = None if unit else np.broadcast_to(w, ok.shape)[ok]
+        else:
+            idx = idx.ravel()
+            wts = None if unit else np.tile(w, len(off) - 1)
+        cells, cnt = _cell_class_counts(idx, wts, A * n_cells * K, K)
+        node = cells // n_cells
+        blk = node * n_blk + np.searchsorted(off, cells - node * n_cells, side="right") - 1
+        return _block_gains(cnt, blk, A * n_blk, np.repeat(W, n_blk), s).reshape(A, n_blk)
+
+    off1 = np.concatenate([[0], np.cumsum(nv)])
+    base = lid * (off1[-1] * K) + y
+    g1 = gains((off1[:-1, None] + codesT) * K + base, ok, off1[-1], off1, F)
+    if not double or F < 2:
+        return g1, None
+    I, J = np.triu_indices(F, k=1)
+    g2 = np.empty((A, len(I)))
+    subK = codesT * K
+    step = max(1, _PAIR_CHUNK // max(n, 1))
+    for a in range(0, len(I), step):
+        ii, jj = I[a:a + step], J[a:a + step]
+        nvj = nv[jj]
+        off2 = np.concatenate([[0], np.cumsum(nv[ii] * nvj)])
+        # Flat bin of (node, pair, joint value, class), one row per pair.
+        idx = subK[ii]
+        idx *= nvj[:, None]
+        idx += subK[jj]
+        idx += off2[:-1, None] * K
+        idx += lid * (off2[-1] * K) + y
+        okp = None if ok is None else ok[ii] & ok[jj]
+        g2[:, a:a + len(ii)] = gains(idx, okp, off2[-1], off2, len(ii))
+    return g1, g2
+
+
+def _level_choice(g1, g2, double):
+    """Split feature (column index, -1 for none) of each node from its gains.
+
+    The largest single gain wins if positive (first feature within 1e-12); with
+    ``double``, a pair gain larger than every single gain (by more than 1e-12) and
+    positive wins instead, splitting on the pair's feature of larger single gain.
+    """
+    A, F = g1.shape
+    best1 = g1.max(axis=1)
+    first1 = np.argmax(g1 >= (best1 - _GAIN_TOL)[:, None], axis=1)
+    choice = np.where(best1 > _GAIN_TOL, first1, -1)
+    if double and g2 is not None and g2.shape[1]:
+        I, J = np.triu_indices(F, k=1)
+        best2 = g2.max(axis=1)
+        use = (best2 > best1 + _GAIN_TOL) & (best2 > _GAIN_TOL)
+        if use.any():
+            k = np.argmax(g2 >= (best2 - _GAIN_TOL)[:, None], axis=1)
+            r = np.arange(A)
+            fi, fj = I[k], J[k]
+            pick = np.where(g1[r, fj] > g1[r, fi] + _GAIN_TOL, fj, fi)
+            choice = np.where(use, pick, choice)
+    return choice
+
+
 def _value_class_counts(codes, y, w, K, n_values, features):
     """Weighted class counts per (feature, value) for the observed cells.
 
@@ -93,17 +366,37 @@ def _value_class_counts(codes, y, w, K, n_values, features):
 
 
 def _split_rows(codes_col, rows, w, bag_weights):
-    """Send rows down a multiway split; missing values go everywhere, fractionally."""
+    """Send rows down a multiway split; missing values go everywhere, fractionally.
+
+    Returns, per branch, the rows (in their order in ``rows``) and their weights:
+    ``w`` for rows with that value, ``w`` times the branch's share of the observed
+    weight for rows missing the value; rows of weight 0 are dropped.
+    """
     vals = codes_col[rows]
+    nb = len(bag_weights)
     miss = vals < 0
     total = bag_weights.sum()
-    frac = bag_weights / total if total > 0 else np.full(len(bag_weights), 1.0 / len(bag_weights))
+    frac = bag_weights / total if total > 0 else np.full(nb, 1.0 / nb)
     out = []
-    for v in range(len(bag_weights)):
-        sel = (vals == v) | miss
-        wv = w[sel] * np.where(miss[sel], frac[v], 1.0)
+    if nb <= 4:
+        for v in range(nb):
+            sel = (vals == v) | miss
+            wv = w[sel] * np.where(miss[sel], frac[v], 1.0)
+            keep = wv > 0
+            out.append((rows[sel][keep], wv[keep]))
+        return out
+    # Many branches: group the positions by value with one stable sort (O(n log n)
+    # instead of a pass over the rows per branch); positions stay increasing.
+    order = np.argsort(vals.astype(np.int16) if nb < 2**15 else vals, kind="stable")
+    bounds = np.searchsorted(vals[order], np.arange(nb + 1), side="left")
+    lost = order[: bounds[0]]  # the missing values come first (code -1)
+    for v in range(nb):
+        pos = order[bounds[v]:bounds[v + 1]]
+        if len(lost):
+            pos = np.sort(np.concatenate([pos, lost]))
+        wv = w[pos] * np.where(miss[pos], frac[v], 1.0)
         keep = wv > 0
-        out.append((rows[sel][keep], wv[keep]))
+        out.append((rows[pos[keep]], wv[keep]))
     return out
 
 
@@ -278,88 +571,109 @@ class CredalDecisionTree(_TreeMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(f"ties must be 'keep' or 'drop'; got {self.ties!r}")
         codes, y_idx = check_fit_input(self, X, y)
         self._s = s
-        self._codes = codes
-        self._y = y_idx
         self._K = len(self.classes_)
-        self._double = self.branching == "double"
-        rows = np.arange(len(y_idx))
-        w = np.ones(len(y_idx))
-        usable = np.flatnonzero(self.n_values_ > 1)
-        self.tree_ = self._grow(rows, w, usable, None)
-        del self._codes, self._y
+        self.tree_ = self._grow_levels(codes, y_idx)
         self._count()
         return self
 
-    def _gains_single(self, codes, y, w, W, feats):
-        counts, off = _value_class_counts(codes, y, w, self._K, self.n_values_, feats)
-        h = _upper_entropy_unchecked(counts, self._s)
-        nv = counts.sum(axis=1)
-        known = np.add.reduceat(nv, off[:-1])
-        parent = np.add.reduceat(counts, off[:-1], axis=0)
-        after = np.add.reduceat(nv * h, off[:-1])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            g = (known / W) * (_upper_entropy_unchecked(parent, self._s) - after / known)
-        return np.where(known > 0, g, -np.inf)
+    def _grow_levels(self, codes, y):
+        """Grow the tree level by level, all nodes of a depth evaluated together.
 
-    def _gains_pairs(self, codes, y, w, W, feats):
-        if len(feats) < 2:
-            return np.empty(0), np.empty((0, 2), dtype=int)
-        i, j = np.triu_indices(len(feats), k=1)
-        fi, fj = feats[i], feats[j]
-        nvj = self.n_values_[fj]
-        nv = self.n_values_[fi] * nvj
-        a, b = codes[:, fi], codes[:, fj]
-        joint = np.where((a >= 0) & (b >= 0), a * nvj[None, :] + b, -1)
-        counts, off = _value_class_counts(joint, y, w, self._K, nv, np.arange(len(fi)))
-        h = _upper_entropy_unchecked(counts, self._s)
-        tot = counts.sum(axis=1)
-        known = np.add.reduceat(tot, off[:-1])
-        parent = np.add.reduceat(counts, off[:-1], axis=0)
-        after = np.add.reduceat(tot * h, off[:-1])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            g = (known / W) * (_upper_entropy_unchecked(parent, self._s) - after / known)
-        return np.where(known > 0, g, -np.inf), np.column_stack([fi, fj])
-
-    def _choose(self, rows, w, feats):
-        if len(feats) == 0 or len(rows) == 0:
-            return -1
-        codes, y = self._codes[rows], self._y[rows]
-        W = w.sum()
-        g1 = self._gains_single(codes, y, w, W, feats)
-        best1 = g1.max()
-        best = best1
-        if self._double:
-            g2, pairs = self._gains_pairs(codes, y, w, W, feats)
-            if len(g2) and g2.max() > best1 + _GAIN_TOL:
-                best = g2.max()
-                if best > _GAIN_TOL:
-                    k = int(np.flatnonzero(g2 >= best - _GAIN_TOL)[0])
-                    f1, f2 = pairs[k]
-                    gg = g1[np.searchsorted(feats, [f1, f2])]
-                    return int(f2) if gg[1] > gg[0] + _GAIN_TOL else int(f1)
-        if best1 > _GAIN_TOL:
-            return int(feats[np.flatnonzero(g1 >= best1 - _GAIN_TOL)[0]])
-        return -1
-
-    def _grow(self, rows, w, feats, parent_pred):
-        counts = np.bincount(self._y[rows], weights=w, minlength=self._K)
-        node = _Node(counts)
-        pred = counts if counts.sum() > 0 else parent_pred
-        node.pred = pred
-        node.value_set = self._leaf_set(counts, pred)
-        f = self._choose(rows, w, feats)
-        if f < 0:
-            return node
-        col = self._codes[:, f]
-        known = col[rows] >= 0
-        bags = np.bincount(col[rows][known], weights=w[known], minlength=self.n_values_[f])
-        node.feature = f
-        node.bag_weights = bags
-        rest = feats[feats != f]
-        node.children = [
-            self._grow(r, wv, rest, pred) for r, wv in _split_rows(col, rows, w, bags)
-        ]
-        return node
+        Gives the tree of the recursive definition: each node's gains depend
+        only on its own instances (rows with weights, in row order), which are
+        the same whatever the order in which nodes are grown.
+        """
+        K, s, double = self._K, self._s, self.branching == "double"
+        n = len(y)
+        usable = np.flatnonzero(self.n_values_ > 1)
+        codesT = np.ascontiguousarray(codes[:, usable].T)
+        nv = self.n_values_[usable]
+        # Instances of the current level: training row, weight, node (sorted by
+        # node, then row), and per node the available features and the parent.
+        rows = np.arange(n)
+        w = np.ones(n)
+        nid = np.zeros(n, dtype=np.intp)
+        avail = np.ones((1, len(usable)), dtype=bool)
+        links = [(None, 0, None)]  # (parent node, branch, parent's prediction counts)
+        root = None
+        while links:
+            n_nodes = len(links)
+            counts = np.bincount(nid * K + y[rows], weights=w, minlength=n_nodes * K).reshape(n_nodes, K)
+            nodes = []
+            for k, (parent, v, parent_pred) in enumerate(links):
+                c = counts[k].copy()
+                node = _Node(c)
+                node.pred = c if c.sum() > 0 else parent_pred
+                node.value_set = self._leaf_set(c, node.pred)
+                if parent is None:
+                    root = node
+                else:
+                    parent.children[v] = node
+                nodes.append(node)
+            # A node with at most one class present cannot gain: every branch is
+            # at least as pure and holds fewer instances, so its upper entropy is
+            # no lower (the IIG is <= 0 for singles and pairs alike).
+            active = np.flatnonzero((np.count_nonzero(counts, axis=1) > 1) & avail.any(axis=1))
+            if len(active) == 0:
+                break
+            pos = np.full(n_nodes, -1)
+            pos[active] = np.arange(len(active))
+            inst = np.flatnonzero(pos[nid] >= 0)
+            lid = pos[nid[inst]]
+            g1, g2 = _level_gains(
+                codesT[:, rows[inst]], nv, y[rows[inst]], K, s, lid, w[inst], avail[active], double
+            )
+            choice = _level_choice(g1, g2, double)
+            split = choice >= 0
+            if not split.any():
+                break
+            snodes = active[split]  # level indices of the nodes that split
+            f = choice[split]  # their features (columns of codesT)
+            nb = nv[f]
+            cstart = np.concatenate([[0], np.cumsum(nb)])
+            # Instances of the splitting nodes and their values of the split feature.
+            spos = np.full(n_nodes, -1)
+            spos[snodes] = np.arange(len(snodes))
+            sel = np.flatnonzero(spos[nid] >= 0)
+            r, wr, sn = rows[sel], w[sel], spos[nid[sel]]
+            val = codesT[f[sn], r]
+            known = val >= 0
+            bags = np.bincount(cstart[sn[known]] + val[known], weights=wr[known], minlength=cstart[-1])
+            new_links = []
+            for q, k in enumerate(snodes):
+                node = nodes[k]
+                node.feature = int(usable[f[q]])
+                node.bag_weights = bags[cstart[q]:cstart[q + 1]].copy()
+                node.children = [None] * int(nb[q])
+                new_links.extend((node, v, node.pred) for v in range(nb[q]))
+            # Known values go to their branch with their weight; missing ones to
+            # every branch, weighted by the branch's share of the observed weight.
+            child = [cstart[sn[known]] + val[known]]
+            cw = [wr[known] * 1.0]
+            crow = [r[known]]
+            lost = np.flatnonzero(~known)
+            if len(lost):
+                frac = np.empty(cstart[-1])
+                for q in np.unique(sn[lost]):
+                    b = bags[cstart[q]:cstart[q + 1]]
+                    total = b.sum()
+                    frac[cstart[q]:cstart[q + 1]] = b / total if total > 0 else np.full(len(b), 1.0 / len(b))
+                rep = nb[sn[lost]]
+                first = np.repeat(cstart[sn[lost]], rep)
+                ch = first + (np.arange(rep.sum()) - np.repeat(np.cumsum(rep) - rep, rep))
+                child.append(ch)
+                cw.append(np.repeat(wr[lost], rep) * frac[ch])
+                crow.append(np.repeat(r[lost], rep))
+            child, cw, crow = np.concatenate(child), np.concatenate(cw), np.concatenate(crow)
+            keep = cw > 0
+            child, cw, crow = child[keep], cw[keep], crow[keep]
+            order = np.argsort(child * n + crow)
+            rows, w, nid = crow[order], cw[order], child[order]
+            keep_f = avail[snodes].copy()
+            keep_f[np.arange(len(snodes)), f] = False
+            avail = np.repeat(keep_f, nb, axis=0)
+            links = new_links
+        return root
 
     def _leaf_set(self, counts, pred):
         K = len(counts)

@@ -16,10 +16,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
+from scipy import special, stats
 from sklearn.base import clone
 
-from credal.trees import C45Tree, CredalDecisionTree, _add_errs
+from credal._validation import check_fit_input
+from credal.trees import (
+    C45Tree,
+    CredalDecisionTree,
+    _add_errs,
+    _level_gains,
+    _Node,
+    _split_rows,
+    _upper_entropy_rows,
+)
 
 CONF = Path(__file__).resolve().parent / "conformance"  # copy of ../shared/conformance
 
@@ -372,6 +381,277 @@ def test_credal_tree_api_and_errors():
         CredalDecisionTree().predict_set(X)
     with pytest.raises(ValueError, match="features"):
         CredalDecisionTree().fit(X, y).predict_set(X[:, :2])
+
+
+# ------------------------------------- the old (dense, recursive) credal tree
+#
+# A frozen copy of the credal tree's fitting code before it was vectorised over
+# the non-empty cells and over all nodes of a level: the reference that the fast
+# code must reproduce (same gains to 1e-12, same trees, same predictions).
+
+
+def _old_water_level(n, s):
+    k = n.shape[-1]
+    ns = np.sort(n, axis=-1)
+    levels = (s + np.cumsum(ns, axis=-1)) / np.arange(1, k + 1)
+    nxt = np.concatenate([ns[..., 1:], np.full(ns.shape[:-1] + (1,), np.inf)], axis=-1)
+    r = np.argmax(levels <= nxt, axis=-1)
+    return np.take_along_axis(levels, r[..., None], axis=-1)
+
+
+def _old_upper_entropy(n, s):
+    level = _old_water_level(n, s)
+    p = np.maximum(n, level) / (n.sum(axis=-1, keepdims=True) + s)
+    return -np.sum(special.xlogy(p, p), axis=-1)
+
+
+def _old_value_class_counts(codes, y, w, K, n_values, features):
+    nv = n_values[features]
+    offsets = np.concatenate([[0], np.cumsum(nv)])
+    sub = codes[:, features]
+    mask = sub >= 0
+    idx = (offsets[:-1][None, :] + sub) * K + y[:, None]
+    flat = np.bincount(idx[mask], weights=np.broadcast_to(w[:, None], sub.shape)[mask], minlength=offsets[-1] * K)
+    return flat.reshape(offsets[-1], K), offsets
+
+
+def _old_split_rows(codes_col, rows, w, bag_weights):
+    vals = codes_col[rows]
+    miss = vals < 0
+    total = bag_weights.sum()
+    frac = bag_weights / total if total > 0 else np.full(len(bag_weights), 1.0 / len(bag_weights))
+    out = []
+    for v in range(len(bag_weights)):
+        sel = (vals == v) | miss
+        wv = w[sel] * np.where(miss[sel], frac[v], 1.0)
+        keep = wv > 0
+        out.append((rows[sel][keep], wv[keep]))
+    return out
+
+
+class _OldCredalTree(CredalDecisionTree):
+    """CredalDecisionTree with the old fitting code (dense cells, one node at a time)."""
+
+    def fit(self, X, y):
+        codes, y_idx = check_fit_input(self, X, y)
+        self._s = float(self.s)
+        self._codes, self._y = codes, y_idx
+        self._K = len(self.classes_)
+        self._double = self.branching == "double"
+        rows = np.arange(len(y_idx))
+        self.tree_ = self._grow(rows, np.ones(len(y_idx)), np.flatnonzero(self.n_values_ > 1), None)
+        del self._codes, self._y
+        self._count()
+        return self
+
+    def _gains_single(self, codes, y, w, W, feats):
+        counts, off = _old_value_class_counts(codes, y, w, self._K, self.n_values_, feats)
+        h = _old_upper_entropy(counts, self._s)
+        nv = counts.sum(axis=1)
+        known = np.add.reduceat(nv, off[:-1])
+        parent = np.add.reduceat(counts, off[:-1], axis=0)
+        after = np.add.reduceat(nv * h, off[:-1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = (known / W) * (_old_upper_entropy(parent, self._s) - after / known)
+        return np.where(known > 0, g, -np.inf)
+
+    def _gains_pairs(self, codes, y, w, W, feats):
+        if len(feats) < 2:
+            return np.empty(0), np.empty((0, 2), dtype=int)
+        i, j = np.triu_indices(len(feats), k=1)
+        fi, fj = feats[i], feats[j]
+        nvj = self.n_values_[fj]
+        nv = self.n_values_[fi] * nvj
+        a, b = codes[:, fi], codes[:, fj]
+        joint = np.where((a >= 0) & (b >= 0), a * nvj[None, :] + b, -1)
+        counts, off = _old_value_class_counts(joint, y, w, self._K, nv, np.arange(len(fi)))
+        h = _old_upper_entropy(counts, self._s)
+        tot = counts.sum(axis=1)
+        known = np.add.reduceat(tot, off[:-1])
+        parent = np.add.reduceat(counts, off[:-1], axis=0)
+        after = np.add.reduceat(tot * h, off[:-1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = (known / W) * (_old_upper_entropy(parent, self._s) - after / known)
+        return np.where(known > 0, g, -np.inf), np.column_stack([fi, fj])
+
+    def _choose(self, rows, w, feats):
+        if len(feats) == 0 or len(rows) == 0:
+            return -1
+        codes, y = self._codes[rows], self._y[rows]
+        W = w.sum()
+        g1 = self._gains_single(codes, y, w, W, feats)
+        best1 = g1.max()
+        best = best1
+        if self._double:
+            g2, pairs = self._gains_pairs(codes, y, w, W, feats)
+            if len(g2) and g2.max() > best1 + 1e-12:
+                best = g2.max()
+                if best > 1e-12:
+                    k = int(np.flatnonzero(g2 >= best - 1e-12)[0])
+                    f1, f2 = pairs[k]
+                    gg = g1[np.searchsorted(feats, [f1, f2])]
+                    return int(f2) if gg[1] > gg[0] + 1e-12 else int(f1)
+        if best1 > 1e-12:
+            return int(feats[np.flatnonzero(g1 >= best1 - 1e-12)[0]])
+        return -1
+
+    def _grow(self, rows, w, feats, parent_pred):
+        counts = np.bincount(self._y[rows], weights=w, minlength=self._K)
+        node = _Node(counts)
+        pred = counts if counts.sum() > 0 else parent_pred
+        node.pred = pred
+        node.value_set = self._leaf_set(counts, pred)
+        f = self._choose(rows, w, feats)
+        if f < 0:
+            return node
+        col = self._codes[:, f]
+        known = col[rows] >= 0
+        node.feature = f
+        node.bag_weights = np.bincount(col[rows][known], weights=w[known], minlength=self.n_values_[f])
+        rest = feats[feats != f]
+        node.children = [
+            self._grow(r, wv, rest, pred) for r, wv in _old_split_rows(col, rows, w, node.bag_weights)
+        ]
+        return node
+
+
+def _messy_data(rng):
+    """Random nominal data: K = 2..5, 1..6 values, missing values, duplicated columns."""
+    n = int(rng.integers(1, 160))
+    F = int(rng.integers(1, 7))
+    K = int(rng.integers(2, 6))
+    nv = rng.integers(1, 7, size=F)
+    X = np.column_stack([rng.integers(0, v, size=n) for v in nv])
+    # Classes depend on a few features (so that trees grow), plus noise.
+    y = (X[:, : min(2, F)].sum(axis=1) + (rng.random(n) < 0.3) * rng.integers(0, K, size=n)) % K
+    if F > 1 and rng.random() < 0.3:  # an exact duplicate: exact ties between gains
+        X[:, 1], nv[1] = X[:, 0], nv[0]
+    if rng.random() < 0.6:
+        X[rng.random(X.shape) < rng.choice([0.05, 0.2, 0.5])] = -1
+    df = pd.DataFrame({f"f{j}": pd.Categorical.from_codes(X[:, j], categories=list(range(nv[j]))) for j in range(F)})
+    yc = pd.Series(pd.Categorical.from_codes(y, categories=list(range(K))))
+    return df, yc, X, y, nv, K
+
+
+def test_fast_upper_entropy_is_the_old_one_bit_for_bit():
+    rng = np.random.default_rng(30)
+    for K in range(2, 13):
+        for frac in (False, True):
+            n = rng.integers(0, 6, size=(400, K)).astype(float)
+            n[rng.random(n.shape) < 0.4] = 0.0
+            if frac:
+                n *= rng.choice([1.0, 0.5, 0.3, 1 / 3], size=n.shape)
+            n = n[n.sum(axis=1) > 0]
+            for s in (0.5, 1.0, 2.0, 1e-9):
+                want = _old_upper_entropy(n, s)
+                np.testing.assert_array_equal(_upper_entropy_rows(n, s), want)
+                sub = rng.permutation(len(n))[:37]
+                np.testing.assert_array_equal(_upper_entropy_rows(n[sub], s), want[sub])
+
+
+def test_split_rows_is_the_old_one():
+    rng = np.random.default_rng(31)
+    for _ in range(200):
+        nb = int(rng.integers(1, 12))
+        n = int(rng.integers(0, 60))
+        col = rng.integers(-1, nb, size=n) if rng.random() < 0.5 else rng.integers(0, nb, size=n)
+        rows = np.sort(rng.choice(n, size=int(rng.integers(0, n + 1)), replace=False))
+        w = rng.choice([1.0, 0.25, 0.7], size=len(rows))  # one weight per row sent
+        bags = rng.random(nb) * (rng.random(nb) < 0.8)
+        for (r1, w1), (r2, w2) in zip(_split_rows(col, rows, w, bags), _old_split_rows(col, rows, w, bags)):
+            np.testing.assert_array_equal(r1, r2)
+            np.testing.assert_array_equal(w1, w2)
+
+
+@pytest.mark.parametrize("double", [False, True])
+def test_level_gains_equal_the_old_per_node_gains(double):
+    rng = np.random.default_rng(32 + double)
+    checked = 0
+    for _ in range(60):
+        df, yc, X, y, nv_all, K = _messy_data(rng)
+        old = _OldCredalTree(s=float(rng.choice([0.5, 1.0, 2.0])), branching="double" if double else "simple")
+        old.fit(df, yc)
+        old._codes, old._y = X, y
+        usable = np.flatnonzero(old.n_values_ > 1)
+        if len(usable) == 0:
+            continue
+        # Three nodes at once: random row subsets, fractional weights, features removed.
+        A = 3
+        parts, avail = [], np.ones((A, len(usable)), bool)
+        for a in range(A):
+            rows = np.sort(rng.choice(len(y), size=int(rng.integers(1, len(y) + 1)), replace=False))
+            w = rng.choice([1.0, 1.0, 0.5, 0.2], size=len(rows)) if rng.random() < 0.5 else np.ones(len(rows))
+            if a and len(usable) > 1:
+                avail[a, rng.integers(len(usable))] = False
+            parts.append((rows, w))
+        lid = np.concatenate([np.full(len(r), a) for a, (r, _) in enumerate(parts)])
+        allrows = np.concatenate([r for r, _ in parts])
+        g1, g2 = _level_gains(np.ascontiguousarray(X[allrows][:, usable].T), nv_all[usable], y[allrows], K,
+                              old._s, lid, np.concatenate([w for _, w in parts]), avail, double)
+        for a, (rows, w) in enumerate(parts):
+            feats = usable[avail[a]]
+            W = w.sum()
+            want1 = old._gains_single(X[rows], y[rows], w, W, feats)
+            got1 = g1[a, avail[a]]
+            assert np.all(np.isinf(g1[a, ~avail[a]]))
+            np.testing.assert_array_equal(np.isinf(got1), np.isinf(want1))
+            np.testing.assert_allclose(got1[np.isfinite(want1)], want1[np.isfinite(want1)], rtol=0, atol=1e-12)
+            if double:
+                want2, pairs = old._gains_pairs(X[rows], y[rows], w, W, feats)
+                if g2 is None:  # a single usable feature: no pairs
+                    assert len(usable) == 1 and len(want2) == 0
+                    continue
+                I, J = np.triu_indices(len(usable), k=1)
+                ok = avail[a][I] & avail[a][J]
+                assert np.all(np.isinf(g2[a, ~ok]))
+                got2 = g2[a, ok]
+                np.testing.assert_array_equal(np.column_stack([usable[I[ok]], usable[J[ok]]]), pairs)
+                np.testing.assert_array_equal(np.isinf(got2), np.isinf(want2))
+                np.testing.assert_allclose(got2[np.isfinite(want2)], want2[np.isfinite(want2)], rtol=0, atol=1e-12)
+            checked += 1
+    assert checked >= 100
+
+
+def _assert_same_tree(new, old, X):
+    assert new.export_text(decimals=6) == old.export_text(decimals=6)
+    np.testing.assert_array_equal(new.predict_set(X), old.predict_set(X))
+    np.testing.assert_array_equal(new.predict(X), old.predict(X))
+
+
+@pytest.mark.parametrize("double", [False, True])
+def test_fast_credal_tree_equals_the_old_implementation(double):
+    rng = np.random.default_rng(40 + double)
+    split = 0
+    for trial in range(150):
+        df, yc, *_ = _messy_data(rng)
+        kw = dict(s=float(rng.choice([0.25, 1.0, 2.0])), branching="double" if double else "simple",
+                  leaf=str(rng.choice(["dominance", "frequency"])))
+        new = CredalDecisionTree(**kw).fit(df, yc)
+        old = _OldCredalTree(**kw).fit(df, yc)
+        _assert_same_tree(new, old, df)
+        split += new.depth_ > 0
+    assert split >= 50  # most of the random trees do grow
+
+
+def _real_fold(name, n_rows, seed=0):
+    from credal import datasets, experiments
+
+    ds = datasets.load(name)
+    keep = ~pd.isna(pd.Series(ds.y)).to_numpy()
+    X, y = ds.X[keep], ds.y[keep]
+    idx = np.random.default_rng(seed).permutation(len(y))[: n_rows or int(0.8 * len(y))]
+    X, y = X.iloc[idx], y.iloc[idx]
+    return experiments.default_preprocessing().fit(X, y).transform(X), y
+
+
+@pytest.mark.parametrize("name, n_rows", [("cylinder_bands", 150), ("audiology", None), ("vote", None)])
+def test_fast_credal_tree_equals_the_old_one_on_real_folds(name, n_rows):
+    X, y = _real_fold(name, n_rows)
+    for branching in ("simple", "double"):
+        new = CredalDecisionTree(branching=branching).fit(X, y)
+        old = _OldCredalTree(branching=branching).fit(X, y)
+        assert new.n_leaves_ > 1
+        _assert_same_tree(new, old, X)
 
 
 # ------------------------------------------------------------------ C4.5 / J48
