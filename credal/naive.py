@@ -814,6 +814,99 @@ def _lncc_log_threshold(n1, n1j, o1j, n2, n2j, o2j, mask, grid=None):
     return pairs.log_threshold_grid(grid)
 
 
+def _lncc_end_terms(class_count, flat, observed, offsets, codes):
+    """Per row and class, ``ln p`` at ``z = 0, 1/2, 1`` and ``ln l`` at ``z = 0, 1``.
+
+    Each is a sum of one term per class and per observed feature, so, as in
+    :func:`_ncc_end_terms`, the terms come from per-(class, category) tables
+    gathered once per row.  ``ln l(z)`` is written as in :meth:`_Side.ll`
+    (relative to ``z = 1/2``); factors with ``n_j = n_oj`` are exactly 0.
+
+    Returns
+    -------
+    terms : ndarray, shape (5, n, K)
+        ``ln p(0), ln p(1/2), ln p(1), ln l(0), ln l(1)``.
+    scale : float
+        Upper bound on the absolute value of any finite table entry.
+    """
+    K = len(class_count)
+    n, m = codes.shape
+    S = flat.shape[1]
+    span = np.repeat(np.arange(m), np.diff(offsets))
+    o = observed[:, span]
+    keep = flat != o  # the factor of a feature with n_j = n_oj is 1
+    tab = np.zeros((S + 1, 5 * K))
+    init = np.empty(5 * K)
+    n_c = np.asarray(class_count, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for r, z in enumerate((0.0, 0.5, 1.0)):
+            v = np.where(keep, np.log(flat + z) - np.log(o + z), 0.0)
+            tab[:-1, r * K:(r + 1) * K] = v.T
+            init[r * K:(r + 1) * K] = np.log(n_c + z)
+        for r, t in enumerate((-0.5, 0.5)):
+            v = np.where(keep, xlog1py(flat, t / (flat + 0.5)) - xlog1py(o, t / (o + 0.5)), 0.0)
+            tab[:-1, (3 + r) * K:(4 + r) * K] = v.T
+            init[(3 + r) * K:(4 + r) * K] = xlog1py(n_c, t / (n_c + 0.5))
+    vals = np.abs(np.concatenate([tab.ravel(), init]))
+    scale = float(vals[np.isfinite(vals)].max(initial=0.0))
+    idx = np.where(codes >= 0, offsets[:-1][None, :] + codes, S)
+    acc = np.broadcast_to(init, (n, 5 * K)).copy()
+    for j in range(m):  # one feature at a time: contiguous gathers, O(n K) memory
+        acc += tab[idx[:, j]]
+    return acc.reshape(n, 5, K).transpose(1, 0, 2), scale
+
+
+def _lncc_certify(terms, scale, m, log_alpha, a_idx, b_idx, rows):
+    """Dominance decisions of LNCC pairs ``(a, b)`` of ``rows`` at one level, from bounds.
+
+    With ``La = sup l_d P(a)`` and ``Lb = sup l_d P(b)`` the likelihoods with the
+    instance given class ``a`` or ``b`` (maximum-likelihood values, in closed form:
+    ``La = l'(1) l''(0) p'(1)``), the profile satisfies ``L(1) >= La``,
+    ``L(0) >= Lb`` and ``sup L <= La + Lb``; on the side ``P(a) <= P(b)``,
+    ``l_d (P(a) + P(b)) <= Lb + min(La, Lb)`` (and symmetrically).  Hence
+    ``alpha*`` of ``a`` over ``b`` lies below ``(Lb + min(La, Lb)) / max L(x_i)``
+    and above ``max_{x_i <= x0} L(x_i) / (La + Lb)`` for the points
+    ``x_i = 0, 1/2, 1``, whose side of ``x0`` is read off the sign of ``ln g``.
+    Since ``max(alpha*_ab, alpha*_ba) = 1``, a certified dominance of one direction
+    certifies the other's absence.  A decision is taken only when a bound clears
+    ``ln alpha`` (shifted by ``_LOG_TIE``) by a margin far above the rounding of
+    these sums and of the exact thresholds, so it is the exact decision.
+
+    Returns
+    -------
+    fwd, rev : ndarray of int8
+        For ``a`` over ``b`` and ``b`` over ``a``: 1 dominance, -1 none, 0 undecided.
+    """
+    pa, pb = terms[:, rows, a_idx], terms[:, rows, b_idx]
+    tol = 1e-10 * (m + 4) * max(scale, 1.0)
+    with np.errstate(invalid="ignore"):
+        base1 = pa[4] + pb[3]  # ln l'(1) + ln l''(0)
+        base0 = pa[3] + pb[4]
+        LA, LB = base1 + pa[2], base0 + pb[2]
+        L1 = base1 + np.logaddexp(pa[2], pb[0])
+        L0 = base0 + np.logaddexp(pa[0], pb[2])
+        Lh = np.logaddexp(pa[1], pb[1])  # ln l(1/2) = 0 by construction
+        g1, g0, gh = pa[2] - pb[0], pa[0] - pb[2], pa[1] - pb[1]
+        top_lo = np.fmax(np.fmax(L0, L1), Lh)
+        top_hi = np.logaddexp(LA, LB)
+        small = np.fmin(LA, LB)
+        ub_f = np.logaddexp(LB, small) - top_lo
+        ub_r = np.logaddexp(LA, small) - top_lo
+        lb_f = np.fmax(np.fmax(np.where(g0 < -tol, L0, -np.inf), np.where(g1 < -tol, L1, -np.inf)),
+                       np.where(gh < -tol, Lh, -np.inf)) - top_hi
+        lb_r = np.fmax(np.fmax(np.where(g0 > tol, L0, -np.inf), np.where(g1 > tol, L1, -np.inf)),
+                       np.where(gh > tol, Lh, -np.inf)) - top_hi
+        thr = log_alpha - _LOG_TIE  # dominance iff ln alpha* < thr
+        dom_f, dom_r = ub_f < thr - tol, ub_r < thr - tol
+        no_f = (lb_f > thr + tol) | dom_r
+        no_r = (lb_r > thr + tol) | dom_f
+    fwd = np.zeros(len(rows), dtype=np.int8)
+    rev = np.zeros(len(rows), dtype=np.int8)
+    fwd[dom_f], fwd[no_f] = 1, -1
+    rev[dom_r], rev[no_r] = 1, -1
+    return fwd, rev
+
+
 # ---------------------------------------------------------------------------
 # prediction on distinct rows, and a small memo shared by fitted models
 # ---------------------------------------------------------------------------
@@ -905,6 +998,27 @@ def _memoised(key, compute):
 # ---------------------------------------------------------------------------
 # estimators
 # ---------------------------------------------------------------------------
+
+
+def _memo_peek(key):
+    """The result remembered under ``key``, or None."""
+    with _MEMO_LOCK:
+        if key in _MEMO:
+            _MEMO.move_to_end(key)
+            return _MEMO[key]
+    return None
+
+
+def _memo_store(key, value):
+    """Remember ``value`` (made read-only) under ``key`` if it is small enough."""
+    if value.size <= _MEMO_MAX_ELEMENTS:
+        value.setflags(write=False)
+        with _MEMO_LOCK:
+            _MEMO[key] = value
+            _MEMO.move_to_end(key)
+            while len(_MEMO) > _MEMO_SIZE:
+                _MEMO.popitem(last=False)
+    return value
 
 
 def _check_sample_weight(sample_weight, n):
@@ -1136,7 +1250,8 @@ class _CredalNaive(_NaiveCounts):
         return self._sets_of_rows(rows)[inv]
 
     # NCC remembers its sets (each costs a convex minimisation per class pair);
-    # LNCC remembers its alpha-free thresholds instead (see _log_threshold_codes).
+    # LNCC remembers its sets per alpha and its thresholds alpha* across alphas (see
+    # _dominance_codes and _log_threshold_codes).
     _memo_sets = False
 
     def _sets_of_rows(self, rows, jll=None):
@@ -1332,7 +1447,18 @@ class LNCC(_CredalNaive):
     available-case likelihood (MAR), in which Theorems 1-2 hold with ``n(c)``
     replaced by ``n_j(c)`` in the factors of feature ``j``.  ``predict`` returns the
     class that the Perks naive Bayes (``s = 1``) ranks first among the set.
+
+    ``predict_set`` computes ``alpha*`` only where it matters: most pairs are
+    decided at the given ``alpha`` by bounds on ``alpha*`` from the likelihoods
+    with the instance's class set to either class (:func:`_lncc_certify`, cheap
+    table gathers), and the thresholds computed for the others are remembered
+    for later calls at other levels.
     """
+
+    # sets are remembered per alpha (predict after predict_set costs nothing), and
+    # the thresholds alpha* computed so far are shared by every alpha (see
+    # _dominance_codes)
+    _memo_sets = True
 
     def __init__(self, alpha=0.75, grid=None):
         self.alpha = alpha
@@ -1352,9 +1478,81 @@ class LNCC(_CredalNaive):
     def _nbc_s(self):
         return 1.0
 
+    def _threshold_key(self, codes):
+        return ("lncc-threshold", repr(self.grid), self._counts_key, _codes_key(codes))
+
     def _log_threshold_codes(self, codes):
-        key = ("lncc-threshold", repr(self.grid), self._counts_key, _codes_key(codes))
-        return _memoised(key, lambda: self._compute_log_threshold(codes))
+        # the memo may hold the thresholds of some pairs only (NaN elsewhere), left
+        # by _dominance_codes; all are then recomputed together, so that the values
+        # do not depend on which pairs were computed before (rounding ~1e-16)
+        key = self._threshold_key(codes)
+        known = _memo_peek(key)
+        if known is not None and not np.isnan(known).any():
+            return known
+        return _memo_store(key, self._compute_log_threshold(codes))
+
+    def _exact_log_threshold(self, codes, rows, a, b):
+        """``ln alpha*`` of ``a`` over ``b`` and of ``b`` over ``a`` on ``codes[rows]``."""
+        m = codes.shape[1]
+        fwd, rev = np.empty(rows.size), np.empty(rows.size)
+        for sl in self._chunks(rows.size, (2 * m + 2) * (_N_CELLS + 1)):
+            r, aa, bb = rows[sl], a[sl], b[sl]
+            cnt, obs = self._gather(codes[r])
+            k = np.arange(r.size)
+            cc, oc = self.class_count_, self.observed_count_
+            fwd[sl], rev[sl] = _lncc_log_threshold(
+                cc[aa], cnt[k, aa], oc[aa], cc[bb], cnt[k, bb], oc[bb], obs)
+        return fwd, rev
+
+    def _dominance_codes(self, codes):
+        """Dominance matrix (B, K, K) at level ``alpha``, diagonal False.
+
+        Exact path (``grid=None``): most pairs are decided by the bounds of
+        :func:`_lncc_certify`; ``alpha*`` is computed only for the others, and
+        remembered (NaN elsewhere) so that models differing only in ``alpha``
+        reuse it.  Thresholds already remembered in full are used directly.
+        """
+        with np.errstate(divide="ignore"):
+            la = np.log(float(self.alpha))
+        K = len(self.classes_)
+        B, m = codes.shape
+        key = self._threshold_key(codes)
+        known = _memo_peek(key)
+        if self.grid is not None or (known is not None and not np.isnan(known).any()) \
+                or K < 2 or B == 0:
+            lt = self._log_threshold_codes(codes)
+            return (la > lt + _LOG_TIE) & ~np.eye(K, dtype=bool)
+        dom = np.zeros((B, K, K), dtype=bool)
+        a, b = self._pair_index(ordered=False)
+        P = a.size
+        thr = np.full((B, K, K), np.nan) if known is None else known.copy()
+        thr[:, np.arange(K), np.arange(K)] = 0.0
+        todo = []
+        for sl in self._chunks(B, P * 64 + 5 * K):
+            terms, scale = _lncc_end_terms(self.class_count_, self._flat,
+                                           self.observed_count_, self._offsets, codes[sl])
+            nb = sl.stop - sl.start
+            rows = np.repeat(np.arange(nb), P)
+            aa, bb = np.tile(a, nb), np.tile(b, nb)
+            fwd, rev = _lncc_certify(terms, scale, m, la, aa, bb, rows)
+            rows = rows + sl.start
+            dom[rows[fwd == 1], aa[fwd == 1], bb[fwd == 1]] = True
+            dom[rows[rev == 1], bb[rev == 1], aa[rev == 1]] = True
+            und = (fwd == 0) | (rev == 0)
+            todo.append((rows[und], aa[und], bb[und], fwd[und], rev[und]))
+        r, aa, bb, fwd, rev = (np.concatenate(v) for v in zip(*todo))
+        new = np.isnan(thr[r, aa, bb])
+        if new.any():
+            f, v = self._exact_log_threshold(codes, r[new], aa[new], bb[new])
+            thr[r[new], aa[new], bb[new]] = f
+            thr[r[new], bb[new], aa[new]] = v
+            _memo_store(key, thr)
+        # undecided directions from the exact thresholds, as the full computation decides
+        d = la > thr[r, aa, bb] + _LOG_TIE
+        dom[r, aa, bb] = np.where(fwd == 0, d, fwd == 1)
+        d = la > thr[r, bb, aa] + _LOG_TIE
+        dom[r, bb, aa] = np.where(rev == 0, d, rev == 1)
+        return dom
 
     def _compute_log_threshold(self, codes):
         K = len(self.classes_)
@@ -1388,13 +1586,8 @@ class LNCC(_CredalNaive):
         return np.exp(self._log_threshold_codes(rows))[inv]
 
     def _predict_set_codes(self, codes, jll=None):
-        lt = self._log_threshold_codes(codes)
-        with np.errstate(divide="ignore"):
-            la = np.log(float(self.alpha))
-        dom = la > lt + _LOG_TIE
+        dom = self._dominance_codes(codes)
         K = dom.shape[1]
-        eye = np.eye(K, dtype=bool)
-        dom &= ~eye
         # transitive closure (repeated squaring) to find the source components
         reach = dom.copy()
         for _ in range(int(np.ceil(np.log2(max(K, 2))))):

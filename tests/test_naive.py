@@ -1084,14 +1084,78 @@ def test_bad_input_raises():
 def test_lncc_source_components_with_a_cycle(monkeypatch):
     """A dominance cycle keeps its classes (never an empty set)."""
     model = LNCC(alpha=0.5).fit(np.array([[0], [1], [0]]), [0, 1, 2])
-    cyc = np.zeros((1, 3, 3))
-    cyc[0] = [[0, -5, 0], [0, 0, -5], [-5, 0, 0]]  # 0>1, 1>2, 2>0
-    monkeypatch.setattr(model, "_log_threshold_codes", lambda codes: cyc.copy())
+    cyc = np.zeros((1, 3, 3), dtype=bool)
+    cyc[0] = [[0, 1, 0], [0, 0, 1], [1, 0, 0]]  # 0>1, 1>2, 2>0
+    monkeypatch.setattr(model, "_dominance_codes", lambda codes: cyc.copy())
     assert model.predict_set(np.array([[0]])).tolist() == [[True, True, True]]
-    chain = np.zeros((1, 3, 3))
-    chain[0] = [[0, -5, -5], [0, 0, -5], [0, 0, 0]]  # 0 > 1 > 2
-    monkeypatch.setattr(model, "_log_threshold_codes", lambda codes: chain.copy())
+    chain = np.zeros((1, 3, 3), dtype=bool)
+    chain[0] = [[0, 1, 1], [0, 0, 1], [0, 0, 0]]  # 0 > 1 > 2
+    naive._clear_memo()  # the sets of the first call are remembered
+    monkeypatch.setattr(model, "_dominance_codes", lambda codes: chain.copy())
     assert model.predict_set(np.array([[0]])).tolist() == [[True, False, False]]
+
+
+def _random_lncc_model(rng):
+    """Random LNCC fit (K = 2..5, missing values, zero counts, some weights) and test codes."""
+    K, m, n = int(rng.integers(2, 6)), int(rng.integers(1, 7)), int(rng.integers(3, 60))
+    nv = rng.integers(1, 5, m)
+    X = (rng.random((n, m)) * nv).astype(int)
+    if rng.random() < 0.5:
+        X[rng.random((n, m)) < 0.2] = -1
+    y = rng.integers(0, K, n)
+    w = rng.integers(0, 4, n).astype(float) if rng.random() < 0.2 else None
+    if w is not None:
+        w[0] = 1.0
+    Xt = (rng.random((40, m)) * nv).astype(int)
+    Xt[rng.random((40, m)) < 0.15] = -1
+    model = LNCC().fit(_frame(X, nv), _labels(y, K), sample_weight=w)
+    return model, np.unique(Xt, axis=0)
+
+
+def test_lncc_certificates_agree_with_the_exact_threshold():
+    """Every decision of _lncc_certify is the exact one, also at levels within
+    1e-6 relative of alpha*, and most pairs are decided."""
+    rng = np.random.default_rng(99)
+    decided = total = 0
+    for _ in range(150):
+        model, codes = _random_lncc_model(rng)
+        lt = model._compute_log_threshold(codes)
+        terms, scale = naive._lncc_end_terms(model.class_count_, model._flat,
+                                             model.observed_count_, model._offsets, codes)
+        a, b = model._pair_index(ordered=False)
+        B, P = codes.shape[0], a.size
+        rows, aa, bb = np.repeat(np.arange(B), P), np.tile(a, B), np.tile(b, B)
+        near = lt[rows, aa, bb][lt[rows, aa, bb] < 0]
+        levels = [0.05, 0.5, 0.75, 0.95, 0.999, 1.0]
+        levels += list(np.exp(near[:3]) * (1 + 1e-6)) + list(np.exp(near[:3]) * (1 - 1e-6))
+        for alpha in levels:
+            la = np.log(alpha)
+            fwd, rev = naive._lncc_certify(terms, scale, codes.shape[1], la, aa, bb, rows)
+            for st, x, z in ((fwd, aa, bb), (rev, bb, aa)):
+                exact = la > lt[rows, x, z] + _LOG_TIE
+                assert np.all(exact[st == 1]) and not np.any(exact[st == -1])
+                if alpha in (0.05, 0.5, 0.75, 0.95, 0.999):
+                    decided += np.count_nonzero(st)
+                    total += st.size
+    assert decided > 0.7 * total
+
+
+def test_lncc_dominance_from_certificates_equals_the_full_thresholds():
+    """Certificates + partial thresholds (memo shared between levels) decide
+    exactly as the thresholds of every pair; the memo then serves the thresholds."""
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        model, codes = _random_lncc_model(rng)
+        lt = model._compute_log_threshold(codes)
+        eye = np.eye(len(model.classes_), dtype=bool)
+        naive._clear_memo()
+        for alpha in (0.05, 0.5, 0.75, 0.95, 0.999, 1.0, 0.0):
+            model.set_params(alpha=alpha)
+            with np.errstate(divide="ignore"):
+                want = (np.log(alpha) > lt + _LOG_TIE) & ~eye
+            np.testing.assert_array_equal(model._dominance_codes(codes), want)
+        np.testing.assert_array_equal(model._log_threshold_codes(codes), lt)
+        np.testing.assert_array_equal(model._dominance_codes(codes), want)  # from the full memo
 
 
 # ---------------------------------------------------------------------------
