@@ -1,13 +1,15 @@
 # The two commands of the compendium (see README.md):
 #   make test                 set up .venv if needed, then run the test suite
 #   make book [PROFILE=paper] set up .venv if needed, execute every notebook with papermill
-#                             at the given parameter profile, then build the book (-W)
+#                             at the given parameter profile, build the book (-W), then
+#                             check it offline and in headless Chromium
 PROFILE ?= paper
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 NB ?=
+CHROMIUM ?= /usr/bin/chromium
 
 .PHONY: test book notebooks notebook html clean setup
 
@@ -32,9 +34,18 @@ notebooks: $(STAMP)
 notebook: $(STAMP)
 	$(PY) book/execute.py --profile $(PROFILE) --only $(NB)
 
-html: $(STAMP)
+html: $(STAMP) $(CHROMIUM)
 	$(VENV)/bin/jupyter-book build book --warningiserror --keep-going
 	$(PY) book/check_offline.py book/_build/html
+	$(PY) book/check_browser.py book/_build/html --chromium $(CHROMIUM)
+
+# Headless Chromium (Debian package) opens every built page in book/check_browser.py.
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else \
+	  echo "The browser check needs Chromium at $(CHROMIUM): install the Debian package 'chromium' (or set CHROMIUM=/path/to/chromium)" >&2; exit 1; \
+	fi
 
 clean:
 	rm -rf book/_build book/generated build results .pytest_cache .hypothesis

@@ -71,7 +71,7 @@ class _Data:
     fingerprint: str = field(default="", repr=False)
 
 
-def _as_data(item, drop_missing_y: bool) -> _Data:
+def _as_data(item, drop_missing_y: bool, fingerprint: bool = True) -> _Data:
     if isinstance(item, str):
         from credal import datasets
 
@@ -107,8 +107,10 @@ def _as_data(item, drop_missing_y: bool) -> _Data:
     y = y.reset_index(drop=True)
     if split is not None:
         split = split.reset_index(drop=True)
-    # joblib.hash covers values, dtypes and declared categories.
-    fp = joblib.hash((name, X, y))
+    # joblib.hash covers values, dtypes and declared categories. Only the cache keys
+    # use it, and hashing costs more than fitting small simulated data sets, so it is
+    # skipped when there is no cache.
+    fp = joblib.hash((name, X, y)) if fingerprint else ""
     return _Data(name, X, y, split, fp)
 
 
@@ -333,7 +335,7 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
     for name, est in estimators.items():
         _check_estimator(name, est)
     items = data if isinstance(data, list) else [data]
-    datas = [_as_data(d, drop_missing_y) for d in items]
+    datas = [_as_data(d, drop_missing_y, fingerprint=bool(cache_dir)) for d in items]
     names = [d.name for d in datas]
     if len(set(names)) != len(names):
         raise ValueError(f"data set names must be unique; got {names}")
@@ -345,8 +347,9 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
     if cache_dir:  # None or "" = no cache
         cache = Path(cache_dir)
         cache.mkdir(parents=True, exist_ok=True)
-    prep_key = "none" if prep is None else _estimator_key(prep)
-    est_keys = {n: _estimator_key(e) for n, e in estimators.items()}
+    if cache is not None:  # the keys only name cache files
+        prep_key = "none" if prep is None else _estimator_key(prep)
+        est_keys = {n: _estimator_key(e) for n, e in estimators.items()}
 
     tasks = []
     for d in datas:
@@ -354,9 +357,11 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
                              random_state=random_state,
                              split=d.split if use_predefined_split else None)
         for rep, fold, tr, te in splits:
-            idx_key = joblib.hash((tr, te))
-            keys = {n: joblib.hash((d.fingerprint, idx_key, prep_key, k))
-                    for n, k in est_keys.items()}
+            keys = None
+            if cache is not None:
+                idx_key = joblib.hash((tr, te))
+                keys = {n: joblib.hash((d.fingerprint, idx_key, prep_key, k))
+                        for n, k in est_keys.items()}
             tasks.append((d, rep, fold, tr, te, keys))
 
     runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
@@ -366,16 +371,21 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
         from tqdm.auto import tqdm
         gen = tqdm(gen, total=len(tasks), desc="folds", leave=False)
     by_name = {d.name: d for d in datas}
-    pred_frames, fold_rows, classes = [], [], {}
+    pred_parts, fold_rows, classes = [], [], {}
     for dname, rep, fold, tr, te, out in gen:
         d = by_name[dname]
         y_te = d.y.iloc[te].to_numpy()
+        seen = None  # (classes, Index, yi) of the previous classifier of this fold
         for cname in estimators:
             r = out[cname]
             cls = r["classes"]
             classes.setdefault(dname, cls)
-            index = pd.Index(cls)
-            yi = index.get_indexer(y_te)
+            if seen is not None and _same_array(seen[0], cls):
+                index, yi = seen[1], seen[2]
+            else:
+                index = pd.Index(cls)
+                yi = index.get_indexer(y_te)
+                seen = (cls, index, yi)
             if (yi < 0).any():
                 raise ValueError(f"{dname}: a test label is not among the classes of "
                                  f"{cname} (declare all classes in y's categories)")
@@ -396,21 +406,92 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
                               "prep_time": r["prep_time"], **m})
             if keep_predictions:
                 labels = np.array([str(c) for c in cls], dtype=object)
-                pred_frames.append(pd.DataFrame({
+                pred_parts.append({
                     "dataset": dname, "classifier": cname, "repeat": rep, "fold": fold,
                     "row": te, "y_true": y_te, "y_pred": pred,
                     "set_size": sets.sum(axis=1),
                     "in_set": sets[np.arange(len(te)), yi],
-                    "set": ["|".join(labels[s]) for s in sets],
+                    "set": _set_strings(sets, labels),
                     "proba": (list(map(tuple, r["proba"])) if r["proba"] is not None
                               else [None] * len(te)),
-                }))
+                })
     sort = ["dataset", "classifier", "repeat", "fold"]
     folds = pd.DataFrame(fold_rows).sort_values(sort, kind="stable").reset_index(drop=True)
-    preds = (pd.concat(pred_frames, ignore_index=True)
+    preds = (_predictions_table(pred_parts)
              .sort_values(sort + ["row"], kind="stable").reset_index(drop=True)
-             if pred_frames else pd.DataFrame())
+             if pred_parts else pd.DataFrame())
     return CVResult(predictions=preds, folds=folds, classes=classes)
+
+
+def _same_array(a, b) -> bool:
+    """True if two class arrays are interchangeable: same dtype, shape and values."""
+    return a is b or (a.dtype == b.dtype and a.shape == b.shape and bool(np.all(a == b)))
+
+
+def _set_strings(sets, labels) -> list:
+    """``["|".join(labels[s]) for s in sets]``, joining each distinct set only once."""
+    if len(sets) == 0 or sets.shape[1] > 62:
+        return ["|".join(labels[s]) for s in sets]
+    code = sets.astype(np.int64) @ (np.int64(1) << np.arange(sets.shape[1], dtype=np.int64))
+    uniq, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    text = ["|".join(labels[sets[i]]) for i in first]
+    return [text[i] for i in inverse.ravel().tolist()]
+
+
+# Columns of a predictions part given as one value for the whole part.
+_SCALAR_COLUMNS = ("dataset", "classifier", "repeat", "fold")
+
+
+def _predictions_table(parts) -> pd.DataFrame:
+    """``pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)``, column-wise.
+
+    One DataFrame built from joined columns instead of one per (fold, classifier):
+    for thousands of small folds the per-frame cost dominated the engine. Joining
+    is done only where each part would get the same dtype on its own
+    (:func:`_joined_column`); anything else, and empty parts, go through ``concat``.
+    """
+    lengths = [len(p["row"]) for p in parts]
+    if min(lengths) > 0:
+        cols = {}
+        for name in parts[0]:
+            cols[name] = _joined_column(name, [p[name] for p in parts], lengths)
+            if cols[name] is None:
+                break
+        else:
+            return pd.DataFrame(cols)
+    return pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)
+
+
+def _joined_column(name, values, lengths):
+    """The parts of one column joined, or None if their dtypes might not agree.
+
+    Only homogeneous parts are joined, for which pandas infers the same dtype from
+    the whole column as from each part: integer scalars, one numeric dtype, all
+    ``str`` (inferred as pandas' string dtype), tuples or None (object).
+    """
+    if name in _SCALAR_COLUMNS:
+        kinds = {type(v) for v in values}
+        if kinds == {str}:
+            return [v for v, k in zip(values, lengths) for _ in range(k)]
+        if kinds == {int} and all(-2**63 <= v < 2**63 for v in values):
+            return np.repeat(np.array(values, dtype=np.int64), lengths)
+        return None
+    if name in ("set", "proba"):
+        joined = [x for v in values for x in v]
+        ok = (all(type(x) is str for x in joined) if name == "set"
+              else all(type(x) is tuple or x is None for x in joined))
+        return joined if ok else None
+    if not all(isinstance(v, np.ndarray) and v.ndim == 1 for v in values):
+        return None
+    dtype = values[0].dtype
+    if any(v.dtype != dtype for v in values):
+        return None
+    joined = np.concatenate(values)
+    if dtype.kind in "biuf":
+        return joined
+    if dtype.kind == "O" and pd.api.types.infer_dtype(joined, skipna=False) == "string":
+        return joined
+    return None
 
 
 def holdout(estimators, train, test, *, name="data", preprocessing=None, **kw) -> CVResult:
@@ -441,15 +522,36 @@ def holdout(estimators, train, test, *, name="data", preprocessing=None, **kw) -
                           use_predefined_split=True, preprocessing=preprocessing, **kw)
 
 
+def _stacked_frame(a, b):
+    """``pd.concat([DataFrame(a), DataFrame(b)], ignore_index=True)`` for two code arrays.
+
+    Built from one array, which is several times faster for the thousands of small
+    simulated data sets of a study. The array is laid out as ``concat`` lays out its
+    block (column-major rows), so that row selections downstream return arrays of the
+    same memory order and classifiers sum their terms in the same order. Returns None
+    when the two arrays are not 2-D arrays of one non-object dtype with the same
+    number of columns (``concat`` would then upcast or fail as it does).
+    """
+    if (a.ndim != 2 or b.ndim != 2 or a.dtype != b.dtype or a.dtype.kind not in "biuf"
+            or a.shape[1] != b.shape[1]):
+        return None
+    return pd.DataFrame(np.concatenate([a.T, b.T], axis=1).T)
+
+
 def holdout_item(name, train, test):
     """``(name, X, y, split)`` joining a train and a test set, for :func:`cross_validate`
     with ``use_predefined_split=True`` (e.g. a list of many simulated data sets)."""
     (Xtr, ytr), (Xte, yte) = train, test
+    X = None
     if not isinstance(Xtr, pd.DataFrame):
-        Xtr, Xte = pd.DataFrame(np.asarray(Xtr)), pd.DataFrame(np.asarray(Xte))
-    if list(Xtr.columns) != list(Xte.columns):
-        raise ValueError("train and test sets must have the same columns")
-    X = pd.concat([Xtr, Xte], ignore_index=True)
+        a, b = np.asarray(Xtr), np.asarray(Xte)
+        X = _stacked_frame(a, b)
+        if X is None:
+            Xtr, Xte = pd.DataFrame(a), pd.DataFrame(b)
+    if X is None:
+        if list(Xtr.columns) != list(Xte.columns):
+            raise ValueError("train and test sets must have the same columns")
+        X = pd.concat([Xtr, Xte], ignore_index=True)
     ytr_s, yte_s = pd.Series(ytr).reset_index(drop=True), pd.Series(yte).reset_index(drop=True)
     y = pd.concat([ytr_s, yte_s], ignore_index=True)
     if isinstance(ytr_s.dtype, pd.CategoricalDtype) and not isinstance(y.dtype, pd.CategoricalDtype):

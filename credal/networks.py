@@ -293,11 +293,12 @@ _GOLDEN = 0x9E3779B97F4A7C15
 
 def _mix64(z: np.ndarray) -> np.ndarray:
     """SplitMix64 finaliser: a bijection of uint64 with good avalanche (array input)."""
-    z = z ^ (z >> np.uint64(30))
-    z = z * _M1
-    z = z ^ (z >> np.uint64(27))
-    z = z * _M2
-    return z ^ (z >> np.uint64(31))
+    z = z ^ (z >> np.uint64(30))  # a new array: the remaining steps work in place
+    z *= _M1
+    z ^= z >> np.uint64(27)
+    z *= _M2
+    z ^= z >> np.uint64(31)
+    return z
 
 
 class RandomNetwork(BayesianNetwork):
@@ -448,20 +449,82 @@ def random_network(n_nodes, max_parents, random_state=None, *, n_states=2) -> Ra
     )
 
 
-def _key_sums(v, m):
+def _split_pieces(m, bits):
+    """Multipliers (T, k) cut into ``64 // bits`` pieces of ``bits`` bits, as float64 (T, k, p)."""
+    mask = np.uint64((1 << bits) - 1)
+    return np.stack([((m >> np.uint64(bits * c)) & mask).astype(np.float64)
+                     for c in range(64 // bits)], axis=2)
+
+
+def _join_pieces(part, bits):
+    """``sum_c part[..., c] << (bits * c)`` modulo 2**64 (exact integer sums as float64)."""
+    part = part.astype(np.uint64)
+    out = part[..., 0].copy()
+    for c in range(1, part.shape[-1]):
+        out += part[..., c] << np.uint64(bits * c)
+    return out
+
+
+def _piece_bits(k, n_states):
+    """Widest piece whose products summed over ``k`` parents stay exact in float64.
+
+    A piece below ``2**bits`` times a value below ``n_states`` summed over ``k``
+    terms stays below ``2**53`` when ``(n_states - 1) * k < 2**(53 - bits)``; 32-bit
+    pieces (two matrix columns) then suffice, else 16-bit ones (four columns).
+    """
+    return 32 if (n_states - 1) * max(k, 1) < 2**21 else 16
+
+
+def _key_sums(v, m, n_states=128):
     """``sum_j v[t, j, r] * m[t, j]`` modulo 2**64, shape (T, n), with floating-point BLAS.
 
-    The multipliers are split into four 16-bit pieces. A piece times a parent value
-    (below 128) is below 2**23, so a sum over fewer than 2**30 parents stays below
-    2**53 and every float64 matrix product is exact; the pieces are then
-    recombined with wrapping uint64 shifts. About twice as fast as uint64
-    multiply-and-sum.
+    The multipliers are split into 16- or 32-bit pieces (:func:`_piece_bits`) so that
+    every float64 matrix product is exact; the pieces are then recombined with
+    wrapping uint64 shifts. About twice as fast as uint64 multiply-and-sum.
     """
-    pieces = np.stack([((m >> np.uint64(16 * c)) & np.uint64(0xFFFF)).astype(np.float64)
-                       for c in range(4)], axis=2)  # (T, k, 4)
-    part = np.matmul(v.astype(np.float64).transpose(0, 2, 1), pieces).astype(np.uint64)
-    return (part[..., 0] + (part[..., 1] << np.uint64(16)) + (part[..., 2] << np.uint64(32))
-            + (part[..., 3] << np.uint64(48)))
+    bits = _piece_bits(v.shape[1], n_states)
+    part = np.matmul(v.astype(np.float64).transpose(0, 2, 1), _split_pieces(m, bits))
+    return _join_pieces(part, bits)
+
+
+def _dense_key_sums(xf, parents, m, n_states):
+    """:func:`_key_sums` for node ``i = xf.shape[1]`` from the values of all earlier nodes.
+
+    ``xf`` (T, i, n) holds the float64 values of nodes ``0..i-1``; each trial's
+    multipliers are scattered into a dense (i, pieces) matrix with zeros for the
+    non-parents. When most earlier nodes are parents this costs about as many
+    operations as the gathered product but skips gathering and converting the
+    parents' values.
+    """
+    T, i, _ = xf.shape
+    bits = _piece_bits(i, n_states)
+    pieces = _split_pieces(m, bits)  # (T, k, p)
+    dense = np.zeros((T, i, pieces.shape[2]))
+    real = m != 0  # padding has multiplier 0 and may point at node 0
+    t_idx = np.broadcast_to(np.arange(T)[:, None], m.shape)
+    dense[t_idx[real], parents[real]] = pieces[real]
+    return _join_pieces(np.matmul(xf.transpose(0, 2, 1), dense), bits)
+
+
+def _positive_columns(h, keys, n_states):
+    """The lazily generated CPT columns of every key in ``h`` (shape (T, m)).
+
+    Returns the probability of state 0, (T, m), for two states, and the cumulative
+    probabilities of states ``0..r-2``, (T, m, r - 1), otherwise; the arithmetic is
+    that of :meth:`RandomNetwork._conditional`, element by element.
+    """
+    scale = 1.0 / 9007199254740992.0
+    if n_states == 2:
+        # the two states' exponentials as separate contiguous arrays; e0 + e1 is the
+        # row sum of RandomNetwork._conditional
+        e0 = -np.log(((_mix64(h + keys[0]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
+        e1 = -np.log(((_mix64(h + keys[1]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
+        return e0 / (e0 + e1)
+    z = _mix64(h[:, :, None] + keys[None, None, :])
+    u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * scale
+    e = -np.log(u)
+    p = e / e.sum(axis=2, keepdims=True)
+    return np.cumsum(p[:, :, :-1], axis=2)
 
 
 def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2):
@@ -517,7 +580,7 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2):
         rng = np.random.default_rng(s)
         structures.append(_random_structure(n_nodes, max_parents, rng))
         cls[t] = rng.integers(n_nodes)  # choose_class_node: every node has >= 2 states
-        U[t] = rng.random((n_nodes, n))
+        rng.random(out=U[t])  # the same draws as rng.random((n_nodes, n)), without a copy
     k_all = max(p.shape[1] for _, p, _, _ in structures)
     P = np.zeros((T, n_nodes, k_all), dtype=np.int64)
     M = np.zeros((T, n_nodes, k_all), dtype=np.uint64)
@@ -526,37 +589,41 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2):
         M[t, :, : m.shape[1]] = m
     S = np.stack([st[3] for st in structures])
     k_node = np.max([st[0] for st in structures], axis=0)  # widest parent set per node
-    x = np.zeros((T, n_nodes, n), dtype=np.int8)
-    tt = np.arange(T)[:, None]
-    keys = np.arange(1, n_states + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
-    scale = 1.0 / 9007199254740992.0
     r = n_states
+    # few parent configurations: one column per configuration; otherwise one per
+    # record, keyed from all earlier nodes at once when most of them are parents
+    table = [r**int(k) <= max(n, 1) for k in k_node]
+    dense = [not tb and 2 * int(k) > i for i, (k, tb) in enumerate(zip(k_node, table))]
+    x = np.zeros((T, n_nodes, n), dtype=np.int8)
+    xf = np.zeros((T, n_nodes, n)) if any(dense) else None  # float64 copy of x for BLAS
+    tt = np.arange(T)[:, None]
+    t_all = np.arange(T)
+    keys = np.arange(1, n_states + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
     for i in range(n_nodes):
         k = int(k_node[i])
-        v = x[tt, P[:, i, :k]]  # (T, k, n) parent values
-        table = r**k <= max(n, 1)
-        if table:
-            # few parent configurations: compute each configuration's column once
-            # (padded parents have multiplier 0, so every digit gives the same key)
+        if table[i]:
+            # padded parents have multiplier 0, so every digit gives the same key
             digits = (np.arange(r**k)[:, None] // r ** np.arange(k)[None, :]) % r
             h = (digits.astype(np.uint64)[None] * M[:, i, None, :k]).sum(
                 axis=2, dtype=np.uint64) + S[:, i, None]  # (T, r**k)
-            cfg = (v.astype(np.int64) * (r ** np.arange(k))[None, :, None]).sum(axis=1)
+            cfg = np.zeros((T, n), dtype=np.int64)  # configuration index of each record
+            for d in range(k):
+                cfg += x[t_all, P[:, i, d]] * np.int64(r**d)
+        elif dense[i]:
+            h = _dense_key_sums(xf[:, :i], P[:, i, :k], M[:, i, :k], r) + S[:, i, None]
         else:
-            h = _key_sums(v, M[:, i, :k]) + S[:, i, None]  # (T, n)
+            v = x[tt, P[:, i, :k]]  # (T, k, n) parent values
+            h = _key_sums(v, M[:, i, :k], r) + S[:, i, None]  # (T, n)
         # the column of RandomNetwork._conditional for every key, all trials at once
-        z = _mix64(h[:, :, None] + keys[None, None, :])
-        u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * scale
-        e = -np.log(u)
-        p = e / e.sum(axis=2, keepdims=True)
+        p = _positive_columns(h, keys, r)
         if r == 2:
-            p0 = p[:, :, 0]
-            x[:, i] = U[:, i] >= (np.take_along_axis(p0, cfg, axis=1) if table else p0)
+            x[:, i] = U[:, i] >= (np.take_along_axis(p, cfg, axis=1) if table[i] else p)
         else:
-            cum = np.cumsum(p[:, :, :-1], axis=2)
-            if table:
-                cum = np.take_along_axis(cum, cfg[:, :, None], axis=1)
-            x[:, i] = (U[:, i, :, None] >= cum).sum(axis=2)
+            if table[i]:
+                p = np.take_along_axis(p, cfg[:, :, None], axis=1)
+            x[:, i] = (U[:, i, :, None] >= p).sum(axis=2)
+        if xf is not None:
+            xf[:, i] = x[:, i]
     return np.ascontiguousarray(x.transpose(0, 2, 1)), cls
 
 
@@ -591,7 +658,27 @@ def sample(network: BayesianNetwork, n, random_state=None, *, as_frame=True):
         raise TypeError(f"network must be a BayesianNetwork; got {type(network).__name__}")
     n = _check_int("n", n, 1)
     rng = np.random.default_rng(random_state)
-    u = rng.random((network.n_nodes, n))
+    x = _forward_sample(network, rng.random((network.n_nodes, n)))
+    if not as_frame:
+        return x
+    dt = network._dtypes()
+    return pd.DataFrame(
+        {
+            v: pd.Categorical.from_codes(x[:, i], dtype=dt[i], validate=False)
+            for i, v in enumerate(network.nodes)
+        },
+        copy=False,
+    )
+
+
+def _forward_sample(network, u):
+    """Codes (n, n_nodes), C order, of records drawn with the uniforms ``u`` (n_nodes, n).
+
+    Every record only uses its own column of ``u``, so the uniforms of several
+    samples joined side by side give the same samples joined one after the other
+    (how :func:`credal.averaging.network_trials` samples a batch of trials at once).
+    """
+    n = u.shape[1]
     x = np.empty((n, network.n_nodes), dtype=np.int64, order="F")
     for i in range(network.n_nodes):
         p = network._conditional(i, x[:, network.parent_indices[i]])
@@ -603,17 +690,7 @@ def sample(network: BayesianNetwork, n, random_state=None, *, as_frame=True):
         else:
             # count thresholds passed; the last state takes any rounding remainder
             x[:, i] = (u[i][:, None] >= np.cumsum(p[:, :-1], axis=1)).sum(axis=1)
-    x = np.ascontiguousarray(x)
-    if not as_frame:
-        return x
-    dt = network._dtypes()
-    return pd.DataFrame(
-        {
-            v: pd.Categorical.from_codes(x[:, i], dtype=dt[i], validate=False)
-            for i, v in enumerate(network.nodes)
-        },
-        copy=False,
-    )
+    return np.ascontiguousarray(x)
 
 
 def exact_marginal(network: BayesianNetwork, nodes) -> np.ndarray:

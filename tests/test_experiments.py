@@ -232,3 +232,84 @@ def test_holdout_uses_the_given_test_set():
     assert len(many.folds) == 6
     with pytest.raises(ValueError, match="same columns"):
         experiments.holdout(EST, tr, (X.iloc[90:, :1], y.iloc[90:]))
+
+
+# --------------------------------------------------------------------------------------
+# Fast paths of the engine give the tables of the straightforward code
+# --------------------------------------------------------------------------------------
+
+
+def _concat_reference(parts):
+    """The predictions table as the engine first built it: one DataFrame per part."""
+    return pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)
+
+
+def _part(name, y_true, y_pred, rows, proba=True, clf="c"):
+    n = len(rows)
+    sets = np.zeros((n, 2), dtype=bool)
+    sets[np.arange(n), np.arange(n) % 2] = True
+    sets[::3] = True
+    labels = np.array(["a", "b"], dtype=object)
+    return {"dataset": name, "classifier": clf, "repeat": 0, "fold": 1, "row": rows,
+            "y_true": y_true, "y_pred": y_pred, "set_size": sets.sum(axis=1),
+            "in_set": sets[:, 0], "set": experiments._set_strings(sets, labels),
+            "proba": ([tuple(r) for r in np.full((n, 2), 0.5)] if proba else [None] * n)}
+
+
+@pytest.mark.parametrize("case", ["str", "int", "mixed labels", "float and int", "no proba",
+                                  "empty part", "numpy int scalar"])
+def test_predictions_table_equals_concat_of_parts(case):
+    s = np.array(["a", "b", "a"], dtype=object)
+    i = np.array([0, 1, 0])
+    rows = np.array([4, 2, 9])
+    parts = {
+        "str": [_part("d1", s, s[::-1].copy(), rows), _part("d2", s, s, rows, clf="e")],
+        "int": [_part("d1", i, i, rows), _part("d2", i, i[::-1].copy(), rows)],
+        "mixed labels": [_part("d1", s, s, rows), _part("d2", i, i, rows)],
+        "float and int": [_part("d1", i.astype(float), i.astype(float), rows),
+                          _part("d2", i, i, rows)],
+        "no proba": [_part("d1", s, s, rows, proba=False), _part("d2", s, s, rows)],
+        "empty part": [_part("d1", s, s, rows), _part("d2", s[:0], s[:0], rows[:0])],
+        "numpy int scalar": [dict(_part("d1", s, s, rows), repeat=np.int64(2)),
+                             _part("d2", s, s, rows)],
+    }[case]
+    got = experiments._predictions_table(parts)
+    pd.testing.assert_frame_equal(got, _concat_reference(parts), check_exact=True)
+    assert [type(v) for v in got["proba"]] == [type(v) for v in _concat_reference(parts)["proba"]]
+
+
+def test_set_strings_join_each_row():
+    rng = np.random.default_rng(0)
+    sets = rng.random((200, 4)) < 0.5
+    sets[sets.sum(axis=1) == 0, 2] = True
+    labels = np.array(["w", "x", "y", "z"], dtype=object)
+    assert experiments._set_strings(sets, labels) == ["|".join(labels[s]) for s in sets]
+
+
+@pytest.mark.parametrize("a, b", [
+    (np.arange(12).reshape(4, 3), np.arange(6).reshape(2, 3)),
+    (np.arange(12, dtype=np.int8).reshape(4, 3), np.arange(6, dtype=np.int8).reshape(2, 3)),
+    (np.arange(12).reshape(4, 3) > 4, np.arange(6).reshape(2, 3) > 1),
+    (np.arange(12.0).reshape(4, 3), np.arange(6).reshape(2, 3)),
+    (np.arange(12, dtype=np.int8).reshape(4, 3), np.arange(6).reshape(2, 3)),
+    (np.zeros((0, 3), dtype=int), np.arange(6).reshape(2, 3)),
+    (np.arange(12).reshape(4, 3).astype(object), np.arange(6).reshape(2, 3).astype(object)),
+])
+def test_holdout_item_of_arrays_equals_concat(a, b):
+    y = pd.Series(pd.Categorical.from_codes(np.arange(len(a) + len(b)) % 2, ["n", "p"]))
+    _, X, _, split = experiments.holdout_item("h", (a, y.iloc[:len(a)]), (b, y.iloc[len(a):]))
+    want = pd.concat([pd.DataFrame(a), pd.DataFrame(b)], ignore_index=True)
+    pd.testing.assert_frame_equal(X, want, check_exact=True)
+    # same memory order, so that row selections hand classifiers identical arrays
+    assert np.asarray(X).flags.f_contiguous == np.asarray(want).flags.f_contiguous
+    assert list(split) == ["train"] * len(a) + ["test"] * len(b)
+
+
+def test_results_without_cache_equal_cached_results(tmp_path):
+    a = _run(cache_dir=tmp_path)
+    b = _run(cache_dir=tmp_path)  # read back from the cache
+    c = _run()  # no cache: no fingerprints or keys are computed
+    for other in (b, c):
+        pd.testing.assert_frame_equal(a.predictions, other.predictions, check_exact=True)
+        cols = [k for k in a.folds.columns if not k.endswith("_time")]
+        pd.testing.assert_frame_equal(a.folds[cols], other.folds[cols], check_exact=True)

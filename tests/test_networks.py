@@ -451,6 +451,9 @@ def test_alarm_classification_end_to_end(alarm):
     (25, 3, 50, 3),     # three states
     (1, 0, 5, 2),       # a single node
     (120, 60, 20, 2),   # wide parent sets padded to different widths across trials
+    (50, 49, 12, 2),    # most earlier nodes are parents: keys from all earlier nodes
+    (30, 29, 9, 3),     # the same with three states
+    (12, 11, 3000, 3),  # many records: configuration indices of up to 2**11 columns
 ])
 def test_sample_random_trials_equals_one_trial_at_a_time(n_nodes, k, n, r):
     seeds = [np.random.SeedSequence(11, spawn_key=(t,)) for t in range(4)]
@@ -470,3 +473,27 @@ def test_sample_random_trials_edge_cases():
         sample_random_trials(5, 2, 0, [1])
     with pytest.raises(ValueError, match="n_states"):
         sample_random_trials(5, 2, 10, [1], n_states=200)
+
+
+def test_forward_sample_of_joined_uniforms_joins_the_samples():
+    from credal.networks import _forward_sample
+
+    net = load_network("alarm")
+    seeds = [np.random.SeedSequence(5, spawn_key=(t,)) for t in range(3)]
+    u = np.concatenate([np.random.default_rng(s).random((net.n_nodes, 40)) for s in seeds],
+                       axis=1)
+    joined = _forward_sample(net, u)
+    for t, s in enumerate(seeds):
+        np.testing.assert_array_equal(joined[40 * t:40 * (t + 1)],
+                                      sample(net, 40, np.random.default_rng(s), as_frame=False))
+
+
+@pytest.mark.parametrize("k, r", [(3, 2), (200, 2), (50, 128), (5000, 3)])
+def test_key_sums_are_exact_modulo_2_64(k, r):
+    from credal.networks import _key_sums
+
+    rng = np.random.default_rng(k)
+    v = rng.integers(0, r, (2, k, 11)).astype(np.int8)
+    m = rng.integers(0, 2**64, (2, k), dtype=np.uint64)
+    want = (v.astype(np.uint64).transpose(0, 2, 1) * m[:, None, :]).sum(axis=2, dtype=np.uint64)
+    np.testing.assert_array_equal(_key_sums(v, m, r), want)

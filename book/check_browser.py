@@ -1,0 +1,440 @@
+"""Open the built book in headless Chromium and check every page of the table of contents.
+
+For each page listed in ``book/_toc.yml`` (the root ``index`` included) the checker
+
+* serves ``book/_build/html`` over HTTP on 127.0.0.1 and loads the page;
+* records every request: only ``127.0.0.1``/``localhost`` (and ``data:``/``blob:``/
+  ``about:``) are allowed; any other host is reported (Chromium is told it cannot be
+  resolved, so the check never reaches the network);
+* reports failed requests, HTTP statuses >= 400, console errors and uncaught exceptions;
+* waits for MathJax to finish typesetting and for web fonts to load;
+* requires every ``<img>`` to have loaded (``complete`` and ``naturalWidth > 0``);
+* when the page's MyST source contains math (``$...$``, ``$$``, ``{math}``) or the HTML
+  has math elements, requires typeset math (``mjx-container``), every math element
+  typeset, and no MathJax error node (``mjx-merror``);
+* when the chapter's notebook draws figures, requires at least one loaded image and at
+  least one loaded image inside a ``<figure>`` per figure cell of the notebook;
+* optionally saves a full-page screenshot per page (JPEG) for human review.
+
+``book/check_offline.py`` is the static counterpart (no browser needed).
+
+Usage::
+
+    python book/check_browser.py [HTML_DIR] [--screenshots DIR] [--chromium PATH]
+
+Exit status 0 when every page passes, 1 when a page fails, 2 when the book or the
+browser is missing.  Needs the ``playwright`` Python package and a Chromium binary
+(Debian: ``apt-get install -y chromium``); Playwright's own browser download is not used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import http.server
+import os
+import re
+import shutil
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+BOOK = Path(__file__).resolve().parent
+ROOT = BOOK.parent
+DEFAULT_HTML = BOOK / "_build" / "html"
+DEFAULT_SCREENSHOTS = BOOK / "_build" / "screenshots"
+
+# Headless flags that keep Chromium from contacting Google services on its own, so that
+# every request seen comes from the page.  The resolver rule makes every host name but the
+# local ones unresolvable: an external reference fails at once and nothing leaves the
+# machine.  (Playwright's request routing would do the same but disables the HTTP cache,
+# which makes the run about a fifth slower.)
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost"]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+LOCAL_SCHEMES = {"data", "blob", "about"}
+TIMEOUT_MS = 30_000
+# JPEG: full-page PNGs of the longest chapters (~30,000 px) take ~1.6x as long to encode.
+SCREENSHOT = {"type": "jpeg", "quality": 85}
+
+# Errors that come from the book's toolchain rather than from the project, each with why
+# it is tolerated.  Everything else printed as an error fails the page.
+KNOWN_ERRORS = {
+    "Got invalid theme mode: . Resetting to auto.":
+        "pydata-sphinx-theme 0.17 logs this on a reader's first visit (nothing stored in "
+        "localStorage yet) and then picks the automatic light/dark mode",
+}
+
+# MyST dollar math: no blank right after the opening or before the closing dollar.
+DOLLAR_MATH = re.compile(r"\$\$|\$[^\s$][^$\n]*?(?<!\s)\$|\$[^\s$]\$")
+FENCE = re.compile(r"^(`{3,}|~{3,})(.*)$")
+INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+FIGURE_CALL = re.compile(r"\b(plotting\.\w+|plt\.\w+|\w+\.plot|\w+\.imshow)\s*\(")
+
+
+def toc_pages(toc: Path = BOOK / "_toc.yml") -> list[str]:
+    """Return the document names of the table of contents, root first.
+
+    Parameters
+    ----------
+    toc : Path
+        The Jupyter Book ``_toc.yml``.
+
+    Returns
+    -------
+    list of str
+        Names such as ``"index"`` or ``"generated/introduction"`` (no suffix).
+    """
+    import yaml
+
+    data = yaml.safe_load(toc.read_text(encoding="utf-8"))
+    pages = [data["root"]]
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                pages.append(node["file"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk({k: v for k, v in data.items() if k != "root"})
+    return [p.removesuffix(".md").removesuffix(".ipynb") for p in pages]
+
+
+def source_of(docname: str) -> Path:
+    """Return the MyST source of a page: chapters live in ``notebooks/``, the rest in ``book/``."""
+    if docname.startswith("generated/"):
+        return ROOT / "notebooks" / (docname.split("/", 1)[1] + ".md")
+    return BOOK / (docname + ".md")
+
+
+def _cells(path: Path):
+    import jupytext
+
+    return jupytext.read(path, fmt="md:myst").cells  # every source of the book is MyST
+
+
+def _prose(markdown: str) -> str:
+    """Markdown without fenced code blocks (a ``{math}`` fence is kept) and inline code."""
+    kept, fence = [], None
+    for line in markdown.splitlines():
+        m = FENCE.match(line.strip())
+        if fence is None and m:
+            fence = m.group(1)
+            if m.group(2).strip().startswith("{math}"):
+                kept.append("{math}")
+            continue
+        if fence is not None:
+            if line.strip().startswith(fence) and line.strip() == fence[0] * len(line.strip()):
+                fence = None
+            continue
+        kept.append(line)
+    return INLINE_CODE.sub("", "\n".join(kept))
+
+
+def source_has_math(path: Path) -> bool:
+    """Whether the prose of a MyST source contains math (dollar math or ``{math}``)."""
+    if not path.is_file():
+        return False
+    text = "\n".join(_prose(c.source) for c in _cells(path) if c.cell_type == "markdown")
+    return "{math}" in text or bool(DOLLAR_MATH.search(text))
+
+
+def figure_cells(path: Path) -> tuple[int, int]:
+    """Count the code cells of a notebook that draw figures.
+
+    Returns
+    -------
+    drawing : int
+        Code cells that call a plotting function or carry ``mystnb.figure`` metadata.
+    captioned : int
+        Code cells with ``mystnb.figure`` metadata (each becomes an HTML ``<figure>``).
+    """
+    if not path.is_file():
+        return 0, 0
+    drawing = captioned = 0
+    for cell in _cells(path):
+        if cell.cell_type != "code":
+            continue
+        has_caption = "figure" in (cell.metadata.get("mystnb") or {})
+        captioned += has_caption
+        drawing += has_caption or bool(FIGURE_CALL.search(cell.source))
+    return drawing, captioned
+
+
+def find_chromium() -> str | None:
+    """Path of a Chromium binary: ``$CREDAL_CHROMIUM``, else the first one on ``PATH``."""
+    explicit = os.environ.get("CREDAL_CHROMIUM")
+    if explicit:
+        return explicit if Path(explicit).is_file() else None
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - signature of the base class
+        pass
+
+
+@contextlib.contextmanager
+def serve(html_dir: Path):
+    """Serve ``html_dir`` on a free port of 127.0.0.1 in a thread; yield the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(html_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@dataclass
+class PageReport:
+    """What the browser saw on one page; ``problems`` is empty when the page passes."""
+
+    page: str
+    problems: list[str] = field(default_factory=list)
+    requests: int = 0
+    images: int = 0
+    images_loaded: int = 0
+    figures_loaded: int = 0
+    math_elements: int = 0
+    math_typeset: int = 0
+    expects_math: bool = False
+    expects_figures: int = 0
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        state = "ok" if not self.problems else f"{len(self.problems)} problem(s)"
+        return (f"{self.page}: {state}; {self.requests} requests, images "
+                f"{self.images_loaded}/{self.images} loaded, math {self.math_typeset}/"
+                f"{self.math_elements} typeset, {self.seconds:.1f} s")
+
+
+_IMAGES_JS = """async () => {
+  const imgs = Array.from(document.images);
+  for (const im of imgs) { if (im.loading === 'lazy') im.loading = 'eager'; }
+  await Promise.all(imgs.map(im => im.complete ? null : new Promise(done => {
+    im.addEventListener('load', done, {once: true});
+    im.addEventListener('error', done, {once: true});
+    setTimeout(done, 15000);
+  })));
+  return imgs.map(im => ({src: im.getAttribute('src'), ok: im.complete && im.naturalWidth > 0,
+                          inFigure: im.closest('figure') !== null}));
+}"""
+
+# MathJax 3 exposes startup.promise, resolved once the initial typesetting is done.
+_MATHJAX_JS = """async () => {
+  const mj = window.MathJax;
+  if (!mj || !mj.startup || !mj.startup.promise) return {started: false};
+  await mj.startup.promise;
+  const math = Array.from(document.querySelectorAll('.math'));
+  return {
+    started: true,
+    elements: math.length,
+    typeset: math.filter(m => m.querySelector('mjx-container')).length,
+    untypeset: math.filter(m => !m.querySelector('mjx-container')).slice(0, 5).map(
+      m => m.textContent.trim().slice(0, 80)),
+    containers: document.querySelectorAll('mjx-container').length,
+    errors: Array.from(document.querySelectorAll('mjx-merror')).map(
+      e => (e.getAttribute('data-mjx-error') || e.textContent).slice(0, 120)),
+  };
+}"""
+
+_CONTENT_JS = """() => {
+  const main = document.querySelector('main, article, [role=main]');
+  const h1 = document.querySelector('h1');
+  return {text: main ? main.innerText.trim().length : 0, h1: h1 ? h1.innerText.trim() : ''};
+}"""
+
+
+def _known(message: str) -> bool:
+    return any(known in message for known in KNOWN_ERRORS)
+
+
+def _is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in LOCAL_SCHEMES or (parts.hostname or "") in LOCAL_HOSTS
+
+
+def _check_page(context, base: str, page: str, html_dir: Path, shots: Path | None) -> PageReport:
+    rep = PageReport(page=page)
+    source = source_of(page)
+    rep.expects_math = source_has_math(source)
+    rep.expects_figures, captioned = (figure_cells(source) if page.startswith("generated/")
+                                      else (0, 0))
+    if not (html_dir / f"{page}.html").is_file():
+        rep.problems.append(f"{page}.html: page is missing from the build")
+        return rep
+    start = time.perf_counter()
+    tab = context.new_page()
+    problems = rep.problems
+
+    def on_request(req):
+        rep.requests += 1
+        if not _is_local(req.url):
+            problems.append(f"{page}.html: external request to {req.url} ({req.resource_type})")
+
+    def on_failed(req):
+        if _is_local(req.url):  # external ones fail on purpose, reported above
+            problems.append(f"{page}.html: request failed: {req.url} ({req.failure})")
+
+    def on_response(resp):
+        if resp.status >= 400:
+            problems.append(f"{page}.html: HTTP {resp.status} for {resp.url}")
+
+    def on_console(msg):
+        # Chromium itself asks for /favicon.ico when a page declares no icon; the book
+        # declares none, so that 404 is not the page's request.
+        if urlsplit(msg.location.get("url", "")).path == "/favicon.ico":
+            return
+        if msg.type == "error" and not _known(msg.text):
+            problems.append(f"{page}.html: console error: {msg.text[:300]}")
+
+    def on_pageerror(exc):
+        if not _known(str(exc)):
+            problems.append(f"{page}.html: uncaught exception: {str(exc)[:300]}")
+
+    tab.on("request", on_request)
+    tab.on("requestfailed", on_failed)
+    tab.on("response", on_response)
+    tab.on("console", on_console)
+    tab.on("pageerror", on_pageerror)
+    tab.on("websocket", lambda ws: problems.append(f"{page}.html: websocket to {ws.url}"))
+    try:
+        resp = tab.goto(base + page + ".html", wait_until="load", timeout=TIMEOUT_MS)
+        if resp is None or not resp.ok:
+            problems.append(f"{page}.html: page did not load "
+                            f"(HTTP {resp.status if resp else 'none'})")
+        content = tab.evaluate(_CONTENT_JS)
+        if content["text"] == 0 or not content["h1"]:
+            problems.append(f"{page}.html: no main content or title rendered")
+
+        math = tab.evaluate(_MATHJAX_JS)
+        rep.math_elements = math.get("elements", 0)
+        rep.math_typeset = math.get("typeset", 0)
+        wants_math = rep.expects_math or rep.math_elements > 0
+        if wants_math and not math["started"]:
+            problems.append(f"{page}.html: MathJax did not start")
+        elif wants_math:
+            if math["containers"] == 0:
+                problems.append(f"{page}.html: source has math but no mjx-container was rendered")
+            if rep.math_typeset < rep.math_elements:
+                problems.append(f"{page}.html: only {rep.math_typeset} of "
+                                f"{rep.math_elements} math elements were typeset, e.g. "
+                                + ", ".join(repr(t) for t in math["untypeset"]))
+            for err in math["errors"]:
+                problems.append(f"{page}.html: MathJax error: {err}")
+
+        images = tab.evaluate(_IMAGES_JS)
+        rep.images = len(images)
+        rep.images_loaded = sum(im["ok"] for im in images)
+        rep.figures_loaded = sum(im["ok"] and im["inFigure"] for im in images)
+        problems += [f"{page}.html: image did not load: {im['src']}" for im in images
+                     if not im["ok"]]
+        if rep.expects_figures and rep.images_loaded == 0:
+            problems.append(f"{page}.html: the notebook draws {rep.expects_figures} figure(s) "
+                            "but no image loaded")
+        elif rep.figures_loaded < captioned:
+            problems.append(f"{page}.html: the notebook has {captioned} figure cell(s) but "
+                            f"only {rep.figures_loaded} figure(s) show a loaded image")
+
+        tab.evaluate("() => document.fonts.ready.then(() => true)")
+        if shots is not None:
+            target = shots / f"{page}.{SCREENSHOT['type']}"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tab.screenshot(path=str(target), full_page=True, timeout=TIMEOUT_MS, **SCREENSHOT)
+    except Exception as exc:  # a timeout or a crashed tab is a failure of this page only
+        problems.append(f"{page}.html: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    finally:
+        tab.close()
+        rep.seconds = time.perf_counter() - start
+    return rep
+
+
+def check_book(html_dir: Path = DEFAULT_HTML, pages: list[str] | None = None,
+               chromium: str | None = None, screenshots: Path | None = None) -> list[PageReport]:
+    """Load every page in one headless Chromium and return one report per page.
+
+    Parameters
+    ----------
+    html_dir : Path
+        The built HTML book.
+    pages : list of str, optional
+        Document names to check; default :func:`toc_pages`.
+    chromium : str, optional
+        Chromium binary; default :func:`find_chromium`.
+    screenshots : Path, optional
+        Directory for one full-page screenshot per page (``<page>.jpeg``); none when
+        omitted.
+
+    Returns
+    -------
+    list of PageReport
+        In the order of ``pages``.
+    """
+    from playwright.sync_api import sync_playwright
+
+    pages = toc_pages() if pages is None else pages
+    chromium = chromium or find_chromium()
+    if chromium is None:
+        raise FileNotFoundError("no Chromium binary found (set CREDAL_CHROMIUM)")
+    with serve(Path(html_dir)) as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, headless=True,
+                                     args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                          service_workers="block")
+            return [_check_page(context, base, page, Path(html_dir), screenshots)
+                    for page in pages]
+        finally:
+            browser.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("html_dir", nargs="?", type=Path, default=DEFAULT_HTML)
+    parser.add_argument("--screenshots", type=Path, default=DEFAULT_SCREENSHOTS,
+                        help="directory for full-page screenshots (default: %(default)s)")
+    parser.add_argument("--no-screenshots", action="store_true")
+    parser.add_argument("--chromium", help="Chromium binary (default: found on PATH)")
+    args = parser.parse_args(argv)
+    if not (args.html_dir / "index.html").is_file():
+        print(f"no built book at {args.html_dir}", file=sys.stderr)
+        return 2
+    chromium = args.chromium or find_chromium()
+    if chromium is None:
+        print("no Chromium found: apt-get install -y chromium", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    reports = check_book(args.html_dir, chromium=chromium,
+                         screenshots=None if args.no_screenshots else args.screenshots)
+    for rep in reports:
+        print(rep.summary())
+        for problem in rep.problems:
+            print(f"  {problem}", file=sys.stderr)
+    failed = [r.page for r in reports if r.problems]
+    print(f"browser check: {len(reports) - len(failed)}/{len(reports)} pages passed, "
+          f"{sum(r.images_loaded for r in reports)} images, "
+          f"{sum(r.math_typeset for r in reports)} math elements, "
+          f"{time.perf_counter() - start:.1f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
