@@ -43,8 +43,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy.optimize import brentq, minimize_scalar
-from scipy.special import xlogy
 
+from credal.leaderboard import lncc_baseline_sets
 from credal.naive import LNCC, NCC, _clear_memo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,37 +170,13 @@ def baseline_ncc_set(model, row):
 
 
 def baseline_lncc_set(model, row, alpha):
-    """LNCC set of one instance: brentq + bounded minimize_scalar per ordered pair."""
-    K = len(model.classes_)
-    dominated = np.zeros(K, bool)
-    for a in range(K):
-        for b in range(K):
-            if a == b:
-                continue
-            n1, n2, n1j, n2j, o1j, o2j, _ = _pair_counts(model, row, a, b)
-            k1, k2 = n1j != o1j, n2j != o2j
-            lo = -0.5 - min([n1] + list(n1j[k1]))
-            hi = 0.5 + min([n2] + list(n2j[k2]))
+    """LNCC set of one instance: brentq + bounded minimize_scalar per ordered pair.
 
-            def parts(t):
-                x, y = 0.5 + t, 0.5 - t
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    lp1 = np.log(n1 + x) + np.sum(np.log(n1j[k1] + x) - np.log(o1j[k1] + x))
-                    lp2 = np.log(n2 + y) + np.sum(np.log(n2j[k2] + y) - np.log(o2j[k2] + y))
-                    ll = (xlogy(n1, n1 + x) + xlogy(n2, n2 + y)
-                          + np.sum(xlogy(n1j[k1], n1j[k1] + x) - xlogy(o1j[k1], o1j[k1] + x))
-                          + np.sum(xlogy(n2j[k2], n2j[k2] + y) - xlogy(o2j[k2], o2j[k2] + y)))
-                return lp1 - lp2, ll + np.logaddexp(lp1, lp2)
-
-            t0 = brentq(lambda t: parts(t)[0], np.nextafter(lo, hi), np.nextafter(hi, lo),
-                        xtol=1e-13)
-            left = minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, t0), method="bounded")
-            full = minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, hi), method="bounded")
-            best_left = max(-left.fun, parts(lo)[1], parts(t0)[1])
-            best = max(-full.fun, best_left, parts(hi)[1])
-            if np.log(alpha) > best_left - best + 1e-11:
-                dominated[b] = True
-    return ~dominated
+    The performance chapter's baseline (:func:`credal.leaderboard.lncc_baseline_sets`),
+    so that both report the same straightforward solver; ``alpha`` is the model's.
+    """
+    assert float(alpha) == float(model.alpha)
+    return lncc_baseline_sets(model, row[None, :])[0]
 
 
 # ---------------------------------------------------------------------------

@@ -1558,13 +1558,20 @@ def lncc_baseline_sets(model, X):
                                        - xlogy(o2j[k2], o2j[k2] + y)))
                     return lp1 - lp2, ll + np.logaddexp(lp1, lp2)
 
-                t0 = brentq(lambda t: parts(t)[0], np.nextafter(lo, hi),
-                            np.nextafter(hi, lo), xtol=1e-13)
-                left = minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, t0),
-                                       method="bounded")
+                # the log ratio increases in t; with large counts it can keep one sign
+                # on every float of (lo, hi) (the root within one spacing of an end)
+                a_, b_ = np.nextafter(lo, hi), np.nextafter(hi, lo)
+                if parts(a_)[0] >= 0:
+                    t0 = a_
+                elif parts(b_)[0] <= 0:
+                    t0 = b_
+                else:
+                    t0 = brentq(lambda t: parts(t)[0], a_, b_, xtol=1e-13)
+                left = (-minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, t0),
+                                         method="bounded").fun if t0 > a_ else -np.inf)
                 full = minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, hi),
                                        method="bounded")
-                best_left = max(-left.fun, parts(lo)[1], parts(t0)[1])
+                best_left = max(left, parts(lo)[1], parts(t0)[1])
                 best = max(-full.fun, best_left, parts(hi)[1])
                 if np.log(alpha) > best_left - best + 1e-11:
                     out[i, b] = False
