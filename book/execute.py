@@ -5,8 +5,10 @@ Each ``notebooks/<name>.md`` (a jupytext MyST notebook with a cell tagged
 ``notebooks/params/<profile>.yml`` is written to ``build/params/<profile>/<name>.yml``
 and passed to papermill with ``-f``, and the executed notebook lands in
 ``book/generated/<name>.ipynb`` where the book's table of contents expects it.
-A failing notebook stops the build (non-zero exit).  Wall times are written to
-``results/_timings/<profile>.csv``.
+A failing notebook stops the build (non-zero exit).  The wall time of each notebook
+is written to ``results/_timings/<profile>.csv`` as soon as it finishes, so that a
+later chapter of the same run (the performance chapter, executed last) reads the
+times of all the chapters before it.
 
 Usage: ``python book/execute.py --profile smoke [--only datasets]``; ``--profile`` also
 takes the path of a YAML file with the same layout.
@@ -90,7 +92,7 @@ def main(argv=None) -> int:
 
     out_dir = ROOT / "book" / "generated"
     out_dir.mkdir(parents=True, exist_ok=True)
-    timings = []
+    tfile = ROOT / "results" / "_timings" / f"{args.profile}.csv"
     for src in sources:
         name = src.stem
         ipynb = ROOT / "build" / "notebooks" / f"{name}.ipynb"
@@ -114,21 +116,22 @@ def main(argv=None) -> int:
             return result.returncode
         _show_effective_parameters(out_dir / f"{name}.ipynb", args.profile)
         print(f"[execute] {name} done in {elapsed:.1f} s", flush=True)
-        timings.append({"notebook": name, "profile": args.profile, "seconds": round(elapsed, 2)})
+        _record_time(tfile, {"notebook": name, "profile": args.profile,
+                             "seconds": round(elapsed, 2)})
+    return 0
 
-    tdir = ROOT / "results" / "_timings"
-    tdir.mkdir(parents=True, exist_ok=True)
-    tfile = tdir / f"{args.profile}.csv"
-    old = []
+
+def _record_time(tfile, row):
+    """Replace (or add) one notebook's row of the timings file."""
+    tfile.parent.mkdir(parents=True, exist_ok=True)
+    rows = []
     if tfile.exists():
         with tfile.open() as fh:
-            old = [r for r in csv.DictReader(fh)
-                   if r["notebook"] not in {t["notebook"] for t in timings}]
+            rows = [r for r in csv.DictReader(fh) if r["notebook"] != row["notebook"]]
     with tfile.open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=["notebook", "profile", "seconds"])
         w.writeheader()
-        w.writerows(old + timings)
-    return 0
+        w.writerows(rows + [row])
 
 
 if __name__ == "__main__":

@@ -2137,9 +2137,9 @@ def peak_memory(name, classifiers=(), params=None, random_state=0) -> pd.DataFra
 def chapter_timings(profile="paper", root=None, notebooks=None) -> pd.DataFrame:
     """Wall time of every chapter as recorded by ``book/execute.py``.
 
-    ``book/execute.py`` writes ``results/_timings/<profile>.csv`` at the end of each
-    run; a chapter never executed at that profile, or executed after the last write
-    (e.g. later in the same ``make book`` run), has no time.
+    ``book/execute.py`` updates ``results/_timings/<profile>.csv`` as each notebook
+    finishes; a chapter never executed at that profile, or not yet executed in the
+    current run, has no time (the performance chapter is executed last for this).
 
     Parameters
     ----------
@@ -2181,7 +2181,8 @@ def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
     slopes : DataFrame, optional
         :func:`scaling_slopes`; adds "learning is linear in n" (slope ≤ 1.2).
     own_seconds : float, optional
-        This chapter's own running time so far (replaces a missing recorded time).
+        This chapter's own running time in the current run (replaces its recorded
+        time, which is from an earlier run).
     own_name : str
     budgets : dict of str -> float, optional
         Chapter -> budget in minutes.
@@ -2206,7 +2207,7 @@ def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
                          "measured": f"slope {r['slope n']:.2f}",
                          "met": "yes" if r["slope n"] <= 1.2 else "no"})
     t = timings["seconds"].copy()
-    if own_seconds is not None and own_name in t.index and not np.isfinite(t[own_name]):
+    if own_seconds is not None and own_name in t.index:
         t[own_name] = float(own_seconds)
     for chap, minutes in (budgets or {}).items():
         v = t.get(chap, np.nan)

@@ -422,6 +422,12 @@ def test_chapter_timings_and_goals(tmp_path):
     t2.loc["b", "seconds"] = np.nan
     g2 = lb.goals_table(tp, t2, own_seconds=30.0)
     assert g2.iloc[-1]["met"] == "not measured" and "b" in g2.iloc[-1]["measured"]
+    # this chapter's own time in this run replaces the recorded one (an earlier run)
+    t3 = t.copy()
+    t3.loc["performance", "seconds"] = 5000.0
+    g3 = lb.goals_table(tp, t3.assign(seconds=t3["seconds"].where(t3.index != "b", 100.0)),
+                        own_seconds=30.0)
+    assert g3.iloc[-1]["met"] == "yes" and g3.iloc[-1]["measured"].startswith("12.2 min")
 
 
 # ---------------------------------------------------------------------------- figures
