@@ -1371,7 +1371,7 @@ def _anomaly_text(anomalies, info, n_splits):
     Anything else is reported as unexplained.
     """
     if not anomalies:
-        return "none", "There is none."
+        return "none", "Every credal classifier passes this check."
     listed = "; ".join(f"{c} on {d} ({100 * a:.0f} % against {100 * b:.0f} %)"
                        for c, d, a, b in anomalies)
     rare = info["min_class_count"] < n_splits if "min_class_count" in info else None
@@ -1381,7 +1381,7 @@ def _anomaly_text(anomalies, info, n_splits):
     parts = []
     if explained:
         parts.append(
-            f"{'All' if not rest else 'The LNCC cases'} are LNCC on data sets with a "
+            f"{'All of them' if not rest else 'The LNCC cases'} are LNCC on data sets with a "
             f"class of fewer than {n_splits} rows, which some training folds lack "
             "entirely. This is a property of the likelihood-based test, not a defect: "
             "with the instance inside the likelihood, a class that has no training case "

@@ -245,7 +245,7 @@ def test_anomaly_check():
     # a common class everywhere: nothing is explained away
     listed, cause = lb._anomaly_text(found[1:], info.assign(min_class_count=10), n_splits=5)
     assert cause.startswith("Not explained: LNCC on b")
-    assert lb._anomaly_text([], info, 5) == ("none", "There is none.")
+    assert lb._anomaly_text([], info, 5) == ("none", "Every credal classifier passes this check.")
 
 
 def test_lncc_returns_a_class_unseen_in_training_alone():
