@@ -32,6 +32,7 @@ from scipy import special, stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ._validation import check_fit_input, check_in_range, check_positive, check_predict_input
+from .independence import _water_level  # the one implementation of the IDM water level
 
 __all__ = [
     "CredalDecisionTree",
@@ -74,29 +75,13 @@ class _Node:
         return self.children is None
 
 
-def _water_level(n, s):
-    """Level ``L`` of the maximum-entropy IDM distribution of each row of ``n``.
-
-    ``sum_i max(0, L - n_i) = s``, found by sorting.  A copy of
-    :func:`credal.independence._water_level` (same operations, same bits), kept
-    here so that the trees do not change if that module is re-tuned.
-    """
-    k = n.shape[-1]
-    ns = np.sort(n, axis=-1)
-    levels = (s + np.cumsum(ns, axis=-1)) / np.arange(1, k + 1)
-    nxt = np.concatenate([ns[..., 1:], np.full(ns.shape[:-1] + (1,), np.inf)], axis=-1)
-    # First r whose level does not reach the next count; the last r always qualifies.
-    r = np.argmax(levels <= nxt, axis=-1)
-    return np.take_along_axis(levels, r[..., None], axis=-1)
-
-
 def _upper_entropy_rows(n, s):
     """Upper entropy (nats) of the IDM set of each row of the counts ``n`` (m, K).
 
     Gives the values of :func:`credal.independence._upper_entropy_unchecked` bit
     for bit: with two classes the water level has the closed form below (the same
-    floating-point operations as the sorted cumulative sums), otherwise the
-    sorting algorithm is used.
+    floating-point operations as the sorted cumulative sums), otherwise that
+    module's sorting algorithm (``_water_level``) is used.
 
     Parameters
     ----------
