@@ -12,7 +12,8 @@ numeric columns, removal of single-category features) the script
 * times, in the same process, the solver-based implementations the paper describes
   on a subsample of the test rows: every ordered class pair decided by scipy's
   ``linprog`` (HiGHS) on the Charnes-Cooper LP (BMA-AODE*) and by multi-start SLSQP
-  (3 starts) on problem (15) (COMP-AODE*).  They share our SPODE posteriors, whose
+  (3 starts) on problem (15) (COMP-AODE*), as in ``credal.leaderboard`` (the
+  performance chapter's baselines).  They share our SPODE posteriors, whose
   computation is included in their time as in ours, so the ratio is end to end;
 * checks that the solver-based sets equal ours on that subsample.
 
@@ -32,11 +33,13 @@ import time
 import warnings
 
 import numpy as np
-from scipy.optimize import linprog, minimize
 from sklearn.model_selection import StratifiedKFold
 
 from credal.aode import CredalBMAAODE, CredalCompAODE
 from credal.datasets import load
+# the solver baselines of the performance chapter, so both report the same solvers
+from credal.leaderboard import bma_aode_baseline_sets as lp_sets
+from credal.leaderboard import comp_aode_baseline_sets as slsqp_sets
 from credal.preprocessing import make_preprocessor, to_codes
 
 # test rows given to the slow baselines per data set (LP, SLSQP)
@@ -58,65 +61,6 @@ def best_of(fn, repeat=3):
         out = fn()
         times.append(time.perf_counter() - t)
     return min(times), out
-
-
-def lp_sets(model, X):
-    """BMA-AODE* by the Charnes-Cooper LP, one LP per ordered class pair."""
-    lam = model._bma_terms(model._predict_codes(X))
-    n, k, K = lam.shape
-    eps = model.epsilon_
-    a_ub = np.c_[-np.eye(k), np.full(k, eps)]
-    out = np.ones((n, K), bool)
-    for i in range(n):
-        for c1 in range(K):
-            for c2 in range(K):
-                if c1 == c2:
-                    continue
-                sg, sd = lam[i, :, c1].max(), lam[i, :, c2].max()
-                g, d = np.exp(lam[i, :, c1] - sg), np.exp(lam[i, :, c2] - sd)
-                res = linprog(np.r_[g, 0.0], A_ub=a_ub, b_ub=np.zeros(k),
-                              A_eq=np.array([np.r_[d, 0.0], np.r_[np.ones(k), -1.0]]),
-                              b_eq=[1.0, 0.0], bounds=[(0, None)] * (k + 1), method="highs")
-                if np.log(res.fun) + sg - sd > 1e-9:
-                    out[i, c2] = False
-    return out
-
-
-def slsqp_sets(model, X, seed=0):
-    """COMP-AODE* by multi-start SLSQP on the ratio (15), one problem per pair."""
-    rng = np.random.default_rng(seed)
-    post = np.exp(model._comp_log_posteriors(model._predict_codes(X)))
-    ll = model.log_likelihoods_[model.feasible_]
-    ll0, eps, k = model.null_log_likelihood_, model.epsilon_, model.n_features_in_
-    n, kt, K = post.shape
-    budget = 1 - (k - kt + 1) * eps
-    const = np.log(eps) + ll0 - ll
-    cons = {"type": "eq", "fun": lambda y: y.sum() - budget, "jac": lambda y: np.ones(kt)}
-    out = np.ones((n, K), bool)
-    for i in range(n):
-        for c1 in range(K):
-            for c2 in range(K):
-                if c1 == c2:
-                    continue
-                al, be = post[i, :, c1], post[i, :, c2]
-                a, b = al @ const, be @ const
-
-                def f(y, al=al, be=be, a=a, b=b):
-                    return (al @ np.log(y) - a) / (be @ np.log(y) - b)
-
-                def jac(y, al=al, be=be, a=a, b=b):
-                    num, den = al @ np.log(y) - a, be @ np.log(y) - b
-                    return (al * den - be * num) / (y * den**2)
-
-                starts = [np.full(kt, budget / kt),
-                          eps + (budget - kt * eps) * rng.dirichlet(np.ones(kt)),
-                          eps + (budget - kt * eps) * np.eye(kt)[rng.integers(kt)]]
-                best = min(minimize(f, y0, jac=jac, method="SLSQP", bounds=[(eps, None)] * kt,
-                                    constraints=[cons], options={"ftol": 1e-12}).fun
-                           for y0 in starts)
-                if best > 1 + 1e-9:
-                    out[i, c2] = False
-    return out
 
 
 def main():
