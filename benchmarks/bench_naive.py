@@ -6,14 +6,16 @@ times ``fit`` + ``predict_set`` of :class:`credal.naive.NCC` and
 the same process, a baseline that decides the same dominance tests one instance
 and one ordered class pair at a time with scipy:
 
-* NCC, straightforward (the issue's baseline): ``scipy.optimize.minimize_scalar``
+* NCC, straightforward (the issue's baseline, the performance chapter's
+  :func:`credal.leaderboard.ncc_baseline_sets`): ``scipy.optimize.minimize_scalar``
   (bounded) on the one-dimensional objective, per instance and ordered class
   pair, with the end values of ``[0, 1]`` also taken; a zero count
   ``n(c', x_j) = 0`` (infimum exactly 0, objective ``-inf``) is decided directly;
 * NCC, tuned: ``scipy.optimize.brentq`` on the analytic derivative of the convex
   objective (end points checked first), then the objective at the minimiser;
-* LNCC: ``brentq`` for the point where the ratio equals 1 and two bounded
-  ``minimize_scalar`` calls for the likelihood maxima left of it and overall.
+* LNCC (:func:`credal.leaderboard.lncc_baseline_sets`): ``brentq`` for the point
+  where the ratio equals 1 and two bounded ``minimize_scalar`` calls for the
+  likelihood maxima left of it and overall.
 
 The baseline runs on the first ``--baseline-rows`` instances only; its rate is
 extrapolated (said so in the output) and its sets are compared with ours on those
@@ -42,9 +44,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq, minimize_scalar
+from scipy.optimize import brentq
 
-from credal.leaderboard import lncc_baseline_sets
+from credal.leaderboard import lncc_baseline_sets, ncc_baseline_sets
 from credal.naive import LNCC, NCC, _clear_memo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,28 +112,11 @@ def _pair_counts(model, row, a, b):
 
 
 def straightforward_ncc_set(model, row):
-    """NCC (epsilon = 0) set of one instance, bounded minimize_scalar per ordered pair."""
-    K, s = len(model.classes_), float(model.s)
-    dominated = np.zeros(K, bool)
-    for a in range(K):
-        for b in range(K):
-            if a == b:
-                continue
-            n1, n2, n1j, n2j, o1j, o2j, _ = _pair_counts(model, row, a, b)
-            if np.any(n1j == 0):
-                continue  # infimum 0: the objective is -inf
-            keep = n2j != o2j  # ln(o + st) - ln(n + st) is exactly 0 there
+    """NCC set of one instance, bounded minimize_scalar per ordered pair.
 
-            def psi(t):
-                with np.errstate(divide="ignore"):
-                    return (np.log(n1 + s * (1 - t)) - np.log(n2 + s * t)
-                            + np.sum(np.log(n1j) - np.log(o1j + s * (1 - t)))
-                            + np.sum(np.log(o2j[keep] + s * t) - np.log(n2j[keep] + s * t)))
-
-            res = minimize_scalar(psi, bounds=(0.0, 1.0), method="bounded")
-            if min(res.fun, psi(0.0), psi(1.0)) > 0:
-                dominated[b] = True
-    return ~dominated
+    The performance chapter's baseline (:func:`credal.leaderboard.ncc_baseline_sets`).
+    """
+    return ncc_baseline_sets(model, row[None, :])[0]
 
 
 def baseline_ncc_set(model, row):
