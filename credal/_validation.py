@@ -41,7 +41,7 @@ def _column_codes(col: pd.Series, name) -> tuple[np.ndarray, np.ndarray]:
     # the Categorical's own code array: no intermediate Series per column (matters for
     # wide frames predicted fold after fold)
     arr = col.array
-    return np.asarray(arr.codes, dtype=np.int64), np.asarray(arr.categories)
+    return arr.codes, np.asarray(arr.categories)
 
 
 def check_features(X, *, n_values=None, categories=None, feature_names=None):
@@ -74,14 +74,19 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None):
                 f"{list(feature_names)}"
             )
         cols = [_column_codes(col, c) for c, col in X.items()]
+        # the narrow code arrays stacked as rows, then one transposing int64 copy
         codes = (
-            np.column_stack([c for c, _ in cols])
+            np.ascontiguousarray(np.stack([c for c, _ in cols]).T, dtype=np.int64)
             if cols
             else np.empty((len(X), 0), dtype=np.int64)
         )
         cats = [k for _, k in cols]
         if categories is not None:
             for j, (got, want) in enumerate(zip(cats, categories)):
+                # the same array object (columns of the frame the estimator was
+                # fitted on, or row subsets of it): nothing to compare
+                if got is want:
+                    continue
                 if len(got) != len(want) or np.any(got != want):
                     raise ValueError(
                         f"column {names[j]!r} declares categories {list(got)}, "

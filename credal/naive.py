@@ -334,6 +334,57 @@ def _ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_c
     return out, tau
 
 
+# Joint tables of feature groups (see _table_sum) hold at most this many rows.
+_GROUP_ROWS = 256
+
+
+def _table_sum(init, tab, codes, offsets, n_values):
+    """``init + sum_j tab[offsets[j] + codes[:, j]]`` over the observed features.
+
+    Parameters
+    ----------
+    init : ndarray, shape (ncol,)
+    tab : ndarray, shape (S, ncol)
+        One row per (feature, category) cell, features in order: rows
+        ``offsets[j]:offsets[j + 1]`` belong to feature ``j``.  Entries may be
+        infinite as long as no column holds both signs.
+    codes : int array, shape (n, m)
+        Category codes; -1 (missing) adds nothing.
+    offsets : int array, shape (m + 1,)
+    n_values : int array, shape (m,)
+
+    Returns
+    -------
+    ndarray, shape (n, ncol)
+
+    Notes
+    -----
+    Consecutive features are grouped so that the joint table of a group (one row
+    per combination of their categories, missing included, summed beforehand)
+    has at most ``_GROUP_ROWS`` rows: one gather per group instead of one per
+    feature, from tables that stay in cache (36 binary features: 8 gathers, not
+    36).  Only the order of the floating-point additions differs from a
+    feature-by-feature sum; the callers compare the sums with margins far above
+    that rounding.
+    """
+    n, m = codes.shape
+    ncol = tab.shape[1]
+    nv = np.asarray(n_values, dtype=np.int64)
+    acc = np.broadcast_to(init, (n, ncol)).copy()
+    j = 0
+    while j < m:
+        joint = np.zeros((1, ncol))
+        key = np.zeros(n, dtype=np.int64)
+        while j < m and (joint.shape[0] == 1 or joint.shape[0] * (nv[j] + 1) <= _GROUP_ROWS):
+            local = np.zeros((nv[j] + 1, ncol))  # row 0: feature missing
+            local[1:] = tab[offsets[j]:offsets[j + 1]]
+            joint = (joint[:, None, :] + local[None, :, :]).reshape(-1, ncol)
+            key = key * (nv[j] + 1) + (codes[:, j] + 1)
+            j += 1
+        acc += joint[key]
+    return acc
+
+
 def _ncc_end_terms(class_count, flat, observed, offsets, n_values, codes, s, epsilon,
                    log_tables=None):
     """Per row and class, the parts of ``psi`` and ``psi'`` at ``tau = 0`` and 1.
@@ -352,9 +403,9 @@ def _ncc_end_terms(class_count, flat, observed, offsets, n_values, codes, s, eps
     s, epsilon : float
     log_tables : tuple (lp, lt), optional
         Log prior (K,) and flat log conditional table (K, S) of a naive Bayes;
-        when given, its joint log-likelihood is accumulated in the same pass, in
-        the same order as :meth:`_NaiveCounts._joint_log_likelihood` (identical
-        values).
+        when given, its joint log-likelihood is accumulated in the same pass
+        (equal to :meth:`_NaiveCounts._joint_log_likelihood` up to the order of
+        the additions; the caller only ranks classes with it).
 
     Returns
     -------
@@ -385,48 +436,39 @@ def _ncc_end_terms(class_count, flat, observed, offsets, n_values, codes, s, eps
     use = (nv > 1)[span]
     zero_tab = (F + s * e <= 0) & use
     cancel = (F == o) & (dl == 0)  # ln(o + s u) - ln(n + s u) vanishes exactly
-    ncol = 9 * K if log_tables is not None else 8 * K
-    # one row per (feature, category) cell and a last row of zeros for missing
-    # values; columns: 8 blocks of K (a-role values at u0, u1; b-role values at
-    # u1, u0; the slopes in the same order), then the log conditionals
-    tab = np.zeros((S + 1, ncol))
-    init = np.empty(ncol)
+    nb = 9 * K if log_tables is not None else 8 * K
+    # one row per (feature, category) cell; columns: 8 blocks of K (a-role values
+    # at u0, u1; b-role values at u1, u0; the slopes in the same order), the log
+    # conditionals if asked, then K columns counting the zero cells
+    tab = np.zeros((S, nb + K))
+    init = np.zeros(nb + K)
     with np.errstate(divide="ignore", invalid="ignore"):
         lnum = np.log(np.where(zero_tab, 1.0, F + s * e))
         for r, u in enumerate((w + kap, kap)):
             lo_ = o + s * u
-            tab[:-1, r * K:(r + 1) * K] = np.where(use & ~zero_tab, lnum - np.log(lo_), 0.0).T
-            tab[:-1, (4 + r) * K:(5 + r) * K] = np.where(use & ~zero_tab, 1.0 / lo_, 0.0).T
+            tab[:, r * K:(r + 1) * K] = np.where(use & ~zero_tab, lnum - np.log(lo_), 0.0).T
+            tab[:, (4 + r) * K:(5 + r) * K] = np.where(use & ~zero_tab, 1.0 / lo_, 0.0).T
         for r, u in enumerate((kap, w + kap)):
             g = F + s * (u - dl)
             lo_ = o + s * u
             keep = use & ~cancel
-            tab[:-1, (2 + r) * K:(3 + r) * K] = np.where(keep, np.log(g) - np.log(lo_), 0.0).T
-            tab[:-1, (6 + r) * K:(7 + r) * K] = np.where(keep, 1.0 / g - 1.0 / lo_, 0.0).T
+            tab[:, (2 + r) * K:(3 + r) * K] = np.where(keep, np.log(g) - np.log(lo_), 0.0).T
+            tab[:, (6 + r) * K:(7 + r) * K] = np.where(keep, 1.0 / g - 1.0 / lo_, 0.0).T
         for r, u in enumerate((w + kap, kap, kap, w + kap)):
             init[r * K:(r + 1) * K] = np.log(class_count + s * u)
             init[(4 + r) * K:(5 + r) * K] = (-1.0 if r < 2 else 1.0) / (class_count + s * u)
     if log_tables is not None:
-        init[8 * K:] = log_tables[0]
-        tab[:-1, 8 * K:] = log_tables[1].T
+        init[8 * K:9 * K] = log_tables[0]
+        tab[:, 8 * K:9 * K] = log_tables[1].T
+    tab[:, nb:] = zero_tab.T
     vals = np.abs(np.concatenate([tab[:, :4 * K].ravel(), init[:4 * K]]))
     ders = np.abs(np.concatenate([tab[:, 4 * K:8 * K].ravel(), init[4 * K:8 * K]]))
     scale = max(float(vals[np.isfinite(vals)].max(initial=0.0)),
                 w * s * float(ders[np.isfinite(ders)].max(initial=0.0)))
-    idx = np.where(codes >= 0, offsets[:-1][None, :] + codes, S)
-    # one feature at a time, in order: contiguous gathers, O(n K) memory, and the
-    # naive Bayes columns summed exactly as _joint_log_likelihood sums them
-    acc = np.broadcast_to(init, (n, ncol)).copy()
-    for j in range(m):
-        acc += tab[idx[:, j]]
+    acc = _table_sum(init, tab, codes, offsets, n_values)
     terms = acc[:, :8 * K].reshape(n, 8, K).transpose(1, 0, 2)
-    zero = np.zeros((n, K), dtype=bool)
-    if zero_tab.any():
-        zt = np.zeros((S + 1, K), dtype=bool)
-        zt[:-1] = zero_tab.T
-        for j in range(m):
-            zero |= zt[idx[:, j]]
-    jll = acc[:, 8 * K:] if log_tables is not None else None
+    zero = acc[:, nb:] > 0
+    jll = acc[:, 8 * K:9 * K] if log_tables is not None else None
     return terms, zero, scale, jll
 
 
@@ -472,6 +514,11 @@ def _ncc_certify(terms, zero, scale, m, w_s, a_idx, b_idx, rows):
 _PAD = 1e200
 
 
+def _xlog1py(c, u):
+    """``c log1p(u)``, 0 where ``c = 0`` (scipy's ``xlog1py``; numpy's log1p is faster)."""
+    return np.where(c == 0, 0.0, c * np.log1p(u))
+
+
 class _Side:
     """Counts of one class of an LNCC pair, as functions of its share ``z``.
 
@@ -488,13 +535,32 @@ class _Side:
 
     def __init__(self, n, nj, oj, k):
         self.n = np.asarray(n, float)
-        q = self.n.shape[0]
         self.nj = np.where(k, nj, _PAD)
         self.oj = np.where(k, oj, _PAD)
         big = np.where(k, nj, np.inf)
         self.low = np.minimum(self.n, big.min(axis=1) if big.shape[1] else np.inf)
-        C = np.concatenate([self.n[:, None], np.where(k, nj, 1.0),
-                            np.where(k, oj, 1.0), np.zeros((q, 1))], axis=1)
+        self._k = k
+        self._poles = None
+
+    # the merged poles are only needed by the cell certification (local maxima);
+    # x0 and the values of p, l and L use n, nj, oj directly
+    W = property(lambda self: self._merged()[0])
+    C = property(lambda self: self._merged()[1])
+    Wp = property(lambda self: self._merged()[2])
+    Cp = property(lambda self: self._merged()[3])
+    Wn = property(lambda self: self._merged()[4])
+    Cn = property(lambda self: self._merged()[5])
+
+    def _merged(self):
+        if self._poles is None:
+            self._poles = self._merge(self._k)
+        return self._poles
+
+    def _merge(self, k):
+        """``(W, C, Wp, Cp, Wn, Cn)``: the poles of ``d/dz [ln p - ln z]``, merged."""
+        q = self.n.shape[0]
+        C = np.concatenate([self.n[:, None], np.where(k, self.nj, 1.0),
+                            np.where(k, self.oj, 1.0), np.zeros((q, 1))], axis=1)
         kf = k.astype(float)
         W = np.concatenate([np.ones((q, 1)), kf, -kf, -np.ones((q, 1))], axis=1)
         order = np.argsort(C, axis=1, kind="stable")
@@ -520,12 +586,9 @@ class _Side:
         Wm[r_, pos[r_, c_]] = tot[r_, c_]
         Cm[r_, pos[r_, c_]] = C[r_, c_]
         # zero weights get C = 1 so that no 0 * inf or 0/0 appears
-        self.Wp = np.where(Wm > 0, Wm, 0.0)
-        self.Cp = np.where(Wm > 0, Cm, 1.0)
-        self.Wn = np.where(Wm < 0, Wm, 0.0)
-        self.Cn = np.where(Wm < 0, Cm, 1.0)
-        self.W = Wm
-        self.C = np.where(Wm != 0, Cm, 1.0)
+        return (Wm, np.where(Wm != 0, Cm, 1.0),
+                np.where(Wm > 0, Wm, 0.0), np.where(Wm > 0, Cm, 1.0),
+                np.where(Wm < 0, Wm, 0.0), np.where(Wm < 0, Cm, 1.0))
 
     @staticmethod
     def _ex(a, sel, z):
@@ -560,8 +623,8 @@ class _Side:
         n = self._ex(self.n, sel, t)
         nj, oj = self._ex(self.nj, sel, t), self._ex(self.oj, sel, t)
         with np.errstate(divide="ignore", invalid="ignore"):
-            v = xlog1py(n, t / (n + 0.5))
-            return v + np.sum(xlog1py(nj, tt / (nj + 0.5)) - xlog1py(oj, tt / (oj + 0.5)),
+            v = _xlog1py(n, t / (n + 0.5))
+            return v + np.sum(_xlog1py(nj, tt / (nj + 0.5)) - _xlog1py(oj, tt / (oj + 0.5)),
                               axis=-1)
 
     def logsum(self, sel, z):
@@ -640,17 +703,22 @@ class _LnccPairs:
         db, pb, nb = self.b.parts(sel, y)
         return np.stack([da - db, pa, na, pb, nb])
 
-    def x0(self):
-        """Root of ``g(x) = 1`` in ``(x_lo, x_hi)``."""
-        lo, hi = self.x_lo.copy(), self.x_hi.copy()
-        x = np.full(self.q, 0.5)
+    def dlog_g(self, sel, x):
+        """``d ln g / dx`` (positive)."""
+        return self.a.dlp(sel, x) + self.b.dlp(sel, 1.0 - x)
+
+    def x0(self, lo=None, hi=None, start=None, xtol=1e-14):
+        """Root of ``g(x) = 1`` in ``(x_lo, x_hi)``, or in a narrower bracket ``(lo, hi)``
+        from ``start`` (default: the whole domain, from 1/2), to ``xtol`` absolute
+        and relative."""
+        lo = self.x_lo.copy() if lo is None else lo
+        hi = self.x_hi.copy() if hi is None else hi
+        x = np.full(self.q, 0.5) if start is None else start
 
         def fun(sel, xs):
-            f = self.log_g(sel, xs)
-            df = self.a.dlp(sel, xs) + self.b.dlp(sel, 1.0 - xs)
-            return f, df
+            return self.log_g(sel, xs), self.dlog_g(sel, xs)
 
-        return _newton_increasing(fun, lo, hi, x)
+        return _newton_increasing(fun, lo, hi, x, xtol=xtol, rtol=xtol)
 
     def local_maxima(self):
         """Local maxima of ``L`` in (0, 1], found by certified cell splitting.
@@ -835,24 +903,21 @@ def _lncc_end_terms(class_count, flat, observed, offsets, codes):
     span = np.repeat(np.arange(m), np.diff(offsets))
     o = observed[:, span]
     keep = flat != o  # the factor of a feature with n_j = n_oj is 1
-    tab = np.zeros((S + 1, 5 * K))
+    tab = np.zeros((S, 5 * K))
     init = np.empty(5 * K)
     n_c = np.asarray(class_count, float)
     with np.errstate(divide="ignore", invalid="ignore"):
         for r, z in enumerate((0.0, 0.5, 1.0)):
             v = np.where(keep, np.log(flat + z) - np.log(o + z), 0.0)
-            tab[:-1, r * K:(r + 1) * K] = v.T
+            tab[:, r * K:(r + 1) * K] = v.T
             init[r * K:(r + 1) * K] = np.log(n_c + z)
         for r, t in enumerate((-0.5, 0.5)):
             v = np.where(keep, xlog1py(flat, t / (flat + 0.5)) - xlog1py(o, t / (o + 0.5)), 0.0)
-            tab[:-1, (3 + r) * K:(4 + r) * K] = v.T
+            tab[:, (3 + r) * K:(4 + r) * K] = v.T
             init[(3 + r) * K:(4 + r) * K] = xlog1py(n_c, t / (n_c + 0.5))
     vals = np.abs(np.concatenate([tab.ravel(), init]))
     scale = float(vals[np.isfinite(vals)].max(initial=0.0))
-    idx = np.where(codes >= 0, offsets[:-1][None, :] + codes, S)
-    acc = np.broadcast_to(init, (n, 5 * K)).copy()
-    for j in range(m):  # one feature at a time: contiguous gathers, O(n K) memory
-        acc += tab[idx[:, j]]
+    acc = _table_sum(init, tab, codes, offsets, np.diff(offsets))
     return acc.reshape(n, 5, K).transpose(1, 0, 2), scale
 
 
@@ -876,6 +941,11 @@ def _lncc_certify(terms, scale, m, log_alpha, a_idx, b_idx, rows):
     -------
     fwd, rev : ndarray of int8
         For ``a`` over ``b`` and ``b`` over ``a``: 1 dominance, -1 none, 0 undecided.
+    bounds : ndarray, shape (4, len(rows))
+        ``ln g(0)``, ``ln g(1)``, and the lower and upper bounds on ``ln sup L``
+        (for :func:`_lncc_certify_outside`).
+    tol : float
+        The rounding margin used.
     """
     pa, pb = terms[:, rows, a_idx], terms[:, rows, b_idx]
     tol = 1e-10 * (m + 4) * max(scale, 1.0)
@@ -904,7 +974,68 @@ def _lncc_certify(terms, scale, m, log_alpha, a_idx, b_idx, rows):
     rev = np.zeros(len(rows), dtype=np.int8)
     fwd[dom_f], fwd[no_f] = 1, -1
     rev[dom_r], rev[no_r] = 1, -1
-    return fwd, rev
+    return fwd, rev, np.stack([g0, g1, top_lo, top_hi]), tol
+
+
+def _lncc_certify_outside(pairs, g0, g1, top_lo, top_hi, log_alpha, tol):
+    """Decide ``a`` over ``b`` at one level for pairs whose ``x0`` lies left of 0.
+
+    With ``ln g(0) > 0`` the root ``x0`` of ``g = 1`` is negative; ``L`` increases
+    on ``x <= 0``, so ``sup_{x <= x0} L = L(x0)`` and ``alpha* = L(x0) / sup L``,
+    where ``sup L`` (reached in ``[0, 1]``) lies between the bounds ``top_lo`` and
+    ``top_hi`` of :func:`_lncc_certify`.  ``x0`` is found by Newton and then
+    bracketed, ``x_l <= x0 <= x_h <= 0`` with ``ln g(x_l) < 0 < ln g(x_h)`` by the
+    margin ``tol``, so ``L(x_l) <= L(x0) <= L(x_h)`` whatever the rounding of
+    ``x0`` (in this computation or in the exact one).  The bracket's half-width is
+    chosen from the slope of ``ln g`` so that the margin is met.  In the other
+    direction ``alpha* = 1`` (``L(x0) < L(0)``): never a dominance.  A pair whose
+    ``x0`` exceeds 1 is the mirror image: pass it with its classes swapped.
+
+    Parameters
+    ----------
+    pairs : _LnccPairs
+        ``q`` problems; ``a`` is the class that may dominate.
+    g0, g1 : ndarray, shape (q,)
+        ``ln g(0)`` (above ``tol``) and ``ln g(1)``, from the tables.
+    top_lo, top_hi : ndarray, shape (q,)
+        Bounds on ``ln sup L``.
+    log_alpha, tol : float
+
+    Returns
+    -------
+    state : ndarray of int8, shape (q,)
+        1: ``a`` dominates ``b``; -1: it does not; 0: undecided.
+    """
+    q = pairs.q
+    lo = pairs.x_lo
+    every = slice(None)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x0 = -g0 / (g1 - g0)  # secant through x = 0 and 1: close to x0 in practice
+        x0 = np.where(np.isfinite(x0) & (x0 > lo) & (x0 < 0), x0, 0.5 * lo)
+        # x0 need not be accurate, it is bracketed below: a few Newton steps, kept
+        # inside (x_lo, 0]; a problem whose estimate is poor fails the bracket test
+        for _ in range(3):
+            f, df = pairs.log_g(every, x0), pairs.dlog_g(every, x0)
+            x1 = np.minimum(x0 - f / df, 0.0)
+            x0 = np.where(np.isfinite(x1), np.where(x1 > lo, x1, 0.5 * (x0 + lo)), x0)
+        half = np.fmax(4.0 * tol / df, 1e-12 * (1.0 + np.abs(x0)))
+        xs = np.stack([x0 - half, np.minimum(x0 + half, 0.0)], axis=1)
+        inside = xs[:, 0] > pairs.x_lo
+        xs[:, 0] = np.where(inside, xs[:, 0], 0.5 * (pairs.x_lo + x0))  # any point of the domain
+        lpa, lpb = pairs.a.lp(every, xs), pairs.b.lp(every, 1.0 - xs)
+        t = xs - 0.5
+        lL = pairs.a.ll(every, t) + pairs.b.ll(every, -t) + np.logaddexp(lpa, lpb)
+    lg = lpa - lpb
+    # x_l is left of x0 (or x_l <= x_lo, where g = 0); x_h right of it or at 0
+    ok = ((lg[:, 0] < -tol) | ~inside) & ((lg[:, 1] > tol) | (xs[:, 1] == 0.0))
+    left_lo = np.where(inside, lL[:, 0], -np.inf)
+    left_hi = lL[:, 1]
+    thr = log_alpha - _LOG_TIE  # dominance iff ln alpha* < thr
+    state = np.zeros(q, dtype=np.int8)
+    with np.errstate(invalid="ignore"):
+        state[ok & (left_hi - top_lo < thr - tol)] = 1
+        state[ok & (left_lo - top_hi > thr + tol)] = -1
+    return state
 
 
 # ---------------------------------------------------------------------------
@@ -967,9 +1098,20 @@ def _unique_rows(codes, n_values):
 
 def _codes_key(codes):
     """Hash of a code matrix (shape and values)."""
+    codes = np.asarray(codes)
+    # hashed in the narrowest integer type that holds every code (a wide data set is
+    # otherwise mostly zero bytes); the type is part of the hash
+    narrow = np.int64
+    if codes.size:
+        lo, hi = int(codes.min()), int(codes.max())
+        for t in (np.int8, np.int16, np.int32):
+            if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
+                narrow = t
+                break
     h = hashlib.blake2b(digest_size=16)
     h.update(np.asarray(codes.shape, dtype=np.int64).tobytes())
-    h.update(np.ascontiguousarray(codes, dtype=np.int64).tobytes())
+    h.update(np.dtype(narrow).str.encode())
+    h.update(np.ascontiguousarray(codes, dtype=narrow).tobytes())
     return h.hexdigest()
 
 
@@ -1042,19 +1184,35 @@ class _NaiveCounts(ClassifierMixin, BaseEstimator):
         w = _check_sample_weight(sample_weight, len(codes))
         K = len(self.classes_)
         nv = np.asarray(self.n_values_, dtype=np.int64)
-        m = codes.shape[1]
+        n, m = codes.shape
         off = np.zeros(m + 1, dtype=np.int64)
         off[1:] = np.cumsum(nv)
         self._offsets = off
-        rows, cols = np.nonzero(codes >= 0)
-        flat = np.bincount(
-            y_idx[rows] * off[-1] + off[cols] + codes[rows, cols],
-            weights=w[rows], minlength=K * off[-1],
-        ).reshape(K, off[-1])
-        observed = np.bincount(
-            y_idx[rows] * m + cols, weights=w[rows], minlength=K * m
-        ).reshape(K, m)
-        self.class_count_ = np.bincount(y_idx, weights=w, minlength=K).astype(float)
+        S = int(off[-1])
+        obs = codes >= 0
+        # one bin per (class, feature, category) and a last bin for missing entries;
+        # bincount adds each bin's weights in row order, so the float counts do not
+        # depend on which path below is taken
+        complete = bool(obs.all())
+        cell = codes + off[:-1]
+        cell += (y_idx * S)[:, None]
+        if not complete:
+            cell[~obs] = K * S
+        cell = cell.ravel()
+        unit = sample_weight is None
+        if unit:  # integer counting (exact, and faster than float weights)
+            flat = np.bincount(cell, minlength=K * S + 1)[:-1].astype(float)
+            self.class_count_ = np.bincount(y_idx, minlength=K).astype(float)
+        else:
+            flat = np.bincount(cell, weights=np.repeat(w, m), minlength=K * S + 1)[:-1]
+            self.class_count_ = np.bincount(y_idx, weights=w, minlength=K).astype(float)
+        flat = flat.reshape(K, S)
+        if complete:  # n_j(c) = n(c) for every feature
+            observed = np.repeat(self.class_count_[:, None], m, axis=1)
+        else:
+            pos = (y_idx[:, None] * m + np.arange(m)).ravel()
+            wo = obs.ravel() if unit else (w[:, None] * obs).ravel()
+            observed = np.bincount(pos, weights=wo, minlength=K * m).reshape(K, m)
         # views of the flat table used for prediction (read-only in spirit)
         self.category_count_ = [flat[:, off[j]:off[j + 1]] for j in range(m)]
         self.observed_count_ = observed
@@ -1451,8 +1609,10 @@ class LNCC(_CredalNaive):
     ``predict_set`` computes ``alpha*`` only where it matters: most pairs are
     decided at the given ``alpha`` by bounds on ``alpha*`` from the likelihoods
     with the instance's class set to either class (:func:`_lncc_certify`, cheap
-    table gathers), and the thresholds computed for the others are remembered
-    for later calls at other levels.
+    table gathers); of the pairs left open, those whose ``x0`` lies outside
+    ``[0, 1]`` (so that ``sup_{x <= x0} L = L(x0)``) are decided from ``L`` at a
+    certified bracket of ``x0`` (:func:`_lncc_certify_outside`); the thresholds
+    computed for the others are remembered for later calls at other levels.
     """
 
     # sets are remembered per alpha (predict after predict_set costs nothing), and
@@ -1504,13 +1664,38 @@ class LNCC(_CredalNaive):
                 cc[aa], cnt[k, aa], oc[aa], cc[bb], cnt[k, bb], oc[bb], obs)
         return fwd, rev
 
+    def _outside_states(self, codes, rows, a, b, swap, bounds, tol, log_alpha):
+        """:func:`_lncc_certify_outside` on pairs ``(a, b)`` of ``codes[rows]``.
+
+        ``swap`` marks pairs with ``x0 > 1``: they are decided as ``(b, a)``, the
+        mirror image (``ln g(0)`` and ``ln g(1)`` swap and change sign).
+        """
+        m = codes.shape[1]
+        first, second = np.where(swap, b, a), np.where(swap, a, b)
+        g0 = np.where(swap, -bounds[1], bounds[0])
+        g1 = np.where(swap, -bounds[0], bounds[1])
+        out = np.zeros(rows.size, dtype=np.int8)
+        cc, oc = self.class_count_, self.observed_count_
+        for sl in self._chunks(rows.size, 8 * (m + 1)):
+            r, aa, bb = rows[sl], first[sl], second[sl]
+            cnt, obs = self._gather(codes[r])
+            k = np.arange(r.size)
+            n1j, n2j = cnt[k, aa], cnt[k, bb]
+            o1j, o2j = oc[aa], oc[bb]
+            pairs = _LnccPairs(cc[aa], n1j, o1j, cc[bb], n2j, o2j, obs)
+            out[sl] = _lncc_certify_outside(pairs, g0[sl], g1[sl], bounds[2, sl],
+                                            bounds[3, sl], log_alpha, tol[sl].max())
+        return out
+
     def _dominance_codes(self, codes):
         """Dominance matrix (B, K, K) at level ``alpha``, diagonal False.
 
         Exact path (``grid=None``): most pairs are decided by the bounds of
-        :func:`_lncc_certify`; ``alpha*`` is computed only for the others, and
-        remembered (NaN elsewhere) so that models differing only in ``alpha``
-        reuse it.  Thresholds already remembered in full are used directly.
+        :func:`_lncc_certify`, then, where ``x0`` lies outside ``[0, 1]``, by
+        :func:`_lncc_certify_outside`; ``alpha*`` is computed only for the others,
+        and remembered (NaN elsewhere) so that models differing only in ``alpha``
+        reuse it.  Thresholds already remembered in full are used directly (pairs
+        whose threshold is known skip the second stage).
         """
         with np.errstate(divide="ignore"):
             la = np.log(float(self.alpha))
@@ -1534,14 +1719,30 @@ class LNCC(_CredalNaive):
             nb = sl.stop - sl.start
             rows = np.repeat(np.arange(nb), P)
             aa, bb = np.tile(a, nb), np.tile(b, nb)
-            fwd, rev = _lncc_certify(terms, scale, m, la, aa, bb, rows)
+            fwd, rev, bounds, tol = _lncc_certify(terms, scale, m, la, aa, bb, rows)
             rows = rows + sl.start
             dom[rows[fwd == 1], aa[fwd == 1], bb[fwd == 1]] = True
             dom[rows[rev == 1], bb[rev == 1], aa[rev == 1]] = True
             und = (fwd == 0) | (rev == 0)
-            todo.append((rows[und], aa[und], bb[und], fwd[und], rev[und]))
-        r, aa, bb, fwd, rev = (np.concatenate(v) for v in zip(*todo))
+            todo.append((rows[und], aa[und], bb[und], fwd[und], rev[und], bounds[:, und],
+                         np.full(und.sum(), tol)))
+        r, aa, bb, fwd, rev, bounds, tol = (np.concatenate(v, axis=-1) for v in zip(*todo))
         new = np.isnan(thr[r, aa, bb])
+        # second stage, for pairs whose x0 lies outside [0, 1]: alpha* from L(x0)
+        g0, g1 = bounds[0], bounds[1]
+        left = new & (g0 > tol)  # x0 < 0: a may dominate b, b never dominates a
+        right = new & (g1 < -tol)  # x0 > 1: the mirror image
+        go = np.nonzero((left & (fwd == 0)) | (right & (rev == 0)))[0]
+        if go.size:
+            st = self._outside_states(codes, r[go], aa[go], bb[go], right[go],
+                                      bounds[:, go], tol[go], la)
+            fwd[go[left[go]]] = st[left[go]]
+            rev[go[right[go]]] = st[right[go]]
+        rev[left & (rev == 0)] = -1
+        fwd[right & (fwd == 0)] = -1
+        dom[r[fwd == 1], aa[fwd == 1], bb[fwd == 1]] = True
+        dom[r[rev == 1], bb[rev == 1], aa[rev == 1]] = True
+        new &= (fwd == 0) | (rev == 0)
         if new.any():
             f, v = self._exact_log_threshold(codes, r[new], aa[new], bb[new])
             thr[r[new], aa[new], bb[new]] = f

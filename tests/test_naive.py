@@ -28,6 +28,7 @@ from scipy.special import xlogy
 from sklearn.base import clone
 
 import credal.naive as naive
+from credal import datasets
 from credal.naive import _LOG_TIE, LNCC, NCC, NaiveBayes, _LnccPairs, _lncc_log_threshold, _ncc_log_infimum
 
 HERE = Path(__file__).resolve().parent
@@ -465,7 +466,8 @@ def test_ncc_certificates_agree_with_the_exact_minimum():
 
 def test_ncc_certified_sets_on_random_models_and_fused_nbc():
     """Certified predict_set equals the exact-only one; the naive Bayes
-    log-likelihood accumulated with the certificates is bit-identical."""
+    log-likelihood accumulated with the certificates equals _joint_log_likelihood
+    up to the order of the additions."""
     for model, Xt in _certificate_cases(11, 40):
         got = model._predict_set_codes(Xt)
         old = naive._CERTIFY
@@ -479,7 +481,39 @@ def test_ncc_certified_sets_on_random_models_and_fused_nbc():
         *_, jll = naive._ncc_end_terms(
             model.class_count_, model._flat, model.observed_count_, model._offsets,
             model.n_values_, Xt, float(model.s), float(model.epsilon), lt)
-        np.testing.assert_array_equal(jll, model._joint_log_likelihood(Xt, "perks", model.s))
+        np.testing.assert_allclose(jll, model._joint_log_likelihood(Xt, "perks", model.s),
+                                   rtol=1e-13, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_table_sum_equals_the_feature_by_feature_sum(seed):
+    """_table_sum (features grouped into joint tables) = init + one row per observed
+    feature, added one feature at a time; -inf and +inf columns stay infinite;
+    features wider than a group table are a group of their own."""
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(0, 40))
+    nv = rng.choice([1, 2, 3, 5, 17, 300], size=m, p=[.1, .4, .2, .15, .1, .05])
+    off = np.concatenate([[0], np.cumsum(nv)]).astype(np.int64)
+    ncol = int(rng.integers(1, 9))
+    tab = rng.normal(size=(int(off[-1]), ncol)) * 10.0
+    tab[rng.random(tab.shape) < 0.05] = 0.0
+    neg = rng.random(tab.shape) < 0.03
+    tab[neg & (np.arange(ncol) % 2 == 0)] = -np.inf  # one sign per column
+    tab[neg & (np.arange(ncol) % 2 == 1)] = np.inf
+    init = rng.normal(size=ncol)
+    n = int(rng.integers(0, 500))
+    codes = (rng.random((n, m)) * nv).astype(np.int64)
+    codes[rng.random((n, m)) < 0.2] = -1
+    got = naive._table_sum(init, tab, codes, off, nv)
+    ref = np.broadcast_to(init, (n, ncol)).copy()
+    for j in range(m):
+        rows = codes[:, j] >= 0
+        ref[rows] += tab[off[j] + codes[rows, j]]
+    assert got.shape == (n, ncol)
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(ref))
+    np.testing.assert_array_equal(np.sign(got[np.isinf(got)]), np.sign(ref[np.isinf(ref)]))
+    fin = np.isfinite(ref)
+    np.testing.assert_allclose(got[fin], ref[fin], rtol=1e-12, atol=1e-11)
 
 
 def test_lncc_side_merges_equal_poles_like_a_dictionary():
@@ -1112,6 +1146,21 @@ def _random_lncc_model(rng):
     return model, np.unique(Xt, axis=0)
 
 
+def _certificate_problems(model, codes, levels, n_near, near_floor=-np.inf):
+    """Exact thresholds, end terms and the (row, a < b) problems of ``codes``, with
+    ``levels`` extended by levels within 1e-6 relative of ``n_near`` thresholds."""
+    lt = model._compute_log_threshold(codes)
+    terms, scale = naive._lncc_end_terms(model.class_count_, model._flat,
+                                         model.observed_count_, model._offsets, codes)
+    a, b = model._pair_index(ordered=False)
+    B, P = codes.shape[0], a.size
+    rows, aa, bb = np.repeat(np.arange(B), P), np.tile(a, B), np.tile(b, B)
+    v = lt[rows, aa, bb]
+    near = v[(v < 0) & (v > near_floor)][:n_near]
+    levels = list(levels) + list(np.exp(near) * (1 + 1e-6)) + list(np.exp(near) * (1 - 1e-6))
+    return lt, terms, scale, rows, aa, bb, levels
+
+
 def test_lncc_certificates_agree_with_the_exact_threshold():
     """Every decision of _lncc_certify is the exact one, also at levels within
     1e-6 relative of alpha*, and most pairs are decided."""
@@ -1119,18 +1168,11 @@ def test_lncc_certificates_agree_with_the_exact_threshold():
     decided = total = 0
     for _ in range(150):
         model, codes = _random_lncc_model(rng)
-        lt = model._compute_log_threshold(codes)
-        terms, scale = naive._lncc_end_terms(model.class_count_, model._flat,
-                                             model.observed_count_, model._offsets, codes)
-        a, b = model._pair_index(ordered=False)
-        B, P = codes.shape[0], a.size
-        rows, aa, bb = np.repeat(np.arange(B), P), np.tile(a, B), np.tile(b, B)
-        near = lt[rows, aa, bb][lt[rows, aa, bb] < 0]
-        levels = [0.05, 0.5, 0.75, 0.95, 0.999, 1.0]
-        levels += list(np.exp(near[:3]) * (1 + 1e-6)) + list(np.exp(near[:3]) * (1 - 1e-6))
+        lt, terms, scale, rows, aa, bb, levels = _certificate_problems(
+            model, codes, [0.05, 0.5, 0.75, 0.95, 0.999, 1.0], 3)
         for alpha in levels:
             la = np.log(alpha)
-            fwd, rev = naive._lncc_certify(terms, scale, codes.shape[1], la, aa, bb, rows)
+            fwd, rev, _, _ = naive._lncc_certify(terms, scale, codes.shape[1], la, aa, bb, rows)
             for st, x, z in ((fwd, aa, bb), (rev, bb, aa)):
                 exact = la > lt[rows, x, z] + _LOG_TIE
                 assert np.all(exact[st == 1]) and not np.any(exact[st == -1])
@@ -1138,6 +1180,88 @@ def test_lncc_certificates_agree_with_the_exact_threshold():
                     decided += np.count_nonzero(st)
                     total += st.size
     assert decided > 0.7 * total
+
+
+def _large_lncc_model(rng):
+    """LNCC fit on a few hundred rows of a random naive model (so that the root x0
+    of g = 1 often lies outside [0, 1]), sometimes with missing values; test codes."""
+    K, m = int(rng.integers(2, 4)), int(rng.integers(3, 25))
+    n = int(rng.integers(150, 1500))
+    nv = rng.integers(2, 4, m)
+    y = rng.integers(0, K, n)
+    theta = [rng.dirichlet(np.ones(int(v)), size=K) for v in nv]
+    X = np.column_stack([
+        np.minimum((rng.random(n)[:, None] > np.cumsum(theta[j][y], axis=1)).sum(axis=1),
+                   nv[j] - 1) for j in range(m)])
+    if rng.random() < 0.3:
+        X[rng.random((n, m)) < 0.1] = -1
+    Xt = np.column_stack([rng.integers(0, int(v), 300) for v in nv])
+    model = LNCC().fit(_frame(X, nv), _labels(y, K))
+    return model, np.unique(Xt, axis=0)
+
+
+def test_lncc_outside_certificate_agrees_with_the_exact_threshold():
+    """Pairs whose x0 lies outside [0, 1] and that the first certificates leave open:
+    every decision of _lncc_certify_outside is the exact one (also at levels within
+    1e-6 relative of alpha*), it decides most of them, and L increases left of 0 as
+    the certificate assumes."""
+    rng = np.random.default_rng(17)
+    decided = total = 0
+    for _ in range(25):
+        model, codes = _large_lncc_model(rng)
+        lt, terms, scale, rows, aa, bb, levels = _certificate_problems(
+            model, codes, [0.35, 0.55, 0.75, 0.95], 2, near_floor=-3.0)
+        for alpha in levels:
+            la = np.log(alpha)
+            fwd, rev, bounds, tol = naive._lncc_certify(terms, scale, codes.shape[1], la,
+                                                        aa, bb, rows)
+            left = (fwd == 0) & (bounds[0] > tol)
+            right = (rev == 0) & (bounds[1] < -tol)
+            go = np.nonzero(left | right)[0]
+            if not go.size:
+                continue
+            st = model._outside_states(codes, rows[go], aa[go], bb[go], right[go],
+                                       bounds[:, go], np.full(go.size, tol), la)
+            # the direction decided: a over b where x0 < 0, b over a where x0 > 1
+            x = np.where(right[go], bb[go], aa[go])
+            z = np.where(right[go], aa[go], bb[go])
+            exact = la > lt[rows[go], x, z] + _LOG_TIE
+            assert np.all(exact[st == 1]) and not np.any(exact[st == -1])
+            # where x0 is outside [0, 1], the other direction is never a dominance
+            w = np.where(right[go], aa[go], bb[go])
+            assert not np.any(la > lt[rows[go], w, np.where(right[go], bb[go], aa[go])]
+                              + _LOG_TIE)
+            if alpha in (0.35, 0.55, 0.75, 0.95):
+                decided += np.count_nonzero(st)
+                total += st.size
+        # L increases on [x_lo, 0] (checked on a grid, for the pairs with x0 < 0)
+        cnt, obs = model._gather(codes[rows])
+        k = np.arange(rows.size)
+        cc, oc = model.class_count_, model.observed_count_
+        pairs = _LnccPairs(cc[aa], cnt[k, aa], oc[aa], cc[bb], cnt[k, bb], oc[bb], obs)
+        grid = pairs.x_lo[:, None] * np.linspace(0.999, 0.0, 60)[None, :]
+        lL = pairs.log_L(np.arange(pairs.q), grid)
+        assert np.all(np.diff(lL, axis=1) >= -1e-9 * (1 + np.abs(lL[:, 1:])))
+    assert total > 50
+    assert decided > 0.8 * total
+
+
+def test_lncc_certified_sets_equal_the_exact_thresholds_on_kr_vs_kp():
+    """On kr-vs-kp (36 features, counts in the hundreds, where the second-stage
+    certificate does most of the work) the certified sets at four levels equal the
+    sets from the exact thresholds of every pair."""
+    ds = datasets.load("kr_vs_kp")
+    X, y = ds.X.iloc[::2], ds.y.iloc[::2]
+    model = LNCC().fit(X, y)
+    codes = naive.check_predict_input(model, ds.X.iloc[1::4])
+    codes = naive._unique_rows(codes, model.n_values_)[0]
+    lt = model._compute_log_threshold(codes)
+    eye = np.eye(2, dtype=bool)
+    for alpha in (0.35, 0.55, 0.75, 0.95):
+        naive._clear_memo()
+        model.set_params(alpha=alpha)
+        want = (np.log(alpha) > lt + _LOG_TIE) & ~eye
+        np.testing.assert_array_equal(model._dominance_codes(codes), want)
 
 
 def test_lncc_dominance_from_certificates_equals_the_full_thresholds():
