@@ -707,18 +707,15 @@ class _LnccPairs:
         """``d ln g / dx`` (positive)."""
         return self.a.dlp(sel, x) + self.b.dlp(sel, 1.0 - x)
 
-    def x0(self, lo=None, hi=None, start=None, xtol=1e-14):
-        """Root of ``g(x) = 1`` in ``(x_lo, x_hi)``, or in a narrower bracket ``(lo, hi)``
-        from ``start`` (default: the whole domain, from 1/2), to ``xtol`` absolute
-        and relative."""
-        lo = self.x_lo.copy() if lo is None else lo
-        hi = self.x_hi.copy() if hi is None else hi
-        x = np.full(self.q, 0.5) if start is None else start
+    def x0(self):
+        """Root of ``g(x) = 1`` in ``(x_lo, x_hi)``."""
+        lo, hi = self.x_lo.copy(), self.x_hi.copy()
+        x = np.full(self.q, 0.5)
 
         def fun(sel, xs):
             return self.log_g(sel, xs), self.dlog_g(sel, xs)
 
-        return _newton_increasing(fun, lo, hi, x, xtol=xtol, rtol=xtol)
+        return _newton_increasing(fun, lo, hi, x)
 
     def local_maxima(self):
         """Local maxima of ``L`` in (0, 1], found by certified cell splitting.
@@ -1651,17 +1648,21 @@ class LNCC(_CredalNaive):
             return known
         return _memo_store(key, self._compute_log_threshold(codes))
 
+    def _pair_counts(self, codes, rows, a, b):
+        """Arguments ``(n1, n1j, o1j, n2, n2j, o2j, mask)`` of the LNCC problems
+        ``a`` vs ``b`` on ``codes[rows]`` (see :class:`_LnccPairs`)."""
+        cnt, obs = self._gather(codes[rows])
+        k = np.arange(rows.size)
+        cc, oc = self.class_count_, self.observed_count_
+        return cc[a], cnt[k, a], oc[a], cc[b], cnt[k, b], oc[b], obs
+
     def _exact_log_threshold(self, codes, rows, a, b):
         """``ln alpha*`` of ``a`` over ``b`` and of ``b`` over ``a`` on ``codes[rows]``."""
         m = codes.shape[1]
         fwd, rev = np.empty(rows.size), np.empty(rows.size)
         for sl in self._chunks(rows.size, (2 * m + 2) * (_N_CELLS + 1)):
-            r, aa, bb = rows[sl], a[sl], b[sl]
-            cnt, obs = self._gather(codes[r])
-            k = np.arange(r.size)
-            cc, oc = self.class_count_, self.observed_count_
-            fwd[sl], rev[sl] = _lncc_log_threshold(
-                cc[aa], cnt[k, aa], oc[aa], cc[bb], cnt[k, bb], oc[bb], obs)
+            fwd[sl], rev[sl] = _lncc_log_threshold(*self._pair_counts(codes, rows[sl], a[sl],
+                                                                      b[sl]))
         return fwd, rev
 
     def _outside_states(self, codes, rows, a, b, swap, bounds, tol, log_alpha):
@@ -1675,14 +1676,8 @@ class LNCC(_CredalNaive):
         g0 = np.where(swap, -bounds[1], bounds[0])
         g1 = np.where(swap, -bounds[0], bounds[1])
         out = np.zeros(rows.size, dtype=np.int8)
-        cc, oc = self.class_count_, self.observed_count_
         for sl in self._chunks(rows.size, 8 * (m + 1)):
-            r, aa, bb = rows[sl], first[sl], second[sl]
-            cnt, obs = self._gather(codes[r])
-            k = np.arange(r.size)
-            n1j, n2j = cnt[k, aa], cnt[k, bb]
-            o1j, o2j = oc[aa], oc[bb]
-            pairs = _LnccPairs(cc[aa], n1j, o1j, cc[bb], n2j, o2j, obs)
+            pairs = _LnccPairs(*self._pair_counts(codes, rows[sl], first[sl], second[sl]))
             out[sl] = _lncc_certify_outside(pairs, g0[sl], g1[sl], bounds[2, sl],
                                             bounds[3, sl], log_alpha, tol[sl].max())
         return out
