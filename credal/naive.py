@@ -109,6 +109,7 @@ classifier. ISIPTA.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import numbers
 import threading
@@ -338,20 +339,97 @@ def _ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_c
 _GROUP_ROWS = 256
 
 
-def _table_sum(init, tab, codes, offsets, n_values):
-    """``init + sum_j tab[offsets[j] + codes[:, j]]`` over the observed features.
+@functools.lru_cache(maxsize=64)
+def _group_plan(n_values):
+    """How the features of a model with these ``n_values`` are grouped.
+
+    Consecutive features are grouped greedily while the product of their
+    ``n_values + 1`` (missing included) stays within ``_GROUP_ROWS``.
+
+    Parameters
+    ----------
+    n_values : tuple of int, length m
+
+    Returns
+    -------
+    groups : tuple of tuples of int
+    mult : float ndarray, shape (m, G)
+        ``(codes + 1) @ mult + start`` is the row of each group's joint table,
+        stacked group after group (mixed radix, the group's first feature most
+        significant; exact in floating point, the values being small integers).
+    start : float ndarray, shape (G,)
+        First row of each group's joint table.
+    """
+    nv = np.asarray(n_values, dtype=np.int64)
+    m = nv.size
+    groups, j = [], 0
+    while j < m:
+        g, size = [j], nv[j] + 1
+        j += 1
+        while j < m and size * (nv[j] + 1) <= _GROUP_ROWS:
+            g.append(j)
+            size *= nv[j] + 1
+            j += 1
+        groups.append(tuple(g))
+    mult = np.zeros((m, len(groups)))
+    start = np.zeros(len(groups))
+    row = 0
+    for gi, g in enumerate(groups):
+        radix = nv[list(g)] + 1
+        place = np.ones(len(g))
+        place[:-1] = np.cumprod(radix[::-1])[::-1][1:]
+        mult[list(g), gi] = place
+        start[gi] = row
+        row += int(np.prod(radix))
+    return tuple(groups), mult, start
+
+
+def _joint_tables(tab, n_values):
+    """Joint tables of feature groups, for :func:`_joint_sum`.
+
+    Parameters
+    ----------
+    tab : ndarray, shape (S, ncol)
+        One row per (feature, category) cell, features in order (``n_values[j]``
+        rows for feature ``j``).  Entries may be infinite as long as no column
+        holds both signs.
+    n_values : int array, shape (m,)
+
+    Returns
+    -------
+    joint : ndarray, shape (R, ncol)
+        For each group of :func:`_group_plan`, one row per combination of its
+        features' categories (missing included: adds nothing), the rows of
+        ``tab`` summed; groups stacked.
+    mult, start
+        As in :func:`_group_plan`.
+    """
+    n_values = tuple(int(v) for v in n_values)
+    groups, mult, start = _group_plan(n_values)
+    ncol = tab.shape[1]
+    off = np.concatenate([[0], np.cumsum(n_values)]).astype(np.int64)
+    parts = []
+    for g in groups:
+        joint = np.zeros((1, ncol))
+        for j in g:
+            local = np.zeros((n_values[j] + 1, ncol))  # row 0: feature missing
+            local[1:] = tab[off[j]:off[j + 1]]
+            joint = (joint[:, None, :] + local[None, :, :]).reshape(-1, ncol)
+        parts.append(joint)
+    joint = np.concatenate(parts) if parts else np.zeros((0, ncol))
+    return joint, mult, start
+
+
+def _joint_sum(init, tables, codes):
+    """``init`` plus, per row, the table rows of its observed categories.
 
     Parameters
     ----------
     init : ndarray, shape (ncol,)
-    tab : ndarray, shape (S, ncol)
-        One row per (feature, category) cell, features in order: rows
-        ``offsets[j]:offsets[j + 1]`` belong to feature ``j``.  Entries may be
-        infinite as long as no column holds both signs.
+    tables : tuple
+        :func:`_joint_tables` of the per-cell table.
     codes : int array, shape (n, m)
         Category codes; -1 (missing) adds nothing.
-    offsets : int array, shape (m + 1,)
-    n_values : int array, shape (m,)
 
     Returns
     -------
@@ -359,33 +437,27 @@ def _table_sum(init, tab, codes, offsets, n_values):
 
     Notes
     -----
-    Consecutive features are grouped so that the joint table of a group (one row
-    per combination of their categories, missing included, summed beforehand)
-    has at most ``_GROUP_ROWS`` rows: one gather per group instead of one per
-    feature, from tables that stay in cache (36 binary features: 8 gathers, not
-    36).  Only the order of the floating-point additions differs from a
-    feature-by-feature sum; the callers compare the sums with margins far above
-    that rounding.
+    One gather per feature group instead of one per feature (36 binary
+    features: 8 gathers), from tables that stay in cache.  Only the order of the
+    floating-point additions differs from a feature-by-feature sum; the callers
+    compare the sums with margins far above that rounding.
     """
-    n, m = codes.shape
-    ncol = tab.shape[1]
-    nv = np.asarray(n_values, dtype=np.int64)
-    acc = np.broadcast_to(init, (n, ncol)).copy()
-    j = 0
-    while j < m:
-        joint = np.zeros((1, ncol))
-        key = np.zeros(n, dtype=np.int64)
-        while j < m and (joint.shape[0] == 1 or joint.shape[0] * (nv[j] + 1) <= _GROUP_ROWS):
-            local = np.zeros((nv[j] + 1, ncol))  # row 0: feature missing
-            local[1:] = tab[offsets[j]:offsets[j + 1]]
-            joint = (joint[:, None, :] + local[None, :, :]).reshape(-1, ncol)
-            key = key * (nv[j] + 1) + (codes[:, j] + 1)
-            j += 1
-        acc += joint[key]
+    joint, mult, start = tables
+    acc = np.broadcast_to(init, (codes.shape[0], joint.shape[1])).copy()
+    if mult.shape[1]:
+        keys = ((codes + 1.0) @ mult + start).astype(np.intp)  # (n, G)
+        for g in range(keys.shape[1]):
+            acc += joint[keys[:, g]]
     return acc
 
 
-def _ncc_end_terms(class_count, flat, observed, offsets, n_values, codes, s, epsilon,
+def _table_sum(init, tab, codes, n_values):
+    """``init + sum_j tab[offset_j + codes[:, j]]`` over the observed features
+    (:func:`_joint_tables` then :func:`_joint_sum`)."""
+    return _joint_sum(init, _joint_tables(tab, n_values), codes)
+
+
+def _ncc_end_terms(class_count, flat, observed, n_values, codes, s, epsilon,
                    log_tables=None):
     """Per row and class, the parts of ``psi`` and ``psi'`` at ``tau = 0`` and 1.
 
@@ -395,9 +467,12 @@ def _ncc_end_terms(class_count, flat, observed, offsets, n_values, codes, s, eps
     ``u1 = eps/|C|``.  So the end values and slopes of every class pair come
     from per-(class, feature, category) tables gathered once per row.
 
+    This is :func:`_ncc_end_tables` (built once per fitted model and parameters)
+    followed by :func:`_ncc_end_apply`.
+
     Parameters
     ----------
-    class_count, flat, observed, offsets, n_values
+    class_count, flat, observed, n_values
         The fitted count tables (see :class:`_NaiveCounts`).
     codes : int array, shape (n, m)
     s, epsilon : float
@@ -422,8 +497,19 @@ def _ncc_end_terms(class_count, flat, observed, offsets, n_values, codes, s, eps
     jll : ndarray, shape (n, K), or None
         The joint log-likelihood when ``log_tables`` is given.
     """
+    tables = _ncc_end_tables(class_count, flat, observed, n_values, s, epsilon, log_tables)
+    return _ncc_end_apply(tables, codes)
+
+
+def _ncc_end_tables(class_count, flat, observed, n_values, s, epsilon, log_tables=None):
+    """The per-cell tables of :func:`_ncc_end_terms`, grouped (:func:`_joint_tables`).
+
+    Returns
+    -------
+    tuple ``(init, joint_tables, K, with_jll, scale)`` for :func:`_ncc_end_apply`.
+    """
     K = len(class_count)
-    n, m = codes.shape
+    m = len(n_values)
     eps = float(epsilon)
     w, kap = 1.0 - eps, eps / K
     nv = np.asarray(n_values, float)
@@ -465,10 +551,18 @@ def _ncc_end_terms(class_count, flat, observed, offsets, n_values, codes, s, eps
     ders = np.abs(np.concatenate([tab[:, 4 * K:8 * K].ravel(), init[4 * K:8 * K]]))
     scale = max(float(vals[np.isfinite(vals)].max(initial=0.0)),
                 w * s * float(ders[np.isfinite(ders)].max(initial=0.0)))
-    acc = _table_sum(init, tab, codes, offsets, n_values)
+    return init, _joint_tables(tab, n_values), K, log_tables is not None, scale
+
+
+def _ncc_end_apply(tables, codes):
+    """:func:`_ncc_end_terms` of ``codes`` from :func:`_ncc_end_tables`."""
+    init, joint, K, with_jll, scale = tables
+    n = codes.shape[0]
+    acc = _joint_sum(init, joint, codes)
+    nb = 9 * K if with_jll else 8 * K
     terms = acc[:, :8 * K].reshape(n, 8, K).transpose(1, 0, 2)
     zero = acc[:, nb:] > 0
-    jll = acc[:, 8 * K:9 * K] if log_tables is not None else None
+    jll = acc[:, 8 * K:9 * K] if with_jll else None
     return terms, zero, scale, jll
 
 
@@ -887,6 +981,9 @@ def _lncc_end_terms(class_count, flat, observed, offsets, codes):
     gathered once per row.  ``ln l(z)`` is written as in :meth:`_Side.ll`
     (relative to ``z = 1/2``); factors with ``n_j = n_oj`` are exactly 0.
 
+    This is :func:`_lncc_end_tables` (built once per fitted model) followed by
+    :func:`_lncc_end_apply`.
+
     Returns
     -------
     terms : ndarray, shape (5, n, K)
@@ -894,8 +991,14 @@ def _lncc_end_terms(class_count, flat, observed, offsets, codes):
     scale : float
         Upper bound on the absolute value of any finite table entry.
     """
+    return _lncc_end_apply(_lncc_end_tables(class_count, flat, observed, offsets), codes)
+
+
+def _lncc_end_tables(class_count, flat, observed, offsets):
+    """The per-cell tables of :func:`_lncc_end_terms`, grouped: ``(init,
+    joint_tables, K, scale)`` for :func:`_lncc_end_apply`."""
     K = len(class_count)
-    n, m = codes.shape
+    m = len(offsets) - 1
     S = flat.shape[1]
     span = np.repeat(np.arange(m), np.diff(offsets))
     o = observed[:, span]
@@ -914,8 +1017,14 @@ def _lncc_end_terms(class_count, flat, observed, offsets, codes):
             init[(3 + r) * K:(4 + r) * K] = xlog1py(n_c, t / (n_c + 0.5))
     vals = np.abs(np.concatenate([tab.ravel(), init]))
     scale = float(vals[np.isfinite(vals)].max(initial=0.0))
-    acc = _table_sum(init, tab, codes, offsets, np.diff(offsets))
-    return acc.reshape(n, 5, K).transpose(1, 0, 2), scale
+    return init, _joint_tables(tab, np.diff(offsets)), K, scale
+
+
+def _lncc_end_apply(tables, codes):
+    """:func:`_lncc_end_terms` of ``codes`` from :func:`_lncc_end_tables`."""
+    init, joint, K, scale = tables
+    acc = _joint_sum(init, joint, codes)
+    return acc.reshape(codes.shape[0], 5, K).transpose(1, 0, 2), scale
 
 
 def _lncc_certify(terms, scale, m, log_alpha, a_idx, b_idx, rows):
@@ -1219,7 +1328,21 @@ class _NaiveCounts(ClassifierMixin, BaseEstimator):
             h.update(np.asarray(a.shape, dtype=np.int64).tobytes())
             h.update(np.ascontiguousarray(a).tobytes())
         self._counts_key = h.hexdigest()
+        self._derived = {}  # tables derived from these counts (see _derived_tables)
         return codes
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("_derived", None)  # rebuilt on demand: pickles stay small
+        return state
+
+    def _derived_tables(self, key, build):
+        """``build()``, remembered until the next fit under ``key`` (which names
+        the parameters the tables depend on besides the counts)."""
+        derived = self.__dict__.setdefault("_derived", {})
+        if key not in derived:
+            derived[key] = build()
+        return derived[key]
 
     def _gather(self, codes):
         """Counts ``n(c, x_ij)``, shape (n, K, m), and the observed mask (n, m)."""
@@ -1537,12 +1660,15 @@ class NCC(_CredalNaive):
             return out
         s, eps = float(self.s), float(self.epsilon)
         lt = None if jll is not None else self._log_tables("perks", s)
-        for sl in self._chunks(B, 9 * K + m):
+        if _CERTIFY:
+            tables = self._derived_tables(
+                ("ncc-end", s, eps, lt is not None),
+                lambda: _ncc_end_tables(self.class_count_, self._flat, self.observed_count_,
+                                        self.n_values_, s, eps, lt))
+        for sl in self._chunks(B, 10 * K + m):
             c = codes[sl]
             if _CERTIFY:
-                terms, zero, scale, jl = _ncc_end_terms(
-                    self.class_count_, self._flat, self.observed_count_, self._offsets,
-                    self.n_values_, c, s, eps, lt)
+                terms, zero, scale, jl = _ncc_end_apply(tables, c)
             else:
                 jl = None if lt is None else self._joint_log_likelihood(c, "perks", s)
             o = np.argsort(-(jll[sl] if jl is None else jl), axis=1, kind="stable")
@@ -1708,9 +1834,11 @@ class LNCC(_CredalNaive):
         thr = np.full((B, K, K), np.nan) if known is None else known.copy()
         thr[:, np.arange(K), np.arange(K)] = 0.0
         todo = []
+        tables = self._derived_tables(
+            "lncc-end", lambda: _lncc_end_tables(self.class_count_, self._flat,
+                                                 self.observed_count_, self._offsets))
         for sl in self._chunks(B, P * 64 + 5 * K):
-            terms, scale = _lncc_end_terms(self.class_count_, self._flat,
-                                           self.observed_count_, self._offsets, codes[sl])
+            terms, scale = _lncc_end_apply(tables, codes[sl])
             nb = sl.stop - sl.start
             rows = np.repeat(np.arange(nb), P)
             aa, bb = np.tile(a, nb), np.tile(b, nb)

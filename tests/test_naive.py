@@ -407,7 +407,7 @@ def _certificate_states(model, Xt):
     """State of every (row, a, b) by the certificates, shape (n, K, K)."""
     K = len(model.classes_)
     terms, zero, scale, _ = naive._ncc_end_terms(
-        model.class_count_, model._flat, model.observed_count_, model._offsets,
+        model.class_count_, model._flat, model.observed_count_,
         model.n_values_, Xt, float(model.s), float(model.epsilon))
     rows, a, b = np.nonzero(np.broadcast_to(~np.eye(K, dtype=bool), (len(Xt), K, K)))
     st_ = naive._ncc_certify(terms, zero, scale, Xt.shape[1],
@@ -479,7 +479,7 @@ def test_ncc_certified_sets_on_random_models_and_fused_nbc():
         np.testing.assert_array_equal(got, ref)
         lt = model._log_tables("perks", float(model.s))
         *_, jll = naive._ncc_end_terms(
-            model.class_count_, model._flat, model.observed_count_, model._offsets,
+            model.class_count_, model._flat, model.observed_count_,
             model.n_values_, Xt, float(model.s), float(model.epsilon), lt)
         np.testing.assert_allclose(jll, model._joint_log_likelihood(Xt, "perks", model.s),
                                    rtol=1e-13, atol=1e-12)
@@ -504,7 +504,7 @@ def test_table_sum_equals_the_feature_by_feature_sum(seed):
     n = int(rng.integers(0, 500))
     codes = (rng.random((n, m)) * nv).astype(np.int64)
     codes[rng.random((n, m)) < 0.2] = -1
-    got = naive._table_sum(init, tab, codes, off, nv)
+    got = naive._table_sum(init, tab, codes, nv)
     ref = np.broadcast_to(init, (n, ncol)).copy()
     for j in range(m):
         rows = codes[:, j] >= 0
@@ -1352,3 +1352,26 @@ def test_memo_tells_fitted_models_and_alphas_apart():
     perm = np.random.default_rng(0).permutation(len(Xt))
     thr = LNCC().fit(X, y).dominance_threshold(Xt)
     np.testing.assert_array_equal(LNCC().fit(X, y).dominance_threshold(Xt[perm]), thr[perm])
+
+
+def test_tables_derived_from_the_counts_follow_refits_and_parameters():
+    """The end tables a fitted NCC/LNCC keeps between calls are rebuilt after a new
+    fit and depend on s and epsilon: a refitted or re-parameterised model predicts
+    what a fresh one does."""
+    rng = np.random.default_rng(8)
+    nv = np.array([2, 3, 2, 4])
+    data = [((rng.random((80, 4)) * nv).astype(int), rng.integers(0, 3, 80)) for _ in range(2)]
+    Xt = (rng.random((50, 4)) * nv).astype(int)
+    for make, params in ((NCC, [{"s": 1.0, "epsilon": 0.0}, {"s": 3.0, "epsilon": 0.0},
+                                {"s": 1.0, "epsilon": 0.3}]),
+                         (LNCC, [{"alpha": 0.75}, {"alpha": 0.3}])):
+        model = make()
+        for X, y in data:
+            model.fit(_frame(X, nv), _labels(y, 3))
+            for p in params:
+                model.set_params(**p)
+                naive._clear_memo()
+                fresh = make(**p).fit(_frame(X, nv), _labels(y, 3))
+                got = model.predict_set(Xt)
+                naive._clear_memo()
+                np.testing.assert_array_equal(got, fresh.predict_set(Xt))
