@@ -60,6 +60,7 @@ import pandas as pd
 from scipy.special import gammaln, logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 
+from ._tables import _DerivedTables, _joint_sum, _joint_tables
 from ._validation import check_fit_input, check_in_range, check_positive, check_predict_input
 
 __all__ = [
@@ -356,7 +357,7 @@ class ModelAveragedNaiveBayes(_NaiveAveragingBase):
 _LOG_TIE = 1e-11
 
 
-class CMA(_NaiveAveragingBase):
+class CMA(_DerivedTables, _NaiveAveragingBase):
     """Credal model averaging over naive feature subsets (Corani & Zaffalon 2008).
 
     The prior includes each feature independently with a probability known only
@@ -416,7 +417,37 @@ class CMA(_NaiveAveragingBase):
         m, K, R = a.shape
         self._log_rel_arc = np.concatenate([a, np.zeros((m, K, 1))], 2).transpose(0, 2, 1)
         self._bounds = (lo, hi, p)
+        self._reset_derived()
         return self
+
+    def _ratio_tables(self):
+        """Per-cell terms of the minimum log posterior ratio of every class pair.
+
+        Feature ``i`` with code ``k`` adds ``min(d_lo, d_hi)`` to the ratio of
+        ``(a, b)``, ``d_p = g_p(a) - g_p(b)`` with ``g_p`` the log factors at inclusion
+        probability ``p``; these ``K * K`` terms per (feature, category) cell are
+        gathered per feature group (:func:`credal._tables._joint_sum`).
+
+        Returns
+        -------
+        init : ndarray, shape (K * K,)
+            The class prior part ``log P(a) - log P(b)``.
+        tables
+            :func:`credal._tables._joint_tables` of the cell terms.
+        """
+        lo, hi, _ = self._bounds
+        m, R, K = self._log_rel_arc.shape  # R - 1 categories at most, then missing
+        # the declared categories of each feature, in feature order
+        cells = np.arange(R)[None, :] < np.asarray(self.n_values_)[:, None]
+        rel = self._log_rel_arc[cells]  # (S, K)
+        d = []
+        for p in (lo, hi):
+            lp, lq = _log_inclusion(p)
+            g = np.logaddexp(lp + rel, lq)
+            d.append(g[:, :, None] - g[:, None, :])
+        tab = np.minimum(d[0], d[1]).reshape(-1, K * K)
+        cp = self.class_log_prior_
+        return (cp[:, None] - cp[None, :]).ravel(), _joint_tables(tab, self.n_values_)
 
     def _log_factors(self, codes, p):
         """``log[p rho^C_i(c, f_i) + (1 - p) rho^0_i(f_i)] - log rho^0_i(f_i)``, (n, m, K).
@@ -449,17 +480,12 @@ class CMA(_NaiveAveragingBase):
             that an exact tie off by rounding is no dominance). The diagonal is 0.
         """
         codes = check_predict_input(self, X)
-        lo, hi, _ = self._bounds
-        n, m = codes.shape
+        init, tables = self._derived_tables("ratio", self._ratio_tables)
+        n = codes.shape[0]
         K = len(self.classes_)
         out = np.empty((n, K, K))
-        cp = self.class_log_prior_
-        for sl in _row_chunks(n, m * K * K):
-            g_lo = self._log_factors(codes[sl], lo)
-            g_hi = self._log_factors(codes[sl], hi)
-            d_lo = g_lo[:, :, :, None] - g_lo[:, :, None, :]
-            d_hi = g_hi[:, :, :, None] - g_hi[:, :, None, :]
-            out[sl] = cp[:, None] - cp[None, :] + np.minimum(d_lo, d_hi).sum(axis=1)
+        for sl in _row_chunks(n, 2 * K * K):
+            out[sl] = _joint_sum(init, tables, codes[sl]).reshape(-1, K, K)
         return out
 
     def predict_set(self, X):

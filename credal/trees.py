@@ -397,6 +397,50 @@ def _fmt_value(cats, j, v):
     return str(cats[j][v]) if cats is not None else str(v)
 
 
+def _flatten(root):
+    """The credal tree as arrays over its nodes (breadth first, root 0).
+
+    Returns
+    -------
+    feature : ndarray of int, shape (N,)
+        Split feature, -1 at a leaf.
+    first, n_child : ndarray of int, shape (N,)
+        Index of the first child and number of children (0 at a leaf); children are
+        consecutive, in branch (category) order.
+    share : ndarray, shape (N,)
+        Share of its parent's observed training weight that a node's branch
+        receives (the weight given to rows missing the parent's feature).
+    leaf_set : ndarray, shape (N, K)
+        1.0 for the classes of a leaf's set.
+    leaf_freq : ndarray, shape (N, K)
+        Relative frequencies behind a leaf's prediction.
+    """
+    nodes = [root]
+    feature, first, n_child, share = [], [], [], [1.0]
+    i = 0
+    while i < len(nodes):
+        node = nodes[i]
+        if node.is_leaf:
+            feature.append(-1), first.append(0), n_child.append(0)
+        else:
+            nb = len(node.children)
+            total = node.bag_weights.sum()
+            frac = node.bag_weights / total if total > 0 else np.full(nb, 1.0 / nb)
+            feature.append(node.feature), first.append(len(nodes)), n_child.append(nb)
+            share.extend(frac)
+            nodes.extend(node.children)
+        i += 1
+    K = len(root.counts)
+    leaf_set = np.zeros((len(nodes), K))
+    leaf_freq = np.zeros((len(nodes), K))
+    for j, node in enumerate(nodes):
+        if node.is_leaf:
+            leaf_set[j] = node.value_set
+            leaf_freq[j] = node.pred / node.pred.sum()
+    return (np.asarray(feature, dtype=np.intp), np.asarray(first, dtype=np.intp),
+            np.asarray(n_child, dtype=np.intp), np.asarray(share), leaf_set, leaf_freq)
+
+
 class _TreeMixin:
     """Shared fitted-tree helpers."""
 
@@ -559,6 +603,7 @@ class CredalDecisionTree(_TreeMixin, ClassifierMixin, BaseEstimator):
         self._K = len(self.classes_)
         self.tree_ = self._grow_levels(codes, y_idx)
         self._count()
+        self._nodes = _flatten(self.tree_)
         return self
 
     def _grow_levels(self, codes, y):
@@ -682,22 +727,44 @@ class CredalDecisionTree(_TreeMixin, ClassifierMixin, BaseEstimator):
     # -- prediction
 
     def _route(self, codes):
+        """Leaf sets (union over the leaves a row reaches) and leaf frequencies
+        (weighted by the share of the row reaching each leaf), shape (n, K) each.
+
+        All rows go down one level at a time on the flattened tree (a fixed
+        number of numpy calls per level, not per node); a row missing the split
+        feature goes down every branch with the branch's share of the observed
+        training weight, as :func:`_split_rows` sends it.
+        """
+        feature, first, n_child, share, leaf_set, leaf_freq = self._nodes
         n = len(codes)
         K = len(self.classes_)
-        sets = np.zeros((n, K), dtype=bool)
+        hits = np.zeros((n, K))
         score = np.zeros((n, K))
-        stack = [(self.tree_, np.arange(n), np.ones(n))]
-        while stack:
-            node, rows, w = stack.pop()
-            if len(rows) == 0:
+        rows, node, w = np.arange(n), np.zeros(n, dtype=np.intp), np.ones(n)
+        while rows.size:
+            f = feature[node]
+            leaf = f < 0
+            if leaf.any():
+                r, nd = rows[leaf], node[leaf]
+                np.add.at(hits, r, leaf_set[nd])
+                np.add.at(score, r, w[leaf, None] * leaf_freq[nd])
+                inner = ~leaf
+                rows, node, w, f = rows[inner], node[inner], w[inner], f[inner]
+            v = codes[rows, f]
+            obs = v >= 0
+            if obs.all():
+                node = first[node] + v
                 continue
-            if node.is_leaf:
-                sets[rows] |= node.value_set
-                freq = node.pred / node.pred.sum()
-                np.add.at(score, rows, w[:, None] * freq[None, :])
-                continue
-            stack.extend(zip(node.children, *zip(*_split_rows(codes[:, node.feature], rows, w, node.bag_weights))))
-        return sets, score
+            lost = ~obs
+            rep = n_child[node[lost]]
+            start = np.repeat(first[node[lost]], rep)
+            child = start + np.arange(rep.sum()) - np.repeat(np.cumsum(rep) - rep, rep)
+            cw = np.repeat(w[lost], rep) * share[child]
+            keep = cw > 0
+            rows = np.concatenate([rows[obs], np.repeat(rows[lost], rep)[keep]])
+            node = np.concatenate([first[node[obs]] + v[obs], child[keep]])
+            w = np.concatenate([w[obs], cw[keep]])
+        return hits > 0, score
 
     def predict_set(self, X):
         """Non-dominated classes of each row.

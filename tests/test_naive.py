@@ -28,7 +28,7 @@ from scipy.special import xlogy
 from sklearn.base import clone
 
 import credal.naive as naive
-from credal import datasets
+from credal import _tables, datasets
 from credal.naive import _LOG_TIE, LNCC, NCC, NaiveBayes, _LnccPairs, _lncc_log_threshold, _ncc_log_infimum
 
 HERE = Path(__file__).resolve().parent
@@ -504,7 +504,7 @@ def test_table_sum_equals_the_feature_by_feature_sum(seed):
     n = int(rng.integers(0, 500))
     codes = (rng.random((n, m)) * nv).astype(np.int64)
     codes[rng.random((n, m)) < 0.2] = -1
-    got = naive._table_sum(init, tab, codes, nv)
+    got = _tables._table_sum(init, tab, codes, nv)
     ref = np.broadcast_to(init, (n, ncol)).copy()
     for j in range(m):
         rows = codes[:, j] >= 0

@@ -444,6 +444,26 @@ class _OldCredalTree(CredalDecisionTree):
         self._count()
         return self
 
+    def _route(self, codes):
+        # the old per-node routing (one stack entry per node), frozen as a reference
+        n = len(codes)
+        K = len(self.classes_)
+        sets = np.zeros((n, K), dtype=bool)
+        score = np.zeros((n, K))
+        stack = [(self.tree_, np.arange(n), np.ones(n))]
+        while stack:
+            node, rows, w = stack.pop()
+            if len(rows) == 0:
+                continue
+            if node.is_leaf:
+                sets[rows] |= node.value_set
+                freq = node.pred / node.pred.sum()
+                np.add.at(score, rows, w[:, None] * freq[None, :])
+                continue
+            stack.extend(zip(node.children, *zip(*_old_split_rows(codes[:, node.feature], rows,
+                                                                  w, node.bag_weights))))
+        return sets, score
+
     def _gains_single(self, codes, y, w, W, feats):
         counts, off = _old_value_class_counts(codes, y, w, self._K, self.n_values_, feats)
         h = _old_upper_entropy(counts, self._s)
