@@ -91,7 +91,10 @@ few results are remembered in a small memo keyed by a hash of the counts, of the
 distinct rows and of the parameters that matter: ``predict`` after
 ``predict_set`` on the same rows (what the evaluation engine does) costs no second
 computation, and LNCC models that differ only in ``alpha`` share the thresholds
-``alpha*``, which do not depend on ``alpha``.
+``alpha*``, which do not depend on ``alpha``.  The end values that the
+certificates of both classifiers start from are sums, over the observed
+features, of per-(class, category) table entries; the tables are built once per
+fitted model and summed by groups of features (``credal._tables``).
 
 The second half of the module holds the formulas, experiment loops and tables of
 the likelihood-based NCC chapter (``notebooks/likelihood-ncc.md``): Example 1's
