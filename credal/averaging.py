@@ -436,7 +436,7 @@ class CMA(_DerivedTables, _NaiveAveragingBase):
             :func:`credal._tables._joint_tables` of the cell terms.
         """
         lo, hi, _ = self._bounds
-        m, R, K = self._log_rel_arc.shape  # R - 1 categories at most, then missing
+        _, R, K = self._log_rel_arc.shape  # R - 1 categories at most, then missing
         # the declared categories of each feature, in feature order
         cells = np.arange(R)[None, :] < np.asarray(self.n_values_)[:, None]
         rel = self._log_rel_arc[cells]  # (S, K)

@@ -464,19 +464,23 @@ def test_ncc_certificates_agree_with_the_exact_minimum():
     assert decided > 0.8 * total  # the certificates do decide most pairs
 
 
+def _sets_without_certificates(model, codes):
+    """NCC sets of ``codes`` from the exact minimisation alone (certificates off)."""
+    old = naive._CERTIFY
+    naive._CERTIFY = False
+    try:
+        return model._predict_set_codes(codes)
+    finally:
+        naive._CERTIFY = old
+
+
 def test_ncc_certified_sets_on_random_models_and_fused_nbc():
     """Certified predict_set equals the exact-only one; the naive Bayes
     log-likelihood accumulated with the certificates equals _joint_log_likelihood
     up to the order of the additions."""
     for model, Xt in _certificate_cases(11, 40):
         got = model._predict_set_codes(Xt)
-        old = naive._CERTIFY
-        naive._CERTIFY = False
-        try:
-            ref = model._predict_set_codes(Xt)
-        finally:
-            naive._CERTIFY = old
-        np.testing.assert_array_equal(got, ref)
+        np.testing.assert_array_equal(got, _sets_without_certificates(model, Xt))
         lt = model._log_tables("perks", float(model.s))
         *_, jll = naive._ncc_end_terms(
             model.class_count_, model._flat, model.observed_count_,
@@ -920,13 +924,7 @@ def test_ncc_sets_with_and_without_certificates_are_equal(data, s, eps):
     model = NCC(s=s, epsilon=eps).fit(X, y)
     codes = naive.check_predict_input(model, Xt)
     got = model._predict_set_codes(codes)
-    old = naive._CERTIFY
-    naive._CERTIFY = False
-    try:
-        ref = model._predict_set_codes(codes)
-    finally:
-        naive._CERTIFY = old
-    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(got, _sets_without_certificates(model, codes))
     np.testing.assert_array_equal(got, ~np.any(model.dominance_log_ratio(Xt) > _LOG_TIE, axis=1))
 
 
