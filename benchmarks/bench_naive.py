@@ -22,7 +22,9 @@ extrapolated (said so in the output) and its sets are compared with ours on thos
 rows.  Ours is timed twice: ``fit`` + ``predict_set`` (what the issue asks) and
 ``predict_set`` alone on the fitted model (the dominance tests the ratio is
 about; ``fit`` is linear counting plus the DataFrame conversion); a ratio is
-printed for each.
+printed for each.  The tables a fitted model derives from its counts (built at
+its first prediction after ``fit``, see ``credal._tables``) are part of
+'fit+ps' and, kept with the model, not of 'ps'.
 
 A second part times what the evaluation engine asks of the classifiers in the
 artificial study of the likelihood-based NCC chapter: for one training set of 50
