@@ -18,7 +18,7 @@ import numpy as np
 
 __all__: list[str] = []
 
-# Joint tables of feature groups (see _table_sum) hold at most this many rows.
+# Joint tables of feature groups (see _joint_tables) hold at most this many rows.
 _GROUP_ROWS = 256
 
 
@@ -132,12 +132,6 @@ def _joint_sum(init, tables, codes):
         for g in range(keys.shape[1]):
             acc += joint[keys[:, g]]
     return acc
-
-
-def _table_sum(init, tab, codes, n_values):
-    """``init + sum_j tab[offset_j + codes[:, j]]`` over the observed features
-    (:func:`_joint_tables` then :func:`_joint_sum`)."""
-    return _joint_sum(init, _joint_tables(tab, n_values), codes)
 
 
 class _DerivedTables:

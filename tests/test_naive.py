@@ -491,7 +491,7 @@ def test_ncc_certified_sets_on_random_models_and_fused_nbc():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_table_sum_equals_the_feature_by_feature_sum(seed):
-    """_table_sum (features grouped into joint tables) = init + one row per observed
+    """_joint_sum of _joint_tables (features grouped) = init + one row per observed
     feature, added one feature at a time; -inf and +inf columns stay infinite;
     features wider than a group table are a group of their own."""
     rng = np.random.default_rng(seed)
@@ -508,7 +508,7 @@ def test_table_sum_equals_the_feature_by_feature_sum(seed):
     n = int(rng.integers(0, 500))
     codes = (rng.random((n, m)) * nv).astype(np.int64)
     codes[rng.random((n, m)) < 0.2] = -1
-    got = _tables._table_sum(init, tab, codes, nv)
+    got = _tables._joint_sum(init, _tables._joint_tables(tab, nv), codes)
     ref = np.broadcast_to(init, (n, ncol)).copy()
     for j in range(m):
         rows = codes[:, j] >= 0

@@ -466,6 +466,10 @@ class _OldCredalTree(CredalDecisionTree):
 
     def _gains_single(self, codes, y, w, W, feats):
         counts, off = _old_value_class_counts(codes, y, w, self._K, self.n_values_, feats)
+        return self._gains_of_counts(counts, off, W)
+
+    def _gains_of_counts(self, counts, off, W):
+        # imprecise information gain of each block of value rows off[i]:off[i + 1]
         h = _old_upper_entropy(counts, self._s)
         nv = counts.sum(axis=1)
         known = np.add.reduceat(nv, off[:-1])
@@ -485,14 +489,7 @@ class _OldCredalTree(CredalDecisionTree):
         a, b = codes[:, fi], codes[:, fj]
         joint = np.where((a >= 0) & (b >= 0), a * nvj[None, :] + b, -1)
         counts, off = _old_value_class_counts(joint, y, w, self._K, nv, np.arange(len(fi)))
-        h = _old_upper_entropy(counts, self._s)
-        tot = counts.sum(axis=1)
-        known = np.add.reduceat(tot, off[:-1])
-        parent = np.add.reduceat(counts, off[:-1], axis=0)
-        after = np.add.reduceat(tot * h, off[:-1])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            g = (known / W) * (_old_upper_entropy(parent, self._s) - after / known)
-        return np.where(known > 0, g, -np.inf), np.column_stack([fi, fj])
+        return self._gains_of_counts(counts, off, W), np.column_stack([fi, fj])
 
     def _choose(self, rows, w, feats):
         if len(feats) == 0 or len(rows) == 0:
