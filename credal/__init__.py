@@ -7,21 +7,21 @@ preprocessing  MDL and equal-frequency discretisation, imputation, feature remov
 metrics        determinacy, single/set accuracy, discounted accuracy, u65/u80, Brier
 stats          Wilcoxon, Friedman + Nemenyi, Bayesian signed-rank
 experiments    the one cross-validation engine (tidy tables, fold cache, joblib)
-report         headline numbers and verdicts of the reproduction report
-plotting       the book's figures (CD diagrams, IDM and utility figures, ...)
+plotting       generic figures (CD diagram, IDM interval, credal simplex, utility)
 idm            imprecise Dirichlet model intervals
 naive          naive Bayes, NCC, NCC-epsilon and the likelihood-based LNCC
 aode           AODE, BMA-AODE, COMP-AODE and their credal versions (Corani & Antonucci)
 robust         robust Bayes classifier (Ramoni & Sebastiani) and its baselines
 averaging      model averaging over naive structures (Dash & Cooper) and CMA
-simulation     artificial naive data (the likelihood-based NCC chapter)
 networks       Bayesian networks: BIF reader, random networks, forward sampling, ROC
 independence   scores for testing independence of two discrete variables (Moral)
+structure      Bayesian-network structure search with the BDeu score
+reference      slow reference computations (solver baselines) for tests and benchmarks
 trees          credal decision tree (Abellán & Moral) and C4.5
 """
 
 from credal import (datasets, experiments, idm, independence, metrics, networks,
-                    preprocessing, report, stats)
+                    preprocessing, stats, structure)
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA, ModelAveragedNaiveBayes
 from credal.naive import LNCC, NCC, NaiveBayes
@@ -38,8 +38,8 @@ __all__ = [
     "metrics",
     "networks",
     "preprocessing",
-    "report",
     "stats",
+    "structure",
     "AODE",
     "BMAAODE",
     "C45Tree",

@@ -25,9 +25,11 @@ Any joblib backend works, e.g. a Dask cluster through
 from __future__ import annotations
 
 import hashlib
+import os
 import inspect
 import sys
 import time
+import uuid
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,8 +47,6 @@ __all__ = [
     "fold_splits",
     "holdout",
     "holdout_item",
-    "save_table",
-    "results_dir",
 ]
 
 _SOURCE_HASHES: dict[str, str] = {}
@@ -235,7 +235,9 @@ def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_
             res["prep_time"] = prep_time
             res["n_features_used"] = Xtr.shape[1]
             if path is not None:
-                tmp = path.with_suffix(".tmp")
+                # a temporary name of this writer's own: two processes sharing the
+                # folder never touch each other's file; the last complete write wins
+                tmp = path.with_name(f"{path.stem}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
                 joblib.dump(res, tmp)
                 tmp.replace(path)
             out[name] = res
@@ -558,20 +560,3 @@ def holdout_item(name, train, test):
         raise ValueError("train and test labels must declare the same categories")
     split = np.array(["train"] * len(Xtr) + ["test"] * len(Xte), dtype=object)
     return (name, X, y, split)
-
-
-# ------------------------------------------------------------------------ results
-
-def results_dir(notebook: str, root=None) -> Path:
-    """``results/<notebook>/`` under the project root (created if missing)."""
-    base = Path(root) if root is not None else Path.cwd()
-    out = base / "results" / notebook
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
-def save_table(df: pd.DataFrame, notebook: str, table: str, root=None, index=True) -> Path:
-    """Write a table the notebook shows to ``results/<notebook>/<table>.csv``."""
-    path = results_dir(notebook, root) / f"{table}.csv"
-    df.to_csv(path, index=index)
-    return path

@@ -1,18 +1,10 @@
-"""The reproduction report: each paper's headline numbers, ours beside them.
+"""Helpers shared by several chapters: saving tables, the report's headline rows and verdicts.
 
-Every paper chapter writes ``results/<chapter>/headline.csv`` with
-:func:`headline_table`: one row per headline number of the paper, the published value,
-ours, an absolute tolerance and a note.  :func:`collect` gathers them for the report
-chapter, which shows a verdict per number:
+The reproduction report's rule, for every headline number of every chapter:
 
 * ``reproduced``: ``|ours - published| <= tolerance``;
-* ``differs``: outside the tolerance (the note says why);
-* ``not comparable``: the paper gives no number, or we could not compute one (the note
-  says why).
-
-The tolerance is chosen per number by the chapter (e.g. three Monte-Carlo standard
-errors, or the rounding of the printed value plus the spread over CV repetitions) and
-is shown in the report, so a reader can judge the verdict.
+* ``differs``: outside the tolerance (the row's note says why);
+* ``not comparable``: the paper gives no number, or we could not compute one.
 """
 
 from __future__ import annotations
@@ -22,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["HEADLINE_COLUMNS", "headline_table", "verdicts", "collect"]
+__all__ = ["HEADLINE_COLUMNS", "headline_table", "verdicts", "results_dir", "save_table"]
 
 HEADLINE_COLUMNS = ["paper", "chapter", "quantity", "published", "ours", "tolerance",
                     "unit", "note"]
@@ -71,27 +63,16 @@ def verdicts(df: pd.DataFrame) -> pd.Series:
     return pd.Series(out, index=df.index, name="verdict")
 
 
-def collect(root=None) -> pd.DataFrame:
-    """Concatenate every ``results/*/headline.csv`` under ``root`` (default: cwd).
-
-    Returns
-    -------
-    DataFrame
-        :data:`HEADLINE_COLUMNS` plus ``verdict`` (recomputed, so an edited tolerance
-        cannot leave a stale verdict); empty with those columns if nothing was found.
-    """
+def results_dir(notebook: str, root=None) -> Path:
+    """``results/<notebook>/`` under the project root (created if missing)."""
     base = Path(root) if root is not None else Path.cwd()
-    files = sorted((base / "results").glob("*/headline.csv"))
-    if not files:
-        return pd.DataFrame(columns=HEADLINE_COLUMNS + ["verdict"])
-    frames = []
-    for f in files:
-        df = pd.read_csv(f, keep_default_na=True)
-        missing = set(HEADLINE_COLUMNS) - set(df.columns)
-        if missing:
-            raise ValueError(f"{f}: missing columns {sorted(missing)}")
-        frames.append(df[HEADLINE_COLUMNS])
-    out = pd.concat(frames, ignore_index=True)
-    for col in ("unit", "note"):
-        out[col] = out[col].astype(object).where(out[col].notna(), "").astype(str)
-    return out.assign(verdict=verdicts(out))
+    out = base / "results" / notebook
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def save_table(df: pd.DataFrame, notebook: str, table: str, root=None, index=True) -> Path:
+    """Write a table the notebook shows to ``results/<notebook>/<table>.csv``."""
+    path = results_dir(notebook, root) / f"{table}.csv"
+    df.to_csv(path, index=index)
+    return path

@@ -1,98 +1,14 @@
-"""Every credal classifier of the library under one protocol, and how fast they are.
-
-Two chapters of the book rest on this module.
-
-Leaderboard
-    :data:`REGISTRY` lists every credal classifier of the library with its precise
-    counterpart and its rule for missing values.  :func:`run_leaderboard` evaluates them
-    all through the one engine (:func:`credal.experiments.cross_validate`) on every
-    shipped data set: repeated stratified k-fold cross-validation with the same folds
-    for every classifier, MDL discretisation fitted inside each training fold
-    (:func:`credal.experiments.default_preprocessing`) and no imputation, so that each
-    classifier meets missing values with its own rule (declared classes that no row
-    has are removed first, :func:`observed_classes`).  The precise counterparts are
-    not fitted again: the engine records each credal classifier's ``predict``, which is
-    its counterpart's choice, and :func:`run_leaderboard` turns those labels into rows
-    of their own.  Where a classifier's ``predict`` is not its counterpart's choice
-    (LNCC and RBC, whose counterpart is the naive Bayes classifier), the counterpart's
-    labels are read from the classifier that provides them (NCC) on the same folds and
-    test rows.  :func:`dataset_scores`, :func:`leaderboard_table`, :func:`rank_tables`,
-    :func:`top_pair_comparisons`, :func:`win_tables`, :func:`incomplete_table` and
-    :func:`published_comparison` turn the fold table into the chapter's tables.
-
-Performance
-    :func:`throughput` measures instances classified per second and the ratio to a
-    straightforward solver implementation of the same decision (the ``*_baseline``
-    functions below: one scipy problem per instance and ordered class pair, run in the
-    same process on a prefix of the same test rows, whose sets are compared with
-    ours); :func:`fit_scaling` and :func:`scaling_slopes` measure how fit time grows
-    with the number of rows and of features; :func:`peak_memory` uses
-    :mod:`tracemalloc`; :func:`chapter_timings` and :func:`goals_table` report the
-    book's wall times against the project's goals.
-
-Nothing here changes a classifier: every estimator is a plain library class, so the
-engine's fold cache keys do not depend on this module's source.
-"""
+"""Chapter code of the ``leaderboard`` notebook."""
 
 from __future__ import annotations
 
-import pickle
-import time
-import tracemalloc
-import warnings
 from dataclasses import asdict, dataclass
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
-
 from credal import comparisons, datasets
 
-__all__ = [
-    "Entry",
-    "REGISTRY",
-    "DEFAULT_PARAMS",
-    "registry_table",
-    "entries",
-    "make_estimators",
-    "aode_epsilon",
-    "observed_classes",
-    "dataset_info",
-    "LeaderboardResult",
-    "run_leaderboard",
-    "dataset_scores",
-    "leaderboard_table",
-    "display_leaderboard",
-    "rank_tables",
-    "display_ranks",
-    "top_pair_comparisons",
-    "display_pairs",
-    "SIZE_BINS",
-    "CLASS_BINS",
-    "MISSING_BINS",
-    "bin_datasets",
-    "win_tables",
-    "incomplete_table",
-    "published_comparison",
-    "published_summary",
-    "chapter_numbers",
-    "ncc_baseline_sets",
-    "lncc_baseline_sets",
-    "cma_baseline_sets",
-    "bma_aode_baseline_sets",
-    "comp_aode_baseline_sets",
-    "cdt_baseline_sets",
-    "rbc_baseline_sets",
-    "BASELINES",
-    "prepared_fold",
-    "throughput",
-    "fit_scaling",
-    "scaling_slopes",
-    "peak_memory",
-    "chapter_timings",
-    "goals_table",
-    "performance_numbers",
-]
+
+__all__ = []
 
 
 # ============================================================================
@@ -1423,852 +1339,362 @@ def _incomplete_numbers(out, inc_ranks):
             out[f"inc_p_{m}"] = _fmt_p(float(inc_ranks.loc[m, "friedman_p"]))
     return out
 
+def _registry_order(names):
+    from credal.chapters.leaderboard import REGISTRY
 
-# ============================================================================
-# performance: straightforward solver baselines
-# ============================================================================
-#
-# Each baseline decides, one instance and one ordered class pair at a time, the same
-# dominance as the library's vectorised code, with a general-purpose scipy routine
-# applied to the problem as the papers state it.  They share the fitted model's
-# statistics (counts, likelihoods) with ours, so the comparison is about the decision.
-
-def _codes(model, X):
-    from credal._validation import check_predict_input
-
-    return check_predict_input(model, X)
+    order = {e.name: i for i, e in enumerate(REGISTRY)}
+    return sorted(names, key=lambda n: order.get(n, len(order)))
 
 
-def ncc_baseline_sets(model, X):
-    """NCC / NCC-ε sets by bounded scalar minimisation, one ordered pair at a time.
+def _kinds():
+    from credal.chapters.leaderboard import REGISTRY
 
-    For classes ``c'``, ``c''`` the lower log-ratio is the minimum over ``τ`` in
-    ``[0, 1]`` of ``ψ(τ)`` (module docstring of :mod:`credal.naive`, written for the
-    ε-contaminated credal set); :func:`scipy.optimize.minimize_scalar` (bounded) finds
-    it and the end points are checked.  ``c''`` is dropped iff some ``c'`` has
-    ``min ψ > 0``.
+    return {e.name: e.kind for e in REGISTRY}
+
+
+def leaderboard_heatmap(scores, info, metric="u80", classifiers=None):
+    """Heatmap of one metric by data set (rows, by size) and classifier (columns).
+
+    Each cell shows the score in percent; its colour is the gap to the best
+    classifier on that data set (white = best, darker = further behind), so the
+    pattern of who leads where is visible across data sets of very different
+    difficulty.  Cells of classifiers that did not run on a data set are grey.
 
     Parameters
     ----------
-    model : credal.NCC
-        Fitted.
-    X : array-like or DataFrame
-        Instances.
+    scores : DataFrame
+        :func:`credal.leaderboard.dataset_scores`.
+    info : DataFrame
+        :attr:`credal.leaderboard.LeaderboardResult.info` (``n`` orders the rows).
+    metric : str
+    classifiers : sequence of str, optional
+        Columns (default: all, credal first, in registry order).
 
     Returns
     -------
-    ndarray of bool, shape (n_samples, n_classes)
+    matplotlib.figure.Figure
     """
-    from scipy.optimize import minimize_scalar
+    import matplotlib.pyplot as plt
 
-    codes = _codes(model, X)
-    K = len(model.classes_)
-    s, eps = float(model.s), float(model.epsilon)
-    nv = np.asarray(model.n_values_)
-    out = np.ones((len(codes), K), dtype=bool)
-    for i, row in enumerate(codes):
-        j = np.flatnonzero((row >= 0) & (nv > 1))
-        F = nv[j].astype(float)
-        e = eps / (K * F)
-        delta = eps * (F - 1) / (K * F)
-        for a in range(K):
-            n1 = float(model.class_count_[a])
-            n1j = np.array([model.category_count_[k][a, row[k]] for k in j], float)
-            o1j = model.observed_count_[a, j].astype(float)
-            for b in range(K):
-                if a == b or not out[i, b]:
-                    continue
-                n2 = float(model.class_count_[b])
-                n2j = np.array([model.category_count_[k][b, row[k]] for k in j], float)
-                o2j = model.observed_count_[b, j].astype(float)
-                if eps == 0 and np.any(n1j == 0):
-                    continue  # the infimum of the ratio is 0
-
-                def psi(tau):
-                    t2 = (1 - eps) * tau + eps / K
-                    t1 = (1 - eps) * (1 - tau) + eps / K
-                    with np.errstate(divide="ignore"):
-                        return (np.log(n1 + s * t1) - np.log(n2 + s * t2)
-                                + np.sum(np.log(n1j + s * e) - np.log(o1j + s * t1)
-                                         + np.log(o2j + s * t2)
-                                         - np.log(n2j + s * (t2 - delta))))
-
-                res = minimize_scalar(psi, bounds=(0.0, 1.0), method="bounded",
-                                      options={"xatol": 1e-12})
-                low = min(float(res.fun), psi(0.0), psi(1.0))
-                if low > 1e-9:
-                    out[i, b] = False
-    return out
+    mat = scores[metric].unstack("classifier")
+    cols = list(classifiers) if classifiers is not None else _registry_order(mat.columns)
+    mat = mat[cols]
+    rows = list(info["n"].reindex(mat.index).sort_values(kind="stable").index)
+    mat = mat.loc[rows] * 100
+    gap = mat.max(axis=1).to_numpy()[:, None] - mat.to_numpy()
+    n_r, n_c = mat.shape
+    fig, ax = plt.subplots(figsize=(1.0 + 0.62 * n_c, 1.6 + 0.24 * n_r))
+    cmap = plt.get_cmap("Blues").with_extremes(bad="#dddddd")
+    vmax = max(5.0, float(np.nanpercentile(gap, 95)) if np.isfinite(gap).any() else 5.0)
+    im = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0, vmax=vmax, aspect="auto")
+    for i in range(n_r):
+        for j in range(n_c):
+            v = mat.iat[i, j]
+            if np.isfinite(v):
+                ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=6.5,
+                        color="white" if gap[i, j] > 0.6 * vmax else "black")
+    kinds = _kinds()
+    ax.set_xticks(range(n_c))
+    ax.set_xticklabels(cols, rotation=60, ha="right", fontsize=8)
+    for lab in ax.get_xticklabels():
+        if kinds.get(lab.get_text()) == "precise":
+            lab.set_fontstyle("italic")
+    ax.set_yticks(range(n_r))
+    ax.set_yticklabels([f"{d} ({int(info.loc[d, 'n'])})" for d in rows], fontsize=7)
+    ax.set_xlabel("classifier (precise counterparts in italics)")
+    ax.set_ylabel("data set (instances)")
+    cb = fig.colorbar(im, ax=ax, fraction=0.03, pad=0.01)
+    cb.set_label(f"{metric} points behind the best on the data set")
+    fig.tight_layout()
+    return fig
 
 
-def lncc_baseline_sets(model, X):
-    """LNCC sets by root finding and bounded maximisation, one ordered pair at a time.
+def leaderboard_determinacy(scores, info, classifiers=None):
+    """Determinacy of each credal classifier against the size of the data set.
 
-    For each ordered pair the profile likelihood of the paper's Theorems 1-2 is
-    handled directly: :func:`scipy.optimize.brentq` finds the point where the
-    probability ratio equals 1, and two bounded :func:`scipy.optimize.minimize_scalar`
-    calls find the likelihood's maximum left of it and overall (after
-    ``benchmarks/bench_naive.py``).  ``c''`` is dropped iff some ``c'`` dominates it;
-    with two classes, or without cycles of dominance, this is LNCC's set.
+    One panel per credal classifier: a point per data set (x: number of instances,
+    logarithmic; y: share of test instances given a single class, percent) and the
+    median within each size bin of :data:`credal.leaderboard.SIZE_BINS`.
 
     Parameters
     ----------
-    model : credal.LNCC
-        Fitted.
-    X : array-like or DataFrame
+    scores : DataFrame
+        :func:`credal.leaderboard.dataset_scores`.
+    info : DataFrame
+        :attr:`credal.leaderboard.LeaderboardResult.info`.
+    classifiers : sequence of str, optional
+        Default: the credal classifiers present.
 
     Returns
     -------
-    ndarray of bool, shape (n_samples, n_classes)
+    matplotlib.figure.Figure
     """
-    from scipy.optimize import brentq, minimize_scalar
-    from scipy.special import xlogy
+    import matplotlib.pyplot as plt
 
-    codes = _codes(model, X)
-    K = len(model.classes_)
-    alpha = float(model.alpha)
-    nv = np.asarray(model.n_values_)
-    out = np.ones((len(codes), K), dtype=bool)
-    for i, row in enumerate(codes):
-        j = np.flatnonzero((row >= 0) & (nv > 1))
-        for a in range(K):
-            for b in range(K):
-                if a == b:
-                    continue
-                n1, n2 = float(model.class_count_[a]), float(model.class_count_[b])
-                n1j = np.array([model.category_count_[k][a, row[k]] for k in j], float)
-                n2j = np.array([model.category_count_[k][b, row[k]] for k in j], float)
-                o1j = model.observed_count_[a, j].astype(float)
-                o2j = model.observed_count_[b, j].astype(float)
-                k1, k2 = n1j != o1j, n2j != o2j
-                lo = -0.5 - min([n1] + list(n1j[k1]))
-                hi = 0.5 + min([n2] + list(n2j[k2]))
+    from credal.chapters.leaderboard import SIZE_BINS
 
-                def parts(t):
-                    x, y = 0.5 + t, 0.5 - t
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        lp1 = np.log(n1 + x) + np.sum(np.log(n1j[k1] + x)
-                                                      - np.log(o1j[k1] + x))
-                        lp2 = np.log(n2 + y) + np.sum(np.log(n2j[k2] + y)
-                                                      - np.log(o2j[k2] + y))
-                        ll = (xlogy(n1, n1 + x) + xlogy(n2, n2 + y)
-                              + np.sum(xlogy(n1j[k1], n1j[k1] + x)
-                                       - xlogy(o1j[k1], o1j[k1] + x))
-                              + np.sum(xlogy(n2j[k2], n2j[k2] + y)
-                                       - xlogy(o2j[k2], o2j[k2] + y)))
-                    return lp1 - lp2, ll + np.logaddexp(lp1, lp2)
-
-                # the log ratio increases in t; with large counts it can keep one sign
-                # on every float of (lo, hi) (the root within one spacing of an end)
-                a_, b_ = np.nextafter(lo, hi), np.nextafter(hi, lo)
-                if parts(a_)[0] >= 0:
-                    t0 = a_
-                elif parts(b_)[0] <= 0:
-                    t0 = b_
-                else:
-                    t0 = brentq(lambda t: parts(t)[0], a_, b_, xtol=1e-13)
-                left = (-minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, t0),
-                                         method="bounded").fun if t0 > a_ else -np.inf)
-                full = minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, hi),
-                                       method="bounded")
-                best_left = max(left, parts(lo)[1], parts(t0)[1])
-                best = max(-full.fun, best_left, parts(hi)[1])
-                if np.log(alpha) > best_left - best + 1e-11:
-                    out[i, b] = False
-    return out
+    kinds = _kinds()
+    present = scores.index.get_level_values("classifier").unique()
+    cols = list(classifiers) if classifiers is not None else \
+        _registry_order([c for c in present if kinds.get(c) == "credal"])
+    n = len(cols)
+    ncol = 3 if n > 4 else max(1, n)
+    nrow = int(np.ceil(n / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(3.3 * ncol, 2.6 * nrow), sharex=True,
+                             sharey=True, squeeze=False)
+    for ax, c in zip(axes.ravel(), cols):
+        d = scores["determinacy"].xs(c, level="classifier") * 100
+        size = info["n"].reindex(d.index).astype(float)
+        incomplete = info["incomplete"].reindex(d.index).astype(bool)
+        ax.scatter(size[~incomplete], d[~incomplete], s=14, color="tab:blue", alpha=0.75,
+                   label="complete data")
+        ax.scatter(size[incomplete], d[incomplete], s=14, facecolors="none",
+                   edgecolors="tab:orange", label="with missing values")
+        xs, ys = [], []
+        for _, lo, hi in SIZE_BINS:
+            sel = (size > lo) & (size <= hi)
+            if sel.any():
+                xs.append(float(np.exp(np.log(size[sel]).mean())))
+                ys.append(float(d[sel].median()))
+        ax.plot(xs, ys, color="black", lw=1.2, marker="s", ms=3, label="median per size bin")
+        ax.set_xscale("log")
+        ax.set_title(c, fontsize=10)
+        ax.grid(alpha=0.3)
+    for ax in axes.ravel()[n:]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        if ax.get_visible():
+            ax.set_xlabel("instances in the data set (log scale)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("determinacy (%)")
+    axes.ravel()[0].legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
 
 
-def _cma_slope(v, d):
-    """``d/dv log(v e^d + 1 - v)``, without overflow for large ``|d|``."""
-    e = np.exp(-np.abs(d))
-    den = np.where(d > 0, v + (1 - v) * e, v * e + 1 - v)
-    return np.sign(d) * -np.expm1(-np.abs(d)) / den
-
-
-def cma_baseline_sets(model, X):
-    """CMA sets by L-BFGS-B over the box of inclusion probabilities, per ordered pair.
-
-    The log posterior ratio of ``c'`` and ``c''`` as a function of every feature's
-    prior inclusion probability (in ``[inclusion_lower, inclusion_upper]``) is
-    minimised by :func:`scipy.optimize.minimize` (L-BFGS-B, started at the centre of
-    the box); ``c''`` is dropped iff some ``c'`` keeps the minimum above 0.
+def leaderboard_cd_diagrams(ranks, metrics=("u65", "u80"), level="95%"):
+    """Critical-difference diagrams (Friedman + Nemenyi), one per metric.
 
     Parameters
     ----------
-    model : credal.CMA
-        Fitted.
-    X : array-like or DataFrame
+    ranks : DataFrame
+        First output of :func:`credal.leaderboard.rank_tables`.
+    metrics : sequence of str
+    level : str
+        Which critical difference to draw (column ``cd_<level>``).
 
     Returns
     -------
-    ndarray of bool, shape (n_samples, n_classes)
+    matplotlib.figure.Figure
     """
-    from scipy.optimize import minimize
+    import matplotlib.pyplot as plt
 
-    codes = _codes(model, X)
-    lo, hi, _ = model._bounds
-    K = len(model.classes_)
-    A = model._log_rel_arc                     # (m, R + 1, K); index -1 = missing
-    cp = model.class_log_prior_
-    out = np.ones((len(codes), K), dtype=bool)
-    for i, row in enumerate(codes):
-        obs = np.flatnonzero(row >= 0)
-        a_rows = A[obs, row[obs]]               # (m_obs, K)
-        if lo == hi:
-            v0 = np.full(len(obs), lo)
-        else:
-            v0 = np.full(len(obs), 0.5 * (lo + hi))
-        for a in range(K):
-            for b in range(K):
-                if a == b or not out[i, b]:
-                    continue
-                da, db = a_rows[:, a], a_rows[:, b]
+    from credal.plotting import cd_diagram as draw
 
-                def f(v, da=da, db=db):
-                    lv, lq = np.log(v), np.log1p(-v)
-                    ga, gb = np.logaddexp(lv + da, lq), np.logaddexp(lv + db, lq)
-                    val = cp[a] - cp[b] + np.sum(ga - gb)
-                    return val, _cma_slope(v, da) - _cma_slope(v, db)
-
-                if len(obs) == 0:
-                    low = cp[a] - cp[b]
-                elif lo == hi:
-                    low = f(v0)[0]
-                else:
-                    res = minimize(f, v0, jac=True, method="L-BFGS-B",
-                                   bounds=[(lo, hi)] * len(obs),
-                                   options={"ftol": 1e-14, "gtol": 1e-12})
-                    low = float(res.fun)
-                if low > 1e-9:
-                    out[i, b] = False
-    return out
+    meta = {"n_datasets", "friedman_p", "iman_davenport_p"}
+    ms = [m for m in metrics if m in ranks.index]
+    k = max(len([c for c in ranks.columns if c not in meta and not str(c).startswith("cd_")]), 2)
+    fig, axes = plt.subplots(len(ms), 1, figsize=(9, (1.6 + 0.16 * k) * len(ms)),
+                             squeeze=False)
+    for ax, m in zip(axes[:, 0], ms):
+        r = ranks.loc[m]
+        avg = r[[c for c in r.index if c not in meta and not str(c).startswith("cd_")]]
+        avg = avg.dropna().astype(float)
+        draw(avg, float(r[f"cd_{level}"]), ax=ax,
+             title=f"{m}: average rank over {int(r['n_datasets'])} data sets "
+                   f"(1 = best; CD = Nemenyi critical difference at {level})")
+        ax.set_xlabel("average rank")
+        ax.set_ylabel("")
+    fig.tight_layout()
+    return fig
 
 
-def bma_aode_baseline_sets(model, X):
-    """BMA-AODE* sets by linear programming, one LP per instance and ordered pair.
+def leaderboard_wins(win_ranks, wins=None):
+    """Average rank of every classifier within bins of data sets.
 
-    The lower posterior odds over the credal set of SPODE priors (each at least ε)
-    is a linear-fractional program; its Charnes-Cooper transformation is solved by
-    :func:`scipy.optimize.linprog` (HiGHS), after ``benchmarks/bench_aode.py``.
+    Three panels (size, number of classes, share of missing cells): rows are
+    classifiers, columns bins; the colour is the average rank under the chosen
+    utility within the bin (darker = better) and the text the number of data sets
+    won in the bin (when ``wins`` is given).
 
     Parameters
     ----------
-    model : credal.CredalBMAAODE
-        Fitted.
-    X : array-like or DataFrame
+    win_ranks : DataFrame
+        Second output of :func:`credal.leaderboard.win_tables`.
+    wins : DataFrame, optional
+        First output of :func:`credal.leaderboard.win_tables`.
 
     Returns
     -------
-    ndarray of bool, shape (n_samples, n_classes)
+    matplotlib.figure.Figure
     """
-    from scipy.optimize import linprog
+    import matplotlib.pyplot as plt
 
-    lam = model._bma_terms(model._predict_codes(X))
-    n, k, K = lam.shape
-    eps = model.epsilon_
-    a_ub = np.c_[-np.eye(k), np.full(k, eps)]
-    out = np.ones((n, K), dtype=bool)
-    for i in range(n):
-        for c1 in range(K):
-            for c2 in range(K):
-                if c1 == c2 or not out[i, c2]:
-                    continue
-                sg, sd = lam[i, :, c1].max(), lam[i, :, c2].max()
-                g, d = np.exp(lam[i, :, c1] - sg), np.exp(lam[i, :, c2] - sd)
-                res = linprog(np.r_[g, 0.0], A_ub=a_ub, b_ub=np.zeros(k),
-                              A_eq=np.array([np.r_[d, 0.0], np.r_[np.ones(k), -1.0]]),
-                              b_eq=[1.0, 0.0], bounds=[(0, None)] * (k + 1),
-                              method="highs")
-                if res.status == 0 and res.fun > 0 and np.log(res.fun) + sg - sd > 1e-9:
-                    out[i, c2] = False
-    return out
+    factors = [f for f in ("size", "classes", "missing")
+               if f in win_ranks.index.get_level_values("factor")]
+    clf = [c for c in win_ranks.columns if c != "data sets"]
+    widths = [len(win_ranks.loc[f]) for f in factors]
+    fig, axes = plt.subplots(1, len(factors), figsize=(2.0 + 1.25 * sum(widths),
+                                                       1.3 + 0.32 * len(clf)),
+                             gridspec_kw={"width_ratios": widths}, squeeze=False)
+    vmax = float(np.nanmax(win_ranks[clf].to_numpy(dtype=float)))
+    vmin = float(np.nanmin(win_ranks[clf].to_numpy(dtype=float)))
+    im = None
+    for ax, f in zip(axes[0], factors):
+        sub = win_ranks.loc[f]
+        mat = sub[clf].T.to_numpy(dtype=float)
+        im = ax.imshow(mat, cmap="viridis_r", vmin=vmin, vmax=vmax, aspect="auto")
+        if wins is not None:
+            w = wins.loc[f][clf].T.to_numpy(dtype=float)
+            for i in range(mat.shape[0]):
+                for j in range(mat.shape[1]):
+                    if w[i, j] > 0:
+                        txt = f"{w[i, j]:.1f}".rstrip("0").rstrip(".")
+                        ax.text(j, i, txt, ha="center", va="center", fontsize=7,
+                                color="white" if mat[i, j] < (vmin + vmax) / 2 else "black")
+        ax.set_xticks(range(len(sub)))
+        ax.set_xticklabels([f"{b}\n({int(n)} sets)" for b, n in
+                            zip(sub.index, sub["data sets"])], fontsize=7)
+        ax.set_yticks(range(len(clf)))
+        ax.set_yticklabels(clf if ax is axes[0, 0] else [], fontsize=8)
+        ax.set_xlabel({"size": "instances", "classes": "number of classes",
+                       "missing": "missing feature cells"}[f])
+        if ax is axes[0, 0]:
+            ax.set_ylabel("classifier")
+    cb = fig.colorbar(im, ax=list(axes[0]), fraction=0.025, pad=0.01)
+    cb.set_label("average rank within the bin (1 = best)")
+    return fig
 
 
-def comp_aode_baseline_sets(model, X, n_starts=3, random_state=0):
-    """COMP-AODE* sets by multi-start SLSQP on the paper's ratio, per ordered pair.
-
-    The ratio of the two classes' compression-weighted scores is minimised over the
-    credal set of SPODE priors with :func:`scipy.optimize.minimize` (SLSQP, the
-    budget as an equality constraint; ``n_starts`` starts: the centre and random
-    points), after ``benchmarks/bench_aode.py``.
+def leaderboard_bayes_pairs(pairs):
+    """Posterior probabilities of the Bayesian signed-rank test for each pair.
 
     Parameters
     ----------
-    model : credal.CredalCompAODE
-        Fitted.
-    X : array-like or DataFrame
-    n_starts : int
-    random_state : int
+    pairs : DataFrame
+        :func:`credal.leaderboard.top_pair_comparisons`.
 
     Returns
     -------
-    ndarray of bool, shape (n_samples, n_classes)
+    matplotlib.figure.Figure
+        Stacked horizontal bars: ``a`` better (blue), practically equivalent (grey),
+        ``b`` better (orange).
     """
-    from scipy.optimize import minimize
+    import matplotlib.pyplot as plt
 
-    rng = np.random.default_rng(random_state)
-    post = np.exp(model._comp_log_posteriors(model._predict_codes(X)))
-    ll = model.log_likelihoods_[model.feasible_]
-    ll0, eps, k = model.null_log_likelihood_, model.epsilon_, model.n_features_in_
-    n, kt, K = post.shape
-    out = np.ones((n, K), dtype=bool)
-    if kt == 0:
-        return out
-    budget = 1 - (k - kt + 1) * eps
-    const = np.log(eps) + ll0 - ll
-    cons = {"type": "eq", "fun": lambda y: y.sum() - budget, "jac": lambda y: np.ones(kt)}
-    for i in range(n):
-        for c1 in range(K):
-            for c2 in range(K):
-                if c1 == c2 or not out[i, c2]:
-                    continue
-                al, be = post[i, :, c1], post[i, :, c2]
-                a, b = al @ const, be @ const
-
-                def f(y, al=al, be=be, a=a, b=b):
-                    return (al @ np.log(y) - a) / (be @ np.log(y) - b)
-
-                def jac(y, al=al, be=be, a=a, b=b):
-                    num, den = al @ np.log(y) - a, be @ np.log(y) - b
-                    return (al * den - be * num) / (y * den ** 2)
-
-                starts = [np.full(kt, budget / kt)]
-                starts += [eps + (budget - kt * eps) * rng.dirichlet(np.ones(kt))
-                           for _ in range(max(0, n_starts - 1))]
-                best = min(minimize(f, y0, jac=jac, method="SLSQP",
-                                    bounds=[(eps, None)] * kt, constraints=[cons],
-                                    options={"ftol": 1e-12}).fun for y0 in starts)
-                if best > 1 + 1e-9:
-                    out[i, c2] = False
-    return out
+    n = len(pairs)
+    fig, ax = plt.subplots(figsize=(8, 0.9 + 0.32 * max(n, 1)))
+    y = np.arange(n)[::-1]
+    left = np.zeros(n)
+    for col, colour, lab in (("p_a_better", "tab:blue", "a better"),
+                             ("p_rope", "0.7", "practically equivalent"),
+                             ("p_b_better", "tab:orange", "b better")):
+        v = pairs[col].to_numpy(dtype=float)
+        ax.barh(y, v, left=left, color=colour, label=lab, height=0.7)
+        left += v
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{m}: {a} (a) vs {b} (b)" for m, a, b in
+                        zip(pairs["label"], pairs["a"], pairs["b"])], fontsize=8)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("posterior probability")
+    ax.set_ylabel("pair of classifiers")
+    ax.legend(ncol=3, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0),
+              frameon=False)
+    fig.tight_layout()
+    return fig
 
 
-def cdt_baseline_sets(model, X):
-    """Credal-tree sets by linear programming at the leaves, one row at a time.
-
-    Each row walks down the tree (a missing split value follows every branch); at
-    each leaf reached, class ``c`` is dropped iff for some class ``k`` the minimum of
-    ``p_k - p_c`` over the leaf's IDM credal set ``{p : p_j >= n_j / (N + s)}`` is
-    positive, solved by :func:`scipy.optimize.linprog`; the row's set is the union of
-    the leaves' sets.
+def performance_throughput(tp):
+    """Instances classified per second: ours against the solver baseline.
 
     Parameters
     ----------
-    model : credal.CredalDecisionTree
-        Fitted, ``leaf="dominance"``.
-    X : array-like or DataFrame
+    tp : DataFrame
+        :func:`credal.leaderboard.throughput`.
 
     Returns
     -------
-    ndarray of bool, shape (n_samples, n_classes)
+    matplotlib.figure.Figure
+        One panel per data set; for each classifier a dot for ours and a cross for the
+        baseline on a logarithmic axis, joined by a line labelled with the ratio.
     """
-    from scipy.optimize import linprog
+    import matplotlib.pyplot as plt
 
-    codes = _codes(model, X)
-    K = len(model.classes_)
-    s = float(model.s)
-    memo = {}
-
-    def leaf_set(node):
-        key = id(node)
-        if key in memo:
-            return memo[key]
-        n = np.asarray(node.counts, dtype=float)
-        N = n.sum()
-        keep = np.ones(K, dtype=bool)
-        if N > 0:
-            low = n / (N + s)
-            for c in range(K):
-                for k in range(K):
-                    if k == c:
-                        continue
-                    obj = np.zeros(K)
-                    obj[k], obj[c] = 1.0, -1.0
-                    res = linprog(obj, A_eq=np.ones((1, K)), b_eq=[1.0],
-                                  bounds=list(zip(low, [1.0] * K)), method="highs")
-                    if res.fun > 1e-9:
-                        keep[c] = False
-                        break
-        memo[key] = keep
-        return keep
-
-    out = np.zeros((len(codes), K), dtype=bool)
-    for i, row in enumerate(codes):
-        stack = [model.tree_]
-        while stack:
-            node = stack.pop()
-            if node.is_leaf:
-                out[i] |= leaf_set(node)
+    names = list(dict.fromkeys(tp["dataset"]))
+    clf = _registry_order(list(dict.fromkeys(tp["classifier"])))
+    fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 0.8 + 0.4 * len(clf)),
+                             sharey=True, squeeze=False)
+    for ax, name in zip(axes[0], names):
+        sub = tp[tp["dataset"] == name].set_index("classifier").reindex(clf)
+        y = np.arange(len(clf))[::-1]
+        for yi, (c, r) in zip(y, sub.iterrows()):
+            if not np.isfinite(r["ours_per_s"]):
                 continue
-            v = row[node.feature]
-            stack.extend(node.children if v < 0 else [node.children[v]])
-    return out
+            ax.plot([r["baseline_per_s"], r["ours_per_s"]], [yi, yi], color="0.6", lw=1)
+            ax.text(np.sqrt(r["baseline_per_s"] * r["ours_per_s"]), yi + 0.18,
+                    f"×{r['ratio']:,.0f}", ha="center", va="bottom", fontsize=6.5)
+        ax.scatter(sub["ours_per_s"], y, color="tab:blue", zorder=3, label="credal (ours)")
+        ax.scatter(sub["baseline_per_s"], y, color="tab:red", marker="x", zorder=3,
+                   label="solver baseline")
+        ax.set_xscale("log")
+        ax.set_title(name, fontsize=10)
+        ax.set_xlabel("instances classified per second (log)")
+        ax.grid(alpha=0.3, axis="x")
+        ax.set_yticks(y)
+        ax.set_yticklabels(clf, fontsize=8)
+        ax.set_ylim(-0.7, len(clf) - 0.3)
+    axes[0, 0].set_ylabel("classifier")
+    axes[0, 0].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
 
 
-def rbc_baseline_sets(model, X):
-    """RBC_d sets from the posterior intervals computed case by case (Theorem 2).
-
-    The interval of each class's posterior is computed per case and class with
-    Python loops, the maximum over the other classes taken literally as printed in
-    the paper (after ``benchmarks/bench_robust.py``); a class is dropped when another
-    class's lower bound exceeds its upper bound (relative tolerance 1e-12, as the
-    library).  No solver is needed: this is the direct implementation.
-
-    Parameters
-    ----------
-    model : credal.RobustBayes
-        Fitted.
-    X : array-like or DataFrame
-
-    Returns
-    -------
-    ndarray of bool, shape (n_samples, n_classes)
-    """
-    codes = _codes(model, X)
-    q = len(model.classes_)
-    pl, pu = model.class_prob_lower_, model.class_prob_upper_
-    out = np.ones((len(codes), q), dtype=bool)
-    for t, row in enumerate(codes):
-        xl, xu = np.ones(q), np.ones(q)
-        for i, v in enumerate(row):
-            if v >= 0:
-                xl = xl * model.feature_prob_lower_[i][:, v]
-                xu = xu * model.feature_prob_upper_[i][:, v]
-        lo, up = np.empty(q), np.empty(q)
-        for j in range(q):
-            up[j] = pu[j] * xu[j] / (pu[j] * xu[j]
-                                     + sum(pl[h] * xl[h] for h in range(q) if h != j))
-            if q > 1:
-                f = max(pu[g] * xu[g] + sum(pl[m] * xu[m] for m in range(q)
-                                            if m not in (j, g))
-                        for g in range(q) if g != j)
-            else:
-                f = 0.0
-            lo[j] = pl[j] * xl[j] / (pl[j] * xl[j] + f)
-        for j in range(q):
-            for h in range(q):
-                if h != j and lo[h] > up[j] * (1 + 1e-12):
-                    out[t, j] = False
-    return out
-
-
-#: Credal entry -> (baseline function, short description of the method).
-BASELINES = {
-    "NCC": (ncc_baseline_sets, "bounded scalar minimisation (scipy) per ordered pair"),
-    "NCC-ε": (ncc_baseline_sets, "bounded scalar minimisation (scipy) per ordered pair"),
-    "LNCC": (lncc_baseline_sets, "brentq + two bounded maximisations per ordered pair"),
-    "CMA": (cma_baseline_sets, "L-BFGS-B over the inclusion box per ordered pair"),
-    "BMA-AODE*": (bma_aode_baseline_sets, "LP (HiGHS) per ordered pair"),
-    "COMP-AODE*": (comp_aode_baseline_sets, "multi-start SLSQP (3 starts) per ordered pair"),
-    "CDT": (cdt_baseline_sets, "LP (HiGHS) per leaf and ordered pair, tree walk per row"),
-    "CDT-double": (cdt_baseline_sets, "LP (HiGHS) per leaf and ordered pair, tree walk "
-                                      "per row"),
-    "RBC": (rbc_baseline_sets, "Theorem 2 with loops over cases and classes (no solver)"),
-}
-
-
-# ============================================================================
-# performance: measurements
-# ============================================================================
-
-def prepared_fold(name, random_state=0, n_splits=5):
-    """The first cross-validation fold of a data set, preprocessed as in the engine.
-
-    Parameters
-    ----------
-    name : str
-        Catalogue name.
-    random_state : int
-        Seed of the folds.
-    n_splits : int
-
-    Returns
-    -------
-    Xtr, ytr, Xte, yte
-        DataFrames of categoricals (MDL fitted on the training part) and labels.
-    """
-    from credal.experiments import default_preprocessing, fold_splits
-
-    ds = datasets.load(name)
-    X, y = _complete_rows(ds)
-    X, y = X.reset_index(drop=True), y.reset_index(drop=True)
-    _, _, tr, te = fold_splits(y, n_splits=n_splits, n_repeats=1,
-                               random_state=random_state)[0]
-    prep = default_preprocessing().fit(X.iloc[tr], y.iloc[tr])
-    return prep.transform(X.iloc[tr]), y.iloc[tr], prep.transform(X.iloc[te]), y.iloc[te]
-
-
-def _best_time(fn, repeat, min_total=1.0, setup=None):
-    """Best of up to ``repeat`` runs (stops repeating once ``min_total`` s are spent);
-    ``setup()`` runs untimed before each run."""
-    best, spent, out = np.inf, 0.0, None
-    for r in range(max(1, int(repeat))):
-        if setup is not None:
-            setup()
-        t = time.perf_counter()
-        out = fn()
-        dt = time.perf_counter() - t
-        best, spent = min(best, dt), spent + dt
-        if spent > min_total:
-            break
-    return best, out
-
-
-def _memo_clearer(model):
-    """The function that empties the result memo of ``model``'s module, if it has one
-    (:mod:`credal.naive` remembers recent sets: a repeated timing would measure the
-    memo, not the computation)."""
-    import sys
-
-    return getattr(sys.modules.get(type(model).__module__), "_clear_memo", None)
-
-
-def throughput(names, classifiers=(), params=None, repeat=3, baseline_rows=50,
-               baseline_seconds=3.0, random_state=0) -> pd.DataFrame:
-    """Instances classified per second, ours and the solver baseline's.
-
-    On the first fold of each data set (:func:`prepared_fold`), each credal classifier
-    is fitted on the training part and its ``predict_set`` timed on the whole test
-    part (best of ``repeat``; result memos such as :mod:`credal.naive`'s are emptied
-    before each timing), from the integer code matrix of the test part (the
-    conversion from the DataFrame of categoricals is done once beforehand, as it would
-    be for any implementation) and, for reference, from the DataFrame itself, as the
-    engine passes it.  Its baseline (:data:`BASELINES`) then classifies the test rows
-    in order, one row per call on the same codes, in the same process, until
-    ``baseline_rows`` rows are done or ``baseline_seconds`` have passed (at least one
-    row); its rate is extrapolated from those rows, and its sets are compared with
-    ours on them.
-
-    Parameters
-    ----------
-    names : sequence of str
-        Data sets.
-    classifiers : sequence of str
-        Credal entries (empty = all).
-    params : dict, optional
-    repeat : int
-    baseline_rows : int
-    baseline_seconds : float
-    random_state : int
-        Seed of the folds.
-
-    Returns
-    -------
-    DataFrame
-        One row per (data set, classifier): ``n_train``, ``n_test``, ``classes``,
-        ``features``, ``fit_s``, ``ours_per_s`` (codes), ``ours_frame_per_s``
-        (DataFrame), ``baseline``, ``baseline_rows``,
-        ``baseline_per_s``, ``ratio`` (ours / baseline) and ``same_sets`` (rows where
-        the sets agree, out of ``baseline_rows``).
-    """
-    from credal.preprocessing import to_codes
-
-    credal_names = [e.name for e in entries(classifiers, kind="credal")]
-    rows = []
-    for name in names:
-        Xtr, ytr, Xte, yte = prepared_fold(name, random_state)
-        codes = to_codes(Xte)[0]
-        est = make_estimators(credal_names, params, n_features=Xtr.shape[1])
-        for cname, model in est.items():
-            t = time.perf_counter()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                model.fit(Xtr, ytr)
-            fit_s = time.perf_counter() - t
-            forget = _memo_clearer(model)
-            secs, sets = _best_time(lambda: model.predict_set(codes), repeat, setup=forget)
-            fsecs, _ = _best_time(lambda: model.predict_set(Xte), repeat, setup=forget)
-            fn, method = BASELINES[cname]
-            done, bsets, t0 = 0, [], time.perf_counter()
-            while done < min(baseline_rows, len(codes)):
-                bsets.append(fn(model, codes[done:done + 1]))
-                done += 1
-                if time.perf_counter() - t0 > baseline_seconds:
-                    break
-            bsecs = time.perf_counter() - t0
-            bsets = np.concatenate(bsets)
-            rate, brate = len(codes) / secs, done / bsecs
-            rows.append({"dataset": name, "classifier": cname, "n_train": len(Xtr),
-                         "n_test": len(Xte), "classes": len(model.classes_),
-                         "features": Xtr.shape[1], "fit_s": fit_s, "ours_per_s": rate,
-                         "ours_frame_per_s": len(Xte) / fsecs,
-                         "baseline": method, "baseline_rows": done,
-                         "baseline_per_s": brate, "ratio": rate / brate,
-                         "same_sets": int(np.all(bsets == sets[:done], axis=1).sum())})
-    return pd.DataFrame(rows)
-
-
-def fit_scaling(name, classifiers=(), params=None, sizes=(), feature_counts=(),
-                repeat=3, random_state=0) -> pd.DataFrame:
-    """Fit time against the number of training rows and of features.
-
-    The data set is preprocessed once (MDL fitted on all rows).  For each size ``n``
-    in ``sizes`` a stratified-free random subsample of ``n`` rows (seed
-    ``random_state``) is fitted with all features; for each ``k`` in
-    ``feature_counts`` the first ``k`` features of all rows are fitted.  Each time is
-    the best of ``repeat`` fits.
-
-    Parameters
-    ----------
-    name : str
-    classifiers : sequence of str
-        Credal entries (empty = all).
-    params : dict, optional
-    sizes, feature_counts : sequence of int
-    repeat : int
-    random_state : int
-
-    Returns
-    -------
-    DataFrame with columns ``classifier``, ``axis`` ("n" or "k"), ``value``,
-    ``fit_s``.
-    """
-    from credal.experiments import default_preprocessing
-
-    ds = datasets.load(name)
-    X, y = _complete_rows(ds)
-    X, y = X.reset_index(drop=True), y.reset_index(drop=True)
-    X = default_preprocessing().fit(X, y).transform(X)
-    rng = np.random.default_rng(random_state)
-    perm = rng.permutation(len(X))
-    credal_names = [e.name for e in entries(classifiers, kind="credal")]
-    rows = []
-    jobs = [("n", int(n), X.iloc[perm[:int(n)]], y.iloc[perm[:int(n)]])
-            for n in sizes if int(n) <= len(X)]
-    jobs += [("k", int(k), X.iloc[:, :int(k)], y) for k in feature_counts
-             if int(k) <= X.shape[1]]
-    if jobs:  # one untimed fit each, so that first-call costs (imports, caches) do not count
-        _, _, Xs, ys = min(jobs, key=lambda j: len(j[2]) * j[2].shape[1])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            for model in make_estimators(credal_names, params,
-                                         n_features=Xs.shape[1]).values():
-                model.fit(Xs, ys)
-    for axis, value, Xs, ys in jobs:
-        est = make_estimators(credal_names, params, n_features=Xs.shape[1])
-        for cname, model in est.items():
-            def fit(model=model, Xs=Xs, ys=ys):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    return model.fit(Xs, ys)
-
-            secs, _ = _best_time(fit, repeat, min_total=2.0)
-            rows.append({"classifier": cname, "axis": axis, "value": value, "fit_s": secs})
-    return pd.DataFrame(rows)
-
-
-def scaling_slopes(scaling) -> pd.DataFrame:
-    """Least-squares slopes of log fit time against log n and log k.
+def performance_scaling(scaling, slopes=None):
+    """Fit time against the number of rows (left) and of features (right), log-log.
 
     Parameters
     ----------
     scaling : DataFrame
-        :func:`fit_scaling`.
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``slope n``, ``s.e. n``, ``slope k``, ``s.e. k``
-    (NaN with fewer than three points).
-    """
-    rows = {}
-    for (clf, axis), g in scaling.groupby(["classifier", "axis"], sort=False):
-        x, yv = np.log(g["value"].to_numpy(float)), np.log(g["fit_s"].to_numpy(float))
-        if len(x) >= 3 and np.ptp(x) > 0:
-            coef, cov = np.polyfit(x, yv, 1, cov=True)
-            slope, se = float(coef[0]), float(np.sqrt(cov[0, 0]))
-        elif len(x) == 2 and np.ptp(x) > 0:
-            slope, se = float((yv[1] - yv[0]) / (x[1] - x[0])), np.nan
-        else:
-            slope, se = np.nan, np.nan
-        rows.setdefault(clf, {})[f"slope {axis}"] = slope
-        rows[clf][f"s.e. {axis}"] = se
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "classifier"
-    cols = [c for c in ("slope n", "s.e. n", "slope k", "s.e. k") if c in out]
-    return out[cols].loc[_ordered(out.index)]
-
-
-def peak_memory(name, classifiers=(), params=None, random_state=0) -> pd.DataFrame:
-    """Peak memory (tracemalloc) of fitting and of classifying, and the model's size.
-
-    On the first fold of ``name`` (:func:`prepared_fold`), each credal classifier is
-    fitted and then classifies the test part (``predict_set``) under
-    :mod:`tracemalloc`; the peaks count the memory allocated by Python and numpy
-    during each call beyond what was allocated before it.
-
-    Parameters
-    ----------
-    name : str
-    classifiers : sequence of str
-    params : dict, optional
-    random_state : int
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``fit peak MB``, ``predict_set peak MB``,
-    ``model MB`` (pickled size), ``n_train``, ``n_test``, ``features``.
-    """
-    Xtr, ytr, Xte, _ = prepared_fold(name, random_state)
-    credal_names = [e.name for e in entries(classifiers, kind="credal")]
-    est = make_estimators(credal_names, params, n_features=Xtr.shape[1])
-    rows = []
-    for cname, model in est.items():
-        tracemalloc.start()
-        try:
-            base = tracemalloc.get_traced_memory()[0]
-            tracemalloc.reset_peak()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                model.fit(Xtr, ytr)
-            fit_peak = tracemalloc.get_traced_memory()[1] - base
-            base = tracemalloc.get_traced_memory()[0]
-            tracemalloc.reset_peak()
-            model.predict_set(Xte)
-            pred_peak = tracemalloc.get_traced_memory()[1] - base
-        finally:
-            tracemalloc.stop()
-        size = len(pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL))
-        rows.append({"classifier": cname, "fit peak MB": fit_peak / 2 ** 20,
-                     "predict_set peak MB": pred_peak / 2 ** 20, "model MB": size / 2 ** 20,
-                     "n_train": len(Xtr), "n_test": len(Xte), "features": Xtr.shape[1]})
-    return pd.DataFrame(rows).set_index("classifier")
-
-
-def chapter_timings(profile="paper", root=None, notebooks=None) -> pd.DataFrame:
-    """Wall time of every chapter as recorded by ``book/execute.py``.
-
-    ``book/execute.py`` updates ``results/_timings/<profile>.csv`` as each notebook
-    finishes; a chapter never executed at that profile, or not yet executed in the
-    current run, has no time (the performance chapter is executed last for this).
-
-    Parameters
-    ----------
-    profile : str
-        Profile name (the file's stem).
-    root : path-like, optional
-        Project root (default: the current directory).
-    notebooks : sequence of str, optional
-        Chapter names (default: the stems of ``notebooks/*.md`` under ``root``).
-
-    Returns
-    -------
-    DataFrame indexed by chapter: ``seconds`` (NaN = not measured) and ``status``.
-    """
-    base = Path(root) if root is not None else Path.cwd()
-    if notebooks is None:
-        notebooks = sorted(p.stem for p in (base / "notebooks").glob("*.md"))
-    path = base / "results" / "_timings" / f"{profile}.csv"
-    rec = pd.read_csv(path) if path.is_file() else pd.DataFrame(columns=["notebook", "seconds"])
-    rec = rec.drop_duplicates("notebook", keep="last").set_index("notebook")["seconds"]
-    out = pd.DataFrame(index=pd.Index(list(notebooks), name="chapter"))
-    out["seconds"] = [float(rec[n]) if n in rec.index else np.nan for n in out.index]
-    out["status"] = ["measured" if np.isfinite(s) else "not measured at this profile"
-                     for s in out["seconds"]]
-    return out
-
-
-def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
-                own_name="performance", budgets=None, ratio_goal=1000.0,
-                book_goal_minutes=20.0) -> pd.DataFrame:
-    """The project's performance goals against what was measured.
-
-    Parameters
-    ----------
-    throughput_table : DataFrame
-        :func:`throughput`.
-    timings : DataFrame
-        :func:`chapter_timings`.
+        :func:`credal.leaderboard.fit_scaling`.
     slopes : DataFrame, optional
-        :func:`scaling_slopes`; adds "learning is linear in n" (slope ≤ 1.2).
-    own_seconds : float, optional
-        This chapter's own running time in the current run (replaces its recorded
-        time, which is from an earlier run).
-    own_name : str
-    budgets : dict of str -> float, optional
-        Chapter -> budget in minutes.
-    ratio_goal : float
-    book_goal_minutes : float
+        :func:`credal.leaderboard.scaling_slopes` (shown in the legends).
 
     Returns
     -------
-    DataFrame with columns ``goal``, ``measured``, ``met`` ("yes", "no" or "not
-    measured").
+    matplotlib.figure.Figure
     """
-    rows = []
-    for clf, g in throughput_table.groupby("classifier", sort=False):
-        worst = g.loc[g["ratio"].idxmin()]
-        rows.append({"goal": f"{clf}: ≥ {ratio_goal:g}× the solver baseline's instances/s",
-                     "measured": f"{worst['ratio']:,.0f}× at worst ({worst['dataset']}); "
-                                 f"median {g['ratio'].median():,.0f}×",
-                     "met": "yes" if worst["ratio"] >= ratio_goal else "no"})
-    if slopes is not None and "slope n" in slopes:
-        for clf, r in slopes.iterrows():
-            rows.append({"goal": f"{clf}: learning linear in n (log-log slope ≤ 1.2)",
-                         "measured": f"slope {r['slope n']:.2f}",
-                         "met": "yes" if r["slope n"] <= 1.2 else "no"})
-    t = timings["seconds"].copy()
-    if own_seconds is not None and own_name in t.index:
-        t[own_name] = float(own_seconds)
-    for chap, minutes in (budgets or {}).items():
-        v = t.get(chap, np.nan)
-        rows.append({"goal": f"chapter {chap} at this profile ≤ {minutes:g} min",
-                     "measured": f"{v / 60:.1f} min" if np.isfinite(v) else "not measured",
-                     "met": ("yes" if v <= 60 * minutes else "no") if np.isfinite(v)
-                     else "not measured"})
-    missing = [c for c in t.index if not np.isfinite(t[c])]
-    total = float(t.sum(skipna=True))
-    measured = f"{total / 60:.1f} min for {len(t) - len(missing)} of {len(t)} chapters"
-    if missing:
-        measured += f" (no time for: {', '.join(missing)})"
-    rows.append({"goal": f"whole book at this profile ≤ {book_goal_minutes:g} min on 2 cores "
-                         "(chapter execution; the HTML build is not timed)",
-                 "measured": measured,
-                 "met": ("no" if total > 60 * book_goal_minutes else
-                         ("yes" if not missing else "not measured"))})
-    return pd.DataFrame(rows)
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
-
-def performance_numbers(tp, slopes, memory, timings) -> dict:
-    """Strings quoted in the performance chapter's text.
-
-    Returns
-    -------
-    dict of str -> str
-    """
-    out = {}
-    out["ratio_min"] = f"{tp['ratio'].min():,.0f}"
-    out["ratio_min_where"] = f"{tp.loc[tp['ratio'].idxmin(), 'classifier']} on " \
-                             f"{tp.loc[tp['ratio'].idxmin(), 'dataset']}"
-    out["ratio_max"] = f"{tp['ratio'].max():,.0f}"
-    out["ratio_max_where"] = f"{tp.loc[tp['ratio'].idxmax(), 'classifier']} on " \
-                             f"{tp.loc[tp['ratio'].idxmax(), 'dataset']}"
-    out["ratio_median"] = f"{tp['ratio'].median():,.0f}"
-    below = tp[tp["ratio"] < 1000]
-    out["n_below_goal"] = str(len(below))
-    out["n_cases"] = str(len(tp))
-    out["below_goal"] = "; ".join(f"{c} on {d} ({r:,.0f}×)" for c, d, r in
-                                  zip(below["classifier"], below["dataset"], below["ratio"])) \
-        or "none"
-    agree = tp["same_sets"].sum()
-    out["agree"] = f"{agree} of {tp['baseline_rows'].sum()}"
-    slow = tp.loc[tp["ours_per_s"].idxmin()]
-    out["slowest"] = f"{slow['classifier']} on {slow['dataset']} " \
-                     f"({slow['ours_per_s']:,.0f} instances/s)"
-    if "slope n" in slopes:
-        s = slopes["slope n"].dropna()
-        out["slope_n_min"], out["slope_n_max"] = f"{s.min():.2f}", f"{s.max():.2f}"
-        out["slope_n_max_clf"] = s.idxmax()
-    if "slope k" in slopes:
-        s = slopes["slope k"].dropna()
-        out["slope_k_min"], out["slope_k_max"] = f"{s.min():.2f}", f"{s.max():.2f}"
-        out["slope_k_max_clf"] = s.idxmax()
-        out["slope_k_min_clf"] = s.idxmin()
-    big = memory["fit peak MB"].idxmax()
-    out["mem_max_clf"] = big
-    out["mem_max"] = f"{memory.loc[big, 'fit peak MB']:.0f}"
-    bigp = memory["predict_set peak MB"].idxmax()
-    out["mem_pred_clf"] = bigp
-    out["mem_pred"] = f"{memory.loc[bigp, 'predict_set peak MB']:.0f}"
-    out["n_timed"] = str(int(timings["seconds"].notna().sum()))
-    out["n_chapters"] = str(len(timings))
-    return out
+    axes_names = [a for a in ("n", "k") if a in set(scaling["axis"])]
+    fig, axes = plt.subplots(1, len(axes_names), figsize=(6.2 * len(axes_names), 4.6),
+                             squeeze=False)
+    clf = _registry_order(list(dict.fromkeys(scaling["classifier"])))
+    cmap = plt.get_cmap("tab10")
+    for ax, a in zip(axes[0], axes_names):
+        for i, c in enumerate(clf):
+            g = scaling[(scaling["classifier"] == c) & (scaling["axis"] == a)]
+            if g.empty:
+                continue
+            lab = c
+            if slopes is not None and f"slope {a}" in slopes and c in slopes.index:
+                lab = f"{c} (slope {slopes.loc[c, f'slope {a}']:.2f})"
+            ax.plot(g["value"], g["fit_s"], marker="o", ms=3, color=cmap(i % 10),
+                    ls="-" if i < 10 else "--", label=lab)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+        ax.grid(alpha=0.3, which="both")
+        ax.set_xlabel("training instances n (log)" if a == "n" else
+                      "features k (log)")
+        ax.set_ylabel("fit time (s, log)")
+        if a == "n":
+            v = np.array(sorted(set(scaling.loc[scaling["axis"] == "n", "value"])), float)
+            if len(v) > 1:
+                ref = scaling.loc[scaling["axis"] == "n", "fit_s"].median()
+                ax.plot(v, ref * v / np.sqrt(v[0] * v[-1]), color="black", lw=0.8, ls=":",
+                        label="slope 1 (linear)")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
