@@ -12,14 +12,14 @@ numeric columns, removal of single-category features) the script
 * times, in the same process, the solver-based implementations the paper describes
   on a subsample of the test rows: every ordered class pair decided by scipy's
   ``linprog`` (HiGHS) on the Charnes-Cooper LP (BMA-AODE*) and by multi-start SLSQP
-  (3 starts) on problem (15) (COMP-AODE*), as in ``credal.leaderboard`` (the
+  (3 starts) on problem (15) (COMP-AODE*), as in ``credal.reference`` (the
   performance chapter's baselines).  They share our SPODE posteriors, whose
   computation is included in their time as in ours, so the ratio is end to end;
 * checks that the solver-based sets equal ours on that subsample.
 
 With ``--chapter`` it instead measures what the book chapter ``credal-aode`` costs:
 the CPU time (single thread) of one fold of every classifier of
-``credal.aode.paper_classifiers`` and of the fold's preprocessing (median/mode
+``credal.chapters.credal_aode.paper_classifiers`` and of the fold's preprocessing (median/mode
 imputation, MDL discretisation, removal of single-category features), on the six largest
 data sets of the paper or on the data sets named after the flag, and the CPU time the
 paper profile's 10 x 5 folds would take on them.
@@ -38,8 +38,8 @@ from sklearn.model_selection import StratifiedKFold
 from credal.aode import CredalBMAAODE, CredalCompAODE
 from credal.datasets import load
 # the solver baselines of the performance chapter, so both report the same solvers
-from credal.leaderboard import bma_aode_baseline_sets as lp_sets
-from credal.leaderboard import comp_aode_baseline_sets as slsqp_sets
+from credal.reference import bma_aode_baseline_sets as lp_sets
+from credal.reference import comp_aode_baseline_sets as slsqp_sets
 from credal.preprocessing import make_preprocessor, to_codes
 
 # test rows given to the slow baselines per data set (LP, SLSQP)
@@ -92,7 +92,7 @@ LARGEST = ("nursery", "pendigits", "kr_vs_kp", "waveform", "page_blocks", "hypot
 
 def chapter(names=LARGEST, folds=50):
     """CPU seconds of one fold per classifier (and preprocessing) of the chapter."""
-    from credal.aode import paper_classifiers
+    from credal.chapters.credal_aode import paper_classifiers
 
     warnings.filterwarnings("ignore", message="The least populated class")
     est = paper_classifiers()

@@ -10,7 +10,8 @@ Prints
    run on the same tables in this process: time and ratio;
 3. tree induction on kr-vs-kp (3196 x 36): CredalDecisionTree (simple, double) and
    C45Tree, the credal tree against a loop-based reference on a subset, and against
-   its previous implementation (dense cells, one node at a time; kept in the tests).
+   its previous implementation (dense cells, one node at a time;
+   ``credal.reference.FrozenCredalTree``).
 """
 
 from __future__ import annotations
@@ -18,17 +19,17 @@ from __future__ import annotations
 import argparse
 import math
 import re
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from credal import independence as ind
+from credal.chapters.independence_scores import simulate_independence
+from credal.reference import FrozenCredalTree, bisection_upper_entropy
+from credal.trees import C45Tree, CredalDecisionTree
 
-from credal import independence as ind  # noqa: E402
-from credal.trees import C45Tree, CredalDecisionTree  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 CLASSIC = ["CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA", "IMP", "BD2MOD", "BD2MOD_CLS"]
 SIZES = [3, 5, 10, 20, 50, 100, 1000, 10000]
@@ -67,7 +68,7 @@ def chapter(scale):
         ),
     ]
     for i, (label, kw) in enumerate(runs):
-        _, dt = timed(label, ind.simulate_independence, random_state=i, **kw)
+        _, dt = timed(label, simulate_independence, random_state=i, **kw)
         total += dt
     print(f"  {'TOTAL':<58s} {total:8.2f} s   (target < 120 s)")
     return total
@@ -141,15 +142,7 @@ def _ref_credal_tree(X, y, K, nv, s, feats):
     """Loop-based credal tree (the baseline): same splits, no vectorisation."""
 
     def ue(n):
-        lo, hi = 0.0, max(n) + s
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            if sum(max(0.0, mid - v) for v in n) > s:
-                hi = mid
-            else:
-                lo = mid
-        tot = sum(n) + s
-        return -sum(p * math.log(p) for p in (max(v, lo) / tot for v in n) if p > 0)
+        return bisection_upper_entropy(n, s, iters=60)
 
     counts = [int(np.sum(y == k)) for k in range(K)]
     if len(y) == 0 or not feats:
@@ -187,12 +180,9 @@ def trees():
     )
     est, t_vec = timed("CredalDecisionTree().fit, same 1000 rows", CredalDecisionTree().fit, codes[sub], yc[sub])
     print(f"  speed-up {t_ref / t_vec:8.1f} x   (same number of leaves: {leaves == est.n_leaves_})")
-    # The previous implementation (dense cells, one node at a time), kept in the tests.
-    sys.path.insert(0, str(ROOT / "tests"))
-    from test_trees import _OldCredalTree  # noqa: E402
-
+    # The previous implementation (dense cells, one node at a time), frozen in credal.reference.
     for branching in ("simple", "double"):
-        old, t_old = timed(f"baseline: previous CredalDecisionTree({branching}).fit", _OldCredalTree(branching=branching).fit, X, y)
+        old, t_old = timed(f"baseline: previous CredalDecisionTree({branching}).fit", FrozenCredalTree(branching=branching).fit, X, y)
         new, t_new = timed(f"CredalDecisionTree({branching}).fit", CredalDecisionTree(branching=branching).fit, X, y)
         same = old.export_text(decimals=6) == new.export_text(decimals=6)
         print(f"  speed-up {t_old / t_new:8.1f} x   (identical tree: {same})")

@@ -7,13 +7,13 @@ the same process, a baseline that decides the same dominance tests one instance
 and one ordered class pair at a time with scipy:
 
 * NCC, straightforward (the issue's baseline, the performance chapter's
-  :func:`credal.leaderboard.ncc_baseline_sets`): ``scipy.optimize.minimize_scalar``
+  :func:`credal.reference.ncc_baseline_sets`): ``scipy.optimize.minimize_scalar``
   (bounded) on the one-dimensional objective, per instance and ordered class
   pair, with the end values of ``[0, 1]`` also taken; a zero count
   ``n(c', x_j) = 0`` (infimum exactly 0, objective ``-inf``) is decided directly;
 * NCC, tuned: ``scipy.optimize.brentq`` on the analytic derivative of the convex
   objective (end points checked first), then the objective at the minimiser;
-* LNCC (:func:`credal.leaderboard.lncc_baseline_sets`): ``brentq`` for the point
+* LNCC (:func:`credal.reference.lncc_baseline_sets`): ``brentq`` for the point
   where the ratio equals 1 and two bounded ``minimize_scalar`` calls for the
   likelihood maxima left of it and overall.
 
@@ -30,10 +30,8 @@ A second part times what the evaluation engine asks of the classifiers in the
 artificial study of the likelihood-based NCC chapter: for one training set of 50
 instances and a test set of 10 000 (ten binary features, so many repeated rows),
 ``predict`` and ``predict_set`` of LNCC at four levels alpha and of NCC at four
-epsilons.  Ours works on the distinct rows and shares results between calls
-(``credal.naive``'s memo); the baseline is the same vectorised code run on every
-row for every call (memo cleared), as before that change.  The script prints and
-asserts nothing.
+epsilons.  Ours works on the distinct rows; the baseline is the same vectorised
+code run on every row for every call.  The script prints and asserts nothing.
 
 Run: ``.venv/bin/python benchmarks/bench_naive.py [--baseline-rows N] [--repeat R]``
 """
@@ -48,8 +46,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
-from credal.leaderboard import lncc_baseline_sets, ncc_baseline_sets
-from credal.naive import LNCC, NCC, _clear_memo
+from credal.naive import LNCC, NCC
+from credal.reference import lncc_baseline_sets, ncc_baseline_sets
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = {"nursery": "nursery.arff", "kr_vs_kp": "kr-vs-kp.arff"}
@@ -116,7 +114,7 @@ def _pair_counts(model, row, a, b):
 def straightforward_ncc_set(model, row):
     """NCC set of one instance, bounded minimize_scalar per ordered pair.
 
-    The performance chapter's baseline (:func:`credal.leaderboard.ncc_baseline_sets`).
+    The performance chapter's baseline (:func:`credal.reference.ncc_baseline_sets`).
     """
     return ncc_baseline_sets(model, row[None, :])[0]
 
@@ -159,7 +157,7 @@ def baseline_ncc_set(model, row):
 def baseline_lncc_set(model, row, alpha):
     """LNCC set of one instance: brentq + bounded minimize_scalar per ordered pair.
 
-    The performance chapter's baseline (:func:`credal.leaderboard.lncc_baseline_sets`),
+    The performance chapter's baseline (:func:`credal.reference.lncc_baseline_sets`),
     so that both report the same straightforward solver; ``alpha`` is the model's.
     """
     assert float(alpha) == float(model.alpha)
@@ -204,7 +202,6 @@ def main():
              (("brentq+min", lambda m, r: baseline_lncc_set(m, r, 0.75)),)),
         )
         for label, est, how_, bases in runs:
-            # the memo is cleared so that repetitions recompute everything
             if how_ == "predict_set":
                 def sets_of(est=est):
                     return est.predict_set(X)
@@ -213,16 +210,11 @@ def main():
                     return ~np.any(est.dominance_log_ratio(X) > 1e-11, axis=1)
 
             def run(est=est, sets_of=sets_of):
-                _clear_memo()
                 est.fit(X, y)
                 return sets_of()
 
-            def run_ps(sets_of=sets_of):
-                _clear_memo()
-                return sets_of()
-
             secs, sets = best_time(run, args.repeat)
-            secs_ps, sets_ps = best_time(run_ps, args.repeat)
+            secs_ps, sets_ps = best_time(sets_of, args.repeat)
             rate, rate_ps = len(X) / secs, len(X) / secs_ps
             nb = min(args.baseline_rows, len(X))
             for bname, base in bases:
@@ -247,9 +239,9 @@ def main():
 
 
 def artificial(repeat):
-    """Engine-style calls on artificial data: distinct rows + memo vs every row."""
+    """Engine-style calls on artificial data: distinct rows vs every row."""
     from credal import naive
-    from credal.simulation import draw_naive_parameters, sample_naive
+    from credal.chapters.likelihood_ncc import draw_naive_parameters, sample_naive
 
     params = draw_naive_parameters(np.random.default_rng(0))
     Xtr, ytr = sample_naive(params, 50, 1)
@@ -259,17 +251,14 @@ def artificial(repeat):
               + [NCC(epsilon=e).fit(Xtr, ytr) for e in (0.05, 0.15, 0.25, 0.35)])
 
     def ours():
-        naive._clear_memo()
         return [(m.predict(Xte), m.predict_set(Xte)) for m in models]
 
     def every_row():
         out = []
         for m in models:
-            naive._clear_memo()
             jll = m._joint_log_likelihood(codes, "perks", m._nbc_s())
             sets = m._predict_set_codes(codes, jll)
             pred = m.classes_[np.argmax(np.where(sets, jll, -np.inf), axis=1)]
-            naive._clear_memo()
             out.append((pred, m._predict_set_codes(codes)))
         return out
 
@@ -279,7 +268,7 @@ def artificial(repeat):
     n_distinct = len(naive._unique_rows(codes, models[0].n_values_)[0])
     print("\nartificial study, one experiment (10 000 test rows, "
           f"{n_distinct} distinct; 4 LNCC + 4 NCC, predict and predict_set each):")
-    print(f"  distinct rows + memo {t_ours:8.3f} s   every row, every call {t_base:8.3f} s   "
+    print(f"  distinct rows {t_ours:8.3f} s   every row, every call {t_base:8.3f} s   "
           f"ratio {t_base / t_ours:6.1f}   same outputs: {same}")
 
 

@@ -1,8 +1,9 @@
 """Speed of Dash & Cooper's experiments: the chapter's trial loop at its largest settings.
 
-Runs, exactly as the chapter does (credal.averaging.random_network_trials: batched
-random networks and sampling, evaluation through credal.experiments, ROC areas from
-the engine's predictions table):
+Runs, exactly as the chapter does (random_network_trials of
+credal.chapters.exact_model_averaging: batched random networks and sampling,
+evaluation through credal.experiments, ROC areas from the engine's predictions
+table):
 
 * the nodes test at N = 500 features (501 nodes), N_k = 5, N_r = 200, N_test = 100;
 * the density test at N = 200 features, N_k = 200, N_r = 200, N_test = 100;
@@ -34,9 +35,9 @@ import numpy as np
 import pandas as pd
 
 from credal import experiments
-from credal.averaging import (
+from credal.averaging import ModelAveragedNaiveBayes
+from credal.chapters.exact_model_averaging import (
     IntegerCodes,
-    ModelAveragedNaiveBayes,
     dash_cooper_classifiers,
     enumeration_check,
     random_network_trials,

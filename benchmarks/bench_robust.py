@@ -12,9 +12,10 @@ It ends with the time of one 5-fold cross-validation of the three classifiers at
 full size, and the paper's 5 x 5-fold protocol extrapolated from it.
 
 ``--chapter`` instead times the chapter's whole experiment through the evaluation
-engine (``credal.robust.run_experiment``: 19 data sets plus the echocardiogram
-variant, 5 x 5-fold CV, no cache) and shows where the time goes, per data set
-and per step (preprocessing, fit, predict) summed over folds and classifiers.
+engine (``credal.chapters.robust_bayes.run_experiment``: 19 data sets plus the
+echocardiogram variant, 5 x 5-fold CV, no cache) and shows where the time goes,
+per data set and per step (preprocessing, fit, predict) summed over folds and
+classifiers.
 
 Run:  .venv/bin/python benchmarks/bench_robust.py [--chapter] [--n-jobs 2]
 """
@@ -164,11 +165,12 @@ def main():
 
 def chapter(n_jobs=2):
     """Wall time of the chapter's experiment and the per-data-set compute time."""
-    from credal import datasets, robust
+    from credal import datasets
+    from credal.chapters import robust_bayes
 
     variants = datasets.names("ramoni-sebastiani") + ["echocardiogram:still_alive"]
     t0 = time.perf_counter()
-    folds = robust.run_experiment(variants, n_jobs=n_jobs, cache_dir=None)
+    folds = robust_bayes.run_experiment(variants, n_jobs=n_jobs, cache_dir=None)
     wall = time.perf_counter() - t0
     steps = folds.groupby("dataset")[["fit_time", "predict_time"]].sum()
     # preprocessing is shared by the three classifiers of a fold: count it once

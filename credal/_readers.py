@@ -1,17 +1,17 @@
-"""Parsers for the file formats the compendium's data come in.
+"""Readers for the file formats the compendium's data come in.
 
-Three formats are read:
-
-* Weka ARFF (dense only): :func:`read_arff` / :func:`parse_arff`;
+* Weka ARFF (dense only): :func:`read_arff` / :func:`parse_arff`, parsed by
+  liac-arff (the reader scikit-learn vendors for ``fetch_openml``);
 * Orange ``.tab`` with its three header lines (names, types, flags):
   :func:`read_tab` / :func:`parse_tab`;
 * plain delimited text (comma or whitespace separated, with or without a
-  header row): :func:`read_delimited` / :func:`parse_delimited`.
+  header row): :func:`read_delimited` / :func:`parse_delimited`; these two
+  formats are tokenized by :func:`pandas.read_csv`.
 
 Every reader returns a :class:`pandas.DataFrame` whose nominal columns are
 categoricals and whose numeric columns are ``float64``; missing values are NaN.
 A malformed file raises :class:`ValueError` whose message starts with the file
-name and the 1-based line number, followed by what is wrong.
+name and, where known, the 1-based line number, followed by what is wrong.
 
 Parsed files are kept in an in-memory cache keyed by path *and* content digest
 (so an edited file is parsed again); callers always receive a deep copy.
@@ -19,13 +19,16 @@ Parsed files are kept in an in-memory cache keyed by path *and* content digest
 
 from __future__ import annotations
 
+import csv
 import functools
 import hashlib
+import io
 import math
 import re
 from os import PathLike
 from pathlib import Path
 
+import arff
 import numpy as np
 import pandas as pd
 
@@ -42,16 +45,6 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # shared helpers
 # ---------------------------------------------------------------------------
-
-_ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
-_ESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
-
-
-def _unescape(text: str) -> str:
-    """Undo backslash escapes inside a quoted ARFF token (``\\'`` -> ``'``)."""
-    if "\\" not in text:
-        return text
-    return _ESCAPE_RE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), text)
 
 
 def _decode(data: bytes, source: str) -> str:
@@ -195,88 +188,29 @@ def _copy_result(result):
 
 
 # ---------------------------------------------------------------------------
-# ARFF
+# ARFF (liac-arff)
 # ---------------------------------------------------------------------------
 
-# one value: a quoted string (with backslash escapes) or an unquoted run
-_ARFF_TOKEN = re.compile(
-    r"""[ \t]*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|([^,'"%{}]*))[ \t]*""",
-    re.DOTALL,
-)
-_NUMERIC_TYPES = {"numeric", "real", "integer"}
-
-
-def _split_arff_values(text: str, where: str) -> list[str | None]:
-    """Split one comma-separated ARFF value list.
-
-    Returns the values with quotes and escapes removed; an unquoted ``?``
-    (missing) becomes ``None``. A ``%`` outside quotes starts a comment.
-    """
-    out: list[str | None] = []
-    pos, n = 0, len(text)
-    while True:
-        m = _ARFF_TOKEN.match(text, pos)
-        single, double, bare = m.group(1), m.group(2), m.group(3)
-        pos = m.end()
-        if single is not None or double is not None:
-            out.append(_unescape(single if single is not None else double))
-        else:
-            bare = bare.strip()
-            if bare == "":
-                if pos >= n or text[pos] in ",%":
-                    raise ValueError(f"{where}: empty value (position {len(out) + 1})")
-                raise ValueError(
-                    f"{where}: unexpected character {text[pos]!r} "
-                    f"(position {len(out) + 1})"
-                )
-            if any(c.isspace() for c in bare):
-                raise ValueError(
-                    f"{where}: unquoted value {bare!r} contains whitespace; "
-                    "quote it ('...')"
-                )
-            out.append(None if bare == "?" else bare)
-        if pos >= n or text[pos] == "%":
-            return out
-        if text[pos] != ",":
-            raise ValueError(
-                f"{where}: unexpected character {text[pos]!r} after value "
-                f"{len(out)} (missing comma or unbalanced quote?)"
-            )
-        pos += 1
-        if pos >= n or text[pos:].strip() == "":
-            raise ValueError(f"{where}: empty value after trailing comma")
-
-
-def _split_quoted_simple(line: str) -> list[str | None] | None:
-    """Fast split of a data line whose quoted values hold no comma or escape.
-
-    Returns None when the line needs the full tokenizer (which also produces
-    the error messages).
-    """
-    if "\\" in line or "%" in line or "{" in line or "}" in line:
-        return None
-    out: list[str | None] = []
-    for t in line.split(","):
-        t = t.strip()
-        if not t:
-            return None
-        q = t[0]
-        if q == "'" or q == '"':
-            body = t[1:-1]
-            if len(t) < 2 or t[-1] != q or "'" in body or '"' in body:
-                return None
-            out.append(body)
-        elif t == "?":
-            out.append(None)
-        elif "'" in t or '"' in t or " " in t or "\t" in t:
-            return None
-        else:
-            out.append(t)
-    return out
+# Weka's "integer [1,10]" range annotations carry no data; liac-arff would also
+# truncate INTEGER values with int(float(x)), so every numeric type becomes REAL
+_NUMERIC_TYPE = re.compile(r"(?i)\s(?:numeric|real|integer)\s*(?:[\[(][^\])]*[\])])?$")
+_QUOTED_NAME = re.compile(r"""(?i)@attribute\s+(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s+""")
+_ESCAPE, _ESCAPES = re.compile(r"\\(.)"), {"n": "\n", "r": "\r", "t": "\t"}
+# what each liac-arff exception means, said before liac-arff's own message
+_ARFF_ERRORS = {
+    arff.BadDataFormat: "wrong number of values",
+    arff.BadNominalValue: "value not among its declared categories",
+    arff.BadNumericalValue: "non-numeric value in a numeric column",
+    arff.BadAttributeType: "unknown attribute type or malformed declaration "
+    "(date and relational attributes are not supported)",
+    arff.BadAttributeName: "attribute already declared",
+    arff.BadRelationFormat: "malformed @relation line",
+    arff.BadLayout: "malformed line, or @relation/@attribute/@data out of order",
+}
 
 
 def _strip_comment(line: str) -> str:
-    """Cut a header line at the first ``%`` outside quotes."""
+    """Cut a line at the first ``%`` outside quotes (liac-arff keeps it)."""
     if "%" not in line:
         return line
     quote, escaped = None, False
@@ -286,8 +220,7 @@ def _strip_comment(line: str) -> str:
         elif ch == "\\" and quote:
             escaped = True
         elif quote:
-            if ch == quote:
-                quote = None
+            quote = None if ch == quote else quote
         elif ch in "'\"":
             quote = ch
         elif ch == "%":
@@ -295,70 +228,54 @@ def _strip_comment(line: str) -> str:
     return line
 
 
-def _arff_name(rest: str, where: str) -> tuple[str, str]:
-    """Split a leading (possibly quoted) name off ``rest``."""
-    rest = rest.lstrip()
-    if not rest:
-        raise ValueError(f"{where}: missing name")
-    if rest[0] in "'\"":
-        q = rest[0]
-        m = re.match(q + r"((?:[^" + q + r"\\]|\\.)*)" + q, rest, re.DOTALL)
-        if not m:
-            raise ValueError(f"{where}: unbalanced quote in name")
-        return _unescape(m.group(1)), rest[m.end():]
-    m = re.match(r"[^\s{]+", rest)
-    return m.group(0), rest[m.end():]
+def _arff_prepare(lines: list[str], source: str):
+    """Check the header and normalise lines for liac-arff (in place).
 
-
-def _parse_attribute(rest: str, where: str):
-    """Parse the part of an ``@attribute`` line after the keyword."""
-    name, spec = _arff_name(rest, where)
-    spec = spec.strip()
-    if not spec:
-        raise ValueError(f"{where}: attribute {name!r} has no type")
-    if spec.startswith("{"):
-        if not spec.endswith("}"):
-            raise ValueError(
-                f"{where}: nominal attribute {name!r}: missing closing '}}'"
-            )
-        inner = spec[1:-1]
-        if inner.strip() == "":
-            raise ValueError(f"{where}: nominal attribute {name!r} declares no values")
-        values = _split_arff_values(inner, where)
-        if any(v is None for v in values):
-            # an unquoted ? cannot be a declared label (Weka reads it as missing)
-            raise ValueError(
-                f"{where}: nominal attribute {name!r} declares an unquoted '?'"
-            )
-        seen = set()
-        for v in values:
-            if v in seen:
-                raise ValueError(
-                    f"{where}: nominal attribute {name!r} declares {v!r} twice"
-                )
-            seen.add(v)
-        return name, ("nominal", values)
-    word = re.match(r"[A-Za-z]+", spec)
-    kind = word.group(0).lower() if word else spec.split()[0]
-    tail = spec[word.end():].strip() if word else ""
-    if kind in _NUMERIC_TYPES:
-        # Weka-style range annotations such as "integer [1,10]" carry no data
-        if tail and not re.fullmatch(r"[\[(][^\])]*[\])]", tail):
-            raise ValueError(
-                f"{where}: attribute {name!r}: unexpected text {tail!r} after type"
-            )
-        return name, ("numeric", None)
-    if kind == "string":
-        return name, ("string", None)
-    if kind == "date":
-        return name, ("date", None)
-    if kind == "relational":
-        raise ValueError(f"{where}: relational attributes are not supported ({name!r})")
-    raise ValueError(f"{where}: unknown attribute type {spec!r} for attribute {name!r}")
+    Returns the 1-based lines of the ``@attribute`` declarations and of the
+    data rows, and the quoted attribute names: liac-arff's greedy pattern cuts
+    ``'a b' {'c d'}`` wrongly and keeps escapes, so they are read here.
+    """
+    attr_lines, data_at, quoted = [], None, {}
+    for i, raw in enumerate(lines):
+        line = lines[i] = _strip_comment(raw).strip()
+        low = line.lower()
+        if not line:
+            continue
+        if low.startswith("@attribute"):
+            attr_lines.append(i + 1)
+            if re.search(r"\{\s*\}$", line):
+                raise ValueError(f"{_where(source, i + 1)}: nominal attribute declares "
+                                 "no values")
+            line = lines[i] = _NUMERIC_TYPE.sub(" REAL", line)
+            m = _QUOTED_NAME.match(line)
+            if m:
+                key = f"__quoted_{len(attr_lines)}"
+                quoted[key] = _ESCAPE.sub(lambda e: _ESCAPES.get(e[1], e[1]),
+                                         m[1] if m[1] is not None else m[2])
+                lines[i] = f"@attribute {key} {line[m.end():]}"
+        elif low.startswith("@data"):
+            data_at = i
+            break
+        elif not low.startswith("@relation"):
+            raise ValueError(f"{_where(source, i + 1)}: unexpected line in header: "
+                             f"{line[:60]!r}")
+        elif len(line.split(None, 1)) < 2:
+            raise ValueError(f"{_where(source, i + 1)}: @relation without a name")
+    if data_at is None:
+        raise ValueError(f"{source}: no @data section found")
+    row_lines = []
+    for i in range(data_at + 1, len(lines)):
+        line = lines[i] = _strip_comment(lines[i]).strip()
+        if line:
+            if line[0] == "{":
+                raise ValueError(f"{_where(source, i + 1)}: sparse ARFF instances are "
+                                 "not supported")
+            row_lines.append(i + 1)
+    return attr_lines, row_lines, quoted
 
 
 def parse_arff(text: str, source: str = "<string>") -> tuple[pd.DataFrame, str]:
-    """Parse the text of a dense Weka ARFF file.
+    """Parse the text of a dense Weka ARFF file with liac-arff.
 
     Parameters
     ----------
@@ -372,7 +289,7 @@ def parse_arff(text: str, source: str = "<string>") -> tuple[pd.DataFrame, str]:
     frame : DataFrame, shape (n_instances, n_attributes)
         Nominal attributes as categoricals with the declared categories in
         declared order (also those never observed); numeric attributes as
-        float64; string and date attributes as strings. Missing values are NaN.
+        float64; string attributes as strings. Missing values are NaN.
     relation : str
         The ``@relation`` name.
 
@@ -380,116 +297,49 @@ def parse_arff(text: str, source: str = "<string>") -> tuple[pd.DataFrame, str]:
     ------
     ValueError
         On malformed input; the message names ``source``, the 1-based line and
-        the problem. Sparse ARFF is rejected.
+        the problem (liac-arff's own message where it found it). Sparse ARFF
+        and date or relational attributes are rejected.
     """
     lines = _lines(text)
-    relation = None
-    attrs: list[tuple[str, tuple]] = []
-    names_seen: dict[str, int] = {}
-    data_start = None
-    for i, raw in enumerate(lines):
-        line = _strip_comment(raw).strip()
-        lineno = i + 1
-        if not line:
-            continue
-        where = _where(source, lineno)
-        low = line.lower()
-        if low.startswith("@relation"):
-            if relation is not None:
-                raise ValueError(f"{where}: second @relation line")
-            rest = line[len("@relation"):]
-            if rest and not rest[0].isspace():
-                raise ValueError(f"{where}: malformed @relation line")
-            rest = rest.strip()
-            if not rest:
-                raise ValueError(f"{where}: @relation without a name")
-            if rest[:1] in ("'", '"'):
-                relation, _ = _arff_name(rest, where)
-            else:
-                relation = rest
-            continue
-        if low.startswith("@attribute"):
-            if relation is None:
-                raise ValueError(f"{where}: @attribute before @relation")
-            rest = line[len("@attribute"):]
-            if not rest or not rest[0].isspace():
-                raise ValueError(f"{where}: malformed @attribute line")
-            name, spec = _parse_attribute(rest, where)
-            if name in names_seen:
-                raise ValueError(
-                    f"{where}: attribute {name!r} already declared on line "
-                    f"{names_seen[name]}"
-                )
-            names_seen[name] = lineno
-            attrs.append((name, spec))
-            continue
-        if low == "@data" or (low.startswith("@data") and low[5].isspace()):
-            if relation is None:
-                raise ValueError(f"{where}: @data before @relation")
-            if not attrs:
-                raise ValueError(f"{where}: @data before any @attribute")
-            data_start = i + 1
-            break
-        raise ValueError(f"{where}: unexpected line in header: {line[:60]!r}")
-    if data_start is None:
-        raise ValueError(f"{source}: no @data section found")
-
-    n_attr = len(attrs)
-    rows: list[list] = []
-    row_lines: list[int] = []
-    for i in range(data_start, len(lines)):
-        line = lines[i].strip()
-        if not line or line[0] == "%":
-            continue
-        lineno = i + 1
-        if line[0] == "{":
-            raise ValueError(
-                f"{_where(source, lineno)}: sparse ARFF instances are not supported"
-            )
-        if "'" in line or '"' in line or "%" in line or "{" in line:
-            if line.endswith("}"):
-                raise ValueError(
-                    f"{_where(source, lineno)}: instance weights ({{...}}) are not "
-                    "supported"
-                )
-            values = _split_quoted_simple(line)
-            if values is None:
-                values = _split_arff_values(line, _where(source, lineno))
-        else:
-            values = [v.strip() for v in line.split(",")]
-            for j, v in enumerate(values):
-                if v == "?":
-                    values[j] = None
-                elif v == "" or " " in v or "\t" in v:
-                    # rare: let the careful tokenizer produce the message
-                    values = _split_arff_values(line, _where(source, lineno))
-                    break
-        if len(values) != n_attr:
-            raise ValueError(
-                f"{_where(source, lineno)}: wrong number of values: expected "
-                f"{n_attr}, found {len(values)}"
-            )
-        rows.append(values)
-        row_lines.append(lineno)
-
-    columns = list(zip(*rows)) if rows else [()] * n_attr
+    attr_lines, row_lines, quoted = _arff_prepare(lines, source)
+    decoder = arff.ArffDecoder()
+    try:
+        obj = decoder.decode(lines, encode_nominal=False, return_type=arff.DENSE)
+    except (arff.ArffException, ValueError) as exc:
+        # liac-arff counts the lines it has read: the last one is the culprit
+        line = decoder._current_line
+        msg = re.sub(r",? (?:at|in) line \d+\.?", "", str(exc)).strip()
+        lead = _ARFF_ERRORS.get(type(exc), "cannot parse")
+        raise ValueError(f"{_where(source, line)}: {lead} in {lines[line - 1][:60]!r} "
+                         f"(liac-arff: {msg})") from None
+    n = len(row_lines)
+    columns = list(zip(*obj["data"])) if n else [()] * len(attr_lines)
     out = {}
-    for (name, (kind, cats)), col in zip(attrs, columns):
-        col = list(col)
-        if kind == "nominal":
-            out[name] = _nominal_column(col, cats, row_lines, name, source)
-        elif kind == "numeric":
-            out[name] = _numeric_column(col, row_lines, name, source)
-        else:
+    for (name, kind), col, line in zip(obj["attributes"], columns, attr_lines):
+        where = _where(source, line)
+        name = quoted.get(name, name)
+        if name in out:
+            raise ValueError(f"{where}: attribute {name!r} already declared")
+        if isinstance(kind, list):  # nominal: liac-arff checked the values
+            if None in kind:
+                raise ValueError(f"{where}: nominal attribute {name!r} declares an "
+                                 "empty value or an unquoted '?'")
+            if len(set(kind)) != len(kind):
+                dup = next(c for c in kind if kind.count(c) > 1)
+                raise ValueError(f"{where}: nominal attribute {name!r} declares "
+                                 f"{dup!r} twice")
+            out[name] = pd.Categorical(col, categories=_category_index(kind))
+        elif kind == "STRING":
             out[name] = _string_column(col)
-    frame = pd.DataFrame(out, index=pd.RangeIndex(len(rows)))
-    if not rows:
-        for name, (kind, cats) in attrs:
-            if kind == "nominal":
-                frame[name] = pd.Categorical([], categories=_category_index(cats))
-            elif kind == "numeric":
-                frame[name] = np.array([], dtype=np.float64)
-    return frame, relation
+        else:
+            values = np.array([np.nan if v is None else v for v in col], dtype=float)
+            spelled = np.flatnonzero(np.isnan(values)
+                                     & np.array([v is not None for v in col], bool))
+            if spelled.size:  # a spelled-out 'nan' would pass for a missing value
+                raise ValueError(f"{_where(source, row_lines[spelled[0]])}: non-numeric "
+                                 f"value 'nan' in numeric column {name!r}")
+            out[name] = values
+    return pd.DataFrame(out, index=pd.RangeIndex(n)), obj["relation"]
 
 
 @functools.lru_cache(maxsize=128)
@@ -514,6 +364,37 @@ def read_arff(path: str | PathLike) -> tuple[pd.DataFrame, str]:
 
 
 # ---------------------------------------------------------------------------
+# delimited rows (pandas.read_csv)
+# ---------------------------------------------------------------------------
+
+
+def _split_rows(lines: list[str], start: int, sep: str | None, k: int, source: str):
+    """Tokenize the non-blank lines from ``lines[start]`` with pandas.read_csv.
+
+    ``sep=None`` splits on runs of blanks. Returns the fields, an object array
+    of shape (n_rows, k), and the 1-based line of each row.
+    """
+    body = pd.Series(lines[start:], index=range(start + 1, len(lines) + 1), dtype=object)
+    body = body[body.str.strip() != ""]
+    # read_csv pads short rows silently: count the fields first
+    counts = body.str.split().str.len() if sep is None else body.str.count(sep) + 1
+    bad = np.flatnonzero(counts.to_numpy() != k)
+    if bad.size:
+        raise ValueError(f"{_where(source, body.index[bad[0]])}: wrong number of values: "
+                         f"expected {k}, found {counts.iloc[bad[0]]}")
+    if body.empty:
+        return np.empty((0, k), dtype=object), []
+    try:
+        frame = pd.read_csv(io.StringIO("\n".join(body)), sep=sep or r"\s+",
+                            header=None, names=range(k), dtype=str,
+                            keep_default_na=False, quoting=csv.QUOTE_NONE,
+                            skip_blank_lines=False, engine="c")
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise ValueError(f"{source}: {exc}") from None
+    return frame.to_numpy(dtype=object), body.index.tolist()
+
+
+# ---------------------------------------------------------------------------
 # Orange .tab
 # ---------------------------------------------------------------------------
 
@@ -524,7 +405,6 @@ _TAB_FLAGS = {
     "ignore": "ignore", "i": "ignore",
     "weight": "weight", "w": "weight",
 }
-
 
 def _tab_type(token: str, name: str, where: str):
     t = token.strip()
@@ -600,21 +480,9 @@ def parse_tab(text: str, source: str = "<string>") -> tuple[pd.DataFrame, dict]:
             role = _TAB_FLAGS[w.lower()]
         roles[name] = role
 
-    rows, row_lines = [], []
-    for i in range(3, len(lines)):
-        raw = lines[i]
-        if raw.strip() == "":
-            continue
-        fields = raw.split("\t")
-        if len(fields) != k:
-            raise ValueError(
-                f"{_where(source, i + 1)}: wrong number of values: expected {k}, "
-                f"found {len(fields)}"
-            )
-        rows.append([None if (v := f.strip()) in _TAB_MISSING else v for f in fields])
-        row_lines.append(i + 1)
-
-    columns = list(zip(*rows)) if rows else [()] * k
+    fields, row_lines = _split_rows(lines, 3, "\t", k, source)
+    columns = [[None if (v := f.strip()) in _TAB_MISSING else v for f in col]
+               for col in fields.T]
     out = {}
     for name, (kind, cats), col in zip(names, types, columns):
         col = list(col)
@@ -633,7 +501,7 @@ def parse_tab(text: str, source: str = "<string>") -> tuple[pd.DataFrame, dict]:
             out[name] = _nominal_column(col, cats, row_lines, name, source)
         else:
             out[name] = _string_column(col)
-    return pd.DataFrame(out, index=pd.RangeIndex(len(rows))), roles
+    return pd.DataFrame(out, index=pd.RangeIndex(len(row_lines))), roles
 
 
 @functools.lru_cache(maxsize=64)
@@ -723,14 +591,14 @@ def parse_delimited(
             while pair in text:
                 text = text.replace(pair, ",")
     lines = _lines(text)
+    if sep == ",":
+        lines = [line.strip() for line in lines]
     missing = set(missing)
     categories = dict(categories or {})
     strip_suffix = dict(strip_suffix or {})
 
     def split(line):
-        if sep == ",":
-            return line.strip().split(",")
-        return line.split()
+        return line.split(",") if sep == "," else line.split()
 
     i = skip_rows
     if header:
@@ -757,21 +625,8 @@ def parse_delimited(
         if col not in names:
             raise ValueError(f"{source}: unknown column {col!r} in reader options")
 
-    rows, row_lines = [], []
-    for j in range(i, len(lines)):
-        line = lines[j]
-        if line.strip() == "":
-            continue
-        fields = split(line)
-        if len(fields) != k:
-            raise ValueError(
-                f"{_where(source, j + 1)}: wrong number of values: expected {k}, "
-                f"found {len(fields)}"
-            )
-        rows.append(fields)
-        row_lines.append(j + 1)
-
-    columns = list(zip(*rows)) if rows else [()] * k
+    fields, row_lines = _split_rows(lines, i, sep if sep == "," else None, k, source)
+    columns = fields.T
     out = {}
     for name, col in zip(names, columns):
         col = np.array(col, dtype=object)
@@ -802,7 +657,7 @@ def parse_delimited(
                 cats = natural_sort(v for v in col if v is not None)
             out[name] = _nominal_column(col, [str(c) for c in cats], row_lines, name,
                                         source)
-    return pd.DataFrame(out, index=pd.RangeIndex(len(rows)))
+    return pd.DataFrame(out, index=pd.RangeIndex(len(row_lines)))
 
 
 @functools.lru_cache(maxsize=64)

@@ -20,6 +20,8 @@ import numbers
 
 import numpy as np
 import pandas as pd
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import column_or_1d
 
 __all__ = [
     "check_features",
@@ -143,10 +145,18 @@ def check_target(y, *, allow_missing=False):
         classes = np.asarray(cat.categories)
         y_idx = np.asarray(cat.codes, dtype=np.int64)
     else:
+        if y is None:
+            raise ValueError("this classifier requires y to be passed, but the target y is None")
         arr = np.asarray(y)
+        if arr.ndim == 2 and arr.shape[1] == 1:  # a column vector: scikit-learn's warning
+            arr = column_or_1d(arr, warn=True)
         if arr.ndim != 1:
             raise ValueError(f"y must be 1-D; got shape {arr.shape}")
         missing = pd.isna(arr)
+        if arr.dtype.kind == "f" and not missing.all():
+            # real-valued labels: scikit-learn's rule (a continuous y is a regression
+            # target, not one class per value)
+            check_classification_targets(arr[~missing])
         classes = np.unique(arr[~missing])
         y_idx = np.full(len(arr), -1, dtype=np.int64)
         y_idx[~missing] = np.searchsorted(classes, arr[~missing])
@@ -202,7 +212,7 @@ def check_predict_input(estimator, X):
     if codes.shape[1] != estimator.n_features_in_:
         raise ValueError(
             f"X has {codes.shape[1]} features, but {type(estimator).__name__} "
-            f"was fitted with {estimator.n_features_in_}"
+            f"is expecting {estimator.n_features_in_} features as input"
         )
     bad = codes >= estimator.n_values_[None, :]
     if bad.any():

@@ -1,140 +1,13 @@
 """AODE and its weighted and credal ensembles of SPODEs (Corani & Antonucci).
 
-A SPODE (super-parent one-dependence estimator) ``s_j`` makes every feature depend
-on the class and on one *super-parent* feature ``A_j``:
-``P(c, a | s_j) = P(c, a_j) * prod_{l != j} P(a_l | c, a_j)``.  With ``k`` features
-there are ``k`` SPODEs, and this module combines them in five ways:
-
-==================  ====================================================================
-``AODE``            mean of the SPODE joints (Webb et al. 2005; Weka's AODE)
-``BMAAODE``         Bayesian model averaging with the conditional likelihoods ``L_j``
-``CompAODE``        compression-coefficient weights (Boulle 2007) with a null model
-``CredalBMAAODE``   BMA-AODE* : maximality over the prior credal set (4) of the paper
-``CredalCompAODE``  COMP-AODE*: maximality over the prior credal set (9) of the paper
-==================  ====================================================================
-
-Parameter estimates
--------------------
-All counts are *available-case*: a training row adds to ``n(c, a_j)`` when ``A_j`` is
-observed and to ``n(c, a_j, a_l)`` when both features are observed, so every
-conditional table is normalised over the rows on which it is defined (missing at
-random, as in JNCC2 and Weka).  ``prior`` selects the Dirichlet prior:
-
-* ``"perks"`` (default, the paper's "Dirichlet priors with equivalent sample size
-  1"): the BDeu prior of strength ``s`` spread uniformly over each family's joint
-  cells, i.e. ``s/K`` per class, ``s/(K|A_j|)`` per cell of ``(C, A_j)`` and
-  ``s/(K|A_j||A_l|)`` per cell of ``(C, A_j, A_l)``:
-  ``P(a_l | c, a_j) = (n(c,a_j,a_l) + s/(K|A_j||A_l|)) / (n_l(c,a_j) + s/(K|A_j|))``
-  where ``n_l(c, a_j)`` counts the rows of ``(c, a_j)`` with ``A_l`` observed;
-* ``"laplace"``: one pseudo-count per cell (``s`` is then unused):
-  ``P(a_l | c, a_j) = (n(c,a_j,a_l) + 1) / (n_l(c,a_j) + |A_l|)``.
-
-``root_estimate`` selects how the factor of the class and the super-parent is
-estimated:
-
-* ``"chain"`` (default; the factorisation printed in the paper and bnclassify's):
-  ``P(c) P(a_j | c)`` with ``P(c) = (n_c + a)/(N + K a)`` and
-  ``P(a_j | c) = (n(c,a_j) + b)/(n_j(c) + |A_j| b)``; ``(a, b) = (s/K, s/(K|A_j|))``
-  for Perks, ``(1, 1)`` for Laplace;
-* ``"joint"`` (Weka): one Dirichlet over the cells of ``(C, A_j)``,
-  ``P(c, a_j) = (n(c,a_j) + b)/(N_j + K|A_j| b)`` with ``N_j`` the rows where ``A_j``
-  is observed; ``b = s/(K|A_j|)`` for Perks, ``1`` for Laplace.
-
-With the Perks prior and complete data the two coincide exactly.  ``prior="laplace",
-root_estimate="joint"`` reproduces Weka 3.6's AODE and ``prior="laplace",
-root_estimate="chain"`` bnclassify's (both checked to 1e-12 in the tests).
-
-Missing values and unseen values at prediction
-----------------------------------------------
-A missing *child* feature is left out of the product, which is exact marginalisation
-in a SPODE.  A missing *super-parent*:
-
-* ``AODE`` (Weka's rule) skips that SPODE; it also skips a SPODE whose super-parent
-  value was seen fewer than ``frequency_limit`` times in training (Weka's frequency
-  limit, default 1, so values never seen in training are skipped).  When no SPODE is
-  left, the prediction is naive Bayes with the same prior.
-* the BMA and compression families need every SPODE's prediction on every row (the
-  weights are fixed in training), so the missing super-parent is marginalised
-  exactly: ``P(c, a_obs | s_j) = sum_v P(c, v) prod_l P(a_l | c, v)``.  The same rule
-  is used for the training rows that enter the conditional likelihoods.  A super-parent
-  value never seen in training is used as it is: its estimates are the prior's, so the
-  SPODE predicts the uniform distribution over classes (exactly with
-  ``root_estimate="joint"`` or with Perks and complete data; nearly with Laplace and
-  ``"chain"``, whose ``P(c)`` still counts).
-
-Features with a single value are handled: their SPODE equals naive Bayes.  (The
-compendium's pipeline usually removes them beforehand.)  With no feature at all,
-every classifier predicts the smoothed class frequencies.
-
-Weights and credal sets
------------------------
-``LL_j = sum_i ln P(c_i | a_i, s_j)`` is the conditional log-likelihood of SPODE ``j``
-on its own training data (eq. 2), ``LL_0 = -n H(C)`` that of the null model (the
-empirical class frequencies; natural logs).
-
-* BMA keeps SPODE ``j`` iff ``L_j >= L_max / prune_factor`` (``prune_factor = 1e4`` in
-  the paper) and weights the kept ones by ``L_j / k`` (uniform prior).  Likelihoods are
-  exponentiated after subtracting the *largest* log-likelihood; Algorithm 1 of the
-  paper subtracts the smallest, which overflows once the spread exceeds ~709 nats.
-  After pruning every kept weight lies in ``[1/prune_factor, 1]``.
-* COMP keeps SPODE ``j`` iff ``LL_j > LL_0`` (it predicts its training classes better
-  than the null model) and weights it by the raw compression coefficient (6)
-  ``pi_j = 1 - (LL_j + ln((1-eps)/k)) / (LL_0 + ln eps)``.  The paper's rules keep
-  ``j`` iff ``pi_j > 0`` (COMP-AODE) or its upper coefficient (10) is positive
-  (COMP-AODE*); both also admit SPODEs *worse* than the null model, whose coefficient
-  can then be negative for some priors of (9) (so the normaliser of (12) is not
-  positive "by definition"), and the two rules differ, which can put COMP-AODE's class
-  outside COMP-AODE*'s set (the paper's footnote 3).  One common rule ``LL_j > LL_0``
-  removes both problems (recommendation of the project's algorithm notes); it differs
-  from the paper only for SPODEs no better than the null model.  With no SPODE kept,
-  the prediction is the smoothed class frequencies.
-* BMA-AODE*: ``c'`` dominates ``c''`` iff
-  ``min_{P in P_eps} sum_j P(c'|a,s_j) L_j P(s_j) / sum_j P(c''|a,s_j) L_j P(s_j) > 1``
-  over ``P_eps = {P(s_j) >= eps, sum = 1}`` on the kept SPODEs.  The minimum of this
-  linear-fractional program is attained at a vertex of ``P_eps``, which gives the
-  closed form of :func:`bma_lower_log_ratio` (``O(k)`` per pair, no LP solver).
-* COMP-AODE*: over the credal set (9) with the infeasible SPODEs pinned at ``eps`` the
-  kept priors satisfy ``P(s_j) >= eps``, ``sum_j P(s_j) = T = 1 - (k - k~ + 1) eps``.
-  (The paper prints the budget ``1 - (k - k~ - 1) eps`` in (15) and ``sum = 1`` in
-  (12); both contradict (9), we follow (9).)  Because every kept ``pi_j`` is positive
-  on the whole set, ``c'`` dominates ``c''`` iff
-  ``min_y sum_j (P(c'|a,s_j) - P(c''|a,s_j)) pi_j(y) > 0``, solved exactly by
-  water-filling in :func:`comp_min_margin` (``O(k log k)`` per pair, no NLP solver).
-
-With ``0 < eps < 1/(k+1)`` (checked in ``fit``; ``ValueError`` otherwise) the
-precise counterpart's prior belongs to the credal set (for COMP-AODE*, to the set in
-which the infeasible SPODEs' mass is left free, ``sum_j y_j <= T``; its minimum equals
-``m*`` when some weight is negative and is positive whenever ``m*`` is, because all
-kept ``pi_j(eps) > 0``).  Hence a dominated class is never the counterpart's choice:
-``predict`` is always inside ``predict_set``, which is never empty.  Decisions are
-taken in floating point with a guard of ``1e-12`` relative to the size of the
-compared quantities: a pair whose exact criterion lies within rounding of the boundary
-counts as *not* dominated, so exact ties never remove a class.
-
-Storage and cost
-----------------
-The pair counts ``n(c, u, w)`` are one dense array of shape ``(K, V+1, V+1)``, where
-``V = sum_j |A_j|`` indexes all feature values in one flat range and the last index
-stands for "missing"; this is the paper's ``O(l k^2 v^2)`` memory.  Counting takes
-``O(n k^2)`` time; the conditional likelihoods of the BMA and compression families take
-``O(n k^2 K)`` (each SPODE's posterior needs every child of every class; the paper's
-Table 1 states ``O(n (l + k) k)``).  Classification is ``O(K k k')`` per row for the
-posteriors of the ``k'`` kept (BMA) or feasible (COMP) SPODEs -- pruned ones are never
-evaluated -- plus ``O(K^2 k')`` (BMA*) or ``O(K^2 k' log k')`` (COMP*) for maximality.
-The SPODE log-joints are summed either by gathering table entries or, when the value
-space is small, by one matrix product of the rows' one-hot value vectors with the
-tables (same numbers, BLAS speed).  Everything is vectorised over rows, SPODEs and
-class pairs, in log space.
-
-The chapter
------------
-The end of the module serves the book chapter ``credal-aode``:
-:func:`paper_classifiers` builds the paper's eight classifiers under its names,
-:data:`PAPER_COMPARISONS` lists every paired comparison its Section 3 makes together
-with the published statement, and :func:`wilcoxon_table`, :func:`headline_table`,
-:func:`friedman_tables`, :func:`per_dataset_table` and :func:`settings_table` put our
-results (from :func:`credal.comparisons.dataset_scores` of the engine's fold table)
-beside the published ones; the ``display_*`` functions make them readable.
+A SPODE makes every feature depend on the class and on one super-parent feature;
+with ``k`` features there are ``k`` SPODEs. ``AODE`` averages them (Webb et al.;
+Weka), ``BMAAODE`` weights them by their conditional likelihoods, ``CompAODE`` by
+compression coefficients with a null model, and the credal versions
+``CredalBMAAODE`` / ``CredalCompAODE`` return the classes that are maximal over a
+credal set of prior weights (epsilon-contamination), decided exactly for all rows
+and class pairs in log space. The estimation choices, the exact dominance tests and
+their derivations are in the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -142,13 +15,12 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 
+from credal.base import BaseClassifier, CredalMixin, PreciseMixin
 from credal._validation import (
     check_fit_input,
     check_in_range,
     check_positive,
-    check_predict_input,
 )
 
 __all__ = [
@@ -379,7 +251,7 @@ def _pair_counts(g, y_idx, n_classes, size):
     return out.reshape(n_classes, size, size).astype(float)
 
 
-class _SPODEEnsemble(ClassifierMixin, BaseEstimator):
+class _SPODEEnsemble(BaseClassifier):
     """Shared estimation of the ``k`` SPODEs (see the module docstring)."""
 
     # ----- fitting
@@ -528,40 +400,12 @@ class _SPODEEnsemble(ClassifierMixin, BaseEstimator):
         ll0 = float(len(y_idx) * np.sum(nz * np.log(nz)))          # -n H(C)
         return ll, ll0
 
-    def _predict_codes(self, X):
-        return self._flat(check_predict_input(self, X))
+    def _predict_input(self, X):
+        return self._flat(super()._predict_input(X))
 
     def _prior_log_proba(self, n):
         """Smoothed class frequencies for every row: the fall-back without SPODEs."""
         return np.tile(self._log_prior, (n, 1))
-
-    def _label(self, log_proba):
-        return self.classes_[np.argmax(log_proba, axis=1)]
-
-
-class _PreciseMixin:
-    """``predict_proba`` and friends from the subclass's ``_log_proba(g)``."""
-
-    def predict_log_proba(self, X):
-        """Log posterior class probabilities.
-
-        Parameters
-        ----------
-        X : int array (n_samples, n_features) or DataFrame of categoricals
-
-        Returns
-        -------
-        ndarray, shape (n_samples, n_classes), columns in ``classes_`` order
-        """
-        return self._log_proba(self._predict_codes(X))
-
-    def predict_proba(self, X):
-        """Posterior class probabilities, shape (n_samples, n_classes); rows sum to 1."""
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X):
-        """Most probable class of every row, shape (n_samples,)."""
-        return self._label(self.predict_log_proba(X))
 
 
 def _normalise(lj):
@@ -571,7 +415,7 @@ def _normalise(lj):
 # --------------------------------------------------------------------------- AODE
 
 
-class AODE(_PreciseMixin, _SPODEEnsemble):
+class AODE(PreciseMixin, _SPODEEnsemble):
     """Averaged one-dependence estimators: the mean of the SPODE joints.
 
     ``P(c | a) ∝ (1/|J|) sum_{j in J} P(c, a | s_j)`` over the usable super-parents
@@ -659,7 +503,7 @@ class _BMAFit:
         return _normalise(_lse(self._bma_terms(g), axis=1))
 
 
-class BMAAODE(_BMAFit, _PreciseMixin, _SPODEEnsemble):
+class BMAAODE(_BMAFit, PreciseMixin, _SPODEEnsemble):
     """Bayesian model averaging over SPODEs with conditional likelihoods (BMA-AODE).
 
     ``P(c | a) ∝ sum_j P(c | a, s_j) L_j / k`` over the SPODEs with
@@ -736,7 +580,7 @@ def _maximal_sets(g, terms, dominates, k, n_classes, log_weights=None):
     return out
 
 
-class CredalBMAAODE(_BMAFit, _SPODEEnsemble):
+class CredalBMAAODE(_BMAFit, CredalMixin, _SPODEEnsemble):
     """BMA-AODE*: BMA over SPODEs with the prior credal set (4).
 
     ``c'`` dominates ``c''`` iff its posterior is larger for every prior
@@ -772,13 +616,11 @@ class CredalBMAAODE(_BMAFit, _SPODEEnsemble):
         self.epsilon_ = eps
         return self
 
-    def predict(self, X):
-        """BMA-AODE's class of every row (always inside ``predict_set``)."""
-        return self._label(self._bma_log_proba(self._predict_codes(X)))
+    def _scores(self, g):
+        # the counterpart, BMA-AODE: its class is always inside the set
+        return self._bma_log_proba(g)
 
-    def predict_set(self, X):
-        """Non-dominated classes, bool array (n_samples, n_classes)."""
-        g = self._predict_codes(X)
+    def _sets(self, g):
         if not self.kept_.any():
             return _prior_sets(self._log_prior, len(g))
         eps = self.epsilon_
@@ -823,7 +665,7 @@ class _CompFit:
         return _normalise(_lse(self._comp_log_posteriors(g) + lw[None, :, None], axis=1))
 
 
-class CompAODE(_CompFit, _PreciseMixin, _SPODEEnsemble):
+class CompAODE(_CompFit, PreciseMixin, _SPODEEnsemble):
     """SPODEs averaged with compression coefficients (COMP-AODE).
 
     ``P(c | a) = sum_j P(c | a, s_j) pi_j / sum_l pi_l`` over the feasible SPODEs
@@ -864,7 +706,7 @@ class CompAODE(_CompFit, _PreciseMixin, _SPODEEnsemble):
         return self._comp_log_proba(g)
 
 
-class CredalCompAODE(_CompFit, _SPODEEnsemble):
+class CredalCompAODE(_CompFit, CredalMixin, _SPODEEnsemble):
     """COMP-AODE*: compression-based SPODE averaging with the prior credal set (9).
 
     The null model has prior ``epsilon``, every SPODE at least ``epsilon``; the
@@ -898,13 +740,11 @@ class CredalCompAODE(_CompFit, _SPODEEnsemble):
         self._fit_comp(X, y, credal=True)
         return self
 
-    def predict(self, X):
-        """COMP-AODE's class of every row (always inside ``predict_set``)."""
-        return self._label(self._comp_log_proba(self._predict_codes(X)))
+    def _scores(self, g):
+        # the counterpart, COMP-AODE: its class is always inside the set
+        return self._comp_log_proba(g)
 
-    def predict_set(self, X):
-        """Non-dominated classes, bool array (n_samples, n_classes)."""
-        g = self._predict_codes(X)
+    def _sets(self, g):
         if not self.feasible_.any():
             return _prior_sets(self._log_prior, len(g))
         eps = self.epsilon_

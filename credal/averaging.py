@@ -1,53 +1,12 @@
 """Model averaging over naive Bayes feature subsets: MANB (Dash & Cooper) and CMA.
 
-A naive structure ``S`` keeps the arc ``C -> F_i`` for the features in a subset and
-leaves the others unconnected. With Dirichlet parameter priors and a structure
-prior that factorises over features (feature ``i`` included with probability
-``pi_i``), the structure posterior factorises too, and so does the averaged joint
-predictive:
-
-    P(c, f | D) ∝ theta_c * prod_i [pi_i rho^C_i(c, f_i) + (1 - pi_i) rho^0_i(f_i)],
-
-with ``rho^C_i(c, f_i) = ML^C_i * thetahat^C_i(f_i | c)`` and
-``rho^0_i(f_i) = ML^0_i * thetahat^0_i(f_i)`` (ML = marginal likelihood of the
-feature's family with or without the arc). Summing a factor over ``f_i`` gives
-``pi_i ML^C_i + (1 - pi_i) ML^0_i`` for every class, so dividing each factor by it
-turns it into a CPT column:
-
-    theta*_i(f_i | c) = w_i thetahat^C_i(f_i | c) + (1 - w_i) thetahat^0_i(f_i),
-    w_i = posterior probability of the arc C -> F_i.
-
-:class:`ModelAveragedNaiveBayes` is the naive network with parameters ``theta*``
-(exact averaging over all ``2**N`` structures at the cost of one naive Bayes);
-:class:`CMA` replaces the single inclusion probability by an interval per feature
-(credal model averaging, Corani & Zaffalon 2008). Because the ratio
-``P(c', f | D) / P(c'', f | D)`` is a product of per-feature linear-fractional
-functions of ``pi_i``, each monotone, its minimum over the box of priors is
-attained at a vertex chosen feature by feature: the lower bound where
-``thetahat^C_i(f_i | c') > thetahat^C_i(f_i | c'')`` and the upper bound otherwise.
-
-Everything is computed in log space (marginal likelihoods of thousands of records
-underflow). Training counts are available-case: feature ``i``'s counts (and the
-class counts inside its family) come from the rows where it is observed; the
-class node uses every row. Missing test features are left out of the product
-(their averaged factor is the same for every class).
-
-Priors (``prior``, with ``alpha``):
-
-* ``"k2"``: every Dirichlet cell gets ``alpha`` (Cooper & Herskovits' K2 when
-  ``alpha = 1``; Dash & Cooper's setting);
-* ``"bdeu"``: equivalent sample size ``s = alpha`` spread uniformly: class cells
-  ``s/K``, conditional cells ``s/(K r_i)``, marginal cells ``s/r_i`` (the
-  convention of the Weka imprecise-probability plugin's BMA and CMA).
-
-The second half of the module runs Dash & Cooper's experiments (their Procedure 2)
-through the evaluation engine: :func:`random_network_trials` and
-:func:`network_trials` generate trials in batches, evaluate each batch with one
-:func:`credal.experiments.cross_validate` call and reduce the predictions to ROC
-areas (:func:`roc_areas`, :func:`binary_roc_areas`); :func:`summarise_trials`,
-:func:`paper_comparison`, :func:`settings_table` and :func:`display_summary` build
-the chapter's tables, and :func:`enumeration_check` compares the closed form with
-explicit averaging over all structures.
+With Dirichlet parameter priors and a structure prior that includes each arc from the
+class independently, the average over all ``2**N`` naive structures is one naive
+network with averaged tables, computed in closed form (``ModelAveragedNaiveBayes``).
+``CMA`` (credal model averaging, Corani & Zaffalon) lets the inclusion probabilities
+range over an interval and returns the classes no other class dominates for every
+prior in that set, with the exact minimum of each pairwise posterior ratio. The
+formulas are in the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -55,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.special import gammaln, logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ._tables import _DerivedTables, _joint_sum, _joint_tables
-from ._validation import check_fit_input, check_in_range, check_positive, check_predict_input
+from .base import BaseClassifier, CredalMixin, PreciseMixin
+from ._validation import check_fit_input, check_in_range, check_positive
 
 __all__ = [
     "ModelAveragedNaiveBayes",
@@ -186,7 +145,7 @@ def _row_chunks(n, per_row):
         yield slice(start, min(n, start + step))
 
 
-class _NaiveAveragingBase(ClassifierMixin, BaseEstimator):
+class _NaiveAveragingBase(BaseClassifier):
     """Shared fitting: checks, counts, family statistics."""
 
     def _check_common(self):
@@ -223,7 +182,7 @@ class _NaiveAveragingBase(ClassifierMixin, BaseEstimator):
         return z
 
 
-class ModelAveragedNaiveBayes(_NaiveAveragingBase):
+class ModelAveragedNaiveBayes(PreciseMixin, _NaiveAveragingBase):
     """Naive Bayes averaged over all ``2**N`` feature subsets (Dash & Cooper).
 
     One naive network whose CPTs ``theta* = w thetahat^C + (1 - w) thetahat^0``
@@ -303,8 +262,8 @@ class ModelAveragedNaiveBayes(_NaiveAveragingBase):
         self.feature_log_prob_ = [lt[i, :, :r] for i, r in enumerate(self.n_values_)]
         return self
 
-    def _joint_log_likelihood(self, X):
-        codes = check_predict_input(self, X)
+    def _scores(self, codes):
+        """Joint log-likelihoods, shape (n, K)."""
         n, m = codes.shape
         K = len(self.classes_)
         R1 = self._log_theta.shape[1]  # categories + the zero column of code -1
@@ -317,25 +276,16 @@ class ModelAveragedNaiveBayes(_NaiveAveragingBase):
                 out[sl, j] = np.take(self._log_theta_by_class[j], idx).sum(axis=1)
         return out + self.class_log_prior_
 
-    def predict_log_proba(self, X):
-        """Log posterior class probabilities, shape (n_samples, n_classes)."""
-        jll = self._joint_log_likelihood(X)
+    def _log_proba(self, codes):
+        jll = self._scores(codes)
         return jll - logsumexp(jll, axis=1, keepdims=True)
-
-    def predict_proba(self, X):
-        """Posterior class probabilities, shape (n_samples, n_classes); rows sum to 1."""
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X):
-        """Most probable class of each row (first in ``classes_`` order on ties)."""
-        return self.classes_[np.argmax(self._joint_log_likelihood(X), axis=1)]
 
 
 # Log-ratio margin of CMA's dominance test (rounding of exact ties).
 _LOG_TIE = 1e-11
 
 
-class CMA(_DerivedTables, _NaiveAveragingBase):
+class CMA(CredalMixin, _DerivedTables, _NaiveAveragingBase):
     """Credal model averaging over naive feature subsets (Corani & Zaffalon 2008).
 
     The prior includes each feature independently with a probability known only
@@ -457,7 +407,9 @@ class CMA(_DerivedTables, _NaiveAveragingBase):
             ``b`` iff it is > 0 (``predict_set`` asks for more than ``1e-11``, so
             that an exact tie off by rounding is no dominance). The diagonal is 0.
         """
-        codes = check_predict_input(self, X)
+        return self._min_log_ratio(self._predict_input(X))
+
+    def _min_log_ratio(self, codes):
         init, tables = self._derived_tables("ratio", self._ratio_tables)
         n = codes.shape[0]
         K = len(self.classes_)
@@ -466,16 +418,18 @@ class CMA(_DerivedTables, _NaiveAveragingBase):
             out[sl] = _joint_sum(init, tables, codes[sl]).reshape(-1, K, K)
         return out
 
-    def predict_set(self, X):
-        """Undominated classes, bool ndarray (n_samples, n_classes) in ``classes_`` order."""
+    def _sets(self, codes):
         # a margin for rounding: an exact tie computed as +4e-16 is no dominance
-        dominated = (self.min_log_ratio(X) > _LOG_TIE).any(axis=1)
-        return ~dominated
+        return ~(self._min_log_ratio(codes) > _LOG_TIE).any(axis=1)
+
+    def _scores(self, codes):
+        # the counterpart: model averaging at inclusion probability ``arc_prior``
+        return self._posterior_log(codes)
+
+    def _proba(self, codes):
+        return np.exp(self._posterior_log(codes))
 
     def predict_proba(self, X):
-        """Class probabilities of the precise counterpart (inclusion = ``arc_prior``)."""
-        return np.exp(self._posterior_log(check_predict_input(self, X)))
-
-    def predict(self, X):
-        """Choice of the precise counterpart (Bayesian model averaging at ``arc_prior``)."""
-        return self.classes_[np.argmax(self._posterior_log(check_predict_input(self, X)), axis=1)]
+        """Class probabilities of the precise counterpart (inclusion = ``arc_prior``),
+        shape (n_samples, n_classes)."""
+        return self._proba(self._predict_input(X))

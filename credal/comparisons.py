@@ -19,9 +19,7 @@ over a collection of data sets:
   may pair different metrics (e.g. a credal classifier's utility against its precise
   counterpart's accuracy, or one classifier's accuracy on two subsets of instances);
 * :func:`friedman_comparison` - Friedman test, average ranks and Nemenyi critical
-  differences at several levels, with the pairs each level separates;
-* :func:`meets_published` - whether a p-value satisfies a published bound such as
-  ``"<0.01"`` or ``"n.s."``.
+  differences at several levels, with the pairs each level separates.
 
 Nothing here evaluates a classifier; all numbers come from the engine's tables.
 """
@@ -43,7 +41,6 @@ __all__ = [
     "paired_comparisons",
     "friedman_comparison",
     "significant_pairs",
-    "meets_published",
 ]
 
 #: metric -> the instances it averages over ("all", "determinate", "indeterminate");
@@ -386,31 +383,3 @@ def friedman_comparison(matrices, alphas=(0.05, 0.10)):
 
 def _level(alpha):
     return f"{100 * (1 - alpha):g}%"
-
-
-def meets_published(pvalue, published):
-    """Whether a p-value satisfies a published statement.
-
-    Parameters
-    ----------
-    pvalue : float
-    published : str
-        ``"<x"`` (significant below ``x``) or ``"n.s."`` (not significant at 5%).
-
-    Returns
-    -------
-    bool or None
-        None when the statement is not one of these forms or ``pvalue`` is NaN.
-    """
-    if pvalue is None or not np.isfinite(pvalue):
-        return None
-    text = str(published).strip().lower()
-    if text == "n.s.":
-        return bool(pvalue >= 0.05)
-    if text.startswith("<"):
-        try:
-            bound = float(text[1:])
-        except ValueError:
-            return None
-        return bool(pvalue < bound)
-    return None

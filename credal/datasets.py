@@ -459,14 +459,6 @@ def catalogue() -> pd.DataFrame:
     return out
 
 
-# Short labels for the book's tables (the papers' first authors).
-_SHORT_GROUP = {"corani-antonucci": "Corani", "antonucci-lncc": "Antonucci",
-                "ramoni-sebastiani": "Ramoni", "moral-trees": "Moral"}
-
-_LIST_EXTRA = {"corani-antonucci": ("k", "classes"),
-               "moral-trees": ("n_train", "n_test", "n_variables", "n_classes")}
-
-
 def published(table: str) -> pd.DataFrame:
     """A transcribed table of a paper, from ``data/published/<table>.csv``.
 

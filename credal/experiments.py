@@ -197,9 +197,15 @@ def _run_one(est, Xtr, ytr, Xte):
     t0 = time.perf_counter()
     est.fit(Xtr, ytr)
     t1 = time.perf_counter()
-    pred = np.asarray(est.predict(Xte))
-    sets = np.asarray(est.predict_set(Xte), dtype=bool) if hasattr(est, "predict_set") else None
-    proba = np.asarray(est.predict_proba(Xte), dtype=float) if hasattr(est, "predict_proba") else None
+    if hasattr(est, "predict_outputs"):  # credal's classifiers: every output in one pass
+        pred, sets, proba = est.predict_outputs(Xte)
+    else:  # any other scikit-learn classifier
+        pred = est.predict(Xte)
+        sets = est.predict_set(Xte) if hasattr(est, "predict_set") else None
+        proba = est.predict_proba(Xte) if hasattr(est, "predict_proba") else None
+    pred = np.asarray(pred)
+    sets = None if sets is None else np.asarray(sets, dtype=bool)
+    proba = None if proba is None else np.asarray(proba, dtype=float)
     t2 = time.perf_counter()
     classes = np.asarray(est.classes_)
     if sets is not None and sets.shape != (len(Xte), len(classes)):

@@ -1,56 +1,12 @@
-"""Scores for deciding whether two discrete variables are independent.
+"""Scores for deciding whether two discrete variables are independent (Moral).
 
-Everything here works on contingency tables of counts ``N[x, y]`` (rows = values of
-``X``, columns = values of ``Y``) and is vectorised over any number of tables: a
-``counts`` argument has shape ``(..., r, c)`` and a score comes back with shape
-``(...)``.  Natural logarithms throughout.
-
-The scores follow Moral's slides ("Discovering independence"); every score is
-oriented so that a *positive* value favours dependence:
-
-=================  ============================================================
-``g_statistic``    ``G = 2 N MI`` (likelihood-ratio statistic), MI the sample
-                   mutual information
-``chi_score``      CHI = 1 - p-value of the G test (chi-square, ``(r-1)(c-1)`` df)
-``k2_score``       ln P(D|Dep) - ln P(D|Ind), K2 priors (every Dirichlet
-                   parameter 1); ``X -> Y`` under dependence
-``bde_score``      the same with BDe (likelihood-equivalent) priors of
-                   equivalent sample size ``S``: BD2 is ``S=2``, BD4 ``S=4``
-``bic_score``      ``N MI - (df/2) ln N``
-``aic_score``      ``N MI - df/2`` (the slides' "AKA": half the usual AIC penalty
-                   difference, 1/2 for a 2x2 table)
-``imp_score``      upper entropy of the IDM (``s=1``): ``H*(Y) - sum_x (N_x/N) H*(Y|x)``
-``bdmod_score``    the slides' modified BDe score (estimation or classification)
-=================  ============================================================
-
-and :func:`decide` turns a score into a decision with exact-tie handling;
-:func:`imp_variant_score` computes other readings of IMP (:data:`IMP_VARIANTS`).
-
-The *imprecise* (new) score bounds ``R = P(D|Dep)/P(D|Ind)`` over a set of Dirichlet
-parameters (:func:`imprecise_score_interval`, :func:`imprecise_score_rule`,
-:func:`imprecise_decision`); :func:`estimate_joint`, :func:`estimate_conditional`
-and the loss functions reproduce the slides' error measures; and
-:func:`simulate_independence` runs the slides' simulation study.
-
-For the chapter that reproduces the slides: :func:`exact_errors` gives the exact
-expected error counts of the simulation by enumerating every table
-(:func:`all_tables`, :func:`table_probabilities`); :func:`compare_with_published`,
-:func:`exact_agreement` and :func:`display_comparison` set our numbers beside the
-published ones with z-scores; :func:`scan_symmetric_priors` and
-:func:`scan_prior_odds` identify the settings behind two published tables
-(:func:`prior_odds_decision` is the "PRIOR" rule);
-:func:`imp_variant_check` and :func:`imp_threshold_fit` test readings of IMP
-against its published column; and :func:`hill_climb_bdeu`
-(greedy BDeu structure search, checked against :func:`exhaustive_bdeu` over
-:func:`all_dags`) with :func:`learn_from_independent_data` repeats the slides'
-example of a network learned from four cases of independent variables.
-
-Bad input.  Counts must be finite non-negative integers (``ValueError`` otherwise);
-``S <= 0`` or ``s <= 0`` raises ``ValueError``; a table with no rows or no columns
-(shape ``(..., 0, c)``) raises ``ValueError``.  An all-zero table (``N = 0``) is
-allowed and gives a *defined* result: no evidence either way, so every score is 0
-(CHI is 0, the imprecise interval of ``ln R`` is ``[0, 0]``) and every decision is
-independence (undecided for the three-way imprecise rule).
+Everything works on contingency tables of counts ``N[x, y]`` and is vectorised over
+any number of tables (``counts`` of shape ``(..., r, c)``). Every score is oriented so
+that a positive value favours dependence: the G and chi-square statistics, K2, BDe,
+BIC, AIC, the imprecise upper-entropy score IMP and its variants, an imprecise BDe
+interval, and the decision rules that turn scores into dependence / independence /
+undecided. Estimates and losses of the fitted joint or conditional tables are here
+too. The definitions are in the book's Algorithms appendix.
 """
 
 from __future__ import annotations

@@ -30,6 +30,12 @@ Every function returns a Python float.  When the instances an indicator averages
 over are absent (no determinate instance for ``single_accuracy``, none
 indeterminate for ``set_accuracy``, an empty test set, ...) the value is ``nan``;
 no warning is emitted.
+
+ROC areas of precise class probabilities: :func:`roc_area` (two classes, or Hand &
+Till's pairwise average), :func:`binary_roc_areas` (many two-class problems at once,
+ties counted 1/2) on scores such as :func:`binary_log_odds`, and Dash & Cooper's
+changes of area between two classifiers, :func:`delta_roc` and
+:func:`delta_roc_remaining`.
 """
 
 from __future__ import annotations
@@ -53,6 +59,16 @@ __all__ = [
     "precise_accuracy_on",
     "brier_loss",
     "summary",
+    "roc_area",
+    "binary_roc_areas",
+    "binary_log_odds",
+    "delta_roc",
+    "delta_roc_remaining",
+    "make_set_scorer",
+    "u65_scorer",
+    "u80_scorer",
+    "discounted_accuracy_scorer",
+    "determinacy_scorer",
 ]
 
 
@@ -522,3 +538,208 @@ def summary(sets, y, classes=None, precise_pred=None, proba=None) -> dict:
             raise ValueError(f"proba has shape {pr.shape} but sets has shape {s.shape}")
         out["brier"] = brier_loss(pr, idx)
     return out
+
+
+# ----------------------------------------------------------------------------
+# ROC areas of precise class probabilities
+# ----------------------------------------------------------------------------
+
+def roc_area(y_true, proba, classes) -> float:
+    """Area under the ROC curve of class probabilities.
+
+    Two classes: the usual AUC of ``proba[:, 1]`` for the positive class
+    ``classes[1]`` (the same value as scoring ``classes[0]`` with ``proba[:, 0]``).
+    More classes: Hand & Till's average over class pairs (scikit-learn's
+    ``multi_class="ovo"``).
+
+    Parameters
+    ----------
+    y_true : array-like, shape (n,)
+        True labels (values of ``classes``).
+    proba : array-like, shape (n, n_classes)
+    classes : array-like, shape (n_classes,)
+
+    Raises
+    ------
+    ValueError
+        If ``y_true`` holds a single class (the area is undefined).
+    """
+    from sklearn.metrics import roc_auc_score
+
+    y = np.asarray(y_true)
+    p = np.asarray(proba, dtype=float)
+    classes = np.asarray(classes)
+    if p.ndim != 2 or p.shape != (len(y), len(classes)):
+        raise ValueError(f"proba must have shape ({len(y)}, {len(classes)}); got {p.shape}")
+    present = pd.unique(y)
+    unknown = [c for c in present if c not in set(classes.tolist())]
+    if unknown:
+        raise ValueError(f"y_true has labels {unknown} not in classes")
+    if len(present) < 2:
+        raise ValueError("the ROC area is undefined: y_true contains a single class")
+    if len(classes) == 2:
+        return float(roc_auc_score(np.asarray(y == classes[1], dtype=bool), p[:, 1]))
+    return float(roc_auc_score(y, p, multi_class="ovo", labels=classes))
+
+
+def binary_roc_areas(group, positive, score):
+    """ROC areas of many two-class problems at once (Mann-Whitney form, ties count 1/2).
+
+    Parameters
+    ----------
+    group : array-like of int, shape (n,)
+        Problem index of each row, in ``[0, n_groups)``.
+    positive : array-like of bool, shape (n,)
+        True for rows of the positive class.
+    score : array-like of float, shape (n,)
+        Score of the positive class (e.g. its posterior probability).
+
+    Returns
+    -------
+    ndarray of float, shape (n_groups,)
+        Area of each problem; NaN where a problem has rows of one class only.
+    """
+    g = np.asarray(group, dtype=np.int64)
+    pos = np.asarray(positive, dtype=bool)
+    s = np.asarray(score, dtype=np.float64)
+    if not (g.shape == pos.shape == s.shape) or g.ndim != 1:
+        raise ValueError("group, positive and score must be 1-D arrays of the same length")
+    if len(g) == 0:
+        return np.zeros(0)
+    if g.min() < 0:
+        raise ValueError("group indices must be >= 0")
+    if np.isnan(s).any():
+        raise ValueError("score contains NaN")
+    n_groups = int(g.max()) + 1
+    order = np.lexsort((s, g))
+    g, pos, s = g[order], pos[order], s[order]
+    n = len(g)
+    idx = np.arange(n)
+    # blocks of tied scores inside a problem share the mean of their ranks
+    new = np.r_[True, (g[1:] != g[:-1]) | (s[1:] != s[:-1])]
+    first = idx[new]
+    last = np.r_[first[1:], n] - 1
+    block = np.cumsum(new) - 1
+    g_start = np.searchsorted(g, np.arange(n_groups))
+    midrank = ((first + last) / 2.0)[block] - g_start[g] + 1.0
+    n_pos = np.bincount(g, weights=pos, minlength=n_groups)
+    n_all = np.bincount(g, minlength=n_groups).astype(np.float64)
+    n_neg = n_all - n_pos
+    rank_sum = np.bincount(g, weights=np.where(pos, midrank, 0.0), minlength=n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        auc = (rank_sum - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)
+    auc[(n_pos == 0) | (n_neg == 0)] = np.nan
+    return auc
+
+
+def binary_log_odds(proba):
+    """``log p1 - log p0`` of two-class probabilities: a score that keeps their order.
+
+    With hundreds of features a posterior can round to exactly 1 (any log-odds above
+    about 37), which ties records that a classifier in fact ranks apart; the smaller
+    of the two probabilities keeps its precision down to about 1e-308, so the
+    log-odds rebuilt from both stay distinct.
+
+    Parameters
+    ----------
+    proba : array-like, shape (n, 2)
+
+    Returns
+    -------
+    ndarray, shape (n,)
+    """
+    p = np.asarray(proba, dtype=np.float64)
+    if p.ndim != 2 or p.shape[1] != 2:
+        raise ValueError(f"proba must have shape (n, 2); got {p.shape}")
+    with np.errstate(divide="ignore"):
+        return np.log(p[:, 1]) - np.log(p[:, 0])
+
+
+def delta_roc(r_ma, r_map):
+    """Dash & Cooper's relative ROC gain ``(R_ma - R_map) / R_map``.
+
+    Parameters
+    ----------
+    r_ma, r_map : float or array-like
+        ROC areas of the model-averaged and of the MAP classifier, in [0, 1].
+    """
+    r_ma, r_map = _check_roc(r_ma, "r_ma"), _check_roc(r_map, "r_map")
+    if np.any(r_map == 0):
+        raise ValueError("delta_roc is undefined when r_map = 0")
+    out = (r_ma - r_map) / r_map
+    return float(out) if out.ndim == 0 else out
+
+
+def delta_roc_remaining(r_ma, r_map, perfect=1.0):
+    """Share of the remaining ROC area covered: ``(R_ma - R_map) / (T - R_map)``.
+
+    ``T`` = ``perfect`` is the area of a perfect classifier; following the paper,
+    the value is 0 where ``R_map = T``.
+    """
+    r_ma, r_map = _check_roc(r_ma, "r_ma"), _check_roc(r_map, "r_map")
+    gap = float(perfect) - r_map
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(gap == 0, 0.0, (r_ma - r_map) / np.where(gap == 0, 1.0, gap))
+    return float(out) if out.ndim == 0 else out
+
+
+def _check_roc(r, name):
+    r = np.asarray(r, dtype=float)
+    if np.any(~np.isfinite(r)) or np.any(r < 0) or np.any(r > 1):
+        raise ValueError(f"{name} must hold ROC areas in [0, 1]; got {r!r}")
+    return r
+
+
+# ----------------------------------------------------------------------------
+# scikit-learn scorers of set-valued predictions
+# ----------------------------------------------------------------------------
+
+
+class _SetScorer:
+    """``scorer(estimator, X, y) -> float`` (picklable, for n_jobs > 1)."""
+
+    def __init__(self, metric, kwargs):
+        self.metric, self.kwargs = metric, kwargs
+
+    def __call__(self, estimator, X, y):
+        sets = estimator.predict_set(X)
+        if self.metric is determinacy:  # the one metric without y
+            return float(determinacy(sets))
+        return float(self.metric(sets, y, classes=estimator.classes_, **self.kwargs))
+
+    def __repr__(self):
+        extra = "".join(f", {k}={v!r}" for k, v in self.kwargs.items())
+        return f"make_set_scorer({self.metric.__name__}{extra})"
+
+
+def make_set_scorer(metric, **kwargs):
+    """A scikit-learn scorer of a credal classifier's ``predict_set``.
+
+    The scorer is a callable ``scorer(estimator, X, y) -> float`` as
+    ``cross_val_score``, ``GridSearchCV`` (also in a ``scoring`` dict) and
+    ``cross_validate`` accept. It computes
+    ``metric(estimator.predict_set(X), y, classes=estimator.classes_, **kwargs)``
+    (``determinacy(estimator.predict_set(X))`` for :func:`determinacy`); larger
+    is better for all the set metrics here.
+
+    Parameters
+    ----------
+    metric : callable
+        A metric of this module taking ``(sets, y, classes=...)``, e.g.
+        :func:`u65`, :func:`utility` (then pass ``u_half``), or :func:`determinacy`.
+    **kwargs
+        Further keyword arguments for ``metric``.
+
+    Returns
+    -------
+    callable
+    """
+    return _SetScorer(metric, kwargs)
+
+
+#: scikit-learn scorers (``scoring=``) of :func:`u65`, :func:`u80`,
+#: :func:`discounted_accuracy` and :func:`determinacy` on ``predict_set``.
+u65_scorer = make_set_scorer(u65)
+u80_scorer = make_set_scorer(u80)
+discounted_accuracy_scorer = make_set_scorer(discounted_accuracy)
+determinacy_scorer = make_set_scorer(determinacy)

@@ -1,132 +1,29 @@
 """Naive Bayes and the naive credal classifiers: NBC, NCC, NCC-epsilon and LNCC.
 
-All three classifiers share one sufficient statistic, the count tables of a
-naive model, learnt under the missing-at-random convention of JNCC2:
-
-* ``n(c)``: training rows of class ``c`` (weighted by ``sample_weight``);
-* ``n(c, f_j)``: rows of class ``c`` whose feature ``j`` equals ``f_j``;
-* ``n_j(c) = sum_f n(c, f)``: rows of class ``c`` where feature ``j`` is observed
-  (equals ``n(c)`` on complete data).
-
-A feature missing in the instance to classify drops out of every product.  A
-feature with a single declared category contributes a factor 1 to every model
-and is ignored.
-
-Naive Bayes (:class:`NaiveBayes`), with Walley's parametrisation of the Dirichlet
-prior (strength ``s``, proportions ``t``)::
-
-    P(c)     = (n(c) + s t(c)) / (N + s)
-    P(f_j|c) = (n(c, f_j) + s t(c, f_j)) / (n_j(c) + s t(c))
-
-``prior="perks"`` is the paper's ``t(c) = 1/|C|``, ``t(c, f_j) = 1/(|C||F_j|)``;
-``prior="laplace"`` adds ``s`` to every cell, as JNCC2 and Weka do with ``s = 1``:
-``P(c) = (n(c) + s)/(N + s|C|)``, ``P(f_j|c) = (n(c,f_j) + s)/(n_j(c) + s|F_j|)``.
-
-NCC (:class:`NCC`).  The prior proportions ``t`` range over the whole simplex
-(imprecise Dirichlet model), optionally contaminated, ``t = (1 - eps) t0 + eps u``
-with ``u`` the Perks proportions (NCC-eps; ``eps = 1`` is the Perks NBC).  Class
-``c'`` dominates ``c''`` when ``inf_t P_t(c', f) / P_t(c'', f) > 1``.  The infimum
-reduces exactly to one dimension (Zaffalon 2001): the numerator's feature cells
-take their lower bound ``s e_j`` (``e_j = eps/(|C||F_j|)``), the denominator's
-their upper bound ``t'' - delta_j`` (``delta_j = eps (|F_j| - 1)/(|C||F_j|)``), the
-other classes their lower bound ``eps/|C|``.  With ``t'' = (1-eps) tau + eps/|C|``
-and ``t' = (1-eps)(1-tau) + eps/|C|``, ``tau`` in ``[0, 1]``::
-
-    psi(tau) = ln(n' + s t') - ln(n'' + s t'')
-               + sum_j [ ln(n'_j + s e_j) - ln(n'_oj + s t')
-                         + ln(n''_oj + s t'') - ln(n''_j + s (t'' - delta_j)) ]
-
-(``n'_j = n(c', f_j)``, ``n'_oj = n_j(c')``.)  ``psi`` is strictly convex once a feature
-with two or more categories is observed, because ``n_j <= n_oj <= n`` (without
-one it is decreasing); its minimum is at an end point
-or at the unique root of the increasing ``psi'``, found by a safeguarded Newton
-iteration run on all instances and ordered class pairs at once.  Dominance iff
-``min psi > 0``.  With ``eps = 0`` a zero count ``n'_j = 0`` makes the infimum 0.
-
-LNCC (:class:`LNCC`, Antonucci, Cattaneo & Corani 2011).  Every naive model is
-kept whose likelihood, with the instance to classify included as a row whose
-class is missing, is at least ``alpha`` times the maximum; ``c'`` dominates
-``c''`` when the ratio exceeds 1 on all of them.  Theorems 1-2 of the paper reduce
-the test to one parameter: with ``x = 1/2 + t`` on ``[x_a, x_b]`` (here written for
-the available-case counts; on complete data ``n'_oj = n'``)::
-
-    p'(x) = (n' + x) prod_j (n'_j + x) / (n'_oj + x)
-    l'(x) = (n' + x)^n' prod_j (n'_j + x)^n'_j / (n'_oj + x)^n'_oj
-    L(x)  = l'(x) l''(1 - x) (p'(x) + p''(1 - x)),   g(x) = p'(x) / p''(1 - x)
-
-(factors with ``n'_j = n'_oj`` are 1; ``0^0 = 1``.)  ``g`` increases from 0 to
-infinity; ``x0`` solves ``g = 1``.  Dominance at level ``alpha`` iff
-``alpha > alpha* = sup_{x <= x0} L(x) / sup_x L(x)``.
-
-Computing ``alpha*`` exactly.  By the envelope theorem (``ln L`` is the value
-``M(t) - x M'(t) + ln(1 + exp M'(t))`` of the convex function
-``M(t) = max_theta ln[l_d (pi')^x (pi'')^(1-x)]``, and ``M' = ln g``),
-``d ln L / dx`` has the sign of ``D(x) = ln g(x) - ln x + ln(1 - x)``; hence ``L``
-increases for ``x <= 0``, decreases for ``x >= 1``, and its local maxima in
-``[0, 1]`` are the down-crossings of ``D``.  ``D`` is a sum of terms
-``W ln(C + x)`` and ``-W ln(C + 1 - x)`` whose derivatives are monotone, so on any
-interval the derivative ``D'`` has a rigorous enclosure from its end values.  The
-classifier splits ``[0, 1]`` into cells, certifies each cell (``D`` monotone, or
-``D`` of one sign), bisects the cells it cannot certify, solves each certified
-down-crossing by safeguarded Newton, and takes ``sup`` over ``{0, x0, 1}`` and
-the local maxima on each side of ``x0``.  No grid decides the cut; the paper's
-equally spaced grid (250 points) is available as ``grid=250`` for comparison.
-
-Multi-class LNCC.  The paper's dominance test is pairwise: for the pair
-``(c', c'')`` the instance's likelihood term is restricted to those two classes
-(its Section 4), and Theorems 1-2 hold with the other classes' parameters at
-their maximum-likelihood values.  This module uses exactly that test for every
-ordered pair.  Because each pair has its own likelihood, pairwise dominance need
-not be transitive; the returned set is the union of the *source* strongly
-connected components of the dominance graph (classes ``c`` such that every class
-reaching ``c`` by a chain of dominances is reached back from ``c``).  Without
-cycles, the usual case, this is exactly the set of undominated classes, and it is
-never empty.
-
-Prediction cost.  Sets and thresholds depend only on the fitted counts and on
-the instance, so ``predict``, ``predict_set`` and ``dominance_threshold`` work
-on the distinct rows of ``X`` (found through a mixed-radix integer key; data with
-few features and many rows, such as simulated data, repeat rows a lot).  The last
-few results are remembered in a small memo keyed by a hash of the counts, of the
-distinct rows and of the parameters that matter: ``predict`` after
-``predict_set`` on the same rows (what the evaluation engine does) costs no second
-computation, and LNCC models that differ only in ``alpha`` share the thresholds
-``alpha*``, which do not depend on ``alpha``.  The end values that the
-certificates of both classifiers start from are sums, over the observed
-features, of per-(class, category) table entries; the tables are built once per
-fitted model and summed by groups of features (``credal._tables``).
-
-The second half of the module holds the formulas, experiment loops and tables of
-the likelihood-based NCC chapter (``notebooks/likelihood-ncc.md``): Example 1's
-likelihood intervals, the two-class profile likelihood with and without the
-instance (:class:`TwoClassProfile`), Examples 2-3, the UCI study and the tables
-with the published values beside ours.
-
-References
-----------
-Zaffalon, M. (2001). Statistical inference of the naive credal classifier. ISIPTA.
-Corani, G. & Benavoli, A. (2010). Restricting the IDM for classification. IPMU.
-Antonucci, A., Cattaneo, M. & Corani, G. (2011). Likelihood-based naive credal
-classifier. ISIPTA.
+All of them learn one sufficient statistic, the count tables of a naive model
+(missing-at-random, as in JNCC2): ``n(c)``, ``n(c, f_j)`` and ``n_j(c)``.
+``NaiveBayes`` is the precise model (Perks or Laplace prior); ``NCC`` applies
+maximality over the imprecise Dirichlet model (optionally epsilon-contaminated) with an
+exact dominance test per class pair; ``LNCC`` keeps the naive models whose likelihood
+is at least ``alpha`` times the maximum (Antonucci, Cattaneo & Corani). Dominance tests
+are vectorised over rows and class pairs, certified by closed-form bounds, and solved
+exactly (Newton) only where the bounds do not decide. The derivations are in the
+book's Algorithms appendix.
 """
 
 from __future__ import annotations
 
-import hashlib
 import numbers
-import threading
-from collections import OrderedDict
 
 import numpy as np
 from scipy.special import xlog1py
-from sklearn.base import BaseEstimator, ClassifierMixin
 
+from .base import BaseClassifier, CredalMixin, PreciseMixin
 from ._tables import _DerivedTables, _joint_sum, _joint_tables
 from ._validation import (
     check_fit_input,
     check_in_range,
     check_positive,
-    check_predict_input,
 )
 
 __all__ = [
@@ -1017,19 +914,8 @@ def _lncc_certify_outside(pairs, g0, g1, top_lo, top_hi, log_alpha, tol):
 
 
 # ---------------------------------------------------------------------------
-# prediction on distinct rows, and a small memo shared by fitted models
+# prediction on distinct rows
 # ---------------------------------------------------------------------------
-
-# Credal sets and LNCC thresholds depend only on the fitted counts and on the
-# instance, so they are computed once per distinct test row, and the last few
-# results are remembered: ``predict`` and ``predict_set`` on the same rows (what
-# the evaluation engine calls) share one computation, and so do LNCC models that
-# differ only in ``alpha`` (the thresholds do not depend on it).
-_MEMO_SIZE = 8
-_MEMO_MAX_ELEMENTS = 1 << 22
-_MEMO: OrderedDict = OrderedDict()
-_MEMO_LOCK = threading.Lock()
-
 
 def _unique_rows(codes, n_values):
     """Distinct rows of a code matrix.
@@ -1074,73 +960,6 @@ def _unique_rows(codes, n_values):
     return codes, np.arange(n)
 
 
-def _codes_key(codes):
-    """Hash of a code matrix (shape and values)."""
-    codes = np.asarray(codes)
-    # hashed in the narrowest integer type that holds every code (a wide data set is
-    # otherwise mostly zero bytes); the type is part of the hash
-    narrow = np.int64
-    if codes.size:
-        lo, hi = int(codes.min()), int(codes.max())
-        for t in (np.int8, np.int16, np.int32):
-            if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max:
-                narrow = t
-                break
-    h = hashlib.blake2b(digest_size=16)
-    h.update(np.asarray(codes.shape, dtype=np.int64).tobytes())
-    h.update(np.dtype(narrow).str.encode())
-    h.update(np.ascontiguousarray(codes, dtype=narrow).tobytes())
-    return h.hexdigest()
-
-
-def _clear_memo():
-    """Forget every remembered result (tests use it to force recomputation)."""
-    with _MEMO_LOCK:
-        _MEMO.clear()
-
-
-def _memoised(key, compute):
-    """``compute()``, remembered under ``key`` among the last few results."""
-    with _MEMO_LOCK:
-        if key in _MEMO:
-            _MEMO.move_to_end(key)
-            return _MEMO[key]
-    value = compute()
-    if value.size <= _MEMO_MAX_ELEMENTS:
-        value.setflags(write=False)
-        with _MEMO_LOCK:
-            _MEMO[key] = value
-            while len(_MEMO) > _MEMO_SIZE:
-                _MEMO.popitem(last=False)
-    return value
-
-
-# ---------------------------------------------------------------------------
-# estimators
-# ---------------------------------------------------------------------------
-
-
-def _memo_peek(key):
-    """The result remembered under ``key``, or None."""
-    with _MEMO_LOCK:
-        if key in _MEMO:
-            _MEMO.move_to_end(key)
-            return _MEMO[key]
-    return None
-
-
-def _memo_store(key, value):
-    """Remember ``value`` (made read-only) under ``key`` if it is small enough."""
-    if value.size <= _MEMO_MAX_ELEMENTS:
-        value.setflags(write=False)
-        with _MEMO_LOCK:
-            _MEMO[key] = value
-            _MEMO.move_to_end(key)
-            while len(_MEMO) > _MEMO_SIZE:
-                _MEMO.popitem(last=False)
-    return value
-
-
 def _check_sample_weight(sample_weight, n):
     if sample_weight is None:
         return np.ones(n)
@@ -1154,7 +973,7 @@ def _check_sample_weight(sample_weight, n):
     return w
 
 
-class _NaiveCounts(_DerivedTables, ClassifierMixin, BaseEstimator):
+class _NaiveCounts(_DerivedTables, BaseClassifier):
     """Shared count tables of the naive classifiers (not public)."""
 
     def _fit_counts(self, X, y, sample_weight):
@@ -1195,11 +1014,6 @@ class _NaiveCounts(_DerivedTables, ClassifierMixin, BaseEstimator):
         self.category_count_ = [flat[:, off[j]:off[j + 1]] for j in range(m)]
         self.observed_count_ = observed
         self._flat = flat
-        h = hashlib.blake2b(digest_size=16)
-        for a in (nv, self.class_count_, flat, observed):
-            h.update(np.asarray(a.shape, dtype=np.int64).tobytes())
-            h.update(np.ascontiguousarray(a).tobytes())
-        self._counts_key = h.hexdigest()
         self._reset_derived()  # tables derived from these counts
         return codes
 
@@ -1248,7 +1062,7 @@ def _check_prior(prior):
         raise ValueError(f"prior must be 'perks' or 'laplace'; got {prior!r}")
 
 
-class NaiveBayes(_NaiveCounts):
+class NaiveBayes(PreciseMixin, _NaiveCounts):
     """Naive Bayes classifier with a Dirichlet prior (Bayesian NBC).
 
     Parameters
@@ -1303,35 +1117,16 @@ class NaiveBayes(_NaiveCounts):
         self._fit_counts(X, y, sample_weight)
         return self
 
-    def predict_log_proba(self, X):
-        """Log posterior probabilities.
+    def _scores(self, codes):
+        return self._joint_log_likelihood(codes, self.prior, float(self.s))
 
-        Parameters
-        ----------
-        X : int array (n_samples, n_features) or DataFrame of categoricals
-
-        Returns
-        -------
-        ndarray, shape (n_samples, n_classes)
-            Columns in ``classes_`` order; each row's exponentials sum to 1.
-        """
-        codes = check_predict_input(self, X)
-        jll = self._joint_log_likelihood(codes, self.prior, float(self.s))
+    def _log_proba(self, codes):
+        jll = self._scores(codes)
         top = jll.max(axis=1, keepdims=True)
         return jll - (top + np.log(np.exp(jll - top).sum(axis=1, keepdims=True)))
 
-    def predict_proba(self, X):
-        """Posterior probabilities, shape (n_samples, n_classes), rows sum to 1."""
-        return np.exp(self.predict_log_proba(X))
 
-    def predict(self, X):
-        """Most probable class of each row, shape (n_samples,)."""
-        codes = check_predict_input(self, X)
-        jll = self._joint_log_likelihood(codes, self.prior, float(self.s))
-        return self.classes_[np.argmax(jll, axis=1)]
-
-
-class _CredalNaive(_NaiveCounts):
+class _CredalNaive(CredalMixin, _NaiveCounts):
     """Common prediction code of NCC and LNCC."""
 
     def _pair_index(self, ordered=True):
@@ -1364,40 +1159,15 @@ class _CredalNaive(_NaiveCounts):
             out[:, b, a] = values_rev.reshape(B, a.size)
         return out
 
-    def predict(self, X):
-        """The class the Perks naive Bayes ranks first among ``predict_set``.
+    def _scores(self, codes):
+        """The counterpart: the Perks naive Bayes (``predict`` is its best class in the
+        set; for NCC always its overall choice)."""
+        return self._joint_log_likelihood(codes, "perks", self._nbc_s())
 
-        This is the NBC's choice whenever that class is in the set (always, for
-        NCC); otherwise the best-ranked class of the set.
-
-        Returns
-        -------
-        ndarray, shape (n_samples,)
-        """
-        codes = check_predict_input(self, X)
+    def _sets(self, codes):
+        # one computation per distinct row
         rows, inv = _unique_rows(codes, self.n_values_)
-        jll = self._joint_log_likelihood(rows, "perks", self._nbc_s())
-        sets = self._sets_of_rows(rows, jll)
-        return self.classes_[np.argmax(np.where(sets, jll, -np.inf), axis=1)[inv]]
-
-    def predict_set(self, X):
-        """Classes not dominated, shape (n_samples, n_classes), bool, never an empty row."""
-        codes = check_predict_input(self, X)
-        rows, inv = _unique_rows(codes, self.n_values_)
-        return self._sets_of_rows(rows)[inv]
-
-    # NCC remembers its sets (each costs a convex minimisation per class pair);
-    # LNCC remembers its sets per alpha and its thresholds alpha* across alphas (see
-    # _dominance_codes and _log_threshold_codes).
-    _memo_sets = False
-
-    def _sets_of_rows(self, rows, jll=None):
-        """``_predict_set_codes`` on distinct rows, shared by predict and predict_set."""
-        if not self._memo_sets:
-            return self._predict_set_codes(rows, jll)
-        params = tuple(sorted((k, repr(v)) for k, v in self.get_params().items()))
-        key = ("sets", type(self).__name__, params, self._counts_key, _codes_key(rows))
-        return _memoised(key, lambda: self._predict_set_codes(rows, jll))
+        return self._predict_set_codes(rows)[inv]
 
 
 class NCC(_CredalNaive):
@@ -1435,7 +1205,6 @@ class NCC(_CredalNaive):
     convention.
     """
 
-    _memo_sets = True
 
     def __init__(self, s=1.0, epsilon=0.0):
         self.s = s
@@ -1483,7 +1252,7 @@ class NCC(_CredalNaive):
             infimum ratio of exactly 1 (no dominance) computed as ``1 + 4e-16``
             does not count, whatever the order of the features.
         """
-        codes = check_predict_input(self, X)
+        codes = self._predict_input(X)
         return self._log_ratio_codes(codes)
 
     def _exact_dominates(self, codes, rows, a, b):
@@ -1597,10 +1366,6 @@ class LNCC(_CredalNaive):
     computed for the others are remembered for later calls at other levels.
     """
 
-    # sets are remembered per alpha (predict after predict_set costs nothing), and
-    # the thresholds alpha* computed so far are shared by every alpha (see
-    # _dominance_codes)
-    _memo_sets = True
 
     def __init__(self, alpha=0.75, grid=None):
         self.alpha = alpha
@@ -1619,19 +1384,6 @@ class LNCC(_CredalNaive):
 
     def _nbc_s(self):
         return 1.0
-
-    def _threshold_key(self, codes):
-        return ("lncc-threshold", repr(self.grid), self._counts_key, _codes_key(codes))
-
-    def _log_threshold_codes(self, codes):
-        # the memo may hold the thresholds of some pairs only (NaN elsewhere), left
-        # by _dominance_codes; all are then recomputed together, so that the values
-        # do not depend on which pairs were computed before (rounding ~1e-16)
-        key = self._threshold_key(codes)
-        known = _memo_peek(key)
-        if known is not None and not np.isnan(known).any():
-            return known
-        return _memo_store(key, self._compute_log_threshold(codes))
 
     def _pair_counts(self, codes, rows, a, b):
         """Arguments ``(n1, n1j, o1j, n2, n2j, o2j, mask)`` of the LNCC problems
@@ -1672,25 +1424,19 @@ class LNCC(_CredalNaive):
 
         Exact path (``grid=None``): most pairs are decided by the bounds of
         :func:`_lncc_certify`, then, where ``x0`` lies outside ``[0, 1]``, by
-        :func:`_lncc_certify_outside`; ``alpha*`` is computed only for the others,
-        and remembered (NaN elsewhere) so that models differing only in ``alpha``
-        reuse it.  Thresholds already remembered in full are used directly (pairs
-        whose threshold is known skip the second stage).
+        :func:`_lncc_certify_outside`; ``alpha*`` is computed only for the others.
         """
         with np.errstate(divide="ignore"):
             la = np.log(float(self.alpha))
         K = len(self.classes_)
         B, m = codes.shape
-        key = self._threshold_key(codes)
-        known = _memo_peek(key)
-        if self.grid is not None or (known is not None and not np.isnan(known).any()) \
-                or K < 2 or B == 0:
-            lt = self._log_threshold_codes(codes)
+        if self.grid is not None or K < 2 or B == 0:
+            lt = self._compute_log_threshold(codes)
             return (la > lt + _LOG_TIE) & ~np.eye(K, dtype=bool)
         dom = np.zeros((B, K, K), dtype=bool)
         a, b = self._pair_index(ordered=False)
         P = a.size
-        thr = np.full((B, K, K), np.nan) if known is None else known.copy()
+        thr = np.full((B, K, K), np.nan)
         thr[:, np.arange(K), np.arange(K)] = 0.0
         todo = []
         tables = self._derived_tables(
@@ -1729,7 +1475,6 @@ class LNCC(_CredalNaive):
             f, v = self._exact_log_threshold(codes, r[new], aa[new], bb[new])
             thr[r[new], aa[new], bb[new]] = f
             thr[r[new], bb[new], aa[new]] = v
-            _memo_store(key, thr)
         # undecided directions from the exact thresholds, as the full computation decides
         d = la > thr[r, aa, bb] + _LOG_TIE
         dom[r, aa, bb] = np.where(fwd == 0, d, fwd == 1)
@@ -1764,9 +1509,9 @@ class LNCC(_CredalNaive):
             ``[i, a, b] = alpha*``: class ``a`` dominates ``b`` on row ``i`` iff
             ``alpha > alpha*`` (1 on the diagonal).
         """
-        codes = check_predict_input(self, X)
+        codes = self._predict_input(X)
         rows, inv = _unique_rows(codes, self.n_values_)
-        return np.exp(self._log_threshold_codes(rows))[inv]
+        return np.exp(self._compute_log_threshold(rows))[inv]
 
     def _predict_set_codes(self, codes, jll=None):
         dom = self._dominance_codes(codes)

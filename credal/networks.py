@@ -1,4 +1,4 @@
-"""Discrete Bayesian networks: BIF files, random networks, forward sampling, ROC helpers.
+"""Discrete Bayesian networks: BIF files, random networks, forward sampling.
 
 This module supplies the data-generating side of Dash & Cooper's experiments with
 model-averaged naive Bayes:
@@ -17,9 +17,8 @@ model-averaged naive Bayes:
   trials at once, vectorised over trials as well;
 * :func:`exact_marginal` computes exact joint marginals by variable elimination
   (reference values for checking the sampler);
-* :func:`choose_class_node`, :func:`split_class`, :func:`roc_area`,
-  :func:`delta_roc` and :func:`delta_roc_remaining` set up and score the
-  classification experiments.
+* :func:`choose_class_node` and :func:`split_class` set up the classification
+  experiments (they are scored with the ROC helpers of :mod:`credal.metrics`).
 
 CPT layout: ``cpt(node)`` has shape ``(n_configurations, n_states)``; row ``j``
 is the distribution of the node for the ``j``-th parent configuration, parent
@@ -35,7 +34,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import roc_auc_score
 
 __all__ = [
     "BayesianNetwork",
@@ -45,13 +43,9 @@ __all__ = [
     "load_network",
     "random_network",
     "sample",
-    "sample_random_trials",
     "exact_marginal",
     "choose_class_node",
     "split_class",
-    "roc_area",
-    "delta_roc",
-    "delta_roc_remaining",
 ]
 
 _DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "raw"
@@ -449,184 +443,6 @@ def random_network(n_nodes, max_parents, random_state=None, *, n_states=2) -> Ra
     )
 
 
-def _split_pieces(m, bits):
-    """Multipliers (T, k) cut into ``64 // bits`` pieces of ``bits`` bits, as float64 (T, k, p)."""
-    mask = np.uint64((1 << bits) - 1)
-    return np.stack([((m >> np.uint64(bits * c)) & mask).astype(np.float64)
-                     for c in range(64 // bits)], axis=2)
-
-
-def _join_pieces(part, bits):
-    """``sum_c part[..., c] << (bits * c)`` modulo 2**64 (exact integer sums as float64)."""
-    part = part.astype(np.uint64)
-    out = part[..., 0].copy()
-    for c in range(1, part.shape[-1]):
-        out += part[..., c] << np.uint64(bits * c)
-    return out
-
-
-def _piece_bits(k, n_states):
-    """Widest piece whose products summed over ``k`` parents stay exact in float64.
-
-    A piece below ``2**bits`` times a value below ``n_states`` summed over ``k``
-    terms stays below ``2**53`` when ``(n_states - 1) * k < 2**(53 - bits)``; 32-bit
-    pieces (two matrix columns) then suffice, else 16-bit ones (four columns).
-    """
-    return 32 if (n_states - 1) * max(k, 1) < 2**21 else 16
-
-
-def _key_sums(v, m, n_states=128):
-    """``sum_j v[t, j, r] * m[t, j]`` modulo 2**64, shape (T, n), with floating-point BLAS.
-
-    The multipliers are split into 16- or 32-bit pieces (:func:`_piece_bits`) so that
-    every float64 matrix product is exact; the pieces are then recombined with
-    wrapping uint64 shifts. About twice as fast as uint64 multiply-and-sum.
-    """
-    bits = _piece_bits(v.shape[1], n_states)
-    part = np.matmul(v.astype(np.float64).transpose(0, 2, 1), _split_pieces(m, bits))
-    return _join_pieces(part, bits)
-
-
-def _dense_key_sums(xf, parents, m, n_states):
-    """:func:`_key_sums` for node ``i = xf.shape[1]`` from the values of all earlier nodes.
-
-    ``xf`` (T, i, n) holds the float64 values of nodes ``0..i-1``; each trial's
-    multipliers are scattered into a dense (i, pieces) matrix with zeros for the
-    non-parents. When most earlier nodes are parents this costs about as many
-    operations as the gathered product but skips gathering and converting the
-    parents' values.
-    """
-    T, i, _ = xf.shape
-    bits = _piece_bits(i, n_states)
-    pieces = _split_pieces(m, bits)  # (T, k, p)
-    dense = np.zeros((T, i, pieces.shape[2]))
-    real = m != 0  # padding has multiplier 0 and may point at node 0
-    t_idx = np.broadcast_to(np.arange(T)[:, None], m.shape)
-    dense[t_idx[real], parents[real]] = pieces[real]
-    return _join_pieces(np.matmul(xf.transpose(0, 2, 1), dense), bits)
-
-
-def _positive_columns(h, keys, n_states):
-    """The lazily generated CPT columns of every key in ``h`` (shape (T, m)).
-
-    Returns the probability of state 0, (T, m), for two states, and the cumulative
-    probabilities of states ``0..r-2``, (T, m, r - 1), otherwise; the arithmetic is
-    that of :meth:`RandomNetwork._conditional`, element by element.
-    """
-    scale = 1.0 / 9007199254740992.0
-    if n_states == 2:
-        # the two states' exponentials as separate contiguous arrays; e0 + e1 is the
-        # row sum of RandomNetwork._conditional
-        e0 = -np.log(((_mix64(h + keys[0]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
-        e1 = -np.log(((_mix64(h + keys[1]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
-        return e0 / (e0 + e1)
-    z = _mix64(h[:, :, None] + keys[None, None, :])
-    u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * scale
-    e = -np.log(u)
-    p = e / e.sum(axis=2, keepdims=True)
-    return np.cumsum(p[:, :, :-1], axis=2)
-
-
-def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2):
-    """Many independent (random network, class node, sample) draws at once.
-
-    For each seed ``s`` of ``random_states`` this returns exactly what
-
-    .. code-block:: python
-
-        rng = np.random.default_rng(s)
-        net = random_network(n_nodes, max_parents, rng, n_states=n_states)
-        cls = net.index(choose_class_node(net, rng))
-        x = sample(net, n, rng, as_frame=False)
-
-    returns, but the forward sampler runs once per node position for all trials
-    together (padded parent sets; a zero multiplier leaves the configuration key
-    unchanged), so the per-node cost of the Python loop is shared by the trials.
-    This is what makes Dash & Cooper's thousands of trials over networks of up
-    to 501 nodes cheap.
-
-    Parameters
-    ----------
-    n_nodes : int >= 1
-        Nodes per network (features + class).
-    max_parents : int >= 0
-        Maximum in-degree N_k.
-    n : int >= 1
-        Records per trial.
-    random_states : sequence of int, SeedSequence or Generator
-        One seed per trial.
-    n_states : int >= 2
-        States of every node.
-
-    Returns
-    -------
-    codes : ndarray of int8, shape (n_trials, n, n_nodes)
-        Sampled state indices, nodes in network order.
-    class_index : ndarray of int64, shape (n_trials,)
-        Index of the class node chosen in each trial.
-    """
-    n_nodes = _check_int("n_nodes", n_nodes, 1)
-    max_parents = _check_int("max_parents", max_parents, 0)
-    n_states = _check_int("n_states", n_states, 2)
-    n = _check_int("n", n, 1)
-    if n_states > 127:
-        raise ValueError(f"n_states must be <= 127 (int8 codes); got {n_states}")
-    seeds = list(random_states)
-    T = len(seeds)
-    if T == 0:
-        return np.zeros((0, n, n_nodes), dtype=np.int8), np.zeros(0, dtype=np.int64)
-    structures, cls, U = [], np.empty(T, dtype=np.int64), np.empty((T, n_nodes, n))
-    for t, s in enumerate(seeds):
-        rng = np.random.default_rng(s)
-        structures.append(_random_structure(n_nodes, max_parents, rng))
-        cls[t] = rng.integers(n_nodes)  # choose_class_node: every node has >= 2 states
-        rng.random(out=U[t])  # the same draws as rng.random((n_nodes, n)), without a copy
-    k_all = max(p.shape[1] for _, p, _, _ in structures)
-    P = np.zeros((T, n_nodes, k_all), dtype=np.int64)
-    M = np.zeros((T, n_nodes, k_all), dtype=np.uint64)
-    for t, (_, p, m, _) in enumerate(structures):
-        P[t, :, : p.shape[1]] = p
-        M[t, :, : m.shape[1]] = m
-    S = np.stack([st[3] for st in structures])
-    k_node = np.max([st[0] for st in structures], axis=0)  # widest parent set per node
-    r = n_states
-    # few parent configurations: one column per configuration; otherwise one per
-    # record, keyed from all earlier nodes at once when most of them are parents
-    table = [r**int(k) <= max(n, 1) for k in k_node]
-    dense = [not tb and 2 * int(k) > i for i, (k, tb) in enumerate(zip(k_node, table))]
-    x = np.zeros((T, n_nodes, n), dtype=np.int8)
-    xf = np.zeros((T, n_nodes, n)) if any(dense) else None  # float64 copy of x for BLAS
-    tt = np.arange(T)[:, None]
-    t_all = np.arange(T)
-    keys = np.arange(1, n_states + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
-    for i in range(n_nodes):
-        k = int(k_node[i])
-        if table[i]:
-            # padded parents have multiplier 0, so every digit gives the same key
-            digits = (np.arange(r**k)[:, None] // r ** np.arange(k)[None, :]) % r
-            h = (digits.astype(np.uint64)[None] * M[:, i, None, :k]).sum(
-                axis=2, dtype=np.uint64) + S[:, i, None]  # (T, r**k)
-            cfg = np.zeros((T, n), dtype=np.int64)  # configuration index of each record
-            for d in range(k):
-                cfg += x[t_all, P[:, i, d]] * np.int64(r**d)
-        elif dense[i]:
-            h = _dense_key_sums(xf[:, :i], P[:, i, :k], M[:, i, :k], r) + S[:, i, None]
-        else:
-            v = x[tt, P[:, i, :k]]  # (T, k, n) parent values
-            h = _key_sums(v, M[:, i, :k], r) + S[:, i, None]  # (T, n)
-        # the column of RandomNetwork._conditional for every key, all trials at once
-        p = _positive_columns(h, keys, r)
-        if r == 2:
-            x[:, i] = U[:, i] >= (np.take_along_axis(p, cfg, axis=1) if table[i] else p)
-        else:
-            if table[i]:
-                p = np.take_along_axis(p, cfg[:, :, None], axis=1)
-            x[:, i] = (U[:, i, :, None] >= p).sum(axis=2)
-        if xf is not None:
-            xf[:, i] = x[:, i]
-    return np.ascontiguousarray(x.transpose(0, 2, 1)), cls
-
-
 # --------------------------------------------------------------------------------------
 # Sampling and exact marginals
 # --------------------------------------------------------------------------------------
@@ -676,7 +492,7 @@ def _forward_sample(network, u):
 
     Every record only uses its own column of ``u``, so the uniforms of several
     samples joined side by side give the same samples joined one after the other
-    (how :func:`credal.averaging.network_trials` samples a batch of trials at once).
+    (how a batch of trials is sampled at once).
     """
     n = u.shape[1]
     x = np.empty((n, network.n_nodes), dtype=np.int64, order="F")
@@ -1029,7 +845,7 @@ def load_network(name) -> BayesianNetwork:
 
 
 # --------------------------------------------------------------------------------------
-# Classification set-up and ROC helpers
+# Classification set-up
 # --------------------------------------------------------------------------------------
 
 
@@ -1072,74 +888,3 @@ def split_class(network: BayesianNetwork, data, class_node):
     if x.ndim != 2 or x.shape[1] != network.n_nodes:
         raise ValueError(f"data must have shape (n, {network.n_nodes}); got {x.shape}")
     return np.delete(x, i, axis=1), x[:, i]
-
-
-def roc_area(y_true, proba, classes) -> float:
-    """Area under the ROC curve of class probabilities.
-
-    Two classes: the usual AUC of ``proba[:, 1]`` for the positive class
-    ``classes[1]`` (the same value as scoring ``classes[0]`` with ``proba[:, 0]``).
-    More classes: Hand & Till's average over class pairs (scikit-learn's
-    ``multi_class="ovo"``).
-
-    Parameters
-    ----------
-    y_true : array-like, shape (n,)
-        True labels (values of ``classes``).
-    proba : array-like, shape (n, n_classes)
-    classes : array-like, shape (n_classes,)
-
-    Raises
-    ------
-    ValueError
-        If ``y_true`` holds a single class (the area is undefined).
-    """
-    y = np.asarray(y_true)
-    p = np.asarray(proba, dtype=float)
-    classes = np.asarray(classes)
-    if p.ndim != 2 or p.shape != (len(y), len(classes)):
-        raise ValueError(f"proba must have shape ({len(y)}, {len(classes)}); got {p.shape}")
-    present = pd.unique(y)
-    unknown = [c for c in present if c not in set(classes.tolist())]
-    if unknown:
-        raise ValueError(f"y_true has labels {unknown} not in classes")
-    if len(present) < 2:
-        raise ValueError("the ROC area is undefined: y_true contains a single class")
-    if len(classes) == 2:
-        return float(roc_auc_score(np.asarray(y == classes[1], dtype=bool), p[:, 1]))
-    return float(roc_auc_score(y, p, multi_class="ovo", labels=classes))
-
-
-def delta_roc(r_ma, r_map):
-    """Dash & Cooper's relative ROC gain ``(R_ma - R_map) / R_map``.
-
-    Parameters
-    ----------
-    r_ma, r_map : float or array-like
-        ROC areas of the model-averaged and of the MAP classifier, in [0, 1].
-    """
-    r_ma, r_map = _check_roc(r_ma, "r_ma"), _check_roc(r_map, "r_map")
-    if np.any(r_map == 0):
-        raise ValueError("delta_roc is undefined when r_map = 0")
-    out = (r_ma - r_map) / r_map
-    return float(out) if out.ndim == 0 else out
-
-
-def delta_roc_remaining(r_ma, r_map, perfect=1.0):
-    """Share of the remaining ROC area covered: ``(R_ma - R_map) / (T - R_map)``.
-
-    ``T`` = ``perfect`` is the area of a perfect classifier; following the paper,
-    the value is 0 where ``R_map = T``.
-    """
-    r_ma, r_map = _check_roc(r_ma, "r_ma"), _check_roc(r_map, "r_map")
-    gap = float(perfect) - r_map
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(gap == 0, 0.0, (r_ma - r_map) / np.where(gap == 0, 1.0, gap))
-    return float(out) if out.ndim == 0 else out
-
-
-def _check_roc(r, name):
-    r = np.asarray(r, dtype=float)
-    if np.any(~np.isfinite(r)) or np.any(r < 0) or np.any(r > 1):
-        raise ValueError(f"{name} must hold ROC areas in [0, 1]; got {r!r}")
-    return r

@@ -1,121 +1,26 @@
 """Robust Bayes classifier (Ramoni & Sebastiani, 2001) and its naive Bayes baselines.
 
-The robust Bayes classifier (RBC) learns a naive Bayes model from an incomplete
-training set without any assumption about why entries are missing.  Every
-parameter is replaced by the interval of the estimates obtained from all the
-consistent completions of the training set, and a new case receives, for each
-class, an interval that contains the posterior probability computed from every
-completion.  Two scores turn the intervals into decisions:
-
-* the *strong-dominance* score (RBC_d): class ``c`` is chosen only when its lower
-  posterior exceeds the upper posterior of every other class; otherwise the case
-  is left unclassified (``predict_set`` returns the classes no other interval
-  dominates, so RBC_d is determinate exactly when that set is a singleton);
-* the *complete-admissible* score (RBC_u): one point inside each interval, the same
-  fraction of the way up every interval, chosen so that the points sum to one
-  (``predict`` returns its argmax, which always lies in the strong-dominance set).
-
-Notation (priors with global precision ``alpha``, ``q`` classes, ``r_i``
-categories of feature ``i``): ``alpha_j = alpha/q``, ``alpha_ijk = alpha/(q r_i)``.
-For feature ``i`` the training rows fall into four kinds: both the class and the
-feature observed, counted in ``n(a_ik, c_j)``; feature missing, class ``c_j``
-observed: ``n(?, c_j)``; feature value ``a_ik`` observed, class missing:
-``n(a_ik, ?)``; both missing: ``n(?, ?)``.  ``n(?)`` counts rows whose class is
-missing, ``N`` all rows.  With ``D_ij = alpha/q + sum_h n(a_ih, c_j)`` and the
-virtual counts
-
-* ``nbar_ijk = n(?, c_j) + n(a_ik, ?) + n(?, ?)`` (incomplete rows that can be
-  completed to ``(a_ik, c_j)``),
-* ``nlow_ijk = n(?, c_j) + sum_{h != k} n(a_ih, ?) + n(?, ?)`` (incomplete rows
-  that can be completed to class ``c_j`` with another value),
-
-the parameter intervals (Eqs. 5-6 of the paper) are::
-
-    p_low(a_ik|c_j) = (alpha_ijk + n(a_ik,c_j))            / (D_ij + nlow_ijk)
-    p_up (a_ik|c_j) = (alpha_ijk + n(a_ik,c_j) + nbar_ijk) / (D_ij + nbar_ijk)
-    p_low(c_j) = (alpha_j + n(c_j))        / (alpha + N)
-    p_up (c_j) = (alpha_j + n(c_j) + n(?)) / (alpha + N)
-
-Every end point is attained by some completion.  A feature with a single
-category has ``p(a|c) = 1`` in every completion, so its interval is ``[1, 1]``.
-
-Posterior intervals (Theorem 2).  With ``xlow_j = prod_i p_low(a_i|c_j)``,
-``xup_j = prod_i p_up(a_i|c_j)`` over the observed attributes of the case and
-``d = n(?)/(alpha + N)`` (the common width of the class intervals)::
-
-    p_sup(c_j|e) = p_up(c_j) xup_j / (p_up(c_j) xup_j + sum_{h!=j} p_low(c_h) xlow_h)
-    p_inf(c_j|e) = p_low(c_j) xlow_j / (p_low(c_j) xlow_j
-                      + sum_{l!=j} p_low(c_l) xup_l + d * max_{g!=j} xup_g)
-
-The last denominator is the paper's ``max_{g!=j} [p_up(c_g) xup_g +
-sum_{l!=j,g} p_low(c_l) xup_l]`` rewritten with ``p_up = p_low + d``, which makes
-it O(q) per case.  Both bounds are the exact optimum of the relaxation in which
-each ``x_h`` ranges over ``[xlow_h, xup_h]`` independently and the class
-probabilities over their (reachable) intervals; they contain the posterior of
-every completion.  When every training class is observed they are attained
-(Theorem 3); with missing classes they are valid but may be loose.  A case with
-all attributes missing gets the class-probability intervals.  Attributes missing
-in the case to classify are left out of the products (exact: the attribute then
-plays no part in any completion's posterior).
-
-Complete-admissible score.  ``s_u(c_j) = p_inf + k (p_sup - p_inf)`` with
-``k = (1 - sum_h p_inf) / sum_h (p_sup - p_inf)`` in ``[0, 1]`` (``k = 0`` when all
-widths are zero, i.e. complete data).  The paper prints ``p_sup - k (p_sup -
-p_inf)`` with the same ``k``; that sums to one only when ``sum p_inf + sum p_sup
-= 2``, which always holds for two classes (where both forms coincide) but not in
-general, so the form above is used (it equals the paper's form with ``k``
-replaced by ``1 - k``).
-
-Baselines (:class:`NaiveBayesMissing`): NBC_m ignores missing entries (each
-conditional table uses the rows where both the feature and the class are
-observed; exact Bayesian estimates under MAR when classes are observed, by the
-paper's Theorem 1) and NBC_* treats a missing value as one more category.  Both
-drop training rows whose class is missing.
-
-Decision rule (Section 4.3).  With ``theta_d``, ``gamma_d`` the accuracy (on the
-classified cases) and coverage of RBC_d and ``theta_a`` the accuracy of a
-classifier ``a`` that classifies every case, the *residual accuracy*
-``theta_a^l = (theta_a - theta_d gamma_d) / (1 - gamma_d)`` (Eq. 14 solved for
-the residual term) is the accuracy ``a`` needs on the cases RBC_d leaves
-unclassified to account for its total accuracy.  With a cost ``C_w`` for a wrong
-classification and ``C_i`` for an unclassified case, the expected costs per case
-are ``C_w (1 - theta_d) gamma_d + C_i (1 - gamma_d)`` for RBC_d and
-``C_w (1 - theta_a)`` for ``a``; their difference is ``(1 - gamma_d) [C_i - C_w (1 -
-theta_a^l)]``, so RBC_d costs no more than ``a`` iff ``C_i / C_w <= 1 -
-theta_a^l`` (Theorem 4), and no more than all the competitors iff
-``C_i / C_w <= 1 - max_a theta_a^l`` (:func:`max_cost_ratio`, the sixth column
-of the paper's Table 2).
-
-Hand-checked example, Adult row of the paper's Tables 1-2: ``theta_u = 0.8250``,
-``theta_d = 0.8651``, ``gamma_d = 0.8172``; residual of RBC_u ``= (0.8250 -
-0.8651 * 0.8172) / 0.1828 = 0.6457`` (Table 2: 0.6457); the NBC_m and NBC_*
-residuals are 0.6040 and 0.5757, so the maximum cost ratio is ``1 - 0.6457 =
-0.3543`` (Table 2: 0.3543).
-
-The paper's experiments (chapter ``robust-bayes``).  :func:`run_experiment` loads
-the data sets (:func:`paper_data`), prepares the engine's data items
-(:func:`cv_items`: rows without class are dropped, or put into every training
-part) and runs :func:`credal.experiments.cross_validate` once for NBC_m, NBC_* and
-RBC (:func:`chapter_estimators`).  :func:`pooled_summary` pools the fold table
-into the Table 1 fractions with binomial and Monte-Carlo standard errors;
-:func:`table1` and :func:`table2` put them beside the published values;
-:func:`compare_table1`, :func:`halfwidth_check`, :func:`paper_claims`,
-:func:`data_table`, :func:`unlabelled_study` and :func:`bins_study` give the
-chapter's other tables, and :func:`chapter_numbers`, :func:`unlabelled_numbers`
-and :func:`bins_numbers` the numbers its text quotes; :func:`headline` gives the
-paper's headline numbers beside ours for the reproduction report.
+``RobustBayes`` learns a naive Bayes model from incomplete training data without any
+assumption about why entries are missing: each parameter becomes the interval of the
+estimates over all completions of the data, and each class of a new case gets an
+interval containing every completion's posterior (``predict_interval``).
+``predict_set`` keeps the classes whose interval no other strictly dominates (RBC with
+the strong-dominance score); ``predict`` uses the complete-admissible score.
+``NaiveBayesMissing`` is the naive Bayes baseline that ignores missing entries or
+treats them as a category; ``residual_accuracy``, ``max_cost_ratio`` and
+``expected_cost`` are the paper's decision measures. Derivations: the book's
+Algorithms appendix.
 """
 
 from __future__ import annotations
 
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 
+from .base import BaseClassifier, CredalMixin, PreciseMixin
 from ._validation import (
     check_fit_input,
     check_positive,
-    check_predict_input,
 )
 
 __all__ = [
@@ -221,7 +126,7 @@ def _check_choice(name, value, choices):
 # ----------------------------------------------------------------------------
 # Robust Bayes classifier
 # ----------------------------------------------------------------------------
-class RobustBayes(ClassifierMixin, BaseEstimator):
+class RobustBayes(CredalMixin, BaseClassifier):
     """Robust Bayes classifier of Ramoni & Sebastiani (2001).
 
     Naive Bayes with interval-valued parameters learned from an incomplete
@@ -333,8 +238,7 @@ class RobustBayes(ClassifierMixin, BaseEstimator):
         return self
 
     # -- intervals -------------------------------------------------------------
-    def _log_intervals(self, X):
-        codes = check_predict_input(self, X)
+    def _log_intervals(self, codes):
         q = len(self.classes_)
         Lxl = _gather_sum(self._log_lower_, codes, q)  # log xlow, (n, q)
         Lxu = _gather_sum(self._log_upper_, codes, q)  # log xup
@@ -366,24 +270,20 @@ class RobustBayes(ClassifierMixin, BaseEstimator):
             ``p_inf(c_j | e)`` and ``p_sup(c_j | e)`` in ``classes_`` order;
             ``0 <= lower <= upper <= 1``.
         """
-        log_inf, log_sup = self._log_intervals(X)
+        return self._intervals(self._predict_input(X))
+
+    def _intervals(self, codes):
+        log_inf, log_sup = self._log_intervals(codes)
         return np.exp(log_inf), np.exp(log_sup)
 
     def _dominated(self, log_inf, log_sup):
         # class h is dominated iff some other class's lower bound beats its upper bound
         return _max_others(log_inf) > log_sup + _LOG_TIE
 
-    def predict_set(self, X):
-        """Classes whose interval no other class's interval strictly dominates.
-
-        Returns
-        -------
-        ndarray of bool, shape (n_samples, n_classes)
-            Never an empty row.  A row is a singleton exactly when the
-            strong-dominance score classifies the case (RBC_d is determinate).
-        """
-        log_inf, log_sup = self._log_intervals(X)
-        return ~self._dominated(log_inf, log_sup)
+    def _sets(self, codes):
+        # the classes whose interval no other class's interval strictly dominates: a
+        # singleton exactly when the strong-dominance score classifies the case
+        return ~self._dominated(*self._log_intervals(codes))
 
     def strong_dominance_score(self, X):
         """Strong-dominance score ``s_d`` (Definition 3).
@@ -394,7 +294,7 @@ class RobustBayes(ClassifierMixin, BaseEstimator):
             1 for the class whose lower posterior exceeds the upper posterior of
             every other class, 0 elsewhere (all zeros when no class dominates).
         """
-        log_inf, log_sup = self._log_intervals(X)
+        log_inf, log_sup = self._log_intervals(self._predict_input(X))
         q = log_inf.shape[1]
         if q == 1:
             return np.ones_like(log_inf)
@@ -419,24 +319,17 @@ class RobustBayes(ClassifierMixin, BaseEstimator):
         ndarray of float, shape (n_samples, n_classes)
             Non-negative, rows sum to 1, each entry inside its posterior interval.
         """
-        return self._admissible(*self.predict_interval(X))
+        return self._scores(self._predict_input(X))
 
-    def predict(self, X):
-        """Class with the largest complete-admissible score (RBC_u).
-
-        Returns
-        -------
-        ndarray, shape (n_samples,)
-            Labels from ``classes_``; always a member of ``predict_set``.
-        """
-        s = self.complete_admissible_score(X)
-        return self.classes_[np.argmax(s, axis=1)]
+    def _scores(self, codes):
+        # RBC_u, the complete-admissible score: its class is always in the set
+        return self._admissible(*self._intervals(codes))
 
 
 # ----------------------------------------------------------------------------
 # Naive Bayes baselines for incomplete data
 # ----------------------------------------------------------------------------
-class NaiveBayesMissing(ClassifierMixin, BaseEstimator):
+class NaiveBayesMissing(PreciseMixin, BaseClassifier):
     """Naive Bayes for incomplete data: NBC_m (ignore) or NBC_* (missing category).
 
     Parameters
@@ -523,26 +416,11 @@ class NaiveBayesMissing(ClassifierMixin, BaseEstimator):
         self._log_tables_ = padded
         return self
 
-    def predict_log_proba(self, X):
-        """Log posterior class probabilities.
-
-        Returns
-        -------
-        ndarray of float, shape (n_samples, n_classes)
-        """
-        codes = check_predict_input(self, X)
+    def _log_proba(self, codes):
         q = len(self.classes_)
         joint = self.class_log_prior_ + _gather_sum(self._log_tables_, codes, q)
         m = joint.max(axis=1, keepdims=True)
         return joint - (m + np.log(np.exp(joint - m).sum(axis=1, keepdims=True)))
-
-    def predict_proba(self, X):
-        """Posterior class probabilities, rows summing to 1, shape (n_samples, n_classes)."""
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X):
-        """Most probable class of each row, shape (n_samples,)."""
-        return self.classes_[np.argmax(self.predict_log_proba(X), axis=1)]
 
 
 # ----------------------------------------------------------------------------

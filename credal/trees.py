@@ -14,12 +14,6 @@ values).
 
 Both take integer code matrices (``-1`` = missing) or DataFrames of categoricals
 (see :mod:`credal._validation`) and give every declared category its own branch.
-
-The rest of the module runs the slides' tree experiments for the credal-trees
-chapter: :func:`moral_tree_estimators` (NB, C4.5 and the simple and double credal
-trees), :func:`moral_tree_design` (the slides' data sets and train/test sizes as
-items for :mod:`credal.experiments`), :func:`moral_tree_runs` (tidy metrics per
-split) and :func:`moral_tree_table` (each published table with ours beside it).
 """
 
 from __future__ import annotations
@@ -28,9 +22,11 @@ import numbers
 
 import numpy as np
 from scipy import special, stats
-from sklearn.base import BaseEstimator, ClassifierMixin
 
-from ._validation import check_fit_input, check_in_range, check_positive, check_predict_input
+from sklearn.utils.validation import check_is_fitted
+
+from .base import BaseClassifier, CredalMixin, PreciseMixin
+from ._validation import check_fit_input, check_in_range, check_positive
 from .independence import _water_level  # the one implementation of the IDM water level
 
 __all__ = [
@@ -447,8 +443,7 @@ class _TreeMixin:
         self.depth_ = depth
 
     def _check_fitted(self):
-        if not hasattr(self, "tree_"):
-            raise AttributeError(f"{type(self).__name__} is not fitted yet; call fit first")
+        check_is_fitted(self, "tree_")
 
     def export_text(self, decimals=1):
         """The fitted tree as indented text, one line per branch (Weka's layout).
@@ -488,7 +483,7 @@ class _TreeMixin:
 # ---------------------------------------------------------------- credal tree
 
 
-class CredalDecisionTree(_TreeMixin, ClassifierMixin, BaseEstimator):
+class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     """Credal decision tree (Abellán & Moral) with the imprecise Dirichlet model.
 
     At a node with class counts ``n`` the IDM with hyperparameter ``s`` gives the
@@ -755,38 +750,22 @@ class CredalDecisionTree(_TreeMixin, ClassifierMixin, BaseEstimator):
             w = np.concatenate([w[obs], cw[keep]])
         return hits > 0, score
 
-    def predict_set(self, X):
-        """Non-dominated classes of each row.
+    def _predict_input(self, X):
+        # every row routed once: (sets, leaf frequencies) serve predict_set and predict
+        return self._route(super()._predict_input(X))
 
-        Parameters
-        ----------
-        X : array-like of int, shape (n_samples, n_features), or DataFrame
+    def _sets(self, routed):
+        return routed[0]
 
-        Returns
-        -------
-        sets : ndarray of bool, shape (n_samples, n_classes)
-            ``True`` = class kept, columns in ``classes_`` order; never an empty row.
-        """
-        self._check_fitted()
-        return self._route(check_predict_input(self, X))[0]
+    def _scores(self, routed):
+        # predict: the most frequent class at the leaf, always inside the set
+        return routed[1]
 
-    def predict(self, X):
-        """The most frequent class at the leaf (always inside :meth:`predict_set`).
-
-        Parameters
-        ----------
-        X : array-like of int, shape (n_samples, n_features), or DataFrame
-
-        Returns
-        -------
-        labels : ndarray, shape (n_samples,)
-        """
-        self._check_fitted()
-        sets, score = self._route(check_predict_input(self, X))
-        masked = np.where(sets, score, -np.inf)
+    def _label(self, scores, sets=None):
+        # ties within 1e-12 (weights of rows with missing values) go to the first class
+        masked = np.where(sets, scores, -np.inf) if sets is not None else scores
         best = masked.max(axis=1, keepdims=True)
-        idx = np.argmax(masked >= best - 1e-12, axis=1)
-        return self.classes_[idx]
+        return self.classes_[np.argmax(masked >= best - 1e-12, axis=1)]
 
     def _leaf_text(self, node, parent, decimals):
         labels = [str(c) for c in self.classes_[node.value_set]]
@@ -819,7 +798,7 @@ def _add_errs(N, e, cf):
     return r * N - e
 
 
-class C45Tree(_TreeMixin, ClassifierMixin, BaseEstimator):
+class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     """C4.5 decision tree for nominal features, following Weka's J48 (defaults).
 
     Growing: at each node, every feature whose multiway split puts at least
@@ -1074,19 +1053,10 @@ class C45Tree(_TreeMixin, ClassifierMixin, BaseEstimator):
 
     # -- prediction
 
-    def predict_proba(self, X):
-        """Class probabilities: the training class frequencies at the leaf reached.
-
-        Parameters
-        ----------
-        X : array-like of int, shape (n_samples, n_features), or DataFrame
-
-        Returns
-        -------
-        proba : ndarray, shape (n_samples, n_classes); rows sum to 1
-        """
-        self._check_fitted()
-        codes = check_predict_input(self, X)
+    def _predict_input(self, X):
+        # class probabilities: the training class frequencies at the leaf reached
+        # (computed once per call, for predict and predict_proba alike)
+        codes = super()._predict_input(X)
         n = len(codes)
         proba = np.zeros((n, len(self.classes_)))
         stack = [(self.tree_, np.arange(n), np.ones(n), self.tree_.counts)]
@@ -1112,25 +1082,16 @@ class C45Tree(_TreeMixin, ClassifierMixin, BaseEstimator):
                 stack.append((child, r, wv, node.counts))
         return proba / proba.sum(axis=1, keepdims=True)
 
-    def predict_log_proba(self, X):
-        """Logarithm of :meth:`predict_proba` (``-inf`` for zero probabilities)."""
-        with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
+    def _proba(self, proba):
+        return proba
 
-    def predict(self, X):
-        """Most probable class (first in ``classes_`` order on ties).
+    def _log_proba(self, proba):
+        with np.errstate(divide="ignore"):  # -inf for zero probabilities
+            return np.log(proba)
 
-        Parameters
-        ----------
-        X : array-like of int, shape (n_samples, n_features), or DataFrame
-
-        Returns
-        -------
-        labels : ndarray, shape (n_samples,)
-        """
-        p = self.predict_proba(X)
-        idx = np.argmax(p >= p.max(axis=1, keepdims=True) - 1e-9, axis=1)
-        return self.classes_[idx]
+    def _scores(self, proba):
+        # most probable class, the first in ``classes_`` order on ties within 1e-9
+        return (proba >= proba.max(axis=1, keepdims=True) - 1e-9).astype(float)
 
     def _leaf_text(self, node, parent, decimals):
         total = node.counts.sum()

@@ -8,7 +8,6 @@ multi-start SLSQP on the COMP-AODE* problem (15) as written in the paper.
 
 from __future__ import annotations
 
-import re
 import warnings
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from scipy.optimize import linprog, minimize
 from scipy.special import logsumexp
 from sklearn.base import clone
 
+from conftest import read_conformance, read_nominal_arff
 from credal.aode import (
     AODE,
     BMAAODE,
@@ -38,52 +38,20 @@ RAW = Path(__file__).resolve().parents[1] / "data" / "raw"
 
 # --------------------------------------------------------------------------- ARFF fixture
 
-_TOKEN = re.compile(r"\s*('(?:[^'\\]|\\.)*'|[^,]+)\s*(?:,|$)")
-
-
-def _unquote(tok):
-    tok = tok.strip()
-    if len(tok) >= 2 and tok[0] == tok[-1] == "'":
-        tok = tok[1:-1].replace("\\'", "'")
-    return tok
-
-
-def _read_nominal_arff(path):
-    """Minimal reader for nominal ARFF: (codes (n, k+1) with -1 = missing, values)."""
-    values, rows, in_data = [], [], False
-    for line in Path(path).read_text().splitlines():
-        s = line.strip()
-        if not s or s.startswith("%"):
-            continue
-        if in_data:
-            rows.append([_unquote(t) for t in _TOKEN.findall(s)])
-        elif s.lower().startswith("@attribute"):
-            m = re.match(r"@attribute\s+('(?:[^'\\]|\\.)*'|\S+)\s+(.*)$", s, re.I)
-            spec = m.group(2).strip()
-            assert spec.startswith("{"), f"non-nominal attribute in {path}"
-            values.append([_unquote(t) for t in _TOKEN.findall(spec.strip()[1:-1])])
-        elif s.lower().startswith("@data"):
-            in_data = True
-    codes = np.array([[-1 if v == "?" else values[j].index(v) for j, v in enumerate(r)]
-                      for r in rows], dtype=np.int64)
-    return codes, values
-
-
 def _frame(codes, values):
     return pd.DataFrame({f"a{j}": pd.Categorical.from_codes(codes[:, j], categories=values[j])
                          for j in range(codes.shape[1])})
 
 
 def _conformance(name):
-    tr, values = _read_nominal_arff(CONF / "data" / f"{name}_train.arff")
-    te, _ = _read_nominal_arff(CONF / "data" / f"{name}_test.arff")
-    cls = values[-1]
-    y = pd.Series(pd.Categorical.from_codes(tr[:, -1], categories=cls))
-    return _frame(tr[:, :-1], values[:-1]), y, _frame(te[:, :-1], values[:-1]), len(cls)
+    Xtr, ytr = read_conformance(name, "train")
+    Xte, _ = read_conformance(name, "test")
+    return Xtr, ytr, Xte, len(ytr.cat.categories)
 
 
 def _split(name, n_train, seed=0):
-    codes, _ = _read_nominal_arff(RAW / f"{name}.arff")
+    X, y = read_nominal_arff(RAW / f"{name}.arff")
+    codes = np.column_stack([X.apply(lambda c: c.cat.codes).to_numpy(), y.cat.codes.to_numpy()])
     perm = np.random.RandomState(seed).permutation(len(codes))
     X, y = codes[:, :-1], codes[:, -1]
     return X[perm[:n_train]], y[perm[:n_train]], X[perm[n_train:]], y[perm[n_train:]]
@@ -270,7 +238,7 @@ def test_unseen_super_parent_value():
     cats = [[0, 1, 2], [0, 1], [0, 1]]
     row = np.array([[2, 1, 0]])
     model = BMAAODE(prune_factor=np.inf).fit(_as_frame(X, cats), y)
-    lp = model._spode_log_posterior(model._predict_codes(_as_frame(row, cats)))
+    lp = model._spode_log_posterior(model._predict_input(_as_frame(row, cats)))
     np.testing.assert_allclose(np.exp(lp[0, 0]), 1 / 3, atol=1e-14)   # Perks: uninformative
     assert np.ptp(lp[0, 1]) > 1e-6                                     # the others are not
     # AODE skips that SPODE (frequency limit 1) and uses it with frequency_limit=0
@@ -287,7 +255,7 @@ def test_single_value_feature_spode_is_naive_bayes():
     X = np.column_stack([np.zeros(50, int), rng.integers(0, 3, 50), rng.integers(0, 2, 50)])
     y = rng.integers(0, 2, 50)
     m = BMAAODE().fit(X, y)
-    g = m._predict_codes(X)
+    g = m._predict_input(X)
     nb = m._nb_log_joint(g)
     np.testing.assert_allclose(m._spode_log_posterior(g)[:, 0],
                                nb - logsumexp(nb, axis=1, keepdims=True), atol=1e-13)
@@ -489,7 +457,7 @@ def test_dominance_is_asymmetric_and_contains_the_precise_point(seed):
 
 
 def _brute_sets_bma(model, X):
-    g = model._predict_codes(X)
+    g = model._predict_input(X)
     lam = model._bma_terms(g)
     K = lam.shape[2]
     out = np.ones((len(g), K), bool)
@@ -502,7 +470,7 @@ def _brute_sets_bma(model, X):
 
 
 def _brute_sets_comp(model, X, rng):
-    g = model._predict_codes(X)
+    g = model._predict_input(X)
     post = np.exp(model._comp_log_posteriors(g))
     ll = model.log_likelihoods_[model.feasible_]
     out = np.ones(post.shape[::2], bool)
@@ -559,8 +527,8 @@ def test_credal_sets_equal_full_pairwise_tests_when_often_indeterminate():
     Xte = rng.integers(0, 3, size=(200, 5))
     bma = CredalBMAAODE(epsilon=1e-3, prune_factor=np.inf).fit(X, y)
     comp = CredalCompAODE(epsilon=1e-3).fit(X, y)
-    lam = bma._bma_terms(bma._predict_codes(Xte))
-    post = np.exp(comp._comp_log_posteriors(comp._predict_codes(Xte)))
+    lam = bma._bma_terms(bma._predict_input(Xte))
+    post = np.exp(comp._comp_log_posteriors(comp._predict_input(Xte)))
     ll = comp.log_likelihoods_[comp.feasible_]
     exp_b, exp_c = np.ones((200, 3), bool), np.ones((200, 3), bool)
     for c1 in range(3):
@@ -754,89 +722,3 @@ def test_bma_pruning_and_weights():
     assert 0 < m.kept_.sum() < len(ll)
     w = np.where(m.kept_, np.exp(ll - ll.max()), 0)
     np.testing.assert_allclose(m.weights_, w / w.sum(), rtol=1e-12)
-
-
-# --------------------------------------------------------------------------- the chapter
-
-
-def test_paper_classifiers_and_counterparts():
-    from credal.aode import PAPER_CLASSIFIERS, PAPER_COUNTERPARTS, paper_classifiers
-
-    est = paper_classifiers(epsilon=0.02, prune_factor=100.0, s=2.0, ncc_s=1.5, cdt_s=0.5)
-    assert tuple(est) == PAPER_CLASSIFIERS
-    assert est["BMA-AODE*"].get_params()["epsilon"] == 0.02
-    assert est["BMA-AODE"].prune_factor == 100.0 and est["COMP-AODE"].s == 2.0
-    assert est["NCC"].s == 1.5 and est["CDT"].s == 0.5
-    for name, e in est.items():
-        assert hasattr(e, "predict_set") == (name not in ("AODE", "BMA-AODE", "COMP-AODE"))
-    # the credal classifiers' point predictions are their precise counterparts'
-    rng = np.random.default_rng(5)
-    X, y, nv, cats = _random_data(rng, 80, 4, 3, p_missing=0.0)
-    Xte = np.column_stack([rng.integers(0, v, size=40) for v in nv])
-    for c, p in PAPER_COUNTERPARTS.items():
-        np.testing.assert_array_equal(clone(est[c]).fit(X, y).predict(Xte),
-                                      clone(est[p]).fit(X, y).predict(Xte))
-
-
-def _figure_scores():
-    from credal.aode import PAPER_CLASSIFIERS
-
-    rng = np.random.default_rng(0)
-    names = [f"d{i}" for i in range(8)]
-    rows = []
-    for d in names:
-        for c in PAPER_CLASSIFIERS:
-            det = 1.0 if d == "d0" else rng.uniform(0.8, 1)
-            rows.append({"dataset": d, "classifier": c, "accuracy": rng.uniform(0.6, 0.95),
-                         "brier": rng.uniform(0.05, 0.3), "determinacy": det,
-                         "u65": rng.uniform(0.6, 0.95), "u80": rng.uniform(0.6, 0.95),
-                         "precise_on_determinate": rng.uniform(0.7, 1),
-                         "precise_on_indeterminate": np.nan if det == 1 else rng.uniform(0, 1),
-                         "n_indeterminate": 0 if det == 1 else int(rng.integers(1, 50))})
-    scores = pd.DataFrame(rows).set_index(["dataset", "classifier"])
-    sizes = pd.DataFrame({"n": rng.integers(50, 5000, len(names)), "classes": 3}, index=names)
-    return scores, sizes
-
-
-def test_chapter_figures(tmp_path):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from credal import plotting
-
-    scores, sizes = _figure_scores()
-    ranks = pd.DataFrame({"CDT": [2.2, 2.1], "CMA": [2.3, 1.9], "COMP-AODE*": [1.5, 2.0],
-                          "cd_95%": [0.52, 0.52], "cd_90%": [0.46, 0.46]},
-                         index=pd.Index(["u65", "u80"], name="scores"))
-    table = pd.DataFrame({"label": ["a vs b", "c vs d"], "p_a_better": [0.7, np.nan],
-                          "p_rope": [0.2, np.nan], "p_b_better": [0.1, np.nan]})
-    figs = {
-        "scatter": plotting.aode_accuracy_scatter(scores),
-        "brier": plotting.aode_relative_brier(scores, sizes),
-        "det": plotting.aode_determinacy(scores, sizes),
-        "safe": plotting.aode_safe_vs_prior_dependent(scores),
-        "utility": plotting.aode_relative_utility(scores, sizes),
-        "ranks": plotting.aode_friedman_ranks(ranks, ["CDT", "CMA", "COMP-AODE*"]),
-        "bayes": plotting.aode_bayesian_comparisons(table),
-    }
-    for name, fig in figs.items():
-        for ax in fig.axes:
-            assert ax.get_xlabel() and ax.get_ylabel(), name
-        fig.savefig(tmp_path / f"{name}.png", dpi=40)
-    assert len(figs["scatter"].axes) == 2 and len(figs["utility"].axes) == 4
-    # relative Brier: one point per data set, ordered by size
-    ax = figs["brier"].axes[0]
-    ticks = [t.get_text() for t in ax.get_xticklabels()]
-    assert ticks == list(sizes["n"].sort_values().index)
-    # Figure 5 leaves out the fully determinate data set
-    off = figs["safe"].axes[0].collections[0].get_offsets()
-    assert len(off) == 7
-    # Figure 7: bars of half-width CD/2 around the average rank
-    line = figs["ranks"].axes[0].lines[0]
-    np.testing.assert_allclose(line.get_xdata(), [2.2 - 0.26, 2.2 + 0.26])
-    assert len(figs["bayes"].axes[0].patches) == 3
-    plt.close("all")
-    with pytest.raises(KeyError, match="classifier"):
-        plotting.aode_accuracy_scatter(scores, others=("nope",))

@@ -24,72 +24,14 @@ from sklearn.base import clone
 
 import credal.averaging as averaging
 from credal.averaging import CMA, ModelAveragedNaiveBayes
+from conftest import read_conformance
 
 CONF = Path(__file__).resolve().parent / "conformance"  # copy of ../shared/conformance
 
 
-# --------------------------------------------------------------------------------------
-# A small ARFF reader for the conformance files (nominal attributes only)
-# --------------------------------------------------------------------------------------
-
-
-def _split_arff(s):
-    out, cur, quoted, i = [], [], False, 0
-    while i < len(s):
-        ch = s[i]
-        if quoted:
-            if ch == "\\" and i + 1 < len(s):
-                cur.append(s[i + 1])
-                i += 2
-                continue
-            if ch == "'":
-                quoted = False
-            else:
-                cur.append(ch)
-        elif ch == "'":
-            quoted = True
-        elif ch == ",":
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-        i += 1
-    out.append("".join(cur).strip())
-    return out
-
-
-def _read_arff(path):
-    names, cats, rows, in_data = [], [], [], False
-    for line in Path(path).read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("%"):
-            continue
-        if in_data:
-            rows.append(_split_arff(line))
-            continue
-        low = line.lower()
-        if low.startswith("@attribute"):
-            name, vals = line[len("@attribute"):].strip().split(None, 1)
-            vals = vals.strip()
-            assert vals[0] == "{" and vals[-1] == "}", "nominal attributes only"
-            names.append(name)
-            cats.append(_split_arff(vals[1:-1]))
-        elif low.startswith("@data"):
-            in_data = True
-    codes = np.array(
-        [[-1 if v == "?" else cats[j].index(v) for j, v in enumerate(r)] for r in rows]
-    )
-    frame = pd.DataFrame(
-        {names[j]: pd.Categorical.from_codes(codes[:, j], categories=cats[j])
-         for j in range(len(names) - 1)}
-    )
-    y = pd.Series(pd.Categorical.from_codes(codes[:, -1], categories=cats[-1]))
-    return frame, y
-
-
 def _conformance(name):
-    Xtr, ytr = _read_arff(CONF / "data" / f"{name}_train.arff")
-    Xte, yte = _read_arff(CONF / "data" / f"{name}_test.arff")
+    Xtr, ytr = read_conformance(name, "train")
+    Xte, yte = read_conformance(name, "test")
     return Xtr, ytr, Xte, yte
 
 

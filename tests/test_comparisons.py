@@ -1,8 +1,9 @@
-"""Tests of credal.comparisons and of the chapter tables built on it in credal.aode.
+"""Tests of credal.comparisons (the chapter tables built on it are tested in
+tests/chapters/test_chapter_credal_aode.py).
 
 Pooled scores are checked against the metrics recomputed on the concatenated test
-instances of synthetic folds; the tests against published statements use the
-transcribed tables in data/published.
+instances of synthetic folds; the paired and Friedman comparisons against scipy and
+credal.stats on the same data.
 """
 
 from __future__ import annotations
@@ -10,16 +11,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+
 from scipy import stats as st
 
-from credal import aode, comparisons, metrics
+from credal import comparisons, metrics
 from credal import stats as cstats
 from credal.experiments import CVResult
 
 CREDAL = {"BMA-AODE*", "COMP-AODE*", "NCC", "CMA", "CDT"}
+#: the classifier names of the synthetic runs (those of the credal-aode chapter)
+CLASSIFIERS = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*", "NCC", "CMA", "CDT")
 
 
-def _synthetic(seed=0, n_datasets=6, n_repeats=3, n_splits=2, classifiers=aode.PAPER_CLASSIFIERS,
+def _synthetic(seed=0, n_datasets=6, n_repeats=3, n_splits=2, classifiers=CLASSIFIERS,
                sizes=None):
     """Random sets and predictions, summarised per fold exactly as the engine does.
 
@@ -154,7 +158,7 @@ def test_repeat_standard_error(synthetic):
     np.testing.assert_allclose(se, np.std(reps, ddof=1) / np.sqrt(3))
     v2, se2 = comparisons.repeat_standard_error(
         res.folds, lambda sc: sc["u65"].groupby("classifier").mean())
-    assert isinstance(se2, pd.Series) and set(se2.index) == set(aode.PAPER_CLASSIFIERS)
+    assert isinstance(se2, pd.Series) and set(se2.index) == set(CLASSIFIERS)
     one = res.folds[res.folds["repeat"] == 0]
     assert np.isnan(comparisons.repeat_standard_error(one, stat)[1])
 
@@ -239,215 +243,3 @@ def test_friedman_comparison_and_significant_pairs():
     assert comparisons.significant_pairs(pd.Series({"a": 1.0, "b": 1.5}), 0.6) == []
     with pytest.raises(ValueError):
         comparisons.friedman_comparison({"u": m}, alphas=())
-
-
-@pytest.mark.parametrize("p, text, expected", [
-    (0.004, "<0.01", True), (0.02, "<0.01", False), (0.02, "<0.05", True),
-    (0.2, "n.s.", True), (0.01, "n.s.", False), (np.nan, "<0.01", None),
-    (0.01, "about 3", None), (0.01, "<x", None)])
-def test_meets_published(p, text, expected):
-    assert comparisons.meets_published(p, text) is expected
-
-
-# ------------------------------------------------------------------ the chapter's tables
-
-
-@pytest.fixture(scope="module")
-def chapter_scores(synthetic):
-    res, _ = synthetic
-    return res, comparisons.dataset_scores(res.folds)
-
-
-def test_every_paper_comparison_names_one_published_row():
-    pub = pd.read_csv(aode.__file__.replace("credal/aode.py", "data/published/"
-                                            "corani_headline_numbers.csv"))
-    wilcoxon_rows = pub["quantity"].str.startswith("Wilcoxon") | pub["value"].eq("n.s.")
-    used = set()
-    for c in aode.PAPER_COMPARISONS:
-        if c["published"] is not None:
-            assert aode._published_value(pub, c["published"]) in ("<0.01", "<0.05", "n.s.")
-            used.add(c["published"])
-    # every significance statement of the paper is one of the comparisons (the
-    # Friedman statements are checked by friedman_tables)
-    stated = {(q, c) for q, c in zip(pub.loc[wilcoxon_rows, "quantity"],
-                                     pub.loc[wilcoxon_rows, "classifier"])}
-    assert stated == used
-
-
-def test_wilcoxon_table_reads_the_published_statements(chapter_scores):
-    _, sc = chapter_scores
-    t = aode.wilcoxon_table(sc, nsamples=500).set_index("id")
-    assert len(t) == len(aode.PAPER_COMPARISONS) == 16
-    assert t.loc["acc_aode_bma", "published_p"] == "<0.01"
-    assert t.loc["acc_comp_aode", "published_p"] == "n.s."
-    assert t.loc["u65_comp_bma_star", "published_p"] == "<0.05"
-    assert t.loc["brier_aode_bma", "published_p"] == "" and \
-        t.loc["brier_aode_bma", "meets_published"] is None
-    assert t.loc["safe_bma", "claimed_better"] == "BMA-AODE (safe)"
-    assert t.loc["acc_comp_aode", "same_direction"] is None
-    for k, r in t.iterrows():
-        if r["published_p"]:
-            assert r["meets_published"] == comparisons.meets_published(r["wilcoxon_p"],
-                                                                       r["published_p"])
-        if r["same_direction"] is not None:
-            sign = 1 if r["higher_is_better"] else -1
-            assert r["same_direction"] == (sign * r["mean_difference"] > 0)
-    d = aode.display_wilcoxon(t.reset_index())
-    assert "p (paper)" in d and d.index.name == "comparison (a vs b)"
-    b = aode.display_bayesian(t.reset_index())
-    np.testing.assert_allclose(b[["P(a better)", "P(equivalent)", "P(b better)"]].sum(axis=1), 1,
-                               atol=2e-3)
-
-
-def test_headline_statistics_by_hand():
-    ds = ["d0", "d1", "d2", "d3"]
-    nan = np.nan
-    vals = {
-        "AODE": {"accuracy": [.8, .7, .9, .6], "brier": [.2, .4, .1, .5]},
-        "BMA-AODE": {"accuracy": [.7, .7, .9, .6], "brier": [.22, .44, .11, .55]},
-        "COMP-AODE": {"accuracy": [.8, .8, .9, .6], "brier": [.18, .36, .09, .45]},
-    }
-    for c in ("BMA-AODE*", "COMP-AODE*"):
-        vals[c] = {"determinacy": [1.0, .9, .8, .95], "set_accuracy": [nan, 1.0, .8, .9],
-                   "indeterminate_size": [nan, 2.0, 3.0, 2.5],
-                   "precise_on_determinate": [.8, .75, .95, .62],
-                   "precise_on_indeterminate": [nan, .5, 0.0, .25],
-                   "u65": [.8, .72, .92, .63], "u80": [.8, .74, .94, .64],
-                   "u65_on_indeterminate": [nan, .6, .3, .5],
-                   "u80_on_indeterminate": [nan, .7, .4, .6]}
-    sc = _scores(vals)
-    n = pd.Series([100, 200, 50, 1000], index=ds)
-    h = aode.headline_statistics(sc, n, n_classes=[2, 3, 4, 3])
-    np.testing.assert_allclose(h["brier_increase_bma"], 10.0)
-    np.testing.assert_allclose(h["brier_reduction_comp"], 10.0)
-    np.testing.assert_allclose(h["n_classes"], 3.0)
-    np.testing.assert_allclose(h["det_bma"], 100 * np.mean([1, .9, .8, .95]))
-    assert h["fully_det_bma"] == 1 and h["near_det_bma"] == 1
-    np.testing.assert_allclose(h["rho_n_bma"], st.spearmanr([1, .9, .8, .95], n).statistic)
-    r = st.pearsonr([1, .9, .8, .95], n)
-    np.testing.assert_allclose([h["r_n_bma"], h["r_n_p_bma"]], [r.statistic, r.pvalue])
-    np.testing.assert_allclose(h["set_acc_bma"], 90.0)
-    np.testing.assert_allclose(h["size_bma"], 2.5)
-    np.testing.assert_allclose(h["prior_dep_bma"], 25.0)
-    np.testing.assert_allclose(h["share_bma"], 100 - h["det_bma"])
-    rel65 = np.array([.8, .72, .92, .63]) / np.array([.7, .7, .9, .6]) - 1
-    np.testing.assert_allclose(h["rel_u65_bma"], 100 * rel65.mean())
-    rel80 = np.array([.8, .74, .94, .64]) / np.array([.7, .7, .9, .6]) - 1
-    np.testing.assert_allclose(h["rel_high_bma"],
-                               100 * np.quantile(np.r_[rel65, rel80], 0.9))
-    # prior-dependent gains: d2 has precise accuracy 0 there and is left out
-    gain = np.r_[np.array([.6, .5]) / [.5, .25], np.array([.7, .6]) / [.5, .25]] - 1
-    np.testing.assert_allclose(h["ind_low_bma"], 100 * np.quantile(gain, 0.1))
-    np.testing.assert_allclose(h["ind_high_comp"], 100 * np.quantile(gain, 0.9))
-
-
-def test_headline_table_and_numbers(chapter_scores):
-    res, sc = chapter_scores
-    h = aode.headline_table(res)
-    assert h.loc["det_bma", "published"] == "94" and h.loc["fully_det_comp", "published"] == "18"
-    assert h.loc["r_n_comp", "published"] == "" and h.loc["r_n_bma", "published"] == "0.3"
-    assert np.isnan(h.loc["fully_det_bma", "se"]) and np.isfinite(h.loc["det_bma", "se"])
-    sizes = aode.dataset_sizes(res)
-    assert sizes.loc["d0", "classes"] == len(res.classes["d0"])
-    stats_all = aode.headline_statistics(sc, sizes["n"], sizes["classes"])
-    np.testing.assert_allclose(h["ours"].to_numpy(float), stats_all[h.index].to_numpy(float))
-    d = aode.display_headline(h)
-    assert d.loc[("average determinacy", "BMA-AODE*"), "paper"] == "94"
-    w = aode.wilcoxon_table(sc, nsamples=200)
-    ranks, pairs = aode.friedman_tables(sc)
-    num = aode.chapter_numbers(h, w, ranks, pairs)
-    assert num["pub_det_comp"] == "99" and num["h_fully_det_bma"].isdigit()
-    assert num["pub_acc_aode_bma"] == "<0.01" and num["pub_brier_aode_bma"] == "—"
-    assert int(num["claims_total"]) == 15 and 0 <= int(num["claims_held"]) <= 15
-    assert num["best_u65"] in aode.FRIEDMAN_CLASSIFIERS
-    assert "sig90_u80" in num and all(isinstance(v, str) for v in num.values())
-
-
-def test_friedman_tables_published_statements(chapter_scores):
-    _, sc = chapter_scores
-    ranks, pairs = aode.friedman_tables(sc)
-    assert list(ranks.index) == ["u65", "u80"]
-    assert (ranks["best_published"] == "COMP-AODE*").all()
-    assert (pairs["published_95%"] == "no").all()
-    pub90 = {(u, frozenset({b, w})): v for u, b, w, v in
-             zip(pairs["scores"], pairs["better"], pairs["worse"], pairs["published_90%"])}
-    assert pub90[("u65", frozenset({"COMP-AODE*", "CMA"}))] == "COMP-AODE*"
-    assert pub90[("u80", frozenset({"COMP-AODE*", "CDT"}))] == "COMP-AODE*"
-    assert pub90[("u65", frozenset({"CDT", "CMA"}))] == "no"
-    r, p = aode.display_friedman(ranks, pairs)
-    assert "CD 95%" in r.columns and "paper: significant at 90%" in p.columns
-
-
-def test_per_dataset_tables_and_settings(chapter_scores):
-    res, _ = chapter_scores
-    sc = comparisons.dataset_scores(res.folds, se=True)
-    sizes = aode.dataset_sizes(res)
-    t = aode.per_dataset_table(sc, sizes, "determinate")
-    assert list(t.columns[:4]) == ["n", "classes", "accuracy AODE", "accuracy AODE s.e."]
-    assert t["n"].is_monotonic_increasing and len(t) == 6
-    u = aode.per_dataset_table(sc, sizes, "utilities")
-    assert "u80 CDT" in u and "u65 NCC s.e." in u
-    with pytest.raises(ValueError, match="part"):
-        aode.per_dataset_table(sc, sizes, "nope")
-    s = aode.settings_table(39, 10, 5, 0.01, 1e4, 1.0)
-    assert s.loc["data sets", "paper"] == "40" and s.loc["epsilon", "ours"] == "0.01"
-    assert s.loc["BMA keeps SPODEs with L >= L_max x", "ours"] == "0.0001"
-
-
-def test_report_headline_rows(chapter_scores):
-    from credal import report
-
-    res, sc = chapter_scores
-    h = aode.headline_table(res)
-    w = aode.wilcoxon_table(sc, nsamples=200)
-    ranks, pairs = aode.friedman_tables(sc)
-    rep = aode.report_headline(h, w, ranks, pairs)
-    assert list(rep.columns) == report.HEADLINE_COLUMNS + ["verdict"]
-    assert (rep["chapter"] == "credal-aode").all() and (rep["paper"] == aode.PAPER).all()
-    det = rep[rep["quantity"] == "average determinacy (BMA-AODE*)"].iloc[0]
-    se = h.loc["det_bma", "se"]
-    assert det["published"] == 94.0 and det["ours"] == h.loc["det_bma", "ours"]
-    np.testing.assert_allclose(det["tolerance"], 0.5 + 1.96 * np.sqrt(2) * se)
-    size = rep[rep["quantity"] == "average indeterminate output size (BMA-AODE*)"].iloc[0]
-    np.testing.assert_allclose(size["tolerance"],
-                               0.05 + 1.96 * np.sqrt(2) * h.loc["size_bma", "se"])
-    count = rep[rep["quantity"] == "data sets with determinacy 100% (COMP-AODE*)"].iloc[0]
-    assert count["tolerance"] == 0 and count["published"] == 18
-    # one row per printed significance statement, coded 1 / 0
-    sig = rep[rep["quantity"].str.startswith("significant:")]
-    assert len(sig) == 15 and set(sig["published"]) == {0.0, 1.0}
-    ns = sig[sig["quantity"].str.contains("COMP-AODE vs AODE \\(paper: n.s.")].iloc[0]
-    p_acc = w.set_index("id").loc["acc_comp_aode", "wilcoxon_p"]
-    assert ns["published"] == 0 and ns["ours"] == float(p_acc < 0.05)
-    fr = rep[rep["quantity"].str.contains("at 90%")]
-    assert len(fr) == 2 and (fr["published"] == 1).all()
-    assert rep["verdict"].isin(["reproduced", "differs", "not comparable"]).all()
-
-
-def test_reference_check_examples_and_gap():
-    res, _ = _synthetic(seed=4, n_datasets=7, classifiers=aode.PAPER_CLASSIFIERS
-                        + ("AODE (Laplace)",))
-    sc = comparisons.dataset_scores(res.folds)
-    chk = aode.reference_check(sc)
-    assert list(chk.index) == ["AODE", "AODE (Laplace)"]
-    b = comparisons.score_matrix(sc, "brier")
-    np.testing.assert_allclose(chk.loc["AODE (Laplace)", "Brier COMP-AODE / reference"],
-                               (b["COMP-AODE"] / b["AODE (Laplace)"]).mean())
-    np.testing.assert_allclose(chk.loc["AODE", "p Brier COMP-AODE"],
-                               st.wilcoxon(b["COMP-AODE"], b["AODE"]).pvalue)
-    num = aode.check_numbers(chk)
-    assert num["check_ratio"] == f"{chk.iloc[1, 2]:.3f}"
-    assert aode.check_numbers(pd.DataFrame())["check_p_u65"] == "n/a"
-    # the synthetic credal classifiers draw their own predictions: a gap exists
-    assert aode.counterpart_gap(sc) > 0
-    w = aode.wilcoxon_table(sc, nsamples=200)
-    ex = aode.chapter_examples(sc, w)
-    ratio = (b["BMA-AODE"] / b["AODE"]).sort_values(ascending=False)
-    assert ex["brier_worst_bma"].split(", ")[0] == ratio.index[0]
-    n_ind = sc["n_indeterminate"].xs("COMP-AODE*", level="classifier")
-    assert ex["median_ind_comp"] == f"{n_ind[n_ind > 0].median():.0f}"
-    failed = w[[m is not None and (not m or s is False)
-                for m, s in zip(w["meets_published"], w["same_direction"])]]
-    assert ex["claims_failed"] == ("; ".join(failed["label"]) or "none")
-    assert set(ex) >= {"bayes_equivalent", "bayes_decisive", "setacc_low_comp",
-                       "brier_best_comp", "brier_worst_comp", "median_ind_bma"}

@@ -210,13 +210,6 @@ def test_bad_inputs():
         experiments.cross_validate({"p": Prior()}, "no-such-data-set")
 
 
-def test_save_table(tmp_path):
-    df = pd.DataFrame({"a": [1, 2]})
-    path = experiments.save_table(df, "nb", "t", root=tmp_path)
-    assert path == tmp_path / "results" / "nb" / "t.csv"
-    assert pd.read_csv(path, index_col=0)["a"].tolist() == [1, 2]
-
-
 def test_holdout_uses_the_given_test_set():
     name, X, y = _toy()
     tr, te = (X.iloc[:90], y.iloc[:90]), (X.iloc[90:], y.iloc[90:])

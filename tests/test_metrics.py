@@ -496,3 +496,139 @@ def test_utility_function_passes_through_its_three_points():
         np.testing.assert_allclose(u([0.0, 0.5, 1.0]), [0.0, uh, 1.0], atol=1e-15)
     with pytest.raises(ValueError, match="u_half"):
         utility_function(0.4)
+
+
+# ----------------------------------------------------------------------------
+# ROC areas
+# ----------------------------------------------------------------------------
+
+def test_roc_area_and_deltas():
+    rng = np.random.default_rng(0)
+    y = rng.choice(["neg", "pos"], 200)
+    s = rng.random(200) + (y == "pos") * 0.3
+    proba = np.column_stack([1 - s / 2, s / 2])
+    # Mann-Whitney form of the area, ties counting one half
+    pos, neg = s[y == "pos"], s[y == "neg"]
+    want = ((pos[:, None] > neg[None]).sum() + 0.5 * (pos[:, None] == neg[None]).sum()) / (
+        len(pos) * len(neg))
+    assert M.roc_area(y, proba, ["neg", "pos"]) == pytest.approx(want, abs=1e-14)
+    assert M.roc_area(y, proba[:, ::-1], ["pos", "neg"]) == pytest.approx(want, abs=1e-14)
+    y3 = rng.integers(0, 3, 90)
+    p3 = rng.dirichlet([1, 1, 1], 90)
+    assert 0 <= M.roc_area(y3, p3, [0, 1, 2]) <= 1
+    with pytest.raises(ValueError, match="single class"):
+        M.roc_area(["pos"] * 5, proba[:5], ["neg", "pos"])
+    with pytest.raises(ValueError, match="not in classes"):
+        M.roc_area(["x", "pos"], proba[:2], ["neg", "pos"])
+    assert M.delta_roc(0.8, 0.75) == pytest.approx(0.05 / 0.75)
+    assert M.delta_roc_remaining(0.8, 0.75) == pytest.approx(0.05 / 0.25)
+    assert M.delta_roc_remaining(1.0, 1.0) == 0.0  # the paper's R = T convention
+    np.testing.assert_allclose(M.delta_roc_remaining([0.9, 0.7], [1.0, 0.8]), [0.0, -0.5])
+    with pytest.raises(ValueError, match="r_ma"):
+        M.delta_roc(1.2, 0.5)
+
+
+def test_binary_roc_areas_match_sklearn_with_ties():
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(0)
+    n_groups = 40
+    sizes = rng.integers(2, 60, n_groups)
+    g = np.repeat(np.arange(n_groups), sizes)
+    pos = rng.random(len(g)) < 0.4
+    score = np.round(rng.random(len(g)) + 0.3 * pos, 1)  # many ties
+    order = rng.permutation(len(g))
+    got = M.binary_roc_areas(g[order], pos[order], score[order])
+    for k in range(n_groups):
+        m = g == k
+        if pos[m].all() or not pos[m].any():
+            assert np.isnan(got[k])
+        else:
+            assert got[k] == pytest.approx(roc_auc_score(pos[m], score[m]), abs=1e-12)
+    assert M.binary_roc_areas([], [], []).shape == (0,)
+    with pytest.raises(ValueError, match="same length"):
+        M.binary_roc_areas([0, 0], [True], [0.1, 0.2])
+    with pytest.raises(ValueError, match="NaN"):
+        M.binary_roc_areas([0, 0], [True, False], [0.1, np.nan])
+
+
+def test_log_odds_keep_the_order_of_saturated_probabilities():
+    p0 = np.array([1e-20, 1e-30, 0.25, 1.0])
+    proba = np.column_stack([p0, 1 - p0])
+    assert proba[0, 1] == proba[1, 1] == 1.0  # the probabilities tie
+    lo = M.binary_log_odds(proba)
+    assert lo[1] > lo[0] > lo[2] > lo[3] == -np.inf
+    assert lo[2] == pytest.approx(np.log(3))
+    with pytest.raises(ValueError, match="shape"):
+        M.binary_log_odds(np.ones((3, 3)))
+
+
+# ----------------------------------------------------------------------------
+# scikit-learn scorers of predict_set
+# ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def soybean_codes():
+    from credal.datasets import load
+    from credal.preprocessing import to_codes
+
+    ds = load("soybean_small")  # 47 cases, 35 nominal features, 4 classes, no missing
+    X, _ = to_codes(ds.X)
+    return X, ds.y.cat.codes.to_numpy()
+
+
+def test_set_scorers_in_cross_val_score(soybean_codes):
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    from credal.naive import NCC
+
+    X, y = soybean_codes
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    est = NCC(s=5.0)  # a large s makes some sets indeterminate
+    train, test = next(cv.split(X, y))
+    fitted = clone(est).fit(X[train], y[train])
+    sets = fitted.predict_set(X[test])
+    by_hand = {
+        M.u65_scorer: M.u65(sets, y[test], classes=fitted.classes_),
+        M.u80_scorer: M.u80(sets, y[test], classes=fitted.classes_),
+        M.discounted_accuracy_scorer: M.discounted_accuracy(sets, y[test],
+                                                            classes=fitted.classes_),
+        M.determinacy_scorer: M.determinacy(sets),
+    }
+    for scorer, value in by_hand.items():
+        scores = cross_val_score(est, X, y, cv=cv, scoring=scorer)
+        assert scores.shape == (3,)
+        assert scores[0] == pytest.approx(value, abs=1e-12), scorer
+        assert np.all((scores >= 0) & (scores <= 1))
+    # labels instead of codes: y is mapped through classes_
+    labels = np.array(["c0", "c1", "c2", "c3"], dtype=object)[y]
+    scores = cross_val_score(est, X, labels, cv=cv, scoring=M.u65_scorer)
+    assert scores[0] == pytest.approx(by_hand[M.u65_scorer], abs=1e-12)
+    assert repr(M.make_set_scorer(M.utility, u_half=0.7)) == (
+        "make_set_scorer(utility, u_half=0.7)"
+    )
+
+
+def test_set_scorers_in_grid_search(soybean_codes):
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
+
+    from credal.naive import NCC
+
+    X, y = soybean_codes
+    cv = StratifiedKFold(3, shuffle=True, random_state=1)
+    grid = {"s": [0.5, 2.0, 8.0]}
+    scoring = {"u65": M.u65_scorer, "u80": M.u80_scorer,
+               "dacc": M.discounted_accuracy_scorer, "det": M.determinacy_scorer}
+    search = GridSearchCV(NCC(), grid, scoring=scoring, refit="u65", cv=cv).fit(X, y)
+    assert search.best_params_["s"] in grid["s"]
+    res = search.cv_results_
+    for i, s in enumerate(res["param_s"]):
+        expect = cross_val_score(NCC(s=s), X, y, cv=cv, scoring=M.u65_scorer)
+        assert res["mean_test_u65"][i] == pytest.approx(expect.mean(), abs=1e-12)
+    # more imprecision (larger s) never raises determinacy
+    assert np.all(np.diff(res["mean_test_det"]) <= 1e-12)
+    assert search.best_score_ == pytest.approx(np.max(res["mean_test_u65"]))
+    single = GridSearchCV(NCC(), grid, scoring=M.u80_scorer, cv=cv).fit(X, y)
+    np.testing.assert_allclose(single.cv_results_["mean_test_score"], res["mean_test_u80"])

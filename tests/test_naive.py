@@ -15,7 +15,6 @@ Every dominance computation is checked against an independent slow computation:
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +27,7 @@ from scipy.special import xlogy
 from sklearn.base import clone
 
 import credal.naive as naive
+from conftest import expected, read_conformance
 from credal import _tables, datasets
 from credal.naive import _LOG_TIE, LNCC, NCC, NaiveBayes, _LnccPairs, _lncc_log_threshold, _ncc_log_infimum
 
@@ -39,62 +39,6 @@ NAMES = ["iris", "vote", "zoo"]
 # ---------------------------------------------------------------------------
 # conformance files: a small private ARFF reader (nominal attributes only)
 # ---------------------------------------------------------------------------
-
-
-def _split_arff(text):
-    """Split a comma-separated ARFF list; single quotes with backslash escapes."""
-    out, cur, quoted, i = [], [], False, 0
-    while i < len(text):
-        ch = text[i]
-        if quoted:
-            if ch == "\\":
-                cur.append(text[i + 1])
-                i += 2
-                continue
-            if ch == "'":
-                quoted = False
-            else:
-                cur.append(ch)
-        elif ch == "'":
-            quoted = True
-        elif ch == ",":
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-        i += 1
-    out.append("".join(cur).strip())
-    return out
-
-
-def read_conformance(name, part):
-    """(X DataFrame of categoricals in declared order, y categorical Series)."""
-    names, cats, rows, in_data = [], [], [], False
-    for raw in (CONF / "data" / f"{name}_{part}.arff").read_text().splitlines():
-        line = raw.strip()
-        if not line or line.startswith("%"):
-            continue
-        if in_data:
-            rows.append(_split_arff(line))
-            continue
-        m = re.match(r"@attribute\s+('(?:[^'\\]|\\.)*'|\S+)\s+\{(.*)\}\s*$", line, re.I)
-        if m:
-            names.append(m.group(1).strip("'"))
-            cats.append(_split_arff(m.group(2)))
-        elif line.lower().startswith("@data"):
-            in_data = True
-    cols = {}
-    for j, (n, c) in enumerate(zip(names, cats)):
-        codes = [-1 if r[j] == "?" else c.index(r[j]) for r in rows]
-        cols[n] = pd.Categorical.from_codes(codes, categories=c)
-    frame = pd.DataFrame(cols)
-    return frame.iloc[:, :-1], frame.iloc[:, -1]
-
-
-def expected(folder, name, prefix):
-    table = pd.read_csv(CONF / "expected" / folder / f"{name}.csv")
-    cols = [c for c in table.columns if re.fullmatch(rf"{prefix}\d+", c)]
-    return table[sorted(cols, key=lambda c: int(c[len(prefix):]))].to_numpy()
 
 
 @pytest.fixture(scope="module", params=NAMES)
@@ -922,7 +866,7 @@ def test_lncc_sets_shrink_as_alpha_grows(data):
 def test_ncc_sets_with_and_without_certificates_are_equal(data, s, eps):
     X, y, Xt = data
     model = NCC(s=s, epsilon=eps).fit(X, y)
-    codes = naive.check_predict_input(model, Xt)
+    codes = model._predict_input(Xt)
     got = model._predict_set_codes(codes)
     np.testing.assert_array_equal(got, _sets_without_certificates(model, codes))
     np.testing.assert_array_equal(got, ~np.any(model.dominance_log_ratio(Xt) > _LOG_TIE, axis=1))
@@ -996,7 +940,6 @@ def test_results_do_not_depend_on_chunk_size(data):
            NCC().fit(X, y).dominance_log_ratio(Xt)]
     old = naive._CHUNK_ELEMENTS
     naive._CHUNK_ELEMENTS = 1
-    naive._clear_memo()  # remembered results would hide the recomputation
     try:
         got = [LNCC().fit(X, y).predict_set(Xt), NCC().fit(X, y).predict_set(Xt),
                NCC().fit(X, y).dominance_log_ratio(Xt)]
@@ -1122,7 +1065,6 @@ def test_lncc_source_components_with_a_cycle(monkeypatch):
     assert model.predict_set(np.array([[0]])).tolist() == [[True, True, True]]
     chain = np.zeros((1, 3, 3), dtype=bool)
     chain[0] = [[0, 1, 1], [0, 0, 1], [0, 0, 0]]  # 0 > 1 > 2
-    naive._clear_memo()  # the sets of the first call are remembered
     monkeypatch.setattr(model, "_dominance_codes", lambda codes: chain.copy())
     assert model.predict_set(np.array([[0]])).tolist() == [[True, False, False]]
 
@@ -1251,37 +1193,32 @@ def test_lncc_certified_sets_equal_the_exact_thresholds_on_kr_vs_kp():
     ds = datasets.load("kr_vs_kp")
     X, y = ds.X.iloc[::2], ds.y.iloc[::2]
     model = LNCC().fit(X, y)
-    codes = naive.check_predict_input(model, ds.X.iloc[1::4])
+    codes = model._predict_input(ds.X.iloc[1::4])
     codes = naive._unique_rows(codes, model.n_values_)[0]
     lt = model._compute_log_threshold(codes)
     eye = np.eye(2, dtype=bool)
     for alpha in (0.35, 0.55, 0.75, 0.95):
-        naive._clear_memo()
         model.set_params(alpha=alpha)
         want = (np.log(alpha) > lt + _LOG_TIE) & ~eye
         np.testing.assert_array_equal(model._dominance_codes(codes), want)
 
 
 def test_lncc_dominance_from_certificates_equals_the_full_thresholds():
-    """Certificates + partial thresholds (memo shared between levels) decide
-    exactly as the thresholds of every pair; the memo then serves the thresholds."""
+    """Certificates + partial thresholds decide exactly as the thresholds of every pair."""
     rng = np.random.default_rng(5)
     for _ in range(60):
         model, codes = _random_lncc_model(rng)
         lt = model._compute_log_threshold(codes)
         eye = np.eye(len(model.classes_), dtype=bool)
-        naive._clear_memo()
         for alpha in (0.05, 0.5, 0.75, 0.95, 0.999, 1.0, 0.0):
             model.set_params(alpha=alpha)
             with np.errstate(divide="ignore"):
                 want = (np.log(alpha) > lt + _LOG_TIE) & ~eye
             np.testing.assert_array_equal(model._dominance_codes(codes), want)
-        np.testing.assert_array_equal(model._log_threshold_codes(codes), lt)
-        np.testing.assert_array_equal(model._dominance_codes(codes), want)  # from the full memo
 
 
 # ---------------------------------------------------------------------------
-# prediction on distinct rows and the shared memo
+# prediction on distinct rows; no state shared between calls or models
 # ---------------------------------------------------------------------------
 
 
@@ -1306,46 +1243,34 @@ def _dup_data(seed, n_test=400):
 
 
 @pytest.mark.parametrize("est", [NCC(epsilon=0.1), LNCC(alpha=0.6), LNCC(alpha=0.6, grid=50)])
-def test_distinct_rows_and_memo_do_not_change_results(est):
+def test_distinct_rows_do_not_change_results(est):
     X, y, Xt = _dup_data(3)
     model = clone(est).fit(X, y)
-    naive._clear_memo()
-    direct = model._predict_set_codes(Xt)  # every row, no memo
-    naive._clear_memo()
+    direct = model._predict_set_codes(Xt)  # every row, no search for repeats
     sets = model.predict_set(Xt)
     np.testing.assert_array_equal(sets, direct)
     jll = model._joint_log_likelihood(Xt, "perks", model._nbc_s())
     want = model.classes_[np.argmax(np.where(direct, jll, -np.inf), axis=1)]
-    np.testing.assert_array_equal(model.predict(Xt), want)  # memo hit
+    np.testing.assert_array_equal(model.predict(Xt), want)
+    out = model.predict_outputs(Xt)  # what the engine asks: one pass, same answers
+    np.testing.assert_array_equal(out.sets, direct)
+    np.testing.assert_array_equal(out.pred, want)
+    assert out.proba is None
     sets[:] = False  # callers get their own array
     np.testing.assert_array_equal(model.predict_set(Xt), direct)
 
 
-def test_memo_tells_fitted_models_and_alphas_apart():
+def test_no_module_level_memo():
+    """Nothing is remembered between calls: the module keeps no cache of results."""
+    assert not any(k.lower().startswith("_memo") for k in vars(naive))
     X, y, Xt = _dup_data(5)
     X2, y2, _ = _dup_data(6)
-    naive._clear_memo()
-    got = {}
     for a in (0.2, 0.5, 0.9):
-        for name, (A, b) in {"one": (X, y), "two": (X2, y2)}.items():
-            got[name, a] = LNCC(alpha=a).fit(A, b).predict_set(Xt)
-            got["ncc", name, a] = NCC(epsilon=a / 2).fit(A, b).predict_set(Xt)
-    for key, sets in got.items():
-        naive._clear_memo()
-        if key[0] == "ncc":
-            _, name, a = key
-            A, b = (X, y) if name == "one" else (X2, y2)
-            ref = NCC(epsilon=a / 2).fit(A, b).predict_set(Xt)
-        else:
-            name, a = key
-            A, b = (X, y) if name == "one" else (X2, y2)
-            ref = LNCC(alpha=a).fit(A, b).predict_set(Xt)
-        np.testing.assert_array_equal(sets, ref)
-    # thresholds are shared across alphas: one entry per fitted data set
-    naive._clear_memo()
-    for a in (0.2, 0.5, 0.9):
-        LNCC(alpha=a).fit(X, y).predict_set(Xt)
-    assert sum(k[0] == "lncc-threshold" for k in naive._MEMO) == 1
+        m1, m2 = LNCC(alpha=a).fit(X, y), LNCC(alpha=a).fit(X2, y2)
+        first = m1.predict_set(Xt)
+        m2.predict_set(Xt)  # another model on the same rows in between
+        np.testing.assert_array_equal(m1.predict_set(Xt), first)
+        np.testing.assert_array_equal(LNCC(alpha=a).fit(X, y).predict_set(Xt), first)
     # the thresholds do not depend on the instances' order
     perm = np.random.default_rng(0).permutation(len(Xt))
     thr = LNCC().fit(X, y).dominance_threshold(Xt)
@@ -1368,8 +1293,6 @@ def test_tables_derived_from_the_counts_follow_refits_and_parameters():
             model.fit(_frame(X, nv), _labels(y, 3))
             for p in params:
                 model.set_params(**p)
-                naive._clear_memo()
                 fresh = make(**p).fit(_frame(X, nv), _labels(y, 3))
                 got = model.predict_set(Xt)
-                naive._clear_memo()
                 np.testing.assert_array_equal(got, fresh.predict_set(Xt))

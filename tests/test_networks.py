@@ -1,4 +1,4 @@
-"""Tests for credal.networks: BIF reading, random networks, sampling, ROC helpers."""
+"""Tests for credal.networks: BIF reading, random networks, sampling."""
 
 from __future__ import annotations
 
@@ -11,19 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from credal.metrics import roc_area
 from credal.networks import (
     NETWORK_NAMES,
     BayesianNetwork,
     choose_class_node,
-    delta_roc,
-    delta_roc_remaining,
     exact_marginal,
     load_network,
     random_network,
     read_bif,
-    roc_area,
     sample,
-    sample_random_trials,
     split_class,
 )
 
@@ -360,32 +357,6 @@ def test_one_state_class_node_is_rejected():
         split_class(net, x, "Z")
 
 
-def test_roc_area_and_deltas():
-    rng = np.random.default_rng(0)
-    y = rng.choice(["neg", "pos"], 200)
-    s = rng.random(200) + (y == "pos") * 0.3
-    proba = np.column_stack([1 - s / 2, s / 2])
-    # Mann-Whitney form of the area, ties counting one half
-    pos, neg = s[y == "pos"], s[y == "neg"]
-    want = ((pos[:, None] > neg[None]).sum() + 0.5 * (pos[:, None] == neg[None]).sum()) / (
-        len(pos) * len(neg))
-    assert roc_area(y, proba, ["neg", "pos"]) == pytest.approx(want, abs=1e-14)
-    assert roc_area(y, proba[:, ::-1], ["pos", "neg"]) == pytest.approx(want, abs=1e-14)
-    y3 = rng.integers(0, 3, 90)
-    p3 = rng.dirichlet([1, 1, 1], 90)
-    assert 0 <= roc_area(y3, p3, [0, 1, 2]) <= 1
-    with pytest.raises(ValueError, match="single class"):
-        roc_area(["pos"] * 5, proba[:5], ["neg", "pos"])
-    with pytest.raises(ValueError, match="not in classes"):
-        roc_area(["x", "pos"], proba[:2], ["neg", "pos"])
-    assert delta_roc(0.8, 0.75) == pytest.approx(0.05 / 0.75)
-    assert delta_roc_remaining(0.8, 0.75) == pytest.approx(0.05 / 0.25)
-    assert delta_roc_remaining(1.0, 1.0) == 0.0  # the paper's R = T convention
-    np.testing.assert_allclose(delta_roc_remaining([0.9, 0.7], [1.0, 0.8]), [0.0, -0.5])
-    with pytest.raises(ValueError, match="r_ma"):
-        delta_roc(1.2, 0.5)
-
-
 # --------------------------------------------------------------------------------------
 # Bad input
 # --------------------------------------------------------------------------------------
@@ -445,36 +416,6 @@ def test_alarm_classification_end_to_end(alarm):
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("n_nodes, k, n, r", [
-    (6, 5, 40, 2),      # every node: few parent configurations (one column per configuration)
-    (60, 8, 30, 2),     # 2**8 > 30 records: columns computed per record
-    (25, 3, 50, 3),     # three states
-    (1, 0, 5, 2),       # a single node
-    (120, 60, 20, 2),   # wide parent sets padded to different widths across trials
-    (50, 49, 12, 2),    # most earlier nodes are parents: keys from all earlier nodes
-    (30, 29, 9, 3),     # the same with three states
-    (12, 11, 3000, 3),  # many records: configuration indices of up to 2**11 columns
-])
-def test_sample_random_trials_equals_one_trial_at_a_time(n_nodes, k, n, r):
-    seeds = [np.random.SeedSequence(11, spawn_key=(t,)) for t in range(4)]
-    codes, cls = sample_random_trials(n_nodes, k, n, seeds, n_states=r)
-    assert codes.shape == (4, n, n_nodes) and codes.dtype == np.int8
-    for t, s in enumerate(seeds):
-        rng = np.random.default_rng(s)
-        net = random_network(n_nodes, k, rng, n_states=r)
-        assert net.nodes[cls[t]] == choose_class_node(net, rng)
-        np.testing.assert_array_equal(codes[t], sample(net, n, rng, as_frame=False))
-
-
-def test_sample_random_trials_edge_cases():
-    codes, cls = sample_random_trials(5, 2, 10, [])
-    assert codes.shape == (0, 10, 5) and cls.shape == (0,)
-    with pytest.raises(ValueError, match="n must be >= 1"):
-        sample_random_trials(5, 2, 0, [1])
-    with pytest.raises(ValueError, match="n_states"):
-        sample_random_trials(5, 2, 10, [1], n_states=200)
-
-
 def test_forward_sample_of_joined_uniforms_joins_the_samples():
     from credal.networks import _forward_sample
 
@@ -488,12 +429,3 @@ def test_forward_sample_of_joined_uniforms_joins_the_samples():
                                       sample(net, 40, np.random.default_rng(s), as_frame=False))
 
 
-@pytest.mark.parametrize("k, r", [(3, 2), (200, 2), (50, 128), (5000, 3)])
-def test_key_sums_are_exact_modulo_2_64(k, r):
-    from credal.networks import _key_sums
-
-    rng = np.random.default_rng(k)
-    v = rng.integers(0, r, (2, k, 11)).astype(np.int8)
-    m = rng.integers(0, 2**64, (2, k), dtype=np.uint64)
-    want = (v.astype(np.uint64).transpose(0, 2, 1) * m[:, None, :]).sum(axis=2, dtype=np.uint64)
-    np.testing.assert_array_equal(_key_sums(v, m, r), want)

@@ -39,15 +39,79 @@ def test_parameters_cell_is_literal_and_first(path):
     assert _parameters(path)
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.stem)
-def test_notebook_is_thin(path):
-    """No experiment loop, function or class lives in a notebook: they belong in credal."""
+def _imported_modules(path):
+    """Every module a notebook imports (``import a.b`` and ``from a.b import c``)."""
+    out = set()
     for cell in _code_cells(path):
         src = "\n".join(l for l in cell.source.splitlines() if not l.lstrip().startswith("%"))
         for node in ast.walk(ast.parse(src)):
-            assert not isinstance(node, (ast.For, ast.While, ast.FunctionDef, ast.ClassDef,
-                                         ast.AsyncFunctionDef)), \
-                f"{path.name}: move this {type(node).__name__} into the credal library"
+            if isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                out.add(node.module)
+                out.update(f"{node.module}.{a.name}" for a in node.names)
+    return out
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.stem)
+def test_notebook_imports_the_core_and_its_own_chapter(path):
+    """A notebook uses the core library and its own chapter module, no other chapter's
+    (what several chapters share lives in credal.chapters._common, reached through them)."""
+    own = "credal.chapters." + path.stem.replace("-", "_")
+    for mod in _imported_modules(path):
+        if mod.startswith("credal.chapters") and mod != "credal.chapters":
+            assert mod == own or mod.startswith(own + "."), \
+                f"{path.name} imports {mod}; a notebook may import only {own}"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.stem)
+def test_notebook_has_no_functions_or_classes(path):
+    """Definitions belong in the chapter module, where they are tested."""
+    for cell in _code_cells(path):
+        src = "\n".join(l for l in cell.source.splitlines() if not l.lstrip().startswith("%"))
+        for node in ast.walk(ast.parse(src)):
+            assert not isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)), \
+                f"{path.name}: move this {type(node).__name__} into credal/chapters/"
+
+
+def test_every_notebook_has_a_chapter_module_and_back():
+    chapters = {p.stem for p in (ROOT / "credal" / "chapters").glob("*.py")
+                if not p.stem.startswith("_")}
+    notebooks = {p.stem.replace("-", "_") for p in SOURCES}
+    # the introduction and the tutorial use the core library only
+    assert chapters == notebooks - {"introduction", "tutorial"}
+
+
+def test_core_never_imports_chapters():
+    """credal/ outside credal/chapters/ is the library; it must not depend on a chapter."""
+    for path in sorted((ROOT / "credal").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+                if node.level:  # relative: from . import chapters / from .chapters import x
+                    names = [f"credal.{n}" for n in names]
+            assert not any(n.startswith("credal.chapters") for n in names), \
+                f"{path.name} imports {names}: the core never imports credal.chapters"
+
+
+def test_no_machine_path_in_the_project():
+    """Shared material is found at ../shared relative to the project root, never by an
+    absolute path of one machine."""
+    pattern = ("/work/", "/root/", "/home/", "/tmp/")
+    files = [p for d in ("credal", "tests", "benchmarks", "book", "notebooks")
+             for p in (ROOT / d).rglob("*") if p.suffix in {".py", ".md", ".yml", ".toml"}
+             and "_build" not in p.parts and "generated" not in p.parts]
+    files += [ROOT / "Makefile", ROOT / "README.md", ROOT / "pyproject.toml"]
+    for path in files:
+        text = path.read_text(errors="replace")
+        for pat in pattern:
+            if path.name == "test_notebooks.py":  # this test names the patterns
+                continue
+            assert f'"{pat}' not in text and f"'{pat}" not in text and f" {pat}" not in text, \
+                f"{path.relative_to(ROOT)} names the machine path {pat}"
 
 
 @pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.stem)

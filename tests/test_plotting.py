@@ -1,4 +1,5 @@
-"""The figure functions: names are unique across chapters, figures draw with labels."""
+"""The generic figures of credal.plotting (the chapters' own figures are tested with their
+chapter in tests/chapters/; cd_diagram with credal.stats in test_stats.py)."""
 
 import matplotlib
 
@@ -7,12 +8,12 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from credal import datasets, plotting
+from credal import plotting
 
 
 def test_public_names_unique_and_present():
     names = plotting.__all__
-    assert len(names) == len(set(names)), "two chapter submodules export the same name"
+    assert len(names) == len(set(names))
     for n in names:
         assert callable(getattr(plotting, n))
 
@@ -42,10 +43,17 @@ def test_introduction_figures(tmp_path):
         plotting.credal_simplex_figure([1, 2])
 
 
-def test_dataset_map_draws_every_group(tmp_path):
-    ov = datasets.overview(groups=["antonucci-lncc", "moral-trees"], discretize=False)
-    fig = plotting.dataset_map(ov)
-    titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
-    assert any("antonucci-lncc (9" in t for t in titles)
-    assert any("moral-trees (11" in t for t in titles)
-    fig.savefig(tmp_path / "map.png")
+def test_new_axes_makes_or_reuses_axes():
+    fig, ax = plotting.new_axes(None, figsize=(3.0, 2.0))
+    assert ax.figure is fig and tuple(fig.get_size_inches()) == (3.0, 2.0)
+    assert plotting.new_axes(ax, figsize=(9.0, 9.0)) == (fig, ax)
+
+
+def test_introduction_figures_on_given_axes():
+    import matplotlib.pyplot as plt
+
+    fig, (a1, a2, a3) = plt.subplots(1, 3)
+    assert plotting.idm_interval_figure(max_n=20, ax=a1) is fig
+    assert plotting.credal_simplex_figure([1, 1, 1], ax=a2) is fig
+    assert plotting.utility_figure(ax=a3) is fig
+    plt.close(fig)

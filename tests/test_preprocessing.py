@@ -1,7 +1,7 @@
 """Tests of credal.preprocessing.
 
 * conformance: MDL cut points, labels and discretised rows equal Weka 3.6's
-  (/work/shared/conformance, iris/vote/zoo fitted on the same training rows);
+  (../shared/conformance, iris/vote/zoo fitted on the same training rows);
 * brute force: the vectorised best-cut search against a slow loop with exact
   (rational) comparison of the cuts' entropies, and the whole recursive
   discretisation against a slow transcription of Weka's algorithm;

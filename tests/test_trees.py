@@ -4,7 +4,8 @@ Checks against someone else's code: the Weka imprecise-probability plugin's cred
 tree (/work/shared/conformance, ``weka_ip_cdt``) and Weka J48's published trees for
 the classic weather and contact-lenses data (Witten, Frank & Hall, "Data Mining",
 where J48's output on these files is printed).  Checks against slow reference
-implementations written here: a loop-based credal tree and ID3.
+implementations: a loop-based credal tree and ID3 (written here), the upper entropy by
+bisection and the frozen earlier credal tree (``credal.reference``).
 """
 
 from __future__ import annotations
@@ -16,16 +17,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import special, stats
+from scipy import stats
 from sklearn.base import clone
 
-from credal._validation import check_fit_input
+from credal.reference import (
+    FrozenCredalTree,
+    bisection_upper_entropy,
+    frozen_split_rows,
+    frozen_upper_entropy,
+)
 from credal.trees import (
     C45Tree,
     CredalDecisionTree,
     _add_errs,
     _level_gains,
-    _Node,
     _split_rows,
     _upper_entropy_rows,
 )
@@ -86,19 +91,6 @@ def _read_nominal_arff(path):
 # ------------------------------------------------ slow reference implementations
 
 
-def _ue(n, s):
-    """Upper entropy by bisection on the water level (not the library's algorithm)."""
-    lo, hi = 0.0, max(n) + s
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if sum(max(0.0, mid - v) for v in n) > s:
-            hi = mid
-        else:
-            lo = mid
-    tot = sum(n) + s
-    return -sum(p * math.log(p) for p in (max(v, lo) / tot for v in n) if p > 0)
-
-
 def _ml_entropy(n):
     tot = sum(n)
     return -sum(v / tot * math.log(v / tot) for v in n if v > 0)
@@ -109,7 +101,7 @@ def _ref_tree(X, y, K, nv, s, double=False, entropy=None, feats=None):
 
     Returns a nested tuple: ("leaf", counts) or ("split", feature, [children]).
     """
-    H = entropy or (lambda n: _ue(n, s))
+    H = entropy or (lambda n: bisection_upper_entropy(n, s))
     counts = [int(np.sum(y == k)) for k in range(K)]
     if feats is None:
         feats = [j for j in range(X.shape[1]) if nv[j] > 1]
@@ -350,10 +342,10 @@ def test_missing_training_values_scale_the_gain_by_the_observed_fraction():
         obs = col >= 0
         n = [int(np.sum(y[obs] == k)) for k in (0, 1)]
         after = sum(
-            np.sum(obs & (col == v)) / obs.sum() * _ue([int(np.sum(y[obs & (col == v)] == k)) for k in (0, 1)], 1.0)
+            np.sum(obs & (col == v)) / obs.sum() * bisection_upper_entropy([int(np.sum(y[obs & (col == v)] == k)) for k in (0, 1)], 1.0)
             for v in (0, 1)
         )
-        return obs.mean() * (_ue(n, 1.0) - after), _ue(n, 1.0) - after
+        return obs.mean() * (bisection_upper_entropy(n, 1.0) - after), bisection_upper_entropy(n, 1.0) - after
 
     (ga, ga_raw), (gb, _) = iig(A), iig(B)
     assert gb > ga and ga_raw > gb
@@ -385,151 +377,10 @@ def test_credal_tree_api_and_errors():
 
 # ------------------------------------- the old (dense, recursive) credal tree
 #
-# A frozen copy of the credal tree's fitting code before it was vectorised over
-# the non-empty cells and over all nodes of a level: the reference that the fast
-# code must reproduce (same gains to 1e-12, same trees, same predictions).
-
-
-def _old_water_level(n, s):
-    k = n.shape[-1]
-    ns = np.sort(n, axis=-1)
-    levels = (s + np.cumsum(ns, axis=-1)) / np.arange(1, k + 1)
-    nxt = np.concatenate([ns[..., 1:], np.full(ns.shape[:-1] + (1,), np.inf)], axis=-1)
-    r = np.argmax(levels <= nxt, axis=-1)
-    return np.take_along_axis(levels, r[..., None], axis=-1)
-
-
-def _old_upper_entropy(n, s):
-    level = _old_water_level(n, s)
-    p = np.maximum(n, level) / (n.sum(axis=-1, keepdims=True) + s)
-    return -np.sum(special.xlogy(p, p), axis=-1)
-
-
-def _old_value_class_counts(codes, y, w, K, n_values, features):
-    nv = n_values[features]
-    offsets = np.concatenate([[0], np.cumsum(nv)])
-    sub = codes[:, features]
-    mask = sub >= 0
-    idx = (offsets[:-1][None, :] + sub) * K + y[:, None]
-    flat = np.bincount(idx[mask], weights=np.broadcast_to(w[:, None], sub.shape)[mask], minlength=offsets[-1] * K)
-    return flat.reshape(offsets[-1], K), offsets
-
-
-def _old_split_rows(codes_col, rows, w, bag_weights):
-    vals = codes_col[rows]
-    miss = vals < 0
-    total = bag_weights.sum()
-    frac = bag_weights / total if total > 0 else np.full(len(bag_weights), 1.0 / len(bag_weights))
-    out = []
-    for v in range(len(bag_weights)):
-        sel = (vals == v) | miss
-        wv = w[sel] * np.where(miss[sel], frac[v], 1.0)
-        keep = wv > 0
-        out.append((rows[sel][keep], wv[keep]))
-    return out
-
-
-class _OldCredalTree(CredalDecisionTree):
-    """CredalDecisionTree with the old fitting code (dense cells, one node at a time)."""
-
-    def fit(self, X, y):
-        codes, y_idx = check_fit_input(self, X, y)
-        self._s = float(self.s)
-        self._codes, self._y = codes, y_idx
-        self._K = len(self.classes_)
-        self._double = self.branching == "double"
-        rows = np.arange(len(y_idx))
-        self.tree_ = self._grow(rows, np.ones(len(y_idx)), np.flatnonzero(self.n_values_ > 1), None)
-        del self._codes, self._y
-        self._count()
-        return self
-
-    def _route(self, codes):
-        # the old per-node routing (one stack entry per node), frozen as a reference
-        n = len(codes)
-        K = len(self.classes_)
-        sets = np.zeros((n, K), dtype=bool)
-        score = np.zeros((n, K))
-        stack = [(self.tree_, np.arange(n), np.ones(n))]
-        while stack:
-            node, rows, w = stack.pop()
-            if len(rows) == 0:
-                continue
-            if node.is_leaf:
-                sets[rows] |= node.value_set
-                freq = node.pred / node.pred.sum()
-                np.add.at(score, rows, w[:, None] * freq[None, :])
-                continue
-            stack.extend(zip(node.children, *zip(*_old_split_rows(codes[:, node.feature], rows,
-                                                                  w, node.bag_weights))))
-        return sets, score
-
-    def _gains_single(self, codes, y, w, W, feats):
-        counts, off = _old_value_class_counts(codes, y, w, self._K, self.n_values_, feats)
-        return self._gains_of_counts(counts, off, W)
-
-    def _gains_of_counts(self, counts, off, W):
-        # imprecise information gain of each block of value rows off[i]:off[i + 1]
-        h = _old_upper_entropy(counts, self._s)
-        nv = counts.sum(axis=1)
-        known = np.add.reduceat(nv, off[:-1])
-        parent = np.add.reduceat(counts, off[:-1], axis=0)
-        after = np.add.reduceat(nv * h, off[:-1])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            g = (known / W) * (_old_upper_entropy(parent, self._s) - after / known)
-        return np.where(known > 0, g, -np.inf)
-
-    def _gains_pairs(self, codes, y, w, W, feats):
-        if len(feats) < 2:
-            return np.empty(0), np.empty((0, 2), dtype=int)
-        i, j = np.triu_indices(len(feats), k=1)
-        fi, fj = feats[i], feats[j]
-        nvj = self.n_values_[fj]
-        nv = self.n_values_[fi] * nvj
-        a, b = codes[:, fi], codes[:, fj]
-        joint = np.where((a >= 0) & (b >= 0), a * nvj[None, :] + b, -1)
-        counts, off = _old_value_class_counts(joint, y, w, self._K, nv, np.arange(len(fi)))
-        return self._gains_of_counts(counts, off, W), np.column_stack([fi, fj])
-
-    def _choose(self, rows, w, feats):
-        if len(feats) == 0 or len(rows) == 0:
-            return -1
-        codes, y = self._codes[rows], self._y[rows]
-        W = w.sum()
-        g1 = self._gains_single(codes, y, w, W, feats)
-        best1 = g1.max()
-        best = best1
-        if self._double:
-            g2, pairs = self._gains_pairs(codes, y, w, W, feats)
-            if len(g2) and g2.max() > best1 + 1e-12:
-                best = g2.max()
-                if best > 1e-12:
-                    k = int(np.flatnonzero(g2 >= best - 1e-12)[0])
-                    f1, f2 = pairs[k]
-                    gg = g1[np.searchsorted(feats, [f1, f2])]
-                    return int(f2) if gg[1] > gg[0] + 1e-12 else int(f1)
-        if best1 > 1e-12:
-            return int(feats[np.flatnonzero(g1 >= best1 - 1e-12)[0]])
-        return -1
-
-    def _grow(self, rows, w, feats, parent_pred):
-        counts = np.bincount(self._y[rows], weights=w, minlength=self._K)
-        node = _Node(counts)
-        pred = counts if counts.sum() > 0 else parent_pred
-        node.pred = pred
-        node.value_set = self._leaf_set(counts, pred)
-        f = self._choose(rows, w, feats)
-        if f < 0:
-            return node
-        col = self._codes[:, f]
-        known = col[rows] >= 0
-        node.feature = f
-        node.bag_weights = np.bincount(col[rows][known], weights=w[known], minlength=self.n_values_[f])
-        rest = feats[feats != f]
-        node.children = [
-            self._grow(r, wv, rest, pred) for r, wv in _old_split_rows(col, rows, w, node.bag_weights)
-        ]
-        return node
+# credal.reference.FrozenCredalTree is a frozen copy of the credal tree's fitting code
+# before it was vectorised over the non-empty cells and over all nodes of a level: the
+# reference that the fast code must reproduce (same gains to 1e-12, same trees, same
+# predictions).
 
 
 def _messy_data(rng):
@@ -560,7 +411,7 @@ def test_fast_upper_entropy_is_the_old_one_bit_for_bit():
                 n *= rng.choice([1.0, 0.5, 0.3, 1 / 3], size=n.shape)
             n = n[n.sum(axis=1) > 0]
             for s in (0.5, 1.0, 2.0, 1e-9):
-                want = _old_upper_entropy(n, s)
+                want = frozen_upper_entropy(n, s)
                 np.testing.assert_array_equal(_upper_entropy_rows(n, s), want)
                 sub = rng.permutation(len(n))[:37]
                 np.testing.assert_array_equal(_upper_entropy_rows(n[sub], s), want[sub])
@@ -575,7 +426,7 @@ def test_split_rows_is_the_old_one():
         rows = np.sort(rng.choice(n, size=int(rng.integers(0, n + 1)), replace=False))
         w = rng.choice([1.0, 0.25, 0.7], size=len(rows))  # one weight per row sent
         bags = rng.random(nb) * (rng.random(nb) < 0.8)
-        for (r1, w1), (r2, w2) in zip(_split_rows(col, rows, w, bags), _old_split_rows(col, rows, w, bags)):
+        for (r1, w1), (r2, w2) in zip(_split_rows(col, rows, w, bags), frozen_split_rows(col, rows, w, bags)):
             np.testing.assert_array_equal(r1, r2)
             np.testing.assert_array_equal(w1, w2)
 
@@ -586,7 +437,7 @@ def test_level_gains_equal_the_old_per_node_gains(double):
     checked = 0
     for _ in range(60):
         df, yc, X, y, nv_all, K = _messy_data(rng)
-        old = _OldCredalTree(s=float(rng.choice([0.5, 1.0, 2.0])), branching="double" if double else "simple")
+        old = FrozenCredalTree(s=float(rng.choice([0.5, 1.0, 2.0])), branching="double" if double else "simple")
         old.fit(df, yc)
         old._codes, old._y = X, y
         usable = np.flatnonzero(old.n_values_ > 1)
@@ -644,7 +495,7 @@ def test_fast_credal_tree_equals_the_old_implementation(double):
         kw = dict(s=float(rng.choice([0.25, 1.0, 2.0])), branching="double" if double else "simple",
                   leaf=str(rng.choice(["dominance", "frequency"])))
         new = CredalDecisionTree(**kw).fit(df, yc)
-        old = _OldCredalTree(**kw).fit(df, yc)
+        old = FrozenCredalTree(**kw).fit(df, yc)
         _assert_same_tree(new, old, df)
         split += new.depth_ > 0
     assert split >= 50  # most of the random trees do grow
@@ -666,7 +517,7 @@ def test_fast_credal_tree_equals_the_old_one_on_real_folds(name, n_rows):
     X, y = _real_fold(name, n_rows)
     for branching in ("simple", "double"):
         new = CredalDecisionTree(branching=branching).fit(X, y)
-        old = _OldCredalTree(branching=branching).fit(X, y)
+        old = FrozenCredalTree(branching=branching).fit(X, y)
         assert new.n_leaves_ > 1
         _assert_same_tree(new, old, X)
 
@@ -919,83 +770,3 @@ def test_c45_api_and_errors():
         C45Tree().predict(X)
     with pytest.raises(ValueError, match="outside"):
         C45Tree().fit(X, y).predict(X + 5)
-
-
-# ------------------------------------------- the slides' experiments (chapter)
-
-
-def test_moral_tree_design_sizes_and_policies():
-    from credal.trees import moral_tree_design
-
-    items, design = moral_tree_design(["hepatitis", "vote1", "monks1", "heart_c"], n_repeats=3, random_state=5)
-    d = design.set_index("name")
-    # Hepatitis: the slides' 59 + 21 = 80 rows are the complete rows.
-    assert d.loc["hepatitis", "rows_used"] == "complete rows"
-    assert (d.loc["hepatitis", "n_train"], d.loc["hepatitis", "n_test"]) == (59, 21)
-    # Vote1 keeps its incomplete rows (300 + 135 = 435 = all rows).
-    assert d.loc["vote1", "rows_used"] == "all rows" and d.loc["vote1", "n_test"] == 135
-    # Monks1: the data set's own split, used once.
-    assert d.loc["monks1", "split"].startswith("fixed") and d.loc["monks1", "n_train"] == 124
-    # Cleveland: 296 complete rows here, so the test part has 96 (slides: 97); the
-    # unobserved declared classes are dropped.
-    assert (d.loc["heart_c", "n_train"], d.loc["heart_c", "n_test"]) == (200, 96)
-    assert d.loc["heart_c", "n_classes"] == 2 and d.loc["heart_c", "paper_n_classes"] == 5
-    names = [it[0] for it in items]
-    assert len(names) == 2 * (3 + 3 + 1 + 3) and len(set(names)) == len(names)
-    by = {it[0]: it for it in items}
-    # Train items evaluate on the training part itself; splits differ between repeats
-    # and are stratified; a second call gives the same splits.
-    name, X, y, split = by["hepatitis|0|train"]
-    assert (split == "train").sum() == 59 and (split == "test").sum() == 59
-    pd.testing.assert_frame_equal(X[split == "train"].reset_index(drop=True),
-                                  X[split == "test"].reset_index(drop=True))
-    _, X0, y0, s0 = by["hepatitis|0|test"]
-    _, X1, y1, s1 = by["hepatitis|1|test"]
-    assert not X0.equals(X1)
-    frac = y0[s0 == "test"].value_counts(normalize=True).sort_index()
-    full = y0.value_counts(normalize=True).sort_index()
-    np.testing.assert_allclose(frac, full, atol=0.06)
-    again, _ = moral_tree_design(["hepatitis"], n_repeats=3, random_state=5)
-    pd.testing.assert_frame_equal(again[0][1], by["hepatitis|0|test"][1])
-    with pytest.raises(ValueError, match="n_repeats"):
-        moral_tree_design(["hepatitis"], n_repeats=0)
-    with pytest.raises(ValueError, match="slides"):
-        moral_tree_design(["iris"])
-
-
-def test_moral_tree_tables_from_the_engine():
-    from credal import experiments
-    from credal.trees import (display_tree_design, display_tree_table, moral_tree_design,
-                              moral_tree_estimators, moral_tree_runs, moral_tree_table,
-                              train_test_gap, tree_table_summary)
-
-    items, design = moral_tree_design(["soybean_small", "hepatitis"], n_repeats=2, random_state=0)
-    res = experiments.cross_validate(moral_tree_estimators(), items, use_predefined_split=True,
-                                     progress=False)
-    runs = moral_tree_runs(res)
-    assert set(runs.classifier) == {"NB", "C4.5", "TU2 simple", "TU2 double"}
-    assert len(runs) == 2 * 2 * 2 * 4
-    # Precise classifiers are always determinate.
-    assert np.all(runs[runs.classifier.isin(["NB", "C4.5"])].unclassified == 0)
-    hep = runs[(runs.name == "hepatitis") & (runs.part == "test")]
-    assert np.all(hep.n_eval == 21)
-    classic = moral_tree_table(runs, design, "classic")
-    row = classic[(classic.dataset == "Hepatitis") & (classic.column == "NB test")].iloc[0]
-    v = hep[hep.classifier == "NB"].accuracy
-    assert row.ours == pytest.approx(v.mean()) and row.sd == pytest.approx(v.std(ddof=1))
-    assert row.published == 81.5
-    assert row.z == pytest.approx((v.mean() - 81.5) / (v.std(ddof=1) * math.sqrt(1.5)))
-    credal_tab = moral_tree_table(runs, design, "credal")
-    assert credal_tab[credal_tab.column.str.startswith("double")].published.isna().all()
-    freq = moral_tree_table(runs, design, "frequency")
-    assert set(freq.column) == {"TU2 simple", "TU2 double", "NB", "C4.5"}
-    disp = display_tree_table(classic)
-    assert list(disp.index) == ["Soybean-small", "Hepatitis"] and " ± " in disp.iloc[0, 0]
-    assert display_tree_design(design).shape[0] == 2
-    s = tree_table_summary(classic, exclude=["Soybean-small"])
-    assert s["cells"] == 4
-    gap = train_test_gap(classic, "C4.5 train", "C4.5 test")
-    assert gap["n"] == 2
-    assert gap["published"] == pytest.approx(((100 - 100) + (96.2 - 85.2)) / 2)
-    with pytest.raises(ValueError, match="which"):
-        moral_tree_table(runs, design, "nope")

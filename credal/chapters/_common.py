@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["HEADLINE_COLUMNS", "headline_table", "verdicts", "results_dir", "save_table"]
+__all__ = ["HEADLINE_COLUMNS", "headline_table", "verdicts", "meets_published", "results_dir",
+           "save_table"]
 
 HEADLINE_COLUMNS = ["paper", "chapter", "quantity", "published", "ours", "tolerance",
                     "unit", "note"]
@@ -76,3 +77,31 @@ def save_table(df: pd.DataFrame, notebook: str, table: str, root=None, index=Tru
     path = results_dir(notebook, root) / f"{table}.csv"
     df.to_csv(path, index=index)
     return path
+
+
+def meets_published(pvalue, published):
+    """Whether a p-value satisfies a published statement.
+
+    Parameters
+    ----------
+    pvalue : float
+    published : str
+        ``"<x"`` (significant below ``x``) or ``"n.s."`` (not significant at 5%).
+
+    Returns
+    -------
+    bool or None
+        None when the statement is not one of these forms or ``pvalue`` is NaN.
+    """
+    if pvalue is None or not np.isfinite(pvalue):
+        return None
+    text = str(published).strip().lower()
+    if text == "n.s.":
+        return bool(pvalue >= 0.05)
+    if text.startswith("<"):
+        try:
+            bound = float(text[1:])
+        except ValueError:
+            return None
+        return bool(pvalue < bound)
+    return None

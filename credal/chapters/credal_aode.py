@@ -1,19 +1,68 @@
-"""Chapter code of the ``credal-aode`` notebook."""
+"""Chapter ``credal-aode``: Corani & Antonucci, credal ensembles of SPODEs.
+
+The paper compares AODE, BMA-AODE and COMP-AODE (precise) with their credal versions
+BMA-AODE* and COMP-AODE* and with NCC, CMA and the credal decision tree.  Here are the
+eight classifiers under the paper's names (:func:`paper_classifiers`), the chapter's run
+(:func:`run`), the tables that put our numbers beside the published ones (every paired
+comparison of Section 3 in :data:`PAPER_COMPARISONS` and :func:`wilcoxon_table`, the
+numbers of the text in :func:`headline_table`, :func:`friedman_tables`, the per-data-set
+and settings tables), the numbers the text quotes, the chapter's rows of the
+reproduction report (:func:`report_headline`) and the figures.  The classifiers
+themselves are in :mod:`credal.aode`; generic table assembly in :mod:`credal.comparisons`.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from credal.aode import (AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE)
 
-__all__ = []
+from credal import comparisons, stats
+from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
+from credal.averaging import CMA
+from credal.chapters._common import headline_table as _report_table
+from credal.chapters._common import meets_published, save_table
+from credal.datasets import published as _published
+from credal.experiments import cross_validate
+from credal.naive import NCC
+from credal.preprocessing import make_preprocessor
+from credal.trees import CredalDecisionTree
 
+__all__ = [
+    # the classifiers and the run
+    "FRIEDMAN_CLASSIFIERS",
+    "paper_classifiers",
+    "run",
+    "dataset_sizes",
+    # tables
+    "settings_table",
+    "headline_table",
+    "display_headline",
+    "wilcoxon_table",
+    "display_wilcoxon",
+    "display_bayesian",
+    "friedman_tables",
+    "display_friedman",
+    "per_dataset_table",
+    "reference_check",
+    "save_table",
+    # numbers for the text
+    "chapter_numbers",
+    "chapter_examples",
+    "check_numbers",
+    "counterpart_gap",
+    # headline rows
+    "report_headline",
+    # figures
+    "aode_accuracy_scatter",
+    "aode_relative_brier",
+    "aode_determinacy",
+    "aode_safe_vs_prior_dependent",
+    "aode_relative_utility",
+    "aode_friedman_ranks",
+    "aode_bayesian_comparisons",
+]
 
-# --------------------------------------------------------------------------- the chapter
-#
-# Corani & Antonucci's experiments (book chapter ``credal-aode``): the classifiers under
-# the paper's names, the comparisons its text makes, and the tables that put our numbers
-# beside the published ones.  Generic table assembly lives in :mod:`credal.comparisons`.
+# ------------------------------------------------------------- the classifiers
 
 #: the chapter's classifiers, in display order
 PAPER_CLASSIFIERS = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*",
@@ -54,10 +103,6 @@ def paper_classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alph
         ``NCC`` (:class:`credal.naive.NCC`), ``CMA`` and ``CDT`` (and
         ``AODE (Laplace)``).
     """
-    from credal.averaging import CMA
-    from credal.naive import NCC
-    from credal.trees import CredalDecisionTree
-
     return {
         "AODE": AODE(s=s),
         "BMA-AODE": BMAAODE(s=s, prune_factor=prune_factor),
@@ -70,6 +115,55 @@ def paper_classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alph
     } | ({"AODE (Laplace)": AODE(prior="laplace", root_estimate="joint")}
          if laplace_aode else {})
 
+
+# ------------------------------------------------------------------------- run
+
+def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
+        cache_dir=None):
+    """The chapter's cross-validation: every classifier on the same folds.
+
+    Inside each training fold, missing values are imputed (median / mode), numeric
+    features discretised by the MDL method and single-category features dropped.
+
+    Parameters
+    ----------
+    names : list of str
+        Catalogue names of the data sets.
+    classifiers : dict of str -> estimator
+        :func:`paper_classifiers`.
+    n_splits, n_repeats, random_state, n_jobs, cache_dir
+        Of :func:`credal.experiments.cross_validate`.
+
+    Returns
+    -------
+    credal.experiments.CVResult
+        Without per-instance predictions (the chapter needs the fold table only).
+    """
+    return cross_validate(
+        classifiers, names, n_splits=n_splits, n_repeats=n_repeats,
+        random_state=random_state,
+        preprocessing=make_preprocessor(impute=True, discretize="mdl", drop_single=True),
+        n_jobs=n_jobs, cache_dir=cache_dir, progress=False, keep_predictions=False)
+
+
+def dataset_sizes(result):
+    """Number of instances and of classes of each data set of an engine result.
+
+    Parameters
+    ----------
+    result : credal.experiments.CVResult
+
+    Returns
+    -------
+    DataFrame indexed by data set with columns ``n`` and ``classes``.
+    """
+    f = result.folds.drop_duplicates("dataset").set_index("dataset")
+    n = (f["n_train"] + f["n_test"]).astype(int)
+    classes = pd.Series({d: len(c) for d, c in result.classes.items()}).reindex(n.index)
+    return pd.DataFrame({"n": n, "classes": classes.astype(int)}).sort_index()
+
+
+# ---------------------------------------------------------------------- tables
 
 _W = "Wilcoxon p-value, "
 #: every paired comparison of the paper's Section 3, with the row of
@@ -159,11 +253,8 @@ def wilcoxon_table(scores, rope=0.01, nsamples=50000, random_state=0, published=
         ``same_direction`` (the side with the better mean is the claimed one; None
         without a claim).
     """
-    from credal.comparisons import meets_published, paired_comparisons
-    from credal.datasets import published as _published
-
     pub = _published("corani_headline_numbers") if published is None else published
-    table = paired_comparisons(scores, PAPER_COMPARISONS, rope=rope, nsamples=nsamples,
+    table = comparisons.paired_comparisons(scores, PAPER_COMPARISONS, rope=rope, nsamples=nsamples,
                                random_state=random_state)
     specs = {c["id"]: c for c in PAPER_COMPARISONS}
     table.insert(1, "section", [specs[i]["section"] for i in table["id"]])
@@ -386,23 +477,6 @@ def _quantile(values, q):
     return float(np.quantile(v, q)) if v.size else np.nan
 
 
-def dataset_sizes(result):
-    """Number of instances and of classes of each data set of an engine result.
-
-    Parameters
-    ----------
-    result : credal.experiments.CVResult
-
-    Returns
-    -------
-    DataFrame indexed by data set with columns ``n`` and ``classes``.
-    """
-    f = result.folds.drop_duplicates("dataset").set_index("dataset")
-    n = (f["n_train"] + f["n_test"]).astype(int)
-    classes = pd.Series({d: len(c) for d, c in result.classes.items()}).reindex(n.index)
-    return pd.DataFrame({"n": n, "classes": classes.astype(int)}).sort_index()
-
-
 def headline_table(result, published=None) -> pd.DataFrame:
     """The numbers of the paper's Section 3 text beside ours, with standard errors.
 
@@ -420,12 +494,9 @@ def headline_table(result, published=None) -> pd.DataFrame:
     ``se`` (Monte-Carlo standard error from the spread over the cross-validation
     repeats; NaN for counts and p-values, and with a single repeat).
     """
-    from credal.comparisons import repeat_standard_error
-    from credal.datasets import published as _published
-
     pub = _published("corani_headline_numbers") if published is None else published
     sizes = dataset_sizes(result)
-    value, se = repeat_standard_error(
+    value, se = comparisons.repeat_standard_error(
         result.folds, lambda sc: headline_statistics(sc, sizes["n"], sizes["classes"]))
     rows = []
     for key, label, clf, unit, pkey, has_se in _HEADLINE:
@@ -491,10 +562,8 @@ def friedman_tables(scores, classifiers=FRIEDMAN_CLASSIFIERS, utilities=("u65", 
         the winner's name where it reports a significant difference, ``"no"``
         otherwise; empty at other levels).
     """
-    from credal.comparisons import friedman_comparison, score_matrix
-
-    mats = {u: score_matrix(scores, u, list(classifiers)) for u in utilities}
-    ranks, pairs = friedman_comparison(mats, alphas=alphas)
+    mats = {u: comparisons.score_matrix(scores, u, list(classifiers)) for u in utilities}
+    ranks, pairs = comparisons.friedman_comparison(mats, alphas=alphas)
     ranks["best"] = ranks[list(classifiers)].idxmin(axis=1)
     ranks["best_published"] = "COMP-AODE*"
     keys = [(u, frozenset({b, w})) for u, b, w in
@@ -598,8 +667,6 @@ def settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s,
     -------
     DataFrame indexed by setting with columns ``paper`` and ``ours``.
     """
-    from credal.datasets import published as _published
-
     pub = _published("corani_headline_numbers") if published is None else published
 
     def val(q):
@@ -619,6 +686,43 @@ def settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s,
     ]
     return pd.DataFrame(rows, columns=["setting", "paper", "ours"]).set_index("setting")
 
+
+def reference_check(scores, references=("AODE", "AODE (Laplace)"), challenger="COMP-AODE",
+                    credal="COMP-AODE*"):
+    """How the comparison with AODE depends on AODE's parameter estimates.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        :func:`credal.comparisons.dataset_scores` of a run with every classifier named.
+    references : sequence of str
+        AODE variants (e.g. the chapter's and Weka's estimates).
+    challenger, credal : str
+        The precise and credal classifiers compared with each reference.
+
+    Returns
+    -------
+    DataFrame indexed by reference: its mean accuracy and Brier loss, the mean ratio
+    of the challenger's Brier loss to it, the Wilcoxon p-values of the Brier and
+    accuracy comparisons with the challenger, and of the u65 and u80 comparisons with
+    the credal classifier.
+    """
+    rows = []
+    for ref in references:
+        b_ref, b_ch = (_by_dataset(scores, c, "brier") for c in (ref, challenger))
+        a_ref, a_ch = (_by_dataset(scores, c, "accuracy") for c in (ref, challenger))
+        row = {"reference": ref, "accuracy": a_ref.mean(), "Brier": b_ref.mean(),
+               f"Brier {challenger} / reference": (b_ch / b_ref).mean(),
+               f"p Brier {challenger}": stats.wilcoxon(b_ch, b_ref).pvalue,
+               f"p accuracy {challenger}": stats.wilcoxon(a_ch, a_ref).pvalue}
+        for u in ("u65", "u80"):
+            row[f"p {u} {credal}"] = stats.wilcoxon(_by_dataset(scores, credal, u),
+                                                    _by_dataset(scores, ref, u)).pvalue
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("reference")
+
+
+# -------------------------------------------------------- numbers for the text
 
 def counterpart_gap(scores):
     """Largest per-data-set accuracy difference between each credal AODE's ``predict``
@@ -690,43 +794,6 @@ def chapter_numbers(headline, wilcoxon, ranks, pairs):
     return out
 
 
-def reference_check(scores, references=("AODE", "AODE (Laplace)"), challenger="COMP-AODE",
-                    credal="COMP-AODE*"):
-    """How the comparison with AODE depends on AODE's parameter estimates.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores` of a run with every classifier named.
-    references : sequence of str
-        AODE variants (e.g. the chapter's and Weka's estimates).
-    challenger, credal : str
-        The precise and credal classifiers compared with each reference.
-
-    Returns
-    -------
-    DataFrame indexed by reference: its mean accuracy and Brier loss, the mean ratio
-    of the challenger's Brier loss to it, the Wilcoxon p-values of the Brier and
-    accuracy comparisons with the challenger, and of the u65 and u80 comparisons with
-    the credal classifier.
-    """
-    from credal import stats
-
-    rows = []
-    for ref in references:
-        b_ref, b_ch = (_by_dataset(scores, c, "brier") for c in (ref, challenger))
-        a_ref, a_ch = (_by_dataset(scores, c, "accuracy") for c in (ref, challenger))
-        row = {"reference": ref, "accuracy": a_ref.mean(), "Brier": b_ref.mean(),
-               f"Brier {challenger} / reference": (b_ch / b_ref).mean(),
-               f"p Brier {challenger}": stats.wilcoxon(b_ch, b_ref).pvalue,
-               f"p accuracy {challenger}": stats.wilcoxon(a_ch, a_ref).pvalue}
-        for u in ("u65", "u80"):
-            row[f"p {u} {credal}"] = stats.wilcoxon(_by_dataset(scores, credal, u),
-                                                    _by_dataset(scores, ref, u)).pvalue
-        rows.append(row)
-    return pd.DataFrame(rows).set_index("reference")
-
-
 def _names(index, k):
     return ", ".join(str(i).replace("_", " ") for i in list(index)[:k]) or "none"
 
@@ -787,6 +854,8 @@ def check_numbers(check, reference="AODE (Laplace)", challenger="COMP-AODE",
             **{f"check_{k}": _fmt_p(row[c]) for k, c in keys.items() if k != "ratio"}}
 
 
+# --------------------------------------------------------------- headline rows
+
 #: the citation used in the reproduction report
 PAPER = "Corani & Antonucci"
 _Z95 = 1.96
@@ -839,9 +908,6 @@ def report_headline(headline, wilcoxon, ranks, pairs, published_table2=None):
     DataFrame
         :func:`credal.chapters._common.headline_table` output.
     """
-    from credal.datasets import published as _published
-    from credal.chapters._common import headline_table as _report_table
-
     t2 = _published("corani_table2_datasets") if published_table2 is None \
         else published_table2
     rows = []
@@ -902,6 +968,9 @@ def report_headline(headline, wilcoxon, ranks, pairs, published_table2=None):
                          "note": f"rank difference {q['rank_difference']:.3f}, critical "
                                  f"difference {ranks.loc[u, 'cd_90%']:.3f}"})
     return _report_table(rows, paper=PAPER, chapter="credal-aode")
+
+
+# --------------------------------------------------------------------- figures
 
 def _col(scores, classifier, metric):
     try:
@@ -1151,7 +1220,7 @@ def aode_friedman_ranks(ranks, classifiers, utilities=None):
     Parameters
     ----------
     ranks : DataFrame
-        The ``ranks`` table of :func:`credal.aode.friedman_tables` (one row per
+        The ``ranks`` table of :func:`friedman_tables` (one row per
         utility; columns = classifiers and ``cd_<level>``).
     classifiers : sequence of str
     utilities : sequence of str, optional
@@ -1197,7 +1266,7 @@ def aode_bayesian_comparisons(table):
     Parameters
     ----------
     table : DataFrame
-        :func:`credal.aode.wilcoxon_table` (or
+        :func:`wilcoxon_table` (or
         :func:`credal.comparisons.paired_comparisons`): ``label``, ``p_a_better``,
         ``p_rope``, ``p_b_better``.
 

@@ -1,60 +1,60 @@
-"""Chapter code of the ``credal-trees`` notebook."""
+"""Chapter "Credal decision trees" (notebook ``credal-trees``).
+
+Serafín Moral's slides on credal decision trees (Abellán & Moral): the simple and
+double credal trees of :class:`credal.CredalDecisionTree` against naive Bayes and C4.5
+(:class:`credal.C45Tree`) on the slides' eleven UCI data sets.  Here: the line-up
+(:func:`moral_tree_estimators`); the run (:func:`moral_tree_design`, train/test splits of
+the slides' sizes for :func:`credal.experiments.cross_validate`, and
+:func:`moral_tree_runs`); the slides' tables with ours beside them
+(:func:`moral_tree_table`); the numbers for the text; the headline rows for the
+reproduction report; and the figure of ours against the published values.
+"""
 
 from __future__ import annotations
 
 import numbers
+
 import numpy as np
 import pandas as pd
-from credal.trees import (C45Tree, CredalDecisionTree)
+from sklearn.model_selection import train_test_split
 
-__all__ = []
+from credal import datasets
+from credal.chapters._common import headline_table, save_table
+from credal.experiments import holdout_item
+from credal.robust import NaiveBayesMissing
+from credal.trees import C45Tree, CredalDecisionTree
+
+__all__ = [
+    # the classifiers it compares
+    "moral_tree_estimators",
+    # run
+    "moral_tree_design", "moral_tree_runs",
+    # tables
+    "moral_tree_table", "display_tree_table", "display_tree_design", "save_table",
+    # numbers for the text
+    "tree_table_summary", "train_test_gap",
+    # headline rows
+    "headline",
+    # figures
+    "ours_vs_published_figure",
+]
 
 
-# ------------------------------------------------- Moral's tree experiments (chapter)
+# -------------------------------------------------------- the classifiers it compares
 
 #: Names of the classifiers compared in the credal-trees chapter (slides' labels).
 MORAL_CLASSIFIERS = ("NB", "C4.5", "TU2 simple", "TU2 double")
-
-# The slides' tables: output column -> (classifier, part, metric, published table,
-# published column).  Metrics are percentages; "accuracy" is the precise accuracy (for
-# the credal trees: the frequency criterion, the most frequent class at the leaf),
-# "single_accuracy" the accuracy on determinate instances, "unclassified" the share
-# of instances given more than one class.
-_MORAL_TABLES = {
-    "classic": [
-        ("NB train", "NB", "train", "accuracy", "moral_classic_methods", "NB_train"),
-        ("NB test", "NB", "test", "accuracy", "moral_classic_methods", "NB_test"),
-        ("C4.5 train", "C4.5", "train", "accuracy", "moral_classic_methods", "C45_train"),
-        ("C4.5 test", "C4.5", "test", "accuracy", "moral_classic_methods", "C45_test"),
-    ],
-    "credal": [
-        ("simple: train accuracy", "TU2 simple", "train", "single_accuracy", "moral_tu2_single", "TU2_train"),
-        ("simple: train UC %", "TU2 simple", "train", "unclassified", "moral_tu2_single", "UC_train"),
-        ("simple: test accuracy", "TU2 simple", "test", "single_accuracy", "moral_tu2_single", "TU2_test"),
-        ("simple: test UC %", "TU2 simple", "test", "unclassified", "moral_tu2_single", "UC_test"),
-        ("double: train accuracy", "TU2 double", "train", "single_accuracy", None, None),
-        ("double: train UC %", "TU2 double", "train", "unclassified", None, None),
-        ("double: test accuracy", "TU2 double", "test", "single_accuracy", None, None),
-        ("double: test UC %", "TU2 double", "test", "unclassified", None, None),
-    ],
-    "frequency": [
-        ("TU2 simple", "TU2 simple", "test", "accuracy", "moral_global_comparison_frequency", "TU2_test"),
-        ("TU2 double", "TU2 double", "test", "accuracy", "moral_double_method", "TU2_double_test"),
-        ("NB", "NB", "test", "accuracy", "moral_global_comparison_frequency", "NB_test"),
-        ("C4.5", "C4.5", "test", "accuracy", "moral_global_comparison_frequency", "C45_test"),
-    ],
-}
 
 
 def moral_tree_estimators(s=1.0):
     """The four classifiers of the slides' tree experiments.
 
     ``NB``: naive Bayes with Laplace (+1) estimates, missing values ignored
-    (:class:`credal.NaiveBayesMissing`); ``C4.5``: :class:`C45Tree` (J48 defaults);
-    ``TU2 simple`` / ``TU2 double``: :class:`CredalDecisionTree` with the upper-entropy
-    criterion, IDM ``s``, simple or double branching and the dominance criterion at
-    the leaves (its precise prediction, the most frequent class of the leaf, is the
-    slides' frequency criterion).
+    (:class:`credal.NaiveBayesMissing`); ``C4.5``: :class:`credal.C45Tree` (J48
+    defaults); ``TU2 simple`` / ``TU2 double``: :class:`credal.CredalDecisionTree` with
+    the upper-entropy criterion, IDM ``s``, simple or double branching and the
+    dominance criterion at the leaves (its precise prediction, the most frequent class
+    of the leaf, is the slides' frequency criterion).
 
     Parameters
     ----------
@@ -65,14 +65,15 @@ def moral_tree_estimators(s=1.0):
     -------
     dict of str -> estimator
     """
-    from credal.robust import NaiveBayesMissing
-
     return {
         "NB": NaiveBayesMissing(strategy="ignore", prior="laplace"),
         "C4.5": C45Tree(),
         "TU2 simple": CredalDecisionTree(s=s, branching="simple"),
         "TU2 double": CredalDecisionTree(s=s, branching="double"),
     }
+
+
+# -------------------------------------------------------------------------------- run
 
 
 def moral_tree_design(names=None, *, n_repeats=10, random_state=0):
@@ -110,11 +111,6 @@ def moral_tree_design(names=None, *, n_repeats=10, random_state=0):
         One row per data set: the slides' name and sizes beside ours, the row and
         split policies.
     """
-    from sklearn.model_selection import train_test_split
-
-    from credal import datasets
-    from credal.experiments import holdout_item
-
     if not isinstance(n_repeats, numbers.Integral) or n_repeats < 1:
         raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
     if not isinstance(random_state, numbers.Integral):
@@ -191,6 +187,39 @@ def moral_tree_runs(result):
     return out.sort_values(["name", "classifier", "part", "repeat"], kind="stable").reset_index(drop=True)
 
 
+# ----------------------------------------------------------------------------- tables
+
+# The slides' tables: output column -> (classifier, part, metric, published table,
+# published column).  Metrics are percentages; "accuracy" is the precise accuracy (for
+# the credal trees: the frequency criterion, the most frequent class at the leaf),
+# "single_accuracy" the accuracy on determinate instances, "unclassified" the share
+# of instances given more than one class.
+_MORAL_TABLES = {
+    "classic": [
+        ("NB train", "NB", "train", "accuracy", "moral_classic_methods", "NB_train"),
+        ("NB test", "NB", "test", "accuracy", "moral_classic_methods", "NB_test"),
+        ("C4.5 train", "C4.5", "train", "accuracy", "moral_classic_methods", "C45_train"),
+        ("C4.5 test", "C4.5", "test", "accuracy", "moral_classic_methods", "C45_test"),
+    ],
+    "credal": [
+        ("simple: train accuracy", "TU2 simple", "train", "single_accuracy", "moral_tu2_single", "TU2_train"),
+        ("simple: train UC %", "TU2 simple", "train", "unclassified", "moral_tu2_single", "UC_train"),
+        ("simple: test accuracy", "TU2 simple", "test", "single_accuracy", "moral_tu2_single", "TU2_test"),
+        ("simple: test UC %", "TU2 simple", "test", "unclassified", "moral_tu2_single", "UC_test"),
+        ("double: train accuracy", "TU2 double", "train", "single_accuracy", None, None),
+        ("double: train UC %", "TU2 double", "train", "unclassified", None, None),
+        ("double: test accuracy", "TU2 double", "test", "single_accuracy", None, None),
+        ("double: test UC %", "TU2 double", "test", "unclassified", None, None),
+    ],
+    "frequency": [
+        ("TU2 simple", "TU2 simple", "test", "accuracy", "moral_global_comparison_frequency", "TU2_test"),
+        ("TU2 double", "TU2 double", "test", "accuracy", "moral_double_method", "TU2_double_test"),
+        ("NB", "NB", "test", "accuracy", "moral_global_comparison_frequency", "NB_test"),
+        ("C4.5", "C4.5", "test", "accuracy", "moral_global_comparison_frequency", "C45_test"),
+    ],
+}
+
+
 def moral_tree_table(runs, design, which):
     """One of the slides' tables, ours (mean over splits) beside the published values.
 
@@ -217,8 +246,6 @@ def moral_tree_table(runs, design, which):
         (the double tree's dominance results, Monks1); ``sd``, ``se`` and ``z`` are
         NaN for a data set evaluated on a single split.
     """
-    from credal import datasets
-
     if which not in _MORAL_TABLES:
         raise ValueError(f"which must be one of {sorted(_MORAL_TABLES)}; got {which!r}")
     pubs = {}
@@ -315,6 +342,9 @@ def display_tree_design(design):
     return out
 
 
+# --------------------------------------------------------------- numbers for the text
+
+
 def tree_table_summary(table, z_flag=3.0, exclude=()):
     """Numbers for the chapter text: compared cells, cells beyond ``z_flag``, mean gap.
 
@@ -369,6 +399,9 @@ def train_test_gap(table, train_column, test_column, exclude=()):
     return {"ours": float((tr.loc[both, "ours"] - te.loc[both, "ours"]).mean()),
             "published": float((tr.loc[both, "published"] - te.loc[both, "published"]).mean()),
             "n": int(len(both))}
+
+
+# ------------------------------------------ headline rows for the reproduction report
 
 
 def _headline_part(column):
@@ -445,8 +478,6 @@ def headline(classic, credal, frequency, design=None, *, exclude=("Cleveland", "
     DataFrame
         :func:`credal.chapters._common.headline_table` layout, one row per headline number.
     """
-    from credal.chapters._common import headline_table
-
     exclude = list(exclude)
     rounding = 0.1 ** 2 / 12.0
     left_out = f" ({', '.join(exclude)} left out: different class variable)" if exclude else ""
@@ -525,6 +556,9 @@ def headline(classic, credal, frequency, design=None, *, exclude=("Cleveland", "
              classic_why)
     return headline_table(rows, paper="Moral (slides)", chapter="credal-trees")
 
+
+# ---------------------------------------------------------------------------- figures
+
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 _COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
             "tab:pink", "tab:gray"]
@@ -536,7 +570,7 @@ def ours_vs_published_figure(tables, titles=None, unit="%"):
     Parameters
     ----------
     tables : sequence of DataFrame
-        Long tables of :func:`credal.trees.moral_tree_table` (columns ``column``,
+        Long tables of :func:`moral_tree_table` (columns ``column``,
         ``ours``, ``se``, ``published``); cells without a published value are
         skipped.  One marker per ``column``.
     titles : sequence of str, optional

@@ -1,11 +1,185 @@
-"""Chapter code of the ``datasets`` notebook."""
+"""Chapter code of the ``datasets`` notebook: the data sets the book uses.
+
+The chapter describes every data set of ``data/catalogue.toml`` (read by the core
+module :mod:`credal.datasets`) and puts each paper's list of data sets, with its
+published sizes, beside the shipped files.  Here: :func:`overview` (one row per data
+set) and :func:`paper_lists` (every paper's list) with :func:`features_after_mdl` (the
+"k" of Corani & Antonucci's Table 2), :func:`display_table` (their readable versions for
+the book) and the figure :func:`dataset_map`.  No classifiers, numbers for the text or
+headline rows: this chapter reproduces no result.
+"""
 
 from __future__ import annotations
 
 import pandas as pd
-from credal.datasets import (Dataset, _LIST_EXTRA, _SHORT_GROUP, _catalogue_data, _spec, catalogue, groups, load, names)
 
-__all__ = []
+from credal import datasets
+from credal.chapters._common import save_table
+
+__all__ = ["dataset_map", "display_table", "features_after_mdl", "overview", "paper_lists",
+           "save_table"]
+
+#: short label of each paper group in the overview's "papers" column
+_SHORT_GROUP = {"corani-antonucci": "Corani", "antonucci-lncc": "Antonucci",
+                "ramoni-sebastiani": "Ramoni", "moral-trees": "Moral"}
+
+#: the published columns of a paper's list besides the data set's size
+_LIST_EXTRA = {"corani-antonucci": ("k", "classes"),
+               "moral-trees": ("n_train", "n_test", "n_variables", "n_classes")}
+
+
+# --------------------------------------------------------------------------- run
+
+
+def features_after_mdl(dataset: datasets.Dataset) -> int:
+    """Number of features left by the papers' preprocessing fitted on the whole data set.
+
+    Median/mode imputation, Fayyad–Irani MDL discretisation of the numeric features,
+    then removal of features with a single category (rows without a class are left
+    out of the fit).  This is how the "k" column of Corani & Antonucci's Table 2 is
+    obtained.
+
+    Parameters
+    ----------
+    dataset : credal.datasets.Dataset
+
+    Returns
+    -------
+    int
+    """
+    from credal.preprocessing import make_preprocessor
+
+    keep = dataset.y.notna().to_numpy()
+    X, y = dataset.X.loc[keep], dataset.y.loc[keep]
+    return int(make_preprocessor(impute=True, discretize="mdl", drop_single=True)
+               .fit(X, y).transform(X).shape[1])
+
+
+def overview(groups=None, discretize=True) -> pd.DataFrame:
+    """The data chapter's table: one row per data set, indexed by name.
+
+    Parameters
+    ----------
+    groups : None, str or list of str
+        Keep the data sets of these paper groups (:func:`credal.datasets.groups`);
+        None or an empty list = all.
+    discretize : bool
+        Add ``n_features_mdl`` (:func:`features_after_mdl`).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``title, n_rows, n_features, [n_features_mdl,] n_classes,
+        n_observed_classes, pct_missing, groups, files, source, licence``.
+    """
+    cat = datasets.catalogue().set_index("name")
+    if groups:
+        wanted = [groups] if isinstance(groups, str) else list(groups)
+        keep = sorted({n for g in wanted for n in datasets.names(g)})
+        cat = cat.loc[keep]
+    cols = ["title", "n_rows", "n_features", "n_classes", "n_observed_classes",
+            "pct_missing", "groups", "files", "source", "licence"]
+    out = cat[cols].copy()
+    if discretize:
+        out.insert(3, "n_features_mdl",
+                   [features_after_mdl(datasets.load(n)) for n in out.index])
+    return out
+
+
+def paper_lists(discretize=True) -> pd.DataFrame:
+    """Every paper's list of data sets with its published sizes beside ours.
+
+    Parameters
+    ----------
+    discretize : bool
+        For Corani & Antonucci, add our ``k`` (:func:`features_after_mdl`).
+
+    Returns
+    -------
+    DataFrame
+        Long form: ``group, paper_name, name, paper_n, n_rows`` and the group's
+        extra published columns (``paper_k``, ``paper_classes`` for Corani &
+        Antonucci; ``paper_n_train`` ... for Moral), ``k`` (ours), ``n_classes``,
+        ``n_observed_classes`` and ``note`` (why a number differs, from the catalogue).
+    """
+    data = datasets._catalogue_data()
+    rows = []
+    for g in data.get("groups", {}):
+        for name in datasets.names(g):
+            spec = datasets._spec(name)
+            info = spec.get("papers", {}).get(g, {})
+            ds = datasets.load(name)
+            row = {"group": g, "paper_name": info.get("name", "(not named)"), "name": name,
+                   "paper_n": info.get("n"), "n_rows": ds.n_rows,
+                   "n_classes": ds.n_classes, "n_observed_classes": ds.n_observed_classes}
+            for key in _LIST_EXTRA.get(g, ()):
+                row[f"paper_{key}"] = info.get(key)
+            if g == "corani-antonucci" and discretize:
+                row["k"] = features_after_mdl(ds)
+            row["note"] = info.get("note") or (
+                spec.get("notes", "") if info.get("n") not in (None, ds.n_rows) else "")
+            rows.append(row)
+    out = pd.DataFrame(rows)
+    for c in out.columns:
+        if c.startswith("paper_") and c != "paper_name" or c == "k":
+            out[c] = out[c].astype("Int64")
+    return out
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def display_table(df: pd.DataFrame, kind: str, group: str | None = None) -> pd.DataFrame:
+    """A readable copy of :func:`overview` or :func:`paper_lists` output for the book.
+
+    Parameters
+    ----------
+    df : DataFrame
+    kind : {"overview", "sources", "paper"}
+    group : str
+        With ``kind="paper"``: the paper group to show.
+
+    Returns
+    -------
+    DataFrame with human-readable column names (index = data set or paper name).
+    """
+    if kind == "overview":
+        out = pd.DataFrame(index=df.index)
+        out["rows"] = df["n_rows"]
+        out["features"] = df["n_features"]
+        if "n_features_mdl" in df:
+            out["after MDL"] = df["n_features_mdl"]
+        out["classes"] = [f"{d}" if d == o else f"{d} ({o})"
+                          for d, o in zip(df["n_classes"], df["n_observed_classes"])]
+        out["missing %"] = df["pct_missing"].map(lambda v: f"{v:.1f}")
+        out["papers"] = df["groups"].fillna("").map(
+            lambda gs: ", ".join(_SHORT_GROUP.get(g, g) for g in gs.split(", ") if g))
+        out.index.name = "data set"
+        return out
+    if kind == "sources":
+        out = df[["title", "files", "source", "licence"]].copy()
+        out.index.name = "data set"
+        return out
+    if kind == "paper":
+        if group not in datasets._catalogue_data().get("groups", {}):
+            raise KeyError(f"unknown group {group!r}; groups: {datasets.groups()}")
+        d = df[df["group"] == group].dropna(axis=1, how="all")
+        keep = ["paper_name", "name"] + [c for c in d.columns if c.startswith("paper_")
+                                         and c != "paper_name"]
+        keep += [c for c in ("n_rows", "k", "n_classes", "note") if c in d.columns]
+        d = d.assign(n_classes=[f"{a}" if a == b else f"{a} ({b} seen)" for a, b in
+                                zip(d["n_classes"], d["n_observed_classes"])])
+        out = d[keep].rename(columns={
+            "paper_name": "paper's name", "name": "our name", "paper_n": "n (paper)",
+            "n_rows": "n (ours)", "paper_k": "k (paper)", "k": "k (ours)",
+            "paper_classes": "classes (paper)", "n_classes": "classes (ours)",
+            "paper_n_train": "train (paper)", "paper_n_test": "test (paper)",
+            "paper_n_variables": "variables (paper)", "paper_n_classes": "classes (paper)"})
+        return out.set_index("paper's name")
+    raise ValueError(f"kind must be 'overview', 'sources' or 'paper'; got {kind!r}")
+
+
+# --------------------------------------------------------------------------- figures
 
 
 def dataset_map(overview, groups=None):
@@ -14,9 +188,8 @@ def dataset_map(overview, groups=None):
     Parameters
     ----------
     overview : DataFrame
-        Output of :func:`credal.datasets.overview` (uses ``n_rows``,
-        ``n_features_mdl`` or ``n_features``, ``n_classes``, ``pct_missing``,
-        ``groups``).
+        Output of :func:`overview` (uses ``n_rows``, ``n_features_mdl`` or
+        ``n_features``, ``n_classes``, ``pct_missing``, ``groups``).
     groups : list of str, optional
         Panels to draw; default: every group present.
 
@@ -65,146 +238,3 @@ def dataset_map(overview, groups=None):
         ax.set_visible(False)
     axes.flat[0].legend(frameon=False, fontsize="small", loc="upper left")
     return fig
-
-def features_after_mdl(dataset: Dataset) -> int:
-    """Number of features left by the papers' preprocessing fitted on the whole data set.
-
-    Median/mode imputation, Fayyad–Irani MDL discretisation of the numeric features,
-    then removal of features with a single category (rows without a class are left
-    out of the fit).  This is how the "k" column of Corani & Antonucci's Table 2 is
-    obtained.
-
-    Parameters
-    ----------
-    dataset : Dataset
-
-    Returns
-    -------
-    int
-    """
-    from credal.preprocessing import make_preprocessor
-
-    keep = dataset.y.notna().to_numpy()
-    X, y = dataset.X.loc[keep], dataset.y.loc[keep]
-    return int(make_preprocessor(impute=True, discretize="mdl", drop_single=True)
-               .fit(X, y).transform(X).shape[1])
-
-
-def overview(groups=None, discretize=True) -> pd.DataFrame:
-    """The data chapter's table: one row per data set, indexed by name.
-
-    Parameters
-    ----------
-    groups : None, str or list of str
-        Keep the data sets of these paper groups (:func:`groups`); None or an empty
-        list = all.
-    discretize : bool
-        Add ``n_features_mdl`` (:func:`features_after_mdl`).
-
-    Returns
-    -------
-    DataFrame
-        Columns ``title, n_rows, n_features, [n_features_mdl,] n_classes,
-        n_observed_classes, pct_missing, groups, files, source, licence``.
-    """
-    cat = catalogue().set_index("name")
-    if groups:
-        wanted = [groups] if isinstance(groups, str) else list(groups)
-        keep = sorted({n for g in wanted for n in names(g)})
-        cat = cat.loc[keep]
-    cols = ["title", "n_rows", "n_features", "n_classes", "n_observed_classes",
-            "pct_missing", "groups", "files", "source", "licence"]
-    out = cat[cols].copy()
-    if discretize:
-        out.insert(3, "n_features_mdl", [features_after_mdl(load(n)) for n in out.index])
-    return out
-
-
-def paper_lists(discretize=True) -> pd.DataFrame:
-    """Every paper's list of data sets with its published sizes beside ours.
-
-    Parameters
-    ----------
-    discretize : bool
-        For Corani & Antonucci, add our ``k`` (:func:`features_after_mdl`).
-
-    Returns
-    -------
-    DataFrame
-        Long form: ``group, paper_name, name, paper_n, n_rows`` and the group's
-        extra published columns (``paper_k``, ``paper_classes`` for Corani &
-        Antonucci; ``paper_n_train`` ... for Moral), ``k`` (ours), ``n_classes``,
-        ``n_observed_classes`` and ``note`` (why a number differs, from the catalogue).
-    """
-    data = _catalogue_data()
-    rows = []
-    for g in data.get("groups", {}):
-        for name in names(g):
-            spec = _spec(name)
-            info = spec.get("papers", {}).get(g, {})
-            ds = load(name)
-            row = {"group": g, "paper_name": info.get("name", "(not named)"), "name": name,
-                   "paper_n": info.get("n"), "n_rows": ds.n_rows,
-                   "n_classes": ds.n_classes, "n_observed_classes": ds.n_observed_classes}
-            for key in _LIST_EXTRA.get(g, ()):
-                row[f"paper_{key}"] = info.get(key)
-            if g == "corani-antonucci" and discretize:
-                row["k"] = features_after_mdl(ds)
-            row["note"] = info.get("note") or (
-                spec.get("notes", "") if info.get("n") not in (None, ds.n_rows) else "")
-            rows.append(row)
-    out = pd.DataFrame(rows)
-    for c in out.columns:
-        if c.startswith("paper_") and c != "paper_name" or c == "k":
-            out[c] = out[c].astype("Int64")
-    return out
-
-
-def display_table(df: pd.DataFrame, kind: str, group: str | None = None) -> pd.DataFrame:
-    """A readable copy of :func:`overview` or :func:`paper_lists` output for the book.
-
-    Parameters
-    ----------
-    df : DataFrame
-    kind : {"overview", "sources", "paper"}
-    group : str
-        With ``kind="paper"``: the paper group to show.
-
-    Returns
-    -------
-    DataFrame with human-readable column names (index = data set or paper name).
-    """
-    if kind == "overview":
-        out = pd.DataFrame(index=df.index)
-        out["rows"] = df["n_rows"]
-        out["features"] = df["n_features"]
-        if "n_features_mdl" in df:
-            out["after MDL"] = df["n_features_mdl"]
-        out["classes"] = [f"{d}" if d == o else f"{d} ({o})"
-                          for d, o in zip(df["n_classes"], df["n_observed_classes"])]
-        out["missing %"] = df["pct_missing"].map(lambda v: f"{v:.1f}")
-        out["papers"] = df["groups"].fillna("").map(
-            lambda gs: ", ".join(_SHORT_GROUP.get(g, g) for g in gs.split(", ") if g))
-        out.index.name = "data set"
-        return out
-    if kind == "sources":
-        out = df[["title", "files", "source", "licence"]].copy()
-        out.index.name = "data set"
-        return out
-    if kind == "paper":
-        if group not in _catalogue_data().get("groups", {}):
-            raise KeyError(f"unknown group {group!r}; groups: {groups()}")
-        d = df[df["group"] == group].dropna(axis=1, how="all")
-        keep = ["paper_name", "name"] + [c for c in d.columns if c.startswith("paper_")
-                                         and c != "paper_name"]
-        keep += [c for c in ("n_rows", "k", "n_classes", "note") if c in d.columns]
-        d = d.assign(n_classes=[f"{a}" if a == b else f"{a} ({b} seen)" for a, b in
-                                zip(d["n_classes"], d["n_observed_classes"])])
-        out = d[keep].rename(columns={
-            "paper_name": "paper's name", "name": "our name", "paper_n": "n (paper)",
-            "n_rows": "n (ours)", "paper_k": "k (paper)", "k": "k (ours)",
-            "paper_classes": "classes (paper)", "n_classes": "classes (ours)",
-            "paper_n_train": "train (paper)", "paper_n_test": "test (paper)",
-            "paper_n_variables": "variables (paper)", "paper_n_classes": "classes (paper)"})
-        return out.set_index("paper's name")
-    raise ValueError(f"kind must be 'overview', 'sources' or 'paper'; got {kind!r}")

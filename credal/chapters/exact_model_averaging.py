@@ -1,34 +1,73 @@
-"""Chapter code of the ``exact-model-averaging`` notebook."""
+"""Chapter ``exact-model-averaging``: Dash & Cooper (2002), exact naive Bayes model averaging.
+
+Reruns the experiments of Dash & Cooper's Sec. 4.2 (their Procedure 2): data drawn
+from random Bayesian networks (Procedure 1) and from ALARM and HEPAR II, the
+model-averaged naive Bayes (MA) against the naive Bayes with every arc (MAP), both
+:class:`credal.averaging.ModelAveragedNaiveBayes`, scored by ROC area through
+:func:`credal.experiments.cross_validate`. Here: the two classifiers and the integer
+code preprocessing, the trial loops (:func:`random_network_trials`,
+:func:`network_trials`) and the closed-form check (:func:`enumeration_check`), the
+chapter's tables beside the paper's statements, the numbers for the text, the
+headline rows of the reproduction report and the figures (the layout of the paper's
+Figures 2-5). Generic ROC helpers live in :mod:`credal.metrics`.
+"""
 
 from __future__ import annotations
 
 import time
 import zlib
+
+import joblib
 import numpy as np
 import pandas as pd
+from scipy import stats
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, TransformerMixin
-from credal.averaging import (ModelAveragedNaiveBayes, naive_family_statistics)
 
-__all__ = []
+from credal import datasets, experiments
+from credal.averaging import ModelAveragedNaiveBayes, naive_family_statistics
+from credal.chapters._common import headline_table, save_table
+from credal.metrics import (
+    binary_log_odds,
+    binary_roc_areas,
+    delta_roc,
+    delta_roc_remaining,
+    roc_area,
+)
+from credal.networks import (
+    _GOLDEN,
+    _check_int,
+    _forward_sample,
+    _mix64,
+    _random_structure,
+    load_network,
+    split_class,
+)
+
+__all__ = [
+    "enumeration_check",
+    "random_network_trials",
+    "network_trials",
+    "summarise_tests",
+    "display_summary",
+    "settings_table",
+    "paper_comparison",
+    "shared_setting",
+    "chapter_numbers",
+    "headline",
+    "random_networks_figure",
+    "delta_roc_figure",
+    "save_table",
+]
 
 
 # --------------------------------------------------------------------------------------
-# Dash & Cooper's experiments: Procedure 2 through the evaluation engine
+# The classifiers: MA and MAP naive Bayes (Dash & Cooper, Sec. 4.2)
 # --------------------------------------------------------------------------------------
-#
-# A trial draws data from a generating network, fits the model-averaged naive Bayes
-# (MA) and the naive Bayes with every arc and posterior-mean parameters (the paper's
-# MAP naive classifier) on N_r records, and compares their ROC areas on N_test
-# records. Trials are evaluated by credal.experiments.cross_validate, one call per
-# batch of trials (each trial a holdout item with a predefined split); the
-# predictions table is then reduced to one ROC area per (trial, classifier).
+
 
 #: Names of the two classifiers in the engine's tables.
 MA_NAME, MAP_NAME = "MA naive", "MAP naive"
-# cells (records x nodes) of generated data held at once by one batch
-_BATCH_CELLS = 1 << 22
-_MAX_BATCH_TRIALS = 50
 
 
 class IntegerCodes(TransformerMixin, BaseEstimator):
@@ -82,77 +121,21 @@ def dash_cooper_classifiers(min_categories=2):
     }
 
 
-def binary_roc_areas(group, positive, score):
-    """ROC areas of many two-class problems at once (Mann-Whitney form, ties count 1/2).
-
-    Parameters
-    ----------
-    group : array-like of int, shape (n,)
-        Problem index of each row, in ``[0, n_groups)``.
-    positive : array-like of bool, shape (n,)
-        True for rows of the positive class.
-    score : array-like of float, shape (n,)
-        Score of the positive class (e.g. its posterior probability).
-
-    Returns
-    -------
-    ndarray of float, shape (n_groups,)
-        Area of each problem; NaN where a problem has rows of one class only.
-    """
-    g = np.asarray(group, dtype=np.int64)
-    pos = np.asarray(positive, dtype=bool)
-    s = np.asarray(score, dtype=np.float64)
-    if not (g.shape == pos.shape == s.shape) or g.ndim != 1:
-        raise ValueError("group, positive and score must be 1-D arrays of the same length")
-    if len(g) == 0:
-        return np.zeros(0)
-    if g.min() < 0:
-        raise ValueError("group indices must be >= 0")
-    if np.isnan(s).any():
-        raise ValueError("score contains NaN")
-    n_groups = int(g.max()) + 1
-    order = np.lexsort((s, g))
-    g, pos, s = g[order], pos[order], s[order]
-    n = len(g)
-    idx = np.arange(n)
-    # blocks of tied scores inside a problem share the mean of their ranks
-    new = np.r_[True, (g[1:] != g[:-1]) | (s[1:] != s[:-1])]
-    first = idx[new]
-    last = np.r_[first[1:], n] - 1
-    block = np.cumsum(new) - 1
-    g_start = np.searchsorted(g, np.arange(n_groups))
-    midrank = ((first + last) / 2.0)[block] - g_start[g] + 1.0
-    n_pos = np.bincount(g, weights=pos, minlength=n_groups)
-    n_all = np.bincount(g, minlength=n_groups).astype(np.float64)
-    n_neg = n_all - n_pos
-    rank_sum = np.bincount(g, weights=np.where(pos, midrank, 0.0), minlength=n_groups)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        auc = (rank_sum - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)
-    auc[(n_pos == 0) | (n_neg == 0)] = np.nan
-    return auc
+# --------------------------------------------------------------------------------------
+# Run: Procedure 2 through the evaluation engine
+# --------------------------------------------------------------------------------------
+#
+# A trial draws data from a generating network, fits the model-averaged naive Bayes
+# (MA) and the naive Bayes with every arc and posterior-mean parameters (the paper's
+# MAP naive classifier) on N_r records, and compares their ROC areas on N_test
+# records. Trials are evaluated by credal.experiments.cross_validate, one call per
+# batch of trials (each trial a holdout item with a predefined split); the
+# predictions table is then reduced to one ROC area per (trial, classifier).
 
 
-def binary_log_odds(proba):
-    """``log p1 - log p0`` of two-class probabilities: a score that keeps their order.
-
-    With hundreds of features a posterior can round to exactly 1 (any log-odds above
-    about 37), which ties records that a classifier in fact ranks apart; the smaller
-    of the two probabilities keeps its precision down to about 1e-308, so the
-    log-odds rebuilt from both stay distinct.
-
-    Parameters
-    ----------
-    proba : array-like, shape (n, 2)
-
-    Returns
-    -------
-    ndarray, shape (n,)
-    """
-    p = np.asarray(proba, dtype=np.float64)
-    if p.ndim != 2 or p.shape[1] != 2:
-        raise ValueError(f"proba must have shape (n, 2); got {p.shape}")
-    with np.errstate(divide="ignore"):
-        return np.log(p[:, 1]) - np.log(p[:, 0])
+# cells (records x nodes) of generated data held at once by one batch
+_BATCH_CELLS = 1 << 22
+_MAX_BATCH_TRIALS = 50
 
 
 def roc_areas(result):
@@ -169,12 +152,11 @@ def roc_areas(result):
         Columns ``dataset``, ``classifier``, ``roc_area`` (NaN where the test
         records hold a single class), ``n_test`` and ``n_positive`` (records of the
         second class, the positive one for two classes). Two classes use
-        :func:`binary_roc_areas` on :func:`binary_log_odds` (the same area as the
+        :func:`credal.metrics.binary_roc_areas` on
+        :func:`credal.metrics.binary_log_odds` (the same area as the
         probability of the second class gives, except that saturated probabilities
-        do not tie); more classes use :func:`credal.networks.roc_area` (Hand & Till).
+        do not tie); more classes use :func:`credal.metrics.roc_area` (Hand & Till).
     """
-    from credal.networks import roc_area
-
     pred = result.predictions
     if pred.empty or pred["proba"].isna().any():
         raise ValueError("roc_areas needs the predictions table with class probabilities "
@@ -207,8 +189,6 @@ def roc_areas(result):
 
 def _evaluate_trials(items, meta, classifiers, cache_dir):
     """One engine call for a batch of holdout items; one row per trial with both areas."""
-    from credal import experiments
-
     res = experiments.cross_validate(
         classifiers, items, use_predefined_split=True, preprocessing=IntegerCodes(),
         n_jobs=1, cache_dir=cache_dir, progress=False, keep_predictions=True)
@@ -221,8 +201,6 @@ def _evaluate_trials(items, meta, classifiers, cache_dir):
 
 def _add_deltas(df):
     """Delta_ROC and delta_ROC (in percent) where both areas are defined."""
-    from credal.networks import delta_roc, delta_roc_remaining
-
     ok = df["roc_ma"].notna() & df["roc_map"].notna()
     d = np.full(len(df), np.nan)
     r = np.full(len(df), np.nan)
@@ -246,9 +224,6 @@ def _trial_seed(random_state, test, setting, trial):
 
 def _random_batch(test, n_features, max_parents, n_train, n_test, trials, random_state,
                   cache_dir):
-    from credal import experiments
-    from credal.networks import sample_random_trials
-
     t0, c0 = time.perf_counter(), time.process_time()
     setting = (n_features, max_parents, n_train, n_test)
     seeds = [_trial_seed(random_state, test, setting, t) for t in trials]
@@ -273,9 +248,6 @@ def _random_batch(test, n_features, max_parents, n_train, n_test, trials, random
 
 def _network_batch(test, network, class_node, n_train, n_test, trials, random_state,
                    cache_dir):
-    from credal import experiments
-    from credal.networks import _forward_sample, split_class
-
     t0, c0 = time.perf_counter(), time.process_time()
     k = network.index(class_node)
     states = pd.CategoricalDtype(list(network.states(k)))
@@ -315,8 +287,6 @@ def _batches(n_trials, cells_per_trial, max_cells):
 
 
 def _run_jobs(jobs, n_jobs):
-    import joblib
-
     out = joblib.Parallel(n_jobs=n_jobs)(jobs)
     frames = [f for f, _ in out]
     timing = {k: sum(t[k] for _, t in out) for k in ("generate", "engine", "cpu")}
@@ -333,6 +303,187 @@ def _as_list(v, name):
     return [int(x) for x in vals]
 
 
+# Trials of Procedure 2 sampled in batches: every trial's random network and data at
+# once, each trial equal to sampling it alone (tests/chapters check it).
+
+def _split_pieces(m, bits):
+    """Multipliers (T, k) cut into ``64 // bits`` pieces of ``bits`` bits, as float64 (T, k, p)."""
+    mask = np.uint64((1 << bits) - 1)
+    return np.stack([((m >> np.uint64(bits * c)) & mask).astype(np.float64)
+                     for c in range(64 // bits)], axis=2)
+
+
+def _join_pieces(part, bits):
+    """``sum_c part[..., c] << (bits * c)`` modulo 2**64 (exact integer sums as float64)."""
+    part = part.astype(np.uint64)
+    out = part[..., 0].copy()
+    for c in range(1, part.shape[-1]):
+        out += part[..., c] << np.uint64(bits * c)
+    return out
+
+
+def _piece_bits(k, n_states):
+    """Widest piece whose products summed over ``k`` parents stay exact in float64.
+
+    A piece below ``2**bits`` times a value below ``n_states`` summed over ``k``
+    terms stays below ``2**53`` when ``(n_states - 1) * k < 2**(53 - bits)``; 32-bit
+    pieces (two matrix columns) then suffice, else 16-bit ones (four columns).
+    """
+    return 32 if (n_states - 1) * max(k, 1) < 2**21 else 16
+
+
+def _key_sums(v, m, n_states=128):
+    """``sum_j v[t, j, r] * m[t, j]`` modulo 2**64, shape (T, n), with floating-point BLAS.
+
+    The multipliers are split into 16- or 32-bit pieces (:func:`_piece_bits`) so that
+    every float64 matrix product is exact; the pieces are then recombined with
+    wrapping uint64 shifts. About twice as fast as uint64 multiply-and-sum.
+    """
+    bits = _piece_bits(v.shape[1], n_states)
+    part = np.matmul(v.astype(np.float64).transpose(0, 2, 1), _split_pieces(m, bits))
+    return _join_pieces(part, bits)
+
+
+def _dense_key_sums(xf, parents, m, n_states):
+    """:func:`_key_sums` for node ``i = xf.shape[1]`` from the values of all earlier nodes.
+
+    ``xf`` (T, i, n) holds the float64 values of nodes ``0..i-1``; each trial's
+    multipliers are scattered into a dense (i, pieces) matrix with zeros for the
+    non-parents. When most earlier nodes are parents this costs about as many
+    operations as the gathered product but skips gathering and converting the
+    parents' values.
+    """
+    T, i, _ = xf.shape
+    bits = _piece_bits(i, n_states)
+    pieces = _split_pieces(m, bits)  # (T, k, p)
+    dense = np.zeros((T, i, pieces.shape[2]))
+    real = m != 0  # padding has multiplier 0 and may point at node 0
+    t_idx = np.broadcast_to(np.arange(T)[:, None], m.shape)
+    dense[t_idx[real], parents[real]] = pieces[real]
+    return _join_pieces(np.matmul(xf.transpose(0, 2, 1), dense), bits)
+
+
+def _positive_columns(h, keys, n_states):
+    """The lazily generated CPT columns of every key in ``h`` (shape (T, m)).
+
+    Returns the probability of state 0, (T, m), for two states, and the cumulative
+    probabilities of states ``0..r-2``, (T, m, r - 1), otherwise; the arithmetic is
+    that of :meth:`RandomNetwork._conditional`, element by element.
+    """
+    scale = 1.0 / 9007199254740992.0
+    if n_states == 2:
+        # the two states' exponentials as separate contiguous arrays; e0 + e1 is the
+        # row sum of RandomNetwork._conditional
+        e0 = -np.log(((_mix64(h + keys[0]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
+        e1 = -np.log(((_mix64(h + keys[1]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
+        return e0 / (e0 + e1)
+    z = _mix64(h[:, :, None] + keys[None, None, :])
+    u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * scale
+    e = -np.log(u)
+    p = e / e.sum(axis=2, keepdims=True)
+    return np.cumsum(p[:, :, :-1], axis=2)
+
+
+def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2):
+    """Many independent (random network, class node, sample) draws at once.
+
+    For each seed ``s`` of ``random_states`` this returns exactly what
+
+    .. code-block:: python
+
+        rng = np.random.default_rng(s)
+        net = random_network(n_nodes, max_parents, rng, n_states=n_states)
+        cls = net.index(choose_class_node(net, rng))
+        x = sample(net, n, rng, as_frame=False)
+
+    returns, but the forward sampler runs once per node position for all trials
+    together (padded parent sets; a zero multiplier leaves the configuration key
+    unchanged), so the per-node cost of the Python loop is shared by the trials.
+    This is what makes Dash & Cooper's thousands of trials over networks of up
+    to 501 nodes cheap.
+
+    Parameters
+    ----------
+    n_nodes : int >= 1
+        Nodes per network (features + class).
+    max_parents : int >= 0
+        Maximum in-degree N_k.
+    n : int >= 1
+        Records per trial.
+    random_states : sequence of int, SeedSequence or Generator
+        One seed per trial.
+    n_states : int >= 2
+        States of every node.
+
+    Returns
+    -------
+    codes : ndarray of int8, shape (n_trials, n, n_nodes)
+        Sampled state indices, nodes in network order.
+    class_index : ndarray of int64, shape (n_trials,)
+        Index of the class node chosen in each trial.
+    """
+    n_nodes = _check_int("n_nodes", n_nodes, 1)
+    max_parents = _check_int("max_parents", max_parents, 0)
+    n_states = _check_int("n_states", n_states, 2)
+    n = _check_int("n", n, 1)
+    if n_states > 127:
+        raise ValueError(f"n_states must be <= 127 (int8 codes); got {n_states}")
+    seeds = list(random_states)
+    T = len(seeds)
+    if T == 0:
+        return np.zeros((0, n, n_nodes), dtype=np.int8), np.zeros(0, dtype=np.int64)
+    structures, cls, U = [], np.empty(T, dtype=np.int64), np.empty((T, n_nodes, n))
+    for t, s in enumerate(seeds):
+        rng = np.random.default_rng(s)
+        structures.append(_random_structure(n_nodes, max_parents, rng))
+        cls[t] = rng.integers(n_nodes)  # choose_class_node: every node has >= 2 states
+        rng.random(out=U[t])  # the same draws as rng.random((n_nodes, n)), without a copy
+    k_all = max(p.shape[1] for _, p, _, _ in structures)
+    P = np.zeros((T, n_nodes, k_all), dtype=np.int64)
+    M = np.zeros((T, n_nodes, k_all), dtype=np.uint64)
+    for t, (_, p, m, _) in enumerate(structures):
+        P[t, :, : p.shape[1]] = p
+        M[t, :, : m.shape[1]] = m
+    S = np.stack([st[3] for st in structures])
+    k_node = np.max([st[0] for st in structures], axis=0)  # widest parent set per node
+    r = n_states
+    # few parent configurations: one column per configuration; otherwise one per
+    # record, keyed from all earlier nodes at once when most of them are parents
+    table = [r**int(k) <= max(n, 1) for k in k_node]
+    dense = [not tb and 2 * int(k) > i for i, (k, tb) in enumerate(zip(k_node, table))]
+    x = np.zeros((T, n_nodes, n), dtype=np.int8)
+    xf = np.zeros((T, n_nodes, n)) if any(dense) else None  # float64 copy of x for BLAS
+    tt = np.arange(T)[:, None]
+    t_all = np.arange(T)
+    keys = np.arange(1, n_states + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
+    for i in range(n_nodes):
+        k = int(k_node[i])
+        if table[i]:
+            # padded parents have multiplier 0, so every digit gives the same key
+            digits = (np.arange(r**k)[:, None] // r ** np.arange(k)[None, :]) % r
+            h = (digits.astype(np.uint64)[None] * M[:, i, None, :k]).sum(
+                axis=2, dtype=np.uint64) + S[:, i, None]  # (T, r**k)
+            cfg = np.zeros((T, n), dtype=np.int64)  # configuration index of each record
+            for d in range(k):
+                cfg += x[t_all, P[:, i, d]] * np.int64(r**d)
+        elif dense[i]:
+            h = _dense_key_sums(xf[:, :i], P[:, i, :k], M[:, i, :k], r) + S[:, i, None]
+        else:
+            v = x[tt, P[:, i, :k]]  # (T, k, n) parent values
+            h = _key_sums(v, M[:, i, :k], r) + S[:, i, None]  # (T, n)
+        # the column of RandomNetwork._conditional for every key, all trials at once
+        p = _positive_columns(h, keys, r)
+        if r == 2:
+            x[:, i] = U[:, i] >= (np.take_along_axis(p, cfg, axis=1) if table[i] else p)
+        else:
+            if table[i]:
+                p = np.take_along_axis(p, cfg[:, :, None], axis=1)
+            x[:, i] = (U[:, i, :, None] >= p).sum(axis=2)
+        if xf is not None:
+            xf[:, i] = x[:, i]
+    return np.ascontiguousarray(x.transpose(0, 2, 1)), cls
+
+
 def random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_trials=500,
                           test="random", random_state=0, n_jobs=1, cache_dir=None,
                           max_batch_cells=_BATCH_CELLS):
@@ -344,7 +495,7 @@ def random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_tri
     MA and MAP naive classifiers (:func:`dash_cooper_classifiers`) on the first N_r
     and score both on the rest by ROC area.
 
-    Trials are generated in batches (:func:`credal.networks.sample_random_trials`),
+    Trials are generated in batches (:func:`sample_random_trials`),
     each batch evaluated by one :func:`credal.experiments.cross_validate` call
     (holdout items with a predefined split, predictions kept), and batches run in
     parallel with joblib. Trial ``t`` of a setting always gets the same seed,
@@ -385,8 +536,6 @@ def random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_tri
     Nks = _as_list(max_parents, "max_parents")
     if min(Ns) < 1 or min(Nrs) < 1 or n_test < 1 or n_trials < 1:
         raise ValueError("n_features, n_train, n_test and n_trials must be >= 1")
-    import joblib
-
     jobs = []
     for N in Ns:
         for Nk in Nks:
@@ -428,8 +577,6 @@ def network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
     DataFrame
         As :func:`random_network_trials`, with ``network`` and ``class_node``.
     """
-    from credal.networks import load_network
-
     if isinstance(network, str):
         network = load_network(network)
     nodes = [class_nodes] if isinstance(class_nodes, str) else list(class_nodes)
@@ -441,8 +588,6 @@ def network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
     if min(Nrs) < 1 or n_test < 1 or n_trials < 1:
         raise ValueError("n_train, n_test and n_trials must be >= 1")
     test = network.name if test is None else test
-    import joblib
-
     jobs = []
     for v in nodes:
         for Nr in Nrs:
@@ -459,53 +604,6 @@ def _finish(frames, sort):
     df = pd.concat(frames, ignore_index=True).drop(columns="dataset")
     df = df.sort_values(sort, kind="stable").reset_index(drop=True)
     return _add_deltas(df)
-
-
-def summarise_trials(trials, by, confidence=0.99):
-    """Mean, spread and confidence interval of Delta_ROC and delta_ROC per setting.
-
-    Parameters
-    ----------
-    trials : DataFrame
-        Output of :func:`random_network_trials` or :func:`network_trials`.
-    by : str or list of str
-        Setting columns, e.g. ``"n_features"`` or ``["class_node", "n_train"]``.
-    confidence : float
-        Level of the two-sided Student-t interval of the mean.
-
-    Returns
-    -------
-    DataFrame
-        One row per setting: ``n_trials``, ``n_used`` (trials whose test records hold
-        both classes), ``roc_map`` and ``roc_ma`` (mean areas), and for
-        ``q`` in (``delta_roc``, ``delta_roc_remaining``): ``q_mean``, ``q_sd``
-        (spread of the trials), ``q_se`` (standard error of the mean),
-        ``q_ci_low``, ``q_ci_high`` and ``q_p`` (two-sided p-value of mean = 0). In
-        percent, as in the paper.
-    """
-    from scipy import stats as st
-
-    by = [by] if isinstance(by, str) else list(by)
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie in (0, 1); got {confidence!r}")
-    g = trials.groupby(by, sort=True)
-    out = pd.DataFrame({"n_trials": g.size(),
-                        "n_used": g["delta_roc_remaining"].count(),
-                        "roc_map": g["roc_map"].mean(), "roc_ma": g["roc_ma"].mean()})
-    for q in ("delta_roc", "delta_roc_remaining"):
-        n = g[q].count().astype(float)
-        mean, sd = g[q].mean(), g[q].std(ddof=1)
-        se = sd / np.sqrt(n)
-        with np.errstate(invalid="ignore"):
-            half = st.t.ppf(0.5 + confidence / 2, n - 1) * se
-            tstat = mean / se
-        out[f"{q}_mean"] = mean
-        out[f"{q}_sd"] = sd
-        out[f"{q}_se"] = se
-        out[f"{q}_ci_low"] = mean - half
-        out[f"{q}_ci_high"] = mean + half
-        out[f"{q}_p"] = 2 * st.t.sf(np.abs(tstat), n - 1)
-    return out.reset_index()
 
 
 def enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, random_state=0):
@@ -530,8 +628,6 @@ def enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, ran
         probability over the test records), ``same_class`` (share of test records
         on which both pick the same class) and ``n_test``.
     """
-    from credal.networks import sample_random_trials
-
     if not 1 <= int(n_features) <= 16:
         raise ValueError(f"n_features must lie in [1, 16] (2**N structures); got {n_features!r}")
     codes, cls = sample_random_trials(n_features + 1, max_parents, n_train + n_test,
@@ -564,6 +660,7 @@ def enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, ran
 # Tables of the chapter: our means beside the paper's statements
 # --------------------------------------------------------------------------------------
 
+
 #: Tests of the chapter, their setting column and the paper's figure.
 DASH_COOPER_TESTS = {
     "nodes": ("n_features", "Fig. 2(a)"),
@@ -586,10 +683,8 @@ def _pooled(trials, q):
     n = len(v)
     if n == 0:
         return np.nan, np.nan, np.nan, (np.nan, np.nan)
-    from scipy import stats as st
-
     mean, sd = float(v.mean()), float(v.std(ddof=1)) if n > 1 else np.nan
-    half = st.t.ppf(0.995, n - 1) * sd / np.sqrt(n) if n > 1 else np.nan
+    half = stats.t.ppf(0.995, n - 1) * sd / np.sqrt(n) if n > 1 else np.nan
     return mean, sd, n, (mean - half, mean + half)
 
 
@@ -608,6 +703,149 @@ def _fmt(v, nd=1):
 def _values(vals):
     vals = sorted(set(int(v) for v in vals))
     return ", ".join(map(str, vals)) if vals else "–"
+
+
+def summarise_trials(trials, by, confidence=0.99):
+    """Mean, spread and confidence interval of Delta_ROC and delta_ROC per setting.
+
+    Parameters
+    ----------
+    trials : DataFrame
+        Output of :func:`random_network_trials` or :func:`network_trials`.
+    by : str or list of str
+        Setting columns, e.g. ``"n_features"`` or ``["class_node", "n_train"]``.
+    confidence : float
+        Level of the two-sided Student-t interval of the mean.
+
+    Returns
+    -------
+    DataFrame
+        One row per setting: ``n_trials``, ``n_used`` (trials whose test records hold
+        both classes), ``roc_map`` and ``roc_ma`` (mean areas), and for
+        ``q`` in (``delta_roc``, ``delta_roc_remaining``): ``q_mean``, ``q_sd``
+        (spread of the trials), ``q_se`` (standard error of the mean),
+        ``q_ci_low``, ``q_ci_high`` and ``q_p`` (two-sided p-value of mean = 0). In
+        percent, as in the paper.
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1); got {confidence!r}")
+    g = trials.groupby(by, sort=True)
+    out = pd.DataFrame({"n_trials": g.size(),
+                        "n_used": g["delta_roc_remaining"].count(),
+                        "roc_map": g["roc_map"].mean(), "roc_ma": g["roc_ma"].mean()})
+    for q in ("delta_roc", "delta_roc_remaining"):
+        n = g[q].count().astype(float)
+        mean, sd = g[q].mean(), g[q].std(ddof=1)
+        se = sd / np.sqrt(n)
+        with np.errstate(invalid="ignore"):
+            half = stats.t.ppf(0.5 + confidence / 2, n - 1) * se
+            tstat = mean / se
+        out[f"{q}_mean"] = mean
+        out[f"{q}_sd"] = sd
+        out[f"{q}_se"] = se
+        out[f"{q}_ci_low"] = mean - half
+        out[f"{q}_ci_high"] = mean + half
+        out[f"{q}_p"] = 2 * stats.t.sf(np.abs(tstat), n - 1)
+    return out.reset_index()
+
+
+def summarise_tests(results, confidence=0.99):
+    """:func:`summarise_trials` of every test, by its setting column.
+
+    Parameters
+    ----------
+    results : dict of str -> DataFrame
+        Trials keyed as :data:`DASH_COOPER_TESTS`.
+    confidence : float
+
+    Returns
+    -------
+    dict of str -> DataFrame
+        Random-network tests by their varied setting; ``"alarm"`` and ``"hepar2"``
+        by class node and ``n_train``.
+    """
+    unknown = set(results) - set(DASH_COOPER_TESTS)
+    if unknown:
+        raise ValueError(f"unknown tests {sorted(unknown)}; known: {list(DASH_COOPER_TESTS)}")
+    return {k: summarise_trials(df, _by(k), confidence) for k, df in results.items()}
+
+
+def display_summary(summary, x=None):
+    """A readable version of :func:`summarise_trials` for the chapter.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        Output of :func:`summarise_trials`.
+    x : str, optional
+        The setting column (``"n_features"``, ``"n_train"`` or ``"max_parents"``);
+        default: the one of them that ``summary`` has.
+
+    Returns
+    -------
+    DataFrame
+        Rounded columns with human names; ROC changes in percent, each mean with
+        its standard error and 99% confidence interval, and the spread (sd) of
+        the trials.
+    """
+    if x is None:
+        have = [c for c in _SYMBOL if c in summary]
+        if len(have) != 1:
+            raise ValueError(f"cannot tell the setting column among {have}; pass x")
+        x = have[0]
+    out = pd.DataFrame()
+    if "class_node" in summary:
+        out["class node"] = summary["class_node"]
+    out[_SYMBOL.get(x, x)] = summary[x].astype(int)
+    out["trials used"] = summary["n_used"].astype(int)
+    out["ROC MAP"] = summary["roc_map"].round(3)
+    out["ROC MA"] = summary["roc_ma"].round(3)
+    for q, name in (("delta_roc", "Δ_ROC %"), ("delta_roc_remaining", "δ_ROC %")):
+        out[f"{name} mean"] = summary[f"{q}_mean"].round(2)
+        out[f"{name} SE"] = summary[f"{q}_se"].round(2)
+        out[f"{name} 99% CI"] = [f"{_fmt(a, 2)} to {_fmt(b, 2)}" for a, b in
+                                 zip(summary[f"{q}_ci_low"], summary[f"{q}_ci_high"])]
+        out[f"{name} sd"] = summary[f"{q}_sd"].round(2)
+    return out
+
+
+def settings_table(results):
+    """The settings of every test as published beside the ones we ran.
+
+    Parameters
+    ----------
+    results : dict of str -> DataFrame
+        As in :func:`paper_comparison`.
+
+    Returns
+    -------
+    DataFrame
+        One row per test: ``test``, ``figure``, and for N, N_r, N_test, N_k,
+        trials and class nodes the paper's value and ours.
+    """
+    pub = datasets.published("dash_cooper_test_settings")
+    names = {"nodes": "nodes test", "records": "training-records test",
+             "density": "density test", "worst-case": "worst-case training-records test",
+             "alarm": "ALARM network", "hepar2": "HEPAR network"}
+    rows = []
+    for key, label in names.items():
+        p = pub[pub["test"] == label].iloc[0]
+        t = results.get(key)
+        row = {"test": key, "figure": p["figure"]}
+        ours = {}
+        if t is not None and not t.empty:
+            per = t.groupby(_by(key)).size()
+            nodes = sorted(t["class_node"].unique()) if key in ("alarm", "hepar2") else []
+            ours = {"N": _values(t["n_features"]), "N_r": _values(t["n_train"]),
+                    "N_test": _values(t["n_test"]), "N_k": _values(t["max_parents"]),
+                    "trials": _values(per), "class": ", ".join(nodes) or "random node"}
+        for col, pcol in (("N", "N"), ("N_r", "N_r"), ("N_test", "N_test"), ("N_k", "N_k"),
+                          ("trials", "N_trials"), ("class", "class_nodes")):
+            row[f"{col} (paper)"] = str(p[pcol]).replace(";", ",")
+            row[f"{col} (ours)"] = ours.get(col, "–")
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def paper_comparison(results, check=None):
@@ -633,9 +871,7 @@ def paper_comparison(results, check=None):
         our mean (figures read by eye); ±1σ ends when within 2 points; counts when
         equal. ROC changes are in percent.
     """
-    from credal.datasets import published
-
-    pub = published("dash_cooper_statements").set_index("id")
+    pub = datasets.published("dash_cooper_statements").set_index("id")
     rows = []
 
     def add(i, ours, how, agrees, quantity=None, paper=None):
@@ -789,137 +1025,6 @@ def paper_comparison(results, check=None):
     return out.sort_values("id", kind="stable").reset_index(drop=True)
 
 
-def settings_table(results):
-    """The settings of every test as published beside the ones we ran.
-
-    Parameters
-    ----------
-    results : dict of str -> DataFrame
-        As in :func:`paper_comparison`.
-
-    Returns
-    -------
-    DataFrame
-        One row per test: ``test``, ``figure``, and for N, N_r, N_test, N_k,
-        trials and class nodes the paper's value and ours.
-    """
-    from credal.datasets import published
-
-    pub = published("dash_cooper_test_settings")
-    names = {"nodes": "nodes test", "records": "training-records test",
-             "density": "density test", "worst-case": "worst-case training-records test",
-             "alarm": "ALARM network", "hepar2": "HEPAR network"}
-    rows = []
-    for key, label in names.items():
-        p = pub[pub["test"] == label].iloc[0]
-        t = results.get(key)
-        row = {"test": key, "figure": p["figure"]}
-        ours = {}
-        if t is not None and not t.empty:
-            per = t.groupby(_by(key)).size()
-            nodes = sorted(t["class_node"].unique()) if key in ("alarm", "hepar2") else []
-            ours = {"N": _values(t["n_features"]), "N_r": _values(t["n_train"]),
-                    "N_test": _values(t["n_test"]), "N_k": _values(t["max_parents"]),
-                    "trials": _values(per), "class": ", ".join(nodes) or "random node"}
-        for col, pcol in (("N", "N"), ("N_r", "N_r"), ("N_test", "N_test"), ("N_k", "N_k"),
-                          ("trials", "N_trials"), ("class", "class_nodes")):
-            row[f"{col} (paper)"] = str(p[pcol]).replace(";", ",")
-            row[f"{col} (ours)"] = ours.get(col, "–")
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def summarise_tests(results, confidence=0.99):
-    """:func:`summarise_trials` of every test, by its setting column.
-
-    Parameters
-    ----------
-    results : dict of str -> DataFrame
-        Trials keyed as :data:`DASH_COOPER_TESTS`.
-    confidence : float
-
-    Returns
-    -------
-    dict of str -> DataFrame
-        Random-network tests by their varied setting; ``"alarm"`` and ``"hepar2"``
-        by class node and ``n_train``.
-    """
-    unknown = set(results) - set(DASH_COOPER_TESTS)
-    if unknown:
-        raise ValueError(f"unknown tests {sorted(unknown)}; known: {list(DASH_COOPER_TESTS)}")
-    return {k: summarise_trials(df, _by(k), confidence) for k, df in results.items()}
-
-
-def display_summary(summary, x=None):
-    """A readable version of :func:`summarise_trials` for the chapter.
-
-    Parameters
-    ----------
-    summary : DataFrame
-        Output of :func:`summarise_trials`.
-    x : str, optional
-        The setting column (``"n_features"``, ``"n_train"`` or ``"max_parents"``);
-        default: the one of them that ``summary`` has.
-
-    Returns
-    -------
-    DataFrame
-        Rounded columns with human names; ROC changes in percent, each mean with
-        its standard error and 99% confidence interval, and the spread (sd) of
-        the trials.
-    """
-    if x is None:
-        have = [c for c in _SYMBOL if c in summary]
-        if len(have) != 1:
-            raise ValueError(f"cannot tell the setting column among {have}; pass x")
-        x = have[0]
-    out = pd.DataFrame()
-    if "class_node" in summary:
-        out["class node"] = summary["class_node"]
-    out[_SYMBOL.get(x, x)] = summary[x].astype(int)
-    out["trials used"] = summary["n_used"].astype(int)
-    out["ROC MAP"] = summary["roc_map"].round(3)
-    out["ROC MA"] = summary["roc_ma"].round(3)
-    for q, name in (("delta_roc", "Δ_ROC %"), ("delta_roc_remaining", "δ_ROC %")):
-        out[f"{name} mean"] = summary[f"{q}_mean"].round(2)
-        out[f"{name} SE"] = summary[f"{q}_se"].round(2)
-        out[f"{name} 99% CI"] = [f"{_fmt(a, 2)} to {_fmt(b, 2)}" for a, b in
-                                 zip(summary[f"{q}_ci_low"], summary[f"{q}_ci_high"])]
-        out[f"{name} sd"] = summary[f"{q}_sd"].round(2)
-    return out
-
-
-def chapter_numbers(comparison, check=None):
-    """Text snippets of the chapter, keyed for ``myst_nb.glue``.
-
-    Parameters
-    ----------
-    comparison : DataFrame
-        Output of :func:`paper_comparison`.
-    check : dict, optional
-        Output of :func:`enumeration_check`.
-
-    Returns
-    -------
-    dict of str -> str
-        ``ours_<id>`` and ``agrees_<id>`` for every statement of ``comparison``;
-        ``n_statements`` and ``n_agree``; with ``check``: ``check_difference``,
-        ``check_structures`` and ``check_same``.
-    """
-    out = {}
-    for _, r in comparison.iterrows():
-        out[f"ours_{r['id']}"] = str(r["ours"])
-        out[f"agrees_{r['id']}"] = str(r["agrees"])
-    judged = comparison[comparison["agrees"] != "–"]
-    out["n_statements"] = str(len(judged))
-    out["n_agree"] = str(int((judged["agrees"] == "yes").sum()))
-    if check is not None:
-        out["check_difference"] = f"{check['max_abs_difference']:.1e}"
-        out["check_structures"] = f"{check['n_structures']:,}"
-        out["check_same"] = f"{100 * check['same_class']:.0f}%"
-    return out
-
-
 def shared_setting(results, n_features=200, n_train=200, max_parents=5):
     """The setting N = 200, N_r = 200, N_k = 5 that three random-network tests share.
 
@@ -963,6 +1068,47 @@ def shared_setting(results, n_features=200, n_train=200, max_parents=5):
     return pd.DataFrame(rows)
 
 
+# --------------------------------------------------------------------------------------
+# Numbers for the text
+# --------------------------------------------------------------------------------------
+
+
+def chapter_numbers(comparison, check=None):
+    """Text snippets of the chapter, keyed for ``myst_nb.glue``.
+
+    Parameters
+    ----------
+    comparison : DataFrame
+        Output of :func:`paper_comparison`.
+    check : dict, optional
+        Output of :func:`enumeration_check`.
+
+    Returns
+    -------
+    dict of str -> str
+        ``ours_<id>`` and ``agrees_<id>`` for every statement of ``comparison``;
+        ``n_statements`` and ``n_agree``; with ``check``: ``check_difference``,
+        ``check_structures`` and ``check_same``.
+    """
+    out = {}
+    for _, r in comparison.iterrows():
+        out[f"ours_{r['id']}"] = str(r["ours"])
+        out[f"agrees_{r['id']}"] = str(r["agrees"])
+    judged = comparison[comparison["agrees"] != "–"]
+    out["n_statements"] = str(len(judged))
+    out["n_agree"] = str(int((judged["agrees"] == "yes").sum()))
+    if check is not None:
+        out["check_difference"] = f"{check['max_abs_difference']:.1e}"
+        out["check_structures"] = f"{check['n_structures']:,}"
+        out["check_same"] = f"{100 * check['same_class']:.0f}%"
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Headline rows of the reproduction report
+# --------------------------------------------------------------------------------------
+
+
 def headline(results, check=None, confidence=0.99, reading=1.0, band_reading=2.0):
     """Dash & Cooper's numerical statements in the reproduction report's layout.
 
@@ -993,13 +1139,8 @@ def headline(results, check=None, confidence=0.99, reading=1.0, band_reading=2.0
         :func:`credal.chapters._common.headline_table` with ``paper="Dash & Cooper (2002)"`` and
         ``chapter="exact-model-averaging"``; ROC changes in percent.
     """
-    from scipy import stats as st
-
-    from credal.datasets import published
-    from credal.chapters._common import headline_table
-
-    pub = published("dash_cooper_statements").set_index("id")
-    z = float(st.norm.ppf(0.5 + confidence / 2))
+    pub = datasets.published("dash_cooper_statements").set_index("id")
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
     rows = []
 
     def add(i, ours, tol, note, published=None, quantity=None, unit=None, why=""):
@@ -1017,7 +1158,7 @@ def headline(results, check=None, confidence=0.99, reading=1.0, band_reading=2.0
         if n < 2:
             return np.nan, np.nan, n, np.nan
         mean, sd = float(v.mean()), float(v.std(ddof=1))
-        return mean, sd, n, float(st.t.ppf(0.5 + confidence / 2, n - 1) * sd / np.sqrt(n))
+        return mean, sd, n, float(stats.t.ppf(0.5 + confidence / 2, n - 1) * sd / np.sqrt(n))
 
     def mean_row(i, trials, q, label, why=""):
         mean, _, n, half = stats_of(trials[q])
@@ -1157,6 +1298,12 @@ def headline(results, check=None, confidence=0.99, reading=1.0, band_reading=2.0
                 why="depends on training sizes the paper does not report (ours start at 25)")
     return headline_table(rows, paper="Dash & Cooper (2002)", chapter="exact-model-averaging")
 
+
+# --------------------------------------------------------------------------------------
+# Figures: the layout of the paper's Figures 2-5
+# --------------------------------------------------------------------------------------
+
+
 _XLABEL = {
     "n_features": "number of features N",
     "n_train": "training records N_r",
@@ -1175,7 +1322,7 @@ def _check(summary, x):
                if c not in summary]
     if missing:
         raise ValueError(f"summary lacks columns {missing}; pass the output of "
-                         "credal.averaging.summarise_trials")
+                         "summarise_trials")
     if summary.empty:
         raise ValueError("summary is empty")
 
@@ -1229,7 +1376,7 @@ def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
     Parameters
     ----------
     summary : DataFrame
-        Output of :func:`credal.averaging.summarise_trials`.
+        Output of :func:`summarise_trials`.
     x : str
         Setting on the horizontal axis: ``"n_features"``, ``"n_train"`` or
         ``"max_parents"``.
@@ -1270,7 +1417,7 @@ def random_networks_figure(nodes, records, density):
     Parameters
     ----------
     nodes, records, density : DataFrame
-        Outputs of :func:`credal.averaging.summarise_trials` by ``n_features``,
+        Outputs of :func:`summarise_trials` by ``n_features``,
         ``n_train`` and ``max_parents``.
 
     Returns

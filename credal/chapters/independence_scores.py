@@ -1,22 +1,72 @@
-"""Chapter code of the ``independence-scores`` notebook."""
+"""Chapter "Deciding independence of two binary variables" (notebook ``independence-scores``).
+
+Serafín Moral's slides "Discovering independence": how often each score of
+:mod:`credal.independence` decides correctly whether two binary variables are dependent,
+and what the decision costs in log-loss.  Here: the runs (the slides' simulation,
+:func:`simulate_independence`, its exact expectation, :func:`exact_errors`, and BDeu
+structure learning on independent data with :mod:`credal.structure`,
+:func:`learn_from_independent_data`); the tables (the published numbers beside ours with
+z-scores, the scans that identify the slides' settings, the readings of IMP); the numbers
+for the text; the headline rows for the reproduction report; and the chapter's figures.
+"""
 
 from __future__ import annotations
 
 import itertools
 import numbers
 from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 from scipy import special
-from credal.plotting import new_axes
-from credal.independence import (DEFAULT_SCORES, DEPENDENCE, IMP_VARIANTS, INDEPENDENCE, UNDECIDED, _IMP_TIE, _check_S, _check_counts, _lg, _margins, _parse_score, conditional_log_loss, estimate_conditional, estimate_joint, imp_score, joint_log_loss, score_decisions)
 
+from credal import datasets
+from credal.chapters._common import headline_table, save_table
+from credal.independence import (
+    _IMP_TIE,
+    DEFAULT_SCORES,
+    DEPENDENCE,
+    IMP_VARIANTS,
+    INDEPENDENCE,
+    UNDECIDED,
+    _check_counts,
+    _check_S,
+    _lg,
+    _margins,
+    _parse_score,
+    conditional_log_loss,
+    estimate_conditional,
+    estimate_joint,
+    imp_score,
+    joint_log_loss,
+    score_decisions,
+)
+from credal.plotting import new_axes
 from credal.structure import bdeu_network_score, hill_climb_bdeu
 
-__all__ = []
+__all__ = [
+    # run
+    "simulate_independence", "exact_errors", "learn_from_independent_data", "learned_networks_by_S",
+    # tables
+    "published_table", "compare_with_published", "exact_agreement", "agreement_by_score",
+    "imp_variant_check", "imp_threshold_fit", "scan_symmetric_priors", "scan_prior_odds",
+    "summarise_learned_networks", "display_comparison", "display_agreement", "save_table",
+    # numbers for the text
+    "comparison_summary",
+    # headline rows
+    "headline",
+    # figures
+    "score_errors_figure", "effect_of_s_figure", "network_figure",
+]
 
 
-# --------------------------------------------------------------------- simulation
+# ------------------------------------------------------------- the scores it compares
+
+# Those of credal.independence, named as in credal.independence.score_decisions (e.g.
+# "K2", "BD2", "IMP", "BD2_ODDS5", "NEW"); the notebook's parameters list them.
+
+
+# -------------------------------------------------------- run: the slides' simulation
 
 
 @dataclass
@@ -123,11 +173,12 @@ def simulate_independence(
 
     The same distributions are used at every size; for each size a fresh sample of
     that many cases is drawn from each distribution (multinomial counts).  Each
-    score decides on each table, and the decision's estimate (:func:`estimate_joint`
-    with ``estimate_S``) is scored against the true distribution.  The defaults are
-    the slides' first experiment (10 000 + 10 000 pairs; Dir(1,1) marginals,
-    Dir(0.5,0.5) conditionals); their later experiments use ``prior_x = prior_y =
-    prior_y_given_x = (2, 2)`` or ``(0.5, 0.5)`` and sizes up to 1000.
+    score decides on each table, and the decision's estimate
+    (:func:`credal.independence.estimate_joint` with ``estimate_S``) is scored against
+    the true distribution.  The defaults are the slides' first experiment (10 000 +
+    10 000 pairs; Dir(1,1) marginals, Dir(0.5,0.5) conditionals); their later
+    experiments use ``prior_x = prior_y = prior_y_given_x = (2, 2)`` or ``(0.5, 0.5)``
+    and sizes up to 1000.
 
     Everything is vectorised over pairs; identical tables are scored once.
 
@@ -141,7 +192,7 @@ def simulate_independence(
         Dirichlet parameters; ``prior_y`` and ``prior_y_given_x`` must have the same
         length (the number of values of ``Y``).
     scores : sequence of str
-        Score names as in :func:`score_decisions`.
+        Score names as in :func:`credal.independence.score_decisions`.
     estimate_S : float
         Sample size of the Bayesian estimates used in the losses (the slides use 2).
     random_state : int, numpy Generator or None
@@ -260,7 +311,7 @@ def simulate_independence(
     return SimulationResult(pd.DataFrame(err_rows), pd.DataFrame(loss_rows), tables, settings)
 
 
-# ------------------------------------------------------------ exact expectations
+# ------------------------------------------------------------ run: exact expectations
 
 
 def all_tables(size, r=2, c=2):
@@ -356,15 +407,16 @@ def exact_errors(
     ----------
     sizes : sequence of int
     scores : sequence of str
-        As in :func:`score_decisions`.
+        As in :func:`credal.independence.score_decisions`.
     prior_x, prior_y, prior_y_given_x : sequence of float
         Dirichlet parameters of the simulation.
     n_pairs : int
         Distributions per model the counts refer to.
     undecided_error : float
-        Share of an error charged for an :data:`UNDECIDED` decision: 1 (default) as in
-        the simulation, 0.5 when a fair coin settles it (``IMP_HALF``).  Each pair is
-        still right or wrong, so the count stays binomial.
+        Share of an error charged for an :data:`credal.independence.UNDECIDED`
+        decision: 1 (default) as in the simulation, 0.5 when a fair coin settles it
+        (``IMP_HALF``).  Each pair is still right or wrong, so the count stays
+        binomial.
 
     Returns
     -------
@@ -398,166 +450,152 @@ def exact_errors(
     return pd.DataFrame(rows)
 
 
-def _exact_wide(df, true_model):
-    """size x score table of expected errors and their SE (total = sum, SEs in quadrature)."""
-    if true_model == "total":
-        g = df.groupby(["size", "score"], sort=False)
-        val = g["errors"].sum()
-        se = g["errors_se"].apply(lambda v: float(np.sqrt(np.sum(np.square(v)))))
-        sub = pd.DataFrame({"errors": val, "errors_se": se}).reset_index()
-    else:
-        sub = df[df["true_model"] == true_model]
-    order = list(dict.fromkeys(df["score"]))
-    wide = sub.pivot(index="size", columns="score", values="errors")[order]
-    se = sub.pivot(index="size", columns="score", values="errors_se")[order]
-    return wide, se
+# ----------------------------------- run: BDeu networks learned from independent data
 
 
-def exact_agreement(published, exact, true_model="total"):
-    """Published counts against exact expectations: one z-score per cell.
+def independent_sample(n_vars, n_cases, *, prior=(1.0, 1.0), random_state=None):
+    """Cases of mutually independent binary variables with random marginals.
 
-    The expectation has no Monte-Carlo error; the published count does, with the
-    binomial standard error of its simulation (``errors_se`` of
-    :func:`exact_errors`, computed for the published number of pairs).
+    Each variable's probability vector is drawn from ``Dir(prior)`` (as the
+    marginals of the slides' simulation), then ``n_cases`` independent cases are
+    drawn.
 
     Parameters
     ----------
-    published : DataFrame
-        Wide published table indexed by size, one column per score name of ``exact``.
-    exact : DataFrame
-        Output of :func:`exact_errors`.
-    true_model : {"dependence", "independence", "total"}
+    n_vars, n_cases : int
+    prior : sequence of float
+        Dirichlet parameters of each marginal (its length is the number of values).
+    random_state : int, numpy Generator or None
+
+    Returns
+    -------
+    data : ndarray of int, shape (n_cases, n_vars)
+    """
+    for name, v in (("n_vars", n_vars), ("n_cases", n_cases)):
+        if not isinstance(v, numbers.Integral) or v < 1:
+            raise ValueError(f"{name} must be an integer >= 1; got {v!r}")
+    a = np.asarray(prior, dtype=float)
+    a = _as_prior(a, "prior", a.size)
+    rng = np.random.default_rng(random_state)
+    probs = rng.dirichlet(a, size=n_vars)
+    u = rng.random((n_cases, n_vars))
+    return (u[:, :, None] > np.cumsum(probs, axis=1)[None, :, :-1]).sum(axis=2)
+
+
+def learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, prior=(1.0, 1.0),
+                                max_parents=None, random_state=None):
+    """The slides' warning: BDeu hill climbing on a few cases of independent variables.
+
+    Repeats ``n_repeats`` times: draw ``n_cases`` cases of ``n_vars`` independent
+    variables (:func:`independent_sample`) and learn a DAG with
+    :func:`credal.structure.hill_climb_bdeu`.  The true graph has no arc at all.
+
+    Parameters
+    ----------
+    n_vars, n_cases : int
+    S : float
+        BDeu equivalent sample size.
+    n_repeats : int
+    prior : sequence of float
+    max_parents : int, optional
+    random_state : int or None
+        Seeds the data and the tie-breaking of every repetition.
+
+    Returns
+    -------
+    runs : DataFrame
+        One row per repetition: ``arcs`` (``"u>v"`` items, 0-based), ``skeleton``
+        (the arcs without direction, ``"u-v"`` with ``u < v``), ``n_arcs``,
+        ``n_isolated``, ``max_in_degree``,
+        ``score``, ``empty_score`` (BDeu of the true, empty graph), ``n_moves``.
+    first : StructureResult
+        The network learned in the first repetition.
+    first_data : ndarray
+        Its data.
+    """
+    if not isinstance(n_repeats, numbers.Integral) or n_repeats < 1:
+        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
+    seeds = np.random.SeedSequence(random_state).spawn(int(n_repeats))
+    rows, first, first_data = [], None, None
+    for i, seed in enumerate(seeds):
+        rng = np.random.default_rng(seed)
+        data = independent_sample(n_vars, n_cases, prior=prior, random_state=rng)
+        arities = np.full(n_vars, len(prior))
+        res = hill_climb_bdeu(data, arities=arities, S=S, max_parents=max_parents, random_state=rng)
+        empty = bdeu_network_score(data, [()] * n_vars, arities=arities, S=S)
+        rows.append({"repeat": i, "arcs": " ".join(f"{u}>{v}" for u, v in res.edges),
+                     "skeleton": " ".join(f"{u}-{v}" for u, v in sorted({tuple(sorted(e)) for e in res.edges})),
+                     "n_arcs": len(res.edges), "n_isolated": res.n_isolated,
+                     "max_in_degree": max(len(p) for p in res.parents),
+                     "score": res.score, "empty_score": empty, "n_moves": res.n_moves})
+        if i == 0:
+            first, first_data = res, data
+    return pd.DataFrame(rows), first, first_data
+
+
+def learned_networks_by_S(S_values, n_vars=12, n_cases=4, *, n_repeats=100, prior=(1.0, 1.0),
+                          random_state=None):
+    """:func:`learn_from_independent_data` for several BDeu sample sizes, same data.
+
+    Every ``S`` sees the same data sets and tie-breaking seeds (common random
+    numbers), so differences between rows are due to ``S`` alone.
+
+    Parameters
+    ----------
+    S_values : sequence of float
+    n_vars, n_cases, n_repeats : int
+    prior : sequence of float
+    random_state : int or None
 
     Returns
     -------
     DataFrame
-        Columns ``size, score, expected, se, published, z`` for the cells present
-        in both.
+        Index ``S``; columns ``arcs``, ``arcs_se``, ``isolated``, ``isolated_se``,
+        ``gain`` (mean BDeu gain of the learned graph over the empty graph) and
+        ``same_skeleton`` (share of repetitions whose learned arcs, ignoring their
+        direction, are those learned with the first ``S``).
     """
-    wide, se = _exact_wide(exact, true_model)
-    rows = []
-    for size in wide.index:
-        if size not in published.index:
-            continue
-        for score in wide.columns:
-            if score not in published.columns:
-                continue
-            e, s, p = float(wide.loc[size, score]), float(se.loc[size, score]), float(published.loc[size, score])
-            rows.append({"size": int(size), "score": score, "expected": e, "se": s,
-                         "published": p, "z": _z(p - e, s)})
-    return pd.DataFrame(rows, columns=["size", "score", "expected", "se", "published", "z"])
-
-
-def imp_threshold_fit(published_dependence, published_independence, sizes, *, s=1.0, column="IMP",
-                      prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y_given_x=(0.5, 0.5),
-                      n_pairs=10000):
-    """Can a decision threshold on the stated IMP reproduce a published IMP column?
-
-    For each size the threshold ``t >= 0`` (nats; dependence iff ``IMP > t``) is
-    chosen, among 0 and the distinct values IMP takes on the tables of that size, so
-    that the exact expected errors under *dependence* come closest to the published
-    count; the expected errors under *independence* at that threshold are then
-    compared with the published count.  A threshold (or a penalty, or another base
-    of logarithms with a threshold) can explain the column only if both agree.
-
-    Parameters
-    ----------
-    published_dependence, published_independence : DataFrame
-        Wide published tables indexed by size, with the column ``column``.
-    sizes : sequence of int
-    s : float
-        IDM hyperparameter of :func:`imp_score`.
-    column : str
-    prior_x, prior_y, prior_y_given_x : sequence of float
-        Dirichlet parameters of the simulation.
-    n_pairs : int
-        Pairs per model behind the published counts.
-
-    Returns
-    -------
-    DataFrame
-        Index ``size``; columns ``threshold`` (nats), ``dependence_expected``,
-        ``dependence_published``, ``dependence_z``, ``independence_expected``,
-        ``independence_published``, ``independence_z`` (z: published minus expected,
-        in binomial standard errors).
-    """
-    rows = {}
-    for size in sizes:
-        T = all_tables(int(size))
-        pdep, pind = table_probabilities(T, prior_x, prior_y, prior_y_given_x)
-        v = imp_score(T, s)
-        cand = np.unique(np.concatenate([[0.0], v[v > _IMP_TIE]]))
-        # Dependence declared iff v > t + tol: errors under dependence grow with t.
-        order = np.argsort(v)
-        vs, cum = v[order], np.cumsum(pdep[order])
-        k = np.searchsorted(vs, cand + _IMP_TIE, side="right")
-        err_dep = n_pairs * np.where(k > 0, cum[np.maximum(k - 1, 0)], 0.0)
-        target = float(published_dependence.loc[size, column])
-        best = int(np.argmin(np.abs(err_dep - target)))
-        t = float(cand[best])
-        ed = float(err_dep[best])
-        ei = float(n_pairs * pind[v > t + _IMP_TIE].sum())
-        pub_i = float(published_independence.loc[size, column])
-        rows[int(size)] = {
-            "threshold": t,
-            "dependence_expected": ed, "dependence_published": target,
-            "dependence_z": _z(target - ed, _binomial_se(ed, n_pairs)),
-            "independence_expected": ei, "independence_published": pub_i,
-            "independence_z": _z(pub_i - ei, _binomial_se(ei, n_pairs)),
+    rows, ref = {}, None
+    for S in S_values:
+        runs, _, _ = learn_from_independent_data(n_vars, n_cases, S=S, n_repeats=n_repeats,
+                                                 prior=prior, random_state=random_state)
+        if ref is None:
+            ref = runs["skeleton"].to_numpy()
+        rows[float(S)] = {
+            "arcs": float(runs["n_arcs"].mean()), "arcs_se": _mean_se(runs["n_arcs"]),
+            "isolated": float(runs["n_isolated"].mean()), "isolated_se": _mean_se(runs["n_isolated"]),
+            "gain": float((runs["score"] - runs["empty_score"]).mean()),
+            "same_skeleton": float(np.mean(runs["skeleton"].to_numpy() == ref)),
         }
     out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "size"
+    out.index.name = "S"
     return out
 
 
-def imp_variant_check(published_dependence, published_independence, names, sizes, *, column="IMP",
-                      n_pairs=10000):
-    """Exact check of several readings of IMP against one published IMP column.
+# -------------------------------------------- tables: the slides' numbers beside ours
 
-    Every name (``IMP<s>`` or ``IMP_<VARIANT>[<s>]``, see :func:`score_decisions`)
-    gets its exact expected errors (:func:`exact_errors`; ``IMP_HALF``'s ties count as
-    half an error, the expectation of a fair coin), compared with the published
-    column under dependence and under independence (:func:`exact_agreement`).
+
+def published_table(name, true_model=None, rename=None):
+    """One of the slides' published tables, wide and indexed by sample size.
 
     Parameters
     ----------
-    published_dependence, published_independence : DataFrame
-        Wide published tables indexed by size, with the column ``column``.
-    names : sequence of str
-    sizes : sequence of int
-    column : str
-    n_pairs : int
-        Pairs per model behind the published counts.
+    name : str
+        File stem in ``data/published`` (e.g. ``"moral_errors_dependence"``).
+    true_model : str, optional
+        For the long ``moral_prior_new`` table: the rows of this model.
+    rename : dict or callable, optional
+        Published column -> our score name (as :meth:`pandas.DataFrame.rename`).
 
     Returns
     -------
-    DataFrame
-        :func:`agreement_by_score` output (index ``score``) with a first column
-        ``reading`` describing each variant.
+    DataFrame indexed by ``size``.
     """
-    names = list(names)
-    parts = []
-    for name in names:
-        kind, v = _parse_score(name)
-        if kind not in ("IMP", "IMP_VARIANT", "IMP_T"):
-            raise ValueError(f"{name!r} is not a reading of IMP")
-        half = kind == "IMP_VARIANT" and v[0] == "HALF"
-        parts.append(exact_errors(sizes, [name], n_pairs=n_pairs, undecided_error=0.5 if half else 1.0))
-    exact = pd.concat(parts, ignore_index=True)
-    out = agreement_by_score([
-        exact_agreement(published_column_as(published_dependence, column, names), exact, "dependence"),
-        exact_agreement(published_column_as(published_independence, column, names), exact, "independence")])
-
-    def reading(name):
-        kind, v = _parse_score(name)
-        if kind == "IMP":
-            return f"as stated, s = {v:g}"
-        if kind == "IMP_T":
-            return f"as stated, threshold {v:g} nats"
-        return IMP_VARIANTS[v[0]] + ("" if v[1] == 1.0 else f" (s = {v[1]:g})")
-
-    out.insert(0, "reading", [reading(n) for n in out.index])
-    return out
+    df = datasets.published(name)
+    if true_model is not None:
+        df = df[df["true_model"] == true_model].drop(columns="true_model")
+    df = df.set_index("size")
+    return df.rename(columns=rename) if rename else df
 
 
 def published_column_as(published, column, names):
@@ -578,147 +616,6 @@ def published_column_as(published, column, names):
     DataFrame indexed by size with one column per name.
     """
     return pd.DataFrame({name: published[column] for name in names}, index=published.index)
-
-
-def agreement_by_score(comparisons):
-    """Per-score summary of one or more cell-by-cell comparisons.
-
-    Parameters
-    ----------
-    comparisons : DataFrame or sequence of DataFrame
-        Outputs of :func:`exact_agreement` or :func:`compare_with_published`
-        (e.g. one under dependence and one under independence).
-
-    Returns
-    -------
-    DataFrame
-        Index ``score`` (in order of appearance); columns ``cells``, ``rms_z``,
-        ``max_abs_z``, ``beyond_3_se`` and ``worst_size`` (the size of the largest ``|z|``).
-    """
-    if isinstance(comparisons, pd.DataFrame):
-        comparisons = [comparisons]
-    df = pd.concat(list(comparisons), ignore_index=True)
-    rows = {}
-    for score in dict.fromkeys(df["score"]):
-        sub = df[df["score"] == score]
-        summ = _agreement_summary(sub)
-        summ["worst_size"] = int(sub["size"].iloc[int(np.argmax(np.abs(sub["z"].to_numpy(dtype=float))))])
-        rows[score] = summ
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "score"
-    return out
-
-
-def _printed_resolution(x):
-    """Last printed digit of a transcribed number, e.g. 1e-5 for 0.00016."""
-    txt = np.format_float_positional(float(x), trim="-")
-    decimals = len(txt.split(".")[1]) if "." in txt else 0
-    return 10.0 ** (-decimals)
-
-
-def _z(diff, se, tol=1e-9):
-    if se > tol:
-        return diff / se
-    return 0.0 if abs(diff) <= 0.5 else float(np.sign(diff) * np.inf)
-
-
-def _agreement_summary(df):
-    z = np.abs(df["z"].to_numpy(dtype=float))
-    return {"cells": int(len(z)), "rms_z": float(np.sqrt(np.mean(np.square(z)))),
-            "max_abs_z": float(np.max(z)), "beyond_3_se": int(np.sum(z > 3))}
-
-
-def scan_symmetric_priors(published, alphas, sizes, scores=DEFAULT_SCORES, *, true_model="total", n_pairs=10000):
-    """Which symmetric Dirichlet prior ``Dir(a, a)`` best explains a published error table.
-
-    For each ``a`` every Dirichlet of the simulation (``P_X``, ``P_Y`` and the
-    conditionals) is ``Dir(a, a)``; the published counts are compared with the
-    exact expectations (:func:`exact_agreement`).
-
-    Parameters
-    ----------
-    published : DataFrame
-        Wide published table (index size, columns score names).
-    alphas : sequence of float
-    sizes : sequence of int
-        Sizes to use (small enough to enumerate, e.g. up to 100).
-    scores : sequence of str
-    true_model : {"dependence", "independence", "total"}
-    n_pairs : int
-        Pairs per model in the published simulation.
-
-    Returns
-    -------
-    DataFrame
-        Index ``a``; columns ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``.
-    """
-    scores = [s for s in scores if s in published.columns]
-    sizes = [s for s in sizes if s in published.index]
-    rows = {}
-    decided = {n: (all_tables(n), score_decisions(all_tables(n), scores)) for n in sizes}
-    for a in alphas:
-        rec = []
-        for n, (T, dec) in decided.items():
-            pdep, pind = table_probabilities(T, (a, a), (a, a), (a, a))
-            for name in scores:
-                for model, p, wrong in (("dependence", pdep, dec[name] != DEPENDENCE),
-                                        ("independence", pind, dec[name] != INDEPENDENCE)):
-                    rate = float(np.clip(p[wrong].sum(), 0.0, 1.0))
-                    rec.append({"true_model": model, "size": n, "score": name,
-                                "errors": n_pairs * rate,
-                                "errors_se": float(np.sqrt(n_pairs * rate * (1 - rate)))})
-        rows[float(a)] = _agreement_summary(exact_agreement(published, pd.DataFrame(rec), true_model))
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "a"
-    return out
-
-
-def scan_prior_odds(published, odds_values, sizes, *, S=2.0, column="PRIOR",
-                    prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y_given_x=(0.5, 0.5),
-                    n_pairs=100000):
-    """Which prior odds make BDe reproduce a published column (the slides' "PRIOR").
-
-    For each odds value ``k`` the decisions of ``BD<S>_ODDS<k>``
-    (:func:`prior_odds_decision`) are compared exactly with the published error
-    counts under dependence and under independence.
-
-    Parameters
-    ----------
-    published : DataFrame
-        Long published table with columns ``true_model``, ``size`` and ``column``
-        (e.g. ``moral_prior_new``).
-    odds_values : sequence of float
-    sizes : sequence of int
-    S : float
-    column : str
-    prior_x, prior_y, prior_y_given_x : sequence of float
-    n_pairs : int
-        Pairs per model in the published simulation (100 000 on the slides).
-
-    Returns
-    -------
-    DataFrame
-        Index ``odds``; columns ``p_dependence`` (= 1/(1+k)), ``cells``, ``rms_z``,
-        ``max_abs_z``, ``beyond_3_se``.
-    """
-    rows = {}
-    for k in odds_values:
-        name = f"BD{S:g}_ODDS{float(k):g}"
-        ex = exact_errors(sizes, [name], prior_x=prior_x, prior_y=prior_y,
-                          prior_y_given_x=prior_y_given_x, n_pairs=n_pairs)
-        parts = []
-        for model in ("dependence", "independence"):
-            pub = (published[published["true_model"] == model]
-                   .set_index("size")[[column]].rename(columns={column: name}))
-            parts.append(exact_agreement(pub, ex, model))
-        rows[float(k)] = {"p_dependence": 1.0 / (1.0 + float(k)),
-                          **_agreement_summary(pd.concat(parts, ignore_index=True))}
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "odds"
-    return out
-
-
-# ------------------------------------------------------- comparison with the slides
 
 
 def compare_with_published(result, published, *, what="errors", true_model="dependence",
@@ -788,29 +685,337 @@ def compare_with_published(result, published, *, what="errors", true_model="depe
                                        "difference", "se_difference", "z"])
 
 
-def published_table(name, true_model=None, rename=None):
-    """One of the slides' published tables, wide and indexed by sample size.
+def _exact_wide(df, true_model):
+    """size x score table of expected errors and their SE (total = sum, SEs in quadrature)."""
+    if true_model == "total":
+        g = df.groupby(["size", "score"], sort=False)
+        val = g["errors"].sum()
+        se = g["errors_se"].apply(lambda v: float(np.sqrt(np.sum(np.square(v)))))
+        sub = pd.DataFrame({"errors": val, "errors_se": se}).reset_index()
+    else:
+        sub = df[df["true_model"] == true_model]
+    order = list(dict.fromkeys(df["score"]))
+    wide = sub.pivot(index="size", columns="score", values="errors")[order]
+    se = sub.pivot(index="size", columns="score", values="errors_se")[order]
+    return wide, se
+
+
+def exact_agreement(published, exact, true_model="total"):
+    """Published counts against exact expectations: one z-score per cell.
+
+    The expectation has no Monte-Carlo error; the published count does, with the
+    binomial standard error of its simulation (``errors_se`` of
+    :func:`exact_errors`, computed for the published number of pairs).
 
     Parameters
     ----------
-    name : str
-        File stem in ``data/published`` (e.g. ``"moral_errors_dependence"``).
-    true_model : str, optional
-        For the long ``moral_prior_new`` table: the rows of this model.
-    rename : dict or callable, optional
-        Published column -> our score name (as :meth:`pandas.DataFrame.rename`).
+    published : DataFrame
+        Wide published table indexed by size, one column per score name of ``exact``.
+    exact : DataFrame
+        Output of :func:`exact_errors`.
+    true_model : {"dependence", "independence", "total"}
 
     Returns
     -------
-    DataFrame indexed by ``size``.
+    DataFrame
+        Columns ``size, score, expected, se, published, z`` for the cells present
+        in both.
     """
-    from credal import datasets
+    wide, se = _exact_wide(exact, true_model)
+    rows = []
+    for size in wide.index:
+        if size not in published.index:
+            continue
+        for score in wide.columns:
+            if score not in published.columns:
+                continue
+            e, s, p = float(wide.loc[size, score]), float(se.loc[size, score]), float(published.loc[size, score])
+            rows.append({"size": int(size), "score": score, "expected": e, "se": s,
+                         "published": p, "z": _z(p - e, s)})
+    return pd.DataFrame(rows, columns=["size", "score", "expected", "se", "published", "z"])
 
-    df = datasets.published(name)
-    if true_model is not None:
-        df = df[df["true_model"] == true_model].drop(columns="true_model")
-    df = df.set_index("size")
-    return df.rename(columns=rename) if rename else df
+
+def _printed_resolution(x):
+    """Last printed digit of a transcribed number, e.g. 1e-5 for 0.00016."""
+    txt = np.format_float_positional(float(x), trim="-")
+    decimals = len(txt.split(".")[1]) if "." in txt else 0
+    return 10.0 ** (-decimals)
+
+
+def _z(diff, se, tol=1e-9):
+    if se > tol:
+        return diff / se
+    return 0.0 if abs(diff) <= 0.5 else float(np.sign(diff) * np.inf)
+
+
+def _agreement_summary(df):
+    z = np.abs(df["z"].to_numpy(dtype=float))
+    return {"cells": int(len(z)), "rms_z": float(np.sqrt(np.mean(np.square(z)))),
+            "max_abs_z": float(np.max(z)), "beyond_3_se": int(np.sum(z > 3))}
+
+
+def agreement_by_score(comparisons):
+    """Per-score summary of one or more cell-by-cell comparisons.
+
+    Parameters
+    ----------
+    comparisons : DataFrame or sequence of DataFrame
+        Outputs of :func:`exact_agreement` or :func:`compare_with_published`
+        (e.g. one under dependence and one under independence).
+
+    Returns
+    -------
+    DataFrame
+        Index ``score`` (in order of appearance); columns ``cells``, ``rms_z``,
+        ``max_abs_z``, ``beyond_3_se`` and ``worst_size`` (the size of the largest ``|z|``).
+    """
+    if isinstance(comparisons, pd.DataFrame):
+        comparisons = [comparisons]
+    df = pd.concat(list(comparisons), ignore_index=True)
+    rows = {}
+    for score in dict.fromkeys(df["score"]):
+        sub = df[df["score"] == score]
+        summ = _agreement_summary(sub)
+        summ["worst_size"] = int(sub["size"].iloc[int(np.argmax(np.abs(sub["z"].to_numpy(dtype=float))))])
+        rows[score] = summ
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "score"
+    return out
+
+
+# -------------------------------- tables: readings of IMP and of the slides' settings
+
+
+def imp_variant_check(published_dependence, published_independence, names, sizes, *, column="IMP",
+                      n_pairs=10000):
+    """Exact check of several readings of IMP against one published IMP column.
+
+    Every name (``IMP<s>`` or ``IMP_<VARIANT>[<s>]``, see
+    :func:`credal.independence.score_decisions`) gets its exact expected errors (:func:`exact_errors`; ``IMP_HALF``'s ties count as
+    half an error, the expectation of a fair coin), compared with the published
+    column under dependence and under independence (:func:`exact_agreement`).
+
+    Parameters
+    ----------
+    published_dependence, published_independence : DataFrame
+        Wide published tables indexed by size, with the column ``column``.
+    names : sequence of str
+    sizes : sequence of int
+    column : str
+    n_pairs : int
+        Pairs per model behind the published counts.
+
+    Returns
+    -------
+    DataFrame
+        :func:`agreement_by_score` output (index ``score``) with a first column
+        ``reading`` describing each variant.
+    """
+    names = list(names)
+    parts = []
+    for name in names:
+        kind, v = _parse_score(name)
+        if kind not in ("IMP", "IMP_VARIANT", "IMP_T"):
+            raise ValueError(f"{name!r} is not a reading of IMP")
+        half = kind == "IMP_VARIANT" and v[0] == "HALF"
+        parts.append(exact_errors(sizes, [name], n_pairs=n_pairs, undecided_error=0.5 if half else 1.0))
+    exact = pd.concat(parts, ignore_index=True)
+    out = agreement_by_score([
+        exact_agreement(published_column_as(published_dependence, column, names), exact, "dependence"),
+        exact_agreement(published_column_as(published_independence, column, names), exact, "independence")])
+
+    def reading(name):
+        kind, v = _parse_score(name)
+        if kind == "IMP":
+            return f"as stated, s = {v:g}"
+        if kind == "IMP_T":
+            return f"as stated, threshold {v:g} nats"
+        return IMP_VARIANTS[v[0]] + ("" if v[1] == 1.0 else f" (s = {v[1]:g})")
+
+    out.insert(0, "reading", [reading(n) for n in out.index])
+    return out
+
+
+def imp_threshold_fit(published_dependence, published_independence, sizes, *, s=1.0, column="IMP",
+                      prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y_given_x=(0.5, 0.5),
+                      n_pairs=10000):
+    """Can a decision threshold on the stated IMP reproduce a published IMP column?
+
+    For each size the threshold ``t >= 0`` (nats; dependence iff ``IMP > t``) is
+    chosen, among 0 and the distinct values IMP takes on the tables of that size, so
+    that the exact expected errors under *dependence* come closest to the published
+    count; the expected errors under *independence* at that threshold are then
+    compared with the published count.  A threshold (or a penalty, or another base
+    of logarithms with a threshold) can explain the column only if both agree.
+
+    Parameters
+    ----------
+    published_dependence, published_independence : DataFrame
+        Wide published tables indexed by size, with the column ``column``.
+    sizes : sequence of int
+    s : float
+        IDM hyperparameter of :func:`credal.independence.imp_score`.
+    column : str
+    prior_x, prior_y, prior_y_given_x : sequence of float
+        Dirichlet parameters of the simulation.
+    n_pairs : int
+        Pairs per model behind the published counts.
+
+    Returns
+    -------
+    DataFrame
+        Index ``size``; columns ``threshold`` (nats), ``dependence_expected``,
+        ``dependence_published``, ``dependence_z``, ``independence_expected``,
+        ``independence_published``, ``independence_z`` (z: published minus expected,
+        in binomial standard errors).
+    """
+    rows = {}
+    for size in sizes:
+        T = all_tables(int(size))
+        pdep, pind = table_probabilities(T, prior_x, prior_y, prior_y_given_x)
+        v = imp_score(T, s)
+        cand = np.unique(np.concatenate([[0.0], v[v > _IMP_TIE]]))
+        # Dependence declared iff v > t + tol: errors under dependence grow with t.
+        order = np.argsort(v)
+        vs, cum = v[order], np.cumsum(pdep[order])
+        k = np.searchsorted(vs, cand + _IMP_TIE, side="right")
+        err_dep = n_pairs * np.where(k > 0, cum[np.maximum(k - 1, 0)], 0.0)
+        target = float(published_dependence.loc[size, column])
+        best = int(np.argmin(np.abs(err_dep - target)))
+        t = float(cand[best])
+        ed = float(err_dep[best])
+        ei = float(n_pairs * pind[v > t + _IMP_TIE].sum())
+        pub_i = float(published_independence.loc[size, column])
+        rows[int(size)] = {
+            "threshold": t,
+            "dependence_expected": ed, "dependence_published": target,
+            "dependence_z": _z(target - ed, _binomial_se(ed, n_pairs)),
+            "independence_expected": ei, "independence_published": pub_i,
+            "independence_z": _z(pub_i - ei, _binomial_se(ei, n_pairs)),
+        }
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "size"
+    return out
+
+
+def scan_symmetric_priors(published, alphas, sizes, scores=DEFAULT_SCORES, *, true_model="total", n_pairs=10000):
+    """Which symmetric Dirichlet prior ``Dir(a, a)`` best explains a published error table.
+
+    For each ``a`` every Dirichlet of the simulation (``P_X``, ``P_Y`` and the
+    conditionals) is ``Dir(a, a)``; the published counts are compared with the
+    exact expectations (:func:`exact_agreement`).
+
+    Parameters
+    ----------
+    published : DataFrame
+        Wide published table (index size, columns score names).
+    alphas : sequence of float
+    sizes : sequence of int
+        Sizes to use (small enough to enumerate, e.g. up to 100).
+    scores : sequence of str
+    true_model : {"dependence", "independence", "total"}
+    n_pairs : int
+        Pairs per model in the published simulation.
+
+    Returns
+    -------
+    DataFrame
+        Index ``a``; columns ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``.
+    """
+    scores = [s for s in scores if s in published.columns]
+    sizes = [s for s in sizes if s in published.index]
+    rows = {}
+    decided = {n: (all_tables(n), score_decisions(all_tables(n), scores)) for n in sizes}
+    for a in alphas:
+        rec = []
+        for n, (T, dec) in decided.items():
+            pdep, pind = table_probabilities(T, (a, a), (a, a), (a, a))
+            for name in scores:
+                for model, p, wrong in (("dependence", pdep, dec[name] != DEPENDENCE),
+                                        ("independence", pind, dec[name] != INDEPENDENCE)):
+                    rate = float(np.clip(p[wrong].sum(), 0.0, 1.0))
+                    rec.append({"true_model": model, "size": n, "score": name,
+                                "errors": n_pairs * rate,
+                                "errors_se": float(np.sqrt(n_pairs * rate * (1 - rate)))})
+        rows[float(a)] = _agreement_summary(exact_agreement(published, pd.DataFrame(rec), true_model))
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "a"
+    return out
+
+
+def scan_prior_odds(published, odds_values, sizes, *, S=2.0, column="PRIOR",
+                    prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y_given_x=(0.5, 0.5),
+                    n_pairs=100000):
+    """Which prior odds make BDe reproduce a published column (the slides' "PRIOR").
+
+    For each odds value ``k`` the decisions of ``BD<S>_ODDS<k>``
+    (:func:`credal.independence.prior_odds_decision`) are compared exactly with the
+    published error counts under dependence and under independence.
+
+    Parameters
+    ----------
+    published : DataFrame
+        Long published table with columns ``true_model``, ``size`` and ``column``
+        (e.g. ``moral_prior_new``).
+    odds_values : sequence of float
+    sizes : sequence of int
+    S : float
+    column : str
+    prior_x, prior_y, prior_y_given_x : sequence of float
+    n_pairs : int
+        Pairs per model in the published simulation (100 000 on the slides).
+
+    Returns
+    -------
+    DataFrame
+        Index ``odds``; columns ``p_dependence`` (= 1/(1+k)), ``cells``, ``rms_z``,
+        ``max_abs_z``, ``beyond_3_se``.
+    """
+    rows = {}
+    for k in odds_values:
+        name = f"BD{S:g}_ODDS{float(k):g}"
+        ex = exact_errors(sizes, [name], prior_x=prior_x, prior_y=prior_y,
+                          prior_y_given_x=prior_y_given_x, n_pairs=n_pairs)
+        parts = []
+        for model in ("dependence", "independence"):
+            pub = (published[published["true_model"] == model]
+                   .set_index("size")[[column]].rename(columns={column: name}))
+            parts.append(exact_agreement(pub, ex, model))
+        rows[float(k)] = {"p_dependence": 1.0 / (1.0 + float(k)),
+                          **_agreement_summary(pd.concat(parts, ignore_index=True))}
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "odds"
+    return out
+
+
+# ------------------------------------------------ tables: networks and display copies
+
+
+def summarise_learned_networks(runs):
+    """Mean, standard error and range of the statistics of :func:`learn_from_independent_data`.
+
+    Parameters
+    ----------
+    runs : DataFrame
+        The ``runs`` table of :func:`learn_from_independent_data`.
+
+    Returns
+    -------
+    DataFrame
+        One row per statistic (arcs, isolated variables, largest parent set, BDeu
+        gain of the learned graph over the true empty graph); columns ``mean``,
+        ``se``, ``min``, ``max``.
+    """
+    stats_ = {
+        "arcs": runs["n_arcs"],
+        "isolated variables": runs["n_isolated"],
+        "largest parent set": runs["max_in_degree"],
+        "BDeu gain over the true (empty) graph": runs["score"] - runs["empty_score"],
+    }
+    out = pd.DataFrame({k: {"mean": float(v.mean()), "se": _mean_se(v), "min": float(v.min()),
+                            "max": float(v.max())} for k, v in stats_.items()}).T
+    out.index.name = "statistic"
+    return out
 
 
 def display_comparison(comparison, decimals=0, z_flag=3.0):
@@ -846,6 +1051,31 @@ def display_comparison(comparison, decimals=0, z_flag=3.0):
     return out
 
 
+def display_agreement(summary, decimals=2):
+    """Readable copy of :func:`agreement_by_score`, :func:`scan_symmetric_priors` or
+    :func:`scan_prior_odds` output (human column names, rounded).
+
+    Parameters
+    ----------
+    summary : DataFrame
+    decimals : int
+
+    Returns
+    -------
+    DataFrame
+    """
+    names = {"cells": "cells", "rms_z": "RMS z", "max_abs_z": "largest |z|",
+             "beyond_3_se": "cells beyond 3 SE", "worst_size": "N of largest |z|",
+             "p_dependence": "prior P(dependence)"}
+    out = summary.rename(columns=names).round(decimals)
+    idx = {"score": "score", "a": "Dirichlet parameter a", "odds": "prior odds Ind : Dep"}
+    out.index.name = idx.get(summary.index.name, summary.index.name)
+    return out
+
+
+# --------------------------------------------------------------- numbers for the text
+
+
 def comparison_summary(comparison, z_flag=3.0):
     """Counts for the text: cells, cells beyond ``z_flag`` SE, largest ``|z|``, where.
 
@@ -876,7 +1106,8 @@ def comparison_summary(comparison, z_flag=3.0):
     }
 
 
-# ------------------------------------------------- headline numbers for the report
+# ------------------------------------------ headline rows for the reproduction report
+
 
 _HEADLINE_SCORES = ("CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA", "IMP")
 _SLIDES_ISOLATED = 3  # "a complete structure, with only 3 isolated variables" (slides)
@@ -967,8 +1198,6 @@ def headline(*, errors_total, errors_dependence, kl_total, effect_of_S_independe
     DataFrame
         :func:`credal.chapters._common.headline_table` layout, one row per headline number.
     """
-    from credal.chapters._common import headline_table
-
     if network_summary is not None and (network_repeats is None or int(network_repeats) < 1):
         raise ValueError("network_repeats (>= 1) is required with network_summary")
     tol_txt = "tolerance: 3 SE of the difference (our Monte-Carlo SE and the slides', estimated from ours"
@@ -1080,174 +1309,8 @@ def headline(*, errors_total, errors_dependence, kl_total, effect_of_S_independe
     return headline_table(rows, paper="Moral (slides)", chapter="independence-scores")
 
 
+# ---------------------------------------------------------------------------- figures
 
-
-def independent_sample(n_vars, n_cases, *, prior=(1.0, 1.0), random_state=None):
-    """Cases of mutually independent binary variables with random marginals.
-
-    Each variable's probability vector is drawn from ``Dir(prior)`` (as the
-    marginals of the slides' simulation), then ``n_cases`` independent cases are
-    drawn.
-
-    Parameters
-    ----------
-    n_vars, n_cases : int
-    prior : sequence of float
-        Dirichlet parameters of each marginal (its length is the number of values).
-    random_state : int, numpy Generator or None
-
-    Returns
-    -------
-    data : ndarray of int, shape (n_cases, n_vars)
-    """
-    for name, v in (("n_vars", n_vars), ("n_cases", n_cases)):
-        if not isinstance(v, numbers.Integral) or v < 1:
-            raise ValueError(f"{name} must be an integer >= 1; got {v!r}")
-    a = np.asarray(prior, dtype=float)
-    a = _as_prior(a, "prior", a.size)
-    rng = np.random.default_rng(random_state)
-    probs = rng.dirichlet(a, size=n_vars)
-    u = rng.random((n_cases, n_vars))
-    return (u[:, :, None] > np.cumsum(probs, axis=1)[None, :, :-1]).sum(axis=2)
-
-
-def learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, prior=(1.0, 1.0),
-                                max_parents=None, random_state=None):
-    """The slides' warning: BDeu hill climbing on a few cases of independent variables.
-
-    Repeats ``n_repeats`` times: draw ``n_cases`` cases of ``n_vars`` independent
-    variables (:func:`independent_sample`) and learn a DAG with
-    :func:`hill_climb_bdeu`.  The true graph has no arc at all.
-
-    Parameters
-    ----------
-    n_vars, n_cases : int
-    S : float
-        BDeu equivalent sample size.
-    n_repeats : int
-    prior : sequence of float
-    max_parents : int, optional
-    random_state : int or None
-        Seeds the data and the tie-breaking of every repetition.
-
-    Returns
-    -------
-    runs : DataFrame
-        One row per repetition: ``arcs`` (``"u>v"`` items, 0-based), ``skeleton``
-        (the arcs without direction, ``"u-v"`` with ``u < v``), ``n_arcs``,
-        ``n_isolated``, ``max_in_degree``,
-        ``score``, ``empty_score`` (BDeu of the true, empty graph), ``n_moves``.
-    first : StructureResult
-        The network learned in the first repetition.
-    first_data : ndarray
-        Its data.
-    """
-    if not isinstance(n_repeats, numbers.Integral) or n_repeats < 1:
-        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
-    seeds = np.random.SeedSequence(random_state).spawn(int(n_repeats))
-    rows, first, first_data = [], None, None
-    for i, seed in enumerate(seeds):
-        rng = np.random.default_rng(seed)
-        data = independent_sample(n_vars, n_cases, prior=prior, random_state=rng)
-        arities = np.full(n_vars, len(prior))
-        res = hill_climb_bdeu(data, arities=arities, S=S, max_parents=max_parents, random_state=rng)
-        empty = bdeu_network_score(data, [()] * n_vars, arities=arities, S=S)
-        rows.append({"repeat": i, "arcs": " ".join(f"{u}>{v}" for u, v in res.edges),
-                     "skeleton": " ".join(f"{u}-{v}" for u, v in sorted({tuple(sorted(e)) for e in res.edges})),
-                     "n_arcs": len(res.edges), "n_isolated": res.n_isolated,
-                     "max_in_degree": max(len(p) for p in res.parents),
-                     "score": res.score, "empty_score": empty, "n_moves": res.n_moves})
-        if i == 0:
-            first, first_data = res, data
-    return pd.DataFrame(rows), first, first_data
-
-
-def summarise_learned_networks(runs):
-    """Mean, standard error and range of the statistics of :func:`learn_from_independent_data`.
-
-    Parameters
-    ----------
-    runs : DataFrame
-        The ``runs`` table of :func:`learn_from_independent_data`.
-
-    Returns
-    -------
-    DataFrame
-        One row per statistic (arcs, isolated variables, largest parent set, BDeu
-        gain of the learned graph over the true empty graph); columns ``mean``,
-        ``se``, ``min``, ``max``.
-    """
-    stats_ = {
-        "arcs": runs["n_arcs"],
-        "isolated variables": runs["n_isolated"],
-        "largest parent set": runs["max_in_degree"],
-        "BDeu gain over the true (empty) graph": runs["score"] - runs["empty_score"],
-    }
-    out = pd.DataFrame({k: {"mean": float(v.mean()), "se": _mean_se(v), "min": float(v.min()),
-                            "max": float(v.max())} for k, v in stats_.items()}).T
-    out.index.name = "statistic"
-    return out
-
-
-def learned_networks_by_S(S_values, n_vars=12, n_cases=4, *, n_repeats=100, prior=(1.0, 1.0),
-                          random_state=None):
-    """:func:`learn_from_independent_data` for several BDeu sample sizes, same data.
-
-    Every ``S`` sees the same data sets and tie-breaking seeds (common random
-    numbers), so differences between rows are due to ``S`` alone.
-
-    Parameters
-    ----------
-    S_values : sequence of float
-    n_vars, n_cases, n_repeats : int
-    prior : sequence of float
-    random_state : int or None
-
-    Returns
-    -------
-    DataFrame
-        Index ``S``; columns ``arcs``, ``arcs_se``, ``isolated``, ``isolated_se``,
-        ``gain`` (mean BDeu gain of the learned graph over the empty graph) and
-        ``same_skeleton`` (share of repetitions whose learned arcs, ignoring their
-        direction, are those learned with the first ``S``).
-    """
-    rows, ref = {}, None
-    for S in S_values:
-        runs, _, _ = learn_from_independent_data(n_vars, n_cases, S=S, n_repeats=n_repeats,
-                                                 prior=prior, random_state=random_state)
-        if ref is None:
-            ref = runs["skeleton"].to_numpy()
-        rows[float(S)] = {
-            "arcs": float(runs["n_arcs"].mean()), "arcs_se": _mean_se(runs["n_arcs"]),
-            "isolated": float(runs["n_isolated"].mean()), "isolated_se": _mean_se(runs["n_isolated"]),
-            "gain": float((runs["score"] - runs["empty_score"]).mean()),
-            "same_skeleton": float(np.mean(runs["skeleton"].to_numpy() == ref)),
-        }
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "S"
-    return out
-
-
-def display_agreement(summary, decimals=2):
-    """Readable copy of :func:`agreement_by_score`, :func:`scan_symmetric_priors` or
-    :func:`scan_prior_odds` output (human column names, rounded).
-
-    Parameters
-    ----------
-    summary : DataFrame
-    decimals : int
-
-    Returns
-    -------
-    DataFrame
-    """
-    names = {"cells": "cells", "rms_z": "RMS z", "max_abs_z": "largest |z|",
-             "beyond_3_se": "cells beyond 3 SE", "worst_size": "N of largest |z|",
-             "p_dependence": "prior P(dependence)"}
-    out = summary.rename(columns=names).round(decimals)
-    idx = {"score": "score", "a": "Dirichlet parameter a", "odds": "prior odds Ind : Dep"}
-    out.index.name = idx.get(summary.index.name, summary.index.name)
-    return out
 
 _COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
             "tab:pink", "tab:gray", "tab:olive", "tab:cyan"]
@@ -1266,7 +1329,7 @@ def score_errors_figure(comparisons, titles=None, ylabel="errors (of 10 000 pair
     Parameters
     ----------
     comparisons : sequence of DataFrame
-        One panel each: output of :func:`credal.independence.compare_with_published`
+        One panel each: output of :func:`compare_with_published`
         (columns ``size, score, ours, ours_se, published``).
     titles : sequence of str, optional
         Panel titles.
@@ -1305,7 +1368,7 @@ def effect_of_s_figure(comparisons, titles=None, ylabel="errors (of 100 000 pair
     Parameters
     ----------
     comparisons : sequence of DataFrame
-        One panel each: output of :func:`credal.independence.compare_with_published`
+        One panel each: output of :func:`compare_with_published`
         whose ``score`` column holds BDe scores named ``BD<S>`` (or ``S_<S>``).
     titles : sequence of str, optional
     ylabel : str
@@ -1345,7 +1408,7 @@ def network_figure(parents, names=None, title="", ax=None):
     ----------
     parents : sequence of sequences of int
         ``parents[j]``: the parents of node ``j`` (e.g.
-        :attr:`credal.independence.StructureResult.parents`).
+        :attr:`credal.structure.StructureResult.parents`).
     names : sequence of str, optional
         Node labels (default ``X1``, ``X2``, ...).
     title : str

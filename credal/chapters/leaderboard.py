@@ -1,18 +1,46 @@
-"""Chapter code of the ``leaderboard`` notebook."""
+"""Leaderboard chapter: every credal classifier of the library under one protocol.
+
+Serves ``notebooks/leaderboard.md`` (no single paper: NCC, NCC-ε, LNCC, CMA, BMA-AODE*,
+COMP-AODE*, the credal trees and RBC, each beside its precise counterpart).  Here:
+the registry of the classifiers (:data:`REGISTRY`, shared with the performance
+chapter) and their estimators; :func:`run_leaderboard`, the cross-validation of all of
+them on every shipped data set by :func:`credal.experiments.cross_validate`; the
+tables (scores, ranks, Friedman/Nemenyi and Bayesian comparisons, wins by bin of data
+sets, RBC on incomplete data, the papers' numbers beside ours); the numbers quoted in
+the text; the chapter's figures.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+
 import numpy as np
 import pandas as pd
+
 from credal import comparisons, datasets
+from credal.chapters._common import save_table
 
-
-__all__ = []
+__all__ = [
+    # the classifiers
+    "Entry", "REGISTRY", "DEFAULT_PARAMS", "entries", "registry_table", "aode_epsilon",
+    "make_estimators",
+    # run
+    "observed_classes", "dataset_info", "LeaderboardResult", "run_leaderboard",
+    # tables
+    "dataset_scores", "leaderboard_table", "display_leaderboard", "rank_tables",
+    "display_ranks", "top_pair_comparisons", "display_pairs", "SIZE_BINS", "CLASS_BINS",
+    "MISSING_BINS", "bin_datasets", "win_tables", "incomplete_table",
+    "published_comparison", "published_summary", "save_table",
+    # numbers for the text
+    "chapter_numbers",
+    # figures
+    "leaderboard_heatmap", "leaderboard_determinacy", "leaderboard_cd_diagrams",
+    "leaderboard_wins", "leaderboard_bayes_pairs",
+]
 
 
 # ============================================================================
-# registry
+# the classifiers: the registry
 # ============================================================================
 
 @dataclass(frozen=True)
@@ -274,7 +302,7 @@ def make_estimators(names, params=None, n_features=None):
 
 
 # ============================================================================
-# the protocol
+# run: the protocol
 # ============================================================================
 
 def _complete_rows(ds):
@@ -1283,8 +1311,8 @@ def _anomaly_text(anomalies, info, n_splits):
     an unseen class explains the instance perfectly (its maximum-likelihood
     conditionals put all their mass on the instance's values), so the pairwise
     profile-likelihood test lets it dominate the observed classes and LNCC returns it
-    alone (``tests/test_leaderboard.py`` shows this on a constructed example).
-    Anything else is reported as unexplained.
+    alone (``tests/chapters/test_chapter_leaderboard.py`` shows this on a constructed
+    example).  Anything else is reported as unexplained.
     """
     if not anomalies:
         return "none", "Every credal classifier passes this check."
@@ -1339,16 +1367,12 @@ def _incomplete_numbers(out, inc_ranks):
             out[f"inc_p_{m}"] = _fmt_p(float(inc_ranks.loc[m, "friedman_p"]))
     return out
 
-def _registry_order(names):
-    from credal.chapters.leaderboard import REGISTRY
 
-    order = {e.name: i for i, e in enumerate(REGISTRY)}
-    return sorted(names, key=lambda n: order.get(n, len(order)))
-
+# ============================================================================
+# figures
+# ============================================================================
 
 def _kinds():
-    from credal.chapters.leaderboard import REGISTRY
-
     return {e.name: e.kind for e in REGISTRY}
 
 
@@ -1363,9 +1387,9 @@ def leaderboard_heatmap(scores, info, metric="u80", classifiers=None):
     Parameters
     ----------
     scores : DataFrame
-        :func:`credal.leaderboard.dataset_scores`.
+        :func:`dataset_scores`.
     info : DataFrame
-        :attr:`credal.leaderboard.LeaderboardResult.info` (``n`` orders the rows).
+        :attr:`LeaderboardResult.info` (``n`` orders the rows).
     metric : str
     classifiers : sequence of str, optional
         Columns (default: all, credal first, in registry order).
@@ -1377,7 +1401,7 @@ def leaderboard_heatmap(scores, info, metric="u80", classifiers=None):
     import matplotlib.pyplot as plt
 
     mat = scores[metric].unstack("classifier")
-    cols = list(classifiers) if classifiers is not None else _registry_order(mat.columns)
+    cols = list(classifiers) if classifiers is not None else _ordered(mat.columns)
     mat = mat[cols]
     rows = list(info["n"].reindex(mat.index).sort_values(kind="stable").index)
     mat = mat.loc[rows] * 100
@@ -1414,14 +1438,14 @@ def leaderboard_determinacy(scores, info, classifiers=None):
 
     One panel per credal classifier: a point per data set (x: number of instances,
     logarithmic; y: share of test instances given a single class, percent) and the
-    median within each size bin of :data:`credal.leaderboard.SIZE_BINS`.
+    median within each size bin of :data:`SIZE_BINS`.
 
     Parameters
     ----------
     scores : DataFrame
-        :func:`credal.leaderboard.dataset_scores`.
+        :func:`dataset_scores`.
     info : DataFrame
-        :attr:`credal.leaderboard.LeaderboardResult.info`.
+        :attr:`LeaderboardResult.info`.
     classifiers : sequence of str, optional
         Default: the credal classifiers present.
 
@@ -1431,12 +1455,10 @@ def leaderboard_determinacy(scores, info, classifiers=None):
     """
     import matplotlib.pyplot as plt
 
-    from credal.chapters.leaderboard import SIZE_BINS
-
     kinds = _kinds()
     present = scores.index.get_level_values("classifier").unique()
     cols = list(classifiers) if classifiers is not None else \
-        _registry_order([c for c in present if kinds.get(c) == "credal"])
+        _ordered([c for c in present if kinds.get(c) == "credal"])
     n = len(cols)
     ncol = 3 if n > 4 else max(1, n)
     nrow = int(np.ceil(n / ncol))
@@ -1478,7 +1500,7 @@ def leaderboard_cd_diagrams(ranks, metrics=("u65", "u80"), level="95%"):
     Parameters
     ----------
     ranks : DataFrame
-        First output of :func:`credal.leaderboard.rank_tables`.
+        First output of :func:`rank_tables`.
     metrics : sequence of str
     level : str
         Which critical difference to draw (column ``cd_<level>``).
@@ -1520,9 +1542,9 @@ def leaderboard_wins(win_ranks, wins=None):
     Parameters
     ----------
     win_ranks : DataFrame
-        Second output of :func:`credal.leaderboard.win_tables`.
+        Second output of :func:`win_tables`.
     wins : DataFrame, optional
-        First output of :func:`credal.leaderboard.win_tables`.
+        First output of :func:`win_tables`.
 
     Returns
     -------
@@ -1572,7 +1594,7 @@ def leaderboard_bayes_pairs(pairs):
     Parameters
     ----------
     pairs : DataFrame
-        :func:`credal.leaderboard.top_pair_comparisons`.
+        :func:`top_pair_comparisons`.
 
     Returns
     -------
@@ -1600,101 +1622,5 @@ def leaderboard_bayes_pairs(pairs):
     ax.set_ylabel("pair of classifiers")
     ax.legend(ncol=3, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0),
               frameon=False)
-    fig.tight_layout()
-    return fig
-
-
-def performance_throughput(tp):
-    """Instances classified per second: ours against the solver baseline.
-
-    Parameters
-    ----------
-    tp : DataFrame
-        :func:`credal.leaderboard.throughput`.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        One panel per data set; for each classifier a dot for ours and a cross for the
-        baseline on a logarithmic axis, joined by a line labelled with the ratio.
-    """
-    import matplotlib.pyplot as plt
-
-    names = list(dict.fromkeys(tp["dataset"]))
-    clf = _registry_order(list(dict.fromkeys(tp["classifier"])))
-    fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 0.8 + 0.4 * len(clf)),
-                             sharey=True, squeeze=False)
-    for ax, name in zip(axes[0], names):
-        sub = tp[tp["dataset"] == name].set_index("classifier").reindex(clf)
-        y = np.arange(len(clf))[::-1]
-        for yi, (c, r) in zip(y, sub.iterrows()):
-            if not np.isfinite(r["ours_per_s"]):
-                continue
-            ax.plot([r["baseline_per_s"], r["ours_per_s"]], [yi, yi], color="0.6", lw=1)
-            ax.text(np.sqrt(r["baseline_per_s"] * r["ours_per_s"]), yi + 0.18,
-                    f"×{r['ratio']:,.0f}", ha="center", va="bottom", fontsize=6.5)
-        ax.scatter(sub["ours_per_s"], y, color="tab:blue", zorder=3, label="credal (ours)")
-        ax.scatter(sub["baseline_per_s"], y, color="tab:red", marker="x", zorder=3,
-                   label="solver baseline")
-        ax.set_xscale("log")
-        ax.set_title(name, fontsize=10)
-        ax.set_xlabel("instances classified per second (log)")
-        ax.grid(alpha=0.3, axis="x")
-        ax.set_yticks(y)
-        ax.set_yticklabels(clf, fontsize=8)
-        ax.set_ylim(-0.7, len(clf) - 0.3)
-    axes[0, 0].set_ylabel("classifier")
-    axes[0, 0].legend(fontsize=7, loc="lower left")
-    fig.tight_layout()
-    return fig
-
-
-def performance_scaling(scaling, slopes=None):
-    """Fit time against the number of rows (left) and of features (right), log-log.
-
-    Parameters
-    ----------
-    scaling : DataFrame
-        :func:`credal.leaderboard.fit_scaling`.
-    slopes : DataFrame, optional
-        :func:`credal.leaderboard.scaling_slopes` (shown in the legends).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter
-
-    axes_names = [a for a in ("n", "k") if a in set(scaling["axis"])]
-    fig, axes = plt.subplots(1, len(axes_names), figsize=(6.2 * len(axes_names), 4.6),
-                             squeeze=False)
-    clf = _registry_order(list(dict.fromkeys(scaling["classifier"])))
-    cmap = plt.get_cmap("tab10")
-    for ax, a in zip(axes[0], axes_names):
-        for i, c in enumerate(clf):
-            g = scaling[(scaling["classifier"] == c) & (scaling["axis"] == a)]
-            if g.empty:
-                continue
-            lab = c
-            if slopes is not None and f"slope {a}" in slopes and c in slopes.index:
-                lab = f"{c} (slope {slopes.loc[c, f'slope {a}']:.2f})"
-            ax.plot(g["value"], g["fit_s"], marker="o", ms=3, color=cmap(i % 10),
-                    ls="-" if i < 10 else "--", label=lab)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-        ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
-        ax.grid(alpha=0.3, which="both")
-        ax.set_xlabel("training instances n (log)" if a == "n" else
-                      "features k (log)")
-        ax.set_ylabel("fit time (s, log)")
-        if a == "n":
-            v = np.array(sorted(set(scaling.loc[scaling["axis"] == "n", "value"])), float)
-            if len(v) > 1:
-                ref = scaling.loc[scaling["axis"] == "n", "fit_s"].median()
-                ax.plot(v, ref * v / np.sqrt(v[0] * v[-1]), color="black", lw=0.8, ls=":",
-                        label="slope 1 (linear)")
-        ax.legend(fontsize=7)
     fig.tight_layout()
     return fig

@@ -1,4 +1,12 @@
-"""Chapter code of the ``performance`` notebook."""
+"""Performance chapter: the classifiers' speed and memory, measured while the book builds.
+
+Serves ``notebooks/performance.md``.  The classifiers are the credal entries of the
+leaderboard's registry (:mod:`credal.chapters.leaderboard`); each is timed against its
+slow solver baseline (:data:`credal.reference.BASELINES`).  Here: the runs (instances
+classified per second against the baseline, fit time against the numbers of rows and
+of features, peak memory), the tables (slopes, the chapters' wall times, the project's
+goals against the measurements), the numbers quoted in the text and the two figures.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +15,29 @@ import time
 import tracemalloc
 import warnings
 from pathlib import Path
+
 import numpy as np
 import pandas as pd
+
 from credal import datasets
-
-
+from credal.chapters._common import save_table
 from credal.chapters.leaderboard import _complete_rows, _ordered, entries, make_estimators
 from credal.reference import BASELINES
 
-__all__ = []
+__all__ = [
+    # run
+    "prepared_fold", "throughput", "fit_scaling", "peak_memory",
+    # tables
+    "scaling_slopes", "chapter_timings", "goals_table", "save_table",
+    # numbers for the text
+    "performance_numbers",
+    # figures
+    "performance_throughput", "performance_scaling",
+]
 
 
 # ============================================================================
-# performance: measurements
+# run: measurements
 # ============================================================================
 
 def prepared_fold(name, random_state=0, n_splits=5):
@@ -49,13 +67,10 @@ def prepared_fold(name, random_state=0, n_splits=5):
     return prep.transform(X.iloc[tr]), y.iloc[tr], prep.transform(X.iloc[te]), y.iloc[te]
 
 
-def _best_time(fn, repeat, min_total=1.0, setup=None):
-    """Best of up to ``repeat`` runs (stops repeating once ``min_total`` s are spent);
-    ``setup()`` runs untimed before each run."""
+def _best_time(fn, repeat, min_total=1.0):
+    """Best of up to ``repeat`` runs (stops repeating once ``min_total`` s are spent)."""
     best, spent, out = np.inf, 0.0, None
     for r in range(max(1, int(repeat))):
-        if setup is not None:
-            setup()
         t = time.perf_counter()
         out = fn()
         dt = time.perf_counter() - t
@@ -65,23 +80,13 @@ def _best_time(fn, repeat, min_total=1.0, setup=None):
     return best, out
 
 
-def _memo_clearer(model):
-    """The function that empties the result memo of ``model``'s module, if it has one
-    (:mod:`credal.naive` remembers recent sets: a repeated timing would measure the
-    memo, not the computation)."""
-    import sys
-
-    return getattr(sys.modules.get(type(model).__module__), "_clear_memo", None)
-
-
 def throughput(names, classifiers=(), params=None, repeat=3, baseline_rows=50,
                baseline_seconds=3.0, random_state=0) -> pd.DataFrame:
     """Instances classified per second, ours and the solver baseline's.
 
     On the first fold of each data set (:func:`prepared_fold`), each credal classifier
     is fitted on the training part and its ``predict_set`` timed on the whole test
-    part (best of ``repeat``; result memos such as :mod:`credal.naive`'s are emptied
-    before each timing), from the integer code matrix of the test part (the
+    part (best of ``repeat``), from the integer code matrix of the test part (the
     conversion from the DataFrame of categoricals is done once beforehand, as it would
     be for any implementation) and, for reference, from the DataFrame itself, as the
     engine passes it.  Its baseline (:data:`BASELINES`) then classifies the test rows
@@ -126,9 +131,8 @@ def throughput(names, classifiers=(), params=None, repeat=3, baseline_rows=50,
                 warnings.simplefilter("ignore")
                 model.fit(Xtr, ytr)
             fit_s = time.perf_counter() - t
-            forget = _memo_clearer(model)
-            secs, sets = _best_time(lambda: model.predict_set(codes), repeat, setup=forget)
-            fsecs, _ = _best_time(lambda: model.predict_set(Xte), repeat, setup=forget)
+            secs, sets = _best_time(lambda: model.predict_set(codes), repeat)
+            fsecs, _ = _best_time(lambda: model.predict_set(Xte), repeat)
             fn, method = BASELINES[cname]
             done, bsets, t0 = 0, [], time.perf_counter()
             while done < min(baseline_rows, len(codes)):
@@ -208,37 +212,6 @@ def fit_scaling(name, classifiers=(), params=None, sizes=(), feature_counts=(),
     return pd.DataFrame(rows)
 
 
-def scaling_slopes(scaling) -> pd.DataFrame:
-    """Least-squares slopes of log fit time against log n and log k.
-
-    Parameters
-    ----------
-    scaling : DataFrame
-        :func:`fit_scaling`.
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``slope n``, ``s.e. n``, ``slope k``, ``s.e. k``
-    (NaN with fewer than three points).
-    """
-    rows = {}
-    for (clf, axis), g in scaling.groupby(["classifier", "axis"], sort=False):
-        x, yv = np.log(g["value"].to_numpy(float)), np.log(g["fit_s"].to_numpy(float))
-        if len(x) >= 3 and np.ptp(x) > 0:
-            coef, cov = np.polyfit(x, yv, 1, cov=True)
-            slope, se = float(coef[0]), float(np.sqrt(cov[0, 0]))
-        elif len(x) == 2 and np.ptp(x) > 0:
-            slope, se = float((yv[1] - yv[0]) / (x[1] - x[0])), np.nan
-        else:
-            slope, se = np.nan, np.nan
-        rows.setdefault(clf, {})[f"slope {axis}"] = slope
-        rows[clf][f"s.e. {axis}"] = se
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "classifier"
-    cols = [c for c in ("slope n", "s.e. n", "slope k", "s.e. k") if c in out]
-    return out[cols].loc[_ordered(out.index)]
-
-
 def peak_memory(name, classifiers=(), params=None, random_state=0) -> pd.DataFrame:
     """Peak memory (tracemalloc) of fitting and of classifying, and the model's size.
 
@@ -283,6 +256,41 @@ def peak_memory(name, classifiers=(), params=None, random_state=0) -> pd.DataFra
                      "predict_set peak MB": pred_peak / 2 ** 20, "model MB": size / 2 ** 20,
                      "n_train": len(Xtr), "n_test": len(Xte), "features": Xtr.shape[1]})
     return pd.DataFrame(rows).set_index("classifier")
+
+
+# ============================================================================
+# tables
+# ============================================================================
+
+def scaling_slopes(scaling) -> pd.DataFrame:
+    """Least-squares slopes of log fit time against log n and log k.
+
+    Parameters
+    ----------
+    scaling : DataFrame
+        :func:`fit_scaling`.
+
+    Returns
+    -------
+    DataFrame indexed by classifier: ``slope n``, ``s.e. n``, ``slope k``, ``s.e. k``
+    (NaN with fewer than three points).
+    """
+    rows = {}
+    for (clf, axis), g in scaling.groupby(["classifier", "axis"], sort=False):
+        x, yv = np.log(g["value"].to_numpy(float)), np.log(g["fit_s"].to_numpy(float))
+        if len(x) >= 3 and np.ptp(x) > 0:
+            coef, cov = np.polyfit(x, yv, 1, cov=True)
+            slope, se = float(coef[0]), float(np.sqrt(cov[0, 0]))
+        elif len(x) == 2 and np.ptp(x) > 0:
+            slope, se = float((yv[1] - yv[0]) / (x[1] - x[0])), np.nan
+        else:
+            slope, se = np.nan, np.nan
+        rows.setdefault(clf, {})[f"slope {axis}"] = slope
+        rows[clf][f"s.e. {axis}"] = se
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "classifier"
+    cols = [c for c in ("slope n", "s.e. n", "slope k", "s.e. k") if c in out]
+    return out[cols].loc[_ordered(out.index)]
 
 
 def chapter_timings(profile="paper", root=None, notebooks=None) -> pd.DataFrame:
@@ -379,6 +387,10 @@ def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
     return pd.DataFrame(rows)
 
 
+# ============================================================================
+# numbers for the text
+# ============================================================================
+
 def performance_numbers(tp, slopes, memory, timings) -> dict:
     """Strings quoted in the performance chapter's text.
 
@@ -423,3 +435,103 @@ def performance_numbers(tp, slopes, memory, timings) -> dict:
     out["n_timed"] = str(int(timings["seconds"].notna().sum()))
     out["n_chapters"] = str(len(timings))
     return out
+
+
+# ============================================================================
+# figures
+# ============================================================================
+
+def performance_throughput(tp):
+    """Instances classified per second: ours against the solver baseline.
+
+    Parameters
+    ----------
+    tp : DataFrame
+        :func:`throughput`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One panel per data set; for each classifier a dot for ours and a cross for the
+        baseline on a logarithmic axis, joined by a line labelled with the ratio.
+    """
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(tp["dataset"]))
+    clf = _ordered(list(dict.fromkeys(tp["classifier"])))
+    fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 0.8 + 0.4 * len(clf)),
+                             sharey=True, squeeze=False)
+    for ax, name in zip(axes[0], names):
+        sub = tp[tp["dataset"] == name].set_index("classifier").reindex(clf)
+        y = np.arange(len(clf))[::-1]
+        for yi, (c, r) in zip(y, sub.iterrows()):
+            if not np.isfinite(r["ours_per_s"]):
+                continue
+            ax.plot([r["baseline_per_s"], r["ours_per_s"]], [yi, yi], color="0.6", lw=1)
+            ax.text(np.sqrt(r["baseline_per_s"] * r["ours_per_s"]), yi + 0.18,
+                    f"×{r['ratio']:,.0f}", ha="center", va="bottom", fontsize=6.5)
+        ax.scatter(sub["ours_per_s"], y, color="tab:blue", zorder=3, label="credal (ours)")
+        ax.scatter(sub["baseline_per_s"], y, color="tab:red", marker="x", zorder=3,
+                   label="solver baseline")
+        ax.set_xscale("log")
+        ax.set_title(name, fontsize=10)
+        ax.set_xlabel("instances classified per second (log)")
+        ax.grid(alpha=0.3, axis="x")
+        ax.set_yticks(y)
+        ax.set_yticklabels(clf, fontsize=8)
+        ax.set_ylim(-0.7, len(clf) - 0.3)
+    axes[0, 0].set_ylabel("classifier")
+    axes[0, 0].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def performance_scaling(scaling, slopes=None):
+    """Fit time against the number of rows (left) and of features (right), log-log.
+
+    Parameters
+    ----------
+    scaling : DataFrame
+        :func:`fit_scaling`.
+    slopes : DataFrame, optional
+        :func:`scaling_slopes` (shown in the legends).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
+
+    axes_names = [a for a in ("n", "k") if a in set(scaling["axis"])]
+    fig, axes = plt.subplots(1, len(axes_names), figsize=(6.2 * len(axes_names), 4.6),
+                             squeeze=False)
+    clf = _ordered(list(dict.fromkeys(scaling["classifier"])))
+    cmap = plt.get_cmap("tab10")
+    for ax, a in zip(axes[0], axes_names):
+        for i, c in enumerate(clf):
+            g = scaling[(scaling["classifier"] == c) & (scaling["axis"] == a)]
+            if g.empty:
+                continue
+            lab = c
+            if slopes is not None and f"slope {a}" in slopes and c in slopes.index:
+                lab = f"{c} (slope {slopes.loc[c, f'slope {a}']:.2f})"
+            ax.plot(g["value"], g["fit_s"], marker="o", ms=3, color=cmap(i % 10),
+                    ls="-" if i < 10 else "--", label=lab)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+        ax.grid(alpha=0.3, which="both")
+        ax.set_xlabel("training instances n (log)" if a == "n" else
+                      "features k (log)")
+        ax.set_ylabel("fit time (s, log)")
+        if a == "n":
+            v = np.array(sorted(set(scaling.loc[scaling["axis"] == "n", "value"])), float)
+            if len(v) > 1:
+                ref = scaling.loc[scaling["axis"] == "n", "fit_s"].median()
+                ax.plot(v, ref * v / np.sqrt(v[0] * v[-1]), color="black", lw=0.8, ls=":",
+                        label="slope 1 (linear)")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig

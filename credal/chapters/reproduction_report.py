@@ -1,15 +1,26 @@
-"""Chapter code of the ``reproduction-report`` notebook."""
+"""Chapter code of the ``reproduction-report`` notebook: every paper's headline numbers.
+
+Each chapter writes its headline rows (:func:`credal.chapters._common.headline_table`:
+published value, ours, tolerance, note) to ``results/<chapter>/headline.csv``; the
+report gathers them all with :func:`collect`, which recomputes each row's verdict
+(``reproduced``, ``differs`` or ``not comparable``, see :mod:`credal.chapters._common`),
+and draws the verdicts per paper with :func:`verdict_chart`.  No classifiers, runs or
+headline rows of its own: this chapter only summarises the others.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
-
 from credal.chapters._common import HEADLINE_COLUMNS, save_table, verdicts
 
-__all__ = ["collect", "verdict_chart", "save_table"]
+__all__ = ["collect", "save_table", "verdict_chart"]
+
+
+# --------------------------------------------------------------------------- run
 
 
 def collect(root=None) -> pd.DataFrame:
@@ -18,8 +29,9 @@ def collect(root=None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        :data:`HEADLINE_COLUMNS` plus ``verdict`` (recomputed, so an edited tolerance
-        cannot leave a stale verdict); empty with those columns if nothing was found.
+        :data:`credal.chapters._common.HEADLINE_COLUMNS` plus ``verdict`` (recomputed,
+        so an edited tolerance cannot leave a stale verdict); empty with those columns
+        if nothing was found.
     """
     base = Path(root) if root is not None else Path.cwd()
     files = sorted((base / "results").glob("*/headline.csv"))
@@ -37,6 +49,10 @@ def collect(root=None) -> pd.DataFrame:
         out[col] = out[col].astype(object).where(out[col].notna(), "").astype(str)
     return out.assign(verdict=verdicts(out))
 
+
+# --------------------------------------------------------------------------- figures
+
+#: bar colour of each verdict, in the bars' order
 _COLOURS = {"reproduced": "tab:green", "differs": "tab:orange", "not comparable": "0.7"}
 
 
@@ -46,7 +62,7 @@ def verdict_chart(headlines, ax=None):
     Parameters
     ----------
     headlines : DataFrame
-        Output of :func:`credal.chapters.reproduction_report.collect` (columns ``paper``, ``verdict``).
+        Output of :func:`collect` (columns ``paper``, ``verdict``).
     ax : matplotlib Axes, optional
 
     Returns

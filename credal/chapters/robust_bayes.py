@@ -1,30 +1,63 @@
-"""Chapter code of the ``robust-bayes`` notebook."""
+"""Chapter ``robust-bayes``: Ramoni & Sebastiani's robust Bayes classifier on incomplete data.
+
+Reproduces Tables 1 and 2 of Ramoni & Sebastiani (2001), "Robust Bayes classifiers":
+repeated stratified cross-validation of NBC_m, NBC_*, RBC_d and RBC_u on incomplete UCI
+data sets (numeric attributes cut into equal-frequency bins, global prior precision 1),
+every classifier evaluated by :func:`credal.experiments.cross_validate`.  Here: the
+chapter's classifiers (from :mod:`credal.robust`), the run (data variants, folds with
+unlabelled rows, the engine call), the tables (pooled Table 1, Table 2 with the paper's
+cost measures, comparisons, the unlabelled-rows and bin-count studies), the numbers the
+text quotes, the headline rows of the reproduction report and the two figures.
+"""
 
 from __future__ import annotations
 
 import functools
+
 import numpy as np
 import pandas as pd
-from credal.robust import (NaiveBayesMissing, RobustBayes, _check_choice, max_cost_ratio, residual_accuracy)
 
-__all__ = []
+from credal import datasets
+from credal.chapters._common import headline_table, save_table
+from credal.experiments import cross_validate, fold_splits
+from credal.preprocessing import make_preprocessor
+from credal.robust import (
+    NaiveBayesMissing,
+    RobustBayes,
+    _check_choice,
+    max_cost_ratio,
+    residual_accuracy,
+)
+
+__all__ = [
+    "run_experiment", "pooled_summary", "table1", "table2", "data_table", "compare_table1",
+    "paper_claims", "halfwidth_check", "unlabelled_study", "bins_study", "display_table1",
+    "display_table2", "chapter_numbers", "unlabelled_numbers", "bins_numbers", "headline",
+    "rbc_accuracy_coverage_figure", "robust_ours_vs_paper_figure", "save_table",
+]
 
 
-# ----------------------------------------------------------------------------
-# The paper's experiments (chapter "robust-bayes")
-# ----------------------------------------------------------------------------
-# The chapter reproduces Tables 1 and 2 of Ramoni & Sebastiani (2001): 5 replicates
-# of 5-fold cross-validation of NBC_m, NBC_*, RBC_d and RBC_u on incomplete UCI data
-# sets, numeric attributes cut into equal-frequency bins, global prior precision 1.
-# Every classifier is evaluated by credal.experiments.cross_validate; the functions
-# below prepare the data items, call the engine once and turn its fold table into
-# the paper's tables.
-
+# --------------------------------------------------------------------------------------
+# The classifiers compared
+# --------------------------------------------------------------------------------------
 #: Names of the chapter's classifiers in the engine's tables.  ``"RBC"`` is one
-#: :class:`RobustBayes`: its ``predict_set`` gives RBC_d (a singleton set = a
+#: :class:`credal.robust.RobustBayes`: its ``predict_set`` gives RBC_d (a singleton set = a
 #: classified case), its ``predict`` gives RBC_u.
 CLASSIFIER_NAMES = ("NBC_m", "NBC_*", "RBC")
 
+
+def chapter_estimators(alpha=1.0):
+    """The three classifiers of the chapter, keyed by :data:`CLASSIFIER_NAMES`."""
+    return {
+        "NBC_m": NaiveBayesMissing(strategy="ignore", alpha=alpha),
+        "NBC_*": NaiveBayesMissing(strategy="category", alpha=alpha),
+        "RBC": RobustBayes(alpha=alpha),
+    }
+
+
+# --------------------------------------------------------------------------------------
+# Run: the data sets as the paper used them, the folds, one engine call
+# --------------------------------------------------------------------------------------
 # Separator between a data set's label and the repeat/fold of an explicit split.
 _FOLD_SEP = "::"
 
@@ -65,8 +98,6 @@ def _ramoni_catalogue(path, mtime_ns):
 
 def _paper_info(name):
     """(paper's name, paper's size) of a catalogue data set in Ramoni & Sebastiani."""
-    from credal import datasets
-
     path = datasets.data_dir() / "catalogue.toml"
     return _ramoni_catalogue(str(path), path.stat().st_mtime_ns).get(name, (None, None))
 
@@ -123,8 +154,6 @@ def paper_data(variant, *, paper_rows=True):
         ``label`` from :func:`variant_label`; ``X`` a DataFrame (categoricals and
         floats); ``y`` a categorical Series, NaN where the class is missing.
     """
-    from credal import datasets
-
     name, target = parse_variant(variant)
     ds = datasets.load(name)
     X, y = ds.X, ds.y
@@ -175,8 +204,6 @@ def cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="drop
         engine with ``use_predefined_split=True, drop_missing_y=False`` and map
         the names back with :func:`collect_folds`.
     """
-    from credal.experiments import fold_splits
-
     _check_choice("unlabelled", unlabelled, ("train", "drop"))
     out = []
     for label, X, y in items:
@@ -228,15 +255,6 @@ def collect_folds(folds):
                          kind="stable").reset_index(drop=True)
 
 
-def chapter_estimators(alpha=1.0):
-    """The three classifiers of the chapter, keyed by :data:`CLASSIFIER_NAMES`."""
-    return {
-        "NBC_m": NaiveBayesMissing(strategy="ignore", alpha=alpha),
-        "NBC_*": NaiveBayesMissing(strategy="category", alpha=alpha),
-        "RBC": RobustBayes(alpha=alpha),
-    }
-
-
 def run_experiment(variants, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5,
                    random_state=0, paper_rows=True, unlabelled="drop", n_jobs=1,
                    cache_dir=None, progress=False):
@@ -270,9 +288,6 @@ def run_experiment(variants, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5,
         classifier, repeat and fold, with ``n_test``, ``determinacy``,
         ``single_accuracy``, ``precise_accuracy``, ``precise_on_indeterminate``...
     """
-    from credal.experiments import cross_validate
-    from credal.preprocessing import make_preprocessor
-
     items = [paper_data(v, paper_rows=paper_rows) for v in variants]
     prep = make_preprocessor(impute=False, discretize="equal-frequency", n_bins=n_bins,
                              drop_single=False)
@@ -285,7 +300,9 @@ def run_experiment(variants, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5,
     return collect_folds(res.folds)
 
 
-# -- pooling the folds ---------------------------------------------------------
+# --------------------------------------------------------------------------------------
+# Tables: Table 1 pooled over the folds, Table 2, comparisons, the two studies
+# --------------------------------------------------------------------------------------
 #: The five quantities of the paper's Table 1, in its column order.
 QUANTITIES = ("NBC_m", "NBC_*", "RBC_d", "RBC_d coverage", "RBC_u")
 
@@ -409,7 +426,6 @@ def pooled_summary(folds):
     return pd.DataFrame(rows)
 
 
-# -- tables -----------------------------------------------------------------------
 def _paper_names(labels):
     """Paper's name of each data set label (``None`` when the paper does not use it)."""
     out = {}
@@ -420,8 +436,6 @@ def _paper_names(labels):
 
 
 def _public_paper_names():
-    from credal import datasets
-
     path = datasets.data_dir() / "catalogue.toml"
     return {pn for pn, _ in _ramoni_catalogue(str(path), path.stat().st_mtime_ns).values()}
 
@@ -457,8 +471,6 @@ def table1(summary, published=None):
         ``q`` of :data:`QUANTITIES` the columns ``q``, ``q ±95%``, ``q paper`` and
         ``q ± paper``.
     """
-    from credal import datasets
-
     pub = datasets.published("ramoni_table1_accuracy_coverage") if published is None \
         else published
     est = summary.pivot(index="dataset", columns="quantity", values="estimate") * 100
@@ -482,8 +494,8 @@ def table1(summary, published=None):
 def table2(summary, published=None):
     """The paper's Table 2 (decision rule) with ours beside the published values.
 
-    Residual accuracies follow Eq. 14 (:func:`residual_accuracy`) from the pooled
-    Table 1 fractions; the cost ratio is :func:`max_cost_ratio` over NBC_m, NBC_*
+    Residual accuracies follow Eq. 14 (:func:`credal.robust.residual_accuracy`) from the pooled
+    Table 1 fractions; the cost ratio is :func:`credal.robust.max_cost_ratio` over NBC_m, NBC_*
     and RBC_u.  Negative residuals are kept (the paper prints them as 0).
 
     Parameters
@@ -501,8 +513,6 @@ def table2(summary, published=None):
         ``% unclassified``, ``size`` (rows scored), each followed by its ``paper``
         column, and ``RBC_u on unclassified`` (measured, a check of Eq. 14).
     """
-    from credal import datasets
-
     pub = datasets.published("ramoni_table2_residual") if published is None else published
     est = summary.pivot(index="dataset", columns="quantity", values="estimate")
     size = summary.groupby("dataset")["n_scored"].first()
@@ -601,8 +611,6 @@ def halfwidth_check(published1=None, published2=None):
         Index: quantity; ``cells``, ``median ratio``, ``within 0.8-1.25``,
         ``above 1.5`` (counts) and ``largest`` (data set: ratio).
     """
-    from credal import datasets
-
     p1 = datasets.published("ramoni_table1_accuracy_coverage") if published1 is None \
         else published1
     p2 = datasets.published("ramoni_table2_residual") if published2 is None else published2
@@ -678,8 +686,6 @@ def data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
         (declared, observed in brackets when fewer), ``numeric``, ``missing cells
         %`` and ``note``.
     """
-    from credal import datasets
-
     scored = summary.groupby("dataset")["n_scored"].first()
     rows = []
     for v in variants:
@@ -709,6 +715,34 @@ def data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
     out = pd.DataFrame(rows).set_index("data set")
     for c in ("rows scored", "size (paper)"):
         out[c] = out[c].astype("Int64")
+    return out
+
+
+def display_table1(t1):
+    """Readable copy of :func:`table1`: ``value ± half-width`` strings, ours then paper."""
+    out = pd.DataFrame(index=t1.index)
+    out["paper's name"] = t1["paper's name"]
+    for q in QUANTITIES:
+        out[f"{q} (ours)"] = [_pm(v, h, 1) for v, h in zip(t1[q], t1[f"{q} ±95%"])]
+        out[f"{q} (paper)"] = [_pm(v, h, 2) for v, h in zip(t1[f"{q} paper"],
+                                                              t1[f"{q} ± paper"])]
+    return out
+
+
+def _pm(v, h, digits):
+    if not np.isfinite(v):
+        return "not public" if digits == 1 else ""
+    return f"{v:.{digits}f} ± {h:.{digits}f}" if np.isfinite(h) else f"{v:.{digits}f}"
+
+
+def display_table2(t2):
+    """Readable copy of :func:`table2` (rounded; the measured check column dropped)."""
+    out = t2.drop(columns=["RBC_u on unclassified"]).copy()
+    for c in out.columns:
+        if c.endswith("residual") or c.endswith("residual paper") or c.startswith("max Ci"):
+            out[c] = out[c].round(4) + 0.0  # + 0.0 turns -0.0 into 0.0
+        elif c.startswith("% unclassified"):
+            out[c] = out[c].round(2)
     return out
 
 
@@ -750,55 +784,6 @@ def unlabelled_study(variants, **kw):
     return out.set_index(["data set", "class-less rows"]).sort_index()
 
 
-def unlabelled_numbers(unl):
-    """Counts the chapter quotes about :func:`unlabelled_study`.
-
-    Parameters
-    ----------
-    unl : DataFrame
-        :func:`unlabelled_study` output (may be empty).
-
-    Returns
-    -------
-    dict of str -> str
-        ``unl_n`` (data sets), ``unl_cov_falls`` (how many lose coverage when the
-        rows join training), ``unl_zero_cov`` (data sets left with no case
-        classified, or "none") and ``unl_max_u_gap`` (largest change of RBC_u
-        accuracy, points).
-    """
-    if unl is None or len(unl) == 0:
-        return {"unl_n": "0", "unl_cov_falls": "0", "unl_zero_cov": "none",
-                "unl_max_u_gap": "n/a"}
-    cov = unl["RBC_d coverage"].unstack("class-less rows")
-    u = unl["RBC_u"].unstack("class-less rows")
-    zero = cov.index[cov["in training"] == 0].tolist()
-    return {"unl_n": str(len(cov)),
-            "unl_cov_falls": str(int((cov["in training"] < cov["dropped"]).sum())),
-            "unl_zero_cov": ", ".join(zero) if zero else "none",
-            "unl_max_u_gap": f"{(u['in training'] - u['dropped']).abs().max():.1f}"}
-
-
-def bins_numbers(bins):
-    """Ranges the chapter quotes about :func:`bins_study` (formatted strings).
-
-    Returns
-    -------
-    dict of str -> str
-        ``bins_acc_low``/``bins_acc_high``: smallest and largest mean gap of the
-        four accuracy columns over the bin counts; ``bins_cov_low``/``bins_cov_high``
-        the same for coverage; ``bins_best``: the bin count with the most cells
-        within noise.
-    """
-    if bins is None or len(bins) == 0:
-        return {k: "n/a" for k in ("bins_acc_low", "bins_acc_high", "bins_cov_low",
-                                   "bins_cov_high", "bins_best")}
-    acc = bins[["NBC_m", "NBC_*", "RBC_d", "RBC_u"]].to_numpy()
-    cov = bins["RBC_d coverage"].to_numpy()
-    return {"bins_acc_low": f"{np.nanmin(acc):.1f}", "bins_acc_high": f"{np.nanmax(acc):.1f}",
-            "bins_cov_low": f"{np.nanmin(cov):.1f}", "bins_cov_high": f"{np.nanmax(cov):.1f}",
-            "bins_best": str(int(bins["within noise"].idxmax()))}
-
-
 def bins_study(variants, bins, *, published=None, exclude=(), **kw):
     """Sensitivity to the number of equal-frequency bins (the paper does not say).
 
@@ -834,34 +819,9 @@ def bins_study(variants, bins, *, published=None, exclude=(), **kw):
     return pd.DataFrame(rows).set_index("bins")
 
 
-def display_table1(t1):
-    """Readable copy of :func:`table1`: ``value ± half-width`` strings, ours then paper."""
-    out = pd.DataFrame(index=t1.index)
-    out["paper's name"] = t1["paper's name"]
-    for q in QUANTITIES:
-        out[f"{q} (ours)"] = [_pm(v, h, 1) for v, h in zip(t1[q], t1[f"{q} ±95%"])]
-        out[f"{q} (paper)"] = [_pm(v, h, 2) for v, h in zip(t1[f"{q} paper"],
-                                                              t1[f"{q} ± paper"])]
-    return out
-
-
-def _pm(v, h, digits):
-    if not np.isfinite(v):
-        return "not public" if digits == 1 else ""
-    return f"{v:.{digits}f} ± {h:.{digits}f}" if np.isfinite(h) else f"{v:.{digits}f}"
-
-
-def display_table2(t2):
-    """Readable copy of :func:`table2` (rounded; the measured check column dropped)."""
-    out = t2.drop(columns=["RBC_u on unclassified"]).copy()
-    for c in out.columns:
-        if c.endswith("residual") or c.endswith("residual paper") or c.startswith("max Ci"):
-            out[c] = out[c].round(4) + 0.0  # + 0.0 turns -0.0 into 0.0
-        elif c.startswith("% unclassified"):
-            out[c] = out[c].round(2)
-    return out
-
-
+# --------------------------------------------------------------------------------------
+# Numbers for the text
+# --------------------------------------------------------------------------------------
 _QKEY = {"NBC_m": "nbcm", "NBC_*": "nbcs", "RBC_d": "rbcd", "RBC_d coverage": "cov",
          "RBC_u": "rbcu"}
 
@@ -904,8 +864,6 @@ def chapter_numbers(t1, t2, *, exclude=(), variants=None):
         mean, count within one point, number of data sets and largest gain, for
         ``ours`` and the ``paper``) and ``n_datasets``.
     """
-    from credal import datasets
-
     def fmt(v, digits=1, sign=False):
         if v is None or not np.isfinite(v):
             return "n/a"
@@ -967,7 +925,58 @@ def chapter_numbers(t1, t2, *, exclude=(), variants=None):
     return out
 
 
-# -- the reproduction report ---------------------------------------------------------
+def unlabelled_numbers(unl):
+    """Counts the chapter quotes about :func:`unlabelled_study`.
+
+    Parameters
+    ----------
+    unl : DataFrame
+        :func:`unlabelled_study` output (may be empty).
+
+    Returns
+    -------
+    dict of str -> str
+        ``unl_n`` (data sets), ``unl_cov_falls`` (how many lose coverage when the
+        rows join training), ``unl_zero_cov`` (data sets left with no case
+        classified, or "none") and ``unl_max_u_gap`` (largest change of RBC_u
+        accuracy, points).
+    """
+    if unl is None or len(unl) == 0:
+        return {"unl_n": "0", "unl_cov_falls": "0", "unl_zero_cov": "none",
+                "unl_max_u_gap": "n/a"}
+    cov = unl["RBC_d coverage"].unstack("class-less rows")
+    u = unl["RBC_u"].unstack("class-less rows")
+    zero = cov.index[cov["in training"] == 0].tolist()
+    return {"unl_n": str(len(cov)),
+            "unl_cov_falls": str(int((cov["in training"] < cov["dropped"]).sum())),
+            "unl_zero_cov": ", ".join(zero) if zero else "none",
+            "unl_max_u_gap": f"{(u['in training'] - u['dropped']).abs().max():.1f}"}
+
+
+def bins_numbers(bins):
+    """Ranges the chapter quotes about :func:`bins_study` (formatted strings).
+
+    Returns
+    -------
+    dict of str -> str
+        ``bins_acc_low``/``bins_acc_high``: smallest and largest mean gap of the
+        four accuracy columns over the bin counts; ``bins_cov_low``/``bins_cov_high``
+        the same for coverage; ``bins_best``: the bin count with the most cells
+        within noise.
+    """
+    if bins is None or len(bins) == 0:
+        return {k: "n/a" for k in ("bins_acc_low", "bins_acc_high", "bins_cov_low",
+                                   "bins_cov_high", "bins_best")}
+    acc = bins[["NBC_m", "NBC_*", "RBC_d", "RBC_u"]].to_numpy()
+    cov = bins["RBC_d coverage"].to_numpy()
+    return {"bins_acc_low": f"{np.nanmin(acc):.1f}", "bins_acc_high": f"{np.nanmax(acc):.1f}",
+            "bins_cov_low": f"{np.nanmin(cov):.1f}", "bins_cov_high": f"{np.nanmax(cov):.1f}",
+            "bins_best": str(int(bins["within noise"].idxmax()))}
+
+
+# --------------------------------------------------------------------------------------
+# Headline rows for the reproduction report
+# --------------------------------------------------------------------------------------
 #: Single numbers that Section 5.2 of the paper quotes, as (paper's data set name,
 #: what); their published values are read from the published tables.
 _TEXT_T1 = (("Horse Colic", "RBC_d gain"), ("Horse Colic", "RBC_d coverage"),
@@ -1056,9 +1065,6 @@ def headline(t1, t2, summary=None, *, exclude=(), published1=None, published2=No
     DataFrame
         :func:`credal.chapters._common.headline_table` layout, one row per headline number.
     """
-    from credal import datasets
-    from credal.chapters._common import headline_table
-
     exclude = list(exclude)
     p1 = (datasets.published("ramoni_table1_accuracy_coverage") if published1 is None
           else published1).set_index("dataset")
@@ -1248,13 +1254,14 @@ def headline(t1, t2, summary=None, *, exclude=(), published1=None, published2=No
         note)
     return headline_table(rows, paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes")
 
-_Z95 = 1.959963984540054
 
-
+# --------------------------------------------------------------------------------------
+# Figures
+# --------------------------------------------------------------------------------------
 def _check_table1(t1, columns):
     missing = [c for c in columns if c not in t1.columns]
     if missing:
-        raise ValueError(f"the table lacks columns {missing}; pass credal.robust.table1 output")
+        raise ValueError(f"the table lacks columns {missing}; pass table1 output")
     rows = t1[t1[columns[0]].notna()]
     if rows.empty:
         raise ValueError("no data set with our results in the table")
@@ -1286,7 +1293,7 @@ def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
     Parameters
     ----------
     t1 : DataFrame
-        :func:`credal.robust.table1` output (percent).
+        :func:`table1` output (percent).
     zoom : tuple of float
         Lower left corner (coverage, accuracy) of the enlarged region.
 
@@ -1352,7 +1359,7 @@ def robust_ours_vs_paper_figure(t1, quantities=None, label_above=8.0):
     Parameters
     ----------
     t1 : DataFrame
-        :func:`credal.robust.table1` output (percent).
+        :func:`table1` output (percent).
     quantities : list of str, optional
         Default: the five quantities of Table 1.
     label_above : float
@@ -1363,8 +1370,6 @@ def robust_ours_vs_paper_figure(t1, quantities=None, label_above=8.0):
     matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
-
-    from credal.robust import QUANTITIES
 
     qs = list(quantities or QUANTITIES)
     rows = _check_table1(t1, [qs[0], "paper's name"] + [

@@ -1,20 +1,14 @@
-"""The leaderboard and performance chapters' library part (credal.leaderboard).
+"""The leaderboard chapter's code (credal.chapters.leaderboard).
 
 * the registry: counterparts, scopes, estimators; each credal classifier's ``predict``
   is its registered counterpart's choice (checked against the fitted counterpart);
 * the protocol runner: counterpart accuracies read across classifiers, precise rows,
   RBC only on incomplete data, determinism;
-* the tables built from the fold table;
-* the solver baselines of the performance chapter decide the same sets as the
-  library's vectorised code;
-* the performance measurements, the figures, ``benchmarks/run_all.py``;
-* running the engine on a Dask cluster through joblib gives the n_jobs=1 tables.
+* the tables built from the fold table, the numbers of the text, the figures.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -26,10 +20,11 @@ import pandas as pd
 import pytest
 
 import credal
-from credal import leaderboard as lb, plotting
+from credal.chapters import leaderboard as lb
+from credal.chapters.performance import prepared_fold
 from credal.experiments import cross_validate
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["labor", "haberman", "postoperative"]
 
 
@@ -55,8 +50,8 @@ def test_registry_is_consistent():
     assert [type(v).__name__ for v in est.values()] == [
         "NCC", "NCC", "LNCC", "CMA", "CredalBMAAODE", "CredalCompAODE", "CredalDecisionTree",
         "CredalDecisionTree", "RobustBayes"]
-    # plain library classes: the engine's cache keys do not depend on credal.leaderboard
-    assert all(type(v).__module__ != "credal.leaderboard" for v in est.values())
+    # plain library classes: the engine's cache keys do not depend on the chapter module
+    assert all(not type(v).__module__.startswith("credal.chapters") for v in est.values())
     assert est["CDT-double"].branching == "double" and est["NCC-ε"].epsilon == 0.05
     tab = lb.registry_table()
     assert list(tab.index) == [e.name for e in lb.REGISTRY]
@@ -83,7 +78,7 @@ def test_aode_epsilon_cap():
 
 
 def _fold(name, seed=0):
-    return lb.prepared_fold(name, random_state=seed)
+    return prepared_fold(name, random_state=seed)
 
 
 @pytest.mark.parametrize("name", ["labor", "postoperative"])
@@ -319,117 +314,6 @@ def test_chapter_numbers_cover_the_text(small_run):
     assert all(isinstance(v, str) for v in nums.values())
 
 
-# --------------------------------------------------------------------------- baselines
-
-def _check_baseline(name, clf, rows=None, n_features=None, **params):
-    Xtr, ytr, Xte, _ = _fold(name)
-    model = lb.make_estimators([clf], params or None,
-                               n_features=n_features or Xtr.shape[1])[clf].fit(Xtr, ytr)
-    X = Xte if rows is None else Xte.iloc[:rows]
-    fast = model.predict_set(X)
-    base = lb.BASELINES[clf][0](model, X)
-    np.testing.assert_array_equal(base, fast, err_msg=f"{clf} on {name}")
-    return fast
-
-
-@pytest.mark.parametrize("clf", ["NCC", "NCC-ε"])
-def test_ncc_baseline_agrees(clf):
-    sets = _check_baseline("labor", clf)
-    _check_baseline("postoperative", clf)
-    assert sets.shape[1] == 2
-
-
-def test_lncc_baseline_agrees():
-    _check_baseline("labor", "LNCC")
-    _check_baseline("hepatitis", "LNCC", rows=20)
-    # counts in the hundreds: for some pairs the log ratio keeps one sign on every float
-    # of the bracket (brentq's end points had the same sign on pendigits' fourth row)
-    _check_baseline("pendigits", "LNCC", rows=5)
-
-
-def test_cma_baseline_agrees():
-    _check_baseline("labor", "CMA", rows=6)
-    _check_baseline("iris", "CMA", rows=6)
-    # log marginal-likelihood terms in the thousands (overflow in a naive gradient)
-    _check_baseline("nursery", "CMA", rows=4)
-
-
-def test_aode_baselines_agree():
-    _check_baseline("labor", "BMA-AODE*")
-    _check_baseline("iris", "BMA-AODE*", rows=15)
-    _check_baseline("labor", "COMP-AODE*", rows=4)
-
-
-@pytest.mark.parametrize("clf", ["CDT", "CDT-double"])
-def test_cdt_baseline_agrees(clf):
-    _check_baseline("labor", clf)
-    _check_baseline("iris", clf, rows=15)
-
-
-def test_rbc_baseline_agrees():
-    sets = _check_baseline("labor", "RBC")
-    assert (sets.sum(axis=1) > 1).any()           # missing values make it indeterminate
-    _check_baseline("postoperative", "RBC")
-
-
-def test_every_credal_entry_has_a_baseline():
-    assert set(lb.BASELINES) == {e.name for e in lb.REGISTRY if e.kind == "credal"}
-
-
-# ------------------------------------------------------------------------- performance
-
-def test_throughput_and_memory():
-    tp = lb.throughput(["labor"], classifiers=["NCC", "CDT"], repeat=1, baseline_rows=5,
-                       baseline_seconds=5.0)
-    assert list(tp["classifier"]) == ["NCC", "CDT"]
-    assert (tp["same_sets"] == tp["baseline_rows"]).all() and (tp["baseline_rows"] == 5).all()
-    assert (tp["ratio"] > 0).all()
-    np.testing.assert_allclose(tp["ratio"], tp["ours_per_s"] / tp["baseline_per_s"])
-    mem = lb.peak_memory("labor", classifiers=["NCC"])
-    assert list(mem.index) == ["NCC"] and (mem["fit peak MB"] > 0).all()
-    assert (mem["model MB"] > 0).all()
-
-
-def test_fit_scaling_and_slopes():
-    sc = lb.fit_scaling("credit_g", classifiers=["NCC"], sizes=[200, 400, 800],
-                        feature_counts=[4, 8], repeat=1)
-    assert set(sc["axis"]) == {"n", "k"} and len(sc) == 5
-    sl = lb.scaling_slopes(sc)
-    assert np.isfinite(sl.loc["NCC", "slope n"]) and np.isfinite(sl.loc["NCC", "slope k"])
-    assert np.isnan(sl.loc["NCC", "s.e. k"])      # two points: no standard error
-    fake = pd.DataFrame({"classifier": "X", "axis": "n", "value": [10, 100, 1000],
-                         "fit_s": [1e-3, 1e-1, 10.0]})
-    assert lb.scaling_slopes(fake).loc["X", "slope n"] == pytest.approx(2.0)
-
-
-def test_chapter_timings_and_goals(tmp_path):
-    (tmp_path / "notebooks").mkdir()
-    for n in ("a", "b", "performance"):
-        (tmp_path / "notebooks" / f"{n}.md").write_text("")
-    t = lb.chapter_timings("paper", root=tmp_path)
-    assert t["seconds"].isna().all() and (t["status"] != "measured").all()
-    (tmp_path / "results" / "_timings").mkdir(parents=True)
-    (tmp_path / "results" / "_timings" / "paper.csv").write_text(
-        "notebook,profile,seconds\na,paper,600\nb,paper,700\n")
-    t = lb.chapter_timings("paper", root=tmp_path)
-    assert t.loc["a", "seconds"] == 600 and np.isnan(t.loc["performance", "seconds"])
-    tp = pd.DataFrame({"dataset": ["d", "e"], "classifier": ["NCC", "NCC"],
-                       "ratio": [2000.0, 500.0]})
-    g = lb.goals_table(tp, t, own_seconds=30.0, budgets={"a": 15, "b": 5})
-    assert g.iloc[0]["met"] == "no" and "500" in g.iloc[0]["measured"]
-    assert list(g["met"])[1:] == ["yes", "no", "no"]   # a, b, the whole book (> 20 min)
-    t2 = t.copy()
-    t2.loc["b", "seconds"] = np.nan
-    g2 = lb.goals_table(tp, t2, own_seconds=30.0)
-    assert g2.iloc[-1]["met"] == "not measured" and "b" in g2.iloc[-1]["measured"]
-    # this chapter's own time in this run replaces the recorded one (an earlier run)
-    t3 = t.copy()
-    t3.loc["performance", "seconds"] = 5000.0
-    g3 = lb.goals_table(tp, t3.assign(seconds=t3["seconds"].where(t3.index != "b", 100.0)),
-                        own_seconds=30.0)
-    assert g3.iloc[-1]["met"] == "yes" and g3.iloc[-1]["measured"].startswith("12.2 min")
-
-
 # ---------------------------------------------------------------------------- figures
 
 def test_figures(small_run):
@@ -440,18 +324,11 @@ def test_figures(small_run):
     ranks, _ = lb.rank_tables(sc)
     pairs = lb.top_pair_comparisons(sc, ranks, n_top=3, nsamples=500)
     wins, wr = lb.win_tables(sc, res.info)
-    figs = [plotting.leaderboard_heatmap(sc, res.info),
-            plotting.leaderboard_determinacy(sc, res.info),
-            plotting.leaderboard_cd_diagrams(ranks),
-            plotting.leaderboard_wins(wr, wins),
-            plotting.leaderboard_bayes_pairs(pairs)]
-    tp = pd.DataFrame({"dataset": ["a", "a", "b"], "classifier": ["NCC", "CMA", "NCC"],
-                       "ours_per_s": [1e5, 2e4, 3e5], "baseline_per_s": [10.0, 5.0, 30.0],
-                       "ratio": [1e4, 4e3, 1e4]})
-    figs.append(plotting.performance_throughput(tp))
-    scal = pd.DataFrame({"classifier": ["NCC"] * 3 + ["NCC"] * 2, "axis": ["n"] * 3 + ["k"] * 2,
-                         "value": [10, 100, 1000, 4, 8], "fit_s": [1e-3, 1e-2, 1e-1, 1e-3, 2e-3]})
-    figs.append(plotting.performance_scaling(scal, lb.scaling_slopes(scal)))
+    figs = [lb.leaderboard_heatmap(sc, res.info),
+            lb.leaderboard_determinacy(sc, res.info),
+            lb.leaderboard_cd_diagrams(ranks),
+            lb.leaderboard_wins(wr, wins),
+            lb.leaderboard_bayes_pairs(pairs)]
     for fig in figs:
         assert isinstance(fig, matplotlib.figure.Figure)
         shown = [ax for ax in fig.axes if ax.get_visible()]
@@ -459,58 +336,3 @@ def test_figures(small_run):
         assert any(ax.get_xlabel() for ax in shown) or all(ax.get_title() for ax in shown)
         assert any(ax.get_ylabel() for ax in shown) or all(ax.get_title() for ax in shown)
         plt.close(fig)
-
-
-# ---------------------------------------------------------------------- run_all.py
-
-def _run_all():
-    spec = importlib.util.spec_from_file_location("run_all", ROOT / "benchmarks" / "run_all.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_run_all_collects_outputs(tmp_path):
-    mod = _run_all()
-    (tmp_path / "bench_ok.py").write_text("print('hello from ok')\n")
-    (tmp_path / "bench_fail.py").write_text("import sys\nprint('partial')\nsys.exit(3)\n")
-    (tmp_path / "bench_slow.py").write_text("import time\ntime.sleep(30)\n")
-    (tmp_path / "other.py").write_text("print('not a benchmark')\n")
-    scripts = mod.discover(tmp_path)
-    assert [p.name for p in scripts] == ["bench_fail.py", "bench_ok.py", "bench_slow.py"]
-    out = tmp_path / "out"
-    rows = mod.run_all(scripts, out_dir=out, timeout=2.0, python=sys.executable)
-    status = {r["script"]: r["status"] for r in rows}
-    assert status == {"bench_fail.py": "exit 3", "bench_ok.py": "ok",
-                      "bench_slow.py": "timeout after 2 s"}
-    assert "hello from ok" in (out / "bench_ok.txt").read_text()
-    assert "partial" in (out / "bench_fail.txt").read_text()
-    assert (out / "summary.csv").is_file()
-
-
-# ------------------------------------------------------------------------------ dask
-
-def test_engine_on_a_local_dask_cluster():
-    """The engine's folds run on a Dask cluster (worker processes, so every task is
-    pickled) through joblib's dask backend and give exactly the n_jobs=1 tables
-    (timings aside)."""
-    distributed = pytest.importorskip("distributed")
-    import joblib
-
-    est = lb.make_estimators(["NCC", "CDT"])
-    kw = dict(n_splits=3, n_repeats=2, random_state=0, progress=False)
-    ref = cross_validate(est, ["iris", "labor"], n_jobs=1, **kw)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
-        with distributed.get_task_stream(client) as stream, \
-                joblib.parallel_config(backend="dask"):
-            got = cross_validate(est, ["iris", "labor"], n_jobs=-1, **kw)
-        workers = set(client.scheduler_info()["workers"])
-    assert len(workers) == 2
-    # the folds really ran on the cluster's workers
-    assert len(stream.data) > 0
-    assert {t["worker"] for t in stream.data} <= workers
-    drop = ["fit_time", "predict_time", "prep_time"]
-    pd.testing.assert_frame_equal(ref.folds.drop(columns=drop), got.folds.drop(columns=drop))
-    pd.testing.assert_frame_equal(ref.predictions, got.predictions)

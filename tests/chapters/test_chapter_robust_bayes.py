@@ -1,5 +1,5 @@
-"""Tests of the chapter part of credal.robust (Ramoni & Sebastiani's experiments)
-and of its figures (credal.plotting._robust)."""
+"""Tests of credal.chapters.robust_bayes: Ramoni & Sebastiani's experiments, tables,
+numbers for the text, headline rows and figures."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credal import datasets, plotting, robust
+from credal import datasets
+from credal.chapters import robust_bayes as chapter
+from credal.chapters._common import HEADLINE_COLUMNS
 from credal.experiments import cross_validate, fold_splits
+from credal.robust import residual_accuracy
 
 PUB1 = datasets.published("ramoni_table1_accuracy_coverage")
 PUB2 = datasets.published("ramoni_table2_residual")
@@ -30,7 +33,7 @@ def summary_from_published(paper_names):
     for pn in paper_names:
         p = PUB1.set_index("dataset").loc[pn]
         size = int(PUB2.set_index("dataset").loc[pn, "size"])
-        for q, (val, hw) in robust._PUB1.items():
+        for q, (val, hw) in chapter._PUB1.items():
             rows.append({"dataset": labels[pn], "quantity": q, "estimate": p[val] / 100,
                          "se": p[hw] / 100, "ci95": 1.96 * p[hw] / 100, "mc_se": 0.0,
                          "n": size, "n_scored": size, "replicates": 5})
@@ -45,37 +48,37 @@ def summary_from_published(paper_names):
 @pytest.fixture(scope="module")
 def small_run():
     """A real (tiny) run through the engine: two small data sets, 2 x 3-fold CV."""
-    return robust.run_experiment(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3,
-                                 n_repeats=2, random_state=1)
+    return chapter.run_experiment(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3,
+                                  n_repeats=2, random_state=1)
 
 
 # ----------------------------------------------------------------------------
 # data
 # ----------------------------------------------------------------------------
 def test_variants():
-    assert robust.parse_variant("echocardiogram:still_alive") == ("echocardiogram",
-                                                                 "still_alive")
-    assert robust.parse_variant("vote") == ("vote", None)
-    assert robust.variant_label("vote") == "vote"
-    assert robust.variant_label("a:b") == "a (class: b)"
+    assert chapter.parse_variant("echocardiogram:still_alive") == ("echocardiogram",
+                                                                  "still_alive")
+    assert chapter.parse_variant("vote") == ("vote", None)
+    assert chapter.variant_label("vote") == "vote"
+    assert chapter.variant_label("a:b") == "a (class: b)"
     for bad in ("", "a:b:c", 3):
         with pytest.raises(ValueError):
-            robust.parse_variant(bad)
+            chapter.parse_variant(bad)
 
 
 def test_paper_data_rows_and_class_swap():
-    label, X, y = robust.paper_data("anneal_orig")
+    label, X, y = chapter.paper_data("anneal_orig")
     assert label == "anneal_orig" and len(X) == len(y) == 798  # the paper's training rows
-    assert len(robust.paper_data("anneal_orig", paper_rows=False)[1]) == 898
-    label, X, y = robust.paper_data("echocardiogram:still_alive")
+    assert len(chapter.paper_data("anneal_orig", paper_rows=False)[1]) == 898
+    label, X, y = chapter.paper_data("echocardiogram:still_alive")
     assert label == "echocardiogram (class: still_alive)"
     assert y.name == "still_alive" and int(y.notna().sum()) == 131  # the paper's size
     assert "still_alive" not in X.columns and X.columns[-1] == "alive_at_1"
     assert isinstance(X["alive_at_1"].dtype, pd.CategoricalDtype)
     with pytest.raises(KeyError):
-        robust.paper_data("vote:nope")
+        chapter.paper_data("vote:nope")
     with pytest.raises(ValueError, match="numeric"):
-        robust.paper_data("echocardiogram:survival")
+        chapter.paper_data("echocardiogram:survival")
 
 
 def _toy(n=40, seed=0):
@@ -90,8 +93,8 @@ def _toy(n=40, seed=0):
 def test_cv_items_put_unlabelled_rows_in_every_training_part():
     X, y = _toy()
     miss = y.isna().to_numpy()
-    items = robust.cv_items([("toy", X, y)], n_splits=4, n_repeats=2, random_state=3,
-                            unlabelled="train")
+    items = chapter.cv_items([("toy", X, y)], n_splits=4, n_repeats=2, random_state=3,
+                             unlabelled="train")
     assert len(items) == 8
     ref = fold_splits(y[~miss], n_splits=4, n_repeats=2, random_state=3)
     lab = np.flatnonzero(~miss)
@@ -100,24 +103,24 @@ def test_cv_items_put_unlabelled_rows_in_every_training_part():
         assert (split[miss] == "train").all()
         np.testing.assert_array_equal(np.flatnonzero(split == "test"), lab[te])
         assert Xi is X and yi is y
-    dropped = robust.cv_items([("toy", X, y)], unlabelled="drop")
+    dropped = chapter.cv_items([("toy", X, y)], unlabelled="drop")
     assert len(dropped) == 1 and len(dropped[0][1]) == int((~miss).sum())
-    complete = robust.cv_items([("c", X, y.fillna("u"))], unlabelled="train")
+    complete = chapter.cv_items([("c", X, y.fillna("u"))], unlabelled="train")
     assert len(complete) == 1 and len(complete[0]) == 3
     with pytest.raises(ValueError):
-        robust.cv_items([("a::b", X, y)])
+        chapter.cv_items([("a::b", X, y)])
     with pytest.raises(ValueError):
-        robust.cv_items([("toy", X, y)], unlabelled="keep")
+        chapter.cv_items([("toy", X, y)], unlabelled="keep")
 
 
 def test_engine_with_unlabelled_rows_and_collect_folds():
     X, y = _toy(60, seed=2)
     miss = int(y.isna().sum())
-    items = robust.cv_items([("toy", X, y)], n_splits=3, n_repeats=2, unlabelled="train")
-    res = cross_validate(robust.chapter_estimators(), items, n_splits=3, n_repeats=2,
+    items = chapter.cv_items([("toy", X, y)], n_splits=3, n_repeats=2, unlabelled="train")
+    res = cross_validate(chapter.chapter_estimators(), items, n_splits=3, n_repeats=2,
                          preprocessing=_prep(), use_predefined_split=True,
                          drop_missing_y=False, progress=False, keep_predictions=False)
-    f = robust.collect_folds(res.folds)
+    f = chapter.collect_folds(res.folds)
     assert set(f["dataset"]) == {"toy"}
     assert sorted(set(zip(f["repeat"], f["fold"]))) == [(r, k) for r in range(2)
                                                         for k in range(3)]
@@ -137,20 +140,20 @@ def _prep():
 # ----------------------------------------------------------------------------
 def test_run_experiment_is_reproducible(small_run):
     f = small_run
-    assert set(f["classifier"]) == set(robust.CLASSIFIER_NAMES)
+    assert set(f["classifier"]) == set(chapter.CLASSIFIER_NAMES)
     assert set(f["dataset"]) == {"lung_cancer", "bridges_v2"}
     # bridges: the 2 class-less rows are dropped, the other 105 are each scored once a replicate
     b = f[(f["dataset"] == "bridges_v2") & (f["classifier"] == "RBC")]
     assert b.groupby("repeat")["n_test"].sum().eq(105).all()
-    again = robust.run_experiment(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3,
-                                  n_repeats=2, random_state=1)
+    again = chapter.run_experiment(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3,
+                                   n_repeats=2, random_state=1)
     pd.testing.assert_frame_equal(f.drop(columns=TIMING), again.drop(columns=TIMING))
 
 
 def test_pooled_summary_counts(small_run):
-    s = robust.pooled_summary(small_run)
-    paired = {f"{a} - {b}" for a, b in robust._PAIRED}
-    assert set(s["quantity"]) == set(robust.QUANTITIES) | {"RBC_u on unclassified"} | paired
+    s = chapter.pooled_summary(small_run)
+    paired = {f"{a} - {b}" for a, b in chapter._PAIRED}
+    assert set(s["quantity"]) == set(chapter.QUANTITIES) | {"RBC_u on unclassified"} | paired
     f = small_run
     # a paired difference: its estimate is the difference, its Monte-Carlo SE that of the
     # per-replicate differences (smaller than the two SEs combined when they co-vary)
@@ -180,7 +183,7 @@ def test_pooled_summary_counts(small_run):
         # Eq. 14 for RBC_u equals its accuracy measured on the unclassified cases
         g, th, u = (e.loc[q, "estimate"] for q in ("RBC_d coverage", "RBC_d", "RBC_u"))
         if g < 1:
-            assert robust.residual_accuracy(u, th, g) == pytest.approx(
+            assert residual_accuracy(u, th, g) == pytest.approx(
                 e.loc["RBC_u on unclassified", "estimate"], abs=1e-12)
 
 
@@ -199,7 +202,7 @@ def test_pooled_summary_by_hand():
             rows.append({**base, "classifier": "RBC", "precise_accuracy": 0.75,
                          "determinacy": 0.75, "single_accuracy": 2 / 3,
                          "precise_on_indeterminate": 1.0})
-    e = robust.pooled_summary(pd.DataFrame(rows)).set_index("quantity")
+    e = chapter.pooled_summary(pd.DataFrame(rows)).set_index("quantity")
     assert e.loc["NBC_m", "estimate"] == pytest.approx(10 / 16)
     assert e.loc["NBC_m", "n_scored"] == 8
     # replicate estimates 0.5 and 0.75: sd 0.1768, / sqrt(2)
@@ -215,15 +218,15 @@ def test_pooled_summary_by_hand():
 def test_tables_reproduce_the_paper_from_its_own_values():
     names = ["Adult", "Annealing", "Vote", "BCancer", "HeartC"]
     s = summary_from_published(names)
-    t1 = robust.table1(s)
+    t1 = chapter.table1(s)
     assert "(not public)" in t1.index  # KDD99 keeps its published row
     ours = t1.loc[[i for i in t1.index if i != "(not public)"]]
     assert len(ours) == len(names)  # public data sets not run are left out
-    for q in robust.QUANTITIES:
+    for q in chapter.QUANTITIES:
         np.testing.assert_allclose(ours[q], ours[f"{q} paper"])
-    c = robust.compare_table1(t1)
+    c = chapter.compare_table1(t1)
     assert (c["mean |difference|"] < 1e-9).all() and (c["within noise"] == len(names)).all()
-    t2 = robust.table2(s).drop(index="(not public)")
+    t2 = chapter.table2(s).drop(index="(not public)")
     pub = PUB2.set_index("dataset")
     # Eq. 14 on the published Table 1 gives the published RBC_u residuals (4 decimals)
     np.testing.assert_allclose(t2["RBC_u residual"],
@@ -234,14 +237,14 @@ def test_tables_reproduce_the_paper_from_its_own_values():
     assert adult["size"] == 48842
     # HeartC: the formula gives negative NBC residuals, which the paper prints as 0
     assert t2.loc["heart_c", "NBC_m residual"] < 0 == t2.loc["heart_c", "NBC_m residual paper"]
-    shown = robust.display_table1(t1)
+    shown = chapter.display_table1(t1)
     assert shown.loc["adult", "NBC_m (paper)"] == "81.74 ± 0.23"
     assert shown.loc["(not public)", "NBC_m (ours)"] == "not public"
-    assert "RBC_u on unclassified" not in robust.display_table2(robust.table2(s)).columns
+    assert "RBC_u on unclassified" not in chapter.display_table2(chapter.table2(s)).columns
 
 
 def test_halfwidths_are_one_standard_error():
-    ratios, summary = robust.halfwidth_check()
+    ratios, summary = chapter.halfwidth_check()
     # Adult NBC_m: 0.23 / (100 sqrt(0.8174 * 0.1826 / 48842)) = 1.315
     assert ratios.loc["Adult", "NBC_m"] == pytest.approx(1.315, abs=2e-3)
     acc = ratios[["NBC_m", "NBC_*", "RBC_d", "RBC_u"]].to_numpy().ravel()
@@ -250,8 +253,8 @@ def test_halfwidths_are_one_standard_error():
 
 
 def test_paper_claims_on_published_values():
-    t1 = robust.table1(summary_from_published(["Adult", "Vote", "Credit"]))
-    c = robust.paper_claims(t1)
+    t1 = chapter.table1(summary_from_published(["Adult", "Vote", "Credit"]))
+    c = chapter.paper_claims(t1)
     # the rows of the table: the three data sets and KDD99 (published only)
     assert c.loc["RBC_d most accurate", "paper"] == 4 == c.loc["RBC_d most accurate",
                                                                "paper data sets"]
@@ -263,8 +266,8 @@ def test_paper_claims_on_published_values():
 
 def test_chapter_numbers_have_every_key():
     s = summary_from_published(["Adult", "Vote"])
-    t1, t2 = robust.table1(s), robust.table2(s)
-    n = robust.chapter_numbers(t1, t2)
+    t1, t2 = chapter.table1(s), chapter.table2(s)
+    n = chapter.chapter_numbers(t1, t2)
     assert n["adult_nbcm"] == "81.7" and n["adult_nbcm_paper"] == "81.74"
     assert n["adult_nbcm_diff"] == "+0.0"
     assert n["heart_c_nbcm"] == "n/a"  # not run, but the key exists
@@ -278,12 +281,10 @@ def test_chapter_numbers_have_every_key():
 
 
 def test_headline_for_the_report():
-    from credal.report import HEADLINE_COLUMNS
-
     names = ["Adult", "Annealing", "Vote", "BCancer", "Credit"]
     s = summary_from_published(names)  # our values are the paper's own
-    t1, t2 = robust.table1(s), robust.table2(s)
-    h = robust.headline(t1, t2, s)
+    t1, t2 = chapter.table1(s), chapter.table2(s)
+    h = chapter.headline(t1, t2, s)
     assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
     assert 5 <= len(h) <= 20 and h["quantity"].is_unique
     assert (h["paper"] == "Ramoni & Sebastiani (2001)").all()
@@ -306,7 +307,7 @@ def test_headline_for_the_report():
     # a gap beyond the tolerance is flagged, and the note names the largest one
     worse = t1.copy()
     worse.loc["anneal_orig", "NBC_m"] += 30
-    h2 = robust.headline(worse, t2, None, exclude=["vote"]).set_index("quantity")
+    h2 = chapter.headline(worse, t2, None, exclude=["vote"]).set_index("quantity")
     row = h2.loc["Table 1: mean accuracy of NBC_m"]
     assert row["verdict"] == "differs" and "anneal_orig +30.0" in row["note"]
     assert "4 data sets" in row["note"] and "vote left out" in row["note"]
@@ -316,34 +317,34 @@ def test_headline_for_the_report():
 
 
 def test_data_table(small_run):
-    s = robust.pooled_summary(small_run)
-    d = robust.data_table(["bridges_v2", "lung_cancer"], s)
+    s = chapter.pooled_summary(small_run)
+    d = chapter.data_table(["bridges_v2", "lung_cancer"], s)
     assert d.loc["bridges_v2", "without class"] == 2
     assert d.loc["bridges_v2", "rows scored"] == 105 == d.loc["bridges_v2", "size (paper)"]
     assert "dropped" in d.loc["bridges_v2", "note"]
     assert d.loc["lung_cancer", "note"] == ""
-    d2 = robust.data_table(["bridges_v2"], s, unlabelled="train")
+    d2 = chapter.data_table(["bridges_v2"], s, unlabelled="train")
     assert "never scored" in d2.loc["bridges_v2", "note"]
 
 
 def test_unlabelled_and_bins_studies():
-    u = robust.unlabelled_study(["bridges_v2", "lung_cancer"], n_bins=3, n_splits=3,
-                                n_repeats=1)
+    u = chapter.unlabelled_study(["bridges_v2", "lung_cancer"], n_bins=3, n_splits=3,
+                                 n_repeats=1)
     assert list(u.index.get_level_values(0).unique()) == ["bridges_v2"]  # lung_cancer: no gap
     assert set(u.index.get_level_values(1)) == {"dropped", "in training"}
     assert (u["rows scored"] == 105).all() and (u["rows without class"] == 2).all()
-    nums = robust.unlabelled_numbers(u)
+    nums = chapter.unlabelled_numbers(u)
     assert nums["unl_n"] == "1" and set(nums) == {"unl_n", "unl_cov_falls", "unl_zero_cov",
                                                   "unl_max_u_gap"}
-    assert robust.unlabelled_numbers(pd.DataFrame())["unl_zero_cov"] == "none"
-    b = robust.bins_study(["heart_s"], [2, 4], n_splits=3, n_repeats=1)
+    assert chapter.unlabelled_numbers(pd.DataFrame())["unl_zero_cov"] == "none"
+    b = chapter.bins_study(["heart_s"], [2, 4], n_splits=3, n_repeats=1)
     assert list(b.index) == [2, 4]
-    assert set(robust.QUANTITIES) <= set(b.columns) and (b["cells compared"] == 5).all()
+    assert set(chapter.QUANTITIES) <= set(b.columns) and (b["cells compared"] == 5).all()
     assert b["largest coverage gap"].str.startswith("heart_s:").all()
-    nb = robust.bins_numbers(b)
+    nb = chapter.bins_numbers(b)
     assert nb["bins_best"] in ("2", "4")
     assert float(nb["bins_acc_low"]) <= float(nb["bins_acc_high"])
-    assert robust.bins_numbers(pd.DataFrame())["bins_best"] == "n/a"
+    assert chapter.bins_numbers(pd.DataFrame())["bins_best"] == "n/a"
 
 
 # ----------------------------------------------------------------------------
@@ -351,18 +352,18 @@ def test_unlabelled_and_bins_studies():
 # ----------------------------------------------------------------------------
 def test_figures(tmp_path, small_run):
     s = summary_from_published(["Adult", "Annealing", "Vote"])
-    t1 = robust.table1(s)
+    t1 = chapter.table1(s)
     t1.loc["vote", "RBC_d"] = np.nan  # a data set with no classified case
-    for i, fig in enumerate([plotting.rbc_accuracy_coverage_figure(t1),
-                             plotting.robust_ours_vs_paper_figure(t1)]):
+    for i, fig in enumerate([chapter.rbc_accuracy_coverage_figure(t1),
+                             chapter.robust_ours_vs_paper_figure(t1)]):
         for ax in fig.axes:
             if ax.get_visible():
                 assert ax.get_xlabel() and ax.get_ylabel()
                 assert "%" in ax.get_xlabel() and "%" in ax.get_ylabel()
         fig.savefig(tmp_path / f"{i}.png")
-    fig = plotting.robust_ours_vs_paper_figure(t1, quantities=["NBC_m"])
+    fig = chapter.robust_ours_vs_paper_figure(t1, quantities=["NBC_m"])
     assert sum(ax.get_visible() for ax in fig.axes) == 1
     with pytest.raises(ValueError, match="columns"):
-        plotting.rbc_accuracy_coverage_figure(t1.drop(columns=["RBC_d"]))
+        chapter.rbc_accuracy_coverage_figure(t1.drop(columns=["RBC_d"]))
     with pytest.raises(ValueError, match="no data set"):
-        plotting.robust_ours_vs_paper_figure(t1.assign(NBC_m=np.nan))
+        chapter.robust_ours_vs_paper_figure(t1.assign(NBC_m=np.nan))

@@ -1,4 +1,4 @@
-"""The experiment layer of the Dash & Cooper chapter (credal.averaging, second half).
+"""Chapter code of Dash & Cooper (credal.chapters.exact_model_averaging).
 
 Trials run through the evaluation engine are checked against a direct computation
 that calls the library's pieces one by one (random network, sampler, classifiers,
@@ -16,66 +16,25 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
-from sklearn.metrics import roc_auc_score
 
-from credal import averaging, experiments, plotting
-from credal.averaging import (
+from credal import experiments
+from credal.averaging import ModelAveragedNaiveBayes
+from credal.chapters import exact_model_averaging as chapter
+from credal.chapters.exact_model_averaging import (
     MA_NAME,
     MAP_NAME,
     IntegerCodes,
-    ModelAveragedNaiveBayes,
-    binary_roc_areas,
     network_trials,
     random_network_trials,
     roc_areas,
     summarise_trials,
 )
-from credal.networks import (
-    choose_class_node,
-    delta_roc,
-    delta_roc_remaining,
-    load_network,
-    random_network,
-    roc_area,
-    sample,
-)
+from credal.metrics import delta_roc, delta_roc_remaining, roc_area
+from credal.networks import choose_class_node, load_network, random_network, sample
 
 # --------------------------------------------------------------------------------------
-# ROC areas
+# ROC areas from the engine's tables; the integer-code preprocessing
 # --------------------------------------------------------------------------------------
-
-
-def test_binary_roc_areas_match_sklearn_with_ties():
-    rng = np.random.default_rng(0)
-    n_groups = 40
-    sizes = rng.integers(2, 60, n_groups)
-    g = np.repeat(np.arange(n_groups), sizes)
-    pos = rng.random(len(g)) < 0.4
-    score = np.round(rng.random(len(g)) + 0.3 * pos, 1)  # many ties
-    order = rng.permutation(len(g))
-    got = binary_roc_areas(g[order], pos[order], score[order])
-    for k in range(n_groups):
-        m = g == k
-        if pos[m].all() or not pos[m].any():
-            assert np.isnan(got[k])
-        else:
-            assert got[k] == pytest.approx(roc_auc_score(pos[m], score[m]), abs=1e-12)
-    assert binary_roc_areas([], [], []).shape == (0,)
-    with pytest.raises(ValueError, match="same length"):
-        binary_roc_areas([0, 0], [True], [0.1, 0.2])
-    with pytest.raises(ValueError, match="NaN"):
-        binary_roc_areas([0, 0], [True, False], [0.1, np.nan])
-
-
-def test_log_odds_keep_the_order_of_saturated_probabilities():
-    p0 = np.array([1e-20, 1e-30, 0.25, 1.0])
-    proba = np.column_stack([p0, 1 - p0])
-    assert proba[0, 1] == proba[1, 1] == 1.0  # the probabilities tie
-    lo = averaging.binary_log_odds(proba)
-    assert lo[1] > lo[0] > lo[2] > lo[3] == -np.inf
-    assert lo[2] == pytest.approx(np.log(3))
-    with pytest.raises(ValueError, match="shape"):
-        averaging.binary_log_odds(np.ones((3, 3)))
 
 
 def test_roc_areas_from_engine_tables():
@@ -91,7 +50,7 @@ def test_roc_areas_from_engine_tables():
         items.append(experiments.holdout_item(
             f"d{t}", (X[:50], ys.iloc[:50]), (X[50:], ys.iloc[50:])))
     res = experiments.cross_validate(
-        averaging.dash_cooper_classifiers(3), items, use_predefined_split=True,
+        chapter.dash_cooper_classifiers(3), items, use_predefined_split=True,
         preprocessing=IntegerCodes(), progress=False)
     areas = roc_areas(res).set_index(["dataset", "classifier"])
     for name in ("d0", "d2"):
@@ -141,7 +100,7 @@ def test_random_network_trials_match_direct_computation():
     assert list(df.columns[:7]) == ["test", "n_features", "max_parents", "n_train", "n_test",
                                     "trial", "class_node"]
     for _, r in df.iloc[::3].iterrows():
-        seed = averaging._trial_seed(7, "t", (r.n_features, r.max_parents, r.n_train,
+        seed = chapter._trial_seed(7, "t", (r.n_features, r.max_parents, r.n_train,
                                               r.n_test), r.trial)
         ma, mp = _direct_trial(seed, r.n_features, r.max_parents, r.n_train, r.n_test)
         np.testing.assert_allclose([r.roc_ma, r.roc_map], [ma, mp], atol=1e-12)
@@ -177,7 +136,7 @@ def test_network_trials_on_alarm():
     assert (df["n_features"] == 36).all() and (df["max_parents"] == 4).all()
     r = df.iloc[0]
     k = net.index(r.class_node)
-    seed = averaging._trial_seed(5, "alarm", (k, 50, 200), r.trial)
+    seed = chapter._trial_seed(5, "alarm", (k, 50, 200), r.trial)
     x = sample(net, 250, np.random.default_rng(seed), as_frame=False)
     X, y = np.delete(x, k, axis=1), x[:, k]
     states = list(net.states(k))
@@ -231,7 +190,7 @@ def test_summarise_trials_intervals():
     assert s.loc[5, "delta_roc_ci_high"] == pytest.approx(hi)
     assert s.loc[5, "delta_roc_se"] == pytest.approx(stats.sem(v))
     assert s.loc[5, "delta_roc_p"] == pytest.approx(stats.ttest_1samp(v, 0).pvalue)
-    shown = averaging.display_summary(s.reset_index())
+    shown = chapter.display_summary(s.reset_index())
     assert list(shown.columns[:4]) == ["N", "trials used", "ROC MAP", "ROC MA"]
     with pytest.raises(ValueError, match="confidence"):
         summarise_trials(df, "n_features", confidence=1.5)
@@ -244,8 +203,8 @@ def test_paper_comparison_and_settings():
         "density": _fake_trials("density", "max_parents", [1, 5, 9, 100, 200]),
     }
     res["density"].loc[res["density"]["max_parents"] >= 100, "delta_roc"] -= 1.0
-    check = averaging.enumeration_check(n_features=6, random_state=1)
-    cmp = averaging.paper_comparison(res, check).set_index("id")
+    check = chapter.enumeration_check(n_features=6, random_state=1)
+    cmp = chapter.paper_comparison(res, check).set_index("id")
     assert cmp.loc[8, "agrees"] == "yes"
     pooled = res["nodes"].query("n_features > 150")["delta_roc"]
     assert float(cmp.loc[13, "ours"]) == pytest.approx(pooled.mean(), abs=0.006)
@@ -256,15 +215,15 @@ def test_paper_comparison_and_settings():
     hi = res["density"].query("max_parents >= 100")["delta_roc"].mean()
     assert float(cmp.loc[40, "ours"]) == pytest.approx(lo / hi, abs=0.006)
     assert 42 not in cmp.index and 46 not in cmp.index  # tests not run: no rows
-    numbers = averaging.chapter_numbers(cmp.reset_index(), check)
+    numbers = chapter.chapter_numbers(cmp.reset_index(), check)
     assert numbers["ours_13"] == str(cmp.loc[13, "ours"]) and "check_difference" in numbers
-    st = averaging.settings_table(res).set_index("test")
+    st = chapter.settings_table(res).set_index("test")
     assert st.loc["nodes", "N (ours)"] == "5, 10, 20, 40, 80, 100, 150, 200, 500"
     assert st.loc["nodes", "N (paper)"] == st.loc["nodes", "N (ours)"]
     assert st.loc["alarm", "N (ours)"] == "–"
     with pytest.raises(ValueError, match="unknown tests"):
-        averaging.summarise_tests({"other": res["nodes"]})
-    shared = averaging.shared_setting(res).set_index("test")
+        chapter.summarise_tests({"other": res["nodes"]})
+    shared = chapter.shared_setting(res).set_index("test")
     assert list(shared.index) == ["nodes", "records", "density"]
     one = res["records"].query("n_train == 200")["delta_roc"]
     assert shared.loc["records", "Δ_ROC % mean"] == pytest.approx(one.mean(), abs=0.006)
@@ -272,11 +231,11 @@ def test_paper_comparison_and_settings():
 
 
 def test_enumeration_check_is_exact():
-    out = averaging.enumeration_check(n_features=7, n_train=80, n_test=40, random_state=3)
+    out = chapter.enumeration_check(n_features=7, n_train=80, n_test=40, random_state=3)
     assert out["n_structures"] == 128 and out["max_abs_difference"] < 1e-12
     assert out["same_class"] == 1.0
     with pytest.raises(ValueError, match="n_features"):
-        averaging.enumeration_check(n_features=20)
+        chapter.enumeration_check(n_features=20)
 
 
 def test_figures(tmp_path):
@@ -284,22 +243,22 @@ def test_figures(tmp_path):
     rec = summarise_trials(_fake_trials("records", "n_train", [25, 12800]), "n_train")
     dens = summarise_trials(_fake_trials("density", "max_parents", list(range(1, 12)) + [200]),
                             "max_parents")
-    fig = plotting.random_networks_figure(nodes, rec, dens)
+    fig = chapter.random_networks_figure(nodes, rec, dens)
     axes = [a for a in fig.axes if a.get_visible()]
     assert len(axes) == 3 and all(a.get_xlabel() and a.get_ylabel() for a in axes)
     fig.savefig(tmp_path / "fig2.png")
     two = _fake_trials("alarm", "n_train", [25, 200])
     two = pd.concat([two, two.assign(class_node="X2")], ignore_index=True)
     s = summarise_trials(two, ["class_node", "n_train"])
-    fig = plotting.delta_roc_figure(s, "n_train", panel="class_node", titles={"X1": "one"})
+    fig = chapter.delta_roc_figure(s, "n_train", panel="class_node", titles={"X1": "one"})
     assert [a.get_title() for a in fig.axes] == ["one", "X2"]
     fig.savefig(tmp_path / "fig4.png")
     with pytest.raises(ValueError, match="lacks columns"):
-        plotting.delta_roc_figure(s.drop(columns="delta_roc_sd"), "n_train")
+        chapter.delta_roc_figure(s.drop(columns="delta_roc_sd"), "n_train")
 
 
 def test_headline_layout_and_verdicts():
-    from credal.report import HEADLINE_COLUMNS
+    from credal.chapters._common import HEADLINE_COLUMNS
 
     res = {
         "nodes": _fake_trials("nodes", "n_features", [5, 100, 200]),
@@ -308,7 +267,7 @@ def test_headline_layout_and_verdicts():
         "worst-case": _fake_trials("worst-case", "n_train", [25, 200]),
     }
     check = {"max_abs_difference": 1e-15, "n_structures": 64, "n_test": 10, "same_class": 1.0}
-    h = averaging.headline(res, check)
+    h = chapter.headline(res, check)
     assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
     assert (h["paper"] == "Dash & Cooper (2002)").all()
     assert (h["chapter"] == "exact-model-averaging").all()
@@ -324,3 +283,49 @@ def test_headline_layout_and_verdicts():
     assert row["verdict"] == ("reproduced" if ok else "differs")
     assert h.iloc[0]["verdict"] == "reproduced"  # closed form exact
     assert not h["quantity"].str.startswith("ALARM").any()  # test not run: no row
+
+
+# ----------------------------------------------- batch sampling of Procedure 2's trials
+
+from credal.chapters.exact_model_averaging import sample_random_trials  # noqa: E402
+
+
+@pytest.mark.parametrize("n_nodes, k, n, r", [
+    (6, 5, 40, 2),      # every node: few parent configurations (one column per configuration)
+    (60, 8, 30, 2),     # 2**8 > 30 records: columns computed per record
+    (25, 3, 50, 3),     # three states
+    (1, 0, 5, 2),       # a single node
+    (120, 60, 20, 2),   # wide parent sets padded to different widths across trials
+    (50, 49, 12, 2),    # most earlier nodes are parents: keys from all earlier nodes
+    (30, 29, 9, 3),     # the same with three states
+    (12, 11, 3000, 3),  # many records: configuration indices of up to 2**11 columns
+])
+def test_sample_random_trials_equals_one_trial_at_a_time(n_nodes, k, n, r):
+    seeds = [np.random.SeedSequence(11, spawn_key=(t,)) for t in range(4)]
+    codes, cls = sample_random_trials(n_nodes, k, n, seeds, n_states=r)
+    assert codes.shape == (4, n, n_nodes) and codes.dtype == np.int8
+    for t, s in enumerate(seeds):
+        rng = np.random.default_rng(s)
+        net = random_network(n_nodes, k, rng, n_states=r)
+        assert net.nodes[cls[t]] == choose_class_node(net, rng)
+        np.testing.assert_array_equal(codes[t], sample(net, n, rng, as_frame=False))
+
+
+def test_sample_random_trials_edge_cases():
+    codes, cls = sample_random_trials(5, 2, 10, [])
+    assert codes.shape == (0, 10, 5) and cls.shape == (0,)
+    with pytest.raises(ValueError, match="n must be >= 1"):
+        sample_random_trials(5, 2, 0, [1])
+    with pytest.raises(ValueError, match="n_states"):
+        sample_random_trials(5, 2, 10, [1], n_states=200)
+
+
+@pytest.mark.parametrize("k, r", [(3, 2), (200, 2), (50, 128), (5000, 3)])
+def test_key_sums_are_exact_modulo_2_64(k, r):
+    from credal.chapters.exact_model_averaging import _key_sums
+
+    rng = np.random.default_rng(k)
+    v = rng.integers(0, r, (2, k, 11)).astype(np.int8)
+    m = rng.integers(0, 2**64, (2, k), dtype=np.uint64)
+    want = (v.astype(np.uint64).transpose(0, 2, 1) * m[:, None, :]).sum(axis=2, dtype=np.uint64)
+    np.testing.assert_array_equal(_key_sums(v, m, r), want)

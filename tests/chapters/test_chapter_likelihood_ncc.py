@@ -1,6 +1,6 @@
-"""Tests of the likelihood-based NCC chapter: the artificial data generator
-(credal.simulation), the chapter part of credal.naive (examples, indicators,
-matched determinacy, tables) and its figures (credal.plotting._likelihood_ncc)."""
+"""Tests of the likelihood-based NCC chapter (credal.chapters.likelihood_ncc): the
+artificial data generator, the worked examples, indicators, matched determinacy,
+tables, the headline rows and the figures."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ import pytest
 from scipy.optimize import minimize
 from scipy.special import expit, xlogy
 
-from credal import datasets, metrics, naive, plotting, simulation
-from credal.naive import LNCC, NCC, NaiveBayes, TwoClassProfile
+from credal import datasets, metrics
+from credal.chapters import likelihood_ncc as chapter
+from credal.chapters._common import HEADLINE_COLUMNS
+from credal.chapters.likelihood_ncc import TwoClassProfile
+from credal.naive import LNCC, NCC, NaiveBayes
 
 PUB1 = datasets.published("antonucci_table1_artificial")
 PUB2 = datasets.published("antonucci_table2_uci")
@@ -27,8 +30,8 @@ PUB2 = datasets.published("antonucci_table2_uci")
 
 
 def test_parameters_meet_the_gap_and_are_reproducible():
-    p = simulation.draw_naive_parameters(simulation.study_rng(0, 0, 1), n_features=50)
-    q = simulation.draw_naive_parameters(simulation.study_rng(0, 0, 1), n_features=50)
+    p = chapter.draw_naive_parameters(chapter.study_rng(0, 0, 1), n_features=50)
+    q = chapter.draw_naive_parameters(chapter.study_rng(0, 0, 1), n_features=50)
     assert p.n_features == 50 and p.n_classes == 2
     np.testing.assert_array_equal(p.class_prior, [0.5, 0.5])
     for a, b in zip(p.conditionals, q.conditionals):
@@ -36,14 +39,14 @@ def test_parameters_meet_the_gap_and_are_reproducible():
         assert a.shape == (2, 2)
         np.testing.assert_allclose(a.sum(axis=1), 1.0)
         assert abs(a[0, 1] - a[1, 1]) >= 0.1
-    r = simulation.draw_naive_parameters(simulation.study_rng(0, 0, 2))
+    r = chapter.draw_naive_parameters(chapter.study_rng(0, 0, 2))
     assert not np.array_equal(r.conditionals[0], p.conditionals[0])
 
 
 def test_parameters_are_uniform_under_the_constraint():
     """Rejection sampling: theta(f|c) uniform on the square minus the band |u - v| < g."""
     rng = np.random.default_rng(1)
-    p = simulation.draw_naive_parameters(rng, n_features=4000, min_gap=0.3)
+    p = chapter.draw_naive_parameters(rng, n_features=4000, min_gap=0.3)
     th = np.array([t[:, 1] for t in p.conditionals])
     assert np.all(np.abs(th[:, 0] - th[:, 1]) >= 0.3)
     # marginal density of u on the allowed set is proportional to 1 - |band at u|;
@@ -52,22 +55,22 @@ def test_parameters_are_uniform_under_the_constraint():
     area = 0.7**2  # allowed area for g = 0.3
     p_low = (0.3 * (1 - 0.3) - 0.3**2 / 2) / area  # integral over u < 0.3 of the allowed length
     assert np.mean(th[:, 0] < 0.3) == pytest.approx(p_low, abs=0.03)
-    multi = simulation.draw_naive_parameters(rng, n_features=3, n_values=[2, 3, 4], n_classes=3)
+    multi = chapter.draw_naive_parameters(rng, n_features=3, n_values=[2, 3, 4], n_classes=3)
     for t in multi.conditionals:
         for a in range(3):
             for b in range(a + 1, 3):
                 assert np.all(np.abs(t[a] - t[b]) >= 0.1)
     with pytest.raises(ValueError):
-        simulation.draw_naive_parameters(rng, min_gap=1.0)
+        chapter.draw_naive_parameters(rng, min_gap=1.0)
     with pytest.raises(RuntimeError):
-        simulation.draw_naive_parameters(rng, n_values=6, n_classes=4, min_gap=0.5, max_tries=50)
+        chapter.draw_naive_parameters(rng, n_values=6, n_classes=4, min_gap=0.5, max_tries=50)
 
 
 def test_samples_follow_the_model_and_declare_every_category():
-    params = simulation.NaiveParameters(np.array([0.3, 0.7]),
-                                        (np.array([[0.9, 0.1], [0.2, 0.8]]),
-                                         np.array([[0.5, 0.3, 0.2], [0.1, 0.1, 0.8]])))
-    X, y = simulation.sample_naive(params, 40_000, 7)
+    params = chapter.NaiveParameters(np.array([0.3, 0.7]),
+                                     (np.array([[0.9, 0.1], [0.2, 0.8]]),
+                                      np.array([[0.5, 0.3, 0.2], [0.1, 0.1, 0.8]])))
+    X, y = chapter.sample_naive(params, 40_000, 7)
     assert list(X.columns) == ["F1", "F2"]
     assert list(y.cat.categories) == [0, 1]
     assert np.mean(y.cat.codes == 1) == pytest.approx(0.7, abs=0.01)
@@ -75,11 +78,11 @@ def test_samples_follow_the_model_and_declare_every_category():
         for c in range(2):
             freq = np.bincount(X.iloc[:, j].cat.codes[y.cat.codes == c], minlength=t.shape[1])
             np.testing.assert_allclose(freq / freq.sum(), t[c], atol=0.015)
-    small, ys = simulation.sample_naive(params, 1, 0)
+    small, ys = chapter.sample_naive(params, 1, 0)
     assert [len(small[c].cat.categories) for c in small] == [2, 3]
     assert len(ys.cat.categories) == 2
-    X2, y2 = simulation.sample_naive(params, 100, 3)
-    X3, y3 = simulation.sample_naive(params, 100, 3)
+    X2, y2 = chapter.sample_naive(params, 100, 3)
+    X3, y3 = chapter.sample_naive(params, 100, 3)
     pd.testing.assert_frame_equal(X2, X3)
     pd.testing.assert_series_equal(y2, y3)
 
@@ -87,18 +90,18 @@ def test_samples_follow_the_model_and_declare_every_category():
 def test_naive_study_goes_through_the_engine_and_is_reproducible():
     est = {"NCC_0.05": NCC(epsilon=0.05), "LNCC_0.75": LNCC(alpha=0.75)}
     kw = dict(sizes=(12, 30), n_theta=2, n_train_sets=2, n_test=300, seed=4)
-    f = simulation.naive_study(est, **kw)
+    f = chapter.naive_study(est, **kw)
     assert len(f) == 2 * 2 * 2 * 2
     assert set(f["d"]) == {12, 30} and set(f["theta"]) == {0, 1}
     assert set(f["n_train"]) == {12, 30} and set(f["n_test"]) == {300}
-    g = simulation.naive_study(est, **kw)
+    g = chapter.naive_study(est, **kw)
     cols = ["dataset", "classifier", "determinacy", "single_accuracy",
             "discounted_accuracy", "precise_on_indeterminate"]
     pd.testing.assert_frame_equal(f[cols], g[cols])
     # one experiment recomputed by hand from the same streams
-    params = simulation.draw_naive_parameters(simulation.study_rng(4, 0, 1))
-    Xte, yte = simulation.sample_naive(params, 300, simulation.study_rng(4, 1, 1, 30))
-    Xtr, ytr = simulation.sample_naive(params, 30, simulation.study_rng(4, 2, 1, 30, 1))
+    params = chapter.draw_naive_parameters(chapter.study_rng(4, 0, 1))
+    Xte, yte = chapter.sample_naive(params, 300, chapter.study_rng(4, 1, 1, 30))
+    Xtr, ytr = chapter.sample_naive(params, 30, chapter.study_rng(4, 2, 1, 30, 1))
     model = LNCC(alpha=0.75).fit(Xtr, ytr)
     want = metrics.summary(model.predict_set(Xte), yte, precise_pred=model.predict(Xte))
     row = f[(f["d"] == 30) & (f["theta"] == 1) & (f["train_set"] == 1)
@@ -113,7 +116,7 @@ def test_naive_study_goes_through_the_engine_and_is_reproducible():
 
 
 def test_binomial_likelihood_interval():
-    lo, up = naive.binomial_likelihood_interval([5, 0, 7, 3], [10, 4, 7, 9], 0.85)
+    lo, up = chapter.binomial_likelihood_interval([5, 0, 7, 3], [10, 4, 7, 9], 0.85)
     n, N = np.array([5, 0, 7, 3.0]), np.array([10, 4, 7, 9.0])
     p = n / N
 
@@ -125,16 +128,16 @@ def test_binomial_likelihood_interval():
     assert lo[1] == 0 and up[1] == pytest.approx(1 - 0.85 ** (1 / 4))
     assert up[2] == 1 and lo[2] == pytest.approx(0.85 ** (1 / 7))
     assert np.all(lo <= p) and np.all(p <= up)
-    df = naive.likelihood_vs_idm([2, 10, 100], alpha=0.85, s=2)
+    df = chapter.likelihood_vs_idm([2, 10, 100], alpha=0.85, s=2)
     np.testing.assert_allclose(df["idm_upper"], (df["n"] + 2) / (df["N"] + 2))
     # the paper's point: the likelihood interval shrinks more slowly than the IDM's
     assert df["likelihood_upper"].iloc[-1] > df["idm_upper"].iloc[-1]
     with pytest.raises(ValueError):
-        naive.likelihood_vs_idm([3], fraction=0.5)
+        chapter.likelihood_vs_idm([3], fraction=0.5)
 
 
 def test_example_2_profile():
-    prof = TwoClassProfile(**naive.EXAMPLE2)
+    prof = TwoClassProfile(**chapter.EXAMPLE2)
     assert (prof.a, prof.b) == (-5.5, 1.5)
     assert prof.t0() == pytest.approx(-2.0, abs=1e-12)
     assert prof.t_hat() == pytest.approx(1 / 3, abs=1e-6)
@@ -154,29 +157,29 @@ def test_example_2_profile():
     best = min(minimize(nll, z0, method="BFGS").fun
                for z0 in np.random.default_rng(0).normal(size=(6, 3)))
     assert -best == pytest.approx(prof.max_log_L(), abs=1e-7)
-    cloud = naive.example2_cloud(4000, 1)
+    cloud = chapter.example2_cloud(4000, 1)
     assert cloud["relative_likelihood"].max() <= 1.0
     # no sampled model lies above the envelope at its posterior
     env = prof.curve(20001)
     upper = np.interp(cloud["posterior"], env["posterior"], env["relative_likelihood"])
     assert np.all(cloud["relative_likelihood"] <= upper + 1e-3)
     # the sampled cut lies inside the exact one, and the sampled threshold below it
-    cuts = naive.example2_cuts(cloud, [0.2, 0.75])
+    cuts = chapter.example2_cuts(cloud, [0.2, 0.75])
     for a in (0.2, 0.75):
         ex = cuts[(cuts["alpha"] == a) & (cuts["source"] == "exact")].iloc[0]
         mc = cuts[(cuts["alpha"] == a) & (cuts["source"] == "Monte Carlo")].iloc[0]
         assert ex["low"] <= mc["low"] and mc["high"] <= ex["high"]
-    assert naive.cloud_threshold(cloud) <= 3**6 / 5**5
+    assert chapter.cloud_threshold(cloud) <= 3**6 / 5**5
 
 
 def test_example_2_and_3_summaries():
-    s2 = naive.example2_summary(n_samples=500, n_replicates=3)
+    s2 = chapter.example2_summary(n_samples=500, n_replicates=3)
     row = s2[s2["quantity"].str.startswith("alpha*")].iloc[0]
     assert row["exact"] == pytest.approx(0.23328, abs=1e-10)
     assert row["monte_carlo"] <= row["exact"]
     dom = s2[s2["quantity"].str.endswith("(1 = yes)")]
     assert dom["exact"].tolist() == [0.0, 1.0] and dom["published"].tolist() == [0.0, 1.0]
-    s3 = naive.example3_summary().set_index("quantity")["ours"]
+    s3 = chapter.example3_summary().set_index("quantity")["ours"]
     assert s3.iloc[0] == pytest.approx(0.2117763992, abs=1e-9)
     assert s3.iloc[1] == pytest.approx(0.2109, abs=5e-5)
     assert s3.iloc[2] == pytest.approx(0.2117763992, abs=1e-7)
@@ -184,7 +187,7 @@ def test_example_2_and_3_summaries():
     assert s3.iloc[4] == pytest.approx(1.0)
     assert s3.iloc[5] == pytest.approx(0.2571202769, abs=1e-8)
     assert s3.iloc[6] == 1.0
-    prof = naive.example3_profiles(501)
+    prof = chapter.example3_profiles(501)
     assert set(prof["likelihood"]) == {"with the new instance", "without the new instance"}
     assert prof["relative_likelihood"].max() <= 1.0
 
@@ -195,7 +198,7 @@ def test_profile_thresholds_agree_with_the_lncc(seed):
     n1, n2 = rng.integers(3, 25, 2)
     m = int(rng.integers(1, 4))
     n1j, n2j = rng.integers(0, n1 + 1, m), rng.integers(0, n2 + 1, m)
-    X, y, x = naive.two_class_data(n1, n1j, n2, n2j)
+    X, y, x = chapter.two_class_data(n1, n1j, n2, n2j)
     model = LNCC().fit(X, y)
     np.testing.assert_array_equal(model.category_count_[0][:, 1], [n1j[0], n2j[0]])
     thr = model.dominance_threshold(x)[0]
@@ -228,7 +231,7 @@ def test_pooled_indicators_pool_the_instances():
     groups = [{"dataset": "a", "classifier": "NCC_0.05", "repeat": r, "fold": k}
               for r in range(2) for k in range(3)]
     folds, raw = _fake_folds(rng, groups)
-    pooled = naive.pooled_indicators(folds, ["dataset", "classifier", "repeat"])
+    pooled = chapter.pooled_indicators(folds, ["dataset", "classifier", "repeat"])
     for r in range(2):
         parts = [x for x in raw if x[0]["repeat"] == r]
         sets = np.vstack([p[1] for p in parts])
@@ -250,7 +253,7 @@ def test_artificial_summary_uses_cluster_standard_errors():
                          "determinacy": 0.8 + 0.05 * th + 0.01 * r, "single_accuracy": 0.9,
                          "discounted_accuracy": 0.85,
                          "precise_on_indeterminate": np.nan if r == 0 else 0.5})
-    s = naive.artificial_summary(pd.DataFrame(rows))
+    s = chapter.artificial_summary(pd.DataFrame(rows))
     row = s.loc[(25, "NCC_0.05")]
     theta_means = np.array([0.815, 0.865, 0.915])
     assert row["Det"] == pytest.approx(100 * theta_means.mean())
@@ -265,22 +268,22 @@ def test_artificial_summary_rebuilds_the_nbc_row_from_an_ncc():
              "single_accuracy": 0.95, "discounted_accuracy": 0.9,
              "precise_on_indeterminate": 0.5, "precise_accuracy": 0.9 + 0.01 * th}
             for c in ("NCC_0.05", "LNCC_0.75") for th in range(3)]
-    s = naive.artificial_summary(pd.DataFrame(rows))
+    s = chapter.artificial_summary(pd.DataFrame(rows))
     nbc = s.loc[(25, "NBC")]
     assert nbc["Det"] == 100 and nbc["Sgl_acc"] == pytest.approx(91.0)
     assert nbc["D_acc"] == pytest.approx(91.0) and np.isnan(nbc["NBC_I"])
     assert nbc["family"] == "NBC"
     with_nbc = pd.DataFrame(rows + [{**rows[0], "classifier": "NBC", "determinacy": 1.0,
                                      "single_accuracy": 0.5, "precise_accuracy": 0.5}])
-    assert naive.artificial_summary(with_nbc).loc[(25, "NBC"), "Sgl_acc"] == 50.0
-    assert "NBC" not in naive.chapter_estimators(nbc=False)
+    assert chapter.artificial_summary(with_nbc).loc[(25, "NBC"), "Sgl_acc"] == 50.0
+    assert "NBC" not in chapter.chapter_estimators(nbc=False)
 
 
 def _summary(group, values):
     """A summary table from {(group value, classifier): Det}."""
     rows = []
     for (g, c), det in values.items():
-        fam, par, val = naive._family(c)
+        fam, par, val = chapter._family(c)
         rows.append({group: g, "classifier": c, "family": fam, "parameter": par,
                      "parameter_value": val, "Det": det, "Det_se": 0.1, "Sgl_acc": 90.0,
                      "Sgl_acc_se": 0.2, "D_acc": 88.0, "D_acc_se": 0.2, "NBC_I": 55.0,
@@ -294,7 +297,7 @@ def test_match_determinacy_rule_and_ties():
                        (50, "NCC_0.05"): 91.0, (50, "NCC_0.25"): 95.0,
                        (50, "LNCC_0.75"): 94.0, (50, "LNCC_0.95"): 97.0,
                        (25, "NBC"): 100.0})
-    m = naive.match_determinacy(s, "d")
+    m = chapter.match_determinacy(s, "d")
     # d = 25: two exact ties; the smaller epsilon wins, then the larger alpha
     assert tuple(m.loc[25, ["NCC", "LNCC"]]) == ("NCC_0.05", "LNCC_0.95")
     assert m.loc[25, "gap"] == 0
@@ -306,7 +309,7 @@ def test_table1_and_table2_put_the_published_values_beside_ours():
     vals = {(d, c): 90.0 + i for d in (25, 50, 100)
             for i, c in enumerate(["NCC_0.05", "NCC_0.15", "NCC_0.25", "NCC_0.35",
                                    "LNCC_0.35", "LNCC_0.55", "LNCC_0.75", "LNCC_0.95"])}
-    t1 = naive.table1(_summary("d", vals))
+    t1 = chapter.table1(_summary("d", vals))
     for _, r in PUB1.iterrows():
         row = t1.loc[(r["n"], r["classifier"])]
         assert row["Det_paper"] == r["Det"] and row["pair"].startswith("paper's")
@@ -314,7 +317,7 @@ def test_table1_and_table2_put_the_published_values_beside_ours():
     assert t1["pair"].eq("ours").any()
     uvals = {(ds, c): v for (d, c), v in vals.items() if d == 25
              for ds in ("credit_g", "haberman", "hepatitis", "vote")}
-    t2 = naive.table2(_summary("dataset", uvals))
+    t2 = chapter.table2(_summary("dataset", uvals))
     assert set(t2.index.get_level_values("dataset")) == {"credit_g", "haberman", "hepatitis"}
     hep = t2.loc[("hepatitis", "NCC_0.05")]
     printed = PUB2[(PUB2["dataset"] == "hepatitis") & (PUB2["classifier"] == "NCC_0.05")].iloc[0]
@@ -322,15 +325,15 @@ def test_table1_and_table2_put_the_published_values_beside_ours():
     assert "swapped" in hep["note"]
     ger = t2.loc[("credit_g", "LNCC_0.95")]
     assert ger["Det_paper"] == 95.7
-    shown = naive.display_comparison(t2)
+    shown = chapter.display_comparison(t2)
     assert "Det (paper)" in shown and shown.loc[("credit_g", "LNCC_0.95"), "Det"] == "97.0 ± 0.1"
-    assert naive.published_table2(fix_swap=False)["note"].eq("").all()
+    assert chapter.published_table2(fix_swap=False)["note"].eq("").all()
 
 
 def test_default_averages():
     s = _summary("dataset", {(ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
                              for c in ("NCC_0.05", "LNCC_0.75")})
-    avg = naive.default_averages(s)
+    avg = chapter.default_averages(s)
     assert avg.loc["NCC_0.05", "Det"] == pytest.approx(93.0)
     assert avg.loc["NCC_0.05", "Det_se"] == pytest.approx(np.sqrt(2 * 0.1**2) / 2)
     assert avg.loc["NCC_0.05", "Det_paper"] == 96.3
@@ -339,7 +342,7 @@ def test_default_averages():
 
 
 def test_chapter_estimators_are_named_like_the_paper():
-    est = naive.chapter_estimators()
+    est = chapter.chapter_estimators()
     assert list(est) == ["NBC", "NCC_0.05", "NCC_0.15", "NCC_0.25", "NCC_0.35",
                          "LNCC_0.35", "LNCC_0.55", "LNCC_0.75", "LNCC_0.95"]
     assert isinstance(est["NBC"], NaiveBayes) and est["LNCC_0.75"].alpha == 0.75
@@ -360,35 +363,33 @@ def _labelled(fig):
 def test_figures_have_labelled_axes():
     import matplotlib.pyplot as plt
 
-    df = naive.likelihood_vs_idm(range(2, 41, 2))
-    assert _labelled(plotting.likelihood_idm_figure(df))
-    cloud = naive.example2_cloud(300, 0)
-    env = TwoClassProfile(**naive.EXAMPLE2).curve(201)
-    assert _labelled(plotting.likelihood_cloud_figure(cloud, env, naive.example2_cuts(cloud),
-                                                      0.23328))
-    assert _labelled(plotting.profile_likelihood_figure(naive.example3_profiles(201),
-                                                        {"alpha*": 0.21}))
+    df = chapter.likelihood_vs_idm(range(2, 41, 2))
+    assert _labelled(chapter.likelihood_idm_figure(df))
+    cloud = chapter.example2_cloud(300, 0)
+    env = TwoClassProfile(**chapter.EXAMPLE2).curve(201)
+    assert _labelled(chapter.likelihood_cloud_figure(cloud, env, chapter.example2_cuts(cloud),
+                                                     0.23328))
+    assert _labelled(chapter.profile_likelihood_figure(chapter.example3_profiles(201),
+                                                       {"alpha*": 0.21}))
     vals = {(d, c): 90.0 + d / 50 for d in (25, 50, 100)
             for c in ("NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95", "NBC")}
-    assert _labelled(plotting.determinacy_vs_size_figure(_summary("d", vals), PUB1))
+    assert _labelled(chapter.determinacy_vs_size_figure(_summary("d", vals), PUB1))
     u = _summary("dataset", {(ds, c): 90.0 + i for i, ds in enumerate("abc")
                              for c in ("NCC_0.05", "LNCC_0.75")})
-    assert _labelled(plotting.ncc_lncc_scatter_figure(u))
+    assert _labelled(chapter.ncc_lncc_scatter_figure(u))
     plt.close("all")
 
 
 def test_headline_has_the_report_layout():
-    from credal.report import HEADLINE_COLUMNS
-
     vals = {(d, c): 90.0 + i for d in (25, 50, 100)
             for i, c in enumerate(["NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95"])}
-    t1 = naive.table1(_summary("d", vals))
-    avg = naive.default_averages(_summary("dataset", {
+    t1 = chapter.table1(_summary("d", vals))
+    avg = chapter.default_averages(_summary("dataset", {
         (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
         for c in ("NCC_0.05", "LNCC_0.75")}))
-    ex2 = naive.example2_summary(n_samples=200, n_replicates=2)
-    ex3 = naive.example3_summary()
-    h = naive.headline(ex2, ex3, t1, avg)
+    ex2 = chapter.example2_summary(n_samples=200, n_replicates=2)
+    ex3 = chapter.example3_summary()
+    h = chapter.headline(ex2, ex3, t1, avg)
     assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
     assert 5 <= len(h) <= 25 and h["quantity"].is_unique
     assert np.isfinite(h["published"]).all() and np.isfinite(h["ours"]).all()

@@ -1,0 +1,372 @@
+"""Tests of the ``credal-aode`` chapter module (Corani & Antonucci).
+
+The tables are checked on synthetic fold tables (random sets and predictions
+summarised per fold as the engine does) and against the transcribed published
+statements in data/published; the figures on random per-data-set scores.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as st
+from sklearn.base import clone
+
+from credal import comparisons, metrics
+from credal.chapters import _common
+from credal.chapters import credal_aode as chapter
+from credal.experiments import CVResult
+
+CREDAL = {"BMA-AODE*", "COMP-AODE*", "NCC", "CMA", "CDT"}
+PUBLISHED = Path(__file__).resolve().parents[2] / "data" / "published"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _random_data(rng, n, k, K, max_v=3, p_missing=0.1):
+    """Random category codes, -1 = missing (as in tests/test_aode.py)."""
+    nv = rng.integers(1, max_v + 1, size=k)
+    X = np.column_stack([rng.integers(0, v, size=n) for v in nv])
+    X = np.where(rng.random(X.shape) < p_missing, -1, X)
+    y = rng.integers(0, K, size=n)
+    y[:K] = np.arange(K)             # every class observed
+    return X, y, nv
+
+
+def _synthetic(seed=0, n_datasets=6, n_repeats=3, n_splits=2,
+               classifiers=chapter.PAPER_CLASSIFIERS, sizes=None):
+    """Random sets and predictions, summarised per fold exactly as the engine does.
+
+    Returns (CVResult, instances) where ``instances`` holds the per-instance arrays
+    (dataset, classifier, repeat, y, sets, pred, proba) for brute-force checks.
+    """
+    rng = np.random.default_rng(seed)
+    rows, inst, classes = [], [], {}
+    for d in range(n_datasets):
+        name = f"d{d}"
+        K = int(rng.integers(2, 5))
+        n = int(sizes[d]) if sizes is not None else int(rng.integers(20, 60))
+        classes[name] = np.array([f"c{k}" for k in range(K)], dtype=object)
+        # per-classifier indeterminacy rate; some data sets fully determinate
+        for c in classifiers:
+            p_ind = 0.0 if (c in CREDAL and d == 0) else (rng.uniform(0.05, 0.4) if c in CREDAL else 0)
+            for r in range(n_repeats):
+                perm = rng.permutation(n)
+                for f in range(n_splits):
+                    te = perm[f::n_splits]
+                    m = len(te)
+                    y = rng.integers(0, K, m)
+                    pred = np.where(rng.random(m) < 0.7, y, rng.integers(0, K, m))
+                    sets = np.zeros((m, K), bool)
+                    sets[np.arange(m), pred] = True
+                    ind = rng.random(m) < p_ind
+                    sets[ind] |= rng.random((int(ind.sum()), K)) < 0.5
+                    proba = None
+                    if c not in CREDAL:
+                        proba = rng.dirichlet(np.ones(K), m)
+                    summ = metrics.summary(sets, y, precise_pred=pred, proba=proba)
+                    rows.append({"dataset": name, "classifier": c, "repeat": r, "fold": f,
+                                 "n_train": n - m, "n_test": m, **summ})
+                    inst.append({"dataset": name, "classifier": c, "repeat": r, "y": y,
+                                 "sets": sets, "pred": pred, "proba": proba})
+    folds = pd.DataFrame(rows)
+    return CVResult(predictions=pd.DataFrame(), folds=folds, classes=classes), inst
+
+
+def _scores(values):
+    """scores table from {classifier: {metric: [per data set values]}}."""
+    frames = []
+    for c, mets in values.items():
+        df = pd.DataFrame(mets)
+        df["dataset"] = [f"d{i}" for i in range(len(df))]
+        df["classifier"] = c
+        frames.append(df)
+    return pd.concat(frames).set_index(["dataset", "classifier"]).sort_index()
+
+
+@pytest.fixture(scope="module")
+def chapter_scores():
+    res, _ = _synthetic()
+    return res, comparisons.dataset_scores(res.folds)
+
+
+# --------------------------------------------------------------------------- classifiers
+
+
+def test_paper_classifiers_and_counterparts():
+    est = chapter.paper_classifiers(epsilon=0.02, prune_factor=100.0, s=2.0, ncc_s=1.5, cdt_s=0.5)
+    assert tuple(est) == chapter.PAPER_CLASSIFIERS
+    assert est["BMA-AODE*"].get_params()["epsilon"] == 0.02
+    assert est["BMA-AODE"].prune_factor == 100.0 and est["COMP-AODE"].s == 2.0
+    assert est["NCC"].s == 1.5 and est["CDT"].s == 0.5
+    for name, e in est.items():
+        assert hasattr(e, "predict_set") == (name not in ("AODE", "BMA-AODE", "COMP-AODE"))
+    # the credal classifiers' point predictions are their precise counterparts'
+    rng = np.random.default_rng(5)
+    X, y, nv = _random_data(rng, 80, 4, 3, p_missing=0.0)
+    Xte = np.column_stack([rng.integers(0, v, size=40) for v in nv])
+    for c, p in chapter.PAPER_COUNTERPARTS.items():
+        np.testing.assert_array_equal(clone(est[c]).fit(X, y).predict(Xte),
+                                      clone(est[p]).fit(X, y).predict(Xte))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def test_every_paper_comparison_names_one_published_row():
+    pub = pd.read_csv(PUBLISHED / "corani_headline_numbers.csv")
+    wilcoxon_rows = pub["quantity"].str.startswith("Wilcoxon") | pub["value"].eq("n.s.")
+    used = set()
+    for c in chapter.PAPER_COMPARISONS:
+        if c["published"] is not None:
+            assert chapter._published_value(pub, c["published"]) in ("<0.01", "<0.05", "n.s.")
+            used.add(c["published"])
+    # every significance statement of the paper is one of the comparisons (the
+    # Friedman statements are checked by friedman_tables)
+    stated = {(q, c) for q, c in zip(pub.loc[wilcoxon_rows, "quantity"],
+                                     pub.loc[wilcoxon_rows, "classifier"])}
+    assert stated == used
+
+
+def test_wilcoxon_table_reads_the_published_statements(chapter_scores):
+    _, sc = chapter_scores
+    t = chapter.wilcoxon_table(sc, nsamples=500).set_index("id")
+    assert len(t) == len(chapter.PAPER_COMPARISONS) == 16
+    assert t.loc["acc_aode_bma", "published_p"] == "<0.01"
+    assert t.loc["acc_comp_aode", "published_p"] == "n.s."
+    assert t.loc["u65_comp_bma_star", "published_p"] == "<0.05"
+    assert t.loc["brier_aode_bma", "published_p"] == "" and \
+        t.loc["brier_aode_bma", "meets_published"] is None
+    assert t.loc["safe_bma", "claimed_better"] == "BMA-AODE (safe)"
+    assert t.loc["acc_comp_aode", "same_direction"] is None
+    for k, r in t.iterrows():
+        if r["published_p"]:
+            assert r["meets_published"] == _common.meets_published(r["wilcoxon_p"],
+                                                                       r["published_p"])
+        if r["same_direction"] is not None:
+            sign = 1 if r["higher_is_better"] else -1
+            assert r["same_direction"] == (sign * r["mean_difference"] > 0)
+    d = chapter.display_wilcoxon(t.reset_index())
+    assert "p (paper)" in d and d.index.name == "comparison (a vs b)"
+    b = chapter.display_bayesian(t.reset_index())
+    np.testing.assert_allclose(b[["P(a better)", "P(equivalent)", "P(b better)"]].sum(axis=1), 1,
+                               atol=2e-3)
+
+
+def test_headline_statistics_by_hand():
+    ds = ["d0", "d1", "d2", "d3"]
+    nan = np.nan
+    vals = {
+        "AODE": {"accuracy": [.8, .7, .9, .6], "brier": [.2, .4, .1, .5]},
+        "BMA-AODE": {"accuracy": [.7, .7, .9, .6], "brier": [.22, .44, .11, .55]},
+        "COMP-AODE": {"accuracy": [.8, .8, .9, .6], "brier": [.18, .36, .09, .45]},
+    }
+    for c in ("BMA-AODE*", "COMP-AODE*"):
+        vals[c] = {"determinacy": [1.0, .9, .8, .95], "set_accuracy": [nan, 1.0, .8, .9],
+                   "indeterminate_size": [nan, 2.0, 3.0, 2.5],
+                   "precise_on_determinate": [.8, .75, .95, .62],
+                   "precise_on_indeterminate": [nan, .5, 0.0, .25],
+                   "u65": [.8, .72, .92, .63], "u80": [.8, .74, .94, .64],
+                   "u65_on_indeterminate": [nan, .6, .3, .5],
+                   "u80_on_indeterminate": [nan, .7, .4, .6]}
+    sc = _scores(vals)
+    n = pd.Series([100, 200, 50, 1000], index=ds)
+    h = chapter.headline_statistics(sc, n, n_classes=[2, 3, 4, 3])
+    np.testing.assert_allclose(h["brier_increase_bma"], 10.0)
+    np.testing.assert_allclose(h["brier_reduction_comp"], 10.0)
+    np.testing.assert_allclose(h["n_classes"], 3.0)
+    np.testing.assert_allclose(h["det_bma"], 100 * np.mean([1, .9, .8, .95]))
+    assert h["fully_det_bma"] == 1 and h["near_det_bma"] == 1
+    np.testing.assert_allclose(h["rho_n_bma"], st.spearmanr([1, .9, .8, .95], n).statistic)
+    r = st.pearsonr([1, .9, .8, .95], n)
+    np.testing.assert_allclose([h["r_n_bma"], h["r_n_p_bma"]], [r.statistic, r.pvalue])
+    np.testing.assert_allclose(h["set_acc_bma"], 90.0)
+    np.testing.assert_allclose(h["size_bma"], 2.5)
+    np.testing.assert_allclose(h["prior_dep_bma"], 25.0)
+    np.testing.assert_allclose(h["share_bma"], 100 - h["det_bma"])
+    rel65 = np.array([.8, .72, .92, .63]) / np.array([.7, .7, .9, .6]) - 1
+    np.testing.assert_allclose(h["rel_u65_bma"], 100 * rel65.mean())
+    rel80 = np.array([.8, .74, .94, .64]) / np.array([.7, .7, .9, .6]) - 1
+    np.testing.assert_allclose(h["rel_high_bma"],
+                               100 * np.quantile(np.r_[rel65, rel80], 0.9))
+    # prior-dependent gains: d2 has precise accuracy 0 there and is left out
+    gain = np.r_[np.array([.6, .5]) / [.5, .25], np.array([.7, .6]) / [.5, .25]] - 1
+    np.testing.assert_allclose(h["ind_low_bma"], 100 * np.quantile(gain, 0.1))
+    np.testing.assert_allclose(h["ind_high_comp"], 100 * np.quantile(gain, 0.9))
+
+
+def test_headline_table_and_numbers(chapter_scores):
+    res, sc = chapter_scores
+    h = chapter.headline_table(res)
+    assert h.loc["det_bma", "published"] == "94" and h.loc["fully_det_comp", "published"] == "18"
+    assert h.loc["r_n_comp", "published"] == "" and h.loc["r_n_bma", "published"] == "0.3"
+    assert np.isnan(h.loc["fully_det_bma", "se"]) and np.isfinite(h.loc["det_bma", "se"])
+    sizes = chapter.dataset_sizes(res)
+    assert sizes.loc["d0", "classes"] == len(res.classes["d0"])
+    stats_all = chapter.headline_statistics(sc, sizes["n"], sizes["classes"])
+    np.testing.assert_allclose(h["ours"].to_numpy(float), stats_all[h.index].to_numpy(float))
+    d = chapter.display_headline(h)
+    assert d.loc[("average determinacy", "BMA-AODE*"), "paper"] == "94"
+    w = chapter.wilcoxon_table(sc, nsamples=200)
+    ranks, pairs = chapter.friedman_tables(sc)
+    num = chapter.chapter_numbers(h, w, ranks, pairs)
+    assert num["pub_det_comp"] == "99" and num["h_fully_det_bma"].isdigit()
+    assert num["pub_acc_aode_bma"] == "<0.01" and num["pub_brier_aode_bma"] == "—"
+    assert int(num["claims_total"]) == 15 and 0 <= int(num["claims_held"]) <= 15
+    assert num["best_u65"] in chapter.FRIEDMAN_CLASSIFIERS
+    assert "sig90_u80" in num and all(isinstance(v, str) for v in num.values())
+
+
+def test_friedman_tables_published_statements(chapter_scores):
+    _, sc = chapter_scores
+    ranks, pairs = chapter.friedman_tables(sc)
+    assert list(ranks.index) == ["u65", "u80"]
+    assert (ranks["best_published"] == "COMP-AODE*").all()
+    assert (pairs["published_95%"] == "no").all()
+    pub90 = {(u, frozenset({b, w})): v for u, b, w, v in
+             zip(pairs["scores"], pairs["better"], pairs["worse"], pairs["published_90%"])}
+    assert pub90[("u65", frozenset({"COMP-AODE*", "CMA"}))] == "COMP-AODE*"
+    assert pub90[("u80", frozenset({"COMP-AODE*", "CDT"}))] == "COMP-AODE*"
+    assert pub90[("u65", frozenset({"CDT", "CMA"}))] == "no"
+    r, p = chapter.display_friedman(ranks, pairs)
+    assert "CD 95%" in r.columns and "paper: significant at 90%" in p.columns
+
+
+def test_per_dataset_tables_and_settings(chapter_scores):
+    res, _ = chapter_scores
+    sc = comparisons.dataset_scores(res.folds, se=True)
+    sizes = chapter.dataset_sizes(res)
+    t = chapter.per_dataset_table(sc, sizes, "determinate")
+    assert list(t.columns[:4]) == ["n", "classes", "accuracy AODE", "accuracy AODE s.e."]
+    assert t["n"].is_monotonic_increasing and len(t) == 6
+    u = chapter.per_dataset_table(sc, sizes, "utilities")
+    assert "u80 CDT" in u and "u65 NCC s.e." in u
+    with pytest.raises(ValueError, match="part"):
+        chapter.per_dataset_table(sc, sizes, "nope")
+    s = chapter.settings_table(39, 10, 5, 0.01, 1e4, 1.0)
+    assert s.loc["data sets", "paper"] == "40" and s.loc["epsilon", "ours"] == "0.01"
+    assert s.loc["BMA keeps SPODEs with L >= L_max x", "ours"] == "0.0001"
+
+
+def test_report_headline_rows(chapter_scores):
+    res, sc = chapter_scores
+    h = chapter.headline_table(res)
+    w = chapter.wilcoxon_table(sc, nsamples=200)
+    ranks, pairs = chapter.friedman_tables(sc)
+    rep = chapter.report_headline(h, w, ranks, pairs)
+    assert list(rep.columns) == _common.HEADLINE_COLUMNS + ["verdict"]
+    assert (rep["chapter"] == "credal-aode").all() and (rep["paper"] == chapter.PAPER).all()
+    det = rep[rep["quantity"] == "average determinacy (BMA-AODE*)"].iloc[0]
+    se = h.loc["det_bma", "se"]
+    assert det["published"] == 94.0 and det["ours"] == h.loc["det_bma", "ours"]
+    np.testing.assert_allclose(det["tolerance"], 0.5 + 1.96 * np.sqrt(2) * se)
+    size = rep[rep["quantity"] == "average indeterminate output size (BMA-AODE*)"].iloc[0]
+    np.testing.assert_allclose(size["tolerance"],
+                               0.05 + 1.96 * np.sqrt(2) * h.loc["size_bma", "se"])
+    count = rep[rep["quantity"] == "data sets with determinacy 100% (COMP-AODE*)"].iloc[0]
+    assert count["tolerance"] == 0 and count["published"] == 18
+    # one row per printed significance statement, coded 1 / 0
+    sig = rep[rep["quantity"].str.startswith("significant:")]
+    assert len(sig) == 15 and set(sig["published"]) == {0.0, 1.0}
+    ns = sig[sig["quantity"].str.contains("COMP-AODE vs AODE \\(paper: n.s.")].iloc[0]
+    p_acc = w.set_index("id").loc["acc_comp_aode", "wilcoxon_p"]
+    assert ns["published"] == 0 and ns["ours"] == float(p_acc < 0.05)
+    fr = rep[rep["quantity"].str.contains("at 90%")]
+    assert len(fr) == 2 and (fr["published"] == 1).all()
+    assert rep["verdict"].isin(["reproduced", "differs", "not comparable"]).all()
+
+
+def test_reference_check_examples_and_gap():
+    res, _ = _synthetic(seed=4, n_datasets=7, classifiers=chapter.PAPER_CLASSIFIERS
+                        + ("AODE (Laplace)",))
+    sc = comparisons.dataset_scores(res.folds)
+    chk = chapter.reference_check(sc)
+    assert list(chk.index) == ["AODE", "AODE (Laplace)"]
+    b = comparisons.score_matrix(sc, "brier")
+    np.testing.assert_allclose(chk.loc["AODE (Laplace)", "Brier COMP-AODE / reference"],
+                               (b["COMP-AODE"] / b["AODE (Laplace)"]).mean())
+    np.testing.assert_allclose(chk.loc["AODE", "p Brier COMP-AODE"],
+                               st.wilcoxon(b["COMP-AODE"], b["AODE"]).pvalue)
+    num = chapter.check_numbers(chk)
+    assert num["check_ratio"] == f"{chk.iloc[1, 2]:.3f}"
+    assert chapter.check_numbers(pd.DataFrame())["check_p_u65"] == "n/a"
+    # the synthetic credal classifiers draw their own predictions: a gap exists
+    assert chapter.counterpart_gap(sc) > 0
+    w = chapter.wilcoxon_table(sc, nsamples=200)
+    ex = chapter.chapter_examples(sc, w)
+    ratio = (b["BMA-AODE"] / b["AODE"]).sort_values(ascending=False)
+    assert ex["brier_worst_bma"].split(", ")[0] == ratio.index[0]
+    n_ind = sc["n_indeterminate"].xs("COMP-AODE*", level="classifier")
+    assert ex["median_ind_comp"] == f"{n_ind[n_ind > 0].median():.0f}"
+    failed = w[[m is not None and (not m or s is False)
+                for m, s in zip(w["meets_published"], w["same_direction"])]]
+    assert ex["claims_failed"] == ("; ".join(failed["label"]) or "none")
+    assert set(ex) >= {"bayes_equivalent", "bayes_decisive", "setacc_low_comp",
+                       "brier_best_comp", "brier_worst_comp", "median_ind_bma"}
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def _figure_scores():
+    rng = np.random.default_rng(0)
+    names = [f"d{i}" for i in range(8)]
+    rows = []
+    for d in names:
+        for c in chapter.PAPER_CLASSIFIERS:
+            det = 1.0 if d == "d0" else rng.uniform(0.8, 1)
+            rows.append({"dataset": d, "classifier": c, "accuracy": rng.uniform(0.6, 0.95),
+                         "brier": rng.uniform(0.05, 0.3), "determinacy": det,
+                         "u65": rng.uniform(0.6, 0.95), "u80": rng.uniform(0.6, 0.95),
+                         "precise_on_determinate": rng.uniform(0.7, 1),
+                         "precise_on_indeterminate": np.nan if det == 1 else rng.uniform(0, 1),
+                         "n_indeterminate": 0 if det == 1 else int(rng.integers(1, 50))})
+    scores = pd.DataFrame(rows).set_index(["dataset", "classifier"])
+    sizes = pd.DataFrame({"n": rng.integers(50, 5000, len(names)), "classes": 3}, index=names)
+    return scores, sizes
+
+
+def test_chapter_figures(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    scores, sizes = _figure_scores()
+    ranks = pd.DataFrame({"CDT": [2.2, 2.1], "CMA": [2.3, 1.9], "COMP-AODE*": [1.5, 2.0],
+                          "cd_95%": [0.52, 0.52], "cd_90%": [0.46, 0.46]},
+                         index=pd.Index(["u65", "u80"], name="scores"))
+    table = pd.DataFrame({"label": ["a vs b", "c vs d"], "p_a_better": [0.7, np.nan],
+                          "p_rope": [0.2, np.nan], "p_b_better": [0.1, np.nan]})
+    figs = {
+        "scatter": chapter.aode_accuracy_scatter(scores),
+        "brier": chapter.aode_relative_brier(scores, sizes),
+        "det": chapter.aode_determinacy(scores, sizes),
+        "safe": chapter.aode_safe_vs_prior_dependent(scores),
+        "utility": chapter.aode_relative_utility(scores, sizes),
+        "ranks": chapter.aode_friedman_ranks(ranks, ["CDT", "CMA", "COMP-AODE*"]),
+        "bayes": chapter.aode_bayesian_comparisons(table),
+    }
+    for name, fig in figs.items():
+        for ax in fig.axes:
+            assert ax.get_xlabel() and ax.get_ylabel(), name
+        fig.savefig(tmp_path / f"{name}.png", dpi=40)
+    assert len(figs["scatter"].axes) == 2 and len(figs["utility"].axes) == 4
+    # relative Brier: one point per data set, ordered by size
+    ax = figs["brier"].axes[0]
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert ticks == list(sizes["n"].sort_values().index)
+    # Figure 5 leaves out the fully determinate data set
+    off = figs["safe"].axes[0].collections[0].get_offsets()
+    assert len(off) == 7
+    # Figure 7: bars of half-width CD/2 around the average rank
+    line = figs["ranks"].axes[0].lines[0]
+    np.testing.assert_allclose(line.get_xdata(), [2.2 - 0.26, 2.2 + 0.26])
+    assert len(figs["bayes"].axes[0].patches) == 3
+    plt.close("all")
+    with pytest.raises(KeyError, match="classifier"):
+        chapter.aode_accuracy_scatter(scores, others=("nope",))

@@ -1,0 +1,79 @@
+"""The data chapter (credal.chapters.datasets): its tables and its figure."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd
+import pytest
+
+from credal import datasets
+from credal.chapters import datasets as chapter
+
+
+def test_public_names():
+    assert sorted(chapter.__all__) == ["dataset_map", "display_table", "features_after_mdl",
+                                       "overview", "paper_lists", "save_table"]
+    for n in chapter.__all__:
+        assert callable(getattr(chapter, n))
+
+
+@pytest.mark.parametrize("name", ["labor", "zoo", "iris", "hepatitis", "hayes_roth"])
+def test_features_after_mdl_is_corani_k(name):
+    table = datasets.published("corani_table2_datasets").drop_duplicates("dataset")
+    k = int(table.set_index("dataset").loc[name, "k"])
+    assert chapter.features_after_mdl(datasets.load(name)) == k
+
+
+def test_overview_and_its_display():
+    ov = chapter.overview(groups="antonucci-lncc", discretize=False)
+    assert list(ov.index) == sorted(datasets.names("antonucci-lncc"))
+    assert "n_features_mdl" not in ov
+    assert list(ov.columns) == ["title", "n_rows", "n_features", "n_classes",
+                                "n_observed_classes", "pct_missing", "groups", "files",
+                                "source", "licence"]
+    everything = chapter.overview(discretize=False)
+    assert list(everything.index) == list(datasets.catalogue()["name"])
+    shown = chapter.display_table(ov, "overview")
+    assert shown.index.name == "data set"
+    assert list(shown.columns) == ["rows", "features", "classes", "missing %", "papers"]
+    assert all("Antonucci" in p for p in shown["papers"])
+    sources = chapter.display_table(ov, "sources")
+    assert list(sources.columns) == ["title", "files", "source", "licence"]
+    with pytest.raises(ValueError, match="kind must be"):
+        chapter.display_table(ov, "nothing")
+
+
+def test_paper_lists_and_their_display():
+    lists = chapter.paper_lists(discretize=False)
+    assert "k" not in lists
+    for g in datasets.groups():
+        assert (lists["group"] == g).sum() == len(datasets.names(g))
+    assert lists["paper_n"].dtype == "Int64"
+    corani = chapter.display_table(lists, "paper", "corani-antonucci")
+    assert corani.index.name == "paper's name"
+    assert {"our name", "n (paper)", "n (ours)", "k (paper)", "classes (paper)",
+            "classes (ours)"} <= set(corani.columns)
+    moral = chapter.display_table(lists, "paper", "moral-trees")
+    assert {"train (paper)", "test (paper)", "variables (paper)"} <= set(moral.columns)
+    with pytest.raises(KeyError, match="unknown group"):
+        chapter.display_table(lists, "paper", "no-such-paper")
+
+
+def test_dataset_map_draws_every_group(tmp_path):
+    ov = chapter.overview(groups=["antonucci-lncc", "moral-trees"], discretize=False)
+    fig = chapter.dataset_map(ov)
+    titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    assert any("antonucci-lncc (9" in t for t in titles)
+    assert any("moral-trees (11" in t for t in titles)
+    fig.savefig(tmp_path / "map.png")
+    with pytest.raises(ValueError, match="no paper group"):
+        chapter.dataset_map(ov, groups=[])
+
+
+def test_saved_tables_round_trip(tmp_path):
+    ov = chapter.overview(groups="moral-trees", discretize=False)
+    path = chapter.save_table(ov, "datasets", "overview", root=tmp_path)
+    assert path == tmp_path / "results" / "datasets" / "overview.csv"
+    back = pd.read_csv(path, index_col=0)
+    assert list(back.index) == list(ov.index)

@@ -1,0 +1,450 @@
+"""Tests of the independence-scores chapter (credal.chapters.independence_scores).
+
+The slides' simulation, its exact expectation, the comparison with the published tables,
+the readings the chapter identifies, BDeu networks learned from independent data, the
+headline rows, the figures and the notebook's parameters.  The chapter claims that the
+slides' "Dir(0.5, 0.5)" experiment was run with Dirichlet parameters 0.25 and that their
+"PRIOR" column is BDe with prior odds 5 : 1 for independence; both are checked here on
+the small sample sizes (exact expectations, no simulation noise).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import jupytext
+import numpy as np
+import pandas as pd
+import pytest
+
+from credal import datasets
+from credal.chapters import independence_scores as chapter
+from credal.chapters._common import HEADLINE_COLUMNS, verdicts
+from credal.independence import (
+    DEPENDENCE,
+    decide,
+    estimate_joint,
+    k2_score,
+    kl_divergence,
+    score_decisions,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+PUBLISHED = ROOT / "data" / "published"
+NOTEBOOK = "independence-scores"
+
+# The profile sections proposed for notebooks/params/{paper,smoke}.yml.
+PROFILES = {
+    "paper": {"n_pairs": 10000, "n_pairs_s": 100000, "network_repeats": 100},
+    "smoke": {
+        "n_pairs": 1000, "sizes": [3, 10, 100, 1000], "variant_sizes": [3, 10, 100],
+        "n_pairs_s": 2000, "exact_sizes": [3, 5, 10], "alphas": [0.25, 0.5],
+        "odds_values": [1.0, 5.0], "imp_variants": ["IMP1", "IMP1.25"],
+        "network_repeats": 5, "network_S_values": [1.0, 10.0]},
+}
+
+
+# --------------------------------------------------------------------- the parameters
+
+
+def _parameters(name):
+    nb = jupytext.read(ROOT / "notebooks" / f"{name}.md")
+    first = [c for c in nb.cells if c.cell_type == "code"][0]
+    out = {}
+    for node in ast.parse(first.source).body:
+        out[node.targets[0].id] = ast.literal_eval(node.value)
+    return out
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_proposed_profiles_name_existing_parameters(profile):
+    known = _parameters(NOTEBOOK)
+    params = PROFILES[profile]
+    assert set(params) <= set(known), set(params) - set(known)
+    for k, v in params.items():
+        assert type(v) is type(known[k]), k
+
+
+def test_defaults_are_the_slides_scale():
+    p = _parameters(NOTEBOOK)
+    assert p["n_pairs"] == 10000 and p["n_pairs_s"] == 100000
+    assert p["sizes"] == [3, 5, 10, 20, 50, 100, 1000, 10000]
+    assert p["s_scores"] == ["BD0.02", "BD0.2", "BD1.0", "BD1.6", "BD2", "BD4", "BD16"]
+    assert (p["network_vars"], p["network_cases"]) == (12, 4)
+
+
+# --------------------------------------------------------------------- the simulation
+
+
+def test_simulation_structure_and_reproducibility():
+    kw = dict(sizes=[3, 20], n_pairs=500, scores=["CHI0.05", "K2", "BD2", "NEW", "NEW_BOX"], random_state=3)
+    a = chapter.simulate_independence(**kw, return_tables=True)
+    b = chapter.simulate_independence(**kw)
+    pd.testing.assert_frame_equal(a.errors, b.errors)
+    pd.testing.assert_frame_equal(a.losses, b.losses)
+    e = a.errors
+    assert len(e) == 2 * 2 * 5
+    assert np.all(e.n_dependence + e.n_independence + e.n_undecided == 500)
+    dep = e.true_model == "dependence"
+    assert np.all(e.errors[dep] == 500 - e.n_dependence[dep])
+    assert np.all(e.errors[~dep] == 500 - e.n_independence[~dep])
+    # At N = 3 the G statistic never reaches chi2_0.95(1) = 3.84: CHI0.05 always
+    # says independence (the slides' 10000 / 0 row).
+    row = e[(e.score == "CHI0.05") & (e["size"] == 3)].set_index("true_model")
+    assert row.loc["dependence", "errors"] == 500 and row.loc["independence", "errors"] == 0
+    # Losses: KL >= 0 and the cross-entropy is KL + H(P).
+    L = a.losses
+    assert np.all(L.kl_joint >= 0) and np.all(L.joint_log_loss > L.kl_joint)
+    # The per-table output agrees with the summaries and with a direct recomputation.
+    tab = a.tables
+    sub = tab[(tab["size"] == 20) & (tab.true_model == "independence")]
+    counts = sub[["n00", "n01", "n10", "n11"]].to_numpy().reshape(-1, 2, 2)
+    k2_dep = int(np.sum(decide(k2_score(counts), n=20) == DEPENDENCE))
+    got = e[(e.score == "K2") & (e["size"] == 20) & (e.true_model == "independence")].errors.item()
+    assert got == k2_dep
+    P = sub[["p00", "p01", "p10", "p11"]].to_numpy().reshape(-1, 2, 2)
+    d = sub["K2"].to_numpy() == DEPENDENCE
+    kl = np.mean(kl_divergence(P, estimate_joint(counts, d)))
+    got = L[(L.score == "K2") & (L["size"] == 20) & (L.true_model == "independence")].kl_joint.item()
+    assert got == pytest.approx(kl, rel=1e-12)
+    # True independence: every p is an outer product of its margins.
+    pm = P.sum(2)[:, :, None] * P.sum(1)[:, None, :]
+    np.testing.assert_allclose(P, pm, atol=1e-12)
+    w = a.wide("errors", "total")
+    assert list(w.columns) == kw["scores"] and list(w.index) == [3, 20]
+
+
+def test_simulation_agrees_with_published_counts():
+    """Statistical agreement with the slides' error counts (10 000 pairs per model).
+
+    Scores whose definition is unambiguous (CHI, K2, BDe, BIC, AKA, and the new
+    score's approximate method) must fall within 4.5 binomial standard errors of the
+    published counts; IMP is checked only where it coincides with K2 (N <= 5).
+    """
+    res = chapter.simulate_independence(
+        sizes=[3, 10, 100, 1000],
+        n_pairs=10000,
+        scores=["CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA", "IMP", "NEW"],
+        random_state=2024,
+    )
+    for model in ("dependence", "independence"):
+        pub = pd.read_csv(f"{PUBLISHED}/moral_errors_{model}.csv", index_col="size")
+        ours = res.wide("errors", model)
+        for size in [3, 10, 100, 1000]:
+            for col in ["CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA"]:
+                p = pub.loc[size, col] / 10000
+                se = math.sqrt(10000 * max(p * (1 - p), 1e-4))
+                assert abs(ours.loc[size, col] - pub.loc[size, col]) <= 4.5 * se + 1, (model, size, col)
+        assert ours.loc[3, "IMP"] == ours.loc[3, "K2"]
+    # NEW (S = 2): the slides count out of 100 000 distributions.
+    pub = pd.read_csv(f"{PUBLISHED}/moral_prior_new.csv")
+    for _, row in pub[pub["size"].isin([3, 10, 100, 1000])].iterrows():
+        ours = res.wide("errors", row.true_model).loc[row["size"], "NEW"]
+        p = row.NEW / 100000
+        se = math.sqrt(10000 * max(p * (1 - p), 1e-4))
+        assert abs(ours - row.NEW / 10) <= 4.5 * se + 1
+
+
+def test_simulation_bad_arguments():
+    with pytest.raises(ValueError, match="sizes"):
+        chapter.simulate_independence(sizes=[0])
+    with pytest.raises(ValueError, match="n_pairs"):
+        chapter.simulate_independence(n_pairs=0)
+    with pytest.raises(ValueError, match="prior_y_given_x"):
+        chapter.simulate_independence(prior_y_given_x=(1.0, -1.0))
+    with pytest.raises(ValueError, match="unknown score"):
+        chapter.simulate_independence(scores=["XYZ"])
+
+
+def test_simulation_standard_errors():
+    res = chapter.simulate_independence(sizes=[5, 50], n_pairs=400, scores=["K2", "BD2"], random_state=4)
+    e = res.errors
+    p = e.errors / 400
+    np.testing.assert_allclose(e.errors_se, np.sqrt(400 * p * (1 - p)))
+    tot = res.wide("errors", "total", "errors_se")
+    dep = res.wide("errors", "dependence", "errors_se")
+    ind_ = res.wide("errors", "independence", "errors_se")
+    np.testing.assert_allclose(tot, np.sqrt(dep**2 + ind_**2))
+    tab = chapter.simulate_independence(sizes=[5], n_pairs=400, scores=["K2"], random_state=4,
+                                        return_tables=True).tables
+    sub = tab[tab.true_model == "dependence"]
+    P = sub[["p00", "p01", "p10", "p11"]].to_numpy().reshape(-1, 2, 2)
+    counts = sub[["n00", "n01", "n10", "n11"]].to_numpy().reshape(-1, 2, 2)
+    kl = kl_divergence(P, estimate_joint(counts, sub["K2"].to_numpy() == DEPENDENCE))
+    L = res.losses.query("true_model == 'dependence' and size == 5 and score == 'K2'")
+    assert L.kl_joint_se.item() == pytest.approx(np.std(kl, ddof=1) / 20, rel=1e-9)
+
+
+# ----------------------------------------------------------------- exact expectations
+
+
+def test_all_tables_and_exact_probabilities():
+    T = chapter.all_tables(4)
+    assert T.shape == (math.comb(7, 3), 2, 2)
+    assert np.all(T.sum(axis=(1, 2)) == 4) and len({tuple(t.ravel()) for t in T}) == len(T)
+    assert chapter.all_tables(0).shape == (1, 2, 2) and chapter.all_tables(2, 1, 3).shape == (6, 1, 3)
+    for priors in [((1, 1), (1, 1), (0.5, 0.5)), ((0.25, 0.25), (2, 2), (3, 1))]:
+        pdep, pind = chapter.table_probabilities(T, *priors)
+        assert pdep.sum() == pytest.approx(1.0) and pind.sum() == pytest.approx(1.0)
+    # One table by numerical integration over the Dirichlet draws: the integral
+    # factorises into one-dimensional Beta moments, each integrated by quadrature
+    # (algebraic end-point weights for the Beta(0.5, 0.5) singularities).
+    from scipy import integrate
+
+    def moment(a, b, x, y):
+        w = 1.0 / math.exp(math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b))
+        return w * integrate.quad(lambda u: u**x * (1 - u) ** y, 0, 1, weight="alg",
+                                  wvar=(a - 1, b - 1))[0]
+
+    t = np.array([[2, 1], [0, 1]])
+    coef = math.factorial(4) / (math.factorial(2) * math.factorial(1) * math.factorial(0) * math.factorial(1))
+    pdep, pind = chapter.table_probabilities(t[None], (1, 1), (1, 1), (0.5, 0.5))
+    want_dep = coef * moment(1, 1, 3, 1) * moment(0.5, 0.5, 2, 1) * moment(0.5, 0.5, 0, 1)
+    want_ind = coef * moment(1, 1, 3, 1) * moment(1, 1, 2, 2)
+    assert pdep[0] == pytest.approx(want_dep, rel=1e-8)
+    assert pind[0] == pytest.approx(want_ind, rel=1e-8)
+
+
+def test_exact_errors_agree_with_simulation():
+    ex = chapter.exact_errors([3, 10], ["K2", "BD2", "IMP"], n_pairs=20000)
+    sim = chapter.simulate_independence(sizes=[3, 10], n_pairs=20000, scores=["K2", "BD2", "IMP"],
+                                        random_state=5)
+    m = ex.merge(sim.errors, on=["true_model", "size", "score"], suffixes=("_exact", "_sim"))
+    z = (m.errors_sim - m.errors_exact) / m.errors_se_exact
+    assert np.all(np.abs(z) < 4.5), m
+    # The slides' IMP differs from its stated definition at N = 10 (see the chapter);
+    # K2 and BDe agree with the published counts' exact expectation.
+    pub = chapter.published_table("moral_errors_dependence")
+    exact = chapter.exact_errors([3, 10], ["K2", "BD2", "IMP"])
+    ag = chapter.agreement_by_score(chapter.exact_agreement(pub, exact, "dependence"))
+    assert ag.loc["K2", "max_abs_z"] < 3 and ag.loc["BD2", "max_abs_z"] < 3
+    assert ag.loc["IMP", "max_abs_z"] > 5 and ag.loc["IMP", "worst_size"] == 10
+
+
+def test_exact_errors_count_a_coin_on_ties_as_half_an_error():
+    # IMP_HALF leaves ties undecided; a coin settles them: half the tie probability is
+    # an error under each model.
+    full = chapter.exact_errors([3], ["IMP_HALF"])
+    half = chapter.exact_errors([3], ["IMP_HALF"], undecided_error=0.5)
+    ge, plain = chapter.exact_errors([3], ["IMP_GE"]), chapter.exact_errors([3], ["IMP"])
+    for model in ("dependence", "independence"):
+        pick = lambda df: float(df.loc[df.true_model == model, "errors"].iloc[0])  # noqa: E731
+        assert pick(half) == pytest.approx((pick(ge) + pick(plain)) / 2, rel=1e-12)
+        assert pick(full) > pick(half)
+    with pytest.raises(ValueError):
+        chapter.exact_errors([3], ["IMP"], undecided_error=1.5)
+
+
+# --------------------------------------------------------- comparison with the slides
+
+
+def test_compare_with_published_scaling_and_z():
+    res = chapter.simulate_independence(sizes=[3, 10], n_pairs=1000, scores=["K2", "BD2"], random_state=6)
+    ours = res.wide("errors", "dependence")
+    pub = pd.DataFrame({"K2": ours["K2"] * 100, "BD2": ours["BD2"] * 100 + 5000}, index=ours.index)
+    c = chapter.compare_with_published(res, pub, true_model="dependence", n_pairs_published=100000)
+    k2 = c[c.score == "K2"]
+    np.testing.assert_allclose(k2.ours, k2.published)  # rescaled to 100 000 pairs
+    assert np.all(k2.z == 0)
+    se = res.wide("errors", "dependence", "errors_se")["BD2"].to_numpy()
+    want_sd = np.sqrt((se * 100) ** 2 + (se * 10) ** 2)
+    np.testing.assert_allclose(c[c.score == "BD2"].se_difference, want_sd)
+    s = chapter.comparison_summary(c)
+    assert s["cells"] == 4 and s["beyond"] == 2 and s["flagged"] == "BD2@3, BD2@10"
+    disp = chapter.display_comparison(c)
+    assert list(disp.columns) == ["K2", "BD2"] and disp.loc[3, "BD2"].endswith("*")
+    assert " ± " in disp.loc[3, "K2"]
+    # Printed means: rounding of the last printed digit enters the SE.
+    assert chapter._printed_resolution(0.00016) == pytest.approx(1e-5)
+    assert chapter._printed_resolution(2.678415) == pytest.approx(1e-6)
+    assert chapter._printed_resolution(10000.0) == 1.0
+
+
+# -------------------------------------- readings of the slides the chapter identifies
+
+
+def test_dir0505_table_is_explained_by_parameters_one_quarter():
+    pub = chapter.published_table("moral_errors_dir0505")
+    scan = chapter.scan_symmetric_priors(pub, [0.2, 0.25, 0.3, 0.5], [3, 5, 10, 20])
+    assert scan["rms_z"].idxmin() == 0.25
+    assert scan.loc[0.25, "max_abs_z"] < 3 and scan.loc[0.5, "beyond_3_se"] > 10
+
+
+def test_prior_column_is_bde_with_prior_odds_five():
+    scan = chapter.scan_prior_odds(datasets.published("moral_prior_new"), [1.0, 4.0, 5.0, 6.0], [5, 10, 20])
+    assert scan["rms_z"].idxmin() == 5.0 and scan.loc[5.0, "max_abs_z"] < 3
+    assert scan.loc[5.0, "p_dependence"] == pytest.approx(1 / 6)
+
+
+def test_imp_swap_is_identical_in_expectation():
+    # The generating models are exchangeable in X and Y (Dir(1,1) x Dir(1/2,1/2)^2 is
+    # Dir(1/2,1/2,1/2,1/2) on the joint), so exchanging the roles cannot matter.
+    T = chapter.all_tables(10)
+    pd_, pi_ = chapter.table_probabilities(T)
+    pdt, pit = chapter.table_probabilities(np.swapaxes(T, 1, 2))
+    np.testing.assert_allclose(pdt, pd_, rtol=1e-12)
+    np.testing.assert_allclose(pit, pi_, rtol=1e-12)
+    ex = chapter.exact_errors([10, 20], ["IMP", "IMP_SWAP"])
+    a = ex[ex.score == "IMP"]["errors"].to_numpy()
+    b = ex[ex.score == "IMP_SWAP"]["errors"].to_numpy()
+    np.testing.assert_allclose(a, b, rtol=1e-10)
+    # ... although the two decide differently on many single tables.
+    d = score_decisions(T, ["IMP", "IMP_SWAP"])
+    assert np.mean(d["IMP"] != d["IMP_SWAP"]) > 0.05
+
+
+def test_imp_variant_check_and_threshold_fit():
+    pub_dep = chapter.published_table("moral_errors_dependence")
+    pub_ind = chapter.published_table("moral_errors_independence")
+    names = ["IMP", "IMP_SWAP", "IMP_GE", "IMP_HALF", "IMP_UPEXP"]
+    chk = chapter.imp_variant_check(pub_dep, pub_ind, names, [3, 5, 10])
+    assert list(chk.index) == names and chk["cells"].eq(6).all()
+    assert chk.loc["IMP", "rms_z"] == pytest.approx(chk.loc["IMP_SWAP", "rms_z"], rel=1e-9)
+    # Ties decided as dependence, or by a coin, contradict the counts at N = 3.
+    assert chk.loc["IMP_GE", "max_abs_z"] > 50 and chk.loc["IMP_HALF", "max_abs_z"] > 30
+    assert chk.loc["IMP", "worst_size"] == 10
+    assert chk.loc["IMP_UPEXP", "max_abs_z"] < chk.loc["IMP", "max_abs_z"]
+    assert chk.loc["IMP", "reading"] == "as stated, s = 1"
+    fit = chapter.imp_threshold_fit(pub_dep, pub_ind, [3, 10])
+    assert fit.loc[3, "threshold"] == 0.0
+    t = fit.loc[10, "threshold"]
+    assert t > 0
+    # The fitted threshold reproduces its own dependence count (checked through the
+    # IMP_T<t> score) but not the independence count.
+    ex = chapter.exact_errors([10], [f"IMP_T{float(t)!r}"])
+    assert float(ex.loc[ex.true_model == "dependence", "errors"].iloc[0]) == pytest.approx(
+        fit.loc[10, "dependence_expected"], rel=1e-12)
+    assert abs(fit.loc[10, "dependence_z"]) < 3 and abs(fit.loc[10, "independence_z"]) > 5
+
+
+def test_published_table_helpers():
+    eff = chapter.published_table("moral_effect_of_S_dependence", rename=lambda c: "BD" + c[2:])
+    assert list(eff.columns) == ["BD0.02", "BD0.2", "BD1.0", "BD1.6", "BD2", "BD4", "BD16"]
+    new = chapter.published_table("moral_prior_new", "independence", {"BDe_S2": "BD2", "PRIOR": "BD2_ODDS5"})
+    assert list(new.columns) == ["BD2", "BD2_ODDS5", "NEW"] and new.loc[3, "BD2"] == 33397
+    rep = chapter.published_column_as(chapter.published_table("moral_errors_dependence"), "IMP", ["IMP1", "IMP2"])
+    assert (rep["IMP1"] == rep["IMP2"]).all()
+
+
+# --------------------------------------------- networks learned from independent data
+
+
+def test_learning_from_independent_data():
+    d = chapter.independent_sample(12, 4, random_state=0)
+    assert d.shape == (4, 12) and set(np.unique(d)) <= {0, 1}
+    runs, first, data = chapter.learn_from_independent_data(12, 4, S=10.0, n_repeats=8, random_state=1)
+    again, _, _ = chapter.learn_from_independent_data(12, 4, S=10.0, n_repeats=8, random_state=1)
+    pd.testing.assert_frame_equal(runs, again)
+    # The slides' warning: with 4 cases the learned graph is dense although the true
+    # graph is empty, and it scores better than the truth.
+    assert runs.n_arcs.mean() > 10
+    assert np.all(runs.score > runs.empty_score)
+    assert len(first.edges) == runs.n_arcs.iloc[0] and first.n_isolated == runs.n_isolated.iloc[0]
+    summ = chapter.summarise_learned_networks(runs)
+    assert summ.loc["arcs", "mean"] == pytest.approx(runs.n_arcs.mean())
+    by = chapter.learned_networks_by_S([1.0, 10.0], n_repeats=4, random_state=1)
+    assert list(by.index) == [1.0, 10.0] and by.loc[1.0, "same_skeleton"] == 1.0
+
+
+# ---------------------------------------------------------------------- headline rows
+
+
+def _check_headline(h, name):
+    assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
+    assert (h["paper"] == "Moral (slides)").all() and (h["chapter"] == name).all()
+    assert 5 <= len(h) <= 20 and h["quantity"].is_unique
+    assert np.isfinite(h["published"]).all()
+    assert np.isfinite(h["ours"]).all() and (h["tolerance"] >= 0).all()
+    assert set(h["verdict"]) <= {"reproduced", "differs", "not comparable"}
+    pd.testing.assert_series_equal(h["verdict"], verdicts(h))
+    assert h["note"].str.contains("tolerance").all()
+
+
+def test_independence_headline_from_a_small_simulation():
+    sc = ["CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA", "IMP", "BD2MOD", "BD2MOD_CLS",
+          "BD0.02", "BD0.2", "BD1.0", "BD1.6", "BD16", "NEW", "BD2_ODDS5"]
+    res = chapter.simulate_independence([10, 100, 1000], 300, scores=sc, random_state=1)
+    res05 = chapter.simulate_independence([100], 300, prior_x=(0.5, 0.5), prior_y=(0.5, 0.5),
+                                          prior_y_given_x=(0.5, 0.5), scores=["BD2"], random_state=2)
+    S = lambda c: "BD" + c[2:]  # noqa: E731
+    names_new = {"BDe_S2": "BD2", "PRIOR": "BD2_ODDS5"}
+    cmp = chapter.compare_with_published
+    kw = dict(
+        errors_total=cmp(res, chapter.published_table("moral_errors_total"), true_model="total"),
+        errors_dependence=cmp(res, chapter.published_table("moral_errors_dependence")),
+        kl_total=cmp(res, chapter.published_table("moral_kl_total"), what="losses", true_model="total"),
+        effect_of_S_independence=cmp(res, chapter.published_table("moral_effect_of_S_independence", rename=S),
+                                     true_model="independence", n_pairs_published=100000),
+        effect_of_S_dependence=cmp(res, chapter.published_table("moral_effect_of_S_dependence", rename=S),
+                                   true_model="dependence", n_pairs_published=100000),
+        new_independence=cmp(res, chapter.published_table("moral_prior_new", "independence", names_new),
+                             true_model="independence", n_pairs_published=100000),
+        new_dependence=cmp(res, chapter.published_table("moral_prior_new", "dependence", names_new),
+                           true_model="dependence", n_pairs_published=100000),
+        bd2mod_estimation=cmp(res, chapter.published_table("moral_bd2mod_estimation"), what="losses",
+                              true_model="total", value="joint_log_loss"),
+        bd2mod_classification=cmp(res, chapter.published_table("moral_bd2mod_classification",
+                                                               rename={"BD2MOD": "BD2MOD_CLS"}),
+                                  what="losses", true_model="total", value="conditional_log_loss"),
+    )
+    runs, _, _ = chapter.learn_from_independent_data(6, 4, S=10.0, n_repeats=3, random_state=0)
+    h = chapter.headline(**kw, errors_dir0505=cmp(res05, chapter.published_table("moral_errors_dir0505"),
+                                                  true_model="total"),
+                         network_summary=chapter.summarise_learned_networks(runs), network_repeats=3)
+    _check_headline(h, "independence-scores")
+    row = h.set_index("quantity")
+    # Published values are the slides' cells; PRIOR and NEW add the two true models.
+    assert row.loc["BD2: total errors at N = 100", "published"] == 3611
+    assert row.loc["NEW (imprecise BDe score): total errors at N = 100", "published"] == 4024 + 33210
+    assert row.loc["BDe: fewest total errors over S at N = 100", "published"] == 7448 + 28335
+    assert row.loc["isolated variables in a BDeu network learned from 4 cases of 12 independent "
+                   "variables", "published"] == 3
+    # The tolerance is three of the chapter's standard errors of the difference.
+    c = kw["errors_total"].set_index(["size", "score"]).loc[(100, "BD2")]
+    assert row.loc["BD2: total errors at N = 100", "tolerance"] == pytest.approx(3 * c["se_difference"])
+    # A size this run did not simulate: the slides' value, ours missing.
+    h2 = chapter.headline(**kw, size=20)
+    r20 = h2.set_index("quantity").loc["BD2: total errors at N = 20"]
+    assert r20["published"] == 5853 and np.isnan(r20["ours"]) and r20["verdict"] == "not comparable"
+    with pytest.raises(ValueError, match="network_repeats"):
+        chapter.headline(**kw, network_summary=chapter.summarise_learned_networks(runs))
+
+
+# ---------------------------------------------------------------------------- figures
+
+
+def _labelled(fig):
+    for ax in fig.axes:
+        if ax.get_visible() and ax.axison:
+            assert ax.get_xlabel() and ax.get_ylabel()
+
+
+def test_independence_figures(tmp_path):
+    res = chapter.simulate_independence(sizes=[3, 10, 100], n_pairs=300, random_state=0)
+    dep = chapter.compare_with_published(res, chapter.published_table("moral_errors_dependence"),
+                                         true_model="dependence")
+    fig = chapter.score_errors_figure([dep, dep], titles=["a", "b"])
+    _labelled(fig)
+    assert len(fig.axes) == 2
+    resS = chapter.simulate_independence(sizes=[3, 10], n_pairs=300, scores=["BD0.2", "BD2", "BD16"],
+                                         random_state=0)
+    eff = chapter.compare_with_published(resS, chapter.published_table("moral_effect_of_S_dependence",
+                                                                       rename=lambda c: "BD" + c[2:]),
+                                         true_model="dependence", n_pairs_published=100000)
+    fig2 = chapter.effect_of_s_figure([eff])
+    _labelled(fig2)
+    fig3 = chapter.network_figure([(), (0,), (0, 1), ()], names=list("ABCD"), title="t")
+    _labelled(fig3)
+    assert "3 arcs; 1 isolated" in fig3.axes[0].get_xlabel()
+    for i, f in enumerate((fig, fig2, fig3)):
+        f.savefig(tmp_path / f"{i}.png")
+    with pytest.raises(ValueError, match="comparison"):
+        chapter.score_errors_figure([])
+    with pytest.raises(ValueError, match="names"):
+        chapter.network_figure([(), ()], names=["a"])

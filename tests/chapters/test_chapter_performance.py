@@ -1,0 +1,160 @@
+"""The performance chapter's code (credal.chapters.performance) and what it cites.
+
+* the measurements (throughput against the solver baselines, fit scaling, memory),
+  the chapters' timings and the goals table, the figures;
+* ``benchmarks/run_all.py``;
+* running the engine on a Dask cluster through joblib gives the n_jobs=1 tables.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from credal.chapters import performance as perf
+from credal.chapters.leaderboard import make_estimators
+from credal.experiments import cross_validate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# ------------------------------------------------------------------------- measurements
+
+def test_throughput_and_memory():
+    tp = perf.throughput(["labor"], classifiers=["NCC", "CDT"], repeat=1, baseline_rows=5,
+                         baseline_seconds=5.0)
+    assert list(tp["classifier"]) == ["NCC", "CDT"]
+    assert (tp["same_sets"] == tp["baseline_rows"]).all() and (tp["baseline_rows"] == 5).all()
+    assert (tp["ratio"] > 0).all()
+    np.testing.assert_allclose(tp["ratio"], tp["ours_per_s"] / tp["baseline_per_s"])
+    mem = perf.peak_memory("labor", classifiers=["NCC"])
+    assert list(mem.index) == ["NCC"] and (mem["fit peak MB"] > 0).all()
+    assert (mem["model MB"] > 0).all()
+
+
+def test_fit_scaling_and_slopes():
+    sc = perf.fit_scaling("credit_g", classifiers=["NCC"], sizes=[200, 400, 800],
+                          feature_counts=[4, 8], repeat=1)
+    assert set(sc["axis"]) == {"n", "k"} and len(sc) == 5
+    sl = perf.scaling_slopes(sc)
+    assert np.isfinite(sl.loc["NCC", "slope n"]) and np.isfinite(sl.loc["NCC", "slope k"])
+    assert np.isnan(sl.loc["NCC", "s.e. k"])      # two points: no standard error
+    fake = pd.DataFrame({"classifier": "X", "axis": "n", "value": [10, 100, 1000],
+                         "fit_s": [1e-3, 1e-1, 10.0]})
+    assert perf.scaling_slopes(fake).loc["X", "slope n"] == pytest.approx(2.0)
+
+
+def test_chapter_timings_and_goals(tmp_path):
+    (tmp_path / "notebooks").mkdir()
+    for n in ("a", "b", "performance"):
+        (tmp_path / "notebooks" / f"{n}.md").write_text("")
+    t = perf.chapter_timings("paper", root=tmp_path)
+    assert t["seconds"].isna().all() and (t["status"] != "measured").all()
+    (tmp_path / "results" / "_timings").mkdir(parents=True)
+    (tmp_path / "results" / "_timings" / "paper.csv").write_text(
+        "notebook,profile,seconds\na,paper,600\nb,paper,700\n")
+    t = perf.chapter_timings("paper", root=tmp_path)
+    assert t.loc["a", "seconds"] == 600 and np.isnan(t.loc["performance", "seconds"])
+    tp = pd.DataFrame({"dataset": ["d", "e"], "classifier": ["NCC", "NCC"],
+                       "ratio": [2000.0, 500.0]})
+    g = perf.goals_table(tp, t, own_seconds=30.0, budgets={"a": 15, "b": 5})
+    assert g.iloc[0]["met"] == "no" and "500" in g.iloc[0]["measured"]
+    assert list(g["met"])[1:] == ["yes", "no", "no"]   # a, b, the whole book (> 20 min)
+    t2 = t.copy()
+    t2.loc["b", "seconds"] = np.nan
+    g2 = perf.goals_table(tp, t2, own_seconds=30.0)
+    assert g2.iloc[-1]["met"] == "not measured" and "b" in g2.iloc[-1]["measured"]
+    # this chapter's own time in this run replaces the recorded one (an earlier run)
+    t3 = t.copy()
+    t3.loc["performance", "seconds"] = 5000.0
+    g3 = perf.goals_table(tp, t3.assign(seconds=t3["seconds"].where(t3.index != "b", 100.0)),
+                          own_seconds=30.0)
+    assert g3.iloc[-1]["met"] == "yes" and g3.iloc[-1]["measured"].startswith("12.2 min")
+
+
+# ---------------------------------------------------------------------------- figures
+
+def test_figures():
+    import matplotlib.pyplot as plt
+
+    figs = []
+    tp = pd.DataFrame({"dataset": ["a", "a", "b"], "classifier": ["NCC", "CMA", "NCC"],
+                       "ours_per_s": [1e5, 2e4, 3e5], "baseline_per_s": [10.0, 5.0, 30.0],
+                       "ratio": [1e4, 4e3, 1e4]})
+    figs.append(perf.performance_throughput(tp))
+    scal = pd.DataFrame({"classifier": ["NCC"] * 3 + ["NCC"] * 2, "axis": ["n"] * 3 + ["k"] * 2,
+                         "value": [10, 100, 1000, 4, 8], "fit_s": [1e-3, 1e-2, 1e-1, 1e-3, 2e-3]})
+    figs.append(perf.performance_scaling(scal, perf.scaling_slopes(scal)))
+    for fig in figs:
+        assert isinstance(fig, matplotlib.figure.Figure)
+        shown = [ax for ax in fig.axes if ax.get_visible()]
+        # CD diagrams draw their own rank axis (axes off) and say so in the titles
+        assert any(ax.get_xlabel() for ax in shown) or all(ax.get_title() for ax in shown)
+        assert any(ax.get_ylabel() for ax in shown) or all(ax.get_title() for ax in shown)
+        plt.close(fig)
+
+
+
+
+# ---------------------------------------------------------------------- run_all.py
+
+def _run_all():
+    spec = importlib.util.spec_from_file_location("run_all", ROOT / "benchmarks" / "run_all.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_run_all_collects_outputs(tmp_path):
+    mod = _run_all()
+    (tmp_path / "bench_ok.py").write_text("print('hello from ok')\n")
+    (tmp_path / "bench_fail.py").write_text("import sys\nprint('partial')\nsys.exit(3)\n")
+    (tmp_path / "bench_slow.py").write_text("import time\ntime.sleep(30)\n")
+    (tmp_path / "other.py").write_text("print('not a benchmark')\n")
+    scripts = mod.discover(tmp_path)
+    assert [p.name for p in scripts] == ["bench_fail.py", "bench_ok.py", "bench_slow.py"]
+    out = tmp_path / "out"
+    rows = mod.run_all(scripts, out_dir=out, timeout=2.0, python=sys.executable)
+    status = {r["script"]: r["status"] for r in rows}
+    assert status == {"bench_fail.py": "exit 3", "bench_ok.py": "ok",
+                      "bench_slow.py": "timeout after 2 s"}
+    assert "hello from ok" in (out / "bench_ok.txt").read_text()
+    assert "partial" in (out / "bench_fail.txt").read_text()
+    assert (out / "summary.csv").is_file()
+
+
+# ------------------------------------------------------------------------------ dask
+
+def test_engine_on_a_local_dask_cluster():
+    """The engine's folds run on a Dask cluster (worker processes, so every task is
+    pickled) through joblib's dask backend and give exactly the n_jobs=1 tables
+    (timings aside)."""
+    distributed = pytest.importorskip("distributed")
+    import joblib
+
+    est = make_estimators(["NCC", "CDT"])
+    kw = dict(n_splits=3, n_repeats=2, random_state=0, progress=False)
+    ref = cross_validate(est, ["iris", "labor"], n_jobs=1, **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        with distributed.get_task_stream(client) as stream, \
+                joblib.parallel_config(backend="dask"):
+            got = cross_validate(est, ["iris", "labor"], n_jobs=-1, **kw)
+        workers = set(client.scheduler_info()["workers"])
+    assert len(workers) == 2
+    # the folds really ran on the cluster's workers
+    assert len(stream.data) > 0
+    assert {t["worker"] for t in stream.data} <= workers
+    drop = ["fit_time", "predict_time", "prep_time"]
+    pd.testing.assert_frame_equal(ref.folds.drop(columns=drop), got.folds.drop(columns=drop))
+    pd.testing.assert_frame_equal(ref.predictions, got.predictions)
