@@ -29,14 +29,9 @@ __all__ = ["Outputs", "BaseClassifier", "PreciseMixin", "CredalMixin"]
 class Outputs(NamedTuple):
     """What a classifier says about some rows (see :meth:`PreciseMixin.predict_outputs`).
 
-    Attributes
-    ----------
-    pred : ndarray, shape (n_samples,)
-        ``predict``'s labels.
-    sets : ndarray of bool, shape (n_samples, n_classes), or None
-        ``predict_set`` (credal classifiers); None for precise ones.
-    proba : ndarray, shape (n_samples, n_classes), or None
-        ``predict_proba`` where the classifier has it, else None.
+    ``pred``: ``predict``'s labels, shape (n_samples,); ``sets``: ``predict_set``, bool
+    (n_samples, n_classes), or None for a precise classifier; ``proba``:
+    ``predict_proba`` where the classifier has it, else None.
     """
 
     pred: np.ndarray
