@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 QUICK = {
     "bench_independence_trees.py": ["--quick"],
     "bench_naive.py": ["--baseline-rows", "30", "--repeat", "1"],
+    "bench_peers.py": ["--datasets", "kr_vs_kp,nursery", "--repeats", "3", "--warmup", "1"],
     "bench_networks.py": ["--trials", "50"],
 }
 

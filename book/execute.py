@@ -17,6 +17,7 @@ takes the path of a YAML file with the same layout.
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
 import subprocess
 import sys
@@ -63,6 +64,18 @@ def _show_effective_parameters(path: Path, profile: str) -> None:
     nbformat.write(nb, path)
 
 
+def declared_parameters(nb, name: str) -> list[str]:
+    """Names assigned in the notebook's cell tagged ``parameters`` (papermill only warns
+    about others, and the notebook then runs with its defaults)."""
+    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    if not cells:
+        sys.exit(f"notebook {name}: no cell tagged 'parameters'")
+    return sorted(t.id for node in ast.parse(cells[0].source).body
+                  if isinstance(node, (ast.Assign, ast.AnnAssign))
+                  for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                  if isinstance(t, ast.Name))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="paper")
@@ -90,6 +103,14 @@ def main(argv=None) -> int:
     if unknown:
         sys.exit(f"{profile_file}: sections for unknown notebooks {sorted(unknown)}")
 
+    notebooks = {src.stem: jupytext.read(src) for src in sources}
+    for name, nb in notebooks.items():  # every section checked before anything runs
+        declared = declared_parameters(nb, name)
+        wrong = sorted(set(profile.get(name) or {}) - set(declared))
+        if wrong:
+            sys.exit(f"{profile_file}: notebook {name} does not declare the parameter(s) "
+                     f"{wrong}; its parameters cell declares {declared}")
+
     out_dir = ROOT / "book" / "generated"
     out_dir.mkdir(parents=True, exist_ok=True)
     tfile = ROOT / "results" / "_timings" / f"{args.profile}.csv"
@@ -97,7 +118,7 @@ def main(argv=None) -> int:
         name = src.stem
         ipynb = ROOT / "build" / "notebooks" / f"{name}.ipynb"
         ipynb.parent.mkdir(parents=True, exist_ok=True)
-        nb = jupytext.read(src)
+        nb = notebooks[name]
         nb.metadata["kernelspec"] = {
             "name": "python3", "display_name": "Python 3", "language": "python"}
         jupytext.write(nb, ipynb, fmt="ipynb")

@@ -13,15 +13,14 @@ categoricals and whose numeric columns are ``float64``; missing values are NaN.
 A malformed file raises :class:`ValueError` whose message starts with the file
 name and, where known, the 1-based line number, followed by what is wrong.
 
-Parsed files are kept in an in-memory cache keyed by path *and* content digest
-(so an edited file is parsed again); callers always receive a deep copy.
+Parsed files are kept in an in-memory cache keyed by path *and* content (so an
+edited file is parsed again); callers always receive a deep copy.
 """
 
 from __future__ import annotations
 
 import csv
 import functools
-import hashlib
 import io
 import math
 import re
@@ -56,8 +55,9 @@ def _decode(data: bytes, source: str) -> str:
 
 
 def _lines(text: str) -> list[str]:
-    # CRLF and lone CR become LF; str.splitlines would also split on \f, \v...
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    # CRLF and lone CR become LF (str.splitlines would also split on \f, \v...); a
+    # UTF-8 byte-order mark is no content
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 def _float_or_none(token: str) -> float | None:
@@ -101,19 +101,17 @@ def _numeric_column(values, lines, name, source) -> np.ndarray:
         out = tokens.astype(np.float64)
     except (ValueError, TypeError):
         out = None
-    # a spelled-out 'nan' in the file would pass for a missing value
-    if out is not None and not (np.isnan(out) & ~missing).any():
+    # a spelled-out 'nan' would pass for a missing value; 'inf' and 1e400 are no data
+    if out is not None and np.isfinite(out[~missing]).all():
         return out
     result = np.full(len(arr), np.nan)
     for i, v in enumerate(arr):
         if missing[i]:
             continue
         x = _float_or_none(v)
-        if x is None or math.isnan(x):
-            raise ValueError(
-                f"{_where(source, lines[i])}: non-numeric value {v!r} in numeric "
-                f"column {name!r}"
-            )
+        if x is None or not math.isfinite(x):
+            raise ValueError(f"{_where(source, lines[i])}: value {v!r} of numeric column "
+                             f"{name!r} is not a finite number")
         result[i] = x
     return result
 
@@ -157,29 +155,14 @@ def _string_column(values) -> pd.Series:
     return pd.Series(arr, dtype=_STR_DTYPE)
 
 
-class _Blob:
-    """File bytes that hash by content digest, so lru_cache can key on them."""
-
-    __slots__ = ("data", "digest")
-
-    def __init__(self, data: bytes):
-        self.data = data
-        self.digest = hashlib.blake2b(data, digest_size=20).digest()
-
-    def __hash__(self):
-        return hash(self.digest)
-
-    def __eq__(self, other):
-        return isinstance(other, _Blob) and other.digest == self.digest
-
-
-def _read_blob(path) -> tuple[str, _Blob]:
+def _read_blob(path) -> tuple[str, bytes]:
+    # the parse caches below key on the bytes themselves: an edited file is parsed again
     p = Path(path)
     try:
         data = p.read_bytes()
     except FileNotFoundError:
         raise FileNotFoundError(f"data file not found: {p}") from None
-    return str(p), _Blob(data)
+    return str(p), data
 
 
 def _copy_result(result):
@@ -333,18 +316,20 @@ def parse_arff(text: str, source: str = "<string>") -> tuple[pd.DataFrame, str]:
             out[name] = _string_column(col)
         else:
             values = np.array([np.nan if v is None else v for v in col], dtype=float)
-            spelled = np.flatnonzero(np.isnan(values)
-                                     & np.array([v is not None for v in col], bool))
-            if spelled.size:  # a spelled-out 'nan' would pass for a missing value
-                raise ValueError(f"{_where(source, row_lines[spelled[0]])}: non-numeric "
-                                 f"value 'nan' in numeric column {name!r}")
+            # a spelled-out 'nan' would pass for a missing value; inf (also 1e400) is no datum
+            given = np.array([v is not None for v in col], bool)
+            bad = np.flatnonzero(~np.isfinite(values) & given)
+            if bad.size:
+                at = row_lines[bad[0]]
+                raise ValueError(f"{_where(source, at)}: numeric column {name!r} holds a value "
+                                 f"that is not a finite number in {lines[at - 1][:60]!r}")
             out[name] = values
     return pd.DataFrame(out, index=pd.RangeIndex(n)), obj["relation"]
 
 
 @functools.lru_cache(maxsize=128)
-def _arff_cached(path: str, blob: _Blob):
-    return parse_arff(_decode(blob.data, path), source=path)
+def _arff_cached(path: str, blob: bytes):
+    return parse_arff(_decode(blob, path), source=path)
 
 
 def read_arff(path: str | PathLike) -> tuple[pd.DataFrame, str]:
@@ -505,8 +490,8 @@ def parse_tab(text: str, source: str = "<string>") -> tuple[pd.DataFrame, dict]:
 
 
 @functools.lru_cache(maxsize=64)
-def _tab_cached(path: str, blob: _Blob):
-    return parse_tab(_decode(blob.data, path), source=path)
+def _tab_cached(path: str, blob: bytes):
+    return parse_tab(_decode(blob, path), source=path)
 
 
 def read_tab(path: str | PathLike) -> tuple[pd.DataFrame, dict]:
@@ -661,11 +646,11 @@ def parse_delimited(
 
 
 @functools.lru_cache(maxsize=64)
-def _delimited_cached(path: str, blob: _Blob, options: tuple):
+def _delimited_cached(path: str, blob: bytes, options: tuple):
     kw = {}
     for key, value in options:
         kw[key] = dict(value) if key in ("categories", "strip_suffix") else value
-    return parse_delimited(_decode(blob.data, path), source=path, **kw), None
+    return parse_delimited(_decode(blob, path), source=path, **kw), None
 
 
 def read_delimited(path: str | PathLike, **options) -> pd.DataFrame:

@@ -20,6 +20,7 @@ import numbers
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
@@ -33,39 +34,35 @@ __all__ = [
 ]
 
 
-def _column_codes(col: pd.Series, name) -> tuple[np.ndarray, np.ndarray]:
-    if not isinstance(col.dtype, pd.CategoricalDtype):
-        raise TypeError(
-            f"column {name!r} has dtype {col.dtype}; credal classifiers need "
-            "categorical columns (discretise numeric columns first, e.g. with "
-            "credal.preprocessing.MDLDiscretizer) or integer codes"
-        )
-    # the Categorical's own code array: no intermediate Series per column (matters for
-    # wide frames predicted fold after fold)
-    arr = col.array
-    return arr.codes, np.asarray(arr.categories)
-
-
-def check_features(X, *, n_values=None, categories=None, feature_names=None):
+def check_features(X, *, n_values=None, categories=None, feature_names=None,
+                   as_columns=False):
     """Convert ``X`` to an integer code matrix and describe its encoding.
+
+    A DataFrame whose columns are all of integer dtype is read as integer codes
+    (``X.to_numpy()``, keeping the column names); otherwise every column must be
+    categorical.  Sparse matrices are not accepted (``X.toarray()`` gives codes).
 
     Parameters
     ----------
     X : array-like of int, shape (n_samples, n_features), or DataFrame of categoricals
         Category codes (``-1`` = missing) or categorical columns.
     n_values : array of int, shape (n_features,), optional
-        Fitted numbers of categories; when given, codes are checked against them.
-    categories : list of arrays, optional
+        Fitted numbers of categories (the caller checks codes against them).
+    categories : list of array-like, optional
         Fitted declared categories (DataFrame input); when given, the columns of
         ``X`` must declare the same categories.
     feature_names : array of str, optional
         Fitted column names (DataFrame input); when given, they must match.
+    as_columns : bool, default False
+        Return ``codes`` as a list of 1-D code arrays, one per feature, in the
+        narrowest integer dtype at hand (no int64 copy of a DataFrame).
 
     Returns
     -------
-    codes : ndarray of int64, shape (n_samples, n_features)
+    codes : ndarray of int64, shape (n_samples, n_features), or list of arrays
     n_values : ndarray of int64, shape (n_features,)
-    categories : list of ndarray or None
+    categories : list of pandas.Index or None
+        The columns' declared categories; None unless they are categorical.
     feature_names : ndarray of object or None
     """
     if isinstance(X, pd.DataFrame):
@@ -75,36 +72,55 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None):
                 f"X has columns {list(names)}, but the estimator was fitted on "
                 f"{list(feature_names)}"
             )
-        cols = [_column_codes(col, c) for c, col in X.items()]
-        # the narrow code arrays stacked as rows, then one transposing int64 copy
-        codes = (
-            np.ascontiguousarray(np.stack([c for c, _ in cols]).T, dtype=np.int64)
-            if cols
-            else np.empty((len(X), 0), dtype=np.int64)
-        )
-        cats = [k for _, k in cols]
+        # the columns' own arrays, without a Series per column (pandas' internal
+        # iterator where it has one; a wide frame is converted fold after fold)
+        it = getattr(X, "_iter_column_arrays", None)
+        arrays = list(it()) if it is not None else [col.array for _, col in X.items()]
+        if arrays and all(a.dtype.kind in "iu" and not isinstance(a, pd.Categorical)
+                          for a in arrays):
+            codes, nv, _, _ = check_features(X.to_numpy(), n_values=n_values,
+                                             as_columns=as_columns)
+            return codes, nv, None, names
+        cols, cats = [], []
+        for c, a in zip(names, arrays):
+            if not isinstance(a, pd.Categorical):
+                raise TypeError(
+                    f"column {c!r} has dtype {a.dtype}; credal classifiers need "
+                    "categorical columns (discretise numeric columns first, e.g. with "
+                    "credal.preprocessing.MDLDiscretizer), or integer codes in every column"
+                )
+            # the private code array and the categories Index: the public .codes view
+            # and an ndarray of the categories cost ten times more, column after column
+            cols.append(a._codes)
+            cats.append(a.categories)
         if categories is not None:
             for j, (got, want) in enumerate(zip(cats, categories)):
                 # the same array object (columns of the frame the estimator was
                 # fitted on, or row subsets of it): nothing to compare
                 if got is want:
                     continue
-                if len(got) != len(want) or np.any(got != want):
+                if len(got) != len(want) or np.any(np.asarray(got) != np.asarray(want)):
                     raise ValueError(
                         f"column {names[j]!r} declares categories {list(got)}, "
                         f"but the estimator was fitted with {list(want)}"
                     )
         nv = np.array([len(k) for k in cats], dtype=np.int64)
-        return codes, (nv if n_values is None else np.asarray(n_values)), cats, names
+        if not as_columns:  # the narrow codes stacked as rows, then one transposing copy
+            cols = (np.ascontiguousarray(np.stack(cols).T, dtype=np.int64) if cols
+                    else np.empty((len(X), 0), dtype=np.int64))
+        return cols, (nv if n_values is None else np.asarray(n_values)), cats, names
 
+    if sp.issparse(X):
+        raise TypeError("sparse X is not supported; pass dense integer codes "
+                        "(X.toarray()) or a DataFrame of categoricals")
     arr = np.asarray(X)
     if arr.ndim != 2:
         raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {arr.shape}")
     if arr.dtype.kind == "f":
-        if np.isnan(arr).any():
+        if not np.isfinite(arr).all():
             raise ValueError(
-                "X contains NaN; code missing values as -1 in an integer array, "
-                "or pass a DataFrame of categoricals"
+                "X contains NaN or infinity; code missing values as -1 in an integer "
+                "array, or pass a DataFrame of categoricals"
             )
         if np.any(arr != np.round(arr)):
             raise ValueError("X must hold integer category codes; got non-integer values")
@@ -119,7 +135,7 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None):
         nv = np.maximum(nv, 1).astype(np.int64)
     else:
         nv = np.asarray(n_values, dtype=np.int64)
-    return codes, nv, None, None
+    return (list(codes.T) if as_columns else codes), nv, None, None
 
 
 def check_target(y, *, allow_missing=False):
@@ -157,7 +173,12 @@ def check_target(y, *, allow_missing=False):
             # real-valued labels: scikit-learn's rule (a continuous y is a regression
             # target, not one class per value)
             check_classification_targets(arr[~missing])
-        classes = np.unique(arr[~missing])
+        try:
+            classes = np.unique(arr[~missing])
+        except TypeError:
+            kinds = sorted({type(v).__name__ for v in arr[~missing]})
+            raise TypeError(f"y mixes label types {kinds}; use labels of one type "
+                            "(e.g. y.astype(str))") from None
         y_idx = np.full(len(arr), -1, dtype=np.int64)
         y_idx[~missing] = np.searchsorted(classes, arr[~missing])
     if not allow_missing and np.any(y_idx < 0):
@@ -167,68 +188,80 @@ def check_target(y, *, allow_missing=False):
     return y_idx, classes
 
 
-def check_fit_input(estimator, X, y, *, allow_missing_y=False):
+def check_fit_input(estimator, X, y, *, allow_missing_y=False, as_columns=False):
     """Validate training data and store the encoding on ``estimator``.
 
     Sets ``n_features_in_``, ``n_values_``, ``classes_`` and, for DataFrames,
-    ``feature_names_in_`` and ``categories_``.
+    ``feature_names_in_`` and ``categories_`` (the latter for categorical columns).
 
     Returns
     -------
-    codes : ndarray of int64, shape (n_samples, n_features)
+    codes : ndarray of int64, shape (n_samples, n_features), or list of columns
+        (``as_columns``, see :func:`check_features`)
     y_idx : ndarray of int64, shape (n_samples,)
     """
-    codes, nv, cats, names = check_features(X)
-    y_idx, classes = check_target(y, allow_missing=allow_missing_y)
-    if len(codes) == 0:
+    codes, nv, cats, names = check_features(X, as_columns=as_columns)
+    n, m = (len(codes[0]) if codes else 0, len(codes)) if as_columns else codes.shape
+    if m == 0:
+        raise ValueError("X has 0 features; a classifier needs at least one")
+    if n == 0:
         raise ValueError("empty training data: X has no rows")
-    if len(codes) != len(y_idx):
-        raise ValueError(f"X has {len(codes)} rows but y has {len(y_idx)}")
-    estimator.n_features_in_ = codes.shape[1]
+    y_idx, classes = check_target(y, allow_missing=allow_missing_y)
+    if n != len(y_idx):
+        raise ValueError(f"X has {n} rows but y has {len(y_idx)}")
+    estimator.n_features_in_ = m
     estimator.n_values_ = nv
     estimator.classes_ = classes
+    for attr in ("feature_names_in_", "categories_"):  # none left from an earlier fit
+        estimator.__dict__.pop(attr, None)
     if names is not None:
         estimator.feature_names_in_ = names
+    if cats is not None:
         estimator.categories_ = cats
     return codes, y_idx
 
 
-def check_predict_input(estimator, X):
+def check_predict_input(estimator, X, *, as_columns=False):
     """Validate prediction data against what ``estimator`` learned in ``fit``.
 
     Returns
     -------
-    codes : ndarray of int64, shape (n_samples, n_features)
+    codes : ndarray of int64, shape (n_samples, n_features), or list of columns
         Codes in ``[-1, n_values_[j])``.
     """
     if not hasattr(estimator, "n_values_"):
         raise AttributeError(f"{type(estimator).__name__} is not fitted yet; call fit first")
-    codes, _, _, _ = check_features(
+    fitted_cats = getattr(estimator, "categories_", None)
+    codes, _, cats, _ = check_features(
         X,
         n_values=estimator.n_values_,
-        categories=getattr(estimator, "categories_", None),
+        categories=fitted_cats,
         feature_names=getattr(estimator, "feature_names_in_", None),
+        as_columns=as_columns,
     )
-    if codes.shape[1] != estimator.n_features_in_:
+    m = len(codes) if as_columns else codes.shape[1]
+    if m != estimator.n_features_in_:
         raise ValueError(
-            f"X has {codes.shape[1]} features, but {type(estimator).__name__} "
+            f"X has {m} features, but {type(estimator).__name__} "
             f"is expecting {estimator.n_features_in_} features as input"
         )
-    bad = codes >= estimator.n_values_[None, :]
-    if bad.any():
-        j = int(np.where(bad.any(axis=0))[0][0])
-        name = estimator.feature_names_in_[j] if hasattr(estimator, "feature_names_in_") else j
-        raise ValueError(
-            f"column {name!r} has code {int(codes[bad.any(axis=1)][0, j])} outside the "
-            f"{int(estimator.n_values_[j])} categories seen in fit"
-        )
+    if cats is None or fitted_cats is None:  # else the categories matched: codes in range
+        top = (np.array([c.max(initial=-1) for c in codes]) if as_columns
+               else codes.max(axis=0, initial=-1))
+        bad = np.nonzero(top >= estimator.n_values_)[0]
+        if bad.size:
+            j = int(bad[0])
+            name = estimator.feature_names_in_[j] if hasattr(estimator, "feature_names_in_") else j
+            raise ValueError(
+                f"column {name!r} has code {int(top[j])} outside the "
+                f"{int(estimator.n_values_[j])} categories seen in fit"
+            )
     return codes
 
 
 def check_positive(name, value, *, strict=True):
     """Raise ValueError unless ``value`` is a finite real > 0 (>= 0 if not strict)."""
-    if not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite number; got {value!r}")
+    _check_real(name, value)
     if (value <= 0) if strict else (value < 0):
         raise ValueError(f"{name} must be {'>' if strict else '>='} 0; got {value!r}")
     return float(value)
@@ -236,8 +269,7 @@ def check_positive(name, value, *, strict=True):
 
 def check_in_range(name, value, low, high, *, closed="both"):
     """Raise ValueError unless ``low <= value <= high`` (ends per ``closed``)."""
-    if not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite number; got {value!r}")
+    _check_real(name, value)
     lo_ok = value >= low if closed in ("both", "left") else value > low
     hi_ok = value <= high if closed in ("both", "right") else value < high
     if not (lo_ok and hi_ok):
@@ -245,3 +277,10 @@ def check_in_range(name, value, low, high, *, closed="both"):
         rb = "]" if closed in ("both", "right") else ")"
         raise ValueError(f"{name} must lie in {lb}{low}, {high}{rb}; got {value!r}")
     return float(value)
+
+
+def _check_real(name, value):
+    # booleans are Real to Python, but s=True is a slip, not s=1
+    if (not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_))
+            or not np.isfinite(value)):
+        raise ValueError(f"{name} must be a finite number; got {value!r}")

@@ -12,9 +12,11 @@ their derivations are in the book's Algorithms appendix.
 
 from __future__ import annotations
 
+import functools
 import numbers
 
 import numpy as np
+import pandas as pd
 
 from credal.base import BaseClassifier, CredalMixin, PreciseMixin
 from credal._validation import (
@@ -38,18 +40,29 @@ __all__ = [
 _TOL = 1e-12
 # Target number of float64 elements in one temporary block (rows are chunked).
 _BLOCK = 2_000_000
+# Largest class x value x value table fitted (2**28 float64 = 2 GiB).
+_MAX_CELLS = 2**28
 
 
 # --------------------------------------------------------------------------- exact tests
 
 
 def _lse(a, axis, keepdims=False):
-    """``log(sum(exp(a)))`` along ``axis``, shifted by the maximum (plain numpy: faster
-    than scipy's array-API version on many small reductions)."""
-    top = np.max(a, axis=axis, keepdims=True)
+    """``log(sum(exp(a)))`` along ``axis``, shifted by the maximum.
+
+    A loop over the slices along ``axis``: numpy reduces a short innermost axis (the
+    classes) many times slower than it combines whole slices."""
+    parts = np.moveaxis(np.asarray(a, dtype=float), axis, 0)
+    top = np.array(parts[0])
+    for p in parts[1:]:
+        np.maximum(top, p, out=top)
     top = np.where(np.isfinite(top), top, 0.0)
-    out = np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
-    return out if keepdims else np.squeeze(out, axis=axis)
+    acc = np.exp(parts[0] - top)
+    for p in parts[1:]:
+        acc += np.exp(p - top)
+    with np.errstate(divide="ignore"):
+        out = np.log(acc) + top
+    return np.expand_dims(out, axis) if keepdims else out
 
 
 def bma_lower_log_ratio(log_p1, log_p2, log_lik, epsilon):
@@ -237,18 +250,84 @@ def _check_choice(name, value, choices):
     return value
 
 
-def _pair_counts(g, y_idx, n_classes, size):
-    """``counts[c, u, w]`` = rows of class ``c`` with flat values ``u`` and ``w``."""
-    n, k = g.shape
-    cells = n_classes * size * size
-    out = np.zeros(cells, dtype=np.int64)
-    step = max(1, _BLOCK // max(k * k, 1))
-    for start in range(0, n, step):
-        gg = g[start:start + step]
-        idx = (y_idx[start:start + step, None, None] * size + gg[:, :, None]) * size \
-            + gg[:, None, :]
-        out += np.bincount(idx.ravel(), minlength=cells)
-    return out.reshape(n_classes, size, size).astype(float)
+def _distinct(codes, n_values, y=None, n_classes=1):
+    """Distinct rows of a code matrix (``-1`` = missing; column ``j`` below
+    ``n_values[j]``), with their classes ``y`` if given: ``(first, inverse)`` with
+    ``codes[first][inverse] == codes``, or None when a row's codes do not fit one
+    exact key (2**53).  A matrix-vector product and hashing, no sort."""
+    sizes = np.append(np.asarray(n_values, dtype=float) + 1, n_classes)
+    if np.prod(sizes) >= 2.0 ** 53:
+        return None
+    radix = np.cumprod(np.append(1, sizes[:-1]).astype(np.int64))
+    key = codes @ radix[:-1]             # integer product: numpy's loop, no BLAS threads
+    inverse, uniq = pd.factorize(key if y is None else key + y * radix[-1])
+    first = np.empty(len(uniq), dtype=np.int64)
+    first[inverse] = np.arange(len(inverse))      # any row of each group will do
+    return first, inverse
+
+
+def _on_distinct_rows(hook):
+    """Run a per-row prediction hook once per distinct row of ``g`` and expand back."""
+    @functools.wraps(hook)
+    def run(self, g):
+        # codes + off, missing -> off + n_values: the codes' key shifted by a constant
+        d = _distinct(np.minimum(g, self._off + self.n_values_), self.n_values_)
+        if d is None or len(d[0]) == len(g):
+            return hook(self, g)
+        return hook(self, np.take(g.T, d[0], axis=1).T)[d[1]]     # layout kept
+    return run
+
+
+@functools.cache
+def _blas_controller():
+    from threadpoolctl import ThreadpoolController   # scikit-learn's dependency
+    return ThreadpoolController()
+
+
+def _pair_counts(g, y_idx, weight, nv, n_classes, blas=None):
+    """``counts[c, u, w]``: weight of the rows of class ``c`` with flat values ``u`` and
+    ``w`` (both observed; ``g`` holds ``V`` for missing), shape (K, V, V).
+
+    With few values per feature, per class the product ``O^T W O`` of the rows'
+    one-hot value matrix (BLAS); otherwise one weighted ``bincount`` per feature ``l``
+    over the values of the features before it, the other half of the table being the
+    transpose and its diagonal n(c, u).  ``blas`` forces the choice (tests).
+    """
+    V, k, n = int(nv.sum()), len(nv), len(y_idx)
+    S, K = V + 1, n_classes
+    if S <= 3 * k if blas is None else blas:
+        # rows sorted by class (each class a block), float32 while sums stay exact
+        order = np.argsort(y_idx, kind="stable")
+        bounds = np.searchsorted(y_idx[order], np.arange(K + 1))
+        total = n if weight is None else weight.sum()
+        onehot = np.zeros((n, S), dtype=np.float32 if total < 2 ** 24 else float)
+        pos = np.empty(n, dtype=np.int64)
+        pos[order] = np.arange(n)
+        onehot[pos[:, None], g] = 1.0
+        out = np.empty((K, V, V))
+        with _blas_controller().limit(limits=1, user_api="blas"):  # small products: threads
+            for c in range(K):                                      # only contend and spin
+                a = onehot[bounds[c]:bounds[c + 1], :V]
+                out[c] = a.T @ (a if weight is None else
+                                a * weight[order[bounds[c]:bounds[c + 1]], None])
+        return out
+    off = np.concatenate([[0], np.cumsum(nv)[:-1]]).astype(np.int64)
+    m = int(nv.max()) + 1                                          # child slots, missing last
+    cls_val = np.ascontiguousarray(g.T) + y_idx * S                # (k, n): class x value
+    w = None if weight is None else np.tile(weight, k)
+    out = np.zeros((K, V, V))
+    diag = np.bincount(cls_val.ravel(), w, minlength=K * S).reshape(K, S)[:, :V]
+    cls_val *= m
+    buf = np.empty((k - 1) * n, dtype=np.int64)                    # reused index buffer
+    for l in range(1, k):
+        end = int(off[l])
+        child = np.minimum(g[:, l] - end, m - 1)                   # missing -> slot m - 1
+        np.add(cls_val[:l], child, out=buf[:l * n].reshape(l, n))
+        c = np.bincount(buf[:l * n], None if w is None else w[:l * n], minlength=K * S * m)
+        out[:, :end, end:end + nv[l]] = c.reshape(K, S, m)[:, :end, :nv[l]]
+    out += out.transpose(0, 2, 1)
+    out[:, np.arange(V), np.arange(V)] = diag
+    return out
 
 
 class _SPODEEnsemble(BaseClassifier):
@@ -260,6 +339,10 @@ class _SPODEEnsemble(BaseClassifier):
         _check_choice("prior", self.prior, {"perks", "laplace"})
         _check_choice("root_estimate", self.root_estimate, {"chain", "joint"})
         check_positive("s", self.s)
+        # the authors' optional floors (None = off); classes without one get None
+        self._floors = [None if getattr(self, f, None) is None else
+                        np.log(check_in_range(f, getattr(self, f), 0.0, 1.0, closed="neither"))
+                        for f in ("posterior_floor", "likelihood_floor")]
 
     def _fit_tables(self, X, y):
         self._check_common()
@@ -270,17 +353,31 @@ class _SPODEEnsemble(BaseClassifier):
             name = self.feature_names_in_[j] if hasattr(self, "feature_names_in_") else j
             raise ValueError(f"feature {name!r} declares no category")
         K, k = len(self.classes_), codes.shape[1]
+        cells = K * (int(nv.sum()) + 1) ** 2
+        if cells > _MAX_CELLS:       # checked before any table is allocated
+            j = int(np.argmax(nv))
+            name = self.feature_names_in_[j] if hasattr(self, "feature_names_in_") else j
+            raise ValueError(
+                f"feature {name!r} has {nv[j]} categories ({nv.sum()} over all features; "
+                f"integer codes declare 0..max code): the SPODE tables would need "
+                f"{cells:.3g} cells ({cells * 8 / 2**30:.3g} GiB, limit {_MAX_CELLS:.3g})")
         off = np.concatenate([[0], np.cumsum(nv)[:-1]]).astype(np.int64)
         V = int(nv.sum())
         self._off, self._V = off, V
         feat = np.repeat(np.arange(k), nv)  # feature of each flat value
+        n_cls = np.bincount(y_idx, minlength=K).astype(float)
+        N = float(len(y_idx))
+        # count each distinct (row, class) once, with its multiplicity as weight
+        d = _distinct(codes, nv, y_idx, K)
+        weight = None
+        if d is not None and len(d[0]) < len(y_idx):
+            weight = np.bincount(d[1]).astype(float)
+            codes, y_idx = codes[d[0]], y_idx[d[0]]
         g = self._flat(codes)
-        counts = _pair_counts(g, y_idx, K, V + 1)[:, :V, :V]
+        counts = _pair_counts(g, y_idx, weight, nv, K)
 
         perks = self.prior == "perks"
         s = float(self.s)
-        n_cls = np.bincount(y_idx, minlength=K).astype(float)
-        N = float(len(y_idx))
         n_cu = np.einsum("cuu->cu", counts)                       # n(c, u)
         n_cj = (np.add.reduceat(n_cu, off, axis=1) if k else np.zeros((K, 0)))  # n_j(c)
         # class prior and P(u | c), shared by "chain", naive Bayes and the fall-backs
@@ -311,93 +408,79 @@ class _SPODEEnsemble(BaseClassifier):
         self._log_child, self._log_root = lc, lr
         self._log_nb, self._log_prior = lnb, log_prior
         self._value_freq = np.append(n_cu.sum(axis=0), 0.0)       # training frequency of u
-        return g, y_idx
+        self._lc_flat = lc.reshape((V + 1) ** 2, K)
+        return g, y_idx, weight
 
     def _flat(self, codes):
-        """Flat value index of every cell, ``V`` for missing."""
-        return np.where(codes < 0, self._V, codes + self._off[None, :])
+        """Flat value index of every cell, ``V`` for missing; shape (n, k) stored
+        feature-major (``g.T`` is contiguous, the layout every evaluation reads)."""
+        gT = np.add(codes.T, self._off[:, None], order="C")
+        gT[codes.T < 0] = self._V
+        return gT.T
 
     # ----- SPODE joints and posteriors
 
-    def _spode_log_joint(self, g, parents=None, marginalise=True, method=None):
+    def _spode_log_joint(self, g, parents=None, marginalise=True):
         """``ln P(c, a_obs | s_j)`` for the super-parents ``parents``, shape (n, p, K).
 
         Rows whose super-parent is missing are marginalised over its values when
         ``marginalise``; otherwise they hold a placeholder the caller must mask.
-        Two equivalent evaluations: ``"gather"`` sums ``k`` table entries per SPODE
-        (``O(p k K)`` per row); ``"matmul"`` multiplies the rows' one-hot value vectors
-        by the child tables (``O(V V_p K)`` flops per row, but BLAS speed), which also
-        gives every value of a missing super-parent at once.  ``None`` picks the
-        cheaper one.
         """
-        n, k = g.shape
-        K = len(self.classes_)
-        P = np.arange(k) if parents is None else np.asarray(parents, dtype=np.int64)
-        V = self._V
-        lc, lr = self._log_child, self._log_root
-        blocks = [np.arange(self._off[j], self._off[j] + self.n_values_[j]) for j in P]
-        vp = sum(len(b) for b in blocks)
-        if method is None:
-            # one gathered element costs roughly as much as ~30 multiply-adds in BLAS
-            method = "matmul" if (V + 1) * vp <= 30 * len(P) * k else "gather"
-        out = np.empty((n, len(P), K))
-        if method == "matmul":
-            U = np.concatenate(blocks) if blocks else np.zeros(0, np.int64)
-            pos = np.full(V + 1, -1)
-            pos[U] = np.arange(len(U))
-            tab = lc[U].transpose(1, 0, 2).reshape(V + 1, len(U) * K)
-            step = max(1, _BLOCK // max((V + 1 + len(U) * K), 1))
-            bounds = np.cumsum([0] + [len(b) for b in blocks])
-            for start in range(0, n, step):
-                G = g[start:start + step]
-                m = len(G)
-                onehot = np.zeros((m, V + 1))
-                onehot[np.arange(m)[:, None], G] = 1.0
-                R = (onehot @ tab).reshape(m, len(U), K) + lr[U][None]
-                idx = pos[G[:, P]]                                  # -1: missing parent
-                sel = np.take_along_axis(R, np.maximum(idx, 0)[:, :, None], axis=1)
-                out[start:start + step] = sel
-                if marginalise:
-                    for p in np.flatnonzero((idx < 0).any(axis=0)):
-                        rows = np.flatnonzero(idx[:, p] < 0)
-                        out[start + rows, p] = _lse(
-                            R[rows, bounds[p]:bounds[p + 1]], axis=1)
-            return out
-        if method != "gather":
-            raise ValueError(f"unknown method {method!r}")
-        step = max(1, _BLOCK // max(len(P) * k * K, 1))
-        for start in range(0, n, step):
-            G = g[start:start + step]
-            out[start:start + step] = (lc[G[:, P, None], G[:, None, :]].sum(axis=2)
-                                       + lr[G[:, P]])
+        gT = g.T
+        out = self._log_joints(gT if parents is None else gT[parents], gT)
         if marginalise:
+            P = np.arange(g.shape[1]) if parents is None else parents
             for p, j in enumerate(P):
-                rows = np.flatnonzero(g[:, j] == V)
-                if rows.size == 0:
-                    continue
-                u = blocks[p]
-                sub = max(1, _BLOCK // max(len(u) * k * K, 1))
-                for start in range(0, rows.size, sub):
-                    G = g[rows[start:start + sub]]
-                    t = lc[u[None, :, None], G[:, None, :]].sum(axis=2) + lr[u][None]
-                    out[rows[start:start + sub], p] = _lse(t, axis=1)
+                rows = np.flatnonzero(gT[j] == self._V)
+                if rows.size:
+                    u = np.arange(self._off[j], self._off[j] + self.n_values_[j])
+                    t = self._log_joints(np.broadcast_to(u[:, None], (u.size, rows.size)),
+                                         np.take(gT, rows, axis=1))
+                    out[rows, p] = _lse(t, axis=1)
         return out
 
-    def _spode_log_posterior(self, g, parents=None, method=None):
-        lj = self._spode_log_joint(g, parents, marginalise=True, method=method)
-        return lj - _lse(lj, axis=2, keepdims=True)
+    def _log_joints(self, parent, gT, log_root=None):
+        """``ln P(u, c) + sum_l ln P(a_l | c, u)`` over the children ``l`` of each row (0
+        for a missing ``a_l`` and for ``l`` = the parent's feature), ``u`` = ``parent``
+        (flat values, (p, n)); ``gT`` the rows' flat values, (k, n).  Returns shape
+        (n, p, K), stored parent-major so that sums over parents are fast.  One 2-D
+        gather per child into reused buffers, no (n, p, k, K) intermediate; the indices
+        are in range by construction (``mode="clip"`` skips numpy's buffered check)."""
+        out = np.take(self._log_root if log_root is None else log_root, parent, axis=0,
+                      mode="clip")
+        base = parent * (self._V + 1)
+        idx, tmp = np.empty(base.shape, dtype=np.int64), np.empty_like(out)
+        for l in range(len(gT)):
+            np.add(base, gT[l], out=idx)
+            out += np.take(self._lc_flat, idx, axis=0, out=tmp, mode="clip")
+        return out.transpose(1, 0, 2)
+
+    def _spode_log_posterior(self, g, parents=None):
+        return self._posterior(self._spode_log_joint(g, parents, marginalise=True))
+
+    def _posterior(self, lj):
+        """SPODE log posteriors from log joints; with ``posterior_floor`` f, each
+        probability is raised to at least f and the row renormalised (authors' code)."""
+        lp = lj - _lse(lj, axis=2, keepdims=True)
+        if self._floors[0] is None:
+            return lp
+        lp = np.maximum(lp, self._floors[0])
+        return lp - _lse(lp, axis=2, keepdims=True)
 
     def _nb_log_joint(self, g):
         """Naive Bayes ``ln P(c, a_obs)`` with the same prior, shape (n, K)."""
         return self._log_prior[None, :] + self._log_nb[g].sum(axis=1)
 
-    def _conditional_log_likelihoods(self, g, y_idx):
-        """``LL_j`` of every SPODE on the training rows, and ``LL_0``."""
-        lp = self._spode_log_posterior(g)
-        ll = lp[np.arange(len(y_idx)), :, y_idx].sum(axis=0)
-        freq = np.bincount(y_idx, minlength=len(self.classes_)) / len(y_idx)
-        nz = freq[freq > 0]
-        ll0 = float(len(y_idx) * np.sum(nz * np.log(nz)))          # -n H(C)
+    def _conditional_log_likelihoods(self, g, y_idx, weight):
+        """``LL_j`` of every SPODE on the training rows (distinct rows with their
+        multiplicities ``weight``, None = 1), and ``LL_0``."""
+        lp = self._spode_log_posterior(g)[np.arange(len(y_idx)), :, y_idx]
+        if self._floors[1] is not None:       # likelihood_floor on the true class
+            lp = np.maximum(lp, self._floors[1])
+        ll = lp.sum(axis=0) if weight is None else np.einsum("i,ij->j", weight, lp)
+        n_cls = np.bincount(y_idx, weight, minlength=len(self.classes_))
+        freq = n_cls[n_cls > 0] / n_cls.sum()
+        ll0 = float(n_cls.sum() * np.sum(freq * np.log(freq)))      # -n H(C)
         return ll, ll0
 
     def _predict_input(self, X):
@@ -416,11 +499,15 @@ def _normalise(lj):
 
 
 class AODE(PreciseMixin, _SPODEEnsemble):
-    """Averaged one-dependence estimators: the mean of the SPODE joints.
+    """Averaged one-dependence estimators: the mean of the SPODE joints or posteriors.
 
-    ``P(c | a) ∝ (1/|J|) sum_{j in J} P(c, a | s_j)`` over the usable super-parents
-    ``J`` of the row: observed, with a training frequency of at least
+    ``aggregate="joint"`` (Webb et al.; Weka): ``P(c | a) ∝ sum_{j in J} P(c, a | s_j)``;
+    ``aggregate="posterior"`` (Corani & Antonucci, Sec. 2.1, and their code):
+    ``P(c | a) = (1/|J|) sum_{j in J} P(c | a, s_j)``.  ``J`` holds the usable
+    super-parents of the row: observed, with a training frequency of at least
     ``frequency_limit``.  With none usable, naive Bayes with the same prior is used.
+    On complete data with ``frequency_limit=0`` every SPODE is used, as in the
+    authors' code, and ``"posterior"`` is COMP-AODE with equal weights.
 
     Parameters
     ----------
@@ -434,35 +521,50 @@ class AODE(PreciseMixin, _SPODEEnsemble):
     frequency_limit : int
         A super-parent value seen fewer times than this in training does not make a
         SPODE usable (Weka's default 1 skips values never seen).
+    aggregate : {"joint", "posterior"}
+        Average the SPODE joints or their posteriors (see above).
+    posterior_floor : float in (0, 1) or None
+        With ``aggregate="posterior"``: raise every SPODE posterior probability to at
+        least this value and renormalise, as the authors' code does (1e-4); None: off.
 
     Attributes
     ----------
     classes_, n_values_, n_features_in_ : as set by :func:`credal._validation.check_fit_input`
     """
 
-    def __init__(self, prior="perks", s=1.0, root_estimate="chain", frequency_limit=1):
+    def __init__(self, prior="perks", s=1.0, root_estimate="chain", frequency_limit=1,
+                 aggregate="joint", posterior_floor=None):
         self.prior = prior
         self.s = s
         self.root_estimate = root_estimate
         self.frequency_limit = frequency_limit
+        self.aggregate = aggregate
+        self.posterior_floor = posterior_floor
 
     def fit(self, X, y):
         """Count the training data and build every SPODE's tables; returns self."""
         lim = self.frequency_limit
         if isinstance(lim, bool) or not isinstance(lim, numbers.Integral) or lim < 0:
             raise ValueError(f"frequency_limit must be an integer >= 0; got {lim!r}")
+        _check_choice("aggregate", self.aggregate, {"joint", "posterior"})
+        if self.posterior_floor is not None and self.aggregate == "joint":
+            raise ValueError('posterior_floor needs aggregate="posterior"')
         self._fit_tables(X, y)
         return self
 
+    @_on_distinct_rows
     def _log_proba(self, g):
-        usable = (g < self._V) & (self._value_freq[g] >= self.frequency_limit)
-        lj = self._spode_log_joint(g, marginalise=False)
-        lj = np.where(usable[:, :, None], lj, -np.inf)
-        some = usable.any(axis=1)
-        agg = np.empty((len(g), len(self.classes_)))
-        if some.any():
-            agg[some] = _lse(lj[some], axis=1)
-        agg[~some] = self._nb_log_joint(g[~some])
+        # 0 for a usable super-parent value, -inf for a missing or too rare one
+        shift = np.where(self._value_freq >= self.frequency_limit, 0.0, -np.inf)
+        shift[self._V] = -np.inf
+        if self.aggregate == "joint":
+            lj = self._log_joints(g.T, g.T, self._log_root + shift[:, None])
+        else:
+            lj = self._posterior(self._log_joints(g.T, g.T))
+            lj += shift[g][:, :, None]
+        agg = _lse(lj, axis=1)
+        none = np.isneginf(agg[:, 0])        # no usable super-parent (joints are finite)
+        agg[none] = self._nb_log_joint(g[none])
         return _normalise(agg)
 
 
@@ -480,8 +582,7 @@ def _check_prune_factor(value):
 class _BMAFit:
     def _fit_bma(self, X, y):
         prune = _check_prune_factor(self.prune_factor)
-        g, y_idx = self._fit_tables(X, y)
-        ll, _ = self._conditional_log_likelihoods(g, y_idx)
+        ll, _ = self._conditional_log_likelihoods(*self._fit_tables(X, y))
         # robust exponentiation: subtract the largest log-likelihood (not the smallest)
         shifted = ll - (ll.max() if ll.size else 0.0)
         kept = shifted >= -np.log(prune)
@@ -489,7 +590,6 @@ class _BMAFit:
         self.log_likelihoods_ = ll
         self.kept_ = kept
         self.weights_ = w / w.sum() if ll.size else w
-        return g, y_idx
 
     def _bma_terms(self, g):
         """Per-row log posteriors of the kept SPODEs plus their shifted LL, (n, k', K)."""
@@ -515,6 +615,12 @@ class BMAAODE(_BMAFit, PreciseMixin, _SPODEEnsemble):
     prune_factor : float
         SPODEs whose conditional likelihood is below ``L_max / prune_factor`` are
         dropped (paper: 1e4); ``np.inf`` keeps all.
+    posterior_floor : float in (0, 1) or None
+        The authors' code raises every SPODE posterior probability to at least 1e-4
+        and renormalises (in prediction and in ``L_j``); None (default): off.
+    likelihood_floor : float in (0, 1) or None
+        The authors' code raises each training row's true-class probability to at
+        least 0.01 inside ``L_j``; None (default): off.
 
     Attributes
     ----------
@@ -525,11 +631,14 @@ class BMAAODE(_BMAFit, PreciseMixin, _SPODEEnsemble):
         Posterior model weights (0 for pruned SPODEs).
     """
 
-    def __init__(self, prior="perks", s=1.0, root_estimate="chain", prune_factor=1e4):
+    def __init__(self, prior="perks", s=1.0, root_estimate="chain", prune_factor=1e4,
+                 posterior_floor=None, likelihood_floor=None):
         self.prior = prior
         self.s = s
         self.root_estimate = root_estimate
         self.prune_factor = prune_factor
+        self.posterior_floor = posterior_floor
+        self.likelihood_floor = likelihood_floor
 
     def fit(self, X, y):
         """Build the SPODEs and their likelihood weights; returns self."""
@@ -590,7 +699,8 @@ class CredalBMAAODE(_BMAFit, CredalMixin, _SPODEEnsemble):
 
     Parameters
     ----------
-    prior, s, root_estimate, prune_factor : see :class:`BMAAODE`
+    prior, s, root_estimate, prune_factor, posterior_floor, likelihood_floor :
+        see :class:`BMAAODE`
     epsilon : float
         Lower bound of each SPODE's prior probability, in ``(0, 1/(k+1))``.
 
@@ -602,12 +712,14 @@ class CredalBMAAODE(_BMAFit, CredalMixin, _SPODEEnsemble):
     """
 
     def __init__(self, prior="perks", s=1.0, root_estimate="chain", prune_factor=1e4,
-                 epsilon=0.01):
+                 epsilon=0.01, posterior_floor=None, likelihood_floor=None):
         self.prior = prior
         self.s = s
         self.root_estimate = root_estimate
         self.prune_factor = prune_factor
         self.epsilon = epsilon
+        self.posterior_floor = posterior_floor
+        self.likelihood_floor = likelihood_floor
 
     def fit(self, X, y):
         """Build the SPODEs and their likelihoods; returns self."""
@@ -640,10 +752,8 @@ class CredalBMAAODE(_BMAFit, CredalMixin, _SPODEEnsemble):
 class _CompFit:
     def _fit_comp(self, X, y, *, credal):
         eps = _check_epsilon(self.epsilon, X, credal=credal)
-        g, y_idx = self._fit_tables(X, y)
-        k = g.shape[1]
-        self.epsilon_ = eps
-        ll, ll0 = self._conditional_log_likelihoods(g, y_idx)
+        ll, ll0 = self._conditional_log_likelihoods(*self._fit_tables(X, y))
+        k, self.epsilon_ = self.n_features_in_, eps
         z = -(ll0 + np.log(eps))
         feasible = ll > ll0
         pi = 1.0 + (ll + np.log((1.0 - eps) / max(k, 1))) / z     # eq. (6), prior (5)
@@ -653,7 +763,6 @@ class _CompFit:
         self.feasible_ = feasible
         w = np.where(feasible, pi, 0.0)
         self.weights_ = w / w.sum() if feasible.any() else w
-        return g, y_idx
 
     def _comp_log_posteriors(self, g):
         return self._spode_log_posterior(g, np.flatnonzero(self.feasible_))
@@ -677,6 +786,7 @@ class CompAODE(_CompFit, PreciseMixin, _SPODEEnsemble):
     prior, s, root_estimate : see :class:`AODE`
     epsilon : float
         Prior probability of the null model, in ``(0, 1)`` (paper: 0.01).
+    posterior_floor, likelihood_floor : see :class:`BMAAODE`
 
     Attributes
     ----------
@@ -691,11 +801,14 @@ class CompAODE(_CompFit, PreciseMixin, _SPODEEnsemble):
         Normalised coefficients (7) (0 for infeasible SPODEs).
     """
 
-    def __init__(self, prior="perks", s=1.0, root_estimate="chain", epsilon=0.01):
+    def __init__(self, prior="perks", s=1.0, root_estimate="chain", epsilon=0.01,
+                 posterior_floor=None, likelihood_floor=None):
         self.prior = prior
         self.s = s
         self.root_estimate = root_estimate
         self.epsilon = epsilon
+        self.posterior_floor = posterior_floor
+        self.likelihood_floor = likelihood_floor
 
     def fit(self, X, y):
         """Build the SPODEs and their compression weights; returns self."""
@@ -720,6 +833,7 @@ class CredalCompAODE(_CompFit, CredalMixin, _SPODEEnsemble):
     prior, s, root_estimate : see :class:`AODE`
     epsilon : float
         In ``(0, 1/(k+1))`` (paper: 0.01).
+    posterior_floor, likelihood_floor : see :class:`BMAAODE`
 
     Attributes
     ----------
@@ -729,11 +843,14 @@ class CredalCompAODE(_CompFit, CredalMixin, _SPODEEnsemble):
         The checked ``epsilon``.
     """
 
-    def __init__(self, prior="perks", s=1.0, root_estimate="chain", epsilon=0.01):
+    def __init__(self, prior="perks", s=1.0, root_estimate="chain", epsilon=0.01,
+                 posterior_floor=None, likelihood_floor=None):
         self.prior = prior
         self.s = s
         self.root_estimate = root_estimate
         self.epsilon = epsilon
+        self.posterior_floor = posterior_floor
+        self.likelihood_floor = likelihood_floor
 
     def fit(self, X, y):
         """Build the SPODEs and their likelihoods; returns self."""

@@ -42,11 +42,15 @@ class Outputs(NamedTuple):
 class BaseClassifier(ClassifierMixin, BaseEstimator):
     """Input checking shared by every classifier (subclasses write ``fit`` and hooks)."""
 
+    # True: the hooks get a list of 1-D code columns (any integer dtype) instead of the
+    # int64 matrix, which saves a copy of DataFrame input
+    _as_columns = False
+
     def _predict_input(self, X):
         """Validated prediction input handed to the hooks (integer codes, shape
-        (n_samples, n_features); a subclass may transform them further)."""
+        (n_samples, n_features), or columns; a subclass may transform them further)."""
         check_is_fitted(self, "classes_")
-        return check_predict_input(self, X)
+        return check_predict_input(self, X, as_columns=self._as_columns)
 
     def _label(self, scores, sets=None):
         """Labels of the best-scored class of each row (within ``sets`` if given)."""

@@ -13,7 +13,7 @@ Examples
 >>> ds.n_rows, ds.n_features, ds.n_classes
 (435, 16, 2)
 >>> len(datasets.names("corani-antonucci"))
-39
+40
 """
 
 from __future__ import annotations
@@ -82,8 +82,40 @@ def data_dir() -> Path:
     return path
 
 
-def _raw_dir() -> Path:
-    return data_dir() / "raw"
+def _stat_key(path: Path, what: str) -> tuple:
+    """``(path, size, times, inode)``: what the parse caches below are keyed by."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{what} not found: {path}")
+    st = path.stat()
+    return str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_sums(path: str, *stat_key) -> dict:
+    out = {}
+    for lineno, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if (parts := line.split(None, 1)) and (len(parts) != 2 or len(parts[0]) != 64):
+            raise ValueError(f"{path}, line {lineno}: not a 'sha256  file' line")
+        if parts:
+            out[parts[1].strip().lstrip("*")] = parts[0].lower()
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _sha256(path: str, *stat_key) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _check_raw(path: Path) -> None:
+    """Raise unless ``path`` has the SHA-256 that ``data/SHA256SUMS`` records."""
+    sums = data_dir() / "SHA256SUMS"
+    want = _parse_sums(*_stat_key(sums, "checksum list")).get(path.name)
+    if want is None:
+        raise ValueError(f"{path} is not listed in {sums}: its content cannot be verified")
+    if (got := _sha256(*_stat_key(path, "data file"))) != want:
+        raise ValueError(f"{path}: SHA-256 {got[:12]}... differs from {want[:12]}... recorded "
+                         f"in {sums} (changed, truncated or extended); restore the original")
 
 
 # ---------------------------------------------------------------------------
@@ -92,33 +124,34 @@ def _raw_dir() -> Path:
 
 
 @functools.lru_cache(maxsize=8)
-def _parse_catalogue(path: str, mtime_ns: int, size: int) -> dict:
-    with open(path, "rb") as fh:
-        return tomllib.load(fh)
+def _parse_catalogue(path: str, *stat_key) -> dict:
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:  # its message gives line and column
+        raise ValueError(f"{path}: not a valid TOML file: {exc}") from None
 
 
 def _catalogue_data() -> dict:
-    path = data_dir() / "catalogue.toml"
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        raise FileNotFoundError(f"data catalogue not found: {path}") from None
-    return _parse_catalogue(str(path), st.st_mtime_ns, st.st_size)
+    return _parse_catalogue(*_stat_key(data_dir() / "catalogue.toml", "data catalogue"))
 
 
 def _specs() -> dict:
     return _catalogue_data().get("datasets", {})
 
 
+def _hint(name, known) -> str:
+    """' Did you mean ...?' with close names, a case-insensitive match first."""
+    lower = {k.lower(): k for k in known}
+    close = difflib.get_close_matches(str(name).lower(), list(lower), n=3, cutoff=0.6)
+    return f" Did you mean {' or '.join(repr(lower[c]) for c in close)}?" if close else ""
+
+
 def _spec(name: str) -> dict:
     specs = _specs()
     if not isinstance(name, str) or name not in specs:
         known = sorted(specs)
-        close = difflib.get_close_matches(str(name), known, n=3, cutoff=0.6)
-        hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
-        raise KeyError(
-            f"unknown data set {name!r}.{hint} Known data sets: {', '.join(known)}"
-        )
+        raise KeyError(f"unknown data set {name!r}.{_hint(name, known)} Known data sets: "
+                       f"{', '.join(known)}")
     return specs[name]
 
 
@@ -140,8 +173,8 @@ def names(group: str | None = None) -> list[str]:
     Parameters
     ----------
     group : str, optional
-        A paper's list: ``"corani-antonucci"`` (the 39 distinct data sets of
-        Table 2), ``"antonucci-lncc"`` (nine binary data sets),
+        A paper's list: ``"corani-antonucci"`` (Table 2's 40, spambase for its
+        second ecoli), ``"antonucci-lncc"`` (nine binary data sets),
         ``"ramoni-sebastiani"`` (the 19 public data sets of Table 1) or
         ``"moral-trees"`` (the 11 data sets of the slides). None = all.
 
@@ -180,9 +213,9 @@ class Dataset:
         Nominal columns as categoricals with their declared categories (also
         those never observed), numeric columns as float64, missing = NaN.
     y : Series of category, shape (n_rows,)
-        Named after the class column; declared classes kept even if never
-        observed. NaN where the class itself is missing (echocardiogram,
-        bridges).
+        Named after the class column; its categories are the classes some row
+        has, in declared order. NaN where the class itself is missing
+        (echocardiogram, bridges).
     title, source, licence : str
     groups : tuple of str
         Paper groups that use the data set.
@@ -190,6 +223,8 @@ class Dataset:
         ``"train"``/``"test"`` for data sets that ship a fixed split.
     files : tuple of str
         Files in ``data/raw`` it is built from.
+    dropped_classes : tuple of str
+        Declared classes that no row has, dropped from ``y``.
     """
 
     name: str
@@ -201,6 +236,7 @@ class Dataset:
     groups: tuple = ()
     split: pd.Series | None = None
     files: tuple = ()
+    dropped_classes: tuple = ()
 
     @property
     def n_rows(self) -> int:
@@ -214,14 +250,8 @@ class Dataset:
 
     @property
     def n_classes(self) -> int:
-        """Number of declared classes."""
+        """Number of classes (those some row has)."""
         return int(len(self.y.cat.categories))
-
-    @property
-    def n_observed_classes(self) -> int:
-        """Number of classes occurring at least once."""
-        codes = self.y.cat.codes.to_numpy()
-        return int(np.unique(codes[codes >= 0]).size)
 
     @property
     def missing_fraction(self) -> float:
@@ -254,10 +284,8 @@ def _read_file(
         frame, roles = read_tab(path)
         flagged = [c for c, role in roles.items() if role == "class"]
         if flagged and flagged != [class_col]:
-            raise ValueError(
-                f"catalogue entry {name!r}: {path.name} flags {flagged} as the class, "
-                f"the catalogue says {class_col!r}"
-            )
+            raise ValueError(f"catalogue entry {name!r}: {path.name} flags {flagged} as the "
+                             f"class, the catalogue says {class_col!r}")
         return frame
     opts = dict(options)
     opts["sep"] = "," if fmt == "csv" else "whitespace"
@@ -275,10 +303,8 @@ def _concat(frames: list[pd.DataFrame], inferred: set, name: str) -> pd.DataFram
     cols = list(frames[0].columns)
     for f in frames[1:]:
         if list(f.columns) != cols:
-            raise ValueError(
-                f"catalogue entry {name!r}: files have different columns: "
-                f"{cols} vs {list(f.columns)}"
-            )
+            raise ValueError(f"catalogue entry {name!r}: files have different columns: "
+                             f"{cols} vs {list(f.columns)}")
     frames = [f.copy() for f in frames]
     for c in cols:
         dtypes = [f[c].dtype for f in frames]
@@ -290,24 +316,25 @@ def _concat(frames: list[pd.DataFrame], inferred: set, name: str) -> pd.DataFram
             for f in frames:
                 f[c] = f[c].cat.set_categories(cats)
         elif any(isinstance(d, pd.CategoricalDtype) for d in dtypes):
-            raise ValueError(
-                f"catalogue entry {name!r}: column {c!r} is nominal in one file "
-                "and numeric in another"
-            )
+            raise ValueError(f"catalogue entry {name!r}: column {c!r} is nominal in one "
+                             "file and numeric in another")
     return pd.concat(frames, ignore_index=True)
 
 
 def _source_text(spec: dict) -> str:
-    parts = []
-    if spec.get("uci"):
-        parts.append(f"UCI Machine Learning Repository: {spec['uci']}")
-    for c in spec.get("copies", []):
-        parts.append(f"{c['file']} from {c['repo']}/{c['path']} @ {c['commit'][:12]}")
+    parts = [f"UCI Machine Learning Repository: {spec['uci']}"] if spec.get("uci") else []
+    parts += [f"{c['file']} from {c['repo']}/{c['path']} @ {c['commit'][:12]}"
+              for c in spec.get("copies", [])]
     return "; ".join(parts)
 
 
 def load(name: str) -> Dataset:
     """Load one data set of the catalogue.
+
+    Every raw file is first checked against ``data/SHA256SUMS`` (the digest is
+    cached per path, size, times and inode: a second load costs a ``stat``).  A class that the file declares but no row has is dropped from
+    ``y`` (it would otherwise enter every credal set) and recorded in
+    ``dropped_classes``: heart-c and heart-h declare 5 classes of which 2 occur.
 
     Parameters
     ----------
@@ -322,10 +349,11 @@ def load(name: str) -> Dataset:
     ------
     KeyError
         For an unknown name; the message lists the known names (and close
-        matches).
+        matches, ignoring case).
     ValueError
-        If a file is malformed (file and line are named) or the catalogue entry
-        does not fit its files.
+        If a file differs from its recorded SHA-256 or is not listed, if a file is
+        malformed (file and line are named) or the catalogue entry does not fit
+        its files.
     """
     spec = _spec(name)
     fmt = spec.get("format", "arff")
@@ -341,10 +369,11 @@ def load(name: str) -> Dataset:
     ids = list(spec.get("ids", []))
     drop = list(spec.get("drop", []))
 
-    raw = _raw_dir()
+    raw = data_dir() / "raw"
     frames, found_ids = [], set()
     for f in files:
         options = {**read, **file_options.get(f, {})}
+        _check_raw(raw / f)
         frame = _read_file(raw / f, fmt, options, name, class_col)
         # ids may exist in only some files (hayes-roth's name column)
         present = [c for c in ids if c in frame.columns]
@@ -361,14 +390,13 @@ def load(name: str) -> Dataset:
         raise ValueError(f"catalogue entry {name!r}: id columns {lost} not found")
     missing_cols = [c for c in [class_col, *drop] if c not in frame.columns]
     if missing_cols:
-        raise ValueError(
-            f"catalogue entry {name!r}: columns {missing_cols} not found; the files "
-            f"have {list(frame.columns)}"
-        )
+        raise ValueError(f"catalogue entry {name!r}: columns {missing_cols} not found; the "
+                         f"files have {list(frame.columns)}")
     y = frame[class_col]
     if not isinstance(y.dtype, pd.CategoricalDtype):
         raise ValueError(f"catalogue entry {name!r}: class column {class_col!r} is not nominal")
-    y = y.rename(class_col)
+    y = y.rename(class_col).cat.remove_unused_categories()
+    dropped = tuple(c for c in frame[class_col].cat.categories if c not in y.cat.categories)
     X = frame.drop(columns=[class_col, *drop])
     # Integer-coded attributes that the papers' (Weka) copies typed as numeric.
     as_numeric = list(spec.get("as_numeric", []))
@@ -383,32 +411,21 @@ def load(name: str) -> Dataset:
     if "split" in spec:
         labels = list(spec["split"])
         if len(labels) != len(frames) or not set(labels) <= set(_SPLIT_LABELS):
-            raise ValueError(
-                f"catalogue entry {name!r}: split needs one of {_SPLIT_LABELS} per file"
-            )
+            raise ValueError(f"catalogue entry {name!r}: split needs one of {_SPLIT_LABELS} "
+                             "per file")
         split = np.repeat(labels, [len(f) for f in frames])
     elif "split_rows" in spec:
         counts = spec["split_rows"]
         if not set(counts) <= set(_SPLIT_LABELS) or sum(counts.values()) != len(frame):
-            raise ValueError(
-                f"catalogue entry {name!r}: split_rows {counts} does not add up to "
-                f"{len(frame)} rows"
-            )
+            raise ValueError(f"catalogue entry {name!r}: split_rows {counts} does not add up "
+                             f"to {len(frame)} rows")
         split = np.repeat(list(counts), list(counts.values()))
     if split is not None:
         split = pd.Series(split, index=X.index, name="split", dtype=object)
 
-    return Dataset(
-        name=name,
-        X=X,
-        y=y,
-        title=spec.get("title", ""),
-        source=_source_text(spec),
-        licence=spec.get("licence", ""),
-        groups=tuple(spec.get("groups", ())),
-        split=split,
-        files=tuple(files),
-    )
+    return Dataset(name=name, X=X, y=y, title=spec.get("title", ""), source=_source_text(spec),
+                   licence=spec.get("licence", ""), groups=tuple(spec.get("groups", ())),
+                   split=split, files=tuple(files), dropped_classes=dropped)
 
 
 # ---------------------------------------------------------------------------
@@ -423,7 +440,7 @@ def catalogue() -> pd.DataFrame:
     -------
     DataFrame
         Columns ``name, title, files, groups, n_rows, n_features, n_classes,
-        n_observed_classes, pct_missing, source, licence`` and, for each paper
+        dropped_classes, pct_missing, source, licence`` and, for each paper
         group ``g``, ``g:name`` (the paper's own name) and ``g:n`` (the
         paper's published number of instances). ``pct_missing`` is the
         percentage of missing feature cells.
@@ -442,7 +459,7 @@ def catalogue() -> pd.DataFrame:
             "n_rows": ds.n_rows,
             "n_features": ds.n_features,
             "n_classes": ds.n_classes,
-            "n_observed_classes": ds.n_observed_classes,
+            "dropped_classes": ", ".join(ds.dropped_classes),
             "pct_missing": round(100.0 * ds.missing_fraction, 2),
             "source": ds.source,
             "licence": ds.licence,
@@ -483,14 +500,13 @@ def published(table: str) -> pd.DataFrame:
     path = folder / f"{table}.csv"
     if "/" in table or "\\" in table or not path.is_file():
         known = sorted(p.stem for p in folder.glob("*.csv"))
-        close = difflib.get_close_matches(table, known, n=3, cutoff=0.6)
-        hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
-        raise KeyError(f"unknown published table {table!r}.{hint} Tables: {', '.join(known)}")
+        raise KeyError(f"unknown published table {table!r}.{_hint(table, known)} Tables: "
+                       f"{', '.join(known)}")
     return pd.read_csv(path)
 
 
 def verify_checksums() -> list[str]:
-    """Check ``data/raw`` against ``data/SHA256SUMS``.
+    """Check ``data/raw`` against ``data/SHA256SUMS`` (every file hashed afresh).
 
     Returns
     -------
@@ -498,26 +514,6 @@ def verify_checksums() -> list[str]:
         Files listed in ``SHA256SUMS`` that are missing or whose SHA-256
         differs (empty when all is well).
     """
-    root = data_dir()
-    sums = root / "SHA256SUMS"
-    if not sums.is_file():
-        raise FileNotFoundError(f"checksum list not found: {sums}")
-    bad = []
-    for lineno, line in enumerate(sums.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        parts = line.split(None, 1)
-        if len(parts) != 2 or len(parts[0]) != 64:
-            raise ValueError(f"{sums}, line {lineno}: not a 'sha256  file' line")
-        digest, fname = parts[0].lower(), parts[1].strip().lstrip("*")
-        path = root / "raw" / fname
-        if not path.is_file():
-            bad.append(fname)
-            continue
-        h = hashlib.sha256()
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h.update(block)
-        if h.hexdigest() != digest:
-            bad.append(fname)
-    return bad
+    raw, sums = data_dir() / "raw", data_dir() / "SHA256SUMS"
+    return [f for f, digest in _parse_sums(*_stat_key(sums, "checksum list")).items()
+            if not (raw / f).is_file() or _sha256.__wrapped__(str(raw / f)) != digest]

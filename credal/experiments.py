@@ -12,9 +12,11 @@ classifier, and one row per fold and classifier with the metrics of
 
 Finished (fold, classifier) pairs are cached on disk when ``cache_dir`` is given.
 The key is a hash of everything that determines the result: the data (values and
-encoding), the train/test indices, the preprocessing and the classifier (class,
-parameters and the source code of the modules that define them), so a rerun
-computes only what is missing and a change of code or parameters recomputes.
+encoding), the train/test indices, the preprocessing and the classifier (class and
+parameters) and the source of the whole core package (every ``credal/*.py``), so a
+rerun computes only what is missing and any change of code or parameters recomputes.
+Each file carries its key and a digest of its content; a file failing either check
+is recomputed with a warning. Integer code arrays (``-1`` missing) stay nominal.
 
 Folds run in parallel with joblib (``n_jobs``); the results do not depend on
 ``n_jobs`` because every fold is computed independently and the tables are sorted.
@@ -24,10 +26,10 @@ Any joblib backend works, e.g. a Dask cluster through
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import io
 import os
-import inspect
-import sys
 import time
 import uuid
 import warnings
@@ -48,9 +50,6 @@ __all__ = [
     "holdout",
     "holdout_item",
 ]
-
-_SOURCE_HASHES: dict[str, str] = {}
-
 
 def default_preprocessing():
     """MDL discretisation fitted on the training fold, then removal of features left
@@ -94,11 +93,11 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True) -> _Data:
                 f"cannot use {type(item).__name__} as data: give a data set name, a "
                 "credal.datasets.Dataset, (X, y) or (name, X, y)")
         name, X, y, split = item.name, item.X, item.y, getattr(item, "split", None)
-    if not isinstance(X, pd.DataFrame):
-        X = pd.DataFrame(np.asarray(X))
-    y = pd.Series(y, index=X.index) if not isinstance(y, pd.Series) else y
     if len(X) != len(y):
         raise ValueError(f"data set {name!r}: X has {len(X)} rows but y has {len(y)}")
+    if not isinstance(X, pd.DataFrame):
+        X = _code_frame(np.asarray(X))
+    y = pd.Series(y, index=X.index) if not isinstance(y, pd.Series) else y
     if drop_missing_y and y.isna().any():
         keep = ~y.isna().to_numpy()
         X, y = X.loc[keep], y.loc[keep]
@@ -112,6 +111,20 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True) -> _Data:
     # skipped when there is no cache.
     fp = joblib.hash((name, X, y)) if fingerprint else ""
     return _Data(name, X, y, split, fp)
+
+
+def _code_frame(a) -> pd.DataFrame:
+    """Integer codes (``-1`` missing) as categoricals ``0..max``, so that preprocessing
+    and classifiers keep them nominal; other arrays as they are (e.g. numbers for MDL)."""
+    if a.ndim != 2 or a.dtype.kind not in "iub":
+        return pd.DataFrame(a)
+    codes = a.astype(np.int64)
+    if codes.size and codes.min() < -1:
+        raise ValueError("X has a code below -1 (-1 is the only missing code)")
+    dtypes = {}  # one dtype per number of categories
+    return pd.DataFrame({j: pd.Categorical.from_codes(codes[:, j], dtype=dtypes.setdefault(
+        t, pd.CategoricalDtype(range(t + 1)))) for j, t in enumerate(
+            codes.max(axis=0, initial=0).tolist())}, index=pd.RangeIndex(len(codes)))
 
 
 def fold_splits(y, *, n_splits=5, n_repeats=10, random_state=0, split=None):
@@ -154,30 +167,59 @@ def fold_splits(y, *, n_splits=5, n_repeats=10, random_state=0, split=None):
 
 # ------------------------------------------------------------------------- hashing
 
-def _source_hash(obj) -> str:
-    """Hash of the source of the modules defining ``obj``'s classes (not sklearn's),
-    so that a change of the project's code invalidates cached folds."""
-    parts = []
-    for klass in type(obj).__mro__:
-        key = klass.__module__
-        if key.split(".")[0] in ("builtins", "abc", "sklearn", "typing"):
-            continue
-        if key not in _SOURCE_HASHES:
-            try:
-                text = inspect.getsource(sys.modules[key])
-            except (KeyError, OSError, TypeError):
-                text = key
-            _SOURCE_HASHES[key] = hashlib.sha256(text.encode()).hexdigest()
-        parts.append(_SOURCE_HASHES[key])
-    return hashlib.sha256("".join(parts).encode()).hexdigest()
+@functools.cache
+def _core_hash() -> str:
+    """Hash of the core's source, every ``credal/*.py`` in name order (chapters, which
+    the core never imports, excepted), once per process: any change of the library's
+    code, helpers included, invalidates every cached fold."""
+    h = hashlib.sha256()
+    for p in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def _estimator_key(est) -> str:
-    params = est.get_params(deep=True)
-    desc = (type(est).__module__, type(est).__qualname__,
-            sorted((k, repr(v)) for k, v in params.items()))
-    subs = [v for v in params.values() if hasattr(v, "get_params")]
-    return joblib.hash((desc, _source_hash(est), [_source_hash(s) for s in subs]))
+    """Class, deep parameters (nested estimators by class, their parameters flattened;
+    arrays by value) and the core's source."""
+    desc = [(k, type(v).__qualname__ if hasattr(v, "get_params") else
+             v if isinstance(v, np.ndarray) else repr(v))
+            for k, v in sorted(est.get_params(deep=True).items())]
+    return joblib.hash((type(est).__module__, type(est).__qualname__, desc, _core_hash()))
+
+
+def _cache_read(path, key):
+    """``(result, None)`` from a verified file, ``(None, None)`` without a file, or
+    ``(None, message)`` when it fails to load or its key or digest disagree."""
+    if not path.exists():
+        return None, None
+    try:
+        entry = joblib.load(path)
+        if entry["key"] == key and hashlib.sha256(entry["data"]).hexdigest() == entry["sha256"]:
+            return joblib.load(io.BytesIO(entry["data"])), None
+    except Exception:  # truncated, corrupted or of an older layout
+        pass
+    return None, f"cache file {path} does not match its key or content; recomputing it"
+
+
+def _cache_write(path, key, res):
+    """Write ``res`` with its key and the digest of its serialised bytes, under a
+    temporary name of this writer's own (two processes sharing the folder never touch
+    each other's file; the last complete write wins)."""
+    buf = io.BytesIO()
+    joblib.dump(res, buf)
+    data = buf.getvalue()
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
+    joblib.dump({"key": key, "sha256": hashlib.sha256(data).hexdigest(), "data": data}, tmp)
+    tmp.replace(path)
+
+
+def _in_fold(err, where):
+    """``err`` (same type if it takes a message, else RuntimeError) saying where."""
+    msg = f"{where}: {type(err).__name__}: {err}"
+    try:
+        return type(err)(msg)
+    except Exception:
+        return RuntimeError(msg)
 
 
 # -------------------------------------------------------------------------- engine
@@ -218,36 +260,37 @@ def _run_one(est, Xtr, ytr, Xte):
 
 
 def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_dir):
-    """Compute (or read from the cache) every classifier's output on one fold."""
-    out, todo = {}, {}
+    """Every classifier's output on one fold (computed or cached), and the cache
+    warnings for the caller to raise (a worker's would be lost)."""
+    out, todo, notes = {}, {}, []
     for name, est in estimators.items():
         path = cache_dir / f"{keys[name]}.joblib" if cache_dir is not None else None
-        if path is not None and path.exists():
-            try:
-                out[name] = joblib.load(path)
-                continue
-            except Exception:  # a truncated file from an interrupted run: recompute
-                path.unlink(missing_ok=True)
+        res, note = _cache_read(path, keys[name]) if path is not None else (None, None)
+        if res is not None:
+            out[name] = res
+            continue
+        notes += [note] if note else []
         todo[name] = (est, path)
-    if todo:
-        Xtr, ytr, Xte = data.X.iloc[tr], data.y.iloc[tr], data.X.iloc[te]
-        t0 = time.perf_counter()
-        if prep is not None:
-            p = clone(prep).fit(Xtr, ytr)
-            Xtr, Xte = p.transform(Xtr), p.transform(Xte)
-        prep_time = time.perf_counter() - t0
+    name = "(preprocessing)"
+    try:
+        if todo:
+            Xtr, ytr, Xte = data.X.iloc[tr], data.y.iloc[tr], data.X.iloc[te]
+            t0 = time.perf_counter()
+            if prep is not None:
+                p = clone(prep).fit(Xtr, ytr)
+                Xtr, Xte = p.transform(Xtr), p.transform(Xte)
+            prep_time = time.perf_counter() - t0
         for name, (est, path) in todo.items():
             res = _run_one(est, Xtr, ytr, Xte)
             res["prep_time"] = prep_time
             res["n_features_used"] = Xtr.shape[1]
             if path is not None:
-                # a temporary name of this writer's own: two processes sharing the
-                # folder never touch each other's file; the last complete write wins
-                tmp = path.with_name(f"{path.stem}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
-                joblib.dump(res, tmp)
-                tmp.replace(path)
+                _cache_write(path, keys[name], res)
             out[name] = res
-    return data.name, repeat, fold, tr, te, out
+    except Exception as e:
+        where = f"data set {data.name!r}, classifier {name!r}, repeat {repeat}, fold {fold}"
+        raise _in_fold(e, where) from e
+    return data.name, repeat, fold, tr, te, out, notes
 
 
 @dataclass
@@ -281,19 +324,13 @@ class CVResult:
     def sets(self, dataset, classifier) -> np.ndarray:
         """Boolean set matrix (n_rows, n_classes) of one classifier on one data set."""
         df = self.predictions.query("dataset == @dataset and classifier == @classifier")
-        classes = list(self.classes[dataset])
-        out = np.zeros((len(df), len(classes)), dtype=bool)
+        column = {}  # label as written in the table -> its first class column
+        for j, c in enumerate(self.classes[dataset]):
+            column.setdefault(str(c), j)
+        out = np.zeros((len(df), len(column)), dtype=bool)
         for i, s in enumerate(df["set"]):
-            for lab in s.split("|"):
-                out[i, classes.index(_label_from_str(lab, classes))] = True
+            out[i, [column[lab] for lab in s.split("|")]] = True
         return out
-
-
-def _label_from_str(s, classes):
-    for c in classes:
-        if str(c) == s:
-            return c
-    raise KeyError(s)
 
 
 def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0,
@@ -380,7 +417,9 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
         gen = tqdm(gen, total=len(tasks), desc="folds", leave=False)
     by_name = {d.name: d for d in datas}
     pred_parts, fold_rows, classes = [], [], {}
-    for dname, rep, fold, tr, te, out in gen:
+    for dname, rep, fold, tr, te, out, notes in gen:
+        for note in notes:
+            warnings.warn(note, stacklevel=2)
         d = by_name[dname]
         y_te = d.y.iloc[te].to_numpy()
         seen = None  # (classes, Index, yi) of the previous classifier of this fold
@@ -388,7 +427,7 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
             r = out[cname]
             cls = r["classes"]
             classes.setdefault(dname, cls)
-            if seen is not None and _same_array(seen[0], cls):
+            if seen is not None and seen[0].dtype == cls.dtype and np.array_equal(seen[0], cls):
                 index, yi = seen[1], seen[2]
             else:
                 index = pd.Index(cls)
@@ -429,11 +468,6 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
              .sort_values(sort + ["row"], kind="stable").reset_index(drop=True)
              if pred_parts else pd.DataFrame())
     return CVResult(predictions=preds, folds=folds, classes=classes)
-
-
-def _same_array(a, b) -> bool:
-    """True if two class arrays are interchangeable: same dtype, shape and values."""
-    return a is b or (a.dtype == b.dtype and a.shape == b.shape and bool(np.all(a == b)))
 
 
 def _set_strings(sets, labels) -> list:
@@ -513,7 +547,8 @@ def holdout(estimators, train, test, *, name="data", preprocessing=None, **kw) -
     estimators : dict of str -> estimator
     train, test : tuple (X, y)
         ``X`` DataFrames with the same columns (categoricals with the same declared
-        categories) or integer code arrays; ``y`` label arrays or categorical Series.
+        categories) or integer code arrays (nominal: categories ``0..max`` over both
+        parts, ``-1`` missing); ``y`` label arrays or categorical Series.
     name : str
         Name recorded in the ``dataset`` column.
     preprocessing : None, "default" or transformer
@@ -530,33 +565,16 @@ def holdout(estimators, train, test, *, name="data", preprocessing=None, **kw) -
                           use_predefined_split=True, preprocessing=preprocessing, **kw)
 
 
-def _stacked_frame(a, b):
-    """``pd.concat([DataFrame(a), DataFrame(b)], ignore_index=True)`` for two code arrays.
-
-    Built from one array, which is several times faster for the thousands of small
-    simulated data sets of a study. The array is laid out as ``concat`` lays out its
-    block (column-major rows), so that row selections downstream return arrays of the
-    same memory order and classifiers sum their terms in the same order. Returns None
-    when the two arrays are not 2-D arrays of one non-object dtype with the same
-    number of columns (``concat`` would then upcast or fail as it does).
-    """
-    if (a.ndim != 2 or b.ndim != 2 or a.dtype != b.dtype or a.dtype.kind not in "biuf"
-            or a.shape[1] != b.shape[1]):
-        return None
-    return pd.DataFrame(np.concatenate([a.T, b.T], axis=1).T)
-
-
 def holdout_item(name, train, test):
     """``(name, X, y, split)`` joining a train and a test set, for :func:`cross_validate`
     with ``use_predefined_split=True`` (e.g. a list of many simulated data sets)."""
     (Xtr, ytr), (Xte, yte) = train, test
-    X = None
-    if not isinstance(Xtr, pd.DataFrame):
+    if not isinstance(Xtr, pd.DataFrame):  # arrays: joined, converted by the engine
         a, b = np.asarray(Xtr), np.asarray(Xte)
-        X = _stacked_frame(a, b)
-        if X is None:
-            Xtr, Xte = pd.DataFrame(a), pd.DataFrame(b)
-    if X is None:
+        if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1]:
+            raise ValueError("train and test sets must have the same columns")
+        X = np.concatenate([a, b])
+    else:
         if list(Xtr.columns) != list(Xte.columns):
             raise ValueError("train and test sets must have the same columns")
         X = pd.concat([Xtr, Xte], ignore_index=True)

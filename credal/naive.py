@@ -13,6 +13,7 @@ book's Algorithms appendix.
 
 from __future__ import annotations
 
+import functools
 import numbers
 
 import numpy as np
@@ -45,6 +46,8 @@ _LOG_TIE = 1e-11
 # negligible error; never observed in the tests).
 _MAX_DEPTH = 30
 _N_CELLS = 8
+# ... and the open cells number at most _MAX_CELLS per problem on average.
+_MAX_CELLS = 64
 # NCC: decide dominance by the convexity certificates of _ncc_certify where they
 # apply (tests switch this off to compare with the exact minimisation alone).
 _CERTIFY = True
@@ -118,7 +121,16 @@ def _newton_increasing(fun, lo, hi, x, xtol=1e-14, rtol=1e-14, maxiter=200):
 # ---------------------------------------------------------------------------
 
 
-def _ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_classes):
+def _ncc_shares(eps, K, nv, model):
+    """``(w, kap, e_j, dl_j)``: class shares ``t' = w (1 - tau) + kap``, ``t'' = w tau + kap``,
+    cells ``n(c', f_j) + s e_j`` and ``n(c'', f_j) + s (t'' - dl_j)`` (see :class:`NCC`)."""
+    if model == "simple":
+        return 1.0 - 2.0 * eps, eps, np.full(nv.shape, eps), np.zeros(nv.shape)
+    return 1.0 - eps, eps / K, eps / (K * nv), eps * (nv - 1.0) / (K * nv)
+
+
+def _ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_classes,
+                     model="contamination"):
     """Log of ``inf_t P_t(c', f)/P_t(c'', f)`` for many independent problems.
 
     Parameters
@@ -139,13 +151,15 @@ def _ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_c
         Contamination in [0, 1] (0 = NCC).
     n_classes : int
         ``|C|``.
+    model : {"contamination", "simple"}
+        The epsilon model (:func:`_ncc_shares`).
 
     Returns
     -------
     log_inf : ndarray, shape (q,)
         ``-inf`` when the infimum is 0.
     tau : ndarray, shape (q,)
-        Minimiser (``t'' = (1-eps) tau + eps/|C|``).
+        Minimiser (``t'' = w tau + kap``, :func:`_ncc_shares`).
     """
     n1 = np.asarray(n1, float)
     n2 = np.asarray(n2, float)
@@ -154,11 +168,7 @@ def _ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_c
     m = np.asarray(mask, bool) & (nv > 1)[None, :]
     n1j, n2j = np.asarray(n1j, float), np.asarray(n2j, float)
     o1j, o2j = np.asarray(o1j, float), np.asarray(o2j, float)
-    K = float(n_classes)
-    eps = float(epsilon)
-    kap, w = eps / K, 1.0 - eps
-    e = np.broadcast_to(eps / (K * nv), n1j.shape)
-    dl = np.broadcast_to(eps * (nv - 1.0) / (K * nv), n1j.shape)
+    w, kap, e, dl = _ncc_shares(float(epsilon), float(n_classes), nv, model)  # (m,) arrays
     num = n1j + s * e
     zero = np.any(m & (num <= 0), axis=1)
     # the pair ln(n''_oj + s t'') - ln(n''_j + s t''_j) cancels exactly when equal
@@ -174,7 +184,7 @@ def _ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_c
         mm, mm2 = m[sel], m2[sel]
         c = o1j[sel] + s * tp[:, None]
         d = o2j[sel] + s * tpp[:, None]
-        g = n2j[sel] + s * (tpp[:, None] - dl[sel])
+        g = n2j[sel] + s * (tpp[:, None] - dl)
         with np.errstate(divide="ignore", invalid="ignore"):
             if order == 0:
                 val = (
@@ -279,12 +289,10 @@ def _ncc_end_tables(class_count, flat, observed, n_values, s, epsilon, log_table
     """
     K = len(class_count)
     m = len(n_values)
-    eps = float(epsilon)
-    w, kap = 1.0 - eps, eps / K
     nv = np.asarray(n_values, float)
     span = np.repeat(np.arange(m), np.asarray(n_values, np.int64))
-    e = (eps / (K * nv))[span]  # lower share of a category cell
-    dl = (eps * (nv - 1.0) / (K * nv))[span]
+    w, kap, e, dl = _ncc_shares(float(epsilon), K, nv, "contamination")
+    e, dl = e[span], dl[span]  # lower share of a category cell, denominator offset
     o = observed[:, span]
     F = flat
     S = F.shape[1]
@@ -498,30 +506,26 @@ class _Side:
             return np.sum(W * np.log(C + z[..., None]), axis=-1)
 
     def parts(self, sel, z):
-        """``logsum``, and both parts of ``inv_parts``, from one pass over the poles.
+        """``logsum`` and a decreasing and an increasing part of its derivative
+        ``sum_g W_g / (C_g + z)``.
 
-        Same values as the separate methods (the same terms summed in the same
-        positions).
+        Poles below 1 enter as ``W/(C+z) - W/z = -W C / (z (C+z))`` plus ``W/z``
+        summed over them: when tiny counts (sample weights far below 1) cluster at
+        ``z = 0`` their ``W`` sum to 0 and the parts stay small, so cell enclosures
+        certify in a few bisections instead of a number growing with 1/weight.
         """
         z = np.asarray(z, float)
         W, C = self._ex(self.W, sel, z), self._ex(self.C, sel, z)
         with np.errstate(divide="ignore", invalid="ignore"):
             y = C + z[..., None]
             v = np.sum(W * np.log(y), axis=-1)
-            r = W / y
-            pos = np.sum(np.where(W > 0, r, 0.0), axis=-1)
-            neg = np.sum(np.where(W < 0, r, 0.0), axis=-1)
+            small = C < 1.0
+            r = np.where(small, np.where(C == 0, 0.0, -W * C / (z[..., None] * y)), W / y)
+            lead = np.sum(np.where(small, W, 0.0), axis=-1)
+            t = np.where(lead == 0, 0.0, lead / z)
+            pos = np.sum(np.where(r > 0, r, 0.0), axis=-1) + np.maximum(t, 0.0)
+            neg = np.sum(np.where(r < 0, r, 0.0), axis=-1) + np.minimum(t, 0.0)
         return v, pos, neg
-
-    def inv_parts(self, sel, z):
-        """Decreasing and increasing parts of ``sum_g W_g / (C_g + z)`` at ``z``."""
-        z = np.asarray(z, float)
-        zz = z[..., None]
-        ex = self._ex
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pos = np.sum(ex(self.Wp, sel, z) / (ex(self.Cp, sel, z) + zz), axis=-1)
-            neg = np.sum(ex(self.Wn, sel, z) / (ex(self.Cn, sel, z) + zz), axis=-1)
-        return pos, neg
 
 
 class _LnccPairs:
@@ -641,6 +645,11 @@ class _LnccPairs:
             v1, v2 = v1[:, open_], v2[:, open_]
             if cq.size == 0:
                 break
+            if cq.size > _MAX_CELLS * ql + 4096:  # bounded work, or a clear error
+                raise ValueError(
+                    "LNCC cannot certify the dominance thresholds: the profile likelihood "
+                    "is flat to within rounding, as with weighted counts far below 1 "
+                    "(sample_weight much smaller than 1 per row); use larger weights")
             xm = 0.5 * (x1 + x2)
             vm = self.point(cq, xm)
             cq = np.concatenate([cq, cq])
@@ -962,60 +971,101 @@ def _unique_rows(codes, n_values):
 
 def _check_sample_weight(sample_weight, n):
     if sample_weight is None:
-        return np.ones(n)
+        return None
     w = np.asarray(sample_weight, dtype=float)
     if w.shape != (n,):
         raise ValueError(f"sample_weight must have shape ({n},); got {w.shape}")
     if not np.all(np.isfinite(w)) or np.any(w < 0):
         raise ValueError("sample_weight must hold finite non-negative numbers")
-    if w.sum() <= 0:
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if total <= 0:
         raise ValueError("sample_weight sums to zero: no training data")
+    # LNCC's profile likelihood pads unused factors with counts of 1e200 (_PAD)
+    if not total < 1e150:
+        raise ValueError(f"sample_weight sums to {total:.3g}; weighted counts must stay "
+                         "below 1e150 (divide the weights by a constant)")
     return w
+
+
+# Counting and scoring visit consecutive features in groups whose joint table
+# (missing included) times the number of classes has at most this many cells.
+_COUNT_CELLS = 4096
+
+
+@functools.lru_cache(maxsize=64)
+def _count_plan(n_values, K):
+    """Feature groups for :meth:`_NaiveCounts._fit_counts` and ``_joint_log_likelihood``.
+
+    Returns a tuple of ``(features, place, start, P, M, rows)`` per group: the row of a
+    group's joint table is ``sum_j (code_j + 1) place_j`` (``start = sum place``
+    added apart, so the codes need no shift), ``P`` rows; ``M`` (0/1, shape
+    (sum_j (n_values[j] + 1), P)) sums joint rows into each feature's table
+    (row 0: missing), None for a group of one feature; ``rows`` is the slice of
+    those tables in the features' stacked tables.
+    """
+    r = np.asarray(n_values, np.int64) + 1
+    plan, j, row = [], 0, 0
+    while j < len(r):
+        g, P = [j], int(r[j])
+        while j + 1 < len(r) and K * P * r[j + 1] <= _COUNT_CELLS:
+            j += 1
+            g.append(j)
+            P *= int(r[j])
+        j += 1
+        place = [int(np.prod(r[k + 1:g[-1] + 1])) for k in g]
+        p = np.arange(P)
+        M = None if len(g) == 1 else np.concatenate(
+            [(p // q % r[k] == np.arange(r[k])[:, None]) for k, q in zip(g, place)]).astype(float)
+        size = int(r[g].sum())
+        plan.append((g, place, sum(place), P, M, slice(row, row + size)))
+        row += size
+    return tuple(plan)
+
+
+def _group_keys(codes, plan):
+    """Row of each group's joint table, per row of a code matrix or list of columns."""
+    Z = codes.T if isinstance(codes, np.ndarray) else np.stack(codes)  # (m, n)
+    keys = []
+    for g, place, start, P, *_ in plan:
+        dt = np.int16 if P < 2**15 else np.intp  # narrow keys when they fit
+        q = np.array(place, dtype=dt)[:, None]
+        key = np.multiply(Z[g[0]:g[-1] + 1], q, dtype=dt, casting="unsafe").sum(axis=0, dtype=dt)
+        key += start
+        keys.append(key)
+    return keys
 
 
 class _NaiveCounts(_DerivedTables, BaseClassifier):
     """Shared count tables of the naive classifiers (not public)."""
 
     def _fit_counts(self, X, y, sample_weight):
-        codes, y_idx = check_fit_input(self, X, y)
-        w = _check_sample_weight(sample_weight, len(codes))
+        cols, y_idx = check_fit_input(self, X, y, as_columns=True)
+        w = _check_sample_weight(sample_weight, len(y_idx))
         K = len(self.classes_)
         nv = np.asarray(self.n_values_, dtype=np.int64)
-        n, m = codes.shape
+        m = len(cols)
         off = np.zeros(m + 1, dtype=np.int64)
         off[1:] = np.cumsum(nv)
         self._offsets = off
-        S = int(off[-1])
-        obs = codes >= 0
-        # one bin per (class, feature, category) and a last bin for missing entries;
-        # bincount adds each bin's weights in row order, so the float counts do not
-        # depend on which path below is taken
-        complete = bool(obs.all())
-        cell = codes + off[:-1]
-        cell += (y_idx * S)[:, None]
-        if not complete:
-            cell[~obs] = K * S
-        cell = cell.ravel()
-        unit = sample_weight is None
-        if unit:  # integer counting (exact, and faster than float weights)
-            flat = np.bincount(cell, minlength=K * S + 1)[:-1].astype(float)
-            self.class_count_ = np.bincount(y_idx, minlength=K).astype(float)
-        else:
-            flat = np.bincount(cell, weights=np.repeat(w, m), minlength=K * S + 1)[:-1]
-            self.class_count_ = np.bincount(y_idx, weights=w, minlength=K).astype(float)
-        flat = flat.reshape(K, S)
-        if complete:  # n_j(c) = n(c) for every feature
-            observed = np.repeat(self.class_count_[:, None], m, axis=1)
-        else:
-            pos = (y_idx[:, None] * m + np.arange(m)).ravel()
-            wo = obs.ravel() if unit else (w[:, None] * obs).ravel()
-            observed = np.bincount(pos, weights=wo, minlength=K * m).reshape(K, m)
+        self._plan = _count_plan(tuple(nv.tolist()), K)
+        # per group one bincount of (joint row, class) keys, summed into each feature's
+        # (missing, categories) x class table; unit weights count in integers (exact)
+        tabs = []
+        for key, (_, _, _, P, M, _) in zip(_group_keys(cols, self._plan), self._plan):
+            key = key * np.intp(K) + y_idx
+            jc = np.bincount(key, weights=w, minlength=K * P).reshape(P, K).astype(float)
+            tabs.append(jc if M is None else M @ jc)
+        tab = np.concatenate(tabs)  # (sum_j (nv_j + 1), K)
+        self.class_count_ = tab[:nv[0] + 1].sum(axis=0)
+        first = off[:-1] + np.arange(m)  # row of each feature's missing count
+        flat = np.ascontiguousarray(np.delete(tab, first, axis=0).T)
+        observed = self.class_count_[:, None] - tab[first].T
         # views of the flat table used for prediction (read-only in spirit)
         self.category_count_ = [flat[:, off[j]:off[j + 1]] for j in range(m)]
         self.observed_count_ = observed
         self._flat = flat
         self._reset_derived()  # tables derived from these counts
-        return codes
 
     def _gather(self, codes):
         """Counts ``n(c, x_ij)``, shape (n, K, m), and the observed mask (n, m)."""
@@ -1043,13 +1093,21 @@ class _NaiveCounts(_DerivedTables, BaseClassifier):
         return lp, lt
 
     def _joint_log_likelihood(self, codes, prior, s):
-        lp, lt = self._log_tables(prior, s)
-        obs = codes >= 0
-        idx = self._offsets[:-1][None, :] + np.where(obs, codes, 0)
-        jll = np.broadcast_to(lp, (codes.shape[0], len(lp))).copy()
-        for j in range(codes.shape[1]):  # one feature at a time: O(n K) memory
-            jll += np.where(obs[:, j:j + 1], lt[:, idx[:, j]].T, 0.0)
+        """Joint log-likelihood (n, K) of a code matrix or a list of code columns."""
+        lp, tables = self._derived_tables(("jll", prior, s), lambda: self._jll_tables(prior, s))
+        keys = _group_keys(codes, self._plan)
+        jll = np.broadcast_to(lp, (len(keys[0]), len(lp))).copy()
+        for key, tab in zip(keys, tables):
+            jll += np.take(tab, key, axis=0)
         return jll
+
+    def _jll_tables(self, prior, s):
+        """Log prior and, per feature group, the summed log conditionals (P, K) of its
+        joint rows (a missing feature adds nothing)."""
+        lp, lt = self._log_tables(prior, s)
+        pad = np.zeros((lt.shape[1] + len(self._offsets) - 1, lt.shape[0]))
+        pad[np.delete(np.arange(len(pad)), self._offsets[:-1] + np.arange(len(self._offsets) - 1))] = lt.T
+        return lp, [pad[rows] if M is None else M.T @ pad[rows] for *_, M, rows in self._plan]
 
     def _chunks(self, n, per_row):
         step = max(1, int(_CHUNK_ELEMENTS // max(per_row, 1)))
@@ -1093,6 +1151,8 @@ class NaiveBayes(PreciseMixin, _NaiveCounts):
     where its feature is observed); a missing test entry drops out of the
     product.  All computations are in log space.
     """
+
+    _as_columns = True
 
     def __init__(self, prior="perks", s=1.0):
         self.prior = prior
@@ -1181,6 +1241,13 @@ class NCC(_CredalNaive):
         Contamination in ``[0, 1]``: the prior proportions are ``(1 - eps) t0 +
         eps u`` with ``t0`` free and ``u`` the Perks proportions.  0 is the NCC,
         1 the Perks naive Bayes (the set is then its most probable classes).
+    epsilon_model : {"contamination", "simple"}, default "contamination"
+        ``"simple"`` is the NCC-eps of Weka's imprecise-probability plugin (for
+        conformance): ``s t(c'')`` ranges over ``[s eps, s (1 - eps)]``, ``t(c') = 1 -
+        t(c'')``, and each feature count of ``c'`` gets ``+ s eps``; ``epsilon`` is then
+        in ``[0, 0.5]``.  That model is not a set of naive Bayes models containing the
+        Perks one: ``predict_set`` tests every ordered pair, and ``predict`` (the naive
+        Bayes's best class inside the set) may differ from the naive Bayes.
 
     Attributes
     ----------
@@ -1201,19 +1268,22 @@ class NCC(_CredalNaive):
     and below (:func:`_ncc_certify`); only pairs whose bounds straddle zero
     (up to a rounding margin) go to the Newton minimisation.
     ``predict`` returns the choice of ``NaiveBayes(prior="perks", s=s)``, which is
-    always in the set.  Missing values follow JNCC2's missing-at-random
+    always in the set (contamination model).  Missing values follow JNCC2's missing-at-random
     convention.
     """
 
 
-    def __init__(self, s=1.0, epsilon=0.0):
+    def __init__(self, s=1.0, epsilon=0.0, epsilon_model="contamination"):
         self.s = s
         self.epsilon = epsilon
+        self.epsilon_model = epsilon_model
 
     def fit(self, X, y, sample_weight=None):
         """Learn the count tables; see :meth:`NaiveBayes.fit`.  Returns self."""
         check_positive("s", self.s)
-        check_in_range("epsilon", self.epsilon, 0.0, 1.0)
+        if (model := self.epsilon_model) not in ("contamination", "simple"):
+            raise ValueError(f"epsilon_model must be 'contamination' or 'simple'; got {model!r}")
+        check_in_range("epsilon", self.epsilon, 0.0, 0.5 if model == "simple" else 1.0)
         self._fit_counts(X, y, sample_weight)
         return self
 
@@ -1231,7 +1301,7 @@ class NCC(_CredalNaive):
             n1, n2, n1j, n2j, o1j, o2j, mask = self._pair_arrays(codes[sl])
             v, _ = _ncc_log_infimum(
                 n1, n2, n1j, n2j, o1j, o2j, mask, self.n_values_, float(self.s),
-                float(self.epsilon), K,
+                float(self.epsilon), K, self.epsilon_model,
             )
             out[sl] = self._pair_matrix(v, sl.stop - sl.start, 0.0)
         return out
@@ -1267,7 +1337,7 @@ class NCC(_CredalNaive):
             v, _ = _ncc_log_infimum(
                 self.class_count_[aa], self.class_count_[bb], cnt[k, aa], cnt[k, bb],
                 self.observed_count_[aa], self.observed_count_[bb], obs,
-                self.n_values_, float(self.s), float(self.epsilon), K,
+                self.n_values_, float(self.s), float(self.epsilon), K, self.epsilon_model,
             )
             out[sl] = v > _LOG_TIE  # an infimum ratio of 1 up to rounding: no dominance
         return out
@@ -1286,6 +1356,9 @@ class NCC(_CredalNaive):
         out = np.ones((B, K), dtype=bool)
         if K < 2 or B == 0:
             return out
+        if self.epsilon_model == "simple":  # not ordered by the naive Bayes: every pair
+            out = ~np.any(self._log_ratio_codes(codes) > _LOG_TIE, axis=1)
+            return out | ~out.any(axis=1, keepdims=True)  # a dominance cycle: vacuous
         s, eps = float(self.s), float(self.epsilon)
         lt = None if jll is not None else self._log_tables("perks", s)
         if _CERTIFY:

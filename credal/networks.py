@@ -639,7 +639,9 @@ def _parse_numbers(tk, n, where):
         try:
             vals.append(float(tok))
         except ValueError:
-            raise tk.error(f"{where}: expected a probability, found {tok!r}", line) from None
+            vals.append(np.nan)
+        if not np.isfinite(vals[-1]):  # "nan" and "inf" parse as floats
+            raise tk.error(f"{where}: expected a probability, found {tok!r}", line)
         sep, line = tk.next("',' or ';'")
         if sep == ";":
             break
@@ -664,8 +666,8 @@ def read_bif(path, name=None) -> BayesianNetwork:
     ------
     ValueError
         With file and line, for malformed input, unknown variables or states,
-        missing or repeated parent configurations, rows that do not sum to one,
-        or cycles.
+        missing or repeated parent configurations (a ``table`` after rows or another
+        table), non-finite values, rows that do not sum to one, or cycles.
     """
     path = Path(path)
     tk = _Tokens(path.read_text(), path)
@@ -754,6 +756,8 @@ def read_bif(path, name=None) -> BayesianNetwork:
             while tk.peek() != "}":
                 tok, line = tk.next("an entry")
                 if tok == "table":
+                    if seen.any():  # never silently replace what was given before
+                        raise tk.error(f"{where}: 'table' after a table or rows", line)
                     vals = np.array(_parse_numbers(tk, r * n_cfg, where))
                     table[:] = vals.reshape(r, n_cfg).T
                     seen[:] = True

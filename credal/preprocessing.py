@@ -571,6 +571,8 @@ class DropSingleCategory(_FrameTransformer):
         """
         X = self._fit_columns(X)
         self.dropped_ = [c for c in X.columns if X[c].nunique(dropna=True) < 2]
+        if len(self.dropped_) == X.shape[1]:  # keep them: a classifier needs a feature
+            self.dropped_ = []
         self.kept_ = [c for c in X.columns if c not in set(self.dropped_)]
         return self
 

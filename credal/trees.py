@@ -21,7 +21,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from sklearn.utils.validation import check_is_fitted
 
@@ -42,16 +42,14 @@ _GAIN_TOL = 1e-12
 class _Node:
     """One tree node; ``counts`` are the (weighted) training class counts reaching it."""
 
-    __slots__ = ("counts", "feature", "children", "bag_weights", "empty", "rows", "w", "value_set", "pred")
+    __slots__ = ("counts", "feature", "children", "bag_weights", "empty", "value_set", "pred")
 
-    def __init__(self, counts):
+    def __init__(self, counts, empty=None):
         self.counts = counts
         self.feature = -1  # -1: leaf
         self.children = None
         self.bag_weights = None  # per child, for routing missing values
-        self.empty = counts.sum() <= 0
-        self.rows = None
-        self.w = None
+        self.empty = counts.sum() <= 0 if empty is None else empty
         self.value_set = None
         self.pred = None  # counts behind predictions (the parent's for an empty leaf)
 
@@ -277,7 +275,7 @@ def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
         return g1, None
     I, J = np.triu_indices(F, k=1)
     g2 = np.empty((A, len(I)))
-    subK = codesT * K
+    subK = codesT.astype(np.intp) * K
     step = max(1, _PAIR_CHUNK // max(n, 1))
     for a in range(0, len(I), step):
         ii, jj = I[a:a + step], J[a:a + step]
@@ -292,6 +290,15 @@ def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
         okp = None if ok is None else ok[ii] & ok[jj]
         g2[:, a:a + len(ii)] = gains(idx, okp, off2[-1], off2, len(ii))
     return g1, g2
+
+
+def _all_levels_seen(codesT, nv, lid, A):
+    """Whether every declared value of each feature is observed at each node, shape (A, F)."""
+    off = np.concatenate([[0], np.cumsum(nv)])
+    obs = codesT >= 0
+    idx = (lid * off[-1] + (off[:-1, None] + codesT))[obs]
+    seen = np.bincount(idx, minlength=A * off[-1]).reshape(A, off[-1]) > 0
+    return np.logical_and.reduceat(seen, off[:-1], axis=1)
 
 
 def _level_choice(g1, g2, double):
@@ -318,58 +325,6 @@ def _level_choice(g1, g2, double):
     return choice
 
 
-def _value_class_counts(codes, y, w, K, n_values, features):
-    """Weighted class counts per (feature, value) for the observed cells.
-
-    Returns ``counts`` (sum of n_values[features], K) and the row offsets of
-    each feature's block.
-    """
-    nv = n_values[features]
-    offsets = np.concatenate([[0], np.cumsum(nv)])
-    sub = codes[:, features]
-    mask = sub >= 0
-    idx = (offsets[:-1][None, :] + sub) * K + y[:, None]
-    flat = np.bincount(
-        idx[mask], weights=np.broadcast_to(w[:, None], sub.shape)[mask], minlength=offsets[-1] * K
-    )
-    return flat.reshape(offsets[-1], K), offsets
-
-
-def _split_rows(codes_col, rows, w, bag_weights):
-    """Send rows down a multiway split; missing values go everywhere, fractionally.
-
-    Returns, per branch, the rows (in their order in ``rows``) and their weights:
-    ``w`` for rows with that value, ``w`` times the branch's share of the observed
-    weight for rows missing the value; rows of weight 0 are dropped.
-    """
-    vals = codes_col[rows]
-    nb = len(bag_weights)
-    miss = vals < 0
-    total = bag_weights.sum()
-    frac = bag_weights / total if total > 0 else np.full(nb, 1.0 / nb)
-    out = []
-    if nb <= 4:
-        for v in range(nb):
-            sel = (vals == v) | miss
-            wv = w[sel] * np.where(miss[sel], frac[v], 1.0)
-            keep = wv > 0
-            out.append((rows[sel][keep], wv[keep]))
-        return out
-    # Many branches: group the positions by value with one stable sort (O(n log n)
-    # instead of a pass over the rows per branch); positions stay increasing.
-    order = np.argsort(vals.astype(np.int16) if nb < 2**15 else vals, kind="stable")
-    bounds = np.searchsorted(vals[order], np.arange(nb + 1), side="left")
-    lost = order[: bounds[0]]  # the missing values come first (code -1)
-    for v in range(nb):
-        pos = order[bounds[v]:bounds[v + 1]]
-        if len(lost):
-            pos = np.sort(np.concatenate([pos, lost]))
-        wv = w[pos] * np.where(miss[pos], frac[v], 1.0)
-        keep = wv > 0
-        out.append((rows[pos[keep]], wv[keep]))
-    return out
-
-
 def _names(est):
     names = getattr(est, "feature_names_in_", None)
     if names is None:
@@ -380,50 +335,6 @@ def _names(est):
 
 def _fmt_value(cats, j, v):
     return str(cats[j][v]) if cats is not None else str(v)
-
-
-def _flatten(root):
-    """The credal tree as arrays over its nodes (breadth first, root 0).
-
-    Returns
-    -------
-    feature : ndarray of int, shape (N,)
-        Split feature, -1 at a leaf.
-    first, n_child : ndarray of int, shape (N,)
-        Index of the first child and number of children (0 at a leaf); children are
-        consecutive, in branch (category) order.
-    share : ndarray, shape (N,)
-        Share of its parent's observed training weight that a node's branch
-        receives (the weight given to rows missing the parent's feature).
-    leaf_set : ndarray, shape (N, K)
-        1.0 for the classes of a leaf's set.
-    leaf_freq : ndarray, shape (N, K)
-        Relative frequencies behind a leaf's prediction.
-    """
-    nodes = [root]
-    feature, first, n_child, share = [], [], [], [1.0]
-    i = 0
-    while i < len(nodes):
-        node = nodes[i]
-        if node.is_leaf:
-            feature.append(-1), first.append(0), n_child.append(0)
-        else:
-            nb = len(node.children)
-            total = node.bag_weights.sum()
-            frac = node.bag_weights / total if total > 0 else np.full(nb, 1.0 / nb)
-            feature.append(node.feature), first.append(len(nodes)), n_child.append(nb)
-            share.extend(frac)
-            nodes.extend(node.children)
-        i += 1
-    K = len(root.counts)
-    leaf_set = np.zeros((len(nodes), K))
-    leaf_freq = np.zeros((len(nodes), K))
-    for j, node in enumerate(nodes):
-        if node.is_leaf:
-            leaf_set[j] = node.value_set
-            leaf_freq[j] = node.pred / node.pred.sum()
-    return (np.asarray(feature, dtype=np.intp), np.asarray(first, dtype=np.intp),
-            np.asarray(n_child, dtype=np.intp), np.asarray(share), leaf_set, leaf_freq)
 
 
 class _TreeMixin:
@@ -541,6 +452,11 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     leaf : {"dominance", "frequency"}, default="dominance"
     ties : {"keep", "drop"}, default="keep"
         What a dominance tie does at a leaf (see above).
+    candidates : {"observed", "all-levels"}, default="observed"
+        Which features may split a node.  "observed": every feature not yet used on
+        the path (its gain uses the values seen at the node).  "all-levels": R
+        imptree's rule, a feature is a candidate only if each of its declared
+        values occurs at the node (and, once split on, is dropped for the subtree).
 
     Attributes
     ----------
@@ -555,11 +471,12 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         Length of the longest root-to-leaf path (0 for a single leaf).
     """
 
-    def __init__(self, s=1.0, branching="simple", leaf="dominance", ties="keep"):
+    def __init__(self, s=1.0, branching="simple", leaf="dominance", ties="keep", candidates="observed"):
         self.s = s
         self.branching = branching
         self.leaf = leaf
         self.ties = ties
+        self.candidates = candidates
 
     # -- fitting
 
@@ -582,61 +499,93 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
             raise ValueError(f"leaf must be 'dominance' or 'frequency'; got {self.leaf!r}")
         if self.ties not in ("keep", "drop"):
             raise ValueError(f"ties must be 'keep' or 'drop'; got {self.ties!r}")
+        if self.candidates not in ("observed", "all-levels"):
+            raise ValueError(f"candidates must be 'observed' or 'all-levels'; got {self.candidates!r}")
         codes, y_idx = check_fit_input(self, X, y)
         self._s = s
         self._K = len(self.classes_)
-        self.tree_ = self._grow_levels(codes, y_idx)
-        self._count()
-        self._nodes = _flatten(self.tree_)
+        self.__dict__.pop("_tree", None)
+        self._nodes = self._grow_levels(codes, y_idx)
         return self
+
+    @property
+    def tree_(self):
+        """Root node of the fitted tree (built from the tree's arrays when first asked for)."""
+        if "_tree" not in self.__dict__:
+            if "_nodes" not in self.__dict__:
+                raise AttributeError("tree_ (the estimator is not fitted)")
+            feature, first, n_child, _, leaf_set, _ = self._nodes
+            counts, pred, bags = self._node_counts
+            nodes = []
+            for i in range(len(feature)):
+                node = _Node(counts[i].copy())
+                node.pred = pred[i]
+                node.value_set = leaf_set[i] > 0
+                nodes.append(node)
+            for i in np.flatnonzero(feature >= 0):
+                node = nodes[i]
+                node.feature = int(feature[i])
+                node.children = nodes[first[i]:first[i] + n_child[i]]
+                node.bag_weights = bags[first[i]:first[i] + n_child[i]].copy()
+            self._tree = nodes[0]
+        return self._tree
+
+    @tree_.setter
+    def tree_(self, root):  # a tree grown by other code (credal.reference's frozen tree)
+        self._tree = root
 
     def _grow_levels(self, codes, y):
         """Grow the tree level by level, all nodes of a depth evaluated together.
 
         Gives the tree of the recursive definition: each node's gains depend
         only on its own instances (rows with weights, in row order), which are
-        the same whatever the order in which nodes are grown.
+        the same whatever the order in which nodes are grown.  Nodes are numbered
+        level by level, the children of a node consecutive; returns the arrays of
+        :meth:`_route` and sets ``n_leaves_``, ``depth_`` and the nodes' counts.
         """
         K, s, double = self._K, self._s, self.branching == "double"
         n = len(y)
         usable = np.flatnonzero(self.n_values_ > 1)
-        codesT = np.ascontiguousarray(codes[:, usable].T)
         nv = self.n_values_[usable]
+        # small codes: the per-level gathers move less memory
+        small = np.int8 if nv.max(initial=0) < 127 else np.int16 if nv.max() < 32767 else codes.dtype
+        codesT = np.ascontiguousarray(codes[:, usable].T, dtype=small)
         # Instances of the current level: training row, weight, node (sorted by
-        # node, then row), and per node the available features and the parent.
+        # node, then row), and per node the available features and the parent's
+        # prediction counts.
         rows = np.arange(n)
         w = np.ones(n)
         nid = np.zeros(n, dtype=np.intp)
         avail = np.ones((1, len(usable)), dtype=bool)
-        links = [(None, 0, None)]  # (parent node, branch, parent's prediction counts)
-        root = None
-        while links:
-            n_nodes = len(links)
+        parent_pred = np.zeros((1, K))
+        n_nodes, lo = 1, 0
+        levels = []  # per level: counts, pred, feature, first child, number of children
+        bag_parts = [np.zeros(1)]
+        while True:
             counts = np.bincount(nid * K + y[rows], weights=w, minlength=n_nodes * K).reshape(n_nodes, K)
-            nodes = []
-            for k, (parent, v, parent_pred) in enumerate(links):
-                c = counts[k].copy()
-                node = _Node(c)
-                node.pred = c if c.sum() > 0 else parent_pred
-                node.value_set = self._leaf_set(c, node.pred)
-                if parent is None:
-                    root = node
-                else:
-                    parent.children[v] = node
-                nodes.append(node)
+            pred = np.where(counts.sum(axis=1, keepdims=True) > 0, counts, parent_pred)
+            feature = np.full(n_nodes, -1, dtype=np.intp)
+            first = np.zeros(n_nodes, dtype=np.intp)
+            nch = np.zeros(n_nodes, dtype=np.intp)
+            levels.append((counts, pred, feature, first, nch))
             # A node with at most one class present cannot gain: every branch is
             # at least as pure and holds fewer instances, so its upper entropy is
             # no lower (the IIG is <= 0 for singles and pairs alike).
             active = np.flatnonzero((np.count_nonzero(counts, axis=1) > 1) & avail.any(axis=1))
             if len(active) == 0:
                 break
-            pos = np.full(n_nodes, -1)
-            pos[active] = np.arange(len(active))
-            inst = np.flatnonzero(pos[nid] >= 0)
-            lid = pos[nid[inst]]
-            g1, g2 = _level_gains(
-                codesT[:, rows[inst]], nv, y[rows[inst]], K, s, lid, w[inst], avail[active], double
-            )
+            if len(active) == n_nodes:
+                r_a, w_a, lid = rows, w, nid
+            else:
+                pos = np.full(n_nodes, -1)
+                pos[active] = np.arange(len(active))
+                inst = np.flatnonzero(pos[nid] >= 0)
+                r_a, w_a, lid = rows[inst], w[inst], pos[nid[inst]]
+            sub = codesT[:, r_a]
+            cand = avail[active]
+            if self.candidates == "all-levels":
+                cand = cand & _all_levels_seen(sub, nv, lid, len(active))
+            g1, g2 = _level_gains(sub, nv, y[r_a], K, s, lid, w_a, cand, double)
             choice = _level_choice(g1, g2, double)
             split = choice >= 0
             if not split.any():
@@ -645,68 +594,109 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
             f = choice[split]  # their features (columns of codesT)
             nb = nv[f]
             cstart = np.concatenate([[0], np.cumsum(nb)])
+            feature[snodes] = usable[f]
+            first[snodes] = lo + n_nodes + cstart[:-1]
+            nch[snodes] = nb
             # Instances of the splitting nodes and their values of the split feature.
             spos = np.full(n_nodes, -1)
             spos[snodes] = np.arange(len(snodes))
-            sel = np.flatnonzero(spos[nid] >= 0)
-            r, wr, sn = rows[sel], w[sel], spos[nid[sel]]
+            if len(snodes) == n_nodes:
+                r, wr, sn = rows, w, nid
+            else:
+                sel = np.flatnonzero(spos[nid] >= 0)
+                r, wr, sn = rows[sel], w[sel], spos[nid[sel]]
             val = codesT[f[sn], r]
             known = val >= 0
-            bags = np.bincount(cstart[sn[known]] + val[known], weights=wr[known], minlength=cstart[-1])
-            new_links = []
-            for q, k in enumerate(snodes):
-                node = nodes[k]
-                node.feature = int(usable[f[q]])
-                node.bag_weights = bags[cstart[q]:cstart[q + 1]].copy()
-                node.children = [None] * int(nb[q])
-                new_links.extend((node, v, node.pred) for v in range(nb[q]))
-            # Known values go to their branch with their weight; missing ones to
-            # every branch, weighted by the branch's share of the observed weight.
-            child = [cstart[sn[known]] + val[known]]
-            cw = [wr[known] * 1.0]
-            crow = [r[known]]
-            lost = np.flatnonzero(~known)
-            if len(lost):
-                frac = np.empty(cstart[-1])
-                for q in np.unique(sn[lost]):
-                    b = bags[cstart[q]:cstart[q + 1]]
-                    total = b.sum()
-                    frac[cstart[q]:cstart[q + 1]] = b / total if total > 0 else np.full(len(b), 1.0 / len(b))
-                rep = nb[sn[lost]]
-                first = np.repeat(cstart[sn[lost]], rep)
-                ch = first + (np.arange(rep.sum()) - np.repeat(np.cumsum(rep) - rep, rep))
-                child.append(ch)
-                cw.append(np.repeat(wr[lost], rep) * frac[ch])
-                crow.append(np.repeat(r[lost], rep))
-            child, cw, crow = np.concatenate(child), np.concatenate(cw), np.concatenate(crow)
-            keep = cw > 0
-            child, cw, crow = child[keep], cw[keep], crow[keep]
-            order = np.argsort(child * n + crow)
-            rows, w, nid = crow[order], cw[order], child[order]
+            if known.all():  # each row to its branch; the stable order keeps rows in order
+                child = cstart[sn] + val
+                bag_parts.append(np.bincount(child, weights=wr, minlength=cstart[-1]))
+                order = _stable_order(child)
+                rows, w, nid = r[order], wr[order], child[order]
+            else:
+                rows, w, nid = self._spread(cstart, nb, sn, r, wr, val, known, bag_parts, n)
             keep_f = avail[snodes].copy()
             keep_f[np.arange(len(snodes)), f] = False
             avail = np.repeat(keep_f, nb, axis=0)
-            links = new_links
-        return root
+            parent_pred = np.repeat(pred[snodes], nb, axis=0)
+            lo, n_nodes = lo + n_nodes, int(cstart[-1])
+        return self._arrays(levels, bag_parts)
+
+    @staticmethod
+    def _spread(cstart, nb, sn, r, wr, val, known, bag_parts, n):
+        """Rows of a level down the splits when some miss the split value."""
+        bags = np.bincount(cstart[sn[known]] + val[known], weights=wr[known], minlength=cstart[-1])
+        bag_parts.append(bags)
+        # Known values go to their branch with their weight; missing ones to
+        # every branch, weighted by the branch's share of the observed weight.
+        child = [cstart[sn[known]] + val[known]]
+        cw = [wr[known] * 1.0]
+        crow = [r[known]]
+        lost = np.flatnonzero(~known)
+        frac = np.empty(cstart[-1])
+        for q in np.unique(sn[lost]):
+            b = bags[cstart[q]:cstart[q + 1]]
+            total = b.sum()
+            frac[cstart[q]:cstart[q + 1]] = b / total if total > 0 else np.full(len(b), 1.0 / len(b))
+        rep = nb[sn[lost]]
+        ch = np.repeat(cstart[sn[lost]], rep) + (np.arange(rep.sum()) - np.repeat(np.cumsum(rep) - rep, rep))
+        child.append(ch)
+        cw.append(np.repeat(wr[lost], rep) * frac[ch])
+        crow.append(np.repeat(r[lost], rep))
+        child, cw, crow = np.concatenate(child), np.concatenate(cw), np.concatenate(crow)
+        keep = cw > 0
+        child, cw, crow = child[keep], cw[keep], crow[keep]
+        order = np.argsort(child * n + crow)
+        return crow[order], cw[order], child[order]
+
+    def _arrays(self, levels, bag_parts):
+        """The grown tree's arrays (for :meth:`_route`); sets ``n_leaves_``, ``depth_``."""
+        K = self._K
+        counts, pred, feature, first, nch = (np.concatenate(a) for a in zip(*levels))
+        bags = np.concatenate(bag_parts)
+        self.n_leaves_ = int(np.sum(feature < 0))
+        self.depth_ = len(levels) - 1
+        self._node_counts = (counts, pred, bags)
+        # Share of each branch in its parent's observed weight (C4.5's split of a
+        # row missing the value), summed per node as a 1-D array sum is.
+        inner = np.flatnonzero(feature >= 0)
+        share = np.ones(len(feature))
+        if len(inner):
+            kids = _segments(first[inner], nch[inner])
+            # numpy sums fewer than 8 numbers in order, as reduceat does; more in blocks
+            total = np.add.reduceat(bags[kids], np.cumsum(nch[inner]) - nch[inner])
+            for j in np.flatnonzero(nch[inner] >= 8):
+                total[j] = bags[first[inner[j]]:first[inner[j]] + nch[inner[j]]].sum()
+            tot = np.repeat(total, nch[inner])
+            share[kids] = np.where(tot > 0, bags[kids] / np.where(tot > 0, tot, 1), 1.0 / np.repeat(nch[inner], nch[inner]))
+        leaf = feature < 0
+        leaf_set = np.zeros((len(feature), K))
+        leaf_set[leaf] = self._leaf_sets(counts[leaf], pred[leaf])
+        leaf_freq = np.zeros((len(feature), K))
+        leaf_freq[leaf] = pred[leaf] / pred[leaf].sum(axis=1, keepdims=True)
+        return feature, first, nch, share, leaf_set, leaf_freq
 
     def _leaf_set(self, counts, pred):
-        K = len(counts)
+        return self._leaf_sets(counts[None], pred[None])[0]
+
+    def _leaf_sets(self, counts, pred):
+        """Non-dominated classes at leaves with class ``counts`` (rows) and prediction counts ``pred``."""
+        m = len(counts)
         if self.leaf == "frequency":
             # Precise: the most frequent class (the parent's, at an empty leaf).
-            out = np.zeros(K, dtype=bool)
-            out[int(np.argmax(pred))] = True
+            out = np.zeros(counts.shape, dtype=bool)
+            out[np.arange(m), np.argmax(pred, axis=1)] = True
             return out
-        if counts.sum() <= 0:
-            return np.ones(K, dtype=bool)
+        total = counts.sum(axis=1, keepdims=True)
+        top = counts.max(axis=1, keepdims=True)
         # Dropped iff some class's lower probability exceeds its upper one
         # (or equals it, for ties="drop"); compare n_k - n_c with s.
-        tol = 1e-9 * max(1.0, counts.sum())
-        gap = counts.max() - counts - self._s
+        tol = 1e-9 * np.maximum(1.0, total)
+        gap = top - counts - self._s
         if self.ties == "keep":
             keep = gap <= tol
         else:
-            keep = (gap < -tol) | (counts >= counts.max() - tol)
-        return keep
+            keep = (gap < -tol) | (counts >= top - tol)
+        return keep | (total <= 0)  # an empty leaf keeps every class
 
     # -- prediction
 
@@ -717,7 +707,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         All rows go down one level at a time on the flattened tree (a fixed
         number of numpy calls per level, not per node); a row missing the split
         feature goes down every branch with the branch's share of the observed
-        training weight, as :func:`_split_rows` sends it.
+        training weight, as C4.5 sends it.
         """
         feature, first, n_child, share, leaf_set, leaf_freq = self._nodes
         n = len(codes)
@@ -725,13 +715,18 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         hits = np.zeros((n, K))
         score = np.zeros((n, K))
         rows, node, w = np.arange(n), np.zeros(n, dtype=np.intp), np.ones(n)
+        spread = False  # has a row gone down several branches (then rows repeat)?
         while rows.size:
             f = feature[node]
             leaf = f < 0
             if leaf.any():
                 r, nd = rows[leaf], node[leaf]
-                np.add.at(hits, r, leaf_set[nd])
-                np.add.at(score, r, w[leaf, None] * leaf_freq[nd])
+                if spread:
+                    np.add.at(hits, r, leaf_set[nd])
+                    np.add.at(score, r, w[leaf, None] * leaf_freq[nd])
+                else:
+                    hits[r] = leaf_set[nd]
+                    score[r] = w[leaf, None] * leaf_freq[nd]
                 inner = ~leaf
                 rows, node, w, f = rows[inner], node[inner], w[inner], f[inner]
             v = codes[rows, f]
@@ -739,7 +734,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
             if obs.all():
                 node = first[node] + v
                 continue
-            lost = ~obs
+            lost, spread = ~obs, True
             rep = n_child[node[lost]]
             start = np.repeat(first[node[lost]], rep)
             child = start + np.arange(rep.sum()) - np.repeat(np.cumsum(rep) - rep, rep)
@@ -781,21 +776,37 @@ def _xlog2x(a):
     return np.where(a > 1e-6, a * np.log2(np.where(a > 1e-6, a, 1.0)), 0.0)
 
 
-def _add_errs(N, e, cf):
-    """Weka's Stats.addErrs: extra errors at the upper confidence limit (C4.5)."""
+def _add_errs(N, e, cf, z=None):
+    """Weka's Stats.addErrs, elementwise: extra errors at the upper confidence limit (C4.5).
+
+    ``z``, the normal quantile at ``1 - cf``, is computed when not given (pass it
+    when calling repeatedly: it depends on ``cf`` only).
+    """
+    N, e = np.asarray(N, dtype=float), np.asarray(e, dtype=float)
     if cf > 0.5:
-        return 0.0
-    if e < 1:
+        return np.zeros(np.broadcast(N, e).shape)[()]
+    z = special.ndtri(1 - cf) if z is None else z  # the normal quantile (stats.norm.ppf's values)
+    with np.errstate(all="ignore"):  # branches not taken may divide by zero
+        # e < 1 interpolates between e = 0 and the estimate at e = 1
+        e1 = np.maximum(e, 1.0)
+        f = (e1 + 0.5) / N
+        r = (f + z * z / (2 * N) + z * np.sqrt(f / N - f * f / N + z * z / (4 * N * N))) / (1 + z * z / N)
+        big = np.where(e1 + 0.5 >= N, np.maximum(N - e1, 0.0), r * N - e1)
         base = N * (1 - cf ** (1.0 / N))
-        if e == 0:
-            return base
-        return base + e * (_add_errs(N, 1.0, cf) - base)
-    if e + 0.5 >= N:
-        return max(N - e, 0.0)
-    z = stats.norm.ppf(1 - cf)
-    f = (e + 0.5) / N
-    r = (f + z * z / (2 * N) + z * np.sqrt(f / N - f * f / N + z * z / (4 * N * N))) / (1 + z * z / N)
-    return r * N - e
+        return np.where(e < 1, np.where(e == 0, base, base + e * (big - base)), big)[()]
+
+
+def _stable_order(keys):
+    """``np.argsort(keys, kind="stable")``, by radix sort when the keys span < 2**16."""
+    if len(keys) and keys.max() - keys.min() < 1 << 16:
+        return np.argsort((keys - keys.min()).astype(np.uint16), kind="stable")
+    return np.argsort(keys, kind="stable")
+
+
+def _segments(starts, lens):
+    """Positions ``starts[i] .. starts[i] + lens[i] - 1`` for every i, concatenated."""
+    total = int(lens.sum())
+    return np.repeat(starts - np.cumsum(lens) + lens, lens) + np.arange(total)
 
 
 class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
@@ -822,6 +833,10 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     Prediction: a row missing the split feature goes down every branch and the
     class distributions reached are averaged with those weights.  A row reaching an
     empty branch gets its parent's class distribution.
+
+    The tree is grown one level at a time (all nodes of a depth and all features
+    in one count) and pruned one depth at a time; it is the tree of the recursive
+    definition (each node depends only on its own weighted rows).
 
     Parameters
     ----------
@@ -871,185 +886,391 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         if isinstance(m, bool) or not isinstance(m, numbers.Real) or not np.isfinite(m) or m < 1:
             raise ValueError(f"min_num_obj must be a number >= 1; got {m!r}")
         self._m = float(m)
+        self._z = special.ndtri(1 - self._cf)  # once per fit: it depends on cf only
         codes, y_idx = check_fit_input(self, X, y)
-        self._codes = codes
-        self._y = y_idx
-        self._K = len(self.classes_)
-        n = len(y_idx)
+        # small codes: the per-level gathers move less memory
+        top = self.n_values_.max(initial=0)
+        small = np.int8 if top < 127 else np.int16 if top < 32767 else codes.dtype
+        self._codes, self._y, self._K = codes.astype(small), y_idx, len(self.classes_)
         # J48 leaves many-valued features out of the average gain, unless all are.
-        many = self.n_values_ >= 0.3 * n
+        many = self.n_values_ >= 0.3 * len(y_idx)
         self._in_average = np.ones(len(many), dtype=bool) if many.all() else ~many
-        rows = np.arange(n)
-        self.tree_ = self._build(rows, np.ones(n))
+        self._cell = None
+        self._complete = bool((codes >= 0).all())
+        self._grow()
         if self.collapse:
-            self._collapse(self.tree_)
+            self._collapse()
         if self.pruning:
-            self._prune(self.tree_)
-        self._strip(self.tree_)
-        del self._codes, self._y
-        self._count()
+            self._prune(np.array([0]))
+        self._finish()
+        for name in ("_codes", "_y", "_cell", "_observed", "_complete", "_pool", "_seg", "_feat", "_first", "_nch", "_bag",
+                     "_counts", "_empty"):
+            self.__dict__.pop(name, None)
         return self
 
-    # -- growing
+    # -- growing, one level at a time
+    #
+    # The tree lives in arrays over node ids: split feature (``_feat``, -1 at a
+    # leaf), first child and number of children (children have consecutive ids),
+    # the weight of the branch into a node (``_bag``: its parent's bag weights),
+    # class counts, whether it was empty when grown, and its weighted rows (a
+    # segment ``_seg`` of the pools of rows and weights, in row order).
 
-    def _select(self, rows, w):
-        """Feature to split on, or -1 (J48's C45ModelSelection)."""
-        y = self._y[rows]
-        dist = np.bincount(y, weights=w, minlength=self._K)
-        total = dist.sum()
-        if total < 2 * self._m - 1e-6 or abs(total - dist.max()) < 1e-6:
-            return -1
+    def _select(self, rows, w, lid, A, total):
+        """Split feature (column) of each of A nodes, or -1 (J48's C45ModelSelection)."""
+        K, m = self._K, self._m
         feats = np.flatnonzero(self.n_values_ > 0)
-        counts, off = _value_class_counts(self._codes[rows], y, w, self._K, self.n_values_, feats)
-        best_f, best_ratio = -1, 0.0
-        gains, ratios, valid = [], [], []
-        for k, f in enumerate(feats):
-            bags = counts[off[k] : off[k + 1]]
-            per_bag = bags.sum(axis=1)
-            if np.sum(per_bag >= self._m - 1e-6) < 2:
-                gains.append(0.0)
-                ratios.append(0.0)
-                valid.append(False)
-                continue
-            known = per_bag.sum()
-            old = _xlog2x(known) - _xlog2x(bags.sum(axis=0)).sum()
-            new = -(_xlog2x(bags).sum() - _xlog2x(per_bag).sum())
-            num = old - new
-            if abs(num) < 1e-6:
-                gain = 0.0
-            else:
-                gain = num * (1 - (total - known) / total) / known
-            split_ent = 0.0
-            if known > 1e-6:
-                split_ent = -_xlog2x(per_bag).sum() - _xlog2x(total - known) + _xlog2x(total)
-            ratio = 0.0 if abs(split_ent) < 1e-6 else gain / (split_ent / total)
-            gains.append(gain)
-            ratios.append(ratio)
-            valid.append(True)
-        valid = np.array(valid)
-        gains = np.array(gains)
-        in_avg = valid & self._in_average[feats]
-        if not valid.any() or not in_avg.any():
-            return -1
-        avg = gains[in_avg].mean()
-        for k, f in enumerate(feats):
-            if valid[k] and gains[k] >= avg - 1e-3 and ratios[k] - best_ratio > 1e-6:
-                best_f, best_ratio = int(f), ratios[k]
-        if abs(best_ratio) < 1e-6:
-            return -1
-        return best_f
+        nv = self.n_values_[feats]
+        off = np.concatenate([[0], np.cumsum(nv)])
+        F, V = len(feats), off[-1]
+        if self._cell is None:  # (offset of the feature's block + value) * K, once per fit
+            self._cell = (off[:-1] + self._codes[:, feats]) * K
+            self._observed = None if (self._codes[:, feats] >= 0).all() else self._codes[:, feats] >= 0
+        idx = self._cell[rows]
+        idx += (lid * (V * K) + self._y[rows])[:, None]
+        unit = bool((w == 1).all())
+        if self._observed is None:
+            idx, wts = idx.ravel(), None if unit else np.repeat(w, F)
+        else:
+            obs = self._observed[rows]
+            idx, wts = idx[obs], None if unit else np.broadcast_to(w[:, None], obs.shape)[obs]
+        # Only the non-empty (node, feature, value) cells enter the sums.
+        cells, cnt = _cell_class_counts(idx, wts, A * V * K, K)
+        node = cells // V
+        blk = node * F + np.searchsorted(off, cells - node * V, side="right") - 1
+        per_bag = cnt.sum(axis=1)
 
-    def _build(self, rows, w):
-        dist = np.bincount(self._y[rows], weights=w, minlength=self._K)
-        node = _Node(dist)
-        node.rows, node.w = rows, w
-        f = self._select(rows, w)
-        if f < 0:
-            return node
-        col = self._codes[:, f]
-        known = col[rows] >= 0
-        bags = np.bincount(col[rows][known], weights=w[known], minlength=self.n_values_[f])
-        node.feature = f
-        node.bag_weights = bags
-        node.children = [self._build(r, wv) for r, wv in _split_rows(col, rows, w, bags)]
-        return node
+        def per_block(x):
+            return np.bincount(blk, x, A * F).reshape(A, F)
+
+        valid = per_block(per_bag >= m - 1e-6) >= 2
+        known = per_block(per_bag)
+        xbag = per_block(_xlog2x(per_bag))
+        cls = np.bincount((blk[:, None] * K + np.arange(K)).ravel(), cnt.ravel(), A * F * K).reshape(A, F, K)
+        tot = total[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            old = _xlog2x(known) - _xlog2x(cls).sum(axis=2)
+            new = -(per_block(_xlog2x(cnt).sum(axis=1)) - xbag)
+            num = old - new
+            gain = np.where(np.abs(num) < 1e-6, 0.0, num * (1 - (tot - known) / tot) / known)
+            split = np.where(known > 1e-6, -xbag - _xlog2x(tot - known) + _xlog2x(tot), 0.0)
+            ratio = np.where(np.abs(split) < 1e-6, 0.0, gain / (split / tot))
+        gain, ratio = np.where(valid, gain, 0.0), np.where(valid, ratio, 0.0)
+        in_avg = valid & self._in_average[feats]
+        n_avg = in_avg.sum(axis=1)
+        avg = np.where(in_avg, gain, 0.0).sum(axis=1) / np.maximum(n_avg, 1)
+        # J48 scans the features and moves to one whose ratio beats the best so
+        # far by more than 1e-6: the first largest ratio, unless ratios lie within
+        # 2e-6 of the largest one (then the scan itself is replayed).
+        elig = valid & (gain >= avg[:, None] - 1e-3) & (ratio > 1e-6) & (n_avg > 0)[:, None]
+        r = np.where(elig, ratio, -np.inf)
+        top = r.max(axis=1, initial=-np.inf)
+        choice = np.where(np.isfinite(top), np.argmax(r >= top[:, None], axis=1), -1)
+        for a in np.flatnonzero((elig & (ratio < top[:, None]) & (ratio >= top[:, None] - 2e-6)).any(axis=1)):
+            best, choice[a] = 0.0, -1
+            for k in np.flatnonzero(elig[a]):
+                if ratio[a, k] - best > 1e-6:
+                    best, choice[a] = ratio[a, k], k
+        return np.where(choice >= 0, feats[np.maximum(choice, 0)], -1)
+
+    def _send(self, node, rows, w, bags):
+        """Rows (with weights) of several nodes down their splits, as C4.5 does.
+
+        ``node`` gives each row's node (rows grouped by node, in row order) and
+        ``bags`` the bag weights of every node's children, indexed by child id.
+        A row with the split value goes to that branch with its weight; a row
+        missing it goes to every branch, weighted by the branch's share of the
+        bag weights.  Returns child, row and weight, grouped by child, in row order.
+        """
+        val = self._codes[rows, self._feat[node]]
+        known = val >= 0
+        child, crow, cw = self._first[node[known]] + val[known], rows[known], w[known] * 1.0
+        if known.all():
+            order = _stable_order(child)  # rows stay in order within a child
+            return child[order], crow[order], cw[order]
+        lost = np.flatnonzero(~known)
+        frac = np.zeros(len(bags))
+        for p in np.unique(node[lost]):
+            b = bags[self._first[p]:self._first[p] + self._nch[p]]
+            total = b.sum()
+            frac[self._first[p]:self._first[p] + self._nch[p]] = b / total if total > 0 else 1.0 / len(b)
+        rep = self._nch[node[lost]]
+        ch = _segments(self._first[node[lost]], rep)
+        child = np.concatenate([child, ch])
+        crow = np.concatenate([crow, np.repeat(rows[lost], rep)])
+        cw = np.concatenate([cw, np.repeat(w[lost], rep) * frac[ch]])
+        keep = cw > 0
+        order = np.lexsort((crow[keep], child[keep]))
+        child, crow, cw = child[keep][order], crow[keep][order], cw[keep][order]
+        return child, crow, cw
+
+    def _grow(self):
+        y, K, n = self._y, self._K, len(self._y)
+        counts, seg, pool_r, pool_w = [], [], [], []
+        bag = [np.zeros(1)]
+        self._feat = self._first = self._nch = np.zeros(0, dtype=np.intp)
+        rows, w, node = np.arange(n), np.ones(n), np.zeros(n, dtype=np.intp)
+        lo, A, used = 0, 1, 0  # first id and size of the level, pool size
+        while A:
+            lid = node - lo
+            cnt = np.bincount(lid * K + y[rows], w, A * K).reshape(A, K)
+            starts = np.searchsorted(lid, np.arange(A + 1))
+            counts.append(cnt), pool_r.append(rows), pool_w.append(w)
+            seg.append(np.column_stack([used + starts[:-1], np.diff(starts)]))
+            used += len(rows)
+            total = cnt.sum(axis=1)
+            f = np.full(A, -1)
+            can = (total >= 2 * self._m - 1e-6) & (np.abs(total - cnt.max(axis=1)) >= 1e-6)
+            act = np.flatnonzero(can)
+            if len(act):
+                inst = np.flatnonzero(can[lid])
+                pos = np.cumsum(can) - 1
+                f[act] = self._select(rows[inst], w[inst], pos[lid[inst]], len(act), total[act])
+            nb = np.where(f >= 0, self.n_values_[np.maximum(f, 0)], 0)
+            fst = lo + A + np.cumsum(nb) - nb
+            self._feat = np.concatenate([self._feat, f])
+            self._first = np.concatenate([self._first, fst])
+            self._nch = np.concatenate([self._nch, nb])
+            sel = np.flatnonzero(f[lid] >= 0)
+            r, wr, nd = rows[sel], w[sel], node[sel]
+            val = self._codes[r, self._feat[nd]]
+            ok = val >= 0
+            b = np.bincount(self._first[nd[ok]] + val[ok] - (lo + A), wr[ok], int(nb.sum()))
+            bags = np.concatenate([np.zeros(lo + A), b])
+            bag.append(b)
+            node, rows, w = self._send(nd, r, wr, bags)
+            lo, A = lo + A, int(nb.sum())
+        self._counts = np.concatenate(counts)
+        self._bag = np.concatenate(bag)[: len(self._feat)]
+        self._empty = self._counts.sum(axis=1) <= 0
+        self._seg = np.concatenate(seg)
+        self._pool = (np.concatenate(pool_r), np.concatenate(pool_w))
 
     # -- pruning (J48's collapse, prune, subtree raising)
 
-    def _leaf_errors(self, dist):
-        total = dist.sum()
-        if total < 1e-6:
-            return 0.0
-        e = total - dist.max()
-        return e + _add_errs(total, e, self._cf)
+    def _leaf_errs(self, cnt):
+        total = cnt.sum(axis=1)
+        e = total - cnt.max(axis=1)
+        return np.where(total < 1e-6, 0.0, e + _add_errs(total, e, self._cf, self._z))
 
-    def _estimated_errors(self, node):
-        if node.is_leaf:
-            return self._leaf_errors(node.counts)
-        return sum(self._estimated_errors(c) for c in node.children)
+    def _children(self, nodes):
+        return _segments(self._first[nodes], self._nch[nodes])
 
-    def _training_errors(self, node):
-        if node.is_leaf:
-            return node.counts.sum() - node.counts.max()
-        return sum(self._training_errors(c) for c in node.children)
+    def _levels(self, roots):
+        """Internal nodes of the current subtrees of ``roots``, by depth, and their leaves."""
+        levels, leaves, fr = [], [], roots
+        while len(fr):
+            inner = self._feat[fr] >= 0
+            leaves.append(fr[~inner])
+            if not inner.any():
+                break
+            levels.append(fr[inner])
+            fr = self._children(fr[inner])
+        return levels, np.concatenate(leaves)
 
-    def _errors_for_branch(self, node, rows, w):
-        """Estimated errors of ``node``'s subtree on other data (rows, weights)."""
-        if node.is_leaf:
-            return self._leaf_errors(np.bincount(self._y[rows], weights=w, minlength=self._K))
-        col = self._codes[:, node.feature]
-        bags = self._reset_bags(node, rows, w)
-        parts = _split_rows(col, rows, w, bags)
-        return sum(self._errors_for_branch(c, r, wv) for c, (r, wv) in zip(node.children, parts))
+    def _collapse(self):
+        levels, leaves = self._levels(np.array([0]))
+        sub = self._counts.sum(axis=1) - self._counts.max(axis=1)
+        own = sub.copy()
+        for nodes in reversed(levels):  # training errors of every subtree, bottom-up
+            sub[nodes] = np.add.reduceat(sub[self._children(nodes)], np.cumsum(self._nch[nodes]) - self._nch[nodes])
+        alive = np.zeros(len(sub), dtype=bool)
+        alive[0] = True
+        for nodes in levels:
+            nodes = nodes[alive[nodes]]
+            self._feat[nodes[sub[nodes] >= own[nodes] - 1e-3]] = -1
+            inner = nodes[self._feat[nodes] >= 0]
+            alive[self._children(inner)] = True
+
+    def _rows_of(self, nodes):
+        """Rows, weights and position in ``nodes`` of the nodes' rows."""
+        start, length = self._seg[nodes, 0], self._seg[nodes, 1]
+        at = _segments(start, length)
+        return self._pool[0][at], self._pool[1][at], np.repeat(np.arange(len(nodes)), length)
 
     def _reset_bags(self, node, rows, w):
-        """Bag weights after redistributing (rows, w) through node's split.
+        """Bag weights of the children of the rows' nodes after sending them (J48's
+        resetDistribution: missing weight spread with the nodes' old proportions)."""
+        val = self._codes[rows, self._feat[node]]
+        ok = val >= 0
+        bags = np.bincount(self._first[node[ok]] + val[ok], w[ok], len(self._feat))
+        lost = np.bincount(node[~ok], w[~ok], len(self._feat))
+        for p in np.unique(node[~ok]):
+            kids = slice(self._first[p], self._first[p] + self._nch[p])
+            old = self._bag[kids]
+            frac = old / old.sum() if old.sum() > 0 else np.full(len(old), 1.0 / len(old))
+            bags[kids] += frac * lost[p]
+        return bags
 
-        Missing values are spread with the node's current bag proportions (Weka
-        computes the new distribution with the old split weights).
-        """
-        col = self._codes[:, node.feature]
-        vals = col[rows]
-        known = vals >= 0
-        bags = np.bincount(vals[known], weights=w[known], minlength=len(node.children))
-        old = node.bag_weights
-        frac = old / old.sum() if old.sum() > 0 else np.full(len(old), 1.0 / len(old))
-        return bags + frac * w[~known].sum()
+    def _errors_for_branch(self, branch, nodes):
+        """Estimated errors of each ``branch`` subtree on its ``nodes`` entry's rows."""
+        K, N = self._K, len(self._feat)
+        feat, first, codes = self._feat, self._first, self._codes
+        if self._complete:
+            # Without missing values (unit weights, exact counts) the branch's own
+            # rows reach its leaves as grown: only the other branches' rows move.
+            kids = self._children(nodes)
+            owner = np.repeat(np.arange(len(nodes)), self._nch[nodes])
+            other = kids != branch[owner]
+            rows, w, ctx = self._rows_of(kids[other])
+            ctx = owner[other][ctx]
+            cur = branch[ctx]
+            while True:
+                f = feat[cur]
+                inner = f >= 0
+                if not inner.any():
+                    break
+                cur = np.where(inner, first[cur] + codes[rows, f], cur)
+            extra = np.bincount(cur * K + self._y[rows], w, N * K).reshape(N, K)
+            hit = np.flatnonzero(np.bincount(cur, minlength=N))
+            own = np.zeros(N, dtype=np.intp)
+            own[cur] = ctx
+            base = self._counts[hit]
+            diff = self._leaf_errs(base + extra[hit]) - self._leaf_errs(base)
+            return self._est[branch] + np.bincount(own[hit], diff, len(nodes))
+        rows, w, ctx = self._rows_of(nodes)
+        cur = branch[ctx]
+        while True:  # rows with every value they meet observed go down in place
+            f = feat[cur]
+            inner = f >= 0
+            if not inner.any():
+                break
+            val = codes[rows, f]
+            if (val[inner] < 0).any():
+                break
+            cur = np.where(inner, first[cur] + val, cur)
+        at_leaf = [(cur[~inner], rows[~inner], w[~inner], ctx[~inner])]
+        cur, rows, w, ctx = cur[inner], rows[inner], w[inner], ctx[inner]
+        own = np.zeros(N, dtype=np.intp)
+        while len(rows):
+            leaf = feat[cur] < 0
+            at_leaf.append((cur[leaf], rows[leaf], w[leaf], ctx[leaf]))
+            cur, rows, w, ctx = cur[~leaf], rows[~leaf], w[~leaf], ctx[~leaf]
+            if not len(rows):
+                break
+            # The subtrees of different nodes are disjoint: a node id names its group.
+            own[cur] = ctx
+            u = np.unique(cur)
+            own[self._children(u)] = np.repeat(own[u], self._nch[u])
+            order = np.lexsort((rows, cur))
+            cur, rows, w = cur[order], rows[order], w[order]
+            cur, rows, w = self._send(cur, rows, w, self._reset_bags(cur, rows, w))
+            ctx = own[cur]
+        leaf, rows, w, ctx = (np.concatenate(a) for a in zip(*at_leaf)) if len(at_leaf) > 1 else at_leaf[0]
+        cnt = np.bincount(leaf * K + self._y[rows], w, N * K).reshape(N, K)
+        hit = np.flatnonzero(np.bincount(leaf, minlength=N))
+        own[leaf] = ctx
+        return np.bincount(own[hit], self._leaf_errs(cnt[hit]), len(nodes))
 
-    def _make_leaf(self, node):
-        node.feature = -1
-        node.children = None
-        node.bag_weights = None
+    def _new_distribution(self, roots):
+        """Send the roots' rows down their (raised) subtrees: counts, bags, rows."""
+        fr = roots
+        rows, w, node = self._rows_of(roots)
+        node = roots[node]
+        while len(fr):
+            A = len(fr)
+            pos = np.zeros(len(self._feat), dtype=np.intp)
+            pos[fr] = np.arange(A)
+            cnt = np.bincount(pos[node] * self._K + self._y[rows], w, A * self._K).reshape(A, self._K)
+            self._counts[fr] = cnt
+            leaf = self._feat[fr] < 0
+            wsum = np.bincount(pos[node], w, A)
+            self._empty[fr[leaf & (wsum > 1e-6)]] = False
+            inner = fr[~leaf]
+            if not len(inner):
+                break
+            sel = self._feat[node] >= 0
+            node, rows, w = node[sel], rows[sel], w[sel]
+            bags = self._reset_bags(node, rows, w)
+            kids = self._children(inner)
+            self._bag[kids] = bags[kids]
+            node, rows, w = self._send(node, rows, w, bags)
+            # New row segments for the children (appended to the pools).
+            starts = np.searchsorted(node, kids)
+            ends = np.searchsorted(node, kids, side="right")
+            used = len(self._pool[0])
+            self._seg[kids] = np.column_stack([used + starts, ends - starts])
+            self._pool = (np.concatenate([self._pool[0], rows]), np.concatenate([self._pool[1], w]))
+            fr = kids
 
-    def _collapse(self, node):
-        if node.is_leaf:
-            return
-        if self._training_errors(node) >= node.counts.sum() - node.counts.max() - 1e-3:
-            self._make_leaf(node)
-        else:
-            for c in node.children:
-                self._collapse(c)
+    def _prune(self, roots):
+        """J48's prune() of the subtrees of ``roots``, all nodes of a depth at once."""
+        levels, leaves = self._levels(roots)
+        if not hasattr(self, "_est"):
+            self._est = np.zeros(len(self._feat))
+        self._est[leaves] = self._leaf_errs(self._counts[leaves])
+        for nodes in reversed(levels):
+            nodes = nodes[self._feat[nodes] >= 0]
+            if not len(nodes):
+                continue
+            kids = self._children(nodes)
+            starts = np.cumsum(self._nch[nodes]) - self._nch[nodes]
+            err_tree = np.add.reduceat(self._est[kids], starts)
+            err_leaf = self._leaf_errs(self._counts[nodes])
+            # the largest branch: first child of maximal bag weight
+            bw = self._bag[kids]
+            top = np.repeat(np.maximum.reduceat(bw, starts), self._nch[nodes])
+            first_top = np.flatnonzero(bw >= top)
+            largest = kids[first_top[np.searchsorted(first_top, starts)]]
+            if self.subtree_raising:
+                # A leaf as largest branch gets the node's own rows: the node's errors.
+                err_large = err_leaf.copy()
+                deep = np.flatnonzero(self._feat[largest] >= 0)
+                if len(deep):
+                    err_large[deep] = self._errors_for_branch(largest[deep], nodes[deep])
+            else:
+                err_large = np.full(len(nodes), np.inf)
+            leaf = (err_leaf <= err_tree + 0.1 + 1e-6) & (err_leaf <= err_large + 0.1 + 1e-6)
+            up = ~leaf & (err_large <= err_tree + 0.1 + 1e-6)
+            self._feat[nodes[leaf]] = -1
+            self._est[nodes] = np.where(leaf, err_leaf, err_tree)
+            if up.any():
+                raised, branch = nodes[up], largest[up]
+                for a in (self._feat, self._first, self._nch):
+                    a[raised] = a[branch]
+                self._new_distribution(raised)
+                self._prune(raised)
 
-    def _prune(self, node):
-        if node.is_leaf:
-            return
-        for c in node.children:
-            self._prune(c)
-        largest = int(np.argmax(node.bag_weights))
-        if self.subtree_raising:
-            err_largest = self._errors_for_branch(node.children[largest], node.rows, node.w)
-        else:
-            err_largest = np.inf
-        err_leaf = self._leaf_errors(node.counts)
-        err_tree = self._estimated_errors(node)
-        if err_leaf <= err_tree + 0.1 + 1e-6 and err_leaf <= err_largest + 0.1 + 1e-6:
-            self._make_leaf(node)
-            return
-        if err_largest <= err_tree + 0.1 + 1e-6:
-            branch = node.children[largest]
-            node.feature = branch.feature
-            node.children = branch.children
-            node.bag_weights = branch.bag_weights
-            self._new_distribution(node, node.rows, node.w)
-            self._prune(node)
-
-    def _new_distribution(self, node, rows, w):
-        node.rows, node.w = rows, w
-        node.counts = np.bincount(self._y[rows], weights=w, minlength=self._K)
-        if node.is_leaf:
-            if w.sum() > 1e-6:
-                node.empty = False
-            return
-        node.bag_weights = self._reset_bags(node, rows, w)
-        parts = _split_rows(self._codes[:, node.feature], rows, w, node.bag_weights)
-        for c, (r, wv) in zip(node.children, parts):
-            self._new_distribution(c, r, wv)
-
-    def _strip(self, node):
-        node.rows = node.w = None
-        if not node.is_leaf:
-            for c in node.children:
-                self._strip(c)
+    def _finish(self):
+        """Node objects for ``tree_`` and arrays for prediction, from the final tree."""
+        total = self._counts.sum(axis=1, keepdims=True)
+        q = self._counts / np.where(total > 0, total, 1)
+        order = 0
+        rank = np.zeros(len(self._feat), dtype=np.intp)
+        emit, share = q.copy(), np.zeros(len(self._feat))
+        # Prediction adds the distributions reached in the order of J48's
+        # depth-first walk (last branch first), so that sums match bit for bit.
+        feat, first, nch, empty = self._feat.tolist(), self._first.tolist(), self._nch.tolist(), self._empty.tolist()
+        zero = (total[:, 0] <= 0).tolist()
+        counts = self._counts
+        stack, objs, inner = [0], {}, []
+        while stack:
+            i = stack.pop()
+            objs[i] = node = _Node(counts[i], empty[i])
+            if feat[i] < 0:
+                if not empty[i]:
+                    rank[i], order = order, order + 1
+                continue
+            inner.append(i)
+            node.feature = feat[i]
+            kids = range(first[i], first[i] + nch[i])
+            for c in kids:
+                if empty[c] or zero[c]:
+                    emit[c] = q[i]
+                if empty[c]:
+                    rank[c], order = order, order + 1
+            stack.extend(kids)
+        for i in inner:
+            kids = slice(first[i], first[i] + nch[i])
+            node = objs[i]
+            node.children = [objs[c] for c in range(first[i], first[i] + nch[i])]
+            node.bag_weights = self._bag[kids].copy()
+            t = node.bag_weights.sum()
+            share[kids] = node.bag_weights / t if t > 0 else 1.0 / nch[i]
+        self.tree_ = objs[0]
+        self._count()
+        self._tables = (self._feat.copy(), self._first.copy(), self._nch.copy(), share, emit, rank, self._empty.copy())
+        self.__dict__.pop("_est", None)
 
     # -- prediction
 
@@ -1057,29 +1278,38 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         # class probabilities: the training class frequencies at the leaf reached
         # (computed once per call, for predict and predict_proba alike)
         codes = super()._predict_input(X)
+        feat, first, nch, share, emit, rank, empty = self._tables
         n = len(codes)
+        rows, node, w, direct = np.arange(n), np.zeros(n, dtype=np.intp), np.ones(n), np.ones(n, dtype=bool)
+        out, spread = [], False
+        while len(rows):
+            leaf = feat[node] < 0
+            # an empty branch answers (with its parent's distribution) only rows
+            # that have its value
+            hit = leaf & (direct | ~empty[node])
+            out.append((rows[hit], node[hit], w[hit]))
+            rows, node, w = rows[~leaf], node[~leaf], w[~leaf]
+            val = codes[rows, feat[node]]
+            ok = val >= 0
+            if ok.all():
+                node, direct = first[node] + val, np.ones(len(rows), dtype=bool)
+                continue
+            lost, spread = np.flatnonzero(~ok), True
+            rep = nch[node[lost]]
+            ch = _segments(first[node[lost]], rep)
+            cw = np.repeat(w[lost], rep) * share[ch]
+            keep = cw > 0
+            rows = np.concatenate([rows[ok], np.repeat(rows[lost], rep)[keep]])
+            node = np.concatenate([first[node[ok]] + val[ok], ch[keep]])
+            w = np.concatenate([w[ok], cw[keep]])
+            direct = np.concatenate([np.ones(ok.sum(), dtype=bool), np.zeros(keep.sum(), dtype=bool)])
+        rows, node, w = (np.concatenate(a) for a in zip(*out))
         proba = np.zeros((n, len(self.classes_)))
-        stack = [(self.tree_, np.arange(n), np.ones(n), self.tree_.counts)]
-        while stack:
-            node, rows, w, parent_counts = stack.pop()
-            if len(rows) == 0:
-                continue
-            if node.is_leaf:
-                # A leaf left without training weight by subtree raising answers
-                # with its parent's distribution.
-                dist = node.counts if node.counts.sum() > 0 else parent_counts
-                np.add.at(proba, rows, w[:, None] * (dist / dist.sum())[None, :])
-                continue
-            parts = _split_rows(codes[:, node.feature], rows, w, node.bag_weights)
-            for v, (child, (r, wv)) in enumerate(zip(node.children, parts)):
-                if child.empty:
-                    # J48: an empty branch answers with the parent's distribution.
-                    vals = codes[r, node.feature]
-                    direct = vals == v
-                    if direct.any():
-                        np.add.at(proba, r[direct], wv[direct, None] * (node.counts / node.counts.sum())[None, :])
-                    continue
-                stack.append((child, r, wv, node.counts))
+        if not spread:  # one distribution per row
+            proba[rows] = w[:, None] * emit[node]
+        else:
+            o = np.argsort(rank[node], kind="stable")
+            np.add.at(proba, rows[o], w[o, None] * emit[node[o]])
         return proba / proba.sum(axis=1, keepdims=True)
 
     def _proba(self, proba):

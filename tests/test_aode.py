@@ -27,6 +27,7 @@ from credal.aode import (
     CompAODE,
     CredalBMAAODE,
     CredalCompAODE,
+    _pair_counts,
     bma_lower_log_ratio,
     comp_min_margin,
     comp_min_ratio,
@@ -203,22 +204,126 @@ def test_spode_estimates_match_direct_counting(prior, root):
         np.testing.assert_allclose(aode.predict_proba(_as_frame(Xte, cats)), expect,
                                    atol=1e-12)
 
+        # AODE, aggregate="posterior": equal-weight mean of the SPODE posteriors
+        for lim in (0, 1):
+            aode = AODE(**kw, aggregate="posterior", frequency_limit=lim).fit(
+                _as_frame(X, cats), y)
+            expect = []
+            for i, r in enumerate(Xte):
+                use = [j for j in range(k) if r[j] >= 0 and (lim == 0 or seen[j][r[j]])]
+                if use:
+                    post = np.exp(ref_te[i, use] - logsumexp(ref_te[i, use], axis=1,
+                                                               keepdims=True))
+                    expect.append(post.mean(axis=0))
+                else:
+                    lj = _ref_nb(X, y, nv, K, r, prior, s)
+                    expect.append(np.exp(lj - logsumexp(lj)))
+            np.testing.assert_allclose(aode.predict_proba(_as_frame(Xte, cats)), expect,
+                                       atol=1e-12)
 
-def test_gather_and_matmul_evaluations_agree():
+
+def _floored(post, f):
+    return post if f is None else np.maximum(post, f) / np.maximum(post, f).sum(-1, keepdims=True)
+
+
+def test_probability_floors_match_direct_counting():
+    rng = np.random.default_rng(21)
+    for trial in range(8):
+        n, k, K = int(rng.integers(10, 40)), int(rng.integers(1, 6)), int(rng.integers(2, 5))
+        X, y, nv, cats = _random_data(rng, n, k, K, max_v=4, p_missing=0.1)
+        Xte = np.column_stack([rng.integers(-1, v, size=10) for v in nv])
+        s = float(rng.choice([0.1, 1.0]))
+        # large floors so that they bind on these small data sets
+        pf, lf = rng.choice([None, 1e-4, 0.05, 0.2]), rng.choice([None, 0.01, 0.3])
+        fl = dict(posterior_floor=pf, likelihood_floor=lf)
+        post_tr = _floored(np.exp(_ref_joints(X, y, nv, K, X, "perks", s, "chain")), None)
+        post_tr = _floored(post_tr / post_tr.sum(-1, keepdims=True), pf)
+        ref_te = np.exp(_ref_joints(X, y, nv, K, Xte, "perks", s, "chain"))
+        post_te = _floored(ref_te / ref_te.sum(-1, keepdims=True), pf)
+        true = post_tr[np.arange(n), :, y]
+        ll = np.log(true if lf is None else np.maximum(true, lf)).sum(axis=0)
+
+        bma = BMAAODE(s=s, prune_factor=np.inf, **fl).fit(_as_frame(X, cats), y)
+        np.testing.assert_allclose(bma.log_likelihoods_, ll, rtol=1e-12, atol=1e-10)
+        p = np.einsum("njc,j->nc", post_te, np.exp(ll - ll.max()))
+        np.testing.assert_allclose(bma.predict_proba(_as_frame(Xte, cats)),
+                                   p / p.sum(1, keepdims=True), atol=1e-12)
+        comp = CompAODE(s=s, **fl).fit(_as_frame(X, cats), y)
+        np.testing.assert_allclose(comp.log_likelihoods_, ll, rtol=1e-12, atol=1e-10)
+        feas = comp.feasible_
+        np.testing.assert_array_equal(feas, ll > comp.null_log_likelihood_)
+        if feas.any():
+            w = comp.compression_[feas]
+            np.testing.assert_allclose(comp.predict_proba(_as_frame(Xte, cats)),
+                                       np.einsum("njc,j->nc", post_te[:, feas], w / w.sum()),
+                                       atol=1e-12)
+        aode = AODE(s=s, aggregate="posterior", frequency_limit=0, posterior_floor=pf)
+        got = aode.fit(_as_frame(X, cats), y).predict_proba(_as_frame(Xte, cats))
+        for i, r in enumerate(Xte):
+            use = r >= 0
+            if use.any():
+                np.testing.assert_allclose(got[i], post_te[i, use].mean(axis=0), atol=1e-12)
+        if pf is not None:  # the floor binds and every SPODE posterior respects it
+            lp = bma._spode_log_posterior(bma._predict_input(_as_frame(Xte, cats)))
+            assert np.exp(lp).min() >= pf * (1 - 1e-12) / (1 + K * pf)
+
+
+def test_credal_sets_with_floors_equal_solver_baselines():
+    # the exact tests take the (floored) posteriors and likelihoods as given, so they
+    # stay exact: compare with the LP / multi-start SLSQP baselines on the same model
+    from credal.reference import bma_aode_baseline_sets, comp_aode_baseline_sets
+    rng = np.random.default_rng(0)
+    changed = indeterminate = 0
+    for trial in range(4):
+        X, y, nv, cats = _random_data(rng, 25, 4, 3, max_v=3, p_missing=0.1)
+        Xte = np.column_stack([rng.integers(-1, v, size=30) for v in nv])
+        kw = dict(posterior_floor=[0.05, 1e-4][trial % 2], likelihood_floor=[0.3, 0.01][trial % 2],
+                  epsilon=0.05)
+        for cls, ref in ((CredalBMAAODE, bma_aode_baseline_sets),
+                         (CredalCompAODE, comp_aode_baseline_sets)):
+            m = cls(**kw).fit(X, y)
+            sets = m.predict_set(Xte)
+            np.testing.assert_array_equal(sets, ref(m, Xte))
+            pred = _class_index(m, m.predict(Xte))
+            assert sets[np.arange(len(Xte)), pred].all()
+            changed += (sets != cls(epsilon=0.05).fit(X, y).predict_set(Xte)).any(1).sum()
+            indeterminate += (sets.sum(1) > 1).sum()
+    assert changed > 0 and indeterminate > 0     # the floors matter, the test can fail
+
+
+def test_pair_counts_both_methods_match_direct_counting():
+    rng = np.random.default_rng(13)
+    for trial in range(10):
+        n, k, K = int(rng.integers(1, 60)), int(rng.integers(1, 6)), int(rng.integers(1, 4))
+        X, y, nv, _ = _random_data(rng, n, k, K, max_v=4, p_missing=0.2)
+        y = rng.integers(0, K, size=n)
+        w = rng.integers(1, 4, size=n).astype(float) if trial % 2 else None
+        off = np.r_[0, np.cumsum(nv)[:-1]]
+        g = np.where(X < 0, nv.sum(), X + off)
+        ref = np.zeros((K, nv.sum(), nv.sum()))
+        for i in range(n):
+            obs = g[i][X[i] >= 0]
+            ref[y[i]][np.ix_(obs, obs)] += 1 if w is None else w[i]
+        for blas in (True, False):
+            np.testing.assert_array_equal(_pair_counts(g, y, w, nv, K, blas=blas), ref)
+
+
+def test_spode_evaluations_agree():
     rng = np.random.default_rng(12)
     X = rng.integers(0, 4, size=(300, 6))
     X[rng.random(X.shape) < 0.2] = -1
     y = rng.integers(0, 3, 300)
     m = BMAAODE().fit(X, y)
     g = m._flat(X)
-    for parents in (None, [4, 1], [5]):
-        a = m._spode_log_joint(g, parents, method="gather")
-        b = m._spode_log_joint(g, parents, method="matmul")
-        np.testing.assert_allclose(a, b, rtol=1e-14, atol=1e-12)
-    # the slow reference (missing super-parents summed out) agrees with both
+    full = m._spode_log_joint(g)
+    for parents in ([4, 1], [5]):
+        np.testing.assert_array_equal(m._spode_log_joint(g, parents), full[:, parents])
+    # the slow reference (missing super-parents summed out) agrees
     ref = _ref_joints(X, y, m.n_values_, 3, X[:25], "perks", 1.0, "chain")
-    for method in ("gather", "matmul"):
-        np.testing.assert_allclose(m._spode_log_joint(g[:25], method=method), ref, atol=1e-11)
+    np.testing.assert_allclose(m._spode_log_joint(g[:25]), ref, atol=1e-11)
+    # duplicated rows are evaluated once and give the same answers
+    Xd = np.concatenate([X, X[::-1], X[:7]])
+    np.testing.assert_allclose(m.predict_proba(Xd)[:300], m.predict_proba(X), rtol=1e-15)
 
 
 def test_perks_chain_equals_joint_on_complete_data():
@@ -579,12 +684,11 @@ def test_huge_log_likelihoods_no_overflow():
 @given(st.integers(0, 2**31 - 1))
 def test_invariants_on_random_data(seed):
     rng = np.random.default_rng(seed)
-    n, k, K = int(rng.integers(1, 40)), int(rng.integers(0, 5)), int(rng.integers(1, 5))
+    n, k, K = int(rng.integers(1, 40)), int(rng.integers(1, 5)), int(rng.integers(1, 5))
     X, y, nv, cats = _random_data(rng, max(n, K), k, K, p_missing=rng.choice([0, 0.2]))
-    Xf = _as_frame(X, cats) if k else np.zeros((len(y), 0), int)
-    Xte = (np.column_stack([rng.integers(-1, v, size=15) for v in nv]) if k
-           else np.zeros((15, 0), int))
-    Xtef = _as_frame(Xte, cats) if k else Xte
+    Xf = _as_frame(X, cats)
+    Xte = np.column_stack([rng.integers(-1, v, size=15) for v in nv])
+    Xtef = _as_frame(Xte, cats)
     eps = float(rng.uniform(1e-3, 0.99 / (k + 1)))
     for cls in (AODE, BMAAODE, CompAODE):
         p = cls().fit(Xf, y).predict_proba(Xtef)
@@ -597,10 +701,9 @@ def test_invariants_on_random_data(seed):
         pred = _class_index(m, m.predict(Xtef))
         assert s[np.arange(15), pred].all()
     # BMA-AODE*'s credal sets shrink as epsilon grows (nested prior sets)
-    if k:
-        small = CredalBMAAODE(epsilon=eps / 2).fit(Xf, y).predict_set(Xtef)
-        big = CredalBMAAODE(epsilon=eps).fit(Xf, y).predict_set(Xtef)
-        assert not (big & ~small).any()
+    small = CredalBMAAODE(epsilon=eps / 2).fit(Xf, y).predict_set(Xtef)
+    big = CredalBMAAODE(epsilon=eps).fit(Xf, y).predict_set(Xtef)
+    assert not (big & ~small).any()
 
 
 @settings(max_examples=25, deadline=None)
@@ -647,14 +750,10 @@ def test_single_class_single_feature_and_no_feature():
         # a single SPODE makes the credal set a single prior: determinate
         assert (s.sum(1) == 1).all()
         assert (m.classes_[s.argmax(1)] == m.predict(X[:, :1])).all()
-    # no feature at all: the smoothed class frequencies
-    y2 = np.array([0] * 20 + [1] * 10)
-    for cls in (AODE, BMAAODE, CompAODE):
-        p = cls().fit(np.zeros((30, 0), int), y2).predict_proba(np.zeros((2, 0), int))
-        np.testing.assert_allclose(p, [[20.5 / 31, 10.5 / 31]] * 2)
-    s = CredalCompAODE(epsilon=0.5).fit(np.zeros((30, 0), int), y2).predict_set(
-        np.zeros((2, 0), int))
-    np.testing.assert_array_equal(s, [[True, False]] * 2)
+    # no feature at all: an error (issue 16), not the class prior
+    for cls in (AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE):
+        with pytest.raises(ValueError, match="0 features"):
+            cls().fit(np.zeros((30, 0), int), np.array([0] * 20 + [1] * 10))
 
 
 def test_unobserved_declared_class_and_categories():
@@ -690,6 +789,20 @@ def test_bad_input():
         BMAAODE(prune_factor=0.5).fit(X, y)
     with pytest.raises(ValueError, match="frequency_limit"):
         AODE(frequency_limit=-1).fit(X, y)
+    with pytest.raises(ValueError, match="aggregate"):
+        AODE(aggregate="mean").fit(X, y)
+    huge = X.copy()
+    huge[0, 2] = 10**6
+    for cls in (AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE):
+        with pytest.raises(ValueError, match="feature 2 has 1000001 categories.*GiB"):
+            cls().fit(huge, y)
+    with pytest.raises(ValueError, match="posterior_floor needs"):
+        AODE(posterior_floor=1e-4).fit(X, y)
+    for name in ("posterior_floor", "likelihood_floor"):
+        for bad in (0.0, 1.0, -0.1, np.nan, "0.01"):
+            for cls in (BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE):
+                with pytest.raises(ValueError, match=name):
+                    cls(**{name: bad}).fit(X, y)
     with pytest.raises(AttributeError, match="not fitted"):
         CredalBMAAODE().predict_set(X)
     m = CredalCompAODE().fit(X, y)

@@ -11,6 +11,7 @@ import csv
 import hashlib
 import json
 import math
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -30,7 +31,8 @@ CONFORMANCE = Path(__file__).resolve().parent / "conformance" / "data"  # copy o
 CATALOGUE = tomllib.loads((ROOT / "catalogue.toml").read_text())
 SPECS = CATALOGUE["datasets"]
 GROUP_SIZES = {
-    "corani-antonucci": 39,
+    # 40: Table 2's second "ecoli" row is spambase in the authors' archived results
+    "corani-antonucci": 40,
     "antonucci-lncc": 9,
     "ramoni-sebastiani": 19,
     "moral-trees": 11,
@@ -107,8 +109,10 @@ def test_entry_matches_manifest(name, loaded):
     exp = _expected(name)
     assert ds.n_rows == exp["n_rows"]
     assert ds.n_features == exp["n_features"]
-    assert ds.n_classes == exp["n_classes"]
-    assert ds.n_observed_classes == exp["n_observed_classes"]
+    # declared classes that no row has are dropped (and recorded)
+    assert ds.n_classes == exp["n_observed_classes"]
+    assert len(ds.dropped_classes) == exp["n_classes"] - exp["n_observed_classes"]
+    assert set(ds.dropped_classes).isdisjoint(ds.y.cat.categories)
     missing = int(ds.X.isna().to_numpy().sum()) + int(ds.y.isna().sum())
     if SPECS[name].get("drop"):
         # dropped columns take their missing cells with them: checked below
@@ -186,6 +190,12 @@ def test_unknown_name_lists_known_names_and_suggests():
         assert name in msg
     with pytest.raises(KeyError, match="Known data sets"):
         datasets.load("no_such_data")
+    # case-insensitive suggestions, the exact match first
+    for typed, first in (("IRIS", "'iris'"), ("Vote", "'vote'"), ("HEART_C", "'heart_c'")):
+        with pytest.raises(KeyError) as err:
+            datasets.load(typed)
+        hint = str(err.value).split("Known")[0]
+        assert hint.split("Did you mean ")[1].startswith(first), hint
 
 
 def test_papers_tables_agree_with_catalogue():
@@ -201,17 +211,23 @@ def test_corani_table2(loaded):
     ours = {
         (p["name"], p["n"], p["k"], p["classes"])
         for s in SPECS.values()
-        if (p := s.get("papers", {}).get("corani-antonucci"))
+        if (p := s.get("papers", {}).get("corani-antonucci")) and "n" in p
     }
     assert ours == published
-    assert len(published) == 39  # ecoli printed twice
+    assert len(published) == 39  # ecoli printed twice: its second row is spambase
+    assert "n" not in SPECS["spambase"]["papers"]["corani-antonucci"]
     for name in datasets.names("corani-antonucci"):
         p = SPECS[name]["papers"]["corani-antonucci"]
         ds = loaded[name]
         assert p["name"] == name
+        if name == "spambase":
+            continue
         assert ds.n_rows == p["n"], name
-        # the paper counts either the declared or the observed classes
-        assert p["classes"] in (ds.n_classes, ds.n_observed_classes), name
+        # the authors' rule: number of classes = largest observed class code + 1
+        declared = list(datasets.read_arff(RAW / ds.files[0])[0][ds.y.name].cat.categories) \
+            if ds.files[0].endswith(".arff") else list(ds.y.cat.categories)
+        top = max(declared.index(c) for c in ds.y.cat.categories)
+        assert p["classes"] == top + 1, name
         # k counts features left after discretisation: never more than ours
         assert p["k"] <= ds.n_features, name
 
@@ -359,29 +375,36 @@ def test_dataset_fields(loaded):
         for c in spec.get("ids", []) + spec.get("drop", []):
             assert c not in ds.X.columns
         assert isinstance(ds.X.index, pd.RangeIndex) and ds.y.index.equals(ds.X.index)
-        assert ds.n_observed_classes <= ds.n_classes
+        assert ds.y.value_counts().min() > 0 or ds.n_rows == 0  # every class occurs
         for commit in (c["commit"] for c in spec["copies"]):
             assert commit[:12] in ds.source
         if spec.get("uci"):
             assert "CC BY 4.0" in ds.licence
 
 
-def test_declared_but_unobserved_categories_are_kept(loaded):
-    glass = loaded["glass"].y
-    assert "vehic wind non-float" in list(glass.cat.categories)
-    assert (glass == "vehic wind non-float").sum() == 0
+def test_unobserved_feature_categories_kept_unobserved_classes_dropped(loaded):
+    # a feature keeps its declared categories; a class no row has is dropped
     aus = loaded["australian"].X["d5"]
     assert list(aus.cat.categories) == [str(i) for i in range(1, 10)]
     assert (aus == "6").sum() == 0
-    assert list(loaded["heart_c"].y.cat.categories) == [
-        "<50", ">50_1", ">50_2", ">50_3", ">50_4"
-    ]
+    glass = loaded["glass"]
+    assert "vehic wind non-float" not in list(glass.y.cat.categories)
+    assert glass.dropped_classes == ("vehic wind non-float",)
+    raw, _ = datasets.read_arff(RAW / "glass.arff")
+    assert (raw["Type"] == "vehic wind non-float").sum() == 0  # the file declares it
+    for name in ("heart_c", "heart_h"):
+        assert list(loaded[name].y.cat.categories) == ["<50", ">50_1"]
+        assert loaded[name].dropped_classes == (">50_2", ">50_3", ">50_4")
+    assert loaded["anneal"].dropped_classes == ("4",)
+    assert loaded["vote"].dropped_classes == ()
+    # the codes still point at the same labels
+    assert (loaded["glass"].y.astype(str).to_numpy() == raw["Type"].astype(str).to_numpy()).all()
 
 
 def test_class_with_missing_values(loaded):
     echo = loaded["echocardiogram"]
     assert echo.y.isna().sum() == 58
-    assert echo.n_observed_classes == 2
+    assert echo.n_classes == 2 and echo.dropped_classes == ()
     assert {"name", "group"}.isdisjoint(echo.X.columns)
 
 
@@ -536,7 +559,7 @@ def test_catalogue_table(loaded):
     table = datasets.catalogue()
     assert list(table["name"]) == datasets.names()
     for col in ("title", "files", "groups", "n_rows", "n_features", "n_classes",
-                "n_observed_classes", "pct_missing", "source", "licence"):
+                "dropped_classes", "pct_missing", "source", "licence"):
         assert col in table.columns
     for group in GROUP_SIZES:
         assert table[f"{group}:name"].notna().sum() >= (
@@ -572,8 +595,11 @@ def test_data_dir_env(monkeypatch, tmp_path):
 
 def _private_catalogue(tmp_path, monkeypatch, entry: str):
     (tmp_path / "raw").mkdir()
-    for f in ("iris.arff", "monks-problems-1_train.arff", "monks-problems-1_test.arff"):
+    sums = dict(line.split()[::-1] for line in (ROOT / "SHA256SUMS").read_text().splitlines())
+    files = ("iris.arff", "monks-problems-1_train.arff", "monks-problems-1_test.arff")
+    for f in files:
         (tmp_path / "raw" / f).write_bytes((RAW / f).read_bytes())
+    (tmp_path / "SHA256SUMS").write_text("".join(f"{sums[f]}  {f}\n" for f in files))
     (tmp_path / "catalogue.toml").write_text(
         '[groups.g]\ntitle = "g"\n\n[datasets.d]\ntitle = "d"\ngroups = ["g"]\n' + entry
     )
@@ -624,7 +650,10 @@ BAD_ARFF = [
     (ARFF_HEAD + "x,1\nx,1,2\n", 6, "wrong number of values"),
     (ARFF_HEAD + "z,1\n", 5, "not among its declared categories"),
     (ARFF_HEAD + "x,1\n%c\ny,abc\n", 7, "non-numeric value in a numeric column in 'y,abc'"),
-    (ARFF_HEAD + "x,nan\n", 5, "non-numeric"),
+    (ARFF_HEAD + "x,nan\n", 5, "not a finite number in 'x,nan'"),
+    (ARFF_HEAD + "x,1\ny,inf\n", 6, "not a finite number in 'y,inf'"),
+    (ARFF_HEAD + "x,-Infinity\n", 5, "not a finite number"),
+    (ARFF_HEAD + "x,1e400\n", 5, "not a finite number in 'x,1e400'"),
     ("@relation r\n@attribute a blob\n@data\n", 2, "unknown attribute type"),
     ("@relation r\n@attribute a {x,y\n@data\n", 2, "malformed declaration"),
     ("@relation r\n@attribute a {x,x}\n@data\n", 2, "twice"),
@@ -662,7 +691,7 @@ def test_arff_without_data_section(tmp_path):
 TAB_HEAD = "a\tb\tc\nd\tc\td\n\t\tclass\n"
 BAD_TAB = [
     (TAB_HEAD + "x\t1\ty\nx\t2\n", 5, "wrong number of values"),
-    (TAB_HEAD + "x\t1\ty\nx\tfoo\ty\n", 5, "non-numeric value 'foo'"),
+    (TAB_HEAD + "x\t1\ty\nx\tfoo\ty\n", 5, "value 'foo' of numeric column 'b' is not"),
     ("a\tb\nd\tq\n\t\n1\t2\n", 2, "unknown type"),
     ("a\tb\nd\td\n\tcls\n1\t2\n", 3, "unknown flag"),
     ("a\tb\nd\td\tc\n\t\n1\t2\n", 2, "3 types for 2 columns"),
@@ -689,7 +718,7 @@ def test_malformed_delimited_names_file_and_line(tmp_path):
     path.write_text("1, x\n2, z\n")
     with pytest.raises(ValueError, match=re.escape(f"{path}, line 2: value 'z'")):
         datasets.read_delimited(path, names=["a", "b"], categories={"b": ["x", "y"]})
-    with pytest.raises(ValueError, match=re.escape(f"{path}, line 1: non-numeric value 'x'")):
+    with pytest.raises(ValueError, match=re.escape(f"{path}, line 1: value 'x' of numeric column 'b'")):
         datasets.read_delimited(path, names=["a", "b"], numeric=["b"])
     with pytest.raises(ValueError, match="unknown column 'c'"):
         datasets.read_delimited(path, names=["a", "b"], numeric=["c"])
@@ -879,3 +908,102 @@ def test_arff_round_trip_through_a_file(tmp_path):
     frame, _ = datasets.read_arff(path)
     assert frame["a"].cat.codes.tolist() == [1, -1, 2]
     assert frame["b"].isna().tolist() == [False, True, False]
+
+
+# ---------------------------------------------------------------------------
+# issue 16: raw files checked against SHA256SUMS at load; clear errors
+# ---------------------------------------------------------------------------
+
+
+def _private_copy(tmp_path, monkeypatch, files=("vote.arff", "iris.arff")):
+    """A private data/ with a few raw files, their checksums and the real catalogue."""
+    (tmp_path / "raw").mkdir()
+    sums = dict(line.split()[::-1] for line in (ROOT / "SHA256SUMS").read_text().splitlines())
+    for f in files:
+        (tmp_path / "raw" / f).write_bytes((RAW / f).read_bytes())
+    (tmp_path / "SHA256SUMS").write_text("".join(f"{sums[f]}  {f}\n" for f in files))
+    (tmp_path / "catalogue.toml").write_bytes((ROOT / "catalogue.toml").read_bytes())
+    monkeypatch.setenv("CREDAL_DATA", str(tmp_path))
+    return tmp_path / "raw"
+
+
+def _change_digit(b: bytes) -> bytes:
+    i = b.rindex(b"5.1,3.5")  # iris: a numeric value in the first data row
+    return b[:i] + b"5.2" + b[i + 3:]
+
+
+@pytest.mark.parametrize("corrupt", [
+    pytest.param(lambda b: b[: len(b) // 2], id="truncated"),
+    pytest.param(_change_digit, id="changed digit"),
+    pytest.param(lambda b: b.replace(b"Iris-setosa\r\n", b"Iris-versicolor\r\n", 1),
+                 id="changed class label"),
+    pytest.param(lambda b: b + b"5.0,3.0,1.5,0.2,Iris-setosa\r\n", id="appended row"),
+])
+def test_load_rejects_a_raw_file_that_differs_from_its_checksum(tmp_path, monkeypatch, corrupt):
+    raw = _private_copy(tmp_path, monkeypatch)
+    assert datasets.load("iris").n_rows == 150
+    data = (raw / "iris.arff").read_bytes()
+    bad = corrupt(data)
+    assert bad != data
+    (raw / "iris.arff").write_bytes(bad)
+    os.utime(raw / "iris.arff", ns=(1, 10**18))  # a different stat, whatever the clock
+    with pytest.raises(ValueError, match=re.escape(str(raw / "iris.arff")) + ".*SHA-256"):
+        datasets.load("iris")
+    assert datasets.load("vote").n_rows == 435  # other files are unaffected
+    (raw / "iris.arff").write_bytes(data)
+    assert datasets.load("iris").n_rows == 150
+
+
+def test_load_needs_the_file_listed_and_the_checksum_list(tmp_path, monkeypatch):
+    raw = _private_copy(tmp_path, monkeypatch)
+    sums = tmp_path / "SHA256SUMS"
+    sums.write_text(sums.read_text().splitlines()[0] + "\n")  # vote only
+    with pytest.raises(ValueError, match="iris.arff is not listed in .*SHA256SUMS"):
+        datasets.load("iris")
+    sums.unlink()
+    with pytest.raises(FileNotFoundError, match="checksum list not found"):
+        datasets.load("vote")
+    assert raw.is_dir()
+
+
+def test_checksum_verdict_is_cached_per_file(tmp_path, monkeypatch):
+    _private_copy(tmp_path, monkeypatch)
+    datasets._sha256.cache_clear()
+    datasets.load("iris")
+    first = datasets._sha256.cache_info()
+    datasets.load("iris")
+    datasets.load("iris")
+    again = datasets._sha256.cache_info()
+    assert first.misses == again.misses == 1  # hashed once
+    assert again.hits == first.hits + 2
+
+
+def test_corrupted_catalogue_names_file_and_line(tmp_path, monkeypatch):
+    _private_copy(tmp_path, monkeypatch)
+    cat = tmp_path / "catalogue.toml"
+    lines = cat.read_text().splitlines()
+    lines[40] = lines[40] + ' = "oops'
+    cat.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError) as err:
+        datasets.names()
+    msg = str(err.value)
+    assert msg.startswith(f"{cat}: not a valid TOML file") and "line 41" in msg, msg
+
+
+def test_arff_with_a_utf8_byte_order_mark(tmp_path):
+    text = "@relation r\r\n@attribute a {x,y}\r\n@attribute b numeric\r\n@data\r\nx,1\r\n"
+    path = tmp_path / "bom.arff"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    frame, rel = datasets.read_arff(path)
+    assert rel == "r" and frame["b"].tolist() == [1.0]
+    assert parse_arff("\ufeff" + text)[0].equals(frame)
+
+
+def test_delimited_and_tab_reject_non_finite_numbers(tmp_path):
+    path = tmp_path / "x.csv"
+    for token in ("inf", "1e400", "-Infinity", "nan"):
+        path.write_text(f"1,a\n{token},b\n")
+        with pytest.raises(ValueError, match=re.escape(f"{path}, line 2: value {token!r}")):
+            datasets.read_delimited(path, names=["n", "c"], numeric=["n"])
+    with pytest.raises(ValueError, match="line 4: value 'inf' of numeric column 'n'"):
+        parse_tab("n\tc\nc\td\n\tclass\ninf\tx\n")

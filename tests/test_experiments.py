@@ -281,21 +281,94 @@ def test_set_strings_join_each_row():
 
 @pytest.mark.parametrize("a, b", [
     (np.arange(12).reshape(4, 3), np.arange(6).reshape(2, 3)),
-    (np.arange(12, dtype=np.int8).reshape(4, 3), np.arange(6, dtype=np.int8).reshape(2, 3)),
+    (np.arange(12, dtype=np.int8).reshape(4, 3), np.arange(6).reshape(2, 3)),
     (np.arange(12).reshape(4, 3) > 4, np.arange(6).reshape(2, 3) > 1),
     (np.arange(12.0).reshape(4, 3), np.arange(6).reshape(2, 3)),
-    (np.arange(12, dtype=np.int8).reshape(4, 3), np.arange(6).reshape(2, 3)),
     (np.zeros((0, 3), dtype=int), np.arange(6).reshape(2, 3)),
-    (np.arange(12).reshape(4, 3).astype(object), np.arange(6).reshape(2, 3).astype(object)),
 ])
-def test_holdout_item_of_arrays_equals_concat(a, b):
+def test_holdout_item_of_arrays_joins_them_and_codes_stay_nominal(a, b):
     y = pd.Series(pd.Categorical.from_codes(np.arange(len(a) + len(b)) % 2, ["n", "p"]))
-    _, X, _, split = experiments.holdout_item("h", (a, y.iloc[:len(a)]), (b, y.iloc[len(a):]))
-    want = pd.concat([pd.DataFrame(a), pd.DataFrame(b)], ignore_index=True)
-    pd.testing.assert_frame_equal(X, want, check_exact=True)
-    # same memory order, so that row selections hand classifiers identical arrays
-    assert np.asarray(X).flags.f_contiguous == np.asarray(want).flags.f_contiguous
-    assert list(split) == ["train"] * len(a) + ["test"] * len(b)
+    item = experiments.holdout_item("h", (a, y.iloc[:len(a)]), (b, y.iloc[len(a):]))
+    np.testing.assert_array_equal(item[1], np.concatenate([a, b]))
+    assert list(item[3]) == ["train"] * len(a) + ["test"] * len(b)
+    X = experiments._as_data(item, True).X
+    want = np.concatenate([a, b])
+    if want.dtype.kind in "iub":  # integer codes: categoricals 0..max of each column
+        for j, col in X.items():
+            assert list(col.cat.categories) == list(range(int(want[:, j].max()) + 1))
+            np.testing.assert_array_equal(col.cat.codes, want[:, j])
+    else:  # anything else stays as it is (numeric features for MDL)
+        pd.testing.assert_frame_equal(X, pd.DataFrame(want))
+
+
+def _codes(n, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, (n, 4))
+    X[rng.random((n, 4)) < 0.1] = -1
+    y = np.where(rng.random(n) < 0.8, X[:, 0] % 2, 1 - X[:, 0] % 2)
+    return X, np.array(["no", "yes"])[y]
+
+
+def test_integer_code_arrays_are_nominal_in_the_engine():
+    from credal import NCC, LNCC, NaiveBayes, RobustBayes, C45Tree
+
+    (Xtr, ytr), (Xte, yte) = _codes(200, 0), _codes(80, 1)
+    assert (Xtr.max(axis=0) == 2).all()  # every code seen in training: same encoding
+    for est in (NaiveBayes(), NCC(), LNCC(), RobustBayes(), C45Tree()):
+        res = experiments.holdout({"c": est}, (Xtr, ytr), (Xte, yte), progress=False)
+        got = res.predictions
+        direct = est.fit(Xtr, ytr)
+        assert list(got.y_pred) == list(direct.predict(Xte)), type(est).__name__
+    # with the default preprocessing, MDL must not read codes as numbers
+    X = np.concatenate([Xtr, Xte])
+    y = np.concatenate([ytr, yte])
+    frame = pd.DataFrame({j: pd.Categorical.from_codes(X[:, j], categories=[0, 1, 2])
+                          for j in range(4)})
+    kw = dict(n_repeats=1, progress=False)
+    a = experiments.cross_validate({"ncc": NCC()}, ("codes", X, y), **kw)
+    b = experiments.cross_validate({"ncc": NCC()}, ("codes", frame, y), **kw)
+    assert (a.folds.n_features_used == 4).all()
+    pd.testing.assert_frame_equal(a.predictions, b.predictions)
+
+
+def test_mismatched_lengths_name_the_data_set():
+    X, y = _codes(30, 0)
+    with pytest.raises(ValueError, match="'short'.*30 rows.*29"):
+        experiments.cross_validate({"p": Prior()}, ("short", X, y[:29]), preprocessing=None)
+    with pytest.raises(ValueError, match="'short'.*30 rows.*29"):
+        experiments.cross_validate({"p": Prior()}, ("short", pd.DataFrame(X), list(y[:29])),
+                                   preprocessing=None)
+
+
+class FailsOnFold(Prior):
+    """Raises inside ``fit`` on the training part of one fold (recognised by its size)."""
+
+    def __init__(self, smoothing=1.0, bad_size=-1):
+        super().__init__(smoothing)
+        self.bad_size = bad_size
+
+    def fit(self, X, y):
+        if len(X) == self.bad_size:
+            raise ZeroDivisionError("deliberate")
+        return super().fit(X, y)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_failure_inside_a_fold_names_it(n_jobs):
+    name, X, y = _toy(n=101)
+    splits = experiments.fold_splits(y, n_splits=5, n_repeats=2, random_state=0)
+    bad = len(splits[0][2])  # fails on every fold whose training part has this size
+    where = [f"repeat {r}, fold {f}" for r, f, tr, _ in splits if len(tr) == bad]
+    est = {"prior": Prior(), "fails": FailsOnFold(bad_size=bad)}
+    with pytest.raises(ZeroDivisionError) as info:
+        experiments.cross_validate(est, (name, X, y), n_repeats=2, preprocessing=None,
+                                   progress=False, n_jobs=n_jobs)
+    msg = str(info.value)
+    assert "data set 'toy'" in msg and "classifier 'fails'" in msg and "deliberate" in msg
+    assert any(w in msg for w in where)
+    if n_jobs == 1:
+        assert where[0] in msg
+        assert isinstance(info.value.__cause__, ZeroDivisionError)  # the original, chained
 
 
 def test_results_without_cache_equal_cached_results(tmp_path):

@@ -124,6 +124,24 @@ def test_bif_table_default_and_order(tmp_path):
         ("variable A { type discrete [ 2 ] { a0, a1 }; }\nprobability ( A ) { table x, 0.5; }",
          2, "expected a probability"),
         ("node A;", 1, "expected 'network', 'variable' or 'probability'"),
+        # a later table must not silently replace rows or a first table
+        ("variable A { type discrete [ 2 ] { a0, a1 }; }\n"
+         "variable B { type discrete [ 2 ] { b0, b1 }; }\n"
+         "probability ( A ) { table 0.5, 0.5; }\n"
+         "probability ( B | A ) {\n (a0) 0.5, 0.5;\n (a1) 0.5, 0.5;\n"
+         " table 0.1, 0.2, 0.9, 0.8; }", 7, "'table' after a table or rows"),
+        ("variable A { type discrete [ 2 ] { a0, a1 }; }\nprobability ( A ) {\n"
+         " table 0.5, 0.5;\n table 0.4, 0.6; }", 4, "'table' after a table or rows"),
+        # NaN and infinities parse as floats but are no probabilities
+        ("variable A { type discrete [ 2 ] { a0, a1 }; }\n"
+         "variable B { type discrete [ 2 ] { b0, b1 }; }\n"
+         "probability ( A ) { table 0.5, 0.5; }\n"
+         "probability ( B | A ) {\n (a0) 0.5, 0.5;\n (a1) nan, 0.5; }", 6,
+         "expected a probability, found 'nan'"),
+        ("variable A { type discrete [ 2 ] { a0, a1 }; }\nprobability ( A ) {\n"
+         " table NaN, NaN; }", 3, "found 'NaN'"),
+        ("variable A { type discrete [ 2 ] { a0, a1 }; }\nprobability ( A ) {\n"
+         " default inf, 0; }", 3, "found 'inf'"),
     ],
 )
 def test_bif_errors_name_file_and_line(tmp_path, text, line, msg):

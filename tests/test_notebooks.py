@@ -148,3 +148,24 @@ def test_offline_checker_flags_external_requests(tmp_path):
     assert len(problems) == 4 and nomath == []
     (tmp_path / "m.html").write_text('<p>\\(x\\)</p><script src="https://cdn.x/mathjax.js"></script>')
     assert mod.scan(tmp_path)[1] == ["m.html"]
+
+
+def test_execute_rejects_parameters_a_notebook_does_not_declare(tmp_path, monkeypatch):
+    import importlib.util
+    import subprocess
+
+    spec = importlib.util.spec_from_file_location("execute", ROOT / "book" / "execute.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    ran = []
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: ran.append(a))
+    nb = SOURCES[0].stem
+    declared = sorted(_parameters(SOURCES[0]))
+    bad = tmp_path / "bad.yml"
+    bad.write_text(yaml.safe_dump({nb: {declared[0] + "_misspelt": 1}}))
+    with pytest.raises(SystemExit) as info:
+        mod.main(["--profile", str(bad), "--only", nb])
+    msg = str(info.value.code)
+    assert nb in msg and f"{declared[0]}_misspelt" in msg and str(declared) in msg
+    assert ran == []  # nothing was executed
+    assert mod.declared_parameters(jupytext.read(SOURCES[0]), nb) == declared

@@ -824,6 +824,8 @@ def test_corani_table2_feature_counts(name):
     from credal import datasets
 
     table = pd.read_csv(PUBLISHED).drop_duplicates("dataset").set_index("dataset")
+    if name not in table.index:  # spambase: Table 2 prints ecoli's row in its place
+        pytest.skip(f"Table 2 prints no k for {name}")
     ds = datasets.load(name)
     # the paper's preprocessing, on the whole data set: median/mode imputation,
     # Fayyad-Irani MDL discretisation, removal of single-interval features

@@ -21,9 +21,6 @@ from sklearn.base import clone
 from credal.robust import (
     NaiveBayesMissing,
     RobustBayes,
-    expected_cost,
-    max_cost_ratio,
-    residual_accuracy,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -493,116 +490,6 @@ def test_nbc_m_matches_jncc2_and_weka(name):
         np.testing.assert_allclose(p, want, rtol=1e-9, atol=1e-15)
     if name == "vote":
         assert (Xtr < 0).any() and (Xte < 0).any()  # the MAR handling was exercised
-
-
-# ----------------------------------------------------------------------------
-# decision rule (Section 4.3) and the published tables
-# ----------------------------------------------------------------------------
-def _published():
-    t1 = pd.read_csv(PUBLISHED / "ramoni_table1_accuracy_coverage.csv")
-    t2 = pd.read_csv(PUBLISHED / "ramoni_table2_residual.csv")
-    return t1.merge(t2, on="dataset", suffixes=("_t1", "_t2"))
-
-
-def _rounding_tol(acc, d, g):
-    # both tables are rounded: 2 decimals in percent (Table 1), 4 in fractions (Table 2)
-    h = 0.00005
-    return (h + h * g + np.abs(acc - d) * h / (1 - g)) / (1 - g) + 0.00005
-
-
-def test_eq14_reproduces_rbcu_residuals_in_all_rows():
-    t = _published()
-    g, d, a = t.RBCd_cov / 100, t.RBCd_acc / 100, t.RBCu_acc / 100
-    calc = residual_accuracy(a, d, g)
-    tol = _rounding_tol(a, d, g)
-    bad = t.dataset[np.abs(calc - t.RBCu_residual_acc) > tol]
-    assert bad.empty, list(bad)
-    assert len(t) == 20
-
-
-def test_nbc_residuals_match_up_to_the_recorded_column_swaps():
-    t = _published()
-    g, d = t.RBCd_cov / 100, t.RBCd_acc / 100
-    m = residual_accuracy(t.NBCm_acc / 100, d, g)
-    s = residual_accuracy(t.NBCstar_acc / 100, d, g)
-    tol = _rounding_tol(t.NBCm_acc / 100, d, g)
-    straight = (np.abs(m - t.NBCm_residual_acc) <= tol) & (
-        np.abs(s - t.NBCstar_residual_acc) <= tol
-    )
-    swapped = (np.abs(m - t.NBCstar_residual_acc) <= tol) & (np.abs(s - t.NBCm_residual_acc) <= tol)
-    # paper-tables/README: swapped for Cylinder, Hepatitis, Mushrooms, Sick, Vote;
-    # HeartC printed 0 where Eq. 14 is negative; Arythmia's NBC_* is off by 0.001
-    expected_swaps = {"Cylinder", "Hepatitis", "Mushrooms", "Sick", "Vote"}
-    assert set(t.dataset[swapped & ~straight]) == expected_swaps
-    neither = set(t.dataset[~straight & ~swapped])
-    assert neither == {"HeartC", "Arythmia"}
-    heartc = t.dataset == "HeartC"
-    assert (m[heartc] < 0).all() and (s[heartc] < 0).all()
-
-
-def test_max_cost_ratio_is_one_minus_max_residual_in_table2():
-    t2 = pd.read_csv(PUBLISHED / "ramoni_table2_residual.csv")
-    res = t2[["NBCm_residual_acc", "NBCstar_residual_acc", "RBCu_residual_acc"]].to_numpy()
-    calc = max_cost_ratio(res)
-    diff = np.abs(calc - t2.max_cost_ratio_Ci_over_Cw.to_numpy())
-    # LCancer is printed 1.0005 (the text says 1.005); every other row within rounding
-    lc = (t2.dataset == "LCancer").to_numpy()
-    assert np.all(diff[~lc] <= 1.01e-4)
-    assert calc[lc][0] == 1.0
-    assert round(float(max_cost_ratio([0.6040, 0.5757, 0.6457])), 4) == 0.3543
-
-
-def test_theorem4_cost_threshold():
-    rng = np.random.default_rng(2)
-    for _ in range(2000):
-        g = rng.uniform(0.05, 0.95)
-        d = rng.uniform(0.3, 1.0)
-        lres = rng.uniform(0, 1)
-        a = d * g + lres * (1 - g)  # overall accuracy of the competitor
-        ratio = rng.uniform(0, 1.2)
-        cw = rng.uniform(0.5, 5)
-        rbcd = expected_cost(d, g, cost_wrong=cw, cost_unclassified=ratio * cw)
-        comp = expected_cost(a, 1.0, cost_wrong=cw, cost_unclassified=ratio * cw)
-        thr = max_cost_ratio([residual_accuracy(a, d, g)])
-        if abs(ratio - thr) > 1e-9:
-            assert (rbcd <= comp) == (ratio <= thr)
-    np.testing.assert_allclose(
-        expected_cost(0.9, 0.8, cost_wrong=2.0, cost_unclassified=0.5), 2 * 0.1 * 0.8 + 0.5 * 0.2
-    )
-
-
-def test_eq14_equals_rbcu_accuracy_on_unclassified_cases():
-    rng = np.random.default_rng(9)
-    n, m = 1500, 8
-    y = rng.integers(0, 3, size=n)
-    X = np.clip(y[:, None] + rng.integers(-1, 2, size=(n, m)), 0, 3)
-    X[rng.random((n, m)) < 0.05] = -1
-    ytr = y.astype(float)
-    ytr[rng.random(n) < 0.01] = np.nan
-    model = RobustBayes().fit(X[:1000], ytr[:1000])
-    sets = model.predict_set(X[1000:])
-    pred = model.predict(X[1000:])
-    yt = y[1000:]
-    det = sets.sum(1) == 1
-    assert 0 < det.mean() < 1
-    theta_d = np.mean(pred[det] == yt[det])
-    theta_u = np.mean(pred == yt)
-    direct = np.mean(pred[~det] == yt[~det])
-    np.testing.assert_allclose(residual_accuracy(theta_u, theta_d, det.mean()), direct, rtol=1e-12)
-
-
-def test_decision_rule_input_checks():
-    assert np.isnan(residual_accuracy(0.9, 0.95, 1.0))
-    with pytest.raises(ValueError, match="coverage"):
-        residual_accuracy(0.9, 0.95, 1.2)
-    with pytest.raises(ValueError, match="accuracy"):
-        residual_accuracy(-0.1, 0.95, 0.5)
-    with pytest.raises(ValueError, match="NaN"):
-        max_cost_ratio([0.5, np.nan])
-    with pytest.raises(ValueError, match="empty"):
-        max_cost_ratio([])
-    with pytest.raises(ValueError, match="cost_unclassified"):
-        expected_cost(0.9, 0.5, cost_unclassified=-1)
 
 
 # ----------------------------------------------------------------------------

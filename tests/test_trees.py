@@ -5,7 +5,8 @@ tree (/work/shared/conformance, ``weka_ip_cdt``) and Weka J48's published trees 
 the classic weather and contact-lenses data (Witten, Frank & Hall, "Data Mining",
 where J48's output on these files is printed).  Checks against slow reference
 implementations: a loop-based credal tree and ID3 (written here), the upper entropy by
-bisection and the frozen earlier credal tree (``credal.reference``).
+bisection, the frozen earlier credal tree (``credal.reference``) and the frozen
+recursive C4.5 (``tests/reference/frozen_c45.py``), whose trees the vectorised one reproduces.
 """
 
 from __future__ import annotations
@@ -20,20 +21,17 @@ import pytest
 from scipy import stats
 from sklearn.base import clone
 
-from credal.reference import (
-    FrozenCredalTree,
-    bisection_upper_entropy,
-    frozen_split_rows,
-    frozen_upper_entropy,
-)
+from credal.reference import bisection_upper_entropy
+from reference.frozen_credal_tree import FrozenCredalTree, frozen_upper_entropy
 from credal.trees import (
     C45Tree,
     CredalDecisionTree,
     _add_errs,
     _level_gains,
-    _split_rows,
     _upper_entropy_rows,
 )
+
+from reference.frozen_c45 import FrozenC45Tree, _add_errs as frozen_add_errs
 
 CONF = Path(__file__).resolve().parent / "conformance"  # copy of ../shared/conformance
 
@@ -197,6 +195,41 @@ def test_credal_tree_matches_weka_ip_plugin(name):
     assert np.all(got[np.arange(len(idx)), idx])
 
 
+@pytest.mark.parametrize("name", ["iris", "zoo"])
+def test_credal_tree_matches_r_imptree(name):
+    # R imptree 0.5.1 (IDM s = 1, "strong" dominance): a feature is a candidate only
+    # while all its levels occur at the node; a tie n_k = n_c + s drops c there too.
+    Xtr, ytr = _read_nominal_arff(CONF / "data" / f"{name}_train.arff")
+    Xte, _ = _read_nominal_arff(CONF / "data" / f"{name}_test.arff")
+    exp = pd.read_csv(CONF / "expected" / "imptree_idm_strong" / f"{name}.csv")
+    want = exp[[f"set_{k}" for k in range(len(ytr.cat.categories))]].to_numpy().astype(bool)
+    kw = dict(s=1.0, ties="drop", candidates="all-levels")
+    first = CredalDecisionTree(**kw).fit(Xtr, ytr).predict_set(Xte)
+    # imptree breaks exact ties between split features at random (R's sample);
+    # with the columns reversed the last of the tied features wins instead.
+    rev = list(Xtr.columns)[::-1]
+    last = CredalDecisionTree(**kw).fit(Xtr[rev], ytr).predict_set(Xte[rev])
+    differs = (first != want).any(axis=1)
+    assert not np.any(differs & (first == last).all(axis=1))  # every difference is a tie-break
+    np.testing.assert_array_equal(last, want)
+    assert differs.sum() <= 1
+    if name == "iris":  # without imptree's rule the tree, and two sets, differ
+        assert (CredalDecisionTree(s=1.0, ties="drop").fit(Xtr, ytr).predict_set(Xte) != want).any()
+
+
+def test_all_levels_rule_drops_features_with_an_unseen_level():
+    # f0 separates the classes but its third level never occurs: imptree's rule
+    # cannot split on it, the default rule can.
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    y = X[:, 0]
+    X = pd.DataFrame({"f0": pd.Categorical.from_codes(X[:, 0], [0, 1, 2]),
+                      "f1": pd.Categorical.from_codes(X[:, 1], [0, 1])})
+    assert CredalDecisionTree().fit(X, y).tree_.feature == 0
+    assert CredalDecisionTree(candidates="all-levels").fit(X, y).tree_.is_leaf
+    with pytest.raises(ValueError, match="candidates"):
+        CredalDecisionTree(candidates="all").fit(X, y)
+
+
 @pytest.mark.parametrize("double", [False, True])
 def test_credal_tree_equals_slow_reference(double):
     rng = np.random.default_rng(11 if double else 12)
@@ -356,7 +389,8 @@ def test_credal_tree_api_and_errors():
     X, y, nv, df = _random_data(np.random.default_rng(17), 80, 3)
     labels = np.array(["a", "b", "c"])[y]
     est = CredalDecisionTree()
-    assert clone(est).get_params() == {"s": 1.0, "branching": "simple", "leaf": "dominance", "ties": "keep"}
+    assert clone(est).get_params() == {"s": 1.0, "branching": "simple", "leaf": "dominance", "ties": "keep",
+                                       "candidates": "observed"}
     assert est.fit(df, labels) is est
     assert set(est.predict(df)) <= set(labels)
     assert "f" in est.export_text() and "Number of leaves" in est.export_text()
@@ -377,7 +411,7 @@ def test_credal_tree_api_and_errors():
 
 # ------------------------------------- the old (dense, recursive) credal tree
 #
-# credal.reference.FrozenCredalTree is a frozen copy of the credal tree's fitting code
+# tests/reference/frozen_credal_tree.py is a frozen copy of the credal tree's fitting code
 # before it was vectorised over the non-empty cells and over all nodes of a level: the
 # reference that the fast code must reproduce (same gains to 1e-12, same trees, same
 # predictions).
@@ -415,20 +449,6 @@ def test_fast_upper_entropy_is_the_old_one_bit_for_bit():
                 np.testing.assert_array_equal(_upper_entropy_rows(n, s), want)
                 sub = rng.permutation(len(n))[:37]
                 np.testing.assert_array_equal(_upper_entropy_rows(n[sub], s), want[sub])
-
-
-def test_split_rows_is_the_old_one():
-    rng = np.random.default_rng(31)
-    for _ in range(200):
-        nb = int(rng.integers(1, 12))
-        n = int(rng.integers(0, 60))
-        col = rng.integers(-1, nb, size=n) if rng.random() < 0.5 else rng.integers(0, nb, size=n)
-        rows = np.sort(rng.choice(n, size=int(rng.integers(0, n + 1)), replace=False))
-        w = rng.choice([1.0, 0.25, 0.7], size=len(rows))  # one weight per row sent
-        bags = rng.random(nb) * (rng.random(nb) < 0.8)
-        for (r1, w1), (r2, w2) in zip(_split_rows(col, rows, w, bags), frozen_split_rows(col, rows, w, bags)):
-            np.testing.assert_array_equal(r1, r2)
-            np.testing.assert_array_equal(w1, w2)
 
 
 @pytest.mark.parametrize("double", [False, True])
@@ -770,3 +790,69 @@ def test_c45_api_and_errors():
         C45Tree().predict(X)
     with pytest.raises(ValueError, match="outside"):
         C45Tree().fit(X, y).predict(X + 5)
+
+
+# ------------------------------------------- the old (recursive) C4.5, frozen
+#
+# tests/reference/frozen_c45.py is today's recursive C45Tree before its vectorisation (one
+# node and one feature at a time): the fast tree must give the same trees, the
+# same predictions and the same probabilities, bit for bit.
+
+
+def _assert_same_c45(new, old, Xs):
+    assert new.export_text(decimals=6) == old.export_text(decimals=6)
+    assert (new.n_leaves_, new.depth_) == (old.n_leaves_, old.depth_)
+    for X in Xs:
+        np.testing.assert_array_equal(new.predict_proba(X), old.predict_proba(X))
+        np.testing.assert_array_equal(new.predict(X), old.predict(X))
+
+
+def test_vectorised_add_errs_is_the_scalar_one():
+    rng = np.random.default_rng(50)
+    N = np.concatenate([rng.uniform(1e-3, 5, 300), rng.integers(1, 400, 300).astype(float), [1.0, 2.0, 0.5]])
+    e = np.concatenate([rng.uniform(0, 1, 200), np.zeros(100), rng.uniform(0, 1, 300) * N[300:600], [0.5, 1.5, 0.0]])
+    e[:300] = np.minimum(e[:300], N[:300])
+    for cf in (0.25, 0.1, 0.5, 0.01):
+        want = [frozen_add_errs(a, b, cf) for a, b in zip(N, e)]
+        # numpy's vectorised pow may differ from the scalar one in the last bit
+        np.testing.assert_allclose(_add_errs(N, e, cf), want, rtol=1e-13, atol=1e-13)
+        assert _add_errs(N[7], e[7], cf) == pytest.approx(want[7], rel=1e-13)
+
+
+def test_fast_c45_equals_the_frozen_one_on_random_data():
+    rng = np.random.default_rng(51)
+    raised = split = 0
+    for trial in range(300):
+        df, yc, X, y, nv, K = _messy_data(rng)
+        kw = dict(confidence_factor=float(rng.choice([0.25, 0.25, 0.1, 0.5])),
+                  min_num_obj=int(rng.choice([1, 2, 2, 3])),
+                  subtree_raising=bool(rng.random() < 0.8), collapse=bool(rng.random() < 0.9),
+                  pruning=bool(rng.random() < 0.9))
+        new = C45Tree(**kw).fit(df, yc)
+        old = FrozenC45Tree(**kw).fit(df, yc)
+        # other rows: any declared value or missing, in every column
+        other = pd.DataFrame({c: pd.Categorical.from_codes(rng.integers(-1, len(df[c].cat.categories), 40),
+                                                           categories=df[c].cat.categories) for c in df.columns})
+        _assert_same_c45(new, old, [df, other])
+        split += new.depth_ > 0
+        raised += C45Tree(**{**kw, "subtree_raising": False}).fit(df, yc).export_text() != new.export_text()
+    assert split >= 150 and raised >= 5  # most trees grow; raising changes some
+
+
+@pytest.mark.parametrize("name", ["nursery", "kr_vs_kp", "adult"])
+def test_fast_c45_equals_the_frozen_one_on_real_data(name):
+    from credal import datasets
+    from credal.preprocessing import make_preprocessor
+
+    ds = datasets.load(name)
+    X, y = ds.X, ds.y
+    if name == "adult":  # complete rows, MDL-discretised, as in the speed comparison
+        keep = ~X.isna().any(axis=1).to_numpy()
+        X, y = X[keep], y[keep]
+    X = make_preprocessor().fit(X, y).transform(X)
+    idx = np.random.default_rng(0).permutation(len(y))
+    tr, te = idx[: 2 * len(y) // 3], idx[2 * len(y) // 3:]
+    new = C45Tree().fit(X.iloc[tr], y.iloc[tr])
+    old = FrozenC45Tree().fit(X.iloc[tr], y.iloc[tr])
+    assert new.n_leaves_ > 10
+    _assert_same_c45(new, old, [X.iloc[te]])

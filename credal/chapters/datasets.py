@@ -3,8 +3,9 @@
 The chapter describes every data set of ``data/catalogue.toml`` (read by the core
 module :mod:`credal.datasets`) and puts each paper's list of data sets, with its
 published sizes, beside the shipped files.  Here: :func:`overview` (one row per data
-set) and :func:`paper_lists` (every paper's list) with :func:`features_after_mdl` (the
-"k" of Corani & Antonucci's Table 2), :func:`display_table` (their readable versions for
+set), :func:`paper_lists` (every paper's list) with :func:`features_after_mdl` (the
+"k" of Corani & Antonucci's Table 2), :func:`dropped_classes` (declared classes no row
+has, which :func:`credal.datasets.load` drops), :func:`display_table` (their readable versions for
 the book) and the figure :func:`dataset_map`.  No classifiers, numbers for the text or
 headline rows: this chapter reproduces no result.
 """
@@ -16,8 +17,8 @@ import pandas as pd
 from credal import datasets
 from credal.chapters._common import save_table
 
-__all__ = ["dataset_map", "display_table", "features_after_mdl", "overview", "paper_lists",
-           "save_table"]
+__all__ = ["dataset_map", "display_table", "dropped_classes", "features_after_mdl",
+           "overview", "paper_lists", "save_table"]
 
 #: short label of each paper group in the overview's "papers" column
 _SHORT_GROUP = {"corani-antonucci": "Corani", "antonucci-lncc": "Antonucci",
@@ -55,6 +56,31 @@ def features_after_mdl(dataset: datasets.Dataset) -> int:
                .fit(X, y).transform(X).shape[1])
 
 
+def dropped_classes(names=None) -> pd.DataFrame:
+    """Where a file declares classes that no row has (dropped by ``datasets.load``).
+
+    Parameters
+    ----------
+    names : list of str, optional
+        Data sets to inspect (default: every one of the catalogue).
+
+    Returns
+    -------
+    DataFrame indexed by ``dataset``: ``declared`` and ``observed`` (numbers of
+    classes), ``dropped`` (the labels, comma separated) and ``groups``; only data
+    sets with at least one dropped class.
+    """
+    rows = []
+    for name in datasets.names() if names is None else names:
+        ds = datasets.load(name)
+        if ds.dropped_classes:
+            rows.append({"dataset": name, "declared": ds.n_classes + len(ds.dropped_classes),
+                         "observed": ds.n_classes, "dropped": ", ".join(ds.dropped_classes),
+                         "groups": ", ".join(ds.groups)})
+    return pd.DataFrame(rows, columns=["dataset", "declared", "observed", "dropped",
+                                       "groups"]).set_index("dataset")
+
+
 def overview(groups=None, discretize=True) -> pd.DataFrame:
     """The data chapter's table: one row per data set, indexed by name.
 
@@ -70,14 +96,16 @@ def overview(groups=None, discretize=True) -> pd.DataFrame:
     -------
     DataFrame
         Columns ``title, n_rows, n_features, [n_features_mdl,] n_classes,
-        n_observed_classes, pct_missing, groups, files, source, licence``.
+        dropped_classes, pct_missing, groups, files, source, licence`` (``n_classes``
+        counts the classes some row has; ``dropped_classes`` lists declared ones no
+        row has).
     """
     cat = datasets.catalogue().set_index("name")
     if groups:
         wanted = [groups] if isinstance(groups, str) else list(groups)
         keep = sorted({n for g in wanted for n in datasets.names(g)})
         cat = cat.loc[keep]
-    cols = ["title", "n_rows", "n_features", "n_classes", "n_observed_classes",
+    cols = ["title", "n_rows", "n_features", "n_classes", "dropped_classes",
             "pct_missing", "groups", "files", "source", "licence"]
     out = cat[cols].copy()
     if discretize:
@@ -99,8 +127,8 @@ def paper_lists(discretize=True) -> pd.DataFrame:
     DataFrame
         Long form: ``group, paper_name, name, paper_n, n_rows`` and the group's
         extra published columns (``paper_k``, ``paper_classes`` for Corani &
-        Antonucci; ``paper_n_train`` ... for Moral), ``k`` (ours), ``n_classes``,
-        ``n_observed_classes`` and ``note`` (why a number differs, from the catalogue).
+        Antonucci; ``paper_n_train`` ... for Moral), ``k`` (ours), ``n_classes``
+        (classes some row has), ``n_dropped_classes`` and ``note`` (why a number differs, from the catalogue).
     """
     data = datasets._catalogue_data()
     rows = []
@@ -111,7 +139,7 @@ def paper_lists(discretize=True) -> pd.DataFrame:
             ds = datasets.load(name)
             row = {"group": g, "paper_name": info.get("name", "(not named)"), "name": name,
                    "paper_n": info.get("n"), "n_rows": ds.n_rows,
-                   "n_classes": ds.n_classes, "n_observed_classes": ds.n_observed_classes}
+                   "n_classes": ds.n_classes, "n_dropped_classes": len(ds.dropped_classes)}
             for key in _LIST_EXTRA.get(g, ()):
                 row[f"paper_{key}"] = info.get(key)
             if g == "corani-antonucci" and discretize:
@@ -149,8 +177,9 @@ def display_table(df: pd.DataFrame, kind: str, group: str | None = None) -> pd.D
         out["features"] = df["n_features"]
         if "n_features_mdl" in df:
             out["after MDL"] = df["n_features_mdl"]
-        out["classes"] = [f"{d}" if d == o else f"{d} ({o})"
-                          for d, o in zip(df["n_classes"], df["n_observed_classes"])]
+        dropped = df["dropped_classes"].fillna("").map(lambda v: len(v.split(", ")) if v else 0)
+        out["classes"] = [f"{k}" if not d else f"{k} (+{d} dropped)"
+                          for k, d in zip(df["n_classes"], dropped)]
         out["missing %"] = df["pct_missing"].map(lambda v: f"{v:.1f}")
         out["papers"] = df["groups"].fillna("").map(
             lambda gs: ", ".join(_SHORT_GROUP.get(g, g) for g in gs.split(", ") if g))
@@ -167,8 +196,8 @@ def display_table(df: pd.DataFrame, kind: str, group: str | None = None) -> pd.D
         keep = ["paper_name", "name"] + [c for c in d.columns if c.startswith("paper_")
                                          and c != "paper_name"]
         keep += [c for c in ("n_rows", "k", "n_classes", "note") if c in d.columns]
-        d = d.assign(n_classes=[f"{a}" if a == b else f"{a} ({b} seen)" for a, b in
-                                zip(d["n_classes"], d["n_observed_classes"])])
+        d = d.assign(n_classes=[f"{a}" if not b else f"{a} (+{b} dropped)" for a, b in
+                                zip(d["n_classes"], d["n_dropped_classes"])])
         out = d[keep].rename(columns={
             "paper_name": "paper's name", "name": "our name", "paper_n": "n (paper)",
             "n_rows": "n (ours)", "paper_k": "k (paper)", "k": "k (ours)",

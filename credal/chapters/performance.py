@@ -1,16 +1,25 @@
 """Performance chapter: the classifiers' speed and memory, measured while the book builds.
 
-Serves ``notebooks/performance.md``.  The classifiers are the credal entries of the
-leaderboard's registry (:mod:`credal.chapters.leaderboard`); each is timed against its
-slow solver baseline (:data:`credal.reference.BASELINES`).  Here: the runs (instances
-classified per second against the baseline, fit time against the numbers of rows and
-of features, peak memory), the tables (slopes, the chapters' wall times, the project's
-goals against the measurements), the numbers quoted in the text and the two figures.
+Serves ``notebooks/performance.md``.  The headline compares the precise classifiers
+that have a widely used peer (C4.5, naive Bayes, AODE) with Weka 3.6's J48, NaiveBayes
+and AODE, timed warm inside one JVM by ``benchmarks/weka/WekaTimer.java`` and
+interleaved with credal's own runs on the same discretised data (:func:`peer_timings`;
+without Java or Weka the credal side alone is measured and the reason is recorded).
+Then the credal entries of the leaderboard's registry
+(:mod:`credal.chapters.leaderboard`) against their slow solver baselines
+(:data:`credal.reference.BASELINES`): instances classified per second, fit time against
+the numbers of rows and of features, peak memory; the tables (peers, slopes, the
+chapters' wall times, the project's goals against the measurements), the numbers quoted
+in the text and the two figures.
 """
 
 from __future__ import annotations
 
+import os
 import pickle
+import shutil
+import subprocess
+import tempfile
 import time
 import tracemalloc
 import warnings
@@ -25,19 +34,382 @@ from credal.chapters.leaderboard import _complete_rows, _ordered, entries, make_
 from credal.reference import BASELINES
 
 __all__ = [
-    # run
+    # run: peers
+    "PEERS", "WEKA_JAR", "peer_split", "write_arff", "weka_classpath", "WekaSession",
+    "peer_timings",
+    # run: solver baselines
     "prepared_fold", "throughput", "fit_scaling", "peak_memory",
     # tables
-    "scaling_slopes", "chapter_timings", "goals_table", "save_table",
+    "peer_table", "peer_details", "scaling_slopes", "chapter_timings", "goals_table", "save_table",
     # numbers for the text
-    "performance_numbers",
+    "performance_numbers", "peer_numbers",
     # figures
     "performance_throughput", "performance_scaling",
 ]
 
 
 # ============================================================================
-# run: measurements
+# run: against the peers (Weka 3.6, warm, in one JVM)
+# ============================================================================
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Weka's jar as the Debian package ``weka`` installs it (``$WEKA_JAR`` overrides).
+WEKA_JAR = Path(os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar"))
+_WEKA_SOURCE = ROOT / "benchmarks" / "weka" / "WekaTimer.java"
+_WEKA_BUILD = ROOT / "build" / "weka"
+
+
+def _c45():
+    from credal import C45Tree
+    return C45Tree()
+
+
+def _naive_bayes():
+    from credal import NaiveBayes
+    return NaiveBayes(prior="laplace")          # +1 per cell: Weka's estimator
+
+
+def _aode():
+    from credal import AODE
+    return AODE(prior="laplace", root_estimate="joint")   # Weka's AODE estimates
+
+
+#: classifier -> (what credal runs, its Weka peer, a factory of the credal model).
+PEERS = {
+    "C4.5": ("C45Tree()", "weka.classifiers.trees.J48", _c45),
+    "naive Bayes": ('NaiveBayes(prior="laplace")', "weka.classifiers.bayes.NaiveBayes",
+                    _naive_bayes),
+    "AODE": ('AODE(prior="laplace", root_estimate="joint")',
+             "weka.classifiers.bayes.AODE", _aode),
+}
+
+
+def peer_split(name, random_state=0, test_size=1 / 3):
+    """The data of the peer comparison: complete rows, a stratified split, MDL.
+
+    ``name`` is a catalogue name, optionally followed by `` x<k>`` (e.g.
+    ``"nursery x10"``): the training and test parts of the data set are then each
+    repeated ``k`` times after the split.  Rows with a missing value are dropped, the
+    split is stratified (seed ``random_state``), and
+    :func:`credal.preprocessing.make_preprocessor` (MDL discretisation, removal of
+    features left with one value) is fitted on the training part only.
+
+    Parameters
+    ----------
+    name : str
+    random_state : int
+    test_size : float
+
+    Returns
+    -------
+    Xtr, ytr, Xte, yte
+        DataFrames of categoricals and categorical labels (index reset).
+    """
+    from sklearn.model_selection import train_test_split
+
+    from credal.preprocessing import make_preprocessor
+
+    base, _, times = name.partition(" x")
+    if times and not times.isdigit():
+        raise ValueError(f"data set {name!r}: expected '<name>' or '<name> x<k>'")
+    k = int(times) if times else 1
+    ds = datasets.load(base)
+    keep = ~(ds.X.isna().any(axis=1).to_numpy() | ds.y.isna().to_numpy())
+    X, y = ds.X.loc[keep].reset_index(drop=True), ds.y.loc[keep].reset_index(drop=True)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=test_size, stratify=y,
+                                          random_state=random_state)
+    prep = make_preprocessor().fit(Xtr, ytr)
+    Xtr, Xte = prep.transform(Xtr), prep.transform(Xte)
+
+    def rep(d):
+        return pd.concat([d] * k, ignore_index=True)
+
+    return rep(Xtr), rep(ytr), rep(Xte), rep(yte)
+
+
+def _arff_quote(value):
+    return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def write_arff(X, y, path, relation="credal"):
+    """Write nominal data as ARFF (declared categories, class last, ``?`` = missing).
+
+    Parameters
+    ----------
+    X : DataFrame of categoricals
+    y : categorical Series
+    path : path-like
+    relation : str
+
+    Returns
+    -------
+    Path
+    """
+    cols = {**{c: X[c] for c in X.columns}, "class": y}
+    if "class" in X.columns:
+        raise ValueError("a feature is named 'class'; rename it before writing ARFF")
+    lines, body = [f"@relation {_arff_quote(relation)}", ""], []
+    for c, s in cols.items():
+        if not isinstance(s.dtype, pd.CategoricalDtype):
+            raise TypeError(f"column {c!r} is not categorical (discretise it first)")
+        cats = np.array([_arff_quote(v) for v in s.cat.categories] + ["?"], dtype=object)
+        lines.append(f"@attribute {_arff_quote(c)} {{{','.join(cats[:-1])}}}")
+        body.append(cats[s.cat.codes.to_numpy()])        # code -1 takes the last: "?"
+    lines += ["", "@data"]
+    rows = np.stack(body, axis=1)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines + [",".join(r) for r in rows.tolist()]) + "\n")
+    return path
+
+
+def weka_classpath(jar=None):
+    """The class path of the Weka timer, compiling it when needed.
+
+    Parameters
+    ----------
+    jar : path-like, optional
+        Weka's jar (default :data:`WEKA_JAR`).
+
+    Returns
+    -------
+    classpath : str or None
+        None when Java or Weka is missing or the driver does not compile.
+    reason : str
+        Why not (empty when available).
+    """
+    jar = Path(jar) if jar is not None else WEKA_JAR
+    if shutil.which("java") is None:
+        return None, "no Java runtime (`java` is not on the PATH)"
+    if not jar.is_file():
+        return None, f"Weka is not installed (no {jar}; Debian package `weka`)"
+    cls = _WEKA_BUILD / "WekaTimer.class"
+    if not cls.is_file() or (_WEKA_SOURCE.is_file()
+                             and cls.stat().st_mtime < _WEKA_SOURCE.stat().st_mtime):
+        if not _WEKA_SOURCE.is_file():
+            return None, f"the Weka timer's source {_WEKA_SOURCE} is missing"
+        if shutil.which("javac") is None:
+            return None, "no Java compiler for the Weka timer (Debian `default-jdk-headless`)"
+        _WEKA_BUILD.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(["javac", "-cp", str(jar), "-d", str(_WEKA_BUILD),
+                               str(_WEKA_SOURCE)], capture_output=True, text=True)
+        if done.returncode != 0:
+            return None, f"the Weka timer did not compile: {done.stderr.strip()[:300]}"
+    return os.pathsep.join([str(_WEKA_BUILD), str(jar)]), ""
+
+
+class WekaSession:
+    """One JVM running ``WekaTimer`` (line protocol on its stdin/stdout).
+
+    Parameters
+    ----------
+    classpath : str
+        From :func:`weka_classpath`.
+    java : str
+
+    Attributes
+    ----------
+    weka_version, java_version : str
+    """
+
+    def __init__(self, classpath, java="java"):
+        self._err = tempfile.TemporaryFile(mode="w+")
+        self._proc = subprocess.Popen([java, "-cp", classpath, "WekaTimer"],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=self._err, text=True, bufsize=1)
+        first = self._proc.stdout.readline().strip()
+        if not first.startswith("ready,"):
+            self.close()
+            raise RuntimeError(f"the Weka timer did not start: {first!r} {self._stderr()}")
+        self.weka_version = first.split(",", 1)[1]
+        v = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
+        self.java_version = v.splitlines()[0].strip() if v else "unknown"
+
+    def _stderr(self):
+        self._err.seek(0)
+        return self._err.read()[-500:]
+
+    def _ask(self, *fields):
+        if self._proc.poll() is not None:
+            raise RuntimeError(f"the Weka timer has exited: {self._stderr()}")
+        self._proc.stdin.write("\t".join(str(f) for f in fields) + "\n")
+        self._proc.stdin.flush()
+        answer = self._proc.stdout.readline().strip()
+        if not answer.startswith("ok,"):
+            raise RuntimeError(f"Weka timer, {fields[0]} {fields[1]}: "
+                               f"{answer or 'no answer'} {self._stderr()}")
+        return answer.split(",")[2:]
+
+    def run(self, classifier, train, test, repeats=1, warmup=0, predictions=None):
+        """Time ``repeats`` fits + classifications after ``warmup`` untimed ones.
+
+        Returns
+        -------
+        dict with ``best_s``, ``median_s``, ``accuracy``.
+        """
+        extra = [warmup] + ([predictions] if predictions is not None else [])
+        _, best, med, acc = self._ask("run", classifier, train, test, repeats, *extra)
+        return {"best_s": float(best), "median_s": float(med), "accuracy": float(acc)}
+
+    def memory(self, classifier, train, test):
+        """Heap of one fit + classification: ``allocated_mb`` (all the bytes the run
+        allocated, an upper bound on its peak) and ``retained_mb`` (what the model
+        keeps after a full GC, a lower bound)."""
+        alloc, kept = self._ask("mem", classifier, train, test)
+        return {"allocated_mb": float(alloc), "retained_mb": float(kept)}
+
+    def close(self):
+        """Stop the JVM."""
+        if self._proc.poll() is None:
+            try:
+                self._proc.stdin.write("quit\n")
+                self._proc.stdin.flush()
+                self._proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                self._proc.kill()
+                self._proc.wait()
+        self._err.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _credal_run(factory, Xtr, ytr, Xte):
+    """One fit + predict from the DataFrames (the conversion to codes included)."""
+    t = time.perf_counter()
+    pred = factory().fit(Xtr, ytr).predict(Xte)
+    return time.perf_counter() - t, pred
+
+
+def _credal_peak_mb(factory, Xtr, ytr, Xte):
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        factory().fit(Xtr, ytr).predict(Xte)
+        return (tracemalloc.get_traced_memory()[1] - base) / 2 ** 20
+    finally:
+        tracemalloc.stop()
+
+
+def peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, random_state=0,
+                 workdir=None, jar=None) -> pd.DataFrame:
+    """Fit + classification time of credal's C4.5, naive Bayes and AODE against Weka's.
+
+    For each data set (:func:`peer_split`) the training and test parts are written as
+    ARFF files (:func:`write_arff`) that one JVM (:class:`WekaSession`) reads once.
+    For each classifier of :data:`PEERS` both sides first run ``warmup`` untimed
+    times, then ``repeats`` rounds each time one Weka run and then one credal run.
+    Weka's timed region is ``buildClassifier`` on a fresh classifier plus
+    ``classifyInstance`` of every test row, data already in memory, timed in the JVM;
+    credal's is ``fit`` on a fresh model plus ``predict`` of the test rows from the
+    DataFrames of categoricals (the conversion to codes included).  With
+    ``memory``, one more untimed run per side measures memory: credal's
+    :mod:`tracemalloc` peak; for the JVM, whose peak heap depends on when its
+    garbage collector runs, two bounds on it: the bytes the run allocated and what
+    the model keeps after a full GC.
+
+    Without Java or Weka (:func:`weka_classpath`) only credal is timed and the Weka
+    columns are left out; ``attrs["weka"]`` says why.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Data sets, e.g. ``["nursery", "kr_vs_kp", "adult", "nursery x10"]``.
+    classifiers : sequence of str
+        Keys of :data:`PEERS` (empty = all).
+    repeats, warmup : int
+    memory : bool
+    random_state : int
+        Seed of the split.
+    workdir : path-like, optional
+        Where the ARFF files go (default ``build/peers`` of the project).
+    jar : path-like, optional
+        Weka's jar (default :data:`WEKA_JAR`).
+
+    Returns
+    -------
+    DataFrame
+        One row per (data set, classifier): ``credal``, ``peer``, ``n_train``,
+        ``n_test``, ``features``, ``credal_best_s``, ``credal_median_s``,
+        ``credal_accuracy`` (and ``credal_peak_mb``); with Weka also ``weka_best_s``,
+        ``weka_median_s``, ``weka_accuracy``, ``agreement`` (share of test rows that
+        both classify alike), ``ratio`` (Weka's best / credal's best; ≥ 1 = credal at
+        least as fast), ``ratio_median`` (and ``weka_allocated_mb``,
+        ``weka_retained_mb``).
+        ``attrs``: ``weka`` (version, or why Weka is missing), ``java``, ``repeats``,
+        ``warmup``.
+    """
+    if int(repeats) < 1 or int(warmup) < 0:
+        raise ValueError(f"repeats must be >= 1 and warmup >= 0; got {repeats}, {warmup}")
+    chosen = list(classifiers) or list(PEERS)
+    unknown = [c for c in chosen if c not in PEERS]
+    if unknown:
+        raise KeyError(f"no peer for {unknown}; known: {list(PEERS)}")
+    workdir = Path(workdir) if workdir is not None else ROOT / "build" / "peers"
+    classpath, reason = weka_classpath(jar)
+    session = WekaSession(classpath) if classpath else None
+    rows = []
+    try:
+        for name in names:
+            Xtr, ytr, Xte, yte = peer_split(name, random_state)
+            stem = name.replace(" ", "_")
+            tr = write_arff(Xtr, ytr, workdir / f"{stem}-train.arff", stem)
+            te = write_arff(Xte, yte, workdir / f"{stem}-test.arff", stem)
+            truth = yte.cat.codes.to_numpy()
+            for clf in chosen:
+                what, peer, factory = PEERS[clf]
+                row = {"dataset": name, "classifier": clf, "credal": what,
+                       "peer": "Weka " + peer.rsplit(".", 1)[1], "n_train": len(Xtr),
+                       "n_test": len(Xte), "features": Xtr.shape[1]}
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    for _ in range(int(warmup)):
+                        _, pred = _credal_run(factory, Xtr, ytr, Xte)
+                    if session is not None:
+                        out = workdir / f"{stem}-{peer.rsplit('.', 1)[1]}.pred"
+                        session.run(peer, tr, te, 1, int(warmup), predictions=out)
+                        wpred = np.loadtxt(out, dtype=int, ndmin=1)
+                    ours, theirs = [], []
+                    for _ in range(int(repeats)):     # interleaved: Weka, then credal
+                        if session is not None:
+                            theirs.append(session.run(peer, tr, te)["best_s"])
+                        secs, pred = _credal_run(factory, Xtr, ytr, Xte)
+                        ours.append(secs)
+                    codes = pd.Categorical(pred, categories=ytr.cat.categories).codes
+                    row.update(credal_best_s=min(ours), credal_median_s=float(np.median(ours)),
+                               credal_accuracy=float(np.mean(codes == truth)))
+                    if memory:
+                        row["credal_peak_mb"] = _credal_peak_mb(factory, Xtr, ytr, Xte)
+                if session is not None:
+                    row.update(weka_best_s=min(theirs),
+                               weka_median_s=float(np.median(theirs)),
+                               weka_accuracy=float(np.mean(wpred == truth)),
+                               agreement=float(np.mean(wpred == codes)))
+                    row.update(ratio=row["weka_best_s"] / row["credal_best_s"],
+                               ratio_median=row["weka_median_s"] / row["credal_median_s"])
+                    if memory:
+                        m = session.memory(peer, tr, te)
+                        row.update(weka_allocated_mb=m["allocated_mb"],
+                                   weka_retained_mb=m["retained_mb"])
+                rows.append(row)
+    finally:
+        if session is not None:
+            session.close()
+    out = pd.DataFrame(rows)
+    out.attrs.update(weka=f"Weka {session.weka_version}" if session else reason,
+                     java=session.java_version if session else "",
+                     weka_available=session is not None,
+                     repeats=int(repeats), warmup=int(warmup))
+    return out
+
+
+# ============================================================================
+# run: against the solver baselines
 # ============================================================================
 
 def prepared_fold(name, random_state=0, n_splits=5):
@@ -262,6 +634,60 @@ def peak_memory(name, classifiers=(), params=None, random_state=0) -> pd.DataFra
 # tables
 # ============================================================================
 
+def peer_table(peers) -> pd.DataFrame:
+    """The headline: Weka's time over credal's, per classifier and data set.
+
+    Parameters
+    ----------
+    peers : DataFrame
+        :func:`peer_timings`.
+
+    Returns
+    -------
+    DataFrame
+        Rows "classifier vs peer", one column per data set: the ratio of the best
+        times (≥ 1 = credal at least as fast).  Without Weka: credal's best time in
+        ms instead (``attrs["values"]`` says which).
+    """
+    weka = "ratio" in peers
+    label = peers["classifier"] + (" vs " + peers["peer"] if weka else "")
+    out = peers.assign(row=label).pivot(index="row", columns="dataset",
+                                        values="ratio" if weka else "credal_best_s")
+    out = out.loc[list(dict.fromkeys(label)), list(dict.fromkeys(peers["dataset"]))]
+    if not weka:
+        out = out * 1e3
+    out.index.name, out.columns.name = "classifier", None
+    out.attrs["values"] = ("Weka time / credal time (best of each)" if weka
+                           else "credal best time (ms)")
+    return out
+
+
+def peer_details(peers) -> pd.DataFrame:
+    """Times (ms), accuracies, agreement and memory of the peer comparison, one row per
+    data set and classifier (the Weka columns only when Weka ran).
+
+    Parameters
+    ----------
+    peers : DataFrame
+        :func:`peer_timings`.
+
+    Returns
+    -------
+    DataFrame
+    """
+    names = {"credal_best_s": "credal best (ms)", "credal_median_s": "credal median (ms)",
+             "weka_best_s": "Weka best (ms)", "weka_median_s": "Weka median (ms)",
+             "ratio": "ratio (best)", "ratio_median": "ratio (median)",
+             "credal_accuracy": "credal accuracy", "weka_accuracy": "Weka accuracy",
+             "agreement": "same class", "credal_peak_mb": "credal peak MB",
+             "weka_allocated_mb": "JVM allocated MB", "weka_retained_mb": "JVM model MB"}
+    out = peers.drop(columns=["credal"]).copy()
+    for c in out.columns:
+        if c.endswith("_s"):
+            out[c] = out[c] * 1e3
+    return out.rename(columns=names)
+
+
 def scaling_slopes(scaling) -> pd.DataFrame:
     """Least-squares slopes of log fit time against log n and log k.
 
@@ -328,7 +754,7 @@ def chapter_timings(profile="paper", root=None, notebooks=None) -> pd.DataFrame:
 
 def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
                 own_name="performance", budgets=None, ratio_goal=1000.0,
-                book_goal_minutes=20.0) -> pd.DataFrame:
+                book_goal_minutes=20.0, peers=None) -> pd.DataFrame:
     """The project's performance goals against what was measured.
 
     Parameters
@@ -347,6 +773,9 @@ def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
         Chapter -> budget in minutes.
     ratio_goal : float
     book_goal_minutes : float
+    peers : DataFrame, optional
+        :func:`peer_timings`; adds "at least as fast as the Weka peer" per classifier
+        (not measured when Weka did not run).
 
     Returns
     -------
@@ -354,6 +783,16 @@ def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
     measured").
     """
     rows = []
+    for clf, g in (peers.groupby("classifier", sort=False) if peers is not None else ()):
+        goal = f"{clf}: at least as fast as {g['peer'].iloc[0]} (fit + classification)"
+        if "ratio" not in g:
+            rows.append({"goal": goal, "measured": "Weka not available",
+                         "met": "not measured"})
+            continue
+        worst = g.loc[g["ratio"].idxmin()]
+        rows.append({"goal": goal, "measured": f"{worst['ratio']:.2f}× at worst "
+                                               f"({worst['dataset']})",
+                     "met": "yes" if worst["ratio"] >= 1 else "no"})
     for clf, g in throughput_table.groupby("classifier", sort=False):
         worst = g.loc[g["ratio"].idxmin()]
         rows.append({"goal": f"{clf}: ≥ {ratio_goal:g}× the solver baseline's instances/s",
@@ -434,6 +873,42 @@ def performance_numbers(tp, slopes, memory, timings) -> dict:
     out["mem_pred"] = f"{memory.loc[bigp, 'predict_set peak MB']:.0f}"
     out["n_timed"] = str(int(timings["seconds"].notna().sum()))
     out["n_chapters"] = str(len(timings))
+    return out
+
+
+def peer_numbers(peers) -> dict:
+    """Strings quoted in the text about the peer comparison.
+
+    Returns
+    -------
+    dict of str -> str
+    """
+    a = peers.attrs
+    out = {"weka": a.get("weka", ""), "java": a.get("java", "") or "none",
+           "peer_repeats": str(a.get("repeats", "")), "peer_warmup": str(a.get("warmup", "")),
+           "peer_datasets": ", ".join(dict.fromkeys(peers["dataset"])),
+           "n_peer_cases": str(len(peers))}
+    if "ratio" not in peers:
+        why = a.get("weka") or "not available"
+        out["peer_status"] = (f"Weka was not timed on this machine: {why}. The table gives "
+                              "credal's best times (ms) only.")
+        out["peer_summary"] = "Without Weka there is no ratio to report."
+        return out
+    lo, hi = peers["ratio"].idxmin(), peers["ratio"].idxmax()
+    slower = peers[peers["ratio"] < 1]
+    out["peer_status"] = (f"{a.get('weka')} ran in one Java virtual machine "
+                          f"({a.get('java')}). The table gives Weka's time over credal's "
+                          "(best of each): at least 1 means credal is at least as fast.")
+    out["peer_summary"] = (
+        f"Both sides classify at least {100 * peers['agreement'].min():.1f} % of the test "
+        f"rows alike. Credal is at least as fast in {int((peers['ratio'] >= 1).sum())} of "
+        f"{len(peers)} cases; the ratio ranges from {peers.loc[lo, 'ratio']:.2f} "
+        f"({peers.loc[lo, 'classifier']} on {peers.loc[lo, 'dataset']}) to "
+        f"{peers.loc[hi, 'ratio']:.2f} ({peers.loc[hi, 'classifier']} on "
+        f"{peers.loc[hi, 'dataset']}). Slower than Weka: "
+        + ("; ".join(f"{c} on {d} ({r:.2f})" for c, d, r in
+                     zip(slower["classifier"], slower["dataset"], slower["ratio"])) or "none")
+        + ".")
     return out
 
 

@@ -43,11 +43,12 @@ def collect(root=None) -> pd.DataFrame:
         missing = set(HEADLINE_COLUMNS) - set(df.columns)
         if missing:
             raise ValueError(f"{f}: missing columns {sorted(missing)}")
-        frames.append(df[HEADLINE_COLUMNS])
+        # a stored "not comparable" override survives; other verdicts are recomputed
+        frames.append(df[HEADLINE_COLUMNS + ["verdict"] * ("verdict" in df)])
     out = pd.concat(frames, ignore_index=True)
     for col in ("unit", "note"):
         out[col] = out[col].astype(object).where(out[col].notna(), "").astype(str)
-    return out.assign(verdict=verdicts(out))
+    return out[HEADLINE_COLUMNS].assign(verdict=verdicts(out))
 
 
 # --------------------------------------------------------------------------- figures

@@ -133,6 +133,60 @@ def test_moral_tree_tables_from_the_engine():
         chapter.moral_tree_table(runs, design, "nope")
 
 
+# ------------------------------------------------- other protocols, hepatitis split
+
+
+def test_moral_protocol_runs_build_each_protocol():
+    items, design = chapter.moral_tree_design(["hepatitis", "soybean_small"], n_repeats=2, random_state=0)
+    line_up = chapter.moral_tree_estimators()
+    est = {k: line_up[k] for k in ("NB", "TU2 simple")}
+    pr = chapter.moral_protocol_runs(items, est)
+    assert set(pr.protocol) == {"10-fold CV", "MDL on all rows", "equal-frequency bins", "learned on train+test"}
+    hep = pr[pr.name == "hepatitis"]
+    # 10-fold CV of the 80 complete rows, once; the hold-out variants score the 21 test cases.
+    cv = hep[hep.protocol == "10-fold CV"]
+    assert cv.n_eval.sum() == 2 * 80 and set(cv.n_eval) <= {8}
+    for p in ("MDL on all rows", "equal-frequency bins", "learned on train+test"):
+        assert set(hep[hep.protocol == p].n_eval) == {21} and len(hep[hep.protocol == p]) == 2 * 2
+    # Learning on the test rows too can only help the frequency tree on them (in-sample).
+    res = experiments.cross_validate(est, items, use_predefined_split=True, progress=False)
+    runs = chapter.moral_tree_runs(res)
+    tab = chapter.moral_protocol_table(runs, pr, design=design)
+    assert list(tab.index) == ["slides"] + list(chapter.PROTOCOLS)
+    # Soybean-small is the only set with a published NB figure here besides Hepatitis.
+    assert tab.loc["slides", "NB"] == pytest.approx((81.5 + 93.8) / 2)
+    hold = runs[(runs.part == "test") & (runs.classifier == "NB")].groupby("name").accuracy.mean()
+    assert tab.loc["hold-out", "NB"] == pytest.approx(hold.mean())
+    assert tab.loc["hold-out", "gap: NB"] == pytest.approx(hold.mean() - (81.5 + 93.8) / 2)
+    assert np.isnan(tab.loc["hold-out", "C4.5"])  # no C4.5 runs here
+    assert (tab["data sets"] == 2).all()
+    with pytest.raises(ValueError, match="hold-out"):
+        chapter.moral_protocol_runs([it for it in items if it[0].endswith("train")], est)
+
+
+def test_consistent_case_counts_brute_force():
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        n = int(rng.integers(5, 60))
+        k = int(rng.integers(0, n + 1))
+        v = round(100 * k / n, 1)
+        got = chapter.consistent_case_counts(v, range(1, 61))
+        want = [m for m in range(1, 61) if any(abs(round(100 * j / m, 1) - v) < 1e-9 for j in range(m + 1))]
+        assert got == want and n in got
+    # determinate accuracy with a printed unclassified share: 18 of 19, 2 of 21 unclassified
+    assert 21 in chapter.consistent_case_counts(94.7, [21], unclassified=9.5)
+    assert chapter.consistent_case_counts(94.7, [27], unclassified=9.5) == []
+
+
+def test_hepatitis_split_arithmetic():
+    t = chapter.hepatitis_split_arithmetic().set_index("figure")
+    precise = t.loc[["NB, test accuracy", "C4.5, test accuracy"]]
+    trees = t.drop(precise.index)
+    assert precise["27 cases"].all() and not precise["21 cases"].any()
+    assert trees["21 cases"].all() and not trees["27 cases"].any()
+    assert len(trees) == 3 and (precise["sizes"] == "27").all()
+
+
 # ---------------------------------------------------------------------- headline rows
 
 

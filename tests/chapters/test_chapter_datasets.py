@@ -12,8 +12,9 @@ from credal.chapters import datasets as chapter
 
 
 def test_public_names():
-    assert sorted(chapter.__all__) == ["dataset_map", "display_table", "features_after_mdl",
-                                       "overview", "paper_lists", "save_table"]
+    assert sorted(chapter.__all__) == ["dataset_map", "display_table", "dropped_classes",
+                                       "features_after_mdl", "overview", "paper_lists",
+                                       "save_table"]
     for n in chapter.__all__:
         assert callable(getattr(chapter, n))
 
@@ -30,7 +31,7 @@ def test_overview_and_its_display():
     assert list(ov.index) == sorted(datasets.names("antonucci-lncc"))
     assert "n_features_mdl" not in ov
     assert list(ov.columns) == ["title", "n_rows", "n_features", "n_classes",
-                                "n_observed_classes", "pct_missing", "groups", "files",
+                                "dropped_classes", "pct_missing", "groups", "files",
                                 "source", "licence"]
     everything = chapter.overview(discretize=False)
     assert list(everything.index) == list(datasets.catalogue()["name"])
@@ -77,3 +78,37 @@ def test_saved_tables_round_trip(tmp_path):
     assert path == tmp_path / "results" / "datasets" / "overview.csv"
     back = pd.read_csv(path, index_col=0)
     assert list(back.index) == list(ov.index)
+
+
+def test_dropped_classes_lists_where_declared_classes_never_occur():
+    """Declared/observed counts from the raw files (read independently of load)."""
+    from credal._readers import read_arff
+
+    table = chapter.dropped_classes()
+    assert list(table.columns) == ["declared", "observed", "dropped", "groups"]
+    assert {"heart_c", "heart_h", "glass", "anneal"} <= set(table.index)
+    assert "vote" not in table.index and "spambase" not in table.index
+    for name, fname, col in (("heart_h", "heart-h.arff", "num"), ("glass", "glass.arff", "Type"),
+                             ("anneal", "anneal.arff", "class")):
+        y = read_arff(datasets.data_dir() / "raw" / fname)[0][col]
+        assert table.loc[name, "declared"] == len(y.cat.categories)
+        assert table.loc[name, "observed"] == y.nunique()
+        unused = [c for c in y.cat.categories if (y == c).sum() == 0]
+        assert table.loc[name, "dropped"] == ", ".join(unused)
+    assert table.loc["heart_c", "declared"] == 5 and table.loc["heart_c", "observed"] == 2
+    assert "corani-antonucci" in table.loc["glass", "groups"]
+    # the overview shows the dropped classes next to the observed ones
+    shown = chapter.display_table(chapter.overview(groups="corani-antonucci",
+                                                   discretize=False), "overview")
+    assert shown.loc["heart_h", "classes"] == "2 (+3 dropped)"
+    assert shown.loc["vote" if "vote" in shown.index else "iris", "classes"].isdigit()
+    assert len(shown) == 40 and "spambase" in shown.index
+
+
+def test_corani_list_has_spambase_for_the_second_ecoli():
+    lists = chapter.paper_lists(discretize=False)
+    corani = lists[lists["group"] == "corani-antonucci"].set_index("name")
+    assert len(corani) == 40
+    assert pd.isna(corani.loc["spambase", "paper_n"])
+    assert "second time" in corani.loc["spambase", "note"]
+    assert corani.loc["spambase", "n_rows"] == 4601

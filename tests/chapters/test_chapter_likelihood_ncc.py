@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 from scipy.optimize import minimize
 from scipy.special import expit, xlogy
 
@@ -402,3 +403,163 @@ def test_headline_has_the_report_layout():
     sec = by.loc["Sec. 5.2: average Det of NCC_0.05 over the UCI data sets"]
     assert sec["published"] == 96.3 and sec["ours"] == pytest.approx(93.0)
     assert sec["verdict"] == "differs" and "differs by" in sec["note"]
+
+
+# ---------------------------------------------------------------------------
+# the harder generator, the naive Bayes accuracy test, the verdict rule
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scale", [0.0, 0.3, 0.75, 1.0])
+def test_gap_scale_shrinks_the_literal_draws(scale):
+    base = chapter.draw_naive_parameters(chapter.study_rng(3, 0, 7), n_features=30)
+    hard = chapter.draw_naive_parameters(chapter.study_rng(3, 0, 7), n_features=30,
+                                         gap_scale=scale)
+    for a, b in zip(base.conditionals, hard.conditionals):
+        np.testing.assert_allclose(b.sum(axis=1), 1.0)
+        assert np.all((b >= 0) & (b <= 1))
+        g, h = abs(a[0, 0] - a[1, 0]), abs(b[0, 0] - b[1, 0])
+        assert h == pytest.approx(0.1 + scale * (g - 0.1))  # the constraint still holds
+        np.testing.assert_allclose(b.mean(axis=0), a.mean(axis=0))  # shrunk to the mean
+    multi = chapter.draw_naive_parameters(np.random.default_rng(2), n_features=5,
+                                          n_values=3, n_classes=3, gap_scale=scale)
+    for t in multi.conditionals:
+        gaps = [np.abs(t[i] - t[j]).min() for i in range(3) for j in range(i + 1, 3)]
+        assert min(gaps) >= 0.1 - 1e-12
+    with pytest.raises(ValueError, match="gap_scale"):
+        chapter.draw_naive_parameters(0, gap_scale=1.5)
+
+
+def test_perks_nb_accuracy_equals_the_naive_bayes_classifier():
+    rng = np.random.default_rng(8)
+    for case in range(6):
+        params = chapter.draw_naive_parameters(rng, n_features=int(rng.integers(1, 8)))
+        yt, Xt = chapter._sample_codes(params, 500, rng)
+        R, d = 4, int(rng.integers(3, 40))
+        y, X = chapter._sample_codes(params, R * d, rng)
+        got = chapter.perks_nb_accuracy(X.reshape(R, d, -1), y.reshape(R, d), Xt, yt)
+        Xte = pd.DataFrame({f"F{j}": pd.Categorical.from_codes(Xt[:, j], categories=[0, 1])
+                            for j in range(Xt.shape[1])})
+        for r in range(R):
+            Xtr = pd.DataFrame({f"F{j}": pd.Categorical.from_codes(
+                X[r * d:(r + 1) * d, j], categories=[0, 1]) for j in range(X.shape[1])})
+            ytr = pd.Series(pd.Categorical.from_codes(y[r * d:(r + 1) * d], categories=[0, 1]))
+            nb = NaiveBayes(prior="perks", s=1.0).fit(Xtr, ytr)
+            lp = nb.predict_log_proba(Xte)
+            tie = np.abs(lp[:, 1] - lp[:, 0]) < 1e-9
+            pred = np.asarray(nb.predict(Xte)).astype(int)
+            ours = chapter.perks_nb_accuracy(X[None, r * d:(r + 1) * d], y[None, r * d:(r + 1) * d],
+                                             Xt[~tie], yt[~tie])[0]
+            assert ours == pytest.approx(np.mean(pred[~tie] == yt[~tie]))
+        assert got.shape == (R,)
+    with pytest.raises(ValueError, match="shapes"):
+        chapter.perks_nb_accuracy(np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((4, 3)),
+                                  np.zeros(4))
+
+
+def test_calibration_of_the_harder_generator():
+    kw = dict(sizes=(25, 100), n_theta=6, n_train_sets=4, n_test=400, seed=1)
+    lit = chapter.nbc_accuracy_curve(1.0, **kw)
+    mid = chapter.nbc_accuracy_curve(0.5, **kw)
+    low = chapter.nbc_accuracy_curve(0.0, **kw)
+    assert (low < mid).all() and (mid < lit).all()
+    pd.testing.assert_series_equal(lit, chapter.nbc_accuracy_curve(1.0, **kw))  # seeded
+    target = pd.Series({25: mid[25] + 0.3, 100: mid[100] - 0.1})
+    cal = chapter.calibrate_gap_scale(target, **kw)
+    assert 0 < cal["gap_scale"] < 1
+    assert cal["accuracy"].mean() == pytest.approx(target.mean(), abs=0.3)
+    pd.testing.assert_series_equal(cal["literal"], lit)
+    with pytest.raises(ValueError, match="not between"):
+        chapter.calibrate_gap_scale(pd.Series({25: 99.9, 100: 99.9}), **kw)
+    imp = chapter.implied_nbc_accuracy()
+    p = PUB1[PUB1["n"] == 25]
+    want = ((p["Det"] * p["Sgl_acc"] + (100 - p["Det"]) * p["NBC_I"]) / 100).mean()
+    assert imp.loc[25, "implied"] == pytest.approx(want)
+    assert (imp["rounding"] > 0.05).all() and (imp["rounding"] < 0.1).all()
+
+
+def _study_folds(n_theta=5, acc=0.95, spread=0.01, seed=0):
+    """An artificial-study fold table: NCC_0.05/0.25 and LNCC_0.75/0.95, three sizes."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for th in range(n_theta):
+        shift = rng.normal(0, spread)
+        for d in (25, 50, 100):
+            for c in ("NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95"):
+                for r in range(3):
+                    rows.append({"d": d, "theta": th, "train_set": r, "classifier": c,
+                                 "determinacy": 0.9 + shift, "single_accuracy": 0.92 + shift,
+                                 "discounted_accuracy": 0.88 + shift,
+                                 "precise_on_indeterminate": 0.55 + shift,
+                                 "precise_accuracy": acc + shift + 0.001 * r})
+    return pd.DataFrame(rows)
+
+
+def test_theta_means_and_the_nbc_accuracy_test():
+    f = _study_folds()
+    th = chapter.theta_means(f)
+    art = chapter.artificial_summary(f)
+    assert th.loc[(25, "NCC_0.05")]["Det"].mean() == pytest.approx(art.loc[(25, "NCC_0.05"),
+                                                                           "Det"])
+    check = chapter.nbc_accuracy_check(art, th)
+    assert list(check.index) == [25, 50, 100, "all"]
+    acc = th.xs("NBC", level="classifier")["Sgl_acc"].unstack("d")
+    imp = chapter.implied_nbc_accuracy()
+    for d in (25, 100):
+        v = acc[d]
+        diff = v.mean() - imp.loc[d, "implied"]
+        se = v.std(ddof=1) * np.sqrt(1 / 5 + 1 / 20)
+        t = (abs(diff) - imp.loc[d, "rounding"]) / se
+        assert check.loc[d, "t"] == pytest.approx(t)
+        assert check.loc[d, "p-value"] == pytest.approx(2 * stats.t.sf(t, 4))
+    allv = acc.mean(axis=1)
+    assert check.loc["all", "NBC accuracy (ours)"] == pytest.approx(allv.mean())
+    assert check.loc["all", "p-value"] < 1e-4  # 95 % against the paper's 87-90 %
+    shown = chapter.nbc_check_display(check)
+    assert shown["p-value"].str.contains("e-").any()
+    assert "t" not in chapter.nbc_accuracy_check(art).columns
+
+
+def test_table1_rows_follow_the_verdict_rule():
+    f = _study_folds(n_theta=6, spread=0.02)
+    th = chapter.theta_means(f)
+    t1 = chapter.table1(chapter.artificial_summary(f))
+    rows = {r["quantity"]: r for r in chapter.table1_rows(t1, th, label="T")}
+    q = "T: Sgl-acc of NCC, mean of the paper's rows (NCC_0.25, NCC_0.05, NCC_0.25)"
+    r = rows[q]
+    keys = [(25, "NCC_0.25"), (50, "NCC_0.05"), (100, "NCC_0.25")]
+    per = th["Sgl_acc"].unstack("theta").reindex(keys).mean(axis=0)
+    sd = per.std(ddof=1)
+    assert float(r["tolerance"]) == pytest.approx(3 * sd * np.sqrt(1 / 6 + 1 / 20) + 0.05)
+    # the sizes share their draws: wider than the old "independent sizes" SE
+    se_indep = np.sqrt(sum(t1.loc[k, "Sgl_acc_se"] ** 2 for k in keys)) / 3
+    assert 3 * sd / np.sqrt(6) > 3 * se_indep
+    v = chapter.table1_verdicts(t1, th)
+    assert list(v.columns) == HEADLINE_COLUMNS + ["verdict"] and len(v) == 8
+    assert v["note"].str.contains("the paper's 20 draws").all()
+    comp = chapter.generator_comparison(v, chapter.table1_verdicts(t1, th, label="Harder"))
+    assert list(comp.columns) == ["published", "ours (literal)", "tolerance (literal)",
+                                  "verdict (literal)", "ours (harder)", "tolerance (harder)",
+                                  "verdict (harder)"]
+    assert len(comp) == 8
+    no_theta = chapter.table1_rows(t1)  # fully correlated fallback
+    assert all(float(x["tolerance"]) > 0.05 for x in no_theta)
+
+
+def test_sec52_tolerance_has_the_data_set_choice_term():
+    s = _summary("dataset", {(ds, c): det for ds, det in
+                             (("credit_g", 95.0), ("a", 90.0), ("b", 96.0), ("c", 99.0))
+                             for c in ("NCC_0.05", "LNCC_0.75")})
+    s["n_repeats"] = 10
+    avg = chapter.default_averages(s)
+    sd = np.std([90.0, 96.0, 99.0], ddof=1)
+    assert avg.loc["NCC_0.05", "Det_choice_sd"] == pytest.approx(sd * np.sqrt(6) / 9)
+    assert avg.loc["NCC_0.05", "n_repeats"] == 10
+    t1 = chapter.table1(_summary("d", {(d, c): 90.0 for d in (25, 50, 100) for c in
+                                       ("NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95")}))
+    h = chapter.headline(chapter.example2_summary(200, 2), chapter.example3_summary(), t1, avg)
+    row = h.set_index("quantity").loc["Sec. 5.2: average Det of NCC_0.05 over the UCI data sets"]
+    se = avg.loc["NCC_0.05", "Det_se"]
+    want = 3 * np.hypot(se, se * np.sqrt(10)) + 0.05 + sd * np.sqrt(6) / 9
+    assert row["tolerance"] == pytest.approx(want)
+    assert "6 data sets the paper does not name" in row["note"]

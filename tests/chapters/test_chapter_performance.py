@@ -1,5 +1,7 @@
 """The performance chapter's code (credal.chapters.performance) and what it cites.
 
+* the comparison with Weka (split, ARFF files, the JVM timer; the chapter's path without
+  Java or Weka, by pointing the jar elsewhere);
 * the measurements (throughput against the solver baselines, fit scaling, memory),
   the chapters' timings and the goals table, the figures;
 * ``benchmarks/run_all.py``;
@@ -25,6 +27,121 @@ from credal.chapters.leaderboard import make_estimators
 from credal.experiments import cross_validate
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+# ------------------------------------------------------------------------------ peers
+
+def test_peer_split_repeats_and_stratifies():
+    Xtr, ytr, Xte, yte = perf.peer_split("monks1", random_state=1)
+    assert len(Xtr) + len(Xte) == 556 and abs(len(Xte) - 556 / 3) <= 1
+    # stratified: the class shares of both parts differ by less than one row's share
+    share = ytr.value_counts(normalize=True) - yte.value_counts(normalize=True)
+    assert share.abs().max() < 1 / len(Xte) + 1e-12
+    X2, y2, T2, t2 = perf.peer_split("monks1 x3", random_state=1)
+    assert len(X2) == 3 * len(Xtr) and len(T2) == 3 * len(Xte)
+    pd.testing.assert_frame_equal(X2.iloc[len(Xtr):2 * len(Xtr)].reset_index(drop=True), Xtr)
+    pd.testing.assert_series_equal(t2.iloc[-len(yte):].reset_index(drop=True), yte)
+    # numeric columns are MDL-discretised on the training part: categoricals only
+    Xi, _, Ti, _ = perf.peer_split("iris")
+    assert all(isinstance(d, pd.CategoricalDtype) for d in Xi.dtypes)
+    assert list(Xi.columns) == list(Ti.columns)
+    with pytest.raises(ValueError, match="x<k>"):
+        perf.peer_split("monks1 xten")
+
+
+def test_write_arff_round_trip(tmp_path):
+    from credal._readers import read_arff
+
+    X = pd.DataFrame({"a b": pd.Categorical(["it's", "(-inf-2.5]", "back\\slash", None],
+                                            categories=["it's", "(-inf-2.5]", "back\\slash",
+                                                        "unused"]),
+                      "c": pd.Categorical(["x", "y", "x", "y"])})
+    y = pd.Series(pd.Categorical(["p", "q", "q", "p"]))
+    path = perf.write_arff(X, y, tmp_path / "t.arff", relation="a b")
+    got, rel = read_arff(path)
+    assert rel == "a b" and list(got.columns) == ["a b", "c", "class"]
+    assert list(got["a b"].cat.categories) == list(X["a b"].cat.categories)
+    pd.testing.assert_series_equal(got["a b"], X["a b"], check_names=False)
+    assert got["a b"].isna().tolist() == [False, False, False, True]
+    assert list(got["class"]) == list(y)
+    with pytest.raises(TypeError, match="not categorical"):
+        perf.write_arff(X.assign(c=1.0), y, tmp_path / "u.arff")
+
+
+def _check_peer_tables(peers):
+    tab = perf.peer_table(peers)
+    assert tab.shape == (len(perf.PEERS), peers["dataset"].nunique())
+    assert np.isfinite(tab.to_numpy()).all()
+    det = perf.peer_details(peers)
+    assert "credal best (ms)" in det
+    np.testing.assert_allclose(det["credal best (ms)"], 1e3 * peers["credal_best_s"])
+    assert (peers["credal_best_s"] <= peers["credal_median_s"]).all()
+    return tab, det
+
+
+def test_peer_timings_against_weka(tmp_path):
+    classpath, reason = perf.weka_classpath()
+    if classpath is None:
+        pytest.skip(reason)
+    peers = perf.peer_timings(["monks1", "iris"], repeats=2, warmup=1, workdir=tmp_path)
+    assert peers.attrs["weka_available"] and peers.attrs["weka"].startswith("Weka 3.6")
+    assert list(peers["peer"])[:3] == ["Weka J48", "Weka NaiveBayes", "Weka AODE"]
+    # same data and estimators: Weka's and credal's classes agree row by row
+    assert (peers["agreement"] == 1).all()
+    np.testing.assert_allclose(peers["weka_accuracy"], peers["credal_accuracy"])
+    np.testing.assert_allclose(peers["ratio"], peers["weka_best_s"] / peers["credal_best_s"])
+    assert (peers["weka_best_s"] <= peers["weka_median_s"]).all()
+    assert (peers["weka_retained_mb"] <= peers["weka_allocated_mb"]).all()
+    assert (peers["credal_peak_mb"] > 0).all()
+    tab, det = _check_peer_tables(peers)
+    assert tab.index[0] == "C4.5 vs Weka J48" and "Weka time / credal time" in tab.attrs["values"]
+    assert "JVM model MB" in det
+    words = perf.peer_numbers(peers)
+    assert "one Java virtual machine" in words["peer_status"]
+    assert "100.0 %" in words["peer_summary"]
+    tp = pd.DataFrame({"dataset": ["d"], "classifier": ["NCC"], "ratio": [2000.0]})
+    g = perf.goals_table(tp, perf.chapter_timings("paper", root=tmp_path, notebooks=[]),
+                         peers=peers)
+    assert g["goal"].iloc[0].startswith("C4.5: at least as fast as Weka J48")
+    assert set(g["met"].iloc[:3]) <= {"yes", "no"}
+    # the session reports Weka's errors and stays usable
+    with perf.WekaSession(classpath) as session:
+        train = str(tmp_path / "monks1-train.arff")
+        with pytest.raises(RuntimeError, match="NoSuchClassifier"):
+            session.run("weka.NoSuchClassifier", train, train)
+        assert 0 <= session.run("weka.classifiers.bayes.NaiveBayes", train, train)["accuracy"] <= 1
+
+
+@pytest.mark.parametrize("missing", ["jar", "java"])
+def test_peer_timings_without_weka(tmp_path, monkeypatch, missing):
+    if missing == "jar":
+        monkeypatch.setattr(perf, "WEKA_JAR", tmp_path / "no-weka.jar")
+        why = "Weka is not installed"
+    else:
+        real = perf.shutil.which
+        monkeypatch.setattr(perf.shutil, "which", lambda c: None if c == "java" else real(c))
+        why = "no Java runtime"
+    classpath, reason = perf.weka_classpath()
+    assert classpath is None and why in reason
+    peers = perf.peer_timings(["monks1"], repeats=2, warmup=0, memory=False, workdir=tmp_path)
+    assert not peers.attrs["weka_available"] and why in peers.attrs["weka"]
+    assert not [c for c in peers.columns if "weka" in c or "ratio" in c or c == "agreement"]
+    tab, det = _check_peer_tables(peers)
+    assert "ms" in tab.attrs["values"] and list(tab.index) == list(perf.PEERS)
+    assert not [c for c in det.columns if "Weka" in c or "JVM" in c]
+    words = perf.peer_numbers(peers)
+    assert why in words["peer_status"] and "no ratio" in words["peer_summary"]
+    tp = pd.DataFrame({"dataset": ["d"], "classifier": ["NCC"], "ratio": [2000.0]})
+    g = perf.goals_table(tp, perf.chapter_timings("paper", root=tmp_path, notebooks=[]),
+                         peers=peers)
+    assert list(g["met"].iloc[:3]) == ["not measured"] * 3
+
+
+def test_peer_timings_checks_arguments():
+    with pytest.raises(KeyError, match="no peer"):
+        perf.peer_timings(["monks1"], classifiers=["CART"])
+    with pytest.raises(ValueError, match="repeats"):
+        perf.peer_timings(["monks1"], repeats=0)
 
 
 # ------------------------------------------------------------------------- measurements

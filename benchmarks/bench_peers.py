@@ -1,0 +1,51 @@
+"""credal's C4.5, naive Bayes and AODE against Weka 3.6's J48, NaiveBayes and AODE.
+
+The performance chapter's headline table (:func:`credal.chapters.performance.peer_timings`):
+each data set keeps its complete rows, is split 2/3-1/3 (stratified, seeded) and
+MDL-discretised on the training part; both parts are written as nominal ARFF files under
+``build/peers``.  One JVM runs ``benchmarks/weka/WekaTimer.java`` (compiled into
+``build/weka`` by ``make`` or on first use) for the whole script.  For each data set and
+classifier both sides run ``--warmup`` times untimed, then ``--repeats`` rounds of one
+Weka run and one credal run.  Weka's timed region: ``buildClassifier`` + ``classifyInstance``
+of every test row (data in memory); credal's: ``fit`` + ``predict`` from the DataFrames
+(the conversion to codes included).  Ratio = Weka's best / credal's best (>= 1: credal at
+least as fast).  Without Java or Weka only credal's times are printed, with the reason.
+
+Run: ``.venv/bin/python benchmarks/bench_peers.py [--datasets nursery,kr_vs_kp,adult,"nursery x10"]
+[--repeats 11] [--warmup 5] [--no-memory]``
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import pandas as pd
+
+from credal.chapters.performance import peer_details, peer_table, peer_timings
+
+DATASETS = "nursery,kr_vs_kp,adult,nursery x10"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--datasets", default=DATASETS, help="comma-separated (' x<k>' repeats)")
+    ap.add_argument("--repeats", type=int, default=11)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--no-memory", action="store_true", help="skip the memory runs")
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args(argv)
+    names = [n.strip() for n in a.datasets.split(",") if n.strip()]
+    peers = peer_timings(names, repeats=a.repeats, warmup=a.warmup, memory=not a.no_memory,
+                         random_state=a.seed)
+    with pd.option_context("display.width", 200, "display.max_columns", 30):
+        print(f"{peers.attrs['weka']}; {peers.attrs['java'] or 'no JVM'}; "
+              f"warm-up {a.warmup}, best and median of {a.repeats} interleaved rounds")
+        tab = peer_table(peers)
+        print(f"\n{tab.attrs['values']}")
+        print(tab.round(2).to_string())
+        print("\ndetails (times in ms)")
+        print(peer_details(peers).round(3).to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()
