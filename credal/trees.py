@@ -510,7 +510,8 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
 
     @property
     def tree_(self):
-        """Root node of the fitted tree (built from the tree's arrays when first asked for)."""
+        # the root node, built from the tree's arrays when first asked for (documented
+        # with the class's attributes)
         if "_tree" not in self.__dict__:
             if "_nodes" not in self.__dict__:
                 raise AttributeError("tree_ (the estimator is not fitted)")
@@ -531,7 +532,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         return self._tree
 
     @tree_.setter
-    def tree_(self, root):  # a tree grown by other code (credal.reference's frozen tree)
+    def tree_(self, root):  # a tree grown by other code (the frozen tree of tests/reference)
         self._tree = root
 
     def _grow_levels(self, codes, y):
