@@ -14,6 +14,12 @@ For each page listed in ``book/_toc.yml`` (the root ``index`` included) the chec
   typeset, and no MathJax error node (``mjx-merror``);
 * when the chapter's notebook draws figures, requires at least one loaded image and at
   least one loaded image inside a ``<figure>`` per figure cell of the notebook;
+* requires every link to a table's CSV (``a.credal-csv``, written by
+  ``credal.chapters._common.show_table``) to resolve in the built book;
+* layout at 1280x800 (issue 17): fails on a table wider than the text column and on an
+  image shown below 55 % of its natural width (collapsed ``<details>`` are opened to
+  measure them); ``--layout=warn`` (or ``CREDAL_LAYOUT=warn``) reports these two as
+  warnings instead, for a book whose chapters are not all converted yet;
 * optionally saves a full-page screenshot per page (JPEG) for human review.
 
 ``book/check_offline.py`` is the static counterpart (no browser needed).
@@ -21,6 +27,7 @@ For each page listed in ``book/_toc.yml`` (the root ``index`` included) the chec
 Usage::
 
     python book/check_browser.py [HTML_DIR] [--screenshots DIR] [--chromium PATH]
+                                 [--layout fail|warn]
 
 Exit status 0 when every page passes, 1 when a page fails, 2 when the book or the
 browser is missing.  Needs the ``playwright`` Python package and a Chromium binary
@@ -60,6 +67,12 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 LOCAL_SCHEMES = {"data", "blob", "about"}
 TIMEOUT_MS = 30_000
+#: the reader's window (issue 17: "opened at 1280x800")
+VIEWPORT = {"width": 1280, "height": 800}
+#: an image shown narrower than this fraction of its natural width has unreadable text
+MIN_IMAGE_SCALE = 0.55
+#: what the layout checks do with a problem: "fail" the page or only "warn"
+LAYOUT_MODES = ("fail", "warn")
 # JPEG: full-page PNGs of the longest chapters (~30,000 px) take ~1.6x as long to encode.
 SCREENSHOT = {"type": "jpeg", "quality": 85}
 
@@ -217,13 +230,21 @@ class PageReport:
     math_typeset: int = 0
     expects_math: bool = False
     expects_figures: int = 0
+    csv_links: int = 0
+    tables: int = 0
+    column_width: float = 0.0
+    layout: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     def summary(self) -> str:
         state = "ok" if not self.problems else f"{len(self.problems)} problem(s)"
+        if self.warnings:
+            state += f", {len(self.warnings)} layout warning(s)"
         return (f"{self.page}: {state}; {self.requests} requests, images "
                 f"{self.images_loaded}/{self.images} loaded, math {self.math_typeset}/"
-                f"{self.math_elements} typeset, {self.seconds:.1f} s")
+                f"{self.math_elements} typeset, {self.tables} tables, {self.csv_links} CSV "
+                f"links, {self.seconds:.1f} s")
 
 
 _IMAGES_JS = """async () => {
@@ -263,6 +284,84 @@ _CONTENT_JS = """() => {
 }"""
 
 
+# Layout at the reader's window size.  The text column is the article's content box.
+# Collapsed <details> are opened to measure what they hold, then closed again.
+_LAYOUT_JS = """() => {
+  const art = document.querySelector('article.bd-article') || document.querySelector('main')
+    || document.body;
+  const cs = getComputedStyle(art);
+  const column = art.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const closed = Array.from(art.querySelectorAll('details:not([open])'));
+  closed.forEach(d => d.open = true);
+  const label = t => {
+    const block = t.closest('.credal-table-block');
+    const cap = (block && block.querySelector('.credal-caption')) || t.querySelector('caption');
+    if (cap) return cap.innerText.trim().slice(0, 70);
+    const heads = Array.from(t.querySelectorAll('th')).slice(0, 3).map(h => h.innerText.trim());
+    return 'columns: ' + heads.join(', ').slice(0, 60);
+  };
+  const tables = Array.from(art.querySelectorAll('table')).map((t, i) => ({
+    n: i + 1, width: Math.round(Math.max(t.scrollWidth, t.getBoundingClientRect().width)),
+    label: label(t)}));
+  const images = Array.from(art.querySelectorAll('img')).filter(
+      im => im.complete && im.naturalWidth > 0).map(im => ({
+    src: (im.getAttribute('src') || '').split('/').pop().slice(0, 60),
+    natural: im.naturalWidth, shown: Math.round(im.getBoundingClientRect().width)}));
+  closed.forEach(d => d.open = false);
+  return {column: Math.round(column), tables, images};
+}"""
+
+# Every link to a table's CSV must resolve in the built book (checked from Python, so
+# that the check's own requests are not counted as the page's).
+_CSV_LINKS_JS = """() => Array.from(document.querySelectorAll('a.credal-csv')).map(
+  a => ({href: a.getAttribute('href'), url: a.href}))"""
+
+
+def _status(url: str) -> int:
+    """HTTP status of a HEAD request to the local server (0 when it cannot connect)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    except OSError:
+        return 0
+
+
+def layout_problems(page: str, layout: dict, min_scale: float = MIN_IMAGE_SCALE) -> list[str]:
+    """The layout problems of one page, from what :data:`_LAYOUT_JS` measured.
+
+    Parameters
+    ----------
+    page : str
+        Document name, for the messages.
+    layout : dict
+        ``column`` (px), ``tables`` (``n``, ``width``, ``label``) and ``images``
+        (``src``, ``natural``, ``shown``).
+    min_scale : float
+        Smallest allowed ratio of an image's displayed to its natural width.
+
+    Returns
+    -------
+    list of str
+        One message per table wider than the column (1 px slack for rounding) and per
+        image shown below ``min_scale`` of its natural width.
+    """
+    column = layout["column"]
+    out = [f"{page}.html: table {t['n']} is {t['width']} px wide, the text column "
+           f"{column} px ({t['label']})"
+           for t in layout["tables"] if t["width"] > column + 1]
+    out += [f"{page}.html: image {im['src']} shown at {im['shown']} px, "
+            f"{im['shown'] / im['natural']:.0%} of its natural {im['natural']} px "
+            f"(minimum {min_scale:.0%})"
+            for im in layout["images"]
+            if im["shown"] > 0 and im["shown"] / im["natural"] < min_scale - 1e-9]
+    return out
+
+
 def _known(message: str) -> bool:
     return any(known in message for known in KNOWN_ERRORS)
 
@@ -272,7 +371,8 @@ def _is_local(url: str) -> bool:
     return parts.scheme in LOCAL_SCHEMES or (parts.hostname or "") in LOCAL_HOSTS
 
 
-def _check_page(context, base: str, page: str, html_dir: Path, shots: Path | None) -> PageReport:
+def _check_page(context, base: str, page: str, html_dir: Path, shots: Path | None,
+                layout_mode: str = "fail") -> PageReport:
     rep = PageReport(page=page)
     source = source_of(page)
     rep.expects_math = source_has_math(source)
@@ -354,7 +454,19 @@ def _check_page(context, base: str, page: str, html_dir: Path, shots: Path | Non
             problems.append(f"{page}.html: the notebook has {captioned} figure cell(s) but "
                             f"only {rep.figures_loaded} figure(s) show a loaded image")
 
+        links = tab.evaluate(_CSV_LINKS_JS)
+        rep.csv_links = len(links)
+        for ln in links:
+            status = _status(ln["url"]) if _is_local(ln["url"]) else -1
+            if status != 200:
+                problems.append(f"{page}.html: CSV link {ln['href']} does not resolve "
+                                f"(HTTP {status if status > 0 else 'error'})")
+
         tab.evaluate("() => document.fonts.ready.then(() => true)")
+        layout = tab.evaluate(_LAYOUT_JS)
+        rep.tables, rep.column_width = len(layout["tables"]), layout["column"]
+        rep.layout = layout_problems(page, layout)
+        (rep.warnings if layout_mode == "warn" else problems).extend(rep.layout)
         if shots is not None:
             target = shots / f"{page}.{SCREENSHOT['type']}"
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -368,7 +480,8 @@ def _check_page(context, base: str, page: str, html_dir: Path, shots: Path | Non
 
 
 def check_book(html_dir: Path = DEFAULT_HTML, pages: list[str] | None = None,
-               chromium: str | None = None, screenshots: Path | None = None) -> list[PageReport]:
+               chromium: str | None = None, screenshots: Path | None = None,
+               layout: str | None = None) -> list[PageReport]:
     """Load every page in one headless Chromium and return one report per page.
 
     Parameters
@@ -382,6 +495,10 @@ def check_book(html_dir: Path = DEFAULT_HTML, pages: list[str] | None = None,
     screenshots : Path, optional
         Directory for one full-page screenshot per page (``<page>.jpeg``); none when
         omitted.
+    layout : {"fail", "warn"}, optional
+        What a layout problem (table wider than the column, image shrunk below
+        :data:`MIN_IMAGE_SCALE`) does: fail the page, or only go to ``warnings``.
+        Default ``$CREDAL_LAYOUT``, else ``"fail"``.
 
     Returns
     -------
@@ -389,6 +506,10 @@ def check_book(html_dir: Path = DEFAULT_HTML, pages: list[str] | None = None,
         In the order of ``pages``.
     """
     from playwright.sync_api import sync_playwright
+
+    layout = layout or os.environ.get("CREDAL_LAYOUT") or "fail"
+    if layout not in LAYOUT_MODES:
+        raise ValueError(f"layout must be one of {LAYOUT_MODES}; got {layout!r}")
 
     pages = toc_pages() if pages is None else pages
     chromium = chromium or find_chromium()
@@ -398,9 +519,8 @@ def check_book(html_dir: Path = DEFAULT_HTML, pages: list[str] | None = None,
         browser = pw.chromium.launch(executable_path=chromium, headless=True,
                                      args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(viewport={"width": 1280, "height": 900},
-                                          service_workers="block")
-            return [_check_page(context, base, page, Path(html_dir), screenshots)
+            context = browser.new_context(viewport=VIEWPORT, service_workers="block")
+            return [_check_page(context, base, page, Path(html_dir), screenshots, layout)
                     for page in pages]
         finally:
             browser.close()
@@ -413,6 +533,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="directory for full-page screenshots (default: %(default)s)")
     parser.add_argument("--no-screenshots", action="store_true")
     parser.add_argument("--chromium", help="Chromium binary (default: found on PATH)")
+    parser.add_argument("--layout", choices=LAYOUT_MODES,
+                        default=os.environ.get("CREDAL_LAYOUT") or "fail",
+                        help="a table wider than the column or an image shrunk below "
+                             f"{MIN_IMAGE_SCALE:.0%} of its width: fail the page or only "
+                             "warn (default: $CREDAL_LAYOUT, else %(default)s)")
     args = parser.parse_args(argv)
     if not (args.html_dir / "index.html").is_file():
         print(f"no built book at {args.html_dir}", file=sys.stderr)
@@ -423,12 +548,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     start = time.perf_counter()
     reports = check_book(args.html_dir, chromium=chromium,
-                         screenshots=None if args.no_screenshots else args.screenshots)
+                         screenshots=None if args.no_screenshots else args.screenshots,
+                         layout=args.layout)
     for rep in reports:
         print(rep.summary())
         for problem in rep.problems:
             print(f"  {problem}", file=sys.stderr)
+        for warning in rep.warnings:
+            print(f"  warning: {warning}", file=sys.stderr)
     failed = [r.page for r in reports if r.problems]
+    warned = [r.page for r in reports if r.warnings]
+    if warned:
+        print(f"layout warnings (--layout=warn) on {len(warned)} page(s): {', '.join(warned)}")
     print(f"browser check: {len(reports) - len(failed)}/{len(reports)} pages passed, "
           f"{sum(r.images_loaded for r in reports)} images, "
           f"{sum(r.math_typeset for r in reports)} math elements, "

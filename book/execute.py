@@ -10,6 +10,13 @@ is written to ``results/_timings/<profile>.csv`` as soon as it finishes, so that
 later chapter of the same run (the performance chapter, executed last) reads the
 times of all the chapters before it.
 
+What the book shows of a run: the notebook's documented default parameter cell, folded
+(``hide-input``) so that a reader can open it, followed by papermill's injected cell
+labelled with the profile; the at-a-glance box (``credal.chapters._common.at_a_glance``)
+with the time measured here written into it.  The kernel sees ``CREDAL_PROFILE`` (the
+profile's name, for the box's rerun command).  ipykernel's warning about TCP without
+encryption, the same for every kernel, is printed once per run of this script.
+
 Usage: ``python book/execute.py --profile smoke [--only datasets]``; ``--profile`` also
 takes the path of a YAML file with the same layout.
 """
@@ -19,6 +26,8 @@ from __future__ import annotations
 import argparse
 import ast
 import csv
+import os
+import re
 import subprocess
 import sys
 import time
@@ -28,7 +37,13 @@ import jupytext
 import nbformat
 import yaml
 
+from credal.chapters._common import RUNTIME_CLASS, format_duration
+
 ROOT = Path(__file__).resolve().parents[1]
+#: first line of the documented default parameters cell as the book shows it
+DEFAULTS_LABEL = "# Default parameters of this chapter (the values of this run follow)"
+#: printed by ipykernel at the start of every kernel papermill launches
+TCP_WARNING = "Kernel is running over TCP without encryption"
 
 
 def _in_toc_order(sources: list[Path]) -> list[Path]:
@@ -44,11 +59,11 @@ def _in_toc_order(sources: list[Path]) -> list[Path]:
 
 
 def _show_effective_parameters(path: Path, profile: str) -> None:
-    """Show readers one parameters cell: the values this run used.
+    """Show readers both parameter cells: the documented defaults and this run's values.
 
-    papermill adds a cell tagged ``injected-parameters`` after the notebook's own
-    ``parameters`` cell; the default cell is then hidden from the book and the
-    injected one is labelled with the profile.
+    The notebook's own cell tagged ``parameters`` (the defaults, with a comment on each)
+    is folded (``hide-input``: a reader can open it); papermill's cell tagged
+    ``injected-parameters``, which follows it, is labelled with the profile.
     """
     nb = nbformat.read(path, as_version=4)
     tags = [c.metadata.get("tags", []) for c in nb.cells]
@@ -57,11 +72,58 @@ def _show_effective_parameters(path: Path, profile: str) -> None:
         return
     for cell, t in zip(nb.cells, tags):
         if "parameters" in t:
-            cell.metadata["tags"] = t + ["remove-cell"]
+            cell.metadata["tags"] = [x for x in t if x not in ("remove-cell", "remove-input")] \
+                + ([] if "hide-input" in t else ["hide-input"])
+            if not cell.source.startswith(DEFAULTS_LABEL):
+                cell.source = f"{DEFAULTS_LABEL}\n{cell.source}"
     cell = nb.cells[injected[0]]
-    body = "\n".join(l for l in cell.source.splitlines() if l.strip() != "# Parameters")
+    body = "\n".join(l for l in cell.source.splitlines() if l.strip() != "# Parameters"
+                     and not l.startswith("# Parameters of this run"))
     cell.source = f"# Parameters of this run (profile: {profile})\n{body.strip()}"
     nbformat.write(nb, path)
+
+
+def _fill_run_time(path: Path, seconds: float) -> int:
+    """Write this run's time into the at-a-glance box (``credal.chapters._common.
+    at_a_glance`` leaves a ``<span class="credal-runtime">`` with the previous run's
+    time, since the box is shown before the notebook has finished).  Returns the number
+    of spans filled."""
+    nb = nbformat.read(path, as_version=4)
+    span = re.compile(r'(<span class="' + RUNTIME_CLASS + r'">)(.*?)(</span>)', re.S)
+    text = f"{format_duration(seconds)} (this build)"
+    filled = 0
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            # a box displayed, or glued (myst-nb records it as
+            # application/papermill.record/text/html) to be pasted at the top
+            for key in [k for k in data if k.endswith("text/html")]:
+                html = data[key]
+                joined = "".join(html) if isinstance(html, list) else html
+                new, n = span.subn(lambda m: m.group(1) + text + m.group(3), joined)
+                if n:
+                    data[key] = new
+                    filled += n
+    if filled:
+        nbformat.write(nb, path)
+    return filled
+
+
+class _StderrFilter:
+    """Pass the kernel's stderr through, but the TCP warning only once per process
+    (it is the same for every notebook and says nothing about the chapter)."""
+
+    def __init__(self):
+        self.seen = False
+
+    def __call__(self, line: str) -> None:
+        if TCP_WARNING in line:
+            if self.seen:
+                return
+            self.seen = True
+            line = line.rstrip("\n") + " (printed once for all notebooks)\n"
+        sys.stderr.write(line)
+        sys.stderr.flush()
 
 
 def declared_parameters(nb, name: str) -> list[str]:
@@ -114,6 +176,9 @@ def main(argv=None) -> int:
     out_dir = ROOT / "book" / "generated"
     out_dir.mkdir(parents=True, exist_ok=True)
     tfile = ROOT / "results" / "_timings" / f"{args.profile}.csv"
+    # where show_table copies the CSVs; book/_config.yml serves it (html_extra_path)
+    (out_dir / "_extra" / "tables").mkdir(parents=True, exist_ok=True)
+    stderr_filter = _StderrFilter()
     for src in sources:
         name = src.stem
         ipynb = ROOT / "build" / "notebooks" / f"{name}.ipynb"
@@ -130,12 +195,17 @@ def main(argv=None) -> int:
                "--no-progress-bar", "--log-level", "WARNING"]
         print(f"[execute] {name} (profile {args.profile})", flush=True)
         start = time.perf_counter()
-        result = subprocess.run(cmd, cwd=ROOT)
+        env = dict(os.environ, CREDAL_PROFILE=args.profile)  # read by at_a_glance
+        with subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True,
+                              bufsize=1) as proc:
+            for line in proc.stderr:
+                stderr_filter(line)
         elapsed = time.perf_counter() - start
-        if result.returncode != 0:
+        if proc.returncode != 0:
             print(f"[execute] notebook {name} FAILED after {elapsed:.1f} s", file=sys.stderr)
-            return result.returncode
+            return proc.returncode
         _show_effective_parameters(out_dir / f"{name}.ipynb", args.profile)
+        _fill_run_time(out_dir / f"{name}.ipynb", elapsed)
         print(f"[execute] {name} done in {elapsed:.1f} s", flush=True)
         _record_time(tfile, {"notebook": name, "profile": args.profile,
                              "seconds": round(elapsed, 2)})

@@ -13,33 +13,24 @@ their derivations are in the book's Algorithms appendix.
 from __future__ import annotations
 
 import functools
+import math
 import numbers
 
 import numpy as np
 import pandas as pd
 
 from credal.base import BaseClassifier, CredalMixin, PreciseMixin
-from credal._validation import (
-    check_fit_input,
-    check_in_range,
-    check_positive,
-)
+from credal._validation import check_fit_input, check_in_range, check_positive
 
-__all__ = [
-    "AODE",
-    "BMAAODE",
-    "CompAODE",
-    "CredalBMAAODE",
-    "CredalCompAODE",
-    "bma_lower_log_ratio",
-    "comp_min_margin",
-    "comp_min_ratio",
-]
+__all__ = ["AODE", "BMAAODE", "CompAODE", "CredalBMAAODE", "CredalCompAODE",
+           "bma_lower_log_ratio", "comp_min_margin", "comp_min_ratio"]
 
 # Relative guard for dominance decisions (see the module docstring).
 _TOL = 1e-12
 # Target number of float64 elements in one temporary block (rows are chunked).
 _BLOCK = 2_000_000
+# Elements of the buffers of one chunk of rows in prediction (fit in the L2 cache).
+_CHUNK = 2**15
 # Largest class x value x value table fitted (2**28 float64 = 2 GiB).
 _MAX_CELLS = 2**28
 
@@ -48,10 +39,8 @@ _MAX_CELLS = 2**28
 
 
 def _lse(a, axis, keepdims=False):
-    """``log(sum(exp(a)))`` along ``axis``, shifted by the maximum.
-
-    A loop over the slices along ``axis``: numpy reduces a short innermost axis (the
-    classes) many times slower than it combines whole slices."""
+    """``log(sum(exp(a)))`` along ``axis``, shifted by the maximum; a loop over slices
+    (numpy reduces a short innermost axis many times slower)."""
     parts = np.moveaxis(np.asarray(a, dtype=float), axis, 0)
     top = np.array(parts[0])
     for p in parts[1:]:
@@ -71,11 +60,8 @@ def bma_lower_log_ratio(log_p1, log_p2, log_lik, epsilon):
     Computes ``ln rho*`` with
     ``rho* = min_{x in P_eps} sum_j gamma_j x_j / sum_j delta_j x_j``,
     ``gamma_j = P(c'|a, s_j) L_j``, ``delta_j = P(c''|a, s_j) L_j`` and
-    ``P_eps = {x_j >= eps, sum_j x_j = 1}``.  ``P_eps`` is the convex hull of the
-    vertices ``eps + (1 - k eps) e_i``, and a ratio of linear forms over a polytope is
-    minimised at a vertex (mediant inequality), so with ``N_i = eps sum(gamma) +
-    (1 - k eps) gamma_i`` and ``D_i`` likewise, ``rho* = min_i N_i / D_i``.  Everything is
-    evaluated with log-sum-exp, so log-likelihoods of any size are safe.
+    ``P_eps = {x_j >= eps, sum_j x_j = 1}``: the minimum is at a vertex
+    ``eps + (1 - k eps) e_i`` of ``P_eps`` (mediant inequality), evaluated in log space.
 
     Parameters
     ----------
@@ -115,13 +101,9 @@ def _bma_log_vertex(lam, eps):
 
 
 def _comp_argmin(w, eps, budget):
-    """Minimiser of ``sum_j w_j ln y_j`` over ``{y_j >= eps, sum_j y_j = budget}``.
-
-    Water-filling: mass above ``eps`` only goes to negative weights, where the problem
-    is convex and KKT gives ``y_j = max(eps, |w_j| / lam)``; with no negative weight
-    the objective is concave and the vertex giving the spare mass to the smallest
-    weight is optimal.
-    """
+    """Minimiser of ``sum_j w_j ln y_j`` over ``{y_j >= eps, sum_j y_j = budget}`` by
+    water-filling: KKT ``y_j = max(eps, |w_j| / lam)`` on the negative weights; without
+    one, the vertex giving the spare mass to the smallest weight."""
     kt = w.shape[-1]
     a = np.where(w < 0, -w, 0.0)
     a_sorted = -np.sort(-a, axis=-1)
@@ -168,10 +150,8 @@ def comp_min_margin(alpha, beta, log_lik, null_log_lik, epsilon, n_models):
     With ``pi_j(y) = 1 + (LL_j + ln y_j) / Z``, ``Z = -(LL_0 + ln eps)``, computes
     ``m* = min_y sum_j (alpha_j - beta_j) pi_j(y)`` over
     ``Y = {y_j >= eps, sum_j y_j = 1 - (k - k~ + 1) eps}`` (the null model and the
-    ``k - k~`` infeasible SPODEs hold ``eps`` each).  When every ``LL_j > LL_0`` all
-    ``pi_j`` are positive on ``Y``, and ``c'`` dominates ``c''`` (the ratio (15) exceeds
-    one for every prior) iff ``m* > 0``.  Since ``sum_j w_j pi_j`` equals a constant plus
-    ``sum_j w_j ln y_j / Z``, the minimiser is the water-filling solution of
+    ``k - k~`` infeasible SPODEs hold ``eps`` each).  With every ``LL_j > LL_0``, ``c'``
+    dominates ``c''`` iff ``m* > 0``; the minimiser is the water-filling solution of
     :func:`_comp_argmin`.
 
     Parameters
@@ -251,15 +231,14 @@ def _check_choice(name, value, choices):
 
 
 def _distinct(codes, n_values, y=None, n_classes=1):
-    """Distinct rows of a code matrix (``-1`` = missing; column ``j`` below
-    ``n_values[j]``), with their classes ``y`` if given: ``(first, inverse)`` with
-    ``codes[first][inverse] == codes``, or None when a row's codes do not fit one
-    exact key (2**53).  A matrix-vector product and hashing, no sort."""
+    """Distinct columns of codes (k, n) (``-1`` = missing), with their classes ``y`` if
+    given: ``(first, inverse)``, ``codes[:, first][:, inverse] == codes``; None when a
+    row does not fit one exact key (2**53).  A product and hashing, no sort."""
     sizes = np.append(np.asarray(n_values, dtype=float) + 1, n_classes)
     if np.prod(sizes) >= 2.0 ** 53:
         return None
     radix = np.cumprod(np.append(1, sizes[:-1]).astype(np.int64))
-    key = codes @ radix[:-1]             # integer product: numpy's loop, no BLAS threads
+    key = radix[:-1] @ codes             # integer product: numpy's loop, no BLAS threads
     inverse, uniq = pd.factorize(key if y is None else key + y * radix[-1])
     first = np.empty(len(uniq), dtype=np.int64)
     first[inverse] = np.arange(len(inverse))      # any row of each group will do
@@ -271,7 +250,7 @@ def _on_distinct_rows(hook):
     @functools.wraps(hook)
     def run(self, g):
         # codes + off, missing -> off + n_values: the codes' key shifted by a constant
-        d = _distinct(np.minimum(g, self._off + self.n_values_), self.n_values_)
+        d = _distinct(np.minimum(g.T, (self._off + self.n_values_)[:, None]), self.n_values_)
         if d is None or len(d[0]) == len(g):
             return hook(self, g)
         return hook(self, np.take(g.T, d[0], axis=1).T)[d[1]]     # layout kept
@@ -284,49 +263,90 @@ def _blas_controller():
     return ThreadpoolController()
 
 
-def _pair_counts(g, y_idx, weight, nv, n_classes, blas=None):
-    """``counts[c, u, w]``: weight of the rows of class ``c`` with flat values ``u`` and
-    ``w`` (both observed; ``g`` holds ``V`` for missing), shape (K, V, V).
+def _blocks(sizes, cost, limits=(1, 8, 16, 32, 64, 128, 256)):
+    """Features in consecutive blocks of at most ``limit`` joint values (``sizes``: values
+    per feature), for the limit of lowest ``cost(cuts, widths)``: boundaries ``cuts``,
+    codes per block ``widths``, ``stride`` (code = ``sum_l stride_l * value_l``) and, for
+    each position ``i`` in a block, ``(f, value, valid)`` over all codes of all blocks:
+    the block's ``i``-th feature, its value, whether the block has one."""
+    found = []
+    for limit in limits:
+        cuts, size = [0], 1
+        for l, v in enumerate(sizes):
+            if l > cuts[-1] and size * v > limit:
+                cuts, size = [*cuts, l], 1
+            size *= v
+        cuts.append(len(sizes))
+        widths = [math.prod(sizes[a:e]) for a, e in zip(cuts, cuts[1:])]
+        found.append((cost(cuts, widths), cuts, widths))
+    _, cuts, widths = min(found, key=lambda c: c[0])
+    sizes, k = np.asarray(sizes, dtype=np.int64), len(sizes)
+    stride = np.ones(k, dtype=np.int64)
+    for a, e in zip(cuts, cuts[1:]):
+        stride[a:e - 1] = np.cumprod(sizes[e - 1:a:-1])[::-1]
+    blk = np.repeat(np.arange(len(widths)), widths)   # block of each column
+    code = np.arange(sum(widths)) - np.cumsum([0] + widths[:-1])[blk]
+    first, length = np.array(cuts[:-1])[blk], np.diff(cuts)[blk]
+    f = [np.minimum(first + i, k - 1) for i in range(int(length.max()))]
+    return cuts, widths, stride, [(f, code // stride[f] % sizes[f], i < length)
+                                  for i, f in enumerate(f)]
 
-    With few values per feature, per class the product ``O^T W O`` of the rows'
-    one-hot value matrix (BLAS); otherwise one weighted ``bincount`` per feature ``l``
-    over the values of the features before it, the other half of the table being the
-    transpose and its diagonal n(c, u).  ``blas`` forces the choice (tests).
-    """
-    V, k, n = int(nv.sum()), len(nv), len(y_idx)
-    S, K = V + 1, n_classes
-    if S <= 3 * k if blas is None else blas:
-        # rows sorted by class (each class a block), float32 while sums stay exact
-        order = np.argsort(y_idx, kind="stable")
-        bounds = np.searchsorted(y_idx[order], np.arange(K + 1))
-        total = n if weight is None else weight.sum()
-        onehot = np.zeros((n, S), dtype=np.float32 if total < 2 ** 24 else float)
-        pos = np.empty(n, dtype=np.int64)
-        pos[order] = np.arange(n)
-        onehot[pos[:, None], g] = 1.0
-        out = np.empty((K, V, V))
-        with _blas_controller().limit(limits=1, user_api="blas"):  # small products: threads
-            for c in range(K):                                      # only contend and spin
-                a = onehot[bounds[c]:bounds[c + 1], :V]
-                out[c] = a.T @ (a if weight is None else
-                                a * weight[order[bounds[c]:bounds[c + 1]], None])
-        return out
-    off = np.concatenate([[0], np.cumsum(nv)[:-1]]).astype(np.int64)
-    m = int(nv.max()) + 1                                          # child slots, missing last
-    cls_val = np.ascontiguousarray(g.T) + y_idx * S                # (k, n): class x value
-    w = None if weight is None else np.tile(weight, k)
-    out = np.zeros((K, V, V))
-    diag = np.bincount(cls_val.ravel(), w, minlength=K * S).reshape(K, S)[:, :V]
-    cls_val *= m
-    buf = np.empty((k - 1) * n, dtype=np.int64)                    # reused index buffer
-    for l in range(1, k):
-        end = int(off[l])
-        child = np.minimum(g[:, l] - end, m - 1)                   # missing -> slot m - 1
-        np.add(cls_val[:l], child, out=buf[:l * n].reshape(l, n))
-        c = np.bincount(buf[:l * n], None if w is None else w[:l * n], minlength=K * S * m)
-        out[:, :end, end:end + nv[l]] = c.reshape(K, S, m)[:, :end, :nv[l]]
-    out += out.transpose(0, 2, 1)
-    out[:, np.arange(V), np.arange(V)] = diag
+
+def _block_codes(x, stride, cuts):
+    """``sum_l stride_l * x[l]`` over the features of each block, shape (blocks, n)
+    (a loop: ``np.add.reduceat`` along the first axis is many times slower)."""
+    out = np.empty((len(cuts) - 1, x.shape[1]), dtype=np.int64)
+    for i, (a, e) in enumerate(zip(cuts, cuts[1:])):
+        np.multiply(x[a], stride[a], out=out[i])
+        for l in range(a + 1, e):
+            out[i] += x[l] * stride[l]
+    return out
+
+
+def _pair_counts(codes, y_idx, weight, nv, n_classes, limits=None):
+    """``counts[c, u, w]``: weight of the rows of class ``c`` with flat values ``u`` and
+    ``w`` (both observed; same-feature ``u != w``: 0), shape (K, V, V), from the codes
+    ``(k, n)`` (``-1`` = missing), by blocks of features (:func:`_blocks`; ``limits``
+    for tests) and code -> value indicators ``E``: ``E_a^T T_ab E_b``."""
+    n, K = len(y_idx), n_classes
+    missing = (codes < 0).any(axis=1)
+    voff = np.concatenate([[0], np.cumsum(nv)]).astype(np.int64)
+    vl = voff.tolist()
+
+    def cost(cuts, widths):    # ~ns: bincount elements and calls, product flops
+        flops = rw = rvw = 0
+        for a, e, w in zip(cuts[-2::-1], cuts[::-1], widths[::-1]):   # blocks >= i
+            v = vl[e] - vl[a]
+            rw, rvw = rw + w, rvw + v * w
+            flops += v * (w * rw + rvw)
+        return (1.5 * n + 5e3) * len(widths) * (len(widths) + 1) / 2 + 0.05 * K * flops
+
+    cuts, widths, stride, pos = _blocks((nv + missing).tolist(), cost,
+                                        *([] if limits is None else [limits]))
+    if missing.any():
+        codes = np.where(codes < 0, nv[:, None], codes)
+    col = np.cumsum([0] + widths)
+    keys = _block_codes(codes, stride, cuts) + col[:-1, None]
+    E = np.zeros((col[-1], voff[-1]))               # code -> values, all blocks
+    for f, value, valid in pos:
+        ok = np.flatnonzero(valid & (value < nv[f]))
+        E[ok, voff[f[ok]] + value[ok]] = 1.0
+    vs = [slice(a, e) for a, e in zip(voff[cuts], voff[cuts[1:]])]
+    out = np.empty((K, voff[-1], voff[-1]))
+    # block i against j >= i: one bincount of (class, code_i, column of code_j), then
+    # small exact products, one thread (E_i = 1 for one feature)
+    with _blas_controller().limit(limits=1, user_api="blas"):
+        for i, w in enumerate(widths):
+            span = col[-1] - col[i]
+            key = ((y_idx * w + keys[i] - col[i]) * span - col[i])[None] + keys[i:]
+            t = np.bincount(key.ravel(), None if weight is None else np.tile(weight, len(key)),
+                            minlength=K * w * span).reshape(K, w, span)
+            one = cuts[i + 1] - cuts[i] == 1 and not missing[cuts[i]]
+            left = t if one else E[col[i]:col[i + 1], vs[i]].T @ t
+            for j in range(i, len(widths)):
+                c = slice(col[j] - col[i], col[j + 1] - col[i])
+                out[:, vs[i], vs[j]] = blk = left[:, :, c] @ E[col[j]:col[j + 1], vs[j]]
+                out[:, vs[j], vs[i]] = blk.transpose(0, 2, 1)
     return out
 
 
@@ -344,15 +364,16 @@ class _SPODEEnsemble(BaseClassifier):
                         np.log(check_in_range(f, getattr(self, f), 0.0, 1.0, closed="neither"))
                         for f in ("posterior_floor", "likelihood_floor")]
 
-    def _fit_tables(self, X, y):
+    def _fit_tables(self, X, y, distinct=True):
         self._check_common()
-        codes, y_idx = check_fit_input(self, X, y)
+        cols, y_idx = check_fit_input(self, X, y, as_columns=True)
+        codes = np.stack(cols)                                    # (k, n), narrow
         nv = np.asarray(self.n_values_, dtype=np.int64)
         if np.any(nv < 1):
             j = int(np.argmin(nv))
             name = self.feature_names_in_[j] if hasattr(self, "feature_names_in_") else j
             raise ValueError(f"feature {name!r} declares no category")
-        K, k = len(self.classes_), codes.shape[1]
+        K, k = len(self.classes_), len(codes)
         cells = K * (int(nv.sum()) + 1) ** 2
         if cells > _MAX_CELLS:       # checked before any table is allocated
             j = int(np.argmax(nv))
@@ -361,25 +382,24 @@ class _SPODEEnsemble(BaseClassifier):
                 f"feature {name!r} has {nv[j]} categories ({nv.sum()} over all features; "
                 f"integer codes declare 0..max code): the SPODE tables would need "
                 f"{cells:.3g} cells ({cells * 8 / 2**30:.3g} GiB, limit {_MAX_CELLS:.3g})")
-        off = np.concatenate([[0], np.cumsum(nv)[:-1]]).astype(np.int64)
-        V = int(nv.sum())
-        self._off, self._V = off, V
+        self._off = off = np.concatenate([[0], np.cumsum(nv)[:-1]]).astype(np.int64)
+        self._V = V = int(nv.sum())
         feat = np.repeat(np.arange(k), nv)  # feature of each flat value
         n_cls = np.bincount(y_idx, minlength=K).astype(float)
         N = float(len(y_idx))
-        # count each distinct (row, class) once, with its multiplicity as weight
-        d = _distinct(codes, nv, y_idx, K)
+        # each distinct (row, class) once, with its multiplicity as weight: worth it
+        # for the likelihoods (a prediction per row), not for the counts alone
+        d = _distinct(codes, nv, y_idx, K) if distinct else None
         weight = None
         if d is not None and len(d[0]) < len(y_idx):
             weight = np.bincount(d[1]).astype(float)
-            codes, y_idx = codes[d[0]], y_idx[d[0]]
-        g = self._flat(codes)
-        counts = _pair_counts(g, y_idx, weight, nv, K)
+            codes, y_idx = codes[:, d[0]], y_idx[d[0]]
+        counts = _pair_counts(codes, y_idx, weight, nv, K)
 
         perks = self.prior == "perks"
         s = float(self.s)
         n_cu = np.einsum("cuu->cu", counts)                       # n(c, u)
-        n_cj = (np.add.reduceat(n_cu, off, axis=1) if k else np.zeros((K, 0)))  # n_j(c)
+        n_cj = np.add.reduceat(n_cu, off, axis=1)                 # n_j(c)
         # class prior and P(u | c), shared by "chain", naive Bayes and the fall-backs
         a_c = s / K if perks else 1.0
         log_prior = np.log(n_cls + a_c) - np.log(N + K * a_c)
@@ -392,71 +412,91 @@ class _SPODEEnsemble(BaseClassifier):
             log_root = np.log(n_cu + b) - np.log(n_j[feat] + K * nv[feat] * b)
 
         # children: P(w | c, u) for u in block j, w in block l != j
-        n_l = (np.add.reduceat(counts, off, axis=2) if k else np.zeros((K, V, 0)))
+        n_l = np.add.reduceat(counts, off, axis=2)
         cell = (s / (K * np.outer(nv[feat], nv[feat])) if perks else np.ones((V, V)))
-        denom_extra = nv[feat][None, :] * cell                    # |A_l| * cell
-        log_child = np.log(counts + cell) - np.log(n_l[:, :, feat] + denom_extra)
-        same = feat[:, None] == feat[None, :]
-        log_child[:, same] = 0.0
-        # (u, w, c) layout with a zero "missing" row and column at index V
-        lc = np.zeros((V + 1, V + 1, K))
-        lc[:V, :V] = log_child.transpose(1, 2, 0)
-        lr = np.zeros((V + 1, K))
-        lr[:V] = log_root.T
-        lnb = np.zeros((V + 1, K))
-        lnb[:V] = log_cond.T
-        self._log_child, self._log_root = lc, lr
-        self._log_nb, self._log_prior = lnb, log_prior
+        log_child = np.log(counts + cell) - np.log(n_l[:, :, feat] + nv[feat] * cell)
+        log_child[:, feat[:, None] == feat] = 0.0                 # same feature
+        # (w, u, c) layout (child value first) with a zero "missing" row and column V
+        self._log_child = lc = np.zeros((V + 1, V + 1, K))
+        self._log_root, self._log_nb = lr = np.zeros((2, V + 1, K))   # (u, c), u = V: 0
+        lc[:V, :V], lr[0, :V], lr[1, :V] = log_child.transpose(2, 1, 0), log_root.T, log_cond.T
+        self._log_prior = log_prior
         self._value_freq = np.append(n_cu.sum(axis=0), 0.0)       # training frequency of u
-        self._lc_flat = lc.reshape((V + 1) ** 2, K)
-        return g, y_idx, weight
+        self._tables, self._n_fit = {}, int(N)
+        return self._flat(codes), y_idx, weight
 
     def _flat(self, codes):
-        """Flat value index of every cell, ``V`` for missing; shape (n, k) stored
-        feature-major (``g.T`` is contiguous, the layout every evaluation reads)."""
-        gT = np.add(codes.T, self._off[:, None], order="C")
-        gT[codes.T < 0] = self._V
+        """Flat value index of every cell of the codes ``(k, n)``, ``V`` for missing;
+        shape (n, k) stored feature-major (``g.T``, the layout every evaluation reads)."""
+        gT = codes + self._off[:, None]
+        gT[codes < 0] = self._V
         return gT.T
 
     # ----- SPODE joints and posteriors
 
-    def _spode_log_joint(self, g, parents=None, marginalise=True):
-        """``ln P(c, a_obs | s_j)`` for the super-parents ``parents``, shape (n, p, K).
-
-        Rows whose super-parent is missing are marginalised over its values when
-        ``marginalise``; otherwise they hold a placeholder the caller must mask.
-        """
+    def _spode_log_joint(self, g, parents=None):
+        """``ln P(c, a_obs | s_j)`` for the super-parents ``parents``, shape (n, p, K);
+        a missing super-parent is marginalised over its values."""
         gT = g.T
         out = self._log_joints(gT if parents is None else gT[parents], gT)
-        if marginalise:
-            P = np.arange(g.shape[1]) if parents is None else parents
-            for p, j in enumerate(P):
-                rows = np.flatnonzero(gT[j] == self._V)
-                if rows.size:
-                    u = np.arange(self._off[j], self._off[j] + self.n_values_[j])
-                    t = self._log_joints(np.broadcast_to(u[:, None], (u.size, rows.size)),
-                                         np.take(gT, rows, axis=1))
-                    out[rows, p] = _lse(t, axis=1)
+        for p, j in enumerate(range(g.shape[1]) if parents is None else parents):
+            rows = np.flatnonzero(gT[j] == self._V)
+            if rows.size:
+                u = np.arange(self._off[j], self._off[j] + self.n_values_[j])
+                t = self._log_joints(np.broadcast_to(u[:, None], (u.size, rows.size)),
+                                     np.take(gT, rows, axis=1))
+                out[rows, p] = _lse(t, axis=1)
         return out
 
     def _log_joints(self, parent, gT, log_root=None):
         """``ln P(u, c) + sum_l ln P(a_l | c, u)`` over the children ``l`` of each row (0
         for a missing ``a_l`` and for ``l`` = the parent's feature), ``u`` = ``parent``
-        (flat values, (p, n)); ``gT`` the rows' flat values, (k, n).  Returns shape
-        (n, p, K), stored parent-major so that sums over parents are fast.  One 2-D
-        gather per child into reused buffers, no (n, p, k, K) intermediate; the indices
-        are in range by construction (``mode="clip"`` skips numpy's buffered check)."""
-        out = np.take(self._log_root if log_root is None else log_root, parent, axis=0,
-                      mode="clip")
-        base = parent * (self._V + 1)
-        idx, tmp = np.empty(base.shape, dtype=np.int64), np.empty_like(out)
-        for l in range(len(gT)):
-            np.add(base, gT[l], out=idx)
-            out += np.take(self._lc_flat, idx, axis=0, out=tmp, mode="clip")
+        (flat values, (p, n)); ``gT`` the rows' flat values, (k, n).  Shape (n, p, K),
+        stored parent-major.  One gather per block of children (:meth:`_child_tables`),
+        chunks of rows in cached buffers; indices in range (``mode="clip"``)."""
+        missing = (gT == self._V).any(axis=1)
+        tab, cuts, stride, starts = self._child_tables(missing)
+        if missing.any():                      # missing -> the slot after the values
+            gT = np.minimum(gT, (self._off + self.n_values_)[:, None])
+        codes = _block_codes(gT, stride, cuts) + starts[:, None]       # (blocks, n)
+        root = self._log_root if log_root is None else log_root
+        (p, n), K = parent.shape, root.shape[1]
+        out, step = np.empty((p, n, K)), max(1, _CHUNK // (p * K))    # rows per chunk
+        bufs = np.empty((2, min(step, n) * p * K)), np.empty(min(step, n) * p, np.int64)
+        for s in range(0, n, step):                                    # reused: in cache
+            pc = parent[:, s:s + step]
+            acc, tmp = (b[:pc.size * K].reshape(*pc.shape, K) for b in bufs[0])
+            idx = bufs[1][:pc.size].reshape(pc.shape)
+            np.take(root, pc, axis=0, out=acc, mode="clip")
+            for code in codes:
+                np.add(pc, code[s:s + step], out=idx)
+                acc += np.take(tab, idx, axis=0, out=tmp, mode="clip")
+            out[:, s:s + step] = acc
         return out.transpose(1, 0, 2)
 
+    def _child_tables(self, missing):
+        """Children in blocks (:func:`_blocks`, a slot for missing where ``missing``):
+        row ``u + starts_b + sum_{l in b} stride_l gT[l]`` of ``tab`` is the sum of
+        ``ln P(a_l | c, u)`` over the block, for all c.  Blocks trade table size for
+        gathers (k x training rows x blocks).  Cached per ``missing``."""
+        key = missing.tobytes()
+        if key not in self._tables:
+            nv, off, V, k = self.n_values_, self._off, self._V, len(self.n_values_)
+            cuts, widths, stride, pos = _blocks((nv + missing).tolist(), lambda c, w: (
+                (V + 1) * sum(w) * max(b - a for a, b in zip(c, c[1:]))
+                + k * self._n_fit * len(w)))
+            tab = 0.0
+            for f, value, valid in pos:
+                tab = tab + np.take(self._log_child, np.where(
+                    valid & (value < nv[f]), off[f] + value, V), axis=0)
+            stride = stride * (V + 1)
+            starts = (V + 1) * np.cumsum([0] + widths[:-1]) - np.add.reduceat(
+                stride * off, cuts[:-1])
+            self._tables[key] = tab.reshape(-1, tab.shape[2]), cuts, stride, starts
+        return self._tables[key]
+
     def _spode_log_posterior(self, g, parents=None):
-        return self._posterior(self._spode_log_joint(g, parents, marginalise=True))
+        return self._posterior(self._spode_log_joint(g, parents))
 
     def _posterior(self, lj):
         """SPODE log posteriors from log joints; with ``posterior_floor`` f, each
@@ -483,8 +523,10 @@ class _SPODEEnsemble(BaseClassifier):
         ll0 = float(n_cls.sum() * np.sum(freq * np.log(freq)))      # -n H(C)
         return ll, ll0
 
+    _as_columns = True
+
     def _predict_input(self, X):
-        return self._flat(super()._predict_input(X))
+        return self._flat(np.stack(super()._predict_input(X)))
 
     def _prior_log_proba(self, n):
         """Smoothed class frequencies for every row: the fall-back without SPODEs."""
@@ -534,11 +576,8 @@ class AODE(PreciseMixin, _SPODEEnsemble):
 
     def __init__(self, prior="perks", s=1.0, root_estimate="chain", frequency_limit=1,
                  aggregate="joint", posterior_floor=None):
-        self.prior = prior
-        self.s = s
-        self.root_estimate = root_estimate
-        self.frequency_limit = frequency_limit
-        self.aggregate = aggregate
+        self.prior, self.s, self.root_estimate = prior, s, root_estimate
+        self.frequency_limit, self.aggregate = frequency_limit, aggregate
         self.posterior_floor = posterior_floor
 
     def fit(self, X, y):
@@ -549,7 +588,7 @@ class AODE(PreciseMixin, _SPODEEnsemble):
         _check_choice("aggregate", self.aggregate, {"joint", "posterior"})
         if self.posterior_floor is not None and self.aggregate == "joint":
             raise ValueError('posterior_floor needs aggregate="posterior"')
-        self._fit_tables(X, y)
+        self._fit_tables(X, y, distinct=False)
         return self
 
     @_on_distinct_rows
@@ -580,16 +619,19 @@ def _check_prune_factor(value):
 
 
 class _BMAFit:
-    def _fit_bma(self, X, y):
+    def fit(self, X, y):
+        """Build the SPODEs and their likelihood weights; returns self."""
+        if isinstance(self, CredalMixin):       # checked before any counting
+            self.epsilon_ = _check_epsilon(self.epsilon, X, credal=True)
         prune = _check_prune_factor(self.prune_factor)
         ll, _ = self._conditional_log_likelihoods(*self._fit_tables(X, y))
         # robust exponentiation: subtract the largest log-likelihood (not the smallest)
         shifted = ll - (ll.max() if ll.size else 0.0)
         kept = shifted >= -np.log(prune)
         w = np.where(kept, np.exp(shifted), 0.0)
-        self.log_likelihoods_ = ll
-        self.kept_ = kept
+        self.log_likelihoods_, self.kept_ = ll, kept
         self.weights_ = w / w.sum() if ll.size else w
+        return self
 
     def _bma_terms(self, g):
         """Per-row log posteriors of the kept SPODEs plus their shifted LL, (n, k', K)."""
@@ -633,17 +675,9 @@ class BMAAODE(_BMAFit, PreciseMixin, _SPODEEnsemble):
 
     def __init__(self, prior="perks", s=1.0, root_estimate="chain", prune_factor=1e4,
                  posterior_floor=None, likelihood_floor=None):
-        self.prior = prior
-        self.s = s
-        self.root_estimate = root_estimate
+        self.prior, self.s, self.root_estimate = prior, s, root_estimate
         self.prune_factor = prune_factor
-        self.posterior_floor = posterior_floor
-        self.likelihood_floor = likelihood_floor
-
-    def fit(self, X, y):
-        """Build the SPODEs and their likelihood weights; returns self."""
-        self._fit_bma(X, y)
-        return self
+        self.posterior_floor, self.likelihood_floor = posterior_floor, likelihood_floor
 
     def _log_proba(self, g):
         return self._bma_log_proba(g)
@@ -666,14 +700,10 @@ def _prior_sets(log_prior, n):
 
 
 def _maximal_sets(g, terms, dominates, k, n_classes, log_weights=None):
-    """Maximality, vectorised over rows and class pairs.
-
-    ``terms(g_chunk)`` gives the per-row, per-class model terms, shape (m, K, k);
-    ``dominates(t1, t2)`` decides dominance for broadcastable term arrays.  The
-    precise choice (arg max over classes of ``logsumexp(terms + log_weights)``) is
-    never dominated, so it is tested first against every class; the full ``K x K``
-    test runs only on the rows where it leaves more than one class undominated.
-    """
+    """Maximality over rows and class pairs: ``terms(g_chunk)`` gives the model terms,
+    (m, K, k), ``dominates(t1, t2)`` decides for broadcastable terms.  The precise
+    choice (never dominated) is tested first against every class; the ``K x K`` test
+    runs only on rows where it leaves more than one class."""
     out = np.empty((len(g), n_classes), dtype=bool)
     step = max(1, _BLOCK // max(4 * k * n_classes * n_classes, 1))
     for start in range(0, len(g), step):
@@ -713,20 +743,9 @@ class CredalBMAAODE(_BMAFit, CredalMixin, _SPODEEnsemble):
 
     def __init__(self, prior="perks", s=1.0, root_estimate="chain", prune_factor=1e4,
                  epsilon=0.01, posterior_floor=None, likelihood_floor=None):
-        self.prior = prior
-        self.s = s
-        self.root_estimate = root_estimate
-        self.prune_factor = prune_factor
-        self.epsilon = epsilon
-        self.posterior_floor = posterior_floor
-        self.likelihood_floor = likelihood_floor
-
-    def fit(self, X, y):
-        """Build the SPODEs and their likelihoods; returns self."""
-        eps = _check_epsilon(self.epsilon, X, credal=True)
-        self._fit_bma(X, y)
-        self.epsilon_ = eps
-        return self
+        self.prior, self.s, self.root_estimate = prior, s, root_estimate
+        self.prune_factor, self.epsilon = prune_factor, epsilon
+        self.posterior_floor, self.likelihood_floor = posterior_floor, likelihood_floor
 
     def _scores(self, g):
         # the counterpart, BMA-AODE: its class is always inside the set
@@ -750,19 +769,26 @@ class CredalBMAAODE(_BMAFit, CredalMixin, _SPODEEnsemble):
 
 
 class _CompFit:
-    def _fit_comp(self, X, y, *, credal):
-        eps = _check_epsilon(self.epsilon, X, credal=credal)
+    # shared by CompAODE and CredalCompAODE (scikit-learn reads this signature)
+    def __init__(self, prior="perks", s=1.0, root_estimate="chain", epsilon=0.01,
+                 posterior_floor=None, likelihood_floor=None):
+        self.prior, self.s, self.root_estimate = prior, s, root_estimate
+        self.epsilon = epsilon
+        self.posterior_floor, self.likelihood_floor = posterior_floor, likelihood_floor
+
+    def fit(self, X, y):
+        """Build the SPODEs and their compression weights; returns self."""
+        eps = _check_epsilon(self.epsilon, X, credal=isinstance(self, CredalMixin))
         ll, ll0 = self._conditional_log_likelihoods(*self._fit_tables(X, y))
         k, self.epsilon_ = self.n_features_in_, eps
         z = -(ll0 + np.log(eps))
         feasible = ll > ll0
         pi = 1.0 + (ll + np.log((1.0 - eps) / max(k, 1))) / z     # eq. (6), prior (5)
-        self.log_likelihoods_ = ll
-        self.null_log_likelihood_ = ll0
-        self.compression_ = pi
-        self.feasible_ = feasible
+        self.log_likelihoods_, self.null_log_likelihood_ = ll, ll0
+        self.compression_, self.feasible_ = pi, feasible
         w = np.where(feasible, pi, 0.0)
         self.weights_ = w / w.sum() if feasible.any() else w
+        return self
 
     def _comp_log_posteriors(self, g):
         return self._spode_log_posterior(g, np.flatnonzero(self.feasible_))
@@ -801,20 +827,6 @@ class CompAODE(_CompFit, PreciseMixin, _SPODEEnsemble):
         Normalised coefficients (7) (0 for infeasible SPODEs).
     """
 
-    def __init__(self, prior="perks", s=1.0, root_estimate="chain", epsilon=0.01,
-                 posterior_floor=None, likelihood_floor=None):
-        self.prior = prior
-        self.s = s
-        self.root_estimate = root_estimate
-        self.epsilon = epsilon
-        self.posterior_floor = posterior_floor
-        self.likelihood_floor = likelihood_floor
-
-    def fit(self, X, y):
-        """Build the SPODEs and their compression weights; returns self."""
-        self._fit_comp(X, y, credal=False)
-        return self
-
     def _log_proba(self, g):
         return self._comp_log_proba(g)
 
@@ -842,20 +854,6 @@ class CredalCompAODE(_CompFit, CredalMixin, _SPODEEnsemble):
     epsilon_ : float
         The checked ``epsilon``.
     """
-
-    def __init__(self, prior="perks", s=1.0, root_estimate="chain", epsilon=0.01,
-                 posterior_floor=None, likelihood_floor=None):
-        self.prior = prior
-        self.s = s
-        self.root_estimate = root_estimate
-        self.epsilon = epsilon
-        self.posterior_floor = posterior_floor
-        self.likelihood_floor = likelihood_floor
-
-    def fit(self, X, y):
-        """Build the SPODEs and their likelihoods; returns self."""
-        self._fit_comp(X, y, credal=True)
-        return self
 
     def _scores(self, g):
         # the counterpart, COMP-AODE: its class is always inside the set

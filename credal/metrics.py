@@ -702,6 +702,9 @@ class _SetScorer:
         self.metric, self.kwargs = metric, kwargs
 
     def __call__(self, estimator, X, y):
+        if not hasattr(estimator, "predict_set") and hasattr(estimator, "steps"):
+            # a Pipeline (no predict_set of its own): its last step classifies
+            X, estimator = estimator[:-1].transform(X), estimator[-1]
         sets = estimator.predict_set(X)
         if self.metric is determinacy:  # the one metric without y
             return float(determinacy(sets))

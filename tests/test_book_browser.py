@@ -7,6 +7,8 @@ The browser tests skip, saying why, when there is no built book
 ``CREDAL_BROWSER_TEST=require`` those conditions fail instead, as CI wants.
 ``CREDAL_BOOK_HTML`` points the test at another build directory; the full-page
 screenshots go to ``screenshots/`` beside it (``book/_build/screenshots/`` by default).
+``CREDAL_LAYOUT=warn`` turns the layout checks (tables wider than the text column,
+figures shrunk below 55 %) into warnings while chapters are being converted.
 """
 
 import importlib.util
@@ -125,3 +127,140 @@ def test_toc_pages_start_at_the_root_and_map_to_sources():
 ])
 def test_only_loopback_counts_as_local(url, local):
     assert check_browser._is_local(url) is local
+
+
+# The layout checks (issue 17 item 9) and the CSV links, each shown to fail on a bad page.
+
+def _no_browser():
+    if importlib.util.find_spec("playwright") is None:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    if check_browser.find_chromium() is None:
+        return "no Chromium binary (apt-get install -y chromium, or set CREDAL_CHROMIUM)"
+    return None
+
+
+def _page(body):
+    # the article is 700 px wide (content box: 636 px), as the book's is about 690 px
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>t</title></head><body>"
+            "<main><article class='bd-article' style='width:700px;padding:0 32px;"
+            "box-sizing:border-box'><h1>A page</h1>" + body + "</article></main></body></html>")
+
+
+SVG = ("<svg xmlns='http://www.w3.org/2000/svg' width='600pt' height='300pt' "
+       "viewBox='0 0 600 300'><rect width='600' height='300' fill='#38c'/></svg>")
+
+
+@pytest.fixture(scope="module")
+def bad_pages(tmp_path_factory):
+    reason = _no_browser()
+    if reason:
+        if REQUIRED:
+            pytest.fail(f"CREDAL_BROWSER_TEST=require but {reason}")
+        pytest.skip(reason)
+    html = tmp_path_factory.mktemp("html")
+    (html / "fig.svg").write_text(SVG)  # natural width 800 px (600 pt)
+    (html / "t.csv").write_text("a,b\n1,2\n")
+    wide_row = "".join(f"<td>{1000000 + i}</td>" for i in range(40))
+    pages = {
+        "good": "<table><tr><td>1</td><td>2</td></tr></table>"
+                "<img src='fig.svg' style='max-width:100%'>"
+                "<p><a class='credal-csv' href='t.csv'>CSV</a></p>",
+        "wide": f"<div style='overflow-x:auto'><table><tr>{wide_row}</tr></table></div>",
+        "folded_wide": f"<details><summary>s</summary><table><tr>{wide_row}</tr></table></details>",
+        "shrunk": "<img src='fig.svg' style='width:300px'>",
+        "badcsv": "<p><a class='credal-csv' href='missing.csv'>CSV</a></p>",
+    }
+    for name, body in pages.items():
+        (html / f"{name}.html").write_text(_page(body))
+    fail = {r.page: r for r in check_browser.check_book(html, list(pages), layout="fail")}
+    warn = {r.page: r for r in check_browser.check_book(html, ["wide", "shrunk"], layout="warn")}
+    return fail, warn
+
+
+def test_layout_checks_pass_a_good_page(bad_pages):
+    good = bad_pages[0]["good"]
+    assert good.problems == [] and good.warnings == []
+    assert good.tables == 1 and good.csv_links == 1 and good.images_loaded == 1
+    assert good.column_width == 636
+
+
+@pytest.mark.parametrize("page, message", [
+    ("wide", "table 1 is "), ("folded_wide", "table 1 is "),
+    ("shrunk", "image fig.svg shown at 300 px, 38% of its natural 800 px"),
+    ("badcsv", "CSV link missing.csv does not resolve (HTTP 404)")])
+def test_each_check_fails_on_a_bad_page(bad_pages, page, message):
+    rep = bad_pages[0][page]
+    assert any(message in p for p in rep.problems), rep.problems
+    if page != "badcsv":  # the layout checks: the message names the column width
+        assert rep.layout and all("636 px" in m or "natural" in m for m in rep.layout)
+
+
+def test_layout_warn_mode_reports_without_failing(bad_pages):
+    for rep in bad_pages[1].values():
+        assert rep.warnings and not rep.problems
+
+
+@pytest.mark.parametrize("width, natural, fails", [(440, 800, False), (439, 800, True),
+                                                   (0, 800, False)])
+def test_layout_problems_image_threshold(width, natural, fails):
+    layout = {"column": 600, "tables": [],
+              "images": [{"src": "x.svg", "natural": natural, "shown": width}]}
+    assert bool(check_browser.layout_problems("p", layout)) is fails
+
+
+def test_layout_problems_table_threshold():
+    tables = [{"n": 1, "width": 601, "label": "a"}, {"n": 2, "width": 602, "label": "b"}]
+    out = check_browser.layout_problems("p", {"column": 600, "tables": tables, "images": []})
+    assert out == ["p.html: table 2 is 602 px wide, the text column 600 px (b)"]
+
+
+def test_csv_links_of_the_built_book_resolve(reports):
+    """Every chapter that shows a table with show_table links its CSV, and the link
+    resolves (a broken one is a problem of the page, reported above)."""
+    generated = ROOT / "book" / "generated"
+    using = [p for p in PAGES if p.startswith("generated/")
+             and 'class=\\"credal-csv\\"' in (generated / (p.split("/", 1)[1] + ".ipynb")
+                                              ).read_text(errors="replace")
+             if (generated / (p.split("/", 1)[1] + ".ipynb")).is_file()]
+    assert [p for p in using if reports[p].csv_links == 0] == []
+    assert [p for p in using if any("CSV link" in m for m in reports[p].problems)] == []
+
+
+# The API pages typeset docstring formulas (book/_ext/credal_autodoc.py); code stays code.
+
+_ext_spec = importlib.util.spec_from_file_location("credal_autodoc",
+                                                   ROOT / "book" / "_ext" / "credal_autodoc.py")
+credal_autodoc = importlib.util.module_from_spec(_ext_spec)
+_ext_spec.loader.exec_module(credal_autodoc)
+
+
+@pytest.mark.parametrize("text, tex", [
+    ("P(c | a) ∝ sum_{j in J} P(c, a | s_j)",
+     r"P(c \mid a) \propto \sum_{j \in J} P(c, a \mid s_{j})"),
+    ("CD = q_alpha * sqrt(k (k + 1) / (6 N))",
+     r"\mathrm{CD} = q_{\alpha} \cdot \sqrt{k (k + 1) / (6 N)}"),
+    ("alpha* = L(x0) / sup L", r"\alpha^* = L(x_{0}) / \sup L"),
+    ("0 < k eps <= 1", r"0 < k \varepsilon \le 1"),
+    ("Y = {y_j >= eps, sum_j y_j = 1 - (k - k~ + 1) eps}",
+     r"Y = \{y_{j} \ge \varepsilon, \sum_{j} y_{j} = 1 - (k - \tilde{k} + 1) \varepsilon\}"),
+    ("log thetahat^C_i(k | c)", r"\log \hat\theta^{C}_{i}(k \mid c)"),
+])
+def test_formula_to_tex(text, tex):
+    assert credal_autodoc.formula_to_tex(text) == tex
+
+
+@pytest.mark.parametrize("code", [
+    "aggregate=\"joint\"", "exp(_log_proba(z))", "L_j >= L_max / prune_factor",
+    "score > threshold", "BD<S>MOD", "r <- R(y)", "ln alpha > log_alpha",
+    "[\"|\".join(labels[s]) for s in sets]", "h = sum_j v_j * m_j + salt (mod 2**64)",
+    "predict_proba", "n_classes", "x.shape[0]"])
+def test_code_stays_code(code):
+    assert credal_autodoc.formula_to_tex(code) is None
+
+
+def test_docstring_hook_rewrites_formulas_only():
+    lines = ["The rule ``P(a) <= P(b)`` on ``n_classes``.", "", "Example::", "",
+             "    ``P(a) <= P(b)`` stays", ">>> ``alpha``"]
+    credal_autodoc._formulas(None, "function", "f", None, {}, lines)
+    assert lines[0] == r"The rule :math:`P(a) \le P(b)` on ``n_classes``."
+    assert lines[4:] == ["    ``P(a) <= P(b)`` stays", ">>> ``alpha``"]

@@ -632,3 +632,27 @@ def test_set_scorers_in_grid_search(soybean_codes):
     assert search.best_score_ == pytest.approx(np.max(res["mean_test_u65"]))
     single = GridSearchCV(NCC(), grid, scoring=M.u80_scorer, cv=cv).fit(X, y)
     np.testing.assert_allclose(single.cv_results_["mean_test_score"], res["mean_test_u80"])
+
+
+def test_set_scorer_on_a_pipeline_equals_the_steps_by_hand():
+    """A Pipeline has no predict_set: the scorer runs its preprocessing and asks the
+    last step, which gives what the steps applied by hand give."""
+    from sklearn.model_selection import cross_val_score, StratifiedKFold
+    from sklearn.pipeline import make_pipeline
+
+    from credal import NCC, datasets
+    from credal.preprocessing import make_preprocessor
+
+    ds = datasets.load("iris")
+    X, y = ds.X, ds.y
+    pipe = make_pipeline(make_preprocessor(), NCC(s=2.0))
+    cv = StratifiedKFold(n_splits=3, shuffle=True, random_state=0)
+    got = cross_val_score(pipe, X, y, cv=cv, scoring=M.u65_scorer)
+    want = []
+    for tr, te in cv.split(X, y):
+        prep = make_preprocessor().fit(X.iloc[tr], y.iloc[tr])
+        model = NCC(s=2.0).fit(prep.transform(X.iloc[tr]), y.iloc[tr])
+        sets = model.predict_set(prep.transform(X.iloc[te]))
+        want.append(M.u65(sets, y.iloc[te].to_numpy(), classes=model.classes_))
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)

@@ -1,4 +1,5 @@
-"""Helpers shared by several chapters: saving tables, the report's headline rows and verdicts.
+"""Helpers shared by several chapters: saving and showing tables, the report's headline rows
+and verdicts, the book's figure style and the "at a glance" box (see the second half).
 
 One verdict rule for every headline number of every chapter (:func:`tolerance`):
 
@@ -30,6 +31,7 @@ Verdicts:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -39,7 +41,11 @@ import pandas as pd
 
 __all__ = ["HEADLINE_COLUMNS", "NOT_COMPARABLE", "Tolerance", "Z_VERDICT", "half_unit",
            "headline_table", "meets_published", "results_dir", "save_table", "tolerance",
-           "verdicts"]
+           "verdicts",
+           # the book's display (issue 17)
+           "MISSING", "TEXT_WIDTH", "at_a_glance", "book_style", "comparison_layout",
+           "comparison_table", "format_number", "format_p", "format_table", "p_text",
+           "show_table", "verdict_counts"]
 
 HEADLINE_COLUMNS = ["paper", "chapter", "quantity", "published", "ours", "tolerance",
                     "unit", "note"]
@@ -309,3 +315,698 @@ def meets_published(pvalue, published):
             return None
         return bool(pvalue < bound)
     return None
+
+
+# --------------------------------------------------------------------------- the book's display
+#
+# How chapters show tables, figures and their "at a glance" box in the book (issue 17).
+# ``show_table`` writes the CSV (as ``save_table`` does) and a copy under
+# ``book/generated/_extra/tables/<notebook>/``; book/_config.yml lists
+# ``generated/_extra`` in ``html_extra_path``, so the copy lands in the built book at
+# ``tables/<notebook>/<table>.csv`` and the page (``generated/<notebook>.html``) links
+# to it as ``../tables/<notebook>/<table>.csv``.
+#
+# A page dominated by wide tables may drop the right-hand contents bar (the text column
+# grows from about 690 px to 960 px at 1280x800): put
+# ``html_theme.sidebar_secondary.remove: true`` in the notebook's front matter (beside
+# ``kernelspec``); jupytext passes it to the notebook's metadata and the theme reads it.
+
+#: what a missing value (NaN, None, NA) prints as
+MISSING = "\u2013"
+#: thousands separator: the narrow no-break space (a thin space that never breaks a number)
+THIN_SPACE = "\u202f"
+#: the minus sign printed for negative numbers
+MINUS = "\u2212"
+#: width of the text column at 1280x800 (about 690 px), in inches: a figure this wide is
+#: shown at its natural size, so its text keeps the point size set by :func:`book_style`
+TEXT_WIDTH = 6.8
+#: tables longer than this go in a collapsible block unless told otherwise
+MAX_ROWS = 15
+#: columns formatted by :func:`format_p` unless ``formats`` says otherwise
+P_COLUMNS = frozenset({"p", "p-value", "p value", "p_value", "pvalue"})
+#: the run-time placeholder of :func:`at_a_glance`, filled in by book/execute.py
+RUNTIME_CLASS = "credal-runtime"
+
+_VERDICT_CLASSES = {"reproduced": "reproduced", "differs": "differs",
+                    NOT_COMPARABLE: "not-comparable"}
+
+
+def _is_missing(x) -> bool:
+    if x is None or x is pd.NA or x is pd.NaT:
+        return True
+    try:
+        return bool(isinstance(x, (float, np.floating)) and np.isnan(x))
+    except TypeError:
+        return False
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(
+        x, (bool, np.bool_))
+
+
+def format_number(x, decimals: int = 0) -> str:
+    """One number as the book prints it.
+
+    Parameters
+    ----------
+    x : float or int
+        The number; NaN or None print as :data:`MISSING`.
+    decimals : int, default 0
+        Digits after the decimal point.
+
+    Returns
+    -------
+    str
+        Rounded to ``decimals``, with :data:`THIN_SPACE` between thousands from 10 000 on,
+        :data:`MINUS` for negative numbers and never a negative zero (``-0.0001`` at two
+        decimals prints ``0.00``).
+
+    Examples
+    --------
+    >>> format_number(1182103.0)
+    '1\u202f182\u202f103'
+    >>> format_number(-0.0001, 2)
+    '0.00'
+    """
+    if _is_missing(x):
+        return MISSING
+    x = float(x)
+    if not np.isfinite(x):
+        return "\u221e" if x > 0 else f"{MINUS}\u221e"
+    if decimals < 0:
+        raise ValueError(f"decimals must be >= 0; got {decimals}")
+    text = f"{abs(x):,.{decimals}f}"
+    if abs(x) < 10_000:
+        text = text.replace(",", "")
+    text = text.replace(",", THIN_SPACE)
+    negative = x < 0 and any(c not in "0." for c in text)
+    return (MINUS if negative else "") + text
+
+
+def column_decimals(values, digits: int = 3, max_decimals: int = 4) -> int:
+    """Decimals for one column: ``digits`` significant digits at the column's typical size.
+
+    Parameters
+    ----------
+    values : array-like
+        The column's numbers (NaN and non-numbers are ignored).
+    digits : int, default 3
+        Significant digits of the median absolute (non-zero) value.
+    max_decimals : int, default 4
+
+    Returns
+    -------
+    int
+        0 for whole numbers (counts print without ``.0``), else between 0 and
+        ``max_decimals``.
+    """
+    v = np.array([float(x) for x in values if _is_number(x) and not _is_missing(x)], float)
+    v = v[np.isfinite(v)]
+    if v.size == 0 or np.all(v == np.round(v)):
+        return 0
+    ref = np.median(np.abs(v[v != 0]))
+    return int(np.clip(digits - 1 - math.floor(math.log10(ref)), 0, max_decimals))
+
+
+def format_p(p, smallest: float = 1e-4) -> str:
+    """A p-value for a table cell: two significant digits, or ``"< 0.0001"``.
+
+    Parameters
+    ----------
+    p : float
+    smallest : float, default 1e-4
+        Values below it print as ``"< smallest"``.
+
+    Returns
+    -------
+    str
+        E.g. ``"0.51"``, ``"0.046"``, ``"< 0.0001"``; NaN prints as :data:`MISSING`.
+        In prose use :func:`p_text` (``"p < 0.0001"``, never ``"p = < 0.0001"``).
+    """
+    if _is_missing(p):
+        return MISSING
+    p = float(p)
+    if not 0 <= p <= 1:
+        raise ValueError(f"a p-value must lie in [0, 1]; got {p!r}")
+    if p < smallest:
+        return f"< {format_number(smallest, max(0, -math.floor(math.log10(smallest))))}"
+    decimals = max(2, 1 - math.floor(math.log10(p))) if p > 0 else 2
+    return format_number(p, decimals)
+
+
+def p_text(p, smallest: float = 1e-4) -> str:
+    """A p-value for prose: ``"p = 0.046"`` or ``"p < 0.0001"`` (see :func:`format_p`)."""
+    cell = format_p(p, smallest)
+    return f"p {cell}" if cell.startswith("<") else f"p = {cell}"
+
+
+def _column_formatter(name, values, fmt, digits):
+    """A function value -> cell text for one column."""
+    if callable(fmt):
+        return lambda x: MISSING if _is_missing(x) else str(fmt(x))
+    if isinstance(fmt, str):
+        spec = fmt if "{" in fmt else "{:" + fmt + "}"
+        return lambda x: MISSING if _is_missing(x) else spec.format(x).replace("-", MINUS)
+    if fmt is None and str(name).strip().lower() in P_COLUMNS:
+        return format_p
+    decimals = column_decimals(values, digits) if fmt is None else int(fmt)
+
+    def cell(x):
+        if _is_missing(x):
+            return MISSING
+        if isinstance(x, (bool, np.bool_)):
+            return "yes" if x else "no"
+        if _is_number(x):
+            return format_number(x, decimals)
+        return str(x)
+    return cell
+
+
+def format_table(df: pd.DataFrame, *, digits: int = 3, formats=None,
+                 index=None) -> pd.DataFrame:
+    """The cells of a table as the book prints them (all strings).
+
+    Parameters
+    ----------
+    df : DataFrame
+    digits : int, default 3
+        Significant digits of each numeric column's typical value (:func:`column_decimals`);
+        whole-number columns print without decimals.
+    formats : dict, optional
+        Column -> int (decimals), format spec (``".1%"`` or ``"{:.2f}"``) or a function
+        value -> str (e.g. :func:`format_p`).  Columns named as in :data:`P_COLUMNS` use
+        :func:`format_p` by default.
+    index : bool, optional
+        Show the index as leading column(s).  Default: only when it is not a plain
+        ``RangeIndex`` (a default index is never printed).
+
+    Returns
+    -------
+    DataFrame
+        Same columns (index columns first when shown), a fresh ``RangeIndex``, every cell
+        a str; missing values are :data:`MISSING`.
+    """
+    formats = dict(formats or {})
+    unknown = set(formats) - set(df.columns) - set(df.index.names)
+    if unknown:
+        raise KeyError(f"formats names columns the table does not have: {sorted(map(str, unknown))}")
+    if index is None:
+        index = not (isinstance(df.index, pd.RangeIndex) and df.index.name is None)
+    out = df.reset_index() if index else df.reset_index(drop=True)
+    keys = list(out.columns)  # formats are looked up by these (tuples for MultiIndex)
+    if isinstance(out.columns, pd.MultiIndex):
+        out.columns = [" ".join(str(p) for p in col if str(p) and not str(p).startswith(
+            "Unnamed:")) for col in out.columns]
+    cols = {}
+    for j, (key, name) in enumerate(zip(keys, out.columns)):
+        col = out.iloc[:, j]
+        fmt = formats.get(key, formats.get(name))
+        cell = _column_formatter(name, col.tolist(), fmt, digits)
+        cols[j] = [cell(x) for x in col.tolist()]
+    res = pd.DataFrame({j: v for j, v in cols.items()}, dtype=object)
+    res.columns = [str(c) for c in out.columns]
+    return res
+
+
+def _inline(text) -> str:
+    """Escape text for HTML, keeping ``code`` and *emphasis* of short captions."""
+    import html
+    out = html.escape(str(text), quote=False)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])", r"<em>\1</em>", out)
+    return out
+
+
+def _is_numeric_cell(text: str) -> bool:
+    """A number, or numbers joined by " ± " or " / " ("86.5 / 86.6"): never wrapped."""
+    t = text.replace(THIN_SPACE, "").replace(MINUS, "-").replace("< ", "").strip()
+    for part in re.split(r" \u00b1 | / ", t):
+        part = part.strip().rstrip("%")
+        try:
+            float(part)
+        except ValueError:
+            if part != MISSING:
+                return False
+    return True
+
+
+def _break_long_words(text: str, longest: int = 18) -> str:
+    """Let long tokens (paths, URLs, identifiers) break after ``/ _ - .`` (``<wbr>``), so
+    that they wrap in a narrow column; shorter words never break."""
+    def split(m):
+        return re.sub(r"([/_\-.])(?=\w)", r"\1<wbr>", m.group(0))
+    return re.sub(r"[^\s<>]{%d,}" % (longest + 1), split, text)
+
+
+def table_html(cells: pd.DataFrame, *, caption=None, csv_href=None, collapse=False,
+               verdict_columns=("verdict",), wrap=()) -> str:
+    """The HTML of a formatted table (see :func:`show_table`).
+
+    Parameters
+    ----------
+    cells : DataFrame
+        Strings, as :func:`format_table` returns.
+    caption : str, optional
+        Shown above the table (``code`` and *emphasis* kept).
+    csv_href : str, optional
+        Link to the CSV, shown under the table.
+    collapse : bool
+        Put the table in a ``<details>`` block (closed) with the row count in its summary.
+    verdict_columns : tuple of str
+        Columns whose cells get the classes ``credal-verdict credal-v-<verdict>``
+        (coloured by book/_static/credal.css).
+    wrap : tuple of str
+        Columns whose text wraps (class ``credal-text``); columns that are not numeric
+        wrap anyway.
+
+    Returns
+    -------
+    str
+    """
+    import html
+    verdict_columns = {str(c).lower() for c in verdict_columns}
+    kinds = []
+    for name in cells.columns:
+        col = cells[name].tolist()
+        numeric = all(_is_numeric_cell(c) for c in col) and name not in wrap
+        if str(name).lower() in verdict_columns:
+            kinds.append("verdict")
+        else:
+            kinds.append("num" if numeric else "text")
+    head = "".join(f'<th class="credal-{k}">{_inline(n)}</th>'
+                   for n, k in zip(cells.columns, kinds))
+    rows = []
+    for r in cells.itertuples(index=False):
+        tds = []
+        for value, kind in zip(r, kinds):
+            cls = f"credal-{kind}"
+            if kind == "verdict":
+                cls += " credal-v-" + _VERDICT_CLASSES.get(
+                    str(value).strip().lower(), "other")
+            text = html.escape(str(value), quote=False)
+            if kind == "text":
+                text = _break_long_words(text)
+            tds.append(f'<td class="{cls}">{text}</td>')
+        rows.append("<tr>" + "".join(tds) + "</tr>")
+    table = (f'<table class="credal-table"><thead><tr>{head}</tr></thead>'
+             f'<tbody>{"".join(rows)}</tbody></table>')
+    n = len(cells)
+    if collapse:
+        table = (f'<details class="credal-details"><summary>Show the table ({n} rows, '
+                 f'{cells.shape[1]} columns)</summary>{table}</details>')
+    parts = ['<div class="credal-table-block">']
+    if caption:
+        parts.append(f'<p class="credal-caption">{_inline(caption)}</p>')
+    parts.append(table)
+    if csv_href:
+        parts.append(f'<p class="credal-download"><a class="credal-csv" href="{html.escape(csv_href)}"'
+                     f' download>Download this table (CSV)</a></p>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+class _HTML:
+    """A displayable HTML fragment with a plain-text fallback (for papermill logs)."""
+
+    def __init__(self, html: str, text: str):
+        self.html, self.text = html, text
+
+    def _repr_html_(self):
+        return self.html
+
+    def __repr__(self):
+        return self.text
+
+
+def _display(obj) -> None:
+    try:
+        from IPython.display import display
+    except ImportError:  # pragma: no cover - IPython comes with the book's extras
+        print(repr(obj))
+        return
+    display(obj)
+
+
+def book_tables_dir(notebook: str, root=None) -> Path:
+    """``book/generated/_extra/tables/<notebook>/``: the CSV copies the built book serves."""
+    base = Path(root) if root is not None else Path.cwd()
+    out = base / "book" / "generated" / "_extra" / "tables" / notebook
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def csv_href(notebook: str, table: str) -> str:
+    """The link from a chapter's page (``generated/<notebook>.html``) to a table's CSV."""
+    return f"../tables/{notebook}/{table}.csv"
+
+
+def show_table(df: pd.DataFrame, notebook: str, table: str, *, caption=None, csv=None,
+               index=None, csv_index=None, digits: int = 3, formats=None, max_rows=MAX_ROWS,
+               collapse=None, wrap=(), root=None, display=True) -> Path:
+    """Save a table as CSV and show it in the book: compact, with a link to the CSV.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table to show.
+    notebook : str
+        The chapter's notebook name (``results/<notebook>/``).
+    table : str
+        File name of the table, without ``.csv``.
+    caption : str, optional
+        Shown above the table, e.g. ``"Table 3. Accuracy per data set (the paper's
+        Table 2)."``.  Number the tables yourself, per chapter.
+    csv : DataFrame, optional
+        What the CSV holds, if not ``df`` (e.g. the full table behind a compact view).
+    index : bool, optional
+        Show the index as leading column(s); default only a meaningful one (not a plain
+        ``RangeIndex``).  See :func:`format_table`.
+    csv_index : bool, optional
+        Write the index to the CSV (as :func:`save_table`'s ``index``); default as
+        ``index`` decides for the table written.
+    digits, formats
+        Rounding, see :func:`format_table`.
+    max_rows : int, default :data:`MAX_ROWS`
+        Longer tables go in a collapsible block (closed), unless ``collapse`` says.
+    collapse : bool, optional
+        Force (True) or prevent (False) the collapsible block.
+    wrap : tuple of str
+        Columns whose text wraps even if it looks numeric.
+    root : path, optional
+        Project root (default: the working directory, as :func:`save_table`).
+    display : bool, default True
+        Display the table (in a notebook); False only writes the files.
+
+    Returns
+    -------
+    Path
+        The CSV written under ``results/<notebook>/`` (a byte copy goes to
+        :func:`book_tables_dir`, which the built book serves at
+        ``tables/<notebook>/<table>.csv``).
+
+    Notes
+    -----
+    Printing rules: no default index, missing values as :data:`MISSING`, each numeric
+    column rounded to ``digits`` significant digits at its typical size (whole numbers
+    without ``.0``), :data:`THIN_SPACE` in thousands, no negative zero, p-value columns
+    by :func:`format_p`, cells never truncated; a ``verdict`` column is coloured.
+    """
+    import shutil
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"show_table needs a DataFrame; got {type(df).__name__}")
+    data = df if csv is None else csv
+    if csv_index is None:
+        csv_index = not (isinstance(data.index, pd.RangeIndex) and data.index.name is None) \
+            if index is None else bool(index)
+    path = save_table(data, notebook, table, root=root, index=csv_index)
+    shutil.copyfile(path, book_tables_dir(notebook, root) / path.name)
+    if display:
+        cells = format_table(df, digits=digits, formats=formats, index=index)
+        fold = len(cells) > max_rows if collapse is None else bool(collapse)
+        html_text = table_html(cells, caption=caption, csv_href=csv_href(notebook, table),
+                               collapse=fold, wrap=tuple(wrap))
+        plain = (f"{caption}\n" if caption else "") + cells.to_string(index=False)
+        _display(_HTML(html_text, plain))
+    return path
+
+
+def comparison_layout(df: pd.DataFrame, *, label, published="published", ours="ours",
+                      tolerance="tolerance", verdict="verdict", note="note", unit=None,
+                      digits: int = 3, max_decimals: int = 4) -> pd.DataFrame:
+    """The published-vs-ours layout of a table (all strings), for :func:`comparison_table`.
+
+    Columns, in order: the label column(s), ``published``, ``ours``, ``tolerance``
+    (if given), ``unit`` (if given), ``verdict``, ``note`` (if the column exists).
+    Numbers are rounded per row, so that rows in different units (percent, counts,
+    fractions) each keep ``digits`` significant digits of the published value; ours and
+    the tolerance use the same decimals (the tolerance at least one significant digit).
+    Cells that are already text (``"86.8 ± 0.3"``) are kept as they are.
+
+    Parameters
+    ----------
+    df : DataFrame
+    label : str or list of str
+        The column(s) naming what a row compares (at most 3).
+    published, ours : str
+        Columns of the paper's number and ours.
+    tolerance : str or None
+        Column of the tolerance; None leaves it out.
+    verdict : str
+        Column of the verdict; if ``df`` has none, it is computed by :func:`verdicts`
+        from ``published``, ``ours`` and ``tolerance``.
+    note : str or None
+        Column of notes (wrapped); left out when None or absent.
+    unit : str or None
+        Column of units, shown after the tolerance.
+    digits, max_decimals : int
+
+    Returns
+    -------
+    DataFrame of str
+    """
+    labels = [label] if isinstance(label, str) else list(label)
+    if not 1 <= len(labels) <= 3:
+        raise ValueError(f"give one to three label columns; got {labels}")
+    needed = labels + [published, ours] + ([tolerance] if tolerance else []) \
+        + ([unit] if unit else [])
+    missing = [c for c in needed if c not in df.columns]
+    if missing:
+        raise KeyError(f"comparison table: no column(s) {missing}; the table has "
+                       f"{list(map(str, df.columns))}")
+    d = df.reset_index(drop=True)
+    if verdict in d.columns:
+        verdict_col = d[verdict].astype(object)
+    elif tolerance:
+        frame = pd.DataFrame({"published": pd.to_numeric(d[published], errors="coerce"),
+                              "ours": pd.to_numeric(d[ours], errors="coerce"),
+                              "tolerance": pd.to_numeric(d[tolerance], errors="coerce")})
+        verdict_col = verdicts(frame)
+    else:
+        raise KeyError(f"comparison table: no verdict column {verdict!r} and no tolerance to "
+                       "compute one from")
+
+    out = {}
+    for c in labels:
+        out[str(c)] = format_table(d[[c]], digits=digits, index=False).iloc[:, 0].tolist()
+    pub_cells, our_cells, tol_cells = [], [], []
+    for _, row in d.iterrows():
+        p, o = row[published], row[ours]
+        t = row[tolerance] if tolerance else None
+        numbers = [x for x in (p, o) if _is_number(x) and not _is_missing(x)
+                   and np.isfinite(float(x))]
+        if numbers:
+            ref = next((abs(float(x)) for x in numbers if float(x) != 0), 0.0)
+            if all(float(x) == round(float(x)) for x in numbers):
+                dec = 0
+            else:
+                dec = int(np.clip(digits - 1 - math.floor(math.log10(ref)), 0, max_decimals)) \
+                    if ref else max_decimals
+        else:
+            dec = 2
+
+        def cell(x, decimals=dec):
+            if _is_missing(x):
+                return MISSING
+            return format_number(x, decimals) if _is_number(x) else str(x)
+        pub_cells.append(cell(p))
+        our_cells.append(cell(o))
+        if tolerance:
+            if _is_number(t) and not _is_missing(t) and 0 < float(t) < 10 ** (-dec):
+                tdec = min(max_decimals + 2, -math.floor(math.log10(float(t))))
+                tol_cells.append(cell(t, max(dec, tdec)))
+            else:
+                tol_cells.append(cell(t))
+    out[str(published)], out[str(ours)] = pub_cells, our_cells
+    if tolerance:
+        out[str(tolerance)] = tol_cells
+    if unit:
+        out[str(unit)] = [MISSING if _is_missing(x) else str(x) for x in d[unit]]
+    out["verdict"] = [MISSING if _is_missing(v) or v == "" else str(v) for v in verdict_col]
+    if note and note in d.columns:
+        out[str(note)] = ["" if _is_missing(x) else str(x) for x in d[note]]
+    return pd.DataFrame(out, dtype=object)
+
+
+def comparison_table(df: pd.DataFrame, notebook: str, table: str, *, label,
+                     published="published", ours="ours", tolerance="tolerance",
+                     verdict="verdict", note="note", unit=None, caption=None, digits: int = 3,
+                     csv_index=False, max_rows=MAX_ROWS, collapse=None, root=None,
+                     display=True) -> pd.DataFrame:
+    """Save a published-vs-ours table as CSV (unchanged) and show it in the standard layout.
+
+    The reader sees label -> published -> ours -> tolerance -> verdict (coloured) ->
+    note (wrapped), at most seven columns (:func:`comparison_layout`); the CSV linked
+    under it holds ``df`` with all its columns, as :func:`save_table` writes it.
+
+    Parameters
+    ----------
+    df : DataFrame
+    notebook, table : str
+        As for :func:`show_table`.
+    label, published, ours, tolerance, verdict, note, unit, digits
+        See :func:`comparison_layout`.
+    caption : str, optional
+    csv_index : bool, default False
+        Write ``df``'s index to the CSV.
+    max_rows, collapse, root, display
+        As for :func:`show_table`.
+
+    Returns
+    -------
+    DataFrame
+        The layout shown (strings).
+    """
+    layout = comparison_layout(df, label=label, published=published, ours=ours,
+                               tolerance=tolerance, verdict=verdict, note=note, unit=unit,
+                               digits=digits)
+    note_cols = (str(note),) if note and str(note) in layout.columns else ()
+    show_table(layout, notebook, table, caption=caption, csv=df, index=False,
+               csv_index=csv_index, max_rows=max_rows, collapse=collapse, wrap=note_cols,
+               root=root, display=display)
+    return layout
+
+
+def book_style() -> None:
+    """Matplotlib settings for the book: SVG output, legible text, text-width figures.
+
+    Call once at the top of a chapter (after the imports).  Figures are drawn as SVG
+    (sharp at any zoom), ``TEXT_WIDTH`` inches wide by default so that the book shows
+    them at their natural size at 1280x800, and with text of at least 9 pt (ticks and
+    legends 9 pt, labels 10 pt, titles 11 pt).  A figure wider than the text column is
+    shrunk and its text with it: keep at most two panels per row at ``TEXT_WIDTH``.
+    """
+    import matplotlib as mpl
+    mpl.rcParams.update({
+        "figure.figsize": (TEXT_WIDTH, TEXT_WIDTH * 0.6),
+        "font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
+        "xtick.labelsize": 9, "ytick.labelsize": 9, "legend.fontsize": 9,
+        "legend.title_fontsize": 9, "figure.titlesize": 11,
+        "svg.fonttype": "path", "savefig.format": "svg",
+        "figure.constrained_layout.use": False,
+    })
+    try:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+        from matplotlib_inline.config import InlineBackend
+    except ImportError:  # outside Jupyter: the rcParams above still apply
+        return
+    # both: the formatter of the running shell now, and the setting the inline backend
+    # re-applies if pyplot is first imported later
+    InlineBackend.instance().figure_formats = {"svg"}
+    set_matplotlib_formats("svg")
+
+
+def format_duration(seconds: float) -> str:
+    """``"41 s"``, ``"3 min 05 s"``, ``"1 h 02 min"``."""
+    s = int(round(float(seconds)))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {(s % 3600) // 60:02d} min"
+
+
+def previous_run_time(notebook: str, profile: str, root=None):
+    """Seconds of the notebook's last run at ``profile`` (results/_timings), or None."""
+    base = Path(root) if root is not None else Path.cwd()
+    path = base / "results" / "_timings" / f"{profile}.csv"
+    if not path.is_file():
+        return None
+    try:
+        t = pd.read_csv(path)
+        hit = t.loc[t["notebook"] == notebook, "seconds"]
+    except (KeyError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return None
+    return float(hit.iloc[-1]) if len(hit) else None
+
+
+def verdict_counts(headline) -> dict:
+    """``{"reproduced": n, "differs": n, "not comparable": n}`` of a headline table
+    (a DataFrame with a ``verdict`` column, or the verdicts themselves)."""
+    v = headline["verdict"] if isinstance(headline, pd.DataFrame) else pd.Series(headline)
+    counts = v.astype(str).value_counts()
+    out = {k: int(counts.get(k, 0)) for k in ("reproduced", "differs", NOT_COMPARABLE)}
+    other = int(len(v) - sum(out.values()))
+    if other:
+        raise ValueError(f"unknown verdicts in the headline table: "
+                         f"{sorted(set(v.astype(str)) - set(out))}")
+    return out
+
+
+def at_a_glance(citation: str, notebook: str, *, mapping=None, headline=None,
+                profile=None, summary=None, root=None, display=True) -> str:
+    """The box at the top of a paper chapter: citation, what maps to what, verdicts,
+    run time and the rerun command.
+
+    Parameters
+    ----------
+    citation : str
+        Full citation: authors, year, title, venue (``*title*`` prints in italics).
+    notebook : str
+        The chapter's notebook name (for the rerun command and the run time).
+    mapping : list of (str, str), optional
+        Pairs (the paper's item, ours), e.g. ``("Table 2", "Table 3 (accuracy per
+        data set)")``; the second may be a (text, anchor) pair to link ``#anchor`` on the
+        page (a figure's ``name``).
+    headline : DataFrame, optional
+        The chapter's headline table (:func:`headline_table`); its verdicts are counted.
+    profile : str, optional
+        Parameter profile of this run; default ``$CREDAL_PROFILE`` (set by
+        book/execute.py), else ``"paper"``.
+    summary : str, optional
+        One or two sentences on the outcome.
+    root : path, optional
+        Project root, for the previous run's time (default: working directory).
+    display : bool, default True
+
+    Returns
+    -------
+    str
+        The box's HTML.
+
+    Notes
+    -----
+    The run time is known only when the notebook has finished, after the box is shown.
+    The box prints the time of the previous run at this profile (``results/_timings``)
+    in a ``<span class="credal-runtime">``, and book/execute.py replaces that span's text
+    with the time it measured for this very run when the notebook finishes.  Run
+    outside book/execute.py, the box keeps the previous run's time (or says it has none).
+    """
+    import html
+    import os
+    profile = profile or os.environ.get("CREDAL_PROFILE") or "paper"
+    rows = ['<div class="credal-glance admonition note"><p class="admonition-title">'
+            'At a glance</p><dl class="credal-glance-list">',
+            f"<dt>Paper</dt><dd>{_inline(citation)}</dd>"]
+    if summary:
+        rows.append(f"<dt>Outcome</dt><dd>{_inline(summary)}</dd>")
+    if mapping:
+        items = []
+        for theirs, ours_item in mapping:
+            if isinstance(ours_item, (tuple, list)):
+                text, anchor = ours_item
+                ours_html = f'<a href="#{html.escape(str(anchor))}">{_inline(text)}</a>'
+            else:
+                ours_html = _inline(ours_item)
+            items.append(f"<li>{_inline(theirs)} \u2192 {ours_html}</li>")
+        rows.append(f'<dt>The paper \u2192 this chapter</dt><dd><ul>{"".join(items)}'
+                    "</ul></dd>")
+    if headline is not None:
+        counts = verdict_counts(headline)
+        badges = " ".join(
+            f'<span class="credal-verdict credal-v-{_VERDICT_CLASSES[k]}">{n} {k}</span>'
+            for k, n in counts.items())
+        rows.append(f"<dt>Verdicts</dt><dd>{sum(counts.values())} headline numbers: "
+                    f"{badges}</dd>")
+    before = previous_run_time(notebook, profile, root)
+    runtime = (f"{format_duration(before)} (previous run)" if before is not None
+               else "not measured yet (book/execute.py measures it)")
+    rows.append(f"<dt>Run time (profile <code>{html.escape(profile)}</code>)</dt><dd>"
+                f'<span class="{RUNTIME_CLASS}">{runtime}</span></dd>')
+    rows.append(f"<dt>Rerun</dt><dd><code>make notebook NB={html.escape(notebook)} "
+                f"PROFILE={html.escape(profile)}</code></dd>")
+    rows.append("</dl></div>")
+    box = "".join(rows)
+    if display:
+        _display(_HTML(box, f"At a glance: {citation}"))
+    return box

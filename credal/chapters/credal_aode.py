@@ -23,7 +23,8 @@ from credal import comparisons, stats
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA
 from credal.chapters._common import headline_table as _report_table
-from credal.chapters._common import NOT_COMPARABLE, meets_published, save_table, tolerance
+from credal.chapters._common import (NOT_COMPARABLE, TEXT_WIDTH, meets_published, save_table,
+                                     tolerance)
 from credal.datasets import published as _published
 from credal.datasets import load
 from credal.experiments import CVResult, cross_validate
@@ -407,9 +408,7 @@ _SUBSET = {"precise_on_determinate": "safe", "precise_on_indeterminate": "prior-
 def display_wilcoxon(table):
     """A readable copy of :func:`wilcoxon_table` for the book (rounded, named columns)."""
     out = pd.DataFrame({
-        "section": table["section"],
         "comparison (a vs b)": table["label"],
-        "data sets": table["n_datasets"],
         "mean a": table["mean_a"].round(4),
         "mean b": table["mean_b"].round(4),
         "a better / ties / b better": [
@@ -420,7 +419,7 @@ def display_wilcoxon(table):
         "paper's claim holds": [_verdict(m, s) for m, s in
                                 zip(table["meets_published"], table["same_direction"])],
     })
-    return out.set_index("comparison (a vs b)")
+    return out
 
 
 def display_bayesian(table):
@@ -433,7 +432,7 @@ def display_bayesian(table):
         "MC s.e.": table["bayes_mc_se"].round(4),
         "p Wilcoxon": table["wilcoxon_p"].map(_fmt_p),
     })
-    return out.set_index("comparison (a vs b)")
+    return out
 
 
 def _fmt_p(p):
@@ -646,22 +645,25 @@ def display_headline(table, archive=None, protocol=None):
             return _fmt_p(v)
         return f"{v:.2f}" if unit in ("r", "classes") else f"{v:.1f}"
 
+    def pm(v, e, unit):
+        text = fmt(v, unit)
+        return text if not np.isfinite(e) or text == "—" else f"{text} ± {fmt(e, unit)}"
+
     out = pd.DataFrame({
-        "quantity": table["quantity"],
-        "classifier": table["classifier"],
+        "quantity (classifier)": [f"{q} ({c})" for q, c in
+                                  zip(table["quantity"], table["classifier"])],
         "unit": table["unit"],
         "paper": table["published"].replace("", "—"),
     })
     if archive is not None:
         out["authors' archive"] = [fmt(archive.get(k, np.nan), u)
                                    for k, u in zip(table.index, table["unit"])]
-    out["ours"] = [fmt(v, u) for v, u in zip(table["ours"], table["unit"])]
-    out["± s.e."] = [fmt(v, u) if np.isfinite(v) else "" for v, u in
-                     zip(table["se"], table["unit"])]
+    out["ours ± s.e."] = [pm(v, e, u) for v, e, u in
+                          zip(table["ours"], table["se"], table["unit"])]
     if protocol is not None:
         out["ours, authors' protocol"] = [fmt(protocol.get(k, np.nan), u)
                                           for k, u in zip(table.index, table["unit"])]
-    return out.reset_index(drop=True).set_index(["quantity", "classifier"])
+    return out.reset_index(drop=True)
 
 
 #: the credal classifiers of the paper's Figure 7 and its statements about them
@@ -716,7 +718,8 @@ def friedman_tables(scores, classifiers=FRIEDMAN_CLASSIFIERS, utilities=("u65", 
 
 def display_friedman(ranks, pairs):
     """Readable copies of :func:`friedman_tables` (ranks, pairs)."""
-    r = ranks.copy()
+    r = ranks.drop(columns=[c for c in ("n_datasets", "iman_davenport_p", "best_published")
+                            if c in ranks.columns])
     for c in r.columns:
         if c.endswith("_p"):
             r[c] = r[c].map(_fmt_p)
@@ -727,6 +730,7 @@ def display_friedman(ranks, pairs):
                           "best_published": "best rank (paper)"})
     r = r.rename(columns=lambda c: c.replace("cd_", "CD ") if c.startswith("cd_") else c)
     r.index.name = "utility"
+    r = r.reset_index()
     p = pairs.copy()
     p["rank_difference"] = p["rank_difference"].round(3)
     for c in [c for c in p.columns if c.startswith("significant_")]:
@@ -735,8 +739,8 @@ def display_friedman(ranks, pairs):
     p = p.rename(columns=lambda c: c.replace("significant_", "significant at ")
                  .replace("published_", "paper: significant at "))
     p["pair"] = p["better"] + " ahead of " + p["worse"]
-    p = p.drop(columns=["better", "worse"]).set_index(["utility", "pair"])
-    return r, p
+    p = p.drop(columns=["better", "worse"])
+    return r, p[["utility", "pair"] + [c for c in p.columns if c not in ("utility", "pair")]]
 
 
 _PER_DATASET = {
@@ -792,6 +796,40 @@ def per_dataset_table(scores, sizes, part):
     out = out.sort_values(["n"], kind="stable")
     out.index.name = "data set"
     return out
+
+
+def per_dataset_views(table, part):
+    """Narrow views of :func:`per_dataset_table` for the book, one metric or classifier each.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`per_dataset_table` of ``part``.
+    part : {"determinate", "credal", "utilities"}
+
+    Returns
+    -------
+    list of (str, DataFrame)
+        ``(what, view)``: per metric (accuracy, Brier loss; u65, u80) with one column per
+        classifier, or per credal classifier with one column per indicator; the index
+        (data set) is kept and standard errors are left to the CSV.
+    """
+    if part not in _PER_DATASET:
+        raise ValueError(f"part must be one of {sorted(_PER_DATASET)}; got {part!r}")
+    specs = _PER_DATASET[part]
+    by_classifier = part == "credal"
+    groups = {}
+    for metric, clf in specs:
+        key, col = (clf, _METRIC_NAMES[metric]) if by_classifier else (metric, clf)
+        groups.setdefault(key, []).append((col, f"{_METRIC_NAMES[metric]} {clf}"))
+    lead = [] if part != "determinate" else [c for c in ("n", "classes") if c in table]
+    views = []
+    for key, cols in groups.items():
+        view = table[lead + [name for _, name in cols]].copy()
+        view.columns = lead + [col for col, _ in cols]
+        what = key if by_classifier else {"brier": "Brier loss"}.get(key, key)
+        views.append((what, view))
+    return views
 
 
 def settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s,
@@ -862,6 +900,19 @@ def reference_check(scores, references=("AODE", "AODE (joint)"), challenger="COM
                                                     _by_dataset(scores, ref, u)).pvalue
         rows.append(row)
     return pd.DataFrame(rows).set_index("reference")
+
+
+def display_reference_check(check) -> pd.DataFrame:
+    """:func:`reference_check` turned for reading: one row per quantity, one column per
+    AODE (p-values as :func:`credal.chapters._common.format_p`, the rest to 4 digits)."""
+    from credal.chapters._common import format_number, format_p
+
+    out = {}
+    for ref, row in check.iterrows():
+        out[ref] = [format_p(v) if str(k).startswith("p ") else
+                    v if isinstance(v, str) else format_number(v, 4)
+                    for k, v in row.items()]
+    return pd.DataFrame(out, index=pd.Index(check.columns, name="quantity"))
 
 
 # ------------------------------------------------------- the authors' archive
@@ -1050,6 +1101,44 @@ def archive_summary(comparison, k=3):
                      "largest gaps": ", ".join(f"{d.replace('_', ' ')} ({x:+.3f})" for d, x in
                                                zip(gaps["dataset"], gaps["difference"]))})
     return pd.DataFrame(rows).set_index(["measure", "classifier"])
+
+
+def display_archive_summary(summaries) -> pd.DataFrame:
+    """:func:`archive_summary` of one or more runs for reading (at most seven columns):
+    run, measure, classifier, both means, the count within tolerance and the largest
+    gaps (the CSV keeps the median gap and the correlation)."""
+    t = pd.concat(summaries, names=["run"]) if isinstance(summaries, dict) else summaries
+    t = t.reset_index()
+    keep = ["run", "measure", "classifier", "mean ours", "mean archive", "within tolerance",
+            "largest gaps"]
+    return t[[c for c in keep if c in t.columns]]
+
+
+def fully_determinate_views(per_dataset) -> list:
+    """:func:`fully_determinate_table`'s per-data-set table, one narrow table per credal
+    classifier: for each source, "indeterminate of predictions" (e.g. ``"10 of 1886"``).
+
+    Returns
+    -------
+    list of (str, DataFrame)
+        ``(classifier, view)`` indexed by data set; a missing source prints as ``–``.
+    """
+    cols = [c for c in per_dataset.columns if ": predictions " in c]
+    classifiers = list(dict.fromkeys(c.split(": predictions ", 1)[1] for c in cols))
+    views = []
+    for clf in classifiers:
+        view = {}
+        for c in cols:
+            source, name = c.split(": predictions ", 1)
+            if name != clf:
+                continue
+            pred = per_dataset[c]
+            ind = per_dataset[f"{source}: indeterminate {clf}"]
+            view[source] = [("–" if not np.isfinite(p) else f"{i:.0f} of {p:.0f}")
+                            for p, i in zip(pred.astype(float), ind.astype(float))]
+        out = pd.DataFrame(view, index=per_dataset.index)
+        views.append((clf, out))
+    return views
 
 
 def archive_statistics(archive, n_classes=None):
@@ -1541,6 +1630,10 @@ def report_headline(headline, wilcoxon, ranks, pairs, n_repeats=10, archive_stat
 
 # --------------------------------------------------------------------- figures
 
+_PAPER_STYLE = dict(color="tab:green", lw=1.6, ls=":")
+_OURS_STYLE = dict(color="tab:red", lw=1.2, ls="--")
+
+
 def _col(scores, classifier, metric):
     try:
         return scores[metric].xs(classifier, level="classifier")
@@ -1561,6 +1654,150 @@ def _by_size(index, sizes):
     return list(n.reindex(index).sort_values(kind="stable").index)
 
 
+def paper_means(headline) -> dict:
+    """The paper's printed numbers of :func:`headline_table`, as floats by row id.
+
+    Rows without a printed number (or with a bound such as ``<0.01``) are left out;
+    the figures draw these values as the paper's lines and points.
+    """
+    out = {}
+    for key, v in headline["published"].items():
+        try:
+            out[key] = float(v)
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def _paper(paper, key):
+    v = (paper or {}).get(key)
+    return None if v is None or not np.isfinite(v) else float(v)
+
+
+# --- the paper's Figures 1 and 2: network structures
+
+_NB_EDGES = [("C", f"A{i}") for i in range(1, 5)]
+
+
+def _draw_network(ax, pos, edges, title, highlight=()):
+    """Nodes as circles at ``pos`` (name -> (x, y)), edges as arrows, on ``ax``."""
+    from matplotlib.patches import Circle, FancyArrowPatch
+
+    r = 0.13
+    for a, b in edges:
+        (x0, y0), (x1, y1) = pos[a], pos[b]
+        bend = 0.35 if abs(y0 - y1) < 1e-9 else 0.0   # arcs between nodes of one row
+        ax.add_patch(FancyArrowPatch((x0, y0), (x1, y1), arrowstyle="-|>",
+                                     mutation_scale=12, lw=1.1, color="0.25",
+                                     connectionstyle=f"arc3,rad={bend}",
+                                     shrinkA=14, shrinkB=14))
+    for name, (x, y) in pos.items():
+        special = name == "C" or name in highlight
+        ax.add_patch(Circle((x, y), r, facecolor="#dbe9f6" if name == "C" else
+                            "#fde2c4" if special else "white", edgecolor="0.2", lw=1.1,
+                            zorder=3))
+        label = "C" if name == "C" else f"$A_{{{name[1:]}}}$"
+        ax.text(x, y, label, ha="center", va="center", zorder=4, fontsize=11)
+    ax.set_title(title, fontsize=10)
+    ax.set_xlim(-0.35, 3.35)
+    ax.set_ylim(-0.45, 1.9)
+    ax.set_aspect("equal")
+    ax.axis("off")
+
+
+def structure_diagrams(kind="figure1"):
+    """The network structures of the paper's Figures 1 and 2, drawn anew.
+
+    Parameters
+    ----------
+    kind : {"figure1", "figure2"}
+        ``"figure1"``: naive Bayes (every feature depends on the class only) beside a
+        tree-augmented naive Bayes (TAN, each feature may have one more feature parent,
+        the feature arcs forming a tree). ``"figure2"``: two SPODEs, with super-parent
+        A1 (the paper's Figure 2) and with super-parent A3: every other feature depends
+        on the class and on the super-parent; AODE averages the k such networks.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two panels side by side; the class node is blue, super-parents orange.
+    """
+    import matplotlib.pyplot as plt
+
+    row = {f"A{i}": (float(i - 1), 0.0) for i in range(1, 5)}
+    if kind == "figure1":
+        pos = {"C": (1.5, 1.55), **row}
+        panels = [("(a) naive Bayes", pos, _NB_EDGES, ()),
+                  ("(b) a tree-augmented naive Bayes (TAN)", pos,
+                   _NB_EDGES + [("A1", "A2"), ("A2", "A3"), ("A2", "A4")], ())]
+    elif kind == "figure2":
+        panels = []
+        for sp in (1, 3):
+            name = f"A{sp}"
+            others = [f"A{i}" for i in range(1, 5) if i != sp]
+            pos = {"C": (1.5, 1.55), name: (0.3 if sp == 1 else 2.7, 0.85)}
+            pos.update({o: (0.5 + 1.0 * j, -0.15) for j, o in enumerate(others)})
+            edges = [("C", name)] + [("C", o) for o in others] + [(name, o) for o in others]
+            panels.append((f"SPODE with super-parent $A_{sp}$", pos, edges, (name,)))
+    else:
+        raise ValueError(f"kind must be 'figure1' or 'figure2'; got {kind!r}")
+    fig, axes = plt.subplots(1, 2, figsize=(TEXT_WIDTH, 2.7), constrained_layout=True)
+    for ax, (title, pos, edges, hl) in zip(axes, panels):
+        _draw_network(ax, pos, edges, title, hl)
+    return fig
+
+
+def _orders(text):
+    """``"O(l k^2 v^2)"`` as printed in the book: ``"O(ℓk²v²)"`` (ℓ, the number of
+    classes, is not mistaken for a 1 or an I)."""
+    out = str(text).replace("^2", "²").replace("^3", "³").replace("l", "ℓ")
+    return out.replace(" (", "(").replace(") ", ")").replace(" ", "")
+
+
+def complexity_table(published=None) -> pd.DataFrame:
+    """The paper's Table 1 (orders of memory and time), with our reading of each entry.
+
+    Parameters
+    ----------
+    published : DataFrame, optional
+        ``corani_table1_complexity`` (read with :func:`credal.datasets.published` when
+        None).
+
+    Returns
+    -------
+    DataFrame, one row per group of classifiers: the paper's orders for memory (the same
+    when learning and classifying), learning time and the time to classify one
+    instance, then that time for :mod:`credal.aode` (its exact dominance tests) and
+    what dominates the cost. Symbols: n instances, k features (= SPODEs), ℓ classes
+    (the paper's l), v average number of values of a feature.
+    """
+    pub = _published("corani_table1_complexity") if published is None else published
+    ours = {
+        "AODE": ("O(ℓk²)", "k tables of class × super-parent value × feature value, "
+                 "counted in one pass over the data per SPODE"),
+        "BMA-AODE/COMP-AODE": ("O(ℓk²)", "as AODE, plus a pass for each SPODE's "
+                               "likelihood of the training classes"),
+        "BMA-AODE*/COMP-AODE*": ("O(ℓk² + ℓ²k), times log k for COMP-AODE*",
+                                 "a dominance test per pair of classes: an optimisation in "
+                                 "the paper, the best of k vertices (BMA-AODE*) or a sort "
+                                 "(COMP-AODE*) here"),
+    }
+    rows = []
+    for _, r in pub.iterrows():
+        clf = str(r["algorithm"])
+        if clf not in ours:
+            raise KeyError(f"no reading of the complexity of {clf!r}")
+        rows.append({"classifiers": clf.replace("/", ", "),
+                     "memory (paper)": _orders(r["space_learning_and_classification"]),
+                     "learning time (paper)": _orders(r["time_learning"]),
+                     "time per instance (paper)": _orders(r["time_classification"]),
+                     "time per instance (credal.aode)": ours[clf][0],
+                     "what costs": ours[clf][1]})
+    return pd.DataFrame(rows)
+
+
+# --- the paper's Figures 3 to 7
+
 def aode_accuracy_scatter(scores, reference="AODE", others=("BMA-AODE", "COMP-AODE")):
     """Figure 3: accuracy of ``reference`` against each of ``others``, per data set.
 
@@ -1571,7 +1808,7 @@ def aode_accuracy_scatter(scores, reference="AODE", others=("BMA-AODE", "COMP-AO
     reference : str
         Classifier on the vertical axes.
     others : sequence of str
-        One panel each, on the horizontal axis.
+        One panel each, on the horizontal axis (two per row).
 
     Returns
     -------
@@ -1580,54 +1817,91 @@ def aode_accuracy_scatter(scores, reference="AODE", others=("BMA-AODE", "COMP-AO
     import matplotlib.pyplot as plt
 
     ref = _col(scores, reference, "accuracy")
-    fig, axes = plt.subplots(1, len(others), figsize=(4.6 * len(others), 4.4),
+    ncol = min(2, len(others))
+    nrow = int(np.ceil(len(others) / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 3.5 * nrow),
                              squeeze=False, constrained_layout=True)
-    for ax, other in zip(axes[0], others):
+    for ax, other in zip(axes.ravel(), others):
         x = _col(scores, other, "accuracy").reindex(ref.index)
         lo, hi = _limits(x, ref)
         ax.plot([lo, hi], [lo, hi], color="black", lw=1, label="bisector")
         ax.scatter(x, ref, s=22, color="tab:blue", alpha=0.8, edgecolors="none",
                    label="one data set")
         above, below = int((ref > x).sum()), int((ref < x).sum())
-        ax.text(0.03, 0.97, f"{reference} higher: {above} data sets\n"
-                f"{other} higher: {below}", transform=ax.transAxes, va="top",
-                fontsize="small")
+        ax.text(0.03, 0.97, f"{reference} higher: {above}\n{other} higher: {below}",
+                transform=ax.transAxes, va="top")
         ax.set_xlim(lo, hi)
         ax.set_ylim(lo, hi)
         ax.set_aspect("equal")
-        ax.set_xlabel(f"accuracy of {other} (fraction)")
-        ax.set_ylabel(f"accuracy of {reference} (fraction)")
+        ax.set_xlabel(f"accuracy of {other}")
+        ax.set_ylabel(f"accuracy of {reference}")
         ax.grid(True, lw=0.3, color="0.85")
-        ax.legend(loc="lower right", fontsize="small", frameon=False)
+        ax.legend(loc="lower right", frameon=False)
+    for ax in axes.ravel()[len(others):]:
+        ax.set_visible(False)
     return fig
 
 
-def _ratio_panel(ax, ratio, order, ylabel, title, better_below, reference):
-    r = ratio.reindex(order)
-    x = np.arange(len(r))
-    v = r.to_numpy(dtype=float)
-    better = v < 1 if better_below else v > 1
-    worse = v > 1 if better_below else v < 1
-    ax.axhline(1.0, color="black", lw=1)
-    ax.axhline(float(np.nanmean(v)), color="tab:red", lw=1, ls="--",
-               label=f"mean {float(np.nanmean(v)):.3f}")
-    for mask, color, name in ((better, "tab:blue", f"better than {reference}"),
-                              (worse, "tab:orange", f"worse than {reference}"),
-                              (~better & ~worse, "0.6", "equal")):
-        if mask.any():
-            ax.scatter(x[mask], v[mask], s=20, color=color, zorder=3, label=name)
-    ax.set_xticks(x)
-    ax.set_xticklabels(r.index, rotation=90, fontsize=6)
-    ax.set_xlim(-1, len(r))
-    ax.set_ylabel(ylabel)
-    ax.set_xlabel("data set (ordered by number of instances)")
-    ax.set_title(title, fontsize="medium")
-    ax.grid(True, axis="y", lw=0.3, color="0.85")
-    ax.legend(loc="best", fontsize="x-small", frameon=False, ncol=2)
+def _dot_panel(ax, values, order, xlabel, title, better_below, reference, paper=None,
+               paper_label="paper's mean", markers=None):
+    """Ratios to 1 of one or more series, one row per data set (ordered by size)."""
+    series = values if isinstance(values, dict) else {None: values}
+    y = np.arange(len(order))[::-1]
+    ax.axvline(1.0, color="black", lw=1)
+    marks = markers or ["o", "D", "s"]
+    for i, (name, s) in enumerate(series.items()):
+        v = s.reindex(order).to_numpy(dtype=float)
+        better = v < 1 if better_below else v > 1
+        worse = v > 1 if better_below else v < 1
+        for mask, color, what in ((better, "tab:blue", f"better than {reference}"),
+                                  (worse, "tab:orange", f"worse than {reference}"),
+                                  (~better & ~worse, "0.55", "equal")):
+            if mask.any():
+                lab = what if name is None else f"{name}: {what}"
+                ax.scatter(v[mask], y[mask], s=22, marker=marks[i % len(marks)],
+                           color=color, zorder=3, label=lab,
+                           facecolors=color if i == 0 else "none")
+        m = float(np.nanmean(v))
+        ax.axvline(m, **{**_OURS_STYLE, "ls": ["--", "-."][i % 2]},
+                   label=f"our mean{'' if name is None else ' ' + name} {m:.3f}")
+    for i, (key, val) in enumerate((paper or {}).items()):
+        if val is None:
+            continue
+        if isinstance(val, tuple):
+            ax.axvspan(*val, color="tab:green", alpha=0.15, lw=0,
+                       label=f"{paper_label}{'' if key is None else ' ' + key}")
+        else:
+            ax.axvline(val, **{**_PAPER_STYLE, "ls": [":", (0, (5, 2, 1, 2))][i % 2]},
+                       label=f"{paper_label}{'' if key is None else ' ' + key} {val:.2f}")
+    ax.set_yticks(y)
+    ax.set_yticklabels([str(d).replace("_", " ") for d in order])
+    ax.set_ylim(-0.7, len(order) - 0.3)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, axis="x", lw=0.3, color="0.85")
+
+
+def _dot_figure(n_rows, n_panels=2):
+    import matplotlib.pyplot as plt
+
+    height = 2.8 + 0.19 * n_rows
+    fig, axes = plt.subplots(1, n_panels, figsize=(TEXT_WIDTH, height), sharey=True,
+                             squeeze=False, constrained_layout=True)
+    return fig, axes[0]
+
+
+def _legend_below(fig, axes):
+    labels = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                labels[lab] = h
+    fig.legend(list(labels.values()), list(labels), loc="outside lower center", ncol=2,
+               frameon=False)
 
 
 def aode_relative_brier(scores, sizes=None, reference="AODE",
-                        others=("BMA-AODE", "COMP-AODE")):
+                        others=("BMA-AODE", "COMP-AODE"), paper=None):
     """Figure 4: Brier loss of each of ``others`` divided by that of ``reference``.
 
     Parameters
@@ -1635,31 +1909,38 @@ def aode_relative_brier(scores, sizes=None, reference="AODE",
     scores : DataFrame
         :func:`credal.comparisons.dataset_scores` (needs ``brier``).
     sizes : DataFrame or Series, optional
-        Data set sizes (column ``n``) used to order the horizontal axis.
+        Data set sizes (column ``n``): rows ordered by size, the smallest on top.
     reference : str
     others : sequence of str
-        One panel each (own vertical scale).
+        One panel each, side by side, sharing the data-set axis.
+    paper : dict, optional
+        :func:`paper_means`: the paper's average increase (``brier_increase_bma``) and
+        reduction (``brier_reduction_comp``), in percent, drawn as ratios.
 
     Returns
     -------
     matplotlib.figure.Figure
         Blue points (below 1) are data sets where the classifier beats ``reference``,
-        orange ones where it loses.
+        orange ones where it loses; dashed: our mean ratio, dotted green: the paper's.
     """
-    import matplotlib.pyplot as plt
-
     ref = _col(scores, reference, "brier")
     order = _by_size(ref.index, sizes)
-    fig, axes = plt.subplots(len(others), 1, figsize=(9, 3.3 * len(others)),
-                             squeeze=False, constrained_layout=True)
-    for ax, other in zip(axes[:, 0], others):
+    fig, axes = _dot_figure(len(order), len(others))
+    pub = {"BMA-AODE": _paper(paper, "brier_increase_bma"),
+           "COMP-AODE": _paper(paper, "brier_reduction_comp")}
+    for ax, other in zip(axes, others):
         ratio = _col(scores, other, "brier") / ref
-        _ratio_panel(ax, ratio, order, f"Brier {other} / Brier {reference}",
-                     f"{other} relative to {reference}", True, reference)
+        v = pub.get(other)
+        line = None if v is None else 1 + v / 100 if other == "BMA-AODE" else 1 - v / 100
+        _dot_panel(ax, ratio, order, f"Brier loss of {other} /\nBrier loss of {reference}",
+                   other, True,
+                   reference, paper={None: line})
+    axes[0].set_ylabel("data set (smallest on top)")
+    _legend_below(fig, axes)
     return fig
 
 
-def aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*")):
+def aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*"), paper=None):
     """Determinacy of the credal classifiers against the number of instances.
 
     Parameters
@@ -1669,6 +1950,9 @@ def aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*")):
     sizes : DataFrame or Series
         Number of instances per data set (column ``n``).
     classifiers : sequence of str
+    paper : dict, optional
+        :func:`paper_means`: the paper's average determinacies (``det_bma``,
+        ``det_comp``) are drawn as dotted lines in the classifiers' colours.
 
     Returns
     -------
@@ -1677,26 +1961,31 @@ def aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*")):
     import matplotlib.pyplot as plt
 
     n = pd.Series(sizes["n"] if isinstance(sizes, pd.DataFrame) else sizes, dtype=float)
-    fig, ax = plt.subplots(figsize=(7.5, 4.4), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.0), constrained_layout=True)
     markers = ["o", "s", "^", "D"]
+    keys = {"BMA-AODE*": "det_bma", "COMP-AODE*": "det_comp"}
     for i, c in enumerate(classifiers):
         det = 100 * _col(scores, c, "determinacy")
+        color = f"C{i}"
         ax.scatter(n.reindex(det.index), det, s=26, marker=markers[i % len(markers)],
-                   alpha=0.8, label=f"{c} (mean {det.mean():.1f}%)")
+                   alpha=0.8, color=color, label=f"{c} (our mean {det.mean():.1f}%)")
+        v = _paper(paper, keys.get(c, ""))
+        if v is not None:
+            ax.axhline(v, color=color, lw=1.5, ls=":", label=f"{c}, paper's mean {v:g}%")
     worst = 100 * _col(scores, classifiers[0], "determinacy")
     for name in worst.nsmallest(4).index:
-        ax.annotate(name, (n[name], worst[name]), fontsize=7, xytext=(4, -3),
-                    textcoords="offset points", color="0.3")
+        ax.annotate(name.replace("_", " "), (n[name], worst[name]), fontsize=9,
+                    xytext=(4, -3), textcoords="offset points", color="0.3")
     ax.set_xscale("log")
     ax.set_xlabel("number of instances n (log scale)")
-    ax.set_ylabel("determinacy (% of instances given one class)")
+    ax.set_ylabel("determinacy (% of instances\ngiven one class)")
     ax.grid(True, lw=0.3, color="0.85")
-    ax.legend(loc="lower right", fontsize="small", frameon=False)
+    ax.legend(loc="lower right", frameon=False)
     return fig
 
 
 def aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*"),
-                                 counterparts=None):
+                                 counterparts=None, paper=None):
     """Figure 5: precise accuracy on the safe vs the prior-dependent instances.
 
     For each credal classifier, its precise counterpart's accuracy on the instances
@@ -1709,9 +1998,12 @@ def aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*")
     scores : DataFrame
         :func:`credal.comparisons.dataset_scores`.
     classifiers : sequence of str
-        Credal classifiers, one panel each.
+        Credal classifiers, one panel each (two per row).
     counterparts : dict, optional
         Display name of each precise counterpart (default: name without ``*``).
+    paper : dict, optional
+        :func:`paper_means`: the paper's average accuracies (``safe_bma``,
+        ``prior_dep_bma``, ...) drawn as a green star, our averages as a red cross.
 
     Returns
     -------
@@ -1721,10 +2013,13 @@ def aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*")
     import matplotlib.pyplot as plt
 
     counterparts = counterparts or {}
-    fig, axes = plt.subplots(1, len(classifiers), figsize=(4.6 * len(classifiers), 4.5),
+    ncol = min(2, len(classifiers))
+    nrow = int(np.ceil(len(classifiers) / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 3.9 * nrow),
                              squeeze=False, constrained_layout=True)
-    for ax, c in zip(axes[0], classifiers):
+    for ax, c in zip(axes.ravel(), classifiers):
         p = counterparts.get(c, c.rstrip("*"))
+        k = "bma" if c == "BMA-AODE*" else "comp" if c == "COMP-AODE*" else None
         safe = _col(scores, c, "precise_on_determinate")
         dep = _col(scores, c, "precise_on_indeterminate")
         n_ind = _col(scores, c, "n_indeterminate")
@@ -1733,20 +2028,29 @@ def aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*")
         ax.scatter(dep[ok], safe[ok], s=8 + 4 * np.sqrt(n_ind[ok].astype(float)),
                    color="tab:purple", alpha=0.6, edgecolors="none",
                    label=f"one data set ({int(ok.sum())})")
+        if ok.any():
+            ax.plot([dep[ok].mean()], [safe[ok].mean()], "X", color="tab:red", ms=9,
+                    label="our means")
+        ps, pd_ = _paper(paper, f"safe_{k}"), _paper(paper, f"prior_dep_{k}")
+        if ps is not None and pd_ is not None:
+            ax.plot([pd_ / 100], [ps / 100], "*", color="tab:green", ms=13,
+                    markeredgecolor="black", mew=0.5, label="paper's means")
         ax.set_xlim(-0.02, 1.02)
         ax.set_ylim(-0.02, 1.02)
         ax.set_aspect("equal")
-        ax.set_xlabel("accuracy on prior-dependent instances (fraction)")
-        ax.set_ylabel("accuracy on safe instances (fraction)")
-        ax.set_title(f"accuracy of {p}\n(instances split by {c})", fontsize="medium")
+        ax.set_xlabel("accuracy on prior-dependent")
+        ax.set_ylabel("accuracy on safe instances")
+        ax.set_title(f"{p}, instances split by {c}", fontsize=10)
         ax.grid(True, lw=0.3, color="0.85")
-        ax.legend(loc="lower right", fontsize="small", frameon=False)
+        ax.legend(loc="lower right", frameon=False, fontsize=9)
+    for ax in axes.ravel()[len(classifiers):]:
+        ax.set_visible(False)
     return fig
 
 
 def aode_relative_utility(scores, sizes=None,
                           pairs=(("BMA-AODE*", "BMA-AODE"), ("COMP-AODE*", "COMP-AODE")),
-                          utilities=("u65", "u80")):
+                          utilities=("u65", "u80"), paper=None):
     """Figure 6: utility of each credal classifier over its counterpart's accuracy.
 
     Parameters
@@ -1754,28 +2058,39 @@ def aode_relative_utility(scores, sizes=None,
     scores : DataFrame
         :func:`credal.comparisons.dataset_scores`.
     sizes : DataFrame or Series, optional
-        Data set sizes (column ``n``) used to order the horizontal axes.
+        Data set sizes (column ``n``): rows ordered by size, the smallest on top.
     pairs : sequence of (credal, precise)
-        One row of panels each.
+        One panel each, side by side, sharing the data-set axis.
     utilities : sequence of str
-        One column of panels each.
+        One marker each (filled: the first).
+    paper : dict, optional
+        :func:`paper_means`: the paper's average gains of BMA-AODE* (``rel_u65_bma``,
+        ``rel_u80_bma``) as dotted lines, its "generally under" bound for COMP-AODE*
+        (``rel_high_comp``) as a band from 1.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(len(pairs), len(utilities),
-                             figsize=(5.6 * len(utilities), 3.4 * len(pairs)),
-                             squeeze=False, constrained_layout=True)
-    for row, (c, p) in zip(axes, pairs):
+    first = _col(scores, pairs[0][1], "accuracy")
+    order = _by_size(first.index, sizes)
+    fig, axes = _dot_figure(len(order), len(pairs))
+    for ax, (c, p) in zip(axes, pairs):
         acc = _col(scores, p, "accuracy")
-        order = _by_size(acc.index, sizes)
-        for ax, u in zip(row, utilities):
-            ratio = _col(scores, c, u) / acc
-            _ratio_panel(ax, ratio, order, f"{u} of {c} /\naccuracy of {p}",
-                         f"{c}, {u}", False, p)
+        ratios = {u: _col(scores, c, u) / acc for u in utilities}
+        k = "bma" if c == "BMA-AODE*" else "comp" if c == "COMP-AODE*" else None
+        pub = {}
+        for u in utilities:
+            v = _paper(paper, f"rel_{u}_{k}")
+            if v is not None:
+                pub[u] = 1 + v / 100
+        high = _paper(paper, f"rel_high_{k}")
+        if high is not None:
+            pub["(generally below)"] = (1.0, 1 + high / 100)
+        _dot_panel(ax, ratios, order, f"utility of {c} /\naccuracy of {p}", c, False, p,
+                   paper=pub)
+    axes[0].set_ylabel("data set (smallest on top)")
+    _legend_below(fig, axes)
     return fig
 
 
@@ -1793,7 +2108,7 @@ def aode_friedman_ranks(ranks, classifiers, utilities=None):
         utility; columns = classifiers and ``cd_<level>``).
     classifiers : sequence of str
     utilities : sequence of str, optional
-        Rows of ``ranks`` to draw, one panel each (default: all).
+        Rows of ``ranks`` to draw, one panel each (two per row; default: all).
 
     Returns
     -------
@@ -1804,28 +2119,33 @@ def aode_friedman_ranks(ranks, classifiers, utilities=None):
     utilities = list(ranks.index) if utilities is None else list(utilities)
     levels = [c for c in ranks.columns if str(c).startswith("cd_")]
     k = len(classifiers)
-    fig, axes = plt.subplots(1, len(utilities), figsize=(4.8 * len(utilities), 0.9 + 0.6 * k),
-                             squeeze=False, constrained_layout=True)
+    ncol = min(2, len(utilities))
+    nrow = int(np.ceil(len(utilities) / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, (1.4 + 0.45 * k) * nrow),
+                             squeeze=False, constrained_layout=True, sharey=True)
     # thin bars for the first level (e.g. 95%), thicker for the next ones
     widths = np.linspace(1.5, 5.0, len(levels)) if levels else []
-    for ax, u in zip(axes[0], utilities):
+    for ax, u in zip(axes.ravel(), utilities):
         r = ranks.loc[u]
         for i, c in enumerate(classifiers):
             for level, w in zip(levels, widths):
                 half = float(r[level]) / 2
                 ax.plot([r[c] - half, r[c] + half], [i, i], lw=w, alpha=0.45,
                         color="tab:blue", solid_capstyle="butt",
-                        label=f"± CD/2, {level[3:]} confidence" if i == 0 else None)
+                        label=f"± CD/2, {level[3:]}" if i == 0 else None)
             ax.plot([r[c]], [i], "o", color="black", ms=6)
         ax.set_yticks(range(k))
         ax.set_yticklabels(classifiers)
         ax.set_ylim(-0.6, k - 0.4)
         ax.set_xlim(0.6, k + 0.4)
-        ax.set_xlabel("average rank over data sets (1 = best)")
+        ax.set_xlabel("average rank (1 = best)")
         ax.set_ylabel("classifier")
-        ax.set_title(f"ranks under {u}", fontsize="medium")
+        ax.set_title(f"ranks under {u}", fontsize=10)
         ax.grid(True, axis="x", lw=0.3, color="0.85")
-    axes[0, 0].legend(loc="upper right", fontsize="x-small", frameon=False)
+    for ax in axes.ravel()[len(utilities):]:
+        ax.set_visible(False)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False)
     return fig
 
 
@@ -1849,7 +2169,7 @@ def aode_bayesian_comparisons(table):
 
     t = table.dropna(subset=["p_a_better"])
     y = np.arange(len(t))[::-1]
-    fig, ax = plt.subplots(figsize=(8.5, 0.9 + 0.32 * len(t)), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 1.2 + 0.3 * len(t)), constrained_layout=True)
     left = np.zeros(len(t))
     for col, color, name in (("p_a_better", "tab:blue", "a better"),
                              ("p_rope", "0.75", "practically equivalent"),
@@ -1858,13 +2178,17 @@ def aode_bayesian_comparisons(table):
         ax.barh(y, v, left=left, color=color, label=name, height=0.7)
         left += v
     ax.set_yticks(y)
-    ax.set_yticklabels(t["label"], fontsize=7)
+    ax.set_yticklabels([_short_label(s) for s in t["label"]], fontsize=9)
     ax.set_xlim(0, 1)
     ax.set_xlabel("posterior probability (Bayesian signed-rank test)")
     ax.set_ylabel("comparison (a vs b)")
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, fontsize="small",
-              frameon=False)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     return fig
+
+
+def _short_label(label):
+    return (str(label).replace("accuracy: safe vs prior-dependent", "safe vs prior-dep.")
+            .replace(" (split by ", "\n(split by "))
 
 
 def aode_archive_scatter(comparison, measures=("determinacy", "accuracy", "u65"), k=2):
@@ -1875,7 +2199,7 @@ def aode_archive_scatter(comparison, measures=("determinacy", "accuracy", "u65")
     comparison : DataFrame
         :func:`archive_comparison`.
     measures : sequence of str
-        One panel each.
+        One panel each (two per row).
     k : int
         Name the ``k`` data sets farthest from the identity line in each panel.
 
@@ -1887,10 +2211,12 @@ def aode_archive_scatter(comparison, measures=("determinacy", "accuracy", "u65")
     """
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(measures), figsize=(4.6 * len(measures), 4.6),
+    ncol = min(2, len(measures))
+    nrow = int(np.ceil(len(measures) / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 3.5 * nrow),
                              squeeze=False, constrained_layout=True)
     markers = ["o", "s", "^", "D", "v"]
-    for ax, m in zip(axes[0], measures):
+    for ax, m in zip(axes.ravel(), measures):
         part = comparison[comparison["measure"] == m].dropna(subset=["ours", "theirs"])
         if part.empty:
             raise KeyError(f"no {m!r} rows in the comparison")
@@ -1901,15 +2227,16 @@ def aode_archive_scatter(comparison, measures=("determinacy", "accuracy", "u65")
                        alpha=0.75, label=f"{clf} ({len(g)})")
         far = part.reindex(part["difference"].abs().sort_values(ascending=False).index)[:k]
         for _, r in far.iterrows():
-            ax.annotate(f"{r['dataset'].replace('_', ' ')} ({r['classifier']})",
-                        (r["theirs"], r["ours"]), fontsize=6.5, color="0.3",
-                        xytext=(4, -8), textcoords="offset points")
+            ax.annotate(r["dataset"].replace("_", " "), (r["theirs"], r["ours"]),
+                        fontsize=9, color="0.3", xytext=(4, -10), textcoords="offset points")
         ax.set_xlim(lo, hi)
         ax.set_ylim(lo, hi)
         ax.set_aspect("equal")
-        ax.set_xlabel(f"{m}, authors' archive (fraction)")
-        ax.set_ylabel(f"{m}, ours (fraction)")
+        ax.set_title(m, fontsize=10)
+        ax.set_xlabel(f"{m}, authors' archive")
+        ax.set_ylabel(f"{m}, ours")
         ax.grid(True, lw=0.3, color="0.85")
-        ax.legend(loc="lower right", fontsize="x-small", frameon=False)
+        ax.legend(loc="lower right", frameon=False, fontsize=9)
+    for ax in axes.ravel()[len(measures):]:
+        ax.set_visible(False)
     return fig
-

@@ -19,7 +19,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from credal import datasets
-from credal.chapters._common import headline_table, save_table
+from credal.chapters._common import at_a_glance, book_style, headline_table, save_table, show_table
 from credal.experiments import cross_validate, holdout_item
 from credal.preprocessing import make_preprocessor
 from credal.robust import NaiveBayesMissing
@@ -34,6 +34,8 @@ __all__ = [
     "moral_tree_table", "display_tree_table", "display_tree_design", "save_table",
     # numbers for the text
     "tree_table_summary", "train_test_gap",
+    # the box at the top of the chapter
+    "CITATION", "PAPER_MAP", "glance_box", "book_style", "show_table", "display_protocols",
     # other protocols, and the hepatitis split
     "PROTOCOLS", "moral_protocol_runs", "moral_protocol_table", "consistent_case_counts",
     "hepatitis_split_arithmetic",
@@ -283,7 +285,7 @@ def moral_tree_table(runs, design, which):
     return pd.DataFrame(rows)
 
 
-def display_tree_table(table, decimals=1, z_flag=3.0):
+def display_tree_table(table, decimals=1, z_flag=3.0, prefix=None):
     """Readable wide copy of :func:`moral_tree_table`: "ours ± SE (published)" cells.
 
     A star marks a difference larger than ``z_flag`` split-to-split standard
@@ -295,11 +297,17 @@ def display_tree_table(table, decimals=1, z_flag=3.0):
     table : DataFrame
     decimals : int
     z_flag : float
+    prefix : str, optional
+        Keep only the columns named ``"<prefix>: ..."`` and drop the prefix from their
+        names (e.g. ``"simple"`` for the simple tree's half of the dominance table).
 
     Returns
     -------
     DataFrame of str, index = the slides' data-set names.
     """
+    if prefix is not None:
+        table = table[table["column"].str.startswith(f"{prefix}: ")]
+        table = table.assign(column=table["column"].str[len(prefix) + 2:])
     def cell(o, s, p, z):
         txt = f"{o:.{decimals}f}" if np.isfinite(o) else "–"
         if np.isfinite(o) and np.isfinite(s):
@@ -328,12 +336,13 @@ def display_tree_design(design):
     -------
     DataFrame indexed by the slides' data-set names.
     """
+    def pair(a, b):
+        return f"{a} / {b}"
     out = pd.DataFrame({
         "our data set": design["name"].to_numpy(),
-        "train (slides)": design["paper_n_train"].to_numpy(),
-        "test (slides)": design["paper_n_test"].to_numpy(),
-        "train (ours)": design["n_train"].to_numpy(),
-        "test (ours)": design["n_test"].to_numpy(),
+        "train / test (slides)": [pair(a, b) for a, b in zip(design["paper_n_train"],
+                                                             design["paper_n_test"])],
+        "train / test (ours)": [pair(a, b) for a, b in zip(design["n_train"], design["n_test"])],
         "rows used": [f"{u} ({c} of {n} complete)" for u, c, n in
                       zip(design["rows_used"], design["n_complete_rows"], design["n_rows_file"])],
         "variables (slides / ours)": [f"{a} / {b}" + (f" ({v} not constant)" if v != b else "")
@@ -341,8 +350,33 @@ def display_tree_design(design):
                                                          design["n_variables_varying"])],
         "classes (slides / ours)": [f"{a} / {b}" for a, b in
                                     zip(design["paper_n_classes"], design["n_classes"])],
-        "split": design["split"].to_numpy(),
     }, index=pd.Index(design["dataset"].to_numpy(), name="data set"))
+    return out
+
+
+def display_protocols(protocols):
+    """Compact view of :func:`moral_protocol_table`: ``"ours (gap)"`` per figure.
+
+    Parameters
+    ----------
+    protocols : DataFrame
+
+    Returns
+    -------
+    DataFrame of str (the CSV keeps every column).
+    """
+    def cell(v, g):
+        if not np.isfinite(v):
+            return "\u2013"
+        txt = f"{v:.1f}"
+        return txt + (f" ({g:+.1f})".replace("-", "\u2212") if np.isfinite(g) else "")
+    short = {"NB": "NB", "C4.5": "C4.5", "tree, frequency": "tree, freq.",
+             "tree, determinate": "tree, det."}
+    out = pd.DataFrame({"what it does": protocols["what it does"]}, index=protocols.index)
+    for col, name in short.items():
+        out[name] = [cell(v, g) for v, g in zip(protocols[col].astype(float),
+                                                protocols[f"gap: {col}"].astype(float))]
+    out["data sets"] = protocols["data sets"]
     return out
 
 
@@ -781,6 +815,50 @@ def headline(classic, credal, frequency, design=None, *, exclude=("Cleveland", "
     drop_row(classic, "C4.5 train", "C4.5 test", "C4.5: mean drop from training to test accuracy",
              classic_why)
     return headline_table(rows, paper="Moral (slides)", chapter="credal-trees")
+
+
+# ------------------------------------------------------------ the chapter's "at a glance" box
+
+#: the slides (their title page; they carry no date) and the method's paper they cite
+CITATION = ('S. Moral, "Discovering independence", lecture slides (second part: classification '
+            'trees), Departamento de Ciencias de la Computación, Universidad de Granada, Spain '
+            '(undated; cites work up to 2005); the method: J. Abellán and S. Moral, "Building '
+            'classification trees using the total uncertainty criterion", *International Journal '
+            'of Intelligent Systems* 18 (2003) 1215-1225.')
+
+#: the paper's tables and figures and where this chapter shows them
+PAPER_MAP = [
+    ("the data sets (training and test sizes)", "the data sets table"),
+    ("NB and C4.5, training and test accuracy", "the Naive Bayes and C4.5 table"),
+    ("TU2, simple method: accuracy and UC", "the determinate-accuracy table"),
+    ("global comparison (frequency criterion) and the double method",
+     ("the frequency-criterion table and its figure", "fig-trees-vs-slides")),
+    ("TU1, simple and double", "the TU1 section (shown as published)"),
+]
+
+
+def glance_box(headline, *, summary=None, notebook='credal-trees', mapping=None):
+    """The chapter's "at a glance" box (:func:`credal.chapters._common.at_a_glance`), as
+    an object a notebook can display or glue (it is computed after the headline rows
+    and shown at the top of the page).
+
+    Parameters
+    ----------
+    headline : DataFrame
+        :func:`headline` output.
+    summary : str, optional
+    notebook : str
+    mapping : list of (str, str or (str, str)), optional
+        Default :data:`PAPER_MAP`.
+
+    Returns
+    -------
+    IPython.display.HTML
+    """
+    from IPython.display import HTML
+
+    return HTML(at_a_glance(CITATION, notebook, mapping=PAPER_MAP if mapping is None else mapping,
+                            headline=headline, summary=summary, display=False))
 
 
 # ---------------------------------------------------------------------------- figures

@@ -12,17 +12,24 @@ headline rows: this chapter reproduces no result.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from credal import datasets
-from credal.chapters._common import save_table
+from credal.chapters._common import MISSING, book_style, format_number, save_table, show_table
 
-__all__ = ["dataset_map", "display_table", "dropped_classes", "features_after_mdl",
-           "overview", "paper_lists", "save_table"]
+__all__ = ["book_style", "dataset_map", "display_table", "dropped_classes",
+           "features_after_mdl", "overview", "paper_lists", "paper_view", "save_table",
+           "show_table"]
 
 #: short label of each paper group in the overview's "papers" column
 _SHORT_GROUP = {"corani-antonucci": "Corani", "antonucci-lncc": "Antonucci",
                 "ramoni-sebastiani": "Ramoni", "moral-trees": "Moral"}
+
+#: panel title of each paper group in :func:`dataset_map`
+_PAPER_TITLE = {"corani-antonucci": "Corani & Antonucci",
+                "antonucci-lncc": "Antonucci, Cattaneo & Corani",
+                "ramoni-sebastiani": "Ramoni & Sebastiani", "moral-trees": "Moral"}
 
 #: the published columns of a paper's list besides the data set's size
 _LIST_EXTRA = {"corani-antonucci": ("k", "classes"),
@@ -208,11 +215,103 @@ def display_table(df: pd.DataFrame, kind: str, group: str | None = None) -> pd.D
     raise ValueError(f"kind must be 'overview', 'sources' or 'paper'; got {kind!r}")
 
 
+def _cell(x) -> str:
+    if x is None or (not isinstance(x, str) and pd.isna(x)):
+        return MISSING
+    return format_number(x) if isinstance(x, (int, float)) or hasattr(x, "dtype") else str(x)
+
+
+def _pair(paper, ours) -> str:
+    """``"paper / ours"``, or the number once where both agree."""
+    p, o = _cell(paper), _cell(ours)
+    return o if p == o else f"{p} / {o}"
+
+
+def paper_view(lists: pd.DataFrame, group: str) -> pd.DataFrame:
+    """A paper's list of data sets in at most seven columns, the paper's number beside ours.
+
+    Cells ``"paper / ours"`` hold the published number and ours, or one number where
+    the two agree; ``"–"`` marks a number the paper does not give.
+
+    Parameters
+    ----------
+    lists : DataFrame
+        Output of :func:`paper_lists`.
+    group : str
+        The paper group.
+
+    Returns
+    -------
+    DataFrame of str with a fresh index.
+    """
+    d = display_table(lists, "paper", group).reset_index()
+    out = pd.DataFrame({"paper's name": d["paper's name"], "our name": d["our name"]})
+    if "n (paper)" in d:
+        out["rows (paper / ours)"] = [_pair(p, o) for p, o in zip(d["n (paper)"], d["n (ours)"])]
+    else:
+        out["rows (ours)"] = [_cell(o) for o in d["n (ours)"]]
+    if "train (paper)" in d:
+        out["train + test (paper)"] = [f"{_cell(a)} + {_cell(b)}" for a, b in
+                                       zip(d["train (paper)"], d["test (paper)"])]
+    if "variables (paper)" in d:
+        out["variables (paper)"] = [_cell(v) for v in d["variables (paper)"]]
+    if "k (paper)" in d:
+        ours = d["k (ours)"] if "k (ours)" in d else [np.nan] * len(d)
+        out["k (paper / ours)"] = [_pair(p, o) for p, o in zip(d["k (paper)"], ours)]
+    if "classes (paper)" in d:
+        out["classes (paper / ours)"] = [_pair(p, o) for p, o in
+                                         zip(d["classes (paper)"], d["classes (ours)"])]
+    else:
+        out["classes (ours)"] = d["classes (ours)"].astype(str)
+    out["note"] = d["note"].fillna("").astype(str)
+    return out
+
+
 # --------------------------------------------------------------------------- figures
 
 
-def dataset_map(overview, groups=None):
-    """Rows against features of every data set, one panel per paper group.
+def _place_labels(ax, names, x, y, fontsize=9):
+    """Write each name next to its point where it overlaps no name placed before.
+
+    Candidate spots right, left, above and below the point are tried in turn; when
+    all overlap, the spot with the least overlap is taken (no name is dropped).
+    """
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    spots = [((4, 1), "left", "bottom"), ((4, -2), "left", "top"),
+             ((-4, 1), "right", "bottom"), ((-4, -2), "right", "top"),
+             ((0, 5), "center", "bottom"), ((0, -5), "center", "top"),
+             ((8, 9), "left", "bottom"), ((8, -10), "left", "top"),
+             ((-8, 9), "right", "bottom"), ((-8, -10), "right", "top")]
+    placed = []
+    axbox = ax.get_window_extent(renderer)
+    for order in np.argsort(x):
+        best = None
+        for offset, ha, va in spots:
+            t = ax.annotate(names[order], (x[order], y[order]), xytext=offset,
+                            textcoords="offset points", ha=ha, va=va, fontsize=fontsize,
+                            color="0.25", annotation_clip=False)
+            box = t.get_window_extent(renderer)
+            overlap = sum(max(0, min(box.x1, b.x1) - max(box.x0, b.x0))
+                          * max(0, min(box.y1, b.y1) - max(box.y0, b.y0)) for b in placed)
+            outside = max(0, axbox.x0 - box.x0) + max(0, box.x1 - axbox.x1) \
+                + max(0, axbox.y0 - box.y0) + max(0, box.y1 - axbox.y1)
+            cost = overlap + 50 * outside * box.height
+            if best is None or cost < best[0]:
+                if best is not None:
+                    best[1].remove()
+                best = (cost, t, box)
+            else:
+                t.remove()
+            if cost == 0:
+                break
+        best[1].set_in_layout(False)
+        placed.append(best[2])
+
+
+def dataset_map(overview, groups=None, width: float = 6.8):
+    """Rows against features of every data set, one panel per paper group (two per row).
 
     Parameters
     ----------
@@ -221,6 +320,8 @@ def dataset_map(overview, groups=None):
         ``n_features``, ``n_classes``, ``pct_missing``, ``groups``).
     groups : list of str, optional
         Panels to draw; default: every group present.
+    width : float
+        Figure width in inches (the book's text width); names are 9 pt at this width.
 
     Returns
     -------
@@ -234,36 +335,46 @@ def dataset_map(overview, groups=None):
         groups = sorted({g for gs in member for g in gs if g})
     if not groups:
         raise ValueError("no paper group to draw")
-    ncol = min(2, len(groups))
-    nrow = -(-len(groups) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(5.2 * ncol, 3.9 * nrow), squeeze=False,
-                             sharex=True, sharey=True, constrained_layout=True)
+    sizes = {g: int(member.map(lambda gs, g=g: g in gs).sum()) for g in groups}
+    # a paper with many data sets gets a full-width panel, the others two per row
+    wide = [g for g in groups if sizes[g] > 15]
+    narrow = [g for g in groups if sizes[g] <= 15]
+    layout = [[g] for g in wide] + [narrow[i:i + 2] for i in range(0, len(narrow), 2)]
+    heights = [0.62 * width if len(r) == 1 and r[0] in wide else 0.5 * width for r in layout]
+    fig = plt.figure(figsize=(width, sum(heights) + 0.5), layout="constrained")
+    grid = fig.add_gridspec(len(layout), 2, height_ratios=heights)
+    axes, first = {}, None
+    for i, r in enumerate(layout):
+        for j, g in enumerate(r):
+            spec = grid[i, :] if len(r) == 1 and g in wide else grid[i, j]
+            axes[g] = fig.add_subplot(spec, sharex=first, sharey=first)
+            first = first or axes[g]
     x_all = overview["n_rows"].astype(float)
     y_all = overview[feat].clip(lower=1).astype(float)
-    for ax, g in zip(axes.flat, groups):
+    for g, ax in axes.items():
         inside = member.map(lambda gs: g in gs).to_numpy()
-        ax.scatter(x_all[~inside], y_all[~inside], s=12, color="0.85", zorder=1)
+        ax.scatter(x_all[~inside], y_all[~inside], s=10, color="0.85", zorder=1)
         d = overview[inside]
-        size = 18 + 14 * d["n_classes"].astype(float)
+        size = 14 + 10 * d["n_classes"].astype(float)
         miss = d["pct_missing"].to_numpy() > 0
         x, y = x_all[inside].to_numpy(), y_all[inside].to_numpy()
         ax.scatter(x[~miss], y[~miss], s=size[~miss], facecolors="none",
                    edgecolors="tab:blue", zorder=2, label="complete")
         ax.scatter(x[miss], y[miss], s=size[miss], color="tab:orange", alpha=0.8,
                    zorder=2, label="with missing values")
-        for name, xi, yi in zip(d.index, x, y):
-            ax.annotate(name, (xi, yi), fontsize=6, xytext=(3, 2),
-                        textcoords="offset points", color="0.25")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_title(f"{g} ({int(inside.sum())} data sets)", fontsize="medium")
+        ax.set_title(f"{_PAPER_TITLE.get(g, g)} ({int(inside.sum())} data sets)",
+                     fontsize=10)
         ax.grid(True, which="major", lw=0.3, color="0.85")
-    for ax in axes[-1]:
-        ax.set_xlabel("rows (instances, log scale)")
-    for ax in axes[:, 0]:
+        ax.tick_params(labelsize=9, labelbottom=True, labelleft=True)
+        ax.set_xlabel("rows (log scale)", fontsize=10)
         label = "features after MDL" if feat == "n_features_mdl" else "features"
-        ax.set_ylabel(f"{label} (log scale)")
-    for ax in list(axes.flat)[len(groups):]:
-        ax.set_visible(False)
-    axes.flat[0].legend(frameon=False, fontsize="small", loc="upper left")
+        ax.set_ylabel(f"{label} (log scale)", fontsize=10)
+    fig.legend(*first.get_legend_handles_labels(), loc="outside upper center",
+               ncol=2, frameon=False, fontsize=9)
+    for g, ax in axes.items():
+        inside = member.map(lambda gs: g in gs).to_numpy()
+        _place_labels(ax, list(overview.index[inside]), x_all[inside].to_numpy(),
+                      y_all[inside].to_numpy())
     return fig

@@ -26,7 +26,17 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 from credal import datasets, experiments
 from credal.averaging import ModelAveragedNaiveBayes, naive_family_statistics
-from credal.chapters._common import headline_table, save_table, tolerance
+from credal.chapters._common import (
+    TEXT_WIDTH,
+    at_a_glance,
+    book_style,
+    comparison_layout,
+    comparison_table,
+    headline_table,
+    save_table,
+    show_table,
+    tolerance,
+)
 from credal.metrics import (
     binary_log_odds,
     binary_roc_areas,
@@ -63,7 +73,27 @@ __all__ = [
     "random_networks_figure",
     "delta_roc_figure",
     "save_table",
+    "show_table",
+    "comparison_table",
+    "book_style",
+    "at_a_glance",
+    "CITATION",
+    "glance_mapping",
+    "glance",
+    "summary_view",
+    "statements_view",
+    "shared_view",
+    "columns_view",
+    "headline_view",
+    "paper_bands",
 ]
+
+#: The paper, as the chapter's at-a-glance box cites it (title and authors as in
+#: ../shared/papers/dash-cooper-exact-model-averaging-naive-bayes.txt).
+_CHAPTER = "exact-model-averaging"
+
+CITATION = ("D. Dash and G. F. Cooper (2002). *Exact model averaging with naive Bayesian "
+            "classifiers*. ICML 2002 (International Conference on Machine Learning).")
 
 
 # --------------------------------------------------------------------------------------
@@ -1103,6 +1133,163 @@ def shared_setting(results, n_features=200, n_train=200, max_parents=5):
 
 
 # --------------------------------------------------------------------------------------
+# Compact views of the tables for the book (the CSVs keep every column)
+# --------------------------------------------------------------------------------------
+
+
+def glance_mapping():
+    """The paper's figures and checks -> the chapter's, for :func:`at_a_glance`.
+
+    Returns
+    -------
+    list of (str, str or (str, str))
+        The second item of a pair is (text, anchor) when it links a figure of the page.
+    """
+    return [("Sec. 3.2, the check by enumeration", "Table 1"),
+            ("Figure 2 (a)-(c)", ("random networks, with the paper's values as bands",
+                                  "fig-dc-random")),
+            ("Figure 3", ("the least favourable case", "fig-dc-worst")),
+            ("Figure 4", ("ALARM", "fig-dc-alarm")),
+            ("Figure 5", ("HEPAR II", "fig-dc-hepar")),
+            ("Sec. 4.2, the numerical statements", "Tables 10 and 11")]
+
+
+def glance(headline_rows, comparison, check=None, profile=None):
+    """The chapter's at-a-glance box (:func:`at_a_glance`), ready for ``myst_nb.glue``.
+
+    Parameters
+    ----------
+    headline_rows : DataFrame
+        :func:`headline` (its verdicts are counted).
+    comparison : DataFrame
+        :func:`paper_comparison` (the outcome sentence counts its ``agrees``).
+    check : dict, optional
+        :func:`enumeration_check`.
+    profile : str, optional
+        Parameter profile of the run (default: as :func:`at_a_glance` decides).
+
+    Returns
+    -------
+    object
+        Displays as the box's HTML.
+    """
+    judged = comparison[comparison["agrees"] != "–"]
+    outcome = []
+    if check is not None:
+        outcome.append(f"The closed form equals averaging over all "
+                       f"{check['n_structures']:,} structures (largest difference "
+                       f"{check['max_abs_difference']:.1e}).")
+    outcome.append(f"{int((judged['agrees'] == 'yes').sum())} of the paper's {len(judged)} "
+                   "statements agree with our runs (Table 10).")
+    box = at_a_glance(CITATION, _CHAPTER, mapping=glance_mapping(), headline=headline_rows,
+                      profile=profile, summary=" ".join(outcome), display=False)
+    return _Box(box, f"At a glance: {CITATION}")
+
+
+class _Box:
+    """HTML for the notebook's output (with a plain-text fallback)."""
+
+    def __init__(self, html, text):
+        self.html, self.text = html, text
+
+    def _repr_html_(self):
+        return self.html
+
+    def __repr__(self):
+        return self.text
+
+
+def _pm(mean, se, nd=2):
+    if mean is None or not np.isfinite(mean):
+        return "–"
+    return f"{mean:.{nd}f}" + ("" if se is None or not np.isfinite(se) else f" ± {se:.{nd}f}")
+
+
+def summary_view(summary, x=None):
+    """:func:`summarise_trials` in at most seven columns: the setting, trials used, both
+    ROC areas and each measure as "mean ± SE" (percent).  The 99% intervals and the
+    spread are drawn in the figures and kept in :func:`display_summary`'s CSV.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        Output of :func:`summarise_trials`.
+    x : str, optional
+        As for :func:`display_summary`.
+
+    Returns
+    -------
+    DataFrame
+    """
+    full = display_summary(summary, x)
+    setting = [c for c in full.columns if c in _SYMBOL.values()]
+    out = full[[c for c in ("class node",) if c in full] + setting
+               + ["trials used", "ROC MAP", "ROC MA"]].copy()
+    for q, name in (("delta_roc", "Δ_ROC %"), ("delta_roc_remaining", "δ_ROC %")):
+        out[f"{name} (mean ± SE)"] = [_pm(m, e) for m, e in
+                                      zip(summary[f"{q}_mean"], summary[f"{q}_se"])]
+    return out.reset_index(drop=True)
+
+
+def statements_view(comparison):
+    """:func:`paper_comparison` in six columns: id, the statement (test: quantity), the
+    paper's value, ours, ``agrees`` and how ours is computed (wrapped)."""
+    out = pd.DataFrame({
+        "id": comparison["id"].astype(int),
+        "statement": [f"{t}: {q}" for t, q in zip(comparison["test"], comparison["quantity"])],
+        "paper": comparison["paper"].astype(str),
+        "ours": comparison["ours"].astype(str),
+        "agrees": comparison["agrees"].astype(str),
+        "how ours is computed": comparison["how ours is computed"].astype(str)})
+    return out
+
+
+def shared_view(shared):
+    """:func:`shared_setting` in six columns: each measure as "mean (99% CI)" beside the
+    paper's reading."""
+    out = pd.DataFrame({"test": shared["test"], "trials used": shared["trials used"]})
+    for name in ("Δ_ROC %", "δ_ROC %"):
+        out[f"{name} ours (99% CI)"] = [f"{_fmt(m, 2)} ({ci})" for m, ci in
+                                        zip(shared[f"{name} mean"], shared[f"{name} 99% CI"])]
+        out[f"{name} paper"] = shared[f"{name} paper"]
+    return out
+
+
+def headline_view(headline_rows):
+    """:func:`headline` in the standard comparison layout (:func:`comparison_layout`):
+    quantity, published, ours, tolerance, verdict, note.  Numbers too small for fixed
+    decimals (the exactness row's 1e-15 against a tolerance of 1e-9) are written in
+    scientific notation, so that they do not print as zeros."""
+    out = headline_rows.copy()
+    for col in ("published", "ours", "tolerance"):
+        vals = out[col].astype(float)
+        tiny = vals.abs().lt(1e-4) & vals.ne(0)
+        if tiny.any():
+            out[col] = pd.Series([f"{v:.1e}" if t else v for v, t in zip(vals, tiny)],
+                                 index=out.index, dtype=object)
+    return comparison_layout(out, label="quantity")
+
+
+def columns_view(cols_cmp):
+    """:func:`columns_comparison` in the standard layout, one row per statement and
+    generator: quantity, generator, published, ours, tolerance, verdict."""
+    rows = []
+    for tag in ("simplex", "normalised uniforms"):
+        part = pd.DataFrame({"quantity": cols_cmp.index.astype(str),
+                             "CPT columns": tag,
+                             "published": cols_cmp["published"].to_numpy(float),
+                             "ours": cols_cmp[f"ours ({tag})"].to_numpy(float),
+                             "tolerance": cols_cmp[f"tolerance ({tag})"].to_numpy(float),
+                             "verdict": cols_cmp[f"verdict ({tag})"].to_numpy()})
+        rows.append(part)
+    long = pd.concat(rows, ignore_index=True)
+    order = {q: i for i, q in enumerate(cols_cmp.index.astype(str))}
+    long = long.sort_values("quantity", key=lambda c: c.map(order), kind="stable")
+    return comparison_layout(long.reset_index(drop=True), label=["quantity", "CPT columns"],
+                             note=None)
+
+
+# --------------------------------------------------------------------------------------
 # Numbers for the text
 # --------------------------------------------------------------------------------------
 
@@ -1425,7 +1612,7 @@ def headline(results, check=None, confidence=0.99, reading=0.5, band_reading=1.5
                            why="the paper's two points are more than chance explains; they "
                            "depend on training sizes the paper does not report (ours start "
                            "at 25)")
-    return headline_table(rows, paper="Dash & Cooper (2002)", chapter="exact-model-averaging")
+    return headline_table(rows, paper="Dash & Cooper (2002)", chapter=_CHAPTER)
 
 
 def columns_comparison(simplex, uniforms):
@@ -1469,11 +1656,66 @@ _XLABEL = {
     "max_parents": "maximum in-degree N_k",
 }
 _SERIES = (
-    ("delta_roc", "Δ_ROC: relative gain of ROC area", "tab:blue", "o", 1 / 1.06),
-    ("delta_roc_remaining", "δ_ROC: share of the missing area gained", "tab:orange", "s",
-     1.06),
+    ("delta_roc", "Δ_ROC (relative gain)", "tab:blue", "o", 1 / 1.06),
+    ("delta_roc_remaining", "δ_ROC (share of the missing area)", "tab:orange", "s", 1.06),
 )
 _NEEDED = ("mean", "sd", "ci_low", "ci_high")
+#: smallest text of the figures, in points (the book shows them at natural size)
+_SMALL = 9
+
+#: The paper's stated values drawn on Figure 2, by test: (measure, kind, statement ids of
+#: the value(s), the range of the setting they are stated for: a number, or ``("id", i)``
+#: for the value of statement ``i``).  ``kind`` is ``"mean"`` (a mean or a range of
+#: means) or ``"spread"`` (the region holding about 70% of the trials, the ±1σ bars).
+#: The ranges are the paper's words (Sec. 4.2): "N > 150", "N ≳ 100", "between 200 and
+#: 800 records" (ids 23-24), "N_k < 10" (id 30).
+_BANDS = {
+    "nodes": (("delta_roc", "mean", (13,), (150.0, np.inf)),
+              ("delta_roc_remaining", "mean", (14,), (150.0, np.inf)),
+              ("delta_roc", "spread", (16, 17), (100.0, np.inf)),
+              ("delta_roc_remaining", "spread", (18, 19), (100.0, np.inf))),
+    "records": (("delta_roc", "mean", (21,), (("id", 23), ("id", 24))),
+                ("delta_roc_remaining", "mean", (22,), (("id", 23), ("id", 24))),
+                ("delta_roc", "spread", (26, 27), (-np.inf, np.inf)),
+                ("delta_roc_remaining", "spread", (28, 29), (-np.inf, np.inf))),
+    "density": (("delta_roc", "mean", (32, 33), (-np.inf, ("id", 30))),
+                ("delta_roc_remaining", "mean", (34, 35), (-np.inf, ("id", 30))),
+                ("delta_roc", "spread", (36, 37), (-np.inf, ("id", 30))),
+                ("delta_roc_remaining", "spread", (38, 39), (-np.inf, ("id", 30)))),
+}
+
+
+def paper_bands(test):
+    """The values Dash & Cooper state for one test of their Figure 2, as bands to draw.
+
+    Parameters
+    ----------
+    test : {"nodes", "records", "density"}
+
+    Returns
+    -------
+    DataFrame
+        One row per stated value: ``measure`` (``delta_roc`` or ``delta_roc_remaining``),
+        ``kind`` (``"mean"``: a mean, or a range of means; ``"spread"``: the region that
+        holds about 70% of the trials, the paper's ±1σ), ``low`` and ``high`` (percent;
+        equal for a single value), ``x_low`` and ``x_high`` (the range of the setting
+        the statement covers; ±inf when open) and ``ids`` (rows of
+        ``dash_cooper_statements.csv``).
+    """
+    if test not in _BANDS:
+        raise ValueError(f"the paper states values for the tests {sorted(_BANDS)}; got {test!r}")
+    pub = datasets.published("dash_cooper_statements").set_index("id")
+
+    def bound(b):
+        return float(pub.loc[b[1], "value"]) if isinstance(b, tuple) else float(b)
+
+    rows = []
+    for q, kind, ids, (x_lo, x_hi) in _BANDS[test]:
+        vals = [float(pub.loc[i, "value"]) for i in ids]
+        rows.append({"measure": q, "kind": kind, "low": min(vals), "high": max(vals),
+                     "x_low": bound(x_lo), "x_high": bound(x_hi),
+                     "ids": ", ".join(map(str, ids))})
+    return pd.DataFrame(rows)
 
 
 def _check(summary, x):
@@ -1499,38 +1741,68 @@ def _panel(ax, summary, x, log_x=True):
                              alpha=0.6, capsize=2)
         spread[-1][0].set_linestyle("--")
         ax.errorbar(pos, mean, yerr=[mean - lo, hi - mean], fmt=marker, color=color,
-                    ms=4, elinewidth=1.8, capsize=3, label=label, linestyle="-", lw=0.8)
+                    ms=4, elinewidth=1.8, capsize=3, label=label, linestyle="-", lw=0.8,
+                    zorder=3)
     ax.axhline(0, color="0.4", lw=0.7)
     if log_x:
         ax.set_xscale("log")
         ticks = np.unique(xs)
-        if len(ticks) > 10:  # 1-2-5 ticks inside the range
+        if len(ticks) > 6:  # 1-2-5 ticks inside the range, so that labels do not collide
             nice = np.array([m * 10**e for e in range(-1, 7) for m in (1, 2, 5)], dtype=float)
-            ticks = nice[(nice >= ticks.min()) & (nice <= ticks.max())]
+            inside = nice[(nice >= ticks.min()) & (nice <= ticks.max())]
+            ticks = inside if len(inside) <= 6 else inside[::2]
         ax.set_xticks(ticks)
-        ax.set_xticklabels([f"{t:g}" for t in ticks], fontsize="small", rotation=45)
+        ax.set_xticklabels([f"{t:g}" for t in ticks], fontsize=_SMALL)
         ax.minorticks_off()
-    ax.set_xlabel(_XLABEL.get(x, x) + (" (log scale)" if log_x else ""))
-    ax.set_ylabel("change in ROC area, MA vs MAP (%)")
+    ax.tick_params(labelsize=_SMALL)
+    ax.set_xlabel(_XLABEL.get(x, x) + (" (log scale)" if log_x else ""), fontsize=10)
+    ax.set_ylabel("change in ROC area,\nMA vs MAP (%)", fontsize=10)
     ax.grid(True, lw=0.3, color="0.88")
 
 
-def _legend(fig, ax):
+def _bands(ax, bands):
+    """Draw the paper's stated values (:func:`paper_bands`) behind a panel's points."""
+    colour = {q: c for q, _, c, *_ in _SERIES}
+    left, right = ax.get_xlim()
+    for _, b in bands.iterrows():
+        x0, x1 = max(b["x_low"], left), min(b["x_high"], right)
+        if not x0 < x1:
+            continue
+        c = colour[b["measure"]]
+        if b["kind"] == "mean":
+            if b["high"] > b["low"]:
+                ax.fill_between([x0, x1], b["low"], b["high"], color=c, alpha=0.22, lw=0,
+                                zorder=1)
+            else:
+                ax.plot([x0, x1], [b["low"]] * 2, color=c, alpha=0.35, lw=5,
+                        solid_capstyle="butt", zorder=1)
+        else:
+            for y in (b["low"], b["high"]):
+                ax.plot([x0, x1], [y, y], color=c, lw=1.3, ls=":", zorder=1)
+    ax.set_xlim(left, right)
+
+
+def _legend_handles(ax, bands=False):
     from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
     handles, labels = ax.get_legend_handles_labels()
     handles += [Line2D([], [], color="0.3", lw=1.8), Line2D([], [], color="0.3", lw=0.8,
                                                              ls="--")]
-    labels += ["99% confidence interval of the mean", "±1 sd of the trials"]
-    fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False, fontsize="small",
-               bbox_to_anchor=(0.5, 0.0))
+    labels += ["99% interval of the mean", "±1 sd of the trials"]
+    if bands:
+        handles += [Patch(color="0.5", alpha=0.35, lw=0),
+                    Line2D([], [], color="0.3", lw=1.3, ls=":")]
+        labels += ["paper: stated mean", "paper: region of ~70% of trials"]
+    return handles, labels
 
 
 def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
     """Mean Δ_ROC and δ_ROC against one setting, one panel per value of ``panel``.
 
     Solid bars are 99% confidence intervals of the mean, dashed bars ±1 standard
-    deviation of the trials (the layout of Dash & Cooper's Figures 2–5).
+    deviation of the trials (the layout of Dash & Cooper's Figures 2–5).  The figure
+    is as wide as the book's text column, with at most two panels per row.
 
     Parameters
     ----------
@@ -1554,46 +1826,69 @@ def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
 
     _check(summary, x)
     keys = [None] if panel is None else list(dict.fromkeys(summary[panel]))
-    fig, axes = plt.subplots(1, len(keys), figsize=(max(7.0, 5.4 * len(keys)), 4.5),
-                             squeeze=False,
-                             sharey=True)
-    for ax, k in zip(axes[0], keys):
+    ncols = min(2, len(keys))
+    nrows = -(-len(keys) // ncols)
+    width = TEXT_WIDTH if ncols == 2 else 0.8 * TEXT_WIDTH
+    foot = 0.55  # inches under the panels for the legend
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, 3.1 * nrows + foot),
+                             squeeze=False, sharey=True)
+    for ax, k in zip(axes.ravel(), keys):
         part = summary if k is None else summary[summary[panel] == k]
         _panel(ax, part, x, log_x)
         if k is not None:
-            ax.set_title((titles or {}).get(k, str(k)), fontsize="medium")
-    for ax in axes[0][1:]:
-        ax.set_ylabel(axes[0][0].get_ylabel())
-        ax.tick_params(labelleft=True)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
-    _legend(fig, axes[0][0])
+            ax.set_title((titles or {}).get(k, str(k)), fontsize=10)
+    for ax in axes.ravel()[len(keys):]:
+        ax.set_axis_off()
+    for row in axes:
+        for ax in row[1:]:
+            ax.set_ylabel("")
+    fig.tight_layout(rect=(0, foot / (3.1 * nrows + foot), 1, 1))
+    handles, labels = _legend_handles(axes[0][0])
+    fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False, fontsize=_SMALL,
+               bbox_to_anchor=(0.5, 0.0))
     return fig
 
 
-def random_networks_figure(nodes, records, density):
+def random_networks_figure(nodes, records, density, bands=True):
     """Dash & Cooper's Figure 2: the nodes, training-records and density tests.
+
+    Two panels per row at the width of the book's text column: (a) and (b) above, (c)
+    and the legend below.
 
     Parameters
     ----------
     nodes, records, density : DataFrame
         Outputs of :func:`summarise_trials` by ``n_features``,
         ``n_train`` and ``max_parents``.
+    bands : bool, default True
+        Draw the paper's stated values behind our points (:func:`paper_bands`): its
+        means as shaded bands in the colour of the measure, and the region it says
+        holds about 70% of the trials as dotted lines (to compare with our dashed ±1 sd
+        bars), each over the range of the setting the statement covers.
 
     Returns
     -------
     matplotlib.figure.Figure
-        Three panels (a), (b), (c) with the layout of :func:`delta_roc_figure`.
+        Panels (a), (b), (c) with the layout of :func:`delta_roc_figure`.
     """
     import matplotlib.pyplot as plt
 
-    parts = ((nodes, "n_features", "(a) nodes test"), (records, "n_train", "(b) training-records test"),
-             (density, "max_parents", "(c) density test"))
-    for s, x, _ in parts:
+    parts = ((nodes, "n_features", "(a) nodes test", "nodes"),
+             (records, "n_train", "(b) training-records test", "records"),
+             (density, "max_parents", "(c) density test", "density"))
+    for s, x, *_ in parts:
         _check(s, x)
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
-    for ax, (s, x, title) in zip(axes, parts):
+    fig, axes = plt.subplots(2, 2, figsize=(TEXT_WIDTH, 6.4))
+    for ax, (s, x, title, test) in zip(axes.ravel(), parts):
         _panel(ax, s, x)
-        ax.set_title(title, fontsize="medium")
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
-    _legend(fig, axes[0])
+        if bands:
+            _bands(ax, paper_bands(test))
+        ax.set_title(title, fontsize=10)
+    axes[0][1].set_ylabel("")
+    legend_ax = axes[1][1]
+    legend_ax.set_axis_off()
+    fig.tight_layout(h_pad=1.2, w_pad=1.0)
+    handles, labels = _legend_handles(axes[0][0], bands=bands)
+    legend_ax.legend(handles, labels, loc="center", frameon=False, fontsize=_SMALL,
+                     handlelength=2.2)
     return fig

@@ -21,7 +21,17 @@ import pandas as pd
 from scipy import special
 
 from credal import datasets
-from credal.chapters._common import headline_table, save_table
+from credal.chapters._common import (
+    TEXT_WIDTH,
+    Z_VERDICT,
+    at_a_glance,
+    book_style,
+    comparison_layout,
+    headline_table,
+    save_table,
+    show_table,
+    verdicts,
+)
 from credal.independence import (
     _IMP_TIE,
     DEFAULT_SCORES,
@@ -50,13 +60,14 @@ __all__ = [
     # tables
     "published_table", "compare_with_published", "exact_agreement", "agreement_by_score",
     "imp_variant_check", "imp_threshold_fit", "scan_symmetric_priors", "scan_prior_odds",
-    "summarise_learned_networks", "display_comparison", "display_agreement", "save_table",
+    "summarise_learned_networks", "display_comparison", "display_agreement", "compact_comparison",
+    "show_comparison", "show_table", "save_table",
     # numbers for the text
     "comparison_summary",
-    # headline rows
-    "headline",
+    # headline rows and the box at the top of the chapter
+    "headline", "CITATION", "SLIDES_MAP", "glance_box", "book_style",
     # figures
-    "score_errors_figure", "effect_of_s_figure", "network_figure",
+    "score_errors_figure", "effect_of_s_figure", "network_figure", "zscore_heatmap",
 ]
 
 
@@ -1309,7 +1320,218 @@ def headline(*, errors_total, errors_dependence, kl_total, effect_of_S_independe
     return headline_table(rows, paper="Moral (slides)", chapter="independence-scores")
 
 
+# ------------------------------------------------------------ the chapter's "at a glance" box
+
+#: the source, as the slides' title page gives it (they carry no date; the latest work
+#: they cite is from 2005)
+CITATION = ('S. Moral, "Discovering independence", lecture slides, Departamento de Ciencias de '
+            "la Computación, Universidad de Granada, Spain (undated; cites work up to 2005).")
+
+#: the slides' result tables (by slide title) and where this chapter shows them
+SLIDES_MAP = [
+    ('"Results": errors under dependence, under independence, in total',
+     ("the error figures; Tables 1-3", "fig-score-errors")),
+    ('"Results - K-L distance": dependence, independence, total', ("KL z-scores; Tables 7-9", "fig-kl-z")),
+    ('"Changing the conditions": expected log-likelihood, Dir(2, 2)', ("Dir(2, 2) z-scores; Table 10",
+                                                                       "fig-dir22-z")),
+    ('"Changing the conditions": number of errors, Dir(0.5, 0.5)', ("Dir(0.5, 0.5) z-scores; Tables 11-13",
+                                                                     "fig-dir05-z")),
+    ('"The effect of S": independence, dependence', ("the effect-of-S figures; Tables 15-17", "fig-effect-of-s")),
+    ('"New score" (BD2MOD): estimation, classification', ("BD2MOD z-scores; Tables 18-19", "fig-bd2mod-z")),
+    ('"Experiments" (S = 2, PRIOR, NEW)', ("new-score z-scores; Tables 20-22", "fig-new-score-z")),
+    ("the network learned from 4 cases of 12 independent variables", ("the network figure; Tables 23-24",
+                                                                       "fig-network")),
+]
+
+
+def glance_box(headline, *, summary=None, notebook="independence-scores", mapping=None):
+    """The chapter's "at a glance" box (:func:`credal.chapters._common.at_a_glance`), as
+    an object a notebook can display or glue (it is computed after the headline rows
+    and shown at the top of the page).
+
+    Parameters
+    ----------
+    headline : DataFrame
+        :func:`headline` output.
+    summary : str, optional
+    notebook : str
+    mapping : list of (str, str or (str, str)), optional
+        Default :data:`SLIDES_MAP`.
+
+    Returns
+    -------
+    IPython.display.HTML
+    """
+    from IPython.display import HTML
+
+    return HTML(at_a_glance(CITATION, notebook, mapping=SLIDES_MAP if mapping is None else mapping,
+                            headline=headline, summary=summary, display=False))
+
+
 # ---------------------------------------------------------------------------- figures
+
+
+
+def compact_comparison(comparison, z_flag=Z_VERDICT):
+    """Long-form, narrow copy of a comparison: one row per (size, score).
+
+    The book's published-vs-ours layout for the cell-by-cell comparisons:
+    ``N, score, published, ours, tolerance, z, verdict``, where the tolerance is
+    ``z_flag`` standard errors of the difference and the verdict (``reproduced`` or
+    ``differs``) says whether the difference stays within it.
+
+    Parameters
+    ----------
+    comparison : DataFrame
+        Output of :func:`compare_with_published` or :func:`exact_agreement`
+        (``expected`` is then shown as ours, ``se`` as the standard error).
+    z_flag : float
+
+    Returns
+    -------
+    DataFrame
+    """
+    ours_col = "ours" if "ours" in comparison.columns else "expected"
+    se_col = "se_difference" if "se_difference" in comparison.columns else "se"
+    missing = [c for c in ("size", "score", "published", "z", ours_col, se_col) if c not in comparison.columns]
+    if missing:
+        raise ValueError(f"the comparison lacks columns {missing}; pass compare_with_published output")
+    out = pd.DataFrame({
+        "N": comparison["size"].astype(int).to_numpy(),
+        "score": comparison["score"].to_numpy(),
+        "published": comparison["published"].to_numpy(dtype=float),
+        "ours": comparison[ours_col].to_numpy(dtype=float),
+        "tolerance": z_flag * comparison[se_col].to_numpy(dtype=float),
+        "z": comparison["z"].to_numpy(dtype=float),
+    })
+    # |z| <= z_flag, written as the book's rule |ours - published| <= tolerance
+    return out.assign(verdict=verdicts(out).to_numpy())
+
+
+def show_comparison(comparison, notebook, table, *, caption=None, digits=3, z_flag=Z_VERDICT,
+                    display=True, root=None):
+    """Show :func:`compact_comparison` in a collapsed block, linked to the full CSV.
+
+    The CSV (``results/<notebook>/<table>.csv``) holds ``comparison`` unchanged, as
+    :func:`save_table` writes it without index; the reader sees the standard layout
+    (:func:`credal.chapters._common.comparison_layout`) with the z-score added.
+
+    Parameters
+    ----------
+    comparison : DataFrame
+        Output of :func:`compare_with_published`.
+    notebook, table : str
+    caption : str, optional
+    digits : int
+        Significant digits of the published values (and the decimals of ours).
+    z_flag : float
+    display : bool
+    root : path, optional
+        Project root (default: the working directory).
+
+    Returns
+    -------
+    DataFrame
+        The layout shown (strings).
+    """
+    compact = compact_comparison(comparison, z_flag=z_flag)
+    layout = comparison_layout(compact, label=["N", "score"], digits=digits, max_decimals=6)
+    layout.insert(layout.columns.get_loc("verdict"), "z", [_fmt_z(z) for z in compact["z"]])
+    show_table(layout, notebook, table, caption=caption, csv=comparison, index=False, csv_index=False,
+               collapse=True, display=display, root=root)
+    return layout
+
+
+def _fmt_z(z):
+    if np.isnan(z):
+        return "–"
+    if not np.isfinite(z):
+        return "+∞" if z > 0 else "−∞"
+    return f"{round(float(z), 1) + 0.0:.1f}".replace("-", "−")  # + 0.0: no "-0.0"
+
+
+def _size_label(n):
+    """Short tick label of a sample size: 1k for 1 000, 10k for 10 000."""
+    return f"{n // 1000}k" if n >= 1000 and n % 1000 == 0 else str(n)
+
+
+def zscore_heatmap(comparisons, titles=None, *, z_flag=3.0, zmax=5.0, xlabel="sample size N"):
+    """z-scores of ours against the published values: one cell per score and size.
+
+    Each cell is coloured by ``z = (ours - published) / SE of the difference``
+    (clipped to ``±zmax``; blue: ours lower, red: ours higher) and annotated with it;
+    cells beyond ``z_flag`` are outlined and printed in bold.  At most two panels per
+    row, sized to the book's text column.
+
+    Parameters
+    ----------
+    comparisons : sequence of DataFrame
+        One panel each: output of :func:`compare_with_published` or
+        :func:`exact_agreement` (columns ``size, score, z``).
+    titles : sequence of str, optional
+    z_flag, zmax : float
+    xlabel : str
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import Normalize
+    from matplotlib.patches import Rectangle
+
+    comparisons = list(comparisons)
+    if not comparisons:
+        raise ValueError("need at least one comparison table")
+    titles = list(titles) if titles is not None else [""] * len(comparisons)
+    if len(titles) != len(comparisons):
+        raise ValueError(f"need {len(comparisons)} titles; got {len(titles)}")
+    for comp in comparisons:
+        if not {"size", "score", "z"} <= set(comp.columns) or comp.empty:
+            raise ValueError("each comparison needs rows with columns size, score and z")
+    ncol = min(2, len(comparisons))
+    nrow = -(-len(comparisons) // ncol)
+    n_scores = max(comp["score"].nunique() for comp in comparisons)
+    width = TEXT_WIDTH if ncol == 2 else min(TEXT_WIDTH, 1.6 + 0.55 * comparisons[0]["size"].nunique())
+    height = nrow * (0.8 + 0.3 * n_scores) + 0.7
+    fig, axes = plt.subplots(nrow, ncol, figsize=(width, height), squeeze=False, constrained_layout=True)
+    norm = Normalize(-zmax, zmax)
+    cmap = plt.get_cmap("RdBu_r")
+    image = None
+    for ax, comp, title in zip(axes.flat, comparisons, titles):
+        sizes = sorted(comp["size"].unique())
+        scores = list(dict.fromkeys(comp["score"]))
+        grid = comp.pivot_table(index="score", columns="size", values="z", aggfunc="first", dropna=False)
+        grid = grid.reindex(index=scores, columns=sizes)
+        z = grid.to_numpy(dtype=float)
+        image = ax.imshow(np.clip(np.nan_to_num(z, nan=0.0), -zmax, zmax), cmap=cmap, norm=norm,
+                          aspect="auto")
+        for i, j in itertools.product(range(len(scores)), range(len(sizes))):
+            v = z[i, j]
+            if np.isnan(v):
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, color="white", zorder=2))
+                continue
+            beyond = abs(v) > z_flag
+            dark = abs(np.clip(v, -zmax, zmax)) > 0.6 * zmax
+            ax.text(j, i, _fmt_z(v), ha="center", va="center", fontsize=9, zorder=3,
+                    color="white" if dark else "black", fontweight="bold" if beyond else "normal")
+            if beyond:
+                ax.add_patch(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, lw=1.2,
+                                       color="black", zorder=3))
+        ax.set_xticks(range(len(sizes)), [_size_label(s) for s in sizes])
+        ax.set_yticks(range(len(scores)), scores)
+        ax.tick_params(length=0)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("score")
+        ax.set_title(title, fontsize=10)
+        for side in ax.spines.values():
+            side.set_visible(False)
+    for ax in list(axes.flat)[len(comparisons):]:
+        ax.set_visible(False)
+    bar = fig.colorbar(image, ax=axes, orientation="horizontal", shrink=0.6, aspect=40,
+                       location="bottom", extend="both")
+    bar.set_label(f"z = (ours − published) / SE of the difference; framed: |z| > {z_flag:g}")
+    return fig
 
 
 _COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
@@ -1343,22 +1565,24 @@ def score_errors_figure(comparisons, titles=None, ylabel="errors (of 10 000 pair
     if not comparisons:
         raise ValueError("need at least one comparison table")
     titles = list(titles) if titles is not None else [""] * len(comparisons)
-    fig, axes = _subplots(len(comparisons), (4.6 * len(comparisons) + 1.6, 4.2))
+    fig, axes = _subplots(len(comparisons), (TEXT_WIDTH, 4.4))
     for ax, comp, title in zip(axes, comparisons, titles):
         scores = list(dict.fromkeys(comp["score"]))
         for score, col in zip(scores, _COLOURS * (len(scores) // len(_COLOURS) + 1)):
             c = comp[comp["score"] == score].sort_values("size")
             ax.errorbar(c["size"], c["ours"], yerr=2 * c["ours_se"], color=col, lw=1.3,
-                        capsize=2, label=f"{score} (ours)")
+                        capsize=2, label=score)
             ax.plot(c["size"], c["published"], ls="none", marker="o", mfc="none", color=col, ms=5)
         ax.set_xscale("log")
-        ax.set_xlabel("sample size N (cases, log scale)")
+        ax.set_xlabel("sample size N (log scale)")
         ax.set_ylabel(ylabel)
-        ax.set_title(title)
+        ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3)
-    axes[-1].plot([], [], ls="none", marker="o", mfc="none", color="k", label="slides (published)")
+    axes[-1].plot([], [], ls="none", marker="o", mfc="none", color="k", label="slides")
     handles, labels = axes[-1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside right upper", frameon=False, fontsize="small")
+    fig.legend(handles, labels, loc="outside lower center", frameon=False, fontsize=9,
+               ncol=min(6, len(labels)), title="lines: ours (± 2 SE); circles: the slides",
+               title_fontsize=9)
     return fig
 
 
@@ -1381,7 +1605,7 @@ def effect_of_s_figure(comparisons, titles=None, ylabel="errors (of 100 000 pair
     if not comparisons:
         raise ValueError("need at least one comparison table")
     titles = list(titles) if titles is not None else [""] * len(comparisons)
-    fig, axes = _subplots(len(comparisons), (4.6 * len(comparisons) + 1.6, 4.2))
+    fig, axes = _subplots(len(comparisons), (TEXT_WIDTH, 4.2))
     for ax, comp, title in zip(axes, comparisons, titles):
         comp = comp.assign(S=[float(str(s).replace("S_", "").replace("BD", "")) for s in comp["score"]])
         sizes = sorted(comp["size"].unique())
@@ -1393,11 +1617,13 @@ def effect_of_s_figure(comparisons, titles=None, ylabel="errors (of 100 000 pair
         ax.set_xscale("log")
         ax.set_xlabel("equivalent sample size S (log scale)")
         ax.set_ylabel(ylabel)
-        ax.set_title(title)
+        ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3)
     axes[-1].plot([], [], ls="none", marker="o", mfc="none", color="k", label="slides")
     handles, labels = axes[-1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside right upper", frameon=False, fontsize="small")
+    fig.legend(handles, labels, loc="outside lower center", frameon=False, fontsize=9,
+               ncol=min(6, len(labels)), title="lines: ours (± 2 SE); circles: the slides",
+               title_fontsize=9)
     return fig
 
 
@@ -1417,7 +1643,8 @@ def network_figure(parents, names=None, title="", ax=None):
     Returns
     -------
     matplotlib.figure.Figure
-        Isolated nodes (no arc in or out) are drawn in grey.
+        Isolated nodes (no arc in or out) are drawn in grey; the title gives the
+        numbers of arcs and isolated nodes (the layout has no axes).
     """
     from matplotlib.patches import FancyArrowPatch
 
@@ -1427,7 +1654,7 @@ def network_figure(parents, names=None, title="", ax=None):
     names = list(names) if names is not None else [f"X{j + 1}" for j in range(n)]
     if len(names) != n:
         raise ValueError(f"need {n} names; got {len(names)}")
-    fig, ax = new_axes(ax, (5.2, 5.2))
+    fig, ax = new_axes(ax, (4.2, 4.4))
     angle = np.pi / 2 - 2 * np.pi * np.arange(n) / n
     xy = np.column_stack([np.cos(angle), np.sin(angle)])
     edges = [(u, v) for v, ps in enumerate(parents) for u in ps]
@@ -1441,16 +1668,12 @@ def network_figure(parents, names=None, title="", ax=None):
         iso = j not in touched
         ax.scatter(*xy[j], s=520, color="lightgrey" if iso else "white",
                    edgecolor="grey" if iso else "tab:blue", zorder=3, lw=1.4)
-        ax.text(*xy[j], names[j], ha="center", va="center", fontsize=8, zorder=4)
+        ax.text(*xy[j], names[j], ha="center", va="center", fontsize=9, zorder=4)
     ax.set_xlim(-1.3, 1.3)
     ax.set_ylim(-1.3, 1.3)
     ax.set_aspect("equal")
-    # The circle layout has no metric axes; keep them for the labelling convention.
-    ax.set_xticks([])
-    ax.set_yticks([])
-    ax.set_xlabel(f"{len(edges)} arcs; {n - len(touched)} isolated variables (grey)")
-    ax.set_ylabel("circle layout (no units)")
-    ax.set_title(title)
-    for side in ax.spines.values():
-        side.set_visible(False)
+    # A circle layout has no coordinates worth an axis: the counts go under the title.
+    ax.set_axis_off()
+    summary = f"{len(edges)} arcs; {n - len(touched)} isolated variables (grey)"
+    ax.set_title(f"{title}\n{summary}" if title else summary, fontsize=10)
     return fig

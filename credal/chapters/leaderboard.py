@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from credal import comparisons, datasets
-from credal.chapters._common import save_table
+from credal.chapters._common import TEXT_WIDTH, save_table
 
 __all__ = [
     # the classifiers
@@ -657,6 +657,36 @@ def display_leaderboard(table, ranks=None) -> pd.DataFrame:
     return out
 
 
+#: the two halves of :func:`display_leaderboard` shown in the book (at most 7 columns)
+LEADERBOARD_VIEWS = {
+    "how the credal classifiers answer": ["data sets", "determinacy %", "single accuracy %",
+                                          "set accuracy %", "indeterminate size"],
+    "utilities and the precise counterparts": ["D-acc %", "u65 %", "u80 %",
+                                               "counterpart accuracy %",
+                                               "counterpart on indeterminate %"],
+}
+
+
+def leaderboard_views(shown) -> list:
+    """:func:`display_leaderboard` split in two narrow tables (:data:`LEADERBOARD_VIEWS`).
+
+    Returns
+    -------
+    list of (str, DataFrame)
+        ``(what, view)``, indexed by classifier; the ranks, when present, go with the
+        utilities.
+    """
+    out = []
+    for what, cols in LEADERBOARD_VIEWS.items():
+        cols = [c for c in cols if c in shown.columns]
+        if what.startswith("utilities"):
+            cols = cols + [c for c in shown.columns if c.startswith("rank ")][:1]
+        view = shown[cols].copy()
+        view.index.name = "classifier"
+        out.append((what, view))
+    return out
+
+
 def rank_tables(scores, metrics=("u65", "u80"), classifiers=None, datasets_=None,
                 alphas=(0.05, 0.10)):
     """Friedman test, average ranks and Nemenyi critical differences.
@@ -884,6 +914,23 @@ def incomplete_table(scores, info) -> pd.DataFrame:
     }, index=inc)
     out.index.name = "data set"
     return out.sort_values("% missing", ascending=False, kind="stable")
+
+
+#: the two halves of :func:`incomplete_table` shown in the book
+INCOMPLETE_VIEWS = {
+    "RBC": ["% missing", "n", "RBC determinacy", "RBC single accuracy", "RBC u65",
+            "RBC u80"],
+    "RBC beside naive Bayes, RBC_u, NCC and LNCC": [
+        "RBC u80", "NBC accuracy", "NBC on RBC's indeterminate", "RBC_u accuracy",
+        "NCC u80", "LNCC u80"],
+}
+
+
+def incomplete_views(table) -> list:
+    """:func:`incomplete_table` split in two narrow tables (:data:`INCOMPLETE_VIEWS`),
+    as ``(what, view)`` pairs indexed by data set."""
+    return [(what, table[[c for c in cols if c in table.columns]])
+            for what, cols in INCOMPLETE_VIEWS.items()]
 
 
 # ============================================================================
@@ -1116,8 +1163,7 @@ def published_summary(comparison) -> pd.DataFrame:
     """
     c = comparison.dropna(subset=["ours"]).copy()
     c["absdiff"] = c["difference"].abs()
-    tol = 2 * c["ours s.e."].fillna(0) + 1.0
-    c["close"] = c["absdiff"] <= tol
+    c["close"] = close_to_published(c)
     g = c.groupby(["source", "classifier", "quantity"], sort=False)
     out = pd.DataFrame({"rows": g.size(), "mean published": g["published"].mean(),
                         "mean ours": g["ours"].mean(),
@@ -1125,6 +1171,80 @@ def published_summary(comparison) -> pd.DataFrame:
                         "mean |diff.|": g["absdiff"].mean(),
                         "within 2 s.e. + 1": g["close"].sum().astype(int)})
     return out.round(2)
+
+
+def close_to_published(comparison) -> pd.Series:
+    """Whether ours lies within two standard errors plus one point of the published value
+    (the chapter's margin; a missing standard error counts as 0)."""
+    tol = 2 * comparison["ours s.e."].fillna(0) + 1.0
+    return comparison["difference"].abs() <= tol
+
+
+def display_published(comparison) -> pd.DataFrame:
+    """:func:`published_comparison` for reading: what, published, ours ± s.e., margin
+    verdict, note (wrapped); at most seven columns."""
+    c = comparison.reset_index(drop=True)
+    close = close_to_published(c)
+    return pd.DataFrame({
+        "source": c["source"],
+        "classifier, quantity (data set)": [
+            f"{k}, {q} ({d.replace('_', ' ')})" for k, q, d in
+            zip(c["classifier"], c["quantity"], c["data set"])],
+        "published": c["published"],
+        "ours ± s.e.": [_pm(v, e, 1) for v, e in zip(c["ours"], c["ours s.e."])],
+        "within 2 s.e. + 1": np.where(c["ours"].isna(), "–",
+                                      np.where(close, "yes", "no")),
+        "note": c["note"],
+    })
+
+
+def published_scatter(comparison):
+    """Ours against the published values of :func:`published_comparison`, by verdict.
+
+    Parameters
+    ----------
+    comparison : DataFrame
+        :func:`published_comparison`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One point per published number in percent (the few in classes are left out),
+        the published value on the horizontal axis and ours on the vertical; the
+        identity line with the band of ± one point; blue: within two standard errors
+        plus one point of the published value, orange: further; one marker per source.
+    """
+    import matplotlib.pyplot as plt
+
+    c = comparison.dropna(subset=["ours"])
+    c = c[~c["quantity"].str.contains("size")]
+    close = close_to_published(c)
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 5.2), constrained_layout=True)
+    lo = float(np.floor(min(c["published"].min(), c["ours"].min(), 100) / 10) * 10) \
+        if len(c) else 0.0
+    ax.plot([lo, 100], [lo, 100], color="black", lw=1, label="identity")
+    ax.fill_between([lo, 100], [lo - 1, 99], [lo + 1, 101], color="0.85", lw=0,
+                    label="± 1 point")
+    markers = ["o", "s", "^", "D", "v", "P"]
+    sources = list(dict.fromkeys(s.split(" Table")[0].split(" Sec.")[0]
+                                 for s in c["source"]))
+    short = c["source"].map(lambda s: s.split(" Table")[0].split(" Sec.")[0])
+    for i, src in enumerate(sources):
+        for ok, color, what in ((True, "tab:blue", "within 2 s.e. + 1"),
+                                (False, "tab:orange", "further")):
+            sel = (short == src) & (close == ok)
+            if sel.any():
+                ax.scatter(c.loc[sel, "published"], c.loc[sel, "ours"], s=30,
+                           marker=markers[i % len(markers)], color=color, alpha=0.75,
+                           edgecolors="none", label=f"{src}: {what} ({int(sel.sum())})")
+    ax.set_xlim(lo, 100.5)
+    ax.set_ylim(lo, 100.5)
+    ax.set_aspect("equal")
+    ax.set_xlabel("published value (percent)")
+    ax.set_ylabel("ours (percent)")
+    ax.grid(True, lw=0.3, color="0.85")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+    return fig
 
 
 # ============================================================================
@@ -1376,7 +1496,7 @@ def _kinds():
     return {e.name: e.kind for e in REGISTRY}
 
 
-def leaderboard_heatmap(scores, info, metric="u80", classifiers=None):
+def leaderboard_heatmap(scores, info, metric="u80", classifiers=None, max_rows=22):
     """Heatmap of one metric by data set (rows, by size) and classifier (columns).
 
     Each cell shows the score in percent; its colour is the gap to the best
@@ -1393,6 +1513,9 @@ def leaderboard_heatmap(scores, info, metric="u80", classifiers=None):
     metric : str
     classifiers : sequence of str, optional
         Columns (default: all, credal first, in registry order).
+    max_rows : int
+        Data sets per panel: longer lists are split into panels of equal length,
+        stacked, so that the text keeps 9 pt at the book's text width.
 
     Returns
     -------
@@ -1405,31 +1528,44 @@ def leaderboard_heatmap(scores, info, metric="u80", classifiers=None):
     mat = mat[cols]
     rows = list(info["n"].reindex(mat.index).sort_values(kind="stable").index)
     mat = mat.loc[rows] * 100
-    gap = mat.max(axis=1).to_numpy()[:, None] - mat.to_numpy()
+    gap_all = mat.max(axis=1).to_numpy()[:, None] - mat.to_numpy()
     n_r, n_c = mat.shape
-    fig, ax = plt.subplots(figsize=(1.0 + 0.62 * n_c, 1.6 + 0.24 * n_r))
+    n_panels = int(np.ceil(n_r / max_rows))
+    per = int(np.ceil(n_r / n_panels))
+    chunks = [list(range(i, min(i + per, n_r))) for i in range(0, n_r, per)]
+    fig, axes = plt.subplots(len(chunks), 1, squeeze=False, constrained_layout=True,
+                             figsize=(TEXT_WIDTH, sum(1.4 + 0.24 * len(ch) for ch in chunks)),
+                             gridspec_kw={"height_ratios": [len(ch) for ch in chunks]})
     cmap = plt.get_cmap("Blues").with_extremes(bad="#dddddd")
-    vmax = max(5.0, float(np.nanpercentile(gap, 95)) if np.isfinite(gap).any() else 5.0)
-    im = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0, vmax=vmax, aspect="auto")
-    for i in range(n_r):
-        for j in range(n_c):
-            v = mat.iat[i, j]
-            if np.isfinite(v):
-                ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=6.5,
-                        color="white" if gap[i, j] > 0.6 * vmax else "black")
+    vmax = max(5.0, float(np.nanpercentile(gap_all, 95))
+               if np.isfinite(gap_all).any() else 5.0)
     kinds = _kinds()
-    ax.set_xticks(range(n_c))
-    ax.set_xticklabels(cols, rotation=60, ha="right", fontsize=8)
-    for lab in ax.get_xticklabels():
-        if kinds.get(lab.get_text()) == "precise":
-            lab.set_fontstyle("italic")
-    ax.set_yticks(range(n_r))
-    ax.set_yticklabels([f"{d} ({int(info.loc[d, 'n'])})" for d in rows], fontsize=7)
-    ax.set_xlabel("classifier (precise counterparts in italics)")
-    ax.set_ylabel("data set (instances)")
-    cb = fig.colorbar(im, ax=ax, fraction=0.03, pad=0.01)
+    im = None
+    for ax, ch in zip(axes[:, 0], chunks):
+        gap = gap_all[ch]
+        im = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0, vmax=vmax,
+                       aspect="auto")
+        for i, r in enumerate(ch):
+            for j in range(n_c):
+                v = mat.iat[r, j]
+                if np.isfinite(v):
+                    ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=9,
+                            color="white" if gap[i, j] > 0.6 * vmax else "black")
+        ax.set_xticks(range(n_c))
+        ax.set_xticklabels(cols, rotation=90)
+        ax.xaxis.tick_top()
+        for lab in ax.get_xticklabels():
+            if kinds.get(lab.get_text()) == "precise":
+                lab.set_fontstyle("italic")
+        ax.set_yticks(range(len(ch)))
+        ax.set_yticklabels([f"{rows[r].replace('_', ' ')} ({int(info.loc[rows[r], 'n'])})"
+                            for r in ch])
+        ax.set_ylabel("data set (instances)")
+    axes[0, 0].xaxis.set_label_position("top")
+    axes[0, 0].set_xlabel("classifier (precise counterparts in italics)")
+    cb = fig.colorbar(im, ax=list(axes[:, 0]), orientation="horizontal", fraction=0.04,
+                      pad=0.02, aspect=30, shrink=0.7)
     cb.set_label(f"{metric} points behind the best on the data set")
-    fig.tight_layout()
     return fig
 
 
@@ -1460,9 +1596,9 @@ def leaderboard_determinacy(scores, info, classifiers=None):
     cols = list(classifiers) if classifiers is not None else \
         _ordered([c for c in present if kinds.get(c) == "credal"])
     n = len(cols)
-    ncol = 3 if n > 4 else max(1, n)
+    ncol = min(2, max(1, n))
     nrow = int(np.ceil(n / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(3.3 * ncol, 2.6 * nrow), sharex=True,
+    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 2.4 * nrow), sharex=True,
                              sharey=True, squeeze=False)
     for ax, c in zip(axes.ravel(), cols):
         d = scores["determinacy"].xs(c, level="classifier") * 100
@@ -1489,7 +1625,7 @@ def leaderboard_determinacy(scores, info, classifiers=None):
             ax.set_xlabel("instances in the data set (log scale)")
     for ax in axes[:, 0]:
         ax.set_ylabel("determinacy (%)")
-    axes.ravel()[0].legend(fontsize=7, loc="lower right")
+    axes.ravel()[0].legend(loc="lower right")
     fig.tight_layout()
     return fig
 
@@ -1516,14 +1652,14 @@ def leaderboard_cd_diagrams(ranks, metrics=("u65", "u80"), level="95%"):
     meta = {"n_datasets", "friedman_p", "iman_davenport_p"}
     ms = [m for m in metrics if m in ranks.index]
     k = max(len([c for c in ranks.columns if c not in meta and not str(c).startswith("cd_")]), 2)
-    fig, axes = plt.subplots(len(ms), 1, figsize=(9, (1.6 + 0.16 * k) * len(ms)),
+    fig, axes = plt.subplots(len(ms), 1, figsize=(TEXT_WIDTH, (1.9 + 0.2 * k) * len(ms)),
                              squeeze=False)
     for ax, m in zip(axes[:, 0], ms):
         r = ranks.loc[m]
         avg = r[[c for c in r.index if c not in meta and not str(c).startswith("cd_")]]
         avg = avg.dropna().astype(float)
         draw(avg, float(r[f"cd_{level}"]), ax=ax,
-             title=f"{m}: average rank over {int(r['n_datasets'])} data sets "
+             title=f"{m}: average rank over {int(r['n_datasets'])} data sets\n"
                    f"(1 = best; CD = Nemenyi critical difference at {level})")
         ax.set_xlabel("average rank")
         ax.set_ylabel("")
@@ -1534,10 +1670,10 @@ def leaderboard_cd_diagrams(ranks, metrics=("u65", "u80"), level="95%"):
 def leaderboard_wins(win_ranks, wins=None):
     """Average rank of every classifier within bins of data sets.
 
-    Three panels (size, number of classes, share of missing cells): rows are
-    classifiers, columns bins; the colour is the average rank under the chosen
-    utility within the bin (darker = better) and the text the number of data sets
-    won in the bin (when ``wins`` is given).
+    Three panels stacked (size, number of classes, share of missing cells), sharing
+    the classifier axis: columns are classifiers, rows bins; the colour is the average
+    rank under the chosen utility within the bin (lighter = better) and the text the
+    number of data sets won in the bin (when ``wins`` is given).
 
     Parameters
     ----------
@@ -1555,35 +1691,37 @@ def leaderboard_wins(win_ranks, wins=None):
     factors = [f for f in ("size", "classes", "missing")
                if f in win_ranks.index.get_level_values("factor")]
     clf = [c for c in win_ranks.columns if c != "data sets"]
-    widths = [len(win_ranks.loc[f]) for f in factors]
-    fig, axes = plt.subplots(1, len(factors), figsize=(2.0 + 1.25 * sum(widths),
-                                                       1.3 + 0.32 * len(clf)),
-                             gridspec_kw={"width_ratios": widths}, squeeze=False)
+    heights = [len(win_ranks.loc[f]) for f in factors]
+    fig, axes = plt.subplots(len(factors), 1, sharex=True, squeeze=False,
+                             figsize=(TEXT_WIDTH, 2.2 + 0.32 * sum(heights) + 0.3 * len(factors)),
+                             gridspec_kw={"height_ratios": heights}, constrained_layout=True)
     vmax = float(np.nanmax(win_ranks[clf].to_numpy(dtype=float)))
     vmin = float(np.nanmin(win_ranks[clf].to_numpy(dtype=float)))
     im = None
-    for ax, f in zip(axes[0], factors):
+    for ax, f in zip(axes[:, 0], factors):
         sub = win_ranks.loc[f]
-        mat = sub[clf].T.to_numpy(dtype=float)
+        mat = sub[clf].to_numpy(dtype=float)
         im = ax.imshow(mat, cmap="viridis_r", vmin=vmin, vmax=vmax, aspect="auto")
         if wins is not None:
-            w = wins.loc[f][clf].T.to_numpy(dtype=float)
+            w = wins.loc[f][clf].to_numpy(dtype=float)
             for i in range(mat.shape[0]):
                 for j in range(mat.shape[1]):
                     if w[i, j] > 0:
                         txt = f"{w[i, j]:.1f}".rstrip("0").rstrip(".")
-                        ax.text(j, i, txt, ha="center", va="center", fontsize=7,
-                                color="white" if mat[i, j] < (vmin + vmax) / 2 else "black")
-        ax.set_xticks(range(len(sub)))
-        ax.set_xticklabels([f"{b}\n({int(n)} sets)" for b, n in
-                            zip(sub.index, sub["data sets"])], fontsize=7)
-        ax.set_yticks(range(len(clf)))
-        ax.set_yticklabels(clf if ax is axes[0, 0] else [], fontsize=8)
-        ax.set_xlabel({"size": "instances", "classes": "number of classes",
-                       "missing": "missing feature cells"}[f])
-        if ax is axes[0, 0]:
-            ax.set_ylabel("classifier")
-    cb = fig.colorbar(im, ax=list(axes[0]), fraction=0.025, pad=0.01)
+                        ax.text(j, i, txt, ha="center", va="center", fontsize=9,
+                                color="black" if mat[i, j] < (vmin + vmax) / 2 else "white")
+        ax.set_yticks(range(len(sub)))
+        ax.set_yticklabels([f"{b} ({int(n)})" for b, n in zip(sub.index, sub["data sets"])])
+        ax.set_ylabel({"size": "instances", "classes": "classes",
+                       "missing": "missing cells"}[f])
+    top = axes[0, 0]
+    top.set_xticks(range(len(clf)))
+    top.set_xticklabels(clf, rotation=90)
+    top.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False)
+    axes[-1, 0].tick_params(labelbottom=False)
+    axes[-1, 0].set_xlabel("classifier (bins: number of data sets in brackets)")
+    cb = fig.colorbar(im, ax=list(axes[:, 0]), fraction=0.05, pad=0.02,
+                      orientation="horizontal", aspect=40)
     cb.set_label("average rank within the bin (1 = best)")
     return fig
 
@@ -1605,7 +1743,7 @@ def leaderboard_bayes_pairs(pairs):
     import matplotlib.pyplot as plt
 
     n = len(pairs)
-    fig, ax = plt.subplots(figsize=(8, 0.9 + 0.32 * max(n, 1)))
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 1.2 + 0.3 * max(n, 1)))
     y = np.arange(n)[::-1]
     left = np.zeros(n)
     for col, colour, lab in (("p_a_better", "tab:blue", "a better"),
@@ -1616,11 +1754,10 @@ def leaderboard_bayes_pairs(pairs):
         left += v
     ax.set_yticks(y)
     ax.set_yticklabels([f"{m}: {a} (a) vs {b} (b)" for m, a, b in
-                        zip(pairs["label"], pairs["a"], pairs["b"])], fontsize=8)
+                        zip(pairs["label"], pairs["a"], pairs["b"])])
     ax.set_xlim(0, 1)
     ax.set_xlabel("posterior probability")
     ax.set_ylabel("pair of classifiers")
-    ax.legend(ncol=3, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0),
-              frameon=False)
+    ax.legend(ncol=3, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.tight_layout()
     return fig

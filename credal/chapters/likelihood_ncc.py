@@ -24,7 +24,18 @@ from scipy.special import expit, xlogy
 
 from credal import datasets as catalogue
 from credal._validation import check_in_range
-from credal.chapters._common import headline_table, save_table, tolerance
+from credal.chapters._common import (
+    TEXT_WIDTH,
+    at_a_glance,
+    book_style,
+    comparison_layout,
+    comparison_table,
+    headline_table,
+    p_text,
+    save_table,
+    show_table,
+    tolerance,
+)
 from credal.experiments import cross_validate, holdout_item
 from credal.idm import idm_interval
 from credal.naive import _LOG_TIE, LNCC, NCC, NaiveBayes
@@ -37,8 +48,8 @@ __all__ = [
     "example2_summary", "example3_profiles", "example3_summary", "naive_study", "uci_study",
     # tables
     "artificial_summary", "uci_summary", "table1", "table2", "matched_pairs_table",
-    "default_averages", "nbc_accuracy_check", "nbc_check_display", "uci_datasets_table",
-    "display_comparison", "summary_display", "save_table", "theta_means",
+    "default_averages", "nbc_accuracy_check", "uci_datasets_table", "save_table",
+    "theta_means",
     # the harder generator of the sensitivity run
     "implied_nbc_accuracy", "perks_nb_accuracy", "nbc_accuracy_curve", "calibrate_gap_scale",
     "generator_comparison",
@@ -47,7 +58,16 @@ __all__ = [
     # figures
     "likelihood_idm_figure", "likelihood_cloud_figure", "profile_likelihood_figure",
     "determinacy_vs_size_figure", "ncc_lncc_scatter_figure",
+    # the book: compact views of the tables, the at-a-glance box
+    "book_style", "show_table", "comparison_table", "CITATION", "glance_mapping", "glance",
+    "comparison_view", "VIEW_WRAP", "pairs_view", "nbc_check_view", "generator_view",
 ]
+
+#: The paper, as the chapter's at-a-glance box cites it (title and authors as in
+#: ../shared/papers/antonucci-cattaneo-corani-likelihood-ncc.txt).
+CITATION = ("A. Antonucci, M. E. G. V. Cattaneo and G. Corani (2011). *Likelihood-based naive "
+            "credal classifier*. ISIPTA 2011 (International Symposium on Imprecise "
+            "Probability: Theories and Applications).")
 
 _CHAPTER = "likelihood-ncc"
 # the paper's data-set names -> the catalogue's
@@ -1369,14 +1389,6 @@ def nbc_accuracy_check(summary, theta=None):
     return out
 
 
-def nbc_check_display(check, digits=1):
-    """:func:`nbc_accuracy_check` rounded for reading, p-values in scientific notation."""
-    out = check.round(digits)
-    if "p-value" in check:
-        out["p-value"] = [("–" if not np.isfinite(p) else f"{p:.1g}") for p in check["p-value"]]
-    return out
-
-
 def generator_comparison(literal, harder):
     """Table 1's headline rows under the literal and the harder generator, side by side.
 
@@ -1539,37 +1551,153 @@ def default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
     return pd.DataFrame(rows).set_index("classifier")
 
 
-def display_comparison(table, digits=1):
-    """Readable version of :func:`table1` / :func:`table2` / :func:`default_averages`:
-    "ours ± SE" next to the published value for each indicator.
+# ---------------------------------------------------------------------------
+# compact views for the book (at most seven columns; the CSVs keep every column)
+# ---------------------------------------------------------------------------
+
+
+def _cell(v, se=None, paper=None, digits=1):
+    """ "ours ± SE (paper)" for one indicator; parts that are missing are left out."""
+    if v is None or not np.isfinite(v):
+        text = "–"
+    else:
+        text = f"{v:.{digits}f}"
+        if se is not None and np.isfinite(se):
+            text += f" ± {se:.{digits}f}"
+    if paper is not None and np.isfinite(paper):
+        text += f" ({paper:.1f})"
+    return text
+
+
+#: columns of :func:`comparison_view` that may wrap in the book (pass as ``wrap``)
+VIEW_WRAP = tuple(INDICATOR_LABELS.values())
+
+
+def comparison_view(table, digits=1):
+    """:func:`table1`, :func:`table2`, :func:`default_averages` or a summary in at most
+    seven columns: the index, ``pair`` (with the row's note, if any) and one column per
+    indicator reading "ours ± SE (the paper's)".
 
     Returns
     -------
     DataFrame
-        Columns ``pair`` (if present), then for each indicator its label and
-        "<label> (paper)".
+        Index as ``table``'s; columns ``pair`` (if present) and Det, Sgl-acc, D-acc,
+        NBC-I.
     """
     out = pd.DataFrame(index=table.index)
     if "pair" in table:
-        out["pair"] = table["pair"]
+        notes = table["note"] if "note" in table else pd.Series("", index=table.index)
+        out["pair"] = [p + (f"; {n}" if isinstance(n, str) and n else "")
+                       for p, n in zip(table["pair"], notes)]
     for k, lab in INDICATOR_LABELS.items():
-        v, se = table[k], table.get(f"{k}_se")
-        txt = [("–" if not np.isfinite(a) else f"{a:.{digits}f}"
-                + ("" if b is None or not np.isfinite(b) else f" ± {b:.{digits}f}"))
-               for a, b in zip(v, se if se is not None else [None] * len(v))]
-        out[lab] = txt
-        if f"{k}_paper" in table:
-            out[f"{lab} (paper)"] = [("" if not np.isfinite(p) else f"{p:.1f}")
-                                     for p in table[f"{k}_paper"]]
-    if "note" in table and table["note"].astype(bool).any():
-        out["note"] = table["note"]
+        se = table.get(f"{k}_se", pd.Series(np.nan, index=table.index))
+        pub = table.get(f"{k}_paper", pd.Series(np.nan, index=table.index))
+        out[lab] = [_cell(a, b, c, digits) for a, b, c in
+                    zip(table[k].astype(float), se.astype(float), pub.astype(float))]
     return out
 
 
-def summary_display(summary, digits=1):
-    """All classifiers of a summary as "mean ± SE" strings (readable overview)."""
-    return display_comparison(summary.drop(columns=[c for c in summary if c == "pair"]),
-                              digits)
+def pairs_view(pairs, digits=1):
+    """:func:`matched_pairs_table` in seven columns: the group, the two classifiers, and
+    each indicator as "NCC / LNCC"."""
+    out = pairs[["NCC", "LNCC"]].copy()
+    for lab in INDICATOR_LABELS.values():
+        out[f"{lab} (NCC / LNCC)"] = [f"{a:.{digits}f} / {b:.{digits}f}" for a, b in
+                                       zip(pairs[f"{lab} NCC"], pairs[f"{lab} LNCC"])]
+    return out
+
+
+def nbc_check_view(check, digits=1):
+    """:func:`nbc_accuracy_check` in at most six columns: ours ± SE, the accuracy the
+    paper's Table 1 implies, the difference and, with a test, t and the p-value."""
+    out = pd.DataFrame(index=check.index)
+    out["NBC accuracy, ours"] = [_cell(a, b, None, digits) for a, b in
+                                 zip(check["NBC accuracy (ours)"], check["SE"])]
+    out["implied by the paper"] = check["NBC accuracy implied by the paper"].round(digits)
+    out["difference"] = check["difference"].round(digits)
+    if "t" in check:
+        out["t"] = check["t"].round(digits)
+        out["p-value"] = check["p-value"]
+    return out
+
+
+def generator_view(gen_cmp):
+    """:func:`generator_comparison` in the standard layout, one row per quantity and
+    generator: quantity, generator, published, ours, tolerance, verdict."""
+    parts = []
+    for tag in ("literal", "harder"):
+        parts.append(pd.DataFrame({
+            "quantity": gen_cmp.index.astype(str), "generator": tag,
+            "published": gen_cmp["published"].to_numpy(float),
+            "ours": gen_cmp[f"ours ({tag})"].to_numpy(float),
+            "tolerance": gen_cmp[f"tolerance ({tag})"].to_numpy(float),
+            "verdict": gen_cmp[f"verdict ({tag})"].to_numpy()}))
+    long = pd.concat(parts, ignore_index=True)
+    order = {q: i for i, q in enumerate(gen_cmp.index.astype(str))}
+    long = long.sort_values("quantity", key=lambda c: c.map(order), kind="stable")
+    return comparison_layout(long.reset_index(drop=True), label=["quantity", "generator"],
+                             note=None)
+
+
+def glance_mapping():
+    """The paper's tables and figures -> the chapter's, for :func:`at_a_glance`."""
+    return [("Figure 1", ("likelihood and IDM intervals", "fig-lncc-intervals")),
+            ("Figure 2", ("Example 2's cloud and its envelope", "fig-lncc-cloud")),
+            ("Figure 3", ("Example 3's profile likelihoods", "fig-lncc-profiles")),
+            ("Examples 2 and 3", "Tables 1 and 2"),
+            ("Figure 5", ("determinacy against d", "fig-lncc-determinacy")),
+            ("Table 1", "Table 3 (a harder generator: Tables 7 to 9)"),
+            ("Table 2", "Table 11"),
+            ("Sec. 5.2, the averages", "Table 13"),
+            ("Figure 4", ("LNCC against NCC per data set", "fig-lncc-scatter"))]
+
+
+class _Box:
+    """HTML for the notebook's output (with a plain-text fallback)."""
+
+    def __init__(self, html, text):
+        self.html, self.text = html, text
+
+    def _repr_html_(self):
+        return self.html
+
+    def __repr__(self):
+        return self.text
+
+
+def glance(headline_rows, ex3=None, nbc_check=None, profile=None):
+    """The chapter's at-a-glance box (:func:`at_a_glance`), ready for ``myst_nb.glue``.
+
+    Parameters
+    ----------
+    headline_rows : DataFrame
+        :func:`headline` (its verdicts are counted).
+    ex3 : DataFrame, optional
+        :func:`example3_summary`, for the outcome sentence.
+    nbc_check : DataFrame, optional
+        :func:`nbc_accuracy_check` with its test, for the outcome sentence.
+    profile : str, optional
+        Parameter profile of the run (default: as :func:`at_a_glance` decides).
+
+    Returns
+    -------
+    object
+        Displays as the box's HTML.
+    """
+    outcome = []
+    if ex3 is not None:
+        outcome.append(f"In Example 3 the exact LNCC returns c alone from alpha = "
+                       f"{ex3['ours'].iloc[0]:.4f} on (the paper: from "
+                       f"{ex3['published'].iloc[0]:g}).")
+    if nbc_check is not None and "all" in nbc_check.index:
+        row = nbc_check.loc["all"]
+        outcome.append(f"On the artificial data our naive Bayes is "
+                       f"{row['difference']:+.1f} points off the accuracy the paper's "
+                       f"Table 1 implies ({p_text(row['p-value'])}).")
+    outcome = " ".join(outcome) or None
+    box = at_a_glance(CITATION, _CHAPTER, mapping=glance_mapping(), headline=headline_rows,
+                      profile=profile, summary=outcome, display=False)
+    return _Box(box, f"At a glance: {CITATION}")
 
 
 # ---------------------------------------------------------------------------
@@ -1894,6 +2022,8 @@ def headline(ex2, ex3, t1, averages, theta=None):
 # figures (Figures 1-5 of the paper)
 # ---------------------------------------------------------------------------
 
+#: smallest text of the figures, in points (the book shows them at natural size)
+_SMALL = 9
 _NCC_COLOURS = ["#08519c", "#3182bd", "#6baed6", "#9ecae1"]
 _LNCC_COLOURS = ["#a63603", "#e6550d", "#fd8d3c", "#fdae6b"]
 
@@ -1921,7 +2051,7 @@ def likelihood_idm_figure(intervals, alpha=0.85, s=2.0):
     import matplotlib.pyplot as plt
 
     _require(intervals, ["N", "n", "likelihood_upper", "idm_upper"], "intervals")
-    fig, ax = plt.subplots(figsize=(6.4, 3.8), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(0.9 * TEXT_WIDTH, 3.6), constrained_layout=True)
     ax.plot(intervals["N"], intervals["likelihood_upper"], "o", ms=3.5, color="k",
             label=f"likelihood-based, alpha = {alpha:g}")
     ax.plot(intervals["N"], intervals["idm_upper"], "o", ms=3.5, color="0.6",
@@ -1931,7 +2061,7 @@ def likelihood_idm_figure(intervals, alpha=0.85, s=2.0):
     ax.set_xlabel("sample size N (observations)")
     ax.set_ylabel("upper probability that X is true")
     ax.set_xlim(0, intervals["N"].max() * 1.02)
-    ax.legend(frameon=False)
+    ax.legend(frameon=False, fontsize=_SMALL)
     return fig
 
 
@@ -1959,7 +2089,7 @@ def likelihood_cloud_figure(cloud, envelope, cuts, alpha_star=None):
 
     _require(cloud, ["posterior", "relative_likelihood"], "cloud")
     _require(envelope, ["posterior", "relative_likelihood"], "envelope")
-    fig, ax = plt.subplots(figsize=(6.4, 4.2), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.4), constrained_layout=True)
     ax.plot(cloud["posterior"], cloud["relative_likelihood"], ".", ms=2.0, color="k",
             alpha=0.5, label=f"{len(cloud)} random models")
     ax.plot(envelope["posterior"], envelope["relative_likelihood"], color="0.55", lw=2.2,
@@ -1972,7 +2102,7 @@ def likelihood_cloud_figure(cloud, envelope, cuts, alpha_star=None):
                 lw=3.0 if exact else 1.4, solid_capstyle="butt")
         if exact:
             ax.annotate(f"alpha = {r['alpha']:g}", (r["high"], y), xytext=(4, -3),
-                        textcoords="offset points", fontsize="small")
+                        textcoords="offset points", fontsize=_SMALL)
     if alpha_star is not None:
         ax.axhline(alpha_star, color="tab:red", lw=0.9, ls=":",
                    label=f"dominance threshold alpha* = {alpha_star:.4f}")
@@ -1982,7 +2112,7 @@ def likelihood_cloud_figure(cloud, envelope, cuts, alpha_star=None):
     ax.set_ylim(0, 1.04)
     ax.set_xlabel("posterior probability P(c | f) of the model")
     ax.set_ylabel("relative likelihood lik / max lik")
-    ax.legend(frameon=False, fontsize="small", loc="upper left")
+    ax.legend(frameon=False, fontsize=_SMALL, loc="upper left")
     return fig
 
 
@@ -2003,7 +2133,7 @@ def profile_likelihood_figure(profiles, thresholds=None):
     import matplotlib.pyplot as plt
 
     _require(profiles, ["likelihood", "posterior", "relative_likelihood"], "profiles")
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.0), constrained_layout=True)
     styles = {"with the new instance": dict(color="k", lw=2.0),
               "without the new instance": dict(color="0.6", lw=2.0)}
     for name, sub in profiles.groupby("likelihood", sort=False):
@@ -2016,7 +2146,7 @@ def profile_likelihood_figure(profiles, thresholds=None):
     ax.set_ylim(0, 1.04)
     ax.set_xlabel("posterior probability P(c | f1, f2)")
     ax.set_ylabel("relative profile likelihood")
-    ax.legend(frameon=False, fontsize="small", loc="center left")
+    ax.legend(frameon=False, fontsize=_SMALL, loc="center left")
     return fig
 
 
@@ -2038,7 +2168,7 @@ def determinacy_vs_size_figure(summary, published=None):
     import matplotlib.pyplot as plt
 
     _require(summary, ["family", "parameter_value", "Det", "Det_se"], "summary")
-    fig, ax = plt.subplots(figsize=(7.2, 4.4), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.6), constrained_layout=True)
     colours = {"NCC": iter(_NCC_COLOURS * 4), "LNCC": iter(_LNCC_COLOURS * 4)}
     names = summary.index.get_level_values("classifier").unique()
     order = sorted((n for n in names if summary.xs(n, level="classifier")["family"].iloc[0]
@@ -2065,7 +2195,7 @@ def determinacy_vs_size_figure(summary, published=None):
     ax.set_xlim(min(ds) - 0.06 * span, max(ds) + 0.06 * span)
     ax.set_xlabel("training-set size d (instances)")
     ax.set_ylabel("determinacy (% of test instances)")
-    ax.legend(frameon=False, fontsize="small", ncol=2, loc="lower right")
+    ax.legend(frameon=False, fontsize=_SMALL, ncol=2, loc="lower right")
     return fig
 
 
@@ -2078,11 +2208,11 @@ def _label_points(ax, names, x, y, near):
         k = sum(1 for (px, py) in placed if abs(px - xi) < near and abs(py - yi) < near)
         (dx, dy), ha = sides[k % len(sides)]
         ax.annotate(name, (xi, yi), xytext=(dx, dy), textcoords="offset points",
-                    fontsize="x-small", ha=ha)
+                    fontsize=_SMALL, ha=ha)
         placed.append((xi, yi))
 
 
-def ncc_lncc_scatter_figure(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
+def ncc_lncc_scatter_figure(summary, ncc="NCC_0.05", lncc="LNCC_0.75", averages=None):
     """Figure 4: LNCC against NCC on each data set, one panel per indicator.
 
     Parameters
@@ -2091,6 +2221,9 @@ def ncc_lncc_scatter_figure(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
         :func:`uci_summary` output (index ``dataset``, ``classifier``).
     ncc, lncc : str
         The two classifiers compared (the paper's defaults).
+    averages : DataFrame, optional
+        :func:`default_averages`: the average over the data sets is drawn as a red
+        diamond, ours filled and the paper's (its Sec. 5.2) open.
 
     Returns
     -------
@@ -2103,16 +2236,26 @@ def ncc_lncc_scatter_figure(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
     _require(summary, list(labels) + [f"{k}_se" for k in labels], "summary")
     a = summary.xs(ncc, level="classifier")
     b = summary.xs(lncc, level="classifier").reindex(a.index)
-    fig, axes = plt.subplots(2, 2, figsize=(8.6, 8.2), constrained_layout=True)
+    fig, axes = plt.subplots(2, 2, figsize=(TEXT_WIDTH, TEXT_WIDTH), constrained_layout=True)
     for ax, (k, lab) in zip(axes.ravel(), labels.items()):
         x, y = a[k].to_numpy(float), b[k].to_numpy(float)
         ok = np.isfinite(x) & np.isfinite(y)
         ax.errorbar(x[ok], y[ok], xerr=a[f"{k}_se"].to_numpy(float)[ok],
                     yerr=b[f"{k}_se"].to_numpy(float)[ok], fmt="o", ms=5, color="k",
                     ecolor="0.6", capsize=0, lw=0.8)
+        extra = []
+        if averages is not None:
+            for col, fill, name in ((k, "tab:red", "our average"),
+                                    (f"{k}_paper", "none", "the paper's average")):
+                px, py = (float(averages.loc[c, col]) if c in averages.index else np.nan
+                          for c in (ncc, lncc))
+                if np.isfinite(px) and np.isfinite(py):
+                    ax.plot(px, py, "D", ms=7, mfc=fill, mec="tab:red", mew=1.4, ls="",
+                            label=name, zorder=4)
+                    extra += [px, py]
         if ok.any():
-            lo = min(x[ok].min(), y[ok].min())
-            hi = max(x[ok].max(), y[ok].max())
+            lo = min(x[ok].min(), y[ok].min(), *extra)
+            hi = max(x[ok].max(), y[ok].max(), *extra)
             _label_points(ax, list(a.index[ok]), x[ok], y[ok], 0.05 * (hi - lo or 1.0))
             pad = 0.06 * (hi - lo if hi > lo else 1.0)
             ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="0.5", lw=0.8, ls="--")
@@ -2121,4 +2264,8 @@ def ncc_lncc_scatter_figure(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
         ax.set_aspect("equal", adjustable="box")
         ax.set_xlabel(f"{lab} of {ncc.replace('_', ' ')} (%)")
         ax.set_ylabel(f"{lab} of {lncc.replace('_', ' ')} (%)")
+    handles, names = axes[0][0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, names, loc="outside lower center", ncol=len(names),
+                   frameon=False, fontsize=_SMALL)
     return fig

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from credal import datasets
-from credal.chapters._common import save_table
+from credal.chapters._common import book_style, save_table, show_table
 from credal.chapters.leaderboard import _complete_rows, _ordered, entries, make_estimators
 from credal.reference import BASELINES
 
@@ -41,6 +41,7 @@ __all__ = [
     "prepared_fold", "throughput", "fit_scaling", "peak_memory",
     # tables
     "peer_table", "peer_details", "scaling_slopes", "chapter_timings", "goals_table", "save_table",
+    "show_table", "book_style",
     # numbers for the text
     "performance_numbers", "peer_numbers",
     # figures
@@ -934,30 +935,35 @@ def performance_throughput(tp):
 
     names = list(dict.fromkeys(tp["dataset"]))
     clf = _ordered(list(dict.fromkeys(tp["classifier"])))
-    fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 0.8 + 0.4 * len(clf)),
-                             sharey=True, squeeze=False)
-    for ax, name in zip(axes[0], names):
+    ncol = min(2, len(names))                 # at most two panels per row
+    nrow = -(-len(names) // ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(6.8, nrow * (0.9 + 0.3 * len(clf)) + 0.4),
+                             sharey=True, squeeze=False, layout="constrained")
+    for ax, name in zip(axes.flat, names):
         sub = tp[tp["dataset"] == name].set_index("classifier").reindex(clf)
         y = np.arange(len(clf))[::-1]
         for yi, (c, r) in zip(y, sub.iterrows()):
             if not np.isfinite(r["ours_per_s"]):
                 continue
             ax.plot([r["baseline_per_s"], r["ours_per_s"]], [yi, yi], color="0.6", lw=1)
-            ax.text(np.sqrt(r["baseline_per_s"] * r["ours_per_s"]), yi + 0.18,
-                    f"×{r['ratio']:,.0f}", ha="center", va="bottom", fontsize=6.5)
+            ax.text(np.sqrt(r["baseline_per_s"] * r["ours_per_s"]), yi + 0.12,
+                    f"\u00d7{r['ratio']:,.0f}".replace(",", "\u2009"), ha="center",
+                    va="bottom", fontsize=9)
         ax.scatter(sub["ours_per_s"], y, color="tab:blue", zorder=3, label="credal (ours)")
         ax.scatter(sub["baseline_per_s"], y, color="tab:red", marker="x", zorder=3,
                    label="solver baseline")
         ax.set_xscale("log")
         ax.set_title(name, fontsize=10)
-        ax.set_xlabel("instances classified per second (log)")
+        ax.set_xlabel("instances per second (log)", fontsize=10)
         ax.grid(alpha=0.3, axis="x")
         ax.set_yticks(y)
-        ax.set_yticklabels(clf, fontsize=8)
-        ax.set_ylim(-0.7, len(clf) - 0.3)
-    axes[0, 0].set_ylabel("classifier")
-    axes[0, 0].legend(fontsize=7, loc="lower left")
-    fig.tight_layout()
+        ax.set_yticklabels(clf, fontsize=9)
+        ax.tick_params(labelsize=9)
+        ax.set_ylim(-0.7, len(clf) - 0.1)
+    for ax in list(axes.flat)[len(names):]:
+        ax.set_visible(False)
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside upper center", ncol=2,
+               frameon=False, fontsize=9)
     return fig
 
 
@@ -979,11 +985,12 @@ def performance_scaling(scaling, slopes=None):
     from matplotlib.ticker import FuncFormatter
 
     axes_names = [a for a in ("n", "k") if a in set(scaling["axis"])]
-    fig, axes = plt.subplots(1, len(axes_names), figsize=(6.2 * len(axes_names), 4.6),
-                             squeeze=False)
+    # one panel per row, the legend (with the slopes) beside it: names stay 9 pt
+    fig, axes = plt.subplots(len(axes_names), 1, figsize=(6.8, 3.4 * len(axes_names)),
+                             squeeze=False, layout="constrained")
     clf = _ordered(list(dict.fromkeys(scaling["classifier"])))
     cmap = plt.get_cmap("tab10")
-    for ax, a in zip(axes[0], axes_names):
+    for ax, a in zip(axes[:, 0], axes_names):
         for i, c in enumerate(clf):
             g = scaling[(scaling["classifier"] == c) & (scaling["axis"] == a)]
             if g.empty:
@@ -999,14 +1006,14 @@ def performance_scaling(scaling, slopes=None):
         ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
         ax.grid(alpha=0.3, which="both")
         ax.set_xlabel("training instances n (log)" if a == "n" else
-                      "features k (log)")
-        ax.set_ylabel("fit time (s, log)")
+                      "features k (log)", fontsize=10)
+        ax.set_ylabel("fit time (s, log)", fontsize=10)
+        ax.tick_params(labelsize=9)
         if a == "n":
             v = np.array(sorted(set(scaling.loc[scaling["axis"] == "n", "value"])), float)
             if len(v) > 1:
                 ref = scaling.loc[scaling["axis"] == "n", "fit_s"].median()
                 ax.plot(v, ref * v / np.sqrt(v[0] * v[-1]), color="black", lw=0.8, ls=":",
                         label="slope 1 (linear)")
-        ax.legend(fontsize=7)
-    fig.tight_layout()
+        ax.legend(fontsize=9, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     return fig

@@ -15,9 +15,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from credal.chapters._common import HEADLINE_COLUMNS, save_table, verdicts
+from credal.chapters._common import (HEADLINE_COLUMNS, book_style, comparison_layout,
+                                    save_table, show_table, verdicts)
 
-__all__ = ["collect", "save_table", "verdict_chart"]
+__all__ = ["book_style", "by_paper", "collect", "deviation_plot", "save_table",
+           "show_paper_tables", "show_table", "slug", "standardised_deviation",
+           "verdict_chart", "verdict_table"]
+
+#: the verdicts, in the order of every table and figure
+VERDICTS = ("reproduced", "differs", "not comparable")
 
 
 # --------------------------------------------------------------------------- run
@@ -51,10 +57,109 @@ def collect(root=None) -> pd.DataFrame:
     return out[HEADLINE_COLUMNS].assign(verdict=verdicts(out))
 
 
+def standardised_deviation(headlines) -> pd.Series:
+    """``(ours - published) / tolerance`` of each headline row.
+
+    A row is reproduced exactly when this lies in [-1, 1].  With a zero tolerance the
+    value is 0 when the two numbers are equal and +-inf otherwise; NaN where either
+    number is missing.
+
+    Parameters
+    ----------
+    headlines : DataFrame
+        Output of :func:`collect` (columns ``published``, ``ours``, ``tolerance``).
+
+    Returns
+    -------
+    Series named ``z``, aligned with ``headlines``.
+    """
+    diff = headlines["ours"].astype(float) - headlines["published"].astype(float)
+    tol = headlines["tolerance"].astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(tol > 0, diff / tol, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
+    z = np.where(diff.isna(), np.nan, z)
+    return pd.Series(z, index=headlines.index, name="z")
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def slug(text: str) -> str:
+    """A file-name part of a paper's name: ``"Dash & Cooper (2002)"`` -> ``"dash-cooper-2002"``."""
+    import re
+    out = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    if not out:
+        raise ValueError(f"no letters or digits in {text!r}")
+    return out
+
+
+def by_paper(headlines):
+    """The report's rows paper by paper, numbered as the figure's rows.
+
+    Parameters
+    ----------
+    headlines : DataFrame
+        Output of :func:`collect`.
+
+    Returns
+    -------
+    list of (str, DataFrame)
+        In the order papers first appear; each frame has a leading column ``#``
+        (1, 2, ... within the paper) and a fresh index.
+    """
+    out = []
+    for paper in dict.fromkeys(headlines["paper"]):
+        rows = headlines[headlines["paper"] == paper].reset_index(drop=True)
+        out.append((paper, rows.assign(**{"#": np.arange(1, len(rows) + 1)})
+                    [["#"] + list(headlines.columns)]))
+    return out
+
+
+def show_paper_tables(headlines, notebook: str = "reproduction-report", root=None,
+                      display: bool = True):
+    """One collapsible published-vs-ours table per paper (Table 1, 2, ...).
+
+    Shown: ``#``, quantity (with its unit), published, ours, tolerance, verdict
+    (coloured) and the note (wrapped); saved: the paper's rows of :func:`collect` with
+    ``#``, as ``results/<notebook>/headlines-<slug>.csv``.
+
+    Returns
+    -------
+    list of DataFrame
+        The layouts shown (strings).
+    """
+    layouts = []
+    for k, (paper, rows) in enumerate(by_paper(headlines), start=1):
+        unit = rows["unit"].fillna("").astype(str)
+        shown = rows.assign(quantity=[f"{q} ({u})" if u.strip() else q
+                                      for q, u in zip(rows["quantity"], unit)])
+        layout = comparison_layout(shown, label=["#", "quantity"])
+        chapters = list(dict.fromkeys(rows["chapter"]))
+        caption = (f"Table {k}. {paper}: {len(rows)} headline numbers (chapter"
+                   f"{'s' if len(chapters) > 1 else ''} "
+                   + " and ".join(f"*{c}*" for c in chapters) + ").")
+        show_table(layout, notebook, f"headlines-{slug(paper)}", caption=caption, csv=rows,
+                   index=False, csv_index=False, collapse=True, wrap=("note", "quantity"),
+                   root=root, display=display)
+        layouts.append(layout)
+    return layouts
+
+
+def verdict_table(headlines) -> pd.DataFrame:
+    """Number of headline numbers per paper and verdict, with a total row and column."""
+    t = (headlines.groupby(["paper", "verdict"], sort=False).size().unstack(fill_value=0)
+         .reindex(columns=list(VERDICTS), fill_value=0))
+    t.loc["all papers"] = t.sum()
+    t["total"] = t.sum(axis=1)
+    t.index.name = "paper"
+    t.columns.name = None
+    return t.astype(int)
+
+
 # --------------------------------------------------------------------------- figures
 
-#: bar colour of each verdict, in the bars' order
-_COLOURS = {"reproduced": "tab:green", "differs": "tab:orange", "not comparable": "0.7"}
+#: colour of each verdict, in the bars' order
+_COLOURS = dict(zip(VERDICTS, ("tab:green", "tab:orange", "0.6")))
 
 
 def verdict_chart(headlines, ax=None):
@@ -86,5 +191,106 @@ def verdict_chart(headlines, ax=None):
     ax.set_xlabel("headline numbers (count)")
     ax.set_ylabel("paper")
     ax.invert_yaxis()
-    ax.legend(frameon=False, fontsize="small", loc="lower right")
+    ax.legend(frameon=False, fontsize=9, loc="lower right")
     return ax.figure
+
+
+def _two_columns(sizes):
+    """Split panels (in order) between two columns with the smallest tallest column."""
+    best = None
+    for mask in range(2 ** len(sizes)):
+        cols = [[i for i in range(len(sizes)) if (mask >> i & 1) == c] for c in (0, 1)]
+        if not cols[0]:
+            continue
+        tallest = max(sum(sizes[i] for i in c) for c in cols)
+        if best is None or tallest < best[0]:
+            best = (tallest, cols)
+    return sorted(best[1])          # the first paper's column on the left
+
+
+def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
+    """Dot plot of ``(ours - published) / tolerance``: one row per headline number.
+
+    One panel per paper (rows numbered as in the report's tables, 1 = the paper's first
+    row; the panels in two columns when there are several papers), dots coloured by
+    verdict, a band for ``|z| <= 1`` (reproduced) and a symmetric-log x axis (linear
+    within +-1).  A zero tolerance with unequal numbers (a yes/no statement that
+    disagrees: infinite z) is drawn as a triangle at the axis' edge; a row without one
+    of the two numbers says so in place of a dot.
+
+    Parameters
+    ----------
+    headlines : DataFrame
+        Output of :func:`collect`.
+    row_height, width : float
+        Inches per row and figure width (text at least 9 pt at this width).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    if headlines.empty:
+        raise ValueError("no headline numbers to draw")
+    papers = list(dict.fromkeys(headlines["paper"]))
+    z = standardised_deviation(headlines)
+    finite = np.abs(z[np.isfinite(z)])
+    top = max(10.0, 10.0 ** np.ceil(np.log10(1.05 * finite.max()))) if len(finite) else 10.0
+    extra = 4                                    # rows' worth of title and x tick labels
+    sizes = [int((headlines["paper"] == p).sum()) + extra for p in papers]
+    columns = _two_columns(sizes) if len(papers) > 1 else [[0]]
+    height = max(sum(sizes[i] for i in c) for c in columns)
+    fig = plt.figure(figsize=(width, row_height * height + 0.8), layout="constrained")
+    subfigs = np.atleast_1d(fig.subfigures(1, len(columns)))
+    ticks = [t for t in (-100, -10, -1, 0, 1, 10, 100) if abs(t) < top]
+    for sub, members in zip(subfigs, columns):
+        ratios = [sizes[i] for i in members]
+        pad = height - sum(ratios)
+        grid = sub.add_gridspec(len(members) + (pad > 0), 1,
+                                height_ratios=ratios + [pad] * (pad > 0))
+        for k, i in enumerate(members):
+            paper, n = papers[i], sizes[i] - extra
+            ax = sub.add_subplot(grid[k])
+            rows = headlines[headlines["paper"] == paper]
+            zz, verdict = z.loc[rows.index].to_numpy(), rows["verdict"].to_numpy()
+            y = np.arange(1, n + 1)
+            ax.axvspan(-1, 1, color="tab:green", alpha=0.12, lw=0)
+            ax.axvline(0, color="0.5", lw=0.6)
+            for v, colour in _COLOURS.items():
+                m = verdict == v
+                ok = m & np.isfinite(zz)
+                face = colour if v != "not comparable" else "none"
+                ax.scatter(zz[ok], y[ok], s=22, color=face, edgecolors=colour, zorder=3)
+                for side, marker in ((1, ">"), (-1, "<")):
+                    edge = m & np.isinf(zz) & (np.sign(zz) == side)
+                    ax.scatter(np.full(edge.sum(), side * top), y[edge], marker=marker,
+                               s=34, color=face, edgecolors=colour, zorder=3, clip_on=False)
+            missing = np.isnan(zz)
+            for yi, pub in zip(y[missing], rows["published"].to_numpy()[missing]):
+                what = "no published number" if np.isnan(pub) else "no number of ours"
+                ax.text(0, yi, what, ha="center", va="center", fontsize=9, color="0.35",
+                        style="italic")
+            counts = pd.Series(verdict).value_counts()
+            ax.set_title(f"{paper}\n" + ", ".join(f"{counts.get(v, 0)} {v}"
+                                                  for v in _COLOURS if counts.get(v, 0)),
+                         fontsize=9.5, loc="left")
+            ax.set_xscale("symlog", linthresh=1.0, linscale=1.0)
+            ax.set_xlim(-top, top)
+            ax.set_xticks(ticks, [f"{t:g}".replace("-", "\u2212") for t in ticks])
+            ax.set_ylim(n + 0.7, 0.3)
+            ax.set_yticks(y, [str(k) if n <= 25 or k % 2 else "" for k in y])
+            ax.grid(True, axis="x", lw=0.4, color="0.85")
+            ax.tick_params(axis="y", length=0, labelsize=9)
+            ax.tick_params(axis="x", labelsize=9)
+    fig.supxlabel("(ours \u2212 published) / tolerance: linear within \u00b11, "
+                  "logarithmic beyond", fontsize=10)
+    handles = [Line2D([], [], marker="o", ls="", color=c, markerfacecolor=c
+                      if v != "not comparable" else "none", label=v) for v, c in _COLOURS.items()]
+    handles.append(Line2D([], [], marker=">", ls="", color="0.3",
+                          label="beyond the axis (a yes/no that disagrees)"))
+    handles.append(plt.Rectangle((0, 0), 1, 1, color="tab:green", alpha=0.12,
+                                 label="|z| \u2264 1: within tolerance"))
+    fig.legend(handles=handles, loc="outside upper center", ncol=3, frameon=False, fontsize=9)
+    return fig

@@ -18,7 +18,17 @@ import numpy as np
 import pandas as pd
 
 from credal import datasets
-from credal.chapters._common import NOT_COMPARABLE, headline_table, save_table, tolerance
+from credal.chapters._common import (
+    NOT_COMPARABLE,
+    TEXT_WIDTH,
+    at_a_glance,
+    book_style,
+    comparison_table,
+    headline_table,
+    save_table,
+    show_table,
+    tolerance,
+)
 from credal.experiments import cross_validate, fold_splits
 from credal.preprocessing import make_preprocessor
 from credal._validation import check_positive
@@ -27,9 +37,11 @@ from credal.robust import NaiveBayesMissing, RobustBayes, _check_choice
 __all__ = [
     "run_experiment", "pooled_summary", "table1", "table2", "data_table", "compare_table1",
     "paper_claims", "halfwidth_check", "unlabelled_study", "bins_study", "display_table1",
-    "display_table2", "chapter_numbers", "unlabelled_numbers", "bins_numbers", "headline",
+    "display_table2", "display_data_table", "display_comparison", "display_unlabelled",
+    "display_bins", "chapter_numbers", "unlabelled_numbers", "bins_numbers", "headline",
     "rbc_accuracy_coverage_figure", "robust_ours_vs_paper_figure", "save_table",
     "observed_classes", "gain_by_classes", "EXCLUDED_WHY", "missing_concentration",
+    "CITATION", "PAPER_MAP", "glance_box", "book_style", "show_table", "comparison_table",
 ]
 
 
@@ -825,31 +837,80 @@ def data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
     return out
 
 
+_SHORT = {"NBC_m": "NBC_m", "NBC_*": "NBC_*", "RBC_d": "RBC_d", "RBC_d coverage": "RBC_d cov.",
+          "RBC_u": "RBC_u"}
+
+
+def _pair(ours, paper, d_ours=1, d_paper=2):
+    """``"ours / paper"`` cell; "–" for a missing side."""
+    a = f"{ours:.{d_ours}f}" if np.isfinite(ours) else "\u2013"
+    b = f"{paper:.{d_paper}f}" if np.isfinite(paper) else "\u2013"
+    return (a + " / " + b).replace("-", "\u2212")
+
+
 def display_table1(t1):
-    """Readable copy of :func:`table1`: ``value ± half-width`` strings, ours then paper."""
+    """Compact view of :func:`table1`: one ``"ours / paper"`` cell per quantity.
+
+    The binomial intervals and the paper's ± stay in the CSV (``table1.csv``); the
+    paper's values keep their printed two decimals.
+    """
     out = pd.DataFrame(index=t1.index)
-    out["paper's name"] = t1["paper's name"]
     for q in QUANTITIES:
-        out[f"{q} (ours)"] = [_pm(v, h, 1) for v, h in zip(t1[q], t1[f"{q} ±95%"])]
-        out[f"{q} (paper)"] = [_pm(v, h, 2) for v, h in zip(t1[f"{q} paper"],
-                                                              t1[f"{q} ± paper"])]
+        out[_SHORT[q]] = [_pair(o, p) for o, p in zip(t1[q], t1[f"{q} paper"])]
     return out
 
 
-def _pm(v, h, digits):
-    if not np.isfinite(v):
-        return "not public" if digits == 1 else ""
-    return f"{v:.{digits}f} ± {h:.{digits}f}" if np.isfinite(h) else f"{v:.{digits}f}"
-
-
 def display_table2(t2):
-    """Readable copy of :func:`table2` (rounded; the measured check column dropped)."""
-    out = t2.drop(columns=["RBC_u on unclassified"]).copy()
-    for c in out.columns:
-        if c.endswith("residual") or c.endswith("residual paper") or c.startswith("max Ci"):
-            out[c] = out[c].round(4) + 0.0  # + 0.0 turns -0.0 into 0.0
-        elif c.startswith("% unclassified"):
-            out[c] = out[c].round(2)
+    """Compact view of :func:`table2`: ``"ours / paper"`` per column, sizes and the
+    measured check column left to the CSV."""
+    out = pd.DataFrame(index=t2.index)
+    for c, short in (("NBC_m residual", "NBC_m resid."), ("NBC_* residual", "NBC_* resid."),
+                     ("RBC_u residual", "RBC_u resid."), ("max Ci/Cw", "max Ci/Cw")):
+        out[short] = [_pair(o + 0.0, p, 2, 2) for o, p in zip(t2[c], t2[f"{c} paper"])]
+    out["% unclassified"] = [_pair(o, p, 1, 1) for o, p in
+                             zip(t2["% unclassified"], t2["% unclassified paper"])]
+    return out
+
+
+def display_data_table(data):
+    """Compact view of :func:`data_table` (every column stays in the CSV)."""
+    scored = data["rows scored"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+    paper = data["size (paper)"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+    return pd.DataFrame({
+        "rows scored / paper": [_pair(a, b, 0, 0) for a, b in zip(scored, paper)],
+        "classes": data["classes"].to_numpy(),
+        "features (numeric)": [f"{f} ({n})" for f, n in zip(data["features"], data["numeric"])],
+        "missing %": data["missing cells %"].to_numpy(),
+        "note": data["note"].to_numpy(),
+    }, index=data.index)
+
+
+def display_comparison(comparison):
+    """:func:`compare_table1` with short headers."""
+    return comparison.rename(columns={
+        "data sets": "data sets", "mean difference": "mean diff.",
+        "mean |difference|": "mean |diff.|", "median |difference|": "median |diff.|",
+        "largest difference": "largest"})
+
+
+def display_unlabelled(unl):
+    """Compact view of :func:`unlabelled_study` (coverage with its ±95%)."""
+    if unl.empty:
+        return unl
+    out = unl[["NBC_m", "RBC_d"]].copy()
+    out["RBC_d cov. ±95%"] = [f"{c:.1f} ± {h:.1f}" for c, h in
+                              zip(unl["RBC_d coverage"], unl["coverage ±95%"])]
+    out["RBC_u"] = unl["RBC_u"]
+    out.index = out.index.set_names(["data set", "class-less rows"])
+    return out
+
+
+def display_bins(bins):
+    """Compact view of :func:`bins_study` (within noise as "k of n")."""
+    out = bins[[q for q in QUANTITIES]].rename(columns=_SHORT)
+    out["within noise"] = [f"{int(w)} of {int(n)}" for w, n in
+                           zip(bins["within noise"], bins["cells compared"])]
+    out["largest cov. gap"] = bins["largest coverage gap"]
     return out
 
 
@@ -1433,6 +1494,45 @@ def headline(t1, t2, summary=None, *, exclude=(), data=None, published1=None,
     return headline_table(rows, paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes")
 
 
+
+# ------------------------------------------------------------ the chapter's "at a glance" box
+
+#: the paper, as its first page gives it
+CITATION = ('M. Ramoni and P. Sebastiani, "Robust Bayes classifiers", *Artificial Intelligence* '
+            '125 (2001) 209-226.')
+
+#: the paper's tables and figures and where this chapter shows them
+PAPER_MAP = [
+    ("Table 1 (accuracy of NBC_m, NBC_*, RBC_d, RBC_u; coverage of RBC_d)",
+     ("the Table 1 section, its two figures and the comparison", "fig-rbc-coverage")),
+    ("Table 2 (residual accuracies, largest cost ratio Ci/Cw, % unclassified)", "the Table 2 section"),
+]
+
+
+def glance_box(headline, *, summary=None, notebook='robust-bayes', mapping=None):
+    """The chapter's "at a glance" box (:func:`credal.chapters._common.at_a_glance`), as
+    an object a notebook can display or glue (it is computed after the headline rows
+    and shown at the top of the page).
+
+    Parameters
+    ----------
+    headline : DataFrame
+        :func:`headline` output.
+    summary : str, optional
+    notebook : str
+    mapping : list of (str, str or (str, str)), optional
+        Default :data:`PAPER_MAP`.
+
+    Returns
+    -------
+    IPython.display.HTML
+    """
+    from IPython.display import HTML
+
+    return HTML(at_a_glance(CITATION, notebook, mapping=PAPER_MAP if mapping is None else mapping,
+                            headline=headline, summary=summary, display=False))
+
+
 # --------------------------------------------------------------------------------------
 # Figures
 # --------------------------------------------------------------------------------------
@@ -1453,20 +1553,63 @@ def _short_label(name, paper_name):
     return str(paper_name)
 
 
-def _label_left(r, rows, width):
-    """True when a labelled neighbour lies just to the right of the point (within
-    ``width`` coverage points and 2.5 accuracy points): its label then goes left."""
-    x, y = r["RBC_d coverage"], r["RBC_d"]
-    near = ((rows["RBC_d coverage"] > x) & (rows["RBC_d coverage"] - x < width)
-            & ((rows["RBC_d"] - y).abs() < 2.5))
-    return bool(near.any())
+# label offsets tried in turn (points): right, left, above, below, then farther out
+_LABEL_OFFSETS = [(5, 2, "left"), (-5, 2, "right"), (0, 7, "center"), (0, -13, "center"),
+                  (5, -11, "left"), (-5, -11, "right"), (9, 9, "left"), (-9, 9, "right"),
+                  (10, -18, "left"), (-10, -18, "right"), (0, 16, "center"), (0, -22, "center")]
+
+
+def _place_labels(ax, xy, labels, obstacles=(), fontsize=9):
+    """Label points without overlaps where possible (greedy, in display space).
+
+    Each label takes the first offset of :data:`_LABEL_OFFSETS` whose box stays inside
+    the axes and meets neither a label already placed nor a marker (``xy`` and
+    ``obstacles``, data coordinates); if none is free, the one with the least overlap.
+    Call after the axes limits are final.
+    """
+    fig = ax.figure
+    fig.canvas.draw()  # final layout, so that display coordinates hold
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    pts = np.array([p for p in list(xy) + list(obstacles)], dtype=float).reshape(-1, 2)
+    marks = ax.transData.transform(pts) if len(pts) else np.empty((0, 2))
+    r = 4.0 * fig.dpi / 72.0
+    taken = [(m[0] - r, m[1] - r, m[0] + r, m[1] + r) for m in marks]
+
+    def overlap(a, b):
+        w = min(a[2], b[2]) - max(a[0], b[0])
+        h = min(a[3], b[3]) - max(a[1], b[1])
+        return max(w, 0.0) * max(h, 0.0)
+
+    for (x, y), text in zip(xy, labels):
+        best, best_cost = None, np.inf
+        for dx, dy, ha in _LABEL_OFFSETS:
+            t = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha,
+                            fontsize=fontsize, color="0.15")
+            bb = t.get_window_extent(renderer)
+            box = (bb.x0, bb.y0, bb.x1, bb.y1)
+            own = ax.transData.transform((x, y))
+            cost = sum(overlap(box, o) for o in taken
+                       if not (abs((o[0] + o[2]) / 2 - own[0]) < 1e-6 and abs((o[1] + o[3]) / 2 - own[1]) < 1e-6))
+            outside = (bb.x0 < frame.x0) + (bb.x1 > frame.x1) + (bb.y0 < frame.y0) + (bb.y1 > frame.y1)
+            cost += 1e6 * outside
+            if cost < best_cost:
+                if best is not None:
+                    best[0].remove()
+                best, best_cost = (t, box), cost
+            else:
+                t.remove()
+            if cost == 0:
+                break
+        taken.append(best[1])
 
 
 def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
     """RBC_d accuracy against coverage per data set, published and ours, joined.
 
-    Left: every data set, an arrow from the published point to ours.  Right: the
-    crowded corner (coverage and accuracy above ``zoom``) enlarged.
+    Top: every data set, an arrow from the published point to ours.  Below: the
+    crowded corner (coverage and accuracy above ``zoom``) enlarged.  Labels are placed
+    so that they do not overlap (:func:`_place_labels`).
 
     Parameters
     ----------
@@ -1484,10 +1627,9 @@ def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
 
     rows = _check_table1(t1, ["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
                               "RBC_d paper", "paper's name"])
-    fig, axes = plt.subplots(1, 2, figsize=(11, 5.0), constrained_layout=True,
-                             gridspec_kw={"width_ratios": [1.25, 1]})
+    fig, axes = plt.subplots(2, 1, figsize=(TEXT_WIDTH, 9.0), constrained_layout=True)
     ok = rows["RBC_d"].notna()
-    for k, ax in enumerate(axes):
+    for ax in axes:
         for name, r in rows.iterrows():
             xo, yo = r["RBC_d coverage"], r["RBC_d"]
             xp, yp = r["RBC_d coverage paper"], r["RBC_d paper"]
@@ -1506,25 +1648,24 @@ def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
             ax.scatter(rows.loc[~ok, "RBC_d coverage"], rows.loc[~ok, "RBC_d paper"],
                        marker="x", color="tab:red", zorder=4,
                        label="ours: no case classified (at the paper's accuracy)")
-        inside = ok & (rows["RBC_d coverage"] >= zoom[0]) & (rows["RBC_d"] >= zoom[1])
-        lab = rows[ok & (inside if k == 1 else ~inside)]
-        for name, r in lab.iterrows():
-            left = _label_left(r, lab, 10 if k == 0 else 3)
-            ax.annotate(_short_label(name, r["paper's name"]),
-                        (r["RBC_d coverage"], r["RBC_d"]), fontsize=7,
-                        xytext=(-4 if left else 4, 2), ha="right" if left else "left",
-                        textcoords="offset points", color="0.2")
         ax.set_xlabel("RBC$_d$ coverage (% of cases classified)")
-        ax.set_ylabel("RBC$_d$ accuracy on the classified cases (%)")
+        ax.set_ylabel("RBC$_d$ accuracy on classified cases (%)")
         ax.grid(True, lw=0.3, color="0.85")
     axes[0].set_xlim(-3, 103)
     axes[0].add_patch(plt.Rectangle(zoom, 101 - zoom[0], 101 - zoom[1], fill=False,
                                     ls="--", lw=0.8, color="0.4"))
-    axes[0].set_title("all data sets", fontsize="medium")
+    axes[0].set_title("all data sets", fontsize=10)
     axes[1].set_xlim(zoom[0], 101)
     axes[1].set_ylim(zoom[1], 101)
-    axes[1].set_title("enlarged: dashed box of the left panel", fontsize="medium")
-    axes[0].legend(frameon=False, fontsize="small", loc="lower left")
+    axes[1].set_title("enlarged: the dashed box above", fontsize=10)
+    axes[0].legend(frameon=False, fontsize=9, loc="lower center")  # an empty region in Table 1
+    published = rows[["RBC_d coverage paper", "RBC_d paper"]].to_numpy(dtype=float)
+    inside = ok & (rows["RBC_d coverage"] >= zoom[0]) & (rows["RBC_d"] >= zoom[1])
+    for k, ax in enumerate(axes):
+        lab = rows[ok & (inside if k == 1 else ~inside)]
+        _place_labels(ax, lab[["RBC_d coverage", "RBC_d"]].to_numpy(dtype=float),
+                      [_short_label(n, r["paper's name"]) for n, r in lab.iterrows()],
+                      obstacles=published[np.isfinite(published).all(axis=1)])
     return fig
 
 
@@ -1552,10 +1693,11 @@ def robust_ours_vs_paper_figure(t1, quantities=None, label_above=8.0):
     qs = list(quantities or QUANTITIES)
     rows = _check_table1(t1, [qs[0], "paper's name"] + [
         f"{q}{s}" for q in qs for s in ("", " ±95%", " paper", " ± paper")])
-    ncol = 3
+    ncol = min(2, len(qs))
     nrow = -(-len(qs) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(10.5, 3.4 * nrow), squeeze=False,
+    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 3.3 * nrow), squeeze=False,
                              constrained_layout=True)
+    named = []
     for ax, q in zip(axes.flat, qs):
         ok = rows[q].notna() & rows[f"{q} paper"].notna()
         r = rows[ok]
@@ -1565,23 +1707,24 @@ def robust_ours_vs_paper_figure(t1, quantities=None, label_above=8.0):
         ax.errorbar(r[f"{q} paper"], r[q], yerr=r[f"{q} ±95%"],
                     xerr=_Z95 * r[f"{q} ± paper"], fmt="o", ms=4, color="tab:blue",
                     ecolor="tab:blue", elinewidth=0.6, alpha=0.85, label="data set")
-        for name, rr in r.iterrows():
-            if abs(rr[q] - rr[f"{q} paper"]) > label_above:
-                ax.annotate(_short_label(name, rr["paper's name"]),
-                            (rr[f"{q} paper"], rr[q]), fontsize=7,
-                            xytext=(3, 3), textcoords="offset points", color="0.2")
+        far = (r[q] - r[f"{q} paper"]).abs() > label_above
+        named.append((ax, r[far], r[~far], q))
         ax.set_xlim(lo, 101)
         ax.set_ylim(lo, 101)
         ax.set_aspect("equal")
         what = "coverage" if "coverage" in q else "accuracy"
         name = q.replace(" coverage", "").replace("_", "$_") + "$" if "_" in q else q
-        ax.set_title(f"{name} {what}", fontsize="medium")
+        ax.set_title(f"{name} {what}", fontsize=10)
         ax.set_xlabel(f"published {what} (%)")
         ax.set_ylabel(f"our {what} (%)")
         ax.grid(True, lw=0.3, color="0.85")
     for ax in list(axes.flat)[len(qs):]:
         ax.set_visible(False)
-    axes.flat[0].legend(frameon=False, fontsize="small", loc="upper left")
+    axes.flat[0].legend(frameon=False, fontsize=9, loc="upper left")
+    for ax, far, near, q in named:
+        _place_labels(ax, far[[f"{q} paper", q]].to_numpy(dtype=float),
+                      [_short_label(n, rr["paper's name"]) for n, rr in far.iterrows()],
+                      obstacles=near[[f"{q} paper", q]].to_numpy(dtype=float))
     return fig
 
 

@@ -133,3 +133,268 @@ def test_headline_table_override_survives_collect(tmp_path):
 def test_headline_table_rejects(row):
     with pytest.raises(ValueError):
         _common.headline_table([row], paper="P", chapter="c")
+
+
+# --------------------------------------------------------------------------- the book's display
+
+THIN, DASH, MINUS = _common.THIN_SPACE, _common.MISSING, _common.MINUS
+
+
+@pytest.mark.parametrize("x, decimals, expected", [
+    (1182103.0, 0, f"1{THIN}182{THIN}103"), (1234.0, 0, "1234"), (12345.678, 1, f"12{THIN}345.7"),
+    (-0.0001, 2, "0.00"), (-0.0, 1, "0.0"), (-1.25, 1, f"{MINUS}1.2"), (np.nan, 3, DASH),
+    (None, 0, DASH), (0.2117763992, 3, "0.212"), (float("inf"), 0, "\u221e")])
+def test_format_number(x, decimals, expected):
+    assert _common.format_number(x, decimals) == expected
+
+
+@pytest.mark.parametrize("values, expected", [
+    ([1182103.0, 12.0, np.nan], 0), ([86.81, 91.2], 1), ([0.81, 0.92], 3),
+    ([0.0012, 0.0031], 4), ([], 0), ([np.nan], 0), (["a", 0.5], 3), ([0.0, 0.0], 0)])
+def test_column_decimals(values, expected):
+    assert _common.column_decimals(values) == expected
+
+
+@pytest.mark.parametrize("p, cell, prose", [
+    (0.51, "0.51", "p = 0.51"), (0.046, "0.046", "p = 0.046"), (0.00012, "0.00012", "p = 0.00012"),
+    (3e-9, "< 0.0001", "p < 0.0001"), (0.0, "< 0.0001", "p < 0.0001"), (1.0, "1.00", "p = 1.00"),
+    (np.nan, DASH, f"p = {DASH}")])
+def test_format_p_and_p_text(p, cell, prose):
+    assert _common.format_p(p) == cell
+    assert _common.p_text(p) == prose
+    assert "= <" not in _common.p_text(p)
+
+
+def test_format_p_rejects_impossible_values():
+    with pytest.raises(ValueError, match="p-value"):
+        _common.format_p(1.5)
+
+
+def test_format_table_printing_rules():
+    df = pd.DataFrame({"data set": ["a" * 80, "b"], "n": [1182103.0, 12.0],
+                       "acc": [0.2117763992, np.nan], "diff": [-0.00001, 0.5],
+                       "p-value": [1e-6, 0.046], "ok": [True, False]})
+    cells = _common.format_table(df)
+    assert list(cells.columns) == list(df.columns)  # no index column
+    assert cells.to_dict("list") == {
+        "data set": ["a" * 80, "b"],  # never truncated
+        "n": [f"1{THIN}182{THIN}103", "12"], "acc": ["0.212", DASH],
+        "diff": ["0.000", "0.500"], "p-value": ["< 0.0001", "0.046"], "ok": ["yes", "no"]}
+    text = "".join(cells.to_numpy().ravel())
+    assert "nan" not in text.lower() and "-0" not in text and "\u2026" not in text
+
+
+def test_format_table_index_and_formats():
+    df = pd.DataFrame({"x": [0.5, 0.25]}, index=pd.Index(["u", "v"], name="name"))
+    cells = _common.format_table(df, formats={"x": 1})
+    assert cells.to_dict("list") == {"name": ["u", "v"], "x": ["0.5", "0.2"]}
+    assert list(_common.format_table(df, index=False).columns) == ["x"]
+    assert _common.format_table(df, formats={"x": ".0%"})["x"].tolist() == ["50%", "25%"]
+    assert _common.format_table(df, formats={"x": lambda v: f"<{v}>"})["x"].tolist() == \
+        ["<0.5>", "<0.25>"]
+    with pytest.raises(KeyError, match="nope"):
+        _common.format_table(df, formats={"nope": 1})
+    multi = pd.DataFrame([[1, 2]], columns=pd.MultiIndex.from_tuples([("a", "x"), ("a", "y")]))
+    assert list(_common.format_table(multi).columns) == ["a x", "a y"]
+
+
+def test_show_table_writes_csv_and_book_copy_and_links_it(tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(_common, "_display", shown.append)
+    df = pd.DataFrame({"data set": ["x", "y"], "acc": [0.91234, np.nan],
+                       "verdict": ["reproduced", "differs"]})
+    path = _common.show_table(df, "nb", "t1", caption="Table 1. Accuracy.", root=tmp_path)
+    assert path == tmp_path / "results" / "nb" / "t1.csv"
+    copy = tmp_path / "book" / "generated" / "_extra" / "tables" / "nb" / "t1.csv"
+    assert copy.read_bytes() == path.read_bytes()
+    back = pd.read_csv(path)
+    assert list(back.columns) == ["data set", "acc", "verdict"]  # default index not written
+    assert back["acc"].iloc[0] == 0.91234  # the CSV keeps full precision
+    (html,) = [s._repr_html_() for s in shown]
+    assert 'href="../tables/nb/t1.csv"' in html and "Table 1. Accuracy." in html
+    assert "credal-v-reproduced" in html and "credal-v-differs" in html
+    assert ">0.912<" in html and f">{DASH}<" in html and "<details" not in html
+
+
+def test_show_table_collapses_long_tables_and_saves_csv_argument(tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(_common, "_display", shown.append)
+    long = pd.DataFrame({"i": range(40)})
+    full = long.assign(extra=1.5)
+    _common.show_table(long, "nb", "long", csv=full, root=tmp_path)
+    assert "<details" in shown[-1]._repr_html_() and "40 rows" in shown[-1]._repr_html_()
+    assert list(pd.read_csv(tmp_path / "results/nb/long.csv").columns) == ["i", "extra"]
+    _common.show_table(long, "nb", "long", collapse=False, root=tmp_path)
+    assert "<details" not in shown[-1]._repr_html_()
+    _common.show_table(long.head(3), "nb", "short", collapse=True, root=tmp_path)
+    assert "<details" in shown[-1]._repr_html_()
+    with pytest.raises(TypeError, match="DataFrame"):
+        _common.show_table(long["i"], "nb", "s", root=tmp_path)
+
+
+def test_show_table_escapes_html(tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(_common, "_display", shown.append)
+    _common.show_table(pd.DataFrame({"a<b": ["<script>"]}), "nb", "esc", root=tmp_path)
+    html = shown[-1]._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;" in html and "a&lt;b" in html
+
+
+def test_comparison_layout_rounds_per_row_and_orders_columns():
+    df = pd.DataFrame({"quantity": ["accuracy (%)", "count", "fraction"],
+                       "published": [86.8, 1200.0, 0.8123], "ours": [86.8312, 1187.0, -0.00001],
+                       "tolerance": [1.234, 20.0, 0.0004], "unit": ["%", "", ""],
+                       "note": ["long note " * 10, "", "x"], "paper": ["P"] * 3})
+    out = _common.comparison_layout(df, label="quantity", unit="unit")
+    assert list(out.columns) == ["quantity", "published", "ours", "tolerance", "unit",
+                                 "verdict", "note"]
+    assert out["published"].tolist() == ["86.8", "1200", "0.812"]
+    assert out["ours"].tolist() == ["86.8", "1187", "0.000"]
+    assert out["tolerance"].tolist() == ["1.2", "20", "0.0004"]
+    assert out["verdict"].tolist() == list(_common.verdicts(df))
+    assert out["note"][0] == "long note " * 10
+
+
+def test_comparison_layout_keeps_text_cells_and_given_verdicts():
+    df = pd.DataFrame({"data set": ["a", "b"], "published": ["86.8 ± 0.3", np.nan],
+                       "ours": [0.5, 0.7], "verdict": ["not comparable", "differs"]})
+    out = _common.comparison_layout(df, label="data set", tolerance=None)
+    assert out["published"].tolist() == ["86.8 ± 0.3", DASH]
+    assert out["verdict"].tolist() == ["not comparable", "differs"]
+    with pytest.raises(KeyError, match="no column"):
+        _common.comparison_layout(df, label="nope", tolerance=None)
+    with pytest.raises(KeyError, match="verdict"):
+        _common.comparison_layout(df.drop(columns="verdict"), label="data set", tolerance=None)
+
+
+def test_comparison_table_saves_the_full_frame(tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(_common, "_display", shown.append)
+    rows = [{"quantity": "q", "published": 1.0, "ours": 1.01, "tolerance": 0.05, "note": "n"}]
+    head = _common.headline_table(rows, "P (2001)", "nb")
+    layout = _common.comparison_table(head, "nb", "headline", label="quantity",
+                                      caption="Table 2.", root=tmp_path)
+    assert len(layout.columns) <= 7
+    saved = pd.read_csv(tmp_path / "results/nb/headline.csv")
+    assert list(saved.columns) == list(head.columns)
+    html = shown[-1]._repr_html_()
+    assert "credal-v-reproduced" in html and 'class="credal-text">n<' in html
+
+
+def test_verdict_counts_and_durations():
+    v = pd.DataFrame({"verdict": ["reproduced", "differs", "reproduced", "not comparable"]})
+    assert _common.verdict_counts(v) == {"reproduced": 2, "differs": 1, "not comparable": 1}
+    with pytest.raises(ValueError, match="unknown verdicts"):
+        _common.verdict_counts(["reproduced", "maybe"])
+    assert [_common.format_duration(s) for s in (41.4, 185, 3725)] == \
+        ["41 s", "3 min 05 s", "1 h 02 min"]
+
+
+def test_at_a_glance(tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(_common, "_display", shown.append)
+    monkeypatch.delenv("CREDAL_PROFILE", raising=False)
+    head = pd.DataFrame({"verdict": ["reproduced", "differs", "reproduced"]})
+    box = _common.at_a_glance("A. Author (2001). *A title*. Journal 1:1-2.", "nb",
+                              mapping=[("Table 1", "Table 3"), ("Figure 2", ("Figure 1", "fig-x"))],
+                              headline=head, profile="smoke", root=tmp_path)
+    assert shown[-1]._repr_html_() == box
+    assert "<em>A title</em>" in box and '<a href="#fig-x">Figure 1</a>' in box
+    assert "2 reproduced" in box and "1 differs" in box and "0 not comparable" in box
+    assert "make notebook NB=nb PROFILE=smoke" in box
+    assert f'class="{_common.RUNTIME_CLASS}">not measured yet' in box
+    timings = tmp_path / "results" / "_timings"
+    timings.mkdir(parents=True)
+    (timings / "smoke.csv").write_text("notebook,profile,seconds\nnb,smoke,75.2\n")
+    monkeypatch.setenv("CREDAL_PROFILE", "smoke")
+    box = _common.at_a_glance("C", "nb", root=tmp_path, display=False)
+    assert "1 min 15 s (previous run)" in box and "PROFILE=smoke" in box
+
+
+def test_book_style_sets_svg_and_legible_text():
+    import matplotlib as mpl
+    pytest.importorskip("matplotlib_inline")
+    from matplotlib_inline import backend_inline
+    with mpl.rc_context():
+        _common.book_style()
+        assert mpl.rcParams["figure.figsize"][0] == _common.TEXT_WIDTH
+        sizes = [mpl.rcParams[k] for k in ("font.size", "xtick.labelsize", "ytick.labelsize",
+                                           "legend.fontsize", "axes.labelsize")]
+        assert all(float(s) >= 9 for s in sizes)
+        assert backend_inline.InlineBackend.instance().figure_formats == {"svg"}
+
+
+# book/execute.py's side of the display: the run time, the parameter cells, the TCP warning
+
+def _execute_module():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "book" / "execute.py"
+    spec = importlib.util.spec_from_file_location("execute_for_tests", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_execute_fills_the_run_time_of_the_glance_box(tmp_path, monkeypatch):
+    import nbformat
+    monkeypatch.setattr(_common, "_display", lambda obj: None)
+    box = _common.at_a_glance("C", "nb", profile="smoke", root=tmp_path)
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("at_a_glance(...)")
+    glued = "application/papermill.record/text/html"  # the box glued, pasted at the top
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"text/html": box,
+                                                                "text/plain": "box"}),
+                    nbformat.v4.new_output("display_data", data={glued: box})]
+    nb.cells = [cell]
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, path)
+    assert _execute_module()._fill_run_time(path, 125.4) == 2
+    outputs = nbformat.read(path, 4).cells[0].outputs
+    for html in (outputs[0]["data"]["text/html"], outputs[1]["data"][glued]):
+        assert f'<span class="{_common.RUNTIME_CLASS}">2 min 05 s (this build)</span>' in html
+        assert "not measured" not in html
+
+
+def test_execute_shows_the_documented_parameters_folded(tmp_path):
+    import nbformat
+    mod = _execute_module()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("# n: rows (documented)\nn = 10"),
+                nbformat.v4.new_code_cell("# Parameters\nn = 3")]
+    nb.cells[0].metadata["tags"] = ["parameters"]
+    nb.cells[1].metadata["tags"] = ["injected-parameters"]
+    path = tmp_path / "p.ipynb"
+    nbformat.write(nb, path)
+    mod._show_effective_parameters(path, "smoke")
+    mod._show_effective_parameters(path, "smoke")  # idempotent
+    cells = nbformat.read(path, 4).cells
+    assert cells[0].metadata["tags"] == ["parameters", "hide-input"]
+    assert cells[0].source == f"{mod.DEFAULTS_LABEL}\n# n: rows (documented)\nn = 10"
+    assert cells[1].source == "# Parameters of this run (profile: smoke)\nn = 3"
+
+
+def test_execute_prints_the_tcp_warning_once(capsys):
+    mod = _execute_module()
+    f = mod._StderrFilter()
+    line = f"[IPKernelApp] WARNING | {mod.TCP_WARNING}. All communication ...\n"
+    for text in (line, "a real error\n", line, line):
+        f(text)
+    err = capsys.readouterr().err
+    assert err.count(mod.TCP_WARNING) == 1 and "a real error" in err
+
+
+@pytest.mark.parametrize("cell, numeric", [
+    ("86.5 / 86.6", True), ("1.2 ± 0.3", True), ("< 0.0001", True), (DASH, True),
+    (f"1{THIN}182", True), ("12%", True), ("NCC_0.25", False), ("a / b", False),
+    ("reproduced", False)])
+def test_numeric_cells_do_not_wrap(cell, numeric):
+    html = _common.table_html(pd.DataFrame({"c": [cell]}))
+    assert ('class="credal-num"' in html) is numeric
+
+
+def test_long_tokens_get_break_opportunities_short_ones_do_not():
+    html = _common.table_html(pd.DataFrame({"file": ["data/raw/uci/breast-cancer-wisconsin.data",
+                                                     "NCC_0.25"]}))
+    assert "data/<wbr>raw/<wbr>uci/<wbr>breast-<wbr>cancer-<wbr>wisconsin.<wbr>data" in html
+    assert ">NCC_0.25<" in html

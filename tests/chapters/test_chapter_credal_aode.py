@@ -166,7 +166,7 @@ def test_wilcoxon_table_reads_the_published_statements(chapter_scores):
             sign = 1 if r["higher_is_better"] else -1
             assert r["same_direction"] == (sign * r["mean_difference"] > 0)
     d = chapter.display_wilcoxon(t.reset_index())
-    assert "p (paper)" in d and d.index.name == "comparison (a vs b)"
+    assert "p (paper)" in d and d.columns[0] == "comparison (a vs b)" and d.shape[1] <= 7
     b = chapter.display_bayesian(t.reset_index())
     np.testing.assert_allclose(b[["P(a better)", "P(equivalent)", "P(b better)"]].sum(axis=1), 1,
                                atol=2e-3)
@@ -225,7 +225,12 @@ def test_headline_table_and_numbers(chapter_scores):
     stats_all = chapter.headline_statistics(sc, sizes["n"], sizes["classes"])
     np.testing.assert_allclose(h["ours"].to_numpy(float), stats_all[h.index].to_numpy(float))
     d = chapter.display_headline(h)
-    assert d.loc[("average determinacy", "BMA-AODE*"), "paper"] == "94"
+    d = d.set_index("quantity (classifier)")
+    assert d.loc["average determinacy (BMA-AODE*)", "paper"] == "94" and d.shape[1] <= 6
+    assert "±" in d.loc["average determinacy (BMA-AODE*)", "ours ± s.e."] or \
+        not np.isfinite(h.loc["det_bma", "se"])
+    means = chapter.paper_means(h)
+    assert means["det_bma"] == 94.0 and "r_n_p_bma" not in means
     w = chapter.wilcoxon_table(sc, nsamples=200)
     ranks, pairs = chapter.friedman_tables(sc)
     num = chapter.chapter_numbers(h, w, ranks, pairs)
@@ -322,6 +327,10 @@ def test_reference_check_examples_and_gap():
     assert num["check_ratio"] == f"{100 * (ratio - 1):+.1f}"
     assert num["check_lower"] == f"{int((b['AODE (joint)'] < b['AODE']).sum())} of 7"
     assert chapter.check_numbers(pd.DataFrame())["check_p_u65"] == "n/a"
+    shown = chapter.display_reference_check(chk)
+    assert list(shown.columns) == list(chk.index) and list(shown.index) == list(chk.columns)
+    assert shown.loc["p Brier COMP-AODE", "AODE"] == _common.format_p(
+        chk.loc["AODE", "p Brier COMP-AODE"])
     # the synthetic credal classifiers draw their own predictions: a gap exists
     assert chapter.counterpart_gap(sc) > 0
     w = chapter.wilcoxon_table(sc, nsamples=200)
@@ -418,6 +427,8 @@ def test_archive_comparison_and_summary():
     r = summ.loc[("accuracy", "AODE")]
     assert r["data sets"] == 6 and np.isclose(r["mean difference"], 0.01)
     assert r["within tolerance"] == f"{int(comp.loc[comp['measure'].eq('accuracy') & comp['classifier'].eq('AODE'), 'within'].sum())} of 6"
+    shown = chapter.display_archive_summary({"book": summ})
+    assert shown.shape == (len(summ), 7) and list(shown["run"].unique()) == ["book"]
     num = chapter.archive_numbers(chapter.archive_statistics(a), {"book": summ})
     assert num["book_acc_aode_mad"] == "0.010" and num["protocol_acc_aode_within"] == "not run"
     assert num["fd_protocol_bma"] == "not run" and num["a_friedman_cd"] == "0.465"
@@ -440,6 +451,14 @@ def test_fully_determinate_table():
     assert book["predictions per data set (median)"] == (10 * a["n"]).median()
     num = chapter.archive_numbers(pd.Series(dtype=float), {}, summ)
     assert num["fd_book_bma"] == f"{book['fully determinate']} of 8"
+    views = dict(chapter.fully_determinate_views(per))
+    assert set(views) == {"BMA-AODE*", "COMP-AODE*"}
+    v = views["COMP-AODE*"]
+    assert list(v.columns) == [chapter.ARCHIVE_LABEL, chapter.BOOK_LABEL]
+    d = v.index[0]
+    assert v.loc[d, chapter.BOOK_LABEL] == (
+        f"{per.loc[d, f'{chapter.BOOK_LABEL}: indeterminate COMP-AODE*']:.0f} of "
+        f"{per.loc[d, f'{chapter.BOOK_LABEL}: predictions COMP-AODE*']:.0f}")
 
 
 def test_class_counts_against_table2():
@@ -527,15 +546,32 @@ def test_chapter_figures(tmp_path):
         "archive": chapter.aode_archive_scatter(chapter.archive_comparison(
             _fake_scores(chapter.archive_table()), chapter.archive_table())),
     }
+    paper = {"brier_increase_bma": 3.0, "det_bma": 94.0, "safe_bma": 83.0,
+             "prior_dep_bma": 52.0, "rel_u65_bma": 1.0, "rel_high_comp": 1.0}
+    figs["brier_paper"] = chapter.aode_relative_brier(scores, sizes, paper=paper)
+    figs["det_paper"] = chapter.aode_determinacy(scores, sizes, paper=paper)
+    figs["safe_paper"] = chapter.aode_safe_vs_prior_dependent(scores, paper=paper)
+    figs["utility_paper"] = chapter.aode_relative_utility(scores, sizes, paper=paper)
     for name, fig in figs.items():
-        for ax in fig.axes:
-            assert ax.get_xlabel() and ax.get_ylabel(), name
+        shown = [ax for ax in fig.axes if ax.get_visible()]
+        for ax in shown:
+            assert ax.get_xlabel(), name
+        assert shown[0].get_ylabel(), name
+        # at most two panels per row, at the book's text width
+        assert fig.get_figwidth() <= _common.TEXT_WIDTH + 1e-9, name
         fig.savefig(tmp_path / f"{name}.png", dpi=40)
-    assert len(figs["scatter"].axes) == 2 and len(figs["utility"].axes) == 4
-    # relative Brier: one point per data set, ordered by size
+    assert len(figs["scatter"].axes) == 2 and len(figs["utility"].axes) == 2
+    # relative Brier: one row per data set, ordered by size, the smallest on top
     ax = figs["brier"].axes[0]
-    ticks = [t.get_text() for t in ax.get_xticklabels()]
-    assert ticks == list(sizes["n"].sort_values().index)
+    ticks = sorted(zip(ax.get_yticks(), (t.get_text() for t in ax.get_yticklabels())),
+                   reverse=True)
+    assert [t for _, t in ticks] == list(sizes["n"].sort_values().index)
+    # the paper's values are drawn: Brier +3 % as a ratio line at 1.03, determinacy 94 %
+    assert any(np.allclose(line.get_xdata(), 1.03) for line in figs["brier_paper"].axes[0].lines)
+    assert any(np.allclose(line.get_ydata(), 94.0) for line in figs["det_paper"].axes[0].lines)
+    star = [line for line in figs["safe_paper"].axes[0].lines if line.get_marker() == "*"]
+    assert len(star) == 1 and np.allclose(star[0].get_xydata(), [[0.52, 0.83]])
+    assert not [line for line in figs["safe"].axes[0].lines if line.get_marker() == "*"]
     # Figure 5 leaves out the fully determinate data set
     off = figs["safe"].axes[0].collections[0].get_offsets()
     assert len(off) == 7
@@ -545,9 +581,62 @@ def test_chapter_figures(tmp_path):
     assert len(figs["bayes"].axes[0].patches) == 3
     # archive: one point per data set and classifier, identity line first
     ax = figs["archive"].axes[0]
-    assert len(figs["archive"].axes) == 3 and ax.lines[0].get_label() == "identity"
+    assert len([a for a in figs["archive"].axes if a.get_visible()]) == 3
+    assert ax.lines[0].get_label() == "identity"
     n = len(chapter.archive_table())
     assert sum(len(c.get_offsets()) for c in ax.collections) == 2 * n
     plt.close("all")
     with pytest.raises(KeyError, match="classifier"):
         chapter.aode_accuracy_scatter(scores, others=("nope",))
+
+
+def test_structure_diagrams_and_complexity_table():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle, FancyArrowPatch
+
+    def arrows(fig):
+        return [len([p for p in ax.patches if isinstance(p, FancyArrowPatch)])
+                for ax in fig.axes]
+
+    def nodes(fig):
+        return [len([p for p in ax.patches if isinstance(p, Circle)]) for ax in fig.axes]
+
+    f1 = chapter.structure_diagrams("figure1")
+    f2 = chapter.structure_diagrams("figure2")
+    # naive Bayes: 4 class arcs; TAN: + a tree over 4 features (3 arcs); SPODE: 4 + 3
+    assert arrows(f1) == [4, 7] and arrows(f2) == [7, 7]
+    assert nodes(f1) == [5, 5] and nodes(f2) == [5, 5]
+    plt.close("all")
+    with pytest.raises(ValueError, match="figure1"):
+        chapter.structure_diagrams("figure3")
+    t = chapter.complexity_table()
+    pub = pd.read_csv(PUBLISHED / "corani_table1_complexity.csv")
+    assert len(t) == len(pub) and t.shape[1] <= 7
+    assert list(t["time per instance (paper)"]) == ["O(ℓk²)", "O(ℓk²)", "O(ℓ²k³)"]
+    assert list(t["learning time (paper)"]) == ["O(nk²)", "O(n(ℓ+k)k)", "O(n(ℓ+k)k)"]
+    bad = pub.assign(algorithm=["AODE", "X", "BMA-AODE*/COMP-AODE*"])
+    with pytest.raises(KeyError, match="'X'"):
+        chapter.complexity_table(bad)
+
+
+def test_per_dataset_views(chapter_scores):
+    res, sc = chapter_scores
+    sizes = chapter.dataset_sizes(res)
+    for part, n_views in (("determinate", 2), ("credal", 2), ("utilities", 2)):
+        table = chapter.per_dataset_table(sc, sizes, part)
+        views = chapter.per_dataset_views(table, part)
+        assert len(views) == n_views
+        for what, view in views:
+            assert view.shape[1] <= 8 and list(view.index) == list(table.index)
+            assert not any(c.endswith("s.e.") for c in view.columns)
+    what, view = chapter.per_dataset_views(
+        chapter.per_dataset_table(sc, sizes, "determinate"), "determinate")[0]
+    assert what == "accuracy"
+    np.testing.assert_allclose(view["BMA-AODE"], table_col := chapter.per_dataset_table(
+        sc, sizes, "determinate")["accuracy BMA-AODE"])
+    assert len(table_col) == len(view)
+    with pytest.raises(ValueError, match="part"):
+        chapter.per_dataset_views(view, "nope")

@@ -257,3 +257,10 @@ def test_trees_figure(tmp_path):
     # The cell without a published value is not drawn.
     ax = fig.axes[0]
     assert sum(len(c.get_children()[0].get_xdata()) for c in ax.containers) == 3
+
+
+def test_glance_box_cites_the_slides_and_the_method():
+    h = pd.DataFrame({"verdict": ["reproduced", "differs", "differs"]})
+    html = chapter.glance_box(h).data
+    assert "Discovering independence" in html and "Abellán" in html and "(2003) 1215-1225" in html
+    assert "2 differs" in html and "make notebook NB=credal-trees" in html

@@ -12,9 +12,9 @@ from credal.chapters import datasets as chapter
 
 
 def test_public_names():
-    assert sorted(chapter.__all__) == ["dataset_map", "display_table", "dropped_classes",
-                                       "features_after_mdl", "overview", "paper_lists",
-                                       "save_table"]
+    assert sorted(chapter.__all__) == ["book_style", "dataset_map", "display_table",
+                                       "dropped_classes", "features_after_mdl", "overview",
+                                       "paper_lists", "paper_view", "save_table", "show_table"]
     for n in chapter.__all__:
         assert callable(getattr(chapter, n))
 
@@ -65,8 +65,14 @@ def test_dataset_map_draws_every_group(tmp_path):
     ov = chapter.overview(groups=["antonucci-lncc", "moral-trees"], discretize=False)
     fig = chapter.dataset_map(ov)
     titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
-    assert any("antonucci-lncc (9" in t for t in titles)
-    assert any("moral-trees (11" in t for t in titles)
+    assert any("Antonucci, Cattaneo & Corani (9" in t for t in titles)
+    assert any("Moral (11" in t for t in titles)
+    # every data set of a panel is named in it, in 9 pt at least
+    moral = next(ax for ax in fig.axes if ax.get_title().startswith("Moral"))
+    names = {t.get_text() for t in moral.texts}
+    assert names == set(datasets.names("moral-trees"))
+    assert min(t.get_fontsize() for t in moral.texts) >= 9
+    assert fig.get_size_inches()[0] <= 6.8
     fig.savefig(tmp_path / "map.png")
     with pytest.raises(ValueError, match="no paper group"):
         chapter.dataset_map(ov, groups=[])
@@ -112,3 +118,18 @@ def test_corani_list_has_spambase_for_the_second_ecoli():
     assert pd.isna(corani.loc["spambase", "paper_n"])
     assert "second time" in corani.loc["spambase", "note"]
     assert corani.loc["spambase", "n_rows"] == 4601
+
+
+def test_paper_view_fits_and_pairs_numbers():
+    lists = chapter.paper_lists(discretize=False)
+    for g in datasets.groups():
+        view = chapter.paper_view(lists, g)
+        assert view.shape[1] <= 7 and len(view) == (lists["group"] == g).sum()
+    moral = chapter.paper_view(lists, "moral-trees").set_index("our name")
+    # equal numbers print once, different ones as "paper / ours"
+    assert moral.loc["australian", "rows (paper / ours)"] == "690"
+    assert moral.loc["breast_cancer", "rows (paper / ours)"] == "277 / 286"
+    assert moral.loc["breast_cancer", "train + test (paper)"] == "184 + 93"
+    corani = chapter.paper_view(lists, "corani-antonucci").set_index("our name")
+    assert corani.loc["spambase", "rows (paper / ours)"] == "\u2013 / 4601"
+    assert corani.loc["anneal", "classes (paper / ours)"] == "6 / 5 (+1 dropped)"

@@ -238,23 +238,136 @@ def test_enumeration_check_is_exact():
         chapter.enumeration_check(n_features=20)
 
 
+def _texts(fig):
+    from matplotlib.text import Text
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+def _panels(fig):
+    return [a for a in fig.axes if a.axison]
+
+
 def test_figures(tmp_path):
+    from credal.chapters._common import TEXT_WIDTH
+
     nodes = summarise_trials(_fake_trials("nodes", "n_features", [5, 50, 500]), "n_features")
     rec = summarise_trials(_fake_trials("records", "n_train", [25, 12800]), "n_train")
     dens = summarise_trials(_fake_trials("density", "max_parents", list(range(1, 12)) + [200]),
                             "max_parents")
     fig = chapter.random_networks_figure(nodes, rec, dens)
-    axes = [a for a in fig.axes if a.get_visible()]
-    assert len(axes) == 3 and all(a.get_xlabel() and a.get_ylabel() for a in axes)
-    fig.savefig(tmp_path / "fig2.png")
+    panels = _panels(fig)
+    assert [a.get_title() for a in panels] == ["(a) nodes test", "(b) training-records test",
+                                               "(c) density test"]
+    assert all(a.get_xlabel() for a in panels)
+    # legible at text width: no wider than the column, two panels per row, text >= 9 pt
+    assert fig.get_figwidth() <= TEXT_WIDTH + 1e-9
+    rows = {}
+    for a in panels:
+        rows.setdefault(round(a.get_position().y0, 3), []).append(a)
+    assert max(len(r) for r in rows.values()) <= 2
+    assert all(r[0].get_ylabel() for r in rows.values())  # the left panel of each row
+    assert min(t.get_fontsize() for t in _texts(fig)) >= 9
+    fig.savefig(tmp_path / "fig2.svg")
     two = _fake_trials("alarm", "n_train", [25, 200])
     two = pd.concat([two, two.assign(class_node="X2")], ignore_index=True)
     s = summarise_trials(two, ["class_node", "n_train"])
     fig = chapter.delta_roc_figure(s, "n_train", panel="class_node", titles={"X1": "one"})
-    assert [a.get_title() for a in fig.axes] == ["one", "X2"]
-    fig.savefig(tmp_path / "fig4.png")
+    assert [a.get_title() for a in _panels(fig)] == ["one", "X2"]
+    assert fig.get_figwidth() <= TEXT_WIDTH + 1e-9
+    assert min(t.get_fontsize() for t in _texts(fig)) >= 9
+    fig.savefig(tmp_path / "fig4.svg")
+    three = pd.concat([two, two.assign(class_node="X3")], ignore_index=True)
+    fig = chapter.delta_roc_figure(summarise_trials(three, ["class_node", "n_train"]),
+                                   "n_train", panel="class_node")
+    panels = _panels(fig)
+    assert len(panels) == 3 and len({round(a.get_position().y0, 3) for a in panels}) == 2
     with pytest.raises(ValueError, match="lacks columns"):
         chapter.delta_roc_figure(s.drop(columns="delta_roc_sd"), "n_train")
+
+
+def test_paper_bands_are_the_statements():
+    from credal import datasets
+
+    pub = datasets.published("dash_cooper_statements").set_index("id")["value"].astype(float)
+    b = chapter.paper_bands("nodes").set_index(["measure", "kind"])
+    assert b.loc[("delta_roc", "mean"), ["low", "high"]].tolist() == [pub[13], pub[13]]
+    assert b.loc[("delta_roc_remaining", "spread"), ["low", "high"]].tolist() \
+        == [pub[18], pub[19]]
+    assert b.loc[("delta_roc", "mean"), "x_low"] == 150 and np.isinf(
+        b.loc[("delta_roc", "mean"), "x_high"])
+    r = chapter.paper_bands("records").set_index(["measure", "kind"])
+    assert r.loc[("delta_roc", "mean"), ["x_low", "x_high"]].tolist() == [pub[23], pub[24]]
+    d = chapter.paper_bands("density").set_index(["measure", "kind"])
+    assert d.loc[("delta_roc", "mean"), ["low", "high"]].tolist() == [pub[32], pub[33]]
+    assert (d["x_high"] == pub[30]).all() and np.isinf(d["x_low"]).all()
+    with pytest.raises(ValueError, match="states values"):
+        chapter.paper_bands("alarm")
+
+
+def _band_lines(ax, y):
+    return [ln for ln in ax.get_lines()
+            if len(ln.get_ydata()) == 2 and np.allclose(ln.get_ydata(), y)]
+
+
+def test_bands_drawn_over_the_stated_settings_only():
+    nodes = summarise_trials(_fake_trials("nodes", "n_features", [5, 50, 500]), "n_features")
+    rec = summarise_trials(_fake_trials("records", "n_train", [25, 100]), "n_train")
+    dens = summarise_trials(_fake_trials("density", "max_parents", [2, 100]), "max_parents")
+    fig = chapter.random_networks_figure(nodes, rec, dens)
+    a, b, c = _panels(fig)
+    mean5 = _band_lines(a, [5, 5])  # "about 5% for N > 150", up to the right edge
+    assert len(mean5) == 1 and mean5[0].get_xdata()[0] == 150
+    assert mean5[0].get_xdata()[1] == pytest.approx(a.get_xlim()[1])
+    assert len(_band_lines(a, [11, 11])) == 1 and len(_band_lines(a, [20, 20])) == 1
+    # the records panel stops at 100 records: the maximum "between 200 and 800" is not drawn,
+    # the regions stated for all N_r are
+    assert not _band_lines(b, [5, 5]) and len(_band_lines(b, [-4, -4])) == 1
+    assert len(c.collections) > len(_panels(chapter.random_networks_figure(
+        nodes, rec, dens, bands=False))[2].collections)  # the shaded means of N_k < 10
+    bare = _panels(chapter.random_networks_figure(nodes, rec, dens, bands=False))[0]
+    assert not _band_lines(bare, [5, 5]) and not _band_lines(bare, [11, 11])
+
+
+def test_compact_views_fit_the_column():
+    res = {"nodes": _fake_trials("nodes", "n_features", [5, 200]),
+           "records": _fake_trials("records", "n_train", [25, 200]),
+           "density": _fake_trials("density", "max_parents", [2, 5])}
+    summaries = chapter.summarise_tests(res)
+    v = chapter.summary_view(summaries["nodes"])
+    assert v.shape[1] <= 7 and list(v.columns[:2]) == ["N", "trials used"]
+    s = summaries["nodes"].iloc[0]
+    assert v["Δ_ROC % (mean ± SE)"].iloc[0] == f"{s['delta_roc_mean']:.2f} ± " \
+                                               f"{s['delta_roc_se']:.2f}"
+    cmp = chapter.paper_comparison(res)
+    sv = chapter.statements_view(cmp)
+    assert sv.shape == (len(cmp), 6) and sv["statement"].iloc[0].startswith(cmp["test"].iloc[0])
+    sh = chapter.shared_view(chapter.shared_setting(res))
+    assert sh.shape[1] == 6 and sh["Δ_ROC % ours (99% CI)"].iloc[0].endswith(")")
+    check = {"max_abs_difference": 2e-15, "n_structures": 64, "n_test": 10, "same_class": 1.0}
+    h = chapter.headline(res, check)
+    hv = chapter.headline_view(h)
+    assert list(hv.columns) == ["quantity", "published", "ours", "tolerance", "verdict", "note"]
+    assert hv["ours"].iloc[0] == "2.0e-15" and hv["tolerance"].iloc[0] == "1.0e-09"
+    assert (hv["verdict"] == h["verdict"]).all()
+    cc = chapter.columns_comparison(res["nodes"], res["nodes"])
+    cv = chapter.columns_view(cc)
+    assert len(cv) == 2 * len(cc) and cv.shape[1] == 6
+    assert set(cv["CPT columns"]) == {"simplex", "normalised uniforms"}
+
+
+def test_glance_box():
+    res = {"nodes": _fake_trials("nodes", "n_features", [5, 200])}
+    check = {"max_abs_difference": 2e-15, "n_structures": 1024, "n_test": 10, "same_class": 1.0}
+    h = chapter.headline(res, check)
+    cmp = chapter.paper_comparison(res, check)
+    html = chapter.glance(h, cmp, check, profile="smoke")._repr_html_()
+    assert "D. Dash and G. F. Cooper (2002)" in html and "ICML 2002" in html
+    assert "Exact model averaging with naive Bayesian classifiers" in html
+    judged = cmp[cmp["agrees"] != "–"]
+    assert f"{(judged['agrees'] == 'yes').sum()} of the paper's {len(judged)}" in html
+    n = int((h["verdict"] == "reproduced").sum())
+    assert f"{n} reproduced" in html and "make notebook NB=exact-model-averaging " \
+        "PROFILE=smoke" in html and 'href="#fig-dc-random"' in html
 
 
 def test_headline_layout_and_verdicts():

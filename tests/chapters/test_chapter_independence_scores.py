@@ -421,7 +421,9 @@ def test_independence_headline_from_a_small_simulation():
 
 def _labelled(fig):
     for ax in fig.axes:
-        if ax.get_visible() and ax.axison:
+        if ax.get_label() == "<colorbar>":  # a colour bar has one label, along its length
+            assert ax.get_xlabel() or ax.get_ylabel()
+        elif ax.get_visible() and ax.axison:
             assert ax.get_xlabel() and ax.get_ylabel()
 
 
@@ -440,11 +442,55 @@ def test_independence_figures(tmp_path):
     fig2 = chapter.effect_of_s_figure([eff])
     _labelled(fig2)
     fig3 = chapter.network_figure([(), (0,), (0, 1), ()], names=list("ABCD"), title="t")
-    _labelled(fig3)
-    assert "3 arcs; 1 isolated" in fig3.axes[0].get_xlabel()
-    for i, f in enumerate((fig, fig2, fig3)):
+    # a circle layout: no axes, the counts in the title
+    assert not fig3.axes[0].axison and "3 arcs; 1 isolated" in fig3.axes[0].get_title()
+    dep_ind = chapter.compare_with_published(res, chapter.published_table("moral_errors_independence"),
+                                             true_model="independence")
+    fig4 = chapter.zscore_heatmap([dep, dep_ind, dep], titles=["a", "b", "c"])
+    _labelled(fig4)
+    # at most two panels per row, the third panel's slot left empty; one annotation per cell
+    shown = [ax for ax in fig4.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
+    assert len(shown) == 3 and len({round(ax.get_position().x0, 3) for ax in shown}) == 2
+    assert len(shown[0].texts) == len(dep)
+    z0 = dep.set_index(["score", "size"])["z"]
+    cell = shown[0].texts[0]
+    assert cell.get_text() == chapter._fmt_z(z0.iloc[0]).replace("−", "−")
+    assert chapter._fmt_z(-0.04) == "0.0" and chapter._fmt_z(float("inf")) == "+∞"
+    for i, f in enumerate((fig, fig2, fig3, fig4)):
         f.savefig(tmp_path / f"{i}.png")
     with pytest.raises(ValueError, match="comparison"):
         chapter.score_errors_figure([])
+    with pytest.raises(ValueError, match="comparison"):
+        chapter.zscore_heatmap([])
+    with pytest.raises(ValueError, match="titles"):
+        chapter.zscore_heatmap([dep], titles=["a", "b"])
     with pytest.raises(ValueError, match="names"):
         chapter.network_figure([(), ()], names=["a"])
+
+
+def test_compact_comparison_and_its_display(tmp_path):
+    res = chapter.simulate_independence(sizes=[3, 10], n_pairs=300, random_state=1)
+    dep = chapter.compare_with_published(res, chapter.published_table("moral_errors_dependence"),
+                                         true_model="dependence")
+    c = chapter.compact_comparison(dep)
+    assert list(c.columns) == ["N", "score", "published", "ours", "tolerance", "z", "verdict"]
+    # the verdict is the book's rule |ours - published| <= tolerance, i.e. |z| <= 3
+    assert ((c["verdict"] == "reproduced") == (dep["z"].abs() <= 3)).all()
+    assert np.allclose(c["tolerance"], 3 * dep["se_difference"])
+    bad = dep.assign(ours=dep["published"] + 10 * dep["se_difference"] + 1)
+    bad["z"] = (bad["ours"] - bad["published"]) / bad["se_difference"]
+    assert (chapter.compact_comparison(bad)["verdict"] == "differs").all()
+    layout = chapter.show_comparison(dep, "nb", "t", root=tmp_path, display=False)
+    assert list(layout.columns)[-2:] == ["z", "verdict"] and len(layout.columns) <= 7
+    # the CSV keeps the full comparison, unchanged
+    back = pd.read_csv(tmp_path / "results" / "nb" / "t.csv")
+    assert list(back.columns) == list(dep.columns) and len(back) == len(dep)
+    with pytest.raises(ValueError, match="lacks columns"):
+        chapter.compact_comparison(dep.drop(columns=["z"]))
+
+
+def test_glance_box_cites_the_slides():
+    h = pd.DataFrame({"verdict": ["reproduced", "differs", "not comparable"]})
+    html = chapter.glance_box(h).data
+    assert "Discovering independence" in html and "Moral" in html
+    assert "1 reproduced" in html and "1 differs" in html and "make notebook NB=independence-scores" in html

@@ -194,6 +194,9 @@ def test_summary_tables(small_run):
     assert (tab["u80"] >= tab["u65"] - 1e-9).all()
     shown = lb.display_leaderboard(tab)
     assert "±" in shown.loc["NCC", "u80 %"]
+    views = lb.leaderboard_views(shown)
+    assert len(views) == 2 and all(v.shape[1] <= 6 for _, v in views)
+    assert sum(v.shape[1] for _, v in views) == len(shown.columns) - 1  # all but "kind"
     ranks, pairs = lb.rank_tables(sc)
     assert "RBC" not in ranks.columns and "NCC" in ranks.columns
     assert set(ranks.index) == {"u65", "u80"}
@@ -211,6 +214,9 @@ def test_summary_tables(small_run):
         assert wins.loc[factor, "data sets"].sum() == len(SMALL)
     inc = lb.incomplete_table(sc, res.info)
     assert set(inc.index) == set(res.info.index[res.info["incomplete"]])
+    views = lb.incomplete_views(inc)
+    assert len(views) == 2 and all(v.shape[1] <= 6 for _, v in views)
+    assert set().union(*(v.columns for _, v in views)) == set(inc.columns)
     inc_ranks, _ = lb.rank_tables(sc, datasets_=list(inc.index))
     assert "RBC" in inc_ranks.columns
 
@@ -290,6 +296,12 @@ def test_published_comparison_reads_the_papers(small_run):
     assert not ((other["classifier"] == "NCC-ε")
                 & other["source"].str.startswith("Antonucci")).any()
     summ = lb.published_summary(pub)
+    shown = lb.display_published(pub)
+    assert len(shown) == len(pub) and shown.shape[1] <= 7
+    close = lb.close_to_published(pub)
+    ok = pub["ours"].notna()
+    assert (shown.loc[ok, "within 2 s.e. + 1"] == np.where(close[ok], "yes", "no")).all()
+    assert int(close[ok].sum()) == int(summ["within 2 s.e. + 1"].sum())
     assert summ["rows"].sum() == len(pub.dropna(subset=["ours"]))
 
 
@@ -329,7 +341,14 @@ def test_figures(small_run):
             lb.leaderboard_determinacy(sc, res.info),
             lb.leaderboard_cd_diagrams(ranks),
             lb.leaderboard_wins(wr, wins),
-            lb.leaderboard_bayes_pairs(pairs)]
+            lb.leaderboard_bayes_pairs(pairs),
+            lb.published_scatter(lb.published_comparison(sc, res.folds))]
+    # a long heatmap is split into panels of at most max_rows data sets
+    split = lb.leaderboard_heatmap(sc, res.info, max_rows=2)
+    panels = [ax for ax in split.axes if ax.get_images()]
+    assert len(panels) == int(np.ceil(len(res.info) / 2))
+    assert sum(len(ax.get_yticks()) for ax in panels) == len(res.info)
+    plt.close(split)
     for fig in figs:
         assert isinstance(fig, matplotlib.figure.Figure)
         shown = [ax for ax in fig.axes if ax.get_visible()]

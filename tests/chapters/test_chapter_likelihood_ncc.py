@@ -326,8 +326,12 @@ def test_table1_and_table2_put_the_published_values_beside_ours():
     assert "swapped" in hep["note"]
     ger = t2.loc[("credit_g", "LNCC_0.95")]
     assert ger["Det_paper"] == 95.7
-    shown = chapter.display_comparison(t2)
-    assert "Det (paper)" in shown and shown.loc[("credit_g", "LNCC_0.95"), "Det"] == "97.0 ± 0.1"
+    shown = chapter.comparison_view(t2)
+    assert list(shown.columns) == ["pair", "Det", "Sgl-acc", "D-acc", "NBC-I"]
+    assert shown.loc[("credit_g", "LNCC_0.95"), "Det"] == "97.0 ± 0.1 (95.7)"
+    assert shown.loc[("hepatitis", "NCC_0.05"), "pair"].endswith("swapped back")
+    ours_only = t2.index[t2["pair"] == "ours"]
+    assert all("(" not in shown.loc[i, "Det"] for i in ours_only)  # no published value
     assert chapter.published_table2(fix_swap=False)["note"].eq("").all()
 
 
@@ -361,24 +365,86 @@ def _labelled(fig):
     return True
 
 
-def test_figures_have_labelled_axes():
+def _legible(fig):
+    """As wide as the text column at most, two panels per row at most, text >= 9 pt."""
+    from matplotlib.text import Text
+
+    from credal.chapters._common import TEXT_WIDTH
+
+    assert fig.get_figwidth() <= TEXT_WIDTH + 1e-9
+    rows = {}
+    for ax in fig.axes:
+        rows.setdefault(round(ax.get_position().y0, 2), []).append(ax)
+    assert max(len(r) for r in rows.values()) <= 2
+    sizes = [t.get_fontsize() for t in fig.findobj(Text)
+             if t.get_visible() and t.get_text().strip()]
+    assert min(sizes) >= 9
+    return True
+
+
+def test_figures_have_labelled_axes_and_are_legible():
     import matplotlib.pyplot as plt
 
     df = chapter.likelihood_vs_idm(range(2, 41, 2))
-    assert _labelled(chapter.likelihood_idm_figure(df))
+    figs = [chapter.likelihood_idm_figure(df)]
     cloud = chapter.example2_cloud(300, 0)
     env = TwoClassProfile(**chapter.EXAMPLE2).curve(201)
-    assert _labelled(chapter.likelihood_cloud_figure(cloud, env, chapter.example2_cuts(cloud),
-                                                     0.23328))
-    assert _labelled(chapter.profile_likelihood_figure(chapter.example3_profiles(201),
-                                                       {"alpha*": 0.21}))
+    figs.append(chapter.likelihood_cloud_figure(cloud, env, chapter.example2_cuts(cloud),
+                                                0.23328))
+    figs.append(chapter.profile_likelihood_figure(chapter.example3_profiles(201),
+                                                  {"alpha*": 0.21}))
     vals = {(d, c): 90.0 + d / 50 for d in (25, 50, 100)
             for c in ("NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95", "NBC")}
-    assert _labelled(chapter.determinacy_vs_size_figure(_summary("d", vals), PUB1))
+    figs.append(chapter.determinacy_vs_size_figure(_summary("d", vals), PUB1))
     u = _summary("dataset", {(ds, c): 90.0 + i for i, ds in enumerate("abc")
                              for c in ("NCC_0.05", "LNCC_0.75")})
-    assert _labelled(chapter.ncc_lncc_scatter_figure(u))
+    figs.append(chapter.ncc_lncc_scatter_figure(u))
+    avg = chapter.default_averages(u)
+    fig = chapter.ncc_lncc_scatter_figure(u, averages=avg)
+    det = fig.axes[0]
+    paper = [ln for ln in det.get_lines() if ln.get_label() == "the paper's average"]
+    assert len(paper) == 1 and paper[0].get_xydata().tolist() == [
+        [avg.loc["NCC_0.05", "Det_paper"], avg.loc["LNCC_0.75", "Det_paper"]]]
+    lo, hi = det.get_xlim()
+    assert lo <= avg.loc["NCC_0.05", "Det_paper"] <= hi  # the limits make room for it
+    figs.append(fig)
+    for fig in figs:
+        fig.canvas.draw()  # settle the layout before reading positions
+        assert _labelled(fig) and _legible(fig)
     plt.close("all")
+
+
+def test_compact_views_and_the_glance_box():
+    vals = {(d, c): 90.0 + i for d in (25, 50, 100)
+            for i, c in enumerate(["NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95"])}
+    s = _summary("d", vals)
+    pairs = chapter.matched_pairs_table(s, "d")
+    pv = chapter.pairs_view(pairs)
+    assert pv.shape[1] == 6 and pv.index.name == "d"  # with the index: seven columns
+    r = pairs.iloc[0]
+    assert pv["Det (NCC / LNCC)"].iloc[0] == f"{r['Det NCC']:.1f} / {r['Det LNCC']:.1f}"
+    t1 = chapter.table1(s)
+    v = chapter.comparison_view(t1)
+    assert v.shape[1] + t1.index.nlevels <= 7
+    assert set(chapter.VIEW_WRAP) <= set(v.columns)
+    lit = chapter.table1_verdicts(t1)
+    gen = chapter.generator_comparison(lit, lit)
+    gv = chapter.generator_view(gen)
+    assert len(gv) == 2 * len(gen) and list(gv.columns) == [
+        "quantity", "generator", "published", "ours", "tolerance", "verdict"]
+    avg = chapter.default_averages(_summary("dataset", {
+        (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
+        for c in ("NCC_0.05", "LNCC_0.75")}))
+    ex2 = chapter.example2_summary(n_samples=200, n_replicates=2)
+    ex3 = chapter.example3_summary()
+    h = chapter.headline(ex2, ex3, t1, avg)
+    html = chapter.glance(h, ex3, profile="smoke")._repr_html_()
+    assert "A. Antonucci, M. E. G. V. Cattaneo and G. Corani (2011)" in html
+    assert "Likelihood-based naive credal classifier" in html and "ISIPTA 2011" in html
+    assert f"from alpha = {ex3['ours'].iloc[0]:.4f} on" in html
+    n = int((h["verdict"] == "differs").sum())
+    assert f"{n} differs" in html and "NB=likelihood-ncc PROFILE=smoke" in html
+    assert 'href="#fig-lncc-determinacy"' in html
 
 
 def test_headline_has_the_report_layout():
@@ -515,8 +581,12 @@ def test_theta_means_and_the_nbc_accuracy_test():
     allv = acc.mean(axis=1)
     assert check.loc["all", "NBC accuracy (ours)"] == pytest.approx(allv.mean())
     assert check.loc["all", "p-value"] < 1e-4  # 95 % against the paper's 87-90 %
-    shown = chapter.nbc_check_display(check)
-    assert shown["p-value"].str.contains("e-").any()
+    shown = chapter.nbc_check_view(check)
+    assert list(shown.columns) == ["NBC accuracy, ours", "implied by the paper", "difference",
+                                   "t", "p-value"]
+    assert shown.loc["all", "NBC accuracy, ours"] == \
+        f"{check.loc['all', 'NBC accuracy (ours)']:.1f} ± {check.loc['all', 'SE']:.1f}"
+    assert (shown["p-value"] == check["p-value"]).all()  # printed by show_table's format_p
     assert "t" not in chapter.nbc_accuracy_check(art).columns
 
 

@@ -14,7 +14,10 @@ from credal.chapters._common import HEADLINE_COLUMNS, headline_table, save_table
 
 
 def test_public_names():
-    assert sorted(chapter.__all__) == ["collect", "save_table", "verdict_chart"]
+    assert sorted(chapter.__all__) == ["book_style", "by_paper", "collect", "deviation_plot",
+                                       "save_table", "show_paper_tables", "show_table", "slug",
+                                       "standardised_deviation", "verdict_chart",
+                                       "verdict_table"]
 
 
 def test_verdicts_and_collect(tmp_path):
@@ -64,3 +67,68 @@ def test_verdict_chart_counts_per_paper(tmp_path):
     fig.savefig(tmp_path / "verdicts.png")
     with pytest.raises(ValueError, match="no headline"):
         chapter.verdict_chart(headlines.iloc[:0])
+
+
+def _two_papers():
+    rows = [{"quantity": "a", "published": 10.0, "ours": 10.5, "tolerance": 1.0, "unit": "%"},
+            {"quantity": "b", "published": 10.0, "ours": 7.0, "tolerance": 1.0},
+            {"quantity": "c", "published": 1.0, "ours": 0.0, "tolerance": 0.0,
+             "unit": "1 = yes"},
+            {"quantity": "d", "published": 1.0, "ours": 1.0, "tolerance": 0.0},
+            {"quantity": "e", "published": 2.0, "ours": np.nan, "tolerance": 0.5},
+            {"quantity": "f", "published": 5.0, "ours": 5.2, "tolerance": 0.1,
+             "verdict": "not comparable", "note": "data unknown"}]
+    return pd.concat([headline_table(rows, paper="P (2020)", chapter="c1"),
+                      headline_table(rows[:2], paper="Q & R", chapter="c2")],
+                     ignore_index=True)
+
+
+def test_standardised_deviation():
+    h = _two_papers()
+    z = chapter.standardised_deviation(h)
+    assert z.iloc[0] == pytest.approx(0.5) and z.iloc[1] == pytest.approx(-3.0)
+    assert z.iloc[2] == -np.inf and z.iloc[3] == 0.0 and np.isnan(z.iloc[4])
+    assert z.iloc[5] == pytest.approx(2.0)
+    # |z| <= 1 exactly where the verdict (not overridden) says reproduced
+    judged = h["verdict"] != "not comparable"
+    assert ((z.abs() <= 1) == (h["verdict"] == "reproduced"))[judged].all()
+
+
+def test_by_paper_tables_and_counts(tmp_path):
+    h = _two_papers()
+    parts = chapter.by_paper(h)
+    assert [p for p, _ in parts] == ["P (2020)", "Q & R"]
+    assert list(parts[0][1]["#"]) == [1, 2, 3, 4, 5, 6] and list(parts[1][1]["#"]) == [1, 2]
+    layouts = chapter.show_paper_tables(h, "rep", root=tmp_path, display=False)
+    assert list(layouts[0].columns) == ["#", "quantity", "published", "ours", "tolerance",
+                                        "verdict", "note"]
+    assert layouts[0]["quantity"].iloc[0] == "a (%)" and layouts[0]["quantity"].iloc[1] == "b"
+    assert list(layouts[0]["verdict"]) == list(h["verdict"].iloc[:6])
+    saved = pd.read_csv(tmp_path / "results" / "rep" / "headlines-q-r.csv")
+    assert list(saved["quantity"]) == ["a", "b"] and list(saved["#"]) == [1, 2]
+    assert (tmp_path / "book" / "generated" / "_extra" / "tables" / "rep"
+            / "headlines-p-2020.csv").is_file()
+    t = chapter.verdict_table(h)
+    assert list(t.columns) == ["reproduced", "differs", "not comparable", "total"]
+    assert t.loc["P (2020)"].tolist() == [2, 2, 2, 6]
+    assert t.loc["all papers", "total"] == len(h)
+    with pytest.raises(ValueError, match="no letters"):
+        chapter.slug("&&")
+
+
+def test_deviation_plot_rows_and_markers(tmp_path):
+    h = _two_papers()
+    fig = chapter.deviation_plot(h)
+    panels = [ax for ax in fig.axes if ax.get_title(loc="left")]
+    assert len(panels) == 2
+    p = next(ax for ax in panels if ax.get_title(loc="left").startswith("P (2020)"))
+    assert "2 reproduced, 2 differs, 2 not comparable" in p.get_title(loc="left")
+    assert len(p.get_yticks()) == 6
+    # the yes/no that disagrees sits at the left edge; the missing number is written
+    xs = np.concatenate([c.get_offsets()[:, 0] for c in p.collections if len(c.get_offsets())])
+    assert xs.min() == p.get_xlim()[0]
+    assert any(t.get_text() == "no number of ours" for t in p.texts)
+    assert p.get_xscale() == "symlog"
+    fig.savefig(tmp_path / "dev.svg")
+    with pytest.raises(ValueError, match="no headline"):
+        chapter.deviation_plot(h.iloc[:0])
