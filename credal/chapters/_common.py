@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["HEADLINE_COLUMNS", "NOT_COMPARABLE", "Tolerance", "Z_VERDICT", "half_unit",
+__all__ = ["glance", "HEADLINE_COLUMNS", "NOT_COMPARABLE", "Tolerance", "Z_VERDICT", "half_unit",
            "headline_table", "meets_published", "results_dir", "save_table", "tolerance",
            "verdicts",
            # the book's display (issue 17)
@@ -1010,3 +1010,19 @@ def at_a_glance(citation: str, notebook: str, *, mapping=None, headline=None,
     if display:
         _display(_HTML(box, f"At a glance: {citation}"))
     return box
+
+
+def glance(citation: str, notebook: str, **kwargs):
+    """:func:`at_a_glance` as an object a notebook can display or glue (``IPython.display.HTML``):
+    a chapter computes its box after its headline rows and shows it at the top of the page.
+
+    Parameters
+    ----------
+    citation, notebook
+        As for :func:`at_a_glance`.
+    **kwargs
+        Any other argument of :func:`at_a_glance` but ``display``.
+    """
+    from IPython.display import HTML
+
+    return HTML(at_a_glance(citation, notebook, display=False, **kwargs))

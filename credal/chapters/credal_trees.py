@@ -19,7 +19,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from credal import datasets
-from credal.chapters._common import at_a_glance, book_style, headline_table, save_table, show_table
+from credal.chapters._common import glance, book_style, headline_table, save_table, show_table
 from credal.experiments import cross_validate, holdout_item
 from credal.preprocessing import make_preprocessor
 from credal.robust import NaiveBayesMissing
@@ -838,27 +838,10 @@ PAPER_MAP = [
 
 
 def glance_box(headline, *, summary=None, notebook='credal-trees', mapping=None):
-    """The chapter's "at a glance" box (:func:`credal.chapters._common.at_a_glance`), as
-    an object a notebook can display or glue (it is computed after the headline rows
-    and shown at the top of the page).
-
-    Parameters
-    ----------
-    headline : DataFrame
-        :func:`headline` output.
-    summary : str, optional
-    notebook : str
-    mapping : list of (str, str or (str, str)), optional
-        Default :data:`PAPER_MAP`.
-
-    Returns
-    -------
-    IPython.display.HTML
-    """
-    from IPython.display import HTML
-
-    return HTML(at_a_glance(CITATION, notebook, mapping=PAPER_MAP if mapping is None else mapping,
-                            headline=headline, summary=summary, display=False))
+    """The chapter's box at the top of the page (:func:`credal.chapters._common.glance`
+    with this chapter's citation and :data:`PAPER_MAP`)."""
+    return glance(CITATION, notebook, mapping=PAPER_MAP if mapping is None else mapping,
+                  headline=headline, summary=summary)
 
 
 # ---------------------------------------------------------------------------- figures

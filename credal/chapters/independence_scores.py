@@ -22,9 +22,9 @@ from scipy import special
 
 from credal import datasets
 from credal.chapters._common import (
+    glance,
     TEXT_WIDTH,
     Z_VERDICT,
-    at_a_glance,
     book_style,
     comparison_layout,
     headline_table,
@@ -1344,28 +1344,11 @@ SLIDES_MAP = [
 ]
 
 
-def glance_box(headline, *, summary=None, notebook="independence-scores", mapping=None):
-    """The chapter's "at a glance" box (:func:`credal.chapters._common.at_a_glance`), as
-    an object a notebook can display or glue (it is computed after the headline rows
-    and shown at the top of the page).
-
-    Parameters
-    ----------
-    headline : DataFrame
-        :func:`headline` output.
-    summary : str, optional
-    notebook : str
-    mapping : list of (str, str or (str, str)), optional
-        Default :data:`SLIDES_MAP`.
-
-    Returns
-    -------
-    IPython.display.HTML
-    """
-    from IPython.display import HTML
-
-    return HTML(at_a_glance(CITATION, notebook, mapping=SLIDES_MAP if mapping is None else mapping,
-                            headline=headline, summary=summary, display=False))
+def glance_box(headline, *, summary=None, notebook='independence-scores', mapping=None):
+    """The chapter's box at the top of the page (:func:`credal.chapters._common.glance`
+    with this chapter's citation and :data:`SLIDES_MAP`)."""
+    return glance(CITATION, notebook, mapping=SLIDES_MAP if mapping is None else mapping,
+                  headline=headline, summary=summary)
 
 
 # ---------------------------------------------------------------------------- figures
