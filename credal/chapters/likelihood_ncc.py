@@ -1652,19 +1652,6 @@ def glance_mapping():
             ("Figure 4", ("LNCC against NCC per data set", "fig-lncc-scatter"))]
 
 
-class _Box:
-    """HTML for the notebook's output (with a plain-text fallback)."""
-
-    def __init__(self, html, text):
-        self.html, self.text = html, text
-
-    def _repr_html_(self):
-        return self.html
-
-    def __repr__(self):
-        return self.text
-
-
 def glance(headline_rows, ex3=None, nbc_check=None, profile=None):
     """The chapter's at-a-glance box (:func:`at_a_glance`), ready for ``myst_nb.glue``.
 
@@ -1697,7 +1684,9 @@ def glance(headline_rows, ex3=None, nbc_check=None, profile=None):
     outcome = " ".join(outcome) or None
     box = at_a_glance(CITATION, _CHAPTER, mapping=glance_mapping(), headline=headline_rows,
                       profile=profile, summary=outcome, display=False)
-    return _Box(box, f"At a glance: {CITATION}")
+    from IPython.display import HTML  # the book's kernel has IPython
+
+    return HTML(box)  # displayable and gluable
 
 
 # ---------------------------------------------------------------------------
