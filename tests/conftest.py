@@ -5,7 +5,11 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+
+from credal import metrics
+from credal.experiments import CVResult
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
@@ -85,3 +89,74 @@ def expected(folder, name, prefix):
     table = pd.read_csv(CONFORMANCE / "expected" / folder / f"{name}.csv")
     cols = [c for c in table.columns if re.fullmatch(rf"{prefix}\d+", c)]
     return table[sorted(cols, key=lambda c: int(c[len(prefix):]))].to_numpy()
+
+
+# ---------------------------------------------- synthetic fold tables (comparisons, AODE chapter)
+
+SYNTHETIC_CREDAL = {"BMA-AODE*", "COMP-AODE*", "NCC", "CMA", "CDT"}
+#: the classifier names of the synthetic runs (those of the credal-aode chapter)
+SYNTHETIC_CLASSIFIERS = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*", "NCC",
+                         "CMA", "CDT")
+
+
+def synthetic_cv(seed=0, n_datasets=6, n_repeats=3, n_splits=2,
+                 classifiers=SYNTHETIC_CLASSIFIERS, sizes=None):
+    """Random sets and predictions, summarised per fold exactly as the engine does.
+
+    Returns (CVResult, instances) where ``instances`` holds the per-instance arrays
+    (dataset, classifier, repeat, y, sets, pred, proba) for brute-force checks.
+    """
+    rng = np.random.default_rng(seed)
+    rows, inst, classes = [], [], {}
+    for d in range(n_datasets):
+        name = f"d{d}"
+        K = int(rng.integers(2, 5))
+        n = int(sizes[d]) if sizes is not None else int(rng.integers(20, 60))
+        classes[name] = np.array([f"c{k}" for k in range(K)], dtype=object)
+        # per-classifier indeterminacy rate; some data sets fully determinate
+        for c in classifiers:
+            p_ind = 0.0 if (c in SYNTHETIC_CREDAL and d == 0) else (rng.uniform(0.05, 0.4) if c in SYNTHETIC_CREDAL else 0)
+            for r in range(n_repeats):
+                perm = rng.permutation(n)
+                for f in range(n_splits):
+                    te = perm[f::n_splits]
+                    m = len(te)
+                    y = rng.integers(0, K, m)
+                    pred = np.where(rng.random(m) < 0.7, y, rng.integers(0, K, m))
+                    sets = np.zeros((m, K), bool)
+                    sets[np.arange(m), pred] = True
+                    ind = rng.random(m) < p_ind
+                    sets[ind] |= rng.random((int(ind.sum()), K)) < 0.5
+                    proba = None
+                    if c not in SYNTHETIC_CREDAL:
+                        proba = rng.dirichlet(np.ones(K), m)
+                    summ = metrics.summary(sets, y, precise_pred=pred, proba=proba)
+                    rows.append({"dataset": name, "classifier": c, "repeat": r, "fold": f,
+                                 "n_train": n - m, "n_test": m, **summ})
+                    inst.append({"dataset": name, "classifier": c, "repeat": r, "y": y,
+                                 "sets": sets, "pred": pred, "proba": proba})
+    folds = pd.DataFrame(rows)
+    return CVResult(predictions=pd.DataFrame(), folds=folds, classes=classes), inst
+
+
+def scores_table(values):
+    """scores table from {classifier: {metric: [per data set values]}}."""
+    frames = []
+    for c, mets in values.items():
+        df = pd.DataFrame(mets)
+        df["dataset"] = [f"d{i}" for i in range(len(df))]
+        df["classifier"] = c
+        frames.append(df)
+    return pd.concat(frames).set_index(["dataset", "classifier"]).sort_index()
+
+
+def notebook_parameters(name):
+    """The literal values of a notebook's parameters cell (its first code cell)."""
+    import ast
+
+    import jupytext
+
+    nb = jupytext.read(ROOT / "notebooks" / f"{name}.md")
+    first = [c for c in nb.cells if c.cell_type == "code"][0]
+    return {node.targets[0].id: ast.literal_eval(node.value)
+            for node in ast.parse(first.source).body}

@@ -16,51 +16,10 @@ from scipy import stats as st
 
 from credal import comparisons, metrics
 from credal import stats as cstats
-from credal.experiments import CVResult
 
-CREDAL = {"BMA-AODE*", "COMP-AODE*", "NCC", "CMA", "CDT"}
-#: the classifier names of the synthetic runs (those of the credal-aode chapter)
-CLASSIFIERS = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*", "NCC", "CMA", "CDT")
-
-
-def _synthetic(seed=0, n_datasets=6, n_repeats=3, n_splits=2, classifiers=CLASSIFIERS,
-               sizes=None):
-    """Random sets and predictions, summarised per fold exactly as the engine does.
-
-    Returns (CVResult, instances) where ``instances`` holds the per-instance arrays
-    (dataset, classifier, repeat, y, sets, pred, proba) for brute-force checks.
-    """
-    rng = np.random.default_rng(seed)
-    rows, inst, classes = [], [], {}
-    for d in range(n_datasets):
-        name = f"d{d}"
-        K = int(rng.integers(2, 5))
-        n = int(sizes[d]) if sizes is not None else int(rng.integers(20, 60))
-        classes[name] = np.array([f"c{k}" for k in range(K)], dtype=object)
-        # per-classifier indeterminacy rate; some data sets fully determinate
-        for c in classifiers:
-            p_ind = 0.0 if (c in CREDAL and d == 0) else (rng.uniform(0.05, 0.4) if c in CREDAL else 0)
-            for r in range(n_repeats):
-                perm = rng.permutation(n)
-                for f in range(n_splits):
-                    te = perm[f::n_splits]
-                    m = len(te)
-                    y = rng.integers(0, K, m)
-                    pred = np.where(rng.random(m) < 0.7, y, rng.integers(0, K, m))
-                    sets = np.zeros((m, K), bool)
-                    sets[np.arange(m), pred] = True
-                    ind = rng.random(m) < p_ind
-                    sets[ind] |= rng.random((int(ind.sum()), K)) < 0.5
-                    proba = None
-                    if c not in CREDAL:
-                        proba = rng.dirichlet(np.ones(K), m)
-                    summ = metrics.summary(sets, y, precise_pred=pred, proba=proba)
-                    rows.append({"dataset": name, "classifier": c, "repeat": r, "fold": f,
-                                 "n_train": n - m, "n_test": m, **summ})
-                    inst.append({"dataset": name, "classifier": c, "repeat": r, "y": y,
-                                 "sets": sets, "pred": pred, "proba": proba})
-    folds = pd.DataFrame(rows)
-    return CVResult(predictions=pd.DataFrame(), folds=folds, classes=classes), inst
+from conftest import SYNTHETIC_CLASSIFIERS as CLASSIFIERS
+from conftest import scores_table as _scores
+from conftest import synthetic_cv as _synthetic
 
 
 def _pooled(inst, dataset, classifier):
@@ -161,17 +120,6 @@ def test_repeat_standard_error(synthetic):
     assert isinstance(se2, pd.Series) and set(se2.index) == set(CLASSIFIERS)
     one = res.folds[res.folds["repeat"] == 0]
     assert np.isnan(comparisons.repeat_standard_error(one, stat)[1])
-
-
-def _scores(values):
-    """scores table from {classifier: {metric: [per data set values]}}."""
-    frames = []
-    for c, mets in values.items():
-        df = pd.DataFrame(mets)
-        df["dataset"] = [f"d{i}" for i in range(len(df))]
-        df["classifier"] = c
-        frames.append(df)
-    return pd.concat(frames).set_index(["dataset", "classifier"]).sort_index()
 
 
 def test_paired_comparisons_against_direct_tests():

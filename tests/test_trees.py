@@ -1,7 +1,7 @@
 """Tests of credal.trees: the credal decision tree and the C4.5 (J48) baseline.
 
 Checks against someone else's code: the Weka imprecise-probability plugin's credal
-tree (/work/shared/conformance, ``weka_ip_cdt``) and Weka J48's published trees for
+tree (../shared/conformance, ``weka_ip_cdt``) and Weka J48's published trees for
 the classic weather and contact-lenses data (Witten, Frank & Hall, "Data Mining",
 where J48's output on these files is printed).  Checks against slow reference
 implementations: a loop-based credal tree and ID3 (written here), the upper entropy by

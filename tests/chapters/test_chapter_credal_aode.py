@@ -15,12 +15,18 @@ import pytest
 from scipy import stats as st
 from sklearn.base import clone
 
-from credal import comparisons, metrics
+from credal import comparisons
 from credal.chapters import _common
 from credal.chapters import credal_aode as chapter
-from credal.experiments import CVResult
 
-CREDAL = {"BMA-AODE*", "COMP-AODE*", "NCC", "CMA", "CDT"}
+from conftest import scores_table as _scores
+from conftest import synthetic_cv
+
+
+def _synthetic(seed=0, **kw):
+    kw.setdefault("classifiers", chapter.PAPER_CLASSIFIERS)
+    return synthetic_cv(seed, **kw)
+
 PUBLISHED = Path(__file__).resolve().parents[2] / "data" / "published"
 
 
@@ -35,57 +41,6 @@ def _random_data(rng, n, k, K, max_v=3, p_missing=0.1):
     y = rng.integers(0, K, size=n)
     y[:K] = np.arange(K)             # every class observed
     return X, y, nv
-
-
-def _synthetic(seed=0, n_datasets=6, n_repeats=3, n_splits=2,
-               classifiers=chapter.PAPER_CLASSIFIERS, sizes=None):
-    """Random sets and predictions, summarised per fold exactly as the engine does.
-
-    Returns (CVResult, instances) where ``instances`` holds the per-instance arrays
-    (dataset, classifier, repeat, y, sets, pred, proba) for brute-force checks.
-    """
-    rng = np.random.default_rng(seed)
-    rows, inst, classes = [], [], {}
-    for d in range(n_datasets):
-        name = f"d{d}"
-        K = int(rng.integers(2, 5))
-        n = int(sizes[d]) if sizes is not None else int(rng.integers(20, 60))
-        classes[name] = np.array([f"c{k}" for k in range(K)], dtype=object)
-        # per-classifier indeterminacy rate; some data sets fully determinate
-        for c in classifiers:
-            p_ind = 0.0 if (c in CREDAL and d == 0) else (rng.uniform(0.05, 0.4) if c in CREDAL else 0)
-            for r in range(n_repeats):
-                perm = rng.permutation(n)
-                for f in range(n_splits):
-                    te = perm[f::n_splits]
-                    m = len(te)
-                    y = rng.integers(0, K, m)
-                    pred = np.where(rng.random(m) < 0.7, y, rng.integers(0, K, m))
-                    sets = np.zeros((m, K), bool)
-                    sets[np.arange(m), pred] = True
-                    ind = rng.random(m) < p_ind
-                    sets[ind] |= rng.random((int(ind.sum()), K)) < 0.5
-                    proba = None
-                    if c not in CREDAL:
-                        proba = rng.dirichlet(np.ones(K), m)
-                    summ = metrics.summary(sets, y, precise_pred=pred, proba=proba)
-                    rows.append({"dataset": name, "classifier": c, "repeat": r, "fold": f,
-                                 "n_train": n - m, "n_test": m, **summ})
-                    inst.append({"dataset": name, "classifier": c, "repeat": r, "y": y,
-                                 "sets": sets, "pred": pred, "proba": proba})
-    folds = pd.DataFrame(rows)
-    return CVResult(predictions=pd.DataFrame(), folds=folds, classes=classes), inst
-
-
-def _scores(values):
-    """scores table from {classifier: {metric: [per data set values]}}."""
-    frames = []
-    for c, mets in values.items():
-        df = pd.DataFrame(mets)
-        df["dataset"] = [f"d{i}" for i in range(len(df))]
-        df["classifier"] = c
-        frames.append(df)
-    return pd.concat(frames).set_index(["dataset", "classifier"]).sort_index()
 
 
 @pytest.fixture(scope="module")

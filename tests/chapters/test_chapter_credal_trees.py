@@ -6,7 +6,6 @@ headline rows (from synthetic runs), the figure and the notebook's parameters.
 
 from __future__ import annotations
 
-import ast
 import math
 from pathlib import Path
 
@@ -14,10 +13,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import jupytext
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import notebook_parameters
 
 from credal import datasets, experiments
 from credal.chapters import credal_trees as chapter
@@ -36,13 +35,7 @@ PROFILES = {
 # --------------------------------------------------------------------- the parameters
 
 
-def _parameters(name):
-    nb = jupytext.read(ROOT / "notebooks" / f"{name}.md")
-    first = [c for c in nb.cells if c.cell_type == "code"][0]
-    out = {}
-    for node in ast.parse(first.source).body:
-        out[node.targets[0].id] = ast.literal_eval(node.value)
-    return out
+_parameters = notebook_parameters
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))

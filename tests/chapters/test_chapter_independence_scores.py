@@ -10,7 +10,6 @@ the small sample sizes (exact expectations, no simulation noise).
 
 from __future__ import annotations
 
-import ast
 import math
 from pathlib import Path
 
@@ -18,10 +17,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import jupytext
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import notebook_parameters
 
 from credal import datasets
 from credal.chapters import independence_scores as chapter
@@ -53,13 +52,7 @@ PROFILES = {
 # --------------------------------------------------------------------- the parameters
 
 
-def _parameters(name):
-    nb = jupytext.read(ROOT / "notebooks" / f"{name}.md")
-    first = [c for c in nb.cells if c.cell_type == "code"][0]
-    out = {}
-    for node in ast.parse(first.source).body:
-        out[node.targets[0].id] = ast.literal_eval(node.value)
-    return out
+_parameters = notebook_parameters
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))
