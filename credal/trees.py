@@ -772,31 +772,6 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
 # ----------------------------------------------------------------------- C4.5
 
 
-def _xlog2x(a):
-    a = np.asarray(a, dtype=float)
-    return np.where(a > 1e-6, a * np.log2(np.where(a > 1e-6, a, 1.0)), 0.0)
-
-
-def _add_errs(N, e, cf, z=None):
-    """Weka's Stats.addErrs, elementwise: extra errors at the upper confidence limit (C4.5).
-
-    ``z``, the normal quantile at ``1 - cf``, is computed when not given (pass it
-    when calling repeatedly: it depends on ``cf`` only).
-    """
-    N, e = np.asarray(N, dtype=float), np.asarray(e, dtype=float)
-    if cf > 0.5:
-        return np.zeros(np.broadcast(N, e).shape)[()]
-    z = special.ndtri(1 - cf) if z is None else z  # the normal quantile (stats.norm.ppf's values)
-    with np.errstate(all="ignore"):  # branches not taken may divide by zero
-        # e < 1 interpolates between e = 0 and the estimate at e = 1
-        e1 = np.maximum(e, 1.0)
-        f = (e1 + 0.5) / N
-        r = (f + z * z / (2 * N) + z * np.sqrt(f / N - f * f / N + z * z / (4 * N * N))) / (1 + z * z / N)
-        big = np.where(e1 + 0.5 >= N, np.maximum(N - e1, 0.0), r * N - e1)
-        base = N * (1 - cf ** (1.0 / N))
-        return np.where(e < 1, np.where(e == 0, base, base + e * (big - base)), big)[()]
-
-
 def _stable_order(keys):
     """``np.argsort(keys, kind="stable")``, by radix sort when the keys span < 2**16."""
     if len(keys) and keys.max() - keys.min() < 1 << 16:
@@ -835,9 +810,11 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     class distributions reached are averaged with those weights.  A row reaching an
     empty branch gets its parent's class distribution.
 
-    The tree is grown one level at a time (all nodes of a depth and all features
-    in one count) and pruned one depth at a time; it is the tree of the recursive
-    definition (each node depends only on its own weighted rows).
+    Growing, collapsing and pruning run node by node in compiled code (numba,
+    :mod:`credal._c45`; the first fit in a new environment compiles it, about 20 s,
+    and caches it next to the module); prediction walks the complete rows in compiled
+    code and spreads rows with missing values in numpy.  Sums add in numpy's order,
+    so trees and probabilities equal the recursive reference's bit for bit.
 
     Parameters
     ----------
@@ -887,350 +864,24 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         if isinstance(m, bool) or not isinstance(m, numbers.Real) or not np.isfinite(m) or m < 1:
             raise ValueError(f"min_num_obj must be a number >= 1; got {m!r}")
         self._m = float(m)
-        self._z = special.ndtri(1 - self._cf)  # once per fit: it depends on cf only
+        z = special.ndtri(1 - self._cf)  # the normal quantile of the error estimate
         codes, y_idx = check_fit_input(self, X, y)
-        # small codes: the per-level gathers move less memory
         top = self.n_values_.max(initial=0)
-        small = np.int8 if top < 127 else np.int16 if top < 32767 else codes.dtype
-        self._codes, self._y, self._K = codes.astype(small), y_idx, len(self.classes_)
+        small = np.int16 if top < 32767 else np.int32  # one compiled signature for most data
         # J48 leaves many-valued features out of the average gain, unless all are.
         many = self.n_values_ >= 0.3 * len(y_idx)
-        self._in_average = np.ones(len(many), dtype=bool) if many.all() else ~many
-        self._cell = None
-        self._complete = bool((codes >= 0).all())
-        self._grow()
-        if self.collapse:
-            self._collapse()
-        if self.pruning:
-            self._prune(np.array([0]))
+        in_average = np.ones(len(many), dtype=bool) if many.all() else ~many
+        self._K = len(self.classes_)
+        from ._c45 import fit_c45  # numba compiles (or loads) it on first use
+
+        self._feat, self._first, self._nch, self._bag, self._empty, self._counts = fit_c45(
+            np.ascontiguousarray(codes, dtype=small), y_idx.astype(np.int64), self.n_values_.astype(np.int64),
+            in_average, self._K, self._m, float(self._cf), float(z),
+            bool(self.collapse), bool(self.pruning), bool(self.subtree_raising))
         self._finish()
-        for name in ("_codes", "_y", "_cell", "_observed", "_complete", "_pool", "_seg", "_feat", "_first", "_nch", "_bag",
-                     "_counts", "_empty"):
+        for name in ("_feat", "_first", "_nch", "_bag", "_counts", "_empty"):
             self.__dict__.pop(name, None)
         return self
-
-    # -- growing, one level at a time
-    #
-    # The tree lives in arrays over node ids: split feature (``_feat``, -1 at a
-    # leaf), first child and number of children (children have consecutive ids),
-    # the weight of the branch into a node (``_bag``: its parent's bag weights),
-    # class counts, whether it was empty when grown, and its weighted rows (a
-    # segment ``_seg`` of the pools of rows and weights, in row order).
-
-    def _select(self, rows, w, lid, A, total):
-        """Split feature (column) of each of A nodes, or -1 (J48's C45ModelSelection)."""
-        K, m = self._K, self._m
-        feats = np.flatnonzero(self.n_values_ > 0)
-        nv = self.n_values_[feats]
-        off = np.concatenate([[0], np.cumsum(nv)])
-        F, V = len(feats), off[-1]
-        if self._cell is None:  # (offset of the feature's block + value) * K, once per fit
-            self._cell = (off[:-1] + self._codes[:, feats]) * K
-            self._observed = None if (self._codes[:, feats] >= 0).all() else self._codes[:, feats] >= 0
-        idx = self._cell[rows]
-        idx += (lid * (V * K) + self._y[rows])[:, None]
-        unit = bool((w == 1).all())
-        if self._observed is None:
-            idx, wts = idx.ravel(), None if unit else np.repeat(w, F)
-        else:
-            obs = self._observed[rows]
-            idx, wts = idx[obs], None if unit else np.broadcast_to(w[:, None], obs.shape)[obs]
-        # Only the non-empty (node, feature, value) cells enter the sums.
-        cells, cnt = _cell_class_counts(idx, wts, A * V * K, K)
-        node = cells // V
-        blk = node * F + np.searchsorted(off, cells - node * V, side="right") - 1
-        per_bag = cnt.sum(axis=1)
-
-        def per_block(x):
-            return np.bincount(blk, x, A * F).reshape(A, F)
-
-        valid = per_block(per_bag >= m - 1e-6) >= 2
-        known = per_block(per_bag)
-        xbag = per_block(_xlog2x(per_bag))
-        cls = np.bincount((blk[:, None] * K + np.arange(K)).ravel(), cnt.ravel(), A * F * K).reshape(A, F, K)
-        tot = total[:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            old = _xlog2x(known) - _xlog2x(cls).sum(axis=2)
-            new = -(per_block(_xlog2x(cnt).sum(axis=1)) - xbag)
-            num = old - new
-            gain = np.where(np.abs(num) < 1e-6, 0.0, num * (1 - (tot - known) / tot) / known)
-            split = np.where(known > 1e-6, -xbag - _xlog2x(tot - known) + _xlog2x(tot), 0.0)
-            ratio = np.where(np.abs(split) < 1e-6, 0.0, gain / (split / tot))
-        gain, ratio = np.where(valid, gain, 0.0), np.where(valid, ratio, 0.0)
-        in_avg = valid & self._in_average[feats]
-        n_avg = in_avg.sum(axis=1)
-        avg = np.where(in_avg, gain, 0.0).sum(axis=1) / np.maximum(n_avg, 1)
-        # J48 scans the features and moves to one whose ratio beats the best so
-        # far by more than 1e-6: the first largest ratio, unless ratios lie within
-        # 2e-6 of the largest one (then the scan itself is replayed).
-        elig = valid & (gain >= avg[:, None] - 1e-3) & (ratio > 1e-6) & (n_avg > 0)[:, None]
-        r = np.where(elig, ratio, -np.inf)
-        top = r.max(axis=1, initial=-np.inf)
-        choice = np.where(np.isfinite(top), np.argmax(r >= top[:, None], axis=1), -1)
-        for a in np.flatnonzero((elig & (ratio < top[:, None]) & (ratio >= top[:, None] - 2e-6)).any(axis=1)):
-            best, choice[a] = 0.0, -1
-            for k in np.flatnonzero(elig[a]):
-                if ratio[a, k] - best > 1e-6:
-                    best, choice[a] = ratio[a, k], k
-        return np.where(choice >= 0, feats[np.maximum(choice, 0)], -1)
-
-    def _send(self, node, rows, w, bags):
-        """Rows (with weights) of several nodes down their splits, as C4.5 does.
-
-        ``node`` gives each row's node (rows grouped by node, in row order) and
-        ``bags`` the bag weights of every node's children, indexed by child id.
-        A row with the split value goes to that branch with its weight; a row
-        missing it goes to every branch, weighted by the branch's share of the
-        bag weights.  Returns child, row and weight, grouped by child, in row order.
-        """
-        val = self._codes[rows, self._feat[node]]
-        known = val >= 0
-        child, crow, cw = self._first[node[known]] + val[known], rows[known], w[known] * 1.0
-        if known.all():
-            order = _stable_order(child)  # rows stay in order within a child
-            return child[order], crow[order], cw[order]
-        lost = np.flatnonzero(~known)
-        frac = np.zeros(len(bags))
-        for p in np.unique(node[lost]):
-            b = bags[self._first[p]:self._first[p] + self._nch[p]]
-            total = b.sum()
-            frac[self._first[p]:self._first[p] + self._nch[p]] = b / total if total > 0 else 1.0 / len(b)
-        rep = self._nch[node[lost]]
-        ch = _segments(self._first[node[lost]], rep)
-        child = np.concatenate([child, ch])
-        crow = np.concatenate([crow, np.repeat(rows[lost], rep)])
-        cw = np.concatenate([cw, np.repeat(w[lost], rep) * frac[ch]])
-        keep = cw > 0
-        order = np.lexsort((crow[keep], child[keep]))
-        child, crow, cw = child[keep][order], crow[keep][order], cw[keep][order]
-        return child, crow, cw
-
-    def _grow(self):
-        y, K, n = self._y, self._K, len(self._y)
-        counts, seg, pool_r, pool_w = [], [], [], []
-        bag = [np.zeros(1)]
-        self._feat = self._first = self._nch = np.zeros(0, dtype=np.intp)
-        rows, w, node = np.arange(n), np.ones(n), np.zeros(n, dtype=np.intp)
-        lo, A, used = 0, 1, 0  # first id and size of the level, pool size
-        while A:
-            lid = node - lo
-            cnt = np.bincount(lid * K + y[rows], w, A * K).reshape(A, K)
-            starts = np.searchsorted(lid, np.arange(A + 1))
-            counts.append(cnt), pool_r.append(rows), pool_w.append(w)
-            seg.append(np.column_stack([used + starts[:-1], np.diff(starts)]))
-            used += len(rows)
-            total = cnt.sum(axis=1)
-            f = np.full(A, -1)
-            can = (total >= 2 * self._m - 1e-6) & (np.abs(total - cnt.max(axis=1)) >= 1e-6)
-            act = np.flatnonzero(can)
-            if len(act):
-                inst = np.flatnonzero(can[lid])
-                pos = np.cumsum(can) - 1
-                f[act] = self._select(rows[inst], w[inst], pos[lid[inst]], len(act), total[act])
-            nb = np.where(f >= 0, self.n_values_[np.maximum(f, 0)], 0)
-            fst = lo + A + np.cumsum(nb) - nb
-            self._feat = np.concatenate([self._feat, f])
-            self._first = np.concatenate([self._first, fst])
-            self._nch = np.concatenate([self._nch, nb])
-            sel = np.flatnonzero(f[lid] >= 0)
-            r, wr, nd = rows[sel], w[sel], node[sel]
-            val = self._codes[r, self._feat[nd]]
-            ok = val >= 0
-            b = np.bincount(self._first[nd[ok]] + val[ok] - (lo + A), wr[ok], int(nb.sum()))
-            bags = np.concatenate([np.zeros(lo + A), b])
-            bag.append(b)
-            node, rows, w = self._send(nd, r, wr, bags)
-            lo, A = lo + A, int(nb.sum())
-        self._counts = np.concatenate(counts)
-        self._bag = np.concatenate(bag)[: len(self._feat)]
-        self._empty = self._counts.sum(axis=1) <= 0
-        self._seg = np.concatenate(seg)
-        self._pool = (np.concatenate(pool_r), np.concatenate(pool_w))
-
-    # -- pruning (J48's collapse, prune, subtree raising)
-
-    def _leaf_errs(self, cnt):
-        total = cnt.sum(axis=1)
-        e = total - cnt.max(axis=1)
-        return np.where(total < 1e-6, 0.0, e + _add_errs(total, e, self._cf, self._z))
-
-    def _children(self, nodes):
-        return _segments(self._first[nodes], self._nch[nodes])
-
-    def _levels(self, roots):
-        """Internal nodes of the current subtrees of ``roots``, by depth, and their leaves."""
-        levels, leaves, fr = [], [], roots
-        while len(fr):
-            inner = self._feat[fr] >= 0
-            leaves.append(fr[~inner])
-            if not inner.any():
-                break
-            levels.append(fr[inner])
-            fr = self._children(fr[inner])
-        return levels, np.concatenate(leaves)
-
-    def _collapse(self):
-        levels, leaves = self._levels(np.array([0]))
-        sub = self._counts.sum(axis=1) - self._counts.max(axis=1)
-        own = sub.copy()
-        for nodes in reversed(levels):  # training errors of every subtree, bottom-up
-            sub[nodes] = np.add.reduceat(sub[self._children(nodes)], np.cumsum(self._nch[nodes]) - self._nch[nodes])
-        alive = np.zeros(len(sub), dtype=bool)
-        alive[0] = True
-        for nodes in levels:
-            nodes = nodes[alive[nodes]]
-            self._feat[nodes[sub[nodes] >= own[nodes] - 1e-3]] = -1
-            inner = nodes[self._feat[nodes] >= 0]
-            alive[self._children(inner)] = True
-
-    def _rows_of(self, nodes):
-        """Rows, weights and position in ``nodes`` of the nodes' rows."""
-        start, length = self._seg[nodes, 0], self._seg[nodes, 1]
-        at = _segments(start, length)
-        return self._pool[0][at], self._pool[1][at], np.repeat(np.arange(len(nodes)), length)
-
-    def _reset_bags(self, node, rows, w):
-        """Bag weights of the children of the rows' nodes after sending them (J48's
-        resetDistribution: missing weight spread with the nodes' old proportions)."""
-        val = self._codes[rows, self._feat[node]]
-        ok = val >= 0
-        bags = np.bincount(self._first[node[ok]] + val[ok], w[ok], len(self._feat))
-        lost = np.bincount(node[~ok], w[~ok], len(self._feat))
-        for p in np.unique(node[~ok]):
-            kids = slice(self._first[p], self._first[p] + self._nch[p])
-            old = self._bag[kids]
-            frac = old / old.sum() if old.sum() > 0 else np.full(len(old), 1.0 / len(old))
-            bags[kids] += frac * lost[p]
-        return bags
-
-    def _errors_for_branch(self, branch, nodes):
-        """Estimated errors of each ``branch`` subtree on its ``nodes`` entry's rows."""
-        K, N = self._K, len(self._feat)
-        feat, first, codes = self._feat, self._first, self._codes
-        if self._complete:
-            # Without missing values (unit weights, exact counts) the branch's own
-            # rows reach its leaves as grown: only the other branches' rows move.
-            kids = self._children(nodes)
-            owner = np.repeat(np.arange(len(nodes)), self._nch[nodes])
-            other = kids != branch[owner]
-            rows, w, ctx = self._rows_of(kids[other])
-            ctx = owner[other][ctx]
-            cur = branch[ctx]
-            while True:
-                f = feat[cur]
-                inner = f >= 0
-                if not inner.any():
-                    break
-                cur = np.where(inner, first[cur] + codes[rows, f], cur)
-            extra = np.bincount(cur * K + self._y[rows], w, N * K).reshape(N, K)
-            hit = np.flatnonzero(np.bincount(cur, minlength=N))
-            own = np.zeros(N, dtype=np.intp)
-            own[cur] = ctx
-            base = self._counts[hit]
-            diff = self._leaf_errs(base + extra[hit]) - self._leaf_errs(base)
-            return self._est[branch] + np.bincount(own[hit], diff, len(nodes))
-        rows, w, ctx = self._rows_of(nodes)
-        cur = branch[ctx]
-        while True:  # rows with every value they meet observed go down in place
-            f = feat[cur]
-            inner = f >= 0
-            if not inner.any():
-                break
-            val = codes[rows, f]
-            if (val[inner] < 0).any():
-                break
-            cur = np.where(inner, first[cur] + val, cur)
-        at_leaf = [(cur[~inner], rows[~inner], w[~inner], ctx[~inner])]
-        cur, rows, w, ctx = cur[inner], rows[inner], w[inner], ctx[inner]
-        own = np.zeros(N, dtype=np.intp)
-        while len(rows):
-            leaf = feat[cur] < 0
-            at_leaf.append((cur[leaf], rows[leaf], w[leaf], ctx[leaf]))
-            cur, rows, w, ctx = cur[~leaf], rows[~leaf], w[~leaf], ctx[~leaf]
-            if not len(rows):
-                break
-            # The subtrees of different nodes are disjoint: a node id names its group.
-            own[cur] = ctx
-            u = np.unique(cur)
-            own[self._children(u)] = np.repeat(own[u], self._nch[u])
-            order = np.lexsort((rows, cur))
-            cur, rows, w = cur[order], rows[order], w[order]
-            cur, rows, w = self._send(cur, rows, w, self._reset_bags(cur, rows, w))
-            ctx = own[cur]
-        leaf, rows, w, ctx = (np.concatenate(a) for a in zip(*at_leaf)) if len(at_leaf) > 1 else at_leaf[0]
-        cnt = np.bincount(leaf * K + self._y[rows], w, N * K).reshape(N, K)
-        hit = np.flatnonzero(np.bincount(leaf, minlength=N))
-        own[leaf] = ctx
-        return np.bincount(own[hit], self._leaf_errs(cnt[hit]), len(nodes))
-
-    def _new_distribution(self, roots):
-        """Send the roots' rows down their (raised) subtrees: counts, bags, rows."""
-        fr = roots
-        rows, w, node = self._rows_of(roots)
-        node = roots[node]
-        while len(fr):
-            A = len(fr)
-            pos = np.zeros(len(self._feat), dtype=np.intp)
-            pos[fr] = np.arange(A)
-            cnt = np.bincount(pos[node] * self._K + self._y[rows], w, A * self._K).reshape(A, self._K)
-            self._counts[fr] = cnt
-            leaf = self._feat[fr] < 0
-            wsum = np.bincount(pos[node], w, A)
-            self._empty[fr[leaf & (wsum > 1e-6)]] = False
-            inner = fr[~leaf]
-            if not len(inner):
-                break
-            sel = self._feat[node] >= 0
-            node, rows, w = node[sel], rows[sel], w[sel]
-            bags = self._reset_bags(node, rows, w)
-            kids = self._children(inner)
-            self._bag[kids] = bags[kids]
-            node, rows, w = self._send(node, rows, w, bags)
-            # New row segments for the children (appended to the pools).
-            starts = np.searchsorted(node, kids)
-            ends = np.searchsorted(node, kids, side="right")
-            used = len(self._pool[0])
-            self._seg[kids] = np.column_stack([used + starts, ends - starts])
-            self._pool = (np.concatenate([self._pool[0], rows]), np.concatenate([self._pool[1], w]))
-            fr = kids
-
-    def _prune(self, roots):
-        """J48's prune() of the subtrees of ``roots``, all nodes of a depth at once."""
-        levels, leaves = self._levels(roots)
-        if not hasattr(self, "_est"):
-            self._est = np.zeros(len(self._feat))
-        self._est[leaves] = self._leaf_errs(self._counts[leaves])
-        for nodes in reversed(levels):
-            nodes = nodes[self._feat[nodes] >= 0]
-            if not len(nodes):
-                continue
-            kids = self._children(nodes)
-            starts = np.cumsum(self._nch[nodes]) - self._nch[nodes]
-            err_tree = np.add.reduceat(self._est[kids], starts)
-            err_leaf = self._leaf_errs(self._counts[nodes])
-            # the largest branch: first child of maximal bag weight
-            bw = self._bag[kids]
-            top = np.repeat(np.maximum.reduceat(bw, starts), self._nch[nodes])
-            first_top = np.flatnonzero(bw >= top)
-            largest = kids[first_top[np.searchsorted(first_top, starts)]]
-            if self.subtree_raising:
-                # A leaf as largest branch gets the node's own rows: the node's errors.
-                err_large = err_leaf.copy()
-                deep = np.flatnonzero(self._feat[largest] >= 0)
-                if len(deep):
-                    err_large[deep] = self._errors_for_branch(largest[deep], nodes[deep])
-            else:
-                err_large = np.full(len(nodes), np.inf)
-            leaf = (err_leaf <= err_tree + 0.1 + 1e-6) & (err_leaf <= err_large + 0.1 + 1e-6)
-            up = ~leaf & (err_large <= err_tree + 0.1 + 1e-6)
-            self._feat[nodes[leaf]] = -1
-            self._est[nodes] = np.where(leaf, err_leaf, err_tree)
-            if up.any():
-                raised, branch = nodes[up], largest[up]
-                for a in (self._feat, self._first, self._nch):
-                    a[raised] = a[branch]
-                self._new_distribution(raised)
-                self._prune(raised)
 
     def _finish(self):
         """Node objects for ``tree_`` and arrays for prediction, from the final tree."""
@@ -1271,18 +922,25 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         self.tree_ = objs[0]
         self._count()
         self._tables = (self._feat.copy(), self._first.copy(), self._nch.copy(), share, emit, rank, self._empty.copy())
-        self.__dict__.pop("_est", None)
 
     # -- prediction
 
     def _predict_input(self, X):
         # class probabilities: the training class frequencies at the leaf reached
         # (computed once per call, for predict and predict_proba alike)
+        from ._c45 import route_c45
+
         codes = super()._predict_input(X)
         feat, first, nch, share, emit, rank, empty = self._tables
         n = len(codes)
-        rows, node, w, direct = np.arange(n), np.zeros(n, dtype=np.intp), np.ones(n), np.ones(n, dtype=bool)
-        out, spread = [], False
+        proba = np.zeros((n, len(self.classes_)))
+        # rows that meet no missing split value reach one leaf (compiled walk)
+        leaf = route_c45(np.ascontiguousarray(codes, dtype=np.int32), feat, first)
+        done = leaf >= 0
+        proba[done] = emit[leaf[done]]
+        rows = np.flatnonzero(~done)
+        node, w, direct = np.zeros(len(rows), dtype=np.intp), np.ones(len(rows)), np.ones(len(rows), dtype=bool)
+        out = []
         while len(rows):
             leaf = feat[node] < 0
             # an empty branch answers (with its parent's distribution) only rows
@@ -1295,7 +953,7 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
             if ok.all():
                 node, direct = first[node] + val, np.ones(len(rows), dtype=bool)
                 continue
-            lost, spread = np.flatnonzero(~ok), True
+            lost = np.flatnonzero(~ok)
             rep = nch[node[lost]]
             ch = _segments(first[node[lost]], rep)
             cw = np.repeat(w[lost], rep) * share[ch]
@@ -1304,11 +962,10 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
             node = np.concatenate([first[node[ok]] + val[ok], ch[keep]])
             w = np.concatenate([w[ok], cw[keep]])
             direct = np.concatenate([np.ones(ok.sum(), dtype=bool), np.zeros(keep.sum(), dtype=bool)])
-        rows, node, w = (np.concatenate(a) for a in zip(*out))
-        proba = np.zeros((n, len(self.classes_)))
-        if not spread:  # one distribution per row
-            proba[rows] = w[:, None] * emit[node]
-        else:
+        if out:
+            # the rows spread over several leaves add their distributions in the
+            # order of J48's depth-first walk (last branch first): the same sums
+            rows, node, w = (np.concatenate(a) for a in zip(*out))
             o = np.argsort(rank[node], kind="stable")
             np.add.at(proba, rows[o], w[o, None] * emit[node[o]])
         return proba / proba.sum(axis=1, keepdims=True)
