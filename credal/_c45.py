@@ -1,4 +1,5 @@
-"""Compiled (numba) growing, collapsing and pruning of :class:`credal.trees.C45Tree`.
+"""Compiled (numba) growing, collapsing and pruning of :class:`credal.trees.C45Tree`,
+and the walk of complete rows down either tree of :mod:`credal.trees`.
 
 J48's recursive definitions, node by node: a tree of a few thousand nodes is grown and
 pruned in milliseconds, where per-node (or per-depth) numpy calls would cost more than
@@ -294,6 +295,8 @@ def _reset_bags(codes, rows, w, f, old):
 
 @njit(cache=True)
 def _grow(codes, y, nv, in_avg, K, m, feat, first, nch, bag, empty, counts, rows_of, w_of):
+    """Grow the tree from the root (node 0) depth first: the lists of node
+    attributes get each node's split and its children (consecutive ids)."""
     feats = np.flatnonzero(nv > 0)
     off = np.zeros(feats.shape[0] + 1, dtype=np.int64)
     for k in range(feats.shape[0]):
@@ -604,8 +607,10 @@ def fit_c45(codes, y, nv, in_avg, K, m, cf, z, collapse, pruning, raising):
 
 
 @njit(cache=True)
-def route_c45(codes, feat, first):
-    """Leaf reached by each row, or -1 for a row that meets a missing split value.
+def route_complete(codes, feat, first):
+    """Leaf reached by each row, or -1 for a row that meets a missing split value
+    (a flattened tree of either tree classifier: children of node j are
+    ``first[j] .. first[j] + n_children - 1``, ``feat[j] < 0`` at a leaf).
 
     Parameters
     ----------

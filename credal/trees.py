@@ -121,20 +121,20 @@ def _block_gains(cnt, blk, n_blocks, W, s):
     if len(cnt) == 0:
         return g
     tot = cnt.sum(axis=1)
-    h = _upper_entropy_rows(cnt, s)
     first = np.empty(len(blk), dtype=bool)
     first[0] = True
     np.not_equal(blk[1:], blk[:-1], out=first[1:])
     starts = np.flatnonzero(first)
     known = np.add.reduceat(tot, starts)
     parent = np.add.reduceat(cnt, starts, axis=0)
-    after = np.add.reduceat(tot * h, starts)
-    # Without missing values the blocks of a node share its class counts: compute
-    # the upper entropy once per run of equal rows.
+    # Without missing values the blocks of a node share its class counts: the
+    # upper entropy once per run of equal rows (one call with the cells' rows).
     new = np.empty(len(parent), dtype=bool)
     new[0] = True
     np.any(parent[1:] != parent[:-1], axis=1, out=new[1:])
-    hp = _upper_entropy_rows(parent[new], s)[np.cumsum(new) - 1]
+    both = _upper_entropy_rows(np.concatenate([cnt, parent[new]]), s)
+    h, hp = both[:len(cnt)], both[len(cnt):][np.cumsum(new) - 1]
+    after = np.add.reduceat(tot * h, starts)
     present = blk[starts]
     g[present] = (known / W[present]) * (hp - after / known)
     return g
@@ -705,17 +705,25 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         """Leaf sets (union over the leaves a row reaches) and leaf frequencies
         (weighted by the share of the row reaching each leaf), shape (n, K) each.
 
-        All rows go down one level at a time on the flattened tree (a fixed
-        number of numpy calls per level, not per node); a row missing the split
-        feature goes down every branch with the branch's share of the observed
+        Rows with every split value they meet observed walk down in compiled code;
+        the others go down one level at a time on the flattened tree (a fixed
+        number of numpy calls per level, not per node), a row missing the split
+        feature down every branch with the branch's share of the observed
         training weight, as C4.5 sends it.
         """
+        from ._c45 import route_complete
+
         feature, first, n_child, share, leaf_set, leaf_freq = self._nodes
         n = len(codes)
         K = len(self.classes_)
         hits = np.zeros((n, K))
         score = np.zeros((n, K))
-        rows, node, w = np.arange(n), np.zeros(n, dtype=np.intp), np.ones(n)
+        # rows that meet no missing split value reach one leaf (compiled walk)
+        leaf = route_complete(np.ascontiguousarray(codes, dtype=np.int32), feature, first)
+        done = leaf >= 0
+        hits[done], score[done] = leaf_set[leaf[done]], leaf_freq[leaf[done]]
+        rows = np.flatnonzero(~done)
+        node, w = np.zeros(len(rows), dtype=np.intp), np.ones(len(rows))
         spread = False  # has a row gone down several branches (then rows repeat)?
         while rows.size:
             f = feature[node]
@@ -928,14 +936,14 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     def _predict_input(self, X):
         # class probabilities: the training class frequencies at the leaf reached
         # (computed once per call, for predict and predict_proba alike)
-        from ._c45 import route_c45
+        from ._c45 import route_complete
 
         codes = super()._predict_input(X)
         feat, first, nch, share, emit, rank, empty = self._tables
         n = len(codes)
         proba = np.zeros((n, len(self.classes_)))
         # rows that meet no missing split value reach one leaf (compiled walk)
-        leaf = route_c45(np.ascontiguousarray(codes, dtype=np.int32), feat, first)
+        leaf = route_complete(np.ascontiguousarray(codes, dtype=np.int32), feat, first)
         done = leaf >= 0
         proba[done] = emit[leaf[done]]
         rows = np.flatnonzero(~done)
