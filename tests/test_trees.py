@@ -31,7 +31,7 @@ from credal.trees import (
 )
 
 from reference.frozen_c45 import FrozenC45Tree, _add_errs as frozen_add_errs
-from credal._c45 import _add_errs as _compiled_add_errs
+from credal._c45 import _add_errs as _compiled_add_errs, _psum
 
 
 def _add_errs(N, e, cf):
@@ -811,6 +811,16 @@ def _assert_same_c45(new, old, Xs):
     for X in Xs:
         np.testing.assert_array_equal(new.predict_proba(X), old.predict_proba(X))
         np.testing.assert_array_equal(new.predict(X), old.predict(X))
+
+
+def test_compiled_pairwise_sum_is_numpys_sum_bit_for_bit():
+    # the compiled tree's sums (bag weights, shares of missing values) must be numpy's
+    rng = np.random.default_rng(52)
+    for n in [*range(0, 300), 511, 1024, 1031, 4097, 77777]:
+        a = rng.random(n) * rng.choice([1e-3, 1.0, 1e6])
+        assert _psum(a, 0, n) == a.sum()
+        if n > 5:
+            assert _psum(a, 3, n - 5) == a[3:n - 2].sum()
 
 
 def test_compiled_add_errs_is_the_scalar_one():
