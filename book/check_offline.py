@@ -1,4 +1,5 @@
-"""Fail if the built book would make a browser contact an external host.
+"""Fail if the built book would make a browser contact an external host (or shows a
+path of the machine that built it).
 
 Scans every HTML page for resources a browser fetches on load (``<script src>``,
 ``<link href>`` stylesheets/preloads/icons, ``<img>``, ``<iframe>``, ``<source>``,
@@ -48,6 +49,25 @@ class _Scanner(HTMLParser):
         self.found += [f"style url {u}" for u in CSS_URL.findall(style)]
 
 
+# A path of the machine that built the book must not reach a page, nor, in a chapter, a
+# cell's stray return value (a path object).
+_ROOT = str(Path(__file__).resolve().parents[1]) + "/"
+_CELL_LEAKS = ("PosixPath(", "WindowsPath(")
+
+
+def leaks(html_dir: Path) -> list[str]:
+    """Pages that show the building machine's project path, and chapter pages (under
+    ``generated/``) that show a path object."""
+    found = []
+    for page in sorted(html_dir.rglob("*.html")):
+        text = page.read_text(encoding="utf-8", errors="replace")
+        rel = page.relative_to(html_dir)
+        chapter = rel.parts[0] == "generated"
+        found += [f"{rel}: {leak!r}" for leak in (_ROOT, *(_CELL_LEAKS if chapter else ()))
+                  if leak in text]
+    return found
+
+
 def scan(html_dir: Path) -> tuple[list[str], list[str]]:
     """Return (external requests, pages with math but no local MathJax)."""
     problems, nomath = [], []
@@ -73,11 +93,14 @@ def main(argv=None) -> int:
         print(f"no built book at {html_dir}", file=sys.stderr)
         return 2
     problems, nomath = scan(html_dir)
+    leaked = leaks(html_dir)
     for p in problems:
         print(f"external request: {p}", file=sys.stderr)
     for p in nomath:
         print(f"math without local MathJax: {p}", file=sys.stderr)
-    if problems or nomath:
+    for p in leaked:
+        print(f"machine path or path object shown: {p}", file=sys.stderr)
+    if problems or nomath or leaked:
         return 1
     print(f"offline check passed: {len(list(html_dir.rglob('*.html')))} pages, no external requests")
     return 0

@@ -711,7 +711,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         feature down every branch with the branch's share of the observed
         training weight, as C4.5 sends it.
         """
-        from ._c45 import route_complete
+        from ._compiled import route_complete
 
         feature, first, n_child, share, leaf_set, leaf_freq = self._nodes
         n = len(codes)
@@ -719,7 +719,8 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         hits = np.zeros((n, K))
         score = np.zeros((n, K))
         # rows that meet no missing split value reach one leaf (compiled walk)
-        leaf = route_complete(np.ascontiguousarray(codes, dtype=np.int32), feature, first)
+        small = np.int16 if self.n_values_.max(initial=0) < 32767 else np.int32
+        leaf = route_complete(np.ascontiguousarray(codes, dtype=small), feature, first)
         done = leaf >= 0
         hits[done], score[done] = leaf_set[leaf[done]], leaf_freq[leaf[done]]
         rows = np.flatnonzero(~done)
@@ -819,7 +820,7 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     empty branch gets its parent's class distribution.
 
     Growing, collapsing and pruning run node by node in compiled code (numba,
-    :mod:`credal._c45`; the first fit in a new environment compiles it, about 20 s,
+    :mod:`credal._compiled`; the first fit in a new environment compiles it, about 20 s,
     and caches it next to the module); prediction walks the complete rows in compiled
     code and spreads rows with missing values in numpy.  Sums add in numpy's order,
     so trees and probabilities equal the recursive reference's bit for bit.
@@ -873,23 +874,29 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
             raise ValueError(f"min_num_obj must be a number >= 1; got {m!r}")
         self._m = float(m)
         z = special.ndtri(1 - self._cf)  # the normal quantile of the error estimate
-        codes, y_idx = check_fit_input(self, X, y)
-        top = self.n_values_.max(initial=0)
-        small = np.int16 if top < 32767 else np.int32  # one compiled signature for most data
+        cols, y_idx = check_fit_input(self, X, y, as_columns=True)
         # J48 leaves many-valued features out of the average gain, unless all are.
         many = self.n_values_ >= 0.3 * len(y_idx)
         in_average = np.ones(len(many), dtype=bool) if many.all() else ~many
         self._K = len(self.classes_)
-        from ._c45 import fit_c45  # numba compiles (or loads) it on first use
+        from ._compiled import fit_c45  # numba compiles (or loads) it on first use
 
         self._feat, self._first, self._nch, self._bag, self._empty, self._counts = fit_c45(
-            np.ascontiguousarray(codes, dtype=small), y_idx.astype(np.int64), self.n_values_.astype(np.int64),
+            self._code_matrix(cols, len(y_idx)), y_idx.astype(np.int64), self.n_values_.astype(np.int64),
             in_average, self._K, self._m, float(self._cf), float(z),
             bool(self.collapse), bool(self.pruning), bool(self.subtree_raising))
         self._finish()
         for name in ("_feat", "_first", "_nch", "_bag", "_counts", "_empty"):
             self.__dict__.pop(name, None)
         return self
+
+    _as_columns = True  # narrow code columns in, one small code matrix out
+
+    def _code_matrix(self, cols, n):
+        """The code columns as one (n, F) matrix of int16 (int32 beyond 32766 values):
+        one compiled signature for most data, and a quarter of int64's memory."""
+        small = np.int16 if self.n_values_.max(initial=0) < 32767 else np.int32
+        return np.stack(cols, axis=1, dtype=small) if cols else np.empty((n, 0), dtype=small)
 
     def _finish(self):
         """Node objects for ``tree_`` and arrays for prediction, from the final tree."""
@@ -936,14 +943,15 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     def _predict_input(self, X):
         # class probabilities: the training class frequencies at the leaf reached
         # (computed once per call, for predict and predict_proba alike)
-        from ._c45 import route_complete
+        from ._compiled import route_complete
 
-        codes = super()._predict_input(X)
+        cols = super()._predict_input(X)
+        n = len(cols[0]) if cols else len(X)
+        codes = self._code_matrix(cols, n)
         feat, first, nch, share, emit, rank, empty = self._tables
-        n = len(codes)
         proba = np.zeros((n, len(self.classes_)))
         # rows that meet no missing split value reach one leaf (compiled walk)
-        leaf = route_complete(np.ascontiguousarray(codes, dtype=np.int32), feat, first)
+        leaf = route_complete(codes, feat, first)
         done = leaf >= 0
         proba[done] = emit[leaf[done]]
         rows = np.flatnonzero(~done)

@@ -148,6 +148,22 @@ def test_offline_checker_flags_external_requests(tmp_path):
     assert mod.scan(tmp_path)[1] == ["m.html"]
 
 
+def test_offline_checker_flags_machine_paths_and_path_objects(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("check_offline", ROOT / "book" / "check_offline.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    (tmp_path / "generated").mkdir()
+    (tmp_path / "api").mkdir()
+    (tmp_path / "generated" / "ok.html").write_text("<p>results/performance/peers.csv</p>")
+    (tmp_path / "api" / "doc.html").write_text("<em>PosixPath('/usr/share/java/weka.jar')</em>")
+    assert mod.leaks(tmp_path) == []  # a documented default is not a cell's output
+    (tmp_path / "generated" / "cell.html").write_text("<pre>PosixPath('results/x.csv')</pre>")
+    (tmp_path / "api" / "root.html").write_text(f"<p>{mod._ROOT}results/x.csv</p>")
+    assert [p.split(":")[0] for p in mod.leaks(tmp_path)] == ["api/root.html", "generated/cell.html"]
+
+
 def test_execute_rejects_parameters_a_notebook_does_not_declare(tmp_path, monkeypatch):
     import importlib.util
     import subprocess

@@ -31,7 +31,7 @@ from credal.trees import (
 )
 
 from reference.frozen_c45 import FrozenC45Tree, _add_errs as frozen_add_errs
-from credal._c45 import _add_errs as _compiled_add_errs, _psum
+from credal._compiled import _add_errs as _compiled_add_errs, _psum
 
 
 def _add_errs(N, e, cf):

@@ -1,5 +1,7 @@
-"""Compiled (numba) growing, collapsing and pruning of :class:`credal.trees.C45Tree`,
-and the walk of complete rows down either tree of :mod:`credal.trees`.
+"""The compiled (numba) kernels: growing, collapsing and pruning of
+:class:`credal.trees.C45Tree`, the walk of complete rows down either tree of
+:mod:`credal.trees`, and the pair counts of :mod:`credal.aode`.  Imported on first
+use (numba compiles each kernel once and caches it next to this file).
 
 J48's recursive definitions, node by node: a tree of a few thousand nodes is grown and
 pruned in milliseconds, where per-node (or per-depth) numpy calls would cost more than
@@ -15,7 +17,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__: list = []  # private: used by credal.trees
+__all__: list = []  # private: used by credal.trees and credal.aode
 
 
 @njit(cache=True)
@@ -632,4 +634,52 @@ def route_complete(codes, feat, first):
                 break
             j = first[j] + c
         out[r] = j
+    return out
+
+
+@njit(cache=True)
+def pair_counts(codes, y, weight, nv, K):
+    """``counts[c, u, w]``: weight of the rows of class c with flat values u and w
+    (``u = offset of its feature + code``), both observed; for two values of one
+    feature, 0 unless ``u == w`` (then the weight with value u).
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n_features, n_samples)
+        Category codes, -1 = missing.
+    y : ndarray of int, shape (n_samples,)
+    weight : ndarray of float, shape (n_samples,), or shape (0,) for unit weights
+    nv : ndarray of int, shape (n_features,)
+    K : int
+
+    Returns
+    -------
+    ndarray of float, shape (K, V, V), V = nv.sum()
+    """
+    k, n = codes.shape
+    off = np.zeros(k + 1, dtype=np.int64)
+    for f in range(k):
+        off[f + 1] = off[f] + nv[f]
+    V = off[k]
+    out = np.zeros((K, V, V))
+    flat = np.empty(k, dtype=np.int64)
+    unit = weight.shape[0] == 0
+    for r in range(n):
+        m = 0
+        for f in range(k):
+            c = codes[f, r]
+            if c >= 0:
+                flat[m] = off[f] + c
+                m += 1
+        wt = 1.0 if unit else weight[r]
+        t = out[y[r]]
+        for a in range(m):  # the upper triangle (u <= w), mirrored below
+            u = flat[a]
+            t[u, u] += wt
+            for b in range(a + 1, m):
+                t[u, flat[b]] += wt
+    for c in range(K):
+        for u in range(V):
+            for w in range(u + 1, V):
+                out[c, w, u] = out[c, u, w]
     return out
