@@ -12,7 +12,11 @@ of every test row (data in memory); credal's: ``fit`` + ``predict`` from the Dat
 least as fast).  Without Java or Weka only credal's times are printed, with the reason.
 
 Run: ``.venv/bin/python benchmarks/bench_peers.py [--datasets nursery,kr_vs_kp,adult,"nursery x10"]
-[--repeats 11] [--warmup 5] [--no-memory]``
+[--repeats 11] [--warmup 5] [--no-memory] [--csv details.csv]``
+
+Memory (unless ``--no-memory``): credal's ``tracemalloc`` peak of one fit + predict, and
+the bounds on the JVM's peak live heap of one run, measured in a second JVM
+(``MEMORY_JVM``), with a verdict (``memory_verdict``).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ def main(argv=None):
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--no-memory", action="store_true", help="skip the memory runs")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--csv", help="also write the details table to this CSV file")
     a = ap.parse_args(argv)
     names = [n.strip() for n in a.datasets.split(",") if n.strip()]
     peers = peer_timings(names, repeats=a.repeats, warmup=a.warmup, memory=not a.no_memory,
@@ -44,7 +49,10 @@ def main(argv=None):
         print(f"\n{tab.attrs['values']}")
         print(tab.round(2).to_string())
         print("\ndetails (times in ms)")
-        print(peer_details(peers).round(3).to_string(index=False))
+        details = peer_details(peers)
+        print(details.round(3).to_string(index=False))
+        if a.csv:
+            details.to_csv(a.csv, index=False)
 
 
 if __name__ == "__main__":

@@ -230,15 +230,22 @@ def _check_choice(name, value, choices):
     return value
 
 
-def _distinct(codes, n_values, y=None, n_classes=1):
+def _distinct(codes, n_values, y=None, n_classes=1, cap=None):
     """Distinct columns of codes (k, n) (``-1`` = missing), with their classes ``y`` if
     given: ``(first, inverse)``, ``codes[:, first][:, inverse] == codes``; None when a
-    row does not fit one exact key (2**53).  A product and hashing, no sort."""
+    row does not fit one exact key (2**53).  A product and hashing, no sort.  With
+    ``cap`` (k,), the codes are first limited to ``cap`` (feature by feature)."""
     sizes = np.append(np.asarray(n_values, dtype=float) + 1, n_classes)
     if np.prod(sizes) >= 2.0 ** 53:
         return None
     radix = np.cumprod(np.append(1, sizes[:-1]).astype(np.int64))
-    key = radix[:-1] @ codes             # integer product: numpy's loop, no BLAS threads
+    # the key feature by feature: no int64 copy of the whole (k, n) codes (what
+    # ``radix @ codes`` makes of narrow codes), temporaries of one row of codes
+    key = np.zeros(codes.shape[1], dtype=np.int64)
+    for f, row in enumerate(codes):
+        if cap is not None:
+            row = np.minimum(row, cap[f])
+        key += radix[f] * row.astype(np.int64, copy=False)
     inverse, uniq = pd.factorize(key if y is None else key + y * radix[-1])
     first = np.empty(len(uniq), dtype=np.int64)
     first[inverse] = np.arange(len(inverse))      # any row of each group will do
@@ -250,17 +257,11 @@ def _on_distinct_rows(hook):
     @functools.wraps(hook)
     def run(self, g):
         # codes + off, missing -> off + n_values: the codes' key shifted by a constant
-        d = _distinct(np.minimum(g.T, (self._off + self.n_values_)[:, None]), self.n_values_)
+        d = _distinct(g.T, self.n_values_, cap=self._off + self.n_values_)
         if d is None or len(d[0]) == len(g):
             return hook(self, g)
         return hook(self, np.take(g.T, d[0], axis=1).T)[d[1]]     # layout kept
     return run
-
-
-@functools.cache
-def _blas_controller():
-    from threadpoolctl import ThreadpoolController   # scikit-learn's dependency
-    return ThreadpoolController()
 
 
 def _blocks(sizes, cost, limits=(1, 8, 16, 32, 64, 128, 256)):
@@ -292,10 +293,10 @@ def _blocks(sizes, cost, limits=(1, 8, 16, 32, 64, 128, 256)):
                                   for i, f in enumerate(f)]
 
 
-def _block_codes(x, stride, cuts):
+def _block_codes(x, stride, cuts, dtype=np.int64):
     """``sum_l stride_l * x[l]`` over the features of each block, shape (blocks, n)
     (a loop: ``np.add.reduceat`` along the first axis is many times slower)."""
-    out = np.empty((len(cuts) - 1, x.shape[1]), dtype=np.int64)
+    out = np.empty((len(cuts) - 1, x.shape[1]), dtype=dtype)
     for i, (a, e) in enumerate(zip(cuts, cuts[1:])):
         np.multiply(x[a], stride[a], out=out[i])
         for l in range(a + 1, e):
@@ -303,51 +304,17 @@ def _block_codes(x, stride, cuts):
     return out
 
 
-def _pair_counts(codes, y_idx, weight, nv, n_classes, limits=None):
+def _pair_counts(codes, y_idx, weight, nv, n_classes):
     """``counts[c, u, w]``: weight of the rows of class ``c`` with flat values ``u`` and
     ``w`` (both observed; same-feature ``u != w``: 0), shape (K, V, V), from the codes
-    ``(k, n)`` (``-1`` = missing), by blocks of features (:func:`_blocks`; ``limits``
-    for tests) and code -> value indicators ``E``: ``E_a^T T_ab E_b``."""
-    n, K = len(y_idx), n_classes
-    missing = (codes < 0).any(axis=1)
-    voff = np.concatenate([[0], np.cumsum(nv)]).astype(np.int64)
-    vl = voff.tolist()
+    ``(k, n)`` (``-1`` = missing): one pass over the rows in compiled code
+    (:func:`credal._compiled.pair_counts`; no (pairs, rows) temporaries)."""
+    from ._compiled import pair_counts  # numba compiles (or loads) it on first use
 
-    def cost(cuts, widths):    # ~ns: bincount elements and calls, product flops
-        flops = rw = rvw = 0
-        for a, e, w in zip(cuts[-2::-1], cuts[::-1], widths[::-1]):   # blocks >= i
-            v = vl[e] - vl[a]
-            rw, rvw = rw + w, rvw + v * w
-            flops += v * (w * rw + rvw)
-        return (1.5 * n + 5e3) * len(widths) * (len(widths) + 1) / 2 + 0.05 * K * flops
-
-    cuts, widths, stride, pos = _blocks((nv + missing).tolist(), cost,
-                                        *([] if limits is None else [limits]))
-    if missing.any():
-        codes = np.where(codes < 0, nv[:, None], codes)
-    col = np.cumsum([0] + widths)
-    keys = _block_codes(codes, stride, cuts) + col[:-1, None]
-    E = np.zeros((col[-1], voff[-1]))               # code -> values, all blocks
-    for f, value, valid in pos:
-        ok = np.flatnonzero(valid & (value < nv[f]))
-        E[ok, voff[f[ok]] + value[ok]] = 1.0
-    vs = [slice(a, e) for a, e in zip(voff[cuts], voff[cuts[1:]])]
-    out = np.empty((K, voff[-1], voff[-1]))
-    # block i against j >= i: one bincount of (class, code_i, column of code_j), then
-    # small exact products, one thread (E_i = 1 for one feature)
-    with _blas_controller().limit(limits=1, user_api="blas"):
-        for i, w in enumerate(widths):
-            span = col[-1] - col[i]
-            key = ((y_idx * w + keys[i] - col[i]) * span - col[i])[None] + keys[i:]
-            t = np.bincount(key.ravel(), None if weight is None else np.tile(weight, len(key)),
-                            minlength=K * w * span).reshape(K, w, span)
-            one = cuts[i + 1] - cuts[i] == 1 and not missing[cuts[i]]
-            left = t if one else E[col[i]:col[i + 1], vs[i]].T @ t
-            for j in range(i, len(widths)):
-                c = slice(col[j] - col[i], col[j + 1] - col[i])
-                out[:, vs[i], vs[j]] = blk = left[:, :, c] @ E[col[j]:col[j + 1], vs[j]]
-                out[:, vs[j], vs[i]] = blk.transpose(0, 2, 1)
-    return out
+    small = np.int16 if nv.max(initial=0) < 32767 else np.int32
+    w = np.zeros(0) if weight is None else np.asarray(weight, dtype=float)
+    return pair_counts(np.ascontiguousarray(codes, dtype=small), np.asarray(y_idx, dtype=np.int64),
+                       w, np.asarray(nv, dtype=np.int64), int(n_classes))
 
 
 class _SPODEEnsemble(BaseClassifier):
@@ -423,12 +390,12 @@ class _SPODEEnsemble(BaseClassifier):
         self._log_prior = log_prior
         self._value_freq = np.append(n_cu.sum(axis=0), 0.0)       # training frequency of u
         self._tables, self._n_fit = {}, int(N)
-        return self._flat(codes), y_idx, weight
+        return codes, y_idx, weight
 
     def _flat(self, codes):
         """Flat value index of every cell of the codes ``(k, n)``, ``V`` for missing;
         shape (n, k) stored feature-major (``g.T``, the layout every evaluation reads)."""
-        gT = codes + self._off[:, None]
+        gT = np.add(codes, self._off[:, None], dtype=np.int32)   # small values: int32
         gT[codes < 0] = self._V
         return gT.T
 
@@ -448,20 +415,26 @@ class _SPODEEnsemble(BaseClassifier):
                 out[rows, p] = _lse(t, axis=1)
         return out
 
-    def _log_joints(self, parent, gT, log_root=None):
+    def _log_joints(self, parent, gT, log_root=None, reduce=None):
         """``ln P(u, c) + sum_l ln P(a_l | c, u)`` over the children ``l`` of each row (0
         for a missing ``a_l`` and for ``l`` = the parent's feature), ``u`` = ``parent``
         (flat values, (p, n)); ``gT`` the rows' flat values, (k, n).  Shape (n, p, K),
         stored parent-major.  One gather per block of children (:meth:`_child_tables`),
-        chunks of rows in cached buffers; indices in range (``mode="clip"``)."""
+        chunks of rows in cached buffers; indices in range (``mode="clip"``).  With
+        ``reduce(acc, pc) -> (rows, K)``, each chunk (``acc`` (p, rows, K), ``pc`` its
+        parents) is reduced at once and the result has shape (n, K): no (n, p, K) array."""
         missing = (gT == self._V).any(axis=1)
         tab, cuts, stride, starts = self._child_tables(missing)
         if missing.any():                      # missing -> the slot after the values
             gT = np.minimum(gT, (self._off + self.n_values_)[:, None])
-        codes = _block_codes(gT, stride, cuts) + starts[:, None]       # (blocks, n)
+        # int32 when every partial sum fits: half the memory of the (blocks, n) codes
+        top = (int(gT.max(initial=0)) + 1) * int(np.abs(stride).sum()) + int(np.abs(starts).max(initial=0))
+        codes = _block_codes(gT, stride, cuts, np.int32 if top < 2**31 else np.int64)
+        codes += starts[:, None].astype(codes.dtype)                  # (blocks, n)
         root = self._log_root if log_root is None else log_root
         (p, n), K = parent.shape, root.shape[1]
-        out, step = np.empty((p, n, K)), max(1, _CHUNK // (p * K))    # rows per chunk
+        step = max(1, _CHUNK // (p * K))                                # rows per chunk
+        out = np.empty((p, n, K)) if reduce is None else np.empty((n, K))
         bufs = np.empty((2, min(step, n) * p * K)), np.empty(min(step, n) * p, np.int64)
         for s in range(0, n, step):                                    # reused: in cache
             pc = parent[:, s:s + step]
@@ -471,8 +444,11 @@ class _SPODEEnsemble(BaseClassifier):
             for code in codes:
                 np.add(pc, code[s:s + step], out=idx)
                 acc += np.take(tab, idx, axis=0, out=tmp, mode="clip")
-            out[:, s:s + step] = acc
-        return out.transpose(1, 0, 2)
+            if reduce is None:
+                out[:, s:s + step] = acc
+            else:
+                out[s:s + step] = reduce(acc, pc)
+        return out if reduce is not None else out.transpose(1, 0, 2)
 
     def _child_tables(self, missing):
         """Children in blocks (:func:`_blocks`, a slot for missing where ``missing``):
@@ -485,10 +461,15 @@ class _SPODEEnsemble(BaseClassifier):
             cuts, widths, stride, pos = _blocks((nv + missing).tolist(), lambda c, w: (
                 (V + 1) * sum(w) * max(b - a for a, b in zip(c, c[1:]))
                 + k * self._n_fit * len(w)))
-            tab = 0.0
+            tab = tmp = None     # summed in place: the table and one term, no third copy
             for f, value, valid in pos:
-                tab = tab + np.take(self._log_child, np.where(
-                    valid & (value < nv[f]), off[f] + value, V), axis=0)
+                rows = np.where(valid & (value < nv[f]), off[f] + value, V)
+                if tab is None:
+                    tab = np.take(self._log_child, rows, axis=0)
+                    continue
+                tmp = np.take(self._log_child, rows, axis=0, out=tmp, mode="clip")  # in range
+                tab += tmp
+            del tmp
             stride = stride * (V + 1)
             starts = (V + 1) * np.cumsum([0] + widths[:-1]) - np.add.reduceat(
                 stride * off, cuts[:-1])
@@ -596,12 +577,16 @@ class AODE(PreciseMixin, _SPODEEnsemble):
         # 0 for a usable super-parent value, -inf for a missing or too rare one
         shift = np.where(self._value_freq >= self.frequency_limit, 0.0, -np.inf)
         shift[self._V] = -np.inf
+        # the SPODEs of each chunk of rows are combined as they are computed
         if self.aggregate == "joint":
-            lj = self._log_joints(g.T, g.T, self._log_root + shift[:, None])
+            agg = self._log_joints(g.T, g.T, self._log_root + shift[:, None],
+                                   reduce=lambda acc, pc: _lse(acc, axis=0))
         else:
-            lj = self._posterior(self._log_joints(g.T, g.T))
-            lj += shift[g][:, :, None]
-        agg = _lse(lj, axis=1)
+            def reduce(acc, pc):
+                lp = self._posterior(acc)
+                lp += shift[pc][:, :, None]
+                return _lse(lp, axis=0)
+            agg = self._log_joints(g.T, g.T, reduce=reduce)
         none = np.isneginf(agg[:, 0])        # no usable super-parent (joints are finite)
         agg[none] = self._nb_log_joint(g[none])
         return _normalise(agg)
@@ -624,7 +609,8 @@ class _BMAFit:
         if isinstance(self, CredalMixin):       # checked before any counting
             self.epsilon_ = _check_epsilon(self.epsilon, X, credal=True)
         prune = _check_prune_factor(self.prune_factor)
-        ll, _ = self._conditional_log_likelihoods(*self._fit_tables(X, y))
+        codes, y_idx, weight = self._fit_tables(X, y)
+        ll, _ = self._conditional_log_likelihoods(self._flat(codes), y_idx, weight)
         # robust exponentiation: subtract the largest log-likelihood (not the smallest)
         shifted = ll - (ll.max() if ll.size else 0.0)
         kept = shifted >= -np.log(prune)
@@ -779,7 +765,8 @@ class _CompFit:
     def fit(self, X, y):
         """Build the SPODEs and their compression weights; returns self."""
         eps = _check_epsilon(self.epsilon, X, credal=isinstance(self, CredalMixin))
-        ll, ll0 = self._conditional_log_likelihoods(*self._fit_tables(X, y))
+        codes, y_idx, weight = self._fit_tables(X, y)
+        ll, ll0 = self._conditional_log_likelihoods(self._flat(codes), y_idx, weight)
         k, self.epsilon_ = self.n_features_in_, eps
         z = -(ll0 + np.log(eps))
         feasible = ll > ll0

@@ -14,10 +14,26 @@
  *       buildClassifier on a fresh classifier + classifyInstance of every test row.
  *       <predictions.txt> (optional): the predicted class indices, one per line.
  *   mem <classifier> <train.arff> <test.arff>
- *       -> ok,<classifier>,<allocated_mb>,<retained_mb>
+ *       -> ok,<classifier>,<allocated_mb>,<retained_mb>,<peak_low_mb>,<peak_high_mb>,<gcs>
  *       one untimed run: the bytes the thread allocated during it (an upper bound on
  *       its peak heap) and the growth of the heap in use after a full GC with the model
- *       still held (what the model keeps: a lower bound).
+ *       still held (what the model keeps).  The peak of the live heap during the run,
+ *       over the live heap before it (data loaded), lies between <peak_low_mb> (the
+ *       largest heap in use right after a full collection, or the model at the end) and
+ *       <peak_high_mb> (the largest heap in use right before any collection, or at the
+ *       end); <gcs> collections happened.  The bounds are tight when the JVM collects
+ *       often and fully: the Python side starts this JVM with
+ *         -XX:+UseSerialGC -Xmn512k -Xms2m -XX:MinHeapFreeRatio=1 -XX:MaxHeapFreeRatio=5
+ *         -XX:-ShrinkHeapInSteps -XX:MarkSweepDeadRatio=0
+ *       (a young generation of 512 KB; an old generation kept a few percent above its
+ *       live part, so that it fills and is fully collected after every few hundred KB
+ *       promoted; full collections that leave no dead space).  Checked with "mem check
+ *       <mb>": a run that holds <mb> MB while 32 MB of arrays of 32 KB pass through a
+ *       ring of 16 (promoted, then dead): true peak <mb> + 0.5 MB.  For 0, 0.1, 0.5, 3
+ *       and 20 MB held the bounds were 0.02 MB and 0.4-0.75 MB above it, ~200 collections,
+ *       0.3 s a run.  With the default collectors the same check gave bounds several MB
+ *       wide, and lower "bounds" from young collections above the truth (dead promoted
+ *       objects).
  *   quit
  * Errors answer "error,<message>" and the session goes on.  With arguments, each
  * argument is one command (e.g. "run weka.classifiers.trees.J48 a.arff b.arff 5").
@@ -28,7 +44,14 @@ import java.io.BufferedReader;
 import java.io.FileReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
+import com.sun.management.GarbageCollectionNotificationInfo;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
@@ -113,26 +136,148 @@ public class WekaTimer {
         return rt.totalMemory() - rt.freeMemory();
     }
 
+    // Heap in use just before and just after each collection, recorded while a "mem" run
+    // is under way (GC notifications arrive on a JMX thread).  Only a full collection
+    // leaves nothing but live objects (with -XX:MarkSweepDeadRatio=0: by default the
+    // serial collector leaves up to 5% of dead space uncompacted); after a young one the
+    // old generation still holds what was promoted, or allocated there, and died since.
+    private static final Object GC_LOCK = new Object();
+    private static boolean recording;
+    private static long gcSeen, maxBefore, maxAfterFull, lastFull;
+
+    static {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ((NotificationEmitter) gc).addNotificationListener((n, hb) -> {
+                if (!n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+                    return;
+                }
+                GarbageCollectionNotificationInfo info =
+                    GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+                boolean full = info.getGcAction().contains("major");
+                long before = heapUsed(info.getGcInfo().getMemoryUsageBeforeGc());
+                long after = heapUsed(info.getGcInfo().getMemoryUsageAfterGc());
+                synchronized (GC_LOCK) {
+                    gcSeen++;
+                    if (full) {
+                        lastFull = after;
+                    }
+                    if (recording) {
+                        maxBefore = Math.max(maxBefore, before);
+                        if (full) {
+                            maxAfterFull = Math.max(maxAfterFull, after);
+                        }
+                    }
+                    GC_LOCK.notifyAll();
+                }
+            }, null, null);
+        }
+        synchronized (GC_LOCK) {
+            gcSeen += gcCount();   // the collections before the listeners (JVM start-up)
+        }
+    }
+
+    /** Heap in use: the sum over the heap's memory pools (eden, survivor, old). */
+    private static long heapUsed(Map<String, MemoryUsage> pools) {
+        long used = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            MemoryUsage u = pools.get(p.getName());
+            if (p.getType() == MemoryType.HEAP && u != null) {
+                used += u.getUsed();
+            }
+        }
+        return used;
+    }
+
+    private static long heapUsedNow() {
+        long used = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP) {
+                used += p.getUsage().getUsed();
+            }
+        }
+        return used;
+    }
+
+    private static long gcCount() {
+        long k = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            k += Math.max(gc.getCollectionCount(), 0);
+        }
+        return k;
+    }
+
+    /** The heap in use after full collections (their notification's figure: read at
+     *  once, it would count the garbage the JMX thread makes in the meantime). */
+    private static long liveAfterFullGc() throws InterruptedException {
+        usedAfterGc();
+        awaitNotifications(gcCount());
+        synchronized (GC_LOCK) {
+            return lastFull;
+        }
+    }
+
+    /** Waits until the notifications of the first {@code k} collections have arrived. */
+    private static void awaitNotifications(long k) throws InterruptedException {
+        long end = System.currentTimeMillis() + 5000;
+        synchronized (GC_LOCK) {
+            while (gcSeen < k && System.currentTimeMillis() < end) {
+                GC_LOCK.wait(50);
+            }
+        }
+    }
+
     private static String mem(String[] a) throws Exception {
         String name = a[1];
-        Instances train = load(a[2]), test = load(a[3]);
+        boolean check = name.equals("check");   // "mem check <mb>": a run that holds <mb> MB
+        Instances train = check ? null : load(a[2]), test = check ? null : load(a[3]);
         com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long id = Thread.currentThread().getId();
-        long base = usedAfterGc();
-        long before = threads.getThreadAllocatedBytes(id);
-        Classifier c = make(name);
-        c.buildClassifier(train);
-        for (int i = 0; i < test.numInstances(); i++) {
-            c.classifyInstance(test.instance(i));
+        long base = liveAfterFullGc();    // the data loaded, nothing built yet
+        long gcs0 = gcCount();
+        synchronized (GC_LOCK) {
+            recording = true;
+            maxBefore = maxAfterFull = 0;
         }
+        long before = threads.getThreadAllocatedBytes(id);
+        Object keep;
+        if (check) {
+            // <mb> MB held, and 32 MB churned through a ring of 16 arrays of 32 KB: live
+            // long enough to be promoted, then garbage in the old generation.  Peak: <mb>
+            // MB + 0.5 MB.
+            byte[] held = new byte[(int) (Double.parseDouble(a[2]) * 1024 * 1024)];
+            byte[][] ring = new byte[16][];
+            for (int i = 0; i < 1024; i++) {
+                ring[i % 16] = new byte[32 * 1024];
+            }
+            keep = new Object[] {held, ring};
+        } else {
+            Classifier c = make(name);
+            c.buildClassifier(train);
+            for (int i = 0; i < test.numInstances(); i++) {
+                c.classifyInstance(test.instance(i));
+            }
+            keep = c;
+        }
+        long end = heapUsedNow();
         long allocated = threads.getThreadAllocatedBytes(id) - before;
-        long retained = usedAfterGc() - base;
-        if (c.toString().isEmpty()) {   // keeps the model reachable until after the GC
+        long gcs = gcCount() - gcs0;
+        awaitNotifications(gcs0 + gcs);
+        long hi, lo;
+        synchronized (GC_LOCK) {
+            recording = false;
+            hi = Math.max(maxBefore, end) - base;
+            lo = maxAfterFull - base;
+        }
+        long retained = liveAfterFullGc() - base;
+        // keeps the model and the data reachable until after the GC
+        if (keep.toString().isEmpty() || (!check && train.numInstances() + test.numInstances() < 0)) {
             retained = -1;
         }
+        lo = Math.max(lo, retained);        // the model is live at the end of the run
         double mb = 1024.0 * 1024.0;
-        return String.format(Locale.ROOT, "ok,%s,%.3f,%.3f", name, allocated / mb, retained / mb);
+        return String.format(Locale.ROOT, "ok,%s,%.3f,%.3f,%.3f,%.3f,%d", name, allocated / mb,
+                             retained / mb, Math.max(lo, 0) / mb, Math.max(hi, 0) / mb, gcs);
     }
 
     private static String answer(String line) {
@@ -148,8 +293,9 @@ public class WekaTimer {
                     }
                     return run(a);
                 case "mem":
-                    if (a.length != 4) {
-                        throw new IllegalArgumentException("usage: mem <classifier> <train> <test>");
+                    if (a.length != 4 && !(a.length == 3 && a[1].equals("check"))) {
+                        throw new IllegalArgumentException(
+                            "usage: mem <classifier> <train> <test>, or mem check <mb>");
                     }
                     return mem(a);
                 default:

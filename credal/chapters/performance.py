@@ -36,7 +36,7 @@ from credal.reference import BASELINES
 __all__ = [
     # run: peers
     "PEERS", "WEKA_JAR", "peer_split", "write_arff", "weka_classpath", "WekaSession",
-    "peer_timings",
+    "peer_timings", "MEMORY_JVM", "memory_verdict",
     # run: solver baselines
     "prepared_fold", "throughput", "fit_scaling", "peak_memory",
     # tables
@@ -200,6 +200,29 @@ def weka_classpath(jar=None):
     return os.pathsep.join([str(_WEKA_BUILD), str(jar)]), ""
 
 
+# The JVM that measures memory (``WekaTimer.java`` says why): a young generation of
+# 512 KB and an old one kept a few percent above its live part collect often and fully,
+# so the heap is seen within ~0.5 MB of its live part before and after collections.
+MEMORY_JVM = ("-XX:+UseSerialGC", "-Xmn512k", "-Xms2m", "-XX:MinHeapFreeRatio=1",
+              "-XX:MaxHeapFreeRatio=5", "-XX:-ShrinkHeapInSteps", "-XX:MarkSweepDeadRatio=0")
+
+
+def memory_verdict(credal_mb, low_mb, high_mb):
+    """credal's peak against the JVM's peak, known to lie in ``[low_mb, high_mb]``.
+
+    Returns
+    -------
+    str
+        "≤ Weka" when credal's peak is at most the lower bound, "> Weka" when it
+        exceeds the upper bound, "within the JVM's bounds" otherwise (undecided).
+    """
+    if credal_mb <= low_mb:
+        return "≤ Weka"
+    if credal_mb > high_mb:
+        return "> Weka"
+    return "within the JVM's bounds"
+
+
 class WekaSession:
     """One JVM running ``WekaTimer`` (line protocol on its stdin/stdout).
 
@@ -208,15 +231,17 @@ class WekaSession:
     classpath : str
         From :func:`weka_classpath`.
     java : str
+    jvm_options : sequence of str
+        E.g. :data:`MEMORY_JVM` for the session that measures memory.
 
     Attributes
     ----------
     weka_version, java_version : str
     """
 
-    def __init__(self, classpath, java="java"):
+    def __init__(self, classpath, java="java", jvm_options=()):
         self._err = tempfile.TemporaryFile(mode="w+")
-        self._proc = subprocess.Popen([java, "-cp", classpath, "WekaTimer"],
+        self._proc = subprocess.Popen([java, *jvm_options, "-cp", classpath, "WekaTimer"],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=self._err, text=True, bufsize=1)
         first = self._proc.stdout.readline().strip()
@@ -253,12 +278,17 @@ class WekaSession:
         _, best, med, acc = self._ask("run", classifier, train, test, repeats, *extra)
         return {"best_s": float(best), "median_s": float(med), "accuracy": float(acc)}
 
-    def memory(self, classifier, train, test):
-        """Heap of one fit + classification: ``allocated_mb`` (all the bytes the run
-        allocated, an upper bound on its peak) and ``retained_mb`` (what the model
-        keeps after a full GC, a lower bound)."""
-        alloc, kept = self._ask("mem", classifier, train, test)
-        return {"allocated_mb": float(alloc), "retained_mb": float(kept)}
+    def memory(self, classifier, train, test=None):
+        """Heap of one fit + classification, in MB: ``allocated_mb`` (all the bytes the
+        run allocated), ``retained_mb`` (what the model keeps after a full GC),
+        ``peak_low_mb`` and ``peak_high_mb`` (the peak of the heap in use during the
+        run over the heap in use before it lies between the two; tight in a session
+        started with :data:`MEMORY_JVM`), ``collections``.  ``memory("check", mb)``
+        measures a run that only holds an array of ``mb`` MB (a check of the method)."""
+        extra = (train,) if test is None else (train, test)
+        alloc, kept, low, high, gcs = self._ask("mem", classifier, *extra)
+        return {"allocated_mb": float(alloc), "retained_mb": float(kept),
+                "peak_low_mb": float(low), "peak_high_mb": float(high), "collections": int(gcs)}
 
     def close(self):
         """Stop the JVM."""
@@ -310,9 +340,10 @@ def peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, random
     credal's is ``fit`` on a fresh model plus ``predict`` of the test rows from the
     DataFrames of categoricals (the conversion to codes included).  With
     ``memory``, one more untimed run per side measures memory: credal's
-    :mod:`tracemalloc` peak; for the JVM, whose peak heap depends on when its
-    garbage collector runs, two bounds on it: the bytes the run allocated and what
-    the model keeps after a full GC.
+    :mod:`tracemalloc` peak; for Weka, in a second JVM started with
+    :data:`MEMORY_JVM`, the bounds on the peak of the heap in use of
+    :meth:`WekaSession.memory` (data loaded before), the bytes the run allocated and
+    what the model keeps after a full GC; :func:`memory_verdict` compares the peaks.
 
     Without Java or Weka (:func:`weka_classpath`) only credal is timed and the Weka
     columns are left out; ``attrs["weka"]`` says why.
@@ -341,7 +372,8 @@ def peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, random
         ``weka_median_s``, ``weka_accuracy``, ``agreement`` (share of test rows that
         both classify alike), ``ratio`` (Weka's best / credal's best; ≥ 1 = credal at
         least as fast), ``ratio_median`` (and ``weka_allocated_mb``,
-        ``weka_retained_mb``).
+        ``weka_retained_mb``, ``weka_peak_low_mb``, ``weka_peak_high_mb``,
+        ``memory_verdict``).
         ``attrs``: ``weka`` (version, or why Weka is missing), ``java``, ``repeats``,
         ``warmup``.
     """
@@ -354,6 +386,7 @@ def peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, random
     workdir = Path(workdir) if workdir is not None else ROOT / "build" / "peers"
     classpath, reason = weka_classpath(jar)
     session = WekaSession(classpath) if classpath else None
+    msession = WekaSession(classpath, jvm_options=MEMORY_JVM) if classpath and memory else None
     rows = []
     try:
         for name in names:
@@ -394,13 +427,19 @@ def peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, random
                     row.update(ratio=row["weka_best_s"] / row["credal_best_s"],
                                ratio_median=row["weka_median_s"] / row["credal_median_s"])
                     if memory:
-                        m = session.memory(peer, tr, te)
+                        m = msession.memory(peer, tr, te)
                         row.update(weka_allocated_mb=m["allocated_mb"],
-                                   weka_retained_mb=m["retained_mb"])
+                                   weka_retained_mb=m["retained_mb"],
+                                   weka_peak_low_mb=m["peak_low_mb"],
+                                   weka_peak_high_mb=m["peak_high_mb"],
+                                   memory_verdict=memory_verdict(row["credal_peak_mb"],
+                                                                 m["peak_low_mb"],
+                                                                 m["peak_high_mb"]))
                 rows.append(row)
     finally:
-        if session is not None:
-            session.close()
+        for s in (session, msession):
+            if s is not None:
+                s.close()
     out = pd.DataFrame(rows)
     out.attrs.update(weka=f"Weka {session.weka_version}" if session else reason,
                      java=session.java_version if session else "",
@@ -681,7 +720,9 @@ def peer_details(peers) -> pd.DataFrame:
              "ratio": "ratio (best)", "ratio_median": "ratio (median)",
              "credal_accuracy": "credal accuracy", "weka_accuracy": "Weka accuracy",
              "agreement": "same class", "credal_peak_mb": "credal peak MB",
-             "weka_allocated_mb": "JVM allocated MB", "weka_retained_mb": "JVM model MB"}
+             "weka_allocated_mb": "JVM allocated MB", "weka_retained_mb": "JVM model MB",
+             "weka_peak_low_mb": "JVM peak MB (low)", "weka_peak_high_mb": "JVM peak MB (high)",
+             "memory_verdict": "credal's peak"}
     out = peers.drop(columns=["credal"]).copy()
     for c in out.columns:
         if c.endswith("_s"):
@@ -780,8 +821,8 @@ def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
 
     Returns
     -------
-    DataFrame with columns ``goal``, ``measured``, ``met`` ("yes", "no" or "not
-    measured").
+    DataFrame with columns ``goal``, ``measured``, ``met`` ("yes", "no", "undecided"
+    (memory within the bounds of the JVM's peak) or "not measured").
     """
     rows = []
     for clf, g in (peers.groupby("classifier", sort=False) if peers is not None else ()):
@@ -794,6 +835,16 @@ def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
         rows.append({"goal": goal, "measured": f"{worst['ratio']:.2f}× at worst "
                                                f"({worst['dataset']})",
                      "met": "yes" if worst["ratio"] >= 1 else "no"})
+    for clf, g in (peers.groupby("classifier", sort=False)
+                   if peers is not None and "memory_verdict" in peers else ()):
+        v = g["memory_verdict"]
+        more, within = g[v == "> Weka"], g[v.str.startswith("within")]
+        rows.append({"goal": f"{clf}: peak memory at most {g['peer'].iloc[0]}'s",
+                     "measured": f"≤ in {int((v == '≤ Weka').sum())} of {len(g)}"
+                                 + (f", within the bounds in {len(within)}" if len(within) else "")
+                                 + (f", above in {len(more)} ({', '.join(more['dataset'])})"
+                                    if len(more) else ""),
+                     "met": "no" if len(more) else "undecided" if len(within) else "yes"})
     for clf, g in throughput_table.groupby("classifier", sort=False):
         worst = g.loc[g["ratio"].idxmin()]
         rows.append({"goal": f"{clf}: ≥ {ratio_goal:g}× the solver baseline's instances/s",
@@ -894,6 +945,7 @@ def peer_numbers(peers) -> dict:
         out["peer_status"] = (f"Weka was not timed on this machine: {why}. The table gives "
                               "credal's best times (ms) only.")
         out["peer_summary"] = "Without Weka there is no ratio to report."
+        out["memory_summary"] = "Without Weka there is no memory to compare."
         return out
     lo, hi = peers["ratio"].idxmin(), peers["ratio"].idxmax()
     slower = peers[peers["ratio"] < 1]
@@ -910,6 +962,18 @@ def peer_numbers(peers) -> dict:
         + ("; ".join(f"{c} on {d} ({r:.2f})" for c, d, r in
                      zip(slower["classifier"], slower["dataset"], slower["ratio"])) or "none")
         + ".")
+    if "memory_verdict" in peers:
+        v = peers["memory_verdict"]
+        more = peers[v == "> Weka"]
+        out["memory_summary"] = (
+            f"credal's peak is at most Weka's in {int((v == '≤ Weka').sum())} of {len(peers)} "
+            f"cases, within the bounds of the JVM's peak in {int(v.str.startswith('within').sum())} "
+            f"and above it in {len(more)}"
+            + (": " + "; ".join(f"{c} on {d} ({m:.2f} MB against at most {h:.2f})" for c, d, m, h in
+                                zip(more["classifier"], more["dataset"], more["credal_peak_mb"],
+                                    more["weka_peak_high_mb"])) if len(more) else "") + ".")
+    else:
+        out["memory_summary"] = "Memory was not measured against Weka in this run."
     return out
 
 

@@ -93,23 +93,52 @@ def test_peer_timings_against_weka(tmp_path):
     assert (peers["weka_best_s"] <= peers["weka_median_s"]).all()
     assert (peers["weka_retained_mb"] <= peers["weka_allocated_mb"]).all()
     assert (peers["credal_peak_mb"] > 0).all()
+    assert (peers["weka_peak_low_mb"] <= peers["weka_peak_high_mb"]).all()
+    assert (peers["weka_peak_high_mb"] <= peers["weka_allocated_mb"] + 0.6).all()
+    assert set(peers["memory_verdict"]) <= {"≤ Weka", "> Weka", "within the JVM's bounds"}
     tab, det = _check_peer_tables(peers)
     assert tab.index[0] == "C4.5 vs Weka J48" and "Weka time / credal time" in tab.attrs["values"]
-    assert "JVM model MB" in det
+    assert {"JVM model MB", "JVM peak MB (low)", "JVM peak MB (high)", "credal's peak"} <= set(det)
     words = perf.peer_numbers(peers)
     assert "one Java virtual machine" in words["peer_status"]
     assert "100.0 %" in words["peer_summary"]
+    assert f"of {len(peers)} cases" in words["memory_summary"]
     tp = pd.DataFrame({"dataset": ["d"], "classifier": ["NCC"], "ratio": [2000.0]})
     g = perf.goals_table(tp, perf.chapter_timings("paper", root=tmp_path, notebooks=[]),
                          peers=peers)
     assert g["goal"].iloc[0].startswith("C4.5: at least as fast as Weka J48")
     assert set(g["met"].iloc[:3]) <= {"yes", "no"}
+    assert g["goal"].iloc[3] == "C4.5: peak memory at most Weka J48's"
+    assert set(g["met"].iloc[3:6]) <= {"yes", "no", "undecided"}
     # the session reports Weka's errors and stays usable
     with perf.WekaSession(classpath) as session:
         train = str(tmp_path / "monks1-train.arff")
         with pytest.raises(RuntimeError, match="NoSuchClassifier"):
             session.run("weka.NoSuchClassifier", train, train)
         assert 0 <= session.run("weka.classifiers.bayes.NaiveBayes", train, train)["accuracy"] <= 1
+
+
+def test_jvm_peak_bounds_find_an_array_of_known_size():
+    # the memory session's bounds on the peak heap bracket a run that holds n MB while
+    # 32 MB of garbage passes through a ring of 0.5 MB (promoted, then dead)
+    classpath, reason = perf.weka_classpath()
+    if classpath is None:
+        pytest.skip(reason)
+    with perf.WekaSession(classpath, jvm_options=perf.MEMORY_JVM) as session:
+        for mb in (0.0, 0.5, 3.0, 20.0):
+            m = session.memory("check", mb)
+            peak = mb + 0.5
+            assert abs(m["peak_low_mb"] - peak) <= 0.05, m
+            assert peak <= m["peak_high_mb"] <= peak + 1.0, m
+            assert abs(m["retained_mb"] - peak) <= 0.05, m
+
+
+def test_memory_verdict():
+    assert perf.memory_verdict(0.4, 0.5, 0.9) == "≤ Weka"
+    assert perf.memory_verdict(0.5, 0.5, 0.9) == "≤ Weka"
+    assert perf.memory_verdict(0.7, 0.5, 0.9) == "within the JVM's bounds"
+    assert perf.memory_verdict(0.9, 0.5, 0.9) == "within the JVM's bounds"
+    assert perf.memory_verdict(1.0, 0.5, 0.9) == "> Weka"
 
 
 @pytest.mark.parametrize("missing", ["jar", "java"])
