@@ -6,7 +6,7 @@ the classic weather and contact-lenses data (Witten, Frank & Hall, "Data Mining"
 where J48's output on these files is printed).  Checks against slow reference
 implementations: a loop-based credal tree and ID3 (written here), the upper entropy by
 bisection, the frozen earlier credal tree (``credal.reference``) and the frozen
-recursive C4.5 (``tests/reference/frozen_c45.py``), whose trees the vectorised one reproduces.
+recursive C4.5 (``tests/reference/frozen_c45.py``), whose trees the compiled one reproduces.
 """
 
 from __future__ import annotations
@@ -800,9 +800,9 @@ def test_c45_api_and_errors():
 
 # ------------------------------------------- the old (recursive) C4.5, frozen
 #
-# tests/reference/frozen_c45.py is today's recursive C45Tree before its vectorisation (one
-# node and one feature at a time): the fast tree must give the same trees, the
-# same predictions and the same probabilities, bit for bit.
+# tests/reference/frozen_c45.py is the recursive numpy C45Tree of commit 263dd07 (one node
+# and one feature at a time): the compiled tree (credal/_compiled.py) must give the same
+# trees, the same predictions and the same probabilities, bit for bit.
 
 
 def _assert_same_c45(new, old, Xs):
