@@ -20,6 +20,12 @@ from numba import njit
 __all__: list = []  # private: used by credal.trees and credal.aode
 
 
+def code_dtype(n_values):
+    """Integer type of the code arrays passed to the kernels: int16, or int32 beyond
+    32766 values (one compiled signature for most data, a quarter of int64's memory)."""
+    return np.int16 if np.max(n_values, initial=0) < 32767 else np.int32
+
+
 @njit(cache=True)
 def _block_sum(a, lo, n):
     """numpy's pairwise_sum for n <= 128: 8 interleaved partial sums."""
@@ -87,11 +93,6 @@ def _psum(a, lo, n):
 @njit(cache=True)
 def _sum(a):
     return _psum(a, 0, a.shape[0])
-
-
-@njit(cache=True)
-def _xlog2x(a):
-    return a * math.log2(a) if a > 1e-6 else 0.0
 
 
 @njit(cache=True)

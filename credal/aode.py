@@ -309,11 +309,10 @@ def _pair_counts(codes, y_idx, weight, nv, n_classes):
     ``w`` (both observed; same-feature ``u != w``: 0), shape (K, V, V), from the codes
     ``(k, n)`` (``-1`` = missing): one pass over the rows in compiled code
     (:func:`credal._compiled.pair_counts`; no (pairs, rows) temporaries)."""
-    from ._compiled import pair_counts  # numba compiles (or loads) it on first use
+    from ._compiled import code_dtype, pair_counts  # numba compiles (or loads) it on first use
 
-    small = np.int16 if nv.max(initial=0) < 32767 else np.int32
     w = np.zeros(0) if weight is None else np.asarray(weight, dtype=float)
-    return pair_counts(np.ascontiguousarray(codes, dtype=small), np.asarray(y_idx, dtype=np.int64),
+    return pair_counts(np.ascontiguousarray(codes, dtype=code_dtype(nv)), np.asarray(y_idx, dtype=np.int64),
                        w, np.asarray(nv, dtype=np.int64), int(n_classes))
 
 

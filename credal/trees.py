@@ -711,7 +711,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         feature down every branch with the branch's share of the observed
         training weight, as C4.5 sends it.
         """
-        from ._compiled import route_complete
+        from ._compiled import code_dtype, route_complete
 
         feature, first, n_child, share, leaf_set, leaf_freq = self._nodes
         n = len(codes)
@@ -719,8 +719,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         hits = np.zeros((n, K))
         score = np.zeros((n, K))
         # rows that meet no missing split value reach one leaf (compiled walk)
-        small = np.int16 if self.n_values_.max(initial=0) < 32767 else np.int32
-        leaf = route_complete(np.ascontiguousarray(codes, dtype=small), feature, first)
+        leaf = route_complete(np.ascontiguousarray(codes, dtype=code_dtype(self.n_values_)), feature, first)
         done = leaf >= 0
         hits[done], score[done] = leaf_set[leaf[done]], leaf_freq[leaf[done]]
         rows = np.flatnonzero(~done)
@@ -893,9 +892,10 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     _as_columns = True  # narrow code columns in, one small code matrix out
 
     def _code_matrix(self, cols, n):
-        """The code columns as one (n, F) matrix of int16 (int32 beyond 32766 values):
-        one compiled signature for most data, and a quarter of int64's memory."""
-        small = np.int16 if self.n_values_.max(initial=0) < 32767 else np.int32
+        """The code columns as one (n, F) matrix for the kernels (:func:`credal._compiled.code_dtype`)."""
+        from ._compiled import code_dtype
+
+        small = code_dtype(self.n_values_)
         return np.stack(cols, axis=1, dtype=small) if cols else np.empty((n, 0), dtype=small)
 
     def _finish(self):

@@ -101,6 +101,17 @@ def _script(text: str) -> str | None:
     return None
 
 
+def _matching(tokens, start, opening, closing):
+    """Index of the token closing the bracket at ``start``, or ``len(tokens)``."""
+    level, j = 0, start
+    while j < len(tokens):
+        level += {opening: 1, closing: -1}.get(tokens[j], 0)
+        if level == 0:
+            return j
+        j += 1
+    return j
+
+
 def formula_to_tex(text: str, check: bool = True) -> str | None:
     """LaTeX for an ASCII formula of a docstring, or None if it is not clearly one.
 
@@ -149,12 +160,7 @@ def formula_to_tex(text: str, check: bool = True) -> str | None:
                 return None
             body = nxt
             if nxt == "{":  # a braced script: up to the matching brace
-                level, j = 0, i + 1
-                while j < len(tokens):
-                    level += {"{": 1, "}": -1}.get(tokens[j], 0)
-                    if level == 0:
-                        break
-                    j += 1
+                j = _matching(tokens, i + 1, "{", "}")
                 if j == len(tokens):
                     return None
                 body = "".join(tokens[i + 1:j + 1])
@@ -167,12 +173,7 @@ def formula_to_tex(text: str, check: bool = True) -> str | None:
         elif tok == "sum":
             out.append(r"\sum")
         elif tok == "sqrt" and nxt == "(":
-            level, j = 0, i + 1
-            while j < len(tokens):
-                level += {"(": 1, ")": -1}.get(tokens[j], 0)
-                if level == 0:
-                    break
-                j += 1
+            j = _matching(tokens, i + 1, "(", ")")
             inner = formula_to_tex("".join(tokens[i + 2:j]), check=False) \
                 if j < len(tokens) else None
             if inner is None:

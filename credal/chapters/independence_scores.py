@@ -1438,6 +1438,18 @@ def _size_label(n):
     return f"{n // 1000}k" if n >= 1000 and n % 1000 == 0 else str(n)
 
 
+def _panel_args(comparisons, titles):
+    """The figures' panels: one comparison table each (at least one), and a title
+    each (empty by default)."""
+    comparisons = list(comparisons)
+    if not comparisons:
+        raise ValueError("need at least one comparison table")
+    titles = list(titles) if titles is not None else [""] * len(comparisons)
+    if len(titles) != len(comparisons):
+        raise ValueError(f"need {len(comparisons)} titles; got {len(titles)}")
+    return comparisons, titles
+
+
 def zscore_heatmap(comparisons, titles=None, *, z_flag=3.0, zmax=5.0, xlabel="sample size N"):
     """z-scores of ours against the published values: one cell per score and size.
 
@@ -1463,12 +1475,7 @@ def zscore_heatmap(comparisons, titles=None, *, z_flag=3.0, zmax=5.0, xlabel="sa
     from matplotlib.colors import Normalize
     from matplotlib.patches import Rectangle
 
-    comparisons = list(comparisons)
-    if not comparisons:
-        raise ValueError("need at least one comparison table")
-    titles = list(titles) if titles is not None else [""] * len(comparisons)
-    if len(titles) != len(comparisons):
-        raise ValueError(f"need {len(comparisons)} titles; got {len(titles)}")
+    comparisons, titles = _panel_args(comparisons, titles)
     for comp in comparisons:
         if not {"size", "score", "z"} <= set(comp.columns) or comp.empty:
             raise ValueError("each comparison needs rows with columns size, score and z")
@@ -1544,10 +1551,7 @@ def score_errors_figure(comparisons, titles=None, ylabel="errors (of 10 000 pair
     -------
     matplotlib.figure.Figure
     """
-    comparisons = list(comparisons)
-    if not comparisons:
-        raise ValueError("need at least one comparison table")
-    titles = list(titles) if titles is not None else [""] * len(comparisons)
+    comparisons, titles = _panel_args(comparisons, titles)
     fig, axes = _subplots(len(comparisons), (TEXT_WIDTH, 4.4))
     for ax, comp, title in zip(axes, comparisons, titles):
         scores = list(dict.fromkeys(comp["score"]))
@@ -1584,10 +1588,7 @@ def effect_of_s_figure(comparisons, titles=None, ylabel="errors (of 100 000 pair
     -------
     matplotlib.figure.Figure
     """
-    comparisons = list(comparisons)
-    if not comparisons:
-        raise ValueError("need at least one comparison table")
-    titles = list(titles) if titles is not None else [""] * len(comparisons)
+    comparisons, titles = _panel_args(comparisons, titles)
     fig, axes = _subplots(len(comparisons), (TEXT_WIDTH, 4.2))
     for ax, comp, title in zip(axes, comparisons, titles):
         comp = comp.assign(S=[float(str(s).replace("S_", "").replace("BD", "")) for s in comp["score"]])

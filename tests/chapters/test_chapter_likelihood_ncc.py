@@ -292,6 +292,16 @@ def _summary(group, values):
     return pd.DataFrame(rows).set_index([group, "classifier"])
 
 
+def _small_headline(t1):
+    """The chapter's headline from ``t1`` and small runs of the two examples, and example 3."""
+    avg = chapter.default_averages(_summary("dataset", {
+        (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
+        for c in ("NCC_0.05", "LNCC_0.75")}))
+    ex2 = chapter.example2_summary(n_samples=200, n_replicates=2)
+    ex3 = chapter.example3_summary()
+    return chapter.headline(ex2, ex3, t1, avg), ex3
+
+
 def test_match_determinacy_rule_and_ties():
     s = _summary("d", {(25, "NCC_0.05"): 90.0, (25, "NCC_0.25"): 93.0,
                        (25, "LNCC_0.35"): 93.0, (25, "LNCC_0.95"): 90.0,
@@ -432,12 +442,7 @@ def test_compact_views_and_the_glance_box():
     gv = chapter.generator_view(gen)
     assert len(gv) == 2 * len(gen) and list(gv.columns) == [
         "quantity", "generator", "published", "ours", "tolerance", "verdict"]
-    avg = chapter.default_averages(_summary("dataset", {
-        (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
-        for c in ("NCC_0.05", "LNCC_0.75")}))
-    ex2 = chapter.example2_summary(n_samples=200, n_replicates=2)
-    ex3 = chapter.example3_summary()
-    h = chapter.headline(ex2, ex3, t1, avg)
+    h, ex3 = _small_headline(t1)
     html = chapter.glance(h, ex3, profile="smoke")._repr_html_()
     assert "A. Antonucci, M. E. G. V. Cattaneo and G. Corani (2011)" in html
     assert "Likelihood-based naive credal classifier" in html and "ISIPTA 2011" in html
@@ -451,12 +456,7 @@ def test_headline_has_the_report_layout():
     vals = {(d, c): 90.0 + i for d in (25, 50, 100)
             for i, c in enumerate(["NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95"])}
     t1 = chapter.table1(_summary("d", vals))
-    avg = chapter.default_averages(_summary("dataset", {
-        (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
-        for c in ("NCC_0.05", "LNCC_0.75")}))
-    ex2 = chapter.example2_summary(n_samples=200, n_replicates=2)
-    ex3 = chapter.example3_summary()
-    h = chapter.headline(ex2, ex3, t1, avg)
+    h, ex3 = _small_headline(t1)
     assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
     assert 5 <= len(h) <= 25 and h["quantity"].is_unique
     assert np.isfinite(h["published"]).all() and np.isfinite(h["ours"]).all()
