@@ -1,7 +1,8 @@
 """The compiled (numba) kernels: growing, collapsing and pruning of
 :class:`credal.trees.C45Tree`, the walk of complete rows down either tree of
-:mod:`credal.trees`, and the pair counts of :mod:`credal.aode`.  Imported on first
-use (numba compiles each kernel once and caches it next to this file).
+:mod:`credal.trees`, and the pair counts, child tables and row-by-row classification
+of :mod:`credal.aode`.  Imported on first use (numba compiles each kernel once and
+caches it next to this file).
 
 J48's recursive definitions, node by node: a tree of a few thousand nodes is grown and
 pruned in milliseconds, where per-node (or per-depth) numpy calls would cost more than
@@ -157,11 +158,11 @@ def _small_sum(a, lo, n):
 
 
 @njit(cache=True)
-def _select(cell, y, rows, w, dist, feats, off, in_avg, K, m, table, cnt, work):
+def _select(codes, y, rows, w, dist, feats, off, in_avg, K, m, table, cnt, work):
     """Split feature (column) of a node, or -1 (J48's C45ModelSelection).
 
-    ``cell[r, k]`` is row r's slot (feature k's offset + value) times K, -1 when
-    missing; ``cnt`` (one slot per feature value and class) and ``work`` are scratch.
+    ``cnt`` (one slot per value ``off[k] + code`` of each used feature ``feats[k]``,
+    and class) and ``work`` are scratch.
     """
     total = _sum(dist)
     if total < 2 * m - 1e-6 or abs(total - dist.max()) < 1e-6:
@@ -173,9 +174,9 @@ def _select(cell, y, rows, w, dist, feats, off, in_avg, K, m, table, cnt, work):
         r, wt, yk = rows[j], w[j], y[rows[j]]
         unit = unit and wt == 1.0
         for k in range(Fu):
-            c = cell[r, k]
+            c = codes[r, feats[k]]
             if c >= 0:
-                cnt[c + yk] += wt
+                cnt[(off[k] + c) * K + yk] += wt
     per_bag, xcell, xbag, col = work[0], work[1], work[2], work[3]
     gains, ratios, valid, in_sum = work[4], work[5], work[6], work[7]
     n_avg = 0
@@ -307,11 +308,6 @@ def _grow(codes, y, nv, in_avg, K, m, feat, first, nch, bag, empty, counts, rows
     # scratch buffers of _select, and n log2 n for the counts of unit weights
     width = max(2 * K, nv.max() * K, feats.shape[0], 1)
     cnt, work = np.zeros(max(off[-1] * K, 1)), np.zeros((8, width))
-    cell = np.empty((codes.shape[0], feats.shape[0]), dtype=np.int32)
-    for r in range(codes.shape[0]):
-        for k in range(feats.shape[0]):
-            c = codes[r, feats[k]]
-            cell[r, k] = (off[k] + c) * K if c >= 0 else -1
     table = np.zeros(codes.shape[0] + 1)
     for k in range(1, codes.shape[0] + 1):
         table[k] = k * math.log2(k)
@@ -319,7 +315,7 @@ def _grow(codes, y, nv, in_avg, K, m, feat, first, nch, bag, empty, counts, rows
     while len(stack):
         i = stack.pop()
         rows, w = rows_of[i], w_of[i]
-        f = _select(cell, y, rows, w, counts[i], feats, off, in_avg, K, m, table, cnt, work)
+        f = _select(codes, y, rows, w, counts[i], feats, off, in_avg, K, m, table, cnt, work)
         if f < 0:
             continue
         bags, _ = _observed_bags(codes, rows, w, f, nv[f])
@@ -684,3 +680,378 @@ def pair_counts(codes, y, weight, nv, K):
             for w in range(u + 1, V):
                 out[c, w, u] = out[c, u, w]
     return out
+
+
+
+@njit(cache=True)
+def child_table(counts, nv, s, perks, log, parent_first):
+    """The SPODEs' children ``P(w | c, u)`` for every class ``c``, super-parent value
+    ``u`` and child value ``w`` of another feature, from the pair counts: Dirichlet cell
+    prior ``s / (K nv_u nv_w)`` (``perks``) or 1 (Laplace), normalised over the child's
+    values among the rows where both features are observed.  No temporaries of the
+    table's size.
+
+    Parameters
+    ----------
+    counts : ndarray of float, shape (K, V, V)
+        From :func:`pair_counts`.
+    nv : ndarray of int, shape (n_features,)
+    s : float
+    perks, log, parent_first : bool
+        ``log``: natural logarithms (0 for two values of one feature and in the
+        missing row and column ``V``); else probabilities (1 there).
+
+    Returns
+    -------
+    ndarray of float, shape (V + 1, V + 1, K)
+        ``[w, u, c]`` (child value first), or ``[u, w, c]`` with ``parent_first``.
+    """
+    K, V = counts.shape[0], counts.shape[1]
+    k = nv.shape[0]
+    feat = np.empty(V, dtype=np.int64)
+    off = np.zeros(k + 1, dtype=np.int64)
+    for f in range(k):
+        off[f + 1] = off[f] + nv[f]
+        feat[off[f]:off[f + 1]] = f
+    out = np.full((V + 1, V + 1, K), 0.0 if log else 1.0)
+    for c in range(K):
+        for u in range(V):
+            fu = feat[u]
+            for l in range(k):
+                if l == fu:
+                    continue
+                n_l = 0.0           # rows of class c with u and feature l observed
+                for w in range(off[l], off[l + 1]):
+                    n_l += counts[c, u, w]
+                for w in range(off[l], off[l + 1]):
+                    cell = s / (K * (nv[fu] * nv[l])) if perks else 1.0
+                    num, den = counts[c, u, w] + cell, n_l + nv[l] * cell
+                    v = math.log(num) - math.log(den) if log else num / den
+                    if parent_first:
+                        out[u, w, c] = v
+                    else:
+                        out[w, u, c] = v
+    return out
+
+# Below this a product of probabilities may have lost precision (subnormal numbers start
+# at 2**-1022): such a row of AODE is redone in logarithms.
+_TINY = 2.0 ** -900
+
+
+@njit(cache=True)
+def aode_log_proba(codes, off, child, root, usable, posterior, floor):
+    """Normalised log posteriors of AODE, row by row: the usable SPODEs' joints
+    ``P(u, c) prod_l P(a_l | c, u)`` (missing children skipped), combined as joints
+    (``posterior`` False) or as posteriors (each normalised over the classes, raised to
+    ``floor`` when ``floor > 0`` and renormalised).  Products of probabilities, no
+    exponentials; a row where a class's total falls below ``_TINY`` is redone with
+    sums of logarithms.  A row without a usable super-parent is all ``-inf`` (the
+    caller's fall-back).
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n_features, n_samples)
+        Category codes, -1 = missing.
+    off : ndarray of int, shape (n_features,)
+        Flat index of each feature's first value.
+    child : ndarray of float, shape (V + 1, V + 1, K)
+        ``[u, w, c] = P(w | c, u)`` (super-parent value first; 1 for two values of one
+        feature), from :func:`child_table` with ``parent_first``.
+    root : ndarray of float, shape (V + 1, K)
+        ``P(u, c)``.
+    usable : ndarray of bool, shape (V + 1,)
+        Whether value ``u`` makes its SPODE usable (False at ``V``, missing).
+    posterior : bool
+    floor : float
+        Posterior floor in [0, 1), 0 = none.
+
+    Returns
+    -------
+    ndarray of float, shape (n_samples, K)
+    """
+    k, n = codes.shape
+    W, K = root.shape
+    pc, pr = child.ravel(), root.ravel()      # flat indices: no slice views in the loops
+    out = np.empty((n, K))
+    flat = np.empty(k, dtype=np.int64)        # K * each observed value
+    parent = np.empty(k, dtype=np.int64)      # each usable super-parent value
+    acc = np.empty(k * K)                     # (SPODE, class) products
+    for r in range(n):
+        m, p = 0, 0
+        for f in range(k):
+            c = codes[f, r]
+            if c >= 0:
+                u = off[f] + c
+                flat[m] = u * K
+                m += 1
+                if usable[u]:
+                    parent[p] = u
+                    p += 1
+        if p == 0:
+            out[r] = -np.inf
+            continue
+        # two classes at a time: two independent products held in registers (a loop
+        # over the classes in memory would be bound by store-to-load latency)
+        for c in range(0, K, 2):
+            two = c + 1 < K
+            for i in range(p):
+                slab = parent[i] * W * K + c  # the (V + 1, K) table of this parent value
+                a0 = pr[parent[i] * K + c]
+                a1 = pr[parent[i] * K + c + 1] if two else 1.0
+                for a in range(m):
+                    t = slab + flat[a]
+                    a0 *= pc[t]
+                    if two:
+                        a1 *= pc[t + 1]
+                acc[i * K + c] = a0
+                if two:
+                    acc[i * K + c + 1] = a1
+        if not _combine(acc, p, K, posterior, floor, out[r]):
+            for i in range(p):                # the same in logarithms
+                slab = parent[i] * W * K
+                for c in range(K):
+                    t = math.log(pr[parent[i] * K + c])
+                    for a in range(m):
+                        t += math.log(pc[slab + flat[a] + c])
+                    acc[i * K + c] = t
+            _combine_log(acc, p, K, posterior, floor, out[r])
+    return out
+
+
+@njit(cache=True)
+def _combine(acc, p, K, posterior, floor, row):
+    """``row`` = log of the normalised sum over the ``p`` SPODEs of ``acc`` (p * K
+    products), each SPODE first normalised (and floored) with ``posterior``; False,
+    ``row`` unset, when a total falls below ``_TINY``."""
+    if posterior:
+        for i in range(p):
+            a = acc[i * K:(i + 1) * K]
+            z = a.sum()
+            if z < _TINY:
+                return False
+            a /= z
+            if floor > 0.0:
+                for c in range(K):
+                    a[c] = max(a[c], floor)
+                a /= a.sum()
+    tot = 0.0
+    for c in range(K):
+        s = 0.0
+        for i in range(p):
+            s += acc[i * K + c]
+        if s < _TINY:
+            return False
+        row[c] = s
+        tot += s
+    for c in range(K):
+        row[c] = math.log(row[c] / tot)
+    return True
+
+
+@njit(cache=True)
+def _combine_log(acc, p, K, posterior, floor, row):
+    """:func:`_combine` in logarithms (``acc`` holds log products)."""
+    if posterior:
+        lf = math.log(floor) if floor > 0.0 else -np.inf
+        for i in range(p):
+            a = acc[i * K:(i + 1) * K]
+            _normalise_row(a)
+            if floor > 0.0:
+                for c in range(K):
+                    a[c] = max(a[c], lf)
+                _normalise_row(a)
+    for c in range(K):          # log-sum-exp over the SPODEs
+        top = acc[c]
+        for i in range(1, p):
+            top = max(top, acc[i * K + c])
+        if not np.isfinite(top):
+            top = 0.0
+        s = 0.0
+        for i in range(p):
+            s += math.exp(acc[i * K + c] - top)
+        row[c] = math.log(s) + top if s > 0.0 else -np.inf
+    _normalise_row(row)
+
+
+@njit(cache=True)
+def _normalise_row(a):
+    """``a -= log(sum(exp(a)))`` in place, shifted by the maximum."""
+    top = a[0]
+    for c in range(1, a.shape[0]):
+        top = max(top, a[c])
+    if not np.isfinite(top):
+        top = 0.0
+    s = 0.0
+    for c in range(a.shape[0]):
+        s += math.exp(a[c] - top)
+    z = math.log(s) + top if s > 0.0 else -np.inf
+    for c in range(a.shape[0]):
+        a[c] -= z
+
+
+@njit(cache=True)
+def _upper_entropy(n, s, buf):
+    """Upper entropy (nats) of the IDM set of the counts ``n`` (K,): the water level of
+    :func:`credal.independence._water_level` (sorted counts), then ``-sum p ln p``.
+    ``buf`` (K,) is scratch."""
+    K = n.shape[0]
+    buf[:] = n
+    for i in range(1, K):          # insertion sort: K is small
+        v, j = buf[i], i - 1
+        while j >= 0 and buf[j] > v:
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = v
+    acc, level = 0.0, 0.0
+    for r in range(K):             # first r whose level does not reach the next count
+        acc += buf[r]
+        level = (s + acc) / (r + 1)
+        if r == K - 1 or level <= buf[r + 1]:
+            break
+    tot = 0.0
+    for c in range(K):
+        tot += n[c]
+    tot += s
+    h = 0.0
+    for c in range(K):
+        p = max(n[c], level) / tot
+        if p > 0.0:
+            h -= p * math.log(p)
+    return h
+
+
+@njit(cache=True)
+def credal_tree_gains(codesT, nv, y, K, s, lid, w, avail, double):
+    """Imprecise information gains of a level of :class:`credal.trees.CredalDecisionTree`:
+    of each available feature, and with ``double`` of each pair of available features
+    (their joint values; a row counts when both are observed), at each node.
+
+    Parameters
+    ----------
+    codesT : ndarray of int, shape (F, n_inst)
+        Codes (-1 = missing) of the candidate features, instances grouped by node.
+    nv : ndarray of int, shape (F,)
+    y : ndarray of int, shape (n_inst,)
+    K : int
+    s : float
+    lid : ndarray of int, shape (n_inst,)
+        Node (0 .. A-1) of each instance, non-decreasing.
+    w : ndarray of float, shape (n_inst,)
+    avail : ndarray of bool, shape (A, F)
+    double : bool
+
+    Returns
+    -------
+    g1 : ndarray of float, shape (A, F)
+    g2 : ndarray of float, shape (A, F (F - 1) / 2), or (A, 0) without ``double``
+        The pairs in the order of ``np.triu_indices(F, 1)``.  ``-inf`` where a
+        feature (pair) is not available or never observed at the node.
+    """
+    F, n = codesT.shape
+    A = avail.shape[0]
+    P = F * (F - 1) // 2 if double else 0
+    g1, g2 = np.full((A, F), -np.inf), np.full((A, P), -np.inf)
+    top = 1
+    for f in range(F):
+        top = max(top, nv[f] * (nv.max() if double else 1))
+    # dense counts while the cells are few for the rows (bounded memory); else the
+    # observed (cell, class) keys are sorted
+    cnt = np.zeros(min(top * K, 4 * n + 256))
+    keys = np.empty(n, dtype=np.int64)
+    parent, buf = np.zeros(K), np.zeros(K)
+    lo = 0
+    for a in range(A):
+        hi = lo
+        W = 0.0
+        while hi < n and lid[hi] == a:
+            W += w[hi]
+            hi += 1
+        q = 0
+        for i in range(F):
+            for j in range(i, F if double else i + 1):    # j == i: the single feature
+                if not (avail[a, i] and avail[a, j]):
+                    if j > i:
+                        q += 1
+                    continue
+                nj = nv[j] if j > i else 1
+                m = nv[i] * nj
+                dense = m * K <= cnt.shape[0]
+                if dense:
+                    cnt[:m * K] = 0.0
+                nk = 0
+                for r in range(lo, hi):   # each (cell, class) total in instance order
+                    v = codesT[i, r]
+                    if j > i:
+                        u = codesT[j, r]
+                        v = v * nj + u if v >= 0 and u >= 0 else -1
+                    if v >= 0:
+                        if dense:
+                            cnt[v * K + y[r]] += w[r]
+                        else:
+                            keys[nk] = r
+                            nk += 1
+                if dense:
+                    gain = _gain(cnt, m, K, s, W, parent, buf)
+                else:
+                    gain = _gain_sparse(keys[:nk], codesT, i, j, nj, y, w, K, s, W, parent, buf)
+                if j > i:
+                    g2[a, q] = gain
+                    q += 1
+                else:
+                    g1[a, i] = gain
+        lo = hi
+    return g1, g2
+
+
+@njit(cache=True)
+def _gain_sparse(rows, codesT, i, j, nj, y, w, K, s, W, parent, buf):
+    """:func:`_gain` for cells too many to count densely: the observed ``rows`` sorted
+    (stably) by cell and class, each total added in row order."""
+    key = np.empty(rows.shape[0], dtype=np.int64)
+    for t in range(rows.shape[0]):
+        r = rows[t]
+        v = codesT[i, r] if j == i else codesT[i, r] * nj + codesT[j, r]
+        key[t] = v * K + y[r]
+    order = np.argsort(key, kind="mergesort")
+    parent[:] = 0.0
+    known, after = 0.0, 0.0
+    cell = np.zeros(K)
+    t = 0
+    while t < order.shape[0]:
+        v = key[order[t]] // K
+        cell[:] = 0.0
+        while t < order.shape[0] and key[order[t]] // K == v:
+            cell[key[order[t]] - v * K] += w[rows[order[t]]]
+            t += 1
+        tot = 0.0
+        for c in range(K):
+            tot += cell[c]
+            parent[c] += cell[c]
+        known += tot
+        after += tot * _upper_entropy(cell, s, buf)
+    if order.shape[0] == 0:
+        return -np.inf
+    return (known / W) * (_upper_entropy(parent, s, buf) - after / known)
+
+
+@njit(cache=True)
+def _gain(cnt, m, K, s, W, parent, buf):
+    """IIG of a split into the ``m`` cells of ``cnt`` ((m * K,) class counts) at a node of
+    total weight ``W``: ``known / W * (H*(parent) - sum_v n_v H*(cell_v) / known)``
+    over the non-empty cells; ``-inf`` without any."""
+    parent[:] = 0.0
+    known, after, seen = 0.0, 0.0, False
+    for v in range(m):
+        t = 0.0
+        for c in range(K):
+            t += cnt[v * K + c]
+        if t == 0.0:                    # an empty cell adds nothing
+            continue
+        seen = True
+        for c in range(K):
+            parent[c] += cnt[v * K + c]
+        known += t
+        after += t * _upper_entropy(cnt[v * K:(v + 1) * K], s, buf)
+    if not seen:
+        return -np.inf
+    return (known / W) * (_upper_entropy(parent, s, buf) - after / known)

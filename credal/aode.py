@@ -6,13 +6,14 @@ Weka), ``BMAAODE`` weights them by their conditional likelihoods, ``CompAODE`` b
 compression coefficients with a null model, and the credal versions
 ``CredalBMAAODE`` / ``CredalCompAODE`` return the classes that are maximal over a
 credal set of prior weights (epsilon-contamination), decided exactly for all rows
-and class pairs in log space. The estimation choices, the exact dominance tests and
-their derivations are in the book's Algorithms appendix.
+and class pairs in log space. ``AODE`` classifies row by row in compiled code with
+products of probabilities (:func:`credal._compiled.aode_log_proba`). The estimation
+choices, the exact dominance tests and their derivations are in the book's Algorithms
+appendix.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import numbers
 
@@ -230,11 +231,10 @@ def _check_choice(name, value, choices):
     return value
 
 
-def _distinct(codes, n_values, y=None, n_classes=1, cap=None):
+def _distinct(codes, n_values, y=None, n_classes=1):
     """Distinct columns of codes (k, n) (``-1`` = missing), with their classes ``y`` if
     given: ``(first, inverse)``, ``codes[:, first][:, inverse] == codes``; None when a
-    row does not fit one exact key (2**53).  A product and hashing, no sort.  With
-    ``cap`` (k,), the codes are first limited to ``cap`` (feature by feature)."""
+    row does not fit one exact key (2**53).  A product and hashing, no sort."""
     sizes = np.append(np.asarray(n_values, dtype=float) + 1, n_classes)
     if np.prod(sizes) >= 2.0 ** 53:
         return None
@@ -243,25 +243,11 @@ def _distinct(codes, n_values, y=None, n_classes=1, cap=None):
     # ``radix @ codes`` makes of narrow codes), temporaries of one row of codes
     key = np.zeros(codes.shape[1], dtype=np.int64)
     for f, row in enumerate(codes):
-        if cap is not None:
-            row = np.minimum(row, cap[f])
         key += radix[f] * row.astype(np.int64, copy=False)
     inverse, uniq = pd.factorize(key if y is None else key + y * radix[-1])
     first = np.empty(len(uniq), dtype=np.int64)
     first[inverse] = np.arange(len(inverse))      # any row of each group will do
     return first, inverse
-
-
-def _on_distinct_rows(hook):
-    """Run a per-row prediction hook once per distinct row of ``g`` and expand back."""
-    @functools.wraps(hook)
-    def run(self, g):
-        # codes + off, missing -> off + n_values: the codes' key shifted by a constant
-        d = _distinct(g.T, self.n_values_, cap=self._off + self.n_values_)
-        if d is None or len(d[0]) == len(g):
-            return hook(self, g)
-        return hook(self, np.take(g.T, d[0], axis=1).T)[d[1]]     # layout kept
-    return run
 
 
 def _blocks(sizes, cost, limits=(1, 8, 16, 32, 64, 128, 256)):
@@ -311,9 +297,12 @@ def _pair_counts(codes, y_idx, weight, nv, n_classes):
     (:func:`credal._compiled.pair_counts`; no (pairs, rows) temporaries)."""
     from ._compiled import code_dtype, pair_counts  # numba compiles (or loads) it on first use
 
+    # narrow codes as they are (one compiled version per width), others converted
+    if codes.dtype not in (np.int8, np.int16, np.int32) or not codes.flags.c_contiguous:
+        codes = np.ascontiguousarray(codes, dtype=code_dtype(nv))
     w = np.zeros(0) if weight is None else np.asarray(weight, dtype=float)
-    return pair_counts(np.ascontiguousarray(codes, dtype=code_dtype(nv)), np.asarray(y_idx, dtype=np.int64),
-                       w, np.asarray(nv, dtype=np.int64), int(n_classes))
+    return pair_counts(codes, np.asarray(y_idx, dtype=np.int64), w,
+                       np.asarray(nv, dtype=np.int64), int(n_classes))
 
 
 class _SPODEEnsemble(BaseClassifier):
@@ -330,7 +319,12 @@ class _SPODEEnsemble(BaseClassifier):
                         np.log(check_in_range(f, getattr(self, f), 0.0, 1.0, closed="neither"))
                         for f in ("posterior_floor", "likelihood_floor")]
 
-    def _fit_tables(self, X, y, distinct=True):
+    def _fit_tables(self, X, y, distinct=True, log=True, rows=True):
+        """Count the training rows and build the tables: children ``_log_child`` and
+        roots ``_log_root`` in logarithms (``log``), else ``_child`` and ``_root`` in
+        probabilities (super-parent value first).  Returns the codes (k, n'), class indices and weights of the
+        counted rows (distinct ones with ``distinct``), or Nones without ``rows`` (their
+        memory freed before the tables are built)."""
         self._check_common()
         cols, y_idx = check_fit_input(self, X, y, as_columns=True)
         codes = np.stack(cols)                                    # (k, n), narrow
@@ -361,10 +355,12 @@ class _SPODEEnsemble(BaseClassifier):
             weight = np.bincount(d[1]).astype(float)
             codes, y_idx = codes[:, d[0]], y_idx[d[0]]
         counts = _pair_counts(codes, y_idx, weight, nv, K)
+        if not rows:
+            codes = y_idx = weight = None
 
         perks = self.prior == "perks"
         s = float(self.s)
-        n_cu = np.einsum("cuu->cu", counts)                       # n(c, u)
+        n_cu = np.einsum("cuu->cu", counts).copy()                # n(c, u) (not a view)
         n_cj = np.add.reduceat(n_cu, off, axis=1)                 # n_j(c)
         # class prior and P(u | c), shared by "chain", naive Bayes and the fall-backs
         a_c = s / K if perks else 1.0
@@ -377,15 +373,21 @@ class _SPODEEnsemble(BaseClassifier):
             n_j = n_cj.sum(axis=0)                                # rows with A_j observed
             log_root = np.log(n_cu + b) - np.log(n_j[feat] + K * nv[feat] * b)
 
-        # children: P(w | c, u) for u in block j, w in block l != j
-        n_l = np.add.reduceat(counts, off, axis=2)
-        cell = (s / (K * np.outer(nv[feat], nv[feat])) if perks else np.ones((V, V)))
-        log_child = np.log(counts + cell) - np.log(n_l[:, :, feat] + nv[feat] * cell)
-        log_child[:, feat[:, None] == feat] = 0.0                 # same feature
-        # (w, u, c) layout (child value first) with a zero "missing" row and column V
-        self._log_child = lc = np.zeros((V + 1, V + 1, K))
-        self._log_root, self._log_nb = lr = np.zeros((2, V + 1, K))   # (u, c), u = V: 0
-        lc[:V, :V], lr[0, :V], lr[1, :V] = log_child.transpose(2, 1, 0), log_root.T, log_cond.T
+        from ._compiled import child_table
+
+        # children P(w | c, u), the slot V of a missing value neutral (0 in logarithms,
+        # 1 in probabilities), as is a pair of values of one feature; layout (w, u, c)
+        # for the gathers of the block tables, (u, w, c) for AODE's compiled rows
+        child = child_table(counts, nv, s, perks, log, not log)
+        del counts
+        self._log_nb = lnb = np.zeros((V + 1, K))                 # (u, c), u = V: 0
+        lnb[:V] = log_cond.T
+        root = np.zeros((V + 1, K))
+        root[:V] = log_root.T
+        if log:
+            self._log_child, self._log_root = child, root
+        else:
+            self._child, self._root = child, np.exp(root)
         self._log_prior = log_prior
         self._value_freq = np.append(n_cu.sum(axis=0), 0.0)       # training frequency of u
         self._tables, self._n_fit = {}, int(N)
@@ -414,14 +416,12 @@ class _SPODEEnsemble(BaseClassifier):
                 out[rows, p] = _lse(t, axis=1)
         return out
 
-    def _log_joints(self, parent, gT, log_root=None, reduce=None):
+    def _log_joints(self, parent, gT):
         """``ln P(u, c) + sum_l ln P(a_l | c, u)`` over the children ``l`` of each row (0
         for a missing ``a_l`` and for ``l`` = the parent's feature), ``u`` = ``parent``
         (flat values, (p, n)); ``gT`` the rows' flat values, (k, n).  Shape (n, p, K),
         stored parent-major.  One gather per block of children (:meth:`_child_tables`),
-        chunks of rows in cached buffers; indices in range (``mode="clip"``).  With
-        ``reduce(acc, pc) -> (rows, K)``, each chunk (``acc`` (p, rows, K), ``pc`` its
-        parents) is reduced at once and the result has shape (n, K): no (n, p, K) array."""
+        chunks of rows in cached buffers; indices in range (``mode="clip"``)."""
         missing = (gT == self._V).any(axis=1)
         tab, cuts, stride, starts = self._child_tables(missing)
         if missing.any():                      # missing -> the slot after the values
@@ -430,10 +430,10 @@ class _SPODEEnsemble(BaseClassifier):
         top = (int(gT.max(initial=0)) + 1) * int(np.abs(stride).sum()) + int(np.abs(starts).max(initial=0))
         codes = _block_codes(gT, stride, cuts, np.int32 if top < 2**31 else np.int64)
         codes += starts[:, None].astype(codes.dtype)                  # (blocks, n)
-        root = self._log_root if log_root is None else log_root
+        root = self._log_root
         (p, n), K = parent.shape, root.shape[1]
         step = max(1, _CHUNK // (p * K))                                # rows per chunk
-        out = np.empty((p, n, K)) if reduce is None else np.empty((n, K))
+        out = np.empty((p, n, K))
         bufs = np.empty((2, min(step, n) * p * K)), np.empty(min(step, n) * p, np.int64)
         for s in range(0, n, step):                                    # reused: in cache
             pc = parent[:, s:s + step]
@@ -443,11 +443,8 @@ class _SPODEEnsemble(BaseClassifier):
             for code in codes:
                 np.add(pc, code[s:s + step], out=idx)
                 acc += np.take(tab, idx, axis=0, out=tmp, mode="clip")
-            if reduce is None:
-                out[:, s:s + step] = acc
-            else:
-                out[s:s + step] = reduce(acc, pc)
-        return out if reduce is not None else out.transpose(1, 0, 2)
+            out[:, s:s + step] = acc
+        return out.transpose(1, 0, 2)
 
     def _child_tables(self, missing):
         """Children in blocks (:func:`_blocks`, a slot for missing where ``missing``):
@@ -568,27 +565,26 @@ class AODE(PreciseMixin, _SPODEEnsemble):
         _check_choice("aggregate", self.aggregate, {"joint", "posterior"})
         if self.posterior_floor is not None and self.aggregate == "joint":
             raise ValueError('posterior_floor needs aggregate="posterior"')
-        self._fit_tables(X, y, distinct=False)
+        self._fit_tables(X, y, distinct=False, log=False, rows=False)
         return self
 
-    @_on_distinct_rows
-    def _log_proba(self, g):
-        # 0 for a usable super-parent value, -inf for a missing or too rare one
-        shift = np.where(self._value_freq >= self.frequency_limit, 0.0, -np.inf)
-        shift[self._V] = -np.inf
-        # the SPODEs of each chunk of rows are combined as they are computed
-        if self.aggregate == "joint":
-            agg = self._log_joints(g.T, g.T, self._log_root + shift[:, None],
-                                   reduce=lambda acc, pc: _lse(acc, axis=0))
-        else:
-            def reduce(acc, pc):
-                lp = self._posterior(acc)
-                lp += shift[pc][:, :, None]
-                return _lse(lp, axis=0)
-            agg = self._log_joints(g.T, g.T, reduce=reduce)
-        none = np.isneginf(agg[:, 0])        # no usable super-parent (joints are finite)
-        agg[none] = self._nb_log_joint(g[none])
-        return _normalise(agg)
+    def _predict_input(self, X):
+        # the narrow code columns (k, n): the compiled kernel reads them row by row
+        return np.stack(BaseClassifier._predict_input(self, X))
+
+    def _log_proba(self, codes):
+        from ._compiled import aode_log_proba  # numba compiles (or loads) it on first use
+
+        # a SPODE is usable when its super-parent value is observed and frequent enough
+        usable = self._value_freq >= self.frequency_limit
+        usable[self._V] = False
+        floor = self.posterior_floor if self.aggregate == "posterior" else None
+        out = aode_log_proba(codes, self._off, self._child, self._root, usable,
+                             self.aggregate == "posterior", float(floor or 0.0))
+        none = np.flatnonzero(np.isneginf(out[:, 0]))  # no usable super-parent: naive Bayes
+        if none.size:
+            out[none] = _normalise(self._nb_log_joint(self._flat(codes[:, none])))
+        return out
 
 
 # --------------------------------------------------------------------------- BMA

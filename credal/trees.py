@@ -27,7 +27,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from .base import BaseClassifier, CredalMixin, PreciseMixin
 from ._validation import check_fit_input, check_in_range, check_positive
-from .independence import _water_level  # the one implementation of the IDM water level
 
 __all__ = [
     "CredalDecisionTree",
@@ -56,154 +55,6 @@ class _Node:
     @property
     def is_leaf(self):
         return self.children is None
-
-
-def _upper_entropy_rows(n, s):
-    """Upper entropy (nats) of the IDM set of each row of the counts ``n`` (m, K).
-
-    Gives the values of :func:`credal.independence._upper_entropy_unchecked` bit
-    for bit: with two classes the water level has the closed form below (the same
-    floating-point operations as the sorted cumulative sums), otherwise that
-    module's sorting algorithm (``_water_level``) is used.
-
-    Parameters
-    ----------
-    n : ndarray of float, shape (m, K)
-        Non-negative (weighted) class counts.
-    s : float
-        IDM hyperparameter, ``> 0``.
-
-    Returns
-    -------
-    ndarray of float, shape (m,)
-    """
-    if n.shape[1] == 2:
-        a, b = n[:, 0], n[:, 1]
-        lo = np.minimum(a, b)
-        hi = np.maximum(a, b)
-        # Sorted counts (lo, hi): levels s + lo and (s + (lo + hi)) / 2; the first
-        # one is kept when it does not exceed hi.
-        low = s + lo
-        level = np.where(low <= hi, low, (s + (lo + hi)) / 2)
-        tot = (a + b) + s
-        pa = np.maximum(a, level) / tot
-        pb = np.maximum(b, level) / tot
-        return -(special.xlogy(pa, pa) + special.xlogy(pb, pb))
-    level = _water_level(n, s)
-    p = np.maximum(n, level) / (n.sum(axis=-1, keepdims=True) + s)
-    return -np.sum(special.xlogy(p, p), axis=-1)
-
-
-def _block_gains(cnt, blk, n_blocks, W, s):
-    """Imprecise information gain of each block (a feature or a pair of features at a node).
-
-    Only the non-empty cells are passed: an empty cell adds nothing to the
-    weighted upper entropy after the split, and a block without any observed
-    cell gets ``-inf`` (as the dense computation did).
-
-    Parameters
-    ----------
-    cnt : ndarray of float, shape (n_cells, K)
-        Class counts of the non-empty cells, grouped by block in increasing
-        block order.
-    blk : ndarray of int, shape (n_cells,)
-        Block of each cell (non-decreasing).
-    n_blocks : int
-    W : ndarray of float, shape (n_blocks,)
-        Total weight at the block's node (observed or not).
-    s : float
-
-    Returns
-    -------
-    ndarray of float, shape (n_blocks,)
-    """
-    g = np.full(n_blocks, -np.inf)
-    if len(cnt) == 0:
-        return g
-    tot = cnt.sum(axis=1)
-    first = np.empty(len(blk), dtype=bool)
-    first[0] = True
-    np.not_equal(blk[1:], blk[:-1], out=first[1:])
-    starts = np.flatnonzero(first)
-    known = np.add.reduceat(tot, starts)
-    parent = np.add.reduceat(cnt, starts, axis=0)
-    # Without missing values the blocks of a node share its class counts: the
-    # upper entropy once per run of equal rows (one call with the cells' rows).
-    new = np.empty(len(parent), dtype=bool)
-    new[0] = True
-    np.any(parent[1:] != parent[:-1], axis=1, out=new[1:])
-    both = _upper_entropy_rows(np.concatenate([cnt, parent[new]]), s)
-    h, hp = both[:len(cnt)], both[len(cnt):][np.cumsum(new) - 1]
-    after = np.add.reduceat(tot * h, starts)
-    present = blk[starts]
-    g[present] = (known / W[present]) * (hp - after / known)
-    return g
-
-
-# Elements (rows x pairs) of joint codes built at once in the pair gains: bounds the
-# memory of a node with many rows and many pairs.
-_PAIR_CHUNK = 1 << 21
-# Dense counting (one bin per cell and class) is used while the number of bins is
-# at most this many times the number of observed (row, pair) elements; sparser
-# nodes sort the keys of the observed cells instead.
-_DENSE_RATIO = 4
-
-
-def _cell_class_counts(idx, wts, n_bins, K):
-    """Class counts of the non-empty cells from flat ``cell * K + class`` keys.
-
-    Each (cell, class) total adds its weights in the order of ``idx``, exactly as
-    a dense ``np.bincount`` does, so the counts are the same bits either way.
-
-    Parameters
-    ----------
-    idx : ndarray of int, shape (M,)
-        ``cell * K + class`` for every observed element.
-    wts : ndarray of float, shape (M,), or None
-        Weights (None: all ones).
-    n_bins : int
-        Number of cells times ``K``.
-    K : int
-
-    Returns
-    -------
-    cells : ndarray of int, shape (n_cells,)
-        The non-empty cells, increasing.
-    cnt : ndarray of float, shape (n_cells, K)
-    """
-    M = len(idx)
-    if M == 0:
-        return np.empty(0, dtype=np.intp), np.empty((0, K))
-    if n_bins <= _DENSE_RATIO * M:
-        flat = np.bincount(idx, weights=wts, minlength=n_bins).reshape(-1, K)
-        cells = np.flatnonzero(flat.any(axis=1))
-        return cells, flat[cells].astype(float, copy=False)
-    if wts is None:
-        key = np.sort(idx)
-        first = np.empty(M, dtype=bool)
-        first[0] = True
-        np.not_equal(key[1:], key[:-1], out=first[1:])
-        starts = np.flatnonzero(first)
-        key = key[starts]
-        val = np.diff(np.append(starts, M)).astype(float)
-    else:
-        order = np.argsort(idx)
-        key = idx[order]
-        first = np.empty(M, dtype=bool)
-        first[0] = True
-        np.not_equal(key[1:], key[:-1], out=first[1:])
-        group = np.empty(M, dtype=np.intp)
-        group[order] = np.cumsum(first) - 1
-        key = key[first]
-        # bincount over the elements in their original order: same sums as dense.
-        val = np.bincount(group, weights=wts, minlength=len(key))
-    cell = key // K
-    new = np.empty(len(cell), dtype=bool)
-    new[0] = True
-    np.not_equal(cell[1:], cell[:-1], out=new[1:])
-    cnt = np.zeros((int(new.sum()), K))
-    cnt[np.cumsum(new) - 1, key - cell * K] = val
-    return cell[new], cnt
 
 
 def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
@@ -240,56 +91,17 @@ def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
 
     Notes
     -----
-    Every (node, cell, class) total adds its instances' weights in their order,
-    as a per-node dense ``np.bincount`` would; only the non-empty cells enter the
-    upper entropies.
+    Compiled (:func:`credal._compiled.credal_tree_gains`), node by node and feature
+    (pair) by feature: every (cell, class) total adds its instances' weights in their
+    order, as a per-node dense ``np.bincount`` would; only the non-empty cells enter
+    the upper entropies.
     """
-    F, n = codesT.shape
-    A = len(avail)
-    unit = bool(np.all(w == 1.0))
-    W = np.bincount(lid, weights=w, minlength=A)
-    obs = codesT >= 0
-    missing = not obs.all()
-    # Elements (instance, feature) to count: feature available at the node and observed.
-    ok = None if avail.all() else avail[lid].T
-    if missing:
-        ok = obs if ok is None else ok & obs
+    from ._compiled import credal_tree_gains  # numba compiles (or loads) it on first use
 
-    def gains(idx, ok, n_cells, off, n_blk):
-        # idx: flat bin (node * n_cells + cell) * K + class of every element.
-        if ok is not None:
-            idx = idx[ok]
-            wts = None if unit else np.broadcast_to(w, ok.shape)[ok]
-        else:
-            idx = idx.ravel()
-            wts = None if unit else np.tile(w, len(off) - 1)
-        cells, cnt = _cell_class_counts(idx, wts, A * n_cells * K, K)
-        node = cells // n_cells
-        blk = node * n_blk + np.searchsorted(off, cells - node * n_cells, side="right") - 1
-        return _block_gains(cnt, blk, A * n_blk, np.repeat(W, n_blk), s).reshape(A, n_blk)
-
-    off1 = np.concatenate([[0], np.cumsum(nv)])
-    base = lid * (off1[-1] * K) + y
-    g1 = gains((off1[:-1, None] + codesT) * K + base, ok, off1[-1], off1, F)
-    if not double or F < 2:
-        return g1, None
-    I, J = np.triu_indices(F, k=1)
-    g2 = np.empty((A, len(I)))
-    subK = codesT.astype(np.intp) * K
-    step = max(1, _PAIR_CHUNK // max(n, 1))
-    for a in range(0, len(I), step):
-        ii, jj = I[a:a + step], J[a:a + step]
-        nvj = nv[jj]
-        off2 = np.concatenate([[0], np.cumsum(nv[ii] * nvj)])
-        # Flat bin of (node, pair, joint value, class), one row per pair.
-        idx = subK[ii]
-        idx *= nvj[:, None]
-        idx += subK[jj]
-        idx += off2[:-1, None] * K
-        idx += lid * (off2[-1] * K) + y
-        okp = None if ok is None else ok[ii] & ok[jj]
-        g2[:, a:a + len(ii)] = gains(idx, okp, off2[-1], off2, len(ii))
-    return g1, g2
+    g1, g2 = credal_tree_gains(codesT, np.asarray(nv, dtype=np.int64), np.asarray(y, dtype=np.int64), K,
+                               float(s), np.asarray(lid, dtype=np.int64), np.asarray(w, dtype=float),
+                               np.asarray(avail, dtype=bool), bool(double))
+    return g1, (g2 if double and codesT.shape[0] >= 2 else None)
 
 
 def _all_levels_seen(codesT, nv, lid, A):

@@ -354,6 +354,34 @@ def test_unseen_super_parent_value():
         np.testing.assert_allclose(got[0], np.exp(lj - logsumexp(lj)), atol=1e-13)
 
 
+@pytest.mark.parametrize("aggregate,floor", [("joint", None), ("posterior", None),
+                                              ("posterior", 1e-4)])
+def test_aode_rows_beyond_the_floating_point_range(aggregate, floor):
+    # AODE multiplies probabilities; rows whose class totals fall below 2**-900 are
+    # redone in logarithms.  Here every row needs it: 100 copies of the class as
+    # features and a prior of 1e-300 put the totals near exp(-757), below the smallest
+    # normal double.  The reference is BMA-AODE's SPODE joints (sums of logarithms).
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 60)
+    X = np.repeat(y[:, None], 100, axis=1)
+    Xte = rng.integers(0, 2, size=(30, 100))
+    Xte[:5] = 0
+    Xte[rng.random(Xte.shape) < 0.1] = -1
+    ref = BMAAODE(s=1e-300, prune_factor=np.inf).fit(X, y)
+    lj = ref._spode_log_joint(ref._predict_input(Xte))             # (rows, SPODEs, K)
+    if aggregate == "posterior":
+        lj = lj - logsumexp(lj, axis=2, keepdims=True)
+        if floor is not None:
+            lj = np.maximum(lj, np.log(floor))
+            lj -= logsumexp(lj, axis=2, keepdims=True)
+    total = np.array([logsumexp(lj[i, r >= 0], axis=0) for i, r in enumerate(Xte)])
+    if aggregate == "joint":
+        assert (total.min(axis=1) < np.log(2.0 ** -1022)).all()  # subnormal or zero
+    expect = total - logsumexp(total, axis=1, keepdims=True)
+    got = AODE(s=1e-300, aggregate=aggregate, posterior_floor=floor).fit(X, y).predict_log_proba(Xte)
+    np.testing.assert_allclose(got, expect, rtol=1e-12, atol=1e-12)
+
+
 def test_single_value_feature_spode_is_naive_bayes():
     rng = np.random.default_rng(8)
     X = np.column_stack([np.zeros(50, int), rng.integers(0, 3, 50), rng.integers(0, 2, 50)])

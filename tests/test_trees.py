@@ -27,11 +27,10 @@ from credal.trees import (
     C45Tree,
     CredalDecisionTree,
     _level_gains,
-    _upper_entropy_rows,
 )
 
 from reference.frozen_c45 import FrozenC45Tree, _add_errs as frozen_add_errs
-from credal._compiled import _add_errs as _compiled_add_errs, _psum
+from credal._compiled import _add_errs as _compiled_add_errs, _psum, _upper_entropy
 
 
 def _add_errs(N, e, cf):
@@ -423,12 +422,12 @@ def test_credal_tree_api_and_errors():
 # predictions).
 
 
-def _messy_data(rng):
-    """Random nominal data: K = 2..5, 1..6 values, missing values, duplicated columns."""
+def _messy_data(rng, max_values=6):
+    """Random nominal data: K = 2..5, 1..max_values values, missing values, duplicated columns."""
     n = int(rng.integers(1, 160))
     F = int(rng.integers(1, 7))
     K = int(rng.integers(2, 6))
-    nv = rng.integers(1, 7, size=F)
+    nv = rng.integers(1, max_values + 1, size=F)
     X = np.column_stack([rng.integers(0, v, size=n) for v in nv])
     # Classes depend on a few features (so that trees grow), plus noise.
     y = (X[:, : min(2, F)].sum(axis=1) + (rng.random(n) < 0.3) * rng.integers(0, K, size=n)) % K
@@ -441,8 +440,11 @@ def _messy_data(rng):
     return df, yc, X, y, nv, K
 
 
-def test_fast_upper_entropy_is_the_old_one_bit_for_bit():
+def test_compiled_upper_entropy_equals_the_old_one():
+    # the compiled gains' upper entropy (insertion sort, libm's log) against the frozen
+    # numpy one, row by row: equal to rounding
     rng = np.random.default_rng(30)
+    buf = np.empty(12)
     for K in range(2, 13):
         for frac in (False, True):
             n = rng.integers(0, 6, size=(400, K)).astype(float)
@@ -452,17 +454,17 @@ def test_fast_upper_entropy_is_the_old_one_bit_for_bit():
             n = n[n.sum(axis=1) > 0]
             for s in (0.5, 1.0, 2.0, 1e-9):
                 want = frozen_upper_entropy(n, s)
-                np.testing.assert_array_equal(_upper_entropy_rows(n, s), want)
-                sub = rng.permutation(len(n))[:37]
-                np.testing.assert_array_equal(_upper_entropy_rows(n[sub], s), want[sub])
+                got = np.array([_upper_entropy(row, s, buf[:K]) for row in n])
+                np.testing.assert_allclose(got, want, rtol=1e-14, atol=0)
 
 
-@pytest.mark.parametrize("double", [False, True])
-def test_level_gains_equal_the_old_per_node_gains(double):
-    rng = np.random.default_rng(32 + double)
+@pytest.mark.parametrize("double,max_values", [(False, 6), (True, 6), (True, 60)])
+def test_level_gains_equal_the_old_per_node_gains(double, max_values):
+    # 60 values: pairs of up to 3600 cells, counted by sorting rather than densely
+    rng = np.random.default_rng(32 + double + max_values)
     checked = 0
     for _ in range(60):
-        df, yc, X, y, nv_all, K = _messy_data(rng)
+        df, yc, X, y, nv_all, K = _messy_data(rng, max_values)
         old = FrozenCredalTree(s=float(rng.choice([0.5, 1.0, 2.0])), branching="double" if double else "simple")
         old.fit(df, yc)
         old._codes, old._y = X, y
@@ -512,12 +514,12 @@ def _assert_same_tree(new, old, X):
     np.testing.assert_array_equal(new.predict(X), old.predict(X))
 
 
-@pytest.mark.parametrize("double", [False, True])
-def test_fast_credal_tree_equals_the_old_implementation(double):
-    rng = np.random.default_rng(40 + double)
+@pytest.mark.parametrize("double,max_values", [(False, 6), (True, 6), (True, 60)])
+def test_fast_credal_tree_equals_the_old_implementation(double, max_values):
+    rng = np.random.default_rng(40 + double + max_values)
     split = 0
     for trial in range(150):
-        df, yc, *_ = _messy_data(rng)
+        df, yc, *_ = _messy_data(rng, max_values)
         kw = dict(s=float(rng.choice([0.25, 1.0, 2.0])), branching="double" if double else "simple",
                   leaf=str(rng.choice(["dominance", "frequency"])))
         new = CredalDecisionTree(**kw).fit(df, yc)
