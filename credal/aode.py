@@ -322,9 +322,9 @@ class _SPODEEnsemble(BaseClassifier):
     def _fit_tables(self, X, y, distinct=True, log=True, rows=True):
         """Count the training rows and build the tables: children ``_log_child`` and
         roots ``_log_root`` in logarithms (``log``), else ``_child`` and ``_root`` in
-        probabilities (super-parent value first).  Returns the codes (k, n'), class indices and weights of the
-        counted rows (distinct ones with ``distinct``), or Nones without ``rows`` (their
-        memory freed before the tables are built)."""
+        probabilities (super-parent value first).  Returns the codes (k, n'), class
+        indices and weights of the counted rows (distinct ones with ``distinct``), or
+        Nones without ``rows`` (their memory freed before the tables are built)."""
         self._check_common()
         cols, y_idx = check_fit_input(self, X, y, as_columns=True)
         codes = np.stack(cols)                                    # (k, n), narrow

@@ -152,19 +152,6 @@ def _fmt_value(cats, j, v):
 class _TreeMixin:
     """Shared fitted-tree helpers."""
 
-    def _count(self):
-        leaves, depth = 0, 0
-        stack = [(self.tree_, 0)]
-        while stack:
-            node, d = stack.pop()
-            if node.is_leaf:
-                leaves += 1
-                depth = max(depth, d)
-            else:
-                stack.extend((c, d + 1) for c in node.children)
-        self.n_leaves_ = leaves
-        self.depth_ = depth
-
     def _check_fitted(self):
         check_is_fitted(self, "tree_")
 
@@ -711,44 +698,59 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         return np.stack(cols, axis=1, dtype=small) if cols else np.empty((n, 0), dtype=small)
 
     def _finish(self):
-        """Node objects for ``tree_`` and arrays for prediction, from the final tree."""
+        """Arrays for prediction, ``n_leaves_`` and ``depth_``, from the final tree
+        (its node objects, ``tree_``, are built when first asked for)."""
         total = self._counts.sum(axis=1, keepdims=True)
         q = self._counts / np.where(total > 0, total, 1)
         order = 0
         rank = np.zeros(len(self._feat), dtype=np.intp)
         emit, share = q.copy(), np.zeros(len(self._feat))
+        depth = np.zeros(len(self._feat), dtype=np.intp)
         # Prediction adds the distributions reached in the order of J48's
         # depth-first walk (last branch first), so that sums match bit for bit.
         feat, first, nch, empty = self._feat.tolist(), self._first.tolist(), self._nch.tolist(), self._empty.tolist()
         zero = (total[:, 0] <= 0).tolist()
-        counts = self._counts
-        stack, objs, inner = [0], {}, []
+        stack = [0]
         while stack:
             i = stack.pop()
-            objs[i] = node = _Node(counts[i], empty[i])
             if feat[i] < 0:
                 if not empty[i]:
                     rank[i], order = order, order + 1
                 continue
-            inner.append(i)
-            node.feature = feat[i]
-            kids = range(first[i], first[i] + nch[i])
-            for c in kids:
+            kids = slice(first[i], first[i] + nch[i])
+            depth[kids] = depth[i] + 1
+            b = self._bag[kids]
+            t = b.sum()
+            share[kids] = b / t if t > 0 else 1.0 / nch[i]
+            for c in range(first[i], first[i] + nch[i]):
                 if empty[c] or zero[c]:
                     emit[c] = q[i]
                 if empty[c]:
                     rank[c], order = order, order + 1
-            stack.extend(kids)
-        for i in inner:
-            kids = slice(first[i], first[i] + nch[i])
-            node = objs[i]
-            node.children = [objs[c] for c in range(first[i], first[i] + nch[i])]
-            node.bag_weights = self._bag[kids].copy()
-            t = node.bag_weights.sum()
-            share[kids] = node.bag_weights / t if t > 0 else 1.0 / nch[i]
-        self.tree_ = objs[0]
-        self._count()
-        self._tables = (self._feat.copy(), self._first.copy(), self._nch.copy(), share, emit, rank, self._empty.copy())
+            stack.extend(range(first[i], first[i] + nch[i]))
+        self.n_leaves_ = int(np.sum(self._feat < 0))
+        self.depth_ = int(depth.max())
+        self._tables = (self._feat, self._first, self._nch, share, emit, rank, self._empty)
+        self._node_arrays = (self._counts, self._bag)
+        self.__dict__.pop("_tree", None)
+
+    @property
+    def tree_(self):
+        # the root node, built from the final tree's arrays when first asked for
+        # (documented with the class's attributes)
+        if "_tree" not in self.__dict__:
+            if "_tables" not in self.__dict__:
+                raise AttributeError("tree_ (the estimator is not fitted)")
+            feat, first, nch, _, _, _, empty = self._tables
+            counts, bag = self._node_arrays
+            nodes = [_Node(counts[i], bool(empty[i])) for i in range(len(feat))]
+            for i in np.flatnonzero(feat >= 0):
+                node = nodes[i]
+                node.feature = int(feat[i])
+                node.children = nodes[first[i]:first[i] + nch[i]]
+                node.bag_weights = bag[first[i]:first[i] + nch[i]].copy()
+            self._tree = nodes[0]
+        return self._tree
 
     # -- prediction
 

@@ -7,6 +7,7 @@ import numpy as np
 from scipy import special
 from credal._validation import check_fit_input
 from credal.trees import CredalDecisionTree, _Node
+from reference.frozen_c45 import _TreeMixin as _FrozenTreeMixin
 
 
 # ============================================================================
@@ -71,6 +72,8 @@ class FrozenCredalTree(CredalDecisionTree):
         del self._codes, self._y
         self._count()
         return self
+
+    _count = _FrozenTreeMixin._count   # leaves and depth by walking the node objects
 
     def _route(self, codes):
         # the old per-node routing (one stack entry per node), frozen as a reference
