@@ -528,6 +528,9 @@ class AODE(PreciseMixin, _SPODEEnsemble):
     On complete data with ``frequency_limit=0`` every SPODE is used, as in the
     authors' code, and ``"posterior"`` is COMP-AODE with equal weights.
 
+    Counting and classification run in compiled code (numba, :mod:`credal._compiled`;
+    the first use in a new environment compiles it, a few seconds, then it is cached).
+
     Parameters
     ----------
     prior : {"perks", "laplace"}

@@ -242,6 +242,10 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     highest frequency averaged over those leaves with the training branch
     proportions as weights.
 
+    The tree grows level by level; the gains of all nodes of a level are computed in
+    compiled code (numba, :mod:`credal._compiled`; the first fit in a new environment
+    compiles it, a few seconds, and caches it next to the module).
+
     Parameters
     ----------
     s : float, default=1.0

@@ -7,7 +7,6 @@ import numpy as np
 from scipy import special
 from credal._validation import check_fit_input
 from credal.trees import CredalDecisionTree, _Node
-from reference.frozen_c45 import _TreeMixin as _FrozenTreeMixin
 
 
 # ============================================================================
@@ -73,7 +72,15 @@ class FrozenCredalTree(CredalDecisionTree):
         self._count()
         return self
 
-    _count = _FrozenTreeMixin._count   # leaves and depth by walking the node objects
+    def _count(self):
+        """``n_leaves_`` and ``depth_`` by walking the node objects."""
+        def walk(node, d):
+            if node.is_leaf:
+                return 1, d
+            parts = [walk(c, d + 1) for c in node.children]
+            return sum(p[0] for p in parts), max(p[1] for p in parts)
+
+        self.n_leaves_, self.depth_ = walk(self.tree_, 0)
 
     def _route(self, codes):
         # the old per-node routing (one stack entry per node), frozen as a reference
