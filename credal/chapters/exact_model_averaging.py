@@ -25,6 +25,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from credal import datasets, experiments
+from credal._validation import check_features
 from credal.averaging import ModelAveragedNaiveBayes, naive_family_statistics
 from credal.chapters._common import (
     TEXT_WIDTH,
@@ -129,7 +130,8 @@ class IntegerCodes(TransformerMixin, BaseEstimator):
         """
         if isinstance(X, pd.DataFrame) and len(X.columns) and all(  # the engine's categoricals
                 isinstance(t, pd.CategoricalDtype) for t in X.dtypes):
-            return np.stack([X[c].array.codes for c in X], axis=1)
+            # the columns' code arrays, read without a Series per column
+            return np.stack(check_features(X, as_columns=True)[0], axis=1)
         arr = np.asarray(X)
         if arr.dtype.kind not in "iu":
             raise TypeError(f"IntegerCodes needs integer codes; got dtype {arr.dtype}")
