@@ -635,10 +635,10 @@ def route_complete(codes, feat, first):
 
 
 @njit(cache=True)
-def pair_counts(codes, y, weight, nv, K):
-    """``counts[c, u, w]``: weight of the rows of class c with flat values u and w
-    (``u = offset of its feature + code``), both observed; for two values of one
-    feature, 0 unless ``u == w`` (then the weight with value u).
+def pair_counts(codes, y, weight, nv, out):
+    """Add to ``out[c, u, w]`` the weight of the rows of class c with flat values u
+    and w (``u = offset of its feature + code``), both observed; for two values of
+    one feature, 0 unless ``u == w`` (then the weight with value u).
 
     Parameters
     ----------
@@ -647,18 +647,15 @@ def pair_counts(codes, y, weight, nv, K):
     y : ndarray of int, shape (n_samples,)
     weight : ndarray of float, shape (n_samples,), or shape (0,) for unit weights
     nv : ndarray of int, shape (n_features,)
-    K : int
-
-    Returns
-    -------
-    ndarray of float, shape (K, V, V), V = nv.sum()
+    out : ndarray, shape (K, V, V), V = nv.sum()
+        Zeros (or earlier counts); integers will do for unit weights (exact, and a
+        half or a quarter of the memory of floats).
     """
     k, n = codes.shape
     off = np.zeros(k + 1, dtype=np.int64)
     for f in range(k):
         off[f + 1] = off[f] + nv[f]
-    V = off[k]
-    out = np.zeros((K, V, V))
+    K, V = out.shape[0], off[k]
     flat = np.empty(k, dtype=np.int64)
     unit = weight.shape[0] == 0
     for r in range(n):
@@ -668,13 +665,18 @@ def pair_counts(codes, y, weight, nv, K):
             if c >= 0:
                 flat[m] = off[f] + c
                 m += 1
-        wt = 1.0 if unit else weight[r]
         t = out[y[r]]
-        for a in range(m):  # the upper triangle (u <= w), mirrored below
-            u = flat[a]
-            t[u, u] += wt
-            for b in range(a + 1, m):
-                t[u, flat[b]] += wt
+        if unit:
+            for a in range(m):  # the upper triangle (u <= w), mirrored below
+                u = flat[a]
+                for b in range(a, m):
+                    t[u, flat[b]] += 1
+        else:
+            wt = weight[r]
+            for a in range(m):
+                u = flat[a]
+                for b in range(a, m):
+                    t[u, flat[b]] += wt
     for c in range(K):
         for u in range(V):
             for w in range(u + 1, V):

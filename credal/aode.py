@@ -294,15 +294,19 @@ def _pair_counts(codes, y_idx, weight, nv, n_classes):
     """``counts[c, u, w]``: weight of the rows of class ``c`` with flat values ``u`` and
     ``w`` (both observed; same-feature ``u != w``: 0), shape (K, V, V), from the codes
     ``(k, n)`` (``-1`` = missing): one pass over the rows in compiled code
-    (:func:`credal._compiled.pair_counts`; no (pairs, rows) temporaries)."""
+    (:func:`credal._compiled.pair_counts`; no (pairs, rows) temporaries).  Integers
+    (int32) for unit weights, floats otherwise."""
     from ._compiled import code_dtype, pair_counts  # numba compiles (or loads) it on first use
 
     # narrow codes as they are (one compiled version per width), others converted
     if codes.dtype not in (np.int8, np.int16, np.int32) or not codes.flags.c_contiguous:
         codes = np.ascontiguousarray(codes, dtype=code_dtype(nv))
+    V = int(np.sum(nv))
+    unit = weight is None and codes.shape[1] < 2**31
+    out = np.zeros((int(n_classes), V, V), dtype=np.int32 if unit else float)
     w = np.zeros(0) if weight is None else np.asarray(weight, dtype=float)
     return pair_counts(codes, np.asarray(y_idx, dtype=np.int64), w,
-                       np.asarray(nv, dtype=np.int64), int(n_classes))
+                       np.asarray(nv, dtype=np.int64), out)
 
 
 class _SPODEEnsemble(BaseClassifier):
