@@ -149,6 +149,17 @@ def _fmt_value(cats, j, v):
     return str(cats[j][v]) if cats is not None else str(v)
 
 
+def _link(nodes, feature, first, n_child, bags):
+    """Join the node objects of a tree's arrays (children consecutive from
+    ``first``, ``feature < 0`` at a leaf, ``bags`` the branch weights); the root."""
+    for i in np.flatnonzero(feature >= 0):
+        node = nodes[i]
+        node.feature = int(feature[i])
+        node.children = nodes[first[i]:first[i] + n_child[i]]
+        node.bag_weights = bags[first[i]:first[i] + n_child[i]].copy()
+    return nodes[0]
+
+
 class _TreeMixin:
     """Shared fitted-tree helpers."""
 
@@ -326,12 +337,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
                 node.pred = pred[i]
                 node.value_set = leaf_set[i] > 0
                 nodes.append(node)
-            for i in np.flatnonzero(feature >= 0):
-                node = nodes[i]
-                node.feature = int(feature[i])
-                node.children = nodes[first[i]:first[i] + n_child[i]]
-                node.bag_weights = bags[first[i]:first[i] + n_child[i]].copy()
-            self._tree = nodes[0]
+            self._tree = _link(nodes, feature, first, n_child, bags)
         return self._tree
 
     @tree_.setter
@@ -748,12 +754,7 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
             feat, first, nch, _, _, _, empty = self._tables
             counts, bag = self._node_arrays
             nodes = [_Node(counts[i], bool(empty[i])) for i in range(len(feat))]
-            for i in np.flatnonzero(feat >= 0):
-                node = nodes[i]
-                node.feature = int(feat[i])
-                node.children = nodes[first[i]:first[i] + nch[i]]
-                node.bag_weights = bag[first[i]:first[i] + nch[i]].copy()
-            self._tree = nodes[0]
+            self._tree = _link(nodes, feat, first, nch, bag)
         return self._tree
 
     # -- prediction
