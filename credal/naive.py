@@ -1025,12 +1025,13 @@ def _count_plan(n_values, K):
 
 def _group_keys(codes, plan):
     """Row of each group's joint table, per row of a code matrix or list of columns."""
-    Z = codes.T if isinstance(codes, np.ndarray) else np.stack(codes)  # (m, n)
     keys = []
     for g, place, start, P, *_ in plan:
+        # the group's columns as rows (m_g, n): one group at a time, not all columns
+        Z = codes[:, g[0]:g[-1] + 1].T if isinstance(codes, np.ndarray) else np.stack(codes[g[0]:g[-1] + 1])
         dt = np.int16 if P < 2**15 else np.intp  # narrow keys when they fit
         q = np.array(place, dtype=dt)[:, None]
-        key = np.multiply(Z[g[0]:g[-1] + 1], q, dtype=dt, casting="unsafe").sum(axis=0, dtype=dt)
+        key = np.multiply(Z, q, dtype=dt, casting="unsafe").sum(axis=0, dtype=dt)
         key += start
         keys.append(key)
     return keys
