@@ -1008,32 +1008,22 @@ def credal_tree_gains(codesT, nv, y, K, s, lid, w, avail, double):
 @njit(cache=True)
 def _gain_sparse(rows, codesT, i, j, nj, y, w, K, s, W, parent, buf):
     """:func:`_gain` for cells too many to count densely: the observed ``rows`` sorted
-    (stably) by cell and class, each total added in row order."""
+    (stably) by cell and class, each total added in row order into the non-empty cells
+    only, in cell order."""
     key = np.empty(rows.shape[0], dtype=np.int64)
     for t in range(rows.shape[0]):
         r = rows[t]
         v = codesT[i, r] if j == i else codesT[i, r] * nj + codesT[j, r]
         key[t] = v * K + y[r]
     order = np.argsort(key, kind="mergesort")
-    parent[:] = 0.0
-    known, after = 0.0, 0.0
-    cell = np.zeros(K)
-    t = 0
-    while t < order.shape[0]:
+    cnt = np.zeros(rows.shape[0] * K)         # at most one non-empty cell per row
+    m, last = 0, -1
+    for t in range(order.shape[0]):
         v = key[order[t]] // K
-        cell[:] = 0.0
-        while t < order.shape[0] and key[order[t]] // K == v:
-            cell[key[order[t]] - v * K] += w[rows[order[t]]]
-            t += 1
-        tot = 0.0
-        for c in range(K):
-            tot += cell[c]
-            parent[c] += cell[c]
-        known += tot
-        after += tot * _upper_entropy(cell, s, buf)
-    if order.shape[0] == 0:
-        return -np.inf
-    return (known / W) * (_upper_entropy(parent, s, buf) - after / known)
+        if v != last:
+            m, last = m + 1, v
+        cnt[(m - 1) * K + key[order[t]] - v * K] += w[rows[order[t]]]
+    return _gain(cnt, m, K, s, W, parent, buf)
 
 
 @njit(cache=True)
