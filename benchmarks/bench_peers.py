@@ -16,7 +16,8 @@ Run: ``.venv/bin/python benchmarks/bench_peers.py [--datasets nursery,kr_vs_kp,a
 
 Memory (unless ``--no-memory``): credal's ``tracemalloc`` peak of one fit + predict, and
 the bounds on the JVM's peak live heap of one run, measured in a second JVM
-(``MEMORY_JVM``), with a verdict (``memory_verdict``).
+(``MEMORY_JVM``), with a verdict (``memory_verdict``); where those bounds leave it
+undecided, the bounds of warm runs with collections forced (``WekaSession.sample``).
 """
 
 from __future__ import annotations

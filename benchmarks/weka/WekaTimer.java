@@ -34,6 +34,22 @@
  *       0.3 s a run.  With the default collectors the same check gave bounds several MB
  *       wide, and lower "bounds" from young collections above the truth (dead promoted
  *       objects).
+ *   sample <classifier> <train.arff> <test.arff> <runs> <seconds>
+ *       -> ok,<classifier>,<peak_low_mb>,<peak_high_mb>,<runs_done>,<samples>
+ *       for a run that allocates too little for collections to happen during it (the
+ *       bounds of "mem" then stay wide): 5 untimed warm-up runs, then <runs> runs (fewer
+ *       if <seconds> have passed; at least one) while a second thread forces full
+ *       collections back to back.  <peak_low_mb>: the largest heap in use right after
+ *       one of them (read from the full collector's last GcInfo, kept only when no other
+ *       collection came in between: <samples> readings), less the largest such reading
+ *       with the main thread idle (what the collecting thread and the management beans
+ *       hold); <peak_high_mb>: the sum over the heap's pools of their peak use, an upper
+ *       bound.  Both over the live heap at rest (data loaded).  The notification
+ *       listeners of "mem" are off meanwhile (their pending notifications are live
+ *       objects).  Checked with "sample check <mb> <runs> <seconds>" (a run holds <mb> MB
+ *       while 4 MB of 1 KB arrays pass through a ring of 16: true peak <mb> + 0.016 MB):
+ *       for 0, 0.01, 0.05, 0.1, 0.2 and 1 MB the low bound read 0.003 MB above the truth,
+ *       the high one 0.4-0.9 MB above it.
  *   quit
  * Errors answer "error,<message>" and the session goes on.  With arguments, each
  * argument is one command (e.g. "run weka.classifiers.trees.J48 a.arff b.arff 5").
@@ -50,6 +66,7 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import java.util.Arrays;
@@ -145,34 +162,49 @@ public class WekaTimer {
     private static boolean recording;
     private static long gcSeen, maxBefore, maxAfterFull, lastFull;
 
-    static {
+    private static final NotificationListener LISTENER = (n, hb) -> {
+        if (!n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+            return;
+        }
+        GarbageCollectionNotificationInfo info =
+            GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+        boolean full = info.getGcAction().contains("major");
+        long before = heapUsed(info.getGcInfo().getMemoryUsageBeforeGc());
+        long after = heapUsed(info.getGcInfo().getMemoryUsageAfterGc());
+        synchronized (GC_LOCK) {
+            gcSeen++;
+            if (full) {
+                lastFull = after;
+            }
+            if (recording) {
+                maxBefore = Math.max(maxBefore, before);
+                if (full) {
+                    maxAfterFull = Math.max(maxAfterFull, after);
+                }
+            }
+            GC_LOCK.notifyAll();
+        }
+    };
+
+    /** Turns the notification listener on each collector on or off. */
+    private static void listen(boolean on) throws Exception {
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            ((NotificationEmitter) gc).addNotificationListener((n, hb) -> {
-                if (!n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
-                    return;
-                }
-                GarbageCollectionNotificationInfo info =
-                    GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
-                boolean full = info.getGcAction().contains("major");
-                long before = heapUsed(info.getGcInfo().getMemoryUsageBeforeGc());
-                long after = heapUsed(info.getGcInfo().getMemoryUsageAfterGc());
-                synchronized (GC_LOCK) {
-                    gcSeen++;
-                    if (full) {
-                        lastFull = after;
-                    }
-                    if (recording) {
-                        maxBefore = Math.max(maxBefore, before);
-                        if (full) {
-                            maxAfterFull = Math.max(maxAfterFull, after);
-                        }
-                    }
-                    GC_LOCK.notifyAll();
-                }
-            }, null, null);
+            if (on) {
+                ((NotificationEmitter) gc).addNotificationListener(LISTENER, null, null);
+            } else {
+                ((NotificationEmitter) gc).removeNotificationListener(LISTENER);
+            }
         }
         synchronized (GC_LOCK) {
-            gcSeen += gcCount();   // the collections before the listeners (JVM start-up)
+            gcSeen = gcCount();   // the collections while it was off (or before: start-up)
+        }
+    }
+
+    static {
+        try {
+            listen(true);
+        } catch (Exception e) {
+            throw new ExceptionInInitializerError(e);
         }
     }
 
@@ -280,6 +312,110 @@ public class WekaTimer {
                              retained / mb, Math.max(lo, 0) / mb, Math.max(hi, 0) / mb, gcs);
     }
 
+    // Set by the collecting thread of "sample", read by the main thread after join().
+    private static volatile boolean collecting;
+    private static volatile long sampledMax;
+    private static volatile int sampled;
+
+    private static String sample(String[] a) throws Exception {
+        String name = a[1];
+        boolean check = name.equals("check");   // "sample check <mb> <runs> <seconds>"
+        Instances train = check ? null : load(a[2]), test = check ? null : load(a[3]);
+        double held = check ? Double.parseDouble(a[2]) : 0;
+        int runs = Integer.parseInt(a[check ? 3 : 4]);
+        double seconds = Double.parseDouble(a[check ? 4 : 5]);
+        if (runs < 1 || !(seconds > 0)) {
+            throw new IllegalArgumentException("runs must be >= 1 and seconds > 0");
+        }
+        com.sun.management.GarbageCollectorMXBean full = null;
+        GarbageCollectorMXBean young = null;
+        for (GarbageCollectorMXBean g : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (g.getName().equals("MarkSweepCompact")) {
+                full = (com.sun.management.GarbageCollectorMXBean) g;
+            } else {
+                young = g;
+            }
+        }
+        if (full == null || young == null) {
+            throw new IllegalStateException("sample needs the serial collector (-XX:+UseSerialGC)");
+        }
+        for (int w = 0; w < 5 && !check; w++) {
+            once(name, train, test);
+        }
+        final com.sun.management.GarbageCollectorMXBean f = full;
+        final GarbageCollectorMXBean y = young;
+        listen(false);
+        try {
+            long rest = Long.MAX_VALUE;
+            for (int k = 0; k < 5; k++) {
+                System.gc();
+                rest = Math.min(rest, heapUsed(f.getLastGcInfo().getMemoryUsageAfterGc()));
+            }
+            for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+                p.resetPeakUsage();
+            }
+            sampledMax = 0;
+            sampled = 0;
+            collecting = true;
+            Thread t = new Thread(() -> {
+                while (collecting) {
+                    long y0 = y.getCollectionCount(), f0 = f.getCollectionCount();
+                    System.gc();
+                    com.sun.management.GcInfo info = f.getLastGcInfo();
+                    // a young collection in between, or a second full one: not this one's figure
+                    if (info == null || y.getCollectionCount() != y0
+                            || f.getCollectionCount() != f0 + 1 || info.getId() != f0 + 1) {
+                        continue;
+                    }
+                    sampledMax = Math.max(sampledMax, heapUsed(info.getMemoryUsageAfterGc()));
+                    sampled++;
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            long wait = System.currentTimeMillis() + 5000;
+            while (sampled < 200 && System.currentTimeMillis() < wait) {
+                Thread.sleep(1);
+            }
+            long idle = Math.max(sampledMax, rest);
+            sampledMax = 0;
+            sampled = 0;
+            long start = System.nanoTime();
+            int done = 0;
+            long sum = 0;
+            while (done < runs && (done == 0 || (System.nanoTime() - start) * 1e-9 < seconds)) {
+                if (check) {
+                    byte[] h = new byte[(int) (held * 1024 * 1024)];
+                    byte[][] ring = new byte[16][];
+                    for (int i = 0; i < 4096; i++) {
+                        ring[i % 16] = new byte[1024];
+                    }
+                    sum += h.length + ring[3].length;
+                } else {
+                    sum += once(name, train, test).length;
+                }
+                done++;
+            }
+            collecting = false;
+            t.join();
+            long peaks = 0;
+            for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (p.getType() == MemoryType.HEAP) {
+                    peaks += p.getPeakUsage().getUsed();
+                }
+            }
+            if (sum < 0) {   // keeps the runs' results used
+                throw new IllegalStateException();
+            }
+            double mb = 1024.0 * 1024.0;
+            return String.format(Locale.ROOT, "ok,%s,%.4f,%.4f,%d,%d", name,
+                                 Math.max(sampledMax - idle, 0) / mb, Math.max(peaks - rest, 0) / mb,
+                                 done, sampled);
+        } finally {
+            listen(true);
+        }
+    }
+
     private static String answer(String line) {
         String t = line.trim();
         // tab-separated when a path may hold spaces (the Python side sends tabs)
@@ -292,6 +428,13 @@ public class WekaTimer {
                             "usage: run <classifier> <train> <test> <repeats> [<warmup> [<out>]]");
                     }
                     return run(a);
+                case "sample":
+                    if (a.length != 6 && !(a.length == 5 && a[1].equals("check"))) {
+                        throw new IllegalArgumentException(
+                            "usage: sample <classifier> <train> <test> <runs> <seconds>, "
+                            + "or sample check <mb> <runs> <seconds>");
+                    }
+                    return sample(a);
                 case "mem":
                     if (a.length != 4 && !(a.length == 3 && a[1].equals("check"))) {
                         throw new IllegalArgumentException(
@@ -300,7 +443,7 @@ public class WekaTimer {
                     return mem(a);
                 default:
                     throw new IllegalArgumentException("unknown command " + a[0]
-                                                       + " (run, mem, quit)");
+                                                       + " (run, mem, sample, quit)");
             }
         } catch (Throwable e) {
             return ("error," + e).replace('\n', ' ');

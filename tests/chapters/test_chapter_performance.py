@@ -96,6 +96,8 @@ def test_peer_timings_against_weka(tmp_path):
     assert (peers["weka_peak_low_mb"] <= peers["weka_peak_high_mb"]).all()
     assert (peers["weka_peak_high_mb"] <= peers["weka_allocated_mb"] + 0.6).all()
     assert set(peers["memory_verdict"]) <= {"≤ Weka", "> Weka", "within the JVM's bounds"}
+    assert set(peers["memory_bounds"]) <= {"first run"} | {
+        f"{k} warm runs, collections forced" for k in range(1, 51)}
     tab, det = _check_peer_tables(peers)
     assert tab.index[0] == "C4.5 vs Weka J48" and "Weka time / credal time" in tab.attrs["values"]
     assert {"JVM model MB", "JVM peak MB (low)", "JVM peak MB (high)", "credal's peak"} <= set(det)
@@ -133,12 +135,51 @@ def test_jvm_peak_bounds_find_an_array_of_known_size():
             assert abs(m["retained_mb"] - peak) <= 0.05, m
 
 
+def test_jvm_sampled_peak_bounds_find_a_small_array():
+    # the bounds of warm runs with collections forced bracket a run that holds n MB
+    # while 4 MB of 1 KB arrays pass through a ring of 16 KB; the low one reads at most
+    # SAMPLE_SLACK_MB above the truth (a lower bound of the verdict)
+    classpath, reason = perf.weka_classpath()
+    if classpath is None:
+        pytest.skip(reason)
+    with perf.WekaSession(classpath, jvm_options=perf.MEMORY_JVM) as session:
+        for mb in (0.0, 0.01, 0.05, 0.2, 1.0):
+            m = session.sample("check", mb, runs=20, seconds=5)
+            peak = mb + 16 * (1024 + 16) / 2**20
+            assert m["runs"] == 20 and m["samples"] >= 20, m
+            assert peak - 0.01 <= m["peak_low_mb"] <= peak + perf.SAMPLE_SLACK_MB, m
+            assert peak <= m["peak_high_mb"] <= peak + 1.5, m
+        # after sampling, the notification bounds of "mem" work again
+        m = session.memory("check", 0.5)
+        assert abs(m["peak_low_mb"] - 1.0) <= 0.05, m
+    with perf.WekaSession(classpath) as session:   # not the serial collector
+        with pytest.raises(RuntimeError, match="serial collector"):
+            session.sample("check", 0.0, runs=1)
+
+
+def test_memory_summary_says_which_bounds_were_sampled():
+    rows = [dict(dataset=d, classifier="naive Bayes", peer="Weka NaiveBayes", agreement=1.0,
+                 ratio=2.0, credal_peak_mb=0.1, weka_peak_low_mb=0.2, weka_peak_high_mb=0.5,
+                 memory_bounds=b, memory_verdict=v)
+            for d, b, v in [("a", "first run", "≤ Weka"),
+                            ("b", "50 warm runs, collections forced", "≤ Weka"),
+                            ("c", "first run", "> Weka")]]
+    peers = pd.DataFrame(rows)
+    peers.attrs.update(weka="Weka 3.6.14", java="openjdk", weka_available=True, repeats=3,
+                       warmup=1)
+    words = perf.peer_numbers(peers)["memory_summary"]
+    assert "at most Weka's in 2 of 3 cases" in words and "above it in 1" in words
+    assert "the bounds of 1 from warm runs with collections forced" in words
+
+
 def test_memory_verdict():
     assert perf.memory_verdict(0.4, 0.5, 0.9) == "≤ Weka"
     assert perf.memory_verdict(0.5, 0.5, 0.9) == "≤ Weka"
     assert perf.memory_verdict(0.7, 0.5, 0.9) == "within the JVM's bounds"
     assert perf.memory_verdict(0.9, 0.5, 0.9) == "within the JVM's bounds"
     assert perf.memory_verdict(1.0, 0.5, 0.9) == "> Weka"
+    assert perf.memory_verdict(0.5, 0.5, 0.9, slack_mb=0.005) == "within the JVM's bounds"
+    assert perf.memory_verdict(0.495, 0.5, 0.9, slack_mb=0.005) == "≤ Weka"
 
 
 @pytest.mark.parametrize("missing", ["jar", "java"])
