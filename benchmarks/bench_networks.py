@@ -37,12 +37,12 @@ import pandas as pd
 from credal import experiments
 from credal.averaging import ModelAveragedNaiveBayes
 from credal.chapters.exact_model_averaging import (
-    IntegerCodes,
     dash_cooper_classifiers,
     enumeration_check,
     random_network_trials,
+    sample_random_trials,
 )
-from credal.networks import choose_class_node, random_network, sample, sample_random_trials
+from credal.networks import choose_class_node, random_network, sample
 
 
 def chapter_test(label, n_features, max_parents, n_train, n_test, trials, jobs, seed):
@@ -111,18 +111,18 @@ def engine_overhead(n_features, trials=40, n_train=200, n_test=100, seed=0):
                                               (X[n_train:], y.iloc[n_train:])))
     clf = dash_cooper_classifiers(2)
     experiments.cross_validate(clf, items[:1], use_predefined_split=True,
-                               preprocessing=IntegerCodes(), progress=False)
+                               preprocessing=None, keep_codes=True, progress=False)
     t = time.perf_counter()
     experiments.cross_validate(clf, items, use_predefined_split=True,
-                               preprocessing=IntegerCodes(), progress=False)
+                               preprocessing=None, keep_codes=True, progress=False)
     engine = (time.perf_counter() - t) / trials
     t = time.perf_counter()
     for name, X, y, split in items:
         tr, te = split == "train", split == "test"
         for est in clf.values():
-            m = ModelAveragedNaiveBayes(**est.get_params()).fit(X.to_numpy()[tr], y[tr])
-            m.predict(X.to_numpy()[te])
-            m.predict_proba(X.to_numpy()[te])
+            m = ModelAveragedNaiveBayes(**est.get_params()).fit(X[tr], y[tr])
+            m.predict(X[te])
+            m.predict_proba(X[te])
     direct = (time.perf_counter() - t) / trials
     t = time.perf_counter()
     for name, X, y, _ in items:

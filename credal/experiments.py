@@ -64,13 +64,14 @@ def default_preprocessing():
 @dataclass
 class _Data:
     name: str
-    X: pd.DataFrame
+    X: pd.DataFrame | np.ndarray  # an array only for integer codes kept as they are
     y: pd.Series
     split: pd.Series | None = None
     fingerprint: str = field(default="", repr=False)
 
 
-def _as_data(item, drop_missing_y: bool, fingerprint: bool = True) -> _Data:
+def _as_data(item, drop_missing_y: bool, fingerprint: bool = True,
+             keep_codes: bool = False) -> _Data:
     if isinstance(item, str):
         from credal import datasets
 
@@ -96,13 +97,19 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True) -> _Data:
     if len(X) != len(y):
         raise ValueError(f"data set {name!r}: X has {len(X)} rows but y has {len(y)}")
     if not isinstance(X, pd.DataFrame):
-        X = _code_frame(np.asarray(X))
-    y = pd.Series(y, index=X.index) if not isinstance(y, pd.Series) else y
+        X = np.asarray(X)
+        if keep_codes and X.ndim == 2 and X.dtype.kind in "iu":
+            _check_codes(X)
+        else:
+            X = _code_frame(X)
+    index = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(len(X))
+    y = pd.Series(y, index=index) if not isinstance(y, pd.Series) else y
     if drop_missing_y and y.isna().any():
         keep = ~y.isna().to_numpy()
-        X, y = X.loc[keep], y.loc[keep]
+        X, y = (X.loc[keep] if isinstance(X, pd.DataFrame) else X[keep]), y.loc[keep]
         split = split.loc[keep] if split is not None else None
-    X = X.reset_index(drop=True)
+    if isinstance(X, pd.DataFrame):
+        X = X.reset_index(drop=True)
     y = y.reset_index(drop=True)
     if split is not None:
         split = split.reset_index(drop=True)
@@ -113,14 +120,18 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True) -> _Data:
     return _Data(name, X, y, split, fp)
 
 
+def _check_codes(codes):
+    if codes.size and codes.min() < -1:
+        raise ValueError("X has a code below -1 (-1 is the only missing code)")
+    return codes
+
+
 def _code_frame(a) -> pd.DataFrame:
     """Integer codes (``-1`` missing) as categoricals ``0..max``, so that preprocessing
     and classifiers keep them nominal; other arrays as they are (e.g. numbers for MDL)."""
     if a.ndim != 2 or a.dtype.kind not in "iub":
         return pd.DataFrame(a)
-    codes = a.astype(np.int64)
-    if codes.size and codes.min() < -1:
-        raise ValueError("X has a code below -1 (-1 is the only missing code)")
+    codes = _check_codes(a.astype(np.int64))
     dtypes = {}  # one dtype per number of categories
     return pd.DataFrame({j: pd.Categorical.from_codes(codes[:, j], dtype=dtypes.setdefault(
         t, pd.CategoricalDtype(range(t + 1)))) for j, t in enumerate(
@@ -274,7 +285,8 @@ def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_
     name = "(preprocessing)"
     try:
         if todo:
-            Xtr, ytr, Xte = data.X.iloc[tr], data.y.iloc[tr], data.X.iloc[te]
+            X = data.X if isinstance(data.X, np.ndarray) else data.X.iloc
+            Xtr, ytr, Xte = X[tr], data.y.iloc[tr], X[te]
             t0 = time.perf_counter()
             if prep is not None:
                 p = clone(prep).fit(Xtr, ytr)
@@ -335,8 +347,8 @@ class CVResult:
 
 def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0,
                    preprocessing="default", use_predefined_split=False,
-                   drop_missing_y=True, n_jobs=1, cache_dir=None, progress=True,
-                   keep_predictions=True) -> CVResult:
+                   drop_missing_y=True, keep_codes=False, n_jobs=1, cache_dir=None,
+                   progress=True, keep_predictions=True) -> CVResult:
     """Repeated stratified k-fold cross-validation of classifiers on data sets.
 
     Parameters
@@ -357,6 +369,13 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
         Use a data set's own train/test split (``Dataset.split``) when it has one.
     drop_missing_y : bool
         Drop rows whose class is missing before splitting.
+    keep_codes : bool
+        Integer arrays (codes, ``-1`` = missing) reach the preprocessing and the
+        classifiers as integer arrays, each fold's rows, instead of as the DataFrame of
+        categoricals ``0..max`` the engine otherwise builds from them.  Much faster for
+        hundreds of features and many small data sets; the classifiers then take the
+        number of categories of a feature from the codes they are fitted on (or from
+        their own parameters, e.g. ``min_categories``), not from the whole data set.
     n_jobs : int
         joblib workers over folds (-1 = all cores).
     cache_dir : path-like, optional
@@ -380,7 +399,8 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
     for name, est in estimators.items():
         _check_estimator(name, est)
     items = data if isinstance(data, list) else [data]
-    datas = [_as_data(d, drop_missing_y, fingerprint=bool(cache_dir)) for d in items]
+    datas = [_as_data(d, drop_missing_y, fingerprint=bool(cache_dir), keep_codes=keep_codes)
+             for d in items]
     names = [d.name for d in datas]
     if len(set(names)) != len(names):
         raise ValueError(f"data set names must be unique; got {names}")
@@ -555,7 +575,7 @@ def holdout(estimators, train, test, *, name="data", preprocessing=None, **kw) -
         Default None: simulated data are usually discrete already.
     **kw
         Passed to :func:`cross_validate` (``n_jobs``, ``cache_dir``, ``progress``,
-        ``keep_predictions``).
+        ``keep_predictions``, ``keep_codes``).
 
     Returns
     -------

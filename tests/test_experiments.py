@@ -331,6 +331,46 @@ def test_integer_code_arrays_are_nominal_in_the_engine():
     pd.testing.assert_frame_equal(a.predictions, b.predictions)
 
 
+class SeesArrays(ClassifierMixin, BaseEstimator):
+    """Records the type and dtype of what it is fitted on and predicts from."""
+
+    def fit(self, X, y):
+        assert isinstance(X, np.ndarray) and X.dtype == np.int8, type(X)
+        self.inner_ = Prior().fit(X, y)
+        self.classes_ = self.inner_.classes_
+        return self
+
+    def predict_proba(self, X):
+        assert isinstance(X, np.ndarray) and X.dtype == np.int8, type(X)
+        return self.inner_.predict_proba(X)
+
+    def predict(self, X):
+        return self.classes_[self.predict_proba(X).argmax(axis=1)]
+
+
+def test_keep_codes_hands_fold_arrays_to_the_classifiers_with_the_same_results():
+    from credal import NCC, NaiveBayes
+
+    X, y = _codes(300, 2)
+    y = y.astype(object)
+    y[[5, 17]] = None  # dropped rows: the arrays keep their alignment with y
+    kw = dict(n_repeats=2, progress=False, preprocessing=None)
+    for est in (NaiveBayes(), NCC()):
+        a = experiments.cross_validate({"c": est}, ("codes", X, y), keep_codes=True, **kw)
+        b = experiments.cross_validate({"c": est}, ("codes", X, y), **kw)
+        pd.testing.assert_frame_equal(a.predictions, b.predictions)
+        pd.testing.assert_frame_equal(a.folds.drop(columns=["fit_time", "predict_time", "prep_time"]),
+                                      b.folds.drop(columns=["fit_time", "predict_time", "prep_time"]))
+    res = experiments.cross_validate({"s": SeesArrays()}, ("codes", X.astype(np.int8), y),
+                                     keep_codes=True, **kw)
+    assert len(res.folds) == 10 and (res.folds.n_test.sum() == 2 * 298)
+    # frames and non-integer arrays are unaffected; bad codes are still caught
+    c = experiments.cross_validate(EST, _toy(), keep_codes=True, **kw)
+    pd.testing.assert_frame_equal(c.predictions, experiments.cross_validate(EST, _toy(), **kw).predictions)
+    with pytest.raises(ValueError, match="below -1"):
+        experiments.cross_validate(EST, ("bad", X - 2, y), keep_codes=True, **kw)
+
+
 def test_mismatched_lengths_name_the_data_set():
     X, y = _codes(30, 0)
     with pytest.raises(ValueError, match="'short'.*30 rows.*29"):

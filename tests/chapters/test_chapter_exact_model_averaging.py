@@ -23,7 +23,6 @@ from credal.chapters import exact_model_averaging as chapter
 from credal.chapters.exact_model_averaging import (
     MA_NAME,
     MAP_NAME,
-    IntegerCodes,
     network_trials,
     random_network_trials,
     roc_areas,
@@ -51,7 +50,7 @@ def test_roc_areas_from_engine_tables():
             f"d{t}", (X[:50], ys.iloc[:50]), (X[50:], ys.iloc[50:])))
     res = experiments.cross_validate(
         chapter.dash_cooper_classifiers(3), items, use_predefined_split=True,
-        preprocessing=IntegerCodes(), progress=False)
+        preprocessing=None, keep_codes=True, progress=False)
     areas = roc_areas(res).set_index(["dataset", "classifier"])
     for name in ("d0", "d2"):
         for clf in (MA_NAME, MAP_NAME):
@@ -62,14 +61,6 @@ def test_roc_areas_from_engine_tables():
     assert areas.loc[("d1", MA_NAME), "roc_area"] != areas.loc[("d1", MA_NAME), "roc_area"]
     assert (areas["n_test"] == 30).all()
     assert areas.loc[("d1", MAP_NAME), "n_positive"] == 0
-
-
-def test_integer_codes_transformer():
-    X = pd.DataFrame(np.arange(6, dtype=np.int8).reshape(3, 2))
-    out = IntegerCodes().fit(X).transform(X)
-    assert isinstance(out, np.ndarray) and out.dtype == np.int8
-    with pytest.raises(TypeError, match="integer codes"):
-        IntegerCodes().fit_transform(X.astype(float))
 
 
 # --------------------------------------------------------------------------------------

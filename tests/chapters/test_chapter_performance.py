@@ -301,6 +301,14 @@ def _run_all():
     return mod
 
 
+@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "benchmarks").glob("bench_*.py")))
+def test_benchmark_scripts_import(script):
+    # a script whose imports broke (a name moved between modules) fails here, not when
+    # someone next runs it; importing runs nothing (main() is behind __name__)
+    spec = importlib.util.spec_from_file_location(script[:-3], ROOT / "benchmarks" / script)
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+
+
 def test_run_all_collects_outputs(tmp_path):
     mod = _run_all()
     (tmp_path / "bench_ok.py").write_text("print('hello from ok')\n")
