@@ -208,7 +208,7 @@ MEMORY_JVM = ("-XX:+UseSerialGC", "-Xmn512k", "-Xms2m", "-XX:MinHeapFreeRatio=1"
 
 
 # What the low bound of :meth:`WekaSession.sample` may read above a known peak: its
-# check (the tests) found 0.001 MB; a verdict from it leaves this much room.
+# check (the tests) found at most 0.0012 MB; a verdict from it leaves this much room.
 SAMPLE_SLACK_MB = 0.005
 
 
