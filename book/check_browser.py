@@ -15,7 +15,7 @@ For each page listed in ``book/_toc.yml`` (the root ``index`` included) the chec
 * when the chapter's notebook draws figures, requires at least one loaded image and at
   least one loaded image inside a ``<figure>`` per figure cell of the notebook;
 * requires every link to a table's CSV (``a.credal-csv``, written by
-  ``credal.chapters._common.show_table``) to resolve in the built book;
+  ``credal.chapters._display.show_table``) to resolve in the built book;
 * layout at 1280x800 (issue 17): fails on a table wider than the text column and on an
   image shown below 55 % of its natural width (collapsed ``<details>`` are opened to
   measure them); ``--layout=warn`` (or ``CREDAL_LAYOUT=warn``) reports these two as

@@ -12,7 +12,7 @@ times of all the chapters before it.
 
 What the book shows of a run: the notebook's documented default parameter cell, folded
 (``hide-input``) so that a reader can open it, followed by papermill's injected cell
-labelled with the profile; the at-a-glance box (``credal.chapters._common.at_a_glance``)
+labelled with the profile; the at-a-glance box (``credal.chapters._display.at_a_glance``)
 with the time measured here written into it.  The kernel sees ``CREDAL_PROFILE`` (the
 profile's name, for the box's rerun command).  ipykernel's warning about TCP without
 encryption, the same for every kernel, is printed once per run of this script.
@@ -37,7 +37,7 @@ import jupytext
 import nbformat
 import yaml
 
-from credal.chapters._common import RUNTIME_CLASS, format_duration
+from credal.chapters._display import format_duration, RUNTIME_CLASS
 
 ROOT = Path(__file__).resolve().parents[1]
 #: first line of the documented default parameters cell as the book shows it
@@ -84,7 +84,7 @@ def _show_effective_parameters(path: Path, profile: str) -> None:
 
 
 def _fill_run_time(path: Path, seconds: float) -> int:
-    """Write this run's time into the at-a-glance box (``credal.chapters._common.
+    """Write this run's time into the at-a-glance box (``credal.chapters._display.
     at_a_glance`` leaves a ``<span class="credal-runtime">`` with the previous run's
     time, since the box is shown before the notebook has finished).  Returns the number
     of spans filled."""

@@ -284,3 +284,68 @@ def _check_real(name, value):
     if (not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_))
             or not np.isfinite(value)):
         raise ValueError(f"{name} must be a finite number; got {value!r}")
+
+
+def check_int(name, value, low):
+    """``value`` as an int after checking it is an integer (not a bool) ``>= low``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= {low}; got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be >= {low}; got {value!r}")
+    return int(value)
+
+
+def check_S(S, name="S"):
+    """The prior strength ``S`` (or IDM ``s``) as a float after checking it is finite and > 0."""
+    return check_positive(name, S)
+
+
+def check_counts(counts, name="counts", *, min_ndim=2, integer=True):
+    """Return ``counts`` as a float array after checking it holds counts."""
+    arr = np.asarray(counts)
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name} must be numeric counts") from exc
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be numeric counts; got dtype {arr.dtype}")
+    if arr.ndim < min_ndim:
+        shape = "(..., r, c)" if min_ndim == 2 else "(..., k)"
+        raise ValueError(f"{name} must have shape {shape}; got shape {arr.shape}")
+    if any(d == 0 for d in arr.shape[-min_ndim:]):
+        raise ValueError(f"{name} has an empty table dimension: shape {arr.shape}")
+    a = arr.astype(np.float64)
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    if np.any(a < 0):
+        raise ValueError(f"{name} contains negative values; counts must be >= 0")
+    if integer and np.any(a != np.round(a)):
+        raise ValueError(f"{name} contains non-integer values; counts must be integers")
+    return a
+
+
+def check_choice(name, value, choices):
+    """``value`` after checking it is one of the strings ``choices``."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {list(choices)}; got {value!r}")
+    return value
+
+
+def check_ranks(avg_ranks) -> pd.Series:
+    """Average ranks as a float Series after checking: >= 2 classifiers, finite, unique names."""
+    if not isinstance(avg_ranks, pd.Series):
+        raise ValueError(
+            f"avg_ranks must be a pandas Series indexed by classifier; got {type(avg_ranks).__name__}"
+        )
+    if len(avg_ranks) < 2:
+        raise ValueError(f"avg_ranks needs at least 2 classifiers; got {len(avg_ranks)}")
+    try:
+        s = avg_ranks.astype(float)
+    except (TypeError, ValueError):
+        raise ValueError("avg_ranks must be numeric") from None
+    if not np.isfinite(s.to_numpy()).all():
+        raise ValueError("avg_ranks contains NaN or infinite values")
+    if not s.index.is_unique:
+        raise ValueError("avg_ranks has duplicate classifier names")
+    return s

@@ -37,6 +37,8 @@ __all__ = [
     "groups",
     "load",
     "catalogue",
+    "catalogue_data",
+    "spec",
     "published",
     "data_dir",
     "verify_checksums",
@@ -131,12 +133,19 @@ def _parse_catalogue(path: str, *stat_key) -> dict:
         raise ValueError(f"{path}: not a valid TOML file: {exc}") from None
 
 
-def _catalogue_data() -> dict:
+def catalogue_data() -> dict:
+    """The parsed ``data/catalogue.toml``: ``{"datasets": {name: entry}, "groups": {...}}``.
+
+    Returns
+    -------
+    dict
+        Read once per change of the file (cached on its size and modification time).
+    """
     return _parse_catalogue(*_stat_key(data_dir() / "catalogue.toml", "data catalogue"))
 
 
 def _specs() -> dict:
-    return _catalogue_data().get("datasets", {})
+    return catalogue_data().get("datasets", {})
 
 
 def _hint(name, known) -> str:
@@ -146,7 +155,24 @@ def _hint(name, known) -> str:
     return f" Did you mean {' or '.join(repr(lower[c]) for c in close)}?" if close else ""
 
 
-def _spec(name: str) -> dict:
+def spec(name: str) -> dict:
+    """The catalogue entry of one data set (files, class, read options, papers, ...).
+
+    Parameters
+    ----------
+    name : str
+        A name of :func:`names`.
+
+    Returns
+    -------
+    dict
+        The entry as written in ``data/catalogue.toml``.
+
+    Raises
+    ------
+    KeyError
+        For an unknown name (close matches are suggested).
+    """
     specs = _specs()
     if not isinstance(name, str) or name not in specs:
         known = sorted(specs)
@@ -164,7 +190,7 @@ def groups() -> list[str]:
         E.g. ``"corani-antonucci"``, ``"antonucci-lncc"``,
         ``"ramoni-sebastiani"``, ``"moral-trees"``.
     """
-    return list(_catalogue_data().get("groups", {}))
+    return list(catalogue_data().get("groups", {}))
 
 
 def names(group: str | None = None) -> list[str]:
@@ -355,19 +381,19 @@ def load(name: str) -> Dataset:
         malformed (file and line are named) or the catalogue entry does not fit
         its files.
     """
-    spec = _spec(name)
-    fmt = spec.get("format", "arff")
+    entry = spec(name)
+    fmt = entry.get("format", "arff")
     if fmt not in _FORMATS:
         raise ValueError(f"catalogue entry {name!r}: unknown format {fmt!r}")
-    files = list(spec["files"])
-    read = dict(spec.get("read", {}))
-    file_options = spec.get("file_options", {})
+    files = list(entry["files"])
+    read = dict(entry.get("read", {}))
+    file_options = entry.get("file_options", {})
     unknown = set(file_options) - set(files)
     if unknown:
         raise ValueError(f"catalogue entry {name!r}: options for unlisted files {unknown}")
-    class_col = spec["class"]
-    ids = list(spec.get("ids", []))
-    drop = list(spec.get("drop", []))
+    class_col = entry["class"]
+    ids = list(entry.get("ids", []))
+    drop = list(entry.get("drop", []))
 
     raw = data_dir() / "raw"
     frames, found_ids = [], set()
@@ -399,7 +425,7 @@ def load(name: str) -> Dataset:
     dropped = tuple(c for c in frame[class_col].cat.categories if c not in y.cat.categories)
     X = frame.drop(columns=[class_col, *drop])
     # Integer-coded attributes that the papers' (Weka) copies typed as numeric.
-    as_numeric = list(spec.get("as_numeric", []))
+    as_numeric = list(entry.get("as_numeric", []))
     absent = [c for c in as_numeric if c not in X.columns]
     if absent:
         raise ValueError(f"catalogue entry {name!r}: as_numeric names unknown columns {absent}")
@@ -408,14 +434,14 @@ def load(name: str) -> Dataset:
         X[c] = pd.to_numeric(col, errors="raise").astype(float)
 
     split = None
-    if "split" in spec:
-        labels = list(spec["split"])
+    if "split" in entry:
+        labels = list(entry["split"])
         if len(labels) != len(frames) or not set(labels) <= set(_SPLIT_LABELS):
             raise ValueError(f"catalogue entry {name!r}: split needs one of {_SPLIT_LABELS} "
                              "per file")
         split = np.repeat(labels, [len(f) for f in frames])
-    elif "split_rows" in spec:
-        counts = spec["split_rows"]
+    elif "split_rows" in entry:
+        counts = entry["split_rows"]
         if not set(counts) <= set(_SPLIT_LABELS) or sum(counts.values()) != len(frame):
             raise ValueError(f"catalogue entry {name!r}: split_rows {counts} does not add up "
                              f"to {len(frame)} rows")
@@ -423,8 +449,8 @@ def load(name: str) -> Dataset:
     if split is not None:
         split = pd.Series(split, index=X.index, name="split", dtype=object)
 
-    return Dataset(name=name, X=X, y=y, title=spec.get("title", ""), source=_source_text(spec),
-                   licence=spec.get("licence", ""), groups=tuple(spec.get("groups", ())),
+    return Dataset(name=name, X=X, y=y, title=entry.get("title", ""), source=_source_text(entry),
+                   licence=entry.get("licence", ""), groups=tuple(entry.get("groups", ())),
                    split=split, files=tuple(files), dropped_classes=dropped)
 
 
@@ -445,11 +471,11 @@ def catalogue() -> pd.DataFrame:
         paper's published number of instances). ``pct_missing`` is the
         percentage of missing feature cells.
     """
-    data = _catalogue_data()
+    data = catalogue_data()
     group_names = list(data.get("groups", {}))
     rows = []
     for name in names():
-        spec = _spec(name)
+        entry = spec(name)
         ds = load(name)
         row = {
             "name": name,
@@ -464,7 +490,7 @@ def catalogue() -> pd.DataFrame:
             "source": ds.source,
             "licence": ds.licence,
         }
-        papers = spec.get("papers", {})
+        papers = entry.get("papers", {})
         for g in group_names:
             info = papers.get(g)
             row[f"{g}:name"] = (info or {}).get("name") if info is not None else None

@@ -18,13 +18,16 @@ import re
 import numpy as np
 from scipy import special, stats
 
-from ._validation import check_positive
+from ._validation import check_counts, check_positive, check_S
 
 __all__ = [
     "DEFAULT_SCORES",
     "DEPENDENCE",
     "INDEPENDENCE",
     "UNDECIDED",
+    "IMP_TIE",
+    "log_rising_factorial",
+    "table_margins",
     "upper_entropy",
     "upper_entropy_distribution",
     "mutual_information",
@@ -60,49 +63,44 @@ UNDECIDED = -1
 # Ties are frequent and exact at small N (e.g. K2 and BIC on 3 cases), and floating
 # point turns them into +-1e-16 noise that would flip decisions at random.
 _TIE_RTOL = 1e-9
-# Absolute tie tolerance of the IMP scores: entropies of tables of at most a few
-# hundred cases are O(1), and a saturated upper entropy (ln 2) makes exact zeros.
-_IMP_TIE = 1e-10
+#: Absolute tie tolerance of the IMP scores: entropies of tables of at most a few
+#: hundred cases are O(1), and a saturated upper entropy (ln 2) makes exact zeros.
+IMP_TIE = 1e-10
 
 
 # --------------------------------------------------------------------------- input
 
 
-def _check_counts(counts, name="counts", *, min_ndim=2, integer=True):
-    """Return ``counts`` as a float array after checking it holds counts."""
-    arr = np.asarray(counts)
-    if arr.dtype == object:
-        try:
-            arr = arr.astype(float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{name} must be numeric counts") from exc
-    if arr.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must be numeric counts; got dtype {arr.dtype}")
-    if arr.ndim < min_ndim:
-        shape = "(..., r, c)" if min_ndim == 2 else "(..., k)"
-        raise ValueError(f"{name} must have shape {shape}; got shape {arr.shape}")
-    if any(d == 0 for d in arr.shape[-min_ndim:]):
-        raise ValueError(f"{name} has an empty table dimension: shape {arr.shape}")
-    a = arr.astype(np.float64)
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    if np.any(a < 0):
-        raise ValueError(f"{name} contains negative values; counts must be >= 0")
-    if integer and np.any(a != np.round(a)):
-        raise ValueError(f"{name} contains non-integer values; counts must be integers")
-    return a
+def log_rising_factorial(alpha, n):
+    """``ln Gamma(alpha + n) - ln Gamma(alpha)``, the log rising factorial (0 when n = 0).
 
+    Parameters
+    ----------
+    alpha : float or ndarray
+        Dirichlet parameters, > 0.
+    n : float or ndarray
+        Counts, broadcast against ``alpha``.
 
-def _check_S(S, name="S"):
-    return check_positive(name, S)
-
-
-def _lg(alpha, n):
-    """ln Gamma(alpha + n) - ln Gamma(alpha): log rising factorial, 0 when n = 0."""
+    Returns
+    -------
+    float or ndarray
+    """
     return special.gammaln(alpha + n) - special.gammaln(alpha)
 
 
-def _margins(a):
+def table_margins(a):
+    """Row sums, column sums and totals of contingency tables.
+
+    Parameters
+    ----------
+    a : ndarray, shape (..., r, c)
+
+    Returns
+    -------
+    nx : ndarray, shape (..., r)
+    my : ndarray, shape (..., c)
+    n : ndarray, shape (...)
+    """
     nx = a.sum(axis=-1)  # (..., r)
     my = a.sum(axis=-2)  # (..., c)
     n = nx.sum(axis=-1)  # (...)
@@ -158,8 +156,8 @@ def upper_entropy_distribution(counts, s=1.0):
     -------
     p : ndarray, shape (..., k)
     """
-    s = _check_S(s, "s")
-    n = _check_counts(counts, min_ndim=1)
+    s = check_S(s, "s")
+    n = check_counts(counts, min_ndim=1)
     level = _water_level(n, s)
     return np.maximum(n, level) / (n.sum(axis=-1, keepdims=True) + s)
 
@@ -197,13 +195,13 @@ def mutual_information(counts):
     -------
     mi : ndarray, shape (...)
     """
-    a = _check_counts(counts)
+    a = check_counts(counts)
     return _nmi(a) / np.maximum(a.sum(axis=(-2, -1)), 1.0)
 
 
 def _nmi(a):
     """N times the sample mutual information, clipped at 0 (rounding)."""
-    nx, my, n = _margins(a)
+    nx, my, n = table_margins(a)
     v = (
         special.xlogy(a, a).sum(axis=(-2, -1))
         - special.xlogy(nx, nx).sum(axis=-1)
@@ -225,7 +223,7 @@ def g_statistic(counts):
     -------
     G : ndarray, shape (...)
     """
-    return 2.0 * _nmi(_check_counts(counts))
+    return 2.0 * _nmi(check_counts(counts))
 
 
 def chi_score(counts):
@@ -245,7 +243,7 @@ def chi_score(counts):
     -------
     chi : ndarray, shape (...), values in [0, 1)
     """
-    a = _check_counts(counts)
+    a = check_counts(counts)
     df = _df(a)
     g = 2.0 * _nmi(a)
     if df == 0:
@@ -255,9 +253,9 @@ def chi_score(counts):
 
 def _bd_parts(a, alpha_cell, alpha_row, alpha_y, S_y):
     """ln P(D|Dep) - ln P(D|Ind) without the X factor (identical in both)."""
-    nx, my, n = _margins(a)
-    dep = np.sum(_lg(alpha_cell, a), axis=(-2, -1)) - np.sum(_lg(alpha_row, nx), axis=-1)
-    ind = np.sum(_lg(alpha_y, my), axis=-1) - _lg(S_y, n)
+    nx, my, n = table_margins(a)
+    dep = np.sum(log_rising_factorial(alpha_cell, a), axis=(-2, -1)) - np.sum(log_rising_factorial(alpha_row, nx), axis=-1)
+    ind = np.sum(log_rising_factorial(alpha_y, my), axis=-1) - log_rising_factorial(S_y, n)
     return dep - ind
 
 
@@ -276,7 +274,7 @@ def k2_score(counts):
     -------
     score : ndarray, shape (...); > 0 favours dependence
     """
-    a = _check_counts(counts)
+    a = check_counts(counts)
     c = a.shape[-1]
     return _bd_parts(a, 1.0, float(c), 1.0, float(c))
 
@@ -298,8 +296,8 @@ def bde_score(counts, S=2.0):
     -------
     score : ndarray, shape (...); > 0 favours dependence
     """
-    S = _check_S(S)
-    a = _check_counts(counts)
+    S = check_S(S)
+    a = check_counts(counts)
     r, c = a.shape[-2:]
     return _bd_parts(a, S / (r * c), S / r, S / c, S)
 
@@ -315,7 +313,7 @@ def bic_score(counts):
     -------
     score : ndarray, shape (...); > 0 favours dependence
     """
-    a = _check_counts(counts)
+    a = check_counts(counts)
     n = a.sum(axis=(-2, -1))
     pen = 0.5 * _df(a) * np.log(np.maximum(n, 1.0))
     return _nmi(a) - pen
@@ -335,7 +333,7 @@ def aic_score(counts):
     -------
     score : ndarray, shape (...); > 0 favours dependence
     """
-    a = _check_counts(counts)
+    a = check_counts(counts)
     n = a.sum(axis=(-2, -1))
     return np.where(n > 0, _nmi(a) - 0.5 * _df(a), 0.0)
 
@@ -359,9 +357,9 @@ def imp_score(counts, s=1.0):
     -------
     score : ndarray, shape (...); > 0 favours dependence
     """
-    s = _check_S(s, "s")
-    a = _check_counts(counts)
-    nx, my, n = _margins(a)
+    s = check_S(s, "s")
+    a = check_counts(counts)
+    nx, my, n = table_margins(a)
     h_rows = _upper_entropy_unchecked(a, s)  # (..., r)
     h_y = _upper_entropy_unchecked(my, s)
     cond = np.sum(nx * h_rows, axis=-1) / np.maximum(n, 1.0)
@@ -421,7 +419,7 @@ def _cond_upper_entropy_joint(a, s, iters=100):
     ``f(w) = [(n_0 + w) H*(row 0; w) + (n_1 + s - w) H*(row 1; s - w)] / (N + s)``,
     concave in ``w``; golden-section search to ``s * 0.618**iters``.
     """
-    nx, _, n = _margins(a)
+    nx, _, n = table_margins(a)
 
     def row_term(row, nrow, w):
         # (n_row + w) * upper entropy of the row with IDM parameter w (0 if empty).
@@ -487,12 +485,12 @@ def imp_variant_score(counts, variant, s=1.0):
     -------
     score : ndarray, shape (...); > 0 favours dependence, 0 for an empty table
     """
-    s = _check_S(s, "s")
+    s = check_S(s, "s")
     if variant not in IMP_VARIANTS:
         raise ValueError(f"unknown IMP variant {variant!r}; known: {', '.join(IMP_VARIANTS)}")
-    a = _check_counts(counts)
+    a = check_counts(counts)
     r, c = a.shape[-2:]
-    nx, my, n = _margins(a)
+    nx, my, n = table_margins(a)
     if variant in ("GE", "HALF"):
         return imp_score(a, s)
     if variant == "SWAP":
@@ -558,10 +556,10 @@ def bdmod_score(counts, S=2.0, kind="estimation"):
     -------
     score : ndarray, shape (...); may be +-inf when exactly one loss is 0
     """
-    S = _check_S(S)
+    S = check_S(S)
     if kind not in ("estimation", "classification"):
         raise ValueError(f"kind must be 'estimation' or 'classification'; got {kind!r}")
-    a = _check_counts(counts)
+    a = check_counts(counts)
     r, c = a.shape[-2:]
     bf = _bd_parts(a, S / (r * c), S / r, S / c, S)
     pdep = estimate_joint(a, True, S)
@@ -659,15 +657,15 @@ def _log_ratio_2x2(t, S, a0, p, q):
     a1 = S - a0
     b0 = p + q
     return (
-        _lg(p, n00)
-        + _lg(a0 - p, n01)
-        - _lg(a0, n00 + n01)
-        + _lg(q, n10)
-        + _lg(a1 - q, n11)
-        - _lg(a1, n10 + n11)
-        + _lg(S, n00 + n01 + n10 + n11)
-        - _lg(b0, n00 + n10)
-        - _lg(S - b0, n01 + n11)
+        log_rising_factorial(p, n00)
+        + log_rising_factorial(a0 - p, n01)
+        - log_rising_factorial(a0, n00 + n01)
+        + log_rising_factorial(q, n10)
+        + log_rising_factorial(a1 - q, n11)
+        - log_rising_factorial(a1, n10 + n11)
+        + log_rising_factorial(S, n00 + n01 + n10 + n11)
+        - log_rising_factorial(b0, n00 + n10)
+        - log_rising_factorial(S - b0, n01 + n11)
     )
 
 
@@ -716,12 +714,12 @@ def _box_lattice(t, S, m):
     """ln R on an (m+1)^2 lattice of the box, from 1-D pieces (cheap, separable)."""
     n00, n01, n10, n11 = (t[:, i : i + 1] for i in range(4))
     grid = S / 8 + (S / 4) * np.arange(m + 1) / m  # alpha_x0 values
-    A = _lg(grid, n00) + _lg(S / 2 - grid, n01)  # (T, m+1)
-    B = _lg(grid, n10) + _lg(S / 2 - grid, n11)
+    A = log_rising_factorial(grid, n00) + log_rising_factorial(S / 2 - grid, n01)  # (T, m+1)
+    B = log_rising_factorial(grid, n10) + log_rising_factorial(S / 2 - grid, n11)
     u = 2 * grid[0] + (S / 4) * np.arange(2 * m + 1) / m  # column-0 sums
-    C = -_lg(u, n00 + n10) - _lg(S - u, n01 + n11)  # (T, 2m+1)
+    C = -log_rising_factorial(u, n00 + n10) - log_rising_factorial(S - u, n01 + n11)  # (T, 2m+1)
     const = (
-        _lg(S, n00 + n01 + n10 + n11) - _lg(S / 2, n00 + n01) - _lg(S / 2, n10 + n11)
+        log_rising_factorial(S, n00 + n01 + n10 + n11) - log_rising_factorial(S / 2, n00 + n01) - log_rising_factorial(S / 2, n10 + n11)
     )
     # C[:, i + j] as a zero-copy (T, m+1, m+1) view.
     Cij = np.lib.stride_tricks.sliding_window_view(C, m + 1, axis=1)
@@ -802,10 +800,10 @@ def imprecise_score_interval(counts, S=2.0, region="box", *, lattice=None):
     log_lower, log_upper : ndarray, shape (...)
         ``min ln R`` and ``max ln R``; both 0 for an empty table.
     """
-    S = _check_S(S)
+    S = check_S(S)
     if region not in ("box", "full"):
         raise ValueError(f"region must be 'box' or 'full'; got {region!r}")
-    a = _check_counts(counts)
+    a = check_counts(counts)
     _check_2x2(a, "imprecise_score_interval")
     if lattice is None:
         lattice = 64 if region == "box" else 12
@@ -846,8 +844,8 @@ def imprecise_score_rule(counts, S=2.0):
     -------
     log_lower : ndarray, shape (...)
     """
-    S = _check_S(S)
-    a = _check_counts(counts)
+    S = check_S(S)
+    a = check_counts(counts)
     r, c = a.shape[-2:]
     row = S / r
     lo = row / (2 * c)
@@ -856,10 +854,10 @@ def imprecise_score_rule(counts, S=2.0):
     small = a == a.min(axis=-1, keepdims=True)
     share = small / small.sum(axis=-1, keepdims=True)
     alpha = lo + (row / 2) * share
-    nx, my, n = _margins(a)
+    nx, my, n = table_margins(a)
     ay = alpha.sum(axis=-2)
-    dep = np.sum(_lg(alpha, a), axis=(-2, -1)) - np.sum(_lg(row, nx), axis=-1)
-    ind = np.sum(_lg(ay, my), axis=-1) - _lg(S, n)
+    dep = np.sum(log_rising_factorial(alpha, a), axis=(-2, -1)) - np.sum(log_rising_factorial(row, nx), axis=-1)
+    ind = np.sum(log_rising_factorial(ay, my), axis=-1) - log_rising_factorial(S, n)
     return dep - ind
 
 
@@ -917,10 +915,10 @@ def estimate_joint(counts, dependent, S=2.0):
     -------
     P : ndarray, shape (..., r, c)
     """
-    S = _check_S(S)
-    a = _check_counts(counts)
+    S = check_S(S)
+    a = check_counts(counts)
     r, c = a.shape[-2:]
-    nx, my, n = _margins(a)
+    nx, my, n = table_margins(a)
     dep = (a + S / (r * c)) / (n[..., None, None] + S)
     px = (nx + S / r) / (n[..., None] + S)
     py = (my + S / c) / (n[..., None] + S)
@@ -945,10 +943,10 @@ def estimate_conditional(counts, dependent, S=2.0):
     -------
     P : ndarray, shape (..., r, c); each row sums to 1
     """
-    S = _check_S(S)
-    a = _check_counts(counts)
+    S = check_S(S)
+    a = check_counts(counts)
     r, c = a.shape[-2:]
-    nx, my, n = _margins(a)
+    nx, my, n = table_margins(a)
     dep = (a + S / (r * c)) / (nx[..., :, None] + S / r)
     py = (my + S / c) / (n[..., None] + S)
     ind = np.broadcast_to(py[..., None, :], a.shape)
@@ -1125,7 +1123,7 @@ def score_decisions(counts, scores=DEFAULT_SCORES):
     dict of str -> ndarray of int8, shape (...)
         :data:`DEPENDENCE`, :data:`INDEPENDENCE` or (three-way only) :data:`UNDECIDED`.
     """
-    a = _check_counts(counts)
+    a = check_counts(counts)
     if isinstance(scores, str):
         scores = [scores]
     parsed = {name: _parse_score(name) for name in scores}
@@ -1148,19 +1146,19 @@ def score_decisions(counts, scores=DEFAULT_SCORES):
         elif kind == "AKA":
             out[name] = decide(aic_score(a), n=n)
         elif kind == "IMP":
-            out[name] = decide(imp_score(a, v), atol=_IMP_TIE)
+            out[name] = decide(imp_score(a, v), atol=IMP_TIE)
         elif kind == "IMP_T":
-            out[name] = decide(imp_score(a), v, atol=_IMP_TIE)
+            out[name] = decide(imp_score(a), v, atol=IMP_TIE)
         elif kind == "IMP_VARIANT":
             variant, s = v
             sc = imp_variant_score(a, variant, s)
             if variant == "GE":
-                out[name] = np.where(sc >= -_IMP_TIE, DEPENDENCE, INDEPENDENCE).astype(np.int8)
+                out[name] = np.where(sc >= -IMP_TIE, DEPENDENCE, INDEPENDENCE).astype(np.int8)
             elif variant == "HALF":
-                tie = np.abs(sc) <= _IMP_TIE
-                out[name] = np.where(tie, UNDECIDED, decide(sc, atol=_IMP_TIE)).astype(np.int8)
+                tie = np.abs(sc) <= IMP_TIE
+                out[name] = np.where(tie, UNDECIDED, decide(sc, atol=IMP_TIE)).astype(np.int8)
             else:
-                out[name] = decide(sc, atol=_IMP_TIE)
+                out[name] = decide(sc, atol=IMP_TIE)
         elif kind == "BDMOD":
             out[name] = decide(bdmod_score(a, v, "estimation"), n=n)
         elif kind == "BDMOD_CLS":

@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._validation import check_int
+
 __all__ = [
     "BayesianNetwork",
     "RandomNetwork",
@@ -46,6 +48,12 @@ __all__ = [
     "exact_marginal",
     "choose_class_node",
     "split_class",
+    # building blocks of the lazily generated networks, for studies that sample
+    # many random networks in batches (the exact-model-averaging chapter)
+    "GOLDEN_GAMMA",
+    "splitmix64",
+    "random_structure",
+    "forward_sample",
 ]
 
 _DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "raw"
@@ -57,14 +65,6 @@ NETWORK_NAMES = tuple(_NETWORK_FILES)
 _ROW_SUM_TOL = 1e-6
 # Lazily generated CPTs are materialised on request only up to this many columns.
 _MAX_MATERIALISED_CONFIGS = 1 << 22
-
-
-def _check_int(name, value, low):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {low}; got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be >= {low}; got {value!r}")
-    return int(value)
 
 
 # --------------------------------------------------------------------------------------
@@ -282,11 +282,22 @@ def _c_strides(card) -> np.ndarray:
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-_GOLDEN = 0x9E3779B97F4A7C15
+#: SplitMix64's increment (2**64 / golden ratio): multiples of it spread integer keys
+#: over the 64-bit range before :func:`splitmix64` mixes them.
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 
 
-def _mix64(z: np.ndarray) -> np.ndarray:
-    """SplitMix64 finaliser: a bijection of uint64 with good avalanche (array input)."""
+def splitmix64(z: np.ndarray) -> np.ndarray:
+    """SplitMix64 finaliser: a bijection of uint64 with good avalanche.
+
+    Parameters
+    ----------
+    z : ndarray of uint64, any shape
+
+    Returns
+    -------
+    ndarray of uint64, same shape (a new array)
+    """
     z = z ^ (z >> np.uint64(30))  # a new array: the remaining steps work in place
     z *= _M1
     z ^= z >> np.uint64(27)
@@ -317,7 +328,7 @@ class RandomNetwork(BayesianNetwork):
             if m.shape != (len(self.parent_indices[i]),):
                 raise ValueError(f"node {self.nodes[i]!r}: one multiplier per parent expected")
         self._state_keys = (
-            np.arange(1, int(self.n_states.max()) + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
+            np.arange(1, int(self.n_states.max()) + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
         )
 
     def _conditional(self, i, v):
@@ -328,7 +339,7 @@ class RandomNetwork(BayesianNetwork):
             h = np.full(n, self._salt[i], dtype=np.uint64)
         r = int(self.n_states[i])
         # SplitMix64 stream seeded with the configuration key: one output per state
-        z = _mix64(h[:, None] + self._state_keys[None, :r])
+        z = splitmix64(h[:, None] + self._state_keys[None, :r])
         u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * (1.0 / 9007199254740992.0)
         e = -np.log(u)
         return e / e.sum(axis=1, keepdims=True)
@@ -386,13 +397,30 @@ def _random_parent_sets(n_par, rng):
     return out
 
 
-def _random_structure(n_nodes, max_parents, rng):
-    """Procedure 1 plus the lazy-CPT keys, drawn from ``rng`` in a fixed order.
+def random_structure(n_nodes, max_parents, rng):
+    """A random DAG (Dash & Cooper's Procedure 1) plus the lazy-CPT keys.
 
-    Returns ``(n_par, parents, multipliers, salts)``: numbers of parents (n,),
-    padded parent indices and odd 64-bit multipliers (n, max(n_par)) with zeros
-    as padding (a zero multiplier adds nothing to a configuration key), and
-    per-node salts (n,).
+    Node ``i`` gets a number of parents drawn uniformly from ``0..min(i, max_parents)``
+    and that many distinct parents among the nodes before it, all drawn from ``rng``
+    in a fixed order (so a seed gives one structure).
+
+    Parameters
+    ----------
+    n_nodes : int
+    max_parents : int
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    n_par : ndarray of int, shape (n_nodes,)
+        Number of parents of each node.
+    parents : ndarray of int, shape (n_nodes, max(n_par))
+        Parent indices, padded with zeros.
+    multipliers : ndarray of uint64, shape (n_nodes, max(n_par))
+        Odd 64-bit multipliers of the configuration keys; 0 as padding (a zero
+        multiplier adds nothing to a key).
+    salts : ndarray of uint64, shape (n_nodes,)
+        Per-node salts of the keys.
     """
     n_par = rng.integers(0, np.minimum(np.arange(n_nodes), max_parents) + 1)
     parents = _random_parent_sets(n_par, rng)
@@ -429,11 +457,11 @@ def random_network(n_nodes, max_parents, random_state=None, *, n_states=2) -> Ra
     -------
     RandomNetwork
     """
-    n_nodes = _check_int("n_nodes", n_nodes, 1)
-    max_parents = _check_int("max_parents", max_parents, 0)
-    n_states = _check_int("n_states", n_states, 2)
+    n_nodes = check_int("n_nodes", n_nodes, 1)
+    max_parents = check_int("max_parents", max_parents, 0)
+    n_states = check_int("n_states", n_states, 2)
     rng = np.random.default_rng(random_state)
-    n_par, parents, mult, salts = _random_structure(n_nodes, max_parents, rng)
+    n_par, parents, mult, salts = random_structure(n_nodes, max_parents, rng)
     names = [f"X{i + 1}" for i in range(n_nodes)]
     states = [tuple(str(s) for s in range(n_states))] * n_nodes
     return RandomNetwork(
@@ -472,9 +500,9 @@ def sample(network: BayesianNetwork, n, random_state=None, *, as_frame=True):
     """
     if not isinstance(network, BayesianNetwork):
         raise TypeError(f"network must be a BayesianNetwork; got {type(network).__name__}")
-    n = _check_int("n", n, 1)
+    n = check_int("n", n, 1)
     rng = np.random.default_rng(random_state)
-    x = _forward_sample(network, rng.random((network.n_nodes, n)))
+    x = forward_sample(network, rng.random((network.n_nodes, n)))
     if not as_frame:
         return x
     dt = network._dtypes()
@@ -487,12 +515,23 @@ def sample(network: BayesianNetwork, n, random_state=None, *, as_frame=True):
     )
 
 
-def _forward_sample(network, u):
-    """Codes (n, n_nodes), C order, of records drawn with the uniforms ``u`` (n_nodes, n).
+def forward_sample(network, u):
+    """Records drawn from ``network`` in topological order with the given uniforms.
 
     Every record only uses its own column of ``u``, so the uniforms of several
     samples joined side by side give the same samples joined one after the other
     (how a batch of trials is sampled at once).
+
+    Parameters
+    ----------
+    network : BayesianNetwork or RandomNetwork
+    u : ndarray of float, shape (n_nodes, n)
+        Uniforms on [0, 1), one per node and record.
+
+    Returns
+    -------
+    ndarray of int64, shape (n, n_nodes)
+        State codes, C order.
     """
     n = u.shape[1]
     x = np.empty((n, network.n_nodes), dtype=np.int64, order="F")

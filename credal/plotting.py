@@ -11,7 +11,8 @@ import numbers
 
 import numpy as np
 
-from credal.stats import _check_ranks, cd_cliques
+from credal._validation import check_ranks
+from credal.stats import cd_cliques
 
 __all__ = ["cd_diagram", "idm_interval_figure", "credal_simplex_figure", "utility_figure",
            "new_axes"]
@@ -54,7 +55,7 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
         The classifier names are the texts with ``gid == "cd-name"``, their
         average ranks those with ``gid == "cd-rank"``.
     """
-    s = _check_ranks(avg_ranks)
+    s = check_ranks(avg_ranks)
     if not isinstance(cd, numbers.Real) or not np.isfinite(cd) or cd < 0:
         raise ValueError(f"cd must be a finite number >= 0; got {cd!r}")
     if not isinstance(lower_is_better, (bool, np.bool_)):

@@ -19,6 +19,7 @@ import numpy as np
 
 from .base import BaseClassifier, CredalMixin, PreciseMixin
 from ._validation import (
+    check_choice,
     check_fit_input,
     check_positive,
 )
@@ -112,12 +113,6 @@ def _gather_sum(tables, codes, q):
     for i, t in enumerate(tables):
         out += t[:, codes[:, i]].T  # code -1 -> last column, by construction
     return out
-
-
-def _check_choice(name, value, choices):
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {list(choices)}; got {value!r}")
-    return value
 
 
 # ----------------------------------------------------------------------------
@@ -382,8 +377,8 @@ class NaiveBayesMissing(PreciseMixin, BaseClassifier):
         -------
         self
         """
-        strategy = _check_choice("strategy", self.strategy, ("ignore", "category"))
-        prior = _check_choice("prior", self.prior, ("perks", "laplace"))
+        strategy = check_choice("strategy", self.strategy, ("ignore", "category"))
+        prior = check_choice("prior", self.prior, ("perks", "laplace"))
         alpha = check_positive("alpha", self.alpha)
         codes, y_idx = check_fit_input(self, X, y, allow_missing_y=True)
         keep = y_idx >= 0

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from ._validation import check_in_range
+from ._validation import check_in_range, check_ranks
 
 __all__ = [
     "WilcoxonResult",
@@ -312,7 +312,7 @@ def cd_cliques(avg_ranks, cd: float) -> list[list]:
         rank order; groups are sorted by their best rank.  Singletons, i.e.
         classifiers significantly different from all others, are not listed.
     """
-    s = _check_ranks(avg_ranks)
+    s = check_ranks(avg_ranks)
     if not isinstance(cd, numbers.Real) or not np.isfinite(cd) or cd < 0:
         raise ValueError(f"cd must be a finite number >= 0; got {cd!r}")
     s = s.sort_values(kind="stable")
@@ -326,24 +326,6 @@ def cd_cliques(avg_ranks, cd: float) -> list[list]:
             groups.append(list(s.index[i : j + 1]))
         prev = max(prev, j)
     return groups
-
-
-def _check_ranks(avg_ranks) -> pd.Series:
-    if not isinstance(avg_ranks, pd.Series):
-        raise ValueError(
-            f"avg_ranks must be a pandas Series indexed by classifier; got {type(avg_ranks).__name__}"
-        )
-    if len(avg_ranks) < 2:
-        raise ValueError(f"avg_ranks needs at least 2 classifiers; got {len(avg_ranks)}")
-    try:
-        s = avg_ranks.astype(float)
-    except (TypeError, ValueError):
-        raise ValueError("avg_ranks must be numeric") from None
-    if not np.isfinite(s.to_numpy()).all():
-        raise ValueError("avg_ranks contains NaN or infinite values")
-    if not s.index.is_unique:
-        raise ValueError("avg_ranks has duplicate classifier names")
-    return s
 
 
 # ----------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from credal.independence import _check_S, _lg
+from credal._validation import check_S
+from credal.independence import log_rising_factorial
 
 __all__ = ["bdeu_local_score", "bdeu_network_score", "is_acyclic", "all_dags", "StructureResult",
            "hill_climb_bdeu", "exhaustive_bdeu"]
@@ -70,7 +71,7 @@ def bdeu_local_score(data, node, parents=(), *, arities=None, S=1.0):
     -------
     float
     """
-    S = _check_S(S)
+    S = check_S(S)
     d, ar = _check_data(data, arities)
     return _local_score(d, ar, int(node), tuple(sorted(int(p) for p in parents)), S)
 
@@ -100,7 +101,7 @@ def _local_score(d, ar, node, parents, S):
     _, row = np.unique(cfg, return_counts=True)
     a_row = S / q
     a_cell = S / (q * r)
-    return float(np.sum(_lg(a_cell, cell)) - np.sum(_lg(a_row, row)))
+    return float(np.sum(log_rising_factorial(a_cell, cell)) - np.sum(log_rising_factorial(a_row, row)))
 
 
 def bdeu_network_score(data, parents, *, arities=None, S=1.0):
@@ -118,7 +119,7 @@ def bdeu_network_score(data, parents, *, arities=None, S=1.0):
     -------
     float
     """
-    S = _check_S(S)
+    S = check_S(S)
     d, ar = _check_data(data, arities)
     if len(parents) != d.shape[1]:
         raise ValueError(f"parents must list one parent set per variable ({d.shape[1]})")
@@ -258,7 +259,7 @@ def hill_climb_bdeu(data, *, arities=None, S=1.0, max_parents=None, random_state
     -------
     StructureResult
     """
-    S = _check_S(S)
+    S = check_S(S)
     d, ar = _check_data(data, arities)
     if max_parents is not None and (not isinstance(max_parents, numbers.Integral) or max_parents < 0):
         raise ValueError(f"max_parents must be an integer >= 0; got {max_parents!r}")
@@ -336,7 +337,7 @@ def exhaustive_bdeu(data, *, arities=None, S=1.0):
     scores : ndarray
         The score of every DAG, in :func:`all_dags` order.
     """
-    S = _check_S(S)
+    S = check_S(S)
     d, ar = _check_data(data, arities)
     dags = all_dags(d.shape[1])
     cache = {}

@@ -435,13 +435,13 @@ def test_alarm_classification_end_to_end(alarm):
 
 
 def test_forward_sample_of_joined_uniforms_joins_the_samples():
-    from credal.networks import _forward_sample
+    from credal.networks import forward_sample
 
     net = load_network("alarm")
     seeds = [np.random.SeedSequence(5, spawn_key=(t,)) for t in range(3)]
     u = np.concatenate([np.random.default_rng(s).random((net.n_nodes, 40)) for s in seeds],
                        axis=1)
-    joined = _forward_sample(net, u)
+    joined = forward_sample(net, u)
     for t, s in enumerate(seeds):
         np.testing.assert_array_equal(joined[40 * t:40 * (t + 1)],
                                       sample(net, 40, np.random.default_rng(s), as_frame=False))

@@ -57,9 +57,9 @@ def _imported_modules(path):
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.stem)
 def test_notebook_imports_the_core_and_its_own_chapter(path):
     """A notebook uses the core library, its own chapter module and the chapters' shared
-    helpers (credal.chapters._common), no other chapter's module."""
+    display (credal.chapters._display), no other chapter's module."""
     own = "credal.chapters." + path.stem.replace("-", "_")
-    shared = "credal.chapters._common"  # what every chapter shares (tables, box, style)
+    shared = "credal.chapters._display"  # what every chapter shares (tables, box, style)
     for mod in _imported_modules(path):
         if mod.startswith("credal.chapters") and mod != "credal.chapters":
             assert mod in (own, shared) or mod.startswith(own + "."), \

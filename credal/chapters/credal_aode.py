@@ -22,9 +22,9 @@ import pandas as pd
 from credal import comparisons, stats
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA
-from credal.chapters._common import headline_table as _report_table
-from credal.chapters._common import (NOT_COMPARABLE, TEXT_WIDTH, meets_published, save_table,
-                                     tolerance)
+from credal.chapters._verdicts import headline_table as _report_table
+from credal.chapters._display import save_table, TEXT_WIDTH
+from credal.chapters._verdicts import meets_published, NOT_COMPARABLE, tolerance
 from credal.datasets import published as _published
 from credal.datasets import load
 from credal.experiments import CVResult, cross_validate
@@ -904,8 +904,8 @@ def reference_check(scores, references=("AODE", "AODE (joint)"), challenger="COM
 
 def display_reference_check(check) -> pd.DataFrame:
     """:func:`reference_check` turned for reading: one row per quantity, one column per
-    AODE (p-values as :func:`credal.chapters._common.format_p`, the rest to 4 digits)."""
-    from credal.chapters._common import format_number, format_p
+    AODE (p-values as :func:`credal.chapters._display.format_p`, the rest to 4 digits)."""
+    from credal.chapters._display import format_number, format_p
 
     out = {}
     for ref, row in check.iterrows():
@@ -1031,7 +1031,7 @@ def archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
         Our cross-validation repeats (per data set when they differ): with it, the
         archive's Monte-Carlo error is estimated from our spread and its number of runs
         (archived folds / 10) and each row gets the report's tolerance
-        (:func:`credal.chapters._common.tolerance`).
+        (:func:`credal.chapters._verdicts.tolerance`).
     n_splits_archive : int
         Folds per run of the archive (10: its test-fold sizes show it).
 
@@ -1498,10 +1498,10 @@ def _fmt_value(v, unit):
 
 def report_headline(headline, wilcoxon, ranks, pairs, n_repeats=10, archive_stats=None,
                     protocol_stats=None, sizes=None, published_table2=None):
-    """The chapter's rows of the reproduction report (:mod:`credal.chapters._common` layout).
+    """The chapter's rows of the reproduction report (:mod:`credal.chapters._verdicts` layout).
 
     Three kinds of rows, all judged by the report's one rule
-    (:func:`credal.chapters._common.tolerance`):
+    (:func:`credal.chapters._verdicts.tolerance`):
 
     * every number of the paper's Section 3: our Monte-Carlo standard error (from the
       spread over our ``n_repeats`` repeats) combined with the paper's, estimated from
@@ -1538,7 +1538,7 @@ def report_headline(headline, wilcoxon, ranks, pairs, n_repeats=10, archive_stat
     Returns
     -------
     DataFrame
-        :func:`credal.chapters._common.headline_table` output.
+        :func:`credal.chapters._verdicts.headline_table` output.
     """
     t2 = _published("corani_table2_datasets") if published_table2 is None \
         else published_table2

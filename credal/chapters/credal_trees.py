@@ -19,7 +19,8 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from credal import datasets
-from credal.chapters._common import glance, book_style, headline_table, save_table, show_table
+from credal.chapters._display import book_style, glance, save_table, show_table
+from credal.chapters._verdicts import headline_table
 from credal.experiments import cross_validate, holdout_item
 from credal.preprocessing import make_preprocessor
 from credal.robust import NaiveBayesMissing
@@ -126,7 +127,7 @@ def moral_tree_design(names=None, *, n_repeats=10, random_state=0):
     items, rows = [], []
     for name in names:
         # The slides' name of the data set, from its catalogue entry.
-        paper = datasets._spec(name).get("papers", {}).get("moral-trees", {}).get("name")
+        paper = datasets.spec(name).get("papers", {}).get("moral-trees", {}).get("name")
         if paper is None or paper not in pub.index:
             raise ValueError(f"{name!r} is not in the slides' data-set list")
         d = datasets.load(name)
@@ -545,7 +546,7 @@ def moral_protocol_table(runs, protocol_runs, exclude=("Cleveland", "Cleveland n
     if design is not None:
         paper = dict(zip(design["name"], design["dataset"]))
     else:
-        paper = {n: datasets._spec(n).get("papers", {}).get("moral-trees", {}).get("name")
+        paper = {n: datasets.spec(n).get("papers", {}).get("moral-trees", {}).get("name")
                  for n in allruns["name"].unique()}
     allruns = allruns.assign(dataset=allruns["name"].map(paper))
     allruns = allruns[~allruns["dataset"].isin(list(exclude))]
@@ -735,7 +736,7 @@ def headline(classic, credal, frequency, design=None, *, exclude=("Cleveland", "
     Returns
     -------
     DataFrame
-        :func:`credal.chapters._common.headline_table` layout, one row per headline number.
+        :func:`credal.chapters._verdicts.headline_table` layout, one row per headline number.
     """
     exclude = list(exclude)
     rounding = 0.1 ** 2 / 12.0

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from credal import datasets
-from credal.chapters._common import MISSING, book_style, format_number, save_table, show_table
+from credal.chapters._display import book_style, format_number, MISSING, save_table, show_table
 
 __all__ = ["book_style", "dataset_map", "display_table", "dropped_classes",
            "features_after_mdl", "overview", "paper_lists", "paper_view", "save_table",
@@ -137,11 +137,11 @@ def paper_lists(discretize=True) -> pd.DataFrame:
         Antonucci; ``paper_n_train`` ... for Moral), ``k`` (ours), ``n_classes``
         (classes some row has), ``n_dropped_classes`` and ``note`` (why a number differs, from the catalogue).
     """
-    data = datasets._catalogue_data()
+    data = datasets.catalogue_data()
     rows = []
     for g in data.get("groups", {}):
         for name in datasets.names(g):
-            spec = datasets._spec(name)
+            spec = datasets.spec(name)
             info = spec.get("papers", {}).get(g, {})
             ds = datasets.load(name)
             row = {"group": g, "paper_name": info.get("name", "(not named)"), "name": name,
@@ -197,7 +197,7 @@ def display_table(df: pd.DataFrame, kind: str, group: str | None = None) -> pd.D
         out.index.name = "data set"
         return out
     if kind == "paper":
-        if group not in datasets._catalogue_data().get("groups", {}):
+        if group not in datasets.catalogue_data().get("groups", {}):
             raise KeyError(f"unknown group {group!r}; groups: {datasets.groups()}")
         d = df[df["group"] == group].dropna(axis=1, how="all")
         keep = ["paper_name", "name"] + [c for c in d.columns if c.startswith("paper_")

@@ -25,17 +25,16 @@ from scipy.special import logsumexp
 
 from credal import datasets, experiments
 from credal.averaging import ModelAveragedNaiveBayes, naive_family_statistics
-from credal.chapters._common import (
-    TEXT_WIDTH,
+from credal.chapters._display import (
     at_a_glance,
     book_style,
     comparison_layout,
     comparison_table,
-    headline_table,
     save_table,
     show_table,
-    tolerance,
+    TEXT_WIDTH,
 )
+from credal.chapters._verdicts import headline_table, tolerance
 from credal.metrics import (
     binary_log_odds,
     binary_roc_areas,
@@ -43,12 +42,12 @@ from credal.metrics import (
     delta_roc_remaining,
     roc_area,
 )
+from credal._validation import check_int
 from credal.networks import (
-    _GOLDEN,
-    _check_int,
-    _forward_sample,
-    _mix64,
-    _random_structure,
+    GOLDEN_GAMMA,
+    forward_sample,
+    random_structure,
+    splitmix64,
     load_network,
     split_class,
 )
@@ -268,7 +267,7 @@ def _network_batch(test, network, class_node, n_train, n_test, trials, random_st
     u = np.concatenate([
         np.random.default_rng(_trial_seed(random_state, test, setting, t)).random(
             (network.n_nodes, n)) for t in trials], axis=1)
-    codes = _forward_sample(network, u)
+    codes = forward_sample(network, u)
     items, names = [], []
     for j, t in enumerate(trials):
         x = codes[j * n:(j + 1) * n].astype(dtype)
@@ -398,10 +397,10 @@ def _positive_columns(h, keys, n_states, columns="simplex"):
     if n_states == 2:
         # the two states' weights as separate contiguous arrays; e0 + e1 is the
         # row sum of RandomNetwork._conditional
-        e0 = weight(((_mix64(h + keys[0]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
-        e1 = weight(((_mix64(h + keys[1]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
+        e0 = weight(((splitmix64(h + keys[0]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
+        e1 = weight(((splitmix64(h + keys[1]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
         return e0 / (e0 + e1)
-    z = _mix64(h[:, :, None] + keys[None, None, :])
+    z = splitmix64(h[:, :, None] + keys[None, None, :])
     e = weight(((z >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
     p = e / e.sum(axis=2, keepdims=True)
     return np.cumsum(p[:, :, :-1], axis=2)
@@ -449,10 +448,10 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     class_index : ndarray of int64, shape (n_trials,)
         Index of the class node chosen in each trial.
     """
-    n_nodes = _check_int("n_nodes", n_nodes, 1)
-    max_parents = _check_int("max_parents", max_parents, 0)
-    n_states = _check_int("n_states", n_states, 2)
-    n = _check_int("n", n, 1)
+    n_nodes = check_int("n_nodes", n_nodes, 1)
+    max_parents = check_int("max_parents", max_parents, 0)
+    n_states = check_int("n_states", n_states, 2)
+    n = check_int("n", n, 1)
     if n_states > 127:
         raise ValueError(f"n_states must be <= 127 (int8 codes); got {n_states}")
     seeds = list(random_states)
@@ -462,7 +461,7 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     structures, cls, U = [], np.empty(T, dtype=np.int64), np.empty((T, n_nodes, n))
     for t, s in enumerate(seeds):
         rng = np.random.default_rng(s)
-        structures.append(_random_structure(n_nodes, max_parents, rng))
+        structures.append(random_structure(n_nodes, max_parents, rng))
         cls[t] = rng.integers(n_nodes)  # choose_class_node: every node has >= 2 states
         rng.random(out=U[t])  # the same draws as rng.random((n_nodes, n)), without a copy
     k_all = max(p.shape[1] for _, p, _, _ in structures)
@@ -482,7 +481,7 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     xf = np.zeros((T, n_nodes, n)) if any(dense) else None  # float64 copy of x for BLAS
     tt = np.arange(T)[:, None]
     t_all = np.arange(T)
-    keys = np.arange(1, n_states + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
+    keys = np.arange(1, n_states + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
     for i in range(n_nodes):
         k = int(k_node[i])
         if table[i]:
@@ -1336,7 +1335,7 @@ def headline(results, check=None, confidence=0.99, reading=0.5, band_reading=1.5
 
     One row per numerical statement of ``dash_cooper_statements.csv`` that the
     chapter measures (the ones :func:`paper_comparison` judges).  Every tolerance
-    follows the report's rule (:func:`credal.chapters._common.tolerance`): 3 x the
+    follows the report's rule (:func:`credal.chapters._verdicts.tolerance`): 3 x the
     root sum of squares of our standard error and the paper's, plus half a unit of
     the printed digit, plus a documented extra term.  The paper's standard error is
     estimated from the spread of our trials and its own trial count per setting
@@ -1367,7 +1366,7 @@ def headline(results, check=None, confidence=0.99, reading=0.5, band_reading=1.5
     Returns
     -------
     DataFrame
-        :func:`credal.chapters._common.headline_table` with ``paper="Dash & Cooper (2002)"`` and
+        :func:`credal.chapters._verdicts.headline_table` with ``paper="Dash & Cooper (2002)"`` and
         ``chapter="exact-model-averaging"``; ROC changes in percent.
     """
     pub = datasets.published("dash_cooper_statements").set_index("id")

@@ -21,28 +21,25 @@ import pandas as pd
 from scipy import special
 
 from credal import datasets
-from credal.chapters._common import (
-    glance,
-    TEXT_WIDTH,
-    Z_VERDICT,
+from credal.chapters._display import (
     book_style,
     comparison_layout,
-    headline_table,
+    glance,
     save_table,
     show_table,
-    verdicts,
+    TEXT_WIDTH,
 )
+from credal.chapters._verdicts import headline_table, verdicts, Z_VERDICT
+from credal._validation import check_counts, check_S
 from credal.independence import (
-    _IMP_TIE,
     DEFAULT_SCORES,
     DEPENDENCE,
+    IMP_TIE,
     IMP_VARIANTS,
     INDEPENDENCE,
     UNDECIDED,
-    _check_counts,
-    _check_S,
-    _lg,
-    _margins,
+    log_rising_factorial,
+    table_margins,
     _parse_score,
     conditional_log_loss,
     estimate_conditional,
@@ -230,7 +227,7 @@ def simulate_independence(
     ayx = _as_prior(prior_y_given_x, "prior_y_given_x", c)
     if r < 2 or c < 2:
         raise ValueError("X and Y need at least two values each")
-    estimate_S = _check_S(estimate_S, "estimate_S")
+    estimate_S = check_S(estimate_S, "estimate_S")
     if isinstance(scores, str):
         scores = [scores]
     scores = list(scores)
@@ -358,7 +355,7 @@ def _log_dm(counts, alpha):
     """ln of the Dirichlet-multinomial probability of an ordered sequence with these counts."""
     A = alpha.sum()
     n = counts.sum(axis=-1)
-    return special.gammaln(A) - special.gammaln(A + n) + np.sum(_lg(alpha, counts), axis=-1)
+    return special.gammaln(A) - special.gammaln(A + n) + np.sum(log_rising_factorial(alpha, counts), axis=-1)
 
 
 def table_probabilities(tables, prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y_given_x=(0.5, 0.5)):
@@ -381,12 +378,12 @@ def table_probabilities(tables, prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y_
     p_dependence, p_independence : ndarray, shape (T,)
         Each sums to 1 over all tables of a size.
     """
-    t = _check_counts(tables)
+    t = check_counts(tables)
     r, c = t.shape[-2:]
     ax = _as_prior(prior_x, "prior_x", r)
     ay = _as_prior(prior_y, "prior_y", c)
     ayx = _as_prior(prior_y_given_x, "prior_y_given_x", c)
-    nx, my, n = _margins(t)
+    nx, my, n = table_margins(t)
     lmult = special.gammaln(n + 1) - np.sum(special.gammaln(t + 1), axis=(-2, -1))
     lx = _log_dm(nx, ax)
     dep = lmult + lx + np.sum(_log_dm(t, ayx), axis=-1)
@@ -885,17 +882,17 @@ def imp_threshold_fit(published_dependence, published_independence, sizes, *, s=
         T = all_tables(int(size))
         pdep, pind = table_probabilities(T, prior_x, prior_y, prior_y_given_x)
         v = imp_score(T, s)
-        cand = np.unique(np.concatenate([[0.0], v[v > _IMP_TIE]]))
+        cand = np.unique(np.concatenate([[0.0], v[v > IMP_TIE]]))
         # Dependence declared iff v > t + tol: errors under dependence grow with t.
         order = np.argsort(v)
         vs, cum = v[order], np.cumsum(pdep[order])
-        k = np.searchsorted(vs, cand + _IMP_TIE, side="right")
+        k = np.searchsorted(vs, cand + IMP_TIE, side="right")
         err_dep = n_pairs * np.where(k > 0, cum[np.maximum(k - 1, 0)], 0.0)
         target = float(published_dependence.loc[size, column])
         best = int(np.argmin(np.abs(err_dep - target)))
         t = float(cand[best])
         ed = float(err_dep[best])
-        ei = float(n_pairs * pind[v > t + _IMP_TIE].sum())
+        ei = float(n_pairs * pind[v > t + IMP_TIE].sum())
         pub_i = float(published_independence.loc[size, column])
         rows[int(size)] = {
             "threshold": t,
@@ -1207,7 +1204,7 @@ def headline(*, errors_total, errors_dependence, kl_total, effect_of_S_independe
     Returns
     -------
     DataFrame
-        :func:`credal.chapters._common.headline_table` layout, one row per headline number.
+        :func:`credal.chapters._verdicts.headline_table` layout, one row per headline number.
     """
     if network_summary is not None and (network_repeats is None or int(network_repeats) < 1):
         raise ValueError("network_repeats (>= 1) is required with network_summary")

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from credal import comparisons, datasets
-from credal.chapters._common import TEXT_WIDTH, save_table
+from credal.chapters._display import save_table, TEXT_WIDTH
 
 __all__ = [
     # the classifiers

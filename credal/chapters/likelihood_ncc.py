@@ -23,19 +23,18 @@ from scipy.optimize import brentq, minimize_scalar
 from scipy.special import expit, xlogy
 
 from credal import datasets as catalogue
-from credal._validation import check_in_range
-from credal.chapters._common import (
-    TEXT_WIDTH,
+from credal._validation import check_in_range, check_int
+from credal.chapters._display import (
     at_a_glance,
     book_style,
     comparison_layout,
     comparison_table,
-    headline_table,
     p_text,
     save_table,
     show_table,
-    tolerance,
+    TEXT_WIDTH,
 )
+from credal.chapters._verdicts import headline_table, tolerance
 from credal.experiments import cross_validate, holdout_item
 from credal.idm import idm_interval
 from credal.naive import _LOG_TIE, LNCC, NCC, NaiveBayes
@@ -656,12 +655,6 @@ class NaiveParameters:
         return len(self.class_prior)
 
 
-def _check_int(name, value, low):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}; got {value!r}")
-    return int(value)
-
-
 def study_rng(seed, *stream):
     """Random generator of one stream of a study: ``default_rng([seed, *stream])``.
 
@@ -676,7 +669,7 @@ def study_rng(seed, *stream):
     -------
     numpy.random.Generator
     """
-    return np.random.default_rng([_check_int("seed", seed, 0)] + [int(s) for s in stream])
+    return np.random.default_rng([check_int("seed", seed, 0)] + [int(s) for s in stream])
 
 
 def draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0.1,
@@ -722,12 +715,12 @@ def draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0
     if not 0.0 <= gap_scale <= 1.0:
         raise ValueError(f"gap_scale must lie in [0, 1]; got {gap_scale!r}")
     rng = np.random.default_rng(rng)
-    m = _check_int("n_features", n_features, 1)
-    K = _check_int("n_classes", n_classes, 2)
+    m = check_int("n_features", n_features, 1)
+    K = check_int("n_classes", n_classes, 2)
     nv = [n_values] * m if isinstance(n_values, numbers.Integral) else list(n_values)
     if len(nv) != m:
         raise ValueError(f"n_values has {len(nv)} entries for {m} features")
-    nv = [_check_int("n_values", v, 2) for v in nv]
+    nv = [check_int("n_values", v, 2) for v in nv]
     if not 0 <= min_gap < 1:
         raise ValueError(f"min_gap must lie in [0, 1); got {min_gap!r}")
     if class_prior is None:
@@ -757,7 +750,7 @@ def draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0
 def _sample_codes(params, n, rng):
     """Class codes (n,) and feature codes (n, m) of :func:`sample_naive`, as arrays."""
     rng = np.random.default_rng(rng)
-    n = _check_int("n", n, 1)
+    n = check_int("n", n, 1)
     y = rng.choice(params.n_classes, size=n, p=params.class_prior)
     codes = np.empty((n, params.n_features), dtype=np.int8)
     for j, t in enumerate(params.conditionals):
@@ -843,10 +836,10 @@ def naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
         the columns ``d``, ``theta`` and ``train_set`` added (``dataset`` is
         ``"d{d}-theta{k}-train{r}"``).
     """
-    sizes = [_check_int("size", d, 1) for d in sizes]
-    n_theta = _check_int("n_theta", n_theta, 1)
-    n_train_sets = _check_int("n_train_sets", n_train_sets, 1)
-    n_test = _check_int("n_test", n_test, 1)
+    sizes = [check_int("size", d, 1) for d in sizes]
+    n_theta = check_int("n_theta", n_theta, 1)
+    n_train_sets = check_int("n_train_sets", n_train_sets, 1)
+    n_test = check_int("n_test", n_test, 1)
     frames = []
     for k in range(n_theta):
         params = draw_naive_parameters(study_rng(seed, _THETA, k), n_features=n_features,
@@ -944,10 +937,10 @@ def nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_s
         Indexed by ``d``: accuracy in percent, averaged over ``n_theta`` draws and
         ``n_train_sets`` training sets of each.
     """
-    sizes = [_check_int("size", d, 1) for d in sizes]
-    n_train_sets = _check_int("n_train_sets", n_train_sets, 1)
+    sizes = [check_int("size", d, 1) for d in sizes]
+    n_train_sets = check_int("n_train_sets", n_train_sets, 1)
     acc = np.zeros(len(sizes))
-    for k in range(_check_int("n_theta", n_theta, 1)):
+    for k in range(check_int("n_theta", n_theta, 1)):
         params = draw_naive_parameters(study_rng(seed, _CAL_THETA, k), n_features=n_features,
                                        min_gap=min_gap, gap_scale=gap_scale)
         for i, d in enumerate(sizes):
@@ -1849,7 +1842,7 @@ def _note_row(rows, quantity, pub, ours, tol, unit, note, why=""):
 def table1_rows(t1, theta=None, label="Table 1", why=""):
     """Headline rows of Table 1: each indicator of each family, mean of the paper's rows.
 
-    The tolerance is the report's rule (:func:`credal.chapters._common.tolerance`):
+    The tolerance is the report's rule (:func:`credal.chapters._verdicts.tolerance`):
     the three sizes share their parameter draws, so the spread is the standard
     deviation over draws of the per-draw mean of the family's three rows
     (:func:`theta_means`); our standard error divides it by the square root of our
@@ -1871,7 +1864,7 @@ def table1_rows(t1, theta=None, label="Table 1", why=""):
     Returns
     -------
     list of dict
-        Rows for :func:`credal.chapters._common.headline_table`.
+        Rows for :func:`credal.chapters._verdicts.headline_table`.
     """
     t = t1.reset_index() if "classifier" not in t1.columns else t1
     paper_rows = t[t["pair"].astype(str).str.startswith("paper")]
@@ -1920,7 +1913,7 @@ def headline(ex2, ex3, t1, averages, theta=None):
     each family (NCC, LNCC; the three sizes) per indicator, and the Sec. 5.2
     averages over the UCI data sets of the default NCC_0.05 and LNCC_0.75.
 
-    Tolerances follow the report's rule (:func:`credal.chapters._common.tolerance`):
+    Tolerances follow the report's rule (:func:`credal.chapters._verdicts.tolerance`):
     exact quantities (interval ends, dominance yes/no) get none; the Example 3
     thresholds half a unit of their last printed digit, or a whole unit for the one
     the paper rounds up ("from 0.22 on"); Table 1 as :func:`table1_rows`; the Sec. 5.2
@@ -1946,7 +1939,7 @@ def headline(ex2, ex3, t1, averages, theta=None):
     Returns
     -------
     DataFrame
-        :func:`credal.chapters._common.headline_table` with paper
+        :func:`credal.chapters._verdicts.headline_table` with paper
         ``"Antonucci, Cattaneo & Corani (2011)"`` and chapter ``"likelihood-ncc"``.
     """
     rows = []

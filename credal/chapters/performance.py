@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from credal import datasets
-from credal.chapters._common import book_style, save_table, show_table
+from credal.chapters._display import book_style, save_table, show_table
 from credal.chapters.leaderboard import _complete_rows, _ordered, entries, make_estimators
 from credal.reference import BASELINES
 

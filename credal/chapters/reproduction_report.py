@@ -1,6 +1,6 @@
 """Chapter code of the ``reproduction-report`` notebook: every paper's headline numbers.
 
-Each chapter writes its headline rows (:func:`credal.chapters._common.headline_table`:
+Each chapter writes its headline rows (:func:`credal.chapters._verdicts.headline_table`:
 published value, ours, tolerance, note) to ``results/<chapter>/headline.csv``; the
 report gathers them all with :func:`collect`, which recomputes each row's verdict
 (``reproduced``, ``differs`` or ``not comparable``, see :mod:`credal.chapters._common`),
@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from credal.chapters._common import (HEADLINE_COLUMNS, book_style, comparison_layout,
-                                    save_table, show_table, verdicts)
+from credal.chapters._display import book_style, comparison_layout, save_table, show_table
+from credal.chapters._verdicts import HEADLINE_COLUMNS, verdicts
 
 __all__ = ["book_style", "by_paper", "collect", "deviation_plot", "save_table",
            "show_paper_tables", "show_table", "slug", "standardised_deviation",

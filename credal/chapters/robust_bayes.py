@@ -18,21 +18,20 @@ import numpy as np
 import pandas as pd
 
 from credal import datasets
-from credal.chapters._common import (
-    glance,
-    NOT_COMPARABLE,
-    TEXT_WIDTH,
+from credal.chapters._display import (
     book_style,
     comparison_table,
-    headline_table,
+    glance,
     save_table,
     show_table,
-    tolerance,
+    TEXT_WIDTH,
 )
+from credal.chapters._verdicts import headline_table, NOT_COMPARABLE, tolerance
 from credal.experiments import cross_validate, fold_splits
 from credal.preprocessing import make_preprocessor
 from credal._validation import check_positive
-from credal.robust import NaiveBayesMissing, RobustBayes, _check_choice
+from credal._validation import check_choice
+from credal.robust import NaiveBayesMissing, RobustBayes
 
 __all__ = [
     "run_experiment", "pooled_summary", "table1", "table2", "data_table", "compare_table1",
@@ -323,7 +322,7 @@ def cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="drop
         engine with ``use_predefined_split=True, drop_missing_y=False`` and map
         the names back with :func:`collect_folds`.
     """
-    _check_choice("unlabelled", unlabelled, ("train", "drop"))
+    check_choice("unlabelled", unlabelled, ("train", "drop"))
     out = []
     for label, X, y in items:
         if _FOLD_SEP in label:
@@ -1251,7 +1250,7 @@ def headline(t1, t2, summary=None, *, exclude=(), data=None, published1=None,
     cost ratio of Table 2's sixth column; and, for each excluded data set that was run,
     its NBC_m accuracy marked "not comparable" with the reason (:data:`EXCLUDED_WHY`).
 
-    Every tolerance is :func:`credal.chapters._common.tolerance`: 3 combined standard
+    Every tolerance is :func:`credal.chapters._verdicts.tolerance`: 3 combined standard
     errors plus the printed rounding. Standard errors: accuracies and coverages, ours
     binomial and the paper's printed ``±`` as one SE (:func:`halfwidth_check`); gains,
     the paired Monte-Carlo SE over CV replicates (:func:`pooled_summary`; the paper's
@@ -1277,7 +1276,7 @@ def headline(t1, t2, summary=None, *, exclude=(), data=None, published1=None,
     Returns
     -------
     DataFrame
-        :func:`credal.chapters._common.headline_table` layout, one row per headline number.
+        :func:`credal.chapters._verdicts.headline_table` layout, one row per headline number.
     """
     exclude = list(exclude)
     p1 = (datasets.published("ramoni_table1_accuracy_coverage") if published1 is None

@@ -16,7 +16,7 @@ from scipy import stats as st
 from sklearn.base import clone
 
 from credal import comparisons
-from credal.chapters import _common
+from credal.chapters import _display, _verdicts
 from credal.chapters import credal_aode as chapter
 
 from conftest import scores_table as _scores
@@ -115,7 +115,7 @@ def test_wilcoxon_table_reads_the_published_statements(chapter_scores):
     assert t.loc["acc_comp_aode", "same_direction"] is None
     for k, r in t.iterrows():
         if r["published_p"]:
-            assert r["meets_published"] == _common.meets_published(r["wilcoxon_p"],
+            assert r["meets_published"] == _verdicts.meets_published(r["wilcoxon_p"],
                                                                        r["published_p"])
         if r["same_direction"] is not None:
             sign = 1 if r["higher_is_better"] else -1
@@ -233,7 +233,7 @@ def test_report_headline_rows(chapter_scores):
     w = chapter.wilcoxon_table(sc, nsamples=200)
     ranks, pairs = chapter.friedman_tables(sc)
     rep = chapter.report_headline(h, w, ranks, pairs, n_repeats=3)
-    assert list(rep.columns) == _common.HEADLINE_COLUMNS + ["verdict"]
+    assert list(rep.columns) == _verdicts.HEADLINE_COLUMNS + ["verdict"]
     assert (rep["chapter"] == "credal-aode").all() and (rep["paper"] == chapter.PAPER).all()
     det = rep[rep["quantity"] == "average determinacy (BMA-AODE*)"].iloc[0]
     se = h.loc["det_bma", "se"]
@@ -284,7 +284,7 @@ def test_reference_check_examples_and_gap():
     assert chapter.check_numbers(pd.DataFrame())["check_p_u65"] == "n/a"
     shown = chapter.display_reference_check(chk)
     assert list(shown.columns) == list(chk.index) and list(shown.index) == list(chk.columns)
-    assert shown.loc["p Brier COMP-AODE", "AODE"] == _common.format_p(
+    assert shown.loc["p Brier COMP-AODE", "AODE"] == _display.format_p(
         chk.loc["AODE", "p Brier COMP-AODE"])
     # the synthetic credal classifiers draw their own predictions: a gap exists
     assert chapter.counterpart_gap(sc) > 0
@@ -513,7 +513,7 @@ def test_chapter_figures(tmp_path):
             assert ax.get_xlabel(), name
         assert shown[0].get_ylabel(), name
         # at most two panels per row, at the book's text width
-        assert fig.get_figwidth() <= _common.TEXT_WIDTH + 1e-9, name
+        assert fig.get_figwidth() <= _display.TEXT_WIDTH + 1e-9, name
         fig.savefig(tmp_path / f"{name}.png", dpi=40)
     assert len(figs["scatter"].axes) == 2 and len(figs["utility"].axes) == 2
     # relative Brier: one row per data set, ordered by size, the smallest on top

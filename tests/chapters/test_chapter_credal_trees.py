@@ -20,7 +20,7 @@ from conftest import notebook_parameters
 
 from credal import datasets, experiments
 from credal.chapters import credal_trees as chapter
-from credal.chapters._common import HEADLINE_COLUMNS, verdicts
+from credal.chapters._verdicts import HEADLINE_COLUMNS, verdicts
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = "credal-trees"

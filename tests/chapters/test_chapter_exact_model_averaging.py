@@ -239,7 +239,7 @@ def _panels(fig):
 
 
 def test_figures(tmp_path):
-    from credal.chapters._common import TEXT_WIDTH
+    from credal.chapters._display import TEXT_WIDTH
 
     nodes = summarise_trials(_fake_trials("nodes", "n_features", [5, 50, 500]), "n_features")
     rec = summarise_trials(_fake_trials("records", "n_train", [25, 12800]), "n_train")
@@ -362,7 +362,7 @@ def test_glance_box():
 
 
 def test_headline_layout_and_verdicts():
-    from credal.chapters._common import HEADLINE_COLUMNS
+    from credal.chapters._verdicts import HEADLINE_COLUMNS
 
     res = {
         "nodes": _fake_trials("nodes", "n_features", [5, 100, 200]),
@@ -442,11 +442,11 @@ def test_cpt_columns_normalised_uniforms(r):
     assert not np.array_equal(a, b)
     # a root node's column is u / sum(u) of the key's uniforms: its state-0 chance is
     # more central than a Dirichlet(1) draw; check the formula on raw keys
-    from credal.chapters.exact_model_averaging import _GOLDEN, _mix64, _positive_columns
+    from credal.chapters.exact_model_averaging import GOLDEN_GAMMA, splitmix64, _positive_columns
 
     h = np.arange(1000, dtype=np.uint64)[None, :] * np.uint64(7919)
-    keys = np.arange(1, r + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
-    z = _mix64(h[:, :, None] + keys[None, None, :])
+    keys = np.arange(1, r + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
+    z = splitmix64(h[:, :, None] + keys[None, None, :])
     u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) / 9007199254740992.0
     p = _positive_columns(h, keys, r, "normalised-uniforms")
     first = p if r == 2 else p[..., 0]

@@ -24,7 +24,7 @@ from conftest import notebook_parameters
 
 from credal import datasets
 from credal.chapters import independence_scores as chapter
-from credal.chapters._common import HEADLINE_COLUMNS, verdicts
+from credal.chapters._verdicts import HEADLINE_COLUMNS, verdicts
 from credal.independence import (
     DEPENDENCE,
     decide,

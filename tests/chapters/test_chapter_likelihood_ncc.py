@@ -17,7 +17,7 @@ from scipy.special import expit, xlogy
 
 from credal import datasets, metrics
 from credal.chapters import likelihood_ncc as chapter
-from credal.chapters._common import HEADLINE_COLUMNS
+from credal.chapters._verdicts import HEADLINE_COLUMNS
 from credal.chapters.likelihood_ncc import TwoClassProfile
 from credal.naive import LNCC, NCC, NaiveBayes
 
@@ -379,7 +379,7 @@ def _legible(fig):
     """As wide as the text column at most, two panels per row at most, text >= 9 pt."""
     from matplotlib.text import Text
 
-    from credal.chapters._common import TEXT_WIDTH
+    from credal.chapters._display import TEXT_WIDTH
 
     assert fig.get_figwidth() <= TEXT_WIDTH + 1e-9
     rows = {}

@@ -1,5 +1,5 @@
 """The reproduction report (credal.chapters.reproduction_report) and the headline rows
-and verdicts it gathers (credal.chapters._common)."""
+and verdicts it gathers (credal.chapters._verdicts)."""
 
 import matplotlib
 
@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from credal.chapters import reproduction_report as chapter
-from credal.chapters._common import HEADLINE_COLUMNS, headline_table, save_table
+from credal.chapters._display import save_table
+from credal.chapters._verdicts import HEADLINE_COLUMNS, headline_table
 
 
 def test_public_names():

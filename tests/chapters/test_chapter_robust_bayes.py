@@ -15,7 +15,7 @@ import pytest
 
 from credal import datasets
 from credal.chapters import robust_bayes as chapter
-from credal.chapters._common import HEADLINE_COLUMNS
+from credal.chapters._verdicts import HEADLINE_COLUMNS
 from credal.experiments import cross_validate, fold_splits
 from credal.chapters.robust_bayes import expected_cost, max_cost_ratio, residual_accuracy
 from credal.robust import RobustBayes

@@ -1,11 +1,12 @@
-"""Helpers shared by the chapters (credal.chapters._common)."""
+"""What the chapters share: the verdict rule and declarations (credal.chapters._verdicts) and the
+book's display (credal.chapters._display)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from credal.chapters import _common
-from credal.chapters._common import save_table
+from credal.chapters import _display, _verdicts
+from credal.chapters._display import save_table
 
 
 def test_save_table(tmp_path):
@@ -20,7 +21,7 @@ def test_save_table(tmp_path):
     (0.2, "n.s.", True), (0.01, "n.s.", False), (np.nan, "<0.01", None),
     (0.01, "about 3", None), (0.01, "<x", None)])
 def test_meets_published(p, text, expected):
-    assert _common.meets_published(p, text) is expected
+    assert _verdicts.meets_published(p, text) is expected
 
 
 # --------------------------------------------------------------------------- verdict rule
@@ -30,14 +31,14 @@ def test_meets_published(p, text, expected):
     ("86.8", 1, 0.05), ("3", 1, 0.5), (".868", 1, 0.0005), ("1.20", 1, 0.005),
     ("-0.4", 1, 0.05), ("12.5%", 1, 0.05), (".868", 100, 0.05), (2, 1, 0.005), (0, 1, 0.5)])
 def test_half_unit(printed, scale, expected):
-    assert _common.half_unit(printed, scale) == pytest.approx(expected)
+    assert _verdicts.half_unit(printed, scale) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize("bad, err", [(0.5, TypeError), ("about 3", ValueError),
                                       ("nan", ValueError), (True, TypeError)])
 def test_half_unit_rejects(bad, err):
     with pytest.raises(err):
-        _common.half_unit(bad)
+        _verdicts.half_unit(bad)
 
 
 def test_tolerance_formula_on_random_cases():
@@ -48,25 +49,25 @@ def test_tolerance_formula_on_random_cases():
         dec, extra = int(rng.integers(0, 4)), float(rng.uniform(0, 1))
         z = float(rng.uniform(1, 4))
         # given standard errors
-        t = _common.tolerance(se1, se2, printed=dec, extra=extra, extra_why="x", z=z)
+        t = _verdicts.tolerance(se1, se2, printed=dec, extra=extra, extra_why="x", z=z)
         assert float(t) == pytest.approx(z * np.sqrt(se1**2 + se2**2) + 0.5 * 10.0**-dec + extra)
         # both estimated from our spread and the trial counts
-        t = _common.tolerance(spread=spread, n_ours=n1, n_published=n2, rounding=0.1)
+        t = _verdicts.tolerance(spread=spread, n_ours=n1, n_published=n2, rounding=0.1)
         want = 3 * spread * np.sqrt(1 / n1 + 1 / n2) + 0.1
         assert float(t) == pytest.approx(want) and t.published_se_estimated
         # a given published SE wins over the estimate; our SE given wins over n_ours
-        t = _common.tolerance(se1, se2, spread=spread, n_ours=n1, n_published=n2)
+        t = _verdicts.tolerance(se1, se2, spread=spread, n_ours=n1, n_published=n2)
         assert float(t) == pytest.approx(3 * np.hypot(se1, se2))
         assert not t.published_se_estimated
 
 
 def test_tolerance_defaults_and_monotone():
-    assert float(_common.tolerance()) == 0.0                 # exact, unrounded
-    assert float(_common.tolerance(printed="0.74")) == pytest.approx(0.005)
-    assert _common.Z_VERDICT == 3.0
-    base = float(_common.tolerance(0.1, 0.1))
-    assert float(_common.tolerance(0.1, 0.2)) > base
-    assert float(_common.tolerance(0.1, 0.1, extra=0.3, extra_why="guessed data")) \
+    assert float(_verdicts.tolerance()) == 0.0                 # exact, unrounded
+    assert float(_verdicts.tolerance(printed="0.74")) == pytest.approx(0.005)
+    assert _verdicts.Z_VERDICT == 3.0
+    base = float(_verdicts.tolerance(0.1, 0.1))
+    assert float(_verdicts.tolerance(0.1, 0.2)) > base
+    assert float(_verdicts.tolerance(0.1, 0.1, extra=0.3, extra_why="guessed data")) \
         == pytest.approx(base + 0.3)
 
 
@@ -76,18 +77,18 @@ def test_tolerance_defaults_and_monotone():
     {"extra": 0.2}, {"printed": "1.0", "rounding": 0.05}, {"extra": -0.1, "extra_why": "x"}])
 def test_tolerance_rejects(kwargs):
     with pytest.raises(ValueError):
-        _common.tolerance(**kwargs)
+        _verdicts.tolerance(**kwargs)
 
 
 def test_tolerance_describe():
-    t = _common.tolerance(0.3, spread=2.0, n_published=100, printed="86.8", extra=1.3,
+    t = _verdicts.tolerance(0.3, spread=2.0, n_published=100, printed="86.8", extra=1.3,
                           extra_why="6 of 9 data sets guessed")
     text = t.describe()
     assert "(est.)" in text and "6 of 9 data sets guessed" in text
     assert text.startswith(f"tolerance {float(t):.3g} = 3 x")
-    assert _common.tolerance(printed="0.98").describe() == "tolerance 0.005 = rounding 0.005"
-    assert _common.tolerance().describe() == "tolerance 0 = rounding 0"
-    assert "rounding" not in _common.tolerance(0.1).describe()
+    assert _verdicts.tolerance(printed="0.98").describe() == "tolerance 0.005 = rounding 0.005"
+    assert _verdicts.tolerance().describe() == "tolerance 0 = rounding 0"
+    assert "rounding" not in _verdicts.tolerance(0.1).describe()
 
 
 def _rows():
@@ -98,13 +99,13 @@ def _rows():
         {"quantity": "d", "published": 1.0, "ours": 1.0, "tolerance": 0.0,
          "verdict": "not comparable", "note": "data version unknown"},
         {"quantity": "e", "published": 10.0, "ours": 10.5,
-         "tolerance": _common.tolerance(0.1, 0.1, printed="10.0"), "note": "mean"},
+         "tolerance": _verdicts.tolerance(0.1, 0.1, printed="10.0"), "note": "mean"},
     ]
 
 
 def test_headline_table_verdicts_and_override():
-    df = _common.headline_table(_rows(), paper="P", chapter="c")
-    assert list(df.columns) == _common.HEADLINE_COLUMNS + ["verdict"]
+    df = _verdicts.headline_table(_rows(), paper="P", chapter="c")
+    assert list(df.columns) == _verdicts.HEADLINE_COLUMNS + ["verdict"]
     assert df["verdict"].tolist() == ["reproduced", "differs", "not comparable",
                                       "not comparable", "differs"]
     e = df.set_index("quantity").loc["e"]
@@ -113,16 +114,16 @@ def test_headline_table_verdicts_and_override():
     # recomputing keeps the override only
     stale = df.assign(verdict=["differs", "reproduced", "reproduced", "not comparable",
                                "reproduced"])
-    assert _common.verdicts(stale).tolist() == df["verdict"].tolist()
+    assert _verdicts.verdicts(stale).tolist() == df["verdict"].tolist()
 
 
 def test_headline_table_override_survives_collect(tmp_path):
     from credal.chapters import reproduction_report
-    df = _common.headline_table(_rows(), paper="P", chapter="c")
-    _common.save_table(df, "c", "headline", root=tmp_path, index=False)
+    df = _verdicts.headline_table(_rows(), paper="P", chapter="c")
+    _display.save_table(df, "c", "headline", root=tmp_path, index=False)
     got = reproduction_report.collect(tmp_path)
     assert got["verdict"].tolist() == df["verdict"].tolist()
-    assert list(got.columns) == _common.HEADLINE_COLUMNS + ["verdict"]
+    assert list(got.columns) == _verdicts.HEADLINE_COLUMNS + ["verdict"]
 
 
 @pytest.mark.parametrize("row", [
@@ -132,12 +133,12 @@ def test_headline_table_override_survives_collect(tmp_path):
     {"quantity": "x", "published": 1.0, "ours": 1.0, "tolerance": -0.1}])
 def test_headline_table_rejects(row):
     with pytest.raises(ValueError):
-        _common.headline_table([row], paper="P", chapter="c")
+        _verdicts.headline_table([row], paper="P", chapter="c")
 
 
 # --------------------------------------------------------------------------- the book's display
 
-THIN, DASH, MINUS = _common.THIN_SPACE, _common.MISSING, _common.MINUS
+THIN, DASH, MINUS = _display.THIN_SPACE, _display.MISSING, _display.MINUS
 
 
 @pytest.mark.parametrize("x, decimals, expected", [
@@ -145,14 +146,14 @@ THIN, DASH, MINUS = _common.THIN_SPACE, _common.MISSING, _common.MINUS
     (-0.0001, 2, "0.00"), (-0.0, 1, "0.0"), (-1.25, 1, f"{MINUS}1.2"), (np.nan, 3, DASH),
     (None, 0, DASH), (0.2117763992, 3, "0.212"), (float("inf"), 0, "\u221e")])
 def test_format_number(x, decimals, expected):
-    assert _common.format_number(x, decimals) == expected
+    assert _display.format_number(x, decimals) == expected
 
 
 @pytest.mark.parametrize("values, expected", [
     ([1182103.0, 12.0, np.nan], 0), ([86.81, 91.2], 1), ([0.81, 0.92], 3),
     ([0.0012, 0.0031], 4), ([], 0), ([np.nan], 0), (["a", 0.5], 3), ([0.0, 0.0], 0)])
 def test_column_decimals(values, expected):
-    assert _common.column_decimals(values) == expected
+    assert _display.column_decimals(values) == expected
 
 
 @pytest.mark.parametrize("p, cell, prose", [
@@ -160,21 +161,21 @@ def test_column_decimals(values, expected):
     (3e-9, "< 0.0001", "p < 0.0001"), (0.0, "< 0.0001", "p < 0.0001"), (1.0, "1.00", "p = 1.00"),
     (np.nan, DASH, f"p = {DASH}")])
 def test_format_p_and_p_text(p, cell, prose):
-    assert _common.format_p(p) == cell
-    assert _common.p_text(p) == prose
-    assert "= <" not in _common.p_text(p)
+    assert _display.format_p(p) == cell
+    assert _display.p_text(p) == prose
+    assert "= <" not in _display.p_text(p)
 
 
 def test_format_p_rejects_impossible_values():
     with pytest.raises(ValueError, match="p-value"):
-        _common.format_p(1.5)
+        _display.format_p(1.5)
 
 
 def test_format_table_printing_rules():
     df = pd.DataFrame({"data set": ["a" * 80, "b"], "n": [1182103.0, 12.0],
                        "acc": [0.2117763992, np.nan], "diff": [-0.00001, 0.5],
                        "p-value": [1e-6, 0.046], "ok": [True, False]})
-    cells = _common.format_table(df)
+    cells = _display.format_table(df)
     assert list(cells.columns) == list(df.columns)  # no index column
     assert cells.to_dict("list") == {
         "data set": ["a" * 80, "b"],  # never truncated
@@ -186,24 +187,24 @@ def test_format_table_printing_rules():
 
 def test_format_table_index_and_formats():
     df = pd.DataFrame({"x": [0.5, 0.25]}, index=pd.Index(["u", "v"], name="name"))
-    cells = _common.format_table(df, formats={"x": 1})
+    cells = _display.format_table(df, formats={"x": 1})
     assert cells.to_dict("list") == {"name": ["u", "v"], "x": ["0.5", "0.2"]}
-    assert list(_common.format_table(df, index=False).columns) == ["x"]
-    assert _common.format_table(df, formats={"x": ".0%"})["x"].tolist() == ["50%", "25%"]
-    assert _common.format_table(df, formats={"x": lambda v: f"<{v}>"})["x"].tolist() == \
+    assert list(_display.format_table(df, index=False).columns) == ["x"]
+    assert _display.format_table(df, formats={"x": ".0%"})["x"].tolist() == ["50%", "25%"]
+    assert _display.format_table(df, formats={"x": lambda v: f"<{v}>"})["x"].tolist() == \
         ["<0.5>", "<0.25>"]
     with pytest.raises(KeyError, match="nope"):
-        _common.format_table(df, formats={"nope": 1})
+        _display.format_table(df, formats={"nope": 1})
     multi = pd.DataFrame([[1, 2]], columns=pd.MultiIndex.from_tuples([("a", "x"), ("a", "y")]))
-    assert list(_common.format_table(multi).columns) == ["a x", "a y"]
+    assert list(_display.format_table(multi).columns) == ["a x", "a y"]
 
 
 def test_show_table_writes_csv_and_book_copy_and_links_it(tmp_path, monkeypatch):
     shown = []
-    monkeypatch.setattr(_common, "_display", shown.append)
+    monkeypatch.setattr(_display, "_display", shown.append)
     df = pd.DataFrame({"data set": ["x", "y"], "acc": [0.91234, np.nan],
                        "verdict": ["reproduced", "differs"]})
-    path = _common.show_table(df, "nb", "t1", caption="Table 1. Accuracy.", root=tmp_path)
+    path = _display.show_table(df, "nb", "t1", caption="Table 1. Accuracy.", root=tmp_path)
     assert path == tmp_path / "results" / "nb" / "t1.csv"
     copy = tmp_path / "book" / "generated" / "_extra" / "tables" / "nb" / "t1.csv"
     assert copy.read_bytes() == path.read_bytes()
@@ -218,24 +219,24 @@ def test_show_table_writes_csv_and_book_copy_and_links_it(tmp_path, monkeypatch)
 
 def test_show_table_collapses_long_tables_and_saves_csv_argument(tmp_path, monkeypatch):
     shown = []
-    monkeypatch.setattr(_common, "_display", shown.append)
+    monkeypatch.setattr(_display, "_display", shown.append)
     long = pd.DataFrame({"i": range(40)})
     full = long.assign(extra=1.5)
-    _common.show_table(long, "nb", "long", csv=full, root=tmp_path)
+    _display.show_table(long, "nb", "long", csv=full, root=tmp_path)
     assert "<details" in shown[-1]._repr_html_() and "40 rows" in shown[-1]._repr_html_()
     assert list(pd.read_csv(tmp_path / "results/nb/long.csv").columns) == ["i", "extra"]
-    _common.show_table(long, "nb", "long", collapse=False, root=tmp_path)
+    _display.show_table(long, "nb", "long", collapse=False, root=tmp_path)
     assert "<details" not in shown[-1]._repr_html_()
-    _common.show_table(long.head(3), "nb", "short", collapse=True, root=tmp_path)
+    _display.show_table(long.head(3), "nb", "short", collapse=True, root=tmp_path)
     assert "<details" in shown[-1]._repr_html_()
     with pytest.raises(TypeError, match="DataFrame"):
-        _common.show_table(long["i"], "nb", "s", root=tmp_path)
+        _display.show_table(long["i"], "nb", "s", root=tmp_path)
 
 
 def test_show_table_escapes_html(tmp_path, monkeypatch):
     shown = []
-    monkeypatch.setattr(_common, "_display", shown.append)
-    _common.show_table(pd.DataFrame({"a<b": ["<script>"]}), "nb", "esc", root=tmp_path)
+    monkeypatch.setattr(_display, "_display", shown.append)
+    _display.show_table(pd.DataFrame({"a<b": ["<script>"]}), "nb", "esc", root=tmp_path)
     html = shown[-1]._repr_html_()
     assert "<script>" not in html and "&lt;script&gt;" in html and "a&lt;b" in html
 
@@ -245,34 +246,34 @@ def test_comparison_layout_rounds_per_row_and_orders_columns():
                        "published": [86.8, 1200.0, 0.8123], "ours": [86.8312, 1187.0, -0.00001],
                        "tolerance": [1.234, 20.0, 0.0004], "unit": ["%", "", ""],
                        "note": ["long note " * 10, "", "x"], "paper": ["P"] * 3})
-    out = _common.comparison_layout(df, label="quantity", unit="unit")
+    out = _display.comparison_layout(df, label="quantity", unit="unit")
     assert list(out.columns) == ["quantity", "published", "ours", "tolerance", "unit",
                                  "verdict", "note"]
     assert out["published"].tolist() == ["86.8", "1200", "0.812"]
     assert out["ours"].tolist() == ["86.8", "1187", "0.000"]
     assert out["tolerance"].tolist() == ["1.2", "20", "0.0004"]
-    assert out["verdict"].tolist() == list(_common.verdicts(df))
+    assert out["verdict"].tolist() == list(_verdicts.verdicts(df))
     assert out["note"][0] == "long note " * 10
 
 
 def test_comparison_layout_keeps_text_cells_and_given_verdicts():
     df = pd.DataFrame({"data set": ["a", "b"], "published": ["86.8 ± 0.3", np.nan],
                        "ours": [0.5, 0.7], "verdict": ["not comparable", "differs"]})
-    out = _common.comparison_layout(df, label="data set", tolerance=None)
+    out = _display.comparison_layout(df, label="data set", tolerance=None)
     assert out["published"].tolist() == ["86.8 ± 0.3", DASH]
     assert out["verdict"].tolist() == ["not comparable", "differs"]
     with pytest.raises(KeyError, match="no column"):
-        _common.comparison_layout(df, label="nope", tolerance=None)
+        _display.comparison_layout(df, label="nope", tolerance=None)
     with pytest.raises(KeyError, match="verdict"):
-        _common.comparison_layout(df.drop(columns="verdict"), label="data set", tolerance=None)
+        _display.comparison_layout(df.drop(columns="verdict"), label="data set", tolerance=None)
 
 
 def test_comparison_table_saves_the_full_frame(tmp_path, monkeypatch):
     shown = []
-    monkeypatch.setattr(_common, "_display", shown.append)
+    monkeypatch.setattr(_display, "_display", shown.append)
     rows = [{"quantity": "q", "published": 1.0, "ours": 1.01, "tolerance": 0.05, "note": "n"}]
-    head = _common.headline_table(rows, "P (2001)", "nb")
-    layout = _common.comparison_table(head, "nb", "headline", label="quantity",
+    head = _verdicts.headline_table(rows, "P (2001)", "nb")
+    layout = _display.comparison_table(head, "nb", "headline", label="quantity",
                                       caption="Table 2.", root=tmp_path)
     assert len(layout.columns) <= 7
     saved = pd.read_csv(tmp_path / "results/nb/headline.csv")
@@ -283,31 +284,31 @@ def test_comparison_table_saves_the_full_frame(tmp_path, monkeypatch):
 
 def test_verdict_counts_and_durations():
     v = pd.DataFrame({"verdict": ["reproduced", "differs", "reproduced", "not comparable"]})
-    assert _common.verdict_counts(v) == {"reproduced": 2, "differs": 1, "not comparable": 1}
+    assert _verdicts.verdict_counts(v) == {"reproduced": 2, "differs": 1, "not comparable": 1}
     with pytest.raises(ValueError, match="unknown verdicts"):
-        _common.verdict_counts(["reproduced", "maybe"])
-    assert [_common.format_duration(s) for s in (41.4, 185, 3725)] == \
+        _verdicts.verdict_counts(["reproduced", "maybe"])
+    assert [_display.format_duration(s) for s in (41.4, 185, 3725)] == \
         ["41 s", "3 min 05 s", "1 h 02 min"]
 
 
 def test_at_a_glance(tmp_path, monkeypatch):
     shown = []
-    monkeypatch.setattr(_common, "_display", shown.append)
+    monkeypatch.setattr(_display, "_display", shown.append)
     monkeypatch.delenv("CREDAL_PROFILE", raising=False)
     head = pd.DataFrame({"verdict": ["reproduced", "differs", "reproduced"]})
-    box = _common.at_a_glance("A. Author (2001). *A title*. Journal 1:1-2.", "nb",
+    box = _display.at_a_glance("A. Author (2001). *A title*. Journal 1:1-2.", "nb",
                               mapping=[("Table 1", "Table 3"), ("Figure 2", ("Figure 1", "fig-x"))],
                               headline=head, profile="smoke", root=tmp_path)
     assert shown[-1]._repr_html_() == box
     assert "<em>A title</em>" in box and '<a href="#fig-x">Figure 1</a>' in box
     assert "2 reproduced" in box and "1 differs" in box and "0 not comparable" in box
     assert "make notebook NB=nb PROFILE=smoke" in box
-    assert f'class="{_common.RUNTIME_CLASS}">not measured yet' in box
+    assert f'class="{_display.RUNTIME_CLASS}">not measured yet' in box
     timings = tmp_path / "results" / "_timings"
     timings.mkdir(parents=True)
     (timings / "smoke.csv").write_text("notebook,profile,seconds\nnb,smoke,75.2\n")
     monkeypatch.setenv("CREDAL_PROFILE", "smoke")
-    box = _common.at_a_glance("C", "nb", root=tmp_path, display=False)
+    box = _display.at_a_glance("C", "nb", root=tmp_path, display=False)
     assert "1 min 15 s (previous run)" in box and "PROFILE=smoke" in box
 
 
@@ -316,8 +317,8 @@ def test_book_style_sets_svg_and_legible_text():
     pytest.importorskip("matplotlib_inline")
     from matplotlib_inline import backend_inline
     with mpl.rc_context():
-        _common.book_style()
-        assert mpl.rcParams["figure.figsize"][0] == _common.TEXT_WIDTH
+        _display.book_style()
+        assert mpl.rcParams["figure.figsize"][0] == _display.TEXT_WIDTH
         sizes = [mpl.rcParams[k] for k in ("font.size", "xtick.labelsize", "ytick.labelsize",
                                            "legend.fontsize", "axes.labelsize")]
         assert all(float(s) >= 9 for s in sizes)
@@ -338,8 +339,8 @@ def _execute_module():
 
 def test_execute_fills_the_run_time_of_the_glance_box(tmp_path, monkeypatch):
     import nbformat
-    monkeypatch.setattr(_common, "_display", lambda obj: None)
-    box = _common.at_a_glance("C", "nb", profile="smoke", root=tmp_path)
+    monkeypatch.setattr(_display, "_display", lambda obj: None)
+    box = _display.at_a_glance("C", "nb", profile="smoke", root=tmp_path)
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("at_a_glance(...)")
     glued = "application/papermill.record/text/html"  # the box glued, pasted at the top
@@ -352,7 +353,7 @@ def test_execute_fills_the_run_time_of_the_glance_box(tmp_path, monkeypatch):
     assert _execute_module()._fill_run_time(path, 125.4) == 2
     outputs = nbformat.read(path, 4).cells[0].outputs
     for html in (outputs[0]["data"]["text/html"], outputs[1]["data"][glued]):
-        assert f'<span class="{_common.RUNTIME_CLASS}">2 min 05 s (this build)</span>' in html
+        assert f'<span class="{_display.RUNTIME_CLASS}">2 min 05 s (this build)</span>' in html
         assert "not measured" not in html
 
 
@@ -389,12 +390,12 @@ def test_execute_prints_the_tcp_warning_once(capsys):
     (f"1{THIN}182", True), ("12%", True), ("NCC_0.25", False), ("a / b", False),
     ("reproduced", False)])
 def test_numeric_cells_do_not_wrap(cell, numeric):
-    html = _common.table_html(pd.DataFrame({"c": [cell]}))
+    html = _display.table_html(pd.DataFrame({"c": [cell]}))
     assert ('class="credal-num"' in html) is numeric
 
 
 def test_long_tokens_get_break_opportunities_short_ones_do_not():
-    html = _common.table_html(pd.DataFrame({"file": ["data/raw/uci/breast-cancer-wisconsin.data",
+    html = _display.table_html(pd.DataFrame({"file": ["data/raw/uci/breast-cancer-wisconsin.data",
                                                      "NCC_0.25"]}))
     assert "data/<wbr>raw/<wbr>uci/<wbr>breast-<wbr>cancer-<wbr>wisconsin.<wbr>data" in html
     assert ">NCC_0.25<" in html

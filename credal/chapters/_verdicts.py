@@ -1,0 +1,602 @@
+"""The report's verdicts: one tolerance rule, the chapters' headline declarations and the
+one builder that turns them into rows and verdicts.
+
+Every paper chapter declares each published number once, as data, in a module-level
+``HEADLINE = Headlines(paper=..., chapter=..., rows=(Headline(...), ...))``: where the
+published value lives (:class:`Published`, a row of ``data/published/*.csv``), how ours is
+read from the chapter's ``tables()`` (:class:`Cell` or a short function returning a
+:class:`Reading`), its standard errors, the printed digits, and a documented extra term or a
+"not comparable" reason.  :meth:`Headlines.judge` is the one builder of rows and verdicts.
+
+One verdict rule for every headline number of every chapter (:func:`tolerance`):
+
+    tolerance = z * sqrt(se_ours**2 + se_published**2) + rounding + extra,   z = 3
+
+* ``se_ours``: the standard error of our number (0 for an exact computation);
+* ``se_published``: the published number's standard error, as printed, or estimated from
+  its trial count and our spread (``spread / sqrt(n_published)``);
+* ``rounding``: half a unit of the last digit the paper prints;
+* ``extra``: a documented term for a known systematic gap (e.g. a guessed choice of data
+  sets), stated in the row's note.
+
+The two standard errors are independent random errors, so they combine in quadrature; the
+rounding and the extra term are bounded, not random, so they are added in full.  ``z = 3``
+keeps the chance of flagging a correct number at 0.27 % (two-sided normal), so that among
+the report's ~150 numbers fewer than one correct number is expected to be called
+*differs* by chance alone.
+
+Verdicts:
+
+* ``reproduced``: ``|ours - published| <= tolerance``;
+* ``differs``: outside the tolerance (the row's note says why);
+* ``not comparable``: the paper gives no number or we could not compute one (NaN), or the
+  chapter overrides the row (``verdict="not comparable"`` with a note) because the
+  published number cannot be derived from the paper's own data, or the data version it
+  used is unknown.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Cell", "HEADLINE_COLUMNS", "Headline", "Headlines", "NOT_COMPARABLE", "Published",
+           "Reading", "Tolerance", "Z_VERDICT", "first", "half_unit", "headline_table",
+           "meets_published", "published_text", "tolerance", "verdict_counts", "verdicts"]
+
+HEADLINE_COLUMNS = ["paper", "chapter", "quantity", "published", "ours", "tolerance",
+                    "unit", "note"]
+
+#: multiplier of the combined standard error in every tolerance (see module doc)
+Z_VERDICT = 3.0
+
+#: the only verdict a chapter may impose on a row (the others follow from the numbers)
+NOT_COMPARABLE = "not comparable"
+
+
+def half_unit(printed, scale: float = 1.0) -> float:
+    """Half a unit of the last digit of a number as the paper prints it.
+
+    Parameters
+    ----------
+    printed : str or int
+        The printed number as text (``"86.8"`` -> 0.05, ``"3"`` -> 0.5, ``".868"`` ->
+        0.0005, ``"1.20"`` -> 0.005), or an int: the number of decimals printed.
+    scale : float, default 1
+        Factor from the printed unit to the unit of the comparison (e.g. 100 when the
+        paper prints a fraction and the table is in percent).
+
+    Returns
+    -------
+    float
+    """
+    if isinstance(printed, (bool, np.bool_)):
+        raise TypeError("printed must be the printed text or a number of decimals, not a bool")
+    if isinstance(printed, (int, np.integer)):
+        return 0.5 * 10.0 ** (-int(printed)) * scale
+    if not isinstance(printed, str):
+        raise TypeError(f"printed must be the number as printed (str) or a number of decimals "
+                        f"(int); got {type(printed).__name__} {printed!r} (a float has lost its "
+                        f"trailing zeros)")
+    text = printed.strip().lstrip("+-").replace("%", "").strip()
+    try:
+        exponent = Decimal(text).as_tuple().exponent
+    except InvalidOperation:
+        raise ValueError(f"cannot read a printed number from {printed!r}") from None
+    if not isinstance(exponent, int):
+        raise ValueError(f"{printed!r} is not a finite number")
+    return 0.5 * 10.0 ** exponent * scale
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """A tolerance and its parts (see :func:`tolerance`); ``float(tol)`` is its value."""
+
+    value: float
+    z: float
+    se_ours: float
+    se_published: float
+    rounding: float
+    extra: float
+    extra_why: str = ""
+    published_se_estimated: bool = False
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def describe(self, digits: int = 3) -> str:
+        """The tolerance and its parts in one line, for a headline row's note."""
+        def f(x):
+            return f"{x:.{digits}g}"
+        pub = f"{f(self.se_published)}{' (est.)' if self.published_se_estimated else ''}"
+        parts = []
+        if self.se_ours or self.se_published:
+            parts.append(f"{self.z:g} x sqrt(SE ours {f(self.se_ours)}^2 + SE published "
+                         f"{pub}^2)")
+        if self.rounding or not parts:
+            parts.append(f"rounding {f(self.rounding)}")
+        text = f"tolerance {f(self.value)} = " + " + ".join(parts)
+        if self.extra:
+            text += f" + {f(self.extra)}" + (f" ({self.extra_why})" if self.extra_why else "")
+        return text
+
+
+def tolerance(se_ours=None, se_published=None, *, spread=None, n_ours=None, n_published=None,
+              printed=None, scale: float = 1.0, rounding=None, extra: float = 0.0,
+              extra_why: str = "", z: float = Z_VERDICT) -> Tolerance:
+    """The report's one tolerance rule (module doc): ``z*hypot(se_ours, se_pub) + rounding + extra``.
+
+    Parameters
+    ----------
+    se_ours : float, optional
+        Standard error of our number. If None, ``spread / sqrt(n_ours)``; if that is not
+        given either, 0 (an exact computation).
+    se_published : float, optional
+        The published number's standard error when the paper gives it. If None and
+        ``n_published`` is given, estimated as ``spread / sqrt(n_published)`` (the paper's
+        trials are assumed as variable as ours); otherwise 0.
+    spread : float, optional
+        Standard deviation of one trial (ours), in the unit of the comparison.
+    n_ours, n_published : int, optional
+        Number of independent trials behind our number / the published one.
+    printed : str or int, optional
+        The published number as printed, or its number of decimals: the rounding term is
+        :func:`half_unit` of it (times ``scale``).
+    scale : float, default 1
+        Printed unit -> comparison unit, for ``printed``.
+    rounding : float, optional
+        The rounding term itself, instead of ``printed`` (e.g. for a range's half-width).
+    extra : float, default 0
+        A documented systematic term, added in full; say why in ``extra_why``.
+    extra_why : str
+        Required when ``extra > 0``.
+    z : float, default :data:`Z_VERDICT`
+
+    Returns
+    -------
+    Tolerance
+        ``float()`` of it is the value; :meth:`Tolerance.describe` gives the note text.
+    """
+    def positive_int(name, n):
+        if n is None:
+            return None
+        if isinstance(n, bool) or int(n) != n or n < 1:
+            raise ValueError(f"{name} must be a positive whole number of trials; got {n!r}")
+        return int(n)
+
+    def nonneg(name, x):
+        x = float(x)
+        if not np.isfinite(x) or x < 0:
+            raise ValueError(f"{name} must be finite and >= 0; got {x!r}")
+        return x
+
+    n_ours, n_published = positive_int("n_ours", n_ours), positive_int("n_published", n_published)
+    if spread is not None:
+        spread = nonneg("spread", spread)
+    if se_ours is None:
+        if n_ours is not None:
+            if spread is None:
+                raise ValueError("n_ours needs spread (the SD of one of our trials)")
+            se_ours = spread / math.sqrt(n_ours)
+        else:
+            se_ours = 0.0
+    estimated = False
+    if se_published is None:
+        if n_published is not None:
+            if spread is None:
+                raise ValueError("n_published needs spread (our SD of one trial) to estimate "
+                                 "the published number's standard error")
+            se_published, estimated = spread / math.sqrt(n_published), True
+        else:
+            se_published = 0.0
+    if printed is not None and rounding is not None:
+        raise ValueError("give printed or rounding, not both")
+    rounding = half_unit(printed, scale) if printed is not None else (
+        0.0 if rounding is None else rounding)
+    se_ours, se_published = nonneg("se_ours", se_ours), nonneg("se_published", se_published)
+    rounding, extra, z = nonneg("rounding", rounding), nonneg("extra", extra), nonneg("z", z)
+    if extra > 0 and not extra_why.strip():
+        raise ValueError("an extra tolerance term needs its reason (extra_why)")
+    value = z * math.hypot(se_ours, se_published) + rounding + extra
+    return Tolerance(value, z, se_ours, se_published, rounding, extra, extra_why.strip(),
+                     estimated)
+
+
+def headline_table(rows, paper: str, chapter: str) -> pd.DataFrame:
+    """Build a chapter's headline table in the report's layout.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Each with ``quantity`` (str), ``published`` (float or NaN), ``ours`` (float or
+        NaN), ``tolerance`` (float >= 0, or a :class:`Tolerance`, whose
+        :meth:`~Tolerance.describe` is then appended to the note) and optionally ``unit``,
+        ``note`` and ``verdict``: ``"not comparable"`` (with a note saying why) overrides
+        the computed verdict; None/empty leaves it computed.
+    paper : str
+        Short citation, e.g. ``"Ramoni & Sebastiani (2001)"``.
+    chapter : str
+        Notebook name (``results/<chapter>/``).
+
+    Returns
+    -------
+    DataFrame with :data:`HEADLINE_COLUMNS` and a ``verdict`` column.
+    """
+    rows = [dict(r) for r in rows]
+    for r in rows:
+        tol = r.get("tolerance")
+        if isinstance(tol, Tolerance):
+            note = str(r.get("note") or "")
+            r["note"] = f"{note}; {tol.describe()}" if note else tol.describe()
+            r["tolerance"] = float(tol)
+        override = r.get("verdict")
+        if override is None or (isinstance(override, float) and np.isnan(override)) \
+                or override == "":
+            r["verdict"] = ""
+        elif override != NOT_COMPARABLE:
+            raise ValueError(f"row {r.get('quantity')!r}: a chapter may only set the verdict "
+                             f"{NOT_COMPARABLE!r}; got {override!r}")
+        elif not str(r.get("note") or "").strip():
+            raise ValueError(f"row {r.get('quantity')!r}: a 'not comparable' override needs a "
+                             "note saying why")
+    df = pd.DataFrame(rows)
+    required = {"quantity", "published", "ours", "tolerance"}
+    if not required <= set(df.columns):
+        raise ValueError(f"headline rows need the keys {sorted(required)}; got {list(df.columns)}")
+    for col in ("published", "ours", "tolerance"):
+        df[col] = pd.to_numeric(df[col], errors="raise").astype(float)
+    if (df["tolerance"].dropna() < 0).any():
+        raise ValueError("tolerances must be >= 0")
+    df["paper"], df["chapter"] = paper, chapter
+    for col in ("unit", "note"):
+        if col not in df:
+            df[col] = ""
+        df[col] = df[col].fillna("")
+    return df[HEADLINE_COLUMNS].assign(verdict=verdicts(df))
+
+
+def verdicts(df: pd.DataFrame) -> pd.Series:
+    """``reproduced`` / ``differs`` / ``not comparable`` for each row (see module doc).
+
+    A ``verdict`` column, if ``df`` has one, is honoured only where it says
+    ``"not comparable"`` (a chapter's override); every other verdict is recomputed from
+    ``published``, ``ours`` and ``tolerance``, so a stale verdict cannot survive.
+    """
+    pub, ours, tol = (df[c].astype(float).to_numpy() for c in ("published", "ours", "tolerance"))
+    ok = np.isfinite(pub) & np.isfinite(ours)
+    if "verdict" in df:
+        ok &= df["verdict"].astype(object).to_numpy() != NOT_COMPARABLE
+    close = ok & (np.abs(ours - pub) <= np.where(np.isfinite(tol), tol, 0.0) + 1e-12)
+    out = np.where(~ok, NOT_COMPARABLE, np.where(close, "reproduced", "differs"))
+    return pd.Series(out, index=df.index, name="verdict")
+
+
+def meets_published(pvalue, published):
+    """Whether a p-value satisfies a published statement.
+
+    Parameters
+    ----------
+    pvalue : float
+    published : str
+        ``"<x"`` (significant below ``x``) or ``"n.s."`` (not significant at 5%).
+
+    Returns
+    -------
+    bool or None
+        None when the statement is not one of these forms or ``pvalue`` is NaN.
+    """
+    if pvalue is None or not np.isfinite(pvalue):
+        return None
+    text = str(published).strip().lower()
+    if text == "n.s.":
+        return bool(pvalue >= 0.05)
+    if text.startswith("<"):
+        try:
+            bound = float(text[1:])
+        except ValueError:
+            return None
+        return bool(pvalue < bound)
+    return None
+
+
+def verdict_counts(headline) -> dict:
+    """``{"reproduced": n, "differs": n, "not comparable": n}`` of a headline table
+    (a DataFrame with a ``verdict`` column, or the verdicts themselves)."""
+    v = headline["verdict"] if isinstance(headline, pd.DataFrame) else pd.Series(headline)
+    counts = v.astype(str).value_counts()
+    out = {k: int(counts.get(k, 0)) for k in ("reproduced", "differs", NOT_COMPARABLE)}
+    other = int(len(v) - sum(out.values()))
+    if other:
+        raise ValueError(f"unknown verdicts in the headline table: "
+                         f"{sorted(set(v.astype(str)) - set(out))}")
+    return out
+
+
+# --------------------------------------------------------------------------- declarations
+#
+# A chapter declares each published number once, as data (:class:`Headline`), in a
+# module-level ``HEADLINE = Headlines(paper=..., chapter=..., rows=(...))``; the one
+# builder, :meth:`Headlines.judge`, reads the published values, reads ours from the
+# chapter's ``tables()``, applies :func:`tolerance` and returns the report's rows.
+
+
+@dataclass(frozen=True)
+class Published:
+    """Where a published number lives: cells of ``data/published/<table>.csv``.
+
+    Parameters
+    ----------
+    table : str
+        File name without ``.csv`` (see :func:`credal.datasets.published`).
+    where : dict
+        ``{column: value}``: the rows whose columns equal these values (compared as
+        text, so ``{"d": 25}`` matches ``25`` and ``"25"``).
+    column : str, default ``"value"``
+        The column holding the number.
+    reduce : {None, "mean", "sum"}
+        None: exactly one row must match; otherwise the mean or sum over the matches.
+    scale : float, default 1
+        Printed unit -> comparison unit (e.g. 100 for a printed fraction shown in percent).
+    """
+
+    table: str
+    where: dict = field(default_factory=dict)
+    column: str = "value"
+    reduce: str | None = None
+    scale: float = 1.0
+
+    def cells(self) -> pd.Series:
+        """The matching cells as printed (text), in file order."""
+        from credal.datasets import published
+
+        df = published(self.table)
+        text = published_text(self.table)
+        if self.column not in df.columns:
+            raise KeyError(f"published table {self.table!r} has no column {self.column!r}; "
+                           f"columns: {list(df.columns)}")
+        mask = np.ones(len(df), dtype=bool)
+        for col, val in self.where.items():
+            if col not in df.columns:
+                raise KeyError(f"published table {self.table!r} has no column {col!r}")
+            mask &= text[col].str.strip().to_numpy() == str(val).strip()
+        hit = text.loc[mask, self.column]
+        if hit.empty:
+            raise KeyError(f"no row of published table {self.table!r} has {self.where}")
+        if self.reduce is None and len(hit) != 1:
+            raise KeyError(f"{len(hit)} rows of published table {self.table!r} match "
+                           f"{self.where}; name one (or give reduce='mean' / 'sum')")
+        return hit
+
+    def value(self) -> float:
+        """The published number in the comparison's unit (NaN for a blank cell)."""
+        cells = pd.to_numeric(self.cells(), errors="coerce") * self.scale
+        if self.reduce == "sum":
+            return float(cells.sum(min_count=1))
+        return float(cells.mean())
+
+    def printed(self) -> str:
+        """The text of the cell with the most decimals (its rounding bounds them all)."""
+        cells = self.cells().astype(str).str.strip()
+        return max(cells, key=lambda t: len(t.split(".", 1)[1]) if "." in t else 0)
+
+
+def published_text(table: str) -> pd.DataFrame:
+    """``data/published/<table>.csv`` with every cell as printed text (no float parsing)."""
+    from credal.datasets import data_dir, published
+
+    published(table)  # the clear error for an unknown table
+    name = table[:-4] if str(table).endswith(".csv") else str(table)
+    return pd.read_csv(data_dir() / "published" / f"{name}.csv", dtype=str,
+                       keep_default_na=False)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """How ours is read: one cell of one of the chapter's tables.
+
+    Parameters
+    ----------
+    table : str
+        A key of the chapter's ``tables()``.
+    where : dict
+        ``{column or index level: value}`` picking exactly one row.
+    column : str
+        The column holding our number.
+    se : str, optional
+        A column holding our standard error (same row).
+    """
+
+    table: str
+    where: dict
+    column: str
+    se: str | None = None
+
+    def __call__(self, tables) -> "Reading":
+        if self.table not in tables:
+            raise KeyError(f"no table {self.table!r}; tables: {sorted(tables)}")
+        df = tables[self.table]
+        flat = df.reset_index() if any(n is not None for n in df.index.names) else df
+        mask = np.ones(len(flat), dtype=bool)
+        for col, val in self.where.items():
+            mask &= (flat[col] == val).to_numpy()
+        hit = flat.loc[mask]
+        if len(hit) != 1:
+            raise KeyError(f"{len(hit)} rows of table {self.table!r} match {self.where}")
+        row = hit.iloc[0]
+        return Reading(float(row[self.column]),
+                       se=None if self.se is None else float(row[self.se]))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Our number and what the tolerance needs of it (see :func:`tolerance`).
+
+    ``value`` is ours; ``se``, ``spread``, ``n_ours``, ``se_published``, ``n_published``,
+    ``extra`` / ``extra_why`` and ``rounding`` are passed to :func:`tolerance` when given;
+    ``note`` is added to the row's note after the declaration's own.
+    """
+
+    value: float
+    se: float | None = None
+    spread: float | None = None
+    n_ours: int | None = None
+    se_published: float | None = None
+    n_published: int | None = None
+    extra: float = 0.0
+    extra_why: str = ""
+    rounding: float | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One published number of a paper, declared once (see :class:`Headlines`).
+
+    Parameters
+    ----------
+    quantity : str
+        What the row says, as the report prints it.
+    published : Published or None
+        Where the published number lives; None only with ``not_comparable`` (the paper
+        prints no number).
+    ours : Cell or callable
+        ``ours(tables) -> Reading or float``: how ours is read from the chapter's
+        ``tables()`` (a callable may use several tables; keep it short). None from it
+        leaves the row out (what it needs was not run at this parameter profile).
+    unit : str
+    printed : str or int, optional
+        The published number's printed digits (text or number of decimals) for the
+        rounding term; default: the published cell's own text. Give ``rounding``
+        instead for a term that is not half a unit (e.g. a value rounded up).
+    rounding : float, optional
+    note : str
+        The row's fixed note (how the number is read); a reading's note follows it.
+    se_published, n_published : optional
+        The published number's standard error, or its number of trials (the SE is then
+        estimated from our spread); a reading's values take precedence.
+    extra, extra_why : float, str
+        A documented systematic term (the report's rule: added in full, reason required).
+    not_comparable : str
+        Why the row cannot be judged (the paper prints no number, its data are not
+        available, or the number cannot come from the authors' own data); makes the
+        verdict "not comparable".
+    differs_why : str, optional
+        When set (even to ""), a row outside its tolerance gets "differs by <gap>" and
+        this reason in its note.
+    """
+
+    quantity: str
+    published: Published | None
+    ours: object
+    unit: str = ""
+    printed: str | int | None = None
+    rounding: float | None = None
+    note: str = ""
+    se_published: float | None = None
+    n_published: int | None = None
+    extra: float = 0.0
+    extra_why: str = ""
+    not_comparable: str = ""
+    differs_why: str | None = None
+
+    def check(self) -> None:
+        """Raise ValueError if the declaration is incomplete (see :meth:`Headlines.check`)."""
+        where = f"headline {self.quantity!r}"
+        if not self.quantity.strip():
+            raise ValueError("a headline row needs its quantity")
+        if self.published is None and not self.not_comparable.strip():
+            raise ValueError(f"{where}: no published value and no reason (not_comparable)")
+        if self.extra and not self.extra_why.strip():
+            raise ValueError(f"{where}: an extra tolerance term needs its reason (extra_why)")
+        if not callable(self.ours):
+            raise ValueError(f"{where}: ours must be a Cell or a callable of the tables")
+        if self.published is not None:
+            self.published.cells()  # raises when the published row is not found
+
+    def row(self, tables) -> dict:
+        """The row of :func:`headline_table` for this declaration and ``tables``."""
+        reading = self.ours(tables)
+        if reading is None:  # what it needs was not run at this profile: no row
+            return None
+        if not isinstance(reading, Reading):
+            reading = Reading(float(reading))
+        pub = self.published.value() if self.published is not None else np.nan
+        printed = self.printed
+        rounding = reading.rounding if reading.rounding is not None else self.rounding
+        if printed is None and rounding is None and self.published is not None:
+            printed = self.published.printed()
+        scale = self.published.scale if self.published is not None else 1.0
+        tol = tolerance(
+            reading.se, first(reading.se_published, self.se_published),
+            spread=reading.spread, n_ours=reading.n_ours,
+            n_published=first(reading.n_published, self.n_published),
+            printed=None if rounding is not None else printed, scale=scale,
+            rounding=rounding, extra=reading.extra or self.extra,
+            extra_why=reading.extra_why or self.extra_why)
+        note = "; ".join(t for t in (self.note, reading.note) if t)
+        ours = float(reading.value)
+        if (self.differs_why is not None and np.isfinite(pub) and np.isfinite(ours)
+                and abs(ours - pub) > float(tol) + 1e-12):
+            note = f"{note}; differs by {ours - pub:+.3g}" + (
+                f": {self.differs_why}" if self.differs_why else "")
+        row = {"quantity": self.quantity, "published": pub, "ours": ours, "tolerance": tol,
+               "unit": self.unit, "note": note}
+        if self.not_comparable:
+            row["verdict"] = NOT_COMPARABLE
+            row["note"] = f"{note}; {self.not_comparable}" if note else self.not_comparable
+        return row
+
+
+def first(*values):
+    """The first of ``values`` that is not None (None if all are)."""
+    return next((v for v in values if v is not None), None)
+
+
+@dataclass(frozen=True)
+class Headlines:
+    """A chapter's headline declarations: the paper, the notebook and one
+    :class:`Headline` per published number, judged by :meth:`judge`."""
+
+    paper: str
+    chapter: str
+    rows: tuple = ()
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def check(self) -> None:
+        """Check every declaration: its published value is found, every extra term and
+        every "not comparable" carries its reason, no quantity is declared twice."""
+        seen = set()
+        for h in self.rows:
+            h.check()
+            if h.quantity in seen:
+                raise ValueError(f"{self.chapter}: headline {h.quantity!r} declared twice")
+            seen.add(h.quantity)
+
+    def judge(self, tables, only=None) -> pd.DataFrame:
+        """The report's rows and verdicts for the chapter's ``tables()``.
+
+        Parameters
+        ----------
+        tables : dict of str -> DataFrame
+            The chapter's ``tables(results)``.
+        only : callable, optional
+            ``only(headline) -> bool``: judge these declarations only (e.g. the rows of
+            one table shown in the chapter).
+
+        Returns
+        -------
+        DataFrame
+            :data:`HEADLINE_COLUMNS` plus ``verdict`` (see :func:`headline_table`).
+        """
+        rows = [h.row(tables) for h in self.rows if only is None or only(h)]
+        rows = [r for r in rows if r is not None]
+        return headline_table(rows, paper=self.paper, chapter=self.chapter)
