@@ -238,6 +238,15 @@ class _CredalNaive(CredalMixin, _NaiveCounts):
         mask = np.broadcast_to(obs[:, None, :], (B, P, m)).reshape(B * P, m)
         return n1, n2, n1j, n2j, o1j, o2j, mask
 
+    def _pair_counts(self, codes, rows, a, b):
+        """Counts ``(n1, n1j, o1j, n2, n2j, o2j, mask)`` of the problems ``a`` vs ``b`` on
+        ``codes[rows]``, one per entry of ``rows`` (the arguments of
+        :class:`~credal.likelihood.LnccPairs`)."""
+        cnt, obs = self._gather(codes[rows])
+        k = np.arange(rows.size)
+        cc, oc = self.class_count_, self.observed_count_
+        return cc[a], cnt[k, a], oc[a], cc[b], cnt[k, b], oc[b], obs
+
     def _pair_matrix(self, values, B, fill, values_rev=None):
         K = len(self.classes_)
         out = np.full((B, K, K), fill, dtype=float)
@@ -359,14 +368,9 @@ class NCC(_CredalNaive):
         m = codes.shape[1]
         out = np.zeros(rows.size, dtype=bool)
         for sl in self._chunks(rows.size, max(m, 1) * 16):
-            r, aa, bb = rows[sl], a[sl], b[sl]
-            cnt, obs = self._gather(codes[r])
-            k = np.arange(r.size)
-            v, _ = ncc_log_infimum(
-                self.class_count_[aa], self.class_count_[bb], cnt[k, aa], cnt[k, bb],
-                self.observed_count_[aa], self.observed_count_[bb], obs,
-                self.n_values_, float(self.s), float(self.epsilon), K, self.epsilon_model,
-            )
+            n1, n1j, o1j, n2, n2j, o2j, obs = self._pair_counts(codes, rows[sl], a[sl], b[sl])
+            v, _ = ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, obs, self.n_values_,
+                                   float(self.s), float(self.epsilon), K, self.epsilon_model)
             out[sl] = v > LOG_TIE  # an infimum ratio of 1 up to rounding: no dominance
         return out
 
@@ -486,14 +490,6 @@ class LNCC(_CredalNaive):
 
     def _nbc_s(self):
         return 1.0
-
-    def _pair_counts(self, codes, rows, a, b):
-        """Arguments ``(n1, n1j, o1j, n2, n2j, o2j, mask)`` of the LNCC problems
-        ``a`` vs ``b`` on ``codes[rows]`` (see :class:`~credal.likelihood.LnccPairs`)."""
-        cnt, obs = self._gather(codes[rows])
-        k = np.arange(rows.size)
-        cc, oc = self.class_count_, self.observed_count_
-        return cc[a], cnt[k, a], oc[a], cc[b], cnt[k, b], oc[b], obs
 
     def _exact_log_threshold(self, codes, rows, a, b):
         """``ln alpha*`` of ``a`` over ``b`` and of ``b`` over ``a`` on ``codes[rows]``."""
