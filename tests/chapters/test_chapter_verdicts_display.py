@@ -475,3 +475,21 @@ def test_headline_check_refuses_incomplete_declarations(kwargs, match):
         _verdicts.Headline(**{**base, **kwargs}).check()
     with pytest.raises(ValueError, match="declared twice"):
         _verdicts.Headlines("P", "nb", (_verdicts.Headline(**base),) * 2).check()
+
+
+def test_declaration_options_for_notes_lists_and_empty_runs():
+    base = dict(quantity="q", published=_SGL, ours=lambda t: _verdicts.Reading(84.0, se=0.1))
+    judged = _verdicts.Headlines("P", "nb", (_verdicts.Headline(**base, describe=False),)).judge({})
+    assert judged["note"].iloc[0] == "" and judged["tolerance"].iloc[0] == pytest.approx(0.35)
+    given = _verdicts.Headline(**{**base, "ours": lambda t: _verdicts.Reading(
+        84.0, tolerance=0.5, note="3 SD of a mean of single-split results")})
+    row = _verdicts.Headlines("P", "nb", (given,)).judge({})
+    assert row["tolerance"].iloc[0] == 0.5
+    assert row["note"].iloc[0] == "3 SD of a mean of single-split results"
+    both = _verdicts.Published("antonucci_headline_numbers",
+                               {"quantity": "average single-accuracy (Sgl-acc)",
+                                "classifier": ["NCC_0.05", "LNCC_0.75"]}, reduce="mean")
+    assert both.value() == pytest.approx((84.2 + 85.5) / 2)
+    empty = _verdicts.Headlines("P", "nb", (_verdicts.Headline(**{**base, "ours": lambda t: None}),))
+    assert list(empty.judge({}).columns) == _verdicts.HEADLINE_COLUMNS + ["verdict"]
+    assert empty.judge({}).empty
