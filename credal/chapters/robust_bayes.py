@@ -391,8 +391,9 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
         Variants run both ways for the unlabelled-rows study (those whose class is never
         missing are skipped).
     bins : list of int
-        Other bin counts for the bin-count study (``n_bins`` is always run), each with
-        ``bins_repeats`` replicates (default ``n_repeats``).
+        Other bin counts for the bin-count study (``n_bins`` is always in it), each with
+        ``bins_repeats`` replicates (default ``n_repeats``; the main run is reused where
+        it is the same).
     exclude : list of str
         Data set labels left out of the comparison with the paper (their data are not
         the paper's); kept in the results for :func:`tables`.
@@ -416,19 +417,20 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
     keep = [v for v in unlabelled_variants
             if _paper_data(v, paper_rows=paper_rows)[2].isna().any()]
     reps = n_repeats if bins_repeats is None else bins_repeats
+    folds = _cross_validate(variants, n_bins=n_bins, n_repeats=n_repeats,
+                            unlabelled=unlabelled, **cv)
     return {
         "settings": dict(variants=list(variants), n_bins=n_bins, alpha=alpha, n_splits=n_splits,
                          n_repeats=n_repeats, paper_rows=paper_rows, unlabelled=unlabelled,
                          unlabelled_variants=keep, bins_repeats=reps, exclude=list(exclude)),
-        "folds": _cross_validate(variants, n_bins=n_bins, n_repeats=n_repeats,
-                                 unlabelled=unlabelled, **cv),
+        "folds": folds,
         "unlabelled": {label: _cross_validate(keep, n_bins=n_bins, n_repeats=n_repeats,
                                               unlabelled=mode, **cv)
                        for mode, label in (("drop", "dropped"), ("train", "in training"))
                        if keep},
-        "bins": {int(b): _cross_validate(variants, n_bins=int(b), n_repeats=reps,
-                                         unlabelled=unlabelled, **cv)
-                 for b in sorted(set(bins) | {n_bins})},
+        "bins": {int(b): folds if (int(b), reps) == (n_bins, n_repeats) else _cross_validate(
+            variants, n_bins=int(b), n_repeats=reps, unlabelled=unlabelled, **cv)
+            for b in sorted(set(bins) | {n_bins})},
     }
 
 
@@ -905,7 +907,7 @@ def _bins_table(runs, exclude=()):
         row["cells compared"] = int(c["data sets"].sum())
         row["largest coverage gap"] = c.loc["RBC_d coverage", "largest difference"]
         rows.append(row)
-    return pd.DataFrame(rows).set_index("bins")
+    return pd.DataFrame(rows).set_index("bins") if rows else pd.DataFrame()
 
 
 def _missing_concentration(name="arrhythmia"):
@@ -1027,22 +1029,28 @@ def tables(results):
     """
     s = results["settings"]
     summary = _pooled_summary(results["folds"])
-    t1, t2 = _table1(summary), _table2(summary)
     data = _data_table(s["variants"], summary, paper_rows=s["paper_rows"],
                        unlabelled=s["unlabelled"])
+    return _tables(summary, data, s, results["unlabelled"], results["bins"])
+
+
+def _tables(summary, data, settings, unlabelled=None, bins=None):
+    """:func:`tables` from the pooled summary, the data table, the run's settings and the
+    studies' runs (empty when None)."""
+    t1, t2 = _table1(summary), _table2(summary)
     ratios, hw = _halfwidth_check()
-    ex = list(s["exclude"])
+    ex = list(settings["exclude"])
     why = [_EXCLUDED_WHY.get(d, _OTHER_DATA) for d in ex]
     return {
         "pooled_summary": summary, "data_sets": data, "table1": t1, "table2": t2,
         "table1_comparison": _compare_table1(t1, exclude=ex), "claims": _paper_claims(t1),
         "published_halfwidth_ratios": ratios, "published_halfwidth_summary": hw,
         "gain_by_classes": _gain_by_classes(t1, data, exclude=ex),
-        "unlabelled_rows": _unlabelled_table(results["unlabelled"], s["unlabelled_variants"]),
-        "bins_study": _bins_table(results["bins"], exclude=ex),
+        "unlabelled_rows": _unlabelled_table(unlabelled or {}, settings["unlabelled_variants"]),
+        "bins_study": _bins_table(bins or {}, exclude=ex),
         "excluded": pd.DataFrame({"why": why}, index=pd.Index(ex, dtype=object, name="data set")),
         "missing_concentration": _missing_concentration(),
-        "settings": pd.DataFrame({"value": pd.Series(s, dtype=object)}),
+        "settings": pd.DataFrame({"value": pd.Series(settings, dtype=object)}),
     }
 
 
