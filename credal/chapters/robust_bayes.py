@@ -41,9 +41,7 @@ CITATION = ('M. Ramoni and P. Sebastiani, "Robust Bayes classifiers", *Artificia
 _CLASSIFIER_NAMES = ("NBC_m", "NBC_*", "RBC")
 
 
-# ----------------------------------------------------------------------------
-# Decision rule (Section 4.3)
-# ----------------------------------------------------------------------------
+# -- Decision rule (Section 4.3) -------------------------------------------------------
 def _fractions(name, value):
     arr = np.asarray(value, dtype=np.float64)
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
@@ -128,30 +126,16 @@ def max_cost_ratio(residual_accuracies, axis=-1):
 
 
 def classifiers(alpha=1.0):
-    """The three classifiers of the chapter, keyed by their names in the engine's tables.
-
-    Parameters
-    ----------
-    alpha : float, default 1
-        Global prior precision of every classifier.
-
-    Returns
-    -------
-    dict of str -> estimator
-        ``NBC_m`` and ``NBC_*`` (:class:`credal.robust.NaiveBayesMissing` ignoring missing
-        entries / counting them as a value) and ``RBC`` (:class:`credal.robust.RobustBayes`,
-        which gives both RBC_d and RBC_u).
-    """
-    return {
-        "NBC_m": NaiveBayesMissing(strategy="ignore", alpha=alpha),
-        "NBC_*": NaiveBayesMissing(strategy="category", alpha=alpha),
-        "RBC": RobustBayes(alpha=alpha),
-    }
+    """The three classifiers of the chapter (global prior precision ``alpha``), keyed by
+    their names in the engine's tables: ``NBC_m`` and ``NBC_*``
+    (:class:`credal.robust.NaiveBayesMissing` ignoring missing entries / counting them as
+    a value) and ``RBC`` (:class:`credal.robust.RobustBayes`: both RBC_d and RBC_u)."""
+    return {"NBC_m": NaiveBayesMissing(strategy="ignore", alpha=alpha),
+            "NBC_*": NaiveBayesMissing(strategy="category", alpha=alpha),
+            "RBC": RobustBayes(alpha=alpha)}
 
 
-# --------------------------------------------------------------------------------------
-# Run: the data sets as the paper used them, the folds, one engine call
-# --------------------------------------------------------------------------------------
+# -- Run: the data sets as the paper used them, the folds, one engine call -------------
 # Separator between a data set's label and the repeat/fold of an explicit split.
 _FOLD_SEP = "::"
 
@@ -182,18 +166,9 @@ def _paper_info(name):
 
 
 def _parse_variant(variant):
-    """Split a data set variant ``"name"`` or ``"name:class_column"``.
-
-    Parameters
-    ----------
-    variant : str
-        A catalogue name, optionally followed by ``:`` and the name of a feature
-        to use as the class instead of the catalogue's class.
-
-    Returns
-    -------
-    name : str
-    target : str or None
+    """Split a data set variant ``"name"`` or ``"name:class_column"`` (a catalogue name,
+    optionally followed by ``:`` and the name of a feature to use as the class instead of
+    the catalogue's class) into ``(name, target)``, ``target`` None without a column.
 
     Examples
     --------
@@ -215,23 +190,15 @@ def _variant_label(variant):
 
 
 def _paper_data(variant, *, paper_rows=True):
-    """Load a data set the way the chapter uses it.
+    """Load a data set the way the chapter uses it: ``(label, X, y)``, ``label`` from
+    :func:`_variant_label`, ``X`` a DataFrame (categoricals and floats), ``y`` a categorical
+    Series, NaN where the class is missing.
 
-    Parameters
-    ----------
-    variant : str
-        Catalogue name, or ``"name:column"`` to use feature ``column`` as the class
-        (the catalogue's class then becomes a nominal feature, appended last).
-    paper_rows : bool, default=True
-        When the data set ships a fixed train/test split and the paper's size is
-        that of the training part (anneal_orig: 798 of 898 rows), keep only the
-        training rows, as the paper did.
-
-    Returns
-    -------
-    tuple (label, X, y)
-        ``label`` from :func:`_variant_label`; ``X`` a DataFrame (categoricals and
-        floats); ``y`` a categorical Series, NaN where the class is missing.
+    ``variant`` is a catalogue name, or ``"name:column"`` to use feature ``column`` as the
+    class (the catalogue's class then becomes a nominal feature, appended last).  With
+    ``paper_rows``, when the data set ships a fixed train/test split and the paper's size
+    is that of the training part (anneal_orig: 798 of 898 rows), only the training rows
+    are kept, as the paper did.
     """
     name, target = _parse_variant(variant)
     ds = datasets.load(name)
@@ -265,23 +232,12 @@ def _cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="dro
     every unlabelled row is added to every training part.  NBC_m and NBC_* drop
     those rows in ``fit``; RBC widens its class intervals with them.
 
-    Parameters
-    ----------
-    items : list of tuple (label, X, y)
-        E.g. from :func:`_paper_data`.
-    n_splits, n_repeats, random_state : int
-        The cross-validation (same meaning as in the engine).
-    unlabelled : {"drop", "train"}, default="drop"
-        What happens to rows without class: removed (the paper's protocol; it
-        states that its data sets report the class of every case), or added to
-        every training part.
-
-    Returns
-    -------
-    list
-        ``(label, X, y)`` and ``(label::repeat:fold, X, y, split)`` items; call the
-        engine with ``use_predefined_split=True, drop_missing_y=False`` and map
-        the names back with :func:`_collect_folds`.
+    ``items``: ``(label, X, y)`` tuples (e.g. from :func:`_paper_data`); ``n_splits``,
+    ``n_repeats``, ``random_state``: the cross-validation (as in the engine);
+    ``unlabelled="drop"`` is the paper's protocol (it states that its data sets report the
+    class of every case).  Returns ``(label, X, y)`` and ``(label::repeat:fold, X, y,
+    split)`` items: call the engine with ``use_predefined_split=True,
+    drop_missing_y=False`` and map the names back with :func:`_collect_folds`.
     """
     check_choice("unlabelled", unlabelled, ("train", "drop"))
     out = []
@@ -291,34 +247,24 @@ def _cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="dro
         miss = y.isna().to_numpy()
         if not miss.any():
             out.append((label, X, y))
-            continue
-        if unlabelled == "drop" or miss.all():
+        elif unlabelled == "drop" or miss.all():
             out.append((label, X.loc[~miss].reset_index(drop=True),
                         y.loc[~miss].reset_index(drop=True)))
-            continue
-        labelled = np.flatnonzero(~miss)
-        for rep, fold, tr, te in fold_splits(y.iloc[labelled], n_splits=n_splits,
-                                             n_repeats=n_repeats, random_state=random_state):
-            split = np.full(len(y), "train", dtype=object)
-            split[labelled[te]] = "test"
-            out.append((f"{label}{_FOLD_SEP}{rep}:{fold}", X, y, split))
+        else:
+            labelled = np.flatnonzero(~miss)
+            for rep, fold, tr, te in fold_splits(y.iloc[labelled], n_splits=n_splits,
+                                                 n_repeats=n_repeats, random_state=random_state):
+                split = np.full(len(y), "train", dtype=object)
+                split[labelled[te]] = "test"
+                out.append((f"{label}{_FOLD_SEP}{rep}:{fold}", X, y, split))
     return out
 
 
 def _collect_folds(folds):
-    """Map explicit-split item names back to (data set, repeat, fold).
-
-    Parameters
-    ----------
-    folds : DataFrame
-        ``CVResult.folds`` of an engine run on :func:`_cv_items` output.
-
-    Returns
-    -------
-    DataFrame
-        The same rows, ``dataset`` without the suffix and ``repeat``/``fold`` set
-        from it, sorted by data set, classifier, repeat and fold.
-    """
+    """Map explicit-split item names back to (data set, repeat, fold): the rows of
+    ``folds`` (``CVResult.folds`` of an engine run on :func:`_cv_items` output), ``dataset``
+    without the suffix and ``repeat``/``fold`` set from it, sorted by data set, classifier,
+    repeat and fold."""
     f = folds.copy()
     name = f["dataset"].astype(str)
     has = name.str.contains(_FOLD_SEP, regex=False)
@@ -328,9 +274,7 @@ def _collect_folds(folds):
         f.loc[has, "dataset"] = parts[0]
         f.loc[has, "repeat"] = rf[0].to_numpy()
         f.loc[has, "fold"] = rf[1].to_numpy()
-    f["repeat"] = f["repeat"].astype(int)
-    f["fold"] = f["fold"].astype(int)
-    return f.sort_values(["dataset", "classifier", "repeat", "fold"],
+    return f.astype({"repeat": int, "fold": int}).sort_values(["dataset", "classifier", "repeat", "fold"],
                          kind="stable").reset_index(drop=True)
 
 
@@ -382,11 +326,10 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
     n_splits, n_repeats, random_state : int
         Repeated stratified k-fold cross-validation.
     paper_rows : bool
-        Keep only the training rows of a data set shipped with a fixed split when the
-        paper's size is that of the training part (anneal_orig: 798 of 898 rows).
+        See :func:`_paper_data` (anneal_orig: the paper's 798 training rows).
     unlabelled : {"drop", "train"}
         Rows without class: removed (the paper's protocol), or added to every training
-        part (they are never scored).
+        part, never scored (:func:`_cv_items`).
     unlabelled_variants : list of str
         Variants run both ways for the unlabelled-rows study (those whose class is never
         missing are skipped).
@@ -434,12 +377,11 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
     }
 
 
-# --------------------------------------------------------------------------------------
-# Tables: Table 1 pooled over the folds, Table 2, comparisons, the two studies
-# --------------------------------------------------------------------------------------
+# -- Tables: Table 1 pooled over the folds, Table 2, comparisons, the two studies ------
 #: The five quantities of the paper's Table 1, in its column order.
 _QUANTITIES = ("NBC_m", "NBC_*", "RBC_d", "RBC_d coverage", "RBC_u")
 
+_PUB1_CSV, _PUB2_CSV = "ramoni_table1_accuracy_coverage", "ramoni_table2_residual"
 # Table 1 columns of data/published/ramoni_table1_accuracy_coverage.csv.
 _PUB1 = {"NBC_m": ("NBCm_acc", "NBCm_hw"), "NBC_*": ("NBCstar_acc", "NBCstar_hw"),
          "RBC_d": ("RBCd_acc", "RBCd_acc_hw"), "RBC_d coverage": ("RBCd_cov", "RBCd_cov_hw"),
@@ -453,14 +395,11 @@ def _fold_counts(folds):
     """Integer counts per fold: n, correct (NBCs), classified/correct (RBC)."""
     f = folds
     n = f["n_test"].to_numpy().astype(np.int64)
-    acc = np.nan_to_num(f["precise_accuracy"].to_numpy(dtype=float))
-    det = np.nan_to_num(f["determinacy"].to_numpy(dtype=float))
-    single = np.nan_to_num(f["single_accuracy"].to_numpy(dtype=float))
-    indet = np.nan_to_num(f["precise_on_indeterminate"].to_numpy(dtype=float))
+    acc, det, single, indet = (np.nan_to_num(f[c].to_numpy(dtype=float)) for c in (
+        "precise_accuracy", "determinacy", "single_accuracy", "precise_on_indeterminate"))
     classified = np.rint(det * n).astype(np.int64)
     return pd.DataFrame({
-        "dataset": f["dataset"].to_numpy(), "classifier": f["classifier"].to_numpy(),
-        "repeat": f["repeat"].to_numpy(), "n": n,
+        **{c: f[c].to_numpy() for c in ("dataset", "classifier", "repeat")}, "n": n,
         "correct": np.rint(acc * n).astype(np.int64),
         "classified": classified,
         "correct_classified": np.rint(single * classified).astype(np.int64),
@@ -469,7 +408,7 @@ def _fold_counts(folds):
 
 
 # Differences whose Monte-Carlo SE over replicates is taken paired (same partitions),
-# for the tolerances of :func:`headline`.
+# for the tolerances of the headline rows.
 _PAIRED = (("RBC_u", "NBC_m"), ("RBC_u", "NBC_*"), ("RBC_d", "NBC_m"), ("RBC_d", "NBC_*"),
            ("RBC_d", "RBC_u"))
 
@@ -480,10 +419,9 @@ def _pooled(c):
         s = c[c["classifier"] == cls]
         return float(s[col].sum()), float(s["n"].sum())
 
-    out = {}
-    for q, cls in (("NBC_m", "NBC_m"), ("NBC_*", "NBC_*"), ("RBC_u", "RBC")):
-        k, n = get(cls, "correct")
-        out[q] = k / n if n else np.nan
+    out = {q: k / n if n else np.nan for q, (k, n) in (
+        (q, get(cls, "correct")) for q, cls in (("NBC_m", "NBC_m"), ("NBC_*", "NBC_*"),
+                                                ("RBC_u", "RBC")))}
     k, n = get("RBC", "classified")
     out["RBC_d coverage"] = k / n if n else np.nan
     kc, _ = get("RBC", "correct_classified")
@@ -513,10 +451,7 @@ def _pooled_summary(folds):
       the R replicate estimates (NaN for one replicate): how much the figure would
       move with other random partitions.
 
-    Parameters
-    ----------
-    folds : DataFrame
-        Output of :func:`_cross_validate`.
+    ``folds``: the fold table of :func:`_cross_validate`.
 
     Returns
     -------
@@ -554,39 +489,23 @@ def _pooled_summary(folds):
     return pd.DataFrame(rows)
 
 
-def _paper_names(labels):
-    """Paper's name of each data set label (``None`` when the paper does not use it)."""
-    out = {}
-    for lab in labels:
-        name = lab.split(" (class:")[0]
-        out[lab] = _paper_info(name)[0]
-    return out
+def _published_rows(table, labels):
+    """(our label, published row) for each row of a published table, in the paper's order:
+    the variants we ran of its data set, ``"(not public)"`` for a data set without public
+    copy (KDD99), nothing for a public data set left out of this run."""
+    public = {_paper_info(n)[0] for n in datasets.names("ramoni-sebastiani")}
+    names = {lab: _paper_info(lab.split(" (class:")[0])[0] for lab in labels}
+    for _, p in datasets.published(table).sort_values("row").iterrows():
+        mine = [d for d, pn in names.items() if pn == p["dataset"]]
+        for d in mine or ([] if p["dataset"] in public else ["(not public)"]):
+            yield d, p
 
 
-def _public_paper_names():
-    return {_paper_info(n)[0] for n in datasets.names("ramoni-sebastiani")}
+def _table1(summary):
+    """The paper's Table 1 (``data/published/ramoni_table1_accuracy_coverage.csv``) with
+    our values beside the published ones (percent).
 
-
-def _our_rows(paper_name, names):
-    """Our data set labels for one published row: the variants we ran, the marker
-    ``"(not public)"`` for a data set without public copy, nothing for a public
-    data set left out of this run."""
-    mine = [d for d, pn in names.items() if pn == paper_name]
-    if mine:
-        return mine
-    return [] if paper_name in _public_paper_names() else ["(not public)"]
-
-
-def _table1(summary, published=None):
-    """The paper's Table 1 with our values beside the published ones (percent).
-
-    Parameters
-    ----------
-    summary : DataFrame
-        :func:`_pooled_summary` output.
-    published : DataFrame, optional
-        ``credal.datasets.published("ramoni_table1_accuracy_coverage")`` (loaded
-        when omitted).
+    ``summary``: :func:`_pooled_summary`'s output.
 
     Returns
     -------
@@ -598,39 +517,27 @@ def _table1(summary, published=None):
         ``q`` of :data:`_QUANTITIES` the columns ``q``, ``q ±95%``, ``q paper`` and
         ``q ± paper``.
     """
-    pub = datasets.published("ramoni_table1_accuracy_coverage") if published is None \
-        else published
-    est = summary.pivot(index="dataset", columns="quantity", values="estimate") * 100
-    ci = summary.pivot(index="dataset", columns="quantity", values="ci95") * 100
-    names = _paper_names(est.index)
+    est, ci = (summary.pivot(index="dataset", columns="quantity", values=v) * 100
+               for v in ("estimate", "ci95"))
     rows = []
-    for _, p in pub.sort_values("row").iterrows():
-        mine = _our_rows(p["dataset"], names)
-        for d in mine:
-            row = {"data set": d, "paper's name": p["dataset"]}
-            for q in _QUANTITIES:
-                have = d in est.index
-                row[q] = est.loc[d, q] if have else np.nan
-                row[f"{q} ±95%"] = ci.loc[d, q] if have else np.nan
-                row[f"{q} paper"] = p[_PUB1[q][0]]
-                row[f"{q} ± paper"] = p[_PUB1[q][1]]
-            rows.append(row)
+    for d, p in _published_rows(_PUB1_CSV, est.index):
+        row = {"data set": d, "paper's name": p["dataset"]}
+        for q in _QUANTITIES:
+            row[q] = est.loc[d, q] if d in est.index else np.nan
+            row[f"{q} ±95%"] = ci.loc[d, q] if d in est.index else np.nan
+            row[f"{q} paper"], row[f"{q} ± paper"] = p[_PUB1[q][0]], p[_PUB1[q][1]]
+        rows.append(row)
     return pd.DataFrame(rows).set_index("data set")
 
 
-def _table2(summary, published=None):
+def _table2(summary):
     """The paper's Table 2 (decision rule) with ours beside the published values.
 
     Residual accuracies follow Eq. 14 (:func:`residual_accuracy`) from the pooled
     Table 1 fractions; the cost ratio is :func:`max_cost_ratio` over NBC_m, NBC_*
     and RBC_u.  Negative residuals are kept (the paper prints them as 0).
 
-    Parameters
-    ----------
-    summary : DataFrame
-        :func:`_pooled_summary` output.
-    published : DataFrame, optional
-        ``credal.datasets.published("ramoni_table2_residual")``.
+    ``summary``: :func:`_pooled_summary`'s output.
 
     Returns
     -------
@@ -640,39 +547,28 @@ def _table2(summary, published=None):
         ``% unclassified``, ``size`` (rows scored), each followed by its ``paper``
         column, and ``RBC_u on unclassified`` (measured, a check of Eq. 14).
     """
-    pub = datasets.published("ramoni_table2_residual") if published is None else published
     est = summary.pivot(index="dataset", columns="quantity", values="estimate")
     size = summary.groupby("dataset")["n_scored"].first()
-    names = _paper_names(est.index)
-    pcols = {"NBC_m residual": "NBCm_residual_acc", "NBC_* residual": "NBCstar_residual_acc",
-             "RBC_u residual": "RBCu_residual_acc", "max Ci/Cw": "max_cost_ratio_Ci_over_Cw",
+    pcols = {**_PUB2_RES, "max Ci/Cw": "max_cost_ratio_Ci_over_Cw",
              "% unclassified": "pct_unclassified_RBCd", "size": "size"}
     rows = []
-    for _, p in pub.sort_values("row").iterrows():
-        mine = _our_rows(p["dataset"], names)
-        for d in mine:
-            row = {"data set": d, "paper's name": p["dataset"]}
-            ours = {}
-            if d in est.index:
-                e = est.loc[d]
-                g, th = e["RBC_d coverage"], e["RBC_d"]
-                res = {}
-                for q, col in (("NBC_m", "NBC_m residual"), ("NBC_*", "NBC_* residual"),
-                               ("RBC_u", "RBC_u residual")):
-                    res[col] = (float(residual_accuracy(e[q], th, g))
-                                if g < 1 and np.isfinite(th) else np.nan)
-                ours.update(res)
-                vals = list(res.values())
-                ours["max Ci/Cw"] = (float(max_cost_ratio(vals))
-                                     if not np.any(np.isnan(vals)) else np.nan)
-                ours["% unclassified"] = 100 * (1 - g)
-                ours["size"] = size.loc[d]
-                ours["RBC_u on unclassified"] = e["RBC_u on unclassified"]
-            for col, pc in pcols.items():
-                row[col] = ours.get(col, np.nan)
-                row[f"{col} paper"] = p[pc]
-            row["RBC_u on unclassified"] = ours.get("RBC_u on unclassified", np.nan)
-            rows.append(row)
+    for d, p in _published_rows(_PUB2_CSV, est.index):
+        row, ours = {"data set": d, "paper's name": p["dataset"]}, {}
+        if d in est.index:  # Eq. 14 from the pooled fractions
+            e = est.loc[d]
+            g, th = e["RBC_d coverage"], e["RBC_d"]
+            for col in _PUB2_RES:
+                ours[col] = (float(residual_accuracy(e[col.split()[0]], th, g))
+                             if g < 1 and np.isfinite(th) else np.nan)
+            vals = [ours[col] for col in _PUB2_RES]
+            ours["max Ci/Cw"] = (float(max_cost_ratio(vals))
+                                 if not np.any(np.isnan(vals)) else np.nan)
+            ours.update({"% unclassified": 100 * (1 - g), "size": size.loc[d],
+                         "RBC_u on unclassified": e["RBC_u on unclassified"]})
+        for col, pc in pcols.items():
+            row[col], row[f"{col} paper"] = ours.get(col, np.nan), p[pc]
+        row["RBC_u on unclassified"] = ours.get("RBC_u on unclassified", np.nan)
+        rows.append(row)
     out = pd.DataFrame(rows).set_index("data set")
     out["size"] = out["size"].astype("Int64")
     return out
@@ -686,13 +582,8 @@ def _compare_table1(t1, exclude=()):
     half-width as its standard error (which is what it appears to be, see
     :func:`_halfwidth_check`).
 
-    Parameters
-    ----------
-    t1 : DataFrame
-        :func:`_table1` output.
-    exclude : iterable of str
-        Data set labels (index of ``t1``) to leave out, e.g. where our data differ
-        from the paper's by construction.
+    ``t1``: :func:`_table1`'s output; ``exclude``: data set labels (index of ``t1``) to
+    leave out, e.g. where our data differ from the paper's by construction.
 
     Returns
     -------
@@ -717,18 +608,13 @@ def _compare_table1(t1, exclude=()):
     return pd.DataFrame(rows).set_index("quantity")
 
 
-def _halfwidth_check(published1=None, published2=None):
+def _halfwidth_check():
     """Published half-widths of Table 1 divided by a binomial standard error.
 
     For each published fraction ``p`` the standard error ``sqrt(p (1 - p) / n)`` is
     computed with ``n`` the size printed in Table 2 (times the coverage for RBC_d
     accuracy).  A ratio near 1 means the printed ``±`` is one standard error; a
     95% normal interval would give 1.96.
-
-    Parameters
-    ----------
-    published1, published2 : DataFrame, optional
-        The published Tables 1 and 2 (loaded when omitted).
 
     Returns
     -------
@@ -738,18 +624,12 @@ def _halfwidth_check(published1=None, published2=None):
         Index: quantity; ``cells``, ``median ratio``, ``within 0.8-1.25``,
         ``above 1.5`` (counts) and ``largest`` (data set: ratio).
     """
-    p1 = datasets.published("ramoni_table1_accuracy_coverage") if published1 is None \
-        else published1
-    p2 = datasets.published("ramoni_table2_residual") if published2 is None else published2
-    m = p1.merge(p2[["dataset", "size"]], on="dataset", how="left").set_index("dataset")
-    ratios = pd.DataFrame(index=m.index)
+    m = datasets.published(_PUB1_CSV).merge(datasets.published(_PUB2_CSV)[["dataset", "size"]],
+                                            on="dataset", how="left").set_index("dataset")
+    ratios, rows = pd.DataFrame(index=m.index), []
     for q in _QUANTITIES:
-        val, hw = _PUB1[q]
-        p = m[val] / 100
-        n = m["size"] * (m["RBCd_cov"] / 100 if q == "RBC_d" else 1)
-        ratios[q] = m[hw] / (100 * np.sqrt(p * (1 - p) / n))
-    rows = []
-    for q in _QUANTITIES:
+        p, n = m[_PUB1[q][0]] / 100, m["size"] * (m["RBCd_cov"] / 100 if q == "RBC_d" else 1)
+        ratios[q] = m[_PUB1[q][1]] / (100 * np.sqrt(p * (1 - p) / n))
         r = ratios[q].dropna()
         rows.append({"quantity": q, "cells": len(r), "median ratio": r.median(),
                      "within 0.8-1.25": int(r.between(0.8, 1.25).sum()),
@@ -764,10 +644,7 @@ def _paper_claims(t1):
     * RBC_d is the most accurate of the four on the data set (ties count);
     * RBC_u is at least as accurate as both naive Bayes baselines.
 
-    Parameters
-    ----------
-    t1 : DataFrame
-        :func:`_table1` output.
+    ``t1``: :func:`_table1`'s output.
 
     Returns
     -------
@@ -778,32 +655,24 @@ def _paper_claims(t1):
     """
     def count(t, sfx):
         acc = t[[f"{q}{sfx}" for q in ("NBC_m", "NBC_*", "RBC_d", "RBC_u")]].to_numpy(float)
-        filled = np.nan_to_num(acc, nan=-1.0)
-        d_best = filled[:, 2] >= filled.max(axis=1)
-        u_beats = acc[:, 3] >= np.maximum(acc[:, 0], acc[:, 1])
+        filled = np.nan_to_num(acc, nan=-1.0)  # d_best: RBC_d the best; u_beats: RBC_u >= NBCs
+        d_best, u_beats = filled[:, 2] >= filled.max(axis=1), acc[:, 3] >= acc[:, :2].max(axis=1)
         return [int(d_best.sum()), int(u_beats.sum())]
 
     pub = t1.drop_duplicates("paper's name")
     ours = t1[t1["NBC_m"].notna()]
-    df = pd.DataFrame({"paper": count(pub, " paper"), "paper data sets": len(pub),
-                       "ours": count(ours, ""), "our data sets": len(ours)},
-                      index=pd.Index(["RBC_d most accurate", "RBC_u >= NBC_m and NBC_*"],
-                                     name="claim"))
-    return df
+    return pd.DataFrame({"paper": count(pub, " paper"), "paper data sets": len(pub),
+                         "ours": count(ours, ""), "our data sets": len(ours)},
+                        index=pd.Index(["RBC_d most accurate", "RBC_u >= NBC_m and NBC_*"],
+                                       name="claim"))
 
 
 def _data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
     """The data sets as run: rows in the file, rows used and scored, paper's size.
 
-    Parameters
-    ----------
-    variants : list of str
-    summary : DataFrame
-        :func:`_pooled_summary` output (for the number of scored rows).
-    paper_rows : bool
-        As in :func:`_paper_data`.
-    unlabelled : {"train", "drop"}
-        As in :func:`_cv_items` (for the notes).
+    ``variants`` as for :func:`run`; ``summary``: :func:`_pooled_summary`'s output (for the
+    number of scored rows); ``paper_rows`` and ``unlabelled`` as for :func:`run` (the
+    latter for the notes).
 
     Returns
     -------
@@ -818,18 +687,13 @@ def _data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
     for v in variants:
         name, _ = _parse_variant(v)
         label, X, y = _paper_data(v, paper_rows=paper_rows)
-        pname, pn = _paper_info(name)
-        n_file = datasets.load(name).n_rows
-        n_cls = len(y.cat.categories)
-        n_obs = int(y.dropna().nunique())
-        n_miss = int(y.isna().sum())
-        notes = [_ROW_NOTES.get(v, "")]
-        if n_miss:
-            notes.append(f"{n_miss} rows without class: " + (
-                "dropped" if unlabelled == "drop" else
-                "in every training fold, never scored"))
+        (pname, pn), n_miss = _paper_info(name), int(y.isna().sum())
+        n_cls, n_obs = len(y.cat.categories), int(y.dropna().nunique())
+        notes = [_ROW_NOTES.get(v, ""), f"{n_miss} rows without class: " + (
+            "dropped" if unlabelled == "drop" else "in every training fold, never scored")
+            if n_miss else ""]
         rows.append({
-            "data set": label, "paper's name": pname, "rows in file": n_file,
+            "data set": label, "paper's name": pname, "rows in file": datasets.load(name).n_rows,
             "rows used": len(X), "without class": n_miss,
             "rows scored": scored.get(label, np.nan), "size (paper)": pn,
             "classes": f"{n_cls}" if n_cls == n_obs else f"{n_cls} ({n_obs} seen)",
@@ -839,39 +703,25 @@ def _data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
             "missing cells %": round(100 * float(X.isna().to_numpy().mean()), 2),
             "note": "; ".join(n for n in notes if n),
         })
-    out = pd.DataFrame(rows).set_index("data set")
-    for c in ("rows scored", "size (paper)"):
-        out[c] = out[c].astype("Int64")
-    return out
+    return pd.DataFrame(rows).set_index("data set").astype(
+        {"rows scored": "Int64", "size (paper)": "Int64"})
 
 
 def _unlabelled_table(runs, variants):
-    """RBC with the class-less rows in training, against dropping them.
-
-    Parameters
-    ----------
-    runs : dict
-        ``run(...)["unlabelled"]``: ``{"dropped": folds, "in training": folds}``.
-    variants : list of str
-        The variants of these runs (those whose class is missing somewhere).
-
-    Returns
-    -------
-    DataFrame
-        Index (data set, rows without class: ``"dropped"`` / ``"in training"``);
-        columns ``rows without class``, ``rows scored``, ``NBC_m``, ``RBC_d``,
-        ``RBC_d coverage``, ``RBC_u`` (percent) and the binomial ``±95%`` of
-        the coverage (empty when there is no such variant).
-    """
+    """RBC with the class-less rows in training, against dropping them, from
+    ``run(...)["unlabelled"]`` (``runs``) on its ``variants``: index (data set, rows without
+    class: ``"dropped"`` / ``"in training"``); columns ``rows without class``, ``rows
+    scored``, ``NBC_m``, ``RBC_d``, ``RBC_d coverage``, ``RBC_u`` (percent) and the
+    binomial ``±95%`` of the coverage (empty when there is no such variant)."""
     if not runs:
         return pd.DataFrame()
     parts = []
     for label, folds in runs.items():
         s = _pooled_summary(folds)
-        e = s.pivot(index="dataset", columns="quantity", values="estimate") * 100
-        ci = s.pivot(index="dataset", columns="quantity", values="ci95") * 100
-        t = e[["NBC_m", "RBC_d", "RBC_d coverage", "RBC_u"]].copy()
-        t["coverage ±95%"] = ci["RBC_d coverage"]
+        e, ci = (s.pivot(index="dataset", columns="quantity", values=v) * 100
+                 for v in ("estimate", "ci95"))
+        t = e[["NBC_m", "RBC_d", "RBC_d coverage", "RBC_u"]].assign(
+            **{"coverage ±95%": ci["RBC_d coverage"]})
         t.insert(0, "rows scored", s.groupby("dataset")["n_scored"].first())
         t["class-less rows"] = label
         parts.append(t)
@@ -882,31 +732,18 @@ def _unlabelled_table(runs, variants):
 
 
 def _bins_table(runs, exclude=()):
-    """Sensitivity to the number of equal-frequency bins (the paper does not say).
-
-    Parameters
-    ----------
-    runs : dict
-        ``run(...)["bins"]``: bin count -> folds.
-    exclude : iterable of str
-        Data set labels left out of the comparison (see :func:`_compare_table1`).
-
-    Returns
-    -------
-    DataFrame
-        Index ``bins``; for each quantity the mean ``|ours - paper|`` (percentage
-        points) over the compared data sets, ``within noise`` (total count over
-        the five quantities), ``cells compared`` and ``largest coverage gap``.
-    """
+    """Sensitivity to the number of equal-frequency bins (the paper does not say), from
+    ``run(...)["bins"]`` (bin count -> folds), leaving ``exclude`` out as
+    :func:`_compare_table1` does: index ``bins``; for each quantity the mean ``|ours -
+    paper|`` (percentage points) over the compared data sets, ``within noise`` (total
+    count over the five quantities), ``cells compared`` and ``largest coverage gap``."""
     rows = []
     for b, folds in runs.items():
         c = _compare_table1(_table1(_pooled_summary(folds)), exclude=exclude)
-        row = {"bins": int(b)}
-        row.update(c["mean |difference|"].to_dict())
-        row["within noise"] = int(c["within noise"].sum())
-        row["cells compared"] = int(c["data sets"].sum())
-        row["largest coverage gap"] = c.loc["RBC_d coverage", "largest difference"]
-        rows.append(row)
+        rows.append({"bins": int(b), **c["mean |difference|"].to_dict(),
+                     "within noise": int(c["within noise"].sum()),
+                     "cells compared": int(c["data sets"].sum()),
+                     "largest coverage gap": c.loc["RBC_d coverage", "largest difference"]})
     return pd.DataFrame(rows).set_index("bins") if rows else pd.DataFrame()
 
 
@@ -916,8 +753,8 @@ def _missing_concentration(name="arrhythmia"):
     (its missing rows) and ``all missing`` (missing cells of the data set)."""
     X = datasets.load(name).X
     miss = X.isna().sum()
-    return pd.DataFrame({"data set": [name], "rows": [len(X)], "attribute": [str(miss.idxmax())],
-                         "missing": [int(miss.max())], "all missing": [int(miss.sum())]})
+    return pd.DataFrame([{"data set": name, "rows": len(X), "attribute": str(miss.idxmax()),
+                          "missing": int(miss.max()), "all missing": int(miss.sum())}])
 
 
 #: Why a data set is left out of the comparison with the paper (its data are not the
@@ -943,14 +780,8 @@ def _observed_classes(data):
 def _gain_by_classes(t1, data, exclude=()):
     """RBC_u's accuracy gain over NBC_m (points), binary and multi-class data sets apart.
 
-    Parameters
-    ----------
-    t1 : DataFrame
-        :func:`_table1` output.
-    data : DataFrame
-        :func:`_data_table` output (for the observed classes).
-    exclude : iterable of str
-        Data set labels left out (as in :func:`_compare_table1`).
+    ``t1``: :func:`_table1`'s output; ``data``: :func:`_data_table`'s (for the observed
+    classes); ``exclude``: data set labels left out (as in :func:`_compare_table1`).
 
     Returns
     -------
@@ -1027,11 +858,10 @@ def tables(results):
         column ``why``), ``missing_concentration`` (:func:`_missing_concentration`) and
         ``settings`` (the run's parameters, column ``value``).
     """
-    s = results["settings"]
-    summary = _pooled_summary(results["folds"])
-    data = _data_table(s["variants"], summary, paper_rows=s["paper_rows"],
-                       unlabelled=s["unlabelled"])
-    return _tables(summary, data, s, results["unlabelled"], results["bins"])
+    s, summary = results["settings"], _pooled_summary(results["folds"])
+    return _tables(summary, _data_table(s["variants"], summary, paper_rows=s["paper_rows"],
+                                        unlabelled=s["unlabelled"]),
+                   s, results["unlabelled"], results["bins"])
 
 
 def _tables(summary, data, settings, unlabelled=None, bins=None):
@@ -1054,17 +884,14 @@ def _tables(summary, data, settings, unlabelled=None, bins=None):
     }
 
 
-# --------------------------------------------------------------------------------------
-# Numbers for the text
-# --------------------------------------------------------------------------------------
+# -- Numbers for the text --------------------------------------------------------------
 _QKEY = {"NBC_m": "nbcm", "NBC_*": "nbcs", "RBC_d": "rbcd", "RBC_d coverage": "cov",
          "RBC_u": "rbcu"}
 
 
 def _fmt(v, digits=1, sign=False):
-    if v is None or not np.isfinite(v):
-        return "n/a"
-    return f"{v:+.{digits}f}" if sign else f"{v:.{digits}f}"
+    """``v`` to ``digits`` decimals (signed if ``sign``); "n/a" when missing."""
+    return "n/a" if v is None or not np.isfinite(v) else f"{v:{'+' if sign else ''}.{digits}f}"
 
 
 def numbers(tables):
@@ -1115,11 +942,10 @@ def numbers(tables):
         key = "".join(ch if ch.isalnum() else "_" for ch in lab.replace(" (class: ", "_")
                       ).strip("_")
         for q, k in _QKEY.items():
-            ours = float(t1.loc[lab, q]) if lab in t1.index else np.nan
-            pub = float(t1.loc[lab, f"{q} paper"]) if lab in t1.index else np.nan
-            out[f"{key}_{k}"] = _fmt(ours)
-            out[f"{key}_{k}_paper"] = _fmt(pub, 2)
-            out[f"{key}_{k}_diff"] = _fmt(ours - pub, 1, sign=True)
+            ours, pub = ((float(t1.loc[lab, q]), float(t1.loc[lab, f"{q} paper"]))
+                         if lab in t1.index else (np.nan, np.nan))
+            out.update({f"{key}_{k}": _fmt(ours), f"{key}_{k}_paper": _fmt(pub, 2),
+                        f"{key}_{k}_diff": _fmt(ours - pub, 1, sign=True)})
     out.update(_comparison_numbers(tables))
     out.update(_study_numbers(tables))
     return out
@@ -1130,14 +956,13 @@ def _comparison_numbers(tables):
     t1, t2, cmp = tables["table1"], tables["table2"], tables["table1_comparison"]
     out = {}
     for q, k in _QKEY.items():
-        out[f"cmp_{k}_mean_abs"] = _fmt(cmp.loc[q, "mean |difference|"])
-        out[f"cmp_{k}_median_abs"] = _fmt(cmp.loc[q, "median |difference|"])
-        out[f"cmp_{k}_within"] = str(int(cmp.loc[q, "within noise"]))
-        out[f"cmp_{k}_n"] = str(int(cmp.loc[q, "data sets"]))
+        out.update({f"cmp_{k}_mean_abs": _fmt(cmp.loc[q, "mean |difference|"]),
+                    f"cmp_{k}_median_abs": _fmt(cmp.loc[q, "median |difference|"]),
+                    f"cmp_{k}_within": str(int(cmp.loc[q, "within noise"])),
+                    f"cmp_{k}_n": str(int(cmp.loc[q, "data sets"]))})
     claims = tables["claims"]
     for claim, k in (("RBC_d most accurate", "d_best"), ("RBC_u >= NBC_m and NBC_*", "u_beats")):
-        out[f"claim_{k}_ours"] = str(int(claims.loc[claim, "ours"]))
-        out[f"claim_{k}_paper"] = str(int(claims.loc[claim, "paper"]))
+        out.update({f"claim_{k}_{c}": str(int(claims.loc[claim, c])) for c in ("ours", "paper")})
     out["claim_n_paper"] = str(int(claims.loc["RBC_d most accurate", "paper data sets"]))
     out["claim_n_ours"] = str(int(claims.loc["RBC_d most accurate", "our data sets"]))
     ratios = tables["published_halfwidth_ratios"]
@@ -1158,10 +983,10 @@ def _comparison_numbers(tables):
     for who, sfx, t in (("ours", "", t1[t1["NBC_m"].notna()]),
                         ("paper", " paper", t1.drop_duplicates("paper's name"))):
         gain = (t[f"RBC_u{sfx}"] - t[f"NBC_m{sfx}"]).dropna()
-        out[f"gain_u_m_mean_{who}"] = _fmt(gain.mean(), 2, sign=True)
-        out[f"gain_u_m_within1_{who}"] = str(int((gain.abs() < 1).sum()))
-        out[f"gain_u_m_n_{who}"] = str(len(gain))
         top = gain.idxmax() if len(gain) else None
+        out.update({f"gain_u_m_mean_{who}": _fmt(gain.mean(), 2, sign=True),
+                    f"gain_u_m_within1_{who}": str(int((gain.abs() < 1).sum())),
+                    f"gain_u_m_n_{who}": str(len(gain))})
         name = t.loc[top, "paper's name"] if top is not None else None
         out[f"gain_u_m_max_{who}"] = f"{name}, {gain[top]:+.1f}" if top is not None else "n/a"
     return out
@@ -1173,9 +998,8 @@ def _study_numbers(tables):
     gains = tables["gain_by_classes"]
     for group, key in (("binary", "bin"), ("multi-class", "multi")):
         out[f"gain_{key}_n"] = str(int(gains.loc[group, "data sets"]))
-        for who in ("ours", "paper"):
-            out[f"gain_{key}_{who}"] = _fmt(float(gains.loc[group, f"mean gain {who}"]), 2,
-                                            sign=True)
+        out.update({f"gain_{key}_{who}": _fmt(float(gains.loc[group, f"mean gain {who}"]), 2,
+                                              sign=True) for who in ("ours", "paper")})
     unl = tables["unlabelled_rows"]
     if len(unl):
         cov = unl["RBC_d coverage"].unstack("class-less rows")
@@ -1200,9 +1024,7 @@ def _study_numbers(tables):
     return out
 
 
-# --------------------------------------------------------------------------------------
-# Headline rows for the reproduction report
-# --------------------------------------------------------------------------------------
+# -- Headline rows for the reproduction report -----------------------------------------
 # Every tolerance is credal.chapters._verdicts.tolerance: 3 combined standard errors plus
 # the printed rounding.  Standard errors: accuracies and coverages, ours binomial and the
 # paper's printed ``±`` as one SE (_halfwidth_check); gains, the paired Monte-Carlo SE over
@@ -1212,7 +1034,6 @@ def _study_numbers(tables):
 # could flip (within 3 paired SEs) is the documented extra term.  Horse Colic's RBC_d gain
 # rests on about 20 cases classified by the paper, so it is "not comparable".  The means
 # compare ours with the paper's rows for the same data sets (as _compare_table1 does).
-_PUB1_CSV, _PUB2_CSV = "ramoni_table1_accuracy_coverage", "ramoni_table2_residual"
 _SE_BIN = "SE: ours binomial, the paper's printed ± as one SE"
 _SE_MC = "SE: paired Monte-Carlo over CV replicates, the paper's taken equal to ours"
 _SE_MC_OFF = "SE: binomial (one CV replicate: no Monte-Carlo SE)"
@@ -1236,11 +1057,8 @@ class _Headline(Headline):
         if reading is None:
             return None
         row = Headline.row(dataclasses.replace(self, ours=lambda _: reading), tables)
-        if getattr(reading, "published", None) is not None:
-            row["published"] = reading.published
-        if getattr(reading, "verdict", ""):
-            row["verdict"] = reading.verdict
-        return row
+        given = {k: getattr(reading, k, None) for k in ("published", "verdict")}
+        return {**row, **{k: v for k, v in given.items() if v is not None and v != ""}}
 
 
 def _compared(t):
@@ -1251,9 +1069,9 @@ def _compared(t):
     where = f"over the {len(c)} data sets compared, the paper's rows for the same ones" + (
         f" ({', '.join(ex)} left out: data not the paper's)" if ex else "")
     s = t["pooled_summary"]
-    mc = (s.pivot(index="dataset", columns="quantity", values="mc_se") * 100 if len(s)
-          else pd.DataFrame())
-    mc = mc.reindex(index=c.index, columns=list(_QUANTITIES) + [f"{a} - {b}" for a, b in _PAIRED])
+    mc = (s.pivot(index="dataset", columns="quantity", values="mc_se") * 100 if len(s) else
+          pd.DataFrame()).reindex(index=c.index, columns=list(_QUANTITIES) + [
+              f"{a} - {b}" for a, b in _PAIRED])
     use_mc = len(c) > 0 and bool(np.isfinite(mc[["NBC_m", "RBC_u", "RBC_u - NBC_m"]]
                                              .to_numpy(float)).all())
     return c, t["table2"][t["table2"].index.isin(c.index)], where, mc, use_mc
@@ -1281,8 +1099,7 @@ def _mean_reading(q):
     def read(t):
         c, _, where, _, _ = _compared(t)
         ok = c[q].notna() & c[f"{q} paper"].notna()
-        n = int(ok.sum())
-        if not n:
+        if not (n := int(ok.sum())):
             return None
         pub, ours = float(c.loc[ok, f"{q} paper"].mean()), float(c.loc[ok, q].mean())
         se_o, se_p = _se_bin(c[ok], [q], False) / n, _se_bin(c[ok], [q], True) / n
@@ -1301,23 +1118,21 @@ def _gain_reading(group):
     """Reader of RBC_u's mean gain over NBC_m on the binary or multi-class data sets."""
     def read(t):
         c, _, _, mc, use_mc = _compared(t)
-        k = _observed_classes(t["data_sets"]).reindex(c.index)
-        g = c[(k == 2 if group == "binary" else k > 2).to_numpy()]
-        if not len(g):
+        row = t["gain_by_classes"].loc[group]
+        if not row["data sets"]:
             return None
-        gain_o = (g["RBC_u"] - g["NBC_m"]).astype(float)
-        gain_p = (g["RBC_u paper"] - g["NBC_m paper"]).astype(float)
+        g = c.loc[row["names"].split(", ")]
         if use_mc:
             se_o = se_p = float(np.sqrt((mc.loc[g.index, "RBC_u - NBC_m"] ** 2).sum())) / len(g)
         else:
-            se_o = _se_bin(g, ["RBC_u", "NBC_m"], False) / len(g)
-            se_p = _se_bin(g, ["RBC_u", "NBC_m"], True) / len(g)
-        note = (f"mean over the {len(g)} {group} data sets compared ({', '.join(g.index)}), "
-                f"the paper's rows for the same ones; {_SE_MC if use_mc else _SE_MC_OFF}. "
-                f"RBC_u and NBC_m within one point on {int((gain_o.abs() < 1).sum())} of them "
-                f"(paper: {int((gain_p.abs() < 1).sum())})")
-        return _Reading(float(gain_o.mean()), se=se_o, se_published=se_p, rounding=0.01,
-                        note=note, published=float(gain_p.mean()))
+            se_o, se_p = (_se_bin(g, ["RBC_u", "NBC_m"], paper) / len(g) for paper in (0, 1))
+        within = int(((g["RBC_u paper"] - g["NBC_m paper"]).astype(float).abs() < 1).sum())
+        note = (f"mean over the {len(g)} {group} data sets compared ({row['names']}), the "
+                f"paper's rows for the same ones; {_SE_MC if use_mc else _SE_MC_OFF}. RBC_u "
+                f"and NBC_m within one point on {row['within 1 point ours']} of them (paper: "
+                f"{within})")
+        return _Reading(float(row["mean gain ours"]), se=se_o, se_published=se_p,
+                        rounding=0.01, note=note, published=float(row["mean gain paper"]))
     return read
 
 
@@ -1327,11 +1142,10 @@ def _claim_reading(best, others, what):
         c, _, where, mc, use_mc = _compared(t)
         if not len(c):
             return None
-        o = c[others].astype(float)
+        o, flip = c[others].astype(float), 0
         m_o = c[best].astype(float) - o.max(axis=1)
         m_p = c[f"{best} paper"].astype(float) - c[[f"{x} paper" for x in others]].astype(
             float).max(axis=1)
-        flip = 0
         for d in c.index[np.isfinite(m_o)]:
             x = o.loc[d].idxmax()
             s = (3 * float(mc.loc[d, f"{best} - {x}"]) if use_mc else 3 * float(
@@ -1358,11 +1172,9 @@ def _text1_reading(pn, what):
     def read(t):
         c, _, _, mc, _ = _compared(t)
         p1 = datasets.published(_PUB1_CSV).set_index("dataset").loc[pn]
-        pa, sa = float(p1[_PUB1[a][0]]), float(p1[_PUB1[a][1]])
-        pb = max(((float(p1[_PUB1[x][0]]), float(p1[_PUB1[x][1]])) for x in b),
-                 default=(0.0, 0.0))  # the better baseline
-        published = pa - pb[0]
-        rounding = 0.01 if b else 0.005
+        (pa, sa), pb = (float(p1[_PUB1[a][0]]), float(p1[_PUB1[a][1]])), max(
+            ((float(p1[_PUB1[x][0]]), float(p1[_PUB1[x][1]])) for x in b), default=(0.0, 0.0))
+        published, rounding = pa - pb[0], 0.01 if b else 0.005
         se_o = se_p = float(np.hypot(sa, pb[1]))  # ours taken as noisy as the paper's
         ours, note, verdict = np.nan, "data set not in this run", ""
         lab, r = _first_row(c, pn)
@@ -1371,8 +1183,7 @@ def _text1_reading(pn, what):
             ours = float(r[a]) - (float(r[cb]) if cb else 0.0)
             mc_o = float(mc.loc[lab, f"{a} - {cb}"]) if cb else np.nan  # paired
             if b and np.isfinite(mc_o):
-                se_o = se_p = mc_o
-                how = _SE_MC
+                se_o, se_p, how = mc_o, mc_o, _SE_MC
             else:
                 se_o = float(np.hypot(float(r[f"{a} ±95%"]),
                                       float(r[f"{cb} ±95%"]) if cb else 0.0)) / _Z95
@@ -1402,15 +1213,14 @@ def _text2_reading(pn, what):
         _, u, _, _, _ = _compared(t)
         t2, ex = t["table2"], list(t["excluded"].index)
         pr = datasets.published(_PUB2_CSV).set_index("dataset").loc[pn]
-        published = float(pr["max_cost_ratio_Ci_over_Cw" if what == "max Ci/Cw"
-                              else "RBCu_residual_acc"])
         sp = _table2_se(pr, paper=True)
+        published = float(pr[_PUB2_RES.get(what, "max_cost_ratio_Ci_over_Cw")])
         lab, r = _first_row(u, pn)
         out, _ = _first_row(t2[t2.index.isin(ex)], pn)
         se_o, verdict = sp[what], ""
         if r is not None and np.isfinite(float(r[what])):
-            ours, so = float(r[what]), _table2_se(r, paper=False)
-            se_o = so[what]
+            so = _table2_se(r, paper=False)
+            ours, se_o = float(r[what]), so[what]
             note = (f"ours: {lab}, {so['n_u']:.3g} cases unclassified per replicate "
                     f"(paper: {sp['n_u']:.3g}); SE: binomial of the residual accuracy on "
                     "the unclassified cases, Laplace-smoothed")
@@ -1420,9 +1230,8 @@ def _text2_reading(pn, what):
             ours, verdict = float(t2.loc[out, what]), NOT_COMPARABLE
             note = f"ours: {out}, left out: {_EXCLUDED_WHY.get(out, _OTHER_DATA)}"
         else:
-            ours = np.nan
-            note = ("data set not in this run" if r is None
-                    else "RBC_d classifies every case: no residual")
+            ours, note = np.nan, ("data set not in this run" if r is None
+                                  else "RBC_d classifies every case: no residual")
         return _Reading(ours, se=se_o, se_published=sp[what], rounding=0.00005, note=note,
                         verdict=verdict)
     return read
@@ -1433,14 +1242,11 @@ def _cost_mean_reading(t):
     _, u, _, _, _ = _compared(t)
     p2 = datasets.published(_PUB2_CSV).set_index("dataset")
     ok = u["max Ci/Cw"].notna() & u["max Ci/Cw paper"].notna()
-    n = int(ok.sum())
-    if not n:
+    if not (n := int(ok.sum())):
         return None
-    se_o = np.sqrt(np.sum(np.square([_table2_se(u.loc[lab], paper=False)["max Ci/Cw"]
-                                     for lab in u.index[ok]]))) / n
-    se_p = np.sqrt(np.sum(np.square([_table2_se(p2.loc[u.loc[lab, "paper's name"]],
-                                                paper=True)["max Ci/Cw"]
-                                     for lab in u.index[ok]]))) / n
+    se_o, se_p = (np.sqrt(np.sum(np.square([_table2_se(
+        p2.loc[u.loc[lab, "paper's name"]] if paper else u.loc[lab], paper=paper)["max Ci/Cw"]
+        for lab in u.index[ok]]))) / n for paper in (False, True))
     pub, ours = float(u.loc[ok, "max Ci/Cw paper"].mean()), float(u.loc[ok, "max Ci/Cw"].mean())
     note = (f"mean over the {n} data sets compared that leave cases unclassified, the "
             "paper's rows for the same ones; SE of the mean from the binomial SE of each "
@@ -1454,10 +1260,9 @@ def _cost_mean_reading(t):
 def _left_out_reading(lab):
     """Reader of NBC_m's accuracy on a data set left out of the comparison (if run)."""
     def read(t):
-        t1 = t["table1"]
-        if lab not in t["excluded"].index or lab not in t1.index or t1["NBC_m"].isna()[lab]:
+        if lab not in t["excluded"].index or lab not in t["table1"].index \
+                or np.isnan((r := t["table1"].loc[lab])["NBC_m"]):
             return None
-        r = t1.loc[lab]
         return Reading(float(r["NBC_m"]), se=float(r["NBC_m ±95%"]) / _Z95,
                        se_published=float(r["NBC_m ± paper"]), rounding=0.005)
     return read
@@ -1480,16 +1285,13 @@ HEADLINE = Headlines(paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes",
     *(_Headline(f"Table 1: mean gain of RBC_u over NBC_m, {g} data sets",
                 Published(_PUB1_CSV, column="RBCu_acc", reduce="mean"), _gain_reading(g),
                 unit="points") for g in ("binary", "multi-class")),
-    _Headline("claim: data sets where RBC_d is the most accurate",
-              Published(_PUB1_CSV, column="RBCd_acc", reduce="sum"),
-              _claim_reading("RBC_d", ["NBC_m", "NBC_*", "RBC_u"],
-                             "RBC_d's accuracy the highest of the four, ties count"),
-              unit="data sets"),
-    _Headline("claim: data sets where RBC_u >= NBC_m and NBC_*",
-              Published(_PUB1_CSV, column="RBCu_acc", reduce="sum"),
-              _claim_reading("RBC_u", ["NBC_m", "NBC_*"],
-                             "RBC_u at least as accurate as both naive Bayes"),
-              unit="data sets"),
+    *(_Headline(f"claim: data sets where {claim}", Published(_PUB1_CSV, column=col, reduce="sum"),
+                _claim_reading(best, others, what), unit="data sets")
+      for claim, col, best, others, what in (
+          ("RBC_d is the most accurate", "RBCd_acc", "RBC_d", ["NBC_m", "NBC_*", "RBC_u"],
+           "RBC_d's accuracy the highest of the four, ties count"),
+          ("RBC_u >= NBC_m and NBC_*", "RBCu_acc", "RBC_u", ["NBC_m", "NBC_*"],
+           "RBC_u at least as accurate as both naive Bayes"))),
     *(_Headline(f"{pn}: {_TEXT_T1[what][2]}",
                 Published(_PUB1_CSV, {"dataset": pn}, _PUB1[_TEXT_T1[what][0]][0]),
                 _text1_reading(pn, what), unit="%" if what == "RBC_d coverage" else "points")
@@ -1514,24 +1316,19 @@ HEADLINE = Headlines(paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes",
 ))
 
 
-# --------------------------------------------------------------------------------------
-# Figures
-# --------------------------------------------------------------------------------------
+# -- Figures ---------------------------------------------------------------------------
 def _check_table1(t1, columns):
-    missing = [c for c in columns if c not in t1.columns]
-    if missing:
-        raise ValueError(f"the table lacks columns {missing}; pass _table1 output")
-    rows = t1[t1[columns[0]].notna()]
-    if rows.empty:
+    if missing := [c for c in columns if c not in t1.columns]:
+        raise ValueError(f"the table lacks columns {missing}; pass tables()['table1']")
+    if (rows := t1[t1[columns[0]].notna()]).empty:
         raise ValueError("no data set with our results in the table")
     return rows
 
 
 def _short_label(name, paper_name):
     """Paper's name, with the class in brackets for a variant of a data set."""
-    if "(class:" in str(name):
-        return f"{paper_name} ({str(name).split('(class:')[1].strip(' )')})"
-    return str(paper_name)
+    return (f"{paper_name} ({str(name).split('(class:')[1].strip(' )')})"
+            if "(class:" in str(name) else str(paper_name))
 
 
 # label offsets tried in turn (points): right, left, above, below, then farther out
@@ -1595,7 +1392,7 @@ def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
     Parameters
     ----------
     t1 : DataFrame
-        :func:`_table1` output (percent).
+        ``tables(results)["table1"]`` (percent).
     zoom : tuple of float
         Lower left corner (coverage, accuracy) of the enlarged region.
 
@@ -1629,15 +1426,14 @@ def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
             ax.scatter(rows.loc[~ok, "RBC_d coverage"], rows.loc[~ok, "RBC_d paper"],
                        marker="x", color="tab:red", zorder=4,
                        label="ours: no case classified (at the paper's accuracy)")
-        ax.set_xlabel("RBC$_d$ coverage (% of cases classified)")
-        ax.set_ylabel("RBC$_d$ accuracy on classified cases (%)")
+        ax.set(xlabel="RBC$_d$ coverage (% of cases classified)",
+               ylabel="RBC$_d$ accuracy on classified cases (%)")
         ax.grid(True, lw=0.3, color="0.85")
     axes[0].set_xlim(-3, 103)
     axes[0].add_patch(plt.Rectangle(zoom, 101 - zoom[0], 101 - zoom[1], fill=False,
                                     ls="--", lw=0.8, color="0.4"))
     axes[0].set_title("all data sets", fontsize=10)
-    axes[1].set_xlim(zoom[0], 101)
-    axes[1].set_ylim(zoom[1], 101)
+    axes[1].set(xlim=(zoom[0], 101), ylim=(zoom[1], 101))
     axes[1].set_title("enlarged: the dashed box above", fontsize=10)
     axes[0].legend(frameon=False, fontsize=9, loc="lower center")  # an empty region in Table 1
     published = rows[["RBC_d coverage paper", "RBC_d paper"]].to_numpy(dtype=float)
@@ -1659,7 +1455,7 @@ def robust_ours_vs_paper_figure(t1, quantities=None, label_above=8.0):
     Parameters
     ----------
     t1 : DataFrame
-        :func:`_table1` output (percent).
+        ``tables(results)["table1"]`` (percent).
     quantities : list of str, optional
         Default: the five quantities of Table 1.
     label_above : float
@@ -1674,30 +1470,24 @@ def robust_ours_vs_paper_figure(t1, quantities=None, label_above=8.0):
     qs = list(quantities or _QUANTITIES)
     rows = _check_table1(t1, [qs[0], "paper's name"] + [
         f"{q}{s}" for q in qs for s in ("", " ±95%", " paper", " ± paper")])
-    ncol = min(2, len(qs))
-    nrow = -(-len(qs) // ncol)
+    ncol, nrow = min(2, len(qs)), -(-len(qs) // min(2, len(qs)))
     fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 3.3 * nrow), squeeze=False,
                              constrained_layout=True)
     named = []
     for ax, q in zip(axes.flat, qs):
-        ok = rows[q].notna() & rows[f"{q} paper"].notna()
-        r = rows[ok]
-        lo = min(r[q].min(), r[f"{q} paper"].min())
-        lo = max(0.0, 10 * np.floor(lo / 10) - 5)
+        r = rows[rows[q].notna() & rows[f"{q} paper"].notna()]
+        lo = max(0.0, 10 * np.floor(min(r[q].min(), r[f"{q} paper"].min()) / 10) - 5)
         ax.plot([lo, 100], [lo, 100], color="0.5", lw=0.8, ls="--", label="ours = paper")
         ax.errorbar(r[f"{q} paper"], r[q], yerr=r[f"{q} ±95%"],
                     xerr=_Z95 * r[f"{q} ± paper"], fmt="o", ms=4, color="tab:blue",
                     ecolor="tab:blue", elinewidth=0.6, alpha=0.85, label="data set")
         far = (r[q] - r[f"{q} paper"]).abs() > label_above
         named.append((ax, r[far], r[~far], q))
-        ax.set_xlim(lo, 101)
-        ax.set_ylim(lo, 101)
-        ax.set_aspect("equal")
+        ax.set(xlim=(lo, 101), ylim=(lo, 101), aspect="equal")
         what = "coverage" if "coverage" in q else "accuracy"
         name = q.replace(" coverage", "").replace("_", "$_") + "$" if "_" in q else q
         ax.set_title(f"{name} {what}", fontsize=10)
-        ax.set_xlabel(f"published {what} (%)")
-        ax.set_ylabel(f"our {what} (%)")
+        ax.set(xlabel=f"published {what} (%)", ylabel=f"our {what} (%)")
         ax.grid(True, lw=0.3, color="0.85")
     for ax in list(axes.flat)[len(qs):]:
         ax.set_visible(False)

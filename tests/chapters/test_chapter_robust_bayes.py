@@ -336,8 +336,7 @@ def test_headline_for_the_report():
     assert h.loc["claim: data sets where RBC_d is the most accurate", "published"] == 5
     assert h.loc["claim: data sets where RBC_u >= NBC_m and NBC_*", "ours"] == 3  # not Credit
     # a gap beyond the tolerance is flagged, and the note names the largest one
-    worse = dict(t, table1=t["table1"].copy(), excluded=pd.DataFrame(
-        {"why": ["test"]}, index=pd.Index(["vote"], name="data set")))
+    worse = tables_from(s, exclude=["vote"])
     worse["table1"].loc["anneal_orig", "NBC_m"] += 30
     h2 = chapter.HEADLINE.judge(worse).set_index("quantity")
     row = h2.loc["Table 1: mean accuracy of NBC_m"]
