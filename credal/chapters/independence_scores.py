@@ -54,21 +54,12 @@ def _parse_score(name):
              "AIC": ("AKA", None), "IMP": ("IMP", 1.0)}
     if name in fixed:
         return fixed[name]
-    patterns = [
-        (rf"CHI{_NUM}", "CHI"),
-        (rf"BD{_NUM}MOD", "BDMOD"),
-        (rf"BD{_NUM}MOD_CLS", "BDMOD_CLS"),
-        (rf"BD{_NUM}_ODDS{_NUM}", "BD_ODDS"),
-        (rf"BD{_NUM}", "BD"),
-        (rf"IMP{_NUM}", "IMP"),
-        (rf"IMP_([A-Z]+){_NUM}?", "IMP_VARIANT"),
-        (rf"IMP_T{_NUM}", "IMP_T"),
-        (rf"NEW{_NUM}?", "NEW"),
-        (rf"NEW{_NUM}?_BOX", "NEW_BOX"),
-        (rf"NEW{_NUM}?_BOX_PI", "NEW_BOX_PI"),
-        (rf"NEW{_NUM}?_FULL", "NEW_FULL"),
-        (rf"NEW{_NUM}?_FULL_PI", "NEW_FULL_PI"),
-    ]
+    patterns = [(rf"CHI{_NUM}", "CHI"), (rf"BD{_NUM}MOD", "BDMOD"), (rf"BD{_NUM}MOD_CLS", "BDMOD_CLS"),
+                (rf"BD{_NUM}_ODDS{_NUM}", "BD_ODDS"), (rf"BD{_NUM}", "BD"), (rf"IMP{_NUM}", "IMP"),
+                (rf"IMP_([A-Z]+){_NUM}?", "IMP_VARIANT"), (rf"IMP_T{_NUM}", "IMP_T"),
+                (rf"NEW{_NUM}?", "NEW"), (rf"NEW{_NUM}?_BOX", "NEW_BOX"),
+                (rf"NEW{_NUM}?_BOX_PI", "NEW_BOX_PI"), (rf"NEW{_NUM}?_FULL", "NEW_FULL"),
+                (rf"NEW{_NUM}?_FULL_PI", "NEW_FULL_PI")]
     for pat, kind in patterns:
         m = re.fullmatch(pat, name)
         if m:
@@ -246,10 +237,8 @@ def classifiers(scores=_DEFAULT_SCORES):
 
 
 def _wide(df, true_model, value):
-    """Pivot a tidy table (columns ``true_model, size, score``) to one row per size and one
-    column per score; ``"total"`` adds the two models, combining a standard-error column
-    (``..._se``) as the root of the sum of squares (the models are simulated
-    independently)."""
+    """A tidy table (``true_model, size, score``) in the slides' layout: see
+    :meth:`_SimulationResult.wide`."""
     if true_model == "total":
         g = df.groupby(["size", "score"], sort=False)[value]
         if value.endswith("_se"):
@@ -487,9 +476,8 @@ def _all_tables(size, r=2, c=2):
     # Stars and bars: the positions of k - 1 bars among N + k - 1 slots.
     bars = np.array(list(itertools.combinations(range(size + k - 1), k - 1)), dtype=np.int64)
     bars = bars.reshape(-1, k - 1)
-    edges = np.concatenate(
-        [np.full((len(bars), 1), -1), bars, np.full((len(bars), 1), size + k - 1)], axis=1
-    )
+    edges = np.concatenate([np.full((len(bars), 1), -1), bars,
+                            np.full((len(bars), 1), size + k - 1)], axis=1)
     return (np.diff(edges, axis=1) - 1).reshape(-1, r, c)
 
 
@@ -497,10 +485,12 @@ def _log_dm(counts, alpha):
     """ln of the Dirichlet-multinomial probability of an ordered sequence with these counts."""
     A = alpha.sum()
     n = counts.sum(axis=-1)
-    return special.gammaln(A) - special.gammaln(A + n) + np.sum(log_rising_factorial(alpha, counts), axis=-1)
+    return (special.gammaln(A) - special.gammaln(A + n)
+            + np.sum(log_rising_factorial(alpha, counts), axis=-1))
 
 
-def _table_probabilities(tables, prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y_given_x=(0.5, 0.5)):
+def _table_probabilities(tables, prior_x=(1.0, 1.0), prior_y=(1.0, 1.0),
+                         prior_y_given_x=(0.5, 0.5)):
     """Exact probability of each table under the two generating models of the simulation.
 
     Integrating the multinomial over the Dirichlet draws of
@@ -522,8 +512,7 @@ def _table_probabilities(tables, prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y
     """
     t = check_counts(tables)
     r, c = t.shape[-2:]
-    ax = _as_prior(prior_x, "prior_x", r)
-    ay = _as_prior(prior_y, "prior_y", c)
+    ax, ay = _as_prior(prior_x, "prior_x", r), _as_prior(prior_y, "prior_y", c)
     ayx = _as_prior(prior_y_given_x, "prior_y_given_x", c)
     nx, my, n = table_margins(t)
     lmult = special.gammaln(n + 1) - np.sum(special.gammaln(t + 1), axis=(-2, -1))
@@ -533,16 +522,8 @@ def _table_probabilities(tables, prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y
     return np.exp(dep), np.exp(ind)
 
 
-def _exact_errors(
-    sizes,
-    scores=_DEFAULT_SCORES,
-    *,
-    prior_x=(1.0, 1.0),
-    prior_y=(1.0, 1.0),
-    prior_y_given_x=(0.5, 0.5),
-    n_pairs=10000,
-    undecided_error=1.0,
-):
+def _exact_errors(sizes, scores=_DEFAULT_SCORES, *, prior_x=(1.0, 1.0), prior_y=(1.0, 1.0),
+                  prior_y_given_x=(0.5, 0.5), n_pairs=10000, undecided_error=1.0):
     """Expected error counts of :func:`_simulate_independence`, computed exactly.
 
     For 2x2 tables of a given size, every table is enumerated
@@ -574,11 +555,8 @@ def _exact_errors(
         Columns ``true_model, size, score, errors, errors_se`` (same layout as
         :attr:`_SimulationResult.errors`; ``errors`` is an expectation, not an integer).
     """
-    if isinstance(sizes, _numbers.Integral):
-        sizes = [sizes]
-    if isinstance(scores, str):
-        scores = [scores]
-    scores = list(scores)
+    sizes = [sizes] if isinstance(sizes, _numbers.Integral) else sizes
+    scores = list([scores] if isinstance(scores, str) else scores)
     if not 0.0 <= float(undecided_error) <= 1.0:
         raise ValueError(f"undecided_error must lie in [0, 1]; got {undecided_error!r}")
     rows = []
@@ -588,56 +566,31 @@ def _exact_errors(
         dec = _score_decisions(T, scores)
         for name in scores:
             und = dec[name] == UNDECIDED
-            for model, p, wrong in (
-                ("dependence", pdep, dec[name] != DEPENDENCE),
-                ("independence", pind, dec[name] != INDEPENDENCE),
-            ):
+            for model, p, wrong in (("dependence", pdep, dec[name] != DEPENDENCE),
+                                    ("independence", pind, dec[name] != INDEPENDENCE)):
                 w = np.where(und, float(undecided_error), wrong.astype(float))
                 rate = float(np.clip(np.sum(p * w), 0.0, 1.0))
-                rows.append({"true_model": model, "size": int(size), "score": name,
-                             "errors": n_pairs * rate,
-                             "errors_se": float(np.sqrt(n_pairs * rate * (1 - rate)))})
+                rows.append(_expected_row(model, size, name, rate, n_pairs))
     return pd.DataFrame(rows)
+
+
+def _expected_row(model, size, score, rate, n_pairs):
+    """A row of :func:`_exact_errors`: the expected count of ``n_pairs`` at error ``rate``
+    and its binomial standard error."""
+    return {"true_model": model, "size": int(size), "score": score, "errors": n_pairs * rate,
+            "errors_se": float(np.sqrt(n_pairs * rate * (1 - rate)))}
 
 
 # ----------------------------------- run: BDeu networks learned from independent data
 
 
-def _independent_sample(n_vars, n_cases, *, prior=(1.0, 1.0), random_state=None):
-    """Cases of mutually independent binary variables with random marginals.
-
-    Each variable's probability vector is drawn from ``Dir(prior)`` (as the
-    marginals of the slides' simulation), then ``n_cases`` independent cases are
-    drawn.
-
-    Parameters
-    ----------
-    n_vars, n_cases : int
-    prior : sequence of float
-        Dirichlet parameters of each marginal (its length is the number of values).
-    random_state : int, numpy Generator or None
-
-    Returns
-    -------
-    data : ndarray of int, shape (n_cases, n_vars)
-    """
-    for name, v in (("n_vars", n_vars), ("n_cases", n_cases)):
-        if not isinstance(v, _numbers.Integral) or v < 1:
-            raise ValueError(f"{name} must be an integer >= 1; got {v!r}")
-    a = np.asarray(prior, dtype=float)
-    a = _as_prior(a, "prior", a.size)
-    rng = np.random.default_rng(random_state)
-    probs = rng.dirichlet(a, size=n_vars)
-    u = rng.random((n_cases, n_vars))
-    return (u[:, :, None] > np.cumsum(probs, axis=1)[None, :, :-1]).sum(axis=2)
-
-
 def _learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, prior=(1.0, 1.0),
-                                max_parents=None, random_state=None):
+                                 random_state=None):
     """The slides' warning: BDeu hill climbing on a few cases of independent variables.
 
-    Repeats ``n_repeats`` times: draw ``n_cases`` cases of ``n_vars`` independent
-    variables (:func:`_independent_sample`) and learn a DAG with
+    Repeats ``n_repeats`` times: draw ``n_cases`` cases of ``n_vars`` mutually
+    independent variables, each with its probability vector drawn from ``Dir(prior)``
+    (as the marginals of the slides' simulation), and learn a DAG with
     :func:`credal.structure.hill_climb_bdeu`.  The true graph has no arc at all.
 
     Parameters
@@ -647,7 +600,7 @@ def _learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, 
         BDeu equivalent sample size.
     n_repeats : int
     prior : sequence of float
-    max_parents : int, optional
+        Dirichlet parameters of each marginal (its length is the number of values).
     random_state : int or None
         Seeds the data and the tie-breaking of every repetition.
 
@@ -660,31 +613,34 @@ def _learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, 
         ``score``, ``empty_score`` (BDeu of the true, empty graph), ``n_moves``.
     first : StructureResult
         The network learned in the first repetition.
-    first_data : ndarray
+    first_data : ndarray of int, shape (n_cases, n_vars)
         Its data.
     """
-    if not isinstance(n_repeats, _numbers.Integral) or n_repeats < 1:
-        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
-    seeds = np.random.SeedSequence(random_state).spawn(int(n_repeats))
+    for name, v in (("n_vars", n_vars), ("n_cases", n_cases), ("n_repeats", n_repeats)):
+        if not isinstance(v, _numbers.Integral) or v < 1:
+            raise ValueError(f"{name} must be an integer >= 1; got {v!r}")
+    a = np.asarray(prior, dtype=float)
+    a = _as_prior(a, "prior", a.size)
+    arities = np.full(n_vars, len(prior))
     rows, first, first_data = [], None, None
-    for i, seed in enumerate(seeds):
+    for i, seed in enumerate(np.random.SeedSequence(random_state).spawn(int(n_repeats))):
         rng = np.random.default_rng(seed)
-        data = _independent_sample(n_vars, n_cases, prior=prior, random_state=rng)
-        arities = np.full(n_vars, len(prior))
-        res = hill_climb_bdeu(data, arities=arities, S=S, max_parents=max_parents, random_state=rng)
-        empty = bdeu_network_score(data, [()] * n_vars, arities=arities, S=S)
+        probs, u = rng.dirichlet(a, size=n_vars), rng.random((n_cases, n_vars))
+        data = (u[:, :, None] > np.cumsum(probs, axis=1)[None, :, :-1]).sum(axis=2)
+        res = hill_climb_bdeu(data, arities=arities, S=S, random_state=rng)
+        skeleton = sorted({tuple(sorted(e)) for e in res.edges})
         rows.append({"repeat": i, "arcs": " ".join(f"{u}>{v}" for u, v in res.edges),
-                     "skeleton": " ".join(f"{u}-{v}" for u, v in sorted({tuple(sorted(e)) for e in res.edges})),
+                     "skeleton": " ".join(f"{u}-{v}" for u, v in skeleton),
                      "n_arcs": len(res.edges), "n_isolated": res.n_isolated,
-                     "max_in_degree": max(len(p) for p in res.parents),
-                     "score": res.score, "empty_score": empty, "n_moves": res.n_moves})
+                     "max_in_degree": max(len(p) for p in res.parents), "score": res.score,
+                     "empty_score": bdeu_network_score(data, [()] * n_vars, arities=arities, S=S),
+                     "n_moves": res.n_moves})
         if i == 0:
             first, first_data = res, data
     return pd.DataFrame(rows), first, first_data
 
 
-def _learned_networks_by_S(S_values, n_vars=12, n_cases=4, *, n_repeats=100, prior=(1.0, 1.0),
-                          random_state=None):
+def _learned_networks_by_S(S_values, n_vars=12, n_cases=4, *, n_repeats=100, random_state=None):
     """:func:`_learn_from_independent_data` for several BDeu sample sizes, same data.
 
     Every ``S`` sees the same data sets and tie-breaking seeds (common random
@@ -694,7 +650,6 @@ def _learned_networks_by_S(S_values, n_vars=12, n_cases=4, *, n_repeats=100, pri
     ----------
     S_values : sequence of float
     n_vars, n_cases, n_repeats : int
-    prior : sequence of float
     random_state : int or None
 
     Returns
@@ -708,18 +663,27 @@ def _learned_networks_by_S(S_values, n_vars=12, n_cases=4, *, n_repeats=100, pri
     rows, ref = {}, None
     for S in S_values:
         runs, _, _ = _learn_from_independent_data(n_vars, n_cases, S=S, n_repeats=n_repeats,
-                                                 prior=prior, random_state=random_state)
-        if ref is None:
-            ref = runs["skeleton"].to_numpy()
+                                                  random_state=random_state)
+        ref = runs["skeleton"].to_numpy() if ref is None else ref
         rows[float(S)] = {
             "arcs": float(runs["n_arcs"].mean()), "arcs_se": _mean_se(runs["n_arcs"]),
             "isolated": float(runs["n_isolated"].mean()), "isolated_se": _mean_se(runs["n_isolated"]),
             "gain": float((runs["score"] - runs["empty_score"]).mean()),
-            "same_skeleton": float(np.mean(runs["skeleton"].to_numpy() == ref)),
-        }
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "S"
-    return out
+            "same_skeleton": float(np.mean(runs["skeleton"].to_numpy() == ref))}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("S")
+
+
+def _summarise_learned_networks(runs):
+    """Mean, standard error and range of the statistics of
+    :func:`_learn_from_independent_data` (its ``runs``): one row per statistic (arcs,
+    isolated variables, largest parent set, BDeu gain of the learned graph over the true
+    empty graph); columns ``mean``, ``se``, ``min``, ``max``."""
+    stats_ = {"arcs": runs["n_arcs"], "isolated variables": runs["n_isolated"],
+              "largest parent set": runs["max_in_degree"],
+              "BDeu gain over the true (empty) graph": runs["score"] - runs["empty_score"]}
+    out = pd.DataFrame({k: {"mean": float(v.mean()), "se": _mean_se(v), "min": float(v.min()),
+                            "max": float(v.max())} for k, v in stats_.items()}).T
+    return out.rename_axis("statistic")
 
 
 # -------------------------------------------- tables: the slides' numbers beside ours
@@ -748,28 +712,32 @@ def _published_table(name, true_model=None, rename=None):
     return df.rename(columns=rename) if rename else df
 
 
+def _common_cells(wide, published):
+    """The (size, score) cells of a wide table that a published one also has, in order."""
+    return [(size, score) for size in wide.index if size in published.index
+            for score in wide.columns if score in published.columns]
+
+
 def _compare_with_published(result, published, *, what="errors", true_model="dependence",
-                           value=None, rename=None, n_pairs_published=10000, kind=None):
+                            value=None, n_pairs_published=10000):
     """Our simulated table beside a published one, cell by cell, with z-scores.
+
+    A count (``what="errors"``) is binomial, with standard error ``sqrt(n p (1-p))``;
+    our counts are rescaled to ``n_pairs_published`` and the published count's own
+    standard error is ours times ``sqrt(n_published / n_ours)``.  A loss
+    (``what="losses"``) is a Monte-Carlo mean whose standard error is ours times
+    ``sqrt(n_ours / n_published)``, plus the rounding of the printed value (uniform over
+    its last printed digit, inferred from the transcription).
 
     Parameters
     ----------
     result : _SimulationResult
     published : DataFrame
-        Wide published table indexed by ``size`` (columns = the slides' score names).
+        Wide published table indexed by ``size`` (columns = our score names).
     what, true_model, value
         Which of our tables (see :meth:`_SimulationResult.wide`).
-    rename : dict, optional
-        Our score name -> published column name (e.g. ``{"BD2": "S_2"}``).
     n_pairs_published : int
-        Distributions per model behind the published table.  Our counts are
-        rescaled to it.
-    kind : {"count", "mean"}, optional
-        ``"count"`` (default for ``what="errors"``): the published count is a
-        binomial count with standard error ``sqrt(n p (1-p))``; ``"mean"``: a
-        Monte-Carlo mean whose standard error is ours times
-        ``sqrt(n_ours / n_published)``, plus the rounding of the printed value
-        (uniform over its last printed digit, inferred from the transcription).
+        Distributions per model behind the published table.
 
     Returns
     -------
@@ -778,39 +746,25 @@ def _compare_with_published(result, published, *, what="errors", true_model="dep
         z`` where ``z = difference / se_difference`` (``se_difference`` combines both
         Monte-Carlo errors).  Only cells present in both tables.
     """
-    if value is None:
-        value = "errors" if what == "errors" else "kl_joint"
-    if kind is None:
-        kind = "count" if what == "errors" else "mean"
-    if kind not in ("count", "mean"):
-        raise ValueError(f"kind must be 'count' or 'mean'; got {kind!r}")
-    ours = result.wide(what, true_model, value)
-    se = result.wide(what, true_model, value + "_se")
-    if rename:
-        ours = ours.rename(columns=rename)
-        se = se.rename(columns=rename)
+    value = value or ("errors" if what == "errors" else "kl_joint")
+    count = what == "errors"
+    ours, se = result.wide(what, true_model, value), result.wide(what, true_model, value + "_se")
     n_ours = int(result.settings["n_pairs"])
-    scale = n_pairs_published / n_ours if kind == "count" else 1.0
-    pub_factor = np.sqrt(n_pairs_published / n_ours) if kind == "count" else np.sqrt(n_ours / n_pairs_published)
+    scale = n_pairs_published / n_ours if count else 1.0
+    pub_factor = np.sqrt(n_pairs_published / n_ours) if count else np.sqrt(n_ours / n_pairs_published)
     rows = []
-    for size in ours.index:
-        if size not in published.index:
-            continue
-        for score in ours.columns:
-            if score not in published.columns:
-                continue
-            o = float(ours.loc[size, score]) * scale
-            s = float(se.loc[size, score]) * scale
-            p = float(published.loc[size, score])
-            # The published value's own Monte-Carlo error, estimated from ours, and
-            # for printed means the rounding to the printed decimals (uniform error).
-            sp = float(se.loc[size, score]) * pub_factor
-            if kind == "mean":
-                sp = float(np.hypot(sp, _printed_resolution(p) / np.sqrt(12.0)))
-            sd = float(np.sqrt(s * s + sp * sp))
-            rows.append({"size": int(size), "score": score, "ours": o, "ours_se": s,
-                         "published": p, "difference": o - p, "se_difference": sd,
-                         "z": _z(o - p, sd, tol=1e-12 if kind == "mean" else 1e-9)})
+    for size, score in _common_cells(ours, published):
+        o, s = float(ours.loc[size, score]) * scale, float(se.loc[size, score]) * scale
+        p = float(published.loc[size, score])
+        # The published value's own Monte-Carlo error, estimated from ours, and
+        # for printed means the rounding to the printed decimals (uniform error).
+        sp = float(se.loc[size, score]) * pub_factor
+        if not count:
+            sp = float(np.hypot(sp, _printed_resolution(p) / np.sqrt(12.0)))
+        sd = float(np.sqrt(s * s + sp * sp))
+        rows.append({"size": int(size), "score": score, "ours": o, "ours_se": s, "published": p,
+                     "difference": o - p, "se_difference": sd,
+                     "z": _z(o - p, sd, tol=1e-9 if count else 1e-12)})
     return pd.DataFrame(rows, columns=["size", "score", "ours", "ours_se", "published",
                                        "difference", "se_difference", "z"])
 
@@ -838,23 +792,18 @@ def _exact_agreement(published, exact, true_model="total"):
     """
     wide, se = _wide(exact, true_model, "errors"), _wide(exact, true_model, "errors_se")
     rows = []
-    for size in wide.index:
-        if size not in published.index:
-            continue
-        for score in wide.columns:
-            if score not in published.columns:
-                continue
-            e, s, p = float(wide.loc[size, score]), float(se.loc[size, score]), float(published.loc[size, score])
-            rows.append({"size": int(size), "score": score, "expected": e, "se": s,
-                         "published": p, "z": _z(p - e, s)})
+    for size, score in _common_cells(wide, published):
+        e, s = float(wide.loc[size, score]), float(se.loc[size, score])
+        p = float(published.loc[size, score])
+        rows.append({"size": int(size), "score": score, "expected": e, "se": s,
+                     "published": p, "z": _z(p - e, s)})
     return pd.DataFrame(rows, columns=["size", "score", "expected", "se", "published", "z"])
 
 
 def _printed_resolution(x):
     """Last printed digit of a transcribed number, e.g. 1e-5 for 0.00016."""
     txt = np.format_float_positional(float(x), trim="-")
-    decimals = len(txt.split(".")[1]) if "." in txt else 0
-    return 10.0 ** (-decimals)
+    return 10.0 ** (-(len(txt.split(".")[1]) if "." in txt else 0))
 
 
 def _z(diff, se, tol=1e-9):
@@ -874,7 +823,7 @@ def _agreement_by_score(comparisons):
 
     Parameters
     ----------
-    comparisons : DataFrame or sequence of DataFrame
+    comparisons : sequence of DataFrame
         Outputs of :func:`_exact_agreement` or :func:`_compare_with_published`
         (e.g. one under dependence and one under independence).
 
@@ -884,39 +833,33 @@ def _agreement_by_score(comparisons):
         Index ``score`` (in order of appearance); columns ``cells``, ``rms_z``,
         ``max_abs_z``, ``beyond_3_se`` and ``worst_size`` (the size of the largest ``|z|``).
     """
-    if isinstance(comparisons, pd.DataFrame):
-        comparisons = [comparisons]
     df = pd.concat(list(comparisons), ignore_index=True)
     rows = {}
     for score in dict.fromkeys(df["score"]):
         sub = df[df["score"] == score]
-        summ = _agreement_summary(sub)
-        summ["worst_size"] = int(sub["size"].iloc[int(np.argmax(np.abs(sub["z"].to_numpy(dtype=float))))])
-        rows[score] = summ
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "score"
-    return out
+        worst = int(sub["size"].iloc[int(np.argmax(np.abs(sub["z"].to_numpy(dtype=float))))])
+        rows[score] = {**_agreement_summary(sub), "worst_size": worst}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("score")
 
 
 # -------------------------------- tables: readings of IMP and of the slides' settings
 
 
-def _imp_variant_check(published_dependence, published_independence, names, sizes, *, column="IMP",
-                      n_pairs=10000):
-    """Exact check of several readings of IMP against one published IMP column.
+def _imp_variant_check(published_dependence, published_independence, names, sizes, *,
+                       n_pairs=10000):
+    """Exact check of several readings of IMP against the published IMP column.
 
-    Every name (``IMP<s>`` or ``IMP_<VARIANT>[<s>]``, see
-    :func:`_score_decisions`) gets its exact expected errors (:func:`_exact_errors`; ``IMP_HALF``'s ties count as
-    half an error, the expectation of a fair coin), compared with the published
-    column under dependence and under independence (:func:`_exact_agreement`).
+    Every name (``IMP<s>`` or ``IMP_<VARIANT>[<s>]``, see :func:`_score_decisions`) gets
+    its exact expected errors (:func:`_exact_errors`; ``IMP_HALF``'s ties count as half an
+    error, the expectation of a fair coin), compared with the published column under
+    dependence and under independence (:func:`_exact_agreement`).
 
     Parameters
     ----------
     published_dependence, published_independence : DataFrame
-        Wide published tables indexed by size, with the column ``column``.
+        Wide published tables indexed by size, with the column ``IMP``.
     names : sequence of str
     sizes : sequence of int
-    column : str
     n_pairs : int
         Pairs per model behind the published counts.
 
@@ -926,53 +869,40 @@ def _imp_variant_check(published_dependence, published_independence, names, size
         :func:`_agreement_by_score` output (index ``score``) with a first column
         ``reading`` describing each variant.
     """
-    names = list(names)
-    parts = []
+    names, parts, readings = list(names), [], []
     for name in names:
         kind, v = _parse_score(name)
         if kind not in ("IMP", "IMP_VARIANT", "IMP_T"):
             raise ValueError(f"{name!r} is not a reading of IMP")
         half = kind == "IMP_VARIANT" and v[0] == "HALF"
         parts.append(_exact_errors(sizes, [name], n_pairs=n_pairs, undecided_error=0.5 if half else 1.0))
+        readings.append(f"as stated, s = {v:g}" if kind == "IMP" else
+                        f"as stated, threshold {v:g} nats" if kind == "IMP_T" else
+                        IMP_VARIANTS[v[0]] + ("" if v[1] == 1.0 else f" (s = {v[1]:g})"))
     exact = pd.concat(parts, ignore_index=True)
     out = _agreement_by_score([
-        _exact_agreement(pd.DataFrame({n: pub[column] for n in names}, index=pub.index), exact, model)
+        _exact_agreement(pd.DataFrame({n: pub["IMP"] for n in names}, index=pub.index), exact, model)
         for pub, model in ((published_dependence, "dependence"), (published_independence, "independence"))])
-
-    def reading(name):
-        kind, v = _parse_score(name)
-        if kind == "IMP":
-            return f"as stated, s = {v:g}"
-        if kind == "IMP_T":
-            return f"as stated, threshold {v:g} nats"
-        return IMP_VARIANTS[v[0]] + ("" if v[1] == 1.0 else f" (s = {v[1]:g})")
-
-    out.insert(0, "reading", [reading(n) for n in out.index])
+    out.insert(0, "reading", out.index.map(dict(zip(names, readings))))
     return out
 
 
-def _imp_threshold_fit(published_dependence, published_independence, sizes, *, s=1.0, column="IMP",
-                      prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y_given_x=(0.5, 0.5),
-                      n_pairs=10000):
-    """Can a decision threshold on the stated IMP reproduce a published IMP column?
+def _imp_threshold_fit(published_dependence, published_independence, sizes, *, n_pairs=10000):
+    """Can a decision threshold on the stated IMP reproduce the published IMP column?
 
     For each size the threshold ``t >= 0`` (nats; dependence iff ``IMP > t``) is
-    chosen, among 0 and the distinct values IMP takes on the tables of that size, so
-    that the exact expected errors under *dependence* come closest to the published
-    count; the expected errors under *independence* at that threshold are then
-    compared with the published count.  A threshold (or a penalty, or another base
-    of logarithms with a threshold) can explain the column only if both agree.
+    chosen, among 0 and the distinct values IMP (``s = 1``) takes on the tables of that
+    size, so that the exact expected errors under *dependence* (the first experiment's
+    priors) come closest to the published count; the expected errors under
+    *independence* at that threshold are then compared with the published count.  A
+    threshold (or a penalty, or another base of logarithms with a threshold) can explain
+    the column only if both agree.
 
     Parameters
     ----------
     published_dependence, published_independence : DataFrame
-        Wide published tables indexed by size, with the column ``column``.
+        Wide published tables indexed by size, with the column ``IMP``.
     sizes : sequence of int
-    s : float
-        IDM hyperparameter of :func:`credal.independence.imp_score`.
-    column : str
-    prior_x, prior_y, prior_y_given_x : sequence of float
-        Dirichlet parameters of the simulation.
     n_pairs : int
         Pairs per model behind the published counts.
 
@@ -987,37 +917,33 @@ def _imp_threshold_fit(published_dependence, published_independence, sizes, *, s
     rows = {}
     for size in sizes:
         T = _all_tables(int(size))
-        pdep, pind = _table_probabilities(T, prior_x, prior_y, prior_y_given_x)
-        v = imp_score(T, s)
+        pdep, pind = _table_probabilities(T)
+        v = imp_score(T, 1.0)
         cand = np.unique(np.concatenate([[0.0], v[v > IMP_TIE]]))
         # Dependence declared iff v > t + tol: errors under dependence grow with t.
         order = np.argsort(v)
         vs, cum = v[order], np.cumsum(pdep[order])
         k = np.searchsorted(vs, cand + IMP_TIE, side="right")
         err_dep = n_pairs * np.where(k > 0, cum[np.maximum(k - 1, 0)], 0.0)
-        target = float(published_dependence.loc[size, column])
+        target = float(published_dependence.loc[size, "IMP"])
         best = int(np.argmin(np.abs(err_dep - target)))
-        t = float(cand[best])
-        ed = float(err_dep[best])
+        t, ed = float(cand[best]), float(err_dep[best])
         ei = float(n_pairs * pind[v > t + IMP_TIE].sum())
-        pub_i = float(published_independence.loc[size, column])
+        pub_i = float(published_independence.loc[size, "IMP"])
         rows[int(size)] = {
-            "threshold": t,
-            "dependence_expected": ed, "dependence_published": target,
+            "threshold": t, "dependence_expected": ed, "dependence_published": target,
             "dependence_z": _z(target - ed, _binomial_se(ed, n_pairs)),
             "independence_expected": ei, "independence_published": pub_i,
-            "independence_z": _z(pub_i - ei, _binomial_se(ei, n_pairs)),
-        }
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "size"
-    return out
+            "independence_z": _z(pub_i - ei, _binomial_se(ei, n_pairs))}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("size")
 
 
-def _scan_symmetric_priors(published, alphas, sizes, scores=_DEFAULT_SCORES, *, true_model="total", n_pairs=10000):
-    """Which symmetric Dirichlet prior ``Dir(a, a)`` best explains a published error table.
+def _scan_symmetric_priors(published, alphas, sizes, scores=_DEFAULT_SCORES, *, n_pairs=10000):
+    """Which symmetric Dirichlet prior ``Dir(a, a)`` best explains a published table of
+    total errors.
 
     For each ``a`` every Dirichlet of the simulation (``P_X``, ``P_Y`` and the
-    conditionals) is ``Dir(a, a)``; the published counts are compared with the
+    conditionals) is ``Dir(a, a)``; the published totals are compared with the
     exact expectations (:func:`_exact_agreement`).
 
     Parameters
@@ -1028,7 +954,6 @@ def _scan_symmetric_priors(published, alphas, sizes, scores=_DEFAULT_SCORES, *, 
     sizes : sequence of int
         Sizes to use (small enough to enumerate, e.g. up to 100).
     scores : sequence of str
-    true_model : {"dependence", "independence", "total"}
     n_pairs : int
         Pairs per model in the published simulation.
 
@@ -1038,9 +963,9 @@ def _scan_symmetric_priors(published, alphas, sizes, scores=_DEFAULT_SCORES, *, 
         Index ``a``; columns ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``.
     """
     scores = [s for s in scores if s in published.columns]
-    sizes = [s for s in sizes if s in published.index]
+    decided = {n: (_all_tables(n), _score_decisions(_all_tables(n), scores))
+               for n in sizes if n in published.index}
     rows = {}
-    decided = {n: (_all_tables(n), _score_decisions(_all_tables(n), scores)) for n in sizes}
     for a in alphas:
         rec = []
         for n, (T, dec) in decided.items():
@@ -1049,34 +974,26 @@ def _scan_symmetric_priors(published, alphas, sizes, scores=_DEFAULT_SCORES, *, 
                 for model, p, wrong in (("dependence", pdep, dec[name] != DEPENDENCE),
                                         ("independence", pind, dec[name] != INDEPENDENCE)):
                     rate = float(np.clip(p[wrong].sum(), 0.0, 1.0))
-                    rec.append({"true_model": model, "size": n, "score": name,
-                                "errors": n_pairs * rate,
-                                "errors_se": float(np.sqrt(n_pairs * rate * (1 - rate)))})
-        rows[float(a)] = _agreement_summary(_exact_agreement(published, pd.DataFrame(rec), true_model))
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "a"
-    return out
+                    rec.append(_expected_row(model, n, name, rate, n_pairs))
+        rows[float(a)] = _agreement_summary(_exact_agreement(published, pd.DataFrame(rec), "total"))
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("a")
 
 
-def _scan_prior_odds(published, odds_values, sizes, *, S=2.0, column="PRIOR",
-                    prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y_given_x=(0.5, 0.5),
-                    n_pairs=100000):
-    """Which prior odds make BDe reproduce a published column (the slides' "PRIOR").
+def _scan_prior_odds(published, odds_values, sizes, *, n_pairs=100000):
+    """Which prior odds make BDe (S = 2) reproduce the slides' "PRIOR" column.
 
-    For each odds value ``k`` the decisions of ``BD<S>_ODDS<k>``
+    For each odds value ``k`` the decisions of ``BD2_ODDS<k>``
     (:func:`credal.independence.prior_odds_decision`) are compared exactly with the
-    published error counts under dependence and under independence.
+    published error counts under dependence and under independence (the first
+    experiment's priors).
 
     Parameters
     ----------
     published : DataFrame
-        Long published table with columns ``true_model``, ``size`` and ``column``
-        (e.g. ``moral_prior_new``).
+        Long published table with columns ``true_model``, ``size`` and ``PRIOR``
+        (``moral_prior_new``).
     odds_values : sequence of float
     sizes : sequence of int
-    S : float
-    column : str
-    prior_x, prior_y, prior_y_given_x : sequence of float
     n_pairs : int
         Pairs per model in the published simulation (100 000 on the slides).
 
@@ -1088,50 +1005,14 @@ def _scan_prior_odds(published, odds_values, sizes, *, S=2.0, column="PRIOR",
     """
     rows = {}
     for k in odds_values:
-        name = f"BD{S:g}_ODDS{float(k):g}"
-        ex = _exact_errors(sizes, [name], prior_x=prior_x, prior_y=prior_y,
-                          prior_y_given_x=prior_y_given_x, n_pairs=n_pairs)
-        parts = []
-        for model in ("dependence", "independence"):
-            pub = (published[published["true_model"] == model]
-                   .set_index("size")[[column]].rename(columns={column: name}))
-            parts.append(_exact_agreement(pub, ex, model))
+        name = f"BD2_ODDS{float(k):g}"
+        ex = _exact_errors(sizes, [name], n_pairs=n_pairs)
+        parts = [_exact_agreement(published[published["true_model"] == model].set_index("size")
+                                  [["PRIOR"]].rename(columns={"PRIOR": name}), ex, model)
+                 for model in ("dependence", "independence")]
         rows[float(k)] = {"p_dependence": 1.0 / (1.0 + float(k)),
                           **_agreement_summary(pd.concat(parts, ignore_index=True))}
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "odds"
-    return out
-
-
-# ------------------------------------------------ tables: networks and display copies
-
-
-def _summarise_learned_networks(runs):
-    """Mean, standard error and range of the statistics of :func:`_learn_from_independent_data`.
-
-    Parameters
-    ----------
-    runs : DataFrame
-        The ``runs`` table of :func:`_learn_from_independent_data`.
-
-    Returns
-    -------
-    DataFrame
-        One row per statistic (arcs, isolated variables, largest parent set, BDeu
-        gain of the learned graph over the true empty graph); columns ``mean``,
-        ``se``, ``min``, ``max``.
-    """
-    stats_ = {
-        "arcs": runs["n_arcs"],
-        "isolated variables": runs["n_isolated"],
-        "largest parent set": runs["max_in_degree"],
-        "BDeu gain over the true (empty) graph": runs["score"] - runs["empty_score"],
-    }
-    out = pd.DataFrame({k: {"mean": float(v.mean()), "se": _mean_se(v), "min": float(v.min()),
-                            "max": float(v.max())} for k, v in stats_.items()}).T
-    out.index.name = "statistic"
-    return out
-
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("odds")
 
 
 # ------------------------------------------------------------------- the chapter's run
@@ -1151,44 +1032,23 @@ def run(*, n_pairs=10000, sizes=(3, 5, 10, 20, 50, 100, 1000, 10000),
         network_S_values=(0.1, 1.0, 10.0), seed=2024):
     """Every simulation, exact expectation, scan and network search of the chapter.
 
-    The defaults are the slides' scale (the notebook's parameters).  Each simulation has
-    its own seed (``seed``, ``seed + 1``, ...), so any of them can be rerun alone.
-
-    Parameters
-    ----------
-    n_pairs : int
-        Distributions per true model in the first experiment and its Dir(2, 2) and
-        Dir(0.5, 0.5) variants (the slides: 10 000).
-    sizes, variant_sizes : sequence of int
-        Sample sizes of the first experiment / of the variants and the S study.
-    scores : sequence of str
-        The slides' eight scores (:func:`classifiers`); BD2MOD and its classification
-        version are added to the first experiment.
-    n_pairs_s : int
-        Distributions per model in the effect-of-S and new-score study (the slides: 100 000).
-    s_scores : sequence of str
-        The BDe scores of the effect of S.
-    prior_odds : float
-        Prior odds of the slides' PRIOR column (score ``BD2_ODDS<k>``).
-    exact_sizes : sequence of int
-        Sizes of the exact expectations (every table enumerated).
-    imp_variants : sequence of str
-        Readings of IMP checked exactly (``IMP1`` and ``IMP_SWAP`` are always added).
-    alphas, odds_values : sequence of float
-        The Dir(a, a) priors and the prior odds scanned exactly.
-    network_vars, network_cases, network_S, network_repeats, network_S_values
-        The BDeu search on independent data: variables, cases, equivalent sample size,
-        samples, and the sample sizes compared on the same data.
-    seed : int
+    The defaults are the slides' scale (the notebook's parameters); each simulation has its
+    own seed (``seed``, ``seed + 1``, ...).  ``n_pairs`` distributions per model are drawn
+    at ``sizes`` in the first experiment (``scores`` plus BD2MOD and BD2MOD_CLS), and at
+    ``variant_sizes`` with Dir(2, 2), Dir(0.5, 0.5) and the best-fitting Dir(a, a) (of
+    ``alphas``) everywhere; ``n_pairs_s`` in the effect-of-S study (``s_scores``, NEW and
+    ``BD2_ODDS<prior_odds>``).  Exact expectations at ``exact_sizes``: the eight scores,
+    ``s_scores``, the readings of IMP (``imp_variants``, with ``IMP1`` and ``IMP_SWAP``)
+    and the prior odds ``odds_values``.  The BDeu search: ``network_repeats`` samples of
+    ``network_cases`` cases of ``network_vars`` independent variables, with
+    ``S = network_S`` and with each of ``network_S_values`` on the same samples.
 
     Returns
     -------
     dict
-        ``exp1``, ``exp22``, ``exp05``, ``exp025``, ``expS`` (:class:`_SimulationResult`:
-        the first experiment, Dir(2, 2), Dir(0.5, 0.5) as stated, Dir(a, a) with the
-        best-fitting ``a``, the S / new-score study); ``exact1``, ``exactS``
-        (:func:`_exact_errors`); ``imp_check``, ``imp_thr``, ``scan``, ``odds_scan``
-        (:func:`_imp_variant_check`, :func:`_imp_threshold_fit`,
+        ``exp1``, ``exp22``, ``exp05``, ``exp025``, ``expS`` (:class:`_SimulationResult`);
+        ``exact1``, ``exactS`` (:func:`_exact_errors`); ``imp_check``, ``imp_thr``, ``scan``,
+        ``odds_scan`` (:func:`_imp_variant_check`, :func:`_imp_threshold_fit`,
         :func:`_scan_symmetric_priors`, :func:`_scan_prior_odds`); ``best_a``;
         ``network_runs``, ``network_first`` (:func:`_learn_from_independent_data`),
         ``network_by_S`` (:func:`_learned_networks_by_S`); ``settings`` (the parameters).
@@ -1294,39 +1154,27 @@ def tables(results):
 
 
 def _summary(comparison, z_flag=3.0):
-    """Counts for the text: cells, cells beyond ``z_flag`` SE, largest ``|z|``, where.
-
-    Parameters
-    ----------
-    comparison : DataFrame
-        Output of :func:`_compare_with_published` or :func:`_exact_agreement`.
-    z_flag : float
-
-    Returns
-    -------
-    dict
-        ``cells``, ``beyond`` (number of cells with ``|z| > z_flag``), ``max_abs_z``,
-        ``worst`` (``"score at N = size"`` of the largest ``|z|``) and ``flagged``
-        (comma-separated ``score@size`` of the flagged cells).
-    """
+    """Counts for the text of one comparison (:func:`_compare_with_published`): ``cells``,
+    ``beyond`` (cells with ``|z| > z_flag``), ``max_abs_z`` and ``flagged``
+    (comma-separated ``score@size`` of the cells beyond)."""
     z = np.abs(comparison["z"].to_numpy(dtype=float))
-    if len(z) == 0:
-        return {"cells": 0, "beyond": 0, "max_abs_z": 0.0, "worst": "", "flagged": ""}
-    k = int(np.argmax(z))
     bad = comparison[z > z_flag]
-    return {"cells": int(len(z)), "beyond": int(len(bad)), "max_abs_z": float(z[k]),
-            "worst": f"{comparison['score'].iloc[k]} at N = {comparison['size'].iloc[k]}",
+    return {"cells": int(len(z)), "beyond": int(len(bad)),
+            "max_abs_z": float(np.max(z)) if len(z) else 0.0,
             "flagged": ", ".join(f"{s}@{n}" for s, n in zip(bad["score"], bad["size"]))}
 
 
-def _flagged(*summaries):
-    return ", ".join(s["flagged"] for s in summaries if s["flagged"]) or "none"
+def _sums(t, keys):
+    """``beyond``, ``cells``, the largest ``|z|`` and the flagged cells (or "none") of
+    several comparisons together."""
+    s = [_summary(t[k]) for k in keys]
+    return (sum(x["beyond"] for x in s), sum(x["cells"] for x in s),
+            max(x["max_abs_z"] for x in s), ", ".join(x["flagged"] for x in s if x["flagged"]) or "none")
 
 
-def _best(comparison, size=None, worst=False):
-    """The score with the fewest (most) of ours at ``size`` (default: the largest), ties
-    to the first in the run's order."""
-    c = comparison[comparison["size"] == (comparison["size"].max() if size is None else size)]
+def _best(comparison, size, worst=False):
+    """The score with the fewest (most) of ours at ``size``, ties to the first in order."""
+    c = comparison[comparison["size"] == size]
     return c.loc[c["ours"].idxmax() if worst else c["ours"].idxmin(), "score"]
 
 
@@ -1341,22 +1189,21 @@ def numbers(tables):
     Returns
     -------
     dict of str -> str
-        The glue names of the notebook (e.g. ``errdep_beyond``, ``imp_best_variant``,
-        ``best_a``, ``net_arcs``) and ``cells_beyond`` / ``cells_total`` (cells of the
-        original and Dir(2, 2) comparisons beyond three standard errors, of all).
+        The notebook's glue names (e.g. ``errdep_beyond``, ``imp_best_variant``, ``best_a``,
+        ``net_arcs``), and ``cells_beyond`` / ``cells_total``: the cells of the original
+        and Dir(2, 2) comparisons beyond three standard errors, and all of them.
     """
     out = {}
     for part in (_numbers_errors, _numbers_imp, _numbers_variants, _numbers_network):
-        out.update({k: str(v) for k, v in part(tables).items()})
+        out.update({k: str(v) for k, v in part(tables, tables["settings"]["value"]).items()})
     return out
 
 
-def _numbers_errors(t):
-    s = t["settings"]["value"]
+def _numbers_errors(t, s):
     sd, si, st = (_summary(t[f"errors_{m}"]) for m in ("dependence", "independence", "total"))
     tot = t["errors_total"]
     best = [_best(tot, n) for n in dict.fromkeys(tot["size"])]
-    kl = [_summary(t[f"kl_{m}"]) for m in ("dependence", "independence", "total")]
+    kl_beyond, _, _, kl_flagged = _sums(t, ("kl_dependence", "kl_independence", "kl_total"))
     keys = ("errors_dependence", "errors_independence", "kl_dependence", "kl_independence",
             "loglik_dir22", "effect_of_S_independence", "effect_of_S_dependence",
             "bd2mod_estimation", "bd2mod_classification", "imprecise_score_independence",
@@ -1369,14 +1216,13 @@ def _numbers_errors(t):
             "errind_beyond": si["beyond"], "errind_flagged": si["flagged"] or "none",
             "errtot_beyond": st["beyond"], "err_cells": sd["cells"],
             "bd2_best_sizes": best.count("BD2"), "n_sizes": len(s["sizes"]),
-            "kl_flagged": _flagged(*kl), "kl_beyond": sum(k["beyond"] for k in kl),
+            "kl_flagged": kl_flagged, "kl_beyond": kl_beyond,
             "cells_beyond": int((cells["z"].abs() > 3).sum()), "cells_total": len(cells)}
 
 
-def _numbers_imp(t):
+def _numbers_imp(t, s):
     exact, chk, thr = t["exact_check_errors"], t["exact_check_imp_variants"], t["imp_threshold_fit"]
-    best = chk["rms_z"].idxmin()
-    k = thr["independence_z"].abs().idxmax()
+    best, k = chk["rms_z"].idxmin(), thr["independence_z"].abs().idxmax()
     return {"imp_exact_z": f"{exact.loc['IMP', 'max_abs_z']:.1f}",
             "imp_exact_n": int(exact.loc["IMP", "worst_size"]),
             "others_exact_z": f"{exact.drop(index='IMP')['max_abs_z'].max():.1f}",
@@ -1393,45 +1239,39 @@ def _numbers_imp(t):
             "thr_z": f"{thr['independence_z'].abs().max():.1f}"}
 
 
-def _numbers_variants(t):
-    s = t["settings"]["value"]
+def _numbers_variants(t, s):
     s22, s05, s025 = (_summary(t[k]) for k in ("loglik_dir22", "errors_dir0505_as_stated",
                                                 "errors_dir0505_read_as_best_a"))
     scan, odds, exS = t["dir0505_prior_scan"], t["prior_odds_scan"], t["exact_check_effect_of_S"]
-    best_a = float(scan["rms_z"].idxmin())
-    sS = [_summary(t[f"effect_of_S_{m}"]) for m in ("independence", "dependence")]
-    sm = [_summary(t[k]) for k in ("bd2mod_estimation", "bd2mod_classification")]
-    sn = [_summary(t[f"imprecise_score_{m}"]) for m in ("independence", "dependence")]
-    a025 = t["errors_dir0505_read_as_best_a"]
+    a, k, largest = float(scan["rms_z"].idxmin()), odds["rms_z"].idxmin(), max(s["variant_sizes"])
+    effS = _sums(t, ("effect_of_S_independence", "effect_of_S_dependence"))
+    new = _sums(t, ("imprecise_score_independence", "imprecise_score_dependence"))
     return {"ll22_beyond": s22["beyond"], "ll22_maxz": f"{s22['max_abs_z']:.1f}",
             "e05_beyond": s05["beyond"], "e05_cells": s05["cells"],
-            "e05_maxz": f"{s05['max_abs_z']:.0f}", "best_a": f"{best_a:g}",
-            "best_a_sum": f"{2 * best_a:g}", "best_a_rms": f"{scan['rms_z'].min():.2f}",
-            "best_a_max": f"{scan.loc[best_a, 'max_abs_z']:.1f}",
+            "e05_maxz": f"{s05['max_abs_z']:.0f}", "best_a": f"{a:g}", "best_a_sum": f"{2 * a:g}",
+            "best_a_rms": f"{scan['rms_z'].min():.2f}",
+            "best_a_max": f"{scan.loc[a, 'max_abs_z']:.1f}",
             "e025_beyond": s025["beyond"], "e025_maxz": f"{s025['max_abs_z']:.1f}",
-            "e025_best": _best(a025, max(s["variant_sizes"])),
-            "e025_worst": _best(a025, max(s["variant_sizes"]), worst=True),
-            "max_variant_size": max(s["variant_sizes"]),
-            "effS_beyond": sum(x["beyond"] for x in sS), "effS_flagged": _flagged(*sS),
-            "effS_cells": sum(x["cells"] for x in sS),
-            "exactS_max": f"{exS['max_abs_z'].max():.1f}", "exactS_worst": exS["max_abs_z"].idxmax(),
-            "mod_maxz": f"{max(x['max_abs_z'] for x in sm):.1f}",
-            "best_odds": f"{odds['rms_z'].idxmin():g}",
-            "best_odds_p": f"1/{1 + odds['rms_z'].idxmin():g}",
+            "e025_best": _best(t["errors_dir0505_read_as_best_a"], largest),
+            "e025_worst": _best(t["errors_dir0505_read_as_best_a"], largest, worst=True),
+            "max_variant_size": largest, "effS_beyond": effS[0], "effS_cells": effS[1],
+            "effS_flagged": effS[3], "exactS_max": f"{exS['max_abs_z'].max():.1f}",
+            "exactS_worst": exS["max_abs_z"].idxmax(),
+            "mod_maxz": f"{_sums(t, ('bd2mod_estimation', 'bd2mod_classification'))[2]:.1f}",
+            "best_odds": f"{k:g}", "best_odds_p": f"1/{1 + k:g}",
             "best_odds_rms": f"{odds['rms_z'].min():.2f}", "prior_odds": f"{s['prior_odds']:g}",
-            "new_beyond": sum(x["beyond"] for x in sn),
-            "new_maxz": f"{max(x['max_abs_z'] for x in sn):.1f}"}
+            "new_beyond": new[0], "new_maxz": f"{new[2]:.1f}"}
 
 
-def _numbers_network(t):
-    s, net, runs = t["settings"]["value"], t["network_summary"], t["network_runs"]
+def _numbers_network(t, s):
+    net, runs = t["network_summary"], t["network_runs"]
     first = runs[runs["repeat"] == 0]
+    mean_se = {k: f"{net.loc[k, 'mean']:.1f} ± {net.loc[k, 'se']:.1f}"
+               for k in ("arcs", "isolated variables")}
     return {"network_S": f"{s['network_S']:g}", "net_repeats": s["network_repeats"],
             "net_first_arcs": int(first["n_arcs"].item()),
             "net_first_iso": int(first["n_isolated"].item()),
-            "net_arcs": f"{net.loc['arcs', 'mean']:.1f} ± {net.loc['arcs', 'se']:.1f}",
-            "net_iso": f"{net.loc['isolated variables', 'mean']:.1f} ± "
-                       f"{net.loc['isolated variables', 'se']:.1f}",
+            "net_arcs": mean_se["arcs"], "net_iso": mean_se["isolated variables"],
             "net_same": f"{100 * t['network_by_S']['same_skeleton'].min():.0f}"}
 
 
@@ -1449,7 +1289,9 @@ _SIZE, _SMALL, _LARGE = 100, 10, 1000  # the sample sizes of the headline rows
 _PRIOR_SCORE = "BD2_ODDS5"  # the slides' PRIOR column, as the chapter identifies it
 _TOL = "tolerance: 3 SE of the difference (our Monte-Carlo SE and the slides', estimated from ours"
 _TOL_COUNT, _TOL_MEAN = _TOL + ")", _TOL + ", plus the rounding of the printed value)"
-_SEE_ERRORS = "see the chapter's tables of errors"
+_TOL_SUM = _TOL_COUNT + "; the two models combined in quadrature"
+_NEW = ("imprecise_score_independence", "imprecise_score_dependence")
+_OWN = "moral_independence_headline_numbers"  # numbers that are not single cells of a table
 
 
 class _Row(Headline):
@@ -1464,73 +1306,63 @@ class _Row(Headline):
         return row
 
 
-def _cell_of(comparison, size, score):
-    """``(ours, published, se_difference)`` of one cell of a comparison, or None."""
-    m = comparison[(comparison["size"] == size) & (comparison["score"] == score)]
-    if m.empty:
-        return None
-    return tuple(float(m[c].iloc[0]) for c in ("ours", "published", "se_difference"))
+def _cells(t, keys, size, score):
+    """``(ours, published, se_difference)`` of one cell of the comparisons ``keys``, summed
+    over them (SEs in quadrature), or None when a size or score was not run."""
+    cells = []
+    for k in keys:
+        m = t[k][(t[k]["size"] == size) & (t[k]["score"] == score)]
+        if m.empty:
+            return None
+        cells.append([float(m[c].iloc[0]) for c in ("ours", "published", "se_difference")])
+    if len(cells) == 1:
+        return tuple(cells[0])
+    (oi, pi, si), (od, pd_, sd) = cells
+    return oi + od, pi + pd_, float(np.hypot(si, sd))
 
 
-def _reading(ours, published, se, why="", note=""):
+def _reading(cell, why="", note=""):
     """Our number with its standard error; ``why`` joins the note when the difference
     exceeds three standard errors."""
-    notes = [note] if note else []
-    if why and abs(ours - published) > 3.0 * se:
-        notes.append(why)
+    ours, published, se = cell
+    notes = [note] * bool(note) + [why] * bool(why and abs(ours - published) > 3.0 * se)
     return Reading(ours, se=se, rounding=0.0, note="; ".join(notes))
 
 
-def _cell(table, size, score, why=""):
-    """Reader of one cell of a comparison table (None when the size was not run)."""
+def _cell(keys, size, score, why=""):
+    """Reader of one cell of a comparison (or the sum of two), None when it was not run."""
     def read(t):
-        cell = _cell_of(t[table], size, score)
-        return None if cell is None else _reading(*cell, why=why)
-    return read
-
-
-def _total(tables_, size, score, why):
-    """Reader of a cell summed over the two true models (SEs in quadrature)."""
-    def read(t):
-        cells = [_cell_of(t[k], size, score) for k in tables_]
-        if None in cells:
-            return None
-        (oi, pi, si), (od, pd_, sd) = cells
-        return _reading(oi + od, pi + pd_, float(np.hypot(si, sd)), why=why)
+        cell = _cells(t, (keys,) if isinstance(keys, str) else keys, size, score)
+        return None if cell is None else _reading(cell, why=why)
     return read
 
 
 def _dir05(t):
     """BD2 under Dir(0.5, 0.5) as stated; the note gives the best-fitting prior's result."""
-    cell = _cell_of(t["errors_dir0505_as_stated"], _SIZE, "BD2")
+    cell = _cells(t, ("errors_dir0505_as_stated",), _SIZE, "BD2")
     if cell is None:
         return None
     why = "the slides' table is not reproduced under the prior they state"
-    alt = _cell_of(t["errors_dir0505_read_as_best_a"], _SIZE, "BD2")
+    alt = _cells(t, ("errors_dir0505_read_as_best_a",), _SIZE, "BD2")
     if alt is not None:
-        oa, pa, sa = alt
-        ok = "within" if abs(oa - pa) <= 3 * sa else "not within"
         a = float(t["dir0505_prior_scan"]["rms_z"].idxmin())
+        ok = "within" if abs(alt[0] - alt[1]) <= 3 * alt[2] else "not within"
         why += (f"; with Dir({a:g}, {a:g}) everywhere, the prior the chapter's exact scan picks, "
-                f"ours is {oa:.0f} ({ok} 3 SE)")
-    return _reading(*cell, why=why)
+                f"ours is {alt[0]:.0f} ({ok} 3 SE)")
+    return _reading(cell, why=why)
 
 
 def _best_S(t):
     """The fewest total errors of BDe over S, ours and the slides' (each at its own S)."""
-    ind, dep = t["effect_of_S_independence"], t["effect_of_S_dependence"]
-    tot = {}
-    for sc in dict.fromkeys(ind["score"]):
-        (oi, pi, si), (od, pd_, sd) = _cell_of(ind, _SIZE, sc), _cell_of(dep, _SIZE, sc)
-        tot[sc] = (oi + od, pi + pd_, float(np.hypot(si, sd)))
-    if not tot:
+    keys = ("effect_of_S_independence", "effect_of_S_dependence")
+    tot = {sc: _cells(t, keys, _SIZE, sc) for sc in dict.fromkeys(t[keys[0]]["score"])}
+    if not tot or None in tot.values():
         return None
-    pub_best = min(tot, key=lambda k: tot[k][1])
-    our_best = min(tot, key=lambda k: tot[k][0])
-    o, p, s = tot[our_best][0], tot[pub_best][1], max(tot[our_best][2], tot[pub_best][2])
-    note = (f"minimum at S = {our_best[2:]} (slides: S = {pub_best[2:]}); {_TOL_COUNT}, the larger "
+    pub, ours = min(tot, key=lambda k: tot[k][1]), min(tot, key=lambda k: tot[k][0])
+    note = (f"minimum at S = {ours[2:]} (slides: S = {pub[2:]}); {_TOL_COUNT}, the larger "
             "of the two minima's")
-    return _reading(o, p, s, why="see the chapter's effect-of-S tables", note=note)
+    return _reading((tot[ours][0], tot[pub][1], max(tot[ours][2], tot[pub][2])),
+                    why="see the chapter's effect-of-S tables", note=note)
 
 
 def _isolated(t):
@@ -1546,12 +1378,9 @@ def _isolated(t):
 def _errors(score, size):
     return _Row(f"{score}: total errors at N = {size}",
                 Published("moral_errors_total", {"size": size}, score),
-                _cell("errors_total", size, score, _SEE_ERRORS),
+                _cell("errors_total", size, score, "see the chapter's tables of errors"),
                 unit="errors of 20 000 pairs", note=_TOL_COUNT)
 
-
-_NEW = ("imprecise_score_independence", "imprecise_score_dependence")
-_OWN = "moral_independence_headline_numbers"
 
 HEADLINE = Headlines(paper="Moral (slides)", chapter="independence-scores", rows=(
     *(_errors(score, _SIZE) for score in _DEFAULT_SCORES),
@@ -1575,12 +1404,12 @@ HEADLINE = Headlines(paper="Moral (slides)", chapter="independence-scores", rows
          unit="errors of 200 000 pairs"),
     _Row(f"NEW (imprecise BDe score): total errors at N = {_SIZE}",
          Published("moral_prior_new", {"size": _SIZE}, "NEW", reduce="sum"),
-         _total(_NEW, _SIZE, "NEW", "see the chapter's table of the new score"),
-         unit="errors of 200 000 pairs", note=_TOL_COUNT + "; the two models combined in quadrature"),
+         _cell(_NEW, _SIZE, "NEW", "see the chapter's table of the new score"),
+         unit="errors of 200 000 pairs", note=_TOL_SUM),
     _Row(f"PRIOR (ours: BDe with prior odds {_PRIOR_SCORE[8:]} : 1): total errors at N = {_SIZE}",
          Published("moral_prior_new", {"size": _SIZE}, "PRIOR", reduce="sum"),
-         _total(_NEW, _SIZE, _PRIOR_SCORE, "see the chapter's table of the new score"),
-         unit="errors of 200 000 pairs", note=_TOL_COUNT + "; the two models combined in quadrature"),
+         _cell(_NEW, _SIZE, _PRIOR_SCORE, "see the chapter's table of the new score"),
+         unit="errors of 200 000 pairs", note=_TOL_SUM),
     _Row(f"BD2MOD: expected joint log-loss at N = {_SMALL}",
          Published("moral_bd2mod_estimation", {"size": _SMALL}, "BD2MOD"),
          _cell("bd2mod_estimation", _SMALL, "BD2MOD"), unit="nats", note=_TOL_MEAN),
@@ -1736,8 +1565,8 @@ def score_errors_figure(comparisons, titles=None, ylabel="errors (of 10 000 pair
     Parameters
     ----------
     comparisons : sequence of DataFrame
-        One panel each: output of :func:`_compare_with_published`
-        (columns ``size, score, ours, ours_se, published``).
+        One panel each: a comparison table of :func:`tables` (output of
+        :func:`_compare_with_published`; columns ``size, score, ours, ours_se, published``).
     titles : sequence of str, optional
         Panel titles.
     ylabel : str
@@ -1746,17 +1575,24 @@ def score_errors_figure(comparisons, titles=None, ylabel="errors (of 10 000 pair
     -------
     matplotlib.figure.Figure
     """
+    return _lines_figure(comparisons, titles, ylabel, 4.4, "size", "score",
+                         "sample size N (log scale)", str)
+
+
+def _lines_figure(comparisons, titles, ylabel, height, x, group, xlabel, label):
+    """Ours (lines, ± 2 SE) and the slides' values (open circles) against ``x``, one line
+    per value of ``group`` (sizes in increasing order, scores in order of appearance)."""
     comparisons, titles = _panel_args(comparisons, titles)
-    fig, axes = _subplots(len(comparisons), (TEXT_WIDTH, 4.4))
+    fig, axes = _subplots(len(comparisons), (TEXT_WIDTH, height))
     for ax, comp, title in zip(axes, comparisons, titles):
-        scores = list(dict.fromkeys(comp["score"]))
-        for score, col in zip(scores, _COLOURS * (len(scores) // len(_COLOURS) + 1)):
-            c = comp[comp["score"] == score].sort_values("size")
-            ax.errorbar(c["size"], c["ours"], yerr=2 * c["ours_se"], color=col, lw=1.3,
-                        capsize=2, label=score)
-            ax.plot(c["size"], c["published"], ls="none", marker="o", mfc="none", color=col, ms=5)
+        groups = sorted(comp[group].unique()) if group == "size" else list(dict.fromkeys(comp[group]))
+        for g, col in zip(groups, _COLOURS * (len(groups) // len(_COLOURS) + 1)):
+            c = comp[comp[group] == g].sort_values(x)
+            ax.errorbar(c[x], c["ours"], yerr=2 * c["ours_se"], color=col, lw=1.3, capsize=2,
+                        label=label(g))
+            ax.plot(c[x], c["published"], ls="none", marker="o", mfc="none", color=col, ms=5)
         ax.set_xscale("log")
-        ax.set_xlabel("sample size N (log scale)")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3)
@@ -1774,8 +1610,9 @@ def effect_of_s_figure(comparisons, titles=None, ylabel="errors (of 100 000 pair
     Parameters
     ----------
     comparisons : sequence of DataFrame
-        One panel each: output of :func:`_compare_with_published`
-        whose ``score`` column holds BDe scores named ``BD<S>`` (or ``S_<S>``).
+        One panel each: an effect-of-S table of :func:`tables` (output of
+        :func:`_compare_with_published`) whose ``score`` column holds BDe scores named
+        ``BD<S>`` (or ``S_<S>``).
     titles : sequence of str, optional
     ylabel : str
 
@@ -1783,27 +1620,10 @@ def effect_of_s_figure(comparisons, titles=None, ylabel="errors (of 100 000 pair
     -------
     matplotlib.figure.Figure
     """
-    comparisons, titles = _panel_args(comparisons, titles)
-    fig, axes = _subplots(len(comparisons), (TEXT_WIDTH, 4.2))
-    for ax, comp, title in zip(axes, comparisons, titles):
-        comp = comp.assign(S=[float(str(s).replace("S_", "").replace("BD", "")) for s in comp["score"]])
-        sizes = sorted(comp["size"].unique())
-        for size, col in zip(sizes, _COLOURS * (len(sizes) // len(_COLOURS) + 1)):
-            c = comp[comp["size"] == size].sort_values("S")
-            ax.errorbar(c["S"], c["ours"], yerr=2 * c["ours_se"], color=col, lw=1.3, capsize=2,
-                        label=f"N = {size}")
-            ax.plot(c["S"], c["published"], ls="none", marker="o", mfc="none", color=col, ms=5)
-        ax.set_xscale("log")
-        ax.set_xlabel("equivalent sample size S (log scale)")
-        ax.set_ylabel(ylabel)
-        ax.set_title(title, fontsize=10)
-        ax.grid(alpha=0.3)
-    axes[-1].plot([], [], ls="none", marker="o", mfc="none", color="k", label="slides")
-    handles, labels = axes[-1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", frameon=False, fontsize=9,
-               ncol=min(6, len(labels)), title="lines: ours (± 2 SE); circles: the slides",
-               title_fontsize=9)
-    return fig
+    comparisons = [c.assign(S=[float(str(s).replace("S_", "").replace("BD", "")) for s in c["score"]])
+                   for c in comparisons]
+    return _lines_figure(comparisons, titles, ylabel, 4.2, "S", "size",
+                         "equivalent sample size S (log scale)", lambda n: f"N = {n}")
 
 
 def network_figure(parents, names=None, title="", ax=None):
