@@ -117,17 +117,10 @@ def _score_decisions(counts, scores=_DEFAULT_SCORES):
     ``NEW[<S>]_BOX`` / ``NEW[<S>]_FULL`` = the three-way rule on the optimised interval of
     the box / full parameter set, and the same with ``_PI`` = preferring independence.
 
-    Parameters
-    ----------
-    counts : array-like of int, shape (..., r, c)
-        The imprecise interval scores need 2x2 tables.
-    scores : sequence of str
-
-    Returns
-    -------
-    dict of str -> ndarray of int8, shape (...)
-        :data:`~credal.independence.DEPENDENCE`, :data:`~credal.independence.INDEPENDENCE`
-        or (three-way only) :data:`~credal.independence.UNDECIDED`.
+    ``counts``: int array-like of shape ``(..., r, c)`` (the imprecise interval scores
+    need 2x2 tables).  Returns a dict score name -> int8 ndarray of shape ``(...)``:
+    :data:`~credal.independence.DEPENDENCE`, :data:`~credal.independence.INDEPENDENCE` or
+    (three-way only) :data:`~credal.independence.UNDECIDED`.
     """
     a = check_counts(counts)
     if isinstance(scores, str):
@@ -255,26 +248,18 @@ def _wide(df, true_model, value):
 class _SimulationResult:
     """Output of :func:`_simulate_independence`.
 
-    Attributes
-    ----------
-    errors : DataFrame
-        One row per (true_model, size, score): ``n_pairs``, ``n_dependence``,
-        ``n_independence``, ``n_undecided`` (decisions made), ``errors`` (decisions
-        other than the true model; undecided counts as an error) and ``errors_se``
-        (its binomial Monte-Carlo standard error, ``sqrt(n p (1 - p))``).
-    losses : DataFrame
-        One row per (true_model, size, score): means over the pairs of ``kl_joint``
-        (KL of the true joint to the estimate of the chosen model),
-        ``joint_log_loss`` (``KL + H(P)``, the opposite of the expected
-        log-likelihood) and ``conditional_log_loss`` (the same for ``Y | X``), each
-        with its Monte-Carlo standard error in a ``<name>_se`` column (standard
-        deviation over the pairs / sqrt(n_pairs)).  An undecided pair uses the
-        independence estimate.
-    tables : DataFrame or None
-        With ``return_tables=True``: one row per (true_model, size, pair) with the
-        counts ``n00, n01, ...``, the true probabilities ``p00, ...`` and one
-        decision column per score.
-    settings : dict
+    ``errors``: one row per (true_model, size, score): ``n_pairs``, ``n_dependence``,
+    ``n_independence``, ``n_undecided`` (decisions made), ``errors`` (decisions other than
+    the true model; undecided counts as an error) and ``errors_se`` (its binomial
+    Monte-Carlo standard error, ``sqrt(n p (1 - p))``).  ``losses``: one row per
+    (true_model, size, score): means over the pairs of ``kl_joint`` (KL of the true joint to
+    the estimate of the chosen model), ``joint_log_loss`` (``KL + H(P)``, the opposite of
+    the expected log-likelihood) and ``conditional_log_loss`` (the same for ``Y | X``), each
+    with its Monte-Carlo standard error in a ``<name>_se`` column (standard deviation over
+    the pairs / sqrt(n_pairs)); an undecided pair uses the independence estimate.
+    ``tables`` (with ``return_tables=True``, else None): one row per (true_model, size,
+    pair) with the counts ``n00, n01, ...``, the true probabilities ``p00, ...`` and one
+    decision column per score.  ``settings``: the arguments of the run.
     """
 
     errors: pd.DataFrame
@@ -283,21 +268,13 @@ class _SimulationResult:
     settings: dict
 
     def wide(self, what="errors", true_model="dependence", value=None):
-        """Pivot to the slides' layout: one row per size, one column per score.
-
-        Parameters
-        ----------
-        what : {"errors", "losses"}
-        true_model : {"dependence", "independence", "total"}
-            ``"total"`` adds the two models (as the slides' total tables do); a
-            standard-error column (``..._se``) is combined as the root of the sum
-            of squares (the two models are simulated independently).
-        value : str, optional
-            Column to show; default ``"errors"`` or ``"kl_joint"``.
-        """
-        if value is None:
-            value = "errors" if what == "errors" else "kl_joint"
-        return _wide(getattr(self, what), true_model, value)
+        """Pivot ``what`` (``"errors"`` or ``"losses"``) to the slides' layout: one row per
+        size, one column per score, the column ``value`` (default ``"errors"`` or
+        ``"kl_joint"``).  ``true_model="total"`` adds the two models (as the slides' total
+        tables do); a standard-error column (``..._se``) is combined as the root of the sum
+        of squares (the two models are simulated independently)."""
+        return _wide(getattr(self, what), true_model,
+                     value or ("errors" if what == "errors" else "kl_joint"))
 
 
 def _binomial_se(count, n):
@@ -333,36 +310,20 @@ def _simulate_independence(sizes=(3, 5, 10, 20, 50, 100, 1000, 10000), n_pairs=1
     variables ``X`` (``len(prior_x)`` values) and ``Y`` (``len(prior_y)`` values):
 
     * independence: ``P_X ~ Dir(prior_x)``, ``P_Y ~ Dir(prior_y)``, ``P = P_X P_Y``;
-    * dependence: ``P_X ~ Dir(prior_x)``, each ``P(Y | X = x) ~ Dir(prior_y_given_x)``.
+    * dependence: ``P_X ~ Dir(prior_x)``, each ``P(Y | X = x) ~ Dir(prior_y_given_x)``
+      (``prior_y`` and ``prior_y_given_x`` of the same length).
 
-    The same distributions are used at every size; for each size a fresh sample of
-    that many cases is drawn from each distribution (multinomial counts).  Each
-    score decides on each table, and the decision's estimate
-    (:func:`credal.independence.estimate_joint` with ``estimate_S``) is scored against
-    the true distribution.  The defaults are the slides' first experiment (10 000 +
-    10 000 pairs; Dir(1,1) marginals, Dir(0.5,0.5) conditionals); their later
-    experiments use ``prior_x = prior_y = prior_y_given_x = (2, 2)`` or ``(0.5, 0.5)``
-    and sizes up to 1000.
-
+    The same distributions are used at every size of ``sizes`` (ints >= 1); for each size
+    a fresh sample of that many cases is drawn from each distribution (multinomial
+    counts).  Each score of ``scores`` (names as in :func:`_score_decisions`) decides on
+    each table, and the decision's estimate (:func:`credal.independence.estimate_joint`
+    with sample size ``estimate_S``; the slides use 2) is scored against the true
+    distribution.  The defaults are the slides' first experiment (10 000 + 10 000 pairs;
+    Dir(1,1) marginals, Dir(0.5,0.5) conditionals); their later experiments use
+    ``prior_x = prior_y = prior_y_given_x = (2, 2)`` or ``(0.5, 0.5)`` and sizes up to
+    1000.  ``random_state`` (int, numpy Generator or None) seeds the draws;
+    ``return_tables`` also returns every simulated table (large for big runs).
     Everything is vectorised over pairs; identical tables are scored once.
-
-    Parameters
-    ----------
-    sizes : sequence of int
-        Sample sizes (each >= 1).
-    n_pairs : int
-        Number of distributions per true model.
-    prior_x, prior_y, prior_y_given_x : sequence of float
-        Dirichlet parameters; ``prior_y`` and ``prior_y_given_x`` must have the same
-        length (the number of values of ``Y``).
-    scores : sequence of str
-        Score names as in :func:`_score_decisions`.
-    estimate_S : float
-        Sample size of the Bayesian estimates used in the losses (the slides use 2).
-    random_state : int, numpy Generator or None
-        Seed of the random draws.
-    return_tables : bool
-        Also return every simulated table (large for big runs).
 
     Returns
     -------
@@ -454,20 +415,9 @@ def _simulate_size(P, model, size, scores, estimate_S, rng, return_tables):
 
 
 def _all_tables(size, r=2, c=2):
-    """Every ``r x c`` table of non-negative integer counts that sums to ``size``.
-
-    Parameters
-    ----------
-    size : int
-        Total count ``N >= 0``.
-    r, c : int
-        Table shape.
-
-    Returns
-    -------
-    tables : ndarray of int, shape (C(N + rc - 1, rc - 1), r, c)
-        In lexicographic order of the flattened cells (the first cell varies slowest).
-    """
+    """Every ``r x c`` table of non-negative integer counts that sums to ``size`` (an int
+    ``N >= 0``): an int ndarray of shape ``(C(N + rc - 1, rc - 1), r, c)``, in lexicographic
+    order of the flattened cells (the first cell varies slowest)."""
     if not isinstance(size, _numbers.Integral) or size < 0:
         raise ValueError(f"size must be an integer >= 0; got {size!r}")
     k = int(r) * int(c)
@@ -493,23 +443,15 @@ def _table_probabilities(tables, prior_x=(1.0, 1.0), prior_y=(1.0, 1.0),
                          prior_y_given_x=(0.5, 0.5)):
     """Exact probability of each table under the two generating models of the simulation.
 
-    Integrating the multinomial over the Dirichlet draws of
-    :func:`_simulate_independence` gives Dirichlet-multinomial probabilities:
+    Integrating the multinomial over the Dirichlet draws of :func:`_simulate_independence`
+    gives Dirichlet-multinomial probabilities:
 
     * dependence: ``P_X ~ Dir(prior_x)``, each ``P(Y | x) ~ Dir(prior_y_given_x)``;
     * independence: ``P_X ~ Dir(prior_x)``, ``P_Y ~ Dir(prior_y)``.
 
-    Parameters
-    ----------
-    tables : array-like of int, shape (T, r, c)
-        All tables of one size (e.g. :func:`_all_tables`).
-    prior_x, prior_y, prior_y_given_x : sequence of float
-
-    Returns
-    -------
-    p_dependence, p_independence : ndarray, shape (T,)
-        Each sums to 1 over all tables of a size.
-    """
+    ``tables``: int array-like of shape ``(T, r, c)``, all tables of one size (e.g.
+    :func:`_all_tables`).  Returns ``p_dependence, p_independence``, two ndarrays of shape
+    ``(T,)``, each summing to 1 over all tables of a size."""
     t = check_counts(tables)
     r, c = t.shape[-2:]
     ax, ay = _as_prior(prior_x, "prior_x", r), _as_prior(prior_y, "prior_y", c)
@@ -526,35 +468,21 @@ def _exact_errors(sizes, scores=_DEFAULT_SCORES, *, prior_x=(1.0, 1.0), prior_y=
                   prior_y_given_x=(0.5, 0.5), n_pairs=10000, undecided_error=1.0):
     """Expected error counts of :func:`_simulate_independence`, computed exactly.
 
-    For 2x2 tables of a given size, every table is enumerated
-    (:func:`_all_tables`), decided once by each score and weighted by its exact
-    probability under each generating model (:func:`_table_probabilities`).  The
-    result is what an infinitely long simulation would give, scaled to
-    ``n_pairs`` distributions per model, with the binomial standard error a
-    simulation of ``n_pairs`` pairs has.  Feasible up to a few hundred cases
-    (176 851 tables at N = 100).
+    For 2x2 tables of each size of ``sizes``, every table is enumerated
+    (:func:`_all_tables`), decided once by each score of ``scores`` (names as in
+    :func:`_score_decisions`) and weighted by its exact probability under each generating
+    model (:func:`_table_probabilities`, with the simulation's Dirichlet parameters
+    ``prior_x, prior_y, prior_y_given_x``).  The result is what an infinitely long
+    simulation would give, scaled to ``n_pairs`` distributions per model, with the
+    binomial standard error a simulation of ``n_pairs`` pairs has.  Feasible up to a few
+    hundred cases (176 851 tables at N = 100).  ``undecided_error`` is the share of an
+    error charged for an :data:`credal.independence.UNDECIDED` decision: 1 (default) as in
+    the simulation, 0.5 when a fair coin settles it (``IMP_HALF``); each pair is still
+    right or wrong, so the count stays binomial.
 
-    Parameters
-    ----------
-    sizes : sequence of int
-    scores : sequence of str
-        As in :func:`_score_decisions`.
-    prior_x, prior_y, prior_y_given_x : sequence of float
-        Dirichlet parameters of the simulation.
-    n_pairs : int
-        Distributions per model the counts refer to.
-    undecided_error : float
-        Share of an error charged for an :data:`credal.independence.UNDECIDED`
-        decision: 1 (default) as in the simulation, 0.5 when a fair coin settles it
-        (``IMP_HALF``).  Each pair is still right or wrong, so the count stays
-        binomial.
-
-    Returns
-    -------
-    DataFrame
-        Columns ``true_model, size, score, errors, errors_se`` (same layout as
-        :attr:`_SimulationResult.errors`; ``errors`` is an expectation, not an integer).
-    """
+    Returns a DataFrame with columns ``true_model, size, score, errors, errors_se`` (the
+    layout of :attr:`_SimulationResult.errors`; ``errors`` is an expectation, not an
+    integer)."""
     sizes = [sizes] if isinstance(sizes, _numbers.Integral) else sizes
     scores = list([scores] if isinstance(scores, str) else scores)
     if not 0.0 <= float(undecided_error) <= 1.0:
@@ -588,29 +516,20 @@ def _learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, 
                                  random_state=None):
     """The slides' warning: BDeu hill climbing on a few cases of independent variables.
 
-    Repeats ``n_repeats`` times: draw ``n_cases`` cases of ``n_vars`` mutually
-    independent variables, each with its probability vector drawn from ``Dir(prior)``
-    (as the marginals of the slides' simulation), and learn a DAG with
-    :func:`credal.structure.hill_climb_bdeu`.  The true graph has no arc at all.
-
-    Parameters
-    ----------
-    n_vars, n_cases : int
-    S : float
-        BDeu equivalent sample size.
-    n_repeats : int
-    prior : sequence of float
-        Dirichlet parameters of each marginal (its length is the number of values).
-    random_state : int or None
-        Seeds the data and the tie-breaking of every repetition.
+    Repeats ``n_repeats`` times: draw ``n_cases`` cases of ``n_vars`` mutually independent
+    variables, each with its probability vector drawn from ``Dir(prior)`` (as the marginals
+    of the slides' simulation; the length of ``prior`` is the number of values), and learn
+    a DAG with :func:`credal.structure.hill_climb_bdeu` (BDeu equivalent sample size
+    ``S``).  The true graph has no arc at all.  ``random_state`` (int or None) seeds the
+    data and the tie-breaking of every repetition.
 
     Returns
     -------
     runs : DataFrame
-        One row per repetition: ``arcs`` (``"u>v"`` items, 0-based), ``skeleton``
-        (the arcs without direction, ``"u-v"`` with ``u < v``), ``n_arcs``,
-        ``n_isolated``, ``max_in_degree``,
-        ``score``, ``empty_score`` (BDeu of the true, empty graph), ``n_moves``.
+        One row per repetition: ``arcs`` (``"u>v"`` items, 0-based), ``skeleton`` (the arcs
+        without direction, ``"u-v"`` with ``u < v``), ``n_arcs``, ``n_isolated``,
+        ``max_in_degree``, ``score``, ``empty_score`` (BDeu of the true, empty graph),
+        ``n_moves``.
     first : StructureResult
         The network learned in the first repetition.
     first_data : ndarray of int, shape (n_cases, n_vars)
@@ -643,23 +562,12 @@ def _learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, 
 def _learned_networks_by_S(S_values, n_vars=12, n_cases=4, *, n_repeats=100, random_state=None):
     """:func:`_learn_from_independent_data` for several BDeu sample sizes, same data.
 
-    Every ``S`` sees the same data sets and tie-breaking seeds (common random
-    numbers), so differences between rows are due to ``S`` alone.
-
-    Parameters
-    ----------
-    S_values : sequence of float
-    n_vars, n_cases, n_repeats : int
-    random_state : int or None
-
-    Returns
-    -------
-    DataFrame
-        Index ``S``; columns ``arcs``, ``arcs_se``, ``isolated``, ``isolated_se``,
-        ``gain`` (mean BDeu gain of the learned graph over the empty graph) and
-        ``same_skeleton`` (share of repetitions whose learned arcs, ignoring their
-        direction, are those learned with the first ``S``).
-    """
+    Every ``S`` of ``S_values`` sees the same data sets and tie-breaking seeds (common
+    random numbers), so differences between rows are due to ``S`` alone.  Returns a
+    DataFrame with index ``S``; columns ``arcs``, ``arcs_se``, ``isolated``,
+    ``isolated_se``, ``gain`` (mean BDeu gain of the learned graph over the empty graph)
+    and ``same_skeleton`` (share of repetitions whose learned arcs, ignoring their
+    direction, are those learned with the first ``S``)."""
     rows, ref = {}, None
     for S in S_values:
         runs, _, _ = _learn_from_independent_data(n_vars, n_cases, S=S, n_repeats=n_repeats,
@@ -690,21 +598,11 @@ def _summarise_learned_networks(runs):
 
 
 def _published_table(name, true_model=None, rename=None):
-    """One of the slides' published tables, wide and indexed by sample size.
-
-    Parameters
-    ----------
-    name : str
-        File stem in ``data/published`` (e.g. ``"moral_errors_dependence"``).
-    true_model : str, optional
-        For the long ``moral_prior_new`` table: the rows of this model.
-    rename : dict or callable, optional
-        Published column -> our score name (as :meth:`pandas.DataFrame.rename`).
-
-    Returns
-    -------
-    DataFrame indexed by ``size``.
-    """
+    """One of the slides' published tables (file stem ``name`` in ``data/published``, e.g.
+    ``"moral_errors_dependence"``), wide and indexed by ``size``: for the long
+    ``moral_prior_new`` table, the rows of ``true_model``; columns renamed by ``rename``
+    (a dict or callable, published column -> our score name, as
+    :meth:`pandas.DataFrame.rename`)."""
     df = datasets.published(name)
     if true_model is not None:
         df = df[df["true_model"] == true_model].drop(columns="true_model")
@@ -722,30 +620,19 @@ def _compare_with_published(result, published, *, what="errors", true_model="dep
                             value=None, n_pairs_published=10000):
     """Our simulated table beside a published one, cell by cell, with z-scores.
 
-    A count (``what="errors"``) is binomial, with standard error ``sqrt(n p (1-p))``;
-    our counts are rescaled to ``n_pairs_published`` and the published count's own
-    standard error is ours times ``sqrt(n_published / n_ours)``.  A loss
+    ``result``: a :class:`_SimulationResult`; ``what, true_model, value``: which of our
+    tables (see :meth:`_SimulationResult.wide`); ``published``: wide published table
+    indexed by ``size`` (columns = our score names), simulated with ``n_pairs_published``
+    distributions per model.  A count (``what="errors"``) is binomial, with standard error
+    ``sqrt(n p (1-p))``; our counts are rescaled to ``n_pairs_published`` and the published
+    count's own standard error is ours times ``sqrt(n_published / n_ours)``.  A loss
     (``what="losses"``) is a Monte-Carlo mean whose standard error is ours times
     ``sqrt(n_ours / n_published)``, plus the rounding of the printed value (uniform over
     its last printed digit, inferred from the transcription).
 
-    Parameters
-    ----------
-    result : _SimulationResult
-    published : DataFrame
-        Wide published table indexed by ``size`` (columns = our score names).
-    what, true_model, value
-        Which of our tables (see :meth:`_SimulationResult.wide`).
-    n_pairs_published : int
-        Distributions per model behind the published table.
-
-    Returns
-    -------
-    DataFrame
-        Long form: ``size, score, ours, ours_se, published, difference, se_difference,
-        z`` where ``z = difference / se_difference`` (``se_difference`` combines both
-        Monte-Carlo errors).  Only cells present in both tables.
-    """
+    Returns a long DataFrame: ``size, score, ours, ours_se, published, difference,
+    se_difference, z`` where ``z = difference / se_difference`` (``se_difference``
+    combines both Monte-Carlo errors), for the cells present in both tables."""
     value = value or ("errors" if what == "errors" else "kl_joint")
     count = what == "errors"
     ours, se = result.wide(what, true_model, value), result.wide(what, true_model, value + "_se")
@@ -772,24 +659,13 @@ def _compare_with_published(result, published, *, what="errors", true_model="dep
 def _exact_agreement(published, exact, true_model="total"):
     """Published counts against exact expectations: one z-score per cell.
 
-    The expectation has no Monte-Carlo error; the published count does, with the
-    binomial standard error of its simulation (``errors_se`` of
-    :func:`_exact_errors`, computed for the published number of pairs).
-
-    Parameters
-    ----------
-    published : DataFrame
-        Wide published table indexed by size, one column per score name of ``exact``.
-    exact : DataFrame
-        Output of :func:`_exact_errors`.
-    true_model : {"dependence", "independence", "total"}
-
-    Returns
-    -------
-    DataFrame
-        Columns ``size, score, expected, se, published, z`` for the cells present
-        in both.
-    """
+    The expectation (``exact``, output of :func:`_exact_errors`) has no Monte-Carlo error;
+    the published count does, with the binomial standard error of its simulation
+    (``errors_se`` of :func:`_exact_errors`, computed for the published number of pairs).
+    ``published``: wide published table indexed by size, one column per score name of
+    ``exact``; ``true_model``: ``"dependence"``, ``"independence"`` or ``"total"``.
+    Returns a DataFrame with columns ``size, score, expected, se, published, z`` for the
+    cells present in both."""
     wide, se = _wide(exact, true_model, "errors"), _wide(exact, true_model, "errors_se")
     rows = []
     for size, score in _common_cells(wide, published):
@@ -819,20 +695,11 @@ def _agreement_summary(df):
 
 
 def _agreement_by_score(comparisons):
-    """Per-score summary of one or more cell-by-cell comparisons.
-
-    Parameters
-    ----------
-    comparisons : sequence of DataFrame
-        Outputs of :func:`_exact_agreement` or :func:`_compare_with_published`
-        (e.g. one under dependence and one under independence).
-
-    Returns
-    -------
-    DataFrame
-        Index ``score`` (in order of appearance); columns ``cells``, ``rms_z``,
-        ``max_abs_z``, ``beyond_3_se`` and ``worst_size`` (the size of the largest ``|z|``).
-    """
+    """Per-score summary of cell-by-cell comparisons (a sequence of outputs of
+    :func:`_exact_agreement` or :func:`_compare_with_published`, e.g. one under dependence
+    and one under independence): index ``score`` (in order of appearance); columns
+    ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se`` and ``worst_size`` (the size of
+    the largest ``|z|``)."""
     df = pd.concat(list(comparisons), ignore_index=True)
     rows = {}
     for score in dict.fromkeys(df["score"]):
@@ -849,26 +716,13 @@ def _imp_variant_check(published_dependence, published_independence, names, size
                        n_pairs=10000):
     """Exact check of several readings of IMP against the published IMP column.
 
-    Every name (``IMP<s>`` or ``IMP_<VARIANT>[<s>]``, see :func:`_score_decisions`) gets
-    its exact expected errors (:func:`_exact_errors`; ``IMP_HALF``'s ties count as half an
-    error, the expectation of a fair coin), compared with the published column under
-    dependence and under independence (:func:`_exact_agreement`).
-
-    Parameters
-    ----------
-    published_dependence, published_independence : DataFrame
-        Wide published tables indexed by size, with the column ``IMP``.
-    names : sequence of str
-    sizes : sequence of int
-    n_pairs : int
-        Pairs per model behind the published counts.
-
-    Returns
-    -------
-    DataFrame
-        :func:`_agreement_by_score` output (index ``score``) with a first column
-        ``reading`` describing each variant.
-    """
+    Every name of ``names`` (``IMP<s>`` or ``IMP_<VARIANT>[<s>]``, see
+    :func:`_score_decisions`) gets its exact expected errors at ``sizes``
+    (:func:`_exact_errors`; ``IMP_HALF``'s ties count as half an error, the expectation of
+    a fair coin), compared with the column ``IMP`` of the wide published tables
+    ``published_dependence`` and ``published_independence`` (``n_pairs`` pairs per model;
+    :func:`_exact_agreement`).  Returns :func:`_agreement_by_score`'s table (index
+    ``score``) with a first column ``reading`` describing each variant."""
     names, parts, readings = list(names), [], []
     for name in names:
         kind, v = _parse_score(name)
@@ -890,30 +744,17 @@ def _imp_variant_check(published_dependence, published_independence, names, size
 def _imp_threshold_fit(published_dependence, published_independence, sizes, *, n_pairs=10000):
     """Can a decision threshold on the stated IMP reproduce the published IMP column?
 
-    For each size the threshold ``t >= 0`` (nats; dependence iff ``IMP > t``) is
-    chosen, among 0 and the distinct values IMP (``s = 1``) takes on the tables of that
+    For each size of ``sizes`` the threshold ``t >= 0`` (nats; dependence iff ``IMP > t``)
+    is chosen, among 0 and the distinct values IMP (``s = 1``) takes on the tables of that
     size, so that the exact expected errors under *dependence* (the first experiment's
-    priors) come closest to the published count; the expected errors under
-    *independence* at that threshold are then compared with the published count.  A
-    threshold (or a penalty, or another base of logarithms with a threshold) can explain
-    the column only if both agree.
-
-    Parameters
-    ----------
-    published_dependence, published_independence : DataFrame
-        Wide published tables indexed by size, with the column ``IMP``.
-    sizes : sequence of int
-    n_pairs : int
-        Pairs per model behind the published counts.
-
-    Returns
-    -------
-    DataFrame
-        Index ``size``; columns ``threshold`` (nats), ``dependence_expected``,
-        ``dependence_published``, ``dependence_z``, ``independence_expected``,
-        ``independence_published``, ``independence_z`` (z: published minus expected,
-        in binomial standard errors).
-    """
+    priors, ``n_pairs`` pairs per model) come closest to the published count (column
+    ``IMP`` of ``published_dependence``); the expected errors under *independence* at that
+    threshold are then compared with ``published_independence``.  A threshold (or a
+    penalty, or another base of logarithms with a threshold) can explain the column only if
+    both agree.  Returns a DataFrame with index ``size``; columns ``threshold`` (nats),
+    ``dependence_expected``, ``dependence_published``, ``dependence_z``,
+    ``independence_expected``, ``independence_published``, ``independence_z`` (z:
+    published minus expected, in binomial standard errors)."""
     rows = {}
     for size in sizes:
         T = _all_tables(int(size))
@@ -940,28 +781,14 @@ def _imp_threshold_fit(published_dependence, published_independence, sizes, *, n
 
 def _scan_symmetric_priors(published, alphas, sizes, scores=_DEFAULT_SCORES, *, n_pairs=10000):
     """Which symmetric Dirichlet prior ``Dir(a, a)`` best explains a published table of
-    total errors.
+    total errors (``published``: wide, index size, columns score names).
 
-    For each ``a`` every Dirichlet of the simulation (``P_X``, ``P_Y`` and the
-    conditionals) is ``Dir(a, a)``; the published totals are compared with the
-    exact expectations (:func:`_exact_agreement`).
-
-    Parameters
-    ----------
-    published : DataFrame
-        Wide published table (index size, columns score names).
-    alphas : sequence of float
-    sizes : sequence of int
-        Sizes to use (small enough to enumerate, e.g. up to 100).
-    scores : sequence of str
-    n_pairs : int
-        Pairs per model in the published simulation.
-
-    Returns
-    -------
-    DataFrame
-        Index ``a``; columns ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``.
-    """
+    For each ``a`` of ``alphas`` every Dirichlet of the simulation (``P_X``, ``P_Y`` and
+    the conditionals) is ``Dir(a, a)``; the published totals are compared with the exact
+    expectations (:func:`_exact_agreement`) at ``sizes`` (small enough to enumerate, e.g.
+    up to 100), for ``scores``, with ``n_pairs`` pairs per model in the published
+    simulation.  Returns a DataFrame with index ``a``; columns ``cells``, ``rms_z``,
+    ``max_abs_z``, ``beyond_3_se``."""
     scores = [s for s in scores if s in published.columns]
     decided = {n: (_all_tables(n), _score_decisions(_all_tables(n), scores))
                for n in sizes if n in published.index}
@@ -982,27 +809,13 @@ def _scan_symmetric_priors(published, alphas, sizes, scores=_DEFAULT_SCORES, *, 
 def _scan_prior_odds(published, odds_values, sizes, *, n_pairs=100000):
     """Which prior odds make BDe (S = 2) reproduce the slides' "PRIOR" column.
 
-    For each odds value ``k`` the decisions of ``BD2_ODDS<k>``
-    (:func:`credal.independence.prior_odds_decision`) are compared exactly with the
-    published error counts under dependence and under independence (the first
-    experiment's priors).
-
-    Parameters
-    ----------
-    published : DataFrame
-        Long published table with columns ``true_model``, ``size`` and ``PRIOR``
-        (``moral_prior_new``).
-    odds_values : sequence of float
-    sizes : sequence of int
-    n_pairs : int
-        Pairs per model in the published simulation (100 000 on the slides).
-
-    Returns
-    -------
-    DataFrame
-        Index ``odds``; columns ``p_dependence`` (= 1/(1+k)), ``cells``, ``rms_z``,
-        ``max_abs_z``, ``beyond_3_se``.
-    """
+    For each odds value ``k`` of ``odds_values`` the decisions of ``BD2_ODDS<k>``
+    (:func:`credal.independence.prior_odds_decision`) are compared exactly, at ``sizes``,
+    with the published error counts under dependence and under independence (the first
+    experiment's priors).  ``published``: the long table ``moral_prior_new`` (columns
+    ``true_model``, ``size`` and ``PRIOR``); ``n_pairs``: pairs per model in the published
+    simulation (100 000 on the slides).  Returns a DataFrame with index ``odds``; columns
+    ``p_dependence`` (= 1/(1+k)), ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``."""
     rows = {}
     for k in odds_values:
         name = f"BD2_ODDS{float(k):g}"
