@@ -452,7 +452,8 @@ def imp_variant_score(counts, variant, s=1.0):
 
     * ``"SWAP"``: the transposed table (``X`` and ``Y`` exchanged).
     * ``"GE"``, ``"HALF"``: the stated score (only the decision of an exact tie
-      differs, see :func:`score_decisions`).
+      differs: as dependence, or left undecided; the independence-scores chapter's
+      ``IMP_GE`` and ``IMP_HALF``).
     * ``"ROWS"``: each conditional IDM gets ``s/r`` (``r`` rows), ``Y`` keeps ``s``.
     * ``"JOINT"``: ``H*(X) + H*(Y) - H*(X, Y)``, the last on the joint IDM (``s`` on
       the ``rc`` cells).
