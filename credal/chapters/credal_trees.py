@@ -1,11 +1,9 @@
-"""Chapter "Credal decision trees" (notebook ``credal-trees``).
-
-Serafín Moral's slides on credal decision trees (Abellán & Moral): the simple and double
-credal trees of :class:`credal.CredalDecisionTree` against naive Bayes and C4.5
-(:class:`credal.C45Tree`) on the slides' eleven UCI data sets.  Here: the line-up
-(:func:`classifiers`), the runs (:func:`run`), every table the chapter shows
-(:func:`tables`), the numbers for the text (:func:`numbers`), the headline numbers
-(:data:`HEADLINE`) and the figure of ours against the slides' (:func:`ours_vs_published_figure`).
+"""Chapter "Credal decision trees" (notebook ``credal-trees``): Serafín Moral's slides on
+credal decision trees (Abellán & Moral), the simple and double credal trees of
+:class:`credal.CredalDecisionTree` against naive Bayes and C4.5 (:class:`credal.C45Tree`) on
+the slides' eleven UCI data sets.  Here: the line-up (:func:`classifiers`), the runs
+(:func:`run`), every table shown (:func:`tables`), the numbers for the text (:func:`numbers`),
+the headline numbers (:data:`HEADLINE`) and the figure (:func:`ours_vs_published_figure`).
 """
 
 from __future__ import annotations
@@ -100,10 +98,9 @@ def run(estimators, names=None, *, n_repeats=10, random_state=0, n_jobs=1, cache
     Returns
     -------
     dict
-        ``design``: DataFrame, one row per data set, the slides' name and sizes beside
-        ours, the row and split policies; ``runs``: DataFrame, one row per (data set,
-        repeat, part, classifier) (:func:`_tidy`); ``protocol_runs``: the same with a
-        ``protocol`` column.
+        ``design`` (one row per data set: the slides' name and sizes beside ours, the row
+        and split policies), ``runs`` (:func:`_tidy`) and ``protocol_runs`` (the same
+        with a ``protocol`` column).
     """
     items, design = _design(names, n_repeats, random_state)
     result = cross_validate(estimators, items, use_predefined_split=True, n_jobs=n_jobs,
@@ -173,46 +170,37 @@ def _tidy(result):
 
 
 #: The protocols of the chapter's protocol table: name -> what it does.
-_PROTOCOLS = {
-    "hold-out": "learn on a training part of the slides' size, score on the other rows "
-                "(MDL fitted on the training part): the chapter's main run",
-    "10-fold CV": "10-fold stratified cross-validation on the same rows",
-    "MDL on all rows": "hold-out, with the MDL cut points fitted on all rows (test rows included)",
-    "equal-frequency bins": "hold-out, with 5 equal-frequency bins instead of MDL",
-    "scored on training data": "learn on the training part and score on that same part",
-    "learned on train+test": "learn on all rows (test part included), score on the test part",
-}
+_PROTOCOLS = {"hold-out": "learn on a training part of the slides' size, score on the other rows "
+                          "(MDL fitted on the training part): the chapter's main run",
+              "10-fold CV": "10-fold stratified cross-validation on the same rows",
+              "MDL on all rows": "hold-out, with the MDL cut points fitted on all rows (test rows included)",
+              "equal-frequency bins": "hold-out, with 5 equal-frequency bins instead of MDL",
+              "scored on training data": "learn on the training part and score on that same part",
+              "learned on train+test": "learn on all rows (test part included), score on the test part"}
 
 
 def _protocol_runs(items, estimators, *, n_jobs=1, cache_dir=None, random_state=0):
-    """The slides' comparison under the protocols that need runs of their own.
-
-    From the hold-out items of the design (those named ``"<name>|<r>|test"``): 10-fold
-    CV on the same rows (first split's rows, one repetition, seed ``random_state``);
-    hold-out with MDL fitted on all rows; hold-out with 5 equal-frequency bins; and
-    learning on all rows, scoring on the test part.  (The hold-out and the
-    training-part scores are in the main run.)  Returns :func:`_tidy` rows with a
-    ``protocol`` column.
-    """
+    """The slides' comparison under the protocols that need runs of their own (:func:`_tidy`
+    rows with a ``protocol`` column), from the design's hold-out items (``"<name>|<r>|test"``):
+    10-fold CV on the same rows (first split's rows, once, seed ``random_state``); hold-out
+    with MDL fitted on all rows; hold-out with 5 equal-frequency bins; learning on all rows,
+    scoring on the test part.  (The hold-out and the training-part scores: the main run.)"""
     hold = [it for it in items if it[0].endswith("|test")]
     if not hold:
         raise ValueError("no hold-out items: pass the items of the chapter's design")
-    kw = dict(n_jobs=n_jobs, cache_dir=cache_dir, progress=False)
     mdl_all, both, first = [], [], {}
     for name, X, y, split in hold:
         mdl_all.append((name, make_preprocessor(drop_single=False).fit(X, y).transform(X), y, split))
         test = split == "test"
         both.append(holdout_item(name, (X, y), (X[test].reset_index(drop=True), y[test].reset_index(drop=True))))
         first.setdefault(name.split("|")[0], (f"{name.split('|')[0]}|0|test", X, y))  # CV rows
-    runs = {
-        "10-fold CV": cross_validate(estimators, list(first.values()), n_splits=10, n_repeats=1,
-                                     random_state=random_state, **kw),
-        "MDL on all rows": cross_validate(estimators, mdl_all, use_predefined_split=True,
-                                          preprocessing=make_preprocessor(discretize=None), **kw),
-        "equal-frequency bins": cross_validate(estimators, hold, use_predefined_split=True,
-                                               preprocessing=make_preprocessor(discretize="equal-frequency"), **kw),
-        "learned on train+test": cross_validate(estimators, both, use_predefined_split=True, **kw),
-    }
+    def cv(data, **kw):
+        return cross_validate(estimators, data, n_jobs=n_jobs, cache_dir=cache_dir, progress=False, **kw)
+    runs = {"10-fold CV": cv(list(first.values()), n_splits=10, n_repeats=1, random_state=random_state),
+            "MDL on all rows": cv(mdl_all, use_predefined_split=True, preprocessing=make_preprocessor(discretize=None)),
+            "equal-frequency bins": cv(hold, use_predefined_split=True,
+                                       preprocessing=make_preprocessor(discretize="equal-frequency")),
+            "learned on train+test": cv(both, use_predefined_split=True)}
     return pd.concat([_tidy(r).assign(protocol=p) for p, r in runs.items()], ignore_index=True)
 
 
@@ -241,17 +229,15 @@ _SLIDES_TABLES = {
 def tables(results):
     """Every table of the chapter from :func:`run`'s results (dict of str -> DataFrame).
 
-    ``runs``; ``datasets`` (the design); ``classic_methods`` (NB and C4.5, training and
-    test accuracy), ``credal_trees_dominance`` (the credal trees' accuracy on determinate
-    instances and % unclassified, UC, training and test) and ``frequency_criterion``
-    (test accuracy, the trees with the frequency criterion), one row per (data set,
-    column) (:func:`_slides_table`); ``protocols`` (:func:`_protocol_table`);
-    ``hepatitis_split`` (:func:`_hepatitis_split`); ``tu1_published_only`` (the slides'
-    TU1 line).  The cells the book shows where they join columns: ``datasets_cells``,
-    ``classic_methods_cells``, ``credal_simple_cells``, ``credal_double_cells``,
-    ``frequency_criterion_cells`` ("ours ± SE (slides')", :func:`_cells`) and
-    ``protocols_cells`` ("ours (gap)").
-    """
+    ``runs``; ``datasets`` (the design); ``classic_methods`` (NB and C4.5, training and test
+    accuracy), ``credal_trees_dominance`` (the credal trees' accuracy on determinate
+    instances and % unclassified, UC, training and test) and ``frequency_criterion`` (test
+    accuracy, trees with the frequency criterion), one row per (data set, column)
+    (:func:`_slides_table`); ``protocols`` (:func:`_protocol_table`); ``hepatitis_split``
+    (:func:`_hepatitis_split`); ``tu1_published_only`` (the slides' TU1 line).  The cells
+    the book shows where they join columns: ``datasets_cells``, ``classic_methods_cells``,
+    ``credal_simple_cells``, ``credal_double_cells``, ``frequency_criterion_cells`` ("ours
+    ± SE (slides')", :func:`_cells`) and ``protocols_cells`` ("ours (gap)")."""
     design, runs = results["design"], results["runs"]
     out = {"runs": runs, "datasets": design, **{w: _slides_table(runs, design, w) for w in _SLIDES_TABLES},
            "protocols": _protocol_table(runs, results["protocol_runs"], design),
@@ -276,22 +262,18 @@ def _slides_table(runs, design, which):
     NaN where the slides give nothing (the double tree's dominance results, Monks1);
     ``sd``, ``se`` and ``z`` are NaN for a data set evaluated on a single split.
     """
-    if which not in _SLIDES_TABLES:
-        raise ValueError(f"which must be one of {sorted(_SLIDES_TABLES)}; got {which!r}")
     pubs = {c[4]: datasets.published(c[4]).set_index("dataset") for c in _SLIDES_TABLES[which] if c[4]}
     rows = []
     for _, d in design.iterrows():
         for col, clf, part, metric, ptab, pcol in _SLIDES_TABLES[which]:
             sub = runs[(runs["name"] == d["name"]) & (runs["classifier"] == clf) & (runs["part"] == part)]
-            v = sub[metric].to_numpy(dtype=float)
-            v = v[~np.isnan(v)]
+            v = sub[metric].dropna().to_numpy(dtype=float)
             k = len(v)
             mean = float(v.mean()) if k else np.nan
             # One split (a fixed split, or n_repeats = 1) gives no estimate of the spread.
             sd = float(v.std(ddof=1)) if k > 1 else np.nan
             p = float(pubs[ptab][pcol].get(d["dataset"], np.nan)) if ptab else np.nan
-            diff = mean - p
-            scale = sd * np.sqrt(1 + 1 / k) if k else np.nan
+            diff, scale = mean - p, sd * np.sqrt(1 + 1 / k) if k else np.nan
             z = (np.nan if np.isnan(diff) or np.isnan(scale) else diff / scale if scale > 1e-9
                  else 0.0 if abs(diff) < 0.05 else float(np.sign(diff) * np.inf))
             rows.append({"dataset": d["dataset"], "name": d["name"], "column": col,
@@ -305,13 +287,10 @@ def _cells(table, prefix=None, z_flag=3.0):
     (only the ``"<prefix>: ..."`` ones, prefix dropped, when given), one row per data
     set; a star marks ``|z| > z_flag``, "–" a value the slides do not give."""
     if prefix is not None:
-        table = table[table["column"].str.startswith(f"{prefix}: ")]
-        table = table.assign(column=table["column"].str[len(prefix) + 2:])
-
+        table = table[table["column"].str.startswith(f"{prefix}: ")].assign(
+            column=lambda t: t["column"].str[len(prefix) + 2:])
     def cell(o, s, p, z):
-        txt = f"{o:.1f}" if np.isfinite(o) else "–"
-        if np.isfinite(o) and np.isfinite(s):
-            txt += f" ± {s:.1f}"
+        txt = f"{o:.1f}" + (f" ± {s:.1f}" if np.isfinite(s) else "") if np.isfinite(o) else "–"
         txt += f" ({p:.1f})" if np.isfinite(p) else " (–)"
         return txt + (" *" if np.isfinite(z) and abs(z) > z_flag or np.isinf(z) else "")
 
@@ -350,15 +329,13 @@ _PROTOCOL_COLUMNS = {
 def _protocol_table(runs, protocol_runs, design):
     """One row per protocol: what it does and what it gives against the slides' figures.
 
-    Each cell is our mean over the data sets where the slides give a test figure (the
-    Cleveland sets left out), with, in the ``gap:`` columns, ours minus the slides' mean
-    over the same data sets.  A data set's value is first averaged over its splits or
-    folds.  Index: "slides" (the slides' own means), then the protocols of
-    :data:`_PROTOCOLS` that have runs ("hold-out" and "scored on training data" from
-    ``runs``, the others from ``protocol_runs``); columns ``what it does``, the four
-    figures of :data:`_PROTOCOL_COLUMNS`, their ``gap:`` columns (percentage points) and
-    ``data sets``.
-    """
+    Each cell is our mean over the data sets where the slides give a test figure (Cleveland
+    sets left out; a data set's value first averaged over its splits or folds), and, in the
+    ``gap:`` columns, ours minus the slides' mean over the same data sets (points).  Index:
+    "slides" (the slides' own means), then the protocols of :data:`_PROTOCOLS` that have runs
+    ("hold-out" and "scored on training data" from ``runs``, the others from
+    ``protocol_runs``); columns ``what it does``, the figures of :data:`_PROTOCOL_COLUMNS`,
+    their ``gap:`` columns and ``data sets``."""
     allruns = pd.concat([runs[runs["part"] == "test"].assign(protocol="hold-out"),
                          runs[runs["part"] == "train"].assign(protocol="scored on training data"),
                          protocol_runs], ignore_index=True)
@@ -393,9 +370,8 @@ def _protocol_table(runs, protocol_runs, design):
 def _protocol_cells(protocols):
     """The protocol table as the book shows it: ``"ours (gap)"`` per figure."""
     def cell(v, g):
-        if not np.isfinite(v):
-            return "\u2013"
-        return f"{v:.1f}" + (f" ({g:+.1f})".replace("-", "\u2212") if np.isfinite(g) else "")
+        return "\u2013" if not np.isfinite(v) else f"{v:.1f}" + (
+            f" ({g:+.1f})".replace("-", "\u2212") if np.isfinite(g) else "")
     out = pd.DataFrame({"what it does": protocols["what it does"]}, index=protocols.index)
     for col, name in {"NB": "NB", "C4.5": "C4.5", "tree, frequency": "tree, freq.",
                       "tree, determinate": "tree, det."}.items():
@@ -418,7 +394,6 @@ def _consistent_case_counts(percent, sizes, decimals=1, unclassified=None):
 
     def fits(value, n):
         return bool(np.any(np.abs(100.0 * np.arange(n + 1) / n - value) <= half)) if n > 0 else False
-
     return [n for n in sorted(int(v) for v in sizes)
             if (fits(percent, n) if unclassified is None else
                 any(abs(100.0 * u / n - unclassified) <= half and fits(percent, n - u) for u in range(n)))]
@@ -435,7 +410,6 @@ def _hepatitis_split(sizes=range(10, 41)):
     """
     def val(table, col):
         return float(datasets.published(table).set_index("dataset").loc["Hepatitis", col])
-
     uc, rows = val("moral_tu2_single", "UC_test"), []
     for label, table, col, u in (
             ("NB, test accuracy", "moral_classic_methods", "NB_test", None),
@@ -464,8 +438,8 @@ def numbers(tables):
     (``freq_mean_*``) and on Monks1 (``monks_*``); the protocols' gaps to the slides
     (``prot_<protocol>_<figure>``).
     """
-    classic, credal = tables["classic_methods"], tables["credal_trees_dominance"]
-    freq, protocols = tables["frequency_criterion"], tables["protocols"]
+    classic, credal, freq = (tables[k] for k in ("classic_methods", "credal_trees_dominance",
+                                                 "frequency_criterion"))
     sc, sc_x = _summary(classic), _summary(classic, _EXCLUDE)
     scr, sf = _summary(credal, _EXCLUDE), _summary(freq, _EXCLUDE)
     soy = classic[(classic["dataset"] == "Soybean-small") & (classic["column"] == "NB test")]["ours"]
@@ -495,11 +469,9 @@ def numbers(tables):
         if key in ("simple", "double"):
             out[f"monks_{key}"] = f"{monks.get(col, float('nan')):.1f}"
     for key, row in (("holdout", "hold-out"), ("cv", "10-fold CV"), ("mdl", "MDL on all rows"),
-                     ("ef", "equal-frequency bins"), ("train", "scored on training data"),
-                     ("both", "learned on train+test")):
-        for fig, col in (("tree", "tree, frequency"), ("det", "tree, determinate"), ("c45", "C4.5"),
-                         ("nb", "NB")):
-            out[f"prot_{key}_{fig}"] = f"{protocols.loc[row, f'gap: {col}']:+.1f}"
+                     ("ef", "equal-frequency bins"), ("train", "scored on training data"), ("both", "learned on train+test")):
+        for fig, col in (("tree", "tree, frequency"), ("det", "tree, determinate"), ("c45", "C4.5"), ("nb", "NB")):
+            out[f"prot_{key}_{fig}"] = f"{tables['protocols'].loc[row, f'gap: {col}']:+.1f}"
     return out
 
 
@@ -540,10 +512,9 @@ class _SlidesMean(Published):
     minus: str | None = None
 
     def _rows(self):
-        t = datasets.published(self.table).set_index("dataset")
-        cols = [self.column, self.minus] if self.minus else [self.column]
-        return [d for d in map(_slides_name, datasets.names("moral-trees")) if d in t.index
-                and d not in _EXCLUDE and all(np.isfinite(t.loc[d, c]) for c in cols)]
+        t = datasets.published(self.table).set_index("dataset")[[c for c in (self.column, self.minus) if c]]
+        return [d for d in map(_slides_name, datasets.names("moral-trees"))
+                if d in t.index and d not in _EXCLUDE and t.loc[d].notna().all()]
 
     def cells(self) -> pd.Series:
         return published_text(self.table).set_index("dataset").loc[self._rows(), self.column]

@@ -129,8 +129,6 @@ def test_tables_from_the_engine(small_run):
     assert t["credal_double_cells"].iloc[0, 0].endswith("(–)")
     assert t["datasets_cells"].shape[0] == 2
     assert t["hepatitis_split"].shape[0] == 5 and list(t["tu1_published_only"].index) == ["TU1"]
-    with pytest.raises(ValueError, match="which"):
-        chapter._slides_table(runs, design, "nope")
 
 
 def test_numbers_for_the_text(small_run):
@@ -196,7 +194,7 @@ def test_consistent_case_counts_brute_force():
     assert chapter._consistent_case_counts(94.7, [27], unclassified=9.5) == []
 
 
-def test_hepatitis_split_arithmetic():
+def test_hepatitis_split():
     t = chapter._hepatitis_split().set_index("figure")
     precise = t.loc[["NB, test accuracy", "C4.5, test accuracy"]]
     trees = t.drop(precise.index)

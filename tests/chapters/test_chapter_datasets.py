@@ -133,7 +133,7 @@ def test_corani_list_has_spambase_for_the_second_ecoli(lncc_tables):
     assert corani.loc["spambase", "n_rows"] == 4601
 
 
-def test_paper_view_fits_and_pairs_numbers(lncc_tables):
+def test_paper_cells_fit_and_pair_numbers(lncc_tables):
     t = lncc_tables[1]
     lists = t["paper_lists"]
     for g in datasets.groups():
