@@ -553,8 +553,7 @@ def _slides_mean(tables, table, column, published, why, minus=None):
             + (", train and test combined as if independent" if minus else "")
             + ("; single split per data set in this run: binomial SD of the part instead" if fallback else "")
             + (f"; {why}" if abs(value - published.value()) > tol else ""))
-    return Reading(value, extra=tol, extra_why="3 SD of a mean of single-split results",
-                   rounding=0.0, note=note)
+    return Reading(value, tolerance=tol, note=note)
 
 
 _PROTOCOL_WHY = ("the slides' credal trees lose almost nothing from training to test, unlike their "

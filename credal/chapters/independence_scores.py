@@ -14,6 +14,7 @@ the chapter's figures.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import numbers as _numbers
 import re
@@ -1105,18 +1106,8 @@ _TOL_COUNT, _TOL_MEAN = _TOL + ")", _TOL + ", plus the rounding of the printed v
 _TOL_SUM = _TOL_COUNT + "; the two models combined in quadrature"
 _NEW = ("imprecise_score_independence", "imprecise_score_dependence")
 _OWN = "moral_independence_headline_numbers"  # numbers that are not single cells of a table
-
-
-class _Row(Headline):
-    """A :class:`~credal.chapters._verdicts.Headline` whose tolerance is passed on as its
-    value: the row's note already states the rule in words, so the parts that
-    :class:`~credal.chapters._verdicts.Tolerance` would append are left out."""
-
-    def row(self, tables):
-        row = super().row(tables)
-        if row is not None:
-            row["tolerance"] = float(row["tolerance"])
-        return row
+#: the rows of this chapter: their notes state the tolerance rule in words
+_row = functools.partial(Headline, describe=False)
 
 
 def _cells(t, keys, size, score):
@@ -1189,7 +1180,7 @@ def _isolated(t):
 
 
 def _errors(score, size):
-    return _Row(f"{score}: total errors at N = {size}",
+    return _row(f"{score}: total errors at N = {size}",
                 Published("moral_errors_total", {"size": size}, score),
                 _cell("errors_total", size, score, "see the chapter's tables of errors"),
                 unit="errors of 20 000 pairs", note=_TOL_COUNT)
@@ -1198,7 +1189,7 @@ def _errors(score, size):
 HEADLINE = Headlines(paper="Moral (slides)", chapter="independence-scores", rows=(
     *(_errors(score, _SIZE) for score in _DEFAULT_SCORES),
     _errors("BD2", _LARGE), _errors("AKA", _LARGE),
-    _Row(f"IMP: errors under dependence at N = {_SMALL}",
+    _row(f"IMP: errors under dependence at N = {_SMALL}",
          Published("moral_errors_dependence", {"size": _SMALL}, "IMP"),
          _cell("errors_dependence", _SMALL, "IMP",
                "not noise: the slides' count departs as much from the exact expected count (no "
@@ -1206,30 +1197,30 @@ HEADLINE = Headlines(paper="Moral (slides)", chapter="independence-scores", rows
                "definition on small samples (the gap fades by N = 100); none of the readings the "
                "chapter tests (its exact check of IMP variants) fits every size"),
          unit="errors of 10 000 pairs", note=_TOL_COUNT),
-    _Row(f"BD2: total KL divergence at N = {_SIZE}",
+    _row(f"BD2: total KL divergence at N = {_SIZE}",
          Published("moral_kl_total", {"size": _SIZE}, "BD2"), _cell("kl_total", _SIZE, "BD2"),
          unit="nats", note=_TOL_MEAN),
-    _Row(f"BD2: total errors at N = {_SIZE}, Dir(0.5, 0.5) everywhere (as stated)",
+    _row(f"BD2: total errors at N = {_SIZE}, Dir(0.5, 0.5) everywhere (as stated)",
          Published("moral_errors_dir0505", {"size": _SIZE}, "BD2"), _dir05,
          unit="errors of 20 000 pairs", note=_TOL_COUNT),
-    _Row(f"BDe: fewest total errors over S at N = {_SIZE}",
+    _row(f"BDe: fewest total errors over S at N = {_SIZE}",
          Published(_OWN, {"quantity": f"BDe: fewest total errors over S at N = {_SIZE}"}), _best_S,
          unit="errors of 200 000 pairs"),
-    _Row(f"NEW (imprecise BDe score): total errors at N = {_SIZE}",
+    _row(f"NEW (imprecise BDe score): total errors at N = {_SIZE}",
          Published("moral_prior_new", {"size": _SIZE}, "NEW", reduce="sum"),
          _cell(_NEW, _SIZE, "NEW", "see the chapter's table of the new score"),
          unit="errors of 200 000 pairs", note=_TOL_SUM),
-    _Row(f"PRIOR (ours: BDe with prior odds {_PRIOR_SCORE[8:]} : 1): total errors at N = {_SIZE}",
+    _row(f"PRIOR (ours: BDe with prior odds {_PRIOR_SCORE[8:]} : 1): total errors at N = {_SIZE}",
          Published("moral_prior_new", {"size": _SIZE}, "PRIOR", reduce="sum"),
          _cell(_NEW, _SIZE, _PRIOR_SCORE, "see the chapter's table of the new score"),
          unit="errors of 200 000 pairs", note=_TOL_SUM),
-    _Row(f"BD2MOD: expected joint log-loss at N = {_SMALL}",
+    _row(f"BD2MOD: expected joint log-loss at N = {_SMALL}",
          Published("moral_bd2mod_estimation", {"size": _SMALL}, "BD2MOD"),
          _cell("bd2mod_estimation", _SMALL, "BD2MOD"), unit="nats", note=_TOL_MEAN),
-    _Row(f"BD2MOD (classification): expected conditional log-loss at N = {_SMALL}",
+    _row(f"BD2MOD (classification): expected conditional log-loss at N = {_SMALL}",
          Published("moral_bd2mod_classification", {"size": _SMALL}, "BD2MOD"),
          _cell("bd2mod_classification", _SMALL, "BD2MOD_CLS"), unit="nats", note=_TOL_MEAN),
-    _Row("isolated variables in a BDeu network learned from 4 cases of 12 independent variables",
+    _row("isolated variables in a BDeu network learned from 4 cases of 12 independent variables",
          Published(_OWN, {"quantity": "isolated variables in a network learned from 4 cases of 12 "
                                       "independent binary variables"}),
          _isolated, unit="variables (of 12)"),
