@@ -2,19 +2,22 @@
 
 Antonucci, Cattaneo & Corani (2011), "Likelihood-based naive credal classifier", ISIPTA.
 The classifiers (``NaiveBayes``, ``NCC``, ``LNCC``) are core (:mod:`credal.naive`); here
-are the NBC / NCC_eps / LNCC_alpha grid the paper compares, Figure 1's likelihood
-intervals, the two-class profile likelihood of Examples 2-3 (:class:`TwoClassProfile`),
-the artificial data of Sec. 5.1 (:func:`naive_study`), the UCI study of Sec. 5.2,
-Tables 1-2 beside the published values, the numbers the text quotes, the headline rows
-and Figures 1-5.  Indicators are in percent: Det (determinacy), Sgl-acc (accuracy when
-determinate), D-acc (discounted accuracy), NBC-I (naive Bayes accuracy where the credal
-classifier is indeterminate).
+are the NBC / NCC_eps / LNCC_alpha grid the paper compares (:func:`classifiers`), and in
+:func:`run`: Figure 1's likelihood intervals, the two-class profile likelihood of Examples
+2-3 (:class:`_TwoClassProfile`), the artificial data of Sec. 5.1 (:func:`_naive_study`)
+with the chapter's harder sensitivity run, and the UCI study of Sec. 5.2; :func:`tables`
+puts Tables 1-2 beside the published values, :func:`numbers` formats what the text quotes,
+:data:`HEADLINE` declares the published numbers judged, and Figures 1-5 are drawn by the
+``*_figure`` functions.  Indicators are in percent: Det (determinacy), Sgl-acc (accuracy
+when determinate), D-acc (discounted accuracy), NBC-I (naive Bayes accuracy where the
+credal classifier is indeterminate).
 """
 
 from __future__ import annotations
 
-import numbers
+import numbers as _numbers
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -24,43 +27,15 @@ from scipy.special import expit, xlogy
 
 from credal import datasets as catalogue
 from credal._validation import check_in_range, check_int
-from credal.chapters._display import (
-    at_a_glance,
-    book_style,
-    comparison_layout,
-    comparison_table,
-    p_text,
-    save_table,
-    show_table,
-    TEXT_WIDTH,
-)
-from credal.chapters._verdicts import headline_table, tolerance
+from credal.chapters._display import p_text, TEXT_WIDTH
+from credal.chapters._verdicts import Headline, Headlines, Published, Reading
 from credal.experiments import cross_validate, holdout_item
 from credal.idm import idm_interval
 from credal.naive import _LOG_TIE, LNCC, NCC, NaiveBayes
 
-__all__ = [
-    # classifiers
-    "chapter_estimators",
-    # run: Figure 1, Examples 2-3, the artificial and the UCI study
-    "likelihood_vs_idm", "TwoClassProfile", "EXAMPLE2", "example2_cloud", "example2_cuts",
-    "example2_summary", "example3_profiles", "example3_summary", "naive_study", "uci_study",
-    # tables
-    "artificial_summary", "uci_summary", "table1", "table2", "matched_pairs_table",
-    "default_averages", "nbc_accuracy_check", "uci_datasets_table", "save_table",
-    "theta_means",
-    # the harder generator of the sensitivity run
-    "implied_nbc_accuracy", "perks_nb_accuracy", "nbc_accuracy_curve", "calibrate_gap_scale",
-    "generator_comparison",
-    # numbers for the text, headline rows
-    "comparison_numbers", "headline", "table1_rows", "table1_verdicts",
-    # figures
-    "likelihood_idm_figure", "likelihood_cloud_figure", "profile_likelihood_figure",
-    "determinacy_vs_size_figure", "ncc_lncc_scatter_figure",
-    # the book: compact views of the tables, the at-a-glance box
-    "book_style", "show_table", "comparison_table", "CITATION", "glance_mapping", "glance",
-    "comparison_view", "VIEW_WRAP", "pairs_view", "nbc_check_view", "generator_view",
-]
+__all__ = ["classifiers", "run", "tables", "numbers", "HEADLINE", "CITATION",
+           "likelihood_idm_figure", "likelihood_cloud_figure", "profile_likelihood_figure",
+           "determinacy_vs_size_figure", "ncc_lncc_scatter_figure"]
 
 #: The paper, as the chapter's at-a-glance box cites it (title and authors as in
 #: ../shared/papers/antonucci-cattaneo-corani-likelihood-ncc.txt).
@@ -68,13 +43,14 @@ CITATION = ("A. Antonucci, M. E. G. V. Cattaneo and G. Corani (2011). *Likelihoo
             "credal classifier*. ISIPTA 2011 (International Symposium on Imprecise "
             "Probability: Theories and Applications).")
 
-_CHAPTER = "likelihood-ncc"
+_PAPER, _CHAPTER = "Antonucci, Cattaneo & Corani (2011)", "likelihood-ncc"
+_HEAD, _TABLE1 = "antonucci_headline_numbers", "antonucci_table1_artificial"
 # the paper's data-set names -> the catalogue's
-PAPER_DATASETS = {"german": "credit_g", "haberman": "haberman", "hepatitis": "hepatitis"}
+_PAPER_DATASETS = {"german": "credit_g", "haberman": "haberman", "hepatitis": "hepatitis"}
 # engine fold metric -> column of the chapter's tables (and of the published CSVs)
 _INDICATORS = {"determinacy": "Det", "single_accuracy": "Sgl_acc",
                "discounted_accuracy": "D_acc", "precise_on_indeterminate": "NBC_I"}
-INDICATOR_LABELS = {"Det": "Det", "Sgl_acc": "Sgl-acc", "D_acc": "D-acc", "NBC_I": "NBC-I"}
+_INDICATOR_LABELS = {"Det": "Det", "Sgl_acc": "Sgl-acc", "D_acc": "D-acc", "NBC_I": "NBC-I"}
 
 
 # ---------------------------------------------------------------------------
@@ -82,8 +58,8 @@ INDICATOR_LABELS = {"Det": "Det", "Sgl_acc": "Sgl-acc", "D_acc": "D-acc", "NBC_I
 # ---------------------------------------------------------------------------
 
 
-def chapter_estimators(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.75, 0.95),
-                       s=1.0, grid=None, nbc=True):
+def classifiers(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.75, 0.95),
+                s=1.0, grid=None, nbc=True):
     """The classifiers of the paper's experiments.
 
     Parameters
@@ -95,8 +71,8 @@ def chapter_estimators(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.
         LNCC's grid (None: exact).
     nbc : bool
         Include the naive Bayes classifier.  Its predictions are also every NCC's
-        ``predict`` (the engine's ``precise_accuracy``), so it can be left out
-        (:func:`artificial_summary` then rebuilds its row from an NCC's).
+        ``predict`` (the engine's ``precise_accuracy``), so the artificial study leaves
+        it out (:func:`_artificial_summary` then rebuilds its row from an NCC's).
 
     Returns
     -------
@@ -110,6 +86,7 @@ def chapter_estimators(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.
     return est
 
 
+
 def _family(name):
     fam, _, val = str(name).partition("_")
     par = {"NCC": "epsilon", "LNCC": "alpha"}.get(fam, "")
@@ -121,7 +98,7 @@ def _family(name):
 # ---------------------------------------------------------------------------
 
 
-def binomial_likelihood_interval(n, N, alpha):
+def _binomial_likelihood_interval(n, N, alpha):
     """Likelihood-based interval for the chance of a Boolean variable (Example 1).
 
     The values ``theta`` whose likelihood ``theta^n (1 - theta)^(N - n)`` is at
@@ -168,7 +145,7 @@ def binomial_likelihood_interval(n, N, alpha):
     return lower, upper
 
 
-def likelihood_vs_idm(sizes, alpha=0.85, s=2.0, fraction=0.5):
+def _likelihood_vs_idm(sizes, alpha=0.85, s=2.0, fraction=0.5):
     """Figure 1: likelihood-based and IDM intervals against the sample size.
 
     Parameters
@@ -193,14 +170,14 @@ def likelihood_vs_idm(sizes, alpha=0.85, s=2.0, fraction=0.5):
     if np.any(np.abs(n - np.round(n)) > 1e-9):
         raise ValueError("fraction * N must be an integer for every size")
     n = np.round(n)
-    lo, up = binomial_likelihood_interval(n, N, alpha)
+    lo, up = _binomial_likelihood_interval(n, N, alpha)
     ilo, iup = idm_interval(np.column_stack([n, N - n]), s)
     return pd.DataFrame({"N": N.astype(int), "n": n.astype(int), "likelihood_lower": lo,
                          "likelihood_upper": up, "idm_lower": ilo[:, 0],
                          "idm_upper": iup[:, 0]})
 
 
-class TwoClassProfile:
+class _TwoClassProfile:
     """Profile likelihood of the ratio ``P(c', f)/P(c'', f)`` of a two-class naive model.
 
     Complete data with counts ``n' = n(c')``, ``n'_j = n(c', f_j)`` (the
@@ -366,7 +343,7 @@ class TwoClassProfile:
                              "relative_likelihood": np.exp(np.minimum(self.log_L(t) - top, 0.0))})
 
 
-def two_class_data(n1, n1j, n2, n2j):
+def _two_class_data(n1, n1j, n2, n2j):
     """A complete binary data set with prescribed naive counts, and the instance.
 
     Class ``"c"`` has ``n1`` rows, ``n1j[j]`` of which have feature ``j`` equal
@@ -395,12 +372,12 @@ def two_class_data(n1, n1j, n2, n2j):
 
 
 # Example 2: n(c, f) = 5, and (c, not f), (not c, f), (not c, not f) once each
-EXAMPLE2 = dict(n1=6, n1j=[5], n2=2, n2j=[1])
+_EXAMPLE2 = dict(n1=6, n1j=[5], n2=2, n2j=[1])
 # Example 3: n(c) = 50 with f1 always and f2 never; not c: f1 once, f2 once
-EXAMPLE3 = dict(n1=50, n1j=[50, 0], n2=50, n2j=[1, 1])
+_EXAMPLE3 = dict(n1=50, n1j=[50, 0], n2=50, n2j=[1, 1])
 
 
-def example2_cloud(n_samples=3000, seed=0, counts=None):
+def _example2_cloud(n_samples=3000, seed=0, counts=None):
     """Monte-Carlo cloud of Example 2: random naive models, posterior and likelihood.
 
     Parameters
@@ -411,7 +388,7 @@ def example2_cloud(n_samples=3000, seed=0, counts=None):
     seed : int or sequence of int
         Seed of ``numpy.random.default_rng``.
     counts : dict, optional
-        ``n1, n1j, n2, n2j`` (one feature); default :data:`EXAMPLE2`.
+        ``n1, n1j, n2, n2j`` (one feature); default :data:`_EXAMPLE2`.
 
     Returns
     -------
@@ -420,7 +397,7 @@ def example2_cloud(n_samples=3000, seed=0, counts=None):
         and ``relative_likelihood`` (likelihood of data and instance, divided by
         its exact maximum from the profile).
     """
-    c = dict(EXAMPLE2 if counts is None else counts)
+    c = dict(_EXAMPLE2 if counts is None else counts)
     n1, n2 = c["n1"], c["n2"]
     (a1,), (a2,) = c["n1j"], c["n2j"]
     rng = np.random.default_rng(seed)
@@ -430,13 +407,13 @@ def example2_cloud(n_samples=3000, seed=0, counts=None):
               + xlogy(a2, t2) + xlogy(n2 - a2, 1 - t2))
     joint1, joint2 = tc * t1, (1 - tc) * t2
     loglik = loglik + np.log(joint1 + joint2)
-    top = TwoClassProfile(n1, [a1], n2, [a2]).max_log_L()
+    top = _TwoClassProfile(n1, [a1], n2, [a2]).max_log_L()
     return pd.DataFrame({"theta_c": tc, "theta_f_c": t1, "theta_f_notc": t2,
                          "posterior": joint1 / (joint1 + joint2),
                          "relative_likelihood": np.exp(loglik - top)})
 
 
-def cloud_cut(cloud, alpha):
+def _cloud_cut(cloud, alpha):
     """Posterior range of the sampled models with relative likelihood >= alpha.
 
     Returns
@@ -450,7 +427,7 @@ def cloud_cut(cloud, alpha):
     return float(sel.min()), float(sel.max())
 
 
-def example2_cuts(cloud, alphas=(0.2, 0.75), counts=None):
+def _example2_cuts(cloud, alphas=(0.2, 0.75), counts=None):
     """Alpha cuts of Example 2 from the envelope (exact) and from a sampled cloud.
 
     Returns
@@ -459,15 +436,15 @@ def example2_cuts(cloud, alphas=(0.2, 0.75), counts=None):
         ``alpha``, ``source`` ("exact" / "Monte Carlo"), ``low``, ``high``
         (range of ``P(c | f)`` over the models of the cut).
     """
-    prof = TwoClassProfile(**dict(EXAMPLE2 if counts is None else counts))
+    prof = _TwoClassProfile(**dict(_EXAMPLE2 if counts is None else counts))
     rows = []
     for a in alphas:
         rows.append((float(a), "exact", *prof.cut(a)))
-        rows.append((float(a), "Monte Carlo", *cloud_cut(cloud, a)))
+        rows.append((float(a), "Monte Carlo", *_cloud_cut(cloud, a)))
     return pd.DataFrame(rows, columns=["alpha", "source", "low", "high"])
 
 
-def cloud_threshold(cloud):
+def _cloud_threshold(cloud):
     """Monte-Carlo estimate of ``alpha*``: the highest relative likelihood of a
     sampled model under which ``c`` does not beat ``not c`` (posterior <= 1/2)."""
     sel = cloud["relative_likelihood"][cloud["posterior"] <= 0.5]
@@ -483,7 +460,7 @@ def _mean_se(values):
     return float(v.mean()), se
 
 
-def example2_summary(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=0):
+def _example2_summary(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=0):
     """Example 2: exact threshold and cuts against their Monte-Carlo estimates.
 
     The Monte-Carlo quantities are computed on ``n_replicates`` independent
@@ -497,40 +474,37 @@ def example2_summary(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=0
         threshold also from :class:`LNCC`), ``monte_carlo``, ``mc_se``,
         ``published`` (where the paper states it).
     """
-    prof = TwoClassProfile(**EXAMPLE2)
-    X, y, x = two_class_data(**EXAMPLE2)
+    prof = _TwoClassProfile(**_EXAMPLE2)
+    X, y, x = _two_class_data(**_EXAMPLE2)
     lncc_alpha = float(LNCC().fit(X, y).dominance_threshold(x)[0, 0, 1])
-    clouds = [example2_cloud(n_samples, [seed, r]) for r in range(int(n_replicates))]
+    clouds = [_example2_cloud(n_samples, [seed, r]) for r in range(int(n_replicates))]
     head = _published_headline()
-    # the paper's two statements: dominance at a high level, none at a low one
-    stated = {head.get("Example 2: alpha level giving dominance (example of high threshold)"): 1.0,
-              head.get("Example 2: alpha level giving no dominance (example of low threshold)"):
-              0.0}
     rows = [
         {"quantity": "interval [a, b] of t: a", "exact": prof.a, "monte_carlo": np.nan,
          "mc_se": np.nan, "published": head.get("Example 2: interval [a,b] lower end a")},
         {"quantity": "interval [a, b] of t: b", "exact": prof.b, "monte_carlo": np.nan,
          "mc_se": np.nan, "published": head.get("Example 2: interval [a,b] upper end b")},
     ]
-    m, se = _mean_se([cloud_threshold(c) for c in clouds])
+    m, se = _mean_se([_cloud_threshold(c) for c in clouds])
     rows.append({"quantity": "alpha* (c dominates iff alpha > alpha*)", "exact": lncc_alpha,
                  "monte_carlo": m, "mc_se": se, "published": np.nan})
     for a in alphas:
         lo, hi = prof.cut(a)
-        cuts = np.array([cloud_cut(c, a) for c in clouds])
+        cuts = np.array([_cloud_cut(c, a) for c in clouds])
         for k, (name, ex) in enumerate((("lowest", lo), ("highest", hi))):
             m, se = _mean_se(cuts[:, k])
             rows.append({"quantity": f"alpha = {a:g}: {name} P(c | f) in the cut",
                          "exact": ex, "monte_carlo": m, "mc_se": se, "published": np.nan})
         rows.append({"quantity": f"alpha = {a:g}: c dominates (1 = yes)",
                      "exact": float(a > lncc_alpha),
-                     "monte_carlo": float(np.mean([cloud_cut(c, a)[0] > 0.5 for c in clouds])),
+                     "monte_carlo": float(np.mean([_cloud_cut(c, a)[0] > 0.5 for c in clouds])),
                      "mc_se": np.nan,
-                     "published": stated.get(float(a), np.nan)})
+                     "published": head.get(f"Example 2: c dominates not c at alpha = {a:g} "
+                                           "(1 = yes)", np.nan)})
     return pd.DataFrame(rows)
 
 
-def example3_profiles(n_points=2001):
+def _example3_profiles(n_points=2001):
     """Figure 3: profile likelihood of ``P(c | f1, f2)`` in Example 3, with and
     without the instance in the likelihood.
 
@@ -542,7 +516,7 @@ def example3_profiles(n_points=2001):
     """
     out = []
     for w, label in ((True, "with the new instance"), (False, "without the new instance")):
-        out.append(TwoClassProfile(**EXAMPLE3, with_instance=w).curve(n_points)
+        out.append(_TwoClassProfile(**_EXAMPLE3, with_instance=w).curve(n_points)
                    .assign(likelihood=label))
     return pd.concat(out, ignore_index=True)[["likelihood", "t", "posterior",
                                               "relative_likelihood"]]
@@ -565,7 +539,11 @@ def _epsilon_threshold(X, y, x, tol=1e-12):
     return 0.5 * (lo + hi)
 
 
-def example3_summary(grid=250):
+_EX3_EXACT = "LNCC: c dominates not c iff alpha > (exact, Theorems 1-2)"
+_EX3_WITHOUT = "without the instance: not c dominates c iff alpha >"
+
+
+def _example3_summary(grid=250):
     """Example 3: every threshold the paper quotes, exact and with its grid.
 
     Returns
@@ -573,15 +551,15 @@ def example3_summary(grid=250):
     DataFrame
         ``quantity``, ``ours``, ``published``, ``note``.
     """
-    X, y, x = two_class_data(**EXAMPLE3)
+    X, y, x = _two_class_data(**_EXAMPLE3)
     exact = float(LNCC().fit(X, y).dominance_threshold(x)[0, 0, 1])
     gridded = float(LNCC(grid=grid).fit(X, y).dominance_threshold(x)[0, 0, 1])
-    a_c, a_notc = TwoClassProfile(**EXAMPLE3, with_instance=False).thresholds()
-    prof_with = TwoClassProfile(**EXAMPLE3).thresholds()[0]
+    a_c, a_notc = _TwoClassProfile(**_EXAMPLE3, with_instance=False).thresholds()
+    prof_with = _TwoClassProfile(**_EXAMPLE3).thresholds()[0]
     nb = NaiveBayes().fit(X, y).predict(x)[0]
     head = _published_headline()
     rows = [
-        ("LNCC: c dominates not c iff alpha > (exact, Theorems 1-2)", exact,
+        (_EX3_EXACT, exact,
          head.get("Example 3: LNCC returns class c when alpha >= this threshold "
                   "(likelihood includes new instance)"),
          "the paper rounds up: c is returned from 0.22 on"),
@@ -589,7 +567,7 @@ def example3_summary(grid=250):
          "the grid misses the cut's end by a little"),
         ("profile likelihood (direct optimisation): the same threshold", prof_with, np.nan,
          "independent check of the exact value"),
-        ("without the instance: not c dominates c iff alpha >", a_notc,
+        (_EX3_WITHOUT, a_notc,
          head.get("Example 3: without new instance in likelihood, both classes returned "
                   "when alpha <= this value"), "both classes up to this level"),
         ("without the instance: c dominates not c iff alpha >", a_c, np.nan,
@@ -603,7 +581,8 @@ def example3_summary(grid=250):
 
 
 def _published_headline():
-    h = catalogue.published("antonucci_headline_numbers")
+    """The numbers of ``antonucci_headline_numbers.csv`` by quantity (text values left out)."""
+    h = catalogue.published(_HEAD)
     out = {}
     for q, v in zip(h["quantity"], h["value"]):
         try:
@@ -620,16 +599,16 @@ def _published_headline():
 # are drawn uniformly under |theta(f|c') - theta(f|c'')| >= 0.1 (rejection sampling,
 # which gives the uniform distribution on the constrained set); for each theta and
 # training size d, 30 training sets and one test set of 10 000 instances.  Every random
-# choice derives from one integer seed through integer tuples (study_rng), so the k-th
+# choice derives from one integer seed through integer tuples (_study_rng), so the k-th
 # theta and its data sets do not depend on how many draws, sizes or repetitions a run
 # uses.
 
-# stream identifiers of the integer seed tuples (see study_rng)
+# stream identifiers of the integer seed tuples (see _study_rng)
 _THETA, _TEST, _TRAIN = 0, 1, 2
 
 
 @dataclass(frozen=True)
-class NaiveParameters:
+class _NaiveParameters:
     """Chances of a naive model.
 
     Attributes
@@ -655,7 +634,7 @@ class NaiveParameters:
         return len(self.class_prior)
 
 
-def study_rng(seed, *stream):
+def _study_rng(seed, *stream):
     """Random generator of one stream of a study: ``default_rng([seed, *stream])``.
 
     Parameters
@@ -672,7 +651,7 @@ def study_rng(seed, *stream):
     return np.random.default_rng([check_int("seed", seed, 0)] + [int(s) for s in stream])
 
 
-def draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0.1,
+def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0.1,
                           class_prior=None, max_tries=100_000, gap_scale=1.0):
     """Draw the chances of a naive model with class-dependent features.
 
@@ -710,14 +689,14 @@ def draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0
 
     Returns
     -------
-    NaiveParameters
+    _NaiveParameters
     """
     if not 0.0 <= gap_scale <= 1.0:
         raise ValueError(f"gap_scale must lie in [0, 1]; got {gap_scale!r}")
     rng = np.random.default_rng(rng)
     m = check_int("n_features", n_features, 1)
     K = check_int("n_classes", n_classes, 2)
-    nv = [n_values] * m if isinstance(n_values, numbers.Integral) else list(n_values)
+    nv = [n_values] * m if isinstance(n_values, _numbers.Integral) else list(n_values)
     if len(nv) != m:
         raise ValueError(f"n_values has {len(nv)} entries for {m} features")
     nv = [check_int("n_values", v, 2) for v in nv]
@@ -744,11 +723,11 @@ def draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0
             mean = t.mean(axis=0)
             t = mean + k * (t - mean)
         tables.append(t)
-    return NaiveParameters(prior, tuple(tables))
+    return _NaiveParameters(prior, tuple(tables))
 
 
 def _sample_codes(params, n, rng):
-    """Class codes (n,) and feature codes (n, m) of :func:`sample_naive`, as arrays."""
+    """Class codes (n,) and feature codes (n, m) of :func:`_sample_naive`, as arrays."""
     rng = np.random.default_rng(rng)
     n = check_int("n", n, 1)
     y = rng.choice(params.n_classes, size=n, p=params.class_prior)
@@ -761,12 +740,12 @@ def _sample_codes(params, n, rng):
     return y, codes
 
 
-def sample_naive(params, n, rng, class_labels=None):
+def _sample_naive(params, n, rng, class_labels=None):
     """Draw ``n`` instances from a naive model.
 
     Parameters
     ----------
-    params : NaiveParameters
+    params : _NaiveParameters
     n : int
         Number of instances (>= 1).
     rng : numpy.random.Generator or int
@@ -795,7 +774,7 @@ def sample_naive(params, n, rng, class_labels=None):
                                          name="class")
 
 
-def naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
+def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
                 n_test=10_000, n_features=10, min_gap=0.1, seed=0, n_jobs=1,
                 cache_dir=None, progress=False, gap_scale=1.0):
     """The simulation design of Antonucci et al. (Sec. 5.1), through the engine.
@@ -818,12 +797,12 @@ def naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
     n_theta, n_train_sets, n_test, n_features : int
         Parameter draws, training sets per ``(theta, d)``, test-set size, features.
     min_gap : float
-        Constraint of :func:`draw_naive_parameters`.
+        Constraint of :func:`_draw_naive_parameters`.
     gap_scale : float, default 1
-        :func:`draw_naive_parameters`' shrinkage (1: the paper's generator; below 1 the
+        :func:`_draw_naive_parameters`' shrinkage (1: the paper's generator; below 1 the
         chapter's harder sensitivity run, same draws shrunk).
     seed : int
-        Seed of every random choice (:func:`study_rng` streams ``(0, k)`` for the
+        Seed of every random choice (:func:`_study_rng` streams ``(0, k)`` for the
         parameters, ``(1, k, d)`` for the test set, ``(2, k, d, r)`` for the
         ``r``-th training set).
     n_jobs, cache_dir, progress
@@ -842,12 +821,12 @@ def naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
     n_test = check_int("n_test", n_test, 1)
     frames = []
     for k in range(n_theta):
-        params = draw_naive_parameters(study_rng(seed, _THETA, k), n_features=n_features,
+        params = _draw_naive_parameters(_study_rng(seed, _THETA, k), n_features=n_features,
                                        min_gap=min_gap, gap_scale=gap_scale)
         for d in sizes:
-            test = sample_naive(params, n_test, study_rng(seed, _TEST, k, d))
+            test = _sample_naive(params, n_test, _study_rng(seed, _TEST, k, d))
             items = [holdout_item(f"d{d}-theta{k:03d}-train{r:03d}",
-                                  sample_naive(params, d, study_rng(seed, _TRAIN, k, d, r)),
+                                  _sample_naive(params, d, _study_rng(seed, _TRAIN, k, d, r)),
                                   test)
                      for r in range(n_train_sets)]
             res = cross_validate(estimators, items, use_predefined_split=True,
@@ -864,12 +843,12 @@ def naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
 # The harder generator of the sensitivity run: the paper's Table 1 implies a naive Bayes
 # accuracy (Det * Sgl-acc + (1 - Det) * NBC-I, exact with two classes) several points
 # below what its literal generator gives, so a second run shrinks every feature's class
-# difference (draw_naive_parameters' gap_scale) until naive Bayes is as accurate as the
+# difference (_draw_naive_parameters' gap_scale) until naive Bayes is as accurate as the
 # paper's.  The calibration uses its own draws (streams 3-5), not the study's.
 _CAL_THETA, _CAL_TEST, _CAL_TRAIN = 3, 4, 5
 
 
-def implied_nbc_accuracy():
+def _implied_nbc_accuracy():
     """Accuracy of the paper's naive Bayes implied by each size's rows of Table 1.
 
     Returns
@@ -886,7 +865,7 @@ def implied_nbc_accuracy():
     return out.groupby("d").agg(implied=("implied", "mean"), rounding=("rounding", "max"))
 
 
-def perks_nb_accuracy(X_train, y_train, X_test, y_test):
+def _perks_nb_accuracy(X_train, y_train, X_test, y_test):
     """Accuracy of the Perks naive Bayes (``s = 1``) for many training sets at once.
 
     Binary class and binary features only; the same classifier as
@@ -923,7 +902,7 @@ def perks_nb_accuracy(X_train, y_train, X_test, y_test):
     return ((diff > 0) == (np.asarray(y_test)[:, None] == 1)).mean(axis=0)
 
 
-def nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_sets=10,
+def _nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_sets=10,
                        n_test=2000, n_features=10, min_gap=0.1, seed=0):
     """Mean accuracy of the Perks naive Bayes under the generator with ``gap_scale``.
 
@@ -941,19 +920,19 @@ def nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_s
     n_train_sets = check_int("n_train_sets", n_train_sets, 1)
     acc = np.zeros(len(sizes))
     for k in range(check_int("n_theta", n_theta, 1)):
-        params = draw_naive_parameters(study_rng(seed, _CAL_THETA, k), n_features=n_features,
+        params = _draw_naive_parameters(_study_rng(seed, _CAL_THETA, k), n_features=n_features,
                                        min_gap=min_gap, gap_scale=gap_scale)
         for i, d in enumerate(sizes):
-            yt, Xt = _sample_codes(params, n_test, study_rng(seed, _CAL_TEST, k, d))
+            yt, Xt = _sample_codes(params, n_test, _study_rng(seed, _CAL_TEST, k, d))
             # all training sets of (k, d) in one draw, then split
-            y, X = _sample_codes(params, n_train_sets * d, study_rng(seed, _CAL_TRAIN, k, d))
-            acc[i] += perks_nb_accuracy(X.reshape(n_train_sets, d, -1),
+            y, X = _sample_codes(params, n_train_sets * d, _study_rng(seed, _CAL_TRAIN, k, d))
+            acc[i] += _perks_nb_accuracy(X.reshape(n_train_sets, d, -1),
                                         y.reshape(n_train_sets, d), Xt, yt).mean()
     return pd.Series(100 * acc / n_theta, index=pd.Index(sizes, name="d"),
                      name="NBC accuracy")
 
 
-def calibrate_gap_scale(targets=None, *, sizes=(25, 50, 100), n_theta=100, n_train_sets=10,
+def _calibrate_gap_scale(targets=None, *, sizes=(25, 50, 100), n_theta=100, n_train_sets=10,
                         n_test=2000, n_features=10, min_gap=0.1, seed=0, xtol=2e-3):
     """The ``gap_scale`` at which naive Bayes is, on average over the sizes, as accurate
     as the paper's Table 1 implies.
@@ -961,16 +940,16 @@ def calibrate_gap_scale(targets=None, *, sizes=(25, 50, 100), n_theta=100, n_tra
     Parameters
     ----------
     targets : pandas.Series, optional
-        Target accuracy (percent) per size ``d``; default :func:`implied_nbc_accuracy`.
+        Target accuracy (percent) per size ``d``; default :func:`_implied_nbc_accuracy`.
     sizes, n_theta, n_train_sets, n_test, n_features, min_gap, seed
-        As :func:`nbc_accuracy_curve`.
+        As :func:`_nbc_accuracy_curve`.
     xtol : float
         Precision of ``gap_scale``.
 
     Returns
     -------
     dict
-        ``gap_scale``, ``accuracy`` (:func:`nbc_accuracy_curve` there), ``literal``
+        ``gap_scale``, ``accuracy`` (:func:`_nbc_accuracy_curve` there), ``literal``
         (the same at ``gap_scale = 1``) and ``targets``.
 
     Raises
@@ -979,7 +958,7 @@ def calibrate_gap_scale(targets=None, *, sizes=(25, 50, 100), n_theta=100, n_tra
         If the targets are not between the accuracies at ``gap_scale`` 0 and 1.
     """
     if targets is None:
-        targets = implied_nbc_accuracy()["implied"]
+        targets = _implied_nbc_accuracy()["implied"]
     targets = pd.Series(targets).reindex(list(sizes))
     if targets.isna().any():
         raise ValueError(f"no target accuracy for the sizes {list(targets.index[targets.isna()])}")
@@ -988,47 +967,15 @@ def calibrate_gap_scale(targets=None, *, sizes=(25, 50, 100), n_theta=100, n_tra
     goal = float(targets.mean())
 
     def gap(x):
-        return float(nbc_accuracy_curve(x, **kw).mean()) - goal
+        return float(_nbc_accuracy_curve(x, **kw).mean()) - goal
 
     lo, hi = gap(0.0), gap(1.0)
     if not lo < 0 < hi:
         raise ValueError(f"the mean target {goal:.1f} % is not between the accuracies at "
                          f"gap_scale 0 ({lo + goal:.1f}) and 1 ({hi + goal:.1f})")
     x = float(brentq(gap, 0.0, 1.0, xtol=xtol))
-    return {"gap_scale": x, "accuracy": nbc_accuracy_curve(x, **kw),
-            "literal": nbc_accuracy_curve(1.0, **kw), "targets": targets}
-
-
-# ---------------------------------------------------------------------------
-# run: the binary UCI data sets of Sec. 5.2
-# ---------------------------------------------------------------------------
-
-
-def uci_study(datasets=None, *, epsilons=(0.05, 0.15, 0.25, 0.35),
-              alphas=(0.35, 0.55, 0.75, 0.95), n_splits=5, n_repeats=10, seed=0,
-              n_jobs=1, cache_dir=None, progress=False):
-    """Repeated stratified cross-validation of NBC, NCC_eps and LNCC_alpha.
-
-    Through :func:`credal.experiments.cross_validate` with its default
-    preprocessing: MDL discretisation fitted on each training fold, features
-    left with one category dropped; missing values stay missing and the
-    classifiers skip them (MAR).
-
-    Parameters
-    ----------
-    datasets : list of str, optional
-        Catalogue names; default the group ``"antonucci-lncc"`` (nine binary sets).
-
-    Returns
-    -------
-    DataFrame
-        The engine's fold table.
-    """
-    names = list(datasets) if datasets else catalogue.names("antonucci-lncc")
-    res = cross_validate(chapter_estimators(epsilons, alphas), names, n_splits=n_splits,
-                         n_repeats=n_repeats, random_state=seed, n_jobs=n_jobs,
-                         cache_dir=cache_dir, progress=progress, keep_predictions=False)
-    return res.folds
+    return {"gap_scale": x, "accuracy": _nbc_accuracy_curve(x, **kw),
+            "literal": _nbc_accuracy_curve(1.0, **kw), "targets": targets}
 
 
 # ---------------------------------------------------------------------------
@@ -1062,7 +1009,7 @@ def _ratios(c):
         }, index=c.index)
 
 
-def pooled_indicators(folds, by):
+def _pooled_indicators(folds, by):
     """Det, Sgl-acc, D-acc and NBC-I pooling the test instances of groups of folds.
 
     Parameters
@@ -1096,7 +1043,7 @@ def _summary_frame(means, ses, counts=None):
     return out
 
 
-def artificial_summary(folds):
+def _artificial_summary(folds):
     """Table-1 indicators of the simulation study, per size ``d`` and classifier.
 
     Each experiment (one training set, one test set) gives one value of every
@@ -1112,7 +1059,7 @@ def artificial_summary(folds):
     Parameters
     ----------
     folds : DataFrame
-        Output of :func:`naive_study`.
+        Output of :func:`_naive_study`.
 
     Returns
     -------
@@ -1125,15 +1072,15 @@ def artificial_summary(folds):
     keys = ["d", "classifier"]
     cols = list(_INDICATORS.values())
     means = per.groupby(keys)[cols].mean()
-    theta_means = per.groupby(keys + ["theta"])[cols].mean()
-    n_theta = theta_means.notna().groupby(level=keys).sum()
-    ses = theta_means.groupby(level=keys).std(ddof=1) / np.sqrt(n_theta)
+    _theta_means = per.groupby(keys + ["theta"])[cols].mean()
+    n_theta = _theta_means.notna().groupby(level=keys).sum()
+    ses = _theta_means.groupby(level=keys).std(ddof=1) / np.sqrt(n_theta)
     counts = pd.DataFrame({"n_experiments": per.groupby(keys).size(),
                            "n_nbc_i": per.groupby(keys)["NBC_I"].count()})
     return _summary_frame(means, ses, counts)
 
 
-def theta_means(folds):
+def _theta_means(folds):
     """Per-draw means of the Table-1 indicators: one row per (``d``, classifier, theta).
 
     The three sizes of the study share their parameter draws, so a quantity that
@@ -1143,7 +1090,7 @@ def theta_means(folds):
     Parameters
     ----------
     folds : DataFrame
-        Output of :func:`naive_study`.
+        Output of :func:`_naive_study`.
 
     Returns
     -------
@@ -1151,7 +1098,7 @@ def theta_means(folds):
         Index (``d``, ``classifier``, ``theta``); ``Det``, ``Sgl_acc``, ``D_acc``,
         ``NBC_I`` in percent (mean over the draw's training sets; NBC-I over those
         with an indeterminate instance), with the ``NBC`` rows as in
-        :func:`artificial_summary`.
+        :func:`_artificial_summary`.
     """
     per = _per_experiment(folds)
     cols = list(_INDICATORS.values())
@@ -1174,7 +1121,7 @@ def _per_experiment(folds):
     return per
 
 
-def uci_summary(folds):
+def _uci_summary(folds):
     """Table-2 indicators per data set and classifier, in percent.
 
     The test instances of the ``n_splits`` folds of one repetition are pooled
@@ -1185,12 +1132,12 @@ def uci_summary(folds):
     Returns
     -------
     DataFrame
-        Index (``dataset``, ``classifier``); columns as :func:`artificial_summary`
+        Index (``dataset``, ``classifier``); columns as :func:`_artificial_summary`
         plus ``n_repeats``, ``n_nbc_i`` (repetitions with an indeterminate
         instance) and ``NBC_acc`` (accuracy of the Perks naive Bayes).
     """
     keys = ["dataset", "classifier"]
-    rep = pooled_indicators(folds, keys + ["repeat"])
+    rep = _pooled_indicators(folds, keys + ["repeat"])
     means = rep.groupby(level=keys).mean()
     n_rep = rep.notna().groupby(level=keys).sum()
     ses = rep.groupby(level=keys).std(ddof=1) / np.sqrt(n_rep)
@@ -1201,7 +1148,7 @@ def uci_summary(folds):
     return _summary_frame(means, ses, counts)
 
 
-def match_determinacy(summary, group="d"):
+def _match_determinacy(summary, group="d"):
     """Pairs (NCC_eps, LNCC_alpha) with the closest determinacy, per group.
 
     The rule: among every pair of an NCC_eps and an LNCC_alpha of the grid, take
@@ -1211,7 +1158,7 @@ def match_determinacy(summary, group="d"):
     Parameters
     ----------
     summary : DataFrame
-        :func:`artificial_summary` or :func:`uci_summary`.
+        :func:`_artificial_summary` or :func:`_uci_summary`.
     group : str
         Index level of the groups (``"d"`` or ``"dataset"``).
 
@@ -1240,7 +1187,7 @@ def match_determinacy(summary, group="d"):
     return pd.DataFrame(rows).set_index(group)
 
 
-def matched_pairs_table(summary, group="d"):
+def _matched_pairs_table(summary, group="d"):
     """Our closest-determinacy pairs side by side (the paper's Tables 1-2 layout,
     for every group).
 
@@ -1250,12 +1197,12 @@ def matched_pairs_table(summary, group="d"):
         Indexed by ``group``; the two classifiers, then each indicator for NCC
         and LNCC (percent) and the determinacy gap.
     """
-    m = match_determinacy(summary, group)
+    m = _match_determinacy(summary, group)
     rows = []
     for g, r in m.iterrows():
         a, b = summary.loc[(g, r.NCC)], summary.loc[(g, r.LNCC)]
         row = {group: g, "NCC": r.NCC, "LNCC": r.LNCC}
-        for k, lab in INDICATOR_LABELS.items():
+        for k, lab in _INDICATOR_LABELS.items():
             row[f"{lab} NCC"] = a[k]
             row[f"{lab} LNCC"] = b[k]
         row["Det gap"] = r.gap
@@ -1263,7 +1210,7 @@ def matched_pairs_table(summary, group="d"):
     return pd.DataFrame(rows).set_index(group)
 
 
-def uci_datasets_table(names=None):
+def _uci_datasets_table(names=None):
     """The binary data sets of the UCI study: size, features, class balance, missing.
 
     Returns
@@ -1274,7 +1221,7 @@ def uci_datasets_table(names=None):
         ``missing cells (%)``.
     """
     names = list(names) if names else catalogue.names("antonucci-lncc")
-    paper = {v: k for k, v in PAPER_DATASETS.items()}
+    paper = {v: k for k, v in _PAPER_DATASETS.items()}
     rows = []
     for name in names:
         d = catalogue.load(name)
@@ -1298,16 +1245,7 @@ def _with_published(ours, pub, keys):
     return out
 
 
-def _paper_draws():
-    """Number of parameter draws behind each Table-1 value (the paper's Sec. 5.1)."""
-    h = catalogue.published("antonucci_headline_numbers")
-    v = h.loc[h["quantity"] == "artificial data: parameter draws", "value"]
-    if len(v) != 1:
-        raise ValueError("antonucci_headline_numbers.csv must state the parameter draws once")
-    return int(float(v.iloc[0]))
-
-
-def nbc_accuracy_check(summary, theta=None):
+def _nbc_accuracy_check(summary, theta):
     """Accuracy of naive Bayes per size: measured by us, implied by Table 1, and a test.
 
     With two classes every instance is either determinate (naive Bayes then
@@ -1316,7 +1254,7 @@ def nbc_accuracy_check(summary, theta=None):
     accuracy is ``Det * Sgl-acc + (1 - Det) * NBC-I``; each published row of
     Table 1 therefore implies the accuracy of the paper's naive Bayes.
 
-    With ``theta`` (:func:`theta_means`) the difference is tested: a Welch-type
+    The difference is tested on the per-draw values (:func:`_theta_means`): a Welch-type
     t statistic whose standard error combines ours (spread of our per-draw
     accuracies over our draws) and the paper's (the same spread over its 20
     draws), after taking off the largest error the printed digits allow; two-sided
@@ -1326,21 +1264,20 @@ def nbc_accuracy_check(summary, theta=None):
     Parameters
     ----------
     summary : DataFrame
-        :func:`artificial_summary` (must hold the ``NBC`` rows).
-    theta : DataFrame, optional
-        :func:`theta_means` of the same run.
+        :func:`_artificial_summary` (must hold the ``NBC`` rows).
+    theta : DataFrame
+        :func:`_theta_means` of the same run.
 
     Returns
     -------
     DataFrame
-        Indexed by ``d`` (then ``"all"`` with ``theta``): ``NBC accuracy (ours)``, its
-        ``SE``, the same implied by our rows of the paper's classifiers, ``NBC
-        accuracy implied by the paper`` (mean of its rows) and the ``difference``
-        (ours minus the paper's); with ``theta`` also ``SE of the difference``,
-        ``t`` and ``p-value``.
+        Indexed by ``d``, then ``"all"``: ``NBC accuracy (ours)``, its ``SE``, the same
+        implied by our rows of the paper's classifiers, ``NBC accuracy implied by the
+        paper`` (mean of its rows), the ``difference`` (ours minus the paper's), ``SE of
+        the difference``, ``t`` and ``p-value``.
     """
     pub = catalogue.published("antonucci_table1_artificial").rename(columns={"n": "d"})
-    implied = implied_nbc_accuracy()
+    implied = _implied_nbc_accuracy()
     rows = []
     for d, sub in pub.groupby("d"):
         ours_rows = summary.reindex([(d, c) for c in sub["classifier"]])
@@ -1355,11 +1292,9 @@ def nbc_accuracy_check(summary, theta=None):
                      "NBC accuracy implied by the paper": imp,
                      "difference": (np.nan if nbc is None else nbc["Sgl_acc"]) - imp})
     out = pd.DataFrame(rows).set_index("d")
-    if theta is None:
-        return out
     acc = theta.xs("NBC", level="classifier")["Sgl_acc"].unstack("d")  # theta x d
     acc = acc.reindex(columns=out.index)
-    n_paper = _paper_draws()
+    n_paper = int(_published_headline()["artificial data: parameter draws"])
     per_size = [(d, acc[d].dropna(), float(implied.loc[d, "rounding"])) for d in out.index]
     per_size.append(("all", acc.dropna().mean(axis=1), float(implied["rounding"].max())))
     out.index = out.index.astype(object)
@@ -1382,44 +1317,17 @@ def nbc_accuracy_check(summary, theta=None):
     return out
 
 
-def generator_comparison(literal, harder):
-    """Table 1's headline rows under the literal and the harder generator, side by side.
-
-    Parameters
-    ----------
-    literal, harder : DataFrame
-        :func:`table1_verdicts` of the two runs (same quantities, same order).
-
-    Returns
-    -------
-    DataFrame
-        Indexed by quantity (without the run label): ``published``, then ours,
-        tolerance and verdict for each generator.
-    """
-    def strip(q):
-        return q.split(": ", 1)[1]
-
-    a = literal.assign(quantity=literal["quantity"].map(strip)).set_index("quantity")
-    b = harder.assign(quantity=harder["quantity"].map(strip)).set_index("quantity")
-    out = pd.DataFrame({"published": a["published"]})
-    for tag, df in (("literal", a), ("harder", b)):
-        df = df.reindex(out.index)
-        out[f"ours ({tag})"] = df["ours"]
-        out[f"tolerance ({tag})"] = df["tolerance"]
-        out[f"verdict ({tag})"] = df["verdict"]
-    return out
-
 
 def _pair_label(in_paper, in_ours):
     return {(True, True): "paper's and ours", (True, False): "paper's",
             (False, True): "ours"}[(in_paper, in_ours)]
 
 
-def table1(summary):
+def _table1(summary):
     """Table 1 (artificial data) with the published values beside ours.
 
     Rows: for each size, the paper's two classifiers (its pair of close
-    determinacy) and our own closest pair (:func:`match_determinacy`), marked in
+    determinacy) and our own closest pair (:func:`_match_determinacy`), marked in
     ``pair``.
 
     Returns
@@ -1429,7 +1337,7 @@ def table1(summary):
         errors, ``*_paper`` and ``*_diff`` (ours minus published).
     """
     pub = catalogue.published("antonucci_table1_artificial").rename(columns={"n": "d"})
-    matched = match_determinacy(summary, "d")
+    matched = _match_determinacy(summary, "d")
     rows = []
     for d in sorted(set(pub["d"]) | set(matched.index)):
         paper_pair = list(pub.loc[pub["d"] == d, "classifier"])
@@ -1443,7 +1351,7 @@ def table1(summary):
     return _with_published(ours, pub, ["d", "classifier"])
 
 
-def published_table2(fix_swap=True):
+def _published_table2(fix_swap=True):
     """Table 2 as printed, with our data-set names; optionally with the hepatitis
     D-acc and NBC-I columns swapped back (``data/published/README.md``: with two
     classes D-acc is about Det * Sgl-acc + (1 - Det) / 2, which the printed NBC-I
@@ -1455,7 +1363,7 @@ def published_table2(fix_swap=True):
         Columns of ``antonucci_table2_uci.csv`` plus ``paper_name`` and ``note``.
     """
     pub = catalogue.published("antonucci_table2_uci").rename(columns={"dataset": "paper_name"})
-    pub.insert(0, "dataset", pub["paper_name"].map(PAPER_DATASETS))
+    pub.insert(0, "dataset", pub["paper_name"].map(_PAPER_DATASETS))
     pub["note"] = ""
     if fix_swap:
         hep = pub["paper_name"] == "hepatitis"
@@ -1464,12 +1372,12 @@ def published_table2(fix_swap=True):
     return pub
 
 
-def table2(summary):
+def _table2(summary):
     """Table 2 (UCI) with the published values beside ours.
 
     For each data set the paper shows (german = our credit_g, haberman,
     hepatitis): its two classifiers, then our closest pair
-    (:func:`match_determinacy`) when it differs.
+    (:func:`_match_determinacy`) when it differs.
 
     Returns
     -------
@@ -1477,8 +1385,8 @@ def table2(summary):
         Index (``dataset``, ``classifier``); ``pair``, indicators, ``*_paper``,
         ``*_diff``, ``note``.
     """
-    pub = published_table2()
-    matched = match_determinacy(summary, "dataset")
+    pub = _published_table2()
+    matched = _match_determinacy(summary, "dataset")
     rows = []
     for ds in dict.fromkeys(pub["dataset"]):
         paper_pair = list(pub.loc[pub["dataset"] == ds, "classifier"])
@@ -1496,7 +1404,7 @@ def table2(summary):
     return out
 
 
-def default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
+def _default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
     """The Sec. 5.2 averages over the data sets for the default NCC and LNCC.
 
     Standard errors combine the per-data-set ones as for a mean of independent
@@ -1518,16 +1426,15 @@ def default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
             "Sgl_acc": "average single-accuracy (Sgl-acc)",
             "D_acc": "average discounted accuracy (D-acc)",
             "NBC_I": "average NBC-I (NBC accuracy on indeterminately classified instances)"}
-    h = catalogue.published("antonucci_headline_numbers")
-    n_paper = int(float(h.loc[h["quantity"] == "UCI: binary data sets analysed",
-                              "value"].iloc[0]))
-    n_guessed = n_paper - len(PAPER_DATASETS)
+    h = catalogue.published(_HEAD)
+    n_paper = int(_published_headline()["UCI: binary data sets analysed"])
+    n_guessed = n_paper - len(_PAPER_DATASETS)
     rows = []
     for c in (ncc, lncc):
         sub = summary.xs(c, level="classifier")
         row = {"classifier": c, "n_datasets": len(sub),
                "n_repeats": int(sub["n_repeats"].min()) if "n_repeats" in sub else 1}
-        guessed = [d for d in sub.index if d not in PAPER_DATASETS.values()]
+        guessed = [d for d in sub.index if d not in _PAPER_DATASETS.values()]
         for k, q in keys.items():
             v = sub[k].dropna()
             row[k] = v.mean()
@@ -1547,457 +1454,552 @@ def default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
 # ---------------------------------------------------------------------------
 # compact views for the book (at most seven columns; the CSVs keep every column)
 # ---------------------------------------------------------------------------
+# run, tables, numbers
+# ---------------------------------------------------------------------------
+
+
+def run(estimators=None, *, fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_samples=3000,
+        cloud_replicates=50, cut_alphas=(0.2, 0.75), profile_points=2001, lncc_grid=250,
+        sizes=(25, 50, 100), n_theta=20, n_train_sets=30, n_test=10_000, n_features=10,
+        min_gap=0.1, harder_n_test=2000, harder_n_train_sets=10, calibration_draws=100,
+        uci_datasets=None, n_splits=5, n_repeats=10, seed=0, n_jobs=1, cache_dir=None,
+        cache_simulation=False):
+    """Everything the chapter computes: Figure 1, Examples 2-3, the artificial study
+    (literal and harder generator) and the UCI study.
+
+    Parameters
+    ----------
+    estimators : dict, optional
+        The line-up, :func:`classifiers` by default.  The UCI study runs all of it; the
+        artificial study all but ``"NBC"`` (whose predictions are every NCC's).
+    fig1_max_n, fig1_alpha, fig1_s
+        Figure 1: sample sizes 2, 4, ..., ``fig1_max_n``, the likelihood threshold and
+        the IDM strength.
+    cloud_samples, cloud_replicates, cut_alphas, profile_points, lncc_grid
+        Example 2's Monte-Carlo clouds (models per cloud, independent clouds), its alpha
+        cuts, the points of each profile curve and Example 3's grid.
+    sizes, n_theta, n_train_sets, n_test, n_features, min_gap
+        The artificial study (:func:`_naive_study`).
+    harder_n_test, harder_n_train_sets, calibration_draws
+        The harder run: its test and training sets per draw and size, and the draws of
+        its calibration (:func:`_calibrate_gap_scale`).
+    uci_datasets : list of str, optional
+        Catalogue names; default the group ``"antonucci-lncc"`` (nine binary sets).
+    n_splits, n_repeats, seed, n_jobs, cache_dir
+        Cross-validation, the seed of every random choice, and the engine's options.
+    cache_simulation : bool
+        Cache the artificial study's folds too (about 0.5 GB at the paper's size).
+
+    Returns
+    -------
+    dict
+        ``settings`` (the parameters, the number of (NCC, LNCC) pairs and the harder
+        run's ``gap_scale``), ``intervals``, ``cloud`` (the first cloud), ``envelope``,
+        ``cuts``, ``example2``, ``profiles``, ``example3``, the engine's fold tables
+        ``artificial``, ``harder`` and ``uci``, and ``uci_datasets`` (names).
+    """
+    est = classifiers() if estimators is None else dict(estimators)
+    study = {k: v for k, v in est.items() if k != "NBC"}
+    kw = dict(sizes=sizes, n_theta=n_theta, n_features=n_features, min_gap=min_gap,
+              seed=seed, n_jobs=n_jobs)
+    names = list(uci_datasets) if uci_datasets else catalogue.names("antonucci-lncc")
+    res = _run_examples(fig1_max_n, fig1_alpha, fig1_s, cloud_samples, cloud_replicates,
+                        cut_alphas, profile_points, lncc_grid, seed)
+    res["artificial"] = _naive_study(study, n_train_sets=n_train_sets, n_test=n_test,
+                                     cache_dir=cache_dir if cache_simulation else None, **kw)
+    gap_scale = _calibrate_gap_scale(sizes=sizes, n_theta=calibration_draws,
+                                     n_features=n_features, min_gap=min_gap,
+                                     seed=seed)["gap_scale"]
+    res["harder"] = _naive_study(study, n_train_sets=harder_n_train_sets, n_test=harder_n_test,
+                                 gap_scale=gap_scale, **kw)
+    res["uci"] = cross_validate(est, names, n_splits=n_splits, n_repeats=n_repeats,
+                                random_state=seed, n_jobs=n_jobs, cache_dir=cache_dir,
+                                keep_predictions=False).folds
+    n_pairs = sum(k.startswith("NCC_") for k in est) * sum(k.startswith("LNCC_") for k in est)
+    res["settings"] = dict(
+        n_features=n_features, min_gap=min_gap, n_theta=n_theta, sizes=list(sizes),
+        n_test=n_test, n_train_sets=n_train_sets, seed=seed, n_pairs=n_pairs,
+        cloud_samples=cloud_samples, cloud_replicates=cloud_replicates, lncc_grid=lncc_grid,
+        calibration_draws=calibration_draws, harder_n_test=harder_n_test,
+        harder_n_train_sets=harder_n_train_sets, gap_scale=gap_scale, n_splits=n_splits,
+        n_repeats=n_repeats)
+    res["uci_datasets"] = names
+    return res
+
+
+def _run_examples(fig1_max_n, fig1_alpha, fig1_s, cloud_samples, cloud_replicates, cut_alphas,
+                  profile_points, lncc_grid, seed):
+    """Figure 1 and Examples 2-3 of :func:`run` (same parameters, same keys)."""
+    cloud = _example2_cloud(cloud_samples, [seed, 0])
+    return {"intervals": _likelihood_vs_idm(list(range(2, fig1_max_n + 1, 2)),
+                                            alpha=fig1_alpha, s=fig1_s),
+            "cloud": cloud,
+            "envelope": _TwoClassProfile(**_EXAMPLE2).curve(profile_points),
+            "cuts": _example2_cuts(cloud, cut_alphas),
+            "example2": _example2_summary(cloud_samples, cloud_replicates, cut_alphas, seed),
+            "profiles": _example3_profiles(profile_points),
+            "example3": _example3_summary(lncc_grid)}
+
+
+#: tables shown in the compact layout of :func:`_shown` (key ``<name>_shown``)
+_SHOWN = ("table1", "artificial_matched_pairs", "artificial_all_classifiers", "harder_table1",
+          "table2", "uci_matched_pairs", "default_averages", "uci_all_classifiers")
+
+
+def tables(results):
+    """Every table of the chapter, computed once from :func:`run`'s results.
+
+    Returns
+    -------
+    dict of str -> DataFrame
+        Keyed by the name of the CSV the notebook writes (``results/likelihood-ncc/``):
+        ``figure1_intervals``, ``example2_cuts_first_cloud``, ``example2``, ``example3``,
+        ``table1`` (:func:`_table1`), ``artificial_matched_pairs``,
+        ``artificial_nbc_accuracy`` (:func:`_nbc_accuracy_check`),
+        ``artificial_all_classifiers`` (:func:`_artificial_summary`), the harder run's
+        ``harder_all_classifiers``, ``harder_nbc_accuracy``, ``harder_table1`` and
+        ``generator_comparison`` (Table 1's headline rows under both generators, by
+        :data:`HEADLINE` and the harder run's declarations), ``uci_datasets``,
+        ``table2``, ``uci_matched_pairs``, ``default_averages``, ``uci_all_classifiers``;
+        for the figures and the text ``settings`` (index: name, column ``value``),
+        ``example2_cloud``, ``example2_envelope``, ``example3_profiles``,
+        ``artificial_theta`` and ``harder_theta`` (:func:`_theta_means`),
+        ``harder_matched_pairs`` and ``generator_long`` (``generator_comparison`` with one
+        row per quantity and generator); and ``<name>_shown``, the compact layout
+        (:func:`_shown`) of each table in :data:`_SHOWN`.
+    """
+    r = results
+    t = {"settings": pd.DataFrame({"value": pd.Series(r["settings"], dtype=object)}),
+         "figure1_intervals": r["intervals"], "example2_cloud": r["cloud"],
+         "example2_envelope": r["envelope"], "example2_cuts_first_cloud": r["cuts"],
+         "example2": r["example2"], "example3_profiles": r["profiles"],
+         "example3": r["example3"], "uci_datasets": _uci_datasets_table(r["uci_datasets"])}
+    for run_, tag in (("artificial", ""), ("harder", "harder_")):
+        summary, theta = _artificial_summary(r[run_]), _theta_means(r[run_])
+        t[f"{tag or 'artificial_'}all_classifiers"] = summary
+        t[f"{tag or 'artificial_'}theta"] = theta
+        t[f"{tag}table1"] = _table1(summary)
+        t[f"{tag or 'artificial_'}matched_pairs"] = _matched_pairs_table(summary, "d")
+        t[f"{tag or 'artificial_'}nbc_accuracy"] = _nbc_accuracy_check(summary, theta)
+    uci = _uci_summary(r["uci"])
+    t.update({"uci_all_classifiers": uci, "table2": _table2(uci),
+              "uci_matched_pairs": _matched_pairs_table(uci, "dataset"),
+              "default_averages": _default_averages(uci)})
+    lit = HEADLINE.judge(t, only=lambda h: h.quantity.startswith("Table 1:"))
+    t["generator_comparison"] = _generator_comparison(lit, _HARDER.judge(t))
+    t["generator_long"] = _generator_long(t["generator_comparison"])
+    t.update({f"{k}_shown": _shown(t[k]) for k in _SHOWN})
+    return t
+
+
+def _generator_comparison(literal, harder):
+    """Table 1's headline rows under the literal and the harder generator, side by side.
+
+    Parameters
+    ----------
+    literal, harder : DataFrame
+        The judged Table 1 rows of the two runs (same quantities, same order).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by quantity (without the run label): ``published``, then ours,
+        tolerance and verdict for each generator.
+    """
+    def strip(q):
+        return q.split(": ", 1)[1]
+
+    a = literal.assign(quantity=literal["quantity"].map(strip)).set_index("quantity")
+    b = harder.assign(quantity=harder["quantity"].map(strip)).set_index("quantity")
+    out = pd.DataFrame({"published": a["published"]})
+    for tag, df in (("literal", a), ("harder", b)):
+        df = df.reindex(out.index)
+        out[f"ours ({tag})"] = df["ours"]
+        out[f"tolerance ({tag})"] = df["tolerance"]
+        out[f"verdict ({tag})"] = df["verdict"]
+    return out
+
+
+def _generator_long(gen_cmp):
+    """:func:`_generator_comparison` with one row per quantity and generator: quantity,
+    generator, published, ours, tolerance, verdict (the layout of the book's table)."""
+    parts = [pd.DataFrame({
+        "quantity": gen_cmp.index.astype(str), "generator": tag,
+        "published": gen_cmp["published"].to_numpy(float),
+        "ours": gen_cmp[f"ours ({tag})"].to_numpy(float),
+        "tolerance": gen_cmp[f"tolerance ({tag})"].to_numpy(float),
+        "verdict": gen_cmp[f"verdict ({tag})"].to_numpy()}) for tag in ("literal", "harder")]
+    order = {q: i for i, q in enumerate(gen_cmp.index.astype(str))}
+    return (pd.concat(parts, ignore_index=True)
+            .sort_values("quantity", key=lambda c: c.map(order), kind="stable")
+            .reset_index(drop=True))
 
 
 def _cell(v, se=None, paper=None, digits=1):
     """ "ours ± SE (paper)" for one indicator; parts that are missing are left out."""
-    if v is None or not np.isfinite(v):
-        text = "–"
-    else:
-        text = f"{v:.{digits}f}"
-        if se is not None and np.isfinite(se):
-            text += f" ± {se:.{digits}f}"
+    text = "–" if v is None or not np.isfinite(v) else f"{v:.{digits}f}"
+    if text != "–" and se is not None and np.isfinite(se):
+        text += f" ± {se:.{digits}f}"
     if paper is not None and np.isfinite(paper):
         text += f" ({paper:.1f})"
     return text
 
 
-#: columns of :func:`comparison_view` that may wrap in the book (pass as ``wrap``)
-VIEW_WRAP = tuple(INDICATOR_LABELS.values())
+def _shown(table, digits=1):
+    """A table of indicators in at most seven columns for the book (the CSV keeps all).
 
-
-def comparison_view(table, digits=1):
-    """:func:`table1`, :func:`table2`, :func:`default_averages` or a summary in at most
-    seven columns: the index, ``pair`` (with the row's note, if any) and one column per
-    indicator reading "ours ± SE (the paper's)".
-
-    Returns
-    -------
-    DataFrame
-        Index as ``table``'s; columns ``pair`` (if present) and Det, Sgl-acc, D-acc,
-        NBC-I.
+    A table of matched pairs (:func:`_matched_pairs_table`) becomes the two classifiers
+    and each indicator as "NCC / LNCC"; any other (:func:`_table1`, :func:`_table2`,
+    :func:`_default_averages`, a summary) the index, ``pair`` (with the row's note, if
+    any) and one column per indicator reading "ours ± SE (the paper's)".
     """
+    if "Det NCC" in table:
+        out = table[["NCC", "LNCC"]].copy()
+        for lab in _INDICATOR_LABELS.values():
+            out[f"{lab} (NCC / LNCC)"] = [f"{a:.{digits}f} / {b:.{digits}f}" for a, b in
+                                           zip(table[f"{lab} NCC"], table[f"{lab} LNCC"])]
+        return out
     out = pd.DataFrame(index=table.index)
     if "pair" in table:
         notes = table["note"] if "note" in table else pd.Series("", index=table.index)
         out["pair"] = [p + (f"; {n}" if isinstance(n, str) and n else "")
                        for p, n in zip(table["pair"], notes)]
-    for k, lab in INDICATOR_LABELS.items():
-        se = table.get(f"{k}_se", pd.Series(np.nan, index=table.index))
-        pub = table.get(f"{k}_paper", pd.Series(np.nan, index=table.index))
+    nan = pd.Series(np.nan, index=table.index)
+    for k, lab in _INDICATOR_LABELS.items():
         out[lab] = [_cell(a, b, c, digits) for a, b, c in
-                    zip(table[k].astype(float), se.astype(float), pub.astype(float))]
+                    zip(table[k].astype(float), table.get(f"{k}_se", nan).astype(float),
+                        table.get(f"{k}_paper", nan).astype(float))]
     return out
 
 
-def pairs_view(pairs, digits=1):
-    """:func:`matched_pairs_table` in seven columns: the group, the two classifiers, and
-    each indicator as "NCC / LNCC"."""
-    out = pairs[["NCC", "LNCC"]].copy()
-    for lab in INDICATOR_LABELS.values():
-        out[f"{lab} (NCC / LNCC)"] = [f"{a:.{digits}f} / {b:.{digits}f}" for a, b in
-                                       zip(pairs[f"{lab} NCC"], pairs[f"{lab} LNCC"])]
-    return out
+def _f(x, d=1):
+    return "–" if x is None or not np.isfinite(x) else f"{x:.{d}f}"
 
 
-def nbc_check_view(check, digits=1):
-    """:func:`nbc_accuracy_check` in at most six columns: ours ± SE, the accuracy the
-    paper's Table 1 implies, the difference and, with a test, t and the p-value."""
-    out = pd.DataFrame(index=check.index)
-    out["NBC accuracy, ours"] = [_cell(a, b, None, digits) for a, b in
-                                 zip(check["NBC accuracy (ours)"], check["SE"])]
-    out["implied by the paper"] = check["NBC accuracy implied by the paper"].round(digits)
-    out["difference"] = check["difference"].round(digits)
-    if "t" in check:
-        out["t"] = check["t"].round(digits)
-        out["p-value"] = check["p-value"]
-    return out
-
-
-def generator_view(gen_cmp):
-    """:func:`generator_comparison` in the standard layout, one row per quantity and
-    generator: quantity, generator, published, ours, tolerance, verdict."""
-    parts = []
-    for tag in ("literal", "harder"):
-        parts.append(pd.DataFrame({
-            "quantity": gen_cmp.index.astype(str), "generator": tag,
-            "published": gen_cmp["published"].to_numpy(float),
-            "ours": gen_cmp[f"ours ({tag})"].to_numpy(float),
-            "tolerance": gen_cmp[f"tolerance ({tag})"].to_numpy(float),
-            "verdict": gen_cmp[f"verdict ({tag})"].to_numpy()}))
-    long = pd.concat(parts, ignore_index=True)
-    order = {q: i for i, q in enumerate(gen_cmp.index.astype(str))}
-    long = long.sort_values("quantity", key=lambda c: c.map(order), kind="stable")
-    return comparison_layout(long.reset_index(drop=True), label=["quantity", "generator"],
-                             note=None)
-
-
-def glance_mapping():
-    """The paper's tables and figures -> the chapter's, for :func:`at_a_glance`."""
-    return [("Figure 1", ("likelihood and IDM intervals", "fig-lncc-intervals")),
-            ("Figure 2", ("Example 2's cloud and its envelope", "fig-lncc-cloud")),
-            ("Figure 3", ("Example 3's profile likelihoods", "fig-lncc-profiles")),
-            ("Examples 2 and 3", "Tables 1 and 2"),
-            ("Figure 5", ("determinacy against d", "fig-lncc-determinacy")),
-            ("Table 1", "Table 3 (a harder generator: Tables 7 to 9)"),
-            ("Table 2", "Table 11"),
-            ("Sec. 5.2, the averages", "Table 13"),
-            ("Figure 4", ("LNCC against NCC per data set", "fig-lncc-scatter"))]
-
-
-def glance(headline_rows, ex3=None, nbc_check=None, profile=None):
-    """The chapter's at-a-glance box (:func:`at_a_glance`), ready for ``myst_nb.glue``.
+def numbers(tables):
+    """Every number the chapter's text quotes, formatted, keyed for ``myst_nb.glue``.
 
     Parameters
     ----------
-    headline_rows : DataFrame
-        :func:`headline` (its verdicts are counted).
-    ex3 : DataFrame, optional
-        :func:`example3_summary`, for the outcome sentence.
-    nbc_check : DataFrame, optional
-        :func:`nbc_accuracy_check` with its test, for the outcome sentence.
-    profile : str, optional
-        Parameter profile of the run (default: as :func:`at_a_glance` decides).
+    tables : dict of str -> DataFrame
+        :func:`tables`.
 
     Returns
     -------
-    object
-        Displays as the box's HTML.
+    dict of str -> str
     """
-    outcome = []
-    if ex3 is not None:
-        outcome.append(f"In Example 3 the exact LNCC returns c alone from alpha = "
-                       f"{ex3['ours'].iloc[0]:.4f} on (the paper: from "
-                       f"{ex3['published'].iloc[0]:g}).")
-    if nbc_check is not None and "all" in nbc_check.index:
-        row = nbc_check.loc["all"]
-        outcome.append(f"On the artificial data our naive Bayes is "
-                       f"{row['difference']:+.1f} points off the accuracy the paper's "
-                       f"Table 1 implies ({p_text(row['p-value'])}).")
-    outcome = " ".join(outcome) or None
-    box = at_a_glance(CITATION, _CHAPTER, mapping=glance_mapping(), headline=headline_rows,
-                      profile=profile, summary=outcome, display=False)
-    from IPython.display import HTML  # the book's kernel has IPython
-
-    return HTML(box)  # displayable and gluable
+    out = _numbers_settings(tables)
+    for part in (_numbers_examples, _numbers_table1, _numbers_nbc, _numbers_harder,
+                 _numbers_table2, _numbers_averages):
+        out.update(part(tables))
+    return out
 
 
-# ---------------------------------------------------------------------------
-# numbers for the text
-# ---------------------------------------------------------------------------
+def _numbers_settings(t):
+    """The run's parameters as the text quotes them."""
+    s = t["settings"]["value"]
+    out = {k: str(s[k]) for k in ("n_features", "n_theta", "n_train_sets", "cloud_samples",
+                                  "cloud_replicates", "lncc_grid", "calibration_draws",
+                                  "harder_n_train_sets", "n_splits", "n_repeats", "n_pairs")}
+    out.update(seed_text=str(s["seed"]), min_gap=f"{s['min_gap']:g}",
+               sizes_text=", ".join(map(str, s["sizes"])),
+               n_test=f"{s['n_test']:,}".replace(",", " "),
+               harder_n_test=f"{s['harder_n_test']:,}".replace(",", " "),
+               n_experiments=str(s["n_theta"] * s["n_train_sets"]),
+               harder_scale=f"{s['gap_scale']:.3f}", n_uci=str(len(t["uci_datasets"])))
+    return out
 
 
-def comparison_numbers(t1, t2, averages, art, uci):
-    """Numbers the chapter quotes, as strings keyed for ``myst_nb.glue``.
+def _numbers_examples(t):
+    """Figure 1 and Examples 2-3."""
+    iv = t["figure1_intervals"]
+    last = iv.loc[iv["N"].idxmax()]
+    out = {"fig1_lik_last": f"{last['likelihood_upper'] - 0.5:.3f}",
+           "fig1_idm_last": f"{last['idm_upper'] - 0.5:.3f}", "fig1_n_last": f"{int(last['N'])}",
+           "fig1_cross": str(int(iv.loc[iv["likelihood_upper"] > iv["idm_upper"], "N"].min()))}
+    e2 = t["example2"].set_index("quantity")
+    a = e2.loc["alpha* (c dominates iff alpha > alpha*)"]
+    out["ex2_alpha_star"] = f"{a['exact']:.5f}"
+    out["ex2_alpha_mc"] = f"{a['monte_carlo']:.3f} ± {a['mc_se']:.3f}"
+    dom = e2["monte_carlo"].get("alpha = 0.2: c dominates (1 = yes)")
+    out["ex2_mc_wrong_share"] = "–" if dom is None else f"{100 * dom:.0f}"
+    e3 = t["example3"].set_index("quantity")["ours"]
+    out["ex3_exact"] = f"{e3[_EX3_EXACT]:.10f}"
+    out["ex3_exact_4"] = f"{e3[_EX3_EXACT]:.4f}"
+    pub = t["example3"].set_index("quantity").loc[_EX3_EXACT, "published"]
+    out["ex3_published"] = f"{pub:g}"
+    out["ex3_grid"] = f"{e3[e3.index.str.startswith('LNCC: the same on')].item():.4f}"
+    out["ex3_without"] = f"{e3[_EX3_WITHOUT]:.10f}"
+    out["ex3_eps"] = f"{e3['NCC_eps: c dominates not c iff epsilon >']:.10f}"
+    return out
 
-    Parameters
-    ----------
-    t1, t2, averages : DataFrame
-        :func:`table1`, :func:`table2`, :func:`default_averages`.
-    art, uci : DataFrame
-        :func:`artificial_summary`, :func:`uci_summary`.
 
-    Returns
-    -------
-    dict of str to str
-    """
-    out = {}
-
-    def f(x, d=1):
-        return "–" if x is None or not np.isfinite(x) else f"{x:.{d}f}"
-
-    paper_rows = t1[t1["pair"].str.startswith("paper")]
-    det = paper_rows["Det_diff"]
-    out["t1_det_diff_min"], out["t1_det_diff_max"] = f(det.min()), f(det.max())
-    lrows = paper_rows[paper_rows["family"] == "LNCC"]
-    nrows = paper_rows[paper_rows["family"] == "NCC"]
-    out["t1_lncc_det_diff_mean"] = f(lrows["Det_diff"].mean())
-    out["t1_ncc_det_diff_mean"] = f(nrows["Det_diff"].mean())
+def _numbers_table1(t):
+    """Table 1 beside the paper's, and our matched pairs on the artificial data."""
+    t1, art = t["table1"], t["artificial_all_classifiers"]
+    pr = t1[t1["pair"].str.startswith("paper")]
+    nr, lr = pr[pr["family"] == "NCC"], pr[pr["family"] == "LNCC"]
+    out = {"t1_det_diff_min": _f(pr["Det_diff"].min()), "t1_det_diff_max": _f(pr["Det_diff"].max()),
+           "t1_lncc_det_diff_mean": _f(lr["Det_diff"].mean()),
+           "t1_ncc_det_diff_mean": _f(nr["Det_diff"].mean())}
     for k in ("Sgl_acc", "D_acc", "NBC_I"):
-        out[f"t1_{k}_absdiff_max"] = f(paper_rows[f"{k}_diff"].abs().max())
-    m = match_determinacy(art, "d")
+        out[f"t1_{k}_absdiff_max"] = _f(pr[f"{k}_diff"].abs().max())
+    for k in ("Sgl_acc", "D_acc"):
+        out[f"t1_{k}_diff_min"], out[f"t1_{k}_diff_max"] = (_f(pr[f"{k}_diff"].min()),
+                                                           _f(pr[f"{k}_diff"].max()))
+    for tag, rows in (("lncc", lr), ("ncc", nr)):
+        out[f"t1_{tag}_det_diff_min"] = _f(rows["Det_diff"].min())
+        out[f"t1_{tag}_det_diff_max"] = _f(rows["Det_diff"].max())
+    pn, pl = nr["NBC_I_paper"].to_numpy(), lr["NBC_I_paper"].to_numpy()
+    if len(pn) == len(pl) and len(pn):
+        out["t1_paper_nbci_signed_min"] = _f(np.min(pn - pl))
+        out["t1_paper_nbci_signed_max"] = _f(np.max(pn - pl))
+    m = _match_determinacy(art, "d")
     out["t1_matched_pairs"] = "; ".join(
         f"d = {d}: {r.NCC} and {r.LNCC} ({r.Det_NCC:.1f} vs {r.Det_LNCC:.1f})"
         for d, r in m.iterrows())
-    out["t1_matched_gap_max"] = f(m["gap"].max(), 2)
-    # how much the matched pairs differ on the other indicators
-    diffs = []
-    for d, r in m.iterrows():
-        a, b = art.loc[(d, r.NCC)], art.loc[(d, r.LNCC)]
-        diffs.append([abs(a[k] - b[k]) for k in ("Sgl_acc", "D_acc", "NBC_I")])
-    diffs = np.array(diffs)
+    out["t1_matched_gap_max"] = _f(m["gap"].max(), 2)
+    out["t1_n_sizes"] = str(len(m))
+    gaps = np.array([[abs(art.loc[(d, r.NCC), k] - art.loc[(d, r.LNCC), k])
+                      for k in ("Sgl_acc", "D_acc", "NBC_I")] for d, r in m.iterrows()])
+    for j, k in enumerate(("sgl", "dacc", "nbci")):
+        out[f"t1_pair_{k}_gap_max"] = _f(np.nanmax(gaps[:, j]))
     signed = np.array([art.loc[(d, r.NCC), "NBC_I"] - art.loc[(d, r.LNCC), "NBC_I"]
                        for d, r in m.iterrows()])
     out["t1_pair_nbci_lncc_lower"] = str(int(np.sum(signed > 0)))
-    out["t1_pair_nbci_signed_min"] = f(np.nanmin(signed))
-    out["t1_pair_nbci_signed_max"] = f(np.nanmax(signed))
-    out["t1_n_sizes"] = str(len(m))
-    pr = t1[t1["pair"].str.startswith("paper")]
-    pn = pr[pr["family"] == "NCC"]["NBC_I_paper"].to_numpy()
-    pl = pr[pr["family"] == "LNCC"]["NBC_I_paper"].to_numpy()
-    if len(pn) == len(pl) and len(pn):
-        out["t1_paper_nbci_signed_min"] = f(np.min(pn - pl))
-        out["t1_paper_nbci_signed_max"] = f(np.max(pn - pl))
-    lr = pr[pr["family"] == "LNCC"]["Det_diff"]
-    out["t1_lncc_det_diff_max"] = f(lr.max())
-    out["t1_lncc_det_diff_min"] = f(lr.min())
-    nr = pr[pr["family"] == "NCC"]["Det_diff"]
-    out["t1_ncc_det_diff_min"], out["t1_ncc_det_diff_max"] = f(nr.min()), f(nr.max())
-    for k in ("Sgl_acc", "D_acc"):
-        out[f"t1_{k}_diff_min"] = f(pr[f"{k}_diff"].min())
-        out[f"t1_{k}_diff_max"] = f(pr[f"{k}_diff"].max())
-    if (sorted(art.index.get_level_values("d").unique())[0], "NBC") in art.index:
-        nb = nbc_accuracy_check(art)
-        out["nbc_ours_min"] = f(nb["NBC accuracy (ours)"].min())
-        out["nbc_ours_max"] = f(nb["NBC accuracy (ours)"].max())
-        out["nbc_paper_min"] = f(nb["NBC accuracy implied by the paper"].min())
-        out["nbc_paper_max"] = f(nb["NBC accuracy implied by the paper"].max())
-        out["nbc_diff_min"] = f(nb["difference"].min())
-        out["nbc_diff_max"] = f(nb["difference"].max())
-    out["t1_pair_sgl_gap_max"] = f(np.nanmax(diffs[:, 0]))
-    out["t1_pair_dacc_gap_max"] = f(np.nanmax(diffs[:, 1]))
-    out["t1_pair_nbci_gap_max"] = f(np.nanmax(diffs[:, 2]))
+    out["t1_pair_nbci_signed_min"] = _f(np.nanmin(signed))
+    out["t1_pair_nbci_signed_max"] = _f(np.nanmax(signed))
     sizes = sorted(art.index.get_level_values("d").unique())
     lo_d, hi_d = sizes[0], sizes[-1]
+    out["d_lo"], out["d_hi"] = str(lo_d), str(hi_d)
     for fam, name in (("NCC", "NCC_0.05"), ("LNCC", "LNCC_0.75")):
         if (lo_d, name) in art.index and (hi_d, name) in art.index:
-            out[f"{fam.lower()}_det_rise"] = f(art.loc[(hi_d, name), "Det"]
-                                               - art.loc[(lo_d, name), "Det"])
-            out[f"{fam.lower()}_det_lo"] = f(art.loc[(lo_d, name), "Det"])
-            out[f"{fam.lower()}_det_hi"] = f(art.loc[(hi_d, name), "Det"])
-    out["d_lo"], out["d_hi"] = str(lo_d), str(hi_d)
+            lo, hi = art.loc[(lo_d, name), "Det"], art.loc[(hi_d, name), "Det"]
+            out[f"{fam.lower()}_det_rise"] = _f(hi - lo)
+            out[f"{fam.lower()}_det_lo"], out[f"{fam.lower()}_det_hi"] = _f(lo), _f(hi)
     # sgl-acc minus NBC-I (the drop the paper highlights)
     drop = (art["Sgl_acc"] - art["NBC_I"])[art["family"] != "NBC"]
-    out["t1_drop_min"], out["t1_drop_max"] = f(drop.min()), f(drop.max())
-    # Table 2
+    out["t1_drop_min"], out["t1_drop_max"] = _f(drop.min()), _f(drop.max())
+    return out
+
+
+def _numbers_nbc(t):
+    """The accuracy of naive Bayes on the artificial data against the paper's."""
+    nb = t["artificial_nbc_accuracy"]
+    per = nb.drop("all")
+    out = {}
+    for key, col in (("ours", "NBC accuracy (ours)"), ("paper", "NBC accuracy implied by the paper"),
+                     ("diff", "difference")):
+        out[f"nbc_{key}_min"], out[f"nbc_{key}_max"] = _f(per[col].min()), _f(per[col].max())
+    p_all = nb.loc["all", "p-value"]
+    out["nbc_p_all"] = "–" if not np.isfinite(p_all) else f"{p_all:.1g}"
+    out["nbc_p_text"] = p_text(p_all)
+    out["nbc_diff_all"] = f"{nb.loc['all', 'difference']:+.1f}"
+    out["nbc_t_all"] = f"{nb.loc['all', 't']:.1f}"
+    out["nbc_p_max"] = f"{per['p-value'].max():.1g}"
+    out["nbc_df"] = str(t["artificial_theta"].index.get_level_values("theta").nunique() - 1)
+    return out
+
+
+def _numbers_harder(t):
+    """The harder generator's run beside the literal one."""
+    nb, gen = t["harder_nbc_accuracy"], t["generator_comparison"]
+    acc = nb["NBC accuracy (ours)"].drop("all")
+    out = {"harder_nbc_min": f"{acc.min():.1f}", "harder_nbc_max": f"{acc.max():.1f}",
+           "harder_nbc_p": f"{nb.loc['all', 'p-value']:.2f}", "gen_n_rows": str(len(gen)),
+           "gen_lit_repro": str(int((gen["verdict (literal)"] == "reproduced").sum())),
+           "gen_hard_repro": str(int((gen["verdict (harder)"] == "reproduced").sum())),
+           "harder_pairs": "; ".join(f"d = {d}: {r.NCC} and {r.LNCC}"
+                                     for d, r in t["harder_matched_pairs"].iterrows())}
+    same = {k: t[k]["pair"].eq("paper's and ours").groupby(level="d").all()
+            for k in ("table1", "harder_table1")}
+    out["harder_same_pairs"] = str(int(same["harder_table1"].sum()))
+    out["lit_same_pairs"] = str(int(same["table1"].sum()))
+    out["n_sizes"] = str(len(same["harder_table1"]))
+    return out
+
+
+def _numbers_table2(t):
+    """Table 2 beside the paper's, and our matched pairs on the UCI data."""
+    t2, uci = t["table2"], t["uci_all_classifiers"]
     p2 = t2[t2["pair"].str.startswith("paper")]
-    out["t2_det_absdiff_max"] = f(p2["Det_diff"].abs().max())
+    out = {"t2_det_absdiff_max": _f(p2["Det_diff"].abs().max())}
     for k in ("Sgl_acc", "D_acc", "NBC_I"):
-        out[f"t2_{k}_absdiff_max"] = f(p2[f"{k}_diff"].abs().max())
-    mu = match_determinacy(uci, "dataset")
-    out["t2_n_datasets"] = str(len(mu))
-    out["t2_matched_gap_median"] = f(mu["gap"].median(), 2)
-    pair_gaps = []
-    for ds, r in mu.iterrows():
-        a, b = uci.loc[(ds, r.NCC)], uci.loc[(ds, r.LNCC)]
-        pair_gaps.append([abs(a[k] - b[k]) for k in ("Sgl_acc", "D_acc", "NBC_I")])
-    pair_gaps = np.array(pair_gaps)
-    out["t2_pair_nbci_gap_max"] = f(np.nanmax(pair_gaps[:, 2]))
+        out[f"t2_{k}_absdiff_max"] = _f(p2[f"{k}_diff"].abs().max())
     for k, col in (("Det", "Det_diff"), ("Sgl", "Sgl_acc_diff"), ("Dacc", "D_acc_diff"),
                    ("NBCI", "NBC_I_diff")):
-        out[f"t2_{k}_diff_min"] = f(p2[col].min())
-        out[f"t2_{k}_diff_max"] = f(p2[col].max())
-    out["t2_pair_sgl_gap_median"] = f(np.nanmedian(pair_gaps[:, 0]))
-    out["t2_pair_dacc_gap_median"] = f(np.nanmedian(pair_gaps[:, 1]))
-    out["t2_pair_nbci_gap_median"] = f(np.nanmedian(pair_gaps[:, 2]))
-    # defaults
-    for c in averages.index:
-        tag = c.split("_")[0].lower()
-        for k in ("Det", "Sgl_acc", "D_acc", "NBC_I"):
-            out[f"avg_{tag}_{k}"] = f(averages.loc[c, k])
-            out[f"avg_{tag}_{k}_paper"] = f(averages.loc[c, f"{k}_paper"])
+        out[f"t2_{k}_diff_min"], out[f"t2_{k}_diff_max"] = _f(p2[col].min()), _f(p2[col].max())
+    mu = _match_determinacy(uci, "dataset")
+    out["t2_n_datasets"] = str(len(mu))
+    out["t2_matched_gap_median"] = _f(mu["gap"].median(), 2)
+    gaps = np.array([[abs(uci.loc[(ds, r.NCC), k] - uci.loc[(ds, r.LNCC), k])
+                      for k in ("Sgl_acc", "D_acc", "NBC_I")] for ds, r in mu.iterrows()])
+    out["t2_pair_nbci_gap_max"] = _f(np.nanmax(gaps[:, 2]))
+    for j, k in enumerate(("sgl", "dacc", "nbci")):
+        out[f"t2_pair_{k}_gap_median"] = _f(np.nanmedian(gaps[:, j]))
     worst = p2["Det_diff"].abs().groupby(level="dataset").max()
     out["t2_det_absdiff_where"] = str(worst.idxmax()) if len(worst) else "–"
     same, other = [], []
     for ds in dict.fromkeys(p2.index.get_level_values("dataset")):
-        paper_pair = set(p2.xs(ds, level="dataset").index)
         ours = set(mu.loc[ds, ["NCC", "LNCC"]]) if ds in mu.index else set()
-        (same if ours == paper_pair else other).append(ds)
+        (same if ours == set(p2.xs(ds, level="dataset").index) else other).append(ds)
     out["t2_same_pair"] = ", ".join(same) or "none"
     out["t2_other_pair"] = ", ".join(other) or "none"
-    if len(averages) == 2:
-        a, b = averages.index
-        agree = 0
-        for k in ("Det", "Sgl_acc", "D_acc", "NBC_I"):
-            ours_d = averages.loc[a, k] - averages.loc[b, k]
-            paper_d = averages.loc[a, f"{k}_paper"] - averages.loc[b, f"{k}_paper"]
-            agree += int(np.sign(ours_d) == np.sign(paper_d))
-        out["avg_sign_agree"] = str(agree)
-        out["avg_dacc_gap_ours"] = f(abs(averages.loc[a, "D_acc"] - averages.loc[b, "D_acc"]))
-        out["avg_dacc_gap_paper"] = f(abs(averages.loc[a, "D_acc_paper"]
-                                          - averages.loc[b, "D_acc_paper"]))
-    n_ok = int(np.sum(uci.xs("NCC_0.05", level="classifier")["Det"].to_numpy()
-                      >= uci.xs("LNCC_0.75", level="classifier")["Det"].to_numpy()))
-    out["uci_ncc_more_determinate"] = str(n_ok)
+    n_ok = np.sum(uci.xs("NCC_0.05", level="classifier")["Det"].to_numpy()
+                  >= uci.xs("LNCC_0.75", level="classifier")["Det"].to_numpy())
+    out["uci_ncc_more_determinate"] = str(int(n_ok))
+    return out
+
+
+def _numbers_averages(t):
+    """The Sec. 5.2 averages of the default classifiers."""
+    av = t["default_averages"]
+    out = {}
+    for c in av.index:
+        tag = c.split("_")[0].lower()
+        for k in _INDICATORS.values():
+            out[f"avg_{tag}_{k}"] = _f(av.loc[c, k])
+            out[f"avg_{tag}_{k}_paper"] = _f(av.loc[c, f"{k}_paper"])
+    if len(av) == 2:
+        a, b = av.index
+        out["avg_sign_agree"] = str(sum(
+            int(np.sign(av.loc[a, k] - av.loc[b, k])
+                == np.sign(av.loc[a, f"{k}_paper"] - av.loc[b, f"{k}_paper"]))
+            for k in _INDICATORS.values()))
+        out["avg_dacc_gap_ours"] = _f(abs(av.loc[a, "D_acc"] - av.loc[b, "D_acc"]))
+        out["avg_dacc_gap_paper"] = _f(abs(av.loc[a, "D_acc_paper"] - av.loc[b, "D_acc_paper"]))
+    for k, col in (("det", "Det"), ("sgl", "Sgl_acc"), ("nbci", "NBC_I")):
+        out[f"choice_{k}"] = _f(av.loc["NCC_0.05", f"{col}_choice_sd"])
     return out
 
 
 # ---------------------------------------------------------------------------
 # headline rows (for the reproduction report)
 # ---------------------------------------------------------------------------
+# Tolerances follow the report's rule (credal.chapters._verdicts.tolerance): exact
+# quantities (interval ends, dominance yes/no) get none; the Example 3 thresholds half a
+# unit of their last printed digit, or a whole unit for the one the paper rounds up ("from
+# 0.22 on"); Table 1 as _t1_reading; the Sec. 5.2 averages as _sec52_reading.
 
 
-_PAPER = "Antonucci, Cattaneo & Corani (2011)"
+def _lookup(table, quantity, column, tables):
+    """Ours from the row ``quantity`` of an examples' table (None if it was not run)."""
+    hit = tables[table].loc[tables[table]["quantity"] == quantity, column]
+    return None if hit.empty else float(hit.item())
 
 
-def _note_row(rows, quantity, pub, ours, tol, unit, note, why=""):
-    """Append a headline row; say by how much it differs (and why) when it does."""
-    pub, ours = float(pub), float(ours)
-    if np.isfinite(pub) and np.isfinite(ours) and abs(ours - pub) > float(tol) + 1e-12:
-        note = f"{note}; differs by {ours - pub:+.3g}" + (f": {why}" if why else "")
-    rows.append({"quantity": quantity, "published": pub, "ours": ours, "tolerance": tol,
-                 "unit": unit, "note": note})
+def _t1_reading(t1_key, theta_key, fam, k, n_paper, tables):
+    """Table 1: indicator ``k`` of family ``fam``, mean over the paper's rows.
 
-
-def table1_rows(t1, theta=None, label="Table 1", why=""):
-    """Headline rows of Table 1: each indicator of each family, mean of the paper's rows.
-
-    The tolerance is the report's rule (:func:`credal.chapters._verdicts.tolerance`):
-    the three sizes share their parameter draws, so the spread is the standard
-    deviation over draws of the per-draw mean of the family's three rows
-    (:func:`theta_means`); our standard error divides it by the square root of our
-    number of draws, the paper's by the square root of its 20; plus half a unit of
-    the printed digit (0.05).  Without ``theta`` the sizes are taken as fully
-    correlated (the spread is the mean of the rows' spreads), an upper bound.
-
-    Parameters
-    ----------
-    t1 : DataFrame
-        :func:`table1`.
-    theta : DataFrame, optional
-        :func:`theta_means` of the same run.
-    label : str
-        Prefix of the quantities (e.g. to mark a sensitivity run).
-    why : str
-        Reason added to the note of a row that differs.
-
-    Returns
-    -------
-    list of dict
-        Rows for :func:`credal.chapters._verdicts.headline_table`.
+    The three sizes share their parameter draws, so the spread is the standard deviation
+    over draws of the per-draw mean of the family's three rows (:func:`_theta_means`);
+    our standard error divides it by the square root of our number of draws, the paper's
+    by the square root of its ``n_paper``; the rounding is half a unit of the printed
+    digit (0.05).  NaN (not comparable) when one of our rows has no value.
     """
-    t = t1.reset_index() if "classifier" not in t1.columns else t1
-    paper_rows = t[t["pair"].astype(str).str.startswith("paper")]
-    n_paper = _paper_draws()
-    rows = []
-    for fam in ("NCC", "LNCC"):
-        sub = paper_rows[paper_rows["family"] == fam]
-        for k, lab in INDICATOR_LABELS.items():
-            ok = sub[[k, f"{k}_paper"]].notna().all(axis=1)
-            if not ok.any():
-                continue
-            s = sub.loc[ok]
-            if theta is not None:
-                keys = list(zip(s["d"], s["classifier"]))
-                per = theta[k].unstack("theta").reindex(keys).mean(axis=0).dropna()
-                n = len(per)
-                spread = float(per.std(ddof=1)) if n > 1 else np.nan
-                how = f"spread over our {n} draws of the per-draw mean of the {len(s)} rows"
-                tol = (tolerance(spread=spread, n_ours=n, n_published=n_paper, printed=1)
-                       if np.isfinite(spread) else None)
-            else:
-                se = float(s[f"{k}_se"].mean())  # fully correlated sizes: an upper bound
-                how = ("sizes taken as fully correlated (no per-draw table); the paper's SE "
-                       "taken equal to ours")
-                tol = tolerance(se, se, printed=1) if np.isfinite(se) else None
-            if tol is None:
-                tol = tolerance(printed=1)
-                how += "; no spread (fewer than two draws): rounding only"
-            _note_row(rows, f"{label}: {lab} of {fam}, mean of the paper's rows "
-                            f"({', '.join(map(str, s['classifier']))})",
-                      s[f"{k}_paper"].mean(), s[k].mean(), tol, "percent",
-                      f"{how}; the paper's {n_paper} draws", why)
-    return rows
+    t = tables[t1_key].reset_index()
+    s = t[t["pair"].astype(str).str.startswith("paper") & (t["family"] == fam)]
+    if not s[k].notna().any():
+        return None
+    if s[k].isna().any():
+        return Reading(np.nan, note="no value of ours for some of the paper's rows")
+    keys = list(zip(s["d"], s["classifier"]))
+    per = tables[theta_key][k].unstack("theta").reindex(keys).mean(axis=0).dropna()
+    n = len(per)
+    spread = float(per.std(ddof=1)) if n > 1 else np.nan
+    how = f"spread over our {n} draws of the per-draw mean of the {len(s)} rows"
+    if not np.isfinite(spread):
+        return Reading(s[k].mean(), note=f"{how}; no spread (fewer than two draws): rounding "
+                                         f"only; the paper's {n_paper} draws")
+    return Reading(s[k].mean(), spread=spread, n_ours=n, n_published=n_paper,
+                   note=f"{how}; the paper's {n_paper} draws")
 
 
-def table1_verdicts(t1, theta=None, label="Table 1"):
-    """:func:`table1_rows` as a judged table (same layout and verdicts as the report)."""
-    return headline_table(table1_rows(t1, theta, label), paper=_PAPER, chapter=_CHAPTER)
+def _sec52_reading(c, k, tables):
+    """Sec. 5.2: the average of indicator ``k`` of ``c`` over the UCI data sets.
 
-
-def headline(ex2, ex3, t1, averages, theta=None):
-    """The paper's headline numbers beside ours, for the reproduction report.
-
-    Rows: the Example 2 statements (interval ends, dominance at alpha = 0.2 and
-    0.75), the Example 3 thresholds, Table 1 averaged over the paper's rows of
-    each family (NCC, LNCC; the three sizes) per indicator, and the Sec. 5.2
-    averages over the UCI data sets of the default NCC_0.05 and LNCC_0.75.
-
-    Tolerances follow the report's rule (:func:`credal.chapters._verdicts.tolerance`):
-    exact quantities (interval ends, dominance yes/no) get none; the Example 3
-    thresholds half a unit of their last printed digit, or a whole unit for the one
-    the paper rounds up ("from 0.22 on"); Table 1 as :func:`table1_rows`; the Sec. 5.2
-    averages combine our CV standard error with the paper's (estimated from our
-    spread of one repetition, as the paper does not state its protocol: one run),
-    plus 0.05 for the printed digit, plus the documented extra term of the data-set
-    choice (``*_choice_sd`` of :func:`default_averages`: six of the nine data sets
-    are our guess).
-
-    Parameters
-    ----------
-    ex2 : DataFrame
-        :func:`example2_summary`.
-    ex3 : DataFrame
-        :func:`example3_summary`.
-    t1 : DataFrame
-        :func:`table1` (index ``d``, ``classifier``, or those as columns).
-    averages : DataFrame
-        :func:`default_averages` (index ``classifier``, or as a column).
-    theta : DataFrame, optional
-        :func:`theta_means` of the artificial study (see :func:`table1_rows`).
-
-    Returns
-    -------
-    DataFrame
-        :func:`credal.chapters._verdicts.headline_table` with paper
-        ``"Antonucci, Cattaneo & Corani (2011)"`` and chapter ``"likelihood-ncc"``.
+    Our CV standard error with the paper's (estimated from our spread of one
+    repetition, as the paper does not state its protocol: one run), plus the
+    documented extra term of the data-set choice (``*_choice_sd`` of
+    :func:`_default_averages`: six of the nine data sets are our guess).
     """
-    rows = []
-    e2 = ex2.set_index("quantity")
-    for q, label in (("interval [a, b] of t: a", "Example 2: lower end a of [a, b]"),
-                     ("interval [a, b] of t: b", "Example 2: upper end b of [a, b]")):
-        if q in e2.index:
-            _note_row(rows, label, e2.at[q, "published"], e2.at[q, "exact"], tolerance(),
-                      "t", "exact (Theorem 2)")
-    for a in (0.2, 0.75):
-        q = f"alpha = {a:g}: c dominates (1 = yes)"
-        if q in e2.index:
-            _note_row(rows, f"Example 2: c dominates at alpha = {a:g} (1 = yes)",
-                      e2.at[q, "published"], e2.at[q, "exact"], tolerance(), "yes/no",
-                      f"exact threshold alpha* = 3^6/5^5 = {3**6 / 5**5:.4f}")
-    e3 = ex3.reset_index(drop=True)
-    thr = e3[e3["quantity"].str.startswith("LNCC: c dominates")]
-    if len(thr):
-        _note_row(rows, "Example 3: LNCC returns c from this alpha on", thr["published"].iloc[0],
-                  thr["ours"].iloc[0], tolerance(rounding=0.01), "alpha",
-                  "exact threshold; the paper rounds it up to 2 decimals, so the rounding "
-                  "term is a whole unit (0.01)")
-    thr = e3[e3["quantity"].str.startswith("without the instance: not c dominates")]
-    if len(thr):
-        _note_row(rows, "Example 3 without the instance: both classes up to this alpha",
-                  thr["published"].iloc[0], thr["ours"].iloc[0], tolerance(printed=2),
-                  "alpha", "exact threshold, printed to 2 decimals")
+    r = tables["default_averages"].loc[c]
+    n = int(r["n_datasets"]) if np.isfinite(r["n_datasets"]) else 0
+    n_rep = int(r["n_repeats"]) if "n_repeats" in r and np.isfinite(r["n_repeats"]) else 1
+    note = f"mean over our {n} data sets" + (" (the paper's 9)" if n != 9 else "")
+    se, choice = float(r[f"{k}_se"]), float(r.get(f"{k}_choice_sd", np.nan))
+    extra = dict(extra=choice, extra_why="SD of the 9-set average over choices of the 6 data "
+                 "sets the paper does not name") if np.isfinite(choice) else {}
+    if np.isfinite(se):
+        sd = dict(se=se, spread=se * np.sqrt(n_rep), n_published=1)
+        note += f"; the paper's SE: our spread of one of {n_rep} CV repetitions"
+    else:
+        sd = {}
+        note += "; no SE (one repetition): rounding only"
+    if not extra:
+        note += "; no data-set choice term (fewer than two guessed data sets run)"
+    return Reading(float(r[k]), note=note, **sd, **extra)
 
-    rows += table1_rows(t1, theta, why="the literal generator's naive Bayes is more accurate "
-                        "than the paper's Table 1 implies (tested in artificial_nbc_accuracy; "
-                        "see the harder-generator sensitivity run)")
 
-    av = averages.set_index("classifier") if "classifier" in averages.columns else averages
-    for c in av.index:
-        r = av.loc[c]
-        n = int(r["n_datasets"]) if np.isfinite(r["n_datasets"]) else 0
-        n_rep = int(r["n_repeats"]) if "n_repeats" in r and np.isfinite(r["n_repeats"]) else 1
-        for k, lab in INDICATOR_LABELS.items():
-            note = f"mean over our {n} data sets"
-            if n != 9:
-                note += " (the paper's 9)"
-            se = float(r[f"{k}_se"])
-            choice = float(r.get(f"{k}_choice_sd", np.nan))
-            extra = dict(extra=choice, extra_why="SD of the 9-set average over choices of "
-                         "the 6 data sets the paper does not name") if np.isfinite(choice) \
-                else {}
-            if np.isfinite(se):
-                tol = tolerance(se, spread=se * np.sqrt(n_rep), n_published=1, printed=1,
-                                **extra)
-                note += f"; the paper's SE: our spread of one of {n_rep} CV repetitions"
-            else:
-                tol = tolerance(printed=1, **extra)
-                note += "; no SE (one repetition): rounding only"
-            if not extra:
-                note += "; no data-set choice term (fewer than two guessed data sets run)"
-            _note_row(rows, f"Sec. 5.2: average {lab} of {c} over the UCI data sets",
-                      r[f"{k}_paper"], r[k], tol, "percent", note)
-    return headline_table(rows, paper=_PAPER, chapter=_CHAPTER)
+def _table1_headlines(label, t1_key, theta_key, why):
+    """Table 1's declarations: each indicator of each family, mean of the paper's rows."""
+    pub = catalogue.published(_TABLE1)
+    n_paper = int(_published_headline()["artificial data: parameter draws"])
+    return tuple(
+        Headline(f"{label}: {lab} of {fam}, mean of the paper's rows "
+                 f"({', '.join(pub.loc[pub['family'] == fam, 'classifier'])})",
+                 Published(_TABLE1, {"family": fam}, k, reduce="mean"),
+                 partial(_t1_reading, t1_key, theta_key, fam, k, n_paper),
+                 unit="percent", differs_why=why)
+        for fam in ("NCC", "LNCC") for k, lab in _INDICATOR_LABELS.items())
+
+
+_EX2_DOMINANCE = f"exact threshold alpha* = 3^6/5^5 = {3**6 / 5**5:.4f}"
+_SEC52 = {"Det": "average determinacy over 9 UCI binary data sets (default settings)",
+          "Sgl_acc": "average single-accuracy (Sgl-acc)",
+          "D_acc": "average discounted accuracy (D-acc)",
+          "NBC_I": "average NBC-I (NBC accuracy on indeterminately classified instances)"}
+
+#: The paper's headline numbers beside ours: the Example 2 statements (interval ends,
+#: dominance at alpha = 0.2 and 0.75), the Example 3 thresholds, Table 1 averaged over the
+#: paper's rows of each family (NCC, LNCC; the three sizes) per indicator, and the Sec. 5.2
+#: averages over the UCI data sets of the default NCC_0.05 and LNCC_0.75.
+HEADLINE = Headlines(paper=_PAPER, chapter=_CHAPTER, rows=(
+    *(Headline(f"Example 2: {end} end {x} of [a, b]",
+               Published(_HEAD, {"quantity": f"Example 2: interval [a,b] {end} end {x}"}),
+               partial(_lookup, "example2", f"interval [a, b] of t: {x}", "exact"),
+               unit="t", rounding=0.0, note="exact (Theorem 2)", differs_why="")
+      for end, x in (("lower", "a"), ("upper", "b"))),
+    *(Headline(f"Example 2: c dominates at alpha = {a} (1 = yes)",
+               Published(_HEAD, {"quantity": f"Example 2: c dominates not c at alpha = {a} "
+                                             "(1 = yes)"}),
+               partial(_lookup, "example2", f"alpha = {a}: c dominates (1 = yes)", "exact"),
+               unit="yes/no", rounding=0.0, note=_EX2_DOMINANCE, differs_why="")
+      for a in ("0.2", "0.75")),
+    Headline("Example 3: LNCC returns c from this alpha on",
+             Published(_HEAD, {"quantity": "Example 3: LNCC returns class c when alpha >= this "
+                                           "threshold (likelihood includes new instance)"}),
+             partial(_lookup, "example3", _EX3_EXACT, "ours"), unit="alpha", rounding=0.01,
+             note="exact threshold; the paper rounds it up to 2 decimals, so the rounding "
+                  "term is a whole unit (0.01)", differs_why=""),
+    Headline("Example 3 without the instance: both classes up to this alpha",
+             Published(_HEAD, {"quantity": "Example 3: without new instance in likelihood, "
+                                           "both classes returned when alpha <= this value"}),
+             partial(_lookup, "example3", _EX3_WITHOUT, "ours"), unit="alpha", printed=2,
+             note="exact threshold, printed to 2 decimals", differs_why=""),
+    *_table1_headlines("Table 1", "table1", "artificial_theta",
+                       "the literal generator's naive Bayes is more accurate than the paper's "
+                       "Table 1 implies (tested in artificial_nbc_accuracy; see the "
+                       "harder-generator sensitivity run)"),
+    *(Headline(f"Sec. 5.2: average {lab} of {c} over the UCI data sets",
+               Published(_HEAD, {"quantity": _SEC52[k], "classifier": c}),
+               partial(_sec52_reading, c, k), unit="percent", differs_why="")
+      for c in ("NCC_0.05", "LNCC_0.75") for k, lab in _INDICATOR_LABELS.items())))
+
+# Table 1 under the harder generator of the sensitivity run (ours, not the paper's): judged
+# beside the literal run in tables()["generator_comparison"], not part of the headline.
+_HARDER = Headlines(paper=_PAPER, chapter=_CHAPTER, rows=_table1_headlines(
+    "Table 1 (harder)", "harder_table1", "harder_theta", ""))
 
 
 # ---------------------------------------------------------------------------
@@ -2022,7 +2024,7 @@ def likelihood_idm_figure(intervals, alpha=0.85, s=2.0):
     Parameters
     ----------
     intervals : DataFrame
-        :func:`likelihood_vs_idm` output.
+        :func:`_likelihood_vs_idm` output.
     alpha, s : float
         The threshold and prior strength used (for the legend).
 
@@ -2053,12 +2055,12 @@ def likelihood_cloud_figure(cloud, envelope, cuts, alpha_star=None):
     Parameters
     ----------
     cloud : DataFrame
-        :func:`example2_cloud` output (``posterior``,
+        :func:`_example2_cloud` output (``posterior``,
         ``relative_likelihood``).
     envelope : DataFrame
-        :meth:`TwoClassProfile.curve` output.
+        :meth:`_TwoClassProfile.curve` output.
     cuts : DataFrame
-        :func:`example2_cuts` output (``alpha``, ``source``,
+        :func:`_example2_cuts` output (``alpha``, ``source``,
         ``low``, ``high``).
     alpha_star : float, optional
         Exact dominance threshold, drawn as a dotted line.
@@ -2104,7 +2106,7 @@ def profile_likelihood_figure(profiles, thresholds=None):
     Parameters
     ----------
     profiles : DataFrame
-        :func:`example3_profiles` output.
+        :func:`_example3_profiles` output.
     thresholds : dict of str to float, optional
         Horizontal reference lines, label -> level.
 
@@ -2138,7 +2140,7 @@ def determinacy_vs_size_figure(summary, published=None):
     Parameters
     ----------
     summary : DataFrame
-        :func:`artificial_summary` output (index ``d``, ``classifier``).
+        :func:`_artificial_summary` output (index ``d``, ``classifier``).
     published : DataFrame, optional
         ``antonucci_table1_artificial`` (columns ``classifier``, ``n``, ``Det``),
         drawn as large open markers in the colour of the same classifier.
@@ -2200,11 +2202,11 @@ def ncc_lncc_scatter_figure(summary, ncc="NCC_0.05", lncc="LNCC_0.75", averages=
     Parameters
     ----------
     summary : DataFrame
-        :func:`uci_summary` output (index ``dataset``, ``classifier``).
+        :func:`_uci_summary` output (index ``dataset``, ``classifier``).
     ncc, lncc : str
         The two classifiers compared (the paper's defaults).
     averages : DataFrame, optional
-        :func:`default_averages`: the average over the data sets is drawn as a red
+        :func:`_default_averages`: the average over the data sets is drawn as a red
         diamond, ours filled and the paper's (its Sec. 5.2) open.
 
     Returns
