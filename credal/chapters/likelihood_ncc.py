@@ -2,22 +2,22 @@
 
 Antonucci, Cattaneo & Corani (2011), "Likelihood-based naive credal classifier", ISIPTA.
 The classifiers (``NaiveBayes``, ``NCC``, ``LNCC``) are core (:mod:`credal.naive`); here
-are the NBC / NCC_eps / LNCC_alpha grid the paper compares (:func:`classifiers`), and in
-:func:`run`: Figure 1's likelihood intervals, the two-class profile likelihood of Examples
+are the NBC / NCC_eps / LNCC_alpha grid the paper compares (:func:`classifiers`); in
+:func:`run` Figure 1's likelihood intervals, the two-class profile likelihood of Examples
 2-3 (:class:`_TwoClassProfile`), the artificial data of Sec. 5.1 (:func:`_naive_study`)
 with the chapter's harder sensitivity run, and the UCI study of Sec. 5.2; :func:`tables`
 puts Tables 1-2 beside the published values, :func:`numbers` formats what the text quotes,
-:data:`HEADLINE` declares the published numbers judged, and Figures 1-5 are drawn by the
-``*_figure`` functions.  Indicators are in percent: Det (determinacy), Sgl-acc (accuracy
-when determinate), D-acc (discounted accuracy), NBC-I (naive Bayes accuracy where the
-credal classifier is indeterminate).
+:data:`HEADLINE` declares the published numbers judged, and the ``*_figure`` functions
+draw Figures 1-5.  Indicators are in percent: Det (determinacy), Sgl-acc (accuracy when
+determinate), D-acc (discounted accuracy), NBC-I (naive Bayes accuracy where the credal
+classifier is indeterminate).
 """
 
 from __future__ import annotations
 
 import numbers as _numbers
-from dataclasses import dataclass
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -53,11 +53,6 @@ _INDICATORS = {"determinacy": "Det", "single_accuracy": "Sgl_acc",
 _INDICATOR_LABELS = {"Det": "Det", "Sgl_acc": "Sgl-acc", "D_acc": "D-acc", "NBC_I": "NBC-I"}
 
 
-# ---------------------------------------------------------------------------
-# classifiers
-# ---------------------------------------------------------------------------
-
-
 def classifiers(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.75, 0.95),
                 s=1.0, grid=None, nbc=True):
     """The classifiers of the paper's experiments.
@@ -86,23 +81,17 @@ def classifiers(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.75, 0.9
     return est
 
 
-
 def _family(name):
     fam, _, val = str(name).partition("_")
-    par = {"NCC": "epsilon", "LNCC": "alpha"}.get(fam, "")
-    return fam, par, (float(val) if val else np.nan)
+    return fam, {"NCC": "epsilon", "LNCC": "alpha"}.get(fam, ""), float(val) if val else np.nan
 
 
-# ---------------------------------------------------------------------------
-# run: Figure 1 (likelihood-based intervals) and Examples 2-3
-# ---------------------------------------------------------------------------
-
+# --- Figure 1 (likelihood-based intervals) and Examples 2-3 -------------------------------
 
 def _binomial_likelihood_interval(n, N, alpha):
-    """Likelihood-based interval for the chance of a Boolean variable (Example 1).
-
-    The values ``theta`` whose likelihood ``theta^n (1 - theta)^(N - n)`` is at
-    least ``alpha`` times its maximum (at ``n / N``).
+    """Likelihood-based interval for the chance of a Boolean variable (Example 1): the
+    values ``theta`` whose likelihood ``theta^n (1 - theta)^(N - n)`` is at least ``alpha``
+    times its maximum (at ``n / N``).
 
     Parameters
     ----------
@@ -128,8 +117,7 @@ def _binomial_likelihood_interval(n, N, alpha):
         k, m = n[idx], N[idx]
         p = k / m
 
-        def rel(th, k=k, m=m, p=p):
-            # log relative likelihood minus log alpha; 0 ln 0 = 0
+        def rel(th, k=k, m=m, p=p):  # log relative likelihood minus log alpha; 0 ln 0 = 0
             v = 0.0
             if k > 0:
                 v += k * (np.log(th) - np.log(p))
@@ -146,18 +134,9 @@ def _binomial_likelihood_interval(n, N, alpha):
 
 
 def _likelihood_vs_idm(sizes, alpha=0.85, s=2.0, fraction=0.5):
-    """Figure 1: likelihood-based and IDM intervals against the sample size.
-
-    Parameters
-    ----------
-    sizes : sequence of int
-        Sample sizes ``N``; ``n = fraction * N`` must be an integer.
-    alpha : float
-        Threshold of the likelihood-based interval (the paper: 0.85).
-    s : float
-        IDM prior strength (the paper: 2).
-    fraction : float
-        Observed share ``n / N`` (the paper: 1/2).
+    """Figure 1: likelihood-based (threshold ``alpha``, the paper's 0.85) and IDM (prior
+    strength ``s``, the paper's 2) intervals for sample sizes ``N`` in ``sizes``, with the
+    observed share ``n / N = fraction`` (the paper's 1/2; ``n`` must be an integer).
 
     Returns
     -------
@@ -173,26 +152,25 @@ def _likelihood_vs_idm(sizes, alpha=0.85, s=2.0, fraction=0.5):
     lo, up = _binomial_likelihood_interval(n, N, alpha)
     ilo, iup = idm_interval(np.column_stack([n, N - n]), s)
     return pd.DataFrame({"N": N.astype(int), "n": n.astype(int), "likelihood_lower": lo,
-                         "likelihood_upper": up, "idm_lower": ilo[:, 0],
-                         "idm_upper": iup[:, 0]})
+                         "likelihood_upper": up, "idm_lower": ilo[:, 0], "idm_upper": iup[:, 0]})
 
 
 class _TwoClassProfile:
     """Profile likelihood of the ratio ``P(c', f)/P(c'', f)`` of a two-class naive model.
 
-    Complete data with counts ``n' = n(c')``, ``n'_j = n(c', f_j)`` (the
-    instance's values) and likewise for ``c''``.  Theorem 2 of the paper (and its
-    analogue without the instance) parametrises the upper envelope by a shift
-    ``t``: the maximum-likelihood model of the counts with ``h + t`` added to
-    ``c'`` and ``h - t`` to ``c''`` (``h = 1/2`` when the instance, its class
-    missing, is part of the likelihood; ``h = 0`` when it is not).  Along it::
+    Complete data with counts ``n' = n(c')``, ``n'_j = n(c', f_j)`` (the instance's
+    values) and likewise for ``c''``.  Theorem 2 of the paper (and its analogue without
+    the instance) parametrises the upper envelope by a shift ``t``: the maximum-likelihood
+    model of the counts with ``h + t`` added to ``c'`` and ``h - t`` to ``c''`` (``h =
+    1/2`` when the instance, its class missing, is part of the likelihood; ``h = 0`` when
+    it is not).  Along it::
 
         ln L(t) = ln l'(h + t) + ln l''(h - t) [+ ln(p'(h + t) + p''(h - t))]
 
-    (the bracket only with the instance), and the ratio is
-    ``g(t) = p'(h + t)/p''(h - t)``, increasing from 0 to infinity on ``[a, b]``.
-    ``L`` here is the likelihood itself (data probability of the envelope's
-    models, times the instance's probability when included), not a multiple.
+    (the bracket only with the instance), and the ratio is ``g(t) = p'(h + t)/p''(h -
+    t)``, increasing from 0 to infinity on ``[a, b]``.  ``L`` here is the likelihood
+    itself (data probability of the envelope's models, times the instance's probability
+    when included), not a multiple.
 
     Parameters
     ----------
@@ -208,8 +186,7 @@ class _TwoClassProfile:
 
     def __init__(self, n1, n1j, n2, n2j, with_instance=True):
         self.n1, self.n2 = float(n1), float(n2)
-        self.n1j = np.asarray(n1j, float).reshape(-1)
-        self.n2j = np.asarray(n2j, float).reshape(-1)
+        self.n1j, self.n2j = (np.asarray(v, float).reshape(-1) for v in (n1j, n2j))
         if self.n1j.shape != self.n2j.shape:
             raise ValueError("n1j and n2j must have one entry per feature")
         if np.any(self.n1j > self.n1) or np.any(self.n2j > self.n2) or \
@@ -218,10 +195,9 @@ class _TwoClassProfile:
         self.with_instance = bool(with_instance)
         self.h = 0.5 if self.with_instance else 0.0
         self.N = self.n1 + self.n2
-        k1, k2 = self.n1j != self.n1, self.n2j != self.n2
+        self._k1, self._k2 = k1, k2 = self.n1j != self.n1, self.n2j != self.n2
         self.a = -min([self.n1] + list(self.n1j[k1])) - self.h
         self.b = min([self.n2] + list(self.n2j[k2])) + self.h
-        self._k1, self._k2 = k1, k2
         # data terms of the values other than the instance's: constant in t
         r1, r2 = self.n1 - self.n1j, self.n2 - self.n2j
         self._const = float(np.sum(xlogy(r1, r1)) + np.sum(xlogy(r2, r2)))
@@ -237,11 +213,14 @@ class _TwoClassProfile:
                 np.where(k, xlogy(nj, nj + z) - xlogy(n, n + z), 0.0), axis=-1)
         return ll, lp
 
+    def _sides(self, t):
+        t = np.asarray(t, float)
+        return (self._side(self.n1, self.n1j, self._k1, self.h + t),
+                self._side(self.n2, self.n2j, self._k2, self.h - t))
+
     def log_g(self, t):
         """``ln`` of the ratio (10) at ``t``."""
-        t = np.asarray(t, float)
-        _, p1 = self._side(self.n1, self.n1j, self._k1, self.h + t)
-        _, p2 = self._side(self.n2, self.n2j, self._k2, self.h - t)
+        (_, p1), (_, p2) = self._sides(t)
         return p1 - p2
 
     def posterior(self, t):
@@ -250,9 +229,7 @@ class _TwoClassProfile:
 
     def log_L(self, t):
         """Log likelihood of the envelope's model at ``t`` (absolute)."""
-        t = np.asarray(t, float)
-        l1, p1 = self._side(self.n1, self.n1j, self._k1, self.h + t)
-        l2, p2 = self._side(self.n2, self.n2j, self._k2, self.h - t)
+        (l1, p1), (l2, p2) = self._sides(t)
         # class chances (n + shift)/(N + 2h), feature chances (n_j + shift)/(n + shift)
         out = l1 + l2 + self._const - self.N * np.log(self.N + 2 * self.h)
         if self.with_instance:
@@ -265,13 +242,11 @@ class _TwoClassProfile:
         if hi <= lo:
             return lo
         t = np.linspace(lo, hi, n_grid)
-        v = self.log_L(t)
-        i = int(np.nanargmax(v))
-        a, b = t[max(i - 1, 0)], t[min(i + 1, n_grid - 1)]
-        res = minimize_scalar(lambda x: -float(self.log_L(x)), bounds=(a, b),
+        i = int(np.nanargmax(self.log_L(t)))
+        res = minimize_scalar(lambda x: -float(self.log_L(x)),
+                              bounds=(t[max(i - 1, 0)], t[min(i + 1, n_grid - 1)]),
                               method="bounded", options={"xatol": 1e-13})
-        cands = [t[i], res.x]
-        return max(cands, key=lambda x: float(self.log_L(x)))
+        return max([t[i], res.x], key=lambda x: float(self.log_L(x)))
 
     def t0(self):
         """The ``t`` where ``g = 1`` (``c'`` and ``c''`` equally probable)."""
@@ -287,35 +262,21 @@ class _TwoClassProfile:
         return float(self.log_L(self.t_hat()))
 
     def thresholds(self):
-        """Likelihood levels above which each class dominates the other.
-
-        Returns
-        -------
-        alpha_1, alpha_2 : float
-            ``c'`` dominates ``c''`` iff ``alpha > alpha_1 = sup_{g <= 1} L / sup L``;
-            ``c''`` dominates ``c'`` iff ``alpha > alpha_2 = sup_{g >= 1} L / sup L``.
-        """
-        t0 = self.t0()
-        top = self.max_log_L()
+        """Likelihood levels ``(alpha_1, alpha_2)`` above which each class dominates:
+        ``c'`` dominates ``c''`` iff ``alpha > alpha_1 = sup_{g <= 1} L / sup L``; ``c''``
+        dominates ``c'`` iff ``alpha > alpha_2 = sup_{g >= 1} L / sup L`` (floats)."""
+        t0, top = self.t0(), self.max_log_L()
         left = float(self.log_L(self._argmax(self.a, t0)))
         right = float(self.log_L(self._argmax(t0, self.b)))
         return float(np.exp(min(left - top, 0.0))), float(np.exp(min(right - top, 0.0)))
 
     def cut(self, alpha):
-        """Range of ``P(c' | f)`` over the models with relative likelihood >= alpha.
-
-        Returns
-        -------
-        low, high : float
-            Posterior range of the alpha-cut of the envelope (ends by ``brentq``).
-        """
+        """Range ``(low, high)`` of ``P(c' | f)`` over the models with relative likelihood
+        >= alpha: the posterior range of the alpha-cut of the envelope (floats, ends by
+        ``brentq``)."""
         la = np.log(check_in_range("alpha", alpha, 0.0, 1.0)) if alpha > 0 else -np.inf
         th = self.t_hat()
         top = float(self.log_L(th))
-
-        def f(t):
-            return float(self.log_L(t)) - top - la
-
         t = np.linspace(self.a, self.b, 4001)
         above = self.log_L(t) - top >= la
         above[np.argmin(np.abs(t - th))] = True
@@ -324,19 +285,15 @@ class _TwoClassProfile:
         for i, step in ((idx[0], -1), (idx[-1], 1)):
             j = i + step
             if 0 <= j < len(t) and not above[j]:
-                ends.append(brentq(f, *sorted((t[i], t[j])), xtol=1e-14))
+                ends.append(brentq(lambda x: float(self.log_L(x)) - top - la,
+                                   *sorted((t[i], t[j])), xtol=1e-14))
             else:
                 ends.append(t[i])
         return float(self.posterior(ends[0])), float(self.posterior(ends[1]))
 
     def curve(self, n_points=2001):
-        """The profile on a grid of ``t``.
-
-        Returns
-        -------
-        DataFrame
-            ``t``, ``posterior`` and ``relative_likelihood``.
-        """
+        """The profile on a grid of ``n_points`` values of ``t``: a DataFrame with ``t``,
+        ``posterior`` and ``relative_likelihood``."""
         t = np.linspace(self.a, self.b, int(n_points))
         top = self.max_log_L()
         return pd.DataFrame({"t": t, "posterior": self.posterior(t),
@@ -346,9 +303,9 @@ class _TwoClassProfile:
 def _two_class_data(n1, n1j, n2, n2j):
     """A complete binary data set with prescribed naive counts, and the instance.
 
-    Class ``"c"`` has ``n1`` rows, ``n1j[j]`` of which have feature ``j`` equal
-    to 1; class ``"not c"`` likewise.  The instance to classify has every
-    feature equal to 1, so the counts are the paper's ``n(c, f_j)``.
+    Class ``"c"`` has ``n1`` rows, ``n1j[j]`` of which have feature ``j`` equal to 1;
+    class ``"not c"`` likewise.  The instance to classify has every feature equal to 1,
+    so the counts are the paper's ``n(c, f_j)``.
 
     Returns
     -------
@@ -359,12 +316,11 @@ def _two_class_data(n1, n1j, n2, n2j):
     n1j, n2j = np.atleast_1d(n1j).astype(int), np.atleast_1d(n2j).astype(int)
     if n1j.shape != n2j.shape:
         raise ValueError("n1j and n2j must have one entry per feature")
-    m = n1j.size
-    rows = [np.arange(n1)[:, None] < n1j[None, :], np.arange(n2)[:, None] < n2j[None, :]]
-    codes = np.vstack(rows).astype(int)
+    codes = np.vstack([np.arange(n1)[:, None] < n1j[None, :],
+                       np.arange(n2)[:, None] < n2j[None, :]]).astype(int)
     cats = pd.Index([0, 1])
     X = pd.DataFrame({f"F{j + 1}": pd.Categorical.from_codes(codes[:, j], categories=cats)
-                      for j in range(m)})
+                      for j in range(n1j.size)})
     y = pd.Series(pd.Categorical.from_codes(np.r_[np.zeros(n1, int), np.ones(n2, int)],
                                             categories=["c", "not c"]), name="class")
     x = pd.DataFrame({c: pd.Categorical.from_codes([1], categories=cats) for c in X.columns})
@@ -378,31 +334,22 @@ _EXAMPLE3 = dict(n1=50, n1j=[50, 0], n2=50, n2j=[1, 1])
 
 
 def _example2_cloud(n_samples=3000, seed=0, counts=None):
-    """Monte-Carlo cloud of Example 2: random naive models, posterior and likelihood.
-
-    Parameters
-    ----------
-    n_samples : int
-        Models ``theta = (theta_c, theta_f|c, theta_f|not c)`` drawn uniformly
-        from the unit cube (the paper: 3000).
-    seed : int or sequence of int
-        Seed of ``numpy.random.default_rng``.
-    counts : dict, optional
-        ``n1, n1j, n2, n2j`` (one feature); default :data:`_EXAMPLE2`.
+    """Monte-Carlo cloud of Example 2: ``n_samples`` random naive models ``theta =
+    (theta_c, theta_f|c, theta_f|not c)`` drawn uniformly from the unit cube (the paper:
+    3000; ``seed`` of ``numpy.random.default_rng``), for the counts ``n1, n1j, n2, n2j``
+    (one feature; default :data:`_EXAMPLE2`).
 
     Returns
     -------
     DataFrame
-        ``theta_c``, ``theta_f_c``, ``theta_f_notc``, ``posterior`` (``P(c | f)``)
-        and ``relative_likelihood`` (likelihood of data and instance, divided by
-        its exact maximum from the profile).
+        ``theta_c``, ``theta_f_c``, ``theta_f_notc``, ``posterior`` (``P(c | f)``) and
+        ``relative_likelihood`` (likelihood of data and instance, divided by its exact
+        maximum from the profile).
     """
     c = dict(_EXAMPLE2 if counts is None else counts)
     n1, n2 = c["n1"], c["n2"]
     (a1,), (a2,) = c["n1j"], c["n2j"]
-    rng = np.random.default_rng(seed)
-    th = rng.random((int(n_samples), 3))
-    tc, t1, t2 = th.T
+    tc, t1, t2 = np.random.default_rng(seed).random((int(n_samples), 3)).T
     loglik = (xlogy(n1, tc) + xlogy(n2, 1 - tc) + xlogy(a1, t1) + xlogy(n1 - a1, 1 - t1)
               + xlogy(a2, t2) + xlogy(n2 - a2, 1 - t2))
     joint1, joint2 = tc * t1, (1 - tc) * t2
@@ -414,39 +361,25 @@ def _example2_cloud(n_samples=3000, seed=0, counts=None):
 
 
 def _cloud_cut(cloud, alpha):
-    """Posterior range of the sampled models with relative likelihood >= alpha.
-
-    Returns
-    -------
-    low, high : float
-        ``nan`` when no sampled model reaches ``alpha``.
-    """
+    """Posterior range ``(low, high)`` of the sampled models with relative likelihood >=
+    alpha (``nan`` when no sampled model reaches ``alpha``)."""
     sel = cloud["posterior"][cloud["relative_likelihood"] >= alpha]
-    if sel.empty:
-        return float("nan"), float("nan")
-    return float(sel.min()), float(sel.max())
+    return (float("nan"), float("nan")) if sel.empty else (float(sel.min()), float(sel.max()))
 
 
 def _example2_cuts(cloud, alphas=(0.2, 0.75), counts=None):
-    """Alpha cuts of Example 2 from the envelope (exact) and from a sampled cloud.
-
-    Returns
-    -------
-    DataFrame
-        ``alpha``, ``source`` ("exact" / "Monte Carlo"), ``low``, ``high``
-        (range of ``P(c | f)`` over the models of the cut).
-    """
+    """Alpha cuts of Example 2 from the envelope (exact) and from a sampled cloud: a
+    DataFrame with ``alpha``, ``source`` ("exact" / "Monte Carlo"), ``low``, ``high``
+    (range of ``P(c | f)`` over the models of the cut)."""
     prof = _TwoClassProfile(**dict(_EXAMPLE2 if counts is None else counts))
-    rows = []
-    for a in alphas:
-        rows.append((float(a), "exact", *prof.cut(a)))
-        rows.append((float(a), "Monte Carlo", *_cloud_cut(cloud, a)))
+    rows = [row for a in alphas for row in ((float(a), "exact", *prof.cut(a)),
+                                            (float(a), "Monte Carlo", *_cloud_cut(cloud, a)))]
     return pd.DataFrame(rows, columns=["alpha", "source", "low", "high"])
 
 
 def _cloud_threshold(cloud):
-    """Monte-Carlo estimate of ``alpha*``: the highest relative likelihood of a
-    sampled model under which ``c`` does not beat ``not c`` (posterior <= 1/2)."""
+    """Monte-Carlo estimate of ``alpha*``: the highest relative likelihood of a sampled
+    model under which ``c`` does not beat ``not c`` (posterior <= 1/2)."""
     sel = cloud["relative_likelihood"][cloud["posterior"] <= 0.5]
     return float(sel.max()) if len(sel) else 0.0
 
@@ -454,85 +387,67 @@ def _cloud_threshold(cloud):
 def _mean_se(values):
     v = np.asarray(values, float)
     v = v[np.isfinite(v)]
-    if v.size == 0:
-        return float("nan"), float("nan")
     se = float(v.std(ddof=1) / np.sqrt(v.size)) if v.size > 1 else float("nan")
-    return float(v.mean()), se
+    return (float(v.mean()), se) if v.size else (float("nan"), float("nan"))
 
 
 def _example2_summary(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=0):
-    """Example 2: exact threshold and cuts against their Monte-Carlo estimates.
-
-    The Monte-Carlo quantities are computed on ``n_replicates`` independent
-    clouds of ``n_samples`` models (seeds ``[seed, r]``) and reported as mean
-    and standard error.
+    """Example 2: exact threshold and cuts against their Monte-Carlo estimates, computed
+    on ``n_replicates`` independent clouds of ``n_samples`` models (seeds ``[seed, r]``)
+    and reported as mean and standard error.
 
     Returns
     -------
     DataFrame
-        One row per quantity: ``quantity``, ``exact`` (profile likelihood; the
-        threshold also from :class:`LNCC`), ``monte_carlo``, ``mc_se``,
-        ``published`` (where the paper states it).
+        One row per quantity: ``quantity``, ``exact`` (profile likelihood; the threshold
+        also from :class:`LNCC`), ``monte_carlo``, ``mc_se``, ``published`` (where the
+        paper states it).
     """
     prof = _TwoClassProfile(**_EXAMPLE2)
     X, y, x = _two_class_data(**_EXAMPLE2)
     lncc_alpha = float(LNCC().fit(X, y).dominance_threshold(x)[0, 0, 1])
     clouds = [_example2_cloud(n_samples, [seed, r]) for r in range(int(n_replicates))]
     head = _published_headline()
-    rows = [
-        {"quantity": "interval [a, b] of t: a", "exact": prof.a, "monte_carlo": np.nan,
-         "mc_se": np.nan, "published": head.get("Example 2: interval [a,b] lower end a")},
-        {"quantity": "interval [a, b] of t: b", "exact": prof.b, "monte_carlo": np.nan,
-         "mc_se": np.nan, "published": head.get("Example 2: interval [a,b] upper end b")},
-    ]
-    m, se = _mean_se([_cloud_threshold(c) for c in clouds])
-    rows.append({"quantity": "alpha* (c dominates iff alpha > alpha*)", "exact": lncc_alpha,
-                 "monte_carlo": m, "mc_se": se, "published": np.nan})
+    rows = [(f"interval [a, b] of t: {e}", v, np.nan, np.nan,
+             head.get(f"Example 2: interval [a,b] {end} end {e}"))
+            for e, v, end in (("a", prof.a, "lower"), ("b", prof.b, "upper"))]
+    rows.append(("alpha* (c dominates iff alpha > alpha*)", lncc_alpha,
+                 *_mean_se([_cloud_threshold(c) for c in clouds]), np.nan))
     for a in alphas:
-        lo, hi = prof.cut(a)
         cuts = np.array([_cloud_cut(c, a) for c in clouds])
-        for k, (name, ex) in enumerate((("lowest", lo), ("highest", hi))):
-            m, se = _mean_se(cuts[:, k])
-            rows.append({"quantity": f"alpha = {a:g}: {name} P(c | f) in the cut",
-                         "exact": ex, "monte_carlo": m, "mc_se": se, "published": np.nan})
-        rows.append({"quantity": f"alpha = {a:g}: c dominates (1 = yes)",
-                     "exact": float(a > lncc_alpha),
-                     "monte_carlo": float(np.mean([_cloud_cut(c, a)[0] > 0.5 for c in clouds])),
-                     "mc_se": np.nan,
-                     "published": head.get(f"Example 2: c dominates not c at alpha = {a:g} "
-                                           "(1 = yes)", np.nan)})
-    return pd.DataFrame(rows)
+        for k, (name, ex) in enumerate(zip(("lowest", "highest"), prof.cut(a))):
+            rows.append((f"alpha = {a:g}: {name} P(c | f) in the cut", ex,
+                         *_mean_se(cuts[:, k]), np.nan))
+        rows.append((f"alpha = {a:g}: c dominates (1 = yes)", float(a > lncc_alpha),
+                     float(np.mean([_cloud_cut(c, a)[0] > 0.5 for c in clouds])), np.nan,
+                     head.get(f"Example 2: c dominates not c at alpha = {a:g} (1 = yes)",
+                              np.nan)))
+    return pd.DataFrame(rows, columns=["quantity", "exact", "monte_carlo", "mc_se",
+                                       "published"])
 
 
 def _example3_profiles(n_points=2001):
-    """Figure 3: profile likelihood of ``P(c | f1, f2)`` in Example 3, with and
-    without the instance in the likelihood.
-
-    Returns
-    -------
-    DataFrame
-        ``likelihood`` ("with the new instance" / "without the new instance"),
-        ``t``, ``posterior``, ``relative_likelihood``.
-    """
-    out = []
-    for w, label in ((True, "with the new instance"), (False, "without the new instance")):
-        out.append(_TwoClassProfile(**_EXAMPLE3, with_instance=w).curve(n_points)
-                   .assign(likelihood=label))
+    """Figure 3: profile likelihood of ``P(c | f1, f2)`` in Example 3, with and without
+    the instance in the likelihood: a DataFrame with ``likelihood`` ("with the new
+    instance" / "without the new instance"), ``t``, ``posterior``,
+    ``relative_likelihood``."""
+    out = [_TwoClassProfile(**_EXAMPLE3, with_instance=w).curve(n_points).assign(likelihood=lab)
+           for w, lab in ((True, "with the new instance"), (False, "without the new instance"))]
     return pd.concat(out, ignore_index=True)[["likelihood", "t", "posterior",
                                               "relative_likelihood"]]
 
 
 def _epsilon_threshold(X, y, x, tol=1e-12):
-    """Smallest epsilon at which NCC_eps makes class 0 dominate class 1 (bisection;
-    the lower dominance ratio is non-decreasing in epsilon)."""
+    """Smallest epsilon at which NCC_eps makes class 0 dominate class 1 (bisection; the
+    lower dominance ratio is non-decreasing in epsilon)."""
     def dom(e):
         return NCC(epsilon=e).fit(X, y).dominance_log_ratio(x)[0, 0, 1] > _LOG_TIE
 
     if not dom(1.0):
         return float("nan")
-    lo, hi = 0.0, 1.0
     if dom(0.0):
         return 0.0
+    lo, hi = 0.0, 1.0
     while hi - lo > tol:
         mid = 0.5 * (lo + hi)
         lo, hi = (lo, mid) if dom(mid) else (mid, hi)
@@ -544,130 +459,91 @@ _EX3_WITHOUT = "without the instance: not c dominates c iff alpha >"
 
 
 def _example3_summary(grid=250):
-    """Example 3: every threshold the paper quotes, exact and with its grid.
-
-    Returns
-    -------
-    DataFrame
-        ``quantity``, ``ours``, ``published``, ``note``.
-    """
+    """Example 3: every threshold the paper quotes, exact and with its grid: a DataFrame
+    with ``quantity``, ``ours``, ``published``, ``note``."""
     X, y, x = _two_class_data(**_EXAMPLE3)
     exact = float(LNCC().fit(X, y).dominance_threshold(x)[0, 0, 1])
     gridded = float(LNCC(grid=grid).fit(X, y).dominance_threshold(x)[0, 0, 1])
     a_c, a_notc = _TwoClassProfile(**_EXAMPLE3, with_instance=False).thresholds()
-    prof_with = _TwoClassProfile(**_EXAMPLE3).thresholds()[0]
     nb = NaiveBayes().fit(X, y).predict(x)[0]
     head = _published_headline()
     rows = [
-        (_EX3_EXACT, exact,
-         head.get("Example 3: LNCC returns class c when alpha >= this threshold "
-                  "(likelihood includes new instance)"),
+        (_EX3_EXACT, exact, head.get("Example 3: LNCC returns class c when alpha >= this "
+                                     "threshold (likelihood includes new instance)"),
          "the paper rounds up: c is returned from 0.22 on"),
         (f"LNCC: the same on the paper's {grid}-point grid", gridded, np.nan,
          "the grid misses the cut's end by a little"),
-        ("profile likelihood (direct optimisation): the same threshold", prof_with, np.nan,
+        ("profile likelihood (direct optimisation): the same threshold",
+         _TwoClassProfile(**_EXAMPLE3).thresholds()[0], np.nan,
          "independent check of the exact value"),
-        (_EX3_WITHOUT, a_notc,
-         head.get("Example 3: without new instance in likelihood, both classes returned "
-                  "when alpha <= this value"), "both classes up to this level"),
-        ("without the instance: c dominates not c iff alpha >", a_c, np.nan,
-         "1 = never"),
+        (_EX3_WITHOUT, a_notc, head.get("Example 3: without new instance in likelihood, both "
+                                        "classes returned when alpha <= this value"),
+         "both classes up to this level"),
+        ("without the instance: c dominates not c iff alpha >", a_c, np.nan, "1 = never"),
         ("NCC_eps: c dominates not c iff epsilon >", _epsilon_threshold(X, y, x), np.nan,
          "the paper: for sufficiently large epsilon"),
         ("naive Bayes (Perks, s = 1) returns c (1 = yes)", float(nb == "c"), 1.0,
-         "as stated in the paper"),
-    ]
+         "as stated in the paper")]
     return pd.DataFrame(rows, columns=["quantity", "ours", "published", "note"])
 
 
 def _published_headline():
     """The numbers of ``antonucci_headline_numbers.csv`` by quantity (text values left out)."""
     h = catalogue.published(_HEAD)
-    out = {}
-    for q, v in zip(h["quantity"], h["value"]):
-        try:
-            out[q] = float(v)
-        except (TypeError, ValueError):
-            continue
-    return out
+    return {q: float(v) for q, v in zip(h["quantity"], h["value"])
+            if pd.notna(pd.to_numeric(v, errors="coerce"))}
 
 
-# ---------------------------------------------------------------------------
-# run: the artificial data of Sec. 5.1
-# ---------------------------------------------------------------------------
-# A binary class with uniform marginal, ten binary features whose conditional chances
-# are drawn uniformly under |theta(f|c') - theta(f|c'')| >= 0.1 (rejection sampling,
-# which gives the uniform distribution on the constrained set); for each theta and
-# training size d, 30 training sets and one test set of 10 000 instances.  Every random
-# choice derives from one integer seed through integer tuples (_study_rng), so the k-th
-# theta and its data sets do not depend on how many draws, sizes or repetitions a run
-# uses.
-
-# stream identifiers of the integer seed tuples (see _study_rng)
-_THETA, _TEST, _TRAIN = 0, 1, 2
+# --- the artificial data of Sec. 5.1 ------------------------------------------------------
+# A binary class with uniform marginal, ten binary features whose conditional chances are
+# drawn uniformly under |theta(f|c') - theta(f|c'')| >= 0.1 (rejection sampling, which
+# gives the uniform distribution on the constrained set); for each theta and training size
+# d, 30 training sets and one test set of 10 000 instances.  Every random choice derives
+# from one integer seed through integer tuples (_study_rng), so the k-th theta and its data
+# sets do not depend on how many draws, sizes or repetitions a run uses.
+_THETA, _TEST, _TRAIN = 0, 1, 2  # stream identifiers of the integer seed tuples
 
 
-@dataclass(frozen=True)
-class _NaiveParameters:
-    """Chances of a naive model.
-
-    Attributes
-    ----------
-    class_prior : ndarray, shape (n_classes,)
-        Marginal chances of the classes.
-    conditionals : tuple of ndarray, each shape (n_classes, n_values_j)
-        ``conditionals[j][c, v]`` is the chance of value ``v`` of feature ``j``
-        given class ``c``; rows sum to 1.
-    """
+class _NaiveParameters(NamedTuple):
+    """Chances of a naive model: ``class_prior``, ndarray of shape (n_classes,), the
+    marginal chances of the classes; ``conditionals``, a tuple of ndarrays of shape
+    (n_classes, n_values_j): ``conditionals[j][c, v]`` is the chance of value ``v`` of
+    feature ``j`` given class ``c`` (rows sum to 1)."""
 
     class_prior: np.ndarray
     conditionals: tuple
 
     @property
     def n_features(self) -> int:
-        """Number of features."""
         return len(self.conditionals)
 
     @property
     def n_classes(self) -> int:
-        """Number of classes."""
         return len(self.class_prior)
 
 
 def _study_rng(seed, *stream):
-    """Random generator of one stream of a study: ``default_rng([seed, *stream])``.
-
-    Parameters
-    ----------
-    seed : int
-        The study's seed (>= 0).
-    *stream : int
-        Identifiers of the stream (non-negative), e.g. (kind, theta index, d, repetition).
-
-    Returns
-    -------
-    numpy.random.Generator
-    """
+    """Random generator of one stream of a study, ``default_rng([seed, *stream])``: the
+    study's ``seed`` (int >= 0) and the stream's identifiers (ints >= 0, e.g. kind, theta
+    index, d, repetition)."""
     return np.random.default_rng([check_int("seed", seed, 0)] + [int(s) for s in stream])
 
 
 def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0.1,
-                          class_prior=None, max_tries=100_000, gap_scale=1.0):
+                           class_prior=None, max_tries=100_000, gap_scale=1.0):
     """Draw the chances of a naive model with class-dependent features.
 
     Each conditional table ``theta(. | c)`` of a feature is drawn uniformly on the
     probability simplex (for binary features: ``theta(f | c)`` uniform on [0, 1]),
     independently for every class, and the feature's tables are redrawn until
-    ``|theta(v | c') - theta(v | c'')| >= min_gap`` holds for every value ``v`` and
-    every pair of classes.
-
-    ``gap_scale < 1`` gives the chapter's *harder* generator: each accepted table is
-    then shrunk towards its mean over the classes, ``t_c <- mean + k (t_c - mean)``,
-    with ``k`` chosen so that the feature's smallest class difference ``g`` becomes
-    ``min_gap + gap_scale * (g - min_gap)``: the constraint still holds, every class
-    difference shrinks by the same factor, and with the same ``rng`` the draws are
-    those of ``gap_scale = 1`` shrunk (so a calibration over ``gap_scale`` compares
-    like with like).
+    ``|theta(v | c') - theta(v | c'')| >= min_gap`` holds for every value ``v`` and every
+    pair of classes.  ``gap_scale < 1`` gives the chapter's *harder* generator: each
+    accepted table is then shrunk towards its mean over the classes, ``t_c <- mean + k
+    (t_c - mean)``, with ``k`` chosen so that the feature's smallest class difference
+    ``g`` becomes ``min_gap + gap_scale * (g - min_gap)``: the constraint still holds,
+    every class difference shrinks by the same factor, and with the same ``rng`` the
+    draws are those of ``gap_scale = 1`` shrunk (so a calibration over ``gap_scale``
+    compares like with like).
 
     Parameters
     ----------
@@ -684,8 +560,8 @@ def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=
     max_tries : int
         Redraws allowed per feature before giving up (a too large ``min_gap``).
     gap_scale : float in [0, 1], default 1
-        Share of each feature's class difference beyond ``min_gap`` that is kept
-        (1: the paper's literal generator).
+        Share of each feature's class difference beyond ``min_gap`` that is kept (1: the
+        paper's literal generator).
 
     Returns
     -------
@@ -694,23 +570,18 @@ def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=
     if not 0.0 <= gap_scale <= 1.0:
         raise ValueError(f"gap_scale must lie in [0, 1]; got {gap_scale!r}")
     rng = np.random.default_rng(rng)
-    m = check_int("n_features", n_features, 1)
-    K = check_int("n_classes", n_classes, 2)
+    m, K = check_int("n_features", n_features, 1), check_int("n_classes", n_classes, 2)
     nv = [n_values] * m if isinstance(n_values, _numbers.Integral) else list(n_values)
     if len(nv) != m:
         raise ValueError(f"n_values has {len(nv)} entries for {m} features")
-    nv = [check_int("n_values", v, 2) for v in nv]
     if not 0 <= min_gap < 1:
         raise ValueError(f"min_gap must lie in [0, 1); got {min_gap!r}")
-    if class_prior is None:
-        prior = np.full(K, 1.0 / K)
-    else:
-        prior = np.asarray(class_prior, dtype=float)
-        if prior.shape != (K,) or np.any(prior < 0) or not np.isclose(prior.sum(), 1.0):
-            raise ValueError("class_prior must be a probability vector of length n_classes")
+    prior = np.full(K, 1.0 / K) if class_prior is None else np.asarray(class_prior, float)
+    if prior.shape != (K,) or np.any(prior < 0) or not np.isclose(prior.sum(), 1.0):
+        raise ValueError("class_prior must be a probability vector of length n_classes")
     tables = []
     a, b = np.triu_indices(K, 1)
-    for v in nv:
+    for v in (check_int("n_values", v, 2) for v in nv):
         for _ in range(max_tries):
             t = rng.dirichlet(np.ones(v), size=K)  # uniform on the simplex, per class
             if np.all(np.abs(t[a] - t[b]) >= min_gap):
@@ -735,129 +606,94 @@ def _sample_codes(params, n, rng):
     for j, t in enumerate(params.conditionals):
         cum = np.cumsum(t, axis=1)
         cum[:, -1] = 1.0
-        u = rng.random(n)
-        codes[:, j] = (u[:, None] >= cum[y]).sum(axis=1)
+        codes[:, j] = (rng.random(n)[:, None] >= cum[y]).sum(axis=1)
     return y, codes
 
 
 def _sample_naive(params, n, rng, class_labels=None):
-    """Draw ``n`` instances from a naive model.
-
-    Parameters
-    ----------
-    params : _NaiveParameters
-    n : int
-        Number of instances (>= 1).
-    rng : numpy.random.Generator or int
-    class_labels : sequence, optional
-        Class labels (default ``0, 1, ...`` as int8).
+    """Draw ``n`` (>= 1) instances from a naive model (:class:`_NaiveParameters`) with
+    ``rng`` (a numpy Generator or an int); ``class_labels`` default ``0, 1, ...`` (int8).
 
     Returns
     -------
     X : DataFrame
-        Columns ``F1 ... Fm``, categoricals whose declared categories are
-        ``0 ... n_values - 1`` (int8), also when a value does not occur.
+        Columns ``F1 ... Fm``, categoricals whose declared categories are ``0 ...
+        n_values - 1`` (int8), also when a value does not occur.
     y : Series
         Categorical with every class declared.
     """
     y, codes = _sample_codes(params, n, rng)
-    K = params.n_classes
-    cols = {}
-    for j, t in enumerate(params.conditionals):
-        cats = pd.Index(np.arange(t.shape[1], dtype=np.int8))
-        cols[f"F{j + 1}"] = pd.Categorical.from_codes(codes[:, j], categories=cats)
-    labels = (pd.Index(np.arange(K, dtype=np.int8)) if class_labels is None
+    X = pd.DataFrame({f"F{j + 1}": pd.Categorical.from_codes(
+        codes[:, j], categories=pd.Index(np.arange(t.shape[1], dtype=np.int8)))
+        for j, t in enumerate(params.conditionals)})
+    labels = (pd.Index(np.arange(params.n_classes, dtype=np.int8)) if class_labels is None
               else pd.Index(list(class_labels)))
-    if len(labels) != K:
-        raise ValueError(f"class_labels has {len(labels)} entries for {K} classes")
-    return pd.DataFrame(cols), pd.Series(pd.Categorical.from_codes(y, categories=labels),
-                                         name="class")
+    if len(labels) != params.n_classes:
+        raise ValueError(f"class_labels has {len(labels)} entries for {params.n_classes} "
+                         f"classes")
+    return X, pd.Series(pd.Categorical.from_codes(y, categories=labels), name="class")
 
 
 def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
-                n_test=10_000, n_features=10, min_gap=0.1, seed=0, n_jobs=1,
-                cache_dir=None, progress=False, gap_scale=1.0):
+                 n_test=10_000, n_features=10, min_gap=0.1, seed=0, n_jobs=1,
+                 cache_dir=None, progress=False, gap_scale=1.0):
     """The simulation design of Antonucci et al. (Sec. 5.1), through the engine.
 
-    For every parameter draw ``k < n_theta`` and size ``d`` in ``sizes``: one
-    test set of ``n_test`` instances and ``n_train_sets`` training sets of ``d``
-    instances from the same naive model (binary class, ``n_features`` binary
-    features).  Each (training set, test set) pair is one
-    :func:`credal.experiments.holdout_item`; the items of one ``(k, d)`` form a
-    batch evaluated by :func:`credal.experiments.cross_validate` with
-    ``use_predefined_split=True``, ``preprocessing=None`` and
-    ``keep_predictions=False``.
-
-    Parameters
-    ----------
-    estimators : dict of str -> estimator
-        Classifiers, as for :func:`credal.experiments.cross_validate`.
-    sizes : sequence of int
-        Training sizes ``d``.
-    n_theta, n_train_sets, n_test, n_features : int
-        Parameter draws, training sets per ``(theta, d)``, test-set size, features.
-    min_gap : float
-        Constraint of :func:`_draw_naive_parameters`.
-    gap_scale : float, default 1
-        :func:`_draw_naive_parameters`' shrinkage (1: the paper's generator; below 1 the
-        chapter's harder sensitivity run, same draws shrunk).
-    seed : int
-        Seed of every random choice (:func:`_study_rng` streams ``(0, k)`` for the
-        parameters, ``(1, k, d)`` for the test set, ``(2, k, d, r)`` for the
-        ``r``-th training set).
-    n_jobs, cache_dir, progress
-        Passed to the engine.
+    For every parameter draw ``k < n_theta`` and size ``d`` in ``sizes``: one test set of
+    ``n_test`` instances and ``n_train_sets`` training sets of ``d`` instances from the
+    same naive model (binary class, ``n_features`` binary features, the constraint
+    ``min_gap`` and the shrinkage ``gap_scale`` of :func:`_draw_naive_parameters`: 1 the
+    paper's generator, below 1 the chapter's harder sensitivity run, same draws shrunk).
+    Each (training set, test set) pair is one :func:`credal.experiments.holdout_item`;
+    the items of one ``(k, d)`` form a batch evaluated by
+    :func:`credal.experiments.cross_validate` (the classifiers ``estimators``, a dict)
+    with ``use_predefined_split=True``, ``preprocessing=None``,
+    ``keep_predictions=False`` and ``n_jobs``, ``cache_dir``, ``progress``.  ``seed``
+    seeds every random choice (:func:`_study_rng` streams ``(0, k)`` for the parameters,
+    ``(1, k, d)`` for the test set, ``(2, k, d, r)`` for the ``r``-th training set).
 
     Returns
     -------
     DataFrame
-        The engine's fold table, one row per experiment and classifier, with
-        the columns ``d``, ``theta`` and ``train_set`` added (``dataset`` is
+        The engine's fold table, one row per experiment and classifier, with the columns
+        ``d``, ``theta`` and ``train_set`` added (``dataset`` is
         ``"d{d}-theta{k}-train{r}"``).
     """
     sizes = [check_int("size", d, 1) for d in sizes]
-    n_theta = check_int("n_theta", n_theta, 1)
     n_train_sets = check_int("n_train_sets", n_train_sets, 1)
     n_test = check_int("n_test", n_test, 1)
     frames = []
-    for k in range(n_theta):
+    for k in range(check_int("n_theta", n_theta, 1)):
         params = _draw_naive_parameters(_study_rng(seed, _THETA, k), n_features=n_features,
-                                       min_gap=min_gap, gap_scale=gap_scale)
+                                        min_gap=min_gap, gap_scale=gap_scale)
         for d in sizes:
             test = _sample_naive(params, n_test, _study_rng(seed, _TEST, k, d))
             items = [holdout_item(f"d{d}-theta{k:03d}-train{r:03d}",
                                   _sample_naive(params, d, _study_rng(seed, _TRAIN, k, d, r)),
-                                  test)
-                     for r in range(n_train_sets)]
-            res = cross_validate(estimators, items, use_predefined_split=True,
-                                 preprocessing=None, keep_predictions=False,
-                                 n_jobs=n_jobs, cache_dir=cache_dir, progress=progress)
-            f = res.folds
+                                  test) for r in range(n_train_sets)]
+            f = cross_validate(estimators, items, use_predefined_split=True, preprocessing=None,
+                               keep_predictions=False, n_jobs=n_jobs, cache_dir=cache_dir,
+                               progress=progress).folds
             parts = f["dataset"].str.extract(r"^d(\d+)-theta(\d+)-train(\d+)$").astype(int)
             frames.append(f.assign(d=parts[0], theta=parts[1], train_set=parts[2]))
-    out = pd.concat(frames, ignore_index=True)
-    return out.sort_values(["d", "theta", "train_set", "classifier"],
-                           kind="stable").reset_index(drop=True)
+    return (pd.concat(frames, ignore_index=True)
+            .sort_values(["d", "theta", "train_set", "classifier"], kind="stable")
+            .reset_index(drop=True))
 
 
 # The harder generator of the sensitivity run: the paper's Table 1 implies a naive Bayes
-# accuracy (Det * Sgl-acc + (1 - Det) * NBC-I, exact with two classes) several points
-# below what its literal generator gives, so a second run shrinks every feature's class
-# difference (_draw_naive_parameters' gap_scale) until naive Bayes is as accurate as the
-# paper's.  The calibration uses its own draws (streams 3-5), not the study's.
+# accuracy (Det * Sgl-acc + (1 - Det) * NBC-I, exact with two classes) several points below
+# what its literal generator gives, so a second run shrinks every feature's class difference
+# (_draw_naive_parameters' gap_scale) until naive Bayes is as accurate as the paper's.  The
+# calibration uses its own draws (streams 3-5), not the study's.
 _CAL_THETA, _CAL_TEST, _CAL_TRAIN = 3, 4, 5
 
 
 def _implied_nbc_accuracy():
-    """Accuracy of the paper's naive Bayes implied by each size's rows of Table 1.
-
-    Returns
-    -------
-    DataFrame
-        Indexed by ``d``: ``implied`` (percent, mean over the size's two rows) and
-        ``rounding`` (the largest error the printed one-decimal values can cause).
-    """
-    pub = catalogue.published("antonucci_table1_artificial").rename(columns={"n": "d"})
+    """Accuracy of the paper's naive Bayes implied by each size's rows of Table 1: a
+    DataFrame indexed by ``d`` with ``implied`` (percent, mean over the size's two rows)
+    and ``rounding`` (the largest error the printed one-decimal values can cause)."""
+    pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
     imp = (pub["Det"] * pub["Sgl_acc"] + (100 - pub["Det"]) * pub["NBC_I"]) / 100
     # each printed value is within 0.05 of the truth: |d imp| <= 0.05 (1 + |Sgl - NBC-I|/100)
     rnd = 0.05 * (1 + (pub["Sgl_acc"] - pub["NBC_I"]).abs() / 100)
@@ -903,12 +739,12 @@ def _perks_nb_accuracy(X_train, y_train, X_test, y_test):
 
 
 def _nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_sets=10,
-                       n_test=2000, n_features=10, min_gap=0.1, seed=0):
+                        n_test=2000, n_features=10, min_gap=0.1, seed=0):
     """Mean accuracy of the Perks naive Bayes under the generator with ``gap_scale``.
 
-    The draws come from the calibration streams of ``seed`` (independent of the
-    study's) and do not depend on ``gap_scale`` except through the shrinkage, so the
-    curve is smooth in ``gap_scale`` (common random numbers).
+    The draws come from the calibration streams of ``seed`` (independent of the study's)
+    and do not depend on ``gap_scale`` except through the shrinkage, so the curve is
+    smooth in ``gap_scale`` (common random numbers).
 
     Returns
     -------
@@ -921,36 +757,29 @@ def _nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_
     acc = np.zeros(len(sizes))
     for k in range(check_int("n_theta", n_theta, 1)):
         params = _draw_naive_parameters(_study_rng(seed, _CAL_THETA, k), n_features=n_features,
-                                       min_gap=min_gap, gap_scale=gap_scale)
+                                        min_gap=min_gap, gap_scale=gap_scale)
         for i, d in enumerate(sizes):
             yt, Xt = _sample_codes(params, n_test, _study_rng(seed, _CAL_TEST, k, d))
             # all training sets of (k, d) in one draw, then split
             y, X = _sample_codes(params, n_train_sets * d, _study_rng(seed, _CAL_TRAIN, k, d))
             acc[i] += _perks_nb_accuracy(X.reshape(n_train_sets, d, -1),
-                                        y.reshape(n_train_sets, d), Xt, yt).mean()
-    return pd.Series(100 * acc / n_theta, index=pd.Index(sizes, name="d"),
-                     name="NBC accuracy")
+                                         y.reshape(n_train_sets, d), Xt, yt).mean()
+    return pd.Series(100 * acc / n_theta, index=pd.Index(sizes, name="d"), name="NBC accuracy")
 
 
-def _calibrate_gap_scale(targets=None, *, sizes=(25, 50, 100), n_theta=100, n_train_sets=10,
-                        n_test=2000, n_features=10, min_gap=0.1, seed=0, xtol=2e-3):
-    """The ``gap_scale`` at which naive Bayes is, on average over the sizes, as accurate
-    as the paper's Table 1 implies.
+def _calibrate_gap_scale(targets=None, *, xtol=2e-3, **kw):
+    """The ``gap_scale`` (float) at which naive Bayes is, on average over the sizes, as
+    accurate as the paper's Table 1 implies.
 
     Parameters
     ----------
     targets : pandas.Series, optional
         Target accuracy (percent) per size ``d``; default :func:`_implied_nbc_accuracy`.
-    sizes, n_theta, n_train_sets, n_test, n_features, min_gap, seed
-        As :func:`_nbc_accuracy_curve`.
     xtol : float
         Precision of ``gap_scale``.
-
-    Returns
-    -------
-    dict
-        ``gap_scale``, ``accuracy`` (:func:`_nbc_accuracy_curve` there), ``literal``
-        (the same at ``gap_scale = 1``) and ``targets``.
+    **kw
+        ``sizes``, ``n_theta``, ``n_train_sets``, ``n_test``, ``n_features``,
+        ``min_gap``, ``seed``, as :func:`_nbc_accuracy_curve`.
 
     Raises
     ------
@@ -959,11 +788,9 @@ def _calibrate_gap_scale(targets=None, *, sizes=(25, 50, 100), n_theta=100, n_tr
     """
     if targets is None:
         targets = _implied_nbc_accuracy()["implied"]
-    targets = pd.Series(targets).reindex(list(sizes))
+    targets = pd.Series(targets).reindex(list(kw.get("sizes", (25, 50, 100))))
     if targets.isna().any():
         raise ValueError(f"no target accuracy for the sizes {list(targets.index[targets.isna()])}")
-    kw = dict(sizes=sizes, n_theta=n_theta, n_train_sets=n_train_sets, n_test=n_test,
-              n_features=n_features, min_gap=min_gap, seed=seed)
     goal = float(targets.mean())
 
     def gap(x):
@@ -973,15 +800,10 @@ def _calibrate_gap_scale(targets=None, *, sizes=(25, 50, 100), n_theta=100, n_tr
     if not lo < 0 < hi:
         raise ValueError(f"the mean target {goal:.1f} % is not between the accuracies at "
                          f"gap_scale 0 ({lo + goal:.1f}) and 1 ({hi + goal:.1f})")
-    x = float(brentq(gap, 0.0, 1.0, xtol=xtol))
-    return {"gap_scale": x, "accuracy": _nbc_accuracy_curve(x, **kw),
-            "literal": _nbc_accuracy_curve(1.0, **kw), "targets": targets}
+    return float(brentq(gap, 0.0, 1.0, xtol=xtol))
 
 
-# ---------------------------------------------------------------------------
-# tables: indicators, matched determinacy, the published values beside ours
-# ---------------------------------------------------------------------------
-
+# --- tables: indicators, matched determinacy, the published values beside ours ------------
 
 def _fold_counts(folds):
     """Counts behind the fold metrics, so that folds can be pooled."""
@@ -990,23 +812,10 @@ def _fold_counts(folds):
     det = f["determinacy"] * n
     ind = n - det
     return pd.DataFrame({
-        "n": n, "det": det,
-        "det_correct": np.nan_to_num(f["single_accuracy"]) * det,
-        "dacc": f["discounted_accuracy"] * n,
-        "ind": ind,
+        "n": n, "det": det, "det_correct": np.nan_to_num(f["single_accuracy"]) * det,
+        "dacc": f["discounted_accuracy"] * n, "ind": ind,
         "nbc_ind_correct": np.nan_to_num(f["precise_on_indeterminate"]) * ind,
-        "nbc_correct": f["precise_accuracy"] * n,
-    }, index=f.index)
-
-
-def _ratios(c):
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return pd.DataFrame({
-            "Det": c["det"] / c["n"],
-            "Sgl_acc": np.where(c["det"] > 0, c["det_correct"] / c["det"], np.nan),
-            "D_acc": c["dacc"] / c["n"],
-            "NBC_I": np.where(c["ind"] > 0.5, c["nbc_ind_correct"] / c["ind"], np.nan),
-        }, index=c.index)
+        "nbc_correct": f["precise_accuracy"] * n}, index=f.index)
 
 
 def _pooled_indicators(folds, by):
@@ -1025,41 +834,41 @@ def _pooled_indicators(folds, by):
         Indexed by ``by``; fractions (NBC-I is ``nan`` for a group without an
         indeterminate instance).
     """
-    c = _fold_counts(folds).join(folds[list(by)])
-    return _ratios(c.groupby(list(by), sort=True).sum(numeric_only=True))
+    c = _fold_counts(folds).join(folds[list(by)]).groupby(list(by), sort=True).sum(
+        numeric_only=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return pd.DataFrame({
+            "Det": c["det"] / c["n"],
+            "Sgl_acc": np.where(c["det"] > 0, c["det_correct"] / c["det"], np.nan),
+            "D_acc": c["dacc"] / c["n"],
+            "NBC_I": np.where(c["ind"] > 0.5, c["nbc_ind_correct"] / c["ind"], np.nan)},
+            index=c.index)
 
 
-def _summary_frame(means, ses, counts=None):
+def _summary_frame(means, ses, counts):
     out = pd.DataFrame(index=means.index)
     for k in _INDICATORS.values():
-        out[k] = 100 * means[k]
-        out[f"{k}_se"] = 100 * ses[k]
-    if counts is not None:
-        out = out.join(counts)
+        out[k], out[f"{k}_se"] = 100 * means[k], 100 * ses[k]
+    out = out.join(counts)
     fam = [_family(c) for c in out.index.get_level_values("classifier")]
-    out.insert(0, "family", [f[0] for f in fam])
-    out.insert(1, "parameter", [f[1] for f in fam])
-    out.insert(2, "parameter_value", [f[2] for f in fam])
+    for i, col in enumerate(("family", "parameter", "parameter_value")):
+        out.insert(i, col, [f[i] for f in fam])
     return out
 
 
 def _artificial_summary(folds):
-    """Table-1 indicators of the simulation study, per size ``d`` and classifier.
+    """Table-1 indicators of the simulation study (:func:`_naive_study`'s folds), per
+    size ``d`` and classifier.
 
-    Each experiment (one training set, one test set) gives one value of every
-    indicator; the table reports their mean over experiments (as the paper:
-    averages over 600 experiments) in percent.  Experiments sharing a parameter
-    draw ``theta`` are correlated, so the standard error is the one of a mean of
-    clusters: the standard deviation of the per-``theta`` means divided by the
-    square root of the number of draws.  NBC-I is averaged over the experiments
-    where the classifier was indeterminate at least once (``n_nbc_i``).  Without
-    an ``NBC`` classifier in ``folds``, its row is rebuilt from the precise
-    predictions of the first NCC, which are the Perks naive Bayes' (same ``s``).
-
-    Parameters
-    ----------
-    folds : DataFrame
-        Output of :func:`_naive_study`.
+    Each experiment (one training set, one test set) gives one value of every indicator;
+    the table reports their mean over experiments (as the paper: averages over 600
+    experiments) in percent.  Experiments sharing a parameter draw ``theta`` are
+    correlated, so the standard error is the one of a mean of clusters: the standard
+    deviation of the per-``theta`` means divided by the square root of the number of
+    draws.  NBC-I is averaged over the experiments where the classifier was
+    indeterminate at least once (``n_nbc_i``).  Without an ``NBC`` classifier in
+    ``folds``, its row is rebuilt from the precise predictions of the first NCC, which
+    are the Perks naive Bayes' (same ``s``).
 
     Returns
     -------
@@ -1069,117 +878,97 @@ def _artificial_summary(folds):
         ``n_experiments``, ``n_nbc_i``.
     """
     per = _per_experiment(folds)
-    keys = ["d", "classifier"]
-    cols = list(_INDICATORS.values())
-    means = per.groupby(keys)[cols].mean()
-    _theta_means = per.groupby(keys + ["theta"])[cols].mean()
-    n_theta = _theta_means.notna().groupby(level=keys).sum()
-    ses = _theta_means.groupby(level=keys).std(ddof=1) / np.sqrt(n_theta)
+    keys, cols = ["d", "classifier"], list(_INDICATORS.values())
+    theta_means = per.groupby(keys + ["theta"])[cols].mean()
+    n_theta = theta_means.notna().groupby(level=keys).sum()
+    ses = theta_means.groupby(level=keys).std(ddof=1) / np.sqrt(n_theta)
     counts = pd.DataFrame({"n_experiments": per.groupby(keys).size(),
                            "n_nbc_i": per.groupby(keys)["NBC_I"].count()})
-    return _summary_frame(means, ses, counts)
+    return _summary_frame(per.groupby(keys)[cols].mean(), ses, counts)
 
 
 def _theta_means(folds):
     """Per-draw means of the Table-1 indicators: one row per (``d``, classifier, theta).
 
     The three sizes of the study share their parameter draws, so a quantity that
-    combines sizes gets its standard error from these per-draw values (their spread
-    over draws), not from the sizes' standard errors as if they were independent.
-
-    Parameters
-    ----------
-    folds : DataFrame
-        Output of :func:`_naive_study`.
+    combines sizes gets its standard error from these per-draw values (their spread over
+    draws), not from the sizes' standard errors as if they were independent.
 
     Returns
     -------
     DataFrame
         Index (``d``, ``classifier``, ``theta``); ``Det``, ``Sgl_acc``, ``D_acc``,
-        ``NBC_I`` in percent (mean over the draw's training sets; NBC-I over those
-        with an indeterminate instance), with the ``NBC`` rows as in
-        :func:`_artificial_summary`.
+        ``NBC_I`` in percent (mean over the draw's training sets of :func:`_naive_study`'s
+        ``folds``; NBC-I over those with an indeterminate instance), with the ``NBC``
+        rows as in :func:`_artificial_summary`.
     """
-    per = _per_experiment(folds)
-    cols = list(_INDICATORS.values())
-    return 100 * per.groupby(["d", "classifier", "theta"])[cols].mean()
+    return 100 * _per_experiment(folds).groupby(["d", "classifier", "theta"])[
+        list(_INDICATORS.values())].mean()
 
 
 def _per_experiment(folds):
     """Fold table with indicator columns renamed, plus NBC rows rebuilt if missing."""
     per = folds.rename(columns=_INDICATORS)
-    if "NBC" not in set(per["classifier"]) and "precise_accuracy" in per:
+    ncc = sorted(c for c in set(per["classifier"]) if str(c).startswith("NCC_"))
+    if "NBC" not in set(per["classifier"]) and "precise_accuracy" in per and ncc:
         # every NCC predicts like the Perks naive Bayes: rebuild its row from one
-        ncc = sorted(c for c in set(per["classifier"]) if str(c).startswith("NCC_"))
-        if ncc:
-            nb = per[per["classifier"] == ncc[0]].copy()
-            nb["classifier"] = "NBC"
-            nb["Det"] = 1.0
-            nb["Sgl_acc"] = nb["D_acc"] = nb["precise_accuracy"]
-            nb["NBC_I"] = np.nan
-            per = pd.concat([per, nb], ignore_index=True)
+        nb = per[per["classifier"] == ncc[0]].copy()
+        nb["classifier"], nb["Det"], nb["NBC_I"] = "NBC", 1.0, np.nan
+        nb["Sgl_acc"] = nb["D_acc"] = nb["precise_accuracy"]
+        per = pd.concat([per, nb], ignore_index=True)
     return per
 
 
 def _uci_summary(folds):
     """Table-2 indicators per data set and classifier, in percent.
 
-    The test instances of the ``n_splits`` folds of one repetition are pooled
-    (each instance is classified once per repetition), which gives one value
-    per repetition; the table reports the mean over repetitions and its
-    standard error (``nan`` with a single repetition).
+    The test instances of the ``n_splits`` folds of one repetition are pooled (each
+    instance is classified once per repetition), which gives one value per repetition;
+    the table reports the mean over repetitions and its standard error (``nan`` with a
+    single repetition).
 
     Returns
     -------
     DataFrame
-        Index (``dataset``, ``classifier``); columns as :func:`_artificial_summary`
-        plus ``n_repeats``, ``n_nbc_i`` (repetitions with an indeterminate
-        instance) and ``NBC_acc`` (accuracy of the Perks naive Bayes).
+        Index (``dataset``, ``classifier``); columns as :func:`_artificial_summary` plus
+        ``n_repeats``, ``n_nbc_i`` (repetitions with an indeterminate instance) and
+        ``NBC_acc`` (accuracy of the Perks naive Bayes).
     """
     keys = ["dataset", "classifier"]
     rep = _pooled_indicators(folds, keys + ["repeat"])
-    means = rep.groupby(level=keys).mean()
-    n_rep = rep.notna().groupby(level=keys).sum()
-    ses = rep.groupby(level=keys).std(ddof=1) / np.sqrt(n_rep)
-    nbc = (_fold_counts(folds).join(folds[keys]).groupby(keys)[["nbc_correct", "n"]].sum())
+    ses = rep.groupby(level=keys).std(ddof=1) / np.sqrt(rep.notna().groupby(level=keys).sum())
+    nbc = _fold_counts(folds).join(folds[keys]).groupby(keys)[["nbc_correct", "n"]].sum()
     counts = pd.DataFrame({"n_repeats": rep.groupby(level=keys).size(),
                            "n_nbc_i": rep["NBC_I"].groupby(level=keys).count(),
                            "NBC_acc": 100 * nbc["nbc_correct"] / nbc["n"]})
-    return _summary_frame(means, ses, counts)
+    return _summary_frame(rep.groupby(level=keys).mean(), ses, counts)
 
 
 def _match_determinacy(summary, group="d"):
-    """Pairs (NCC_eps, LNCC_alpha) with the closest determinacy, per group.
+    """Pairs (NCC_eps, LNCC_alpha) with the closest determinacy, per group (index level
+    ``group`` of :func:`_artificial_summary` or :func:`_uci_summary`, ``"d"`` or
+    ``"dataset"``).
 
-    The rule: among every pair of an NCC_eps and an LNCC_alpha of the grid, take
-    the one with the smallest absolute difference of mean determinacy; ties
-    (equal to 1e-9 points) go to the smaller epsilon, then the larger alpha.
-
-    Parameters
-    ----------
-    summary : DataFrame
-        :func:`_artificial_summary` or :func:`_uci_summary`.
-    group : str
-        Index level of the groups (``"d"`` or ``"dataset"``).
+    The rule: among every pair of an NCC_eps and an LNCC_alpha of the grid, take the one
+    with the smallest absolute difference of mean determinacy; ties (equal to 1e-9
+    points) go to the smaller epsilon, then the larger alpha.
 
     Returns
     -------
     DataFrame
-        Indexed by ``group``: ``NCC``, ``LNCC`` (classifier names), their
-        determinacies and ``gap`` (absolute difference, points).
+        Indexed by ``group``: ``NCC``, ``LNCC`` (classifier names), their determinacies
+        ``Det_NCC``, ``Det_LNCC`` and ``gap`` (absolute difference, points).
     """
     rows = []
     for g, sub in summary.groupby(level=group, sort=True):
         s = sub.droplevel(group)
-        ncc = s[s["family"] == "NCC"]
-        lncc = s[s["family"] == "LNCC"]
-        gap = np.abs(ncc["Det"].to_numpy()[:, None] - lncc["Det"].to_numpy()[None, :])
-        gap = np.round(gap, 9)
+        ncc, lncc = s[s["family"] == "NCC"], s[s["family"] == "LNCC"]
+        gap = np.round(np.abs(ncc["Det"].to_numpy()[:, None] - lncc["Det"].to_numpy()[None, :]),
+                       9)
         order = np.lexsort((-np.repeat(lncc["parameter_value"].to_numpy()[None, :],
                                        len(ncc), 0).ravel(),
                             np.repeat(ncc["parameter_value"].to_numpy()[:, None],
-                                      len(lncc), 1).ravel(),
-                            gap.ravel()))
+                                      len(lncc), 1).ravel(), gap.ravel()))
         i, j = np.unravel_index(order[0], gap.shape)
         rows.append({group: g, "NCC": ncc.index[i], "LNCC": lncc.index[j],
                      "Det_NCC": ncc["Det"].iloc[i], "Det_LNCC": lncc["Det"].iloc[j],
@@ -1188,39 +977,29 @@ def _match_determinacy(summary, group="d"):
 
 
 def _matched_pairs_table(summary, group="d"):
-    """Our closest-determinacy pairs side by side (the paper's Tables 1-2 layout,
-    for every group).
-
-    Returns
-    -------
-    DataFrame
-        Indexed by ``group``; the two classifiers, then each indicator for NCC
-        and LNCC (percent) and the determinacy gap.
-    """
-    m = _match_determinacy(summary, group)
+    """Our closest-determinacy pairs side by side (the paper's Tables 1-2 layout, for
+    every group): indexed by ``group``; the two classifiers, then each indicator for NCC
+    and LNCC (percent) and the determinacy gap."""
     rows = []
-    for g, r in m.iterrows():
+    for g, r in _match_determinacy(summary, group).iterrows():
         a, b = summary.loc[(g, r.NCC)], summary.loc[(g, r.LNCC)]
         row = {group: g, "NCC": r.NCC, "LNCC": r.LNCC}
         for k, lab in _INDICATOR_LABELS.items():
-            row[f"{lab} NCC"] = a[k]
-            row[f"{lab} LNCC"] = b[k]
-        row["Det gap"] = r.gap
-        rows.append(row)
+            row[f"{lab} NCC"], row[f"{lab} LNCC"] = a[k], b[k]
+        rows.append({**row, "Det gap": r.gap})
     return pd.DataFrame(rows).set_index(group)
 
 
-def _uci_datasets_table(names=None):
-    """The binary data sets of the UCI study: size, features, class balance, missing.
+def _uci_datasets_table(names):
+    """The binary data sets of the UCI study (catalogue ``names``): size, features,
+    class balance, missing cells.
 
     Returns
     -------
     DataFrame
-        Indexed by our name: ``paper's name`` (the three the paper names),
-        ``rows``, ``features``, ``numeric features``, ``majority class (%)``,
-        ``missing cells (%)``.
+        Indexed by our name: ``paper's name`` (the three the paper names), ``rows``,
+        ``features``, ``numeric features``, ``majority class (%)``, ``missing cells (%)``.
     """
-    names = list(names) if names else catalogue.names("antonucci-lncc")
     paper = {v: k for k, v in _PAPER_DATASETS.items()}
     rows = []
     for name in names:
@@ -1235,38 +1014,20 @@ def _uci_datasets_table(names=None):
     return pd.DataFrame(rows).set_index("data set")
 
 
-def _with_published(ours, pub, keys):
-    """Join our indicators (percent, with SE) and the published ones on ``keys``."""
-    cols = list(_INDICATORS.values())
-    pub = pub.set_index(keys)[cols].add_suffix("_paper")
-    out = ours.join(pub, how="left")
-    for k in cols:
-        out[f"{k}_diff"] = out[k] - out[f"{k}_paper"]
-    return out
-
-
 def _nbc_accuracy_check(summary, theta):
     """Accuracy of naive Bayes per size: measured by us, implied by Table 1, and a test.
 
-    With two classes every instance is either determinate (naive Bayes then
-    returns the credal classifier's class, so it is right with probability
-    Sgl-acc) or indeterminate (right with probability NBC-I), so naive Bayes'
-    accuracy is ``Det * Sgl-acc + (1 - Det) * NBC-I``; each published row of
-    Table 1 therefore implies the accuracy of the paper's naive Bayes.
-
-    The difference is tested on the per-draw values (:func:`_theta_means`): a Welch-type
-    t statistic whose standard error combines ours (spread of our per-draw
-    accuracies over our draws) and the paper's (the same spread over its 20
-    draws), after taking off the largest error the printed digits allow; two-sided
-    p-value from Student's t with (our draws - 1) degrees of freedom.  The row
+    With two classes every instance is either determinate (naive Bayes then returns the
+    credal classifier's class, so it is right with probability Sgl-acc) or indeterminate
+    (right with probability NBC-I), so naive Bayes' accuracy is ``Det * Sgl-acc + (1 -
+    Det) * NBC-I``; each published row of Table 1 therefore implies the accuracy of the
+    paper's naive Bayes.  The difference is tested on the per-draw values ``theta``
+    (:func:`_theta_means` of the run of ``summary``, :func:`_artificial_summary` with
+    its ``NBC`` rows): a Welch-type t statistic whose standard error combines ours
+    (spread of our per-draw accuracies over our draws) and the paper's (the same spread
+    over its 20 draws), after taking off the largest error the printed digits allow;
+    two-sided p-value from Student's t with (our draws - 1) degrees of freedom.  The row
     ``all`` tests the mean over the sizes, per draw (the sizes share their draws).
-
-    Parameters
-    ----------
-    summary : DataFrame
-        :func:`_artificial_summary` (must hold the ``NBC`` rows).
-    theta : DataFrame
-        :func:`_theta_means` of the same run.
 
     Returns
     -------
@@ -1276,40 +1037,36 @@ def _nbc_accuracy_check(summary, theta):
         paper`` (mean of its rows), the ``difference`` (ours minus the paper's), ``SE of
         the difference``, ``t`` and ``p-value``.
     """
-    pub = catalogue.published("antonucci_table1_artificial").rename(columns={"n": "d"})
+    pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
     implied = _implied_nbc_accuracy()
     rows = []
     for d, sub in pub.groupby("d"):
-        ours_rows = summary.reindex([(d, c) for c in sub["classifier"]])
-        ours_imp = ((ours_rows["Det"] * ours_rows["Sgl_acc"]
-                     + (100 - ours_rows["Det"]) * ours_rows["NBC_I"].fillna(0)) / 100)
+        ours = summary.reindex([(d, c) for c in sub["classifier"]])
         nbc = summary.loc[(d, "NBC")] if (d, "NBC") in summary.index else None
-        imp = float(implied.loc[d, "implied"])
-        rows.append({"d": d,
-                     "NBC accuracy (ours)": np.nan if nbc is None else nbc["Sgl_acc"],
+        acc = np.nan if nbc is None else nbc["Sgl_acc"]
+        rows.append({"d": d, "NBC accuracy (ours)": acc,
                      "SE": np.nan if nbc is None else nbc["Sgl_acc_se"],
-                     "implied by our rows": ours_imp.mean(),
-                     "NBC accuracy implied by the paper": imp,
-                     "difference": (np.nan if nbc is None else nbc["Sgl_acc"]) - imp})
+                     "implied by our rows": ((ours["Det"] * ours["Sgl_acc"] + (100 - ours["Det"])
+                                              * ours["NBC_I"].fillna(0)) / 100).mean(),
+                     "NBC accuracy implied by the paper": float(implied.loc[d, "implied"]),
+                     "difference": acc - float(implied.loc[d, "implied"])})
     out = pd.DataFrame(rows).set_index("d")
-    acc = theta.xs("NBC", level="classifier")["Sgl_acc"].unstack("d")  # theta x d
-    acc = acc.reindex(columns=out.index)
+    acc = theta.xs("NBC", level="classifier")["Sgl_acc"].unstack("d").reindex(columns=out.index)
     n_paper = int(_published_headline()["artificial data: parameter draws"])
     per_size = [(d, acc[d].dropna(), float(implied.loc[d, "rounding"])) for d in out.index]
     per_size.append(("all", acc.dropna().mean(axis=1), float(implied["rounding"].max())))
     out.index = out.index.astype(object)
     for d, v, rnd in per_size:
         n = len(v)
-        ours = float(v.mean()) if n else np.nan
-        paper = (float(implied["implied"].mean()) if d == "all"
-                 else float(implied.loc[d, "implied"]))
-        diff = ours - paper
+        paper = float(implied["implied"].mean() if d == "all" else implied.loc[d, "implied"])
+        diff = (float(v.mean()) if n else np.nan) - paper
         se = float(v.std(ddof=1) * np.sqrt(1 / n + 1 / n_paper)) if n > 1 else np.nan
         t = np.sign(diff) * max(abs(diff) - rnd, 0.0) / se if n > 1 and se > 0 else np.nan
         p = float(2 * stats.t.sf(abs(t), n - 1)) if np.isfinite(t) else np.nan
         if d == "all":
             out.loc[d, ["NBC accuracy (ours)", "SE", "NBC accuracy implied by the paper",
-                        "difference"]] = [ours, v.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan,
+                        "difference"]] = [float(v.mean()) if n else np.nan,
+                                          v.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan,
                                           paper, diff]
             out.loc[d, "implied by our rows"] = out["implied by our rows"].iloc[:-1].mean()
         out.loc[d, ["SE of the difference", "t", "p-value"]] = [se, t, p]
@@ -1317,51 +1074,49 @@ def _nbc_accuracy_check(summary, theta):
     return out
 
 
+_PAIR = {(True, True): "paper's and ours", (True, False): "paper's", (False, True): "ours"}
 
-def _pair_label(in_paper, in_ours):
-    return {(True, True): "paper's and ours", (True, False): "paper's",
-            (False, True): "ours"}[(in_paper, in_ours)]
+
+def _beside_published(summary, pub, group, groups):
+    """For each of ``groups``: the paper's two classifiers (its pair of close determinacy)
+    and our own closest pair (:func:`_match_determinacy`), marked in ``pair``, with our
+    indicators, the published ones (``*_paper``) and ``*_diff`` (ours minus published)."""
+    matched = _match_determinacy(summary, group)
+    rows = []
+    for g in groups:
+        paper = list(pub.loc[pub[group] == g, "classifier"])
+        ours = list(matched.loc[g, ["NCC", "LNCC"]]) if g in matched.index else []
+        rows += [(g, c, _PAIR[(c in paper, c in ours)]) for c in dict.fromkeys(paper + ours)]
+    out = summary.reindex(pd.MultiIndex.from_tuples([r[:2] for r in rows],
+                                                    names=[group, "classifier"]))
+    out.insert(0, "pair", [r[2] for r in rows])
+    cols = list(_INDICATORS.values())
+    out = out.join(pub.set_index([group, "classifier"])[cols].add_suffix("_paper"), how="left")
+    for k in cols:
+        out[f"{k}_diff"] = out[k] - out[f"{k}_paper"]
+    return out
 
 
 def _table1(summary):
-    """Table 1 (artificial data) with the published values beside ours.
-
-    Rows: for each size, the paper's two classifiers (its pair of close
-    determinacy) and our own closest pair (:func:`_match_determinacy`), marked in
-    ``pair``.
+    """Table 1 (artificial data, :func:`_artificial_summary`) with the published values
+    beside ours: for each size, the paper's two classifiers and our own closest pair.
 
     Returns
     -------
     DataFrame
-        Index (``d``, ``classifier``); ``pair``, our indicators with standard
-        errors, ``*_paper`` and ``*_diff`` (ours minus published).
+        Index (``d``, ``classifier``); ``pair``, our indicators with standard errors,
+        ``*_paper`` and ``*_diff`` (ours minus published).
     """
-    pub = catalogue.published("antonucci_table1_artificial").rename(columns={"n": "d"})
-    matched = _match_determinacy(summary, "d")
-    rows = []
-    for d in sorted(set(pub["d"]) | set(matched.index)):
-        paper_pair = list(pub.loc[pub["d"] == d, "classifier"])
-        ours_pair = list(matched.loc[d, ["NCC", "LNCC"]]) if d in matched.index else []
-        for c in dict.fromkeys(paper_pair + ours_pair):
-            label = _pair_label(c in paper_pair, c in ours_pair)
-            rows.append((d, c, label))
-    idx = pd.MultiIndex.from_tuples([(d, c) for d, c, _ in rows], names=["d", "classifier"])
-    ours = summary.reindex(idx)
-    ours.insert(0, "pair", [p for _, _, p in rows])
-    return _with_published(ours, pub, ["d", "classifier"])
+    pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
+    groups = sorted(set(pub["d"]) | set(summary.index.get_level_values("d")))
+    return _beside_published(summary, pub, "d", groups)
 
 
 def _published_table2(fix_swap=True):
-    """Table 2 as printed, with our data-set names; optionally with the hepatitis
-    D-acc and NBC-I columns swapped back (``data/published/README.md``: with two
-    classes D-acc is about Det * Sgl-acc + (1 - Det) / 2, which the printed NBC-I
-    column satisfies).
-
-    Returns
-    -------
-    DataFrame
-        Columns of ``antonucci_table2_uci.csv`` plus ``paper_name`` and ``note``.
-    """
+    """Table 2 as printed (columns of ``antonucci_table2_uci.csv`` plus ``paper_name`` and
+    ``note``), with our data-set names; optionally with the hepatitis D-acc and NBC-I
+    columns swapped back (``data/published/README.md``: with two classes D-acc is about
+    Det * Sgl-acc + (1 - Det) / 2, which the printed NBC-I column satisfies)."""
     pub = catalogue.published("antonucci_table2_uci").rename(columns={"dataset": "paper_name"})
     pub.insert(0, "dataset", pub["paper_name"].map(_PAPER_DATASETS))
     pub["note"] = ""
@@ -1373,11 +1128,9 @@ def _published_table2(fix_swap=True):
 
 
 def _table2(summary):
-    """Table 2 (UCI) with the published values beside ours.
-
-    For each data set the paper shows (german = our credit_g, haberman,
-    hepatitis): its two classifiers, then our closest pair
-    (:func:`_match_determinacy`) when it differs.
+    """Table 2 (UCI, :func:`_uci_summary`) with the published values beside ours: for each
+    data set the paper shows (german = our credit_g, haberman, hepatitis), its two
+    classifiers, then our closest pair when it differs.
 
     Returns
     -------
@@ -1386,33 +1139,27 @@ def _table2(summary):
         ``*_diff``, ``note``.
     """
     pub = _published_table2()
-    matched = _match_determinacy(summary, "dataset")
-    rows = []
-    for ds in dict.fromkeys(pub["dataset"]):
-        paper_pair = list(pub.loc[pub["dataset"] == ds, "classifier"])
-        ours_pair = list(matched.loc[ds, ["NCC", "LNCC"]]) if ds in matched.index else []
-        for c in dict.fromkeys(paper_pair + ours_pair):
-            label = _pair_label(c in paper_pair, c in ours_pair)
-            rows.append((ds, c, label))
-    idx = pd.MultiIndex.from_tuples([(d, c) for d, c, _ in rows],
-                                    names=["dataset", "classifier"])
-    ours = summary.reindex(idx)
-    ours.insert(0, "pair", [p for _, _, p in rows])
-    out = _with_published(ours, pub, ["dataset", "classifier"])
+    out = _beside_published(summary, pub, "dataset", dict.fromkeys(pub["dataset"]))
     notes = pub.set_index(["dataset", "classifier"])["note"]
     out["note"] = notes.reindex(out.index).fillna("").to_numpy()
     return out
+
+
+_SEC52 = {"Det": "average determinacy over 9 UCI binary data sets (default settings)",
+          "Sgl_acc": "average single-accuracy (Sgl-acc)",
+          "D_acc": "average discounted accuracy (D-acc)",
+          "NBC_I": "average NBC-I (NBC accuracy on indeterminately classified instances)"}
 
 
 def _default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
     """The Sec. 5.2 averages over the data sets for the default NCC and LNCC.
 
     Standard errors combine the per-data-set ones as for a mean of independent
-    estimates, ``sqrt(sum se^2) / k``.  ``*_choice_sd`` is how much the paper's
-    average would move with another choice of the data sets it does not name: six of
-    its nine are our guess, so the SD over random choices of them is the SD of the
-    indicator over our guessed data sets times ``sqrt(6) / 9`` (NaN with fewer than
-    two guessed data sets in ``summary``).
+    estimates, ``sqrt(sum se^2) / k``.  ``*_choice_sd`` is how much the paper's average
+    would move with another choice of the data sets it does not name: six of its nine
+    are our guess, so the SD over random choices of them is the SD of the indicator over
+    our guessed data sets times ``sqrt(6) / 9`` (NaN with fewer than two guessed data
+    sets in ``summary``, :func:`_uci_summary`).
 
     Returns
     -------
@@ -1422,10 +1169,6 @@ def _default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
         ``*_diff``, ``n_datasets`` and ``n_repeats`` (fewest CV repetitions behind a
         data set's value).
     """
-    keys = {"Det": "average determinacy over 9 UCI binary data sets (default settings)",
-            "Sgl_acc": "average single-accuracy (Sgl-acc)",
-            "D_acc": "average discounted accuracy (D-acc)",
-            "NBC_I": "average NBC-I (NBC accuracy on indeterminately classified instances)"}
     h = catalogue.published(_HEAD)
     n_paper = int(_published_headline()["UCI: binary data sets analysed"])
     n_guessed = n_paper - len(_PAPER_DATASETS)
@@ -1435,7 +1178,7 @@ def _default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
         row = {"classifier": c, "n_datasets": len(sub),
                "n_repeats": int(sub["n_repeats"].min()) if "n_repeats" in sub else 1}
         guessed = [d for d in sub.index if d not in _PAPER_DATASETS.values()]
-        for k, q in keys.items():
+        for k, q in _SEC52.items():
             v = sub[k].dropna()
             row[k] = v.mean()
             se = sub.loc[v.index, f"{k}_se"]
@@ -1451,12 +1194,7 @@ def _default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
     return pd.DataFrame(rows).set_index("classifier")
 
 
-# ---------------------------------------------------------------------------
-# compact views for the book (at most seven columns; the CSVs keep every column)
-# ---------------------------------------------------------------------------
-# run, tables, numbers
-# ---------------------------------------------------------------------------
-
+# --- run, tables, numbers -----------------------------------------------------------------
 
 def run(estimators=None, *, fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_samples=3000,
         cloud_replicates=50, cut_alphas=(0.2, 0.75), profile_points=2001, lncc_grid=250,
@@ -1500,18 +1238,21 @@ def run(estimators=None, *, fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_s
     """
     est = classifiers() if estimators is None else dict(estimators)
     study = {k: v for k, v in est.items() if k != "NBC"}
-    kw = dict(sizes=sizes, n_theta=n_theta, n_features=n_features, min_gap=min_gap,
-              seed=seed, n_jobs=n_jobs)
+    kw = dict(sizes=sizes, n_theta=n_theta, n_features=n_features, min_gap=min_gap, seed=seed)
     names = list(uci_datasets) if uci_datasets else catalogue.names("antonucci-lncc")
-    res = _run_examples(fig1_max_n, fig1_alpha, fig1_s, cloud_samples, cloud_replicates,
-                        cut_alphas, profile_points, lncc_grid, seed)
-    res["artificial"] = _naive_study(study, n_train_sets=n_train_sets, n_test=n_test,
-                                     cache_dir=cache_dir if cache_simulation else None, **kw)
-    gap_scale = _calibrate_gap_scale(sizes=sizes, n_theta=calibration_draws,
-                                     n_features=n_features, min_gap=min_gap,
-                                     seed=seed)["gap_scale"]
+    cloud = _example2_cloud(cloud_samples, [seed, 0])
+    res = {"intervals": _likelihood_vs_idm(list(range(2, fig1_max_n + 1, 2)),
+                                           alpha=fig1_alpha, s=fig1_s),
+           "cloud": cloud, "envelope": _TwoClassProfile(**_EXAMPLE2).curve(profile_points),
+           "cuts": _example2_cuts(cloud, cut_alphas),
+           "example2": _example2_summary(cloud_samples, cloud_replicates, cut_alphas, seed),
+           "profiles": _example3_profiles(profile_points), "example3": _example3_summary(lncc_grid),
+           "artificial": _naive_study(study, n_train_sets=n_train_sets, n_test=n_test,
+                                      n_jobs=n_jobs, cache_dir=cache_dir if cache_simulation
+                                      else None, **kw), "uci_datasets": names}
+    gap_scale = _calibrate_gap_scale(**{**kw, "n_theta": calibration_draws})
     res["harder"] = _naive_study(study, n_train_sets=harder_n_train_sets, n_test=harder_n_test,
-                                 gap_scale=gap_scale, **kw)
+                                 n_jobs=n_jobs, gap_scale=gap_scale, **kw)
     res["uci"] = cross_validate(est, names, n_splits=n_splits, n_repeats=n_repeats,
                                 random_state=seed, n_jobs=n_jobs, cache_dir=cache_dir,
                                 keep_predictions=False).folds
@@ -1523,22 +1264,7 @@ def run(estimators=None, *, fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_s
         calibration_draws=calibration_draws, harder_n_test=harder_n_test,
         harder_n_train_sets=harder_n_train_sets, gap_scale=gap_scale, n_splits=n_splits,
         n_repeats=n_repeats)
-    res["uci_datasets"] = names
     return res
-
-
-def _run_examples(fig1_max_n, fig1_alpha, fig1_s, cloud_samples, cloud_replicates, cut_alphas,
-                  profile_points, lncc_grid, seed):
-    """Figure 1 and Examples 2-3 of :func:`run` (same parameters, same keys)."""
-    cloud = _example2_cloud(cloud_samples, [seed, 0])
-    return {"intervals": _likelihood_vs_idm(list(range(2, fig1_max_n + 1, 2)),
-                                            alpha=fig1_alpha, s=fig1_s),
-            "cloud": cloud,
-            "envelope": _TwoClassProfile(**_EXAMPLE2).curve(profile_points),
-            "cuts": _example2_cuts(cloud, cut_alphas),
-            "example2": _example2_summary(cloud_samples, cloud_replicates, cut_alphas, seed),
-            "profiles": _example3_profiles(profile_points),
-            "example3": _example3_summary(lncc_grid)}
 
 
 #: tables shown in the compact layout of :func:`_shown` (key ``<name>_shown``)
@@ -1574,75 +1300,43 @@ def tables(results):
          "example2_envelope": r["envelope"], "example2_cuts_first_cloud": r["cuts"],
          "example2": r["example2"], "example3_profiles": r["profiles"],
          "example3": r["example3"], "uci_datasets": _uci_datasets_table(r["uci_datasets"])}
-    for run_, tag in (("artificial", ""), ("harder", "harder_")):
+    for run_, pre, tab in (("artificial", "artificial_", ""), ("harder", "harder_", "harder_")):
         summary, theta = _artificial_summary(r[run_]), _theta_means(r[run_])
-        t[f"{tag or 'artificial_'}all_classifiers"] = summary
-        t[f"{tag or 'artificial_'}theta"] = theta
-        t[f"{tag}table1"] = _table1(summary)
-        t[f"{tag or 'artificial_'}matched_pairs"] = _matched_pairs_table(summary, "d")
-        t[f"{tag or 'artificial_'}nbc_accuracy"] = _nbc_accuracy_check(summary, theta)
+        t.update({f"{pre}all_classifiers": summary, f"{pre}theta": theta,
+                  f"{tab}table1": _table1(summary),
+                  f"{pre}matched_pairs": _matched_pairs_table(summary, "d"),
+                  f"{pre}nbc_accuracy": _nbc_accuracy_check(summary, theta)})
     uci = _uci_summary(r["uci"])
     t.update({"uci_all_classifiers": uci, "table2": _table2(uci),
               "uci_matched_pairs": _matched_pairs_table(uci, "dataset"),
               "default_averages": _default_averages(uci)})
     lit = HEADLINE.judge(t, only=lambda h: h.quantity.startswith("Table 1:"))
-    t["generator_comparison"] = _generator_comparison(lit, _HARDER.judge(t))
-    t["generator_long"] = _generator_long(t["generator_comparison"])
+    t["generator_comparison"] = gen = _generator_comparison(lit, _HARDER.judge(t))
+    long = [pd.DataFrame({"quantity": gen.index.astype(str), "generator": tag,
+                          "published": gen["published"].to_numpy(float),
+                          **{c: gen[f"{c} ({tag})"].to_numpy(float) for c in ("ours", "tolerance")},
+                          "verdict": gen[f"verdict ({tag})"].to_numpy()})
+            for tag in ("literal", "harder")]
+    order = {q: i for i, q in enumerate(gen.index.astype(str))}
+    t["generator_long"] = (pd.concat(long, ignore_index=True)
+                           .sort_values("quantity", key=lambda c: c.map(order), kind="stable")
+                           .reset_index(drop=True))
     t.update({f"{k}_shown": _shown(t[k]) for k in _SHOWN})
     return t
 
 
 def _generator_comparison(literal, harder):
-    """Table 1's headline rows under the literal and the harder generator, side by side.
-
-    Parameters
-    ----------
-    literal, harder : DataFrame
-        The judged Table 1 rows of the two runs (same quantities, same order).
-
-    Returns
-    -------
-    DataFrame
-        Indexed by quantity (without the run label): ``published``, then ours,
-        tolerance and verdict for each generator.
-    """
-    def strip(q):
-        return q.split(": ", 1)[1]
-
-    a = literal.assign(quantity=literal["quantity"].map(strip)).set_index("quantity")
-    b = harder.assign(quantity=harder["quantity"].map(strip)).set_index("quantity")
-    out = pd.DataFrame({"published": a["published"]})
-    for tag, df in (("literal", a), ("harder", b)):
+    """Table 1's headline rows under the literal and the harder generator (the judged rows
+    of the two runs: same quantities, same order), side by side: indexed by quantity
+    (without the run label), ``published``, then ours, tolerance and verdict for each."""
+    out = None
+    for tag, df in (("literal", literal), ("harder", harder)):
+        df = df.assign(quantity=df["quantity"].str.split(": ", n=1).str[1]).set_index("quantity")
+        out = pd.DataFrame({"published": df["published"]}) if out is None else out
         df = df.reindex(out.index)
-        out[f"ours ({tag})"] = df["ours"]
-        out[f"tolerance ({tag})"] = df["tolerance"]
+        out[f"ours ({tag})"], out[f"tolerance ({tag})"] = df["ours"], df["tolerance"]
         out[f"verdict ({tag})"] = df["verdict"]
     return out
-
-
-def _generator_long(gen_cmp):
-    """:func:`_generator_comparison` with one row per quantity and generator: quantity,
-    generator, published, ours, tolerance, verdict (the layout of the book's table)."""
-    parts = [pd.DataFrame({
-        "quantity": gen_cmp.index.astype(str), "generator": tag,
-        "published": gen_cmp["published"].to_numpy(float),
-        "ours": gen_cmp[f"ours ({tag})"].to_numpy(float),
-        "tolerance": gen_cmp[f"tolerance ({tag})"].to_numpy(float),
-        "verdict": gen_cmp[f"verdict ({tag})"].to_numpy()}) for tag in ("literal", "harder")]
-    order = {q: i for i, q in enumerate(gen_cmp.index.astype(str))}
-    return (pd.concat(parts, ignore_index=True)
-            .sort_values("quantity", key=lambda c: c.map(order), kind="stable")
-            .reset_index(drop=True))
-
-
-def _cell(v, se=None, paper=None, digits=1):
-    """ "ours ± SE (paper)" for one indicator; parts that are missing are left out."""
-    text = "–" if v is None or not np.isfinite(v) else f"{v:.{digits}f}"
-    if text != "–" and se is not None and np.isfinite(se):
-        text += f" ± {se:.{digits}f}"
-    if paper is not None and np.isfinite(paper):
-        text += f" ({paper:.1f})"
-    return text
 
 
 def _shown(table, digits=1):
@@ -1666,9 +1360,13 @@ def _shown(table, digits=1):
                        for p, n in zip(table["pair"], notes)]
     nan = pd.Series(np.nan, index=table.index)
     for k, lab in _INDICATOR_LABELS.items():
-        out[lab] = [_cell(a, b, c, digits) for a, b, c in
-                    zip(table[k].astype(float), table.get(f"{k}_se", nan).astype(float),
-                        table.get(f"{k}_paper", nan).astype(float))]
+        cells = []
+        for v, se, pub in zip(*(table.get(c, nan).astype(float)
+                                for c in (k, f"{k}_se", f"{k}_paper"))):
+            text = "–" if not np.isfinite(v) else f"{v:.{digits}f}" + (
+                f" ± {se:.{digits}f}" if np.isfinite(se) else "")
+            cells.append(text + (f" ({pub:.1f})" if np.isfinite(pub) else ""))
+        out[lab] = cells
     return out
 
 
@@ -1873,9 +1571,7 @@ def _numbers_averages(t):
     return out
 
 
-# ---------------------------------------------------------------------------
-# headline rows (for the reproduction report)
-# ---------------------------------------------------------------------------
+# --- headline rows (for the reproduction report) ------------------------------------------
 # Tolerances follow the report's rule (credal.chapters._verdicts.tolerance): exact
 # quantities (interval ends, dominance yes/no) get none; the Example 3 thresholds half a
 # unit of their last printed digit, or a whole unit for the one the paper rounds up ("from
@@ -1955,11 +1651,6 @@ def _table1_headlines(label, t1_key, theta_key, why):
 
 
 _EX2_DOMINANCE = f"exact threshold alpha* = 3^6/5^5 = {3**6 / 5**5:.4f}"
-_SEC52 = {"Det": "average determinacy over 9 UCI binary data sets (default settings)",
-          "Sgl_acc": "average single-accuracy (Sgl-acc)",
-          "D_acc": "average discounted accuracy (D-acc)",
-          "NBC_I": "average NBC-I (NBC accuracy on indeterminately classified instances)"}
-
 #: The paper's headline numbers beside ours: the Example 2 statements (interval ends,
 #: dominance at alpha = 0.2 and 0.75), the Example 3 thresholds, Table 1 averaged over the
 #: paper's rows of each family (NCC, LNCC; the three sizes) per indicator, and the Sec. 5.2
@@ -2002,9 +1693,7 @@ _HARDER = Headlines(paper=_PAPER, chapter=_CHAPTER, rows=_table1_headlines(
     "Table 1 (harder)", "harder_table1", "harder_theta", ""))
 
 
-# ---------------------------------------------------------------------------
-# figures (Figures 1-5 of the paper)
-# ---------------------------------------------------------------------------
+# --- figures (Figures 1-5 of the paper) ---------------------------------------------------
 
 #: smallest text of the figures, in points (the book shows them at natural size)
 _SMALL = 9
