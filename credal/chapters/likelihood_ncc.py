@@ -91,20 +91,10 @@ def _family(name):
 def _binomial_likelihood_interval(n, N, alpha):
     """Likelihood-based interval for the chance of a Boolean variable (Example 1): the
     values ``theta`` whose likelihood ``theta^n (1 - theta)^(N - n)`` is at least ``alpha``
-    times its maximum (at ``n / N``).
-
-    Parameters
-    ----------
-    n, N : array-like of int
-        Successes and trials (``0 <= n <= N``, ``N >= 1``); broadcast together.
-    alpha : float in (0, 1]
-        Relative likelihood threshold.
-
-    Returns
-    -------
-    lower, upper : ndarray
-        Interval ends (solved by ``brentq`` to 1e-14).
-    """
+    (relative threshold in (0, 1]) times its maximum (at ``n / N``), for successes ``n``
+    and trials ``N`` (array-likes of int, ``0 <= n <= N``, ``N >= 1``, broadcast together).
+    Returns the ends ``lower, upper`` (ndarrays of the broadcast shape, by ``brentq`` to
+    1e-14)."""
     alpha = check_in_range("alpha", alpha, 0.0, 1.0)
     if alpha <= 0:
         raise ValueError("alpha must be > 0 (alpha = 0 gives [0, 1])")
@@ -124,7 +114,6 @@ def _binomial_likelihood_interval(n, N, alpha):
             if m > k:
                 v += (m - k) * (np.log1p(-th) - np.log1p(-p))
             return v - la
-
         if alpha == 1:
             lower[idx] = upper[idx] = p
             continue
@@ -172,16 +161,9 @@ class _TwoClassProfile:
     itself (data probability of the envelope's models, times the instance's probability
     when included), not a multiple.
 
-    Parameters
-    ----------
-    n1 : int
-        ``n(c')``.
-    n1j : sequence of int
-        ``n(c', f_j)`` for the instance's values.
-    n2, n2j
-        The same for ``c''``.
-    with_instance : bool
-        Include the instance to classify in the likelihood (the LNCC).
+    Parameters: ``n1`` (int, ``n(c')``), ``n1j`` (sequence of int, ``n(c', f_j)`` for the
+    instance's values), ``n2, n2j`` (the same for ``c''``), ``with_instance`` (bool:
+    include the instance to classify in the likelihood, as the LNCC does).
     """
 
     def __init__(self, n1, n1j, n2, n2j, with_instance=True):
@@ -301,18 +283,11 @@ class _TwoClassProfile:
 
 
 def _two_class_data(n1, n1j, n2, n2j):
-    """A complete binary data set with prescribed naive counts, and the instance.
-
-    Class ``"c"`` has ``n1`` rows, ``n1j[j]`` of which have feature ``j`` equal to 1;
-    class ``"not c"`` likewise.  The instance to classify has every feature equal to 1,
-    so the counts are the paper's ``n(c, f_j)``.
-
-    Returns
-    -------
-    X : DataFrame of categoricals (categories 0, 1)
-    y : categorical Series (categories "c", "not c")
-    x : DataFrame, one row of ones
-    """
+    """A complete binary data set with prescribed naive counts, and the instance: class
+    ``"c"`` has ``n1`` rows, ``n1j[j]`` of which have feature ``j`` equal to 1; class ``"not
+    c"`` likewise.  The instance to classify has every feature equal to 1, so the counts
+    are the paper's ``n(c, f_j)``.  Returns ``X`` (DataFrame of categoricals, categories 0,
+    1), ``y`` (categorical Series, categories "c", "not c") and ``x`` (one row of ones)."""
     n1j, n2j = np.atleast_1d(n1j).astype(int), np.atleast_1d(n2j).astype(int)
     if n1j.shape != n2j.shape:
         raise ValueError("n1j and n2j must have one entry per feature")
@@ -337,14 +312,9 @@ def _example2_cloud(n_samples=3000, seed=0, counts=None):
     """Monte-Carlo cloud of Example 2: ``n_samples`` random naive models ``theta =
     (theta_c, theta_f|c, theta_f|not c)`` drawn uniformly from the unit cube (the paper:
     3000; ``seed`` of ``numpy.random.default_rng``), for the counts ``n1, n1j, n2, n2j``
-    (one feature; default :data:`_EXAMPLE2`).
-
-    Returns
-    -------
-    DataFrame
-        ``theta_c``, ``theta_f_c``, ``theta_f_notc``, ``posterior`` (``P(c | f)``) and
-        ``relative_likelihood`` (likelihood of data and instance, divided by its exact
-        maximum from the profile).
+    (one feature; default :data:`_EXAMPLE2`).  Columns ``theta_c``, ``theta_f_c``,
+    ``theta_f_notc``, ``posterior`` (``P(c | f)``) and ``relative_likelihood`` (likelihood
+    of data and instance, divided by its exact maximum from the profile).
     """
     c = dict(_EXAMPLE2 if counts is None else counts)
     n1, n2 = c["n1"], c["n2"]
@@ -394,14 +364,9 @@ def _mean_se(values):
 def _example2_summary(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=0):
     """Example 2: exact threshold and cuts against their Monte-Carlo estimates, computed
     on ``n_replicates`` independent clouds of ``n_samples`` models (seeds ``[seed, r]``)
-    and reported as mean and standard error.
-
-    Returns
-    -------
-    DataFrame
-        One row per quantity: ``quantity``, ``exact`` (profile likelihood; the threshold
-        also from :class:`LNCC`), ``monte_carlo``, ``mc_se``, ``published`` (where the
-        paper states it).
+    and reported as mean and standard error.  One row per quantity: ``quantity``,
+    ``exact`` (profile likelihood; the threshold also from :class:`LNCC`),
+    ``monte_carlo``, ``mc_se``, ``published`` (where the paper states it).
     """
     prof = _TwoClassProfile(**_EXAMPLE2)
     X, y, x = _two_class_data(**_EXAMPLE2)
@@ -442,7 +407,6 @@ def _epsilon_threshold(X, y, x, tol=1e-12):
     lower dominance ratio is non-decreasing in epsilon)."""
     def dom(e):
         return NCC(epsilon=e).fit(X, y).dominance_log_ratio(x)[0, 0, 1] > _LOG_TIE
-
     if not dom(1.0):
         return float("nan")
     if dom(0.0):
@@ -513,14 +477,6 @@ class _NaiveParameters(NamedTuple):
     class_prior: np.ndarray
     conditionals: tuple
 
-    @property
-    def n_features(self) -> int:
-        return len(self.conditionals)
-
-    @property
-    def n_classes(self) -> int:
-        return len(self.class_prior)
-
 
 def _study_rng(seed, *stream):
     """Random generator of one stream of a study, ``default_rng([seed, *stream])``: the
@@ -545,27 +501,14 @@ def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=
     draws are those of ``gap_scale = 1`` shrunk (so a calibration over ``gap_scale``
     compares like with like).
 
-    Parameters
-    ----------
-    rng : numpy.random.Generator or int
-        Random generator (an int seeds a new one).
-    n_features : int, default 10
-    n_values : int or sequence of int, default 2
-        Number of values of each feature (one int for all).
-    n_classes : int, default 2
-    min_gap : float in [0, 1), default 0.1
-        Minimal difference between the chances of a value under two classes.
-    class_prior : array-like, shape (n_classes,), optional
-        Marginal chances of the classes; uniform by default (as in the paper).
-    max_tries : int
-        Redraws allowed per feature before giving up (a too large ``min_gap``).
-    gap_scale : float in [0, 1], default 1
-        Share of each feature's class difference beyond ``min_gap`` that is kept (1: the
-        paper's literal generator).
-
-    Returns
-    -------
-    _NaiveParameters
+    Parameters: ``rng`` (numpy Generator, or an int seeding a new one); ``n_features``;
+    ``n_values`` (values of each feature, one int for all or one per feature);
+    ``n_classes``; ``min_gap`` (in [0, 1): least difference between the chances of a value
+    under two classes); ``class_prior`` (shape (n_classes,), marginal chances of the
+    classes, uniform by default as in the paper); ``max_tries`` (redraws allowed per
+    feature before giving up, for a too large ``min_gap``); ``gap_scale`` (in [0, 1]: share
+    of each feature's class difference beyond ``min_gap`` that is kept; 1 is the paper's
+    literal generator).  Returns :class:`_NaiveParameters`.
     """
     if not 0.0 <= gap_scale <= 1.0:
         raise ValueError(f"gap_scale must lie in [0, 1]; got {gap_scale!r}")
@@ -601,8 +544,8 @@ def _sample_codes(params, n, rng):
     """Class codes (n,) and feature codes (n, m) of :func:`_sample_naive`, as arrays."""
     rng = np.random.default_rng(rng)
     n = check_int("n", n, 1)
-    y = rng.choice(params.n_classes, size=n, p=params.class_prior)
-    codes = np.empty((n, params.n_features), dtype=np.int8)
+    y = rng.choice(len(params.class_prior), size=n, p=params.class_prior)
+    codes = np.empty((n, len(params.conditionals)), dtype=np.int8)
     for j, t in enumerate(params.conditionals):
         cum = np.cumsum(t, axis=1)
         cum[:, -1] = 1.0
@@ -610,28 +553,18 @@ def _sample_codes(params, n, rng):
     return y, codes
 
 
-def _sample_naive(params, n, rng, class_labels=None):
+def _sample_naive(params, n, rng):
     """Draw ``n`` (>= 1) instances from a naive model (:class:`_NaiveParameters`) with
-    ``rng`` (a numpy Generator or an int); ``class_labels`` default ``0, 1, ...`` (int8).
-
-    Returns
-    -------
-    X : DataFrame
-        Columns ``F1 ... Fm``, categoricals whose declared categories are ``0 ...
-        n_values - 1`` (int8), also when a value does not occur.
-    y : Series
-        Categorical with every class declared.
-    """
+    ``rng`` (a numpy Generator or an int): ``X``, a DataFrame with columns ``F1 ... Fm``,
+    categoricals whose declared categories are ``0 ... n_values - 1`` (int8), also when a
+    value does not occur, and ``y``, a categorical Series with every class (``0, 1, ...``,
+    int8) declared."""
     y, codes = _sample_codes(params, n, rng)
-    X = pd.DataFrame({f"F{j + 1}": pd.Categorical.from_codes(
-        codes[:, j], categories=pd.Index(np.arange(t.shape[1], dtype=np.int8)))
-        for j, t in enumerate(params.conditionals)})
-    labels = (pd.Index(np.arange(params.n_classes, dtype=np.int8)) if class_labels is None
-              else pd.Index(list(class_labels)))
-    if len(labels) != params.n_classes:
-        raise ValueError(f"class_labels has {len(labels)} entries for {params.n_classes} "
-                         f"classes")
-    return X, pd.Series(pd.Categorical.from_codes(y, categories=labels), name="class")
+    cats = [pd.Index(np.arange(k, dtype=np.int8))
+            for k in [t.shape[1] for t in params.conditionals] + [len(params.class_prior)]]
+    X = pd.DataFrame({f"F{j + 1}": pd.Categorical.from_codes(codes[:, j], categories=cats[j])
+                      for j in range(len(params.conditionals))})
+    return X, pd.Series(pd.Categorical.from_codes(y, categories=cats[-1]), name="class")
 
 
 def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
@@ -651,13 +584,9 @@ def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30
     ``keep_predictions=False`` and ``n_jobs``, ``cache_dir``, ``progress``.  ``seed``
     seeds every random choice (:func:`_study_rng` streams ``(0, k)`` for the parameters,
     ``(1, k, d)`` for the test set, ``(2, k, d, r)`` for the ``r``-th training set).
-
-    Returns
-    -------
-    DataFrame
-        The engine's fold table, one row per experiment and classifier, with the columns
-        ``d``, ``theta`` and ``train_set`` added (``dataset`` is
-        ``"d{d}-theta{k}-train{r}"``).
+    Returns the engine's fold table, one row per experiment and classifier, with the
+    columns ``d``, ``theta`` and ``train_set`` added (``dataset`` is
+    ``"d{d}-theta{k}-train{r}"``).
     """
     sizes = [check_int("size", d, 1) for d in sizes]
     n_train_sets = check_int("n_train_sets", n_train_sets, 1)
@@ -705,22 +634,11 @@ def _perks_nb_accuracy(X_train, y_train, X_test, y_test):
     """Accuracy of the Perks naive Bayes (``s = 1``) for many training sets at once.
 
     Binary class and binary features only; the same classifier as
-    ``NaiveBayes(prior="perks", s=1)`` (ties go to class 0), vectorised over training
-    sets for the calibration of the harder generator.
-
-    Parameters
-    ----------
-    X_train : ndarray, shape (R, d, m)
-        0/1 feature codes of ``R`` training sets of ``d`` instances.
-    y_train : ndarray, shape (R, d)
-        0/1 class codes.
-    X_test : ndarray, shape (T, m)
-    y_test : ndarray, shape (T,)
-
-    Returns
-    -------
-    ndarray, shape (R,)
-        Share of test instances classified correctly by each training set's model.
+    ``NaiveBayes(prior="perks", s=1)`` (ties go to class 0), vectorised over training sets
+    for the calibration of the harder generator.  ``X_train`` (R, d, m) and ``y_train``
+    (R, d) are the 0/1 feature and class codes of ``R`` training sets of ``d`` instances,
+    ``X_test`` (T, m) and ``y_test`` (T,) the test set's.  Returns the share of test
+    instances classified correctly by each training set's model, shape (R,).
     """
     X_train, X_test = np.asarray(X_train, float), np.asarray(X_test, float)
     y1 = np.asarray(y_train, float)
@@ -744,13 +662,9 @@ def _nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_
 
     The draws come from the calibration streams of ``seed`` (independent of the study's)
     and do not depend on ``gap_scale`` except through the shrinkage, so the curve is
-    smooth in ``gap_scale`` (common random numbers).
-
-    Returns
-    -------
-    pandas.Series
-        Indexed by ``d``: accuracy in percent, averaged over ``n_theta`` draws and
-        ``n_train_sets`` training sets of each.
+    smooth in ``gap_scale`` (common random numbers).  Returns a Series indexed by ``d``:
+    accuracy in percent, averaged over ``n_theta`` draws and ``n_train_sets`` training
+    sets of each (``n_test`` test instances per draw and size).
     """
     sizes = [check_int("size", d, 1) for d in sizes]
     n_train_sets = check_int("n_train_sets", n_train_sets, 1)
@@ -768,24 +682,11 @@ def _nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_
 
 
 def _calibrate_gap_scale(targets=None, *, xtol=2e-3, **kw):
-    """The ``gap_scale`` (float) at which naive Bayes is, on average over the sizes, as
-    accurate as the paper's Table 1 implies.
-
-    Parameters
-    ----------
-    targets : pandas.Series, optional
-        Target accuracy (percent) per size ``d``; default :func:`_implied_nbc_accuracy`.
-    xtol : float
-        Precision of ``gap_scale``.
-    **kw
-        ``sizes``, ``n_theta``, ``n_train_sets``, ``n_test``, ``n_features``,
-        ``min_gap``, ``seed``, as :func:`_nbc_accuracy_curve`.
-
-    Raises
-    ------
-    ValueError
-        If the targets are not between the accuracies at ``gap_scale`` 0 and 1.
-    """
+    """The ``gap_scale`` (float, to ``xtol``) at which naive Bayes is, on average over the
+    sizes, as accurate as ``targets`` (percent per size ``d``; default the paper's Table 1,
+    :func:`_implied_nbc_accuracy`); ``kw`` (``sizes``, ``n_theta``, ``n_train_sets``,
+    ``n_test``, ``n_features``, ``min_gap``, ``seed``) as :func:`_nbc_accuracy_curve`.
+    Raises ValueError if the targets are not between the accuracies at 0 and 1."""
     if targets is None:
         targets = _implied_nbc_accuracy()["implied"]
     targets = pd.Series(targets).reindex(list(kw.get("sizes", (25, 50, 100))))
@@ -795,7 +696,6 @@ def _calibrate_gap_scale(targets=None, *, xtol=2e-3, **kw):
 
     def gap(x):
         return float(_nbc_accuracy_curve(x, **kw).mean()) - goal
-
     lo, hi = gap(0.0), gap(1.0)
     if not lo < 0 < hi:
         raise ValueError(f"the mean target {goal:.1f} % is not between the accuracies at "
@@ -819,21 +719,10 @@ def _fold_counts(folds):
 
 
 def _pooled_indicators(folds, by):
-    """Det, Sgl-acc, D-acc and NBC-I pooling the test instances of groups of folds.
-
-    Parameters
-    ----------
-    folds : DataFrame
-        The engine's fold table (columns of :func:`credal.metrics.summary`).
-    by : list of str
-        Columns defining the groups (e.g. data set, classifier, repeat).
-
-    Returns
-    -------
-    DataFrame
-        Indexed by ``by``; fractions (NBC-I is ``nan`` for a group without an
-        indeterminate instance).
-    """
+    """Det, Sgl-acc, D-acc and NBC-I pooling the test instances of groups of folds (the
+    engine's fold table, columns of :func:`credal.metrics.summary`) by the columns ``by``
+    (e.g. data set, classifier, repeat): a DataFrame indexed by ``by``, fractions (NBC-I
+    is ``nan`` for a group without an indeterminate instance)."""
     c = _fold_counts(folds).join(folds[list(by)]).groupby(list(by), sort=True).sum(
         numeric_only=True)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -868,14 +757,9 @@ def _artificial_summary(folds):
     draws.  NBC-I is averaged over the experiments where the classifier was
     indeterminate at least once (``n_nbc_i``).  Without an ``NBC`` classifier in
     ``folds``, its row is rebuilt from the precise predictions of the first NCC, which
-    are the Perks naive Bayes' (same ``s``).
-
-    Returns
-    -------
-    DataFrame
-        Index (``d``, ``classifier``); columns ``family``, ``parameter``,
-        ``parameter_value``, ``Det``, ``Det_se``, ``Sgl_acc``, ... ``NBC_I_se``,
-        ``n_experiments``, ``n_nbc_i``.
+    are the Perks naive Bayes' (same ``s``).  Index (``d``, ``classifier``); columns
+    ``family``, ``parameter``, ``parameter_value``, ``Det``, ``Det_se``, ``Sgl_acc``, ...
+    ``NBC_I_se``, ``n_experiments``, ``n_nbc_i``.
     """
     per = _per_experiment(folds)
     keys, cols = ["d", "classifier"], list(_INDICATORS.values())
@@ -892,15 +776,11 @@ def _theta_means(folds):
 
     The three sizes of the study share their parameter draws, so a quantity that
     combines sizes gets its standard error from these per-draw values (their spread over
-    draws), not from the sizes' standard errors as if they were independent.
-
-    Returns
-    -------
-    DataFrame
-        Index (``d``, ``classifier``, ``theta``); ``Det``, ``Sgl_acc``, ``D_acc``,
-        ``NBC_I`` in percent (mean over the draw's training sets of :func:`_naive_study`'s
-        ``folds``; NBC-I over those with an indeterminate instance), with the ``NBC``
-        rows as in :func:`_artificial_summary`.
+    draws), not from the sizes' standard errors as if they were independent.  Index
+    (``d``, ``classifier``, ``theta``); ``Det``, ``Sgl_acc``, ``D_acc``, ``NBC_I`` in
+    percent (mean over the draw's training sets of :func:`_naive_study`'s ``folds``; NBC-I
+    over those with an indeterminate instance), with the ``NBC`` rows as in
+    :func:`_artificial_summary`.
     """
     return 100 * _per_experiment(folds).groupby(["d", "classifier", "theta"])[
         list(_INDICATORS.values())].mean()
@@ -925,14 +805,9 @@ def _uci_summary(folds):
     The test instances of the ``n_splits`` folds of one repetition are pooled (each
     instance is classified once per repetition), which gives one value per repetition;
     the table reports the mean over repetitions and its standard error (``nan`` with a
-    single repetition).
-
-    Returns
-    -------
-    DataFrame
-        Index (``dataset``, ``classifier``); columns as :func:`_artificial_summary` plus
-        ``n_repeats``, ``n_nbc_i`` (repetitions with an indeterminate instance) and
-        ``NBC_acc`` (accuracy of the Perks naive Bayes).
+    single repetition).  Index (``dataset``, ``classifier``); columns as
+    :func:`_artificial_summary` plus ``n_repeats``, ``n_nbc_i`` (repetitions with an
+    indeterminate instance) and ``NBC_acc`` (accuracy of the Perks naive Bayes).
     """
     keys = ["dataset", "classifier"]
     rep = _pooled_indicators(folds, keys + ["repeat"])
@@ -951,13 +826,9 @@ def _match_determinacy(summary, group="d"):
 
     The rule: among every pair of an NCC_eps and an LNCC_alpha of the grid, take the one
     with the smallest absolute difference of mean determinacy; ties (equal to 1e-9
-    points) go to the smaller epsilon, then the larger alpha.
-
-    Returns
-    -------
-    DataFrame
-        Indexed by ``group``: ``NCC``, ``LNCC`` (classifier names), their determinacies
-        ``Det_NCC``, ``Det_LNCC`` and ``gap`` (absolute difference, points).
+    points) go to the smaller epsilon, then the larger alpha.  Indexed by ``group``:
+    ``NCC``, ``LNCC`` (classifier names), their determinacies ``Det_NCC``, ``Det_LNCC``
+    and ``gap`` (absolute difference, points).
     """
     rows = []
     for g, sub in summary.groupby(level=group, sort=True):
@@ -991,15 +862,9 @@ def _matched_pairs_table(summary, group="d"):
 
 
 def _uci_datasets_table(names):
-    """The binary data sets of the UCI study (catalogue ``names``): size, features,
-    class balance, missing cells.
-
-    Returns
-    -------
-    DataFrame
-        Indexed by our name: ``paper's name`` (the three the paper names), ``rows``,
-        ``features``, ``numeric features``, ``majority class (%)``, ``missing cells (%)``.
-    """
+    """The binary data sets of the UCI study (catalogue ``names``), indexed by our name:
+    ``paper's name`` (the three the paper names), ``rows``, ``features``, ``numeric
+    features``, ``majority class (%)``, ``missing cells (%)``."""
     paper = {v: k for k, v in _PAPER_DATASETS.items()}
     rows = []
     for name in names:
@@ -1028,14 +893,10 @@ def _nbc_accuracy_check(summary, theta):
     over its 20 draws), after taking off the largest error the printed digits allow;
     two-sided p-value from Student's t with (our draws - 1) degrees of freedom.  The row
     ``all`` tests the mean over the sizes, per draw (the sizes share their draws).
-
-    Returns
-    -------
-    DataFrame
-        Indexed by ``d``, then ``"all"``: ``NBC accuracy (ours)``, its ``SE``, the same
-        implied by our rows of the paper's classifiers, ``NBC accuracy implied by the
-        paper`` (mean of its rows), the ``difference`` (ours minus the paper's), ``SE of
-        the difference``, ``t`` and ``p-value``.
+    Indexed by ``d``, then ``"all"``: ``NBC accuracy (ours)``, its ``SE``, the same
+    implied by our rows of the paper's classifiers, ``NBC accuracy implied by the paper``
+    (mean of its rows), the ``difference`` (ours minus the paper's), ``SE of the
+    difference``, ``t`` and ``p-value``.
     """
     pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
     implied = _implied_nbc_accuracy()
@@ -1100,13 +961,8 @@ def _beside_published(summary, pub, group, groups):
 def _table1(summary):
     """Table 1 (artificial data, :func:`_artificial_summary`) with the published values
     beside ours: for each size, the paper's two classifiers and our own closest pair.
-
-    Returns
-    -------
-    DataFrame
-        Index (``d``, ``classifier``); ``pair``, our indicators with standard errors,
-        ``*_paper`` and ``*_diff`` (ours minus published).
-    """
+    Index (``d``, ``classifier``); ``pair``, our indicators with standard errors,
+    ``*_paper`` and ``*_diff`` (ours minus published)."""
     pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
     groups = sorted(set(pub["d"]) | set(summary.index.get_level_values("d")))
     return _beside_published(summary, pub, "d", groups)
@@ -1130,14 +986,8 @@ def _published_table2(fix_swap=True):
 def _table2(summary):
     """Table 2 (UCI, :func:`_uci_summary`) with the published values beside ours: for each
     data set the paper shows (german = our credit_g, haberman, hepatitis), its two
-    classifiers, then our closest pair when it differs.
-
-    Returns
-    -------
-    DataFrame
-        Index (``dataset``, ``classifier``); ``pair``, indicators, ``*_paper``,
-        ``*_diff``, ``note``.
-    """
+    classifiers, then our closest pair when it differs.  Index (``dataset``,
+    ``classifier``); ``pair``, indicators, ``*_paper``, ``*_diff``, ``note``."""
     pub = _published_table2()
     out = _beside_published(summary, pub, "dataset", dict.fromkeys(pub["dataset"]))
     notes = pub.set_index(["dataset", "classifier"])["note"]
@@ -1159,15 +1009,10 @@ def _default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
     would move with another choice of the data sets it does not name: six of its nine
     are our guess, so the SD over random choices of them is the SD of the indicator over
     our guessed data sets times ``sqrt(6) / 9`` (NaN with fewer than two guessed data
-    sets in ``summary``, :func:`_uci_summary`).
-
-    Returns
-    -------
-    DataFrame
-        Index ``classifier``; columns ``Det``, ``Sgl_acc``, ``D_acc``, ``NBC_I`` (mean
-        over data sets, percent), their ``_se``, ``_choice_sd``, ``*_paper`` and
-        ``*_diff``, ``n_datasets`` and ``n_repeats`` (fewest CV repetitions behind a
-        data set's value).
+    sets in ``summary``, :func:`_uci_summary`).  Index ``classifier``; columns ``Det``,
+    ``Sgl_acc``, ``D_acc``, ``NBC_I`` (mean over data sets, percent), their ``_se``,
+    ``_choice_sd``, ``*_paper`` and ``*_diff``, ``n_datasets`` and ``n_repeats`` (fewest
+    CV repetitions behind a data set's value).
     """
     h = catalogue.published(_HEAD)
     n_paper = int(_published_headline()["UCI: binary data sets analysed"])
@@ -1374,21 +1219,18 @@ def _f(x, d=1):
     return "–" if x is None or not np.isfinite(x) else f"{x:.{d}f}"
 
 
+def _min_max(out, key, values):
+    v = np.asarray(values, float)
+    v = v[np.isfinite(v)]
+    out[f"{key}_min"], out[f"{key}_max"] = (_f(v.min()), _f(v.max())) if v.size else ("–", "–")
+
+
 def numbers(tables):
-    """Every number the chapter's text quotes, formatted, keyed for ``myst_nb.glue``.
-
-    Parameters
-    ----------
-    tables : dict of str -> DataFrame
-        :func:`tables`.
-
-    Returns
-    -------
-    dict of str -> str
-    """
-    out = _numbers_settings(tables)
-    for part in (_numbers_examples, _numbers_table1, _numbers_nbc, _numbers_harder,
-                 _numbers_table2, _numbers_averages):
+    """Every number the chapter's text quotes, formatted (dict of str -> str), keyed for
+    ``myst_nb.glue``, from :func:`tables`."""
+    out = {}
+    for part in (_numbers_settings, _numbers_examples, _numbers_table1, _numbers_nbc,
+                 _numbers_harder, _numbers_table2, _numbers_averages):
         out.update(part(tables))
     return out
 
@@ -1399,37 +1241,44 @@ def _numbers_settings(t):
     out = {k: str(s[k]) for k in ("n_features", "n_theta", "n_train_sets", "cloud_samples",
                                   "cloud_replicates", "lncc_grid", "calibration_draws",
                                   "harder_n_train_sets", "n_splits", "n_repeats", "n_pairs")}
-    out.update(seed_text=str(s["seed"]), min_gap=f"{s['min_gap']:g}",
-               sizes_text=", ".join(map(str, s["sizes"])),
-               n_test=f"{s['n_test']:,}".replace(",", " "),
-               harder_n_test=f"{s['harder_n_test']:,}".replace(",", " "),
-               n_experiments=str(s["n_theta"] * s["n_train_sets"]),
-               harder_scale=f"{s['gap_scale']:.3f}", n_uci=str(len(t["uci_datasets"])))
-    return out
+    return {**out, "seed_text": str(s["seed"]), "min_gap": f"{s['min_gap']:g}",
+            "sizes_text": ", ".join(map(str, s["sizes"])),
+            "n_test": f"{s['n_test']:,}".replace(",", " "),
+            "harder_n_test": f"{s['harder_n_test']:,}".replace(",", " "),
+            "n_experiments": str(s["n_theta"] * s["n_train_sets"]),
+            "harder_scale": f"{s['gap_scale']:.3f}", "n_uci": str(len(t["uci_datasets"]))}
 
 
 def _numbers_examples(t):
     """Figure 1 and Examples 2-3."""
     iv = t["figure1_intervals"]
     last = iv.loc[iv["N"].idxmax()]
-    out = {"fig1_lik_last": f"{last['likelihood_upper'] - 0.5:.3f}",
-           "fig1_idm_last": f"{last['idm_upper'] - 0.5:.3f}", "fig1_n_last": f"{int(last['N'])}",
-           "fig1_cross": str(int(iv.loc[iv["likelihood_upper"] > iv["idm_upper"], "N"].min()))}
     e2 = t["example2"].set_index("quantity")
     a = e2.loc["alpha* (c dominates iff alpha > alpha*)"]
-    out["ex2_alpha_star"] = f"{a['exact']:.5f}"
-    out["ex2_alpha_mc"] = f"{a['monte_carlo']:.3f} ± {a['mc_se']:.3f}"
     dom = e2["monte_carlo"].get("alpha = 0.2: c dominates (1 = yes)")
-    out["ex2_mc_wrong_share"] = "–" if dom is None else f"{100 * dom:.0f}"
-    e3 = t["example3"].set_index("quantity")["ours"]
-    out["ex3_exact"] = f"{e3[_EX3_EXACT]:.10f}"
-    out["ex3_exact_4"] = f"{e3[_EX3_EXACT]:.4f}"
-    pub = t["example3"].set_index("quantity").loc[_EX3_EXACT, "published"]
-    out["ex3_published"] = f"{pub:g}"
-    out["ex3_grid"] = f"{e3[e3.index.str.startswith('LNCC: the same on')].item():.4f}"
-    out["ex3_without"] = f"{e3[_EX3_WITHOUT]:.10f}"
-    out["ex3_eps"] = f"{e3['NCC_eps: c dominates not c iff epsilon >']:.10f}"
-    return out
+    e3 = t["example3"].set_index("quantity")
+    ours = e3["ours"]
+    return {"fig1_lik_last": f"{last['likelihood_upper'] - 0.5:.3f}",
+            "fig1_idm_last": f"{last['idm_upper'] - 0.5:.3f}", "fig1_n_last": f"{int(last['N'])}",
+            "fig1_cross": str(int(iv.loc[iv["likelihood_upper"] > iv["idm_upper"], "N"].min())),
+            "ex2_alpha_star": f"{a['exact']:.5f}",
+            "ex2_alpha_mc": f"{a['monte_carlo']:.3f} ± {a['mc_se']:.3f}",
+            "ex2_mc_wrong_share": "–" if dom is None else f"{100 * dom:.0f}",
+            "ex3_exact": f"{ours[_EX3_EXACT]:.10f}", "ex3_exact_4": f"{ours[_EX3_EXACT]:.4f}",
+            "ex3_published": f"{e3.loc[_EX3_EXACT, 'published']:g}",
+            "ex3_grid": f"{ours[ours.index.str.startswith('LNCC: the same on')].item():.4f}",
+            "ex3_without": f"{ours[_EX3_WITHOUT]:.10f}",
+            "ex3_eps": f"{ours['NCC_eps: c dominates not c iff epsilon >']:.10f}"}
+
+
+def _pair_gaps(summary, m, signed=False):
+    """|NCC - LNCC| of Sgl-acc, D-acc and NBC-I for each matched pair of ``m`` (rows), or
+    the signed NBC-I difference (NCC minus LNCC)."""
+    if signed:
+        return np.array([summary.loc[(g, r.NCC), "NBC_I"] - summary.loc[(g, r.LNCC), "NBC_I"]
+                         for g, r in m.iterrows()])
+    return np.array([[abs(summary.loc[(g, r.NCC), k] - summary.loc[(g, r.LNCC), k])
+                      for k in ("Sgl_acc", "D_acc", "NBC_I")] for g, r in m.iterrows()])
 
 
 def _numbers_table1(t):
@@ -1437,65 +1286,47 @@ def _numbers_table1(t):
     t1, art = t["table1"], t["artificial_all_classifiers"]
     pr = t1[t1["pair"].str.startswith("paper")]
     nr, lr = pr[pr["family"] == "NCC"], pr[pr["family"] == "LNCC"]
-    out = {"t1_det_diff_min": _f(pr["Det_diff"].min()), "t1_det_diff_max": _f(pr["Det_diff"].max()),
-           "t1_lncc_det_diff_mean": _f(lr["Det_diff"].mean()),
-           "t1_ncc_det_diff_mean": _f(nr["Det_diff"].mean())}
-    for k in ("Sgl_acc", "D_acc", "NBC_I"):
-        out[f"t1_{k}_absdiff_max"] = _f(pr[f"{k}_diff"].abs().max())
+    out = {}
     for k in ("Sgl_acc", "D_acc"):
-        out[f"t1_{k}_diff_min"], out[f"t1_{k}_diff_max"] = (_f(pr[f"{k}_diff"].min()),
-                                                           _f(pr[f"{k}_diff"].max()))
-    for tag, rows in (("lncc", lr), ("ncc", nr)):
-        out[f"t1_{tag}_det_diff_min"] = _f(rows["Det_diff"].min())
-        out[f"t1_{tag}_det_diff_max"] = _f(rows["Det_diff"].max())
+        _min_max(out, f"t1_{k}_diff", pr[f"{k}_diff"])
+    _min_max(out, "t1_lncc_det_diff", lr["Det_diff"])
+    _min_max(out, "t1_ncc_det_diff", nr["Det_diff"])
     pn, pl = nr["NBC_I_paper"].to_numpy(), lr["NBC_I_paper"].to_numpy()
     if len(pn) == len(pl) and len(pn):
-        out["t1_paper_nbci_signed_min"] = _f(np.min(pn - pl))
-        out["t1_paper_nbci_signed_max"] = _f(np.max(pn - pl))
+        _min_max(out, "t1_paper_nbci_signed", pn - pl)
     m = _match_determinacy(art, "d")
     out["t1_matched_pairs"] = "; ".join(
         f"d = {d}: {r.NCC} and {r.LNCC} ({r.Det_NCC:.1f} vs {r.Det_LNCC:.1f})"
         for d, r in m.iterrows())
-    out["t1_matched_gap_max"] = _f(m["gap"].max(), 2)
     out["t1_n_sizes"] = str(len(m))
-    gaps = np.array([[abs(art.loc[(d, r.NCC), k] - art.loc[(d, r.LNCC), k])
-                      for k in ("Sgl_acc", "D_acc", "NBC_I")] for d, r in m.iterrows()])
-    for j, k in enumerate(("sgl", "dacc", "nbci")):
-        out[f"t1_pair_{k}_gap_max"] = _f(np.nanmax(gaps[:, j]))
-    signed = np.array([art.loc[(d, r.NCC), "NBC_I"] - art.loc[(d, r.LNCC), "NBC_I"]
-                       for d, r in m.iterrows()])
+    gaps, signed = _pair_gaps(art, m), _pair_gaps(art, m, signed=True)
+    out["t1_pair_sgl_gap_max"], out["t1_pair_dacc_gap_max"] = (_f(np.nanmax(gaps[:, 0])),
+                                                               _f(np.nanmax(gaps[:, 1])))
     out["t1_pair_nbci_lncc_lower"] = str(int(np.sum(signed > 0)))
-    out["t1_pair_nbci_signed_min"] = _f(np.nanmin(signed))
-    out["t1_pair_nbci_signed_max"] = _f(np.nanmax(signed))
+    _min_max(out, "t1_pair_nbci_signed", signed)
     sizes = sorted(art.index.get_level_values("d").unique())
-    lo_d, hi_d = sizes[0], sizes[-1]
-    out["d_lo"], out["d_hi"] = str(lo_d), str(hi_d)
-    for fam, name in (("NCC", "NCC_0.05"), ("LNCC", "LNCC_0.75")):
-        if (lo_d, name) in art.index and (hi_d, name) in art.index:
-            lo, hi = art.loc[(lo_d, name), "Det"], art.loc[(hi_d, name), "Det"]
-            out[f"{fam.lower()}_det_rise"] = _f(hi - lo)
-            out[f"{fam.lower()}_det_lo"], out[f"{fam.lower()}_det_hi"] = _f(lo), _f(hi)
+    out["d_lo"], out["d_hi"] = str(sizes[0]), str(sizes[-1])
+    for name in ("NCC_0.05", "LNCC_0.75"):
+        if (sizes[0], name) in art.index and (sizes[-1], name) in art.index:
+            tag = name.split("_")[0].lower()
+            out[f"{tag}_det_lo"] = _f(art.loc[(sizes[0], name), "Det"])
+            out[f"{tag}_det_hi"] = _f(art.loc[(sizes[-1], name), "Det"])
     # sgl-acc minus NBC-I (the drop the paper highlights)
-    drop = (art["Sgl_acc"] - art["NBC_I"])[art["family"] != "NBC"]
-    out["t1_drop_min"], out["t1_drop_max"] = _f(drop.min()), _f(drop.max())
+    _min_max(out, "t1_drop", (art["Sgl_acc"] - art["NBC_I"])[art["family"] != "NBC"])
     return out
 
 
 def _numbers_nbc(t):
     """The accuracy of naive Bayes on the artificial data against the paper's."""
     nb = t["artificial_nbc_accuracy"]
-    per = nb.drop("all")
-    out = {}
-    for key, col in (("ours", "NBC accuracy (ours)"), ("paper", "NBC accuracy implied by the paper"),
-                     ("diff", "difference")):
-        out[f"nbc_{key}_min"], out[f"nbc_{key}_max"] = _f(per[col].min()), _f(per[col].max())
-    p_all = nb.loc["all", "p-value"]
-    out["nbc_p_all"] = "–" if not np.isfinite(p_all) else f"{p_all:.1g}"
-    out["nbc_p_text"] = p_text(p_all)
-    out["nbc_diff_all"] = f"{nb.loc['all', 'difference']:+.1f}"
-    out["nbc_t_all"] = f"{nb.loc['all', 't']:.1f}"
-    out["nbc_p_max"] = f"{per['p-value'].max():.1g}"
-    out["nbc_df"] = str(t["artificial_theta"].index.get_level_values("theta").nunique() - 1)
+    per, p_all = nb.drop("all"), nb.loc["all", "p-value"]
+    out = {"nbc_p_all": "–" if not np.isfinite(p_all) else f"{p_all:.1g}",
+           "nbc_p_text": p_text(p_all), "nbc_diff_all": f"{nb.loc['all', 'difference']:+.1f}",
+           "nbc_t_all": f"{nb.loc['all', 't']:.1f}", "nbc_p_max": f"{per['p-value'].max():.1g}",
+           "nbc_df": str(t["artificial_theta"].index.get_level_values("theta").nunique() - 1)}
+    for key, col in (("ours", "NBC accuracy (ours)"), ("diff", "difference"),
+                     ("paper", "NBC accuracy implied by the paper")):
+        _min_max(out, f"nbc_{key}", per[col])
     return out
 
 
@@ -1503,35 +1334,31 @@ def _numbers_harder(t):
     """The harder generator's run beside the literal one."""
     nb, gen = t["harder_nbc_accuracy"], t["generator_comparison"]
     acc = nb["NBC accuracy (ours)"].drop("all")
-    out = {"harder_nbc_min": f"{acc.min():.1f}", "harder_nbc_max": f"{acc.max():.1f}",
-           "harder_nbc_p": f"{nb.loc['all', 'p-value']:.2f}", "gen_n_rows": str(len(gen)),
-           "gen_lit_repro": str(int((gen["verdict (literal)"] == "reproduced").sum())),
-           "gen_hard_repro": str(int((gen["verdict (harder)"] == "reproduced").sum())),
-           "harder_pairs": "; ".join(f"d = {d}: {r.NCC} and {r.LNCC}"
-                                     for d, r in t["harder_matched_pairs"].iterrows())}
     same = {k: t[k]["pair"].eq("paper's and ours").groupby(level="d").all()
             for k in ("table1", "harder_table1")}
-    out["harder_same_pairs"] = str(int(same["harder_table1"].sum()))
-    out["lit_same_pairs"] = str(int(same["table1"].sum()))
-    out["n_sizes"] = str(len(same["harder_table1"]))
-    return out
+    return {"harder_nbc_min": f"{acc.min():.1f}", "harder_nbc_max": f"{acc.max():.1f}",
+            "harder_nbc_p": f"{nb.loc['all', 'p-value']:.2f}", "gen_n_rows": str(len(gen)),
+            "gen_lit_repro": str(int((gen["verdict (literal)"] == "reproduced").sum())),
+            "gen_hard_repro": str(int((gen["verdict (harder)"] == "reproduced").sum())),
+            "harder_pairs": "; ".join(f"d = {d}: {r.NCC} and {r.LNCC}"
+                                      for d, r in t["harder_matched_pairs"].iterrows()),
+            "harder_same_pairs": str(int(same["harder_table1"].sum())),
+            "lit_same_pairs": str(int(same["table1"].sum())),
+            "n_sizes": str(len(same["harder_table1"]))}
 
 
 def _numbers_table2(t):
     """Table 2 beside the paper's, and our matched pairs on the UCI data."""
     t2, uci = t["table2"], t["uci_all_classifiers"]
     p2 = t2[t2["pair"].str.startswith("paper")]
-    out = {"t2_det_absdiff_max": _f(p2["Det_diff"].abs().max())}
-    for k in ("Sgl_acc", "D_acc", "NBC_I"):
-        out[f"t2_{k}_absdiff_max"] = _f(p2[f"{k}_diff"].abs().max())
+    out = {}
     for k, col in (("Det", "Det_diff"), ("Sgl", "Sgl_acc_diff"), ("Dacc", "D_acc_diff"),
                    ("NBCI", "NBC_I_diff")):
-        out[f"t2_{k}_diff_min"], out[f"t2_{k}_diff_max"] = _f(p2[col].min()), _f(p2[col].max())
+        _min_max(out, f"t2_{k}_diff", p2[col])
     mu = _match_determinacy(uci, "dataset")
+    gaps = _pair_gaps(uci, mu)
     out["t2_n_datasets"] = str(len(mu))
     out["t2_matched_gap_median"] = _f(mu["gap"].median(), 2)
-    gaps = np.array([[abs(uci.loc[(ds, r.NCC), k] - uci.loc[(ds, r.LNCC), k])
-                      for k in ("Sgl_acc", "D_acc", "NBC_I")] for ds, r in mu.iterrows()])
     out["t2_pair_nbci_gap_max"] = _f(np.nanmax(gaps[:, 2]))
     for j, k in enumerate(("sgl", "dacc", "nbci")):
         out[f"t2_pair_{k}_gap_median"] = _f(np.nanmedian(gaps[:, j]))
@@ -1541,8 +1368,7 @@ def _numbers_table2(t):
     for ds in dict.fromkeys(p2.index.get_level_values("dataset")):
         ours = set(mu.loc[ds, ["NCC", "LNCC"]]) if ds in mu.index else set()
         (same if ours == set(p2.xs(ds, level="dataset").index) else other).append(ds)
-    out["t2_same_pair"] = ", ".join(same) or "none"
-    out["t2_other_pair"] = ", ".join(other) or "none"
+    out["t2_same_pair"], out["t2_other_pair"] = ", ".join(same) or "none", ", ".join(other) or "none"
     n_ok = np.sum(uci.xs("NCC_0.05", level="classifier")["Det"].to_numpy()
                   >= uci.xs("LNCC_0.75", level="classifier")["Det"].to_numpy())
     out["uci_ncc_more_determinate"] = str(int(n_ok))
@@ -1552,25 +1378,19 @@ def _numbers_table2(t):
 def _numbers_averages(t):
     """The Sec. 5.2 averages of the default classifiers."""
     av = t["default_averages"]
-    out = {}
-    for c in av.index:
-        tag = c.split("_")[0].lower()
-        for k in _INDICATORS.values():
-            out[f"avg_{tag}_{k}"] = _f(av.loc[c, k])
-            out[f"avg_{tag}_{k}_paper"] = _f(av.loc[c, f"{k}_paper"])
+    out = {f"avg_{c.split('_')[0].lower()}_{k}{p}": _f(av.loc[c, f"{k}{p}"])
+           for c in av.index for k in _INDICATORS.values() for p in ("", "_paper")}
     if len(av) == 2:
         a, b = av.index
         out["avg_sign_agree"] = str(sum(
             int(np.sign(av.loc[a, k] - av.loc[b, k])
                 == np.sign(av.loc[a, f"{k}_paper"] - av.loc[b, f"{k}_paper"]))
             for k in _INDICATORS.values()))
-        out["avg_dacc_gap_ours"] = _f(abs(av.loc[a, "D_acc"] - av.loc[b, "D_acc"]))
-        out["avg_dacc_gap_paper"] = _f(abs(av.loc[a, "D_acc_paper"] - av.loc[b, "D_acc_paper"]))
+        for tag, col in (("ours", "D_acc"), ("paper", "D_acc_paper")):
+            out[f"avg_dacc_gap_{tag}"] = _f(abs(av.loc[a, col] - av.loc[b, col]))
     for k, col in (("det", "Det"), ("sgl", "Sgl_acc"), ("nbci", "NBC_I")):
         out[f"choice_{k}"] = _f(av.loc["NCC_0.05", f"{col}_choice_sd"])
     return out
-
-
 # --- headline rows (for the reproduction report) ------------------------------------------
 # Tolerances follow the report's rule (credal.chapters._verdicts.tolerance): exact
 # quantities (interval ends, dominance yes/no) get none; the Example 3 thresholds half a
@@ -1695,16 +1515,20 @@ _HARDER = Headlines(paper=_PAPER, chapter=_CHAPTER, rows=_table1_headlines(
 
 # --- figures (Figures 1-5 of the paper) ---------------------------------------------------
 
-#: smallest text of the figures, in points (the book shows them at natural size)
-_SMALL = 9
+_SMALL = 9  # smallest text of the figures, in points (the book shows them at natural size)
 _NCC_COLOURS = ["#08519c", "#3182bd", "#6baed6", "#9ecae1"]
 _LNCC_COLOURS = ["#a63603", "#e6550d", "#fd8d3c", "#fdae6b"]
 
 
-def _require(df, columns, what):
-    missing = [c for c in columns if c not in df.columns]
-    if missing:
-        raise ValueError(f"{what} lacks columns {missing}")
+def _axes(columns, figsize, **frames):
+    """Check each frame has ``columns[name]``; a figure and its axes (constrained layout)."""
+    import matplotlib.pyplot as plt
+
+    for what, df in frames.items():
+        missing = [c for c in columns[what] if c not in df.columns]
+        if missing:
+            raise ValueError(f"{what} lacks columns {missing}")
+    return plt.subplots(*figsize[2:], figsize=figsize[:2], constrained_layout=True)
 
 
 def likelihood_idm_figure(intervals, alpha=0.85, s=2.0):
@@ -1713,7 +1537,7 @@ def likelihood_idm_figure(intervals, alpha=0.85, s=2.0):
     Parameters
     ----------
     intervals : DataFrame
-        :func:`_likelihood_vs_idm` output.
+        ``tables()["figure1_intervals"]`` (:func:`_likelihood_vs_idm`).
     alpha, s : float
         The threshold and prior strength used (for the legend).
 
@@ -1721,19 +1545,16 @@ def likelihood_idm_figure(intervals, alpha=0.85, s=2.0):
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
-    _require(intervals, ["N", "n", "likelihood_upper", "idm_upper"], "intervals")
-    fig, ax = plt.subplots(figsize=(0.9 * TEXT_WIDTH, 3.6), constrained_layout=True)
+    fig, ax = _axes({"intervals": ["N", "n", "likelihood_upper", "idm_upper"]},
+                    (0.9 * TEXT_WIDTH, 3.6), intervals=intervals)
     ax.plot(intervals["N"], intervals["likelihood_upper"], "o", ms=3.5, color="k",
             label=f"likelihood-based, alpha = {alpha:g}")
     ax.plot(intervals["N"], intervals["idm_upper"], "o", ms=3.5, color="0.6",
             label=f"IDM, s = {s:g}")
     share = float(np.median(intervals["n"] / intervals["N"]))
     ax.axhline(share, color="k", ls=":", lw=0.8, label=f"observed share n/N = {share:g}")
-    ax.set_xlabel("sample size N (observations)")
-    ax.set_ylabel("upper probability that X is true")
-    ax.set_xlim(0, intervals["N"].max() * 1.02)
+    ax.set(xlabel="sample size N (observations)", ylabel="upper probability that X is true",
+           xlim=(0, intervals["N"].max() * 1.02))
     ax.legend(frameon=False, fontsize=_SMALL)
     return fig
 
@@ -1744,13 +1565,13 @@ def likelihood_cloud_figure(cloud, envelope, cuts, alpha_star=None):
     Parameters
     ----------
     cloud : DataFrame
-        :func:`_example2_cloud` output (``posterior``,
+        ``tables()["example2_cloud"]`` (:func:`_example2_cloud`: ``posterior``,
         ``relative_likelihood``).
     envelope : DataFrame
-        :meth:`_TwoClassProfile.curve` output.
+        ``tables()["example2_envelope"]`` (:meth:`_TwoClassProfile.curve`).
     cuts : DataFrame
-        :func:`_example2_cuts` output (``alpha``, ``source``,
-        ``low``, ``high``).
+        ``tables()["example2_cuts_first_cloud"]`` (:func:`_example2_cuts`: ``alpha``,
+        ``source``, ``low``, ``high``).
     alpha_star : float, optional
         Exact dominance threshold, drawn as a dotted line.
 
@@ -1758,11 +1579,9 @@ def likelihood_cloud_figure(cloud, envelope, cuts, alpha_star=None):
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
-    _require(cloud, ["posterior", "relative_likelihood"], "cloud")
-    _require(envelope, ["posterior", "relative_likelihood"], "envelope")
-    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.4), constrained_layout=True)
+    cols = ["posterior", "relative_likelihood"]
+    fig, ax = _axes({"cloud": cols, "envelope": cols}, (TEXT_WIDTH, 4.4), cloud=cloud,
+                    envelope=envelope)
     ax.plot(cloud["posterior"], cloud["relative_likelihood"], ".", ms=2.0, color="k",
             alpha=0.5, label=f"{len(cloud)} random models")
     ax.plot(envelope["posterior"], envelope["relative_likelihood"], color="0.55", lw=2.2,
@@ -1781,10 +1600,8 @@ def likelihood_cloud_figure(cloud, envelope, cuts, alpha_star=None):
                    label=f"dominance threshold alpha* = {alpha_star:.4f}")
     ax.plot([], [], color="0.55", lw=3.0, label="alpha cut of the envelope")
     ax.plot([], [], color="k", lw=1.4, label="alpha cut of the sample")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1.04)
-    ax.set_xlabel("posterior probability P(c | f) of the model")
-    ax.set_ylabel("relative likelihood lik / max lik")
+    ax.set(xlim=(0, 1), ylim=(0, 1.04), xlabel="posterior probability P(c | f) of the model",
+           ylabel="relative likelihood lik / max lik")
     ax.legend(frameon=False, fontsize=_SMALL, loc="upper left")
     return fig
 
@@ -1795,7 +1612,7 @@ def profile_likelihood_figure(profiles, thresholds=None):
     Parameters
     ----------
     profiles : DataFrame
-        :func:`_example3_profiles` output.
+        ``tables()["example3_profiles"]`` (:func:`_example3_profiles`).
     thresholds : dict of str to float, optional
         Horizontal reference lines, label -> level.
 
@@ -1803,22 +1620,17 @@ def profile_likelihood_figure(profiles, thresholds=None):
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
-    _require(profiles, ["likelihood", "posterior", "relative_likelihood"], "profiles")
-    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.0), constrained_layout=True)
+    fig, ax = _axes({"profiles": ["likelihood", "posterior", "relative_likelihood"]},
+                    (TEXT_WIDTH, 4.0), profiles=profiles)
     styles = {"with the new instance": dict(color="k", lw=2.0),
               "without the new instance": dict(color="0.6", lw=2.0)}
     for name, sub in profiles.groupby("likelihood", sort=False):
-        ax.plot(sub["posterior"], sub["relative_likelihood"], label=name,
-                **styles.get(name, {}))
+        ax.plot(sub["posterior"], sub["relative_likelihood"], label=name, **styles.get(name, {}))
     ax.axvline(0.5, color="k", lw=0.8, ls="--")
     for (label, level), ls in zip((thresholds or {}).items(), (":", "-.", "--")):
         ax.axhline(level, color="tab:red", lw=0.9, ls=ls, label=f"{label} = {level:.4f}")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1.04)
-    ax.set_xlabel("posterior probability P(c | f1, f2)")
-    ax.set_ylabel("relative profile likelihood")
+    ax.set(xlim=(0, 1), ylim=(0, 1.04), xlabel="posterior probability P(c | f1, f2)",
+           ylabel="relative profile likelihood")
     ax.legend(frameon=False, fontsize=_SMALL, loc="center left")
     return fig
 
@@ -1829,19 +1641,18 @@ def determinacy_vs_size_figure(summary, published=None):
     Parameters
     ----------
     summary : DataFrame
-        :func:`_artificial_summary` output (index ``d``, ``classifier``).
+        ``tables()["artificial_all_classifiers"]`` (:func:`_artificial_summary`, index
+        ``d``, ``classifier``).
     published : DataFrame, optional
-        ``antonucci_table1_artificial`` (columns ``classifier``, ``n``, ``Det``),
-        drawn as large open markers in the colour of the same classifier.
+        ``antonucci_table1_artificial`` (columns ``classifier``, ``n``, ``Det``), drawn
+        as large open markers in the colour of the same classifier.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
-    _require(summary, ["family", "parameter_value", "Det", "Det_se"], "summary")
-    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.6), constrained_layout=True)
+    fig, ax = _axes({"summary": ["family", "parameter_value", "Det", "Det_se"]},
+                    (TEXT_WIDTH, 4.6), summary=summary)
     colours = {"NCC": iter(_NCC_COLOURS * 4), "LNCC": iter(_LNCC_COLOURS * 4)}
     names = summary.index.get_level_values("classifier").unique()
     order = sorted((n for n in names if summary.xs(n, level="classifier")["family"].iloc[0]
@@ -1858,23 +1669,21 @@ def determinacy_vs_size_figure(summary, published=None):
         for _, r in published.iterrows():
             ax.plot(r["n"], r["Det"], marker="o" if r["classifier"].startswith("NCC") else "s",
                     ms=11, mfc="none", mec=colour_of.get(r["classifier"], "k"), mew=1.6, ls="")
-        ax.plot([], [], marker="o", mfc="none", mec="0.3", ls="", ms=11, mew=1.6,
-                label="paper's NCC (Table 1)")
-        ax.plot([], [], marker="s", mfc="none", mec="0.3", ls="", ms=11, mew=1.6,
-                label="paper's LNCC (Table 1)")
+        for marker, fam in (("o", "NCC"), ("s", "LNCC")):
+            ax.plot([], [], marker=marker, mfc="none", mec="0.3", ls="", ms=11, mew=1.6,
+                    label=f"paper's {fam} (Table 1)")
     ds = sorted(summary.index.get_level_values("d").unique())
-    ax.set_xticks(ds)
     span = (max(ds) - min(ds)) or 1
-    ax.set_xlim(min(ds) - 0.06 * span, max(ds) + 0.06 * span)
-    ax.set_xlabel("training-set size d (instances)")
-    ax.set_ylabel("determinacy (% of test instances)")
+    ax.set_xticks(ds)
+    ax.set(xlim=(min(ds) - 0.06 * span, max(ds) + 0.06 * span),
+           xlabel="training-set size d (instances)", ylabel="determinacy (% of test instances)")
     ax.legend(frameon=False, fontsize=_SMALL, ncol=2, loc="lower right")
     return fig
 
 
 def _label_points(ax, names, x, y, near):
-    """Name each point; a point close to one already named gets its label on
-    another side (right-up, right-down, left-up, left-down in turn)."""
+    """Name each point; a point close to one already named gets its label on another side
+    (right-up, right-down, left-up, left-down in turn)."""
     sides = [((4, 3), "left"), ((4, -9), "left"), ((-4, 3), "right"), ((-4, -9), "right")]
     placed = []
     for name, xi, yi in zip(names, x, y):
@@ -1891,25 +1700,25 @@ def ncc_lncc_scatter_figure(summary, ncc="NCC_0.05", lncc="LNCC_0.75", averages=
     Parameters
     ----------
     summary : DataFrame
-        :func:`_uci_summary` output (index ``dataset``, ``classifier``).
+        ``tables()["uci_all_classifiers"]`` (:func:`_uci_summary`, index ``dataset``,
+        ``classifier``).
     ncc, lncc : str
         The two classifiers compared (the paper's defaults).
     averages : DataFrame, optional
-        :func:`_default_averages`: the average over the data sets is drawn as a red
-        diamond, ours filled and the paper's (its Sec. 5.2) open.
+        ``tables()["default_averages"]`` (:func:`_default_averages`): the average over
+        the data sets is drawn as a red diamond, ours filled and the paper's (its Sec.
+        5.2) open.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
     labels = {"Det": "determinacy", "Sgl_acc": "single accuracy",
               "D_acc": "discounted accuracy", "NBC_I": "NBC-I"}
-    _require(summary, list(labels) + [f"{k}_se" for k in labels], "summary")
+    fig, axes = _axes({"summary": list(labels) + [f"{k}_se" for k in labels]},
+                      (TEXT_WIDTH, TEXT_WIDTH, 2, 2), summary=summary)
     a = summary.xs(ncc, level="classifier")
     b = summary.xs(lncc, level="classifier").reindex(a.index)
-    fig, axes = plt.subplots(2, 2, figsize=(TEXT_WIDTH, TEXT_WIDTH), constrained_layout=True)
     for ax, (k, lab) in zip(axes.ravel(), labels.items()):
         x, y = a[k].to_numpy(float), b[k].to_numpy(float)
         ok = np.isfinite(x) & np.isfinite(y)
@@ -1917,26 +1726,24 @@ def ncc_lncc_scatter_figure(summary, ncc="NCC_0.05", lncc="LNCC_0.75", averages=
                     yerr=b[f"{k}_se"].to_numpy(float)[ok], fmt="o", ms=5, color="k",
                     ecolor="0.6", capsize=0, lw=0.8)
         extra = []
-        if averages is not None:
-            for col, fill, name in ((k, "tab:red", "our average"),
-                                    (f"{k}_paper", "none", "the paper's average")):
-                px, py = (float(averages.loc[c, col]) if c in averages.index else np.nan
-                          for c in (ncc, lncc))
-                if np.isfinite(px) and np.isfinite(py):
-                    ax.plot(px, py, "D", ms=7, mfc=fill, mec="tab:red", mew=1.4, ls="",
-                            label=name, zorder=4)
-                    extra += [px, py]
+        for col, fill, name in (() if averages is None else (
+                (k, "tab:red", "our average"), (f"{k}_paper", "none", "the paper's average"))):
+            px, py = (float(averages.loc[c, col]) if c in averages.index else np.nan
+                      for c in (ncc, lncc))
+            if np.isfinite(px) and np.isfinite(py):
+                ax.plot(px, py, "D", ms=7, mfc=fill, mec="tab:red", mew=1.4, ls="",
+                        label=name, zorder=4)
+                extra += [px, py]
         if ok.any():
             lo = min(x[ok].min(), y[ok].min(), *extra)
             hi = max(x[ok].max(), y[ok].max(), *extra)
             _label_points(ax, list(a.index[ok]), x[ok], y[ok], 0.05 * (hi - lo or 1.0))
             pad = 0.06 * (hi - lo if hi > lo else 1.0)
             ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="0.5", lw=0.8, ls="--")
-            ax.set_xlim(lo - pad, hi + pad)
-            ax.set_ylim(lo - pad, hi + pad)
+            ax.set(xlim=(lo - pad, hi + pad), ylim=(lo - pad, hi + pad))
         ax.set_aspect("equal", adjustable="box")
-        ax.set_xlabel(f"{lab} of {ncc.replace('_', ' ')} (%)")
-        ax.set_ylabel(f"{lab} of {lncc.replace('_', ' ')} (%)")
+        ax.set(xlabel=f"{lab} of {ncc.replace('_', ' ')} (%)",
+               ylabel=f"{lab} of {lncc.replace('_', ' ')} (%)")
     handles, names = axes[0][0].get_legend_handles_labels()
     if handles:
         fig.legend(handles, names, loc="outside lower center", ncol=len(names),
