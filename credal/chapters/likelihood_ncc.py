@@ -308,17 +308,16 @@ _EXAMPLE2 = dict(n1=6, n1j=[5], n2=2, n2j=[1])
 _EXAMPLE3 = dict(n1=50, n1j=[50, 0], n2=50, n2j=[1, 1])
 
 
-def _example2_cloud(n_samples=3000, seed=0, counts=None):
+def _example2_cloud(n_samples=3000, seed=0):
     """Monte-Carlo cloud of Example 2: ``n_samples`` random naive models ``theta =
     (theta_c, theta_f|c, theta_f|not c)`` drawn uniformly from the unit cube (the paper:
-    3000; ``seed`` of ``numpy.random.default_rng``), for the counts ``n1, n1j, n2, n2j``
-    (one feature; default :data:`_EXAMPLE2`).  Columns ``theta_c``, ``theta_f_c``,
+    3000; ``seed`` of ``numpy.random.default_rng``), for the counts of
+    :data:`_EXAMPLE2`.  Columns ``theta_c``, ``theta_f_c``,
     ``theta_f_notc``, ``posterior`` (``P(c | f)``) and ``relative_likelihood`` (likelihood
     of data and instance, divided by its exact maximum from the profile).
     """
-    c = dict(_EXAMPLE2 if counts is None else counts)
-    n1, n2 = c["n1"], c["n2"]
-    (a1,), (a2,) = c["n1j"], c["n2j"]
+    n1, n2 = _EXAMPLE2["n1"], _EXAMPLE2["n2"]
+    (a1,), (a2,) = _EXAMPLE2["n1j"], _EXAMPLE2["n2j"]
     tc, t1, t2 = np.random.default_rng(seed).random((int(n_samples), 3)).T
     loglik = (xlogy(n1, tc) + xlogy(n2, 1 - tc) + xlogy(a1, t1) + xlogy(n1 - a1, 1 - t1)
               + xlogy(a2, t2) + xlogy(n2 - a2, 1 - t2))
@@ -337,11 +336,11 @@ def _cloud_cut(cloud, alpha):
     return (float("nan"), float("nan")) if sel.empty else (float(sel.min()), float(sel.max()))
 
 
-def _example2_cuts(cloud, alphas=(0.2, 0.75), counts=None):
+def _example2_cuts(cloud, alphas=(0.2, 0.75)):
     """Alpha cuts of Example 2 from the envelope (exact) and from a sampled cloud: a
     DataFrame with ``alpha``, ``source`` ("exact" / "Monte Carlo"), ``low``, ``high``
     (range of ``P(c | f)`` over the models of the cut)."""
-    prof = _TwoClassProfile(**dict(_EXAMPLE2 if counts is None else counts))
+    prof = _TwoClassProfile(**_EXAMPLE2)
     rows = [row for a in alphas for row in ((float(a), "exact", *prof.cut(a)),
                                             (float(a), "Monte Carlo", *_cloud_cut(cloud, a)))]
     return pd.DataFrame(rows, columns=["alpha", "source", "low", "high"])
@@ -376,7 +375,7 @@ def _example2_summary(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=
     rows = [(f"interval [a, b] of t: {e}", v, np.nan, np.nan,
              head.get(f"Example 2: interval [a,b] {end} end {e}"))
             for e, v, end in (("a", prof.a, "lower"), ("b", prof.b, "upper"))]
-    rows.append(("alpha* (c dominates iff alpha > alpha*)", lncc_alpha,
+    rows.append((_EX2_STAR, lncc_alpha,
                  *_mean_se([_cloud_threshold(c) for c in clouds]), np.nan))
     for a in alphas:
         cuts = np.array([_cloud_cut(c, a) for c in clouds])
@@ -418,6 +417,7 @@ def _epsilon_threshold(X, y, x, tol=1e-12):
     return 0.5 * (lo + hi)
 
 
+_EX2_STAR = "alpha* (c dominates iff alpha > alpha*)"
 _EX3_EXACT = "LNCC: c dominates not c iff alpha > (exact, Theorems 1-2)"
 _EX3_WITHOUT = "without the instance: not c dominates c iff alpha >"
 
@@ -486,7 +486,7 @@ def _study_rng(seed, *stream):
 
 
 def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0.1,
-                           class_prior=None, max_tries=100_000, gap_scale=1.0):
+                           max_tries=100_000, gap_scale=1.0):
     """Draw the chances of a naive model with class-dependent features.
 
     Each conditional table ``theta(. | c)`` of a feature is drawn uniformly on the
@@ -504,8 +504,7 @@ def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=
     Parameters: ``rng`` (numpy Generator, or an int seeding a new one); ``n_features``;
     ``n_values`` (values of each feature, one int for all or one per feature);
     ``n_classes``; ``min_gap`` (in [0, 1): least difference between the chances of a value
-    under two classes); ``class_prior`` (shape (n_classes,), marginal chances of the
-    classes, uniform by default as in the paper); ``max_tries`` (redraws allowed per
+    under two classes; the classes are equally likely, as in the paper); ``max_tries`` (redraws allowed per
     feature before giving up, for a too large ``min_gap``); ``gap_scale`` (in [0, 1]: share
     of each feature's class difference beyond ``min_gap`` that is kept; 1 is the paper's
     literal generator).  Returns :class:`_NaiveParameters`.
@@ -519,9 +518,6 @@ def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=
         raise ValueError(f"n_values has {len(nv)} entries for {m} features")
     if not 0 <= min_gap < 1:
         raise ValueError(f"min_gap must lie in [0, 1); got {min_gap!r}")
-    prior = np.full(K, 1.0 / K) if class_prior is None else np.asarray(class_prior, float)
-    if prior.shape != (K,) or np.any(prior < 0) or not np.isclose(prior.sum(), 1.0):
-        raise ValueError("class_prior must be a probability vector of length n_classes")
     tables = []
     a, b = np.triu_indices(K, 1)
     for v in (check_int("n_values", v, 2) for v in nv):
@@ -537,7 +533,7 @@ def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=
             mean = t.mean(axis=0)
             t = mean + k * (t - mean)
         tables.append(t)
-    return _NaiveParameters(prior, tuple(tables))
+    return _NaiveParameters(np.full(K, 1.0 / K), tuple(tables))
 
 
 def _sample_codes(params, n, rng):
@@ -968,27 +964,19 @@ def _table1(summary):
     return _beside_published(summary, pub, "d", groups)
 
 
-def _published_table2(fix_swap=True):
-    """Table 2 as printed (columns of ``antonucci_table2_uci.csv`` plus ``paper_name`` and
-    ``note``), with our data-set names; optionally with the hepatitis D-acc and NBC-I
-    columns swapped back (``data/published/README.md``: with two classes D-acc is about
-    Det * Sgl-acc + (1 - Det) / 2, which the printed NBC-I column satisfies)."""
-    pub = catalogue.published("antonucci_table2_uci").rename(columns={"dataset": "paper_name"})
-    pub.insert(0, "dataset", pub["paper_name"].map(_PAPER_DATASETS))
-    pub["note"] = ""
-    if fix_swap:
-        hep = pub["paper_name"] == "hepatitis"
-        pub.loc[hep, ["D_acc", "NBC_I"]] = pub.loc[hep, ["NBC_I", "D_acc"]].to_numpy()
-        pub.loc[hep, "note"] = "published D-acc and NBC-I swapped back"
-    return pub
-
-
 def _table2(summary):
     """Table 2 (UCI, :func:`_uci_summary`) with the published values beside ours: for each
     data set the paper shows (german = our credit_g, haberman, hepatitis), its two
     classifiers, then our closest pair when it differs.  Index (``dataset``,
-    ``classifier``); ``pair``, indicators, ``*_paper``, ``*_diff``, ``note``."""
-    pub = _published_table2()
+    ``classifier``); ``pair``, indicators, ``*_paper``, ``*_diff``, ``note``.  The
+    paper's hepatitis D-acc and NBC-I columns are swapped back (``data/published/
+    README.md``: with two classes D-acc is about Det * Sgl-acc + (1 - Det) / 2, which the
+    printed NBC-I column satisfies), said in ``note``."""
+    pub = catalogue.published("antonucci_table2_uci").rename(columns={"dataset": "paper_name"})
+    pub.insert(0, "dataset", pub["paper_name"].map(_PAPER_DATASETS))
+    hep = pub["paper_name"] == "hepatitis"
+    pub.loc[hep, ["D_acc", "NBC_I"]] = pub.loc[hep, ["NBC_I", "D_acc"]].to_numpy()
+    pub["note"] = np.where(hep, "published D-acc and NBC-I swapped back", "")
     out = _beside_published(summary, pub, "dataset", dict.fromkeys(pub["dataset"]))
     notes = pub.set_index(["dataset", "classifier"])["note"]
     out["note"] = notes.reindex(out.index).fillna("").to_numpy()
@@ -1041,12 +1029,16 @@ def _default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
 
 # --- run, tables, numbers -----------------------------------------------------------------
 
-def run(estimators=None, *, fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_samples=3000,
-        cloud_replicates=50, cut_alphas=(0.2, 0.75), profile_points=2001, lncc_grid=250,
-        sizes=(25, 50, 100), n_theta=20, n_train_sets=30, n_test=10_000, n_features=10,
-        min_gap=0.1, harder_n_test=2000, harder_n_train_sets=10, calibration_draws=100,
-        uci_datasets=None, n_splits=5, n_repeats=10, seed=0, n_jobs=1, cache_dir=None,
-        cache_simulation=False):
+#: :func:`run`'s parameters and their defaults (the paper's design)
+_RUN = dict(fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_samples=3000, cloud_replicates=50,
+            cut_alphas=(0.2, 0.75), profile_points=2001, lncc_grid=250, sizes=(25, 50, 100),
+            n_theta=20, n_train_sets=30, n_test=10_000, n_features=10, min_gap=0.1,
+            harder_n_test=2000, harder_n_train_sets=10, calibration_draws=100,
+            uci_datasets=None, n_splits=5, n_repeats=10, seed=0, n_jobs=1, cache_dir=None,
+            cache_simulation=False)
+
+
+def run(estimators=None, **params):
     """Everything the chapter computes: Figure 1, Examples 2-3, the artificial study
     (literal and harder generator) and the UCI study.
 
@@ -1055,23 +1047,21 @@ def run(estimators=None, *, fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_s
     estimators : dict, optional
         The line-up, :func:`classifiers` by default.  The UCI study runs all of it; the
         artificial study all but ``"NBC"`` (whose predictions are every NCC's).
-    fig1_max_n, fig1_alpha, fig1_s
-        Figure 1: sample sizes 2, 4, ..., ``fig1_max_n``, the likelihood threshold and
-        the IDM strength.
-    cloud_samples, cloud_replicates, cut_alphas, profile_points, lncc_grid
-        Example 2's Monte-Carlo clouds (models per cloud, independent clouds), its alpha
-        cuts, the points of each profile curve and Example 3's grid.
-    sizes, n_theta, n_train_sets, n_test, n_features, min_gap
-        The artificial study (:func:`_naive_study`).
-    harder_n_test, harder_n_train_sets, calibration_draws
-        The harder run: its test and training sets per draw and size, and the draws of
-        its calibration (:func:`_calibrate_gap_scale`).
-    uci_datasets : list of str, optional
-        Catalogue names; default the group ``"antonucci-lncc"`` (nine binary sets).
-    n_splits, n_repeats, seed, n_jobs, cache_dir
-        Cross-validation, the seed of every random choice, and the engine's options.
-    cache_simulation : bool
-        Cache the artificial study's folds too (about 0.5 GB at the paper's size).
+    **params
+        Any of :data:`_RUN` (defaults: the paper's design).  ``fig1_max_n``,
+        ``fig1_alpha``, ``fig1_s``: Figure 1's sample sizes 2, 4, ..., ``fig1_max_n``, its
+        likelihood threshold and IDM strength; ``cloud_samples``, ``cloud_replicates``,
+        ``cut_alphas``, ``profile_points``, ``lncc_grid``: Example 2's Monte-Carlo clouds
+        (models per cloud, independent clouds), its alpha cuts, the points of each profile
+        curve and Example 3's grid; ``sizes``, ``n_theta``, ``n_train_sets``, ``n_test``,
+        ``n_features``, ``min_gap``: the artificial study (:func:`_naive_study`);
+        ``harder_n_test``, ``harder_n_train_sets``, ``calibration_draws``: the harder
+        run's test and training sets per draw and size, and the draws of its calibration
+        (:func:`_calibrate_gap_scale`); ``uci_datasets``: catalogue names (default the
+        group ``"antonucci-lncc"``, nine binary sets); ``n_splits``, ``n_repeats``,
+        ``seed``, ``n_jobs``, ``cache_dir``: cross-validation, the seed of every random
+        choice and the engine's options; ``cache_simulation``: cache the artificial
+        study's folds too (about 0.5 GB at the paper's size).
 
     Returns
     -------
@@ -1081,34 +1071,35 @@ def run(estimators=None, *, fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_s
         ``cuts``, ``example2``, ``profiles``, ``example3``, the engine's fold tables
         ``artificial``, ``harder`` and ``uci``, and ``uci_datasets`` (names).
     """
+    unknown = set(params) - set(_RUN)
+    if unknown:
+        raise TypeError(f"run() got unknown parameters {sorted(unknown)}")
+    p = {**_RUN, **params}
     est = classifiers() if estimators is None else dict(estimators)
     study = {k: v for k, v in est.items() if k != "NBC"}
-    kw = dict(sizes=sizes, n_theta=n_theta, n_features=n_features, min_gap=min_gap, seed=seed)
-    names = list(uci_datasets) if uci_datasets else catalogue.names("antonucci-lncc")
-    cloud = _example2_cloud(cloud_samples, [seed, 0])
-    res = {"intervals": _likelihood_vs_idm(list(range(2, fig1_max_n + 1, 2)),
-                                           alpha=fig1_alpha, s=fig1_s),
-           "cloud": cloud, "envelope": _TwoClassProfile(**_EXAMPLE2).curve(profile_points),
-           "cuts": _example2_cuts(cloud, cut_alphas),
-           "example2": _example2_summary(cloud_samples, cloud_replicates, cut_alphas, seed),
-           "profiles": _example3_profiles(profile_points), "example3": _example3_summary(lncc_grid),
-           "artificial": _naive_study(study, n_train_sets=n_train_sets, n_test=n_test,
-                                      n_jobs=n_jobs, cache_dir=cache_dir if cache_simulation
-                                      else None, **kw), "uci_datasets": names}
-    gap_scale = _calibrate_gap_scale(**{**kw, "n_theta": calibration_draws})
-    res["harder"] = _naive_study(study, n_train_sets=harder_n_train_sets, n_test=harder_n_test,
-                                 n_jobs=n_jobs, gap_scale=gap_scale, **kw)
-    res["uci"] = cross_validate(est, names, n_splits=n_splits, n_repeats=n_repeats,
-                                random_state=seed, n_jobs=n_jobs, cache_dir=cache_dir,
-                                keep_predictions=False).folds
+    kw = {k: p[k] for k in ("sizes", "n_theta", "n_features", "min_gap", "seed")}
+    names = list(p["uci_datasets"]) if p["uci_datasets"] else catalogue.names("antonucci-lncc")
+    cloud = _example2_cloud(p["cloud_samples"], [p["seed"], 0])
+    res = {"intervals": _likelihood_vs_idm(list(range(2, p["fig1_max_n"] + 1, 2)),
+                                           alpha=p["fig1_alpha"], s=p["fig1_s"]),
+           "cloud": cloud, "envelope": _TwoClassProfile(**_EXAMPLE2).curve(p["profile_points"]),
+           "cuts": _example2_cuts(cloud, p["cut_alphas"]),
+           "example2": _example2_summary(p["cloud_samples"], p["cloud_replicates"],
+                                         p["cut_alphas"], p["seed"]),
+           "profiles": _example3_profiles(p["profile_points"]),
+           "example3": _example3_summary(p["lncc_grid"]), "uci_datasets": names,
+           "artificial": _naive_study(study, n_train_sets=p["n_train_sets"], n_test=p["n_test"],
+                                      n_jobs=p["n_jobs"], cache_dir=p["cache_dir"] if
+                                      p["cache_simulation"] else None, **kw)}
+    gap_scale = _calibrate_gap_scale(**{**kw, "n_theta": p["calibration_draws"]})
+    res["harder"] = _naive_study(study, n_train_sets=p["harder_n_train_sets"],
+                                 n_test=p["harder_n_test"], n_jobs=p["n_jobs"],
+                                 gap_scale=gap_scale, **kw)
+    res["uci"] = cross_validate(est, names, n_splits=p["n_splits"], n_repeats=p["n_repeats"],
+                                random_state=p["seed"], n_jobs=p["n_jobs"],
+                                cache_dir=p["cache_dir"], keep_predictions=False).folds
     n_pairs = sum(k.startswith("NCC_") for k in est) * sum(k.startswith("LNCC_") for k in est)
-    res["settings"] = dict(
-        n_features=n_features, min_gap=min_gap, n_theta=n_theta, sizes=list(sizes),
-        n_test=n_test, n_train_sets=n_train_sets, seed=seed, n_pairs=n_pairs,
-        cloud_samples=cloud_samples, cloud_replicates=cloud_replicates, lncc_grid=lncc_grid,
-        calibration_draws=calibration_draws, harder_n_test=harder_n_test,
-        harder_n_train_sets=harder_n_train_sets, gap_scale=gap_scale, n_splits=n_splits,
-        n_repeats=n_repeats)
+    res["settings"] = {**p, "n_pairs": n_pairs, "gap_scale": gap_scale}
     return res
 
 
@@ -1155,33 +1146,27 @@ def tables(results):
     t.update({"uci_all_classifiers": uci, "table2": _table2(uci),
               "uci_matched_pairs": _matched_pairs_table(uci, "dataset"),
               "default_averages": _default_averages(uci)})
-    lit = HEADLINE.judge(t, only=lambda h: h.quantity.startswith("Table 1:"))
-    t["generator_comparison"] = gen = _generator_comparison(lit, _HARDER.judge(t))
-    long = [pd.DataFrame({"quantity": gen.index.astype(str), "generator": tag,
-                          "published": gen["published"].to_numpy(float),
-                          **{c: gen[f"{c} ({tag})"].to_numpy(float) for c in ("ours", "tolerance")},
-                          "verdict": gen[f"verdict ({tag})"].to_numpy()})
-            for tag in ("literal", "harder")]
-    order = {q: i for i, q in enumerate(gen.index.astype(str))}
-    t["generator_long"] = (pd.concat(long, ignore_index=True)
-                           .sort_values("quantity", key=lambda c: c.map(order), kind="stable")
-                           .reset_index(drop=True))
+    # Table 1's headline rows under the literal and the harder generator, side by side:
+    # indexed by quantity (without the run label), published, then ours, tolerance and
+    # verdict for each; generator_long has one row per quantity and generator
+    judged = {"literal": HEADLINE.judge(t, only=lambda h: h.quantity.startswith("Table 1:")),
+              "harder": _HARDER.judge(t)}
+    for tag, df in judged.items():
+        judged[tag] = df.assign(quantity=df["quantity"].str.split(": ", n=1).str[1])
+    gen = judged["literal"].set_index("quantity")[["published"]]
+    for tag, df in judged.items():
+        df = df.set_index("quantity").reindex(gen.index)
+        for c in ("ours", "tolerance", "verdict"):
+            gen[f"{c} ({tag})"] = df[c]
+    t["generator_comparison"] = gen
+    long = pd.concat([df.assign(generator=tag)[["quantity", "generator", "published", "ours",
+                                                "tolerance", "verdict"]]
+                      for tag, df in judged.items()], ignore_index=True)
+    order = {q: i for i, q in enumerate(gen.index)}
+    t["generator_long"] = (long.sort_values("quantity", key=lambda c: c.map(order),
+                                            kind="stable").reset_index(drop=True))
     t.update({f"{k}_shown": _shown(t[k]) for k in _SHOWN})
     return t
-
-
-def _generator_comparison(literal, harder):
-    """Table 1's headline rows under the literal and the harder generator (the judged rows
-    of the two runs: same quantities, same order), side by side: indexed by quantity
-    (without the run label), ``published``, then ours, tolerance and verdict for each."""
-    out = None
-    for tag, df in (("literal", literal), ("harder", harder)):
-        df = df.assign(quantity=df["quantity"].str.split(": ", n=1).str[1]).set_index("quantity")
-        out = pd.DataFrame({"published": df["published"]}) if out is None else out
-        df = df.reindex(out.index)
-        out[f"ours ({tag})"], out[f"tolerance ({tag})"] = df["ours"], df["tolerance"]
-        out[f"verdict ({tag})"] = df["verdict"]
-    return out
 
 
 def _shown(table, digits=1):
@@ -1254,7 +1239,7 @@ def _numbers_examples(t):
     iv = t["figure1_intervals"]
     last = iv.loc[iv["N"].idxmax()]
     e2 = t["example2"].set_index("quantity")
-    a = e2.loc["alpha* (c dominates iff alpha > alpha*)"]
+    a = e2.loc[_EX2_STAR]
     dom = e2["monte_carlo"].get("alpha = 0.2: c dominates (1 = yes)")
     e3 = t["example3"].set_index("quantity")
     ours = e3["ours"]
@@ -1513,81 +1498,50 @@ _HARDER = Headlines(paper=_PAPER, chapter=_CHAPTER, rows=_table1_headlines(
     "Table 1 (harder)", "harder_table1", "harder_theta", ""))
 
 
-# --- figures (Figures 1-5 of the paper) ---------------------------------------------------
+# --- figures (Figures 1-5 of the paper): each draws from :func:`tables` -------------------
 
 _SMALL = 9  # smallest text of the figures, in points (the book shows them at natural size)
 _NCC_COLOURS = ["#08519c", "#3182bd", "#6baed6", "#9ecae1"]
 _LNCC_COLOURS = ["#a63603", "#e6550d", "#fd8d3c", "#fdae6b"]
 
 
-def _axes(columns, figsize, **frames):
-    """Check each frame has ``columns[name]``; a figure and its axes (constrained layout)."""
+def _axes(width, height, *grid):
     import matplotlib.pyplot as plt
 
-    for what, df in frames.items():
-        missing = [c for c in columns[what] if c not in df.columns]
-        if missing:
-            raise ValueError(f"{what} lacks columns {missing}")
-    return plt.subplots(*figsize[2:], figsize=figsize[:2], constrained_layout=True)
+    return plt.subplots(*grid, figsize=(width, height), constrained_layout=True)
 
 
-def likelihood_idm_figure(intervals, alpha=0.85, s=2.0):
-    """Figure 1: upper ends of likelihood-based and IDM intervals against N.
-
-    Parameters
-    ----------
-    intervals : DataFrame
-        ``tables()["figure1_intervals"]`` (:func:`_likelihood_vs_idm`).
-    alpha, s : float
-        The threshold and prior strength used (for the legend).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    fig, ax = _axes({"intervals": ["N", "n", "likelihood_upper", "idm_upper"]},
-                    (0.9 * TEXT_WIDTH, 3.6), intervals=intervals)
-    ax.plot(intervals["N"], intervals["likelihood_upper"], "o", ms=3.5, color="k",
-            label=f"likelihood-based, alpha = {alpha:g}")
-    ax.plot(intervals["N"], intervals["idm_upper"], "o", ms=3.5, color="0.6",
-            label=f"IDM, s = {s:g}")
-    share = float(np.median(intervals["n"] / intervals["N"]))
+def likelihood_idm_figure(tables):
+    """Figure 1: upper ends of likelihood-based and IDM intervals against N
+    (``tables["figure1_intervals"]``; the threshold and prior strength of the legend from
+    ``tables["settings"]``).  Returns a matplotlib Figure."""
+    iv, s = tables["figure1_intervals"], tables["settings"]["value"]
+    fig, ax = _axes(0.9 * TEXT_WIDTH, 3.6)
+    ax.plot(iv["N"], iv["likelihood_upper"], "o", ms=3.5, color="k",
+            label=f"likelihood-based, alpha = {s['fig1_alpha']:g}")
+    ax.plot(iv["N"], iv["idm_upper"], "o", ms=3.5, color="0.6", label=f"IDM, s = {s['fig1_s']:g}")
+    share = float(np.median(iv["n"] / iv["N"]))
     ax.axhline(share, color="k", ls=":", lw=0.8, label=f"observed share n/N = {share:g}")
     ax.set(xlabel="sample size N (observations)", ylabel="upper probability that X is true",
-           xlim=(0, intervals["N"].max() * 1.02))
+           xlim=(0, iv["N"].max() * 1.02))
     ax.legend(frameon=False, fontsize=_SMALL)
     return fig
 
 
-def likelihood_cloud_figure(cloud, envelope, cuts, alpha_star=None):
-    """Figure 2 (Example 2): sampled naive models, the exact envelope and alpha cuts.
-
-    Parameters
-    ----------
-    cloud : DataFrame
-        ``tables()["example2_cloud"]`` (:func:`_example2_cloud`: ``posterior``,
-        ``relative_likelihood``).
-    envelope : DataFrame
-        ``tables()["example2_envelope"]`` (:meth:`_TwoClassProfile.curve`).
-    cuts : DataFrame
-        ``tables()["example2_cuts_first_cloud"]`` (:func:`_example2_cuts`: ``alpha``,
-        ``source``, ``low``, ``high``).
-    alpha_star : float, optional
-        Exact dominance threshold, drawn as a dotted line.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    cols = ["posterior", "relative_likelihood"]
-    fig, ax = _axes({"cloud": cols, "envelope": cols}, (TEXT_WIDTH, 4.4), cloud=cloud,
-                    envelope=envelope)
+def likelihood_cloud_figure(tables):
+    """Figure 2 (Example 2): the sampled naive models of the first cloud
+    (``tables["example2_cloud"]``), the exact envelope (``"example2_envelope"``), the
+    alpha cuts of both (``"example2_cuts_first_cloud"``) and the exact dominance threshold
+    (``"example2"``), dotted.  Returns a matplotlib Figure."""
+    cloud, env = tables["example2_cloud"], tables["example2_envelope"]
+    alpha_star = tables["example2"].set_index("quantity").loc[_EX2_STAR, "exact"]
+    fig, ax = _axes(TEXT_WIDTH, 4.4)
     ax.plot(cloud["posterior"], cloud["relative_likelihood"], ".", ms=2.0, color="k",
             alpha=0.5, label=f"{len(cloud)} random models")
-    ax.plot(envelope["posterior"], envelope["relative_likelihood"], color="0.55", lw=2.2,
+    ax.plot(env["posterior"], env["relative_likelihood"], color="0.55", lw=2.2,
             label="upper envelope (profile likelihood)")
     ax.axvline(0.5, color="k", lw=0.8, ls="--")
-    for _, r in cuts.iterrows():
+    for _, r in tables["example2_cuts_first_cloud"].iterrows():
         exact = r["source"] == "exact"
         y = r["alpha"] + (0.0 if exact else 0.012)
         ax.plot([r["low"], r["high"]], [y, y], color="0.55" if exact else "k",
@@ -1595,9 +1549,8 @@ def likelihood_cloud_figure(cloud, envelope, cuts, alpha_star=None):
         if exact:
             ax.annotate(f"alpha = {r['alpha']:g}", (r["high"], y), xytext=(4, -3),
                         textcoords="offset points", fontsize=_SMALL)
-    if alpha_star is not None:
-        ax.axhline(alpha_star, color="tab:red", lw=0.9, ls=":",
-                   label=f"dominance threshold alpha* = {alpha_star:.4f}")
+    ax.axhline(alpha_star, color="tab:red", lw=0.9, ls=":",
+               label=f"dominance threshold alpha* = {alpha_star:.4f}")
     ax.plot([], [], color="0.55", lw=3.0, label="alpha cut of the envelope")
     ax.plot([], [], color="k", lw=1.4, label="alpha cut of the sample")
     ax.set(xlim=(0, 1), ylim=(0, 1.04), xlabel="posterior probability P(c | f) of the model",
@@ -1606,28 +1559,20 @@ def likelihood_cloud_figure(cloud, envelope, cuts, alpha_star=None):
     return fig
 
 
-def profile_likelihood_figure(profiles, thresholds=None):
-    """Figure 3 (Example 3): profile likelihoods with and without the new instance.
-
-    Parameters
-    ----------
-    profiles : DataFrame
-        ``tables()["example3_profiles"]`` (:func:`_example3_profiles`).
-    thresholds : dict of str to float, optional
-        Horizontal reference lines, label -> level.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    fig, ax = _axes({"profiles": ["likelihood", "posterior", "relative_likelihood"]},
-                    (TEXT_WIDTH, 4.0), profiles=profiles)
+def profile_likelihood_figure(tables):
+    """Figure 3 (Example 3): profile likelihoods with and without the new instance
+    (``tables["example3_profiles"]``), with the levels above which the classification
+    changes (``"example3"``) as red lines.  Returns a matplotlib Figure."""
+    ours = tables["example3"].set_index("quantity")["ours"]
+    levels = {"c dominates above": ours[_EX3_EXACT],
+              "without the instance, not c dominates above": ours[_EX3_WITHOUT]}
+    fig, ax = _axes(TEXT_WIDTH, 4.0)
     styles = {"with the new instance": dict(color="k", lw=2.0),
               "without the new instance": dict(color="0.6", lw=2.0)}
-    for name, sub in profiles.groupby("likelihood", sort=False):
+    for name, sub in tables["example3_profiles"].groupby("likelihood", sort=False):
         ax.plot(sub["posterior"], sub["relative_likelihood"], label=name, **styles.get(name, {}))
     ax.axvline(0.5, color="k", lw=0.8, ls="--")
-    for (label, level), ls in zip((thresholds or {}).items(), (":", "-.", "--")):
+    for (label, level), ls in zip(levels.items(), (":", "-.")):
         ax.axhline(level, color="tab:red", lw=0.9, ls=ls, label=f"{label} = {level:.4f}")
     ax.set(xlim=(0, 1), ylim=(0, 1.04), xlabel="posterior probability P(c | f1, f2)",
            ylabel="relative profile likelihood")
@@ -1635,24 +1580,13 @@ def profile_likelihood_figure(profiles, thresholds=None):
     return fig
 
 
-def determinacy_vs_size_figure(summary, published=None):
-    """Figure 5: determinacy of NCC_eps and LNCC_alpha against the sample size d.
-
-    Parameters
-    ----------
-    summary : DataFrame
-        ``tables()["artificial_all_classifiers"]`` (:func:`_artificial_summary`, index
-        ``d``, ``classifier``).
-    published : DataFrame, optional
-        ``antonucci_table1_artificial`` (columns ``classifier``, ``n``, ``Det``), drawn
-        as large open markers in the colour of the same classifier.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    fig, ax = _axes({"summary": ["family", "parameter_value", "Det", "Det_se"]},
-                    (TEXT_WIDTH, 4.6), summary=summary)
+def determinacy_vs_size_figure(tables):
+    """Figure 5: determinacy of NCC_eps and LNCC_alpha against the sample size d
+    (``tables["artificial_all_classifiers"]``, ± one standard error), with the paper's
+    Table 1 values as large open markers in the colour of the same classifier.  Returns a
+    matplotlib Figure."""
+    summary, published = tables["artificial_all_classifiers"], catalogue.published(_TABLE1)
+    fig, ax = _axes(TEXT_WIDTH, 4.6)
     colours = {"NCC": iter(_NCC_COLOURS * 4), "LNCC": iter(_LNCC_COLOURS * 4)}
     names = summary.index.get_level_values("classifier").unique()
     order = sorted((n for n in names if summary.xs(n, level="classifier")["family"].iloc[0]
@@ -1665,13 +1599,12 @@ def determinacy_vs_size_figure(summary, published=None):
         ax.errorbar(sub.index, sub["Det"], yerr=sub["Det_se"], color=colour_of[name],
                     ls="-" if fam == "NCC" else "--", marker="o" if fam == "NCC" else "s",
                     ms=4, capsize=2, lw=1.4, label=name.replace("_", " "))
-    if published is not None:
-        for _, r in published.iterrows():
-            ax.plot(r["n"], r["Det"], marker="o" if r["classifier"].startswith("NCC") else "s",
-                    ms=11, mfc="none", mec=colour_of.get(r["classifier"], "k"), mew=1.6, ls="")
-        for marker, fam in (("o", "NCC"), ("s", "LNCC")):
-            ax.plot([], [], marker=marker, mfc="none", mec="0.3", ls="", ms=11, mew=1.6,
-                    label=f"paper's {fam} (Table 1)")
+    for _, r in published.iterrows():
+        ax.plot(r["n"], r["Det"], marker="o" if r["classifier"].startswith("NCC") else "s",
+                ms=11, mfc="none", mec=colour_of.get(r["classifier"], "k"), mew=1.6, ls="")
+    for marker, fam in (("o", "NCC"), ("s", "LNCC")):
+        ax.plot([], [], marker=marker, mfc="none", mec="0.3", ls="", ms=11, mew=1.6,
+                label=f"paper's {fam} (Table 1)")
     ds = sorted(summary.index.get_level_values("d").unique())
     span = (max(ds) - min(ds)) or 1
     ax.set_xticks(ds)
@@ -1694,29 +1627,16 @@ def _label_points(ax, names, x, y, near):
         placed.append((xi, yi))
 
 
-def ncc_lncc_scatter_figure(summary, ncc="NCC_0.05", lncc="LNCC_0.75", averages=None):
-    """Figure 4: LNCC against NCC on each data set, one panel per indicator.
-
-    Parameters
-    ----------
-    summary : DataFrame
-        ``tables()["uci_all_classifiers"]`` (:func:`_uci_summary`, index ``dataset``,
-        ``classifier``).
-    ncc, lncc : str
-        The two classifiers compared (the paper's defaults).
-    averages : DataFrame, optional
-        ``tables()["default_averages"]`` (:func:`_default_averages`): the average over
-        the data sets is drawn as a red diamond, ours filled and the paper's (its Sec.
-        5.2) open.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
+def ncc_lncc_scatter_figure(tables, ncc="NCC_0.05", lncc="LNCC_0.75"):
+    """Figure 4: LNCC against NCC (the paper's defaults ``lncc``, ``ncc``) on each data set
+    of ``tables["uci_all_classifiers"]``, one panel per indicator, ± one standard error;
+    the averages over the data sets (``tables["default_averages"]``, if present) as red
+    diamonds, ours filled and the paper's (its Sec. 5.2) open.  Returns a matplotlib
+    Figure."""
+    summary, averages = tables["uci_all_classifiers"], tables.get("default_averages")
     labels = {"Det": "determinacy", "Sgl_acc": "single accuracy",
               "D_acc": "discounted accuracy", "NBC_I": "NBC-I"}
-    fig, axes = _axes({"summary": list(labels) + [f"{k}_se" for k in labels]},
-                      (TEXT_WIDTH, TEXT_WIDTH, 2, 2), summary=summary)
+    fig, axes = _axes(TEXT_WIDTH, TEXT_WIDTH, 2, 2)
     a = summary.xs(ncc, level="classifier")
     b = summary.xs(lncc, level="classifier").reindex(a.index)
     for ax, (k, lab) in zip(axes.ravel(), labels.items()):
