@@ -466,35 +466,29 @@ def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=
 
     Each conditional table ``theta(. | c)`` of a feature is drawn uniformly on the
     probability simplex (for binary features: ``theta(f | c)`` uniform on [0, 1]),
-    independently for every class, and the feature's tables are redrawn until
-    ``|theta(v | c') - theta(v | c'')| >= min_gap`` holds for every value ``v`` and every
-    pair of classes.  ``gap_scale < 1`` gives the chapter's *harder* generator: each
-    accepted table is then shrunk towards its mean over the classes, ``t_c <- mean + k
-    (t_c - mean)``, with ``k`` chosen so that the feature's smallest class difference
-    ``g`` becomes ``min_gap + gap_scale * (g - min_gap)``: the constraint still holds,
-    every class difference shrinks by the same factor, and with the same ``rng`` the
-    draws are those of ``gap_scale = 1`` shrunk (so a calibration over ``gap_scale``
-    compares like with like).
-
-    Parameters: ``rng`` (numpy Generator, or an int seeding a new one); ``n_features``;
-    ``n_values`` (values of each feature, one int for all or one per feature);
-    ``n_classes`` (equally likely, as in the paper); ``min_gap`` (in [0, 1): least
-    difference between the chances of a value under two classes); ``max_tries`` (redraws
-    allowed per feature before giving up, for a too large ``min_gap``); ``gap_scale`` (in [0, 1]: share
-    of each feature's class difference beyond ``min_gap`` that is kept; 1 is the paper's
-    literal generator).  Returns :class:`_NaiveParameters`.
+    independently for every class, and the feature's tables are redrawn (at most
+    ``max_tries`` times) until ``|theta(v | c') - theta(v | c'')| >= min_gap`` (in [0, 1))
+    holds for every value ``v`` and every pair of the ``n_classes`` (equally likely)
+    classes; ``n_values`` is one int for all ``n_features`` or one per feature, ``rng`` a
+    numpy Generator or an int seeding one.  ``gap_scale`` in [0, 1] < 1 gives the
+    chapter's *harder* generator: each accepted table is then shrunk towards its mean over
+    the classes, ``t_c <- mean + k (t_c - mean)``, with ``k`` chosen so that the feature's
+    smallest class difference ``g`` becomes ``min_gap + gap_scale * (g - min_gap)``: the
+    constraint still holds, every class difference shrinks by the same factor, and with
+    the same ``rng`` the draws are those of ``gap_scale = 1`` (the paper's) shrunk, so a
+    calibration over ``gap_scale`` compares like with like.  Returns
+    :class:`_NaiveParameters`.
     """
     if not 0.0 <= gap_scale <= 1.0:
         raise ValueError(f"gap_scale must lie in [0, 1]; got {gap_scale!r}")
+    if not 0 <= min_gap < 1:
+        raise ValueError(f"min_gap must lie in [0, 1); got {min_gap!r}")
     rng = np.random.default_rng(rng)
     m, K = check_int("n_features", n_features, 1), check_int("n_classes", n_classes, 2)
     nv = [n_values] * m if isinstance(n_values, _numbers.Integral) else list(n_values)
     if len(nv) != m:
         raise ValueError(f"n_values has {len(nv)} entries for {m} features")
-    if not 0 <= min_gap < 1:
-        raise ValueError(f"min_gap must lie in [0, 1); got {min_gap!r}")
-    tables = []
-    a, b = np.triu_indices(K, 1)
+    tables, (a, b) = [], np.triu_indices(K, 1)
     for v in (check_int("n_values", v, 2) for v in nv):
         for _ in range(max_tries):
             t = rng.dirichlet(np.ones(v), size=K)  # uniform on the simplex, per class
@@ -505,8 +499,7 @@ def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=
         if gap_scale < 1.0:
             g = np.abs(t[a] - t[b]).min()
             k = (min_gap + gap_scale * (g - min_gap)) / g if g > 0 else gap_scale
-            mean = t.mean(axis=0)
-            t = mean + k * (t - mean)
+            t = t.mean(axis=0) + k * (t - t.mean(axis=0))
         tables.append(t)
     return _NaiveParameters(np.full(K, 1.0 / K), tuple(tables))
 
@@ -704,9 +697,8 @@ def _summary_frame(means, ses, counts):
     for k in _INDICATORS.values():
         out[k], out[f"{k}_se"] = 100 * means[k], 100 * ses[k]
     out = out.join(counts)
-    fam = [_family(c) for c in out.index.get_level_values("classifier")]
     for i, col in enumerate(("family", "parameter", "parameter_value")):
-        out.insert(i, col, [f[i] for f in fam])
+        out.insert(i, col, [_family(c)[i] for c in out.index.get_level_values("classifier")])
     return out
 
 
@@ -789,25 +781,20 @@ def _uci_summary(folds):
 def _match_determinacy(summary, group="d"):
     """Pairs (NCC_eps, LNCC_alpha) with the closest determinacy, per group (index level
     ``group`` of :func:`_artificial_summary` or :func:`_uci_summary`, ``"d"`` or
-    ``"dataset"``).
-
-    The rule: among every pair of an NCC_eps and an LNCC_alpha of the grid, take the one
+    ``"dataset"``): among every pair of an NCC_eps and an LNCC_alpha of the grid, the one
     with the smallest absolute difference of mean determinacy; ties (equal to 1e-9
     points) go to the smaller epsilon, then the larger alpha.  Indexed by ``group``:
     ``NCC``, ``LNCC`` (classifier names), their determinacies ``Det_NCC``, ``Det_LNCC``
-    and ``gap`` (absolute difference, points).
-    """
+    and ``gap`` (absolute difference, points)."""
     rows = []
     for g, sub in summary.groupby(level=group, sort=True):
         s = sub.droplevel(group)
         ncc, lncc = s[s["family"] == "NCC"], s[s["family"] == "LNCC"]
         gap = np.round(np.abs(ncc["Det"].to_numpy()[:, None] - lncc["Det"].to_numpy()[None, :]),
                        9)
-        order = np.lexsort((-np.repeat(lncc["parameter_value"].to_numpy()[None, :],
-                                       len(ncc), 0).ravel(),
-                            np.repeat(ncc["parameter_value"].to_numpy()[:, None],
-                                      len(lncc), 1).ravel(), gap.ravel()))
-        i, j = np.unravel_index(order[0], gap.shape)
+        eps, alpha = (np.broadcast_to(v, gap.shape).ravel() for v in (
+            ncc["parameter_value"].to_numpy()[:, None], lncc["parameter_value"].to_numpy()))
+        i, j = np.unravel_index(np.lexsort((-alpha, eps, gap.ravel()))[0], gap.shape)
         rows.append({group: g, "NCC": ncc.index[i], "LNCC": lncc.index[j],
                      "Det_NCC": ncc["Det"].iloc[i], "Det_LNCC": lncc["Det"].iloc[j],
                      "gap": gap[i, j]})
@@ -866,18 +853,16 @@ def _nbc_accuracy_check(summary, theta):
     difference``, ``t`` and ``p-value``.
     """
     pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
-    implied = _implied_nbc_accuracy()
-    rows = []
+    implied, rows = _implied_nbc_accuracy(), []
     for d, sub in pub.groupby("d"):
         ours = summary.reindex([(d, c) for c in sub["classifier"]])
         nbc = summary.loc[(d, "NBC")] if (d, "NBC") in summary.index else None
-        acc = np.nan if nbc is None else nbc["Sgl_acc"]
+        acc, imp = np.nan if nbc is None else nbc["Sgl_acc"], float(implied.loc[d, "implied"])
         rows.append({"d": d, "NBC accuracy (ours)": acc,
                      "SE": np.nan if nbc is None else nbc["Sgl_acc_se"],
                      "implied by our rows": ((ours["Det"] * ours["Sgl_acc"] + (100 - ours["Det"])
                                               * ours["NBC_I"].fillna(0)) / 100).mean(),
-                     "NBC accuracy implied by the paper": float(implied.loc[d, "implied"]),
-                     "difference": acc - float(implied.loc[d, "implied"])})
+                     "NBC accuracy implied by the paper": imp, "difference": acc - imp})
     out = pd.DataFrame(rows).set_index("d")
     acc = theta.xs("NBC", level="classifier")["Sgl_acc"].unstack("d").reindex(columns=out.index)
     n_paper = int(_published_headline()["artificial data: parameter draws"])
@@ -890,14 +875,13 @@ def _nbc_accuracy_check(summary, theta):
         diff = (float(v.mean()) if n else np.nan) - paper
         se = float(v.std(ddof=1) * np.sqrt(1 / n + 1 / n_paper)) if n > 1 else np.nan
         t = np.sign(diff) * max(abs(diff) - rnd, 0.0) / se if n > 1 and se > 0 else np.nan
-        p = float(2 * stats.t.sf(abs(t), n - 1)) if np.isfinite(t) else np.nan
         if d == "all":
             out.loc[d, ["NBC accuracy (ours)", "SE", "NBC accuracy implied by the paper",
-                        "difference"]] = [float(v.mean()) if n else np.nan,
-                                          v.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan,
-                                          paper, diff]
-            out.loc[d, "implied by our rows"] = out["implied by our rows"].iloc[:-1].mean()
-        out.loc[d, ["SE of the difference", "t", "p-value"]] = [se, t, p]
+                        "difference", "implied by our rows"]] = [
+                float(v.mean()) if n else np.nan, v.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan,
+                paper, diff, out["implied by our rows"].mean()]  # the sizes' rows only
+        out.loc[d, ["SE of the difference", "t", "p-value"]] = [
+            se, t, float(2 * stats.t.sf(abs(t), n - 1)) if np.isfinite(t) else np.nan]
     out.index.name = "d"
     return out
 
@@ -961,21 +945,18 @@ _SEC52 = {"Det": "average determinacy over 9 UCI binary data sets (default setti
 
 
 def _default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
-    """The Sec. 5.2 averages over the data sets for the default NCC and LNCC.
-
-    Standard errors combine the per-data-set ones as for a mean of independent
-    estimates, ``sqrt(sum se^2) / k``.  ``*_choice_sd`` is how much the paper's average
-    would move with another choice of the data sets it does not name: six of its nine
-    are our guess, so the SD over random choices of them is the SD of the indicator over
-    our guessed data sets times ``sqrt(6) / 9`` (NaN with fewer than two guessed data
-    sets in ``summary``, :func:`_uci_summary`).  Index ``classifier``; columns ``Det``,
-    ``Sgl_acc``, ``D_acc``, ``NBC_I`` (mean over data sets, percent), their ``_se``,
-    ``_choice_sd``, ``*_paper`` and ``*_diff``, ``n_datasets`` and ``n_repeats`` (fewest
-    CV repetitions behind a data set's value).
-    """
+    """The Sec. 5.2 averages over the data sets (``summary``, :func:`_uci_summary`) for the
+    default NCC and LNCC.  Standard errors combine the per-data-set ones as for a mean of
+    independent estimates, ``sqrt(sum se^2) / k``.  ``*_choice_sd`` is how much the
+    paper's average would move with another choice of the data sets it does not name: six
+    of its nine are our guess, so the SD over random choices of them is the SD of the
+    indicator over our guessed data sets times ``sqrt(6) / 9`` (NaN with fewer than two
+    guessed data sets).  Index ``classifier``; columns ``Det``, ``Sgl_acc``, ``D_acc``,
+    ``NBC_I`` (mean over data sets, percent), their ``_se``, ``_choice_sd``, ``*_paper``
+    and ``*_diff``, ``n_datasets`` and ``n_repeats`` (fewest CV repetitions behind a data
+    set's value)."""
     h = catalogue.published(_HEAD)
     n_paper = int(_published_headline()["UCI: binary data sets analysed"])
-    n_guessed = n_paper - len(_PAPER_DATASETS)
     rows = []
     for c in (ncc, lncc):
         sub = summary.xs(c, level="classifier")
@@ -984,15 +965,13 @@ def _default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
         guessed = [d for d in sub.index if d not in _PAPER_DATASETS.values()]
         for k, q in _SEC52.items():
             v = sub[k].dropna()
-            row[k] = v.mean()
-            se = sub.loc[v.index, f"{k}_se"]
-            row[f"{k}_se"] = (np.sqrt(np.sum(se**2)) / len(v)
-                              if len(v) and se.notna().all() else np.nan)
-            g = v.reindex(guessed).dropna()
-            row[f"{k}_choice_sd"] = (float(g.std(ddof=1)) * np.sqrt(n_guessed) / n_paper
-                                     if len(g) > 1 else np.nan)
+            se, g = sub.loc[v.index, f"{k}_se"], v.reindex(guessed).dropna()
             match = h[(h["quantity"] == q) & (h["classifier"] == c)]
-            row[f"{k}_paper"] = float(match["value"].iloc[0]) if len(match) else np.nan
+            row.update({k: v.mean(), f"{k}_se": np.sqrt(np.sum(se**2)) / len(v)
+                        if len(v) and se.notna().all() else np.nan,
+                        f"{k}_choice_sd": float(g.std(ddof=1)) * np.sqrt(
+                            n_paper - len(_PAPER_DATASETS)) / n_paper if len(g) > 1 else np.nan,
+                        f"{k}_paper": float(match["value"].iloc[0]) if len(match) else np.nan})
             row[f"{k}_diff"] = row[k] - row[f"{k}_paper"]
         rows.append(row)
     return pd.DataFrame(rows).set_index("classifier")
