@@ -143,11 +143,9 @@ class _TwoClassProfile:
     (the bracket only with the instance), and the ratio is ``g(t) = p'(h + t)/p''(h -
     t)``, increasing from 0 to infinity on ``[a, b]``.  ``L`` here is the likelihood
     itself (data probability of the envelope's models, times the instance's probability
-    when included), not a multiple.
-
-    Parameters: ``n1`` (int, ``n(c')``), ``n1j`` (sequence of int, ``n(c', f_j)`` for the
-    instance's values), ``n2, n2j`` (the same for ``c''``), ``with_instance`` (bool:
-    include the instance to classify in the likelihood, as the LNCC does).
+    when included), not a multiple.  Parameters: ``n1`` (int, ``n(c')``), ``n1j``
+    (sequence of int, ``n(c', f_j)`` for the instance's values), ``n2, n2j`` (the same
+    for ``c''``), ``with_instance`` (bool: the instance in the likelihood, as the LNCC).
     """
 
     def __init__(self, n1, n1j, n2, n2j, with_instance=True):
@@ -155,8 +153,7 @@ class _TwoClassProfile:
         self.n1j, self.n2j = (np.asarray(v, float).reshape(-1) for v in (n1j, n2j))
         if self.n1j.shape != self.n2j.shape:
             raise ValueError("n1j and n2j must have one entry per feature")
-        if np.any(self.n1j > self.n1) or np.any(self.n2j > self.n2) or \
-                np.any(self.n1j < 0) or np.any(self.n2j < 0):
+        if np.any((self.n1j > self.n1) | (self.n1j < 0) | (self.n2j > self.n2) | (self.n2j < 0)):
             raise ValueError("need 0 <= n(c, f_j) <= n(c)")
         self.with_instance = bool(with_instance)
         self.h = 0.5 if self.with_instance else 0.0
@@ -330,13 +327,6 @@ def _example2_cuts(cloud, alphas=(0.2, 0.75)):
     return pd.DataFrame(rows, columns=["alpha", "source", "low", "high"])
 
 
-def _cloud_threshold(cloud):
-    """Monte-Carlo estimate of ``alpha*``: the highest relative likelihood of a sampled
-    model under which ``c`` does not beat ``not c`` (posterior <= 1/2)."""
-    sel = cloud["relative_likelihood"][cloud["posterior"] <= 0.5]
-    return float(sel.max()) if len(sel) else 0.0
-
-
 def _mean_se(values):
     v = np.asarray(values, float)
     v = v[np.isfinite(v)]
@@ -359,8 +349,11 @@ def _example2_summary(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=
     rows = [(f"interval [a, b] of t: {e}", v, np.nan, np.nan,
              head.get(f"Example 2: interval [a,b] {end} end {e}"))
             for e, v, end in (("a", prof.a, "lower"), ("b", prof.b, "upper"))]
-    rows.append((_EX2_STAR, lncc_alpha,
-                 *_mean_se([_cloud_threshold(c) for c in clouds]), np.nan))
+    # Monte-Carlo alpha*: the highest relative likelihood of a sampled model under which c
+    # does not beat not c (posterior <= 1/2)
+    stars = [c["relative_likelihood"][c["posterior"] <= 0.5] for c in clouds]
+    rows.append((_EX2_STAR, lncc_alpha, *_mean_se([float(s.max()) if len(s) else 0.0
+                                                   for s in stars]), np.nan))
     for a in alphas:
         cuts = np.array([_cloud_cut(c, a) for c in clouds])
         for k, (name, ex) in enumerate(zip(("lowest", "highest"), prof.cut(a))):
@@ -533,7 +526,7 @@ def _sample_naive(params, n, rng):
 
 def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
                  n_test=10_000, n_features=10, min_gap=0.1, seed=0, n_jobs=1,
-                 cache_dir=None, progress=False, gap_scale=1.0):
+                 cache_dir=None, gap_scale=1.0):
     """The simulation design of Antonucci et al. (Sec. 5.1), through the engine.
 
     For every parameter draw ``k < n_theta`` and size ``d`` in ``sizes``: one test set of
@@ -545,17 +538,16 @@ def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30
     the items of one ``(k, d)`` form a batch evaluated by
     :func:`credal.experiments.cross_validate` (the classifiers ``estimators``, a dict)
     with ``use_predefined_split=True``, ``preprocessing=None``,
-    ``keep_predictions=False`` and ``n_jobs``, ``cache_dir``, ``progress``.  ``seed``
+    ``keep_predictions=False``, ``n_jobs`` and ``cache_dir``.  ``seed``
     seeds every random choice (:func:`_study_rng` streams ``(0, k)`` for the parameters,
     ``(1, k, d)`` for the test set, ``(2, k, d, r)`` for the ``r``-th training set).
     Returns the engine's fold table, one row per experiment and classifier, with the
     columns ``d``, ``theta`` and ``train_set`` added (``dataset`` is
     ``"d{d}-theta{k}-train{r}"``).
     """
-    sizes = [check_int("size", d, 1) for d in sizes]
-    n_train_sets = check_int("n_train_sets", n_train_sets, 1)
-    n_test = check_int("n_test", n_test, 1)
-    frames = []
+    sizes, frames = [check_int("size", d, 1) for d in sizes], []
+    n_train_sets, n_test = (check_int(k, v, 1) for k, v in (("n_train_sets", n_train_sets),
+                                                          ("n_test", n_test)))
     for k in range(check_int("n_theta", n_theta, 1)):
         params = _draw_naive_parameters(_study_rng(seed, _THETA, k), n_features=n_features,
                                         min_gap=min_gap, gap_scale=gap_scale)
@@ -565,8 +557,7 @@ def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30
                                   _sample_naive(params, d, _study_rng(seed, _TRAIN, k, d, r)),
                                   test) for r in range(n_train_sets)]
             f = cross_validate(estimators, items, use_predefined_split=True, preprocessing=None,
-                               keep_predictions=False, n_jobs=n_jobs, cache_dir=cache_dir,
-                               progress=progress).folds
+                               keep_predictions=False, n_jobs=n_jobs, cache_dir=cache_dir).folds
             parts = f["dataset"].str.extract(r"^d(\d+)-theta(\d+)-train(\d+)$").astype(int)
             frames.append(f.assign(d=parts[0], theta=parts[1], train_set=parts[2]))
     return (pd.concat(frames, ignore_index=True)
@@ -574,11 +565,10 @@ def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30
             .reset_index(drop=True))
 
 
-# The harder generator of the sensitivity run: the paper's Table 1 implies a naive Bayes
-# accuracy (Det * Sgl-acc + (1 - Det) * NBC-I, exact with two classes) several points below
-# what its literal generator gives, so a second run shrinks every feature's class difference
-# (_draw_naive_parameters' gap_scale) until naive Bayes is as accurate as the paper's.  The
-# calibration uses its own draws (streams 3-5), not the study's.
+# The harder generator: the paper's Table 1 implies a naive Bayes accuracy several points
+# below what its literal generator gives, so a second run shrinks every feature's class
+# difference (gap_scale) until naive Bayes is as accurate as the paper's; the calibration
+# uses its own draws (streams 3-5), not the study's.
 _CAL_THETA, _CAL_TEST, _CAL_TRAIN = 3, 4, 5
 
 
@@ -990,13 +980,12 @@ _RUN = dict(fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_samples=3000, clo
 
 def run(estimators=None, **params):
     """Everything the chapter computes: Figure 1, Examples 2-3, the artificial study
-    (literal and harder generator) and the UCI study.
+    (literal and harder generator) and the UCI study, with the line-up ``estimators``
+    (default :func:`classifiers`; the UCI study runs all of it, the artificial study all
+    but ``"NBC"``, whose predictions are every NCC's) and ``params``.
 
     Parameters
     ----------
-    estimators : dict, optional
-        The line-up, :func:`classifiers` by default.  The UCI study runs all of it; the
-        artificial study all but ``"NBC"`` (whose predictions are every NCC's).
     **params
         Any of :data:`_RUN` (defaults: the paper's design).  ``fig1_max_n``,
         ``fig1_alpha``, ``fig1_s``: Figure 1's sample sizes 2, 4, ..., ``fig1_max_n``, its
@@ -1013,13 +1002,10 @@ def run(estimators=None, **params):
         choice and the engine's options; ``cache_simulation``: cache the artificial
         study's folds too (about 0.5 GB at the paper's size).
 
-    Returns
-    -------
-    dict
-        ``settings`` (the parameters, the number of (NCC, LNCC) pairs and the harder run's
-        ``gap_scale``), ``intervals``, ``cloud`` (the first cloud), ``envelope``, ``cuts``,
-        ``example2``, ``profiles``, ``example3``, the engine's fold tables ``artificial``,
-        ``harder`` and ``uci``, and ``uci_datasets`` (names).
+    Returns a dict: ``settings`` (the parameters, the number of (NCC, LNCC) pairs and the
+    harder run's ``gap_scale``), ``intervals``, ``cloud`` (the first cloud), ``envelope``,
+    ``cuts``, ``example2``, ``profiles``, ``example3``, the engine's fold tables
+    ``artificial``, ``harder`` and ``uci``, and ``uci_datasets`` (names).
     """
     unknown = set(params) - set(_RUN)
     if unknown:
@@ -1122,17 +1108,14 @@ def _shown(table, digits=1):
     any) and one column per indicator reading "ours ± SE (the paper's)".
     """
     if "Det NCC" in table:
-        out = table[["NCC", "LNCC"]].copy()
-        for lab in _INDICATOR_LABELS.values():
-            out[f"{lab} (NCC / LNCC)"] = [f"{a:.{digits}f} / {b:.{digits}f}" for a, b in
-                                           zip(table[f"{lab} NCC"], table[f"{lab} LNCC"])]
-        return out
-    out = pd.DataFrame(index=table.index)
+        return table[["NCC", "LNCC"]].assign(**{
+            f"{lab} (NCC / LNCC)": [f"{a:.{digits}f} / {b:.{digits}f}" for a, b in
+                                    zip(table[f"{lab} NCC"], table[f"{lab} LNCC"])]
+            for lab in _INDICATOR_LABELS.values()})
+    out, nan = pd.DataFrame(index=table.index), pd.Series(np.nan, index=table.index)
     if "pair" in table:
-        notes = table["note"] if "note" in table else pd.Series("", index=table.index)
         out["pair"] = [p + (f"; {n}" if isinstance(n, str) and n else "")
-                       for p, n in zip(table["pair"], notes)]
-    nan = pd.Series(np.nan, index=table.index)
+                       for p, n in zip(table["pair"], table.get("note", nan))]
     for k, lab in _INDICATOR_LABELS.items():
         cells = []
         for v, se, pub in zip(*(table.get(c, nan).astype(float)
