@@ -1,43 +1,39 @@
 """Chapter code of the ``reproduction-report`` notebook: every paper's headline numbers.
 
-Each chapter writes its headline rows (:func:`credal.chapters._verdicts.headline_table`:
-published value, ours, tolerance, note) to ``results/<chapter>/headline.csv``; the
-report gathers them all with :func:`collect`, which recomputes each row's verdict
-(``reproduced``, ``differs`` or ``not comparable``, see :mod:`credal.chapters._common`),
-and draws the verdicts per paper with :func:`verdict_chart`.  No classifiers, runs or
-headline rows of its own: this chapter only summarises the others.
+Each chapter writes its headline rows (``HEADLINE.judge(tables)``, see
+:mod:`credal.chapters._verdicts`: published value, ours, tolerance, note) to
+``results/<chapter>/headline.csv``; :func:`run` gathers them all and recomputes each
+row's verdict (``reproduced``, ``differs`` or ``not comparable``), :func:`tables` splits
+them paper by paper and counts the verdicts, :func:`numbers` gives the counts the text
+quotes, and :func:`deviation_plot` and :func:`verdict_chart` draw them.  No classifiers
+or headline rows of its own: this chapter only summarises the others.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from credal.chapters._display import book_style, comparison_layout, save_table, show_table
-from credal.chapters._verdicts import HEADLINE_COLUMNS, verdicts
+from credal.chapters._verdicts import HEADLINE_COLUMNS, verdict_counts, verdicts
 
-__all__ = ["book_style", "by_paper", "collect", "deviation_plot", "save_table",
-           "show_paper_tables", "show_table", "slug", "standardised_deviation",
-           "verdict_chart", "verdict_table"]
+__all__ = ["run", "tables", "numbers", "deviation_plot", "verdict_chart"]
 
 #: the verdicts, in the order of every table and figure
-VERDICTS = ("reproduced", "differs", "not comparable")
+_VERDICTS = ("reproduced", "differs", "not comparable")
 
 
-# --------------------------------------------------------------------------- run
-
-
-def collect(root=None) -> pd.DataFrame:
+def run(root=None) -> pd.DataFrame:
     """Concatenate every ``results/*/headline.csv`` under ``root`` (default: cwd).
 
     Returns
     -------
     DataFrame
-        :data:`credal.chapters._common.HEADLINE_COLUMNS` plus ``verdict`` (recomputed,
-        so an edited tolerance cannot leave a stale verdict); empty with those columns
-        if nothing was found.
+        :data:`credal.chapters._verdicts.HEADLINE_COLUMNS` plus ``verdict`` (recomputed,
+        so an edited tolerance cannot leave a stale verdict; a stored "not comparable"
+        override survives); empty with those columns if nothing was found.
     """
     base = Path(root) if root is not None else Path.cwd()
     files = sorted((base / "results").glob("*/headline.csv"))
@@ -49,7 +45,6 @@ def collect(root=None) -> pd.DataFrame:
         missing = set(HEADLINE_COLUMNS) - set(df.columns)
         if missing:
             raise ValueError(f"{f}: missing columns {sorted(missing)}")
-        # a stored "not comparable" override survives; other verdicts are recomputed
         frames.append(df[HEADLINE_COLUMNS + ["verdict"] * ("verdict" in df)])
     out = pd.concat(frames, ignore_index=True)
     for col in ("unit", "note"):
@@ -57,7 +52,56 @@ def collect(root=None) -> pd.DataFrame:
     return out[HEADLINE_COLUMNS].assign(verdict=verdicts(out))
 
 
-def standardised_deviation(headlines) -> pd.Series:
+def tables(headlines) -> dict:
+    """The report's tables.
+
+    Parameters
+    ----------
+    headlines : DataFrame
+        :func:`run`.
+
+    Returns
+    -------
+    dict of str -> DataFrame
+        ``headlines`` (every row), ``verdicts`` (number of headline numbers per paper
+        and verdict, with a total row ``all papers`` and column ``total``) and, per
+        paper in the order papers first appear, ``headlines-<slug of the paper>``: its
+        rows with a leading column ``#`` (1, 2, ... within the paper, the rows of
+        :func:`deviation_plot`) and a fresh index.
+    """
+    out = {"headlines": headlines}
+    for paper in dict.fromkeys(headlines["paper"]):
+        rows = headlines[headlines["paper"] == paper].reset_index(drop=True)
+        out[f"headlines-{_slug(paper)}"] = rows.assign(**{"#": np.arange(1, len(rows) + 1)})[
+            ["#"] + list(headlines.columns)]
+    t = (headlines.groupby(["paper", "verdict"], sort=False).size().unstack(fill_value=0)
+         .reindex(columns=list(_VERDICTS), fill_value=0))
+    t.loc["all papers"] = t.sum()
+    t["total"] = t.sum(axis=1)
+    t.index.name, t.columns.name = "paper", None
+    out["verdicts"] = t.astype(int)
+    return out
+
+
+def numbers(tables) -> dict:
+    """The counts the report's text quotes: ``n_numbers``, ``n_reproduced``,
+    ``n_differs``, ``n_na`` (not comparable) and ``n_papers`` (str)."""
+    h = tables["headlines"]
+    counts = verdict_counts(h)
+    return {"n_numbers": str(len(h)), "n_reproduced": str(counts["reproduced"]),
+            "n_differs": str(counts["differs"]), "n_na": str(counts["not comparable"]),
+            "n_papers": str(h["paper"].nunique())}
+
+
+def _slug(text: str) -> str:
+    """A file-name part of a paper's name: ``"Dash & Cooper (2002)"`` -> ``"dash-cooper-2002"``."""
+    out = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    if not out:
+        raise ValueError(f"no letters or digits in {text!r}")
+    return out
+
+
+def _standardised_deviation(headlines) -> pd.Series:
     """``(ours - published) / tolerance`` of each headline row.
 
     A row is reproduced exactly when this lies in [-1, 1].  With a zero tolerance the
@@ -67,7 +111,7 @@ def standardised_deviation(headlines) -> pd.Series:
     Parameters
     ----------
     headlines : DataFrame
-        Output of :func:`collect` (columns ``published``, ``ours``, ``tolerance``).
+        :func:`run` (columns ``published``, ``ours``, ``tolerance``).
 
     Returns
     -------
@@ -81,85 +125,10 @@ def standardised_deviation(headlines) -> pd.Series:
     return pd.Series(z, index=headlines.index, name="z")
 
 
-# --------------------------------------------------------------------------- tables
-
-
-def slug(text: str) -> str:
-    """A file-name part of a paper's name: ``"Dash & Cooper (2002)"`` -> ``"dash-cooper-2002"``."""
-    import re
-    out = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
-    if not out:
-        raise ValueError(f"no letters or digits in {text!r}")
-    return out
-
-
-def by_paper(headlines):
-    """The report's rows paper by paper, numbered as the figure's rows.
-
-    Parameters
-    ----------
-    headlines : DataFrame
-        Output of :func:`collect`.
-
-    Returns
-    -------
-    list of (str, DataFrame)
-        In the order papers first appear; each frame has a leading column ``#``
-        (1, 2, ... within the paper) and a fresh index.
-    """
-    out = []
-    for paper in dict.fromkeys(headlines["paper"]):
-        rows = headlines[headlines["paper"] == paper].reset_index(drop=True)
-        out.append((paper, rows.assign(**{"#": np.arange(1, len(rows) + 1)})
-                    [["#"] + list(headlines.columns)]))
-    return out
-
-
-def show_paper_tables(headlines, notebook: str = "reproduction-report", root=None,
-                      display: bool = True):
-    """One collapsible published-vs-ours table per paper (Table 1, 2, ...).
-
-    Shown: ``#``, quantity (with its unit), published, ours, tolerance, verdict
-    (coloured) and the note (wrapped); saved: the paper's rows of :func:`collect` with
-    ``#``, as ``results/<notebook>/headlines-<slug>.csv``.
-
-    Returns
-    -------
-    list of DataFrame
-        The layouts shown (strings).
-    """
-    layouts = []
-    for k, (paper, rows) in enumerate(by_paper(headlines), start=1):
-        unit = rows["unit"].fillna("").astype(str)
-        shown = rows.assign(quantity=[f"{q} ({u})" if u.strip() else q
-                                      for q, u in zip(rows["quantity"], unit)])
-        layout = comparison_layout(shown, label=["#", "quantity"])
-        chapters = list(dict.fromkeys(rows["chapter"]))
-        caption = (f"Table {k}. {paper}: {len(rows)} headline numbers (chapter"
-                   f"{'s' if len(chapters) > 1 else ''} "
-                   + " and ".join(f"*{c}*" for c in chapters) + ").")
-        show_table(layout, notebook, f"headlines-{slug(paper)}", caption=caption, csv=rows,
-                   index=False, csv_index=False, collapse=True, wrap=("note", "quantity"),
-                   root=root, display=display)
-        layouts.append(layout)
-    return layouts
-
-
-def verdict_table(headlines) -> pd.DataFrame:
-    """Number of headline numbers per paper and verdict, with a total row and column."""
-    t = (headlines.groupby(["paper", "verdict"], sort=False).size().unstack(fill_value=0)
-         .reindex(columns=list(VERDICTS), fill_value=0))
-    t.loc["all papers"] = t.sum()
-    t["total"] = t.sum(axis=1)
-    t.index.name = "paper"
-    t.columns.name = None
-    return t.astype(int)
-
-
 # --------------------------------------------------------------------------- figures
 
 #: colour of each verdict, in the bars' order
-_COLOURS = dict(zip(VERDICTS, ("tab:green", "tab:orange", "0.6")))
+_COLOURS = dict(zip(_VERDICTS, ("tab:green", "tab:orange", "0.6")))
 
 
 def verdict_chart(headlines, ax=None):
@@ -168,7 +137,7 @@ def verdict_chart(headlines, ax=None):
     Parameters
     ----------
     headlines : DataFrame
-        Output of :func:`collect` (columns ``paper``, ``verdict``).
+        :func:`run` (columns ``paper``, ``verdict``).
     ax : matplotlib Axes, optional
 
     Returns
@@ -221,7 +190,7 @@ def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
     Parameters
     ----------
     headlines : DataFrame
-        Output of :func:`collect`.
+        :func:`run`.
     row_height, width : float
         Inches per row and figure width (text at least 9 pt at this width).
 
@@ -235,7 +204,7 @@ def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
     if headlines.empty:
         raise ValueError("no headline numbers to draw")
     papers = list(dict.fromkeys(headlines["paper"]))
-    z = standardised_deviation(headlines)
+    z = _standardised_deviation(headlines)
     finite = np.abs(z[np.isfinite(z)])
     top = max(10.0, 10.0 ** np.ceil(np.log10(1.05 * finite.max()))) if len(finite) else 10.0
     extra = 4                                    # rows' worth of title and x tick labels
