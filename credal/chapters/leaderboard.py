@@ -33,29 +33,17 @@ __all__ = ["REGISTRY", "DEFAULT_PARAMS", "classifiers", "run", "tables", "number
 
 @dataclass(frozen=True)
 class _Entry:
-    """One classifier of the leaderboard.
+    """One classifier of the leaderboard (a row of :data:`REGISTRY`).
 
-    Attributes
-    ----------
-    name : str
-        Name in the tables.
-    kind : {"credal", "precise"}
-    estimator : str
-        The library class and the parameters that matter (filled from the run's
-        parameters for the ``registry`` table of :func:`tables`).
-    counterpart : str
-        Credal entries: the name of their precise counterpart.  Empty for precise ones.
-    source : str
-        Whose ``predict`` gives this entry's precise labels: a credal entry's
-        counterpart labels come from ``source`` (empty = its own ``predict``); a precise
-        entry is the ``predict`` of the credal entry ``source``.
-    scope : {"all", "incomplete"}
-        Data sets the entry runs on ("incomplete": those with a missing feature value).
-    missing : str
-        How the classifier treats missing feature values.
-    reference : str
-        Where the classifier comes from.
-    """
+    ``name`` (in the tables); ``kind``: "credal" or "precise"; ``estimator``: the library
+    class and the parameters that matter (filled from the run's parameters for the
+    ``registry`` table of :func:`tables`); ``counterpart``: a credal entry's precise
+    counterpart (empty for precise ones); ``source``: whose ``predict`` gives this entry's
+    precise labels (a credal entry's counterpart labels come from ``source``, empty = its
+    own ``predict``; a precise entry is the ``predict`` of the credal entry ``source``);
+    ``scope``: "all" or "incomplete" (the data sets with a missing feature value only);
+    ``missing``: how the classifier treats missing feature values; ``reference``: where it
+    comes from."""
 
     name: str
     kind: str
@@ -150,21 +138,9 @@ def _by_name():
 
 
 def _entries(names=(), kind=None):
-    """Registry entries selected by name (credal names pull in their counterparts).
-
-    Parameters
-    ----------
-    names : sequence of str
-        Credal or precise names; empty = every entry.  A credal name adds its
-        counterpart, a precise name its source.
-    kind : {"credal", "precise"}, optional
-        Keep only this kind.
-
-    Returns
-    -------
-    list of _Entry
-        In registry order.
-    """
+    """Registry entries selected by name, in registry order (``names``: credal or precise,
+    empty = every entry; a credal name adds its counterpart, a precise name its source);
+    ``kind`` ("credal" or "precise") keeps only that kind."""
     reg = _by_name()
     unknown = [c for c in names if c not in reg]
     if unknown:
@@ -261,15 +237,14 @@ def classifiers(names=(), params=None, n_features=None) -> dict:
 # ============================================================================
 
 def _observed_classes(ds):
-    """``(name, X, y)`` of a data set whose class keeps only the classes that occur.
+    """``(name, X, y)`` of a data set whose class keeps only the classes that occur (the
+    tuple :func:`credal.experiments.cross_validate` takes).
 
     Some files declare classes that no row has (anneal's class 4, the three heart
     disease labels that Weka's copies never use, ...).  No test instance can have such
     a class, and a credal classifier cannot rule out a class it has never seen (the IDM
     leaves its probability vacuous), so the leaderboard removes them before the folds
-    are drawn.  Classes that occur in the data set but miss some training fold are kept.
-    The tuple is what :func:`credal.experiments.cross_validate` takes.
-    """
+    are drawn.  Classes that occur in the data set but miss some training fold are kept."""
     y = ds.y
     if isinstance(y.dtype, pd.CategoricalDtype):
         y = y.cat.remove_unused_categories()
@@ -277,21 +252,12 @@ def _observed_classes(ds):
 
 
 def _dataset_info(data) -> pd.DataFrame:
-    """Size, features, classes and share of missing values of the data sets.
-
-    Parameters
-    ----------
-    data : list of str or Dataset
-        Catalogue names or loaded data sets.
-
-    Returns
-    -------
-    DataFrame indexed by ``dataset``: ``n`` (rows with a class), ``features``,
+    """Size, features, classes and share of missing values of the data sets (catalogue
+    names or loaded), indexed by ``dataset``: ``n`` (rows with a class), ``features``,
     ``classes`` (observed), ``unused_classes`` (declared but never observed),
-    ``min_class_count`` (rows of the rarest observed class), ``pct_missing``
-    (missing feature cells, percent, among those rows) and ``incomplete`` (any
-    missing feature value).
-    """
+    ``min_class_count`` (rows of the rarest observed class), ``pct_missing`` (missing
+    feature cells, percent, among those rows) and ``incomplete`` (any missing feature
+    value)."""
     rows = []
     for d in data:
         ds = datasets.load(d) if isinstance(d, str) else d
@@ -313,26 +279,14 @@ def _dataset_info(data) -> pd.DataFrame:
 class _Result:
     """Output of :func:`run`.
 
-    Attributes
-    ----------
-    folds : DataFrame
-        The engine's fold table of the credal classifiers, plus one row per fold for
-        each precise counterpart.  For a credal classifier ``precise_accuracy``,
-        ``precise_on_determinate`` and ``precise_on_indeterminate`` are its
-        counterpart's accuracy on all, determinate and indeterminate test instances,
-        ``own_accuracy`` the accuracy of its own ``predict``; ``counterpart`` names the
-        counterpart.
-    info : DataFrame
-        The data sets: ``n`` (rows with a class), ``features``, ``classes`` (observed),
-        ``unused_classes`` (declared but never observed), ``min_class_count`` (rows of
-        the rarest class), ``pct_missing`` (missing feature cells, percent),
-        ``incomplete`` (any missing feature value) and ``k_mdl`` (mean number of
-        features left by the fold preprocessing).
-    params : dict
-        The classifier parameters used.
-    classifiers : tuple of str
-        The registry names asked for (empty = all).
-    """
+    ``folds``: the engine's fold table of the credal classifiers, plus one row per fold
+    for each precise counterpart; for a credal classifier ``precise_accuracy``,
+    ``precise_on_determinate`` and ``precise_on_indeterminate`` are its counterpart's
+    accuracy on all, determinate and indeterminate test instances, ``own_accuracy`` the
+    accuracy of its own ``predict``; ``counterpart`` names the counterpart.  ``info``:
+    the data sets (:func:`_dataset_info`) with ``k_mdl``, the mean number of features
+    left by the fold preprocessing.  ``params``: the classifier parameters used;
+    ``classifiers``: the registry names asked for (empty = all)."""
 
     folds: pd.DataFrame
     info: pd.DataFrame
@@ -505,16 +459,12 @@ def _dataset_scores(folds) -> pd.DataFrame:
 
 #: Metrics of the leaderboard table: column -> (metric, percent?)
 _TABLE_METRICS = {
-    "determinacy": ("determinacy", True),
-    "single accuracy": ("single_accuracy", True),
+    "determinacy": ("determinacy", True), "single accuracy": ("single_accuracy", True),
     "set accuracy": ("set_accuracy", True),
     "indeterminate size": ("indeterminate_size", False),
-    "D-acc": ("discounted_accuracy", True),
-    "u65": ("u65", True),
-    "u80": ("u80", True),
+    "D-acc": ("discounted_accuracy", True), "u65": ("u65", True), "u80": ("u80", True),
     "counterpart on indeterminate": ("precise_on_indeterminate", True),
-    "counterpart accuracy": ("accuracy", True),
-}
+    "counterpart accuracy": ("accuracy", True)}
 
 
 def _ordered(names):
@@ -526,23 +476,12 @@ def _leaderboard_table(folds, scores) -> pd.DataFrame:
     """Means over data sets of every indicator, per classifier, with Monte-Carlo s.e.
 
     Each classifier is averaged over the data sets it ran on (RBC and RBC_u: the data
-    sets with missing values; a conditional indicator such as the set accuracy over
-    the data sets where it is defined).  The standard error comes from the spread of
-    the same mean over the cross-validation repeats
-    (:func:`credal.comparisons.repeat_standard_error`).
-
-    Parameters
-    ----------
-    folds : DataFrame
-        The fold table of :func:`run`.
-    scores : DataFrame
-        The ``dataset_scores`` table.
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``kind``, ``counterpart``, ``data sets`` and, for
-    each column of the table, its mean and ``<column> s.e.``; percentages in percent.
-    """
+    sets with missing values; a conditional indicator such as the set accuracy over the
+    data sets where it is defined).  The standard error comes from the spread of the same
+    mean over the cross-validation repeats
+    (:func:`credal.comparisons.repeat_standard_error`).  Returns a DataFrame indexed by
+    classifier: ``kind``, ``counterpart``, ``data sets`` and, for each column of the
+    table, its mean and ``<column> s.e.``; percentages in percent."""
     metrics = [m for m, _ in _TABLE_METRICS.values()]
     # the mean over data sets, on all repeats together and on each repeat alone
     # (credal.comparisons.repeat_standard_error with this statistic, computed once)
@@ -571,24 +510,10 @@ _RANK_META = ("n_datasets", "friedman_p", "iman_davenport_p")
 
 
 def _rank_tables(scores, metrics=("u65", "u80"), datasets_=None, alphas=(0.05, 0.10)):
-    """Friedman test, average ranks and Nemenyi critical differences.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        The ``dataset_scores`` table.
-    metrics : sequence of str
-        One Friedman test per metric (a precise classifier's utility is its accuracy).
-    datasets_ : sequence of str, optional
-        Default: all.  The classifiers are those with a score on every one of them.
-    alphas : sequence of float
-        Levels of the critical differences.
-
-    Returns
-    -------
-    ranks, pairs : DataFrame
-        :func:`credal.comparisons.friedman_comparison`.
-    """
+    """Friedman test, average ranks and Nemenyi critical differences at ``alphas``
+    (:func:`credal.comparisons.friedman_comparison`: ``ranks, pairs``), one test per
+    metric (a precise classifier's utility is its accuracy), on the data sets
+    ``datasets_`` (default all) and the classifiers with a score on every one of them."""
     mats = {}
     for m in metrics:
         mat = comparisons.score_matrix(scores, m)
@@ -655,15 +580,9 @@ def _win_tables(scores, info, metric="u80"):
     On each data set the classifiers (those with a score on every data set) are ranked
     by ``metric`` (1 = best, ties share the average rank); a win counts 1 for the best
     classifier, shared equally on ties.  The data sets are grouped by
-    :func:`_bin_datasets`.
-
-    Returns
-    -------
-    wins, ranks : DataFrame
-        Indexed by (``factor``, ``bin``) with a column ``data sets`` and one column
-        per classifier: the (fractional) number of data sets won, resp. the average
-        rank within the bin.
-    """
+    :func:`_bin_datasets`.  Returns ``wins, ranks``, indexed by (``factor``, ``bin``)
+    with a column ``data sets`` and one column per classifier: the (fractional) number of
+    data sets won, resp. the average rank within the bin."""
     mat = comparisons.score_matrix(scores, metric)
     mat = mat[_ordered([c for c in mat.columns if mat[c].notna().all()])]
     ranks = mat.rank(axis=1, ascending=False, method="average")
@@ -686,15 +605,11 @@ def _win_tables(scores, info, metric="u80"):
 
 
 def _incomplete_table(scores, info) -> pd.DataFrame:
-    """RBC on the data sets with missing values, beside the naive classifiers.
-
-    Returns
-    -------
-    DataFrame indexed by data set (incomplete ones, most missing first): share of
-    missing cells, RBC's determinacy, single accuracy, u65 and u80, the accuracy of
-    NBC (its counterpart) overall and on RBC's indeterminate instances, RBC_u's
-    accuracy, and NCC's and LNCC's u80 for reference; percentages.
-    """
+    """RBC on the data sets with missing values, beside the naive classifiers: indexed by
+    data set (incomplete ones, most missing first), the share of missing cells, RBC's
+    determinacy, single accuracy, u65 and u80, the accuracy of NBC (its counterpart)
+    overall and on RBC's indeterminate instances, RBC_u's accuracy, and NCC's and LNCC's
+    u80 for reference; percentages."""
     inc = info.index[info["incomplete"]]
     have = set(scores.index.get_level_values("classifier"))
 
@@ -894,29 +809,16 @@ def _published_comparison(scores, folds, params=None) -> pd.DataFrame:
     """The published numbers that our protocol also measures, beside ours.
 
     Sources (``credal.datasets.published``): Antonucci, Cattaneo & Corani (Table 2 and
-    the averages of Sec. 5.2: NCC-ε and LNCC, when the run's ε and α equal the
-    paper's), Corani & Antonucci (averages of Sec. 3.2 over their data sets:
+    the averages of Sec. 5.2: NCC-ε and LNCC, when the run's ε and α (``params``) equal
+    the paper's), Corani & Antonucci (averages of Sec. 3.2 over their data sets:
     BMA-AODE*, COMP-AODE* and their counterparts), Ramoni & Sebastiani (Table 1: NBC_m,
-    RBC_d and RBC_u per data set) and Moral's slides (naive Bayes and the credal trees
-    per data set).  The papers used other protocols (see ``note``), so the
-    differences measure the protocol as much as the classifiers.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        The ``dataset_scores`` table (with ``_se`` columns).
-    folds : DataFrame
-        The fold table of :func:`run` (for the averages' standard errors).
-    params : dict, optional
-        The classifier parameters of the run.
-
-    Returns
-    -------
-    DataFrame
-        Columns ``source, data set, paper's name, classifier, quantity, published,
-        ours, ours s.e., difference, note``; percentages in percent, except the
-        indeterminate output size.
-    """
+    RBC_d and RBC_u per data set) and Moral's slides (naive Bayes and the credal trees per
+    data set).  The papers used other protocols (see ``note``), so the differences
+    measure the protocol as much as the classifiers.  ``scores``: the ``dataset_scores``
+    table; ``folds``: the fold table of :func:`run` (for the averages' standard errors).
+    Returns the columns ``source, data set, paper's name, classifier, quantity,
+    published, ours, ours s.e., difference, note``; percentages in percent, except the
+    indeterminate output size."""
     per_repeat = comparisons.dataset_scores(folds, by=("dataset", "classifier", "repeat"))
     have_ds = set(scores.index.get_level_values("dataset"))
     have_clf = set(scores.index.get_level_values("classifier"))
@@ -1278,7 +1180,7 @@ def _kinds():
     return {e.name: e.kind for e in REGISTRY}
 
 
-def leaderboard_heatmap(scores, info, metric="u80", classifiers=None, max_rows=22):
+def leaderboard_heatmap(scores, info, metric="u80", max_rows=22):
     """Heatmap of one metric by data set (rows, by size) and classifier (columns).
 
     Each cell shows the score in percent; its colour is the gap to the best
@@ -1293,8 +1195,6 @@ def leaderboard_heatmap(scores, info, metric="u80", classifiers=None, max_rows=2
     info : DataFrame
         The ``datasets`` table of :func:`tables` (``n`` orders the rows).
     metric : str
-    classifiers : sequence of str, optional
-        Columns (default: all, credal first, in registry order).
     max_rows : int
         Data sets per panel: longer lists are split into panels of equal length,
         stacked, so that the text keeps 9 pt at the book's text width.
@@ -1306,7 +1206,7 @@ def leaderboard_heatmap(scores, info, metric="u80", classifiers=None, max_rows=2
     import matplotlib.pyplot as plt
 
     mat = scores[metric].unstack("classifier")
-    cols = list(classifiers) if classifiers is not None else _ordered(mat.columns)
+    cols = _ordered(mat.columns)        # credal first, in registry order
     mat = mat[cols]
     rows = list(info["n"].reindex(mat.index).sort_values(kind="stable").index)
     mat = mat.loc[rows] * 100
@@ -1351,7 +1251,7 @@ def leaderboard_heatmap(scores, info, metric="u80", classifiers=None, max_rows=2
     return fig
 
 
-def leaderboard_determinacy(scores, info, classifiers=None):
+def leaderboard_determinacy(scores, info):
     """Determinacy of each credal classifier against the size of the data set.
 
     One panel per credal classifier: a point per data set (x: number of instances,
@@ -1364,8 +1264,6 @@ def leaderboard_determinacy(scores, info, classifiers=None):
         The ``dataset_scores`` table of :func:`tables`.
     info : DataFrame
         The ``datasets`` table of :func:`tables`.
-    classifiers : sequence of str, optional
-        Default: the credal classifiers present.
 
     Returns
     -------
@@ -1375,8 +1273,7 @@ def leaderboard_determinacy(scores, info, classifiers=None):
 
     kinds = _kinds()
     present = scores.index.get_level_values("classifier").unique()
-    cols = list(classifiers) if classifiers is not None else \
-        _ordered([c for c in present if kinds.get(c) == "credal"])
+    cols = _ordered([c for c in present if kinds.get(c) == "credal"])
     n = len(cols)
     ncol = min(2, max(1, n))
     nrow = int(np.ceil(n / ncol))

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import credal
 from credal import datasets
 from credal.chapters import leaderboard
 from credal.reference import BASELINES
@@ -50,28 +51,14 @@ _WEKA_SOURCE = _ROOT / "benchmarks" / "weka" / "WekaTimer.java"
 _WEKA_BUILD = _ROOT / "build" / "weka"
 
 
-def _c45():
-    from credal import C45Tree
-    return C45Tree()
-
-
-def _naive_bayes():
-    from credal import NaiveBayes
-    return NaiveBayes(prior="laplace")          # +1 per cell: Weka's estimator
-
-
-def _aode():
-    from credal import AODE
-    return AODE(prior="laplace", root_estimate="joint")   # Weka's AODE estimates
-
-
 #: classifier -> (what credal runs, its Weka peer, a factory of the credal model).
+#: NaiveBayes adds 1 per cell (Weka's estimator); AODE uses Weka's AODE estimates.
 _PEERS = {
-    "C4.5": ("C45Tree()", "weka.classifiers.trees.J48", _c45),
+    "C4.5": ("C45Tree()", "weka.classifiers.trees.J48", lambda: credal.C45Tree()),
     "naive Bayes": ('NaiveBayes(prior="laplace")', "weka.classifiers.bayes.NaiveBayes",
-                    _naive_bayes),
-    "AODE": ('AODE(prior="laplace", root_estimate="joint")',
-             "weka.classifiers.bayes.AODE", _aode),
+                    lambda: credal.NaiveBayes(prior="laplace")),
+    "AODE": ('AODE(prior="laplace", root_estimate="joint")', "weka.classifiers.bayes.AODE",
+             lambda: credal.AODE(prior="laplace", root_estimate="joint")),
 }
 
 
@@ -81,21 +68,11 @@ def _peer_split(name, random_state=0, test_size=1 / 3):
     ``name`` is a catalogue name, optionally followed by `` x<k>`` (e.g.
     ``"nursery x10"``): the training and test parts of the data set are then each
     repeated ``k`` times after the split.  Rows with a missing value are dropped, the
-    split is stratified (seed ``random_state``), and
-    :func:`credal.preprocessing.make_preprocessor` (MDL discretisation, removal of
-    features left with one value) is fitted on the training part only.
-
-    Parameters
-    ----------
-    name : str
-    random_state : int
-    test_size : float
-
-    Returns
-    -------
-    Xtr, ytr, Xte, yte
-        DataFrames of categoricals and categorical labels (index reset).
-    """
+    split (``test_size`` of the rows to the test part) is stratified (seed
+    ``random_state``), and :func:`credal.preprocessing.make_preprocessor` (MDL
+    discretisation, removal of features left with one value) is fitted on the training
+    part only.  Returns ``Xtr, ytr, Xte, yte``: DataFrames of categoricals and categorical
+    labels (index reset)."""
     from sklearn.model_selection import train_test_split
 
     from credal.preprocessing import make_preprocessor
@@ -125,17 +102,7 @@ def _arff_quote(value):
 def _write_arff(X, y, path, relation="credal"):
     """Write nominal data as ARFF (declared categories, class last, ``?`` = missing).
 
-    Parameters
-    ----------
-    X : DataFrame of categoricals
-    y : categorical Series
-    path : path-like
-    relation : str
-
-    Returns
-    -------
-    Path
-    """
+    ``X``: DataFrame of categoricals, ``y``: categorical Series; returns the Path written."""
     cols = {**{c: X[c] for c in X.columns}, "class": y}
     if "class" in X.columns:
         raise ValueError("a feature is named 'class'; rename it before writing ARFF")
@@ -157,18 +124,9 @@ def _write_arff(X, y, path, relation="credal"):
 def _weka_classpath(jar=None):
     """The class path of the Weka timer, compiling it when needed.
 
-    Parameters
-    ----------
-    jar : path-like, optional
-        Weka's jar (default :data:`_WEKA_JAR`).
-
-    Returns
-    -------
-    classpath : str or None
-        None when Java or Weka is missing or the driver does not compile.
-    reason : str
-        Why not (empty when available).
-    """
+    ``jar``: Weka's jar (default :data:`_WEKA_JAR`).  Returns ``(classpath, reason)``:
+    the class path, or None when Java or Weka is missing or the driver does not compile,
+    and why not (empty when available)."""
     jar = Path(jar) if jar is not None else _WEKA_JAR
     if shutil.which("java") is None:
         return None, "no Java runtime (`java` is not on the PATH)"
@@ -204,20 +162,10 @@ _SAMPLE_SLACK_MB = 0.005
 def _memory_verdict(credal_mb, low_mb, high_mb, slack_mb=0.0):
     """credal's peak against the JVM's peak, known to lie in ``[low_mb, high_mb]``.
 
-    Parameters
-    ----------
-    credal_mb, low_mb, high_mb : float
-    slack_mb : float
-        How far ``low_mb`` may lie above the truth (:data:`_SAMPLE_SLACK_MB` for the
-        bounds of :meth:`WekaSession.sample`).
-
-    Returns
-    -------
-    str
-        "≤ Weka" when credal's peak is at most the lower bound (less ``slack_mb``),
-        "> Weka" when it exceeds the upper bound, "within the JVM's bounds" otherwise
-        (undecided).
-    """
+    "≤ Weka" when credal's peak is at most the lower bound less ``slack_mb`` (how far
+    ``low_mb`` may lie above the truth: :data:`_SAMPLE_SLACK_MB` for the bounds of
+    :meth:`WekaSession.sample`), "> Weka" when it exceeds the upper bound, "within the
+    JVM's bounds" otherwise (undecided)."""
     if credal_mb <= low_mb - slack_mb:
         return "≤ Weka"
     if credal_mb > high_mb:
@@ -360,56 +308,36 @@ def _peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, rando
                  workdir=None, jar=None) -> pd.DataFrame:
     """Fit + classification time of credal's C4.5, naive Bayes and AODE against Weka's.
 
-    For each data set (:func:`_peer_split`) the training and test parts are written as
-    ARFF files (:func:`_write_arff`) that one JVM (:class:`WekaSession`) reads once.
-    For each classifier of :data:`_PEERS` both sides first run ``warmup`` untimed
+    For each data set of ``names`` (:func:`_peer_split`, seed ``random_state``; e.g.
+    ``"nursery x10"``) the training and test parts are written as ARFF files
+    (:func:`_write_arff`, under ``workdir``, default ``build/peers``) that one JVM
+    (:class:`WekaSession`, Weka's ``jar``) reads once.  For each classifier of
+    :data:`_PEERS` (``classifiers``, empty = all) both sides first run ``warmup`` untimed
     times, then ``repeats`` rounds each time one Weka run and then one credal run.
     Weka's timed region is ``buildClassifier`` on a fresh classifier plus
     ``classifyInstance`` of every test row, data already in memory, timed in the JVM;
     credal's is ``fit`` on a fresh model plus ``predict`` of the test rows from the
-    DataFrames of categoricals (the conversion to codes included).  With
-    ``memory``, one more untimed run per side measures memory: credal's
-    :mod:`tracemalloc` peak; for Weka, in a second JVM started with
-    :data:`_MEMORY_JVM`, the bounds on the peak of the heap in use of
-    :meth:`WekaSession.memory` (data loaded before), the bytes the run allocated and
-    what the model keeps after a full GC; :func:`_memory_verdict` compares the peaks.
-    When those bounds leave the verdict undecided (a run that allocates too little for
-    collections to happen during it), :meth:`WekaSession.sample` bounds the peak of
-    warm runs instead, and the verdict is taken from its bounds.
+    DataFrames of categoricals (the conversion to codes included).  With ``memory``, one
+    more untimed run per side measures memory: credal's :mod:`tracemalloc` peak; for
+    Weka, in a second JVM started with :data:`_MEMORY_JVM`, the bounds on the peak of the
+    heap in use of :meth:`WekaSession.memory` (data loaded before), the bytes the run
+    allocated and what the model keeps after a full GC; :func:`_memory_verdict` compares
+    the peaks.  When those bounds leave the verdict undecided (a run that allocates too
+    little for collections to happen during it), :meth:`WekaSession.sample` bounds the
+    peak of warm runs instead, and the verdict is taken from its bounds.  Without Java or
+    Weka (:func:`_weka_classpath`) only credal is timed and the Weka columns are left out;
+    ``attrs["weka"]`` says why.
 
-    Without Java or Weka (:func:`_weka_classpath`) only credal is timed and the Weka
-    columns are left out; ``attrs["weka"]`` says why.
-
-    Parameters
-    ----------
-    names : sequence of str
-        Data sets, e.g. ``["nursery", "kr_vs_kp", "adult", "nursery x10"]``.
-    classifiers : sequence of str
-        Keys of :data:`_PEERS` (empty = all).
-    repeats, warmup : int
-    memory : bool
-    random_state : int
-        Seed of the split.
-    workdir : path-like, optional
-        Where the ARFF files go (default ``build/peers`` of the project).
-    jar : path-like, optional
-        Weka's jar (default :data:`_WEKA_JAR`).
-
-    Returns
-    -------
-    DataFrame
-        One row per (data set, classifier): ``credal``, ``peer``, ``n_train``,
-        ``n_test``, ``features``, ``credal_best_s``, ``credal_median_s``,
-        ``credal_accuracy`` (and ``credal_peak_mb``); with Weka also ``weka_best_s``,
-        ``weka_median_s``, ``weka_accuracy``, ``agreement`` (share of test rows that
-        both classify alike), ``ratio`` (Weka's best / credal's best; ≥ 1 = credal at
-        least as fast), ``ratio_median`` (and ``weka_allocated_mb``,
-        ``weka_retained_mb``, ``weka_peak_low_mb``, ``weka_peak_high_mb``,
-        ``memory_bounds`` (which measurement gave the two bounds: "first run" or
-        "<k> warm runs, collections forced"), ``_memory_verdict``).
-        ``attrs``: ``weka`` (version, or why Weka is missing), ``java``, ``repeats``,
-        ``warmup``.
-    """
+    Returns one row per (data set, classifier): ``credal``, ``peer``, ``n_train``,
+    ``n_test``, ``features``, ``credal_best_s``, ``credal_median_s``, ``credal_accuracy``
+    (and ``credal_peak_mb``); with Weka also ``weka_best_s``, ``weka_median_s``,
+    ``weka_accuracy``, ``agreement`` (share of test rows that both classify alike),
+    ``ratio`` (Weka's best / credal's best; ≥ 1 = credal at least as fast),
+    ``ratio_median`` (and ``weka_allocated_mb``, ``weka_retained_mb``,
+    ``weka_peak_low_mb``, ``weka_peak_high_mb``, ``memory_bounds`` (which measurement gave
+    the two bounds: "first run" or "<k> warm runs, collections forced"),
+    ``memory_verdict``).  ``attrs``: ``weka`` (version, or why Weka is missing), ``java``,
+    ``weka_available``, ``repeats``, ``warmup``."""
     if int(repeats) < 1 or int(warmup) < 0:
         raise ValueError(f"repeats must be >= 1 and warmup >= 0; got {repeats}, {warmup}")
     chosen = list(classifiers) or list(_PEERS)
@@ -518,21 +446,9 @@ def _ordered(names):
 
 
 def _prepared_fold(name, random_state=0, n_splits=5):
-    """The first cross-validation fold of a data set, preprocessed as in the engine.
-
-    Parameters
-    ----------
-    name : str
-        Catalogue name.
-    random_state : int
-        Seed of the folds.
-    n_splits : int
-
-    Returns
-    -------
-    Xtr, ytr, Xte, yte
-        DataFrames of categoricals (MDL fitted on the training part) and labels.
-    """
+    """The first cross-validation fold (of ``n_splits``, seed ``random_state``) of a
+    catalogue data set, preprocessed as in the engine: ``Xtr, ytr, Xte, yte``, DataFrames
+    of categoricals (MDL fitted on the training part) and labels."""
     from credal.experiments import default_preprocessing, fold_splits
 
     X, y = _complete_rows(name)
@@ -559,39 +475,21 @@ def _throughput(names, classifiers=(), params=None, repeat=3, baseline_rows=50,
                baseline_seconds=3.0, random_state=0) -> pd.DataFrame:
     """Instances classified per second, ours and the solver baseline's.
 
-    On the first fold of each data set (:func:`_prepared_fold`), each credal classifier
-    is fitted on the training part and its ``predict_set`` timed on the whole test
-    part (best of ``repeat``), from the integer code matrix of the test part (the
-    conversion from the DataFrame of categoricals is done once beforehand, as it would
-    be for any implementation) and, for reference, from the DataFrame itself, as the
-    engine passes it.  Its baseline (:data:`BASELINES`) then classifies the test rows
-    in order, one row per call on the same codes, in the same process, until
-    ``baseline_rows`` rows are done or ``baseline_seconds`` have passed (at least one
-    row); its rate is extrapolated from those rows, and its sets are compared with
-    ours on them.
+    On the first fold of each data set (:func:`_prepared_fold`, seed ``random_state``),
+    each credal classifier (``classifiers``: registry names, empty = all; ``params``) is
+    fitted on the training part and its ``predict_set`` timed on the whole test part
+    (best of ``repeat``), from the integer code matrix of the test part (the conversion
+    from the DataFrame of categoricals is done once beforehand, as it would be for any
+    implementation) and, for reference, from the DataFrame itself, as the engine passes
+    it.  Its baseline (:data:`BASELINES`) then classifies the test rows in order, one row
+    per call on the same codes, in the same process, until ``baseline_rows`` rows are
+    done or ``baseline_seconds`` have passed (at least one row); its rate is extrapolated
+    from those rows, and its sets are compared with ours on them.
 
-    Parameters
-    ----------
-    names : sequence of str
-        Data sets.
-    classifiers : sequence of str
-        Credal entries (empty = all).
-    params : dict, optional
-    repeat : int
-    baseline_rows : int
-    baseline_seconds : float
-    random_state : int
-        Seed of the folds.
-
-    Returns
-    -------
-    DataFrame
-        One row per (data set, classifier): ``n_train``, ``n_test``, ``classes``,
-        ``features``, ``fit_s``, ``ours_per_s`` (codes), ``ours_frame_per_s``
-        (DataFrame), ``baseline``, ``baseline_rows``,
-        ``baseline_per_s``, ``ratio`` (ours / baseline) and ``same_sets`` (rows where
-        the sets agree, out of ``baseline_rows``).
-    """
+    Returns one row per (data set, classifier): ``n_train``, ``n_test``, ``classes``,
+    ``features``, ``fit_s``, ``ours_per_s`` (codes), ``ours_frame_per_s`` (DataFrame),
+    ``baseline``, ``baseline_rows``, ``baseline_per_s``, ``ratio`` (ours / baseline) and
+    ``same_sets`` (rows where the sets agree, out of ``baseline_rows``)."""
     from credal.preprocessing import to_codes
 
     rows = []
@@ -631,27 +529,12 @@ def _fit_scaling(name, classifiers=(), params=None, sizes=(), feature_counts=(),
                 repeat=3, random_state=0) -> pd.DataFrame:
     """Fit time against the number of training rows and of features.
 
-    The data set is preprocessed once (MDL fitted on all rows).  For each size ``n``
-    in ``sizes`` a stratified-free random subsample of ``n`` rows (seed
-    ``random_state``) is fitted with all features; for each ``k`` in
-    ``feature_counts`` the first ``k`` features of all rows are fitted.  Each time is
-    the best of ``repeat`` fits.
-
-    Parameters
-    ----------
-    name : str
-    classifiers : sequence of str
-        Credal entries (empty = all).
-    params : dict, optional
-    sizes, feature_counts : sequence of int
-    repeat : int
-    random_state : int
-
-    Returns
-    -------
-    DataFrame with columns ``classifier``, ``axis`` ("n" or "k"), ``value``,
-    ``fit_s``.
-    """
+    The data set ``name`` is preprocessed once (MDL fitted on all rows).  For each size
+    ``n`` in ``sizes`` a stratified-free random subsample of ``n`` rows (seed
+    ``random_state``) is fitted with all features; for each ``k`` in ``feature_counts``
+    the first ``k`` features of all rows are fitted.  Each time is the best of ``repeat``
+    fits of each credal classifier (``classifiers``, ``params``).  Returns the columns
+    ``classifier``, ``axis`` ("n" or "k"), ``value``, ``fit_s``."""
     from credal.experiments import default_preprocessing
 
     X, y = _complete_rows(name)
@@ -686,23 +569,12 @@ def _fit_scaling(name, classifiers=(), params=None, sizes=(), feature_counts=(),
 def _peak_memory(name, classifiers=(), params=None, random_state=0) -> pd.DataFrame:
     """Peak memory (tracemalloc) of fitting and of classifying, and the model's size.
 
-    On the first fold of ``name`` (:func:`_prepared_fold`), each credal classifier is
-    fitted and then classifies the test part (``predict_set``) under
-    :mod:`tracemalloc`; the peaks count the memory allocated by Python and numpy
-    during each call beyond what was allocated before it.
-
-    Parameters
-    ----------
-    name : str
-    classifiers : sequence of str
-    params : dict, optional
-    random_state : int
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``fit peak MB``, ``predict_set peak MB``,
-    ``model MB`` (pickled size), ``n_train``, ``n_test``, ``features``.
-    """
+    On the first fold of ``name`` (:func:`_prepared_fold`), each credal classifier
+    (``classifiers``, ``params``) is fitted and then classifies the test part
+    (``predict_set``) under :mod:`tracemalloc`; the peaks count the memory allocated by
+    Python and numpy during each call beyond what was allocated before it.  Returns a
+    DataFrame indexed by classifier: ``fit peak MB``, ``predict_set peak MB``, ``model MB``
+    (pickled size), ``n_train``, ``n_test``, ``features``."""
     Xtr, ytr, Xte, _ = _prepared_fold(name, random_state)
     est = leaderboard.classifiers(classifiers, params, n_features=Xtr.shape[1])
     rows = []
@@ -818,18 +690,9 @@ def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
 def _peer_table(peers) -> pd.DataFrame:
     """The headline: Weka's time over credal's, per classifier and data set.
 
-    Parameters
-    ----------
-    peers : DataFrame
-        :func:`_peer_timings`.
-
-    Returns
-    -------
-    DataFrame
-        Rows "classifier vs peer", one column per data set: the ratio of the best
-        times (≥ 1 = credal at least as fast).  Without Weka: credal's best time in
-        ms instead (``attrs["values"]`` says which).
-    """
+    Rows "classifier vs peer" of :func:`_peer_timings`, one column per data set: the
+    ratio of the best times (≥ 1 = credal at least as fast).  Without Weka: credal's best
+    time in ms instead (``attrs["values"]`` says which)."""
     weka = "ratio" in peers
     label = peers["classifier"] + (" vs " + peers["peer"] if weka else "")
     out = peers.assign(row=label).pivot(index="row", columns="dataset",
@@ -844,18 +707,8 @@ def _peer_table(peers) -> pd.DataFrame:
 
 
 def _peer_details(peers) -> pd.DataFrame:
-    """Times (ms), accuracies, agreement and memory of the peer comparison, one row per
-    data set and classifier (the Weka columns only when Weka ran).
-
-    Parameters
-    ----------
-    peers : DataFrame
-        :func:`_peer_timings`.
-
-    Returns
-    -------
-    DataFrame
-    """
+    """Times (ms), accuracies, agreement and memory of :func:`_peer_timings`, one row per
+    data set and classifier (the Weka columns only when Weka ran)."""
     names = {"credal_best_s": "credal best (ms)", "credal_median_s": "credal median (ms)",
              "weka_best_s": "Weka best (ms)", "weka_median_s": "Weka median (ms)",
              "ratio": "ratio (best)", "ratio_median": "ratio (median)",
@@ -872,18 +725,9 @@ def _peer_details(peers) -> pd.DataFrame:
 
 
 def _scaling_slopes(scaling) -> pd.DataFrame:
-    """Least-squares slopes of log fit time against log n and log k.
-
-    Parameters
-    ----------
-    scaling : DataFrame
-        :func:`_fit_scaling`.
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``slope n``, ``s.e. n``, ``slope k``, ``s.e. k``
-    (NaN with fewer than three points).
-    """
+    """Least-squares slopes of log fit time against log n and log k (:func:`_fit_scaling`):
+    indexed by classifier, ``slope n``, ``s.e. n``, ``slope k``, ``s.e. k`` (NaN with fewer
+    than three points)."""
     rows = {}
     for (clf, axis), g in scaling.groupby(["classifier", "axis"], sort=False):
         x, yv = np.log(g["value"].to_numpy(float)), np.log(g["fit_s"].to_numpy(float))
@@ -905,23 +749,12 @@ def _scaling_slopes(scaling) -> pd.DataFrame:
 def _chapter_timings(profile="paper", root=None, notebooks=None) -> pd.DataFrame:
     """Wall time of every chapter as recorded by ``book/execute.py``.
 
-    ``book/execute.py`` updates ``results/_timings/<profile>.csv`` as each notebook
-    finishes; a chapter never executed at that profile, or not yet executed in the
-    current run, has no time (the performance chapter is executed last for this).
-
-    Parameters
-    ----------
-    profile : str
-        Profile name (the file's stem).
-    root : path-like, optional
-        Project root (default: the current directory).
-    notebooks : sequence of str, optional
-        Chapter names (default: the stems of ``notebooks/*.md`` under ``root``).
-
-    Returns
-    -------
-    DataFrame indexed by chapter: ``seconds`` (NaN = not measured) and ``status``.
-    """
+    ``book/execute.py`` updates ``results/_timings/<profile>.csv`` (under ``root``, default
+    the current directory) as each notebook finishes; a chapter never executed at that
+    profile, or not yet executed in the current run, has no time (the performance chapter
+    is executed last for this).  ``notebooks``: chapter names (default: the stems of
+    ``notebooks/*.md`` under ``root``).  Returns a DataFrame indexed by chapter:
+    ``seconds`` (NaN = not measured) and ``status``."""
     base = Path(root) if root is not None else Path.cwd()
     if notebooks is None:
         notebooks = sorted(p.stem for p in (base / "notebooks").glob("*.md"))
@@ -940,31 +773,15 @@ def _goals_table(throughput_table, timings, slopes=None, own_seconds=None,
                 book_goal_minutes=20.0, peers=None) -> pd.DataFrame:
     """The project's performance goals against what was measured.
 
-    Parameters
-    ----------
-    throughput_table : DataFrame
-        :func:`_throughput`.
-    timings : DataFrame
-        :func:`_chapter_timings`.
-    slopes : DataFrame, optional
-        :func:`_scaling_slopes`; adds "learning is linear in n" (slope ≤ 1.2).
-    own_seconds : float, optional
-        This chapter's own running time in the current run (replaces its recorded
-        time, which is from an earlier run).
-    own_name : str
-    budgets : dict of str -> float, optional
-        Chapter -> budget in minutes.
-    ratio_goal : float
-    book_goal_minutes : float
-    peers : DataFrame, optional
-        :func:`_peer_timings`; adds "at least as fast as the Weka peer" per classifier
-        (not measured when Weka did not run).
-
-    Returns
-    -------
-    DataFrame with columns ``goal``, ``measured``, ``met`` ("yes", "no", "undecided"
-    (memory within the bounds of the JVM's peak) or "not measured").
-    """
+    ``throughput_table`` (:func:`_throughput`): at least ``ratio_goal`` times the solver
+    baseline's rate; ``timings`` (:func:`_chapter_timings`, this chapter's time replaced
+    by ``own_seconds``, its running time in the current run): the chapters' ``budgets``
+    (chapter -> minutes) and the whole book within ``book_goal_minutes``; ``slopes``
+    (:func:`_scaling_slopes`, optional): learning linear in n (slope ≤ 1.2); ``peers``
+    (:func:`_peer_timings`, optional): at least as fast as the Weka peer, and peak memory
+    at most its (not measured when Weka did not run).  Returns the columns ``goal``,
+    ``measured``, ``met`` ("yes", "no", "undecided" (memory within the bounds of the
+    JVM's peak) or "not measured")."""
     rows = []
     for clf, g in (peers.groupby("classifier", sort=False) if peers is not None else ()):
         goal = f"{clf}: at least as fast as {g['peer'].iloc[0]} (fit + classification)"

@@ -21,8 +21,8 @@ from credal.chapters._verdicts import HEADLINE_COLUMNS, verdict_counts, verdicts
 
 __all__ = ["run", "tables", "numbers", "deviation_plot", "verdict_chart"]
 
-#: the verdicts, in the order of every table and figure
-_VERDICTS = ("reproduced", "differs", "not comparable")
+#: the verdicts, in the order of every table and figure, and their colours
+_COLOURS = {"reproduced": "tab:green", "differs": "tab:orange", "not comparable": "0.6"}
 
 
 def run(root=None) -> pd.DataFrame:
@@ -53,12 +53,7 @@ def run(root=None) -> pd.DataFrame:
 
 
 def tables(headlines) -> dict:
-    """The report's tables.
-
-    Parameters
-    ----------
-    headlines : DataFrame
-        :func:`run`.
+    """The report's tables, from the rows of :func:`run`.
 
     Returns
     -------
@@ -75,7 +70,7 @@ def tables(headlines) -> dict:
         out[f"headlines-{_slug(paper)}"] = rows.assign(**{"#": np.arange(1, len(rows) + 1)})[
             ["#"] + list(headlines.columns)]
     t = (headlines.groupby(["paper", "verdict"], sort=False).size().unstack(fill_value=0)
-         .reindex(columns=list(_VERDICTS), fill_value=0))
+         .reindex(columns=list(_COLOURS), fill_value=0))
     t.loc["all papers"] = t.sum()
     t["total"] = t.sum(axis=1)
     t.index.name, t.columns.name = "paper", None
@@ -102,20 +97,12 @@ def _slug(text: str) -> str:
 
 
 def _standardised_deviation(headlines) -> pd.Series:
-    """``(ours - published) / tolerance`` of each headline row.
+    """``(ours - published) / tolerance`` of each row of :func:`run` (a Series named
+    ``z``, aligned with ``headlines``).
 
     A row is reproduced exactly when this lies in [-1, 1].  With a zero tolerance the
     value is 0 when the two numbers are equal and +-inf otherwise; NaN where either
     number is missing.
-
-    Parameters
-    ----------
-    headlines : DataFrame
-        :func:`run` (columns ``published``, ``ours``, ``tolerance``).
-
-    Returns
-    -------
-    Series named ``z``, aligned with ``headlines``.
     """
     diff = headlines["ours"].astype(float) - headlines["published"].astype(float)
     tol = headlines["tolerance"].astype(float)
@@ -123,12 +110,6 @@ def _standardised_deviation(headlines) -> pd.Series:
         z = np.where(tol > 0, diff / tol, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
     z = np.where(diff.isna(), np.nan, z)
     return pd.Series(z, index=headlines.index, name="z")
-
-
-# --------------------------------------------------------------------------- figures
-
-#: colour of each verdict, in the bars' order
-_COLOURS = dict(zip(_VERDICTS, ("tab:green", "tab:orange", "0.6")))
 
 
 def verdict_chart(headlines, ax=None):
@@ -177,6 +158,39 @@ def _two_columns(sizes):
     return sorted(best[1])          # the first paper's column on the left
 
 
+def _deviation_panel(ax, paper, rows, zz, top, ticks):
+    """One paper's panel of :func:`deviation_plot` (``zz``: its rows' z)."""
+    verdict, n, y = rows["verdict"].to_numpy(), len(rows), np.arange(1, len(rows) + 1)
+    ax.axvspan(-1, 1, color="tab:green", alpha=0.12, lw=0)
+    ax.axvline(0, color="0.5", lw=0.6)
+    for v, colour in _COLOURS.items():
+        m = verdict == v
+        ok = m & np.isfinite(zz)
+        face = colour if v != "not comparable" else "none"
+        ax.scatter(zz[ok], y[ok], s=22, color=face, edgecolors=colour, zorder=3)
+        for side, marker in ((1, ">"), (-1, "<")):
+            edge = m & np.isinf(zz) & (np.sign(zz) == side)
+            ax.scatter(np.full(edge.sum(), side * top), y[edge], marker=marker,
+                       s=34, color=face, edgecolors=colour, zorder=3, clip_on=False)
+    missing = np.isnan(zz)
+    for yi, pub in zip(y[missing], rows["published"].to_numpy()[missing]):
+        what = "no published number" if np.isnan(pub) else "no number of ours"
+        ax.text(0, yi, what, ha="center", va="center", fontsize=9, color="0.35",
+                style="italic")
+    counts = pd.Series(verdict).value_counts()
+    ax.set_title(f"{paper}\n" + ", ".join(f"{counts.get(v, 0)} {v}"
+                                          for v in _COLOURS if counts.get(v, 0)),
+                 fontsize=9.5, loc="left")
+    ax.set_xscale("symlog", linthresh=1.0, linscale=1.0)
+    ax.set_xlim(-top, top)
+    ax.set_xticks(ticks, [f"{t:g}".replace("-", "\u2212") for t in ticks])
+    ax.set_ylim(n + 0.7, 0.3)
+    ax.set_yticks(y, [str(k) if n <= 25 or k % 2 else "" for k in y])
+    ax.grid(True, axis="x", lw=0.4, color="0.85")
+    ax.tick_params(labelsize=9)
+    ax.tick_params(axis="y", length=0)
+
+
 def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
     """Dot plot of ``(ours - published) / tolerance``: one row per headline number.
 
@@ -220,39 +234,9 @@ def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
         grid = sub.add_gridspec(len(members) + (pad > 0), 1,
                                 height_ratios=ratios + [pad] * (pad > 0))
         for k, i in enumerate(members):
-            paper, n = papers[i], sizes[i] - extra
-            ax = sub.add_subplot(grid[k])
-            rows = headlines[headlines["paper"] == paper]
-            zz, verdict = z.loc[rows.index].to_numpy(), rows["verdict"].to_numpy()
-            y = np.arange(1, n + 1)
-            ax.axvspan(-1, 1, color="tab:green", alpha=0.12, lw=0)
-            ax.axvline(0, color="0.5", lw=0.6)
-            for v, colour in _COLOURS.items():
-                m = verdict == v
-                ok = m & np.isfinite(zz)
-                face = colour if v != "not comparable" else "none"
-                ax.scatter(zz[ok], y[ok], s=22, color=face, edgecolors=colour, zorder=3)
-                for side, marker in ((1, ">"), (-1, "<")):
-                    edge = m & np.isinf(zz) & (np.sign(zz) == side)
-                    ax.scatter(np.full(edge.sum(), side * top), y[edge], marker=marker,
-                               s=34, color=face, edgecolors=colour, zorder=3, clip_on=False)
-            missing = np.isnan(zz)
-            for yi, pub in zip(y[missing], rows["published"].to_numpy()[missing]):
-                what = "no published number" if np.isnan(pub) else "no number of ours"
-                ax.text(0, yi, what, ha="center", va="center", fontsize=9, color="0.35",
-                        style="italic")
-            counts = pd.Series(verdict).value_counts()
-            ax.set_title(f"{paper}\n" + ", ".join(f"{counts.get(v, 0)} {v}"
-                                                  for v in _COLOURS if counts.get(v, 0)),
-                         fontsize=9.5, loc="left")
-            ax.set_xscale("symlog", linthresh=1.0, linscale=1.0)
-            ax.set_xlim(-top, top)
-            ax.set_xticks(ticks, [f"{t:g}".replace("-", "\u2212") for t in ticks])
-            ax.set_ylim(n + 0.7, 0.3)
-            ax.set_yticks(y, [str(k) if n <= 25 or k % 2 else "" for k in y])
-            ax.grid(True, axis="x", lw=0.4, color="0.85")
-            ax.tick_params(axis="y", length=0, labelsize=9)
-            ax.tick_params(axis="x", labelsize=9)
+            rows = headlines[headlines["paper"] == papers[i]]
+            _deviation_panel(sub.add_subplot(grid[k]), papers[i], rows,
+                             z.loc[rows.index].to_numpy(), top, ticks)
     fig.supxlabel("(ours \u2212 published) / tolerance: linear within \u00b11, "
                   "logarithmic beyond", fontsize=10)
     handles = [Line2D([], [], marker="o", ls="", color=c, markerfacecolor=c
