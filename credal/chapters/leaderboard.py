@@ -27,9 +27,7 @@ __all__ = ["REGISTRY", "DEFAULT_PARAMS", "classifiers", "run", "tables", "number
            "leaderboard_wins", "leaderboard_bayes_pairs", "published_scatter"]
 
 
-# ============================================================================
-# the classifiers: the registry
-# ============================================================================
+# ---------------------------------------------- the classifiers: the registry
 
 @dataclass(frozen=True)
 class _Entry:
@@ -173,12 +171,8 @@ def _registry_table(params=None, names=()) -> pd.DataFrame:
 
 
 def _aode_epsilon(epsilon, n_features):
-    """The ε of BMA-AODE* and COMP-AODE* on a data set with ``n_features`` features.
-
-    The credal set of the SPODE priors needs ``ε < 1/(k + 1)`` for ``k`` SPODEs; on data
-    sets with 99 or more features the paper's 0.01 is too large, and ε becomes
-    ``0.9 / (n_features + 1)`` (``k`` never exceeds the number of features).
-    """
+    """The ε of BMA-AODE* and COMP-AODE* on a data set with ``n_features`` features
+    (see :func:`classifiers`; ``k`` SPODEs never exceed the number of features)."""
     return float(min(epsilon, 0.9 / (int(n_features) + 1)))
 
 
@@ -220,7 +214,8 @@ def classifiers(names=(), params=None, n_features=None) -> dict:
     n_features : int, optional
         Features of the data set: the SPODE ensembles' ε becomes
         ``min(ε, 0.9 / (n_features + 1))`` (their credal set needs ``ε < 1/(k + 1)``
-        for ``k`` SPODEs).
+        for ``k`` SPODEs: on data sets with 99 or more features the paper's 0.01 is too
+        large).
 
     Returns
     -------
@@ -232,9 +227,7 @@ def classifiers(names=(), params=None, n_features=None) -> dict:
                        n_features)
 
 
-# ============================================================================
-# run: the protocol
-# ============================================================================
+# ---------------------------------------------------------- run: the protocol
 
 def _observed_classes(ds):
     """``(name, X, y)`` of a data set whose class keeps only the classes that occur (the
@@ -438,9 +431,7 @@ def run(data, *, classifiers=(), params=None, n_splits=5, n_repeats=10, random_s
     return _Result(folds=folds, info=info, params=p, classifiers=tuple(classifiers))
 
 
-# ============================================================================
-# tables
-# ============================================================================
+# --------------------------------------------------------------------- tables
 
 def _dataset_scores(folds) -> pd.DataFrame:
     """Per data set and classifier, every metric pooled over all folds, with s.e.
@@ -632,9 +623,7 @@ def _incomplete_table(scores, info) -> pd.DataFrame:
     return out.sort_values("% missing", ascending=False, kind="stable")
 
 
-# ============================================================================
-# the papers' numbers beside ours
-# ============================================================================
+# -------------------------------------------- the papers' numbers beside ours
 
 def _paper_map(group):
     """Paper's name -> catalogue name for one paper group (``data/catalogue.toml``)."""
@@ -915,9 +904,7 @@ def tables(results, n_top=4, rope=0.01, nsamples=50000, random_state=0) -> dict:
             "settings": settings}
 
 
-# ============================================================================
-# numbers quoted in the chapter text
-# ============================================================================
+# ----------------------------------------- numbers quoted in the chapter text
 
 def _fmt_p(p):
     if not np.isfinite(p):
@@ -1172,9 +1159,7 @@ def _anomaly_text(anomalies, info, n_splits):
 
 
 
-# ============================================================================
-# figures
-# ============================================================================
+# -------------------------------------------------------------------- figures
 
 def _kinds():
     return {e.name: e.kind for e in REGISTRY}

@@ -39,9 +39,7 @@ __all__ = ["classifiers", "run", "tables", "numbers", "WekaSession", "performanc
            "performance_scaling"]
 
 
-# ============================================================================
-# run: against the peers (Weka 3.6, warm, in one JVM)
-# ============================================================================
+# ------------------------ run: against the peers (Weka 3.6, warm, in one JVM)
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -428,9 +426,7 @@ def _weka_memory(row, peer, files, msession):
                                                   m["peak_high_mb"], _SAMPLE_SLACK_MB))
 
 
-# ============================================================================
-# run: against the solver baselines
-# ============================================================================
+# ------------------------------------------ run: against the solver baselines
 
 def _complete_rows(name):
     """``X, y`` of a catalogue data set: the rows with a class, index reset."""
@@ -683,9 +679,7 @@ def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
     return out
 
 
-# ============================================================================
-# tables
-# ============================================================================
+# --------------------------------------------------------------------- tables
 
 def _peer_table(peers) -> pd.DataFrame:
     """The headline: Weka's time over credal's, per classifier and data set.
@@ -881,9 +875,7 @@ def tables(results, own_seconds=None, budgets=None) -> dict:
     return out
 
 
-# ============================================================================
-# numbers for the text
-# ============================================================================
+# ------------------------------------------------------- numbers for the text
 
 def numbers(tables) -> dict:
     """Strings quoted in the performance chapter's text (glued by the notebook).
@@ -1015,9 +1007,7 @@ def _peer_numbers(peers) -> dict:
     return out
 
 
-# ============================================================================
-# figures
-# ============================================================================
+# -------------------------------------------------------------------- figures
 
 def performance_throughput(tp):
     """Instances classified per second: ours against the solver baseline.
