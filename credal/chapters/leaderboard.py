@@ -2,12 +2,13 @@
 
 Serves ``notebooks/leaderboard.md`` (no single paper: NCC, NCC-ε, LNCC, CMA, BMA-AODE*,
 COMP-AODE*, the credal trees and RBC, each beside its precise counterpart).  Here:
-the registry of the classifiers (:data:`REGISTRY`, shared with the performance
-chapter) and their estimators; :func:`run_leaderboard`, the cross-validation of all of
-them on every shipped data set by :func:`credal.experiments.cross_validate`; the
-tables (scores, ranks, Friedman/Nemenyi and Bayesian comparisons, wins by bin of data
-sets, RBC on incomplete data, the papers' numbers beside ours); the numbers quoted in
-the text; the chapter's figures.
+the registry of the classifiers (:data:`REGISTRY`) and their estimators
+(:func:`classifiers`, shared with the performance chapter); :func:`run`, the
+cross-validation of all of them on every shipped data set by
+:func:`credal.experiments.cross_validate`; :func:`tables` (scores, ranks,
+Friedman/Nemenyi and Bayesian comparisons, wins by bin of data sets, RBC on incomplete
+data, the papers' numbers beside ours); :func:`numbers`, the numbers quoted in the text;
+the chapter's figures.
 """
 
 from __future__ import annotations
@@ -17,57 +18,30 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+import credal
 from credal import comparisons, datasets
-from credal.chapters._display import save_table, TEXT_WIDTH
+from credal.chapters._display import TEXT_WIDTH
 
-__all__ = [
-    # the classifiers
-    "Entry", "REGISTRY", "DEFAULT_PARAMS", "entries", "registry_table", "aode_epsilon",
-    "make_estimators",
-    # run
-    "observed_classes", "dataset_info", "LeaderboardResult", "run_leaderboard",
-    # tables
-    "dataset_scores", "leaderboard_table", "display_leaderboard", "rank_tables",
-    "display_ranks", "top_pair_comparisons", "display_pairs", "SIZE_BINS", "CLASS_BINS",
-    "MISSING_BINS", "bin_datasets", "win_tables", "incomplete_table",
-    "published_comparison", "published_summary", "save_table",
-    # numbers for the text
-    "chapter_numbers",
-    # figures
-    "leaderboard_heatmap", "leaderboard_determinacy", "leaderboard_cd_diagrams",
-    "leaderboard_wins", "leaderboard_bayes_pairs",
-]
+__all__ = ["REGISTRY", "DEFAULT_PARAMS", "classifiers", "run", "tables", "numbers",
+           "leaderboard_heatmap", "leaderboard_determinacy", "leaderboard_cd_diagrams",
+           "leaderboard_wins", "leaderboard_bayes_pairs", "published_scatter"]
 
 
-# ============================================================================
-# the classifiers: the registry
-# ============================================================================
+# ---------------------------------------------- the classifiers: the registry
 
 @dataclass(frozen=True)
-class Entry:
-    """One classifier of the leaderboard.
+class _Entry:
+    """One classifier of the leaderboard (a row of :data:`REGISTRY`).
 
-    Attributes
-    ----------
-    name : str
-        Name in the tables.
-    kind : {"credal", "precise"}
-    estimator : str
-        The library class and the parameters that matter (filled from the run's
-        parameters by :func:`registry_table`).
-    counterpart : str
-        Credal entries: the name of their precise counterpart.  Empty for precise ones.
-    source : str
-        Whose ``predict`` gives this entry's precise labels: a credal entry's
-        counterpart labels come from ``source`` (empty = its own ``predict``); a precise
-        entry is the ``predict`` of the credal entry ``source``.
-    scope : {"all", "incomplete"}
-        Data sets the entry runs on ("incomplete": those with a missing feature value).
-    missing : str
-        How the classifier treats missing feature values.
-    reference : str
-        Where the classifier comes from.
-    """
+    ``name`` (in the tables); ``kind``: "credal" or "precise"; ``estimator``: the library
+    class and the parameters that matter (filled from the run's parameters for the
+    ``registry`` table of :func:`tables`); ``counterpart``: a credal entry's precise
+    counterpart (empty for precise ones); ``source``: whose ``predict`` gives this entry's
+    precise labels (a credal entry's counterpart labels come from ``source``, empty = its
+    own ``predict``; a precise entry is the ``predict`` of the credal entry ``source``);
+    ``scope``: "all" or "incomplete" (the data sets with a missing feature value only);
+    ``missing``: how the classifier treats missing feature values; ``reference``: where it
+    comes from."""
 
     name: str
     kind: str
@@ -84,76 +58,66 @@ _MAR_NAIVE = ("missing at random: each count table of a feature uses the trainin
               "to classify drops out of the product")
 
 #: Every classifier of the leaderboard, credal ones first.
-REGISTRY: tuple[Entry, ...] = (
-    Entry("NCC", "credal", "credal.NCC(s={ncc_s})", "NBC", "", "all", _MAR_NAIVE,
-          "Zaffalon 2001; JNCC2"),
-    Entry("NCC-ε", "credal", "credal.NCC(s={ncc_s}, epsilon={ncc_epsilon})", "NBC", "",
-          "all", _MAR_NAIVE, "Corani & Benavoli 2010; Antonucci et al. 2011"),
-    Entry("LNCC", "credal", "credal.LNCC(alpha={lncc_alpha})", "NBC", "NCC", "all",
-          "available-case likelihood (missing at random): the factors of a feature use "
-          "the rows where it is observed; a feature missing in the instance drops out",
-          "Antonucci, Cattaneo & Corani 2011"),
-    Entry("CMA", "credal", "credal.CMA(alpha={cma_alpha}, inclusion in "
-          "[{cma_lower}, {cma_upper}])", "BMA-NB", "", "all",
-          "available-case counts per feature (missing at random); a feature missing in "
-          "the instance drops out (its averaged factor is the same for every class)",
-          "Corani & Zaffalon 2008"),
-    Entry("BMA-AODE*", "credal", "credal.CredalBMAAODE(s={aode_s}, epsilon={aode_epsilon}, "
-          "prune_factor={aode_prune_factor:g})", "BMA-AODE", "", "all",
-          "each table is normalised over the rows where it is defined (missing at "
-          "random); a missing child feature drops out, a missing super-parent is "
-          "marginalised over its values", "Corani & Antonucci 2013"),
-    Entry("COMP-AODE*", "credal", "credal.CredalCompAODE(s={aode_s}, "
-          "epsilon={aode_epsilon})", "COMP-AODE", "", "all",
-          "as BMA-AODE*", "Corani & Antonucci 2013"),
-    Entry("CDT", "credal", "credal.CredalDecisionTree(s={cdt_s}, branching='simple')",
-          "CDT-freq", "", "all",
-          "C4.5's fractional instances: a gain uses the rows where the feature is "
-          "observed, times the observed share; a missing split value sends the row down "
-          "every branch and the set is the union of the leaves' sets",
-          "Abellán & Moral 2003"),
-    Entry("CDT-double", "credal", "credal.CredalDecisionTree(s={cdt_s}, "
-          "branching='double')", "CDT-double-freq", "", "all", "as CDT",
-          "Abellán & Moral (slides)"),
-    Entry("RBC", "credal", "credal.RobustBayes(alpha={rbc_alpha})", "NBC", "NCC",
-          "incomplete",
-          "no assumption on why values are missing: every parameter is the interval "
-          "over all completions of the training data; a feature missing in the "
-          "instance drops out", "Ramoni & Sebastiani 2001"),
-    Entry("NBC", "precise", "credal.NaiveBayes(prior='perks', s={ncc_s})", "", "NCC",
-          "all", _MAR_NAIVE, "naive Bayes (NCC's predict)"),
-    Entry("BMA-NB", "precise", "credal.ModelAveragedNaiveBayes(prior='bdeu', "
-          "alpha={cma_alpha}, arc_prior=0.5)", "", "CMA", "all",
-          "as CMA", "Bayesian model averaging over naive structures (CMA's predict)"),
-    Entry("BMA-AODE", "precise", "credal.BMAAODE(s={aode_s}, "
-          "prune_factor={aode_prune_factor:g})", "", "BMA-AODE*", "all",
-          "as BMA-AODE*", "BMA-AODE*'s predict"),
-    Entry("COMP-AODE", "precise", "credal.CompAODE(s={aode_s}, epsilon={aode_epsilon})", "",
-          "COMP-AODE*", "all", "as BMA-AODE*", "COMP-AODE*'s predict"),
-    Entry("CDT-freq", "precise", "the CDT with the most frequent class of the leaf", "",
-          "CDT", "all", "as CDT (frequencies averaged over the leaves reached)",
-          "CDT's predict"),
-    Entry("CDT-double-freq", "precise", "the double CDT with the most frequent class of "
-          "the leaf", "", "CDT-double", "all", "as CDT", "CDT-double's predict"),
-    Entry("RBC_u", "precise", "credal.RobustBayes(alpha={rbc_alpha}).predict "
-          "(complete-admissible score)", "", "RBC", "incomplete", "as RBC",
-          "RBC's predict"),
+REGISTRY: tuple[_Entry, ...] = (
+    _Entry("NCC", "credal", "credal.NCC(s={ncc_s})", "NBC", "", "all", _MAR_NAIVE,
+           "Zaffalon 2001; JNCC2"),
+    _Entry("NCC-ε", "credal", "credal.NCC(s={ncc_s}, epsilon={ncc_epsilon})", "NBC", "",
+           "all", _MAR_NAIVE, "Corani & Benavoli 2010; Antonucci et al. 2011"),
+    _Entry("LNCC", "credal", "credal.LNCC(alpha={lncc_alpha})", "NBC", "NCC", "all",
+           "available-case likelihood (missing at random): the factors of a feature use "
+           "the rows where it is observed; a feature missing in the instance drops out",
+           "Antonucci, Cattaneo & Corani 2011"),
+    _Entry("CMA", "credal", "credal.CMA(alpha={cma_alpha}, inclusion in "
+           "[{cma_lower}, {cma_upper}])", "BMA-NB", "", "all",
+           "available-case counts per feature (missing at random); a feature missing in "
+           "the instance drops out (its averaged factor is the same for every class)",
+           "Corani & Zaffalon 2008"),
+    _Entry("BMA-AODE*", "credal", "credal.CredalBMAAODE(s={aode_s}, epsilon={aode_epsilon}, "
+           "prune_factor={aode_prune_factor:g})", "BMA-AODE", "", "all",
+           "each table is normalised over the rows where it is defined (missing at "
+           "random); a missing child feature drops out, a missing super-parent is "
+           "marginalised over its values", "Corani & Antonucci 2013"),
+    _Entry("COMP-AODE*", "credal", "credal.CredalCompAODE(s={aode_s}, "
+           "epsilon={aode_epsilon})", "COMP-AODE", "", "all",
+           "as BMA-AODE*", "Corani & Antonucci 2013"),
+    _Entry("CDT", "credal", "credal.CredalDecisionTree(s={cdt_s}, branching='simple')",
+           "CDT-freq", "", "all",
+           "C4.5's fractional instances: a gain uses the rows where the feature is "
+           "observed, times the observed share; a missing split value sends the row down "
+           "every branch and the set is the union of the leaves' sets",
+           "Abellán & Moral 2003"),
+    _Entry("CDT-double", "credal", "credal.CredalDecisionTree(s={cdt_s}, "
+           "branching='double')", "CDT-double-freq", "", "all", "as CDT",
+           "Abellán & Moral (slides)"),
+    _Entry("RBC", "credal", "credal.RobustBayes(alpha={rbc_alpha})", "NBC", "NCC",
+           "incomplete",
+           "no assumption on why values are missing: every parameter is the interval "
+           "over all completions of the training data; a feature missing in the "
+           "instance drops out", "Ramoni & Sebastiani 2001"),
+    _Entry("NBC", "precise", "credal.NaiveBayes(prior='perks', s={ncc_s})", "", "NCC",
+           "all", _MAR_NAIVE, "naive Bayes (NCC's predict)"),
+    _Entry("BMA-NB", "precise", "credal.ModelAveragedNaiveBayes(prior='bdeu', "
+           "alpha={cma_alpha}, arc_prior=0.5)", "", "CMA", "all",
+           "as CMA", "Bayesian model averaging over naive structures (CMA's predict)"),
+    _Entry("BMA-AODE", "precise", "credal.BMAAODE(s={aode_s}, "
+           "prune_factor={aode_prune_factor:g})", "", "BMA-AODE*", "all",
+           "as BMA-AODE*", "BMA-AODE*'s predict"),
+    _Entry("COMP-AODE", "precise", "credal.CompAODE(s={aode_s}, epsilon={aode_epsilon})", "",
+           "COMP-AODE*", "all", "as BMA-AODE*", "COMP-AODE*'s predict"),
+    _Entry("CDT-freq", "precise", "the CDT with the most frequent class of the leaf", "",
+           "CDT", "all", "as CDT (frequencies averaged over the leaves reached)",
+           "CDT's predict"),
+    _Entry("CDT-double-freq", "precise", "the double CDT with the most frequent class of "
+           "the leaf", "", "CDT-double", "all", "as CDT", "CDT-double's predict"),
+    _Entry("RBC_u", "precise", "credal.RobustBayes(alpha={rbc_alpha}).predict "
+           "(complete-admissible score)", "", "RBC", "incomplete", "as RBC",
+           "RBC's predict"),
 )
 
 #: Parameters of the classifiers (the chapters' parameter cells override them).
-DEFAULT_PARAMS = {
-    "ncc_s": 1.0,
-    "ncc_epsilon": 0.05,
-    "lncc_alpha": 0.75,
-    "cma_alpha": 1.0,
-    "cma_lower": 0.1,
-    "cma_upper": 0.9,
-    "aode_s": 1.0,
-    "aode_epsilon": 0.01,
-    "aode_prune_factor": 1e4,
-    "cdt_s": 1.0,
-    "rbc_alpha": 1.0,
-}
+DEFAULT_PARAMS = {"ncc_s": 1.0, "ncc_epsilon": 0.05, "lncc_alpha": 0.75, "cma_alpha": 1.0,
+                  "cma_lower": 0.1, "cma_upper": 0.9, "aode_s": 1.0, "aode_epsilon": 0.01,
+                  "aode_prune_factor": 1e4, "cdt_s": 1.0, "rbc_alpha": 1.0}
 
 
 def _params(params):
@@ -170,70 +134,34 @@ def _by_name():
     return {e.name: e for e in REGISTRY}
 
 
-def entries(classifiers=(), kind=None):
-    """Registry entries selected by name (credal names pull in their counterparts).
 
-    Parameters
-    ----------
-    classifiers : sequence of str
-        Credal or precise names; empty = every entry.  A credal name adds its
-        counterpart, a precise name its source.
-    kind : {"credal", "precise"}, optional
-        Keep only this kind.
-
-    Returns
-    -------
-    list of Entry
-        In registry order.
-    """
+def _entries(names=(), kind=None):
+    """Registry entries selected by name, in registry order (``names``: credal or precise,
+    empty = every entry; a credal name adds its counterpart, a precise name its source);
+    ``kind`` ("credal" or "precise") keeps only that kind."""
     reg = _by_name()
-    unknown = [c for c in classifiers if c not in reg]
+    unknown = [c for c in names if c not in reg]
     if unknown:
         raise KeyError(f"unknown classifier(s) {unknown}; known: {list(reg)}")
-    if classifiers:
-        wanted = set(classifiers)
-        for c in list(classifiers):
-            e = reg[c]
-            if e.kind == "credal":
-                wanted.add(e.counterpart)
-                if e.source:
-                    wanted.add(e.source)
-            else:
-                wanted.add(e.source)
-        # a counterpart is itself the predict of some credal source
-        for c in list(wanted):
-            if reg[c].kind == "precise":
-                wanted.add(reg[c].source)
-    else:
-        wanted = set(reg)
-    out = [e for e in REGISTRY if e.name in wanted]
-    return [e for e in out if kind is None or e.kind == kind]
+    wanted = set(names) or set(reg)
+    for c in list(names):
+        e = reg[c]
+        wanted |= {e.counterpart, e.source} - {""} if e.kind == "credal" else {e.source}
+    # a counterpart is itself the predict of some credal source
+    wanted |= {reg[c].source for c in list(wanted) if reg[c].kind == "precise"}
+    return [e for e in REGISTRY if e.name in wanted and (kind is None or e.kind == kind)]
 
 
-def registry_table(params=None, classifiers=()) -> pd.DataFrame:
-    """The registry as a table: kind, estimator with parameters, counterpart, missing values.
-
-    Parameters
-    ----------
-    params : dict, optional
-        Classifier parameters (:data:`DEFAULT_PARAMS` keys).
-    classifiers : sequence of str
-        As in :func:`entries`.
-
-    Returns
-    -------
-    DataFrame indexed by classifier name.
-    """
+def _registry_table(params=None, names=()) -> pd.DataFrame:
+    """The registry as a table: kind, estimator with parameters, counterpart, missing
+    values (indexed by classifier name; ``params`` and ``names`` as for :func:`classifiers`)."""
     p = _params(params)
     rows = []
-    for e in entries(classifiers):
+    for e in _entries(names):
         d = asdict(e)
         d["estimator"] = e.estimator.format(**p)
-        if e.kind == "credal":
-            d["counterpart labels"] = (f"{e.source}'s predict" if e.source
-                                       else "its own predict")
-        else:
-            d["counterpart labels"] = f"{e.source}'s predict"
+        d["counterpart labels"] = (f"{e.source}'s predict" if e.source or e.kind != "credal"
+                                   else "its own predict")
         rows.append(d)
     df = pd.DataFrame(rows).set_index("name")
     df.index.name = "classifier"
@@ -242,46 +170,16 @@ def registry_table(params=None, classifiers=()) -> pd.DataFrame:
                "missing", "reference"]].rename(columns={"missing": "missing values"})
 
 
-def aode_epsilon(epsilon, n_features):
-    """The ε of BMA-AODE* and COMP-AODE* on a data set with ``n_features`` features.
-
-    The credal set of the SPODE priors needs ``ε < 1/(k + 1)`` for ``k`` SPODEs; on data
-    sets with 99 or more features the paper's 0.01 is too large, and ε becomes
-    ``0.9 / (n_features + 1)`` (``k`` never exceeds the number of features).
-
-    Parameters
-    ----------
-    epsilon : float
-    n_features : int
-
-    Returns
-    -------
-    float
-    """
+def _aode_epsilon(epsilon, n_features):
+    """The ε of BMA-AODE* and COMP-AODE* on a data set with ``n_features`` features
+    (see :func:`classifiers`; ``k`` SPODEs never exceed the number of features)."""
     return float(min(epsilon, 0.9 / (int(n_features) + 1)))
 
 
-def make_estimators(names, params=None, n_features=None):
-    """Fresh estimators of the credal entries ``names``.
-
-    Parameters
-    ----------
-    names : sequence of str
-        Credal entry names.
-    params : dict, optional
-        Classifier parameters (:data:`DEFAULT_PARAMS` keys).
-    n_features : int, optional
-        Features of the data set (caps the AODE ε, see :func:`aode_epsilon`).
-
-    Returns
-    -------
-    dict of str -> estimator
-    """
-    import credal
-
-    p = _params(params)
-    eps = p["aode_epsilon"] if n_features is None else aode_epsilon(p["aode_epsilon"],
-                                                                    n_features)
+def _estimators(names, p, n_features=None):
+    """Fresh estimators of the credal entries ``names`` (parameters ``p``, complete)."""
+    eps = p["aode_epsilon"] if n_features is None else _aode_epsilon(p["aode_epsilon"],
+                                                                     n_features)
     factories = {
         "NCC": lambda: credal.NCC(s=p["ncc_s"]),
         "NCC-ε": lambda: credal.NCC(s=p["ncc_s"], epsilon=p["ncc_epsilon"]),
@@ -295,66 +193,69 @@ def make_estimators(names, params=None, n_features=None):
         "CDT-double": lambda: credal.CredalDecisionTree(s=p["cdt_s"], branching="double"),
         "RBC": lambda: credal.RobustBayes(alpha=p["rbc_alpha"]),
     }
-    bad = [n for n in names if n not in factories]
-    if bad:
-        raise KeyError(f"not credal entries: {bad}")
     return {n: factories[n]() for n in names}
 
 
-# ============================================================================
-# run: the protocol
-# ============================================================================
+def classifiers(names=(), params=None, n_features=None) -> dict:
+    """The line-up: fresh estimators of the leaderboard's credal classifiers.
 
-def _complete_rows(ds):
-    keep = ~ds.y.isna().to_numpy()
-    return ds.X.loc[keep], ds.y.loc[keep]
+    The precise counterparts need no estimator of their own: their labels are the
+    ``predict`` of the credal classifier their registry entry names (``source``).
+
+    Parameters
+    ----------
+    names : sequence of str
+        Registry names (credal or precise); empty = every credal classifier.  A name
+        pulls in the credal classifier whose ``predict`` gives its counterpart's labels
+        (``"LNCC"`` adds ``"NCC"``; ``"NBC"`` gives ``"NCC"``).
+    params : dict, optional
+        Classifier parameters (:data:`DEFAULT_PARAMS` keys); unknown keys raise
+        ValueError.
+    n_features : int, optional
+        Features of the data set: the SPODE ensembles' ε becomes
+        ``min(ε, 0.9 / (n_features + 1))`` (their credal set needs ``ε < 1/(k + 1)``
+        for ``k`` SPODEs: on data sets with 99 or more features the paper's 0.01 is too
+        large).
+
+    Returns
+    -------
+    dict of str -> estimator
+        In registry order; plain library classes (the engine's cache keys do not
+        depend on this module).
+    """
+    return _estimators([e.name for e in _entries(names, kind="credal")], _params(params),
+                       n_features)
 
 
-def observed_classes(ds):
-    """``(name, X, y)`` of a data set whose class keeps only the classes that occur.
+# ---------------------------------------------------------- run: the protocol
+
+def _observed_classes(ds):
+    """``(name, X, y)`` of a data set whose class keeps only the classes that occur (the
+    tuple :func:`credal.experiments.cross_validate` takes).
 
     Some files declare classes that no row has (anneal's class 4, the three heart
     disease labels that Weka's copies never use, ...).  No test instance can have such
     a class, and a credal classifier cannot rule out a class it has never seen (the IDM
     leaves its probability vacuous), so the leaderboard removes them before the folds
-    are drawn.  Classes that occur in the data set but miss some training fold are kept.
-
-    Parameters
-    ----------
-    ds : Dataset
-        A loaded data set (:func:`credal.datasets.load`).
-
-    Returns
-    -------
-    tuple (str, DataFrame, Series)
-        For :func:`credal.experiments.cross_validate`.
-    """
+    are drawn.  Classes that occur in the data set but miss some training fold are kept."""
     y = ds.y
     if isinstance(y.dtype, pd.CategoricalDtype):
         y = y.cat.remove_unused_categories()
     return ds.name, ds.X, y
 
 
-def dataset_info(data) -> pd.DataFrame:
-    """Size, features, classes and share of missing values of the data sets.
-
-    Parameters
-    ----------
-    data : list of str or Dataset
-        Catalogue names or loaded data sets.
-
-    Returns
-    -------
-    DataFrame indexed by ``dataset``: ``n`` (rows with a class), ``features``,
+def _dataset_info(data) -> pd.DataFrame:
+    """Size, features, classes and share of missing values of the data sets (catalogue
+    names or loaded), indexed by ``dataset``: ``n`` (rows with a class), ``features``,
     ``classes`` (observed), ``unused_classes`` (declared but never observed),
-    ``min_class_count`` (rows of the rarest observed class), ``pct_missing``
-    (missing feature cells, percent, among those rows) and ``incomplete`` (any
-    missing feature value).
-    """
+    ``min_class_count`` (rows of the rarest observed class), ``pct_missing`` (missing
+    feature cells, percent, among those rows) and ``incomplete`` (any missing feature
+    value)."""
     rows = []
     for d in data:
         ds = datasets.load(d) if isinstance(d, str) else d
-        X, y = _complete_rows(ds)
+        keep = ~ds.y.isna().to_numpy()
+        X, y = ds.X.loc[keep], ds.y.loc[keep]
         miss = float(X.isna().to_numpy().mean() * 100) if X.size else 0.0
         observed = int(pd.Series(y).nunique())
         declared = len(y.cat.categories) if isinstance(y.dtype, pd.CategoricalDtype) \
@@ -368,28 +269,22 @@ def dataset_info(data) -> pd.DataFrame:
 
 
 @dataclass
-class LeaderboardResult:
-    """Output of :func:`run_leaderboard`.
+class _Result:
+    """Output of :func:`run`.
 
-    Attributes
-    ----------
-    folds : DataFrame
-        The engine's fold table of the credal classifiers, plus one row per fold for
-        each precise counterpart.  For a credal classifier ``precise_accuracy``,
-        ``precise_on_determinate`` and ``precise_on_indeterminate`` are its
-        counterpart's accuracy on all, determinate and indeterminate test instances,
-        ``own_accuracy`` the accuracy of its own ``predict``; ``counterpart`` names the
-        counterpart.
-    info : DataFrame
-        :func:`dataset_info` of the data sets, with ``k_mdl`` (mean number of features
-        left by the fold preprocessing).
-    params : dict
-        The classifier parameters used.
-    """
+    ``folds``: the engine's fold table of the credal classifiers, plus one row per fold
+    for each precise counterpart; for a credal classifier ``precise_accuracy``,
+    ``precise_on_determinate`` and ``precise_on_indeterminate`` are its counterpart's
+    accuracy on all, determinate and indeterminate test instances, ``own_accuracy`` the
+    accuracy of its own ``predict``; ``counterpart`` names the counterpart.  ``info``:
+    the data sets (:func:`_dataset_info`) with ``k_mdl``, the mean number of features
+    left by the fold preprocessing.  ``params``: the classifier parameters used;
+    ``classifiers``: the registry names asked for (empty = all)."""
 
     folds: pd.DataFrame
     info: pd.DataFrame
     params: dict
+    classifiers: tuple = ()
 
 
 _PRECISE_NAN = ("set_accuracy", "indeterminate_size", "precise_on_indeterminate")
@@ -423,8 +318,7 @@ def _precise_rows(folds, entry):
     out["classifier"] = entry.name
     out["credal"] = False
     out["counterpart"] = ""
-    for c in ("determinacy",):
-        out[c] = 1.0
+    out["determinacy"] = 1.0
     for c in ("single_accuracy", "discounted_accuracy", "u65", "u80", "coverage",
               "precise_accuracy", "precise_on_determinate", "own_accuracy"):
         out[c] = acc
@@ -435,27 +329,67 @@ def _precise_rows(folds, entry):
     return out
 
 
-def run_leaderboard(data, *, classifiers=(), params=None, n_splits=5, n_repeats=10,
-                    random_state=0, n_jobs=1, cache_dir=None, progress=False):
+def _run_dataset(ds, credal_entries, incomplete, p, kw):
+    """The fold table of one data set (see :func:`run`)."""
+    from credal.experiments import cross_validate
+
+    reg = _by_name()
+    names = [e.name for e in credal_entries if e.scope == "all" or incomplete]
+    est = _estimators(names, p, n_features=ds.X.shape[1])
+    joined = [n for n in names if reg[n].source]
+    sources = sorted({reg[n].source for n in joined})
+    group_b = {n: est[n] for n in names if n in joined or n in sources}
+    group_a = {n: est[n] for n in names if n not in group_b}
+    item = _observed_classes(ds)
+    parts = []
+    if group_a:
+        parts.append(cross_validate(group_a, item, keep_predictions=False, **kw).folds)
+    if group_b:
+        res = cross_validate(group_b, item, keep_predictions=True, **kw)
+        fb = res.folds
+        for n in joined:
+            cp = _counterpart_folds(res.predictions, n, reg[n].source)
+            sel = fb["classifier"] == n
+            own = fb.loc[sel, "precise_accuracy"].to_numpy()
+            merged = fb.loc[sel, ["repeat", "fold"]].merge(cp, on=["repeat", "fold"],
+                                                           how="left")
+            for c in ("precise_accuracy", "precise_on_determinate",
+                      "precise_on_indeterminate"):
+                fb.loc[sel, c] = merged[c].to_numpy()
+            fb.loc[sel, "own_accuracy"] = own
+        parts.append(fb)
+        del res
+    f = pd.concat(parts, ignore_index=True)
+    if "own_accuracy" not in f:
+        f["own_accuracy"] = np.nan
+    own_missing = f["own_accuracy"].isna()
+    f.loc[own_missing, "own_accuracy"] = f.loc[own_missing, "precise_accuracy"]
+    f["counterpart"] = f["classifier"].map(lambda n: reg[n].counterpart)
+    return f
+
+
+def run(data, *, classifiers=(), params=None, n_splits=5, n_repeats=10, random_state=0,
+        n_jobs=1, cache_dir=None, progress=False) -> _Result:
     """Evaluate the registry's classifiers on data sets under one protocol.
 
     Every data set goes through :func:`credal.experiments.cross_validate` with the
     default preprocessing (MDL discretisation fitted on each training fold, features
     left with a single category removed, no imputation), the same folds for every
     classifier, rows with a missing class dropped and declared classes that never
-    occur removed (:func:`observed_classes`).  RBC (scope "incomplete") runs
-    only on data sets with a missing feature value.  Classifiers whose counterpart
-    labels come from another classifier (LNCC and RBC from NCC) are run in a second
-    engine call that keeps the per-instance predictions, from which their
-    counterpart's accuracy on their determinate and indeterminate instances is
-    computed; the predictions are then dropped.
+    occur removed (a credal classifier cannot rule out a class it has never seen).
+    RBC (scope "incomplete") runs only on data sets with a missing feature value.
+    Classifiers whose counterpart labels come from another classifier (LNCC and RBC
+    from NCC) are run in a second engine call that keeps the per-instance predictions,
+    from which their counterpart's accuracy on their determinate and indeterminate
+    instances is computed; the predictions are then dropped.
 
     Parameters
     ----------
     data : list of str or Dataset
         Data sets (catalogue names or loaded).
     classifiers : sequence of str
-        Registry names (:func:`entries`); empty = all.
+        Registry names (as for :func:`classifiers`; a credal name also adds its
+        counterpart); empty = all.
     params : dict, optional
         Classifier parameters (:data:`DEFAULT_PARAMS`).
     n_splits, n_repeats, random_state : int
@@ -469,58 +403,24 @@ def run_leaderboard(data, *, classifiers=(), params=None, n_splits=5, n_repeats=
 
     Returns
     -------
-    LeaderboardResult
+    _Result
+        ``folds`` (the fold table, precise counterparts included), ``info`` (the data
+        sets), ``params`` and ``classifiers``.
     """
-    from credal.experiments import cross_validate
-
     p = _params(params)
-    chosen = entries(classifiers)
-    credal_entries = [e for e in chosen if e.kind == "credal"]
-    precise_entries = [e for e in chosen if e.kind == "precise"]
-    reg = _by_name()
+    chosen = _entries(classifiers)
+    kw = dict(n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
+              n_jobs=n_jobs, cache_dir=cache_dir, progress=progress)
     frames, infos, k_used = [], [], {}
     for d in data:
         ds = datasets.load(d) if isinstance(d, str) else d
-        info = dataset_info([ds])
-        infos.append(info)
-        incomplete = bool(info["incomplete"].iloc[0])
-        names = [e.name for e in credal_entries if e.scope == "all" or incomplete]
-        est = make_estimators(names, p, n_features=ds.X.shape[1])
-        joined = [n for n in names if reg[n].source]
-        sources = sorted({reg[n].source for n in joined})
-        group_b = {n: est[n] for n in names if n in joined or n in sources}
-        group_a = {n: est[n] for n in names if n not in group_b}
-        kw = dict(n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
-                  n_jobs=n_jobs, cache_dir=cache_dir, progress=progress)
-        item = observed_classes(ds)
-        parts = []
-        if group_a:
-            parts.append(cross_validate(group_a, item, keep_predictions=False, **kw).folds)
-        if group_b:
-            res = cross_validate(group_b, item, keep_predictions=True, **kw)
-            fb = res.folds
-            for n in joined:
-                cp = _counterpart_folds(res.predictions, n, reg[n].source)
-                sel = fb["classifier"] == n
-                own = fb.loc[sel, "precise_accuracy"].to_numpy()
-                merged = fb.loc[sel, ["repeat", "fold"]].merge(cp, on=["repeat", "fold"],
-                                                               how="left")
-                for c in ("precise_accuracy", "precise_on_determinate",
-                          "precise_on_indeterminate"):
-                    fb.loc[sel, c] = merged[c].to_numpy()
-                fb.loc[sel, "own_accuracy"] = own
-            parts.append(fb)
-            del res
-        f = pd.concat(parts, ignore_index=True)
-        if "own_accuracy" not in f:
-            f["own_accuracy"] = np.nan
-        own_missing = f["own_accuracy"].isna()
-        f.loc[own_missing, "own_accuracy"] = f.loc[own_missing, "precise_accuracy"]
-        f["counterpart"] = f["classifier"].map(lambda n: reg[n].counterpart)
+        infos.append(_dataset_info([ds]))
+        f = _run_dataset(ds, [e for e in chosen if e.kind == "credal"],
+                         bool(infos[-1]["incomplete"].iloc[0]), p, kw)
         k_used[ds.name] = float(f["n_features_used"].mean())
         frames.append(f)
     folds = pd.concat(frames, ignore_index=True)
-    extra = [_precise_rows(folds, e) for e in precise_entries]
+    extra = [_precise_rows(folds, e) for e in chosen if e.kind == "precise"]
     folds = pd.concat([folds, *extra], ignore_index=True)
     order = {e.name: i for i, e in enumerate(REGISTRY)}
     folds = (folds.assign(_o=folds["classifier"].map(order))
@@ -528,27 +428,20 @@ def run_leaderboard(data, *, classifiers=(), params=None, n_splits=5, n_repeats=
              .drop(columns="_o").reset_index(drop=True))
     info = pd.concat(infos)
     info["k_mdl"] = pd.Series(k_used)
-    return LeaderboardResult(folds=folds, info=info, params=p)
+    return _Result(folds=folds, info=info, params=p, classifiers=tuple(classifiers))
 
 
-# ============================================================================
-# tables
-# ============================================================================
+# --------------------------------------------------------------------- tables
 
-def dataset_scores(folds, se=True) -> pd.DataFrame:
-    """Per data set and classifier, every metric pooled over all folds (with s.e.).
+def _dataset_scores(folds) -> pd.DataFrame:
+    """Per data set and classifier, every metric pooled over all folds, with s.e.
 
     :func:`credal.comparisons.dataset_scores` on the leaderboard's fold table; with
     a single repeat the standard errors are NaN.
     """
-    if se and folds["repeat"].nunique() >= 2:
+    if folds["repeat"].nunique() >= 2:
         return comparisons.dataset_scores(folds, se=True)
     out = comparisons.dataset_scores(folds)
-    return _with_nan_se(out) if se else out
-
-
-def _with_nan_se(scores):
-    out = scores.copy()
     for m in comparisons.POOLED_METRICS:
         if m in out:
             out.insert(out.columns.get_loc(m) + 1, f"{m}_se", np.nan)
@@ -557,16 +450,12 @@ def _with_nan_se(scores):
 
 #: Metrics of the leaderboard table: column -> (metric, percent?)
 _TABLE_METRICS = {
-    "determinacy": ("determinacy", True),
-    "single accuracy": ("single_accuracy", True),
+    "determinacy": ("determinacy", True), "single accuracy": ("single_accuracy", True),
     "set accuracy": ("set_accuracy", True),
     "indeterminate size": ("indeterminate_size", False),
-    "D-acc": ("discounted_accuracy", True),
-    "u65": ("u65", True),
-    "u80": ("u80", True),
+    "D-acc": ("discounted_accuracy", True), "u65": ("u65", True), "u80": ("u80", True),
     "counterpart on indeterminate": ("precise_on_indeterminate", True),
-    "counterpart accuracy": ("accuracy", True),
-}
+    "counterpart accuracy": ("accuracy", True)}
 
 
 def _ordered(names):
@@ -574,29 +463,16 @@ def _ordered(names):
     return sorted(names, key=lambda n: order.get(n, len(order)))
 
 
-def leaderboard_table(folds, scores=None) -> pd.DataFrame:
+def _leaderboard_table(folds, scores) -> pd.DataFrame:
     """Means over data sets of every indicator, per classifier, with Monte-Carlo s.e.
 
     Each classifier is averaged over the data sets it ran on (RBC and RBC_u: the data
-    sets with missing values; a conditional indicator such as the set accuracy over
-    the data sets where it is defined).  The standard error comes from the spread of
-    the same mean over the cross-validation repeats
-    (:func:`credal.comparisons.repeat_standard_error`).
-
-    Parameters
-    ----------
-    folds : DataFrame
-        :attr:`LeaderboardResult.folds`.
-    scores : DataFrame, optional
-        :func:`dataset_scores` of ``folds`` (computed when omitted).
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``kind``, ``counterpart``, ``data sets`` and, for
-    each column of the table, its mean and ``<column> s.e.``; percentages in percent.
-    """
-    if scores is None:
-        scores = dataset_scores(folds)
+    sets with missing values; a conditional indicator such as the set accuracy over the
+    data sets where it is defined).  The standard error comes from the spread of the same
+    mean over the cross-validation repeats
+    (:func:`credal.comparisons.repeat_standard_error`).  Returns a DataFrame indexed by
+    classifier: ``kind``, ``counterpart``, ``data sets`` and, for each column of the
+    table, its mean and ``<column> s.e.``; percentages in percent."""
     metrics = [m for m, _ in _TABLE_METRICS.values()]
     # the mean over data sets, on all repeats together and on each repeat alone
     # (credal.comparisons.repeat_standard_error with this statistic, computed once)
@@ -607,168 +483,62 @@ def leaderboard_table(folds, scores=None) -> pd.DataFrame:
     se = (reps.groupby(level="classifier").std(ddof=1) / np.sqrt(n_rep)).stack(
         future_stack=True) if n_rep > 1 else value * np.nan
     reg = _by_name()
-    names = _ordered(scores.index.get_level_values("classifier").unique())
     rows = []
-    for n in names:
-        sub = scores.xs(n, level="classifier")
+    for n in _ordered(scores.index.get_level_values("classifier").unique()):
         row = {"classifier": n, "kind": reg[n].kind if n in reg else "",
                "counterpart": reg[n].counterpart if n in reg else "",
-               "data sets": len(sub)}
+               "data sets": len(scores.xs(n, level="classifier"))}
         for col, (m, pct) in _TABLE_METRICS.items():
             f = 100.0 if pct else 1.0
-            v = value.get((n, m), np.nan)
-            s = se.get((n, m), np.nan) if isinstance(se, pd.Series) else np.nan
-            row[col] = v * f
-            row[f"{col} s.e."] = s * f
+            row[col] = value.get((n, m), np.nan) * f
+            row[f"{col} s.e."] = (se.get((n, m), np.nan) if isinstance(se, pd.Series)
+                                  else np.nan) * f
         rows.append(row)
     return pd.DataFrame(rows).set_index("classifier")
 
 
-def _pm(v, s, digits=1):
-    if not np.isfinite(v):
-        return "–"
-    if not np.isfinite(s):
-        return f"{v:.{digits}f}"
-    return f"{v:.{digits}f} ± {s:.{digits}f}"
+_RANK_META = ("n_datasets", "friedman_p", "iman_davenport_p")
 
 
-def display_leaderboard(table, ranks=None) -> pd.DataFrame:
-    """:func:`leaderboard_table` for reading: "mean ± s.e." strings, average ranks.
-
-    Parameters
-    ----------
-    table : DataFrame
-        :func:`leaderboard_table`.
-    ranks : DataFrame, optional
-        First output of :func:`rank_tables`; adds the average ranks under u65 and u80.
-    """
-    out = pd.DataFrame(index=table.index)
-    out["kind"] = table["kind"]
-    out["data sets"] = table["data sets"]
-    for col, (_, pct) in _TABLE_METRICS.items():
-        digits = 1 if pct else 2
-        out[col + (" %" if pct else "")] = [_pm(v, s, digits) for v, s in
-                                            zip(table[col], table[f"{col} s.e."])]
-    if ranks is not None:
-        for m in ranks.index:
-            r = ranks.loc[m]
-            out[f"rank {m}"] = [f"{r[c]:.2f}" if c in r and np.isfinite(r[c]) else "–"
-                                for c in out.index]
-    return out
-
-
-#: the two halves of :func:`display_leaderboard` shown in the book (at most 7 columns)
-LEADERBOARD_VIEWS = {
-    "how the credal classifiers answer": ["data sets", "determinacy %", "single accuracy %",
-                                          "set accuracy %", "indeterminate size"],
-    "utilities and the precise counterparts": ["D-acc %", "u65 %", "u80 %",
-                                               "counterpart accuracy %",
-                                               "counterpart on indeterminate %"],
-}
-
-
-def leaderboard_views(shown) -> list:
-    """:func:`display_leaderboard` split in two narrow tables (:data:`LEADERBOARD_VIEWS`).
-
-    Returns
-    -------
-    list of (str, DataFrame)
-        ``(what, view)``, indexed by classifier; the ranks, when present, go with the
-        utilities.
-    """
-    out = []
-    for what, cols in LEADERBOARD_VIEWS.items():
-        cols = [c for c in cols if c in shown.columns]
-        if what.startswith("utilities"):
-            cols = cols + [c for c in shown.columns if c.startswith("rank ")][:1]
-        view = shown[cols].copy()
-        view.index.name = "classifier"
-        out.append((what, view))
-    return out
-
-
-def rank_tables(scores, metrics=("u65", "u80"), classifiers=None, datasets_=None,
-                alphas=(0.05, 0.10)):
-    """Friedman test, average ranks and Nemenyi critical differences.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`dataset_scores`.
-    metrics : sequence of str
-        One Friedman test per metric (a precise classifier's utility is its accuracy).
-    classifiers : sequence of str, optional
-        Default: every classifier that has a score on every data set of ``datasets_``.
-    datasets_ : sequence of str, optional
-        Default: all.
-    alphas : sequence of float
-        Levels of the critical differences.
-
-    Returns
-    -------
-    ranks, pairs : DataFrame
-        :func:`credal.comparisons.friedman_comparison`.
-    """
+def _rank_tables(scores, metrics=("u65", "u80"), datasets_=None, alphas=(0.05, 0.10)):
+    """Friedman test, average ranks and Nemenyi critical differences at ``alphas``
+    (:func:`credal.comparisons.friedman_comparison`: ``ranks, pairs``), one test per
+    metric (a precise classifier's utility is its accuracy), on the data sets
+    ``datasets_`` (default all) and the classifiers with a score on every one of them."""
     mats = {}
     for m in metrics:
         mat = comparisons.score_matrix(scores, m)
         if datasets_ is not None:
             mat = mat.loc[[d for d in mat.index if d in set(datasets_)]]
-        if classifiers is None:
-            cols = [c for c in mat.columns if mat[c].notna().all()]
-        else:
-            cols = list(classifiers)
-        mats[m] = mat[_ordered(cols)]
+        mats[m] = mat[_ordered([c for c in mat.columns if mat[c].notna().all()])]
     return comparisons.friedman_comparison(mats, alphas=alphas)
 
 
-def display_ranks(ranks) -> pd.DataFrame:
-    """Average ranks (rows: classifiers, best first under the first metric) and the
-    test's summary lines."""
-    meta = [c for c in ranks.columns if c in ("n_datasets", "friedman_p", "iman_davenport_p")
-            or c.startswith("cd_")]
-    clf = [c for c in ranks.columns if c not in meta]
-    body = ranks[clf].T
-    body = body.sort_values(body.columns[0], kind="stable").round(2)
-    body.index.name = "classifier"
-    body.columns = [f"average rank ({m})" for m in body.columns]
-    return body
+def _average_ranks(ranks) -> pd.DataFrame:
+    """The average ranks of a ``friedman_ranks`` table: classifiers (rows, registry
+    order) by metric (columns); empty for an empty table."""
+    if ranks.empty:
+        return pd.DataFrame()
+    out = ranks[[c for c in ranks.columns if c not in _RANK_META
+                 and not str(c).startswith("cd_")]].T.astype(float)
+    out.index.name, out.columns.name = "classifier", None
+    return out
 
 
-def _rank_order(ranks, metric):
-    meta = {"n_datasets", "friedman_p", "iman_davenport_p"}
-    r = ranks.loc[metric]
-    r = r[[c for c in r.index if c not in meta and not str(c).startswith("cd_")]]
-    return r.astype(float).sort_values(kind="stable")
-
-
-def top_pair_comparisons(scores, ranks, metrics=("u65", "u80"), n_top=4, rope=0.01,
-                         nsamples=50000, random_state=0) -> pd.DataFrame:
+def _top_pairs(scores, average, n_top=4, rope=0.01, nsamples=50000,
+               random_state=0) -> pd.DataFrame:
     """Bayesian signed-rank (and Wilcoxon) comparisons of the best-ranked classifiers.
 
-    For each metric, every pair among the ``n_top`` classifiers with the best average
-    rank under that metric is compared on the data sets (a precise classifier's
-    utility is its accuracy).
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`dataset_scores`.
-    ranks : DataFrame
-        First output of :func:`rank_tables`.
-    metrics : sequence of str
-    n_top : int
-    rope, nsamples, random_state
-        Of :func:`credal.comparisons.paired_comparisons`.
-
-    Returns
-    -------
-    DataFrame
-        :func:`credal.comparisons.paired_comparisons` rows, ``a`` the better-ranked.
+    For each metric (a column of the ``average_ranks`` table), every pair among the
+    ``n_top`` classifiers with the best average rank under that metric is compared on
+    the data sets (a precise classifier's utility is its accuracy); ``rope``,
+    ``nsamples`` and ``random_state`` are those of
+    :func:`credal.comparisons.paired_comparisons`, whose rows this returns (``a`` the
+    better-ranked).
     """
     comps = []
-    for m in metrics:
-        top = list(_rank_order(ranks, m).index[:n_top])
+    for m in average.columns:
+        top = list(average[m].sort_values(kind="stable").index[:n_top])
         for i, a in enumerate(top):
             for b in top[i + 1:]:
                 comps.append({"a": a, "b": b, "metric": m, "id": f"{m}: {a} vs {b}",
@@ -777,92 +547,44 @@ def top_pair_comparisons(scores, ranks, metrics=("u65", "u80"), n_top=4, rope=0.
                                           random_state=random_state)
 
 
-def display_pairs(pairs) -> pd.DataFrame:
-    """The top-pair comparisons for reading."""
-    out = pd.DataFrame({
-        "utility": pairs["label"], "a": pairs["a"], "b": pairs["b"],
-        "data sets": pairs["n_datasets"],
-        "mean a − b (points)": (100 * pairs["mean_difference"]).round(2),
-        "a ahead / ties / b ahead": [f"{a}/{t}/{b}" for a, t, b in
-                                     zip(pairs["a_better"], pairs["ties"], pairs["b_better"])],
-        "Wilcoxon p": pairs["wilcoxon_p"].map(lambda p: f"{p:.3g}"),
-        "P(a better)": pairs["p_a_better"].round(3),
-        "P(equivalent)": pairs["p_rope"].round(3),
-        "P(b better)": pairs["p_b_better"].round(3),
-    })
-    return out.reset_index(drop=True)
-
-
 #: Bins of "where each classifier wins": (label, lower, upper], right-closed.
-SIZE_BINS = (("n ≤ 200", 0, 200), ("200 < n ≤ 1000", 200, 1000),
-             ("1000 < n ≤ 5000", 1000, 5000), ("n > 5000", 5000, np.inf))
-CLASS_BINS = (("2 classes", 1, 2), ("3–5 classes", 2, 5), ("6+ classes", 5, np.inf))
-MISSING_BINS = (("no missing", -np.inf, 0.0), ("0–5 % missing", 0.0, 5.0),
-                ("> 5 % missing", 5.0, np.inf))
+_SIZE_BINS = (("n ≤ 200", 0, 200), ("200 < n ≤ 1000", 200, 1000),
+              ("1000 < n ≤ 5000", 1000, 5000), ("n > 5000", 5000, np.inf))
+_BINS = {"size": ("n", _SIZE_BINS),
+         "classes": ("classes", (("2 classes", 1, 2), ("3–5 classes", 2, 5),
+                                 ("6+ classes", 5, np.inf))),
+         "missing": ("pct_missing", (("no missing", -np.inf, 0.0), ("0–5 % missing", 0.0, 5.0),
+                                     ("> 5 % missing", 5.0, np.inf)))}
 
 
-def bin_datasets(info) -> pd.DataFrame:
-    """The bin of each data set by size, number of classes and share of missing cells.
-
-    Parameters
-    ----------
-    info : DataFrame
-        :attr:`LeaderboardResult.info`.
-
-    Returns
-    -------
-    DataFrame indexed by data set, columns ``size``, ``classes``, ``missing``.
-    """
-    def cut(values, bins):
-        labels = []
-        for v in values:
-            lab = next((b[0] for b in bins if b[1] < v <= b[2]), None)
-            labels.append(lab)
-        return labels
-
-    return pd.DataFrame({"size": cut(info["n"], SIZE_BINS),
-                         "classes": cut(info["classes"], CLASS_BINS),
-                         "missing": cut(info["pct_missing"], MISSING_BINS)},
-                        index=info.index)
+def _bin_datasets(info) -> pd.DataFrame:
+    """The bin of each data set by size, number of classes and share of missing cells
+    (columns ``size``, ``classes``, ``missing``; ``info`` as in :func:`run`)."""
+    return pd.DataFrame({factor: [next((b[0] for b in bins if b[1] < v <= b[2]), None)
+                                  for v in info[col]]
+                         for factor, (col, bins) in _BINS.items()}, index=info.index)
 
 
-def win_tables(scores, info, metric="u80", classifiers=None):
+def _win_tables(scores, info, metric="u80"):
     """Where each classifier wins: wins and average ranks per bin of data sets.
 
-    On each data set the classifiers are ranked by ``metric`` (1 = best, ties share
-    the average rank); a win counts 1 for the best classifier, shared equally on
-    ties.  The data sets are grouped by :func:`bin_datasets`.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`dataset_scores`.
-    info : DataFrame
-        :attr:`LeaderboardResult.info`.
-    metric : str
-    classifiers : sequence of str, optional
-        Default: those with a score on every data set.
-
-    Returns
-    -------
-    wins, ranks : DataFrame
-        Indexed by (``factor``, ``bin``) with a column ``data sets`` and one column
-        per classifier: the (fractional) number of data sets won, resp. the average
-        rank within the bin.
-    """
+    On each data set the classifiers (those with a score on every data set) are ranked
+    by ``metric`` (1 = best, ties share the average rank); a win counts 1 for the best
+    classifier, shared equally on ties.  The data sets are grouped by
+    :func:`_bin_datasets`.  Returns ``wins, ranks``, indexed by (``factor``, ``bin``)
+    with a column ``data sets`` and one column per classifier: the (fractional) number of
+    data sets won, resp. the average rank within the bin."""
     mat = comparisons.score_matrix(scores, metric)
-    cols = classifiers or [c for c in mat.columns if mat[c].notna().all()]
-    mat = mat[_ordered(cols)]
+    mat = mat[_ordered([c for c in mat.columns if mat[c].notna().all()])]
     ranks = mat.rank(axis=1, ascending=False, method="average")
     best = mat.eq(mat.max(axis=1), axis=0).astype(float)
     wins = best.div(best.sum(axis=1), axis=0)
-    bins = bin_datasets(info.loc[mat.index])
+    bins = _bin_datasets(info.loc[mat.index])
     bins["all"] = "all data sets"
-    order = {"size": [b[0] for b in SIZE_BINS], "classes": [b[0] for b in CLASS_BINS],
-             "missing": [b[0] for b in MISSING_BINS], "all": ["all data sets"]}
+    order = {"all": ["all data sets"], **{f: [b[0] for b in v[1]] for f, v in _BINS.items()}}
     w_rows, r_rows = [], []
-    for factor in ("all", "size", "classes", "missing"):
-        for lab in order[factor]:
+    for factor, labels in order.items():
+        for lab in labels:
             sel = bins[factor] == lab
             if not sel.any():
                 continue
@@ -873,26 +595,14 @@ def win_tables(scores, info, metric="u80", classifiers=None):
             pd.DataFrame(r_rows).set_index(["factor", "bin"]))
 
 
-def incomplete_table(scores, info) -> pd.DataFrame:
-    """RBC on the data sets with missing values, beside the naive classifiers.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`dataset_scores` (with ``_se`` columns).
-    info : DataFrame
-        :attr:`LeaderboardResult.info`.
-
-    Returns
-    -------
-    DataFrame indexed by data set (incomplete ones, most missing first): share of
-    missing cells, RBC's determinacy, single accuracy, u65 and u80, the accuracy of
-    NBC (its counterpart) overall and on RBC's indeterminate instances, RBC_u's
-    accuracy, and NCC's and LNCC's u80 for reference; percentages.
-    """
+def _incomplete_table(scores, info) -> pd.DataFrame:
+    """RBC on the data sets with missing values, beside the naive classifiers: indexed by
+    data set (incomplete ones, most missing first), the share of missing cells, RBC's
+    determinacy, single accuracy, u65 and u80, the accuracy of NBC (its counterpart)
+    overall and on RBC's indeterminate instances, RBC_u's accuracy, and NCC's and LNCC's
+    u80 for reference; percentages."""
     inc = info.index[info["incomplete"]]
-    names = scores.index.get_level_values("classifier")
-    have = set(names)
+    have = set(scores.index.get_level_values("classifier"))
 
     def col(clf, metric):
         if clf not in have:
@@ -900,55 +610,26 @@ def incomplete_table(scores, info) -> pd.DataFrame:
         return 100 * scores[metric].xs(clf, level="classifier").reindex(inc)
 
     out = pd.DataFrame({
-        "% missing": info.loc[inc, "pct_missing"],
-        "n": info.loc[inc, "n"],
+        "% missing": info.loc[inc, "pct_missing"], "n": info.loc[inc, "n"],
         "RBC determinacy": col("RBC", "determinacy"),
         "RBC single accuracy": col("RBC", "single_accuracy"),
-        "RBC u65": col("RBC", "u65"),
-        "RBC u80": col("RBC", "u80"),
+        "RBC u65": col("RBC", "u65"), "RBC u80": col("RBC", "u80"),
         "NBC accuracy": col("NBC", "accuracy"),
         "NBC on RBC's indeterminate": col("RBC", "precise_on_indeterminate"),
         "RBC_u accuracy": col("RBC_u", "accuracy"),
-        "NCC u80": col("NCC", "u80"),
-        "LNCC u80": col("LNCC", "u80"),
+        "NCC u80": col("NCC", "u80"), "LNCC u80": col("LNCC", "u80"),
     }, index=inc)
     out.index.name = "data set"
     return out.sort_values("% missing", ascending=False, kind="stable")
 
 
-#: the two halves of :func:`incomplete_table` shown in the book
-INCOMPLETE_VIEWS = {
-    "RBC": ["% missing", "n", "RBC determinacy", "RBC single accuracy", "RBC u65",
-            "RBC u80"],
-    "RBC beside naive Bayes, RBC_u, NCC and LNCC": [
-        "RBC u80", "NBC accuracy", "NBC on RBC's indeterminate", "RBC_u accuracy",
-        "NCC u80", "LNCC u80"],
-}
-
-
-def incomplete_views(table) -> list:
-    """:func:`incomplete_table` split in two narrow tables (:data:`INCOMPLETE_VIEWS`),
-    as ``(what, view)`` pairs indexed by data set."""
-    return [(what, table[[c for c in cols if c in table.columns]])
-            for what, cols in INCOMPLETE_VIEWS.items()]
-
-
-# ============================================================================
-# the papers' numbers beside ours
-# ============================================================================
+# -------------------------------------------- the papers' numbers beside ours
 
 def _paper_map(group):
     """Paper's name -> catalogue name for one paper group (``data/catalogue.toml``)."""
-    import tomllib
-
-    with open(datasets.data_dir() / "catalogue.toml", "rb") as fh:
-        specs = tomllib.load(fh)["datasets"]
-    out = {}
-    for name, spec in specs.items():
-        info = spec.get("papers", {}).get(group)
-        if info is not None and info.get("name"):
-            out[info["name"]] = name
-    return out
+    return {spec["papers"][group]["name"]: name
+            for name, spec in datasets.catalogue_data()["datasets"].items()
+            if (spec.get("papers", {}).get(group) or {}).get("name")}
 
 
 def _ours(scores, dataset, clf, metric, scale=100.0, complement=False):
@@ -957,13 +638,13 @@ def _ours(scores, dataset, clf, metric, scale=100.0, complement=False):
         s = scores.loc[(dataset, clf), f"{metric}_se"] if f"{metric}_se" in scores else np.nan
     except KeyError:
         return np.nan, np.nan
-    v = float(v) * scale
-    s = float(s) * scale
+    v, s = float(v) * scale, float(s) * scale
     return (scale - v if complement else v), s
 
 
 def _mean_over(scores, per_repeat, names, clf, metric, scale=100.0, complement=False):
-    """Mean of a metric over data sets ``names`` and its Monte-Carlo standard error.
+    """Mean of a metric over data sets ``names``, its Monte-Carlo standard error and
+    the number of data sets.
 
     The same as :func:`credal.comparisons.repeat_standard_error` with the mean over
     the data sets as the statistic, from precomputed pooled and per-repeat scores.
@@ -982,188 +663,175 @@ def _mean_over(scores, per_repeat, names, clf, metric, scale=100.0, complement=F
     return (scale - mean if complement else mean), se * scale, int(len(v))
 
 
-def published_comparison(scores, folds, params=None) -> pd.DataFrame:
-    """The published numbers that our protocol also measures, beside ours.
+_COMPARISON_COLUMNS = ["source", "data set", "paper's name", "classifier", "quantity",
+                       "published", "ours", "ours s.e.", "difference", "note"]
 
-    Sources (``credal.datasets.published``): Antonucci, Cattaneo & Corani (Table 2 and
-    the averages of Sec. 5.2: NCC-ε and LNCC, when the run's ε and α equal the
-    paper's), Corani & Antonucci (averages of Sec. 3.2 over their data sets:
-    BMA-AODE*, COMP-AODE* and their counterparts), Ramoni & Sebastiani (Table 1: NBC_m,
-    RBC_d and RBC_u per data set) and Moral's slides (naive Bayes and the credal trees
-    per data set).  The papers used other protocols (see ``note``), so the
-    differences measure the protocol as much as the classifiers.
 
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`dataset_scores` with ``_se`` columns.
-    folds : DataFrame
-        :attr:`LeaderboardResult.folds` (for the averages' standard errors).
-    params : dict, optional
-        The classifier parameters of the run.
+def _row(source, dataset, paper_name, clf, quantity, published, ours, se, note):
+    return dict(zip(_COMPARISON_COLUMNS, (source, dataset, paper_name, clf, quantity,
+                                          published, ours, se, ours - published, note)))
 
-    Returns
-    -------
-    DataFrame
-        Columns ``source, data set, paper's name, classifier, quantity, published,
-        ours, ours s.e., difference, note``; percentages in percent, except the
-        indeterminate output size.
-    """
-    p = _params(params)
-    per_repeat = comparisons.dataset_scores(folds, by=("dataset", "classifier", "repeat"))
-    have_ds = set(scores.index.get_level_values("dataset"))
-    have_clf = set(scores.index.get_level_values("classifier"))
-    rows = []
 
-    def add(source, dataset, paper_name, clf, quantity, published, ours, se, note):
-        rows.append({"source": source, "data set": dataset, "paper's name": paper_name,
-                     "classifier": clf, "quantity": quantity, "published": published,
-                     "ours": ours, "ours s.e.": se, "difference": ours - published,
-                     "note": note})
-
-    # --- Antonucci, Cattaneo & Corani: Table 2 and Sec. 5.2 averages
-    amap = _paper_map("antonucci-lncc")
+def _antonucci_rows(scores, per_repeat, p, have_ds, have_clf):
+    """Antonucci, Cattaneo & Corani: Table 2 and the averages of Sec. 5.2 (NCC-ε and
+    LNCC, when the run's ε and α equal the paper's)."""
+    amap, rows = _paper_map("antonucci-lncc"), []
     metric_of = {"Det": ("determinacy", "determinacy"),
                  "Sgl_acc": ("single_accuracy", "single accuracy"),
                  "D_acc": ("discounted_accuracy", "D-acc"),
                  "NBC_I": ("precise_on_indeterminate", "NBC on indeterminate")}
     ours_param = {"NCC": ("NCC-ε", p["ncc_epsilon"]), "LNCC": ("LNCC", p["lncc_alpha"])}
-    note_a = ("paper: 10-fold CV protocol of the paper; ours: the leaderboard's "
-              "cross-validation")
-    t2 = datasets.published("antonucci_table2_uci")
-    for _, r in t2.iterrows():
+    for _, r in datasets.published("antonucci_table2_uci").iterrows():
         clf, val = ours_param[r["family"]]
         ds = amap.get(r["dataset"])
         if ds not in have_ds or clf not in have_clf or not np.isclose(val, r["parameter_value"]):
             continue
-        swapped = r["dataset"] == "hepatitis"
         for col, (metric, qname) in metric_of.items():
-            v, s = _ours(scores, ds, clf, metric)
-            note, pub_col = note_a, col
-            if swapped and col in ("D_acc", "NBC_I"):
+            note, pub_col = ("paper: 10-fold CV protocol of the paper; ours: the "
+                             "leaderboard's cross-validation"), col
+            if r["dataset"] == "hepatitis" and col in ("D_acc", "NBC_I"):
                 # data/published/README.md: the two columns look swapped for hepatitis
                 pub_col = "NBC_I" if col == "D_acc" else "D_acc"
                 note = ("the paper's D-acc and NBC-I columns look swapped for hepatitis; "
                         "compared after swapping them back")
-            add("Antonucci et al. Table 2", ds, r["dataset"], clf, qname, float(r[pub_col]),
-                v, s, note)
-    head = datasets.published("antonucci_headline_numbers")
-    lncc_names = [d for d in datasets.names("antonucci-lncc") if d in have_ds]
+            rows.append(_row("Antonucci et al. Table 2", ds, r["dataset"], clf, qname,
+                             float(r[pub_col]), *_ours(scores, ds, clf, metric), note))
+    names = [d for d in datasets.names("antonucci-lncc") if d in have_ds]
     amean = {"average determinacy": "determinacy", "average single-accuracy": "single_accuracy",
              "average NBC-I": "precise_on_indeterminate",
              "average discounted accuracy": "discounted_accuracy"}
-    for _, r in head.iterrows():
+    for _, r in datasets.published("antonucci_headline_numbers").iterrows():
         q = next((k for k in amean if str(r["quantity"]).startswith(k)), None)
         if q is None or r["classifier"] not in ("NCC_0.05", "LNCC_0.75"):
             continue
         fam, pv = r["classifier"].split("_")
         clf, val = ours_param[fam]
-        if clf not in have_clf or not np.isclose(val, float(pv)) or len(lncc_names) < 2:
+        if clf not in have_clf or not np.isclose(val, float(pv)) or len(names) < 2:
             continue
-        v, s, n = _mean_over(scores, per_repeat, lncc_names, clf, amean[q])
-        add("Antonucci et al. Sec. 5.2", f"mean of {n}", "9 binary data sets", clf,
-            q.replace("average ", "mean "), float(r["value"]), v, s,
-            "six of the paper's nine data sets are not named; ours are a reconstruction")
+        v, s, n = _mean_over(scores, per_repeat, names, clf, amean[q])
+        rows.append(_row("Antonucci et al. Sec. 5.2", f"mean of {n}", "9 binary data sets",
+                         clf, q.replace("average ", "mean "), float(r["value"]), v, s,
+                         "six of the paper's nine data sets are not named; ours are a "
+                         "reconstruction"))
+    return rows
 
-    # --- Corani & Antonucci: Sec. 3.2 averages over their data sets
-    cnames = [d for d in datasets.names("corani-antonucci") if d in have_ds]
+
+#: Corani & Antonucci's averages: (quantity prefix, published classifier, ours, metric,
+#: scale, complement)
+_CORANI = [(q, clf, ours, m, 1 if m == "indeterminate_size" else 100, False)
+           for ours in ("BMA-AODE*", "COMP-AODE*")
+           for q, clf, m in (
+               ("average determinacy", ours, "determinacy"),
+               ("average set-accuracy", ours, "set_accuracy"),
+               ("average indeterminate output size", ours, "indeterminate_size"),
+               ("average accuracy on safe instances",
+                f"{ours[:-1]} (instances split by {ours})", "precise_on_determinate"),
+               ("average accuracy on prior-dependent instances",
+                f"{ours[:-1]} (instances split by {ours})", "precise_on_indeterminate"))]
+_CORANI.insert(5, ("average share of instances that are prior-dependent", "BMA-AODE*",
+                   "BMA-AODE*", "determinacy", 100, True))
+
+
+def _corani_rows(scores, per_repeat, have_ds, have_clf):
+    """Corani & Antonucci: the averages of Sec. 3.2 over their data sets (BMA-AODE*,
+    COMP-AODE* and their counterparts)."""
+    names = [d for d in datasets.names("corani-antonucci") if d in have_ds]
     ch = datasets.published("corani_headline_numbers")
-    spec = [  # (quantity prefix, published classifier, ours, metric, scale, complement)
-        ("average determinacy", "BMA-AODE*", "BMA-AODE*", "determinacy", 100, False),
-        ("average set-accuracy", "BMA-AODE*", "BMA-AODE*", "set_accuracy", 100, False),
-        ("average indeterminate output size", "BMA-AODE*", "BMA-AODE*",
-         "indeterminate_size", 1, False),
-        ("average accuracy on safe instances", "BMA-AODE (instances split by BMA-AODE*)",
-         "BMA-AODE*", "precise_on_determinate", 100, False),
-        ("average accuracy on prior-dependent instances",
-         "BMA-AODE (instances split by BMA-AODE*)", "BMA-AODE*",
-         "precise_on_indeterminate", 100, False),
-        ("average share of instances that are prior-dependent", "BMA-AODE*", "BMA-AODE*",
-         "determinacy", 100, True),
-        ("average determinacy", "COMP-AODE*", "COMP-AODE*", "determinacy", 100, False),
-        ("average set-accuracy", "COMP-AODE*", "COMP-AODE*", "set_accuracy", 100, False),
-        ("average indeterminate output size", "COMP-AODE*", "COMP-AODE*",
-         "indeterminate_size", 1, False),
-        ("average accuracy on safe instances", "COMP-AODE (instances split by COMP-AODE*)",
-         "COMP-AODE*", "precise_on_determinate", 100, False),
-        ("average accuracy on prior-dependent instances",
-         "COMP-AODE (instances split by COMP-AODE*)", "COMP-AODE*",
-         "precise_on_indeterminate", 100, False),
-    ]
-    for prefix, pub_clf, clf, metric, scale, comp in spec:
+    rows = []
+    for prefix, pub_clf, clf, metric, scale, comp in _CORANI:
         hit = ch[ch["quantity"].str.startswith(prefix) & (ch["classifier"] == pub_clf)]
-        if hit.empty or clf not in have_clf or len(cnames) < 2:
+        if hit.empty or clf not in have_clf or len(names) < 2:
             continue
-        v, s, n = _mean_over(scores, per_repeat, cnames, clf, metric, scale, comp)
+        v, s, n = _mean_over(scores, per_repeat, names, clf, metric, scale, comp)
         qn = prefix.replace("average ", "mean ")
         if metric.startswith("precise_on"):
             qn += f" ({_by_name()[clf].counterpart})"
-        add("Corani & Antonucci Sec. 3.2", f"mean of {n}", "40 data sets (39 distinct)",
-            clf, qn, float(hit["value"].iloc[0]), v, s,
-            "paper: missing values imputed; ours: no imputation (each classifier's rule)")
+        rows.append(_row("Corani & Antonucci Sec. 3.2", f"mean of {n}",
+                         "40 data sets (39 distinct)", clf, qn, float(hit["value"].iloc[0]),
+                         v, s, "paper: missing values imputed; ours: no imputation (each "
+                               "classifier's rule)"))
+    return rows
 
-    # --- Ramoni & Sebastiani: Table 1
-    rmap = _paper_map("ramoni-sebastiani")
-    t1 = datasets.published("ramoni_table1_accuracy_coverage")
-    rspec = [("NBCm_acc", "NBC", "accuracy", "accuracy", False),
-             ("RBCd_acc", "RBC", "single_accuracy", "RBC_d accuracy", False),
-             ("RBCd_cov", "RBC", "determinacy", "RBC_d coverage", False),
-             ("RBCu_acc", "RBC_u", "accuracy", "accuracy", False)]
+
+def _per_dataset_rows(scores, have_ds, have_clf):
+    """Ramoni & Sebastiani (Table 1: NBC_m, RBC_d and RBC_u per data set) and Moral's
+    slides (naive Bayes and the credal trees per data set)."""
+    rows, rmap = [], _paper_map("ramoni-sebastiani")
     rnote = ("paper: 5 x 5-fold CV, numeric features in 5 equal-frequency bins; ours: "
              "MDL inside each training fold")
     special = {"Echocardiogram": "our class is alive at one year; the paper's is still "
                                  "alive", "HeartC": "our copy keeps 2 of the 5 labels"}
-    for _, r in t1.iterrows():
+    for _, r in datasets.published("ramoni_table1_accuracy_coverage").iterrows():
         ds = rmap.get(r["dataset"])
         if ds not in have_ds:
             continue
-        for col, clf, metric, qname, comp in rspec:
-            if clf not in have_clf:
-                continue
-            v, s = _ours(scores, ds, clf, metric)
-            add("Ramoni & Sebastiani Table 1", ds, r["dataset"], clf, qname, float(r[col]),
-                v, s, special.get(r["dataset"], rnote))
-
-    # --- Moral's slides
+        for col, clf, metric, qname in (("NBCm_acc", "NBC", "accuracy", "accuracy"),
+                                        ("RBCd_acc", "RBC", "single_accuracy", "RBC_d accuracy"),
+                                        ("RBCd_cov", "RBC", "determinacy", "RBC_d coverage"),
+                                        ("RBCu_acc", "RBC_u", "accuracy", "accuracy")):
+            if clf in have_clf:
+                rows.append(_row("Ramoni & Sebastiani Table 1", ds, r["dataset"], clf, qname,
+                                 float(r[col]), *_ours(scores, ds, clf, metric),
+                                 special.get(r["dataset"], rnote)))
     mmap = _paper_map("moral-trees")
-    mspec = [("moral_classic_methods", "NB_test", "NBC", "accuracy", "test accuracy", False),
-             ("moral_tu2_single", "TU2_test", "CDT", "single_accuracy",
-              "test accuracy on determinate instances", False),
-             ("moral_tu2_single", "UC_test", "CDT", "determinacy",
-              "test % unclassified (indeterminate)", True),
-             ("moral_global_comparison_frequency", "TU2_test", "CDT-freq", "accuracy",
-              "test accuracy", False),
-             ("moral_double_method", "TU2_double_test", "CDT-double-freq", "accuracy",
-              "test accuracy", False)]
-    mnote = ("slides: one train/test split (and their own discretisation); ours: "
-             "cross-validation")
-    for table, col, clf, metric, qname, comp in mspec:
-        pub = datasets.published(table)
-        for _, r in pub.iterrows():
+    for table, col, clf, metric, qname, comp in (
+            ("moral_classic_methods", "NB_test", "NBC", "accuracy", "test accuracy", False),
+            ("moral_tu2_single", "TU2_test", "CDT", "single_accuracy",
+             "test accuracy on determinate instances", False),
+            ("moral_tu2_single", "UC_test", "CDT", "determinacy",
+             "test % unclassified (indeterminate)", True),
+            ("moral_global_comparison_frequency", "TU2_test", "CDT-freq", "accuracy",
+             "test accuracy", False),
+            ("moral_double_method", "TU2_double_test", "CDT-double-freq", "accuracy",
+             "test accuracy", False)):
+        for _, r in datasets.published(table).iterrows():
             ds = mmap.get(r["dataset"])
-            if ds not in have_ds or clf not in have_clf:
-                continue
-            v, s = _ours(scores, ds, clf, metric, complement=comp)
-            add("Moral slides", ds, r["dataset"], clf, qname, float(r[col]), v, s, mnote)
-    out = pd.DataFrame(rows, columns=["source", "data set", "paper's name", "classifier",
-                                      "quantity", "published", "ours", "ours s.e.",
-                                      "difference", "note"])
-    return out
+            if ds in have_ds and clf in have_clf:
+                rows.append(_row("Moral slides", ds, r["dataset"], clf, qname, float(r[col]),
+                                 *_ours(scores, ds, clf, metric, complement=comp),
+                                 "slides: one train/test split (and their own "
+                                 "discretisation); ours: cross-validation"))
+    return rows
 
 
-def published_summary(comparison) -> pd.DataFrame:
-    """One line per (source, classifier, quantity) of :func:`published_comparison`.
+def _published_comparison(scores, folds, params=None) -> pd.DataFrame:
+    """The published numbers that our protocol also measures, beside ours.
 
-    Returns
-    -------
-    DataFrame
-        ``rows``, ``mean published``, ``mean ours``, ``mean difference``, ``mean |diff.|``
-        and ``within 2 s.e. + 1`` (rows where ours is within two standard errors plus
-        one point of the published value).
-    """
+    Sources (``credal.datasets.published``): Antonucci, Cattaneo & Corani (Table 2 and
+    the averages of Sec. 5.2: NCC-ε and LNCC, when the run's ε and α (``params``) equal
+    the paper's), Corani & Antonucci (averages of Sec. 3.2 over their data sets:
+    BMA-AODE*, COMP-AODE* and their counterparts), Ramoni & Sebastiani (Table 1: NBC_m,
+    RBC_d and RBC_u per data set) and Moral's slides (naive Bayes and the credal trees per
+    data set).  The papers used other protocols (see ``note``), so the differences
+    measure the protocol as much as the classifiers.  ``scores``: the ``dataset_scores``
+    table; ``folds``: the fold table of :func:`run` (for the averages' standard errors).
+    Returns the columns ``source, data set, paper's name, classifier, quantity,
+    published, ours, ours s.e., difference, note``; percentages in percent, except the
+    indeterminate output size."""
+    per_repeat = comparisons.dataset_scores(folds, by=("dataset", "classifier", "repeat"))
+    have_ds = set(scores.index.get_level_values("dataset"))
+    have_clf = set(scores.index.get_level_values("classifier"))
+    rows = (_antonucci_rows(scores, per_repeat, _params(params), have_ds, have_clf)
+            + _corani_rows(scores, per_repeat, have_ds, have_clf)
+            + _per_dataset_rows(scores, have_ds, have_clf))
+    return pd.DataFrame(rows, columns=_COMPARISON_COLUMNS)
+
+
+def _close(comparison) -> pd.Series:
+    """Whether ours lies within two standard errors plus one point of the published value
+    (the chapter's margin; a missing standard error counts as 0)."""
+    tol = 2 * comparison["ours s.e."].fillna(0) + 1.0
+    return comparison["difference"].abs() <= tol
+
+
+def _published_summary(comparison) -> pd.DataFrame:
+    """One line per (source, classifier, quantity) of the comparison: ``rows``,
+    ``mean published``, ``mean ours``, ``mean difference``, ``mean |diff.|`` and
+    ``within 2 s.e. + 1`` (rows where ours is within two standard errors plus one point
+    of the published value)."""
     c = comparison.dropna(subset=["ours"]).copy()
     c["absdiff"] = c["difference"].abs()
-    c["close"] = close_to_published(c)
+    c["close"] = _close(c)
     g = c.groupby(["source", "classifier", "quantity"], sort=False)
     out = pd.DataFrame({"rows": g.size(), "mean published": g["published"].mean(),
                         "mean ours": g["ours"].mean(),
@@ -1173,83 +841,70 @@ def published_summary(comparison) -> pd.DataFrame:
     return out.round(2)
 
 
-def close_to_published(comparison) -> pd.Series:
-    """Whether ours lies within two standard errors plus one point of the published value
-    (the chapter's margin; a missing standard error counts as 0)."""
-    tol = 2 * comparison["ours s.e."].fillna(0) + 1.0
-    return comparison["difference"].abs() <= tol
-
-
-def display_published(comparison) -> pd.DataFrame:
-    """:func:`published_comparison` for reading: what, published, ours ± s.e., margin
-    verdict, note (wrapped); at most seven columns."""
-    c = comparison.reset_index(drop=True)
-    close = close_to_published(c)
-    return pd.DataFrame({
-        "source": c["source"],
-        "classifier, quantity (data set)": [
-            f"{k}, {q} ({d.replace('_', ' ')})" for k, q, d in
-            zip(c["classifier"], c["quantity"], c["data set"])],
-        "published": c["published"],
-        "ours ± s.e.": [_pm(v, e, 1) for v, e in zip(c["ours"], c["ours s.e."])],
-        "within 2 s.e. + 1": np.where(c["ours"].isna(), "–",
-                                      np.where(close, "yes", "no")),
-        "note": c["note"],
-    })
-
-
-def published_scatter(comparison):
-    """Ours against the published values of :func:`published_comparison`, by verdict.
+def tables(results, n_top=4, rope=0.01, nsamples=50000, random_state=0) -> dict:
+    """Every table of the chapter, computed once from the fold table of :func:`run`.
 
     Parameters
     ----------
-    comparison : DataFrame
-        :func:`published_comparison`.
+    results : _Result
+        :func:`run`'s output.
+    n_top : int
+        The best-ranked classifiers (per utility) compared pairwise by the Bayesian
+        signed-rank test.
+    rope, nsamples, random_state
+        That test's half-width of practical equivalence, posterior samples and seed
+        (:func:`credal.comparisons.paired_comparisons`).
 
     Returns
     -------
-    matplotlib.figure.Figure
-        One point per published number in percent (the few in classes are left out),
-        the published value on the horizontal axis and ours on the vertical; the
-        identity line with the band of ± one point; blue: within two standard errors
-        plus one point of the published value, orange: further; one marker per source.
+    dict of str -> DataFrame
+        ``registry`` (the classifiers, estimators with parameters, counterparts, how
+        they treat missing values), ``datasets`` (``results.info``),
+        ``dataset_scores`` (every metric per data set and classifier, pooled over the
+        folds, with s.e.), ``leaderboard`` (means over data sets with Monte-Carlo
+        s.e., percentages in percent), ``friedman_ranks`` and ``friedman_pairs``
+        (:func:`credal.comparisons.friedman_comparison` under u65 and u80, the
+        classifiers with a score on every data set), ``average_ranks`` (their average
+        ranks: classifier by utility), ``bayesian_top_pairs``
+        (:func:`credal.comparisons.paired_comparisons` of the ``n_top`` best-ranked),
+        ``wins_u80`` and ``ranks_by_bin_u80`` (wins and average ranks under u80 per
+        bin of data sets by size, classes and missing cells), ``incomplete`` (RBC on
+        the data sets with missing values beside the naive classifiers),
+        ``friedman_ranks_incomplete`` and ``average_ranks_incomplete`` (the same on
+        those data sets; empty with fewer than two), ``published_vs_ours`` (every
+        published number our run also measures, with ours and its s.e.),
+        ``published_vs_ours_summary`` (per source, classifier and quantity) and
+        ``settings`` (the run's folds, repeats, ``rope`` and AODE ε, for the text).
     """
-    import matplotlib.pyplot as plt
-
-    c = comparison.dropna(subset=["ours"])
-    c = c[~c["quantity"].str.contains("size")]
-    close = close_to_published(c)
-    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 5.2), constrained_layout=True)
-    lo = float(np.floor(min(c["published"].min(), c["ours"].min(), 100) / 10) * 10) \
-        if len(c) else 0.0
-    ax.plot([lo, 100], [lo, 100], color="black", lw=1, label="identity")
-    ax.fill_between([lo, 100], [lo - 1, 99], [lo + 1, 101], color="0.85", lw=0,
-                    label="± 1 point")
-    markers = ["o", "s", "^", "D", "v", "P"]
-    sources = list(dict.fromkeys(s.split(" Table")[0].split(" Sec.")[0]
-                                 for s in c["source"]))
-    short = c["source"].map(lambda s: s.split(" Table")[0].split(" Sec.")[0])
-    for i, src in enumerate(sources):
-        for ok, color, what in ((True, "tab:blue", "within 2 s.e. + 1"),
-                                (False, "tab:orange", "further")):
-            sel = (short == src) & (close == ok)
-            if sel.any():
-                ax.scatter(c.loc[sel, "published"], c.loc[sel, "ours"], s=30,
-                           marker=markers[i % len(markers)], color=color, alpha=0.75,
-                           edgecolors="none", label=f"{src}: {what} ({int(sel.sum())})")
-    ax.set_xlim(lo, 100.5)
-    ax.set_ylim(lo, 100.5)
-    ax.set_aspect("equal")
-    ax.set_xlabel("published value (percent)")
-    ax.set_ylabel("ours (percent)")
-    ax.grid(True, lw=0.3, color="0.85")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
-    return fig
+    folds, info = results.folds, results.info
+    scores = _dataset_scores(folds)
+    ranks, rank_pairs = _rank_tables(scores)
+    average = _average_ranks(ranks)
+    wins, win_ranks = _win_tables(scores, info, "u80")
+    inc_names = list(info.index[info["incomplete"]])
+    inc_ranks = (_rank_tables(scores, datasets_=inc_names)[0] if len(inc_names) > 1
+                 else pd.DataFrame())
+    published = _published_comparison(scores, folds, results.params)
+    settings = pd.DataFrame({"value": [folds["fold"].nunique(), folds["repeat"].nunique(),
+                                       rope, results.params["aode_epsilon"]]},
+                            index=pd.Index(["n_folds", "n_repeats", "rope", "aode_epsilon"],
+                                           name="setting"), dtype=object)
+    return {"registry": _registry_table(results.params, results.classifiers),
+            "datasets": info, "dataset_scores": scores,
+            "leaderboard": _leaderboard_table(folds, scores),
+            "friedman_ranks": ranks, "friedman_pairs": rank_pairs, "average_ranks": average,
+            "bayesian_top_pairs": _top_pairs(scores, average, n_top=n_top, rope=rope,
+                                             nsamples=nsamples, random_state=random_state),
+            "wins_u80": wins, "ranks_by_bin_u80": win_ranks,
+            "incomplete": _incomplete_table(scores, info),
+            "friedman_ranks_incomplete": inc_ranks,
+            "average_ranks_incomplete": _average_ranks(inc_ranks),
+            "published_vs_ours": published,
+            "published_vs_ours_summary": _published_summary(published),
+            "settings": settings}
 
 
-# ============================================================================
-# numbers quoted in the chapter text
-# ============================================================================
+# ----------------------------------------- numbers quoted in the chapter text
 
 def _fmt_p(p):
     if not np.isfinite(p):
@@ -1272,11 +927,13 @@ _CHAPTER_KEYS = (
        "anomalies", "anomaly_cause", "unused_class_sets"])
 
 
-def chapter_numbers(result, scores, table, ranks, pairs, rank_pairs, wins, win_ranks,
-                    published_sum, inc_ranks=None, published=None) -> dict:
+def numbers(tables) -> dict:
     """Strings quoted in the leaderboard chapter's text (glued by the notebook).
 
-    Parameters are the chapter's tables; see the notebook for their origin.
+    Parameters
+    ----------
+    tables : dict of str -> DataFrame
+        :func:`tables`.
 
     Returns
     -------
@@ -1285,76 +942,98 @@ def chapter_numbers(result, scores, table, ranks, pairs, rank_pairs, wins, win_r
         provide the number, e.g. without RBC or without the papers' data sets).
     """
     out = {k: "n/a" for k in _CHAPTER_KEYS}
-    info = result.info
-    out["n_datasets"] = str(len(info))
-    out["n_incomplete"] = str(int(info["incomplete"].sum()))
-    out["n_repeats"] = str(result.folds["repeat"].nunique())
-    out["n_folds"] = str(result.folds["fold"].nunique())
+    info, board, setting = tables["datasets"], tables["leaderboard"], tables["settings"]["value"]
+    eps = setting["aode_epsilon"]
+    out.update(n_datasets=str(len(info)), n_incomplete=str(int(info["incomplete"].sum())),
+               n_repeats=str(setting["n_repeats"]), n_folds=str(setting["n_folds"]),
+               rope_points=f"{100 * setting['rope']:g}",
+               aode_eps_capped=", ".join(d for d in info.index if _aode_epsilon(
+                   eps, info.loc[d, "features"]) < eps) or "none")
     reg = _by_name()
-    cred_any = [c for c in table.index if reg.get(c) and reg[c].kind == "credal"]
-    prec = [c for c in table.index if reg.get(c) and reg[c].kind == "precise"]
-    out["n_credal"], out["n_precise"] = str(len(cred_any)), str(len(prec))
-    # averages over every data set: leave out the classifiers run on part of them
-    cred = [c for c in cred_any if reg[c].scope == "all"]
+    out["n_credal"] = str(sum(reg.get(c) is not None and reg[c].kind == "credal"
+                              for c in board.index))
+    out["n_precise"] = str(sum(reg.get(c) is not None and reg[c].kind == "precise"
+                               for c in board.index))
+    _rank_numbers(out, tables["friedman_ranks"], tables["average_ranks"],
+                  tables["friedman_pairs"])
+    _board_numbers(out, board, tables["dataset_scores"], info)
+    _pair_and_win_numbers(out, tables["bayesian_top_pairs"], tables["wins_u80"],
+                          tables["ranks_by_bin_u80"])
+    _published_numbers(out, tables["published_vs_ours"], tables["published_vs_ours_summary"])
+    out["anomalies"], out["anomaly_cause"] = _anomaly_text(
+        _anomalies(tables["dataset_scores"]), info, setting["n_folds"])
+    unused = info.index[info.get("unused_classes", pd.Series(0, index=info.index)) > 0]
+    out["unused_class_sets"] = ", ".join(unused) if len(unused) else "none"
+    _rbc_numbers(out, tables["dataset_scores"], info)
+    _incomplete_numbers(out, tables["friedman_ranks_incomplete"],
+                        tables["average_ranks_incomplete"])
+    return out
+
+
+def _rank_numbers(out, ranks, average, rank_pairs):
+    """The leaders under u65 and u80, the Friedman test and whom Nemenyi does not
+    separate from the leader."""
     for m in ("u65", "u80"):
         if m not in ranks.index:
             continue
-        order = _rank_order(ranks, m)
-        out[f"best_{m}"] = order.index[0]
-        out[f"best_{m}_rank"] = f"{order.iloc[0]:.2f}"
-        out[f"second_{m}"] = order.index[1]
-        out[f"worst_{m}"] = order.index[-1]
-        out[f"friedman_p_{m}"] = _fmt_p(float(ranks.loc[m, "friedman_p"]))
-        out[f"cd_{m}"] = f"{float(ranks.loc[m, 'cd_95%']):.2f}"
-        out[f"k_{m}"] = str(len(order))
-        sig = rank_pairs[(rank_pairs["scores"] == m) & rank_pairs["significant_95%"]]
+        order = average[m].sort_values(kind="stable")
         best = order.index[0]
+        out.update({f"best_{m}": best, f"best_{m}_rank": f"{order.iloc[0]:.2f}",
+                    f"second_{m}": order.index[1], f"worst_{m}": order.index[-1],
+                    f"friedman_p_{m}": _fmt_p(float(ranks.loc[m, "friedman_p"])),
+                    f"cd_{m}": f"{float(ranks.loc[m, 'cd_95%']):.2f}", f"k_{m}": str(len(order))})
+        sig = rank_pairs[(rank_pairs["scores"] == m) & rank_pairs["significant_95%"]]
         tied = [c for c in order.index[1:]
                 if not ((sig["better"] == best) & (sig["worse"] == c)).any()]
         out[f"not_separated_{m}"] = ", ".join(tied) if tied else "none"
         out[f"n_not_separated_{m}"] = str(len(tied))
-    det = table.loc[cred, "determinacy"].dropna()
+
+
+def _board_numbers(out, board, scores, info):
+    """Determinacy and the counterparts' drop on indeterminate instances (the credal
+    classifiers run on every data set), credal ahead of its counterpart data set by
+    data set, determinacy against size (Spearman)."""
+    from scipy.stats import spearmanr
+
+    reg = _by_name()
+    cred_any = [c for c in board.index if reg.get(c) and reg[c].kind == "credal"]
+    cred = [c for c in cred_any if reg[c].scope == "all"]
+    det = board.loc[cred, "determinacy"].dropna()
     if len(det):
-        out["most_determinate"] = det.idxmax()
-        out["most_determinate_value"] = f"{det.max():.1f}"
-        out["least_determinate"] = det.idxmin()
-        out["least_determinate_value"] = f"{det.min():.1f}"
-    gap = (table.loc[cred, "counterpart accuracy"]
-           - table.loc[cred, "counterpart on indeterminate"]).dropna()
+        out.update(most_determinate=det.idxmax(), most_determinate_value=f"{det.max():.1f}",
+                   least_determinate=det.idxmin(), least_determinate_value=f"{det.min():.1f}")
+    gap = (board.loc[cred, "counterpart accuracy"]
+           - board.loc[cred, "counterpart on indeterminate"]).dropna()
     if len(gap):
-        out["drop_min"] = f"{gap.min():.0f}"
-        out["drop_max"] = f"{gap.max():.0f}"
-        out["drop_min_clf"], out["drop_max_clf"] = gap.idxmin(), gap.idxmax()
-    # credal vs its counterpart, data set by data set, under u80 and u65
+        out.update(drop_min=f"{gap.min():.0f}", drop_max=f"{gap.max():.0f}",
+                   drop_min_clf=gap.idxmin(), drop_max_clf=gap.idxmax())
     for m in ("u65", "u80"):
         ahead = []
         for c in cred_any:
-            cp = reg[c].counterpart
             try:
                 a = scores[m].xs(c, level="classifier")
-                b = scores["accuracy"].xs(cp, level="classifier")
+                b = scores["accuracy"].xs(reg[c].counterpart, level="classifier")
             except KeyError:
                 continue
             pair = pd.concat([a, b], axis=1, join="inner").dropna()
             ahead.append((c, int((pair.iloc[:, 0] > pair.iloc[:, 1] + 1e-12).sum()), len(pair)))
         out[f"credal_ahead_{m}"] = "; ".join(f"{c} {k}/{n}" for c, k, n in ahead)
-    # determinacy against size (Spearman), pooled over the credal classifiers
-    from scipy.stats import spearmanr
-
     rhos = []
     for c in cred_any:
         try:
             d = scores["determinacy"].xs(c, level="classifier")
         except KeyError:
             continue
-        n = info["n"].reindex(d.index)
         if d.nunique() > 1:
-            rhos.append((c, float(spearmanr(d, n).statistic)))
+            rhos.append((c, float(spearmanr(d, info["n"].reindex(d.index)).statistic)))
     if rhos:
-        out["rho_det_n_min"] = f"{min(r for _, r in rhos):.2f}"
-        out["rho_det_n_max"] = f"{max(r for _, r in rhos):.2f}"
-        out["rho_det_n_list"] = "; ".join(f"{c} {r:.2f}" for c, r in rhos)
-    # Bayesian comparisons
+        out.update(rho_det_n_min=f"{min(r for _, r in rhos):.2f}",
+                   rho_det_n_max=f"{max(r for _, r in rhos):.2f}",
+                   rho_det_n_list="; ".join(f"{c} {r:.2f}" for c, r in rhos))
+
+
+def _pair_and_win_numbers(out, pairs, wins, win_ranks):
+    """The Bayesian comparisons' verdicts and who wins where."""
     if len(pairs):
         eq = pairs[pairs["p_rope"] > 0.9]
         dec = pairs[(pairs["p_a_better"] > 0.95) | (pairs["p_b_better"] > 0.95)]
@@ -1366,41 +1045,60 @@ def chapter_numbers(result, scores, table, ranks, pairs, rank_pairs, wins, win_r
             for a, b, m, pa in zip(dec["a"], dec["b"], dec["label"], dec["p_a_better"]))
             or "none")
         out["n_pairs"] = str(len(pairs))
-    # wins
     allw = wins.loc[("all", "all data sets")].drop("data sets")
     out["most_wins"] = allw.astype(float).idxmax()
     out["most_wins_n"] = f"{allw.max():.1f}".rstrip("0").rstrip(".")
     for factor in ("size", "classes", "missing"):
-        sub = win_ranks.loc[factor]
-        best = sub.drop(columns="data sets").astype(float).idxmin(axis=1)
+        best = win_ranks.loc[factor].drop(columns="data sets").astype(float).idxmin(axis=1)
         out[f"bestrank_{factor}"] = "; ".join(f"{b}: {c}" for b, c in best.items())
-    # published
-    if len(published_sum):
-        ps = published_sum
-        out["pub_rows"] = str(int(ps["rows"].sum()))
-        out["pub_close"] = str(int(ps["within 2 s.e. + 1"].sum()))
-        for src in ps.index.get_level_values("source").unique():
-            sub = ps.xs(src, level="source")
-            key = src.split()[0].lower().rstrip("&")
+
+
+def _published_numbers(out, published, summary):
+    """How close the published numbers are, per source; the counts behind the
+    sentence on Moral's tree results."""
+    if len(summary):
+        out["pub_rows"] = str(int(summary["rows"].sum()))
+        out["pub_close"] = str(int(summary["within 2 s.e. + 1"].sum()))
+        for src in summary.index.get_level_values("source").unique():
+            sub = summary.xs(src, level="source")
             mad = (sub["mean |diff.|"] * sub["rows"]).sum() / sub["rows"].sum()
-            out[f"pub_mad_{key}"] = f"{mad:.1f}"
-    if published is not None:
-        out.update(_moral_numbers(published))
-    out["anomalies"], out["anomaly_cause"] = _anomaly_text(
-        _anomalies(scores), info, result.folds["fold"].nunique())
-    unused = info.index[info.get("unused_classes", pd.Series(0, index=info.index)) > 0]
-    out["unused_class_sets"] = ", ".join(unused) if len(unused) else "none"
-    # RBC's determinacy against the share of missing cells
-    if "RBC" in set(scores.index.get_level_values("classifier")):
-        d = scores["determinacy"].xs("RBC", level="classifier")
-        miss = info["pct_missing"].reindex(d.index)
-        if len(d) > 2 and d.nunique() > 1:
-            out["rbc_rho_missing"] = f"{float(spearmanr(d, miss).statistic):.2f}"
-        top = miss.idxmax()
-        out["rbc_most_missing"] = str(top)
-        out["rbc_most_missing_pct"] = f"{miss[top]:.0f}"
-        out["rbc_most_missing_det"] = f"{100 * d[top]:.0f}"
-    return _incomplete_numbers(out, inc_ranks)
+            out[f"pub_mad_{src.split()[0].lower().rstrip('&')}"] = f"{mad:.1f}"
+    mor = published[published["source"] == "Moral slides"].dropna(subset=["ours"])
+    tol = 2 * mor["ours s.e."].fillna(0) + 1.0
+    trees = mor["classifier"].str.startswith("CDT") & mor["quantity"].str.contains("accuracy")
+    nb = mor["classifier"] == "NBC"
+    out["moral_tree_rows"] = str(int(trees.sum()))
+    out["moral_tree_above"] = str(int(((mor["published"] - mor["ours"]) > tol)[trees].sum()))
+    out["moral_nb_rows"] = str(int(nb.sum()))
+    out["moral_nb_close"] = str(int(_close(mor)[nb].sum()))
+
+
+def _rbc_numbers(out, scores, info):
+    """RBC's determinacy against the share of missing cells."""
+    from scipy.stats import spearmanr
+
+    if "RBC" not in set(scores.index.get_level_values("classifier")):
+        return
+    d = scores["determinacy"].xs("RBC", level="classifier")
+    miss = info["pct_missing"].reindex(d.index)
+    if len(d) > 2 and d.nunique() > 1:
+        out["rbc_rho_missing"] = f"{float(spearmanr(d, miss).statistic):.2f}"
+    top = miss.idxmax()
+    out.update(rbc_most_missing=str(top), rbc_most_missing_pct=f"{miss[top]:.0f}",
+               rbc_most_missing_det=f"{100 * d[top]:.0f}")
+
+
+def _incomplete_numbers(out, inc_ranks, average):
+    """The Friedman test on the data sets with missing values and RBC's place."""
+    for m in inc_ranks.index if len(inc_ranks) else ():
+        order = average[m].sort_values(kind="stable")
+        out[f"inc_best_{m}"] = order.index[0]
+        if "RBC" in order.index:
+            out[f"inc_rbc_rank_{m}"] = f"{order['RBC']:.2f}"
+            out[f"inc_rbc_pos_{m}"] = str(int(list(order.index).index("RBC")) + 1)
+        out.update({f"inc_k_{m}": str(len(order)),
+                    f"inc_n_{m}": str(int(inc_ranks.loc[m, "n_datasets"])),
+                    f"inc_p_{m}": _fmt_p(float(inc_ranks.loc[m, "friedman_p"]))})
 
 
 def _anomalies(scores, gap=0.2):
@@ -1460,43 +1158,14 @@ def _anomaly_text(anomalies, info, n_splits):
     return listed, " ".join(parts)
 
 
-def _moral_numbers(published):
-    """Counts behind the chapter's sentence on Moral's tree results."""
-    out = {}
-    mor = published[published["source"] == "Moral slides"].dropna(subset=["ours"])
-    tol = 2 * mor["ours s.e."].fillna(0) + 1.0
-    trees = mor["classifier"].str.startswith("CDT") & mor["quantity"].str.contains("accuracy")
-    nb = mor["classifier"] == "NBC"
-    out["moral_tree_rows"] = str(int(trees.sum()))
-    out["moral_tree_above"] = str(int(((mor["published"] - mor["ours"]) > tol)[trees].sum()))
-    out["moral_nb_rows"] = str(int(nb.sum()))
-    out["moral_nb_close"] = str(int(((mor["published"] - mor["ours"]).abs() <= tol)[nb].sum()))
-    return out
 
-
-def _incomplete_numbers(out, inc_ranks):
-    if inc_ranks is not None and len(inc_ranks):
-        for m in inc_ranks.index:
-            order = _rank_order(inc_ranks, m)
-            out[f"inc_best_{m}"] = order.index[0]
-            if "RBC" in order.index:
-                out[f"inc_rbc_rank_{m}"] = f"{order['RBC']:.2f}"
-                out[f"inc_rbc_pos_{m}"] = str(int(list(order.index).index("RBC")) + 1)
-            out[f"inc_k_{m}"] = str(len(order))
-            out[f"inc_n_{m}"] = str(int(inc_ranks.loc[m, "n_datasets"]))
-            out[f"inc_p_{m}"] = _fmt_p(float(inc_ranks.loc[m, "friedman_p"]))
-    return out
-
-
-# ============================================================================
-# figures
-# ============================================================================
+# -------------------------------------------------------------------- figures
 
 def _kinds():
     return {e.name: e.kind for e in REGISTRY}
 
 
-def leaderboard_heatmap(scores, info, metric="u80", classifiers=None, max_rows=22):
+def leaderboard_heatmap(scores, info, metric="u80", max_rows=22):
     """Heatmap of one metric by data set (rows, by size) and classifier (columns).
 
     Each cell shows the score in percent; its colour is the gap to the best
@@ -1507,12 +1176,10 @@ def leaderboard_heatmap(scores, info, metric="u80", classifiers=None, max_rows=2
     Parameters
     ----------
     scores : DataFrame
-        :func:`dataset_scores`.
+        The ``dataset_scores`` table of :func:`tables`.
     info : DataFrame
-        :attr:`LeaderboardResult.info` (``n`` orders the rows).
+        The ``datasets`` table of :func:`tables` (``n`` orders the rows).
     metric : str
-    classifiers : sequence of str, optional
-        Columns (default: all, credal first, in registry order).
     max_rows : int
         Data sets per panel: longer lists are split into panels of equal length,
         stacked, so that the text keeps 9 pt at the book's text width.
@@ -1524,7 +1191,7 @@ def leaderboard_heatmap(scores, info, metric="u80", classifiers=None, max_rows=2
     import matplotlib.pyplot as plt
 
     mat = scores[metric].unstack("classifier")
-    cols = list(classifiers) if classifiers is not None else _ordered(mat.columns)
+    cols = _ordered(mat.columns)        # credal first, in registry order
     mat = mat[cols]
     rows = list(info["n"].reindex(mat.index).sort_values(kind="stable").index)
     mat = mat.loc[rows] * 100
@@ -1569,21 +1236,19 @@ def leaderboard_heatmap(scores, info, metric="u80", classifiers=None, max_rows=2
     return fig
 
 
-def leaderboard_determinacy(scores, info, classifiers=None):
+def leaderboard_determinacy(scores, info):
     """Determinacy of each credal classifier against the size of the data set.
 
     One panel per credal classifier: a point per data set (x: number of instances,
     logarithmic; y: share of test instances given a single class, percent) and the
-    median within each size bin of :data:`SIZE_BINS`.
+    median within each size bin (up to 200 instances, 1000, 5000, more).
 
     Parameters
     ----------
     scores : DataFrame
-        :func:`dataset_scores`.
+        The ``dataset_scores`` table of :func:`tables`.
     info : DataFrame
-        :attr:`LeaderboardResult.info`.
-    classifiers : sequence of str, optional
-        Default: the credal classifiers present.
+        The ``datasets`` table of :func:`tables`.
 
     Returns
     -------
@@ -1593,8 +1258,7 @@ def leaderboard_determinacy(scores, info, classifiers=None):
 
     kinds = _kinds()
     present = scores.index.get_level_values("classifier").unique()
-    cols = list(classifiers) if classifiers is not None else \
-        _ordered([c for c in present if kinds.get(c) == "credal"])
+    cols = _ordered([c for c in present if kinds.get(c) == "credal"])
     n = len(cols)
     ncol = min(2, max(1, n))
     nrow = int(np.ceil(n / ncol))
@@ -1609,7 +1273,7 @@ def leaderboard_determinacy(scores, info, classifiers=None):
         ax.scatter(size[incomplete], d[incomplete], s=14, facecolors="none",
                    edgecolors="tab:orange", label="with missing values")
         xs, ys = [], []
-        for _, lo, hi in SIZE_BINS:
+        for _, lo, hi in _SIZE_BINS:
             sel = (size > lo) & (size <= hi)
             if sel.any():
                 xs.append(float(np.exp(np.log(size[sel]).mean())))
@@ -1636,7 +1300,7 @@ def leaderboard_cd_diagrams(ranks, metrics=("u65", "u80"), level="95%"):
     Parameters
     ----------
     ranks : DataFrame
-        First output of :func:`rank_tables`.
+        The ``friedman_ranks`` table of :func:`tables`.
     metrics : sequence of str
     level : str
         Which critical difference to draw (column ``cd_<level>``).
@@ -1678,9 +1342,9 @@ def leaderboard_wins(win_ranks, wins=None):
     Parameters
     ----------
     win_ranks : DataFrame
-        Second output of :func:`win_tables`.
+        The ``ranks_by_bin_u80`` table of :func:`tables`.
     wins : DataFrame, optional
-        First output of :func:`win_tables`.
+        The ``wins_u80`` table of :func:`tables`.
 
     Returns
     -------
@@ -1732,7 +1396,7 @@ def leaderboard_bayes_pairs(pairs):
     Parameters
     ----------
     pairs : DataFrame
-        :func:`top_pair_comparisons`.
+        The ``bayesian_top_pairs`` table of :func:`tables`.
 
     Returns
     -------
@@ -1761,3 +1425,53 @@ def leaderboard_bayes_pairs(pairs):
     ax.legend(ncol=3, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.tight_layout()
     return fig
+
+
+def published_scatter(comparison):
+    """Ours against the published values that our run also measures, by verdict.
+
+    Parameters
+    ----------
+    comparison : DataFrame
+        The ``published_vs_ours`` table of :func:`tables`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One point per published number in percent (the few in classes are left out),
+        the published value on the horizontal axis and ours on the vertical; the
+        identity line with the band of ± one point; blue: within two standard errors
+        plus one point of the published value, orange: further; one marker per source.
+    """
+    import matplotlib.pyplot as plt
+
+    c = comparison.dropna(subset=["ours"])
+    c = c[~c["quantity"].str.contains("size")]
+    close = _close(c)
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 5.2), constrained_layout=True)
+    lo = float(np.floor(min(c["published"].min(), c["ours"].min(), 100) / 10) * 10) \
+        if len(c) else 0.0
+    ax.plot([lo, 100], [lo, 100], color="black", lw=1, label="identity")
+    ax.fill_between([lo, 100], [lo - 1, 99], [lo + 1, 101], color="0.85", lw=0,
+                    label="± 1 point")
+    markers = ["o", "s", "^", "D", "v", "P"]
+    sources = list(dict.fromkeys(s.split(" Table")[0].split(" Sec.")[0]
+                                 for s in c["source"]))
+    short = c["source"].map(lambda s: s.split(" Table")[0].split(" Sec.")[0])
+    for i, src in enumerate(sources):
+        for ok, color, what in ((True, "tab:blue", "within 2 s.e. + 1"),
+                                (False, "tab:orange", "further")):
+            sel = (short == src) & (close == ok)
+            if sel.any():
+                ax.scatter(c.loc[sel, "published"], c.loc[sel, "ours"], s=30,
+                           marker=markers[i % len(markers)], color=color, alpha=0.75,
+                           edgecolors="none", label=f"{src}: {what} ({int(sel.sum())})")
+    ax.set_xlim(lo, 100.5)
+    ax.set_ylim(lo, 100.5)
+    ax.set_aspect("equal")
+    ax.set_xlabel("published value (percent)")
+    ax.set_ylabel("ours (percent)")
+    ax.grid(True, lw=0.3, color="0.85")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+    return fig
+

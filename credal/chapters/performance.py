@@ -2,21 +2,23 @@
 
 Serves ``notebooks/performance.md``.  The headline compares the precise classifiers
 that have a widely used peer (C4.5, naive Bayes, AODE) with Weka 3.6's J48, NaiveBayes
-and AODE, timed warm inside one JVM by ``benchmarks/weka/WekaTimer.java`` and
-interleaved with credal's own runs on the same discretised data (:func:`peer_timings`;
-without Java or Weka the credal side alone is measured and the reason is recorded).
-Then the credal entries of the leaderboard's registry
-(:mod:`credal.chapters.leaderboard`) against their slow solver baselines
+and AODE, timed warm inside one JVM by ``benchmarks/weka/WekaTimer.java`` (driven by
+:class:`WekaSession`) and interleaved with credal's own runs on the same discretised
+data; without Java or Weka the credal side alone is measured and the reason is
+recorded.  Then the credal classifiers of the leaderboard
+(:func:`credal.chapters.leaderboard.classifiers`) against their slow solver baselines
 (:data:`credal.reference.BASELINES`): instances classified per second, fit time against
-the numbers of rows and of features, peak memory; the tables (peers, slopes, the
-chapters' wall times, the project's goals against the measurements), the numbers quoted
-in the text and the two figures.
+the numbers of rows and of features, peak memory.  :func:`classifiers` is the line-up,
+:func:`run` measures, :func:`tables` gives every table (peers, slopes, the chapters'
+wall times, the project's goals against the measurements), :func:`numbers` the numbers
+quoted in the text; two figures.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import platform
 import shutil
 import subprocess
 import tempfile
@@ -28,85 +30,47 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import credal
 from credal import datasets
-from credal.chapters._display import book_style, save_table, show_table
-from credal.chapters.leaderboard import _complete_rows, _ordered, entries, make_estimators
+from credal.chapters import leaderboard
 from credal.reference import BASELINES
 
-__all__ = [
-    # run: peers
-    "PEERS", "WEKA_JAR", "peer_split", "write_arff", "weka_classpath", "WekaSession",
-    "peer_timings", "MEMORY_JVM", "SAMPLE_SLACK_MB", "memory_verdict",
-    # run: solver baselines
-    "prepared_fold", "throughput", "fit_scaling", "peak_memory",
-    # tables
-    "peer_table", "peer_details", "scaling_slopes", "chapter_timings", "goals_table", "save_table",
-    "show_table", "book_style",
-    # numbers for the text
-    "performance_numbers", "peer_numbers",
-    # figures
-    "performance_throughput", "performance_scaling",
-]
+__all__ = ["classifiers", "run", "tables", "numbers", "WekaSession", "performance_throughput",
+           "performance_scaling"]
 
 
-# ============================================================================
-# run: against the peers (Weka 3.6, warm, in one JVM)
-# ============================================================================
+# ------------------------ run: against the peers (Weka 3.6, warm, in one JVM)
 
-ROOT = Path(__file__).resolve().parents[2]
+_ROOT = Path(__file__).resolve().parents[2]
 
 #: Weka's jar as the Debian package ``weka`` installs it (``$WEKA_JAR`` overrides).
-WEKA_JAR = Path(os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar"))
-_WEKA_SOURCE = ROOT / "benchmarks" / "weka" / "WekaTimer.java"
-_WEKA_BUILD = ROOT / "build" / "weka"
-
-
-def _c45():
-    from credal import C45Tree
-    return C45Tree()
-
-
-def _naive_bayes():
-    from credal import NaiveBayes
-    return NaiveBayes(prior="laplace")          # +1 per cell: Weka's estimator
-
-
-def _aode():
-    from credal import AODE
-    return AODE(prior="laplace", root_estimate="joint")   # Weka's AODE estimates
+_WEKA_JAR = Path(os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar"))
+_WEKA_SOURCE = _ROOT / "benchmarks" / "weka" / "WekaTimer.java"
+_WEKA_BUILD = _ROOT / "build" / "weka"
 
 
 #: classifier -> (what credal runs, its Weka peer, a factory of the credal model).
-PEERS = {
-    "C4.5": ("C45Tree()", "weka.classifiers.trees.J48", _c45),
+#: NaiveBayes adds 1 per cell (Weka's estimator); AODE uses Weka's AODE estimates.
+_PEERS = {
+    "C4.5": ("C45Tree()", "weka.classifiers.trees.J48", lambda: credal.C45Tree()),
     "naive Bayes": ('NaiveBayes(prior="laplace")', "weka.classifiers.bayes.NaiveBayes",
-                    _naive_bayes),
-    "AODE": ('AODE(prior="laplace", root_estimate="joint")',
-             "weka.classifiers.bayes.AODE", _aode),
+                    lambda: credal.NaiveBayes(prior="laplace")),
+    "AODE": ('AODE(prior="laplace", root_estimate="joint")', "weka.classifiers.bayes.AODE",
+             lambda: credal.AODE(prior="laplace", root_estimate="joint")),
 }
 
 
-def peer_split(name, random_state=0, test_size=1 / 3):
+def _peer_split(name, random_state=0, test_size=1 / 3):
     """The data of the peer comparison: complete rows, a stratified split, MDL.
 
     ``name`` is a catalogue name, optionally followed by `` x<k>`` (e.g.
     ``"nursery x10"``): the training and test parts of the data set are then each
     repeated ``k`` times after the split.  Rows with a missing value are dropped, the
-    split is stratified (seed ``random_state``), and
-    :func:`credal.preprocessing.make_preprocessor` (MDL discretisation, removal of
-    features left with one value) is fitted on the training part only.
-
-    Parameters
-    ----------
-    name : str
-    random_state : int
-    test_size : float
-
-    Returns
-    -------
-    Xtr, ytr, Xte, yte
-        DataFrames of categoricals and categorical labels (index reset).
-    """
+    split (``test_size`` of the rows to the test part) is stratified (seed
+    ``random_state``), and :func:`credal.preprocessing.make_preprocessor` (MDL
+    discretisation, removal of features left with one value) is fitted on the training
+    part only.  Returns ``Xtr, ytr, Xte, yte``: DataFrames of categoricals and categorical
+    labels (index reset)."""
     from sklearn.model_selection import train_test_split
 
     from credal.preprocessing import make_preprocessor
@@ -133,20 +97,10 @@ def _arff_quote(value):
     return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def write_arff(X, y, path, relation="credal"):
+def _write_arff(X, y, path, relation="credal"):
     """Write nominal data as ARFF (declared categories, class last, ``?`` = missing).
 
-    Parameters
-    ----------
-    X : DataFrame of categoricals
-    y : categorical Series
-    path : path-like
-    relation : str
-
-    Returns
-    -------
-    Path
-    """
+    ``X``: DataFrame of categoricals, ``y``: categorical Series; returns the Path written."""
     cols = {**{c: X[c] for c in X.columns}, "class": y}
     if "class" in X.columns:
         raise ValueError("a feature is named 'class'; rename it before writing ARFF")
@@ -165,22 +119,13 @@ def write_arff(X, y, path, relation="credal"):
     return path
 
 
-def weka_classpath(jar=None):
+def _weka_classpath(jar=None):
     """The class path of the Weka timer, compiling it when needed.
 
-    Parameters
-    ----------
-    jar : path-like, optional
-        Weka's jar (default :data:`WEKA_JAR`).
-
-    Returns
-    -------
-    classpath : str or None
-        None when Java or Weka is missing or the driver does not compile.
-    reason : str
-        Why not (empty when available).
-    """
-    jar = Path(jar) if jar is not None else WEKA_JAR
+    ``jar``: Weka's jar (default :data:`_WEKA_JAR`).  Returns ``(classpath, reason)``:
+    the class path, or None when Java or Weka is missing or the driver does not compile,
+    and why not (empty when available)."""
+    jar = Path(jar) if jar is not None else _WEKA_JAR
     if shutil.which("java") is None:
         return None, "no Java runtime (`java` is not on the PATH)"
     if not jar.is_file():
@@ -203,32 +148,22 @@ def weka_classpath(jar=None):
 # The JVM that measures memory (``WekaTimer.java`` says why): a young generation of
 # 512 KB and an old one kept a few percent above its live part collect often and fully,
 # so the heap is seen within ~0.5 MB of its live part before and after collections.
-MEMORY_JVM = ("-XX:+UseSerialGC", "-Xmn512k", "-Xms2m", "-XX:MinHeapFreeRatio=1",
+_MEMORY_JVM = ("-XX:+UseSerialGC", "-Xmn512k", "-Xms2m", "-XX:MinHeapFreeRatio=1",
               "-XX:MaxHeapFreeRatio=5", "-XX:-ShrinkHeapInSteps", "-XX:MarkSweepDeadRatio=0")
 
 
 # What the low bound of :meth:`WekaSession.sample` may read above a known peak: its
 # check (the tests) found at most 0.0012 MB; a verdict from it leaves this much room.
-SAMPLE_SLACK_MB = 0.005
+_SAMPLE_SLACK_MB = 0.005
 
 
-def memory_verdict(credal_mb, low_mb, high_mb, slack_mb=0.0):
+def _memory_verdict(credal_mb, low_mb, high_mb, slack_mb=0.0):
     """credal's peak against the JVM's peak, known to lie in ``[low_mb, high_mb]``.
 
-    Parameters
-    ----------
-    credal_mb, low_mb, high_mb : float
-    slack_mb : float
-        How far ``low_mb`` may lie above the truth (:data:`SAMPLE_SLACK_MB` for the
-        bounds of :meth:`WekaSession.sample`).
-
-    Returns
-    -------
-    str
-        "≤ Weka" when credal's peak is at most the lower bound (less ``slack_mb``),
-        "> Weka" when it exceeds the upper bound, "within the JVM's bounds" otherwise
-        (undecided).
-    """
+    "≤ Weka" when credal's peak is at most the lower bound less ``slack_mb`` (how far
+    ``low_mb`` may lie above the truth: :data:`_SAMPLE_SLACK_MB` for the bounds of
+    :meth:`WekaSession.sample`), "> Weka" when it exceeds the upper bound, "within the
+    JVM's bounds" otherwise (undecided)."""
     if credal_mb <= low_mb - slack_mb:
         return "≤ Weka"
     if credal_mb > high_mb:
@@ -242,10 +177,10 @@ class WekaSession:
     Parameters
     ----------
     classpath : str
-        From :func:`weka_classpath`.
+        From :func:`_weka_classpath`.
     java : str
     jvm_options : sequence of str
-        E.g. :data:`MEMORY_JVM` for the session that measures memory.
+        E.g. :data:`_MEMORY_JVM` for the session that measures memory.
 
     Attributes
     ----------
@@ -296,7 +231,7 @@ class WekaSession:
         run allocated), ``retained_mb`` (what the model keeps after a full GC),
         ``peak_low_mb`` and ``peak_high_mb`` (the peak of the heap in use during the
         run over the heap in use before it lies between the two; tight in a session
-        started with :data:`MEMORY_JVM`), ``collections``.  ``memory("check", mb)``
+        started with :data:`_MEMORY_JVM`), ``collections``.  ``memory("check", mb)``
         measures a run that only holds an array of ``mb`` MB (a check of the method)."""
         extra = (train,) if test is None else (train, test)
         alloc, kept, low, high, gcs = self._ask("mem", classifier, *extra)
@@ -307,7 +242,7 @@ class WekaSession:
         """Bounds on the peak heap of a warm fit + classification, from collections
         forced back to back by a second thread while the run repeats (``WekaTimer.java``
         says how): for runs that allocate too little for :meth:`memory`'s bounds to be
-        tight.  The JVM must use the serial collector (:data:`MEMORY_JVM`).
+        tight.  The JVM must use the serial collector (:data:`_MEMORY_JVM`).
 
         Parameters
         ----------
@@ -367,129 +302,66 @@ def _credal_peak_mb(factory, Xtr, ytr, Xte):
         tracemalloc.stop()
 
 
-def peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, random_state=0,
+def _peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, random_state=0,
                  workdir=None, jar=None) -> pd.DataFrame:
     """Fit + classification time of credal's C4.5, naive Bayes and AODE against Weka's.
 
-    For each data set (:func:`peer_split`) the training and test parts are written as
-    ARFF files (:func:`write_arff`) that one JVM (:class:`WekaSession`) reads once.
-    For each classifier of :data:`PEERS` both sides first run ``warmup`` untimed
+    For each data set of ``names`` (:func:`_peer_split`, seed ``random_state``; e.g.
+    ``"nursery x10"``) the training and test parts are written as ARFF files
+    (:func:`_write_arff`, under ``workdir``, default ``build/peers``) that one JVM
+    (:class:`WekaSession`, Weka's ``jar``) reads once.  For each classifier of
+    :data:`_PEERS` (``classifiers``, empty = all) both sides first run ``warmup`` untimed
     times, then ``repeats`` rounds each time one Weka run and then one credal run.
     Weka's timed region is ``buildClassifier`` on a fresh classifier plus
     ``classifyInstance`` of every test row, data already in memory, timed in the JVM;
     credal's is ``fit`` on a fresh model plus ``predict`` of the test rows from the
-    DataFrames of categoricals (the conversion to codes included).  With
-    ``memory``, one more untimed run per side measures memory: credal's
-    :mod:`tracemalloc` peak; for Weka, in a second JVM started with
-    :data:`MEMORY_JVM`, the bounds on the peak of the heap in use of
-    :meth:`WekaSession.memory` (data loaded before), the bytes the run allocated and
-    what the model keeps after a full GC; :func:`memory_verdict` compares the peaks.
-    When those bounds leave the verdict undecided (a run that allocates too little for
-    collections to happen during it), :meth:`WekaSession.sample` bounds the peak of
-    warm runs instead, and the verdict is taken from its bounds.
+    DataFrames of categoricals (the conversion to codes included).  With ``memory``, one
+    more untimed run per side measures memory: credal's :mod:`tracemalloc` peak; for
+    Weka, in a second JVM started with :data:`_MEMORY_JVM`, the bounds on the peak of the
+    heap in use of :meth:`WekaSession.memory` (data loaded before), the bytes the run
+    allocated and what the model keeps after a full GC; :func:`_memory_verdict` compares
+    the peaks.  When those bounds leave the verdict undecided (a run that allocates too
+    little for collections to happen during it), :meth:`WekaSession.sample` bounds the
+    peak of warm runs instead, and the verdict is taken from its bounds.  Without Java or
+    Weka (:func:`_weka_classpath`) only credal is timed and the Weka columns are left out;
+    ``attrs["weka"]`` says why.
 
-    Without Java or Weka (:func:`weka_classpath`) only credal is timed and the Weka
-    columns are left out; ``attrs["weka"]`` says why.
-
-    Parameters
-    ----------
-    names : sequence of str
-        Data sets, e.g. ``["nursery", "kr_vs_kp", "adult", "nursery x10"]``.
-    classifiers : sequence of str
-        Keys of :data:`PEERS` (empty = all).
-    repeats, warmup : int
-    memory : bool
-    random_state : int
-        Seed of the split.
-    workdir : path-like, optional
-        Where the ARFF files go (default ``build/peers`` of the project).
-    jar : path-like, optional
-        Weka's jar (default :data:`WEKA_JAR`).
-
-    Returns
-    -------
-    DataFrame
-        One row per (data set, classifier): ``credal``, ``peer``, ``n_train``,
-        ``n_test``, ``features``, ``credal_best_s``, ``credal_median_s``,
-        ``credal_accuracy`` (and ``credal_peak_mb``); with Weka also ``weka_best_s``,
-        ``weka_median_s``, ``weka_accuracy``, ``agreement`` (share of test rows that
-        both classify alike), ``ratio`` (Weka's best / credal's best; ≥ 1 = credal at
-        least as fast), ``ratio_median`` (and ``weka_allocated_mb``,
-        ``weka_retained_mb``, ``weka_peak_low_mb``, ``weka_peak_high_mb``,
-        ``memory_bounds`` (which measurement gave the two bounds: "first run" or
-        "<k> warm runs, collections forced"), ``memory_verdict``).
-        ``attrs``: ``weka`` (version, or why Weka is missing), ``java``, ``repeats``,
-        ``warmup``.
-    """
+    Returns one row per (data set, classifier): ``credal``, ``peer``, ``n_train``,
+    ``n_test``, ``features``, ``credal_best_s``, ``credal_median_s``, ``credal_accuracy``
+    (and ``credal_peak_mb``); with Weka also ``weka_best_s``, ``weka_median_s``,
+    ``weka_accuracy``, ``agreement`` (share of test rows that both classify alike),
+    ``ratio`` (Weka's best / credal's best; ≥ 1 = credal at least as fast),
+    ``ratio_median`` (and ``weka_allocated_mb``, ``weka_retained_mb``,
+    ``weka_peak_low_mb``, ``weka_peak_high_mb``, ``memory_bounds`` (which measurement gave
+    the two bounds: "first run" or "<k> warm runs, collections forced"),
+    ``memory_verdict``).  ``attrs``: ``weka`` (version, or why Weka is missing), ``java``,
+    ``weka_available``, ``repeats``, ``warmup``."""
     if int(repeats) < 1 or int(warmup) < 0:
         raise ValueError(f"repeats must be >= 1 and warmup >= 0; got {repeats}, {warmup}")
-    chosen = list(classifiers) or list(PEERS)
-    unknown = [c for c in chosen if c not in PEERS]
+    chosen = list(classifiers) or list(_PEERS)
+    unknown = [c for c in chosen if c not in _PEERS]
     if unknown:
-        raise KeyError(f"no peer for {unknown}; known: {list(PEERS)}")
-    workdir = Path(workdir) if workdir is not None else ROOT / "build" / "peers"
-    classpath, reason = weka_classpath(jar)
+        raise KeyError(f"no peer for {unknown}; known: {list(_PEERS)}")
+    workdir = Path(workdir) if workdir is not None else _ROOT / "build" / "peers"
+    classpath, reason = _weka_classpath(jar)
     session = WekaSession(classpath) if classpath else None
-    msession = WekaSession(classpath, jvm_options=MEMORY_JVM) if classpath and memory else None
+    msession = WekaSession(classpath, jvm_options=_MEMORY_JVM) if classpath and memory else None
     rows = []
     try:
         for name in names:
-            Xtr, ytr, Xte, yte = peer_split(name, random_state)
+            data = _peer_split(name, random_state)
             stem = name.replace(" ", "_")
-            tr = write_arff(Xtr, ytr, workdir / f"{stem}-train.arff", stem)
-            te = write_arff(Xte, yte, workdir / f"{stem}-test.arff", stem)
-            truth = yte.cat.codes.to_numpy()
+            files = (_write_arff(data[0], data[1], workdir / f"{stem}-train.arff", stem),
+                     _write_arff(data[2], data[3], workdir / f"{stem}-test.arff", stem))
             for clf in chosen:
-                what, peer, factory = PEERS[clf]
+                what, peer, factory = _PEERS[clf]
                 row = {"dataset": name, "classifier": clf, "credal": what,
-                       "peer": "Weka " + peer.rsplit(".", 1)[1], "n_train": len(Xtr),
-                       "n_test": len(Xte), "features": Xtr.shape[1]}
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    for _ in range(int(warmup)):
-                        _, pred = _credal_run(factory, Xtr, ytr, Xte)
-                    if session is not None:
-                        out = workdir / f"{stem}-{peer.rsplit('.', 1)[1]}.pred"
-                        session.run(peer, tr, te, 1, int(warmup), predictions=out)
-                        wpred = np.loadtxt(out, dtype=int, ndmin=1)
-                    ours, theirs = [], []
-                    for _ in range(int(repeats)):     # interleaved: Weka, then credal
-                        if session is not None:
-                            theirs.append(session.run(peer, tr, te)["best_s"])
-                        secs, pred = _credal_run(factory, Xtr, ytr, Xte)
-                        ours.append(secs)
-                    codes = pd.Categorical(pred, categories=ytr.cat.categories).codes
-                    row.update(credal_best_s=min(ours), credal_median_s=float(np.median(ours)),
-                               credal_accuracy=float(np.mean(codes == truth)))
-                    if memory:
-                        row["credal_peak_mb"] = _credal_peak_mb(factory, Xtr, ytr, Xte)
-                if session is not None:
-                    row.update(weka_best_s=min(theirs),
-                               weka_median_s=float(np.median(theirs)),
-                               weka_accuracy=float(np.mean(wpred == truth)),
-                               agreement=float(np.mean(wpred == codes)))
-                    row.update(ratio=row["weka_best_s"] / row["credal_best_s"],
-                               ratio_median=row["weka_median_s"] / row["credal_median_s"])
-                    if memory:
-                        m = msession.memory(peer, tr, te)
-                        row.update(weka_allocated_mb=m["allocated_mb"],
-                                   weka_retained_mb=m["retained_mb"],
-                                   weka_peak_low_mb=m["peak_low_mb"],
-                                   weka_peak_high_mb=m["peak_high_mb"],
-                                   memory_bounds="first run",
-                                   memory_verdict=memory_verdict(row["credal_peak_mb"],
-                                                                 m["peak_low_mb"],
-                                                                 m["peak_high_mb"]))
-                        if row["memory_verdict"].startswith("within"):
-                            # too few collections in one run: warm runs, collections forced
-                            m = msession.sample(peer, tr, te)
-                            row.update(weka_peak_low_mb=m["peak_low_mb"],
-                                       weka_peak_high_mb=m["peak_high_mb"],
-                                       memory_bounds=f"{m['runs']} warm runs, "
-                                                     "collections forced",
-                                       memory_verdict=memory_verdict(
-                                           row["credal_peak_mb"], m["peak_low_mb"],
-                                           m["peak_high_mb"], SAMPLE_SLACK_MB))
+                       "peer": "Weka " + peer.rsplit(".", 1)[1], "n_train": len(data[0]),
+                       "n_test": len(data[2]), "features": data[0].shape[1]}
+                _time_peers(row, factory, peer, data, files, workdir / stem, session,
+                            int(repeats), int(warmup), memory)
+                if msession is not None:
+                    _weka_memory(row, peer, files, msession)
                 rows.append(row)
     finally:
         for s in (session, msession):
@@ -503,31 +375,79 @@ def peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, random
     return out
 
 
-# ============================================================================
-# run: against the solver baselines
-# ============================================================================
+def _time_peers(row, factory, peer, data, files, stem, session, repeats, warmup, memory):
+    """Both sides' times (interleaved: Weka, then credal), accuracies and agreement,
+    and credal's memory peak, into ``row`` (see :func:`_peer_timings`)."""
+    Xtr, ytr, Xte, yte = data
+    truth = yte.cat.codes.to_numpy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(warmup):
+            _, pred = _credal_run(factory, Xtr, ytr, Xte)
+        if session is not None:
+            out = Path(f"{stem}-{peer.rsplit('.', 1)[1]}.pred")
+            session.run(peer, *files, 1, warmup, predictions=out)
+            wpred = np.loadtxt(out, dtype=int, ndmin=1)
+        ours, theirs = [], []
+        for _ in range(repeats):
+            if session is not None:
+                theirs.append(session.run(peer, *files)["best_s"])
+            secs, pred = _credal_run(factory, Xtr, ytr, Xte)
+            ours.append(secs)
+        codes = pd.Categorical(pred, categories=ytr.cat.categories).codes
+        row.update(credal_best_s=min(ours), credal_median_s=float(np.median(ours)),
+                   credal_accuracy=float(np.mean(codes == truth)))
+        if memory:
+            row["credal_peak_mb"] = _credal_peak_mb(factory, Xtr, ytr, Xte)
+    if session is not None:
+        row.update(weka_best_s=min(theirs), weka_median_s=float(np.median(theirs)),
+                   weka_accuracy=float(np.mean(wpred == truth)),
+                   agreement=float(np.mean(wpred == codes)))
+        row.update(ratio=row["weka_best_s"] / row["credal_best_s"],
+                   ratio_median=row["weka_median_s"] / row["credal_median_s"])
 
-def prepared_fold(name, random_state=0, n_splits=5):
-    """The first cross-validation fold of a data set, preprocessed as in the engine.
 
-    Parameters
-    ----------
-    name : str
-        Catalogue name.
-    random_state : int
-        Seed of the folds.
-    n_splits : int
+def _weka_memory(row, peer, files, msession):
+    """The JVM's memory of one run and the verdict against credal's peak, into ``row``:
+    the bounds of the first run, or of warm runs with collections forced when those
+    leave the verdict undecided."""
+    m = msession.memory(peer, *files)
+    row.update(weka_allocated_mb=m["allocated_mb"], weka_retained_mb=m["retained_mb"],
+               weka_peak_low_mb=m["peak_low_mb"], weka_peak_high_mb=m["peak_high_mb"],
+               memory_bounds="first run",
+               memory_verdict=_memory_verdict(row["credal_peak_mb"], m["peak_low_mb"],
+                                              m["peak_high_mb"]))
+    if row["memory_verdict"].startswith("within"):
+        # too few collections in one run: warm runs, collections forced
+        m = msession.sample(peer, *files)
+        row.update(weka_peak_low_mb=m["peak_low_mb"], weka_peak_high_mb=m["peak_high_mb"],
+                   memory_bounds=f"{m['runs']} warm runs, collections forced",
+                   memory_verdict=_memory_verdict(row["credal_peak_mb"], m["peak_low_mb"],
+                                                  m["peak_high_mb"], _SAMPLE_SLACK_MB))
 
-    Returns
-    -------
-    Xtr, ytr, Xte, yte
-        DataFrames of categoricals (MDL fitted on the training part) and labels.
-    """
+
+# ------------------------------------------ run: against the solver baselines
+
+def _complete_rows(name):
+    """``X, y`` of a catalogue data set: the rows with a class, index reset."""
+    ds = datasets.load(name)
+    keep = ~ds.y.isna().to_numpy()
+    return ds.X.loc[keep].reset_index(drop=True), ds.y.loc[keep].reset_index(drop=True)
+
+
+def _ordered(names):
+    """``names`` in the order of the leaderboard's registry."""
+    order = {e.name: i for i, e in enumerate(leaderboard.REGISTRY)}
+    return sorted(names, key=lambda n: order.get(n, len(order)))
+
+
+def _prepared_fold(name, random_state=0, n_splits=5):
+    """The first cross-validation fold (of ``n_splits``, seed ``random_state``) of a
+    catalogue data set, preprocessed as in the engine: ``Xtr, ytr, Xte, yte``, DataFrames
+    of categoricals (MDL fitted on the training part) and labels."""
     from credal.experiments import default_preprocessing, fold_splits
 
-    ds = datasets.load(name)
-    X, y = _complete_rows(ds)
-    X, y = X.reset_index(drop=True), y.reset_index(drop=True)
+    X, y = _complete_rows(name)
     _, _, tr, te = fold_splits(y, n_splits=n_splits, n_repeats=1,
                                random_state=random_state)[0]
     prep = default_preprocessing().fit(X.iloc[tr], y.iloc[tr])
@@ -547,51 +467,32 @@ def _best_time(fn, repeat, min_total=1.0):
     return best, out
 
 
-def throughput(names, classifiers=(), params=None, repeat=3, baseline_rows=50,
+def _throughput(names, classifiers=(), params=None, repeat=3, baseline_rows=50,
                baseline_seconds=3.0, random_state=0) -> pd.DataFrame:
     """Instances classified per second, ours and the solver baseline's.
 
-    On the first fold of each data set (:func:`prepared_fold`), each credal classifier
-    is fitted on the training part and its ``predict_set`` timed on the whole test
-    part (best of ``repeat``), from the integer code matrix of the test part (the
-    conversion from the DataFrame of categoricals is done once beforehand, as it would
-    be for any implementation) and, for reference, from the DataFrame itself, as the
-    engine passes it.  Its baseline (:data:`BASELINES`) then classifies the test rows
-    in order, one row per call on the same codes, in the same process, until
-    ``baseline_rows`` rows are done or ``baseline_seconds`` have passed (at least one
-    row); its rate is extrapolated from those rows, and its sets are compared with
-    ours on them.
+    On the first fold of each data set (:func:`_prepared_fold`, seed ``random_state``),
+    each credal classifier (``classifiers``: registry names, empty = all; ``params``) is
+    fitted on the training part and its ``predict_set`` timed on the whole test part
+    (best of ``repeat``), from the integer code matrix of the test part (the conversion
+    from the DataFrame of categoricals is done once beforehand, as it would be for any
+    implementation) and, for reference, from the DataFrame itself, as the engine passes
+    it.  Its baseline (:data:`BASELINES`) then classifies the test rows in order, one row
+    per call on the same codes, in the same process, until ``baseline_rows`` rows are
+    done or ``baseline_seconds`` have passed (at least one row); its rate is extrapolated
+    from those rows, and its sets are compared with ours on them.
 
-    Parameters
-    ----------
-    names : sequence of str
-        Data sets.
-    classifiers : sequence of str
-        Credal entries (empty = all).
-    params : dict, optional
-    repeat : int
-    baseline_rows : int
-    baseline_seconds : float
-    random_state : int
-        Seed of the folds.
-
-    Returns
-    -------
-    DataFrame
-        One row per (data set, classifier): ``n_train``, ``n_test``, ``classes``,
-        ``features``, ``fit_s``, ``ours_per_s`` (codes), ``ours_frame_per_s``
-        (DataFrame), ``baseline``, ``baseline_rows``,
-        ``baseline_per_s``, ``ratio`` (ours / baseline) and ``same_sets`` (rows where
-        the sets agree, out of ``baseline_rows``).
-    """
+    Returns one row per (data set, classifier): ``n_train``, ``n_test``, ``classes``,
+    ``features``, ``fit_s``, ``ours_per_s`` (codes), ``ours_frame_per_s`` (DataFrame),
+    ``baseline``, ``baseline_rows``, ``baseline_per_s``, ``ratio`` (ours / baseline) and
+    ``same_sets`` (rows where the sets agree, out of ``baseline_rows``)."""
     from credal.preprocessing import to_codes
 
-    credal_names = [e.name for e in entries(classifiers, kind="credal")]
     rows = []
     for name in names:
-        Xtr, ytr, Xte, yte = prepared_fold(name, random_state)
+        Xtr, ytr, Xte, yte = _prepared_fold(name, random_state)
         codes = to_codes(Xte)[0]
-        est = make_estimators(credal_names, params, n_features=Xtr.shape[1])
+        est = leaderboard.classifiers(classifiers, params, n_features=Xtr.shape[1])
         for cname, model in est.items():
             t = time.perf_counter()
             with warnings.catch_warnings():
@@ -620,40 +521,22 @@ def throughput(names, classifiers=(), params=None, repeat=3, baseline_rows=50,
     return pd.DataFrame(rows)
 
 
-def fit_scaling(name, classifiers=(), params=None, sizes=(), feature_counts=(),
+def _fit_scaling(name, classifiers=(), params=None, sizes=(), feature_counts=(),
                 repeat=3, random_state=0) -> pd.DataFrame:
     """Fit time against the number of training rows and of features.
 
-    The data set is preprocessed once (MDL fitted on all rows).  For each size ``n``
-    in ``sizes`` a stratified-free random subsample of ``n`` rows (seed
-    ``random_state``) is fitted with all features; for each ``k`` in
-    ``feature_counts`` the first ``k`` features of all rows are fitted.  Each time is
-    the best of ``repeat`` fits.
-
-    Parameters
-    ----------
-    name : str
-    classifiers : sequence of str
-        Credal entries (empty = all).
-    params : dict, optional
-    sizes, feature_counts : sequence of int
-    repeat : int
-    random_state : int
-
-    Returns
-    -------
-    DataFrame with columns ``classifier``, ``axis`` ("n" or "k"), ``value``,
-    ``fit_s``.
-    """
+    The data set ``name`` is preprocessed once (MDL fitted on all rows).  For each size
+    ``n`` in ``sizes`` a stratified-free random subsample of ``n`` rows (seed
+    ``random_state``) is fitted with all features; for each ``k`` in ``feature_counts``
+    the first ``k`` features of all rows are fitted.  Each time is the best of ``repeat``
+    fits of each credal classifier (``classifiers``, ``params``).  Returns the columns
+    ``classifier``, ``axis`` ("n" or "k"), ``value``, ``fit_s``."""
     from credal.experiments import default_preprocessing
 
-    ds = datasets.load(name)
-    X, y = _complete_rows(ds)
-    X, y = X.reset_index(drop=True), y.reset_index(drop=True)
+    X, y = _complete_rows(name)
     X = default_preprocessing().fit(X, y).transform(X)
     rng = np.random.default_rng(random_state)
     perm = rng.permutation(len(X))
-    credal_names = [e.name for e in entries(classifiers, kind="credal")]
     rows = []
     jobs = [("n", int(n), X.iloc[perm[:int(n)]], y.iloc[perm[:int(n)]])
             for n in sizes if int(n) <= len(X)]
@@ -663,11 +546,11 @@ def fit_scaling(name, classifiers=(), params=None, sizes=(), feature_counts=(),
         _, _, Xs, ys = min(jobs, key=lambda j: len(j[2]) * j[2].shape[1])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            for model in make_estimators(credal_names, params,
-                                         n_features=Xs.shape[1]).values():
+            for model in leaderboard.classifiers(classifiers, params,
+                                                 n_features=Xs.shape[1]).values():
                 model.fit(Xs, ys)
     for axis, value, Xs, ys in jobs:
-        est = make_estimators(credal_names, params, n_features=Xs.shape[1])
+        est = leaderboard.classifiers(classifiers, params, n_features=Xs.shape[1])
         for cname, model in est.items():
             def fit(model=model, Xs=Xs, ys=ys):
                 with warnings.catch_warnings():
@@ -679,29 +562,17 @@ def fit_scaling(name, classifiers=(), params=None, sizes=(), feature_counts=(),
     return pd.DataFrame(rows)
 
 
-def peak_memory(name, classifiers=(), params=None, random_state=0) -> pd.DataFrame:
+def _peak_memory(name, classifiers=(), params=None, random_state=0) -> pd.DataFrame:
     """Peak memory (tracemalloc) of fitting and of classifying, and the model's size.
 
-    On the first fold of ``name`` (:func:`prepared_fold`), each credal classifier is
-    fitted and then classifies the test part (``predict_set``) under
-    :mod:`tracemalloc`; the peaks count the memory allocated by Python and numpy
-    during each call beyond what was allocated before it.
-
-    Parameters
-    ----------
-    name : str
-    classifiers : sequence of str
-    params : dict, optional
-    random_state : int
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``fit peak MB``, ``predict_set peak MB``,
-    ``model MB`` (pickled size), ``n_train``, ``n_test``, ``features``.
-    """
-    Xtr, ytr, Xte, _ = prepared_fold(name, random_state)
-    credal_names = [e.name for e in entries(classifiers, kind="credal")]
-    est = make_estimators(credal_names, params, n_features=Xtr.shape[1])
+    On the first fold of ``name`` (:func:`_prepared_fold`), each credal classifier
+    (``classifiers``, ``params``) is fitted and then classifies the test part
+    (``predict_set``) under :mod:`tracemalloc`; the peaks count the memory allocated by
+    Python and numpy during each call beyond what was allocated before it.  Returns a
+    DataFrame indexed by classifier: ``fit peak MB``, ``predict_set peak MB``, ``model MB``
+    (pickled size), ``n_train``, ``n_test``, ``features``."""
+    Xtr, ytr, Xte, _ = _prepared_fold(name, random_state)
+    est = leaderboard.classifiers(classifiers, params, n_features=Xtr.shape[1])
     rows = []
     for cname, model in est.items():
         tracemalloc.start()
@@ -725,25 +596,97 @@ def peak_memory(name, classifiers=(), params=None, random_state=0) -> pd.DataFra
     return pd.DataFrame(rows).set_index("classifier")
 
 
-# ============================================================================
-# tables
-# ============================================================================
-
-def peer_table(peers) -> pd.DataFrame:
-    """The headline: Weka's time over credal's, per classifier and data set.
+def classifiers(credal=(), params=None) -> dict:
+    """The line-up: credal's peers of Weka, then the credal classifiers timed against
+    their solver baselines.
 
     Parameters
     ----------
-    peers : DataFrame
-        :func:`peer_timings`.
+    credal : sequence of str
+        Names of the leaderboard's registry (empty = every credal classifier), as for
+        :func:`credal.chapters.leaderboard.classifiers`.
+    params : dict, optional
+        Their parameters (:data:`credal.chapters.leaderboard.DEFAULT_PARAMS` keys).
 
     Returns
     -------
-    DataFrame
-        Rows "classifier vs peer", one column per data set: the ratio of the best
-        times (≥ 1 = credal at least as fast).  Without Weka: credal's best time in
-        ms instead (``attrs["values"]`` says which).
+    dict of str -> estimator
+        ``"C4.5"``, ``"naive Bayes"`` and ``"AODE"`` (set up as Weka's J48, NaiveBayes
+        and AODE estimate), then the credal classifiers (registry names).
     """
+    return {**{name: factory() for name, (_, _, factory) in _PEERS.items()},
+            **leaderboard.classifiers(credal, params)}
+
+
+def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
+        throughput_datasets=(), classifiers=(), params=None, repeat=3, baseline_rows=40,
+        baseline_seconds=2.0, scaling_dataset=None, scaling_sizes=(), features_dataset=None,
+        feature_counts=(), memory_dataset=None, timings_profile=None,
+        random_state=0) -> dict:
+    """Every measurement of the chapter (a part whose data sets are not given is skipped).
+
+    Parameters
+    ----------
+    peer_datasets : sequence of str
+        Data sets of the comparison with Weka (``"<name> x<k>"`` repeats both parts
+        ``k`` times), timed by :func:`_peer_timings` with ``peer_repeats`` interleaved
+        rounds after ``peer_warmup`` untimed runs per side, and memory when
+        ``peer_memory``.
+    throughput_datasets : sequence of str
+        Instances per second of the credal classifiers ``classifiers`` (registry names,
+        empty = all; parameters ``params``) and of their solver baselines, on the first
+        fold of each (:func:`_throughput`: best of ``repeat``, at most
+        ``baseline_rows`` instances or ``baseline_seconds`` per baseline).
+    scaling_dataset, scaling_sizes : str, sequence of int
+        Fit time against the number of rows, on random subsamples of this data set.
+    features_dataset, feature_counts : str, sequence of int
+        Fit time against the number of features, on the first ``k`` features.
+    memory_dataset : str
+        :mod:`tracemalloc` peaks on the first fold of this data set.
+    timings_profile : str
+        The profile of ``results/_timings/<profile>.csv`` holding the chapters' times.
+    random_state : int
+        Seed of the splits, folds and subsamples.
+
+    Returns
+    -------
+    dict
+        ``peers``, ``throughput``, ``scaling`` (both axes), ``memory``, ``timings``
+        (DataFrames, where measured) and ``settings`` (a dict: the data sets, the
+        baselines' limits and the profile, for the text).
+    """
+    out = {"settings": dict(scaling_dataset=scaling_dataset, features_dataset=features_dataset,
+                            memory_dataset=memory_dataset, baseline_rows=baseline_rows,
+                            baseline_seconds=baseline_seconds, profile=timings_profile)}
+    if peer_datasets:
+        out["peers"] = _peer_timings(peer_datasets, repeats=peer_repeats, warmup=peer_warmup,
+                                     memory=peer_memory, random_state=random_state)
+    kw = dict(classifiers=classifiers, params=params, repeat=repeat, random_state=random_state)
+    if throughput_datasets:
+        out["throughput"] = _throughput(throughput_datasets, baseline_rows=baseline_rows,
+                                        baseline_seconds=baseline_seconds, **kw)
+    if scaling_dataset or features_dataset:
+        parts = [_fit_scaling(scaling_dataset, sizes=scaling_sizes, **kw)] \
+            if scaling_dataset else []
+        if features_dataset:
+            parts.append(_fit_scaling(features_dataset, feature_counts=feature_counts, **kw))
+        out["scaling"] = pd.concat(parts, ignore_index=True)
+    if memory_dataset:
+        out["memory"] = _peak_memory(memory_dataset, classifiers=classifiers, params=params,
+                                     random_state=random_state)
+    if timings_profile:
+        out["timings"] = _chapter_timings(timings_profile)
+    return out
+
+
+# --------------------------------------------------------------------- tables
+
+def _peer_table(peers) -> pd.DataFrame:
+    """The headline: Weka's time over credal's, per classifier and data set.
+
+    Rows "classifier vs peer" of :func:`_peer_timings`, one column per data set: the
+    ratio of the best times (≥ 1 = credal at least as fast).  Without Weka: credal's best
+    time in ms instead (``attrs["values"]`` says which)."""
     weka = "ratio" in peers
     label = peers["classifier"] + (" vs " + peers["peer"] if weka else "")
     out = peers.assign(row=label).pivot(index="row", columns="dataset",
@@ -757,19 +700,9 @@ def peer_table(peers) -> pd.DataFrame:
     return out
 
 
-def peer_details(peers) -> pd.DataFrame:
-    """Times (ms), accuracies, agreement and memory of the peer comparison, one row per
-    data set and classifier (the Weka columns only when Weka ran).
-
-    Parameters
-    ----------
-    peers : DataFrame
-        :func:`peer_timings`.
-
-    Returns
-    -------
-    DataFrame
-    """
+def _peer_details(peers) -> pd.DataFrame:
+    """Times (ms), accuracies, agreement and memory of :func:`_peer_timings`, one row per
+    data set and classifier (the Weka columns only when Weka ran)."""
     names = {"credal_best_s": "credal best (ms)", "credal_median_s": "credal median (ms)",
              "weka_best_s": "Weka best (ms)", "weka_median_s": "Weka median (ms)",
              "ratio": "ratio (best)", "ratio_median": "ratio (median)",
@@ -785,19 +718,10 @@ def peer_details(peers) -> pd.DataFrame:
     return out.rename(columns=names)
 
 
-def scaling_slopes(scaling) -> pd.DataFrame:
-    """Least-squares slopes of log fit time against log n and log k.
-
-    Parameters
-    ----------
-    scaling : DataFrame
-        :func:`fit_scaling`.
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``slope n``, ``s.e. n``, ``slope k``, ``s.e. k``
-    (NaN with fewer than three points).
-    """
+def _scaling_slopes(scaling) -> pd.DataFrame:
+    """Least-squares slopes of log fit time against log n and log k (:func:`_fit_scaling`):
+    indexed by classifier, ``slope n``, ``s.e. n``, ``slope k``, ``s.e. k`` (NaN with fewer
+    than three points)."""
     rows = {}
     for (clf, axis), g in scaling.groupby(["classifier", "axis"], sort=False):
         x, yv = np.log(g["value"].to_numpy(float)), np.log(g["fit_s"].to_numpy(float))
@@ -816,26 +740,15 @@ def scaling_slopes(scaling) -> pd.DataFrame:
     return out[cols].loc[_ordered(out.index)]
 
 
-def chapter_timings(profile="paper", root=None, notebooks=None) -> pd.DataFrame:
+def _chapter_timings(profile="paper", root=None, notebooks=None) -> pd.DataFrame:
     """Wall time of every chapter as recorded by ``book/execute.py``.
 
-    ``book/execute.py`` updates ``results/_timings/<profile>.csv`` as each notebook
-    finishes; a chapter never executed at that profile, or not yet executed in the
-    current run, has no time (the performance chapter is executed last for this).
-
-    Parameters
-    ----------
-    profile : str
-        Profile name (the file's stem).
-    root : path-like, optional
-        Project root (default: the current directory).
-    notebooks : sequence of str, optional
-        Chapter names (default: the stems of ``notebooks/*.md`` under ``root``).
-
-    Returns
-    -------
-    DataFrame indexed by chapter: ``seconds`` (NaN = not measured) and ``status``.
-    """
+    ``book/execute.py`` updates ``results/_timings/<profile>.csv`` (under ``root``, default
+    the current directory) as each notebook finishes; a chapter never executed at that
+    profile, or not yet executed in the current run, has no time (the performance chapter
+    is executed last for this).  ``notebooks``: chapter names (default: the stems of
+    ``notebooks/*.md`` under ``root``).  Returns a DataFrame indexed by chapter:
+    ``seconds`` (NaN = not measured) and ``status``."""
     base = Path(root) if root is not None else Path.cwd()
     if notebooks is None:
         notebooks = sorted(p.stem for p in (base / "notebooks").glob("*.md"))
@@ -849,36 +762,20 @@ def chapter_timings(profile="paper", root=None, notebooks=None) -> pd.DataFrame:
     return out
 
 
-def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
+def _goals_table(throughput_table, timings, slopes=None, own_seconds=None,
                 own_name="performance", budgets=None, ratio_goal=1000.0,
                 book_goal_minutes=20.0, peers=None) -> pd.DataFrame:
     """The project's performance goals against what was measured.
 
-    Parameters
-    ----------
-    throughput_table : DataFrame
-        :func:`throughput`.
-    timings : DataFrame
-        :func:`chapter_timings`.
-    slopes : DataFrame, optional
-        :func:`scaling_slopes`; adds "learning is linear in n" (slope ≤ 1.2).
-    own_seconds : float, optional
-        This chapter's own running time in the current run (replaces its recorded
-        time, which is from an earlier run).
-    own_name : str
-    budgets : dict of str -> float, optional
-        Chapter -> budget in minutes.
-    ratio_goal : float
-    book_goal_minutes : float
-    peers : DataFrame, optional
-        :func:`peer_timings`; adds "at least as fast as the Weka peer" per classifier
-        (not measured when Weka did not run).
-
-    Returns
-    -------
-    DataFrame with columns ``goal``, ``measured``, ``met`` ("yes", "no", "undecided"
-    (memory within the bounds of the JVM's peak) or "not measured").
-    """
+    ``throughput_table`` (:func:`_throughput`): at least ``ratio_goal`` times the solver
+    baseline's rate; ``timings`` (:func:`_chapter_timings`, this chapter's time replaced
+    by ``own_seconds``, its running time in the current run): the chapters' ``budgets``
+    (chapter -> minutes) and the whole book within ``book_goal_minutes``; ``slopes``
+    (:func:`_scaling_slopes`, optional): learning linear in n (slope ≤ 1.2); ``peers``
+    (:func:`_peer_timings`, optional): at least as fast as the Weka peer, and peak memory
+    at most its (not measured when Weka did not run).  Returns the columns ``goal``,
+    ``measured``, ``met`` ("yes", "no", "undecided" (memory within the bounds of the
+    JVM's peak) or "not measured")."""
     rows = []
     for clf, g in (peers.groupby("classifier", sort=False) if peers is not None else ()):
         goal = f"{clf}: at least as fast as {g['peer'].iloc[0]} (fit + classification)"
@@ -933,11 +830,86 @@ def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
     return pd.DataFrame(rows)
 
 
-# ============================================================================
-# numbers for the text
-# ============================================================================
+def tables(results, own_seconds=None, budgets=None) -> dict:
+    """Every table of the chapter, from :func:`run`'s measurements (those it made).
 
-def performance_numbers(tp, slopes, memory, timings) -> dict:
+    Parameters
+    ----------
+    results : dict
+        :func:`run`.
+    own_seconds : float, optional
+        This chapter's own running time in this run, for the goals (it replaces the
+        recorded time of an earlier run).
+    budgets : dict of str -> float, optional
+        Chapter -> budget in minutes, for the goals.
+
+    Returns
+    -------
+    dict of str -> DataFrame
+        ``peers`` (:func:`_peer_timings`, with its ``attrs``), ``peers_headline``
+        (Weka's time over credal's, classifier by data set), ``peers_details`` (times in
+        ms, accuracies, agreement, memory), ``throughput``, ``fit_scaling``,
+        ``fit_slopes`` (log-log slopes of fit time against n and k), ``peak_memory``,
+        ``chapter_timings``, ``goals`` (the project's goals against the measurements;
+        needs the throughput and the timings) and ``settings`` (the run's settings
+        and ``seconds``, ``own_seconds``, for the text).
+    """
+    out = {}
+    if "peers" in results:
+        out.update(peers=results["peers"], peers_headline=_peer_table(results["peers"]),
+                   peers_details=_peer_details(results["peers"]))
+    for key, name in (("throughput", "throughput"), ("scaling", "fit_scaling"),
+                      ("memory", "peak_memory"), ("timings", "chapter_timings")):
+        if key in results:
+            out[name] = results[key]
+    if "scaling" in results:
+        out["fit_slopes"] = _scaling_slopes(results["scaling"])
+    if "throughput" in results and "timings" in results:
+        out["goals"] = _goals_table(results["throughput"], results["timings"],
+                                    out.get("fit_slopes"), own_seconds=own_seconds,
+                                    own_name="performance", budgets=budgets,
+                                    peers=results.get("peers"))
+    settings = {**results["settings"], "seconds": own_seconds}
+    out["settings"] = pd.DataFrame({"value": list(settings.values())}, dtype=object,
+                                   index=pd.Index(list(settings), name="setting"))
+    return out
+
+
+# ------------------------------------------------------- numbers for the text
+
+def numbers(tables) -> dict:
+    """Strings quoted in the performance chapter's text (glued by the notebook).
+
+    Parameters
+    ----------
+    tables : dict of str -> DataFrame
+        :func:`tables`.
+
+    Returns
+    -------
+    dict of str -> str
+        The numbers of the tables present, this machine (``machine``), the run's
+        settings and, when :func:`tables` was given it, this chapter's time in
+        minutes (``elapsed``).
+    """
+    st = tables["settings"]["value"]
+    out = {"machine": f"{platform.machine()}, {os.cpu_count()} logical CPUs, Python "
+                      f"{platform.python_version()}",
+           "profile": st["profile"], "scaling_dataset": st["scaling_dataset"],
+           "features_dataset": st["features_dataset"], "memory_dataset": st["memory_dataset"],
+           "baseline_rows": str(st["baseline_rows"]),
+           "baseline_seconds": f"{st['baseline_seconds']:g}"}
+    if st["seconds"] is not None:
+        out["elapsed"] = f"{st['seconds'] / 60:.1f}"
+    if {"throughput", "fit_slopes", "peak_memory", "chapter_timings"} <= set(tables):
+        out.update(_performance_numbers(tables["throughput"], tables["fit_slopes"],
+                                        tables["peak_memory"], tables["chapter_timings"]))
+    if "peers" in tables:
+        out.update(_peer_numbers(tables["peers"]))
+    return out
+
+
+def _performance_numbers(tp, slopes, memory, timings) -> dict:
     """Strings quoted in the performance chapter's text.
 
     Returns
@@ -983,7 +955,7 @@ def performance_numbers(tp, slopes, memory, timings) -> dict:
     return out
 
 
-def peer_numbers(peers) -> dict:
+def _peer_numbers(peers) -> dict:
     """Strings quoted in the text about the peer comparison.
 
     Returns
@@ -1035,9 +1007,7 @@ def peer_numbers(peers) -> dict:
     return out
 
 
-# ============================================================================
-# figures
-# ============================================================================
+# -------------------------------------------------------------------- figures
 
 def performance_throughput(tp):
     """Instances classified per second: ours against the solver baseline.
@@ -1045,7 +1015,7 @@ def performance_throughput(tp):
     Parameters
     ----------
     tp : DataFrame
-        :func:`throughput`.
+        :func:`_throughput`.
 
     Returns
     -------
@@ -1095,9 +1065,9 @@ def performance_scaling(scaling, slopes=None):
     Parameters
     ----------
     scaling : DataFrame
-        :func:`fit_scaling`.
+        :func:`_fit_scaling`.
     slopes : DataFrame, optional
-        :func:`scaling_slopes` (shown in the legends).
+        :func:`_scaling_slopes` (shown in the legends).
 
     Returns
     -------

@@ -117,11 +117,11 @@ def test_headline_table_verdicts_and_override():
     assert _verdicts.verdicts(stale).tolist() == df["verdict"].tolist()
 
 
-def test_headline_table_override_survives_collect(tmp_path):
+def test_headline_table_override_survives_the_report(tmp_path):
     from credal.chapters import reproduction_report
     df = _verdicts.headline_table(_rows(), paper="P", chapter="c")
     _display.save_table(df, "c", "headline", root=tmp_path, index=False)
-    got = reproduction_report.collect(tmp_path)
+    got = reproduction_report.run(tmp_path)
     assert got["verdict"].tolist() == df["verdict"].tolist()
     assert list(got.columns) == _verdicts.HEADLINE_COLUMNS + ["verdict"]
 
