@@ -4,18 +4,21 @@ Reruns the experiments of Dash & Cooper's Sec. 4.2 (their Procedure 2): data dra
 from random Bayesian networks (Procedure 1) and from ALARM and HEPAR II, the
 model-averaged naive Bayes (MA) against the naive Bayes with every arc (MAP), both
 :class:`credal.averaging.ModelAveragedNaiveBayes`, scored by ROC area through
-:func:`credal.experiments.cross_validate`. Here: the two classifiers and the integer
-code preprocessing, the trial loops (:func:`random_network_trials`,
-:func:`network_trials`) and the closed-form check (:func:`enumeration_check`), the
-chapter's tables beside the paper's statements, the numbers for the text, the
-headline rows of the reproduction report and the figures (the layout of the paper's
-Figures 2-5). Generic ROC helpers live in :mod:`credal.metrics`.
+:func:`credal.experiments.cross_validate`. The chapter's interface: the two classifiers
+(:func:`classifiers`), every run (:func:`run`: the closed-form check by enumeration and
+the trials of each test, sampled in batches by :func:`sample_random_trials`), the
+tables beside the paper's statements (:func:`tables`), the numbers for the text
+(:func:`numbers`), the headline rows of the reproduction report (:data:`HEADLINE`) and
+the figures (the layout of the paper's Figures 2-5). Generic ROC helpers live in
+:mod:`credal.metrics`.
 """
 
 from __future__ import annotations
 
 import time
 import zlib
+from dataclasses import dataclass
+from functools import partial
 
 import joblib
 import numpy as np
@@ -25,16 +28,8 @@ from scipy.special import logsumexp
 
 from credal import datasets, experiments
 from credal.averaging import ModelAveragedNaiveBayes, naive_family_statistics
-from credal.chapters._display import (
-    at_a_glance,
-    book_style,
-    comparison_layout,
-    comparison_table,
-    save_table,
-    show_table,
-    TEXT_WIDTH,
-)
-from credal.chapters._verdicts import headline_table, tolerance
+from credal.chapters._display import TEXT_WIDTH
+from credal.chapters._verdicts import Headline, Headlines, Published, Reading, verdict_counts
 from credal.metrics import (
     binary_log_odds,
     binary_roc_areas,
@@ -52,44 +47,11 @@ from credal.networks import (
     split_class,
 )
 
-__all__ = [
-    "enumeration_check",
-    "random_network_trials",
-    "network_trials",
-    "summarise_tests",
-    "display_summary",
-    "settings_table",
-    "paper_comparison",
-    "shared_setting",
-    "chapter_numbers",
-    "headline",
-    "chance_count",
-    "chance_probability",
-    "paper_trials",
-    "columns_comparison",
-    "CPT_COLUMNS",
-    "random_networks_figure",
-    "delta_roc_figure",
-    "save_table",
-    "show_table",
-    "comparison_table",
-    "book_style",
-    "at_a_glance",
-    "CITATION",
-    "glance_mapping",
-    "glance",
-    "summary_view",
-    "statements_view",
-    "shared_view",
-    "columns_view",
-    "headline_view",
-    "paper_bands",
-]
+__all__ = ["CITATION", "HEADLINE", "classifiers", "run", "tables", "numbers",
+           "sample_random_trials", "random_networks_figure", "delta_roc_figure"]
 
 #: The paper, as the chapter's at-a-glance box cites it (title and authors as in
 #: ../shared/papers/dash-cooper-exact-model-averaging-naive-bayes.txt).
-_CHAPTER = "exact-model-averaging"
-
 CITATION = ("D. Dash and G. F. Cooper (2002). *Exact model averaging with naive Bayesian "
             "classifiers*. ICML 2002 (International Conference on Machine Learning).")
 
@@ -100,10 +62,10 @@ CITATION = ("D. Dash and G. F. Cooper (2002). *Exact model averaging with naive 
 
 
 #: Names of the two classifiers in the engine's tables.
-MA_NAME, MAP_NAME = "MA naive", "MAP naive"
+_MA, _MAP = "MA naive", "MAP naive"
 
 
-def dash_cooper_classifiers(min_categories=2):
+def classifiers(min_categories=2):
     """The two classifiers Dash & Cooper compare, with the K2 prior and uniform structure prior.
 
     Parameters
@@ -115,14 +77,14 @@ def dash_cooper_classifiers(min_categories=2):
     Returns
     -------
     dict of str -> ModelAveragedNaiveBayes
-        ``MA_NAME``: exact averaging over all naive structures (``structure="average"``);
-        ``MAP_NAME``: every arc, posterior-mean parameters (``structure="full"``).
+        ``"MA naive"``: exact averaging over all naive structures (``structure="average"``);
+        ``"MAP naive"``: every arc, posterior-mean parameters (``structure="full"``).
     """
     return {
-        MA_NAME: ModelAveragedNaiveBayes(alpha=1.0, arc_prior=0.5, prior="k2",
-                                         structure="average", min_categories=min_categories),
-        MAP_NAME: ModelAveragedNaiveBayes(alpha=1.0, arc_prior=0.5, prior="k2",
-                                          structure="full", min_categories=min_categories),
+        _MA: ModelAveragedNaiveBayes(alpha=1.0, arc_prior=0.5, prior="k2",
+                                     structure="average", min_categories=min_categories),
+        _MAP: ModelAveragedNaiveBayes(alpha=1.0, arc_prior=0.5, prior="k2",
+                                      structure="full", min_categories=min_categories),
     }
 
 
@@ -143,7 +105,7 @@ _BATCH_CELLS = 1 << 22
 _MAX_BATCH_TRIALS = 50
 
 
-def roc_areas(result):
+def _roc_areas(result):
     """One ROC area per (data set, classifier) from the engine's predictions table.
 
     Parameters
@@ -164,7 +126,7 @@ def roc_areas(result):
     """
     pred = result.predictions
     if pred.empty or pred["proba"].isna().any():
-        raise ValueError("roc_areas needs the predictions table with class probabilities "
+        raise ValueError("_roc_areas needs the predictions table with class probabilities "
                          "(keep_predictions=True, classifiers with predict_proba)")
     # groups numbered in order of first appearance, like drop_duplicates keeps them
     gid = pred.groupby(["dataset", "classifier"], sort=False).ngroup().to_numpy()
@@ -199,10 +161,10 @@ def _evaluate_trials(items, meta, classifiers, cache_dir):
         # categorical columns per trial (most of the engine's time otherwise)
         classifiers, items, use_predefined_split=True, preprocessing=None, keep_codes=True,
         n_jobs=1, cache_dir=cache_dir, progress=False, keep_predictions=True)
-    areas = roc_areas(res).pivot(index="dataset", columns="classifier", values="roc_area")
+    areas = _roc_areas(res).pivot(index="dataset", columns="classifier", values="roc_area")
     out = meta.copy()
-    out["roc_ma"] = areas.loc[out["dataset"], MA_NAME].to_numpy()
-    out["roc_map"] = areas.loc[out["dataset"], MAP_NAME].to_numpy()
+    out["roc_ma"] = areas.loc[out["dataset"], _MA].to_numpy()
+    out["roc_map"] = areas.loc[out["dataset"], _MAP].to_numpy()
     return out
 
 
@@ -249,7 +211,7 @@ def _random_batch(test, n_features, max_parents, n_train, n_test, trials, random
     meta = pd.DataFrame({"dataset": names, "test": test, "n_features": n_features,
                          "max_parents": max_parents, "n_train": n_train, "n_test": n_test,
                          "trial": list(trials), "class_node": [f"X{c + 1}" for c in cls]})
-    out = _evaluate_trials(items, meta, dash_cooper_classifiers(2), cache_dir)
+    out = _evaluate_trials(items, meta, classifiers(2), cache_dir)
     return out, {"generate": t1 - t0, "engine": time.perf_counter() - t1,
                  "cpu": time.process_time() - c0}
 
@@ -283,7 +245,7 @@ def _network_batch(test, network, class_node, n_train, n_test, trials, random_st
                          "max_parents": network.max_in_degree, "n_train": n_train,
                          "n_test": n_test, "trial": list(trials),
                          "class_node": network.nodes[k]})
-    clf = dash_cooper_classifiers(np.delete(network.n_states, k))
+    clf = classifiers(np.delete(network.n_states, k))
     out = _evaluate_trials(items, meta, clf, cache_dir)
     return out, {"generate": t1 - t0, "engine": time.perf_counter() - t1,
                  "cpu": time.process_time() - c0}
@@ -375,7 +337,7 @@ def _dense_key_sums(xf, parents, m, n_states):
 #: :class:`credal.networks.RandomNetwork`), or as normalised independent uniforms (the
 #: chapter's sensitivity run: a common reading of "uniform", more concentrated near the
 #: centre of the simplex).
-CPT_COLUMNS = ("simplex", "normalised-uniforms")
+_CPT_COLUMNS = ("simplex", "normalised-uniforms")
 
 
 def _positive_columns(h, keys, n_states, columns="simplex"):
@@ -387,8 +349,8 @@ def _positive_columns(h, keys, n_states, columns="simplex"):
     by element; ``"normalised-uniforms"`` normalises the same uniforms instead of
     their exponential transforms.
     """
-    if columns not in CPT_COLUMNS:
-        raise ValueError(f"columns must be one of {CPT_COLUMNS}; got {columns!r}")
+    if columns not in _CPT_COLUMNS:
+        raise ValueError(f"columns must be one of {_CPT_COLUMNS}; got {columns!r}")
     scale = 1.0 / 9007199254740992.0
 
     def weight(u):
@@ -438,7 +400,7 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     n_states : int >= 2
         States of every node.
     columns : {"simplex", "normalised-uniforms"}
-        How CPT columns are drawn (:data:`CPT_COLUMNS`); the equivalence above holds
+        How CPT columns are drawn (:data:`_CPT_COLUMNS`); the equivalence above holds
         for ``"simplex"``, the other keeps the structures, class nodes and uniforms.
 
     Returns
@@ -510,7 +472,7 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     return np.ascontiguousarray(x.transpose(0, 2, 1)), cls
 
 
-def random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_trials=500,
+def _random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_trials=500,
                           test="random", random_state=0, n_jobs=1, cache_dir=None,
                           max_batch_cells=_BATCH_CELLS, columns="simplex", seed_test=None):
     """Dash & Cooper's Procedure 2 on random networks (Procedure 1), through the engine.
@@ -518,7 +480,7 @@ def random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_tri
     For every combination of the given ``n_features`` (N), ``n_train`` (N_r) and
     ``max_parents`` (N_k), and every trial: draw a random network over N + 1 binary
     nodes, pick the class node uniformly, sample N_r + N_test records, fit the
-    MA and MAP naive classifiers (:func:`dash_cooper_classifiers`) on the first N_r
+    MA and MAP naive classifiers (:func:`classifiers`) on the first N_r
     and score both on the rest by ROC area.
 
     Trials are generated in batches (:func:`sample_random_trials`),
@@ -547,7 +509,7 @@ def random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_tri
     max_batch_cells : int
         Records x nodes generated at once by one batch (memory bound).
     columns : {"simplex", "normalised-uniforms"}
-        How CPT columns are drawn (:data:`CPT_COLUMNS`; the paper's reading is
+        How CPT columns are drawn (:data:`_CPT_COLUMNS`; the paper's reading is
         "simplex", the other is the chapter's sensitivity run).
     seed_test : str, optional
         Test name used in the seeds instead of ``test`` (a sensitivity run then
@@ -582,7 +544,7 @@ def random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_tri
     return out
 
 
-def network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
+def _network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
                    test=None, random_state=0, n_jobs=1, cache_dir=None,
                    max_batch_cells=_BATCH_CELLS):
     """Dash & Cooper's Procedure 2 on a fixed network (ALARM, HEPAR II), through the engine.
@@ -591,7 +553,7 @@ def network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
     N_r + N_test records from ``network``, fit the MA and MAP naive classifiers on
     the first N_r with the node as class and every other node as a feature, and
     score both on the rest by ROC area. Batching, seeds and parallelism as in
-    :func:`random_network_trials`.
+    :func:`_random_network_trials`.
 
     Parameters
     ----------
@@ -603,12 +565,12 @@ def network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
     test : str, optional
         Name of the test (default: the network's name).
     random_state, n_jobs, cache_dir, max_batch_cells
-        As in :func:`random_network_trials`.
+        As in :func:`_random_network_trials`.
 
     Returns
     -------
     DataFrame
-        As :func:`random_network_trials`, with ``network`` and ``class_node``.
+        As :func:`_random_network_trials`, with ``network`` and ``class_node``.
     """
     if isinstance(network, str):
         network = load_network(network)
@@ -639,7 +601,7 @@ def _finish(frames, sort):
     return _add_deltas(df)
 
 
-def enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, random_state=0):
+def _enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, random_state=0):
     """Compare the closed-form averaged classifier with explicit averaging over 2**N structures.
 
     Data come from one random network (Procedure 1, binary nodes, class node chosen
@@ -657,9 +619,9 @@ def enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, ran
     Returns
     -------
     dict
-        ``n_structures``, ``max_abs_difference`` (largest difference of a class
-        probability over the test records), ``same_class`` (share of test records
-        on which both pick the same class) and ``n_test``.
+        ``n_features``, ``n_structures``, ``max_abs_difference`` (largest difference
+        of a class probability over the test records), ``same_class`` (share of test
+        records on which both pick the same class) and ``n_test``.
     """
     if not 1 <= int(n_features) <= 16:
         raise ValueError(f"n_features must lie in [1, 16] (2**N structures); got {n_features!r}")
@@ -684,18 +646,15 @@ def enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, ran
     # P(c, f | D) = sum over structures of P(c, f | S, D) P(S | D), then conditioned on f
     avg = logsumexp(log_post[:, None, None] + joint, axis=0)
     slow = np.exp(avg - logsumexp(avg, axis=1, keepdims=True))
-    return {"n_structures": int(2**n_features), "n_test": int(n_test),
+    return {"n_features": int(n_features), "n_structures": int(2**n_features),
+            "n_test": int(n_test),
             "max_abs_difference": float(np.abs(fast - slow).max()),
             "same_class": float(np.mean(fast.argmax(1) == slow.argmax(1)))}
 
 
-# --------------------------------------------------------------------------------------
-# Tables of the chapter: our means beside the paper's statements
-# --------------------------------------------------------------------------------------
-
-
-#: Tests of the chapter, their setting column and the paper's figure.
-DASH_COOPER_TESTS = {
+#: The chapter's tests, their setting column and the paper's figure; ``"columns"`` is the
+#: sensitivity run (the nodes test with other CPT columns), which is not the paper's.
+_TESTS = {
     "nodes": ("n_features", "Fig. 2(a)"),
     "records": ("n_train", "Fig. 2(b)"),
     "density": ("max_parents", "Fig. 2(c)"),
@@ -703,11 +662,75 @@ DASH_COOPER_TESTS = {
     "alarm": ("n_train", "Fig. 4"),
     "hepar2": ("n_train", "Fig. 5"),
 }
+
+
+def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=None):
+    """Every computation of the chapter: the check by enumeration and the trials of each test.
+
+    Parameters
+    ----------
+    settings : dict of str -> dict
+        Test name (``"nodes"``, ``"records"``, ``"density"``, ``"worst-case"``,
+        ``"alarm"``, ``"hepar2"`` and the sensitivity run ``"columns"``) -> its
+        settings. A random-network test takes the keyword arguments of Procedure 2 on
+        random networks: ``n_features``, ``n_train``, ``max_parents`` (int or list of
+        int), ``n_test``, ``n_trials`` and optionally ``test`` (the name in the seeds;
+        default the key), ``seed_test`` and ``columns`` (``"simplex"`` or
+        ``"normalised-uniforms"``, how CPT columns are drawn); a network test takes
+        ``network`` (a shipped network's name or a network), ``class_nodes``,
+        ``n_train``, ``n_test`` and ``n_trials``. Trial ``t`` of a setting always gets
+        the same seed, derived from ``random_state``, the test's name, the setting and
+        ``t``: results do not depend on ``n_jobs``, on the batch size or on which other
+        tests run.
+    check_n_features : int or None
+        Features of the check by enumeration (``2**N`` structures); None skips it.
+    random_state : int
+    n_jobs : int
+        joblib workers over batches of trials.
+    cache_dir : path-like, optional
+        The engine's cache of finished (trial, classifier) pairs.
+
+    Returns
+    -------
+    dict
+        ``"trials"``: test -> DataFrame, one row per (setting, trial) with ``test``,
+        ``n_features``, ``max_parents``, ``n_train``, ``n_test``, ``trial``,
+        ``class_node``, ``roc_ma``, ``roc_map``, ``delta_roc`` and
+        ``delta_roc_remaining`` (percent; NaN where the test records hold a single
+        class; network tests add ``network``), whose ``attrs["seconds"]`` holds the
+        workers' time generating data, in the engine and on the processor;
+        ``"check"``: the check by enumeration (``n_features``, ``n_structures``,
+        ``n_test``, ``max_abs_difference``, ``same_class``); ``"seconds"``: test ->
+        wall time of its trials.
+    """
+    out = {"trials": {}, "seconds": {}, "check": None}
+    if check_n_features is not None:
+        out["check"] = _enumeration_check(n_features=check_n_features,
+                                          random_state=random_state)
+    for key, kw in settings.items():
+        kw = dict(kw)
+        t0 = time.perf_counter()
+        if "network" in kw:
+            trials = _network_trials(kw.pop("network"), random_state=random_state,
+                                     n_jobs=n_jobs, cache_dir=cache_dir, **kw)
+        else:
+            trials = _random_network_trials(test=kw.pop("test", key), random_state=random_state,
+                                            n_jobs=n_jobs, cache_dir=cache_dir, **kw)
+        out["seconds"][key] = time.perf_counter() - t0
+        out["trials"][key] = trials
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Tables of the chapter: our means beside the paper's statements
+# --------------------------------------------------------------------------------------
+
+
 _SYMBOL = {"n_features": "N", "n_train": "N_r", "max_parents": "N_k"}
 
 
 def _by(test):
-    col = DASH_COOPER_TESTS[test][0]
+    col = _TESTS[test][0]
     return ["class_node", col] if test in ("alarm", "hepar2") else [col]
 
 
@@ -738,13 +761,13 @@ def _values(vals):
     return ", ".join(map(str, vals)) if vals else "–"
 
 
-def summarise_trials(trials, by, confidence=0.99):
+def _summarise_trials(trials, by, confidence=0.99):
     """Mean, spread and confidence interval of Delta_ROC and delta_ROC per setting.
 
     Parameters
     ----------
     trials : DataFrame
-        Output of :func:`random_network_trials` or :func:`network_trials`.
+        Output of :func:`_random_network_trials` or :func:`_network_trials`.
     by : str or list of str
         Setting columns, e.g. ``"n_features"`` or ``["class_node", "n_train"]``.
     confidence : float
@@ -783,34 +806,13 @@ def summarise_trials(trials, by, confidence=0.99):
     return out.reset_index()
 
 
-def summarise_tests(results, confidence=0.99):
-    """:func:`summarise_trials` of every test, by its setting column.
-
-    Parameters
-    ----------
-    results : dict of str -> DataFrame
-        Trials keyed as :data:`DASH_COOPER_TESTS`.
-    confidence : float
-
-    Returns
-    -------
-    dict of str -> DataFrame
-        Random-network tests by their varied setting; ``"alarm"`` and ``"hepar2"``
-        by class node and ``n_train``.
-    """
-    unknown = set(results) - set(DASH_COOPER_TESTS)
-    if unknown:
-        raise ValueError(f"unknown tests {sorted(unknown)}; known: {list(DASH_COOPER_TESTS)}")
-    return {k: summarise_trials(df, _by(k), confidence) for k, df in results.items()}
-
-
-def display_summary(summary, x=None):
-    """A readable version of :func:`summarise_trials` for the chapter.
+def _means(summary, x=None):
+    """A readable version of :func:`_summarise_trials` for the chapter.
 
     Parameters
     ----------
     summary : DataFrame
-        Output of :func:`summarise_trials`.
+        Output of :func:`_summarise_trials`.
     x : str, optional
         The setting column (``"n_features"``, ``"n_train"`` or ``"max_parents"``);
         default: the one of them that ``summary`` has.
@@ -843,13 +845,13 @@ def display_summary(summary, x=None):
     return out
 
 
-def settings_table(results):
+def _settings_table(results):
     """The settings of every test as published beside the ones we ran.
 
     Parameters
     ----------
     results : dict of str -> DataFrame
-        As in :func:`paper_comparison`.
+        As in :func:`_statements`.
 
     Returns
     -------
@@ -881,184 +883,7 @@ def settings_table(results):
     return pd.DataFrame(rows)
 
 
-def paper_comparison(results, check=None):
-    """Every numerical statement of Dash & Cooper's Sec. 4.2 beside our value.
-
-    Parameters
-    ----------
-    results : dict of str -> DataFrame
-        Trials of the tests, keyed as :data:`DASH_COOPER_TESTS` (``"nodes"``,
-        ``"records"``, ``"density"``, ``"worst-case"``, ``"alarm"``, ``"hepar2"``);
-        missing tests give empty rows.
-    check : dict, optional
-        Output of :func:`enumeration_check` (statement 8).
-
-    Returns
-    -------
-    DataFrame
-        One row per statement of ``dash_cooper_statements.csv`` that has a
-        measurable counterpart: ``id``, ``test``, ``quantity``, ``paper`` (the
-        published value), ``ours``, ``how ours is computed`` (with the 99%
-        confidence interval where ours is a mean) and ``agrees``. Means agree when
-        the paper's value lies in our 99% interval or within 1 percentage point of
-        our mean (figures read by eye); ±1σ ends when within 2 points; counts when
-        equal. ROC changes are in percent.
-    """
-    pub = datasets.published("dash_cooper_statements").set_index("id")
-    rows = []
-
-    def add(i, ours, how, agrees, quantity=None, paper=None):
-        rows.append({"id": i, "test": pub.loc[i, "test"],
-                     "quantity": quantity or pub.loc[i, "quantity"],
-                     "paper": paper if paper is not None else pub.loc[i, "value"],
-                     "ours": ours, "how": how, "agrees": agrees})
-
-    def mean_row(i, trials, q, label):
-        mean, sd, n, (lo, hi) = _pooled(trials, q)
-        p = float(pub.loc[i, "value"])
-        ok = bool(np.isfinite(mean) and (lo <= p <= hi or abs(mean - p) <= 1.0))
-        add(i, round(mean, 2), f"{label}; 99% CI {_fmt(lo, 2)} to {_fmt(hi, 2)} (n = {n})",
-            "yes" if np.isfinite(mean) and ok else ("–" if not np.isfinite(mean) else "no"))
-
-    def spread_rows(i_lo, i_hi, trials, q, label):
-        mean, sd, n, _ = _pooled(trials, q)
-        for i, v in ((i_lo, mean - sd), (i_hi, mean + sd)):
-            p = float(pub.loc[i, "value"])
-            add(i, round(v, 2), f"mean {'-' if i == i_lo else '+'} 1 sd, {label} (n = {n})",
-                "–" if not np.isfinite(v) else ("yes" if abs(v - p) <= 2.0 else "no"))
-
-    def share_row(i, trials, q, lo, hi, label):
-        v = trials[q].dropna()
-        share = 100.0 * float(((v >= lo) & (v <= hi)).mean()) if len(v) else np.nan
-        add(i, round(share, 1), f"share of trials with {lo} <= {q} <= {hi}, {label}",
-            "–" if not np.isfinite(share) else ("yes" if abs(share - 70) <= 10 else "no"),
-            quantity=f"share of trials in the stated {q} region")
-
-    def significant(summary, both=True):
-        ok = summary["delta_roc_ci_low"] > 0
-        if both:
-            ok &= summary["delta_roc_remaining_ci_low"] > 0
-        return int(ok.sum()), len(summary)
-
-    def summ(test):
-        t = results.get(test)
-        return None if t is None or t.empty else summarise_trials(t, _by(test))
-
-    if check is not None:
-        same = check["same_class"] == 1.0 and check["max_abs_difference"] < 1e-9
-        add(8, f"{check['max_abs_difference']:.1e}",
-            f"largest difference of a class probability over {check['n_test']} test records, "
-            f"{check['n_structures']} structures; same class on "
-            f"{100 * check['same_class']:.0f}% of them",
-            "yes" if same else "no", paper="identical predictions")
-
-    s = summ("nodes")
-    if s is not None:
-        t = results["nodes"]
-        k, n = significant(s)
-        add(11, f"{k} of {n}", "settings N with both 99% CIs above 0",
-            "yes" if k == n - 1 else "no", paper=f"{n - 1} of {n}" if n == 9 else "all but one")
-        big = t[t["n_features"] > 150]
-        sel = _values(big["n_features"])
-        mean_row(13, big, "delta_roc", f"trials with N in {{{sel}}}")
-        mean_row(14, big, "delta_roc_remaining", f"trials with N in {{{sel}}}")
-        wide = t[t["n_features"] >= 100]
-        sel = _values(wide["n_features"])
-        share_row(15, wide, "delta_roc", -1, 11, f"N in {{{sel}}}")
-        spread_rows(16, 17, wide, "delta_roc", f"N in {{{sel}}}")
-        spread_rows(18, 19, wide, "delta_roc_remaining", f"N in {{{sel}}}")
-
-    s = summ("records")
-    if s is not None:
-        t = results["records"]
-        k, n = significant(s)
-        add(20, f"{k} of {n}", "settings N_r with both 99% CIs above 0",
-            "yes" if k == n else "no", paper=f"{n} of {n}" if n == 8 else "all")
-        top = s.loc[s["delta_roc_mean"].idxmax()]
-        top_r = s.loc[s["delta_roc_remaining_mean"].idxmax()]
-        for i, row, q in ((21, top, "delta_roc"), (22, top_r, "delta_roc_remaining")):
-            p = float(pub.loc[i, "value"])
-            ok = row[f"{q}_ci_low"] <= p <= row[f"{q}_ci_high"] or abs(row[f"{q}_mean"] - p) <= 1
-            add(i, round(float(row[f"{q}_mean"]), 2),
-                f"largest mean over N_r (at N_r = {int(row['n_train'])}); 99% CI "
-                f"{_fmt(row[f'{q}_ci_low'], 2)} to {_fmt(row[f'{q}_ci_high'], 2)}",
-                "yes" if ok else "no")
-        at = int(top["n_train"])
-        inside = "yes" if 200 <= at <= 800 else "no"
-        add(23, at, "N_r of the largest mean Delta_ROC", inside,
-            quantity="N_r of the local maximum", paper="200 to 800")
-        share_row(25, t, "delta_roc", -4, 9, "all N_r")
-        spread_rows(26, 27, t, "delta_roc", "all N_r")
-        spread_rows(28, 29, t, "delta_roc_remaining", "all N_r")
-
-    s = summ("density")
-    if s is not None:
-        t = results["density"]
-        sparse_s = s[s["max_parents"] < 10]
-        k, n = significant(sparse_s)
-        add(31, f"{k} of {n}", "settings N_k < 10 with both 99% CIs above 0",
-            _verdict(k == n, n), paper=f"{n} of {n}" if n == 9 else "all")
-        for i_lo, i_hi, q in ((32, 33, "delta_roc"), (34, 35, "delta_roc_remaining")):
-            lo_m, hi_m = sparse_s[f"{q}_mean"].min(), sparse_s[f"{q}_mean"].max()
-            p_lo, p_hi = float(pub.loc[i_lo, "value"]), float(pub.loc[i_hi, "value"])
-            add(i_lo, round(float(lo_m), 2), "smallest mean over N_k < 10",
-                _verdict(abs(lo_m - p_lo) <= 1, lo_m))
-            add(i_hi, round(float(hi_m), 2), "largest mean over N_k < 10",
-                _verdict(abs(hi_m - p_hi) <= 1, hi_m))
-        sparse = t[t["max_parents"] < 10]
-        spread_rows(36, 37, sparse, "delta_roc", "N_k < 10")
-        spread_rows(38, 39, sparse, "delta_roc_remaining", "N_k < 10")
-        dense = t[t["max_parents"] >= 100]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.float64(_pooled(sparse, "delta_roc")[0]) / _pooled(dense, "delta_roc")[0]
-        add(40, round(float(ratio), 2),
-            f"mean Delta_ROC for N_k < 10 / mean for N_k in {{{_values(dense['max_parents'])}}}",
-            "–" if not np.isfinite(ratio) else ("yes" if 2 <= ratio <= 3 else "no"),
-            quantity="factor by which the mean drops", paper="2 to 3")
-        dense_s = s[s["max_parents"] >= 20]
-        k = int((dense_s["delta_roc_ci_low"] <= 0).sum())
-        add(41, f"{k} of {len(dense_s)}", "settings N_k >= 20 whose Delta_ROC 99% CI "
-            "includes 0", _verdict(k > 0, len(dense_s)),
-            quantity="dense graphs: Delta_ROC no longer significant at some points",
-            paper="some")
-
-    s = summ("worst-case")
-    if s is not None:
-        better = int((s["delta_roc_ci_low"] > 0).sum())
-        worse = int(((s["delta_roc_p"] < 0.05) & (s["delta_roc_mean"] < 0)).sum())
-        add(42, f"MA better at {better}, MAP better at {worse} of {len(s)}",
-            "settings N_r where Delta_ROC's 99% CI is above 0 / where MAP is better "
-            "(two-sided p < 0.05)", "yes" if worse == 0 else "no",
-            paper="little if any gain; MAP never significantly better")
-
-    s = summ("alarm")
-    if s is not None:
-        ana = s[s["class_node"].str.lower() == "anaphylaxis"]
-        worse = int(((ana["delta_roc_p"] < 0.05) & (ana["delta_roc_mean"] < 0)).sum())
-        add(43, f"{worse} of {len(ana)}", "N_r values on anaphylaxis where MAP is better "
-            "(Delta_ROC < 0, two-sided p < 0.05)", "yes" if worse == 2 else "no",
-            paper=f"2 of {len(ana)}")
-        miss = int((s["delta_roc_ci_low"] <= 0).sum())
-        add(45, f"{miss} of {len(s)}", "points (both class nodes) whose Delta_ROC 99% CI "
-            "includes or is below 0", "yes" if miss >= len(s) / 4 else "no",
-            quantity="ALARM points that miss the 99% level", paper="many")
-
-    s = summ("hepar2")
-    if s is not None:
-        k = int((s["delta_roc_ci_low"] > 0).sum())
-        add(46, f"{k} of {len(s)}", "points (both class nodes) whose Delta_ROC 99% CI is "
-            "above 0", "yes" if len(s) / 2 < k < len(s) else "no",
-            quantity="HEPAR points with MA gains at the 99% level",
-            paper="typically, not always")
-    out = pd.DataFrame(rows, columns=["id", "test", "quantity", "paper", "ours", "how",
-                                      "agrees"])
-    out["paper"] = out["paper"].astype(str)
-    out["ours"] = out["ours"].astype(str)
-    out = out.rename(columns={"how": "how ours is computed"})
-    return out.sort_values("id", kind="stable").reset_index(drop=True)
-
-
-def shared_setting(results, n_features=200, n_train=200, max_parents=5):
+def _shared_setting(results, n_features=200, n_train=200, max_parents=5):
     """The setting N = 200, N_r = 200, N_k = 5 that three random-network tests share.
 
     The nodes, training-records and density tests each contain it (at N = 200,
@@ -1068,7 +893,7 @@ def shared_setting(results, n_features=200, n_train=200, max_parents=5):
     Parameters
     ----------
     results : dict of str -> DataFrame
-        Trials keyed as :data:`DASH_COOPER_TESTS`.
+        Trials keyed as :data:`_TESTS`.
     n_features, n_train, max_parents : int
         The shared setting.
 
@@ -1101,204 +926,393 @@ def shared_setting(results, n_features=200, n_train=200, max_parents=5):
     return pd.DataFrame(rows)
 
 
-# --------------------------------------------------------------------------------------
-# Compact views of the tables for the book (the CSVs keep every column)
-# --------------------------------------------------------------------------------------
 
 
-def glance_mapping():
-    """The paper's figures and checks -> the chapter's, for :func:`at_a_glance`.
+class _Agreement:
+    """The rows of Table 10: a statement of the paper, ours and whether they agree."""
 
-    Returns
-    -------
-    list of (str, str or (str, str))
-        The second item of a pair is (text, anchor) when it links a figure of the page.
-    """
-    return [("Sec. 3.2, the check by enumeration", "Table 1"),
-            ("Figure 2 (a)-(c)", ("random networks, with the paper's values as bands",
-                                  "fig-dc-random")),
-            ("Figure 3", ("the least favourable case", "fig-dc-worst")),
-            ("Figure 4", ("ALARM", "fig-dc-alarm")),
-            ("Figure 5", ("HEPAR II", "fig-dc-hepar")),
-            ("Sec. 4.2, the numerical statements", "Tables 10 and 11")]
+    def __init__(self):
+        self.pub = datasets.published(_STATEMENTS).set_index("id")
+        self.rows = []
+
+    def add(self, i, ours, how, agrees, quantity=None, paper=None):
+        self.rows.append({"id": i, "test": self.pub.loc[i, "test"],
+                          "quantity": quantity or self.pub.loc[i, "quantity"],
+                          "paper": paper if paper is not None else self.pub.loc[i, "value"],
+                          "ours": ours, "how": how, "agrees": agrees})
+
+    def mean(self, i, trials, q, label):
+        mean, sd, n, (lo, hi) = _pooled(trials, q)
+        p = float(self.pub.loc[i, "value"])
+        ok = bool(np.isfinite(mean) and (lo <= p <= hi or abs(mean - p) <= 1.0))
+        self.add(i, round(mean, 2), f"{label}; 99% CI {_fmt(lo, 2)} to {_fmt(hi, 2)} (n = {n})",
+                 "yes" if np.isfinite(mean) and ok else ("–" if not np.isfinite(mean) else "no"))
+
+    def spread(self, i_lo, i_hi, trials, q, label):
+        mean, sd, n, _ = _pooled(trials, q)
+        for i, v in ((i_lo, mean - sd), (i_hi, mean + sd)):
+            p = float(self.pub.loc[i, "value"])
+            self.add(i, round(v, 2), f"mean {'-' if i == i_lo else '+'} 1 sd, {label} (n = {n})",
+                     "–" if not np.isfinite(v) else ("yes" if abs(v - p) <= 2.0 else "no"))
+
+    def share(self, i, trials, q, lo, hi, label):
+        v = trials[q].dropna()
+        share = 100.0 * float(((v >= lo) & (v <= hi)).mean()) if len(v) else np.nan
+        self.add(i, round(share, 1), f"share of trials with {lo} <= {q} <= {hi}, {label}",
+                 "–" if not np.isfinite(share) else ("yes" if abs(share - 70) <= 10 else "no"),
+                 quantity=f"share of trials in the stated {q} region")
+
+    def table(self):
+        out = pd.DataFrame(self.rows, columns=["id", "test", "quantity", "paper", "ours", "how",
+                                               "agrees"])
+        out["paper"] = out["paper"].astype(str)
+        out["ours"] = out["ours"].astype(str)
+        out = out.rename(columns={"how": "how ours is computed"})
+        return out.sort_values("id", kind="stable").reset_index(drop=True)
 
 
-def glance(headline_rows, comparison, check=None, profile=None):
-    """The chapter's at-a-glance box (:func:`at_a_glance`), ready for ``myst_nb.glue``.
+def _both_significant(summary):
+    ok = (summary["delta_roc_ci_low"] > 0) & (summary["delta_roc_remaining_ci_low"] > 0)
+    return int(ok.sum()), len(summary)
+
+
+def _nodes_statements(a, t, s):
+    k, n = _both_significant(s)
+    a.add(11, f"{k} of {n}", "settings N with both 99% CIs above 0",
+          "yes" if k == n - 1 else "no", paper=f"{n - 1} of {n}" if n == 9 else "all but one")
+    big = t[t["n_features"] > 150]
+    sel = _values(big["n_features"])
+    a.mean(13, big, "delta_roc", f"trials with N in {{{sel}}}")
+    a.mean(14, big, "delta_roc_remaining", f"trials with N in {{{sel}}}")
+    wide = t[t["n_features"] >= 100]
+    sel = _values(wide["n_features"])
+    a.share(15, wide, "delta_roc", -1, 11, f"N in {{{sel}}}")
+    a.spread(16, 17, wide, "delta_roc", f"N in {{{sel}}}")
+    a.spread(18, 19, wide, "delta_roc_remaining", f"N in {{{sel}}}")
+
+
+def _records_statements(a, t, s):
+    k, n = _both_significant(s)
+    a.add(20, f"{k} of {n}", "settings N_r with both 99% CIs above 0",
+          "yes" if k == n else "no", paper=f"{n} of {n}" if n == 8 else "all")
+    top = s.loc[s["delta_roc_mean"].idxmax()]
+    top_r = s.loc[s["delta_roc_remaining_mean"].idxmax()]
+    for i, row, q in ((21, top, "delta_roc"), (22, top_r, "delta_roc_remaining")):
+        p = float(a.pub.loc[i, "value"])
+        ok = row[f"{q}_ci_low"] <= p <= row[f"{q}_ci_high"] or abs(row[f"{q}_mean"] - p) <= 1
+        a.add(i, round(float(row[f"{q}_mean"]), 2),
+              f"largest mean over N_r (at N_r = {int(row['n_train'])}); 99% CI "
+              f"{_fmt(row[f'{q}_ci_low'], 2)} to {_fmt(row[f'{q}_ci_high'], 2)}",
+              "yes" if ok else "no")
+    at = int(top["n_train"])
+    a.add(23, at, "N_r of the largest mean Delta_ROC", "yes" if 200 <= at <= 800 else "no",
+          quantity="N_r of the local maximum", paper="200 to 800")
+    a.share(25, t, "delta_roc", -4, 9, "all N_r")
+    a.spread(26, 27, t, "delta_roc", "all N_r")
+    a.spread(28, 29, t, "delta_roc_remaining", "all N_r")
+
+
+def _density_statements(a, t, s):
+    sparse_s = s[s["max_parents"] < 10]
+    k, n = _both_significant(sparse_s)
+    a.add(31, f"{k} of {n}", "settings N_k < 10 with both 99% CIs above 0",
+          _verdict(k == n, n), paper=f"{n} of {n}" if n == 9 else "all")
+    for i_lo, i_hi, q in ((32, 33, "delta_roc"), (34, 35, "delta_roc_remaining")):
+        lo_m, hi_m = sparse_s[f"{q}_mean"].min(), sparse_s[f"{q}_mean"].max()
+        p_lo, p_hi = float(a.pub.loc[i_lo, "value"]), float(a.pub.loc[i_hi, "value"])
+        a.add(i_lo, round(float(lo_m), 2), "smallest mean over N_k < 10",
+              _verdict(abs(lo_m - p_lo) <= 1, lo_m))
+        a.add(i_hi, round(float(hi_m), 2), "largest mean over N_k < 10",
+              _verdict(abs(hi_m - p_hi) <= 1, hi_m))
+    sparse = t[t["max_parents"] < 10]
+    a.spread(36, 37, sparse, "delta_roc", "N_k < 10")
+    a.spread(38, 39, sparse, "delta_roc_remaining", "N_k < 10")
+    dense = t[t["max_parents"] >= 100]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.float64(_pooled(sparse, "delta_roc")[0]) / _pooled(dense, "delta_roc")[0]
+    a.add(40, round(float(ratio), 2),
+          f"mean Delta_ROC for N_k < 10 / mean for N_k in {{{_values(dense['max_parents'])}}}",
+          "–" if not np.isfinite(ratio) else ("yes" if 2 <= ratio <= 3 else "no"),
+          quantity="factor by which the mean drops", paper="2 to 3")
+    dense_s = s[s["max_parents"] >= 20]
+    k = int((dense_s["delta_roc_ci_low"] <= 0).sum())
+    a.add(41, f"{k} of {len(dense_s)}", "settings N_k >= 20 whose Delta_ROC 99% CI includes 0",
+          _verdict(k > 0, len(dense_s)),
+          quantity="dense graphs: Delta_ROC no longer significant at some points", paper="some")
+
+
+def _network_statements(a, test, s):
+    if test == "worst-case":
+        better = int((s["delta_roc_ci_low"] > 0).sum())
+        worse = _map_wins(s)
+        a.add(42, f"MA better at {better}, MAP better at {worse} of {len(s)}",
+              "settings N_r where Delta_ROC's 99% CI is above 0 / where MAP is better "
+              "(two-sided p < 0.05)", "yes" if worse == 0 else "no",
+              paper="little if any gain; MAP never significantly better")
+    elif test == "alarm":
+        ana = s[s["class_node"].str.lower() == "anaphylaxis"]
+        worse = _map_wins(ana)
+        a.add(43, f"{worse} of {len(ana)}", "N_r values on anaphylaxis where MAP is better "
+              "(Delta_ROC < 0, two-sided p < 0.05)", "yes" if worse == 2 else "no",
+              paper=f"2 of {len(ana)}")
+        miss = int((s["delta_roc_ci_low"] <= 0).sum())
+        a.add(45, f"{miss} of {len(s)}", "points (both class nodes) whose Delta_ROC 99% CI "
+              "includes or is below 0", "yes" if miss >= len(s) / 4 else "no",
+              quantity="ALARM points that miss the 99% level", paper="many")
+    elif test == "hepar2":
+        k = int((s["delta_roc_ci_low"] > 0).sum())
+        a.add(46, f"{k} of {len(s)}", "points (both class nodes) whose Delta_ROC 99% CI is "
+              "above 0", "yes" if len(s) / 2 < k < len(s) else "no",
+              quantity="HEPAR points with MA gains at the 99% level",
+              paper="typically, not always")
+
+
+def _statements(results, summaries, check=None):
+    """Every numerical statement of Dash & Cooper's Sec. 3.2 and 4.2 beside our value (Table 10).
 
     Parameters
     ----------
-    headline_rows : DataFrame
-        :func:`headline` (its verdicts are counted).
-    comparison : DataFrame
-        :func:`paper_comparison` (the outcome sentence counts its ``agrees``).
+    results : dict of str -> DataFrame
+        Trials of the tests, keyed as :data:`_TESTS`; missing tests give no rows.
+    summaries : dict of str -> DataFrame
+        :func:`_summarise_trials` of each test of ``results`` by its setting.
     check : dict, optional
-        :func:`enumeration_check`.
-    profile : str, optional
-        Parameter profile of the run (default: as :func:`at_a_glance` decides).
-
-    Returns
-    -------
-    object
-        Displays as the box's HTML.
-    """
-    judged = comparison[comparison["agrees"] != "–"]
-    outcome = []
-    if check is not None:
-        outcome.append(f"The closed form equals averaging over all "
-                       f"{check['n_structures']:,} structures (largest difference "
-                       f"{check['max_abs_difference']:.1e}).")
-    outcome.append(f"{int((judged['agrees'] == 'yes').sum())} of the paper's {len(judged)} "
-                   "statements agree with our runs (Table 10).")
-    box = at_a_glance(CITATION, _CHAPTER, mapping=glance_mapping(), headline=headline_rows,
-                      profile=profile, summary=" ".join(outcome), display=False)
-    from IPython.display import HTML  # the book's kernel has IPython
-
-    return HTML(box)  # displayable and gluable
-
-
-def _pm(mean, se, nd=2):
-    if mean is None or not np.isfinite(mean):
-        return "–"
-    return f"{mean:.{nd}f}" + ("" if se is None or not np.isfinite(se) else f" ± {se:.{nd}f}")
-
-
-def summary_view(summary, x=None):
-    """:func:`summarise_trials` in at most seven columns: the setting, trials used, both
-    ROC areas and each measure as "mean ± SE" (percent).  The 99% intervals and the
-    spread are drawn in the figures and kept in :func:`display_summary`'s CSV.
-
-    Parameters
-    ----------
-    summary : DataFrame
-        Output of :func:`summarise_trials`.
-    x : str, optional
-        As for :func:`display_summary`.
+        Output of :func:`_enumeration_check` (statement 8).
 
     Returns
     -------
     DataFrame
+        One row per statement of ``dash_cooper_statements.csv`` that has a
+        measurable counterpart: ``id``, ``test``, ``quantity``, ``paper`` (the
+        published value), ``ours``, ``how ours is computed`` (with the 99%
+        confidence interval where ours is a mean) and ``agrees``. Means agree when
+        the paper's value lies in our 99% interval or within 1 percentage point of
+        our mean (figures read by eye); ±1σ ends when within 2 points; counts when
+        equal. ROC changes are in percent.
     """
-    full = display_summary(summary, x)
-    setting = [c for c in full.columns if c in _SYMBOL.values()]
-    out = full[[c for c in ("class node",) if c in full] + setting
-               + ["trials used", "ROC MAP", "ROC MA"]].copy()
-    for q, name in (("delta_roc", "Δ_ROC %"), ("delta_roc_remaining", "δ_ROC %")):
-        out[f"{name} (mean ± SE)"] = [_pm(m, e) for m, e in
-                                      zip(summary[f"{q}_mean"], summary[f"{q}_se"])]
-    return out.reset_index(drop=True)
-
-
-def statements_view(comparison):
-    """:func:`paper_comparison` in six columns: id, the statement (test: quantity), the
-    paper's value, ours, ``agrees`` and how ours is computed (wrapped)."""
-    out = pd.DataFrame({
-        "id": comparison["id"].astype(int),
-        "statement": [f"{t}: {q}" for t, q in zip(comparison["test"], comparison["quantity"])],
-        "paper": comparison["paper"].astype(str),
-        "ours": comparison["ours"].astype(str),
-        "agrees": comparison["agrees"].astype(str),
-        "how ours is computed": comparison["how ours is computed"].astype(str)})
-    return out
-
-
-def shared_view(shared):
-    """:func:`shared_setting` in six columns: each measure as "mean (99% CI)" beside the
-    paper's reading."""
-    out = pd.DataFrame({"test": shared["test"], "trials used": shared["trials used"]})
-    for name in ("Δ_ROC %", "δ_ROC %"):
-        out[f"{name} ours (99% CI)"] = [f"{_fmt(m, 2)} ({ci})" for m, ci in
-                                        zip(shared[f"{name} mean"], shared[f"{name} 99% CI"])]
-        out[f"{name} paper"] = shared[f"{name} paper"]
-    return out
-
-
-def headline_view(headline_rows):
-    """:func:`headline` in the standard comparison layout (:func:`comparison_layout`):
-    quantity, published, ours, tolerance, verdict, note.  Numbers too small for fixed
-    decimals (the exactness row's 1e-15 against a tolerance of 1e-9) are written in
-    scientific notation, so that they do not print as zeros."""
-    out = headline_rows.copy()
-    for col in ("published", "ours", "tolerance"):
-        vals = out[col].astype(float)
-        tiny = vals.abs().lt(1e-4) & vals.ne(0)
-        if tiny.any():
-            out[col] = pd.Series([f"{v:.1e}" if t else v for v, t in zip(vals, tiny)],
-                                 index=out.index, dtype=object)
-    return comparison_layout(out, label="quantity")
-
-
-def columns_view(cols_cmp):
-    """:func:`columns_comparison` in the standard layout, one row per statement and
-    generator: quantity, generator, published, ours, tolerance, verdict."""
-    rows = []
-    for tag in ("simplex", "normalised uniforms"):
-        part = pd.DataFrame({"quantity": cols_cmp.index.astype(str),
-                             "CPT columns": tag,
-                             "published": cols_cmp["published"].to_numpy(float),
-                             "ours": cols_cmp[f"ours ({tag})"].to_numpy(float),
-                             "tolerance": cols_cmp[f"tolerance ({tag})"].to_numpy(float),
-                             "verdict": cols_cmp[f"verdict ({tag})"].to_numpy()})
-        rows.append(part)
-    long = pd.concat(rows, ignore_index=True)
-    order = {q: i for i, q in enumerate(cols_cmp.index.astype(str))}
-    long = long.sort_values("quantity", key=lambda c: c.map(order), kind="stable")
-    return comparison_layout(long.reset_index(drop=True), label=["quantity", "CPT columns"],
-                             note=None)
+    a = _Agreement()
+    if check is not None:
+        same = check["same_class"] == 1.0 and check["max_abs_difference"] < 1e-9
+        a.add(8, f"{check['max_abs_difference']:.1e}",
+              f"largest difference of a class probability over {check['n_test']} test "
+              f"records, {check['n_structures']} structures; same class on "
+              f"{100 * check['same_class']:.0f}% of them",
+              "yes" if same else "no", paper="identical predictions")
+    for test, t in results.items():
+        if t is None or t.empty:
+            continue
+        if test in ("nodes", "records", "density"):
+            {"nodes": _nodes_statements, "records": _records_statements,
+             "density": _density_statements}[test](a, t, summaries[test])
+        else:
+            _network_statements(a, test, summaries[test])
+    return a.table()
 
 
 # --------------------------------------------------------------------------------------
-# Numbers for the text
+# The chapter's tables and the numbers its text quotes
 # --------------------------------------------------------------------------------------
 
 
-def chapter_numbers(comparison, check=None):
-    """Text snippets of the chapter, keyed for ``myst_nb.glue``.
+def _columns_comparison(tables):
+    """The nodes test's headline statements under the two CPT-column generators.
 
     Parameters
     ----------
-    comparison : DataFrame
-        Output of :func:`paper_comparison`.
-    check : dict, optional
-        Output of :func:`enumeration_check`.
+    tables : dict of str -> DataFrame
+        With ``summary_columns_simplex`` / ``summary_columns_uniforms`` and the trials
+        behind them (``columns_simplex_trials``: the main run's nodes-test trials at the
+        sensitivity run's N and trial numbers; ``columns_trials``: the sensitivity run,
+        same seeds, CPT columns from normalised uniforms).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``quantity``, one row per statement measured on both (means and ±1σ
+        ends; counts left out): ``published``, then ours, tolerance and verdict for
+        each generator, by the report's rule (:data:`HEADLINE`).
+    """
+    out = None
+    for tag, key in (("simplex", "simplex"), ("normalised uniforms", "uniforms")):
+        trials = tables["columns_simplex_trials"] if key == "simplex" else tables["columns_trials"]
+        h = HEADLINE.judge({"trials_nodes": trials,
+                            "summary_nodes": tables[f"summary_columns_{key}"]})
+        h = h[h["unit"] != "count"].set_index("quantity")
+        if out is None:
+            out = pd.DataFrame({"published": h["published"]})
+        out[f"ours ({tag})"] = h["ours"]
+        out[f"tolerance ({tag})"] = h["tolerance"]
+        out[f"verdict ({tag})"] = h["verdict"]
+    return out
+
+
+def _columns_tables(nodes, uniforms):
+    """The sensitivity run's tables (see :func:`_columns_comparison`)."""
+    same = nodes[nodes["n_features"].isin(uniforms["n_features"].unique())
+                 & (nodes["trial"] <= uniforms["trial"].max())]
+    out = {"columns_trials": uniforms, "columns_simplex_trials": same,
+           "summary_columns_simplex": _summarise_trials(same, "n_features"),
+           "summary_columns_uniforms": _summarise_trials(uniforms, "n_features")}
+    out["columns_comparison"] = _columns_comparison(out)
+    return out
+
+
+def tables(results):
+    """Every table of the chapter, from :func:`run`'s results.
+
+    Parameters
+    ----------
+    results : dict
+        Output of :func:`run`.
+
+    Returns
+    -------
+    dict of str -> DataFrame
+        ``check`` (the check by enumeration, one row) and ``enumeration_check`` (it as
+        Table 1 prints it); for each test ``<k>`` of the paper: ``trials_<k>`` (its
+        trials), ``summary_<k>`` (:func:`_summarise_trials` by its setting: means,
+        standard errors, 99% intervals, spread and p-values, percent) and ``means_<k>``
+        (the same rounded, with readable names: Tables 3-5 and 7-9); ``settings`` (the
+        paper's settings beside ours, Table 2), ``paper_comparison`` (Table 10),
+        ``shared_setting`` (Table 6); with the sensitivity run: ``columns_trials``,
+        ``columns_simplex_trials``, ``summary_columns_simplex``,
+        ``summary_columns_uniforms`` and ``columns_comparison`` (Table 12); and
+        ``seconds`` (wall and processor time of each test's trials).
+    """
+    trials = {k: v for k, v in results["trials"].items() if k in _TESTS}
+    check = results.get("check")
+    out = {}
+    if check is not None:
+        out["check"] = pd.DataFrame([check])
+        out["enumeration_check"] = pd.DataFrame([{
+            "features N": check["n_features"], "structures": check["n_structures"],
+            "test records": check["n_test"],
+            "largest difference of a class probability": f"{check['max_abs_difference']:.1e}",
+            "same class chosen": f"{100 * check['same_class']:.0f}%"}])
+    summaries = {k: _summarise_trials(t, _by(k)) for k, t in trials.items()}
+    for k, t in trials.items():
+        out[f"trials_{k}"], out[f"summary_{k}"] = t, summaries[k]
+        out[f"means_{k}"] = _means(summaries[k])
+    out["settings"] = _settings_table(trials)
+    out["paper_comparison"] = _statements(trials, summaries, check)
+    out["shared_setting"] = _shared_setting(trials)
+    if "columns" in results["trials"] and "nodes" in trials:
+        out.update(_columns_tables(trials["nodes"], results["trials"]["columns"]))
+    out["seconds"] = pd.DataFrame(
+        [{"test": k, "main": k in _TESTS, "wall": results["seconds"][k],
+          "cpu": t.attrs["seconds"]["cpu"]} for k, t in results["trials"].items()])
+    return out
+
+
+def numbers(tables):
+    """The numbers the chapter's text quotes, formatted, keyed for ``myst_nb.glue``.
+
+    Parameters
+    ----------
+    tables : dict of str -> DataFrame
+        Output of :func:`tables`.
 
     Returns
     -------
     dict of str -> str
-        ``ours_<id>`` and ``agrees_<id>`` for every statement of ``comparison``;
-        ``n_statements`` and ``n_agree``; with ``check``: ``check_difference``,
-        ``check_structures`` and ``check_same``.
+        ``ours_<id>`` and ``agrees_<id>`` for every statement of Table 10,
+        ``n_statements`` and ``n_agree`` (statements judged, and agreeing);
+        ``check_difference``, ``check_structures``, ``check_same`` (the check by
+        enumeration); ``time_<test>`` (seconds), ``time_total`` and ``cpu_total``
+        (minutes, the paper's tests), ``n_trials_total``; ``dense_roc_map`` and
+        ``sparse_roc_map`` (mean MAP area for N_k >= 40 and N_k < 10); ``h_repro``,
+        ``h_differs`` and ``h_rows`` (the headline verdicts); ``alarm_points``,
+        ``alarm_chance`` and ``alarm_p2`` (ALARM's anaphylaxis points and what chance
+        gives); with the sensitivity run, ``columns_n``, ``columns_trials``,
+        ``cols_repro_simplex``, ``cols_repro_normalised``, ``cols_rows`` and the mean
+        gains ``cols_d_simplex``, ``cols_d_uniforms``, ``cols_dr_simplex``,
+        ``cols_dr_uniforms``.
     """
     out = {}
-    for _, r in comparison.iterrows():
+    cmp = tables["paper_comparison"]
+    for _, r in cmp.iterrows():
         out[f"ours_{r['id']}"] = str(r["ours"])
         out[f"agrees_{r['id']}"] = str(r["agrees"])
-    judged = comparison[comparison["agrees"] != "–"]
+    judged = cmp[cmp["agrees"] != "–"]
     out["n_statements"] = str(len(judged))
     out["n_agree"] = str(int((judged["agrees"] == "yes").sum()))
-    if check is not None:
+    if "check" in tables:
+        check = tables["check"].iloc[0]
         out["check_difference"] = f"{check['max_abs_difference']:.1e}"
-        out["check_structures"] = f"{check['n_structures']:,}"
+        out["check_structures"] = f"{int(check['n_structures']):,}"
         out["check_same"] = f"{100 * check['same_class']:.0f}%"
+    sec = tables["seconds"]
+    out.update({f"time_{k}": f"{v:.0f}" for k, v in zip(sec["test"], sec["wall"])})
+    main = sec[sec["main"]]
+    out["time_total"] = f"{main['wall'].sum() / 60:.1f}"
+    out["cpu_total"] = f"{main['cpu'].sum() / 60:.1f}"
+    out["n_trials_total"] = f"{sum(len(tables[f'trials_{k}']) for k in main['test']):,}"
+    counts = verdict_counts(HEADLINE.judge(tables))
+    out.update(h_repro=str(counts["reproduced"]), h_differs=str(counts["differs"]),
+               h_rows=str(sum(counts.values())))
+    out.update(_summary_numbers(tables))
+    return out
+
+
+def _summary_numbers(tables):
+    """The numbers of :func:`numbers` read from the summaries of the tests."""
+    out = {}
+    if "summary_density" in tables:
+        s = tables["summary_density"]
+        out["dense_roc_map"] = f"{s.loc[s['max_parents'] >= 40, 'roc_map'].mean():.2f}"
+        out["sparse_roc_map"] = f"{s.loc[s['max_parents'] < 10, 'roc_map'].mean():.2f}"
+    if "summary_alarm" in tables:
+        s = tables["summary_alarm"]
+        n = int((s["class_node"].str.lower() == "anaphylaxis").sum())
+        out.update(alarm_points=str(n), alarm_chance=f"{_chance_count(n)[0]:.1f}",
+                   alarm_p2=f"{_chance_probability(2, n):.2f}")
+    if "columns_comparison" in tables:
+        uni, cmp = tables["columns_trials"], tables["columns_comparison"]
+        out["columns_n"] = _values(uni["n_features"])
+        out["columns_trials"] = str(int(uni["trial"].max()) + 1)
+        for tag in ("simplex", "normalised uniforms"):
+            out[f"cols_repro_{tag.split()[0]}"] = str(
+                int((cmp[f"verdict ({tag})"] == "reproduced").sum()))
+        out["cols_rows"] = str(len(cmp))
+        for key in ("simplex", "uniforms"):
+            s = tables[f"summary_columns_{key}"]
+            out[f"cols_dr_{key}"] = f"{s['delta_roc_remaining_mean'].mean():.1f}"
+            out[f"cols_d_{key}"] = f"{s['delta_roc_mean'].mean():.1f}"
     return out
 
 
 # --------------------------------------------------------------------------------------
-# Headline rows of the reproduction report
+# Headline rows of the reproduction report: each published number declared once
 # --------------------------------------------------------------------------------------
+#
+# Every tolerance follows the report's rule (credal.chapters._verdicts.tolerance): 3 x the
+# root sum of squares of our standard error and the paper's, plus half a unit of the
+# printed digit, plus a documented extra term. The paper's standard error is estimated
+# from the spread of our trials and its own trial count per setting
+# (dash_cooper_test_settings.csv; pooled settings add their counts). For a mean the
+# extra term is 0.5 points (the paper's "about": a value read off a figure); for a ±1σ
+# end (standard error of mean ± sd: sd sqrt(1/n + 1/(2(n-1)))) 1.5 points (the end of a
+# dashed bar); for a share of trials, the binomial standard errors and 4.5 points more
+# ("about 70%"); for a ratio the delta-method standard errors and the half-width of the
+# stated range. Counts of significant settings are exact, except the counts of points
+# where MAP beats MA significantly, whose standard error is that of the chance count
+# (_chance_count), ours and the paper's.
 
-
+_STATEMENTS = "dash_cooper_statements"
+_PUB = datasets.published(_STATEMENTS).set_index("id")
+#: Two-sided level of the paper's "MAP significantly better" points.
+_CHANCE_LEVEL = 0.05
+_WHY_READ = "'about': read off a figure"
+_WHY_BAND = "end of a dashed ±1σ bar read off a figure"
+_BIG_R = ("our delta_ROC is larger than the paper's readings throughout (the same "
+          "definition, (R^ - R)/(1 - R)); see the CPT-column sensitivity run")
 #: Tests of the chapter -> their label in ``dash_cooper_test_settings.csv``.
 _SETTINGS_LABEL = {"nodes": "nodes test", "records": "training-records test",
                    "density": "density test", "worst-case": "worst-case training-records test",
                    "alarm": "ALARM network", "hepar2": "HEPAR network"}
 
-#: Two-sided level of the paper's "MAP significantly better" points, and the chance a
-#: point where MA and MAP are equal is called so (one tail).
-_CHANCE_LEVEL = 0.05
 
-
-def paper_trials(test):
+def _paper_trials(test):
     """Trials per setting of one of the paper's tests (``dash_cooper_test_settings.csv``)."""
     pub = datasets.published("dash_cooper_test_settings")
     row = pub[pub["test"] == _SETTINGS_LABEL[test]]
@@ -1307,7 +1321,7 @@ def paper_trials(test):
     return int(row["N_trials"].iloc[0])
 
 
-def chance_count(n_points, level=_CHANCE_LEVEL):
+def _chance_count(n_points, level=_CHANCE_LEVEL):
     """Points expected significant in MAP's favour by chance alone, and their SD.
 
     Where MA and MAP are equal, a two-sided test at ``level`` calls MAP significantly
@@ -1324,284 +1338,280 @@ def chance_count(n_points, level=_CHANCE_LEVEL):
     return n_points * q, float(np.sqrt(n_points * q * (1 - q)))
 
 
-def chance_probability(k, n_points, level=_CHANCE_LEVEL):
+def _chance_probability(k, n_points, level=_CHANCE_LEVEL):
     """Upper bound on the probability of ``k`` or more points significant in MAP's favour
-    by chance alone among ``n_points`` (the binomial of :func:`chance_count`)."""
+    by chance alone among ``n_points`` (the binomial of :func:`_chance_count`)."""
     return float(stats.binom.sf(k - 1, n_points, level / 2)) if k >= 1 else 1.0
 
 
-def headline(results, check=None, confidence=0.99, reading=0.5, band_reading=1.5):
-    """Dash & Cooper's numerical statements in the reproduction report's layout.
-
-    One row per numerical statement of ``dash_cooper_statements.csv`` that the
-    chapter measures (the ones :func:`paper_comparison` judges).  Every tolerance
-    follows the report's rule (:func:`credal.chapters._verdicts.tolerance`): 3 x the
-    root sum of squares of our standard error and the paper's, plus half a unit of
-    the printed digit, plus a documented extra term.  The paper's standard error is
-    estimated from the spread of our trials and its own trial count per setting
-    (``dash_cooper_test_settings.csv``; pooled settings add their counts).  For a
-    mean the extra term is ``reading`` (the paper's "about": a value read off a
-    figure); for a ±1σ end (standard error of mean ± sd: ``sd sqrt(1/n + 1/(2(n-1)))``)
-    it is ``band_reading`` (the end of a dashed bar); for a share of trials, the
-    binomial standard errors and 4.5 points more ("about 70%"); for a ratio the
-    delta-method standard errors and the half-width of the stated range.  Counts of
-    significant settings are exact, except the counts of points where MAP beats MA
-    significantly, whose standard error is that of the chance count
-    (:func:`chance_count`), ours and the paper's.
-
-    Parameters
-    ----------
-    results : dict of str -> DataFrame
-        Trials keyed as :data:`DASH_COOPER_TESTS`; tests that are missing give no rows.
-    check : dict, optional
-        Output of :func:`enumeration_check` (the exactness row).
-    confidence : float
-        Level of the intervals that decide which settings are significant (the
-        paper's 99%).
-    reading : float
-        Extra term, in percentage points, of a mean read off a figure.
-    band_reading : float
-        Extra term, in percentage points, of a ±1σ bar end read off a figure.
-
-    Returns
-    -------
-    DataFrame
-        :func:`credal.chapters._verdicts.headline_table` with ``paper="Dash & Cooper (2002)"`` and
-        ``chapter="exact-model-averaging"``; ROC changes in percent.
-    """
-    pub = datasets.published("dash_cooper_statements").set_index("id")
-    rows = []
-    why_read = "'about': read off a figure"
-
-    def add(i, ours, tol, note, published=None, quantity=None, unit=None, why=""):
-        p = float(pub.loc[i, "value"]) if published is None else float(published)
-        ours = float(ours) if ours is not None else np.nan
-        off = np.isfinite(ours) and abs(ours - p) > float(tol) + 1e-12
-        rows.append({"quantity": f"{pub.loc[i, 'test']}: {quantity or pub.loc[i, 'quantity']}",
-                     "published": p, "ours": ours, "tolerance": tol,
-                     "unit": unit or str(pub.loc[i, "unit"]),
-                     "note": note + (f"; differs: {why}" if off and why else "")})
-
-    def stats_of(v):
-        v = v.dropna().to_numpy(dtype=float)
-        n = len(v)
-        if n < 2:
-            return np.nan, np.nan, n
-        return float(v.mean()), float(v.std(ddof=1)), n
-
-    def printed(i):
-        return f"{float(pub.loc[i, 'value']):g}"
-
-    def mean_tol(i, sd, n, n_paper):
-        if not np.isfinite(sd):
-            return tolerance(printed=printed(i), extra=reading, extra_why=why_read)
-        return tolerance(spread=sd, n_ours=n, n_published=n_paper, printed=printed(i),
-                         extra=reading, extra_why=why_read)
-
-    def mean_row(i, trials, q, label, n_paper, why=""):
-        mean, sd, n = stats_of(trials[q])
-        add(i, mean, mean_tol(i, sd, n, n_paper),
-            f"mean of {label} (n = {n}; the paper's {n_paper})", why=why)
-
-    def band_rows(i_lo, i_hi, trials, q, label, n_paper, why=""):
-        mean, sd, n = stats_of(trials[q])
-
-        def se(m):  # SE of mean ± sd: var(mean) + var(sd) ≈ sd²/m + sd²/(2(m-1))
-            return sd * np.sqrt(1 / m + 1 / (2 * (m - 1))) if m > 1 and np.isfinite(sd) \
-                else 0.0
-
-        for i, sign in ((i_lo, -1), (i_hi, 1)):
-            add(i, mean + sign * sd,
-                tolerance(se(n), se(n_paper), printed=printed(i), extra=band_reading,
-                          extra_why="end of a dashed ±1σ bar read off a figure"),
-                f"mean {'-' if sign < 0 else '+'} 1 sd of {label} (n = {n}; the paper's "
-                f"{n_paper})", why=why)
-
-    def share_row(i, trials, q, lo, hi, label, n_paper):
-        v = trials[q].dropna()
-        n = len(v)
-        share = 100.0 * float(((v >= lo) & (v <= hi)).mean()) if n else np.nan
-        spread = 100 * np.sqrt(share / 100 * (1 - share / 100)) if n else 0.0
-        tol = (tolerance(spread=spread, n_ours=n, n_published=n_paper, printed="70",
-                         extra=4.5, extra_why="'about 70%'") if n
-               else tolerance(printed="70", extra=4.5, extra_why="'about 70%'"))
-        add(i, share, tol, f"share of trials with {lo} <= {q} <= {hi}, {label} "
-            f"(n = {n}; the paper's {n_paper})",
-            quantity=f"share of trials in the stated {q} region (%)", unit="percent")
-
-    def significant(summary):
-        ok = (summary["delta_roc_ci_low"] > 0) & (summary["delta_roc_remaining_ci_low"] > 0)
-        return int(ok.sum()), len(summary)
-
-    def summ(test):
-        t = results.get(test)
-        return None if t is None or t.empty else summarise_trials(t, _by(test), confidence)
-
-    def map_better_row(i, s, published, quantity, what, why=""):
-        worse = int(((s["delta_roc_p"] < _CHANCE_LEVEL) & (s["delta_roc_mean"] < 0)).sum())
-        mu, sd = chance_count(len(s))
-        p_pub = chance_probability(published, len(s))
-        note = (f"{what} (of {len(s)}) where MAP is better (Delta_ROC < 0, two-sided p < "
-                f"{_CHANCE_LEVEL:g}); chance alone gives at most {mu:.2f} such points (SD "
-                f"{sd:.2f}), ours and the paper's (assumed as many points)")
-        if published >= 1:
-            note += f"; P(>= {published:g} by chance) = {p_pub:.2g}"
-        add(i, worse, tolerance(sd, sd), note, published=published, quantity=quantity,
-            unit="count", why=why)
-
-    big_r = ("our delta_ROC is larger than the paper's readings throughout (the same "
-             "definition, (R^ - R)/(1 - R)); see the CPT-column sensitivity run")
-    if check is not None:
-        add(8, check["max_abs_difference"], tolerance(rounding=1e-9),
-            f"largest class-probability difference, closed form vs. enumeration of "
-            f"{check['n_structures']} structures; rounding term 1e-9 (floating point)",
-            published=0.0, quantity="closed form vs. brute-force averaging: largest difference",
-            unit="probability", why="the closed form is not exact")
-
-    s = summ("nodes")
-    if s is not None:
-        t = results["nodes"]
-        n_p = paper_trials("nodes")
-        k, n = significant(s)
-        add(11, k, tolerance(), "settings N with both 99% CIs above 0 (paper: all but one); "
-            "exact count", published=n - 1,
-            quantity="settings N with both gains significant at 99%", unit="count")
-        big, wide = t[t["n_features"] > 150], t[t["n_features"] >= 100]
-        if len(big):
-            lab = f"N in {{{_values(big['n_features'])}}}"
-            n_big = n_p * big["n_features"].nunique()
-            mean_row(13, big, "delta_roc", lab, n_big, why="our Delta_ROC levels off higher")
-            mean_row(14, big, "delta_roc_remaining", lab, n_big, why=big_r)
-        if len(wide):
-            lab = f"N in {{{_values(wide['n_features'])}}}"
-            n_wide = n_p * wide["n_features"].nunique()
-            share_row(15, wide, "delta_roc", -1, 11, lab, n_wide)
-            band_rows(16, 17, wide, "delta_roc", lab, n_wide, why="our trials spread wider")
-            band_rows(18, 19, wide, "delta_roc_remaining", lab, n_wide, why=big_r)
-
-    s = summ("records")
-    if s is not None:
-        t = results["records"]
-        n_p = paper_trials("records")
-        k, n = significant(s)
-        add(20, k, tolerance(), "settings N_r with both 99% CIs above 0 (paper: all); exact "
-            "count", published=n, quantity="settings N_r with both gains significant at 99%",
-            unit="count")
-        for i, q in ((21, "delta_roc"), (22, "delta_roc_remaining")):
-            row = s.loc[s[f"{q}_mean"].idxmax()]
-            n = int(row["n_used"])
-            add(i, row[f"{q}_mean"], mean_tol(i, float(row[f"{q}_sd"]), n, n_p),
-                f"largest mean over N_r (at N_r = {int(row['n_train'])}; n = {n}, the "
-                f"paper's {n_p})",
-                why=big_r if q == "delta_roc_remaining" else "our maximum is higher")
-        top = s.loc[s["delta_roc_mean"].idxmax()]
-        add(23, top["n_train"], tolerance(rounding=300.0), "N_r of the largest mean "
-            "Delta_ROC; published = middle of the stated 200 to 800, rounding term = half "
-            "that range", published=500.0,
-            quantity="N_r of the local maximum of Delta_ROC", unit="records",
-            why="our maximum lies outside the paper's 200 to 800 records")
-        n_all = n_p * t["n_train"].nunique()
-        share_row(25, t, "delta_roc", -4, 9, "all N_r", n_all)
-        band_rows(26, 27, t, "delta_roc", "all N_r", n_all, why="our trials spread differently")
-        band_rows(28, 29, t, "delta_roc_remaining", "all N_r", n_all, why=big_r)
-
-    s = summ("density")
-    if s is not None:
-        t = results["density"]
-        n_p = paper_trials("density")
-        sparse_s = s[s["max_parents"] < 10]
-        if len(sparse_s):
-            k, n = significant(sparse_s)
-            add(31, k, tolerance(), "settings N_k < 10 with both 99% CIs above 0 (paper: all); "
-                "exact count", published=n,
-                quantity="settings N_k < 10 with both gains significant at 99%", unit="count")
-            for i_lo, i_hi, q in ((32, 33, "delta_roc"), (34, 35, "delta_roc_remaining")):
-                for i, row, what in ((i_lo, sparse_s.loc[sparse_s[f"{q}_mean"].idxmin()],
-                                      "smallest"),
-                                     (i_hi, sparse_s.loc[sparse_s[f"{q}_mean"].idxmax()],
-                                      "largest")):
-                    n = int(row["n_used"])
-                    add(i, row[f"{q}_mean"], mean_tol(i, float(row[f"{q}_sd"]), n, n_p),
-                        f"{what} mean over N_k < 10 (at N_k = {int(row['max_parents'])}; "
-                        f"n = {n}, the paper's {n_p})",
-                        why=big_r if q == "delta_roc_remaining"
-                        else "our means over N_k < 10 span a different range")
-            sparse = t[t["max_parents"] < 10]
-            n_sp = n_p * sparse["max_parents"].nunique()
-            band_rows(36, 37, sparse, "delta_roc", "N_k < 10", n_sp,
-                      why="our trials spread wider")
-            band_rows(38, 39, sparse, "delta_roc_remaining", "N_k < 10", n_sp, why=big_r)
-        dense = t[t["max_parents"] >= 100]
-        if len(sparse_s) and len(dense):
-            sparse = t[t["max_parents"] < 10]
-            m1, sd1, n1 = stats_of(sparse["delta_roc"])
-            m2, sd2, n2 = stats_of(dense["delta_roc"])
-            p1 = n_p * sparse["max_parents"].nunique()
-            p2 = n_p * dense["max_parents"].nunique()
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = m1 / m2
-
-                def se_ratio(a, b):  # delta method, the two means independent
-                    return float(abs(ratio) * np.hypot(sd1 / np.sqrt(a) / m1,
-                                                       sd2 / np.sqrt(b) / m2))
-
-                se_o, se_p = se_ratio(n1, n2), se_ratio(p1, p2)
-            tol = (tolerance(se_o, se_p, rounding=0.5) if np.isfinite(se_o) and
-                   np.isfinite(se_p) else tolerance(rounding=0.5))
-            add(40, ratio, tol,
-                f"mean Delta_ROC for N_k < 10 / for N_k in {{{_values(dense['max_parents'])}}} "
-                f"(delta-method SEs); published = middle of 'about 2 or 3', rounding term = "
-                f"half that range", published=2.5,
-                quantity="factor by which mean Delta_ROC drops for very dense graphs",
-                why="our gain falls further in dense networks, which stay significant")
-
-    s = summ("worst-case")
-    if s is not None:
-        map_better_row(42, s, 0, "settings where MAP beats MA significantly",
-                       "settings N_r (paper: never)",
-                       why="MAP wins at more training sizes than chance explains")
-
-    s = summ("alarm")
-    if s is not None:
-        ana = s[s["class_node"].str.lower() == "anaphylaxis"]
-        if len(ana):
-            map_better_row(43, ana, float(pub.loc[43, "value"]), None,
-                           "N_r values on anaphylaxis",
-                           why="the paper's two points are more than chance explains; they "
-                           "depend on training sizes the paper does not report (ours start "
-                           "at 25)")
-    return headline_table(rows, paper="Dash & Cooper (2002)", chapter=_CHAPTER)
+def _map_wins(summary):
+    """Settings where MAP is significantly better (Delta_ROC < 0, two-sided p < 0.05)."""
+    return int(((summary["delta_roc_p"] < _CHANCE_LEVEL) & (summary["delta_roc_mean"] < 0)).sum())
 
 
-def columns_comparison(simplex, uniforms):
-    """The nodes test's headline statements under the two CPT-column generators.
+@dataclass(frozen=True)
+class _Statement(Headline):
+    """A headline row with this chapter's note ("; differs: <why>" when the row is outside
+    its tolerance) and, where the paper says "all" (or "all but one") of its settings,
+    that count of the settings we ran as the published number (``published_of(tables)``;
+    ``published`` then names the statement it comes from)."""
 
-    Parameters
-    ----------
-    simplex, uniforms : DataFrame
-        Nodes-test trials (:func:`random_network_trials`) with columns drawn uniformly on
-        the simplex (the main run, restricted to the same N) and as normalised uniforms
-        (the sensitivity run, same seeds).
+    why: str = ""
+    published_of: object = None
 
-    Returns
-    -------
-    DataFrame
-        One row per statement measured on both (means and ±1σ ends; counts left out):
-        ``published``, then ours, tolerance and verdict for each generator, by the
-        report's rule (:func:`headline`).
-    """
-    out = None
-    for tag, trials in (("simplex", simplex), ("normalised uniforms", uniforms)):
-        h = headline({"nodes": trials})
-        h = h[h["unit"] != "count"].set_index("quantity")
-        if out is None:
-            out = pd.DataFrame({"published": h["published"]})
-        out[f"ours ({tag})"] = h["ours"]
-        out[f"tolerance ({tag})"] = h["tolerance"]
-        out[f"verdict ({tag})"] = h["verdict"]
-    return out
+    def row(self, tables):
+        row = super().row(tables)
+        if row is None:
+            return None
+        if self.published_of is not None:
+            row["published"] = float(self.published_of(tables))
+        ours, pub = row["ours"], row["published"]
+        if self.why and np.isfinite(ours) and abs(ours - pub) > float(row["tolerance"]) + 1e-12:
+            row["note"] += f"; differs: {self.why}"
+        return row
 
 
+def _stmt(i, ours, quantity=None, unit=None, published=None, **kw):
+    """The declaration of statement ``i`` of ``dash_cooper_statements.csv``."""
+    return _Statement(quantity=f"{_PUB.loc[i, 'test']}: {quantity or _PUB.loc[i, 'quantity']}",
+                      published=published or Published(_STATEMENTS, {"id": i}), ours=ours,
+                      unit=unit or str(_PUB.loc[i, "unit"]), **kw)
+
+
+def _summary(tables, test, keep=None):
+    """The summary of ``test`` (settings kept by ``keep(setting)``), None if not run."""
+    s = tables.get(f"summary_{test}")
+    if s is None or s.empty:
+        return None
+    s = s if keep is None else s[keep(s[_TESTS[test][0]])]
+    return None if s.empty else s
+
+
+def _pool(tables, test, keep=None, label=None):
+    """Trials of ``test`` pooled over the settings ``keep`` keeps, their label and the
+    paper's number of trials behind the same pool; None if there are none."""
+    t = tables.get(f"trials_{test}")
+    if t is None or t.empty:
+        return None
+    col = _TESTS[test][0]
+    t = t if keep is None else t[keep(t[col])]
+    if t.empty:
+        return None
+    label = label or f"{_SYMBOL[col]} in {{{_values(t[col])}}}"
+    return t, label, _paper_trials(test) * t[col].nunique()
+
+
+def _stats_of(v):
+    v = v.dropna().to_numpy(dtype=float)
+    if len(v) < 2:
+        return np.nan, np.nan, len(v)
+    return float(v.mean()), float(v.std(ddof=1)), len(v)
+
+
+def _mean_reading(mean, sd, n, n_paper, note):
+    if not np.isfinite(sd):
+        return Reading(mean, note=note)
+    return Reading(mean, spread=sd, n_ours=n, n_published=n_paper, note=note)
+
+
+def _pooled_mean(tables, test, q, keep=None, label=None):
+    """Mean of ``q`` over a pool of trials (:func:`_pool`)."""
+    pool = _pool(tables, test, keep, label)
+    if pool is None:
+        return None
+    t, label, n_paper = pool
+    mean, sd, n = _stats_of(t[q])
+    return _mean_reading(mean, sd, n, n_paper,
+                         f"mean of {label} (n = {n}; the paper's {n_paper})")
+
+
+def _band_end(tables, test, q, sign, keep=None, label=None):
+    """Mean ``sign`` 1 sd of ``q`` over a pool of trials: an end of the paper's ±1σ bars."""
+    pool = _pool(tables, test, keep, label)
+    if pool is None:
+        return None
+    t, label, n_paper = pool
+    mean, sd, n = _stats_of(t[q])
+
+    def se(m):  # SE of mean ± sd: var(mean) + var(sd) ≈ sd²/m + sd²/(2(m-1))
+        return sd * np.sqrt(1 / m + 1 / (2 * (m - 1))) if m > 1 and np.isfinite(sd) else 0.0
+
+    return Reading(mean + sign * sd, se=se(n), se_published=se(n_paper),
+                   note=f"mean {'-' if sign < 0 else '+'} 1 sd of {label} (n = {n}; the "
+                        f"paper's {n_paper})")
+
+
+def _share(tables, test, lo, hi, keep=None, label=None):
+    """Percentage of a pool's trials with ``lo <= delta_roc <= hi``."""
+    pool = _pool(tables, test, keep, label)
+    if pool is None:
+        return None
+    t, label, n_paper = pool
+    v = t["delta_roc"].dropna()
+    n = len(v)
+    note = (f"share of trials with {lo} <= delta_roc <= {hi}, {label} (n = {n}; the paper's "
+            f"{n_paper})")
+    if not n:
+        return Reading(np.nan, note=note)
+    share = 100.0 * float(((v >= lo) & (v <= hi)).mean())
+    return Reading(share, spread=100 * np.sqrt(share / 100 * (1 - share / 100)), n_ours=n,
+                   n_published=n_paper, note=note)
+
+
+def _n_significant(tables, test, keep=None):
+    """Settings where both gains' 99% intervals lie above 0."""
+    s = _summary(tables, test, keep)
+    return None if s is None else float(_both_significant(s)[0])
+
+
+def _n_settings(tables, test, keep=None, but=0):
+    return len(_summary(tables, test, keep)) - but
+
+
+def _extreme_mean(tables, test, q, largest, keep=None, over="N_r"):
+    """The largest (or smallest) mean of ``q`` over the settings of ``test``."""
+    s = _summary(tables, test, keep)
+    if s is None:
+        return None
+    row = s.loc[s[f"{q}_mean"].idxmax() if largest else s[f"{q}_mean"].idxmin()]
+    col, n, n_p = _TESTS[test][0], int(row["n_used"]), _paper_trials(test)
+    return _mean_reading(row[f"{q}_mean"], float(row[f"{q}_sd"]), n, n_p,
+                         f"{'largest' if largest else 'smallest'} mean over {over} (at "
+                         f"{_SYMBOL[col]} = {int(row[col])}; n = {n}, the paper's {n_p})")
+
+
+def _peak(tables):
+    """N_r of the largest mean Delta_ROC of the training-records test."""
+    s = _summary(tables, "records")
+    return None if s is None else float(s.loc[s["delta_roc_mean"].idxmax(), "n_train"])
+
+
+def _dense_drop(tables):
+    """Mean Delta_ROC for N_k < 10 over the mean for N_k >= 100, with delta-method SEs."""
+    t = tables.get("trials_density")
+    if _summary(tables, "density", lambda k: k < 10) is None or t is None:
+        return None
+    sparse, dense = t[t["max_parents"] < 10], t[t["max_parents"] >= 100]
+    if dense.empty:
+        return None
+    (m1, sd1, n1), (m2, sd2, n2) = _stats_of(sparse["delta_roc"]), _stats_of(dense["delta_roc"])
+    n_p = _paper_trials("density")
+    p1, p2 = n_p * sparse["max_parents"].nunique(), n_p * dense["max_parents"].nunique()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = m1 / m2
+
+        def se_ratio(a, b):  # delta method, the two means independent
+            return float(abs(ratio) * np.hypot(sd1 / np.sqrt(a) / m1, sd2 / np.sqrt(b) / m2))
+
+        se_o, se_p = se_ratio(n1, n2), se_ratio(p1, p2)
+    note = (f"mean Delta_ROC for N_k < 10 / for N_k in {{{_values(dense['max_parents'])}}} "
+            f"(delta-method SEs); published = middle of 'about 2 or 3', rounding term = half "
+            f"that range")
+    if np.isfinite(se_o) and np.isfinite(se_p):
+        return Reading(ratio, se=se_o, se_published=se_p, note=note)
+    return Reading(ratio, note=note)
+
+
+def _map_better(tables, test, what, published=None):
+    """Settings where MAP beats MA significantly, judged against the chance count."""
+    s = _summary(tables, test)
+    if s is not None and test == "alarm":
+        s = s[s["class_node"].str.lower() == "anaphylaxis"]
+    if s is None or s.empty:
+        return None
+    p = 0.0 if published is None else published.value()
+    mu, sd = _chance_count(len(s))
+    note = (f"{what} (of {len(s)}) where MAP is better (Delta_ROC < 0, two-sided p < "
+            f"{_CHANCE_LEVEL:g}); chance alone gives at most {mu:.2f} such points (SD "
+            f"{sd:.2f}), ours and the paper's (assumed as many points)")
+    if p >= 1:
+        note += f"; P(>= {p:g} by chance) = {_chance_probability(p, len(s)):.2g}"
+    return Reading(_map_wins(s), se=sd, se_published=sd, note=note)
+
+
+def _sparse(k):
+    return k < 10
+
+
+_MEAN = dict(extra=0.5, extra_why=_WHY_READ)
+_BAND = dict(extra=1.5, extra_why=_WHY_BAND)
+_SHARE = dict(extra=4.5, extra_why="'about 70%'", unit="percent",
+              quantity="share of trials in the stated delta_roc region (%)")
+_ANAPHYLAXIS = Published(_STATEMENTS, {"id": 43})
+_BANDS_OF = {  # test -> (ids of the four ends, pool kept, label, why of the Delta_ROC ends)
+    "nodes": ((16, 17, 18, 19), lambda n: n >= 100, None, "our trials spread wider"),
+    "records": ((26, 27, 28, 29), None, "all N_r", "our trials spread differently"),
+    "density": ((36, 37, 38, 39), _sparse, "N_k < 10", "our trials spread wider"),
+}
+
+
+def _bands_of(test):
+    ids, keep, label, why = _BANDS_OF[test]
+    return tuple(_stmt(i, partial(_band_end, test=test, q=q, sign=sign, keep=keep, label=label),
+                       why=why if q == "delta_roc" else _BIG_R, **_BAND)
+                 for i, q, sign in zip(ids, ("delta_roc",) * 2 + ("delta_roc_remaining",) * 2,
+                                       (-1, 1, -1, 1)))
+
+
+HEADLINE = Headlines(paper="Dash & Cooper (2002)", chapter="exact-model-averaging", rows=(
+    _stmt(8, lambda t: None if "check" not in t else Reading(
+        float(t["check"]["max_abs_difference"].iloc[0]),
+        note=f"largest class-probability difference, closed form vs. enumeration of "
+             f"{int(t['check']['n_structures'].iloc[0])} structures; rounding term 1e-9 "
+             f"(floating point)"),
+          "closed form vs. brute-force averaging: largest difference", "probability",
+          Published("dash_cooper_headline_numbers", {"key": "closed_form_difference"}),
+          rounding=1e-9, why="the closed form is not exact"),
+    _stmt(11, partial(_n_significant, test="nodes"),
+          "settings N with both gains significant at 99%", "count", rounding=0.0,
+          note="settings N with both 99% CIs above 0 (paper: all but one); exact count",
+          published_of=partial(_n_settings, test="nodes", but=1)),
+    _stmt(13, partial(_pooled_mean, test="nodes", q="delta_roc", keep=lambda n: n > 150),
+          why="our Delta_ROC levels off higher", **_MEAN),
+    _stmt(14, partial(_pooled_mean, test="nodes", q="delta_roc_remaining",
+                      keep=lambda n: n > 150), why=_BIG_R, **_MEAN),
+    _stmt(15, partial(_share, test="nodes", lo=-1, hi=11, keep=lambda n: n >= 100), **_SHARE),
+    *_bands_of("nodes"),
+    _stmt(20, partial(_n_significant, test="records"),
+          "settings N_r with both gains significant at 99%", "count", rounding=0.0,
+          note="settings N_r with both 99% CIs above 0 (paper: all); exact count",
+          published_of=partial(_n_settings, test="records")),
+    _stmt(21, partial(_extreme_mean, test="records", q="delta_roc", largest=True),
+          why="our maximum is higher", **_MEAN),
+    _stmt(22, partial(_extreme_mean, test="records", q="delta_roc_remaining", largest=True),
+          why=_BIG_R, **_MEAN),
+    _stmt(23, _peak, "N_r of the local maximum of Delta_ROC", "records",
+          Published(_STATEMENTS, {"test": "training-records test", "unit": "records"},
+                    reduce="mean"), rounding=300.0,
+          note="N_r of the largest mean Delta_ROC; published = middle of the stated 200 to "
+               "800, rounding term = half that range",
+          why="our maximum lies outside the paper's 200 to 800 records"),
+    _stmt(25, partial(_share, test="records", lo=-4, hi=9, label="all N_r"), **_SHARE),
+    *_bands_of("records"),
+    _stmt(31, partial(_n_significant, test="density", keep=_sparse),
+          "settings N_k < 10 with both gains significant at 99%", "count", rounding=0.0,
+          note="settings N_k < 10 with both 99% CIs above 0 (paper: all); exact count",
+          published_of=partial(_n_settings, test="density", keep=_sparse)),
+    *(_stmt(i, partial(_extreme_mean, test="density", q=q, largest=largest, keep=_sparse,
+                       over="N_k < 10"),
+            why=_BIG_R if q == "delta_roc_remaining" else
+            "our means over N_k < 10 span a different range", **_MEAN)
+      for i, q, largest in ((32, "delta_roc", False), (33, "delta_roc", True),
+                            (34, "delta_roc_remaining", False),
+                            (35, "delta_roc_remaining", True))),
+    *_bands_of("density"),
+    _stmt(40, _dense_drop, "factor by which mean Delta_ROC drops for very dense graphs", None,
+          Published(_STATEMENTS, {"test": "density test", "unit": "factor"}, reduce="mean"),
+          rounding=0.5, why="our gain falls further in dense networks, which stay significant"),
+    _stmt(42, partial(_map_better, test="worst-case", what="settings N_r (paper: never)"),
+          "settings where MAP beats MA significantly", "count",
+          Published("dash_cooper_headline_numbers", {"key": "worst_case_map_better"}),
+          rounding=0.0, why="MAP wins at more training sizes than chance explains"),
+    _stmt(43, partial(_map_better, test="alarm", what="N_r values on anaphylaxis",
+                      published=_ANAPHYLAXIS), None, "count", _ANAPHYLAXIS, rounding=0.0,
+          why="the paper's two points are more than chance explains; they depend on training "
+              "sizes the paper does not report (ours start at 25)"),
+))
 
 # --------------------------------------------------------------------------------------
 # Figures: the layout of the paper's Figures 2-5
@@ -1643,7 +1653,7 @@ _BANDS = {
 }
 
 
-def paper_bands(test):
+def _paper_bands(test):
     """The values Dash & Cooper state for one test of their Figure 2, as bands to draw.
 
     Parameters
@@ -1680,8 +1690,8 @@ def _check(summary, x):
     missing = [c for c in [x] + [f"{q}_{s}" for q, *_ in _SERIES for s in _NEEDED]
                if c not in summary]
     if missing:
-        raise ValueError(f"summary lacks columns {missing}; pass the output of "
-                         "summarise_trials")
+        raise ValueError(f"summary lacks columns {missing}; pass a summary_<test> table "
+                         "of tables()")
     if summary.empty:
         raise ValueError("summary is empty")
 
@@ -1719,7 +1729,7 @@ def _panel(ax, summary, x, log_x=True):
 
 
 def _bands(ax, bands):
-    """Draw the paper's stated values (:func:`paper_bands`) behind a panel's points."""
+    """Draw the paper's stated values (:func:`_paper_bands`) behind a panel's points."""
     colour = {q: c for q, _, c, *_ in _SERIES}
     left, right = ax.get_xlim()
     for _, b in bands.iterrows():
@@ -1765,7 +1775,7 @@ def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
     Parameters
     ----------
     summary : DataFrame
-        Output of :func:`summarise_trials`.
+        Output of :func:`_summarise_trials`.
     x : str
         Setting on the horizontal axis: ``"n_features"``, ``"n_train"`` or
         ``"max_parents"``.
@@ -1816,10 +1826,10 @@ def random_networks_figure(nodes, records, density, bands=True):
     Parameters
     ----------
     nodes, records, density : DataFrame
-        Outputs of :func:`summarise_trials` by ``n_features``,
+        Outputs of :func:`_summarise_trials` by ``n_features``,
         ``n_train`` and ``max_parents``.
     bands : bool, default True
-        Draw the paper's stated values behind our points (:func:`paper_bands`): its
+        Draw the paper's stated values behind our points (:func:`_paper_bands`): its
         means as shaded bands in the colour of the measure, and the region it says
         holds about 70% of the trials as dotted lines (to compare with our dashed ±1 sd
         bars), each over the range of the setting the statement covers.
@@ -1840,7 +1850,7 @@ def random_networks_figure(nodes, records, density, bands=True):
     for ax, (s, x, title, test) in zip(axes.ravel(), parts):
         _panel(ax, s, x)
         if bands:
-            _bands(ax, paper_bands(test))
+            _bands(ax, _paper_bands(test))
         ax.set_title(title, fontsize=10)
     axes[0][1].set_ylabel("")
     legend_ax = axes[1][1]
