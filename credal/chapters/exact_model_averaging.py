@@ -1199,8 +1199,9 @@ def tables(results):
     if "columns" in results["trials"] and "nodes" in trials:
         out.update(_columns_tables(trials["nodes"], results["trials"]["columns"]))
     out["seconds"] = pd.DataFrame(
-        [{"test": k, "main": k in _TESTS, "wall": results["seconds"][k],
-          "cpu": t.attrs["seconds"]["cpu"]} for k, t in results["trials"].items()])
+        [{"test": k, "main": k in _TESTS, "wall": results.get("seconds", {}).get(k, np.nan),
+          "cpu": t.attrs.get("seconds", {}).get("cpu", np.nan)}
+         for k, t in results["trials"].items()], columns=["test", "main", "wall", "cpu"])
     return out
 
 
