@@ -475,56 +475,8 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
 def _random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_trials=500,
                           test="random", random_state=0, n_jobs=1, cache_dir=None,
                           max_batch_cells=_BATCH_CELLS, columns="simplex", seed_test=None):
-    """Dash & Cooper's Procedure 2 on random networks (Procedure 1), through the engine.
-
-    For every combination of the given ``n_features`` (N), ``n_train`` (N_r) and
-    ``max_parents`` (N_k), and every trial: draw a random network over N + 1 binary
-    nodes, pick the class node uniformly, sample N_r + N_test records, fit the
-    MA and MAP naive classifiers (:func:`classifiers`) on the first N_r
-    and score both on the rest by ROC area.
-
-    Trials are generated in batches (:func:`sample_random_trials`),
-    each batch evaluated by one :func:`credal.experiments.cross_validate` call
-    (holdout items with a predefined split, predictions kept), and batches run in
-    parallel with joblib. Trial ``t`` of a setting always gets the same seed,
-    derived from ``random_state``, ``test``, the setting and ``t``: results do not
-    depend on ``n_jobs`` or on the batch size.
-
-    Parameters
-    ----------
-    n_features, n_train, max_parents : int or list of int
-        Number of features N (>= 1), training records N_r (>= 1) and maximum
-        in-degree N_k.
-    n_test : int
-        Test records per trial.
-    n_trials : int
-        Trials per setting.
-    test : str
-        Name of the test; recorded and part of the seeds.
-    random_state : int
-    n_jobs : int
-        joblib workers over batches.
-    cache_dir : path-like, optional
-        The engine's cache of finished (trial, classifier) pairs.
-    max_batch_cells : int
-        Records x nodes generated at once by one batch (memory bound).
-    columns : {"simplex", "normalised-uniforms"}
-        How CPT columns are drawn (:data:`_CPT_COLUMNS`; the paper's reading is
-        "simplex", the other is the chapter's sensitivity run).
-    seed_test : str, optional
-        Test name used in the seeds instead of ``test`` (a sensitivity run then
-        draws the same structures, class nodes and uniforms as that test).
-
-    Returns
-    -------
-    DataFrame
-        One row per (setting, trial): ``test``, ``n_features``, ``max_parents``,
-        ``n_train``, ``n_test``, ``trial``, ``class_node``, ``roc_ma``, ``roc_map``,
-        ``delta_roc`` and ``delta_roc_remaining`` (percent; NaN where the test records
-        hold a single class). ``attrs["seconds"]`` holds the wall time spent
-        generating data (``"generate"``) and in the engine (``"engine"``), and the
-        processor time of both (``"cpu"``), each summed over workers.
-    """
+    """Procedure 2 on random networks (Procedure 1) for :func:`run`, which documents the
+    arguments; ``test`` is the name in the seeds unless ``seed_test`` is given."""
     Ns = _as_list(n_features, "n_features")
     Nrs = _as_list(n_train, "n_train")
     Nks = _as_list(max_parents, "max_parents")
@@ -547,31 +499,8 @@ def _random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_tr
 def _network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
                    test=None, random_state=0, n_jobs=1, cache_dir=None,
                    max_batch_cells=_BATCH_CELLS):
-    """Dash & Cooper's Procedure 2 on a fixed network (ALARM, HEPAR II), through the engine.
-
-    For every class node, every N_r in ``n_train`` and every trial: sample
-    N_r + N_test records from ``network``, fit the MA and MAP naive classifiers on
-    the first N_r with the node as class and every other node as a feature, and
-    score both on the rest by ROC area. Batching, seeds and parallelism as in
-    :func:`_random_network_trials`.
-
-    Parameters
-    ----------
-    network : credal.networks.BayesianNetwork or str
-        A network or the name of a shipped one (:func:`credal.networks.load_network`).
-    class_nodes : str or list of str
-    n_train : int or list of int
-    n_test, n_trials : int
-    test : str, optional
-        Name of the test (default: the network's name).
-    random_state, n_jobs, cache_dir, max_batch_cells
-        As in :func:`_random_network_trials`.
-
-    Returns
-    -------
-    DataFrame
-        As :func:`_random_network_trials`, with ``network`` and ``class_node``.
-    """
+    """Procedure 2 on a fixed network (ALARM, HEPAR II) for :func:`run`, which documents
+    the arguments; ``test`` defaults to the network's name."""
     if isinstance(network, str):
         network = load_network(network)
     nodes = [class_nodes] if isinstance(class_nodes, str) else list(class_nodes)
@@ -667,23 +596,40 @@ _TESTS = {
 def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=None):
     """Every computation of the chapter: the check by enumeration and the trials of each test.
 
+    A trial of a random-network test draws a random network over N + 1 binary nodes
+    (Procedure 1), picks the class node uniformly, samples N_r + N_test records, fits
+    the MA and MAP naive classifiers (:func:`classifiers`) on the first N_r and scores
+    both on the rest by ROC area (Procedure 2), for every combination of the given N,
+    N_r and N_k. A network test does the same with records sampled from a fixed
+    network, for every class node (every other node is a feature). Trials are
+    generated in batches (:func:`sample_random_trials`), each batch evaluated by one
+    :func:`credal.experiments.cross_validate` call (holdout items with a predefined
+    split, predictions kept), and batches run in parallel with joblib. Trial ``t`` of
+    a setting always gets the same seed, derived from ``random_state``, the test's
+    name, the setting and ``t``: results do not depend on ``n_jobs``, on the batch
+    size or on which other tests run.
+
     Parameters
     ----------
     settings : dict of str -> dict
         Test name (``"nodes"``, ``"records"``, ``"density"``, ``"worst-case"``,
         ``"alarm"``, ``"hepar2"`` and the sensitivity run ``"columns"``) -> its
-        settings. A random-network test takes the keyword arguments of Procedure 2 on
-        random networks: ``n_features``, ``n_train``, ``max_parents`` (int or list of
-        int), ``n_test``, ``n_trials`` and optionally ``test`` (the name in the seeds;
-        default the key), ``seed_test`` and ``columns`` (``"simplex"`` or
-        ``"normalised-uniforms"``, how CPT columns are drawn); a network test takes
-        ``network`` (a shipped network's name or a network), ``class_nodes``,
-        ``n_train``, ``n_test`` and ``n_trials``. Trial ``t`` of a setting always gets
-        the same seed, derived from ``random_state``, the test's name, the setting and
-        ``t``: results do not depend on ``n_jobs``, on the batch size or on which other
-        tests run.
+        settings. A random-network test: ``n_features`` (N >= 1), ``n_train``
+        (N_r >= 1) and ``max_parents`` (N_k), each an int or a list of int;
+        ``n_test`` (test records per trial, default 100), ``n_trials`` (per setting,
+        default 500), and optionally ``test`` (its name in the tables and the seeds;
+        default the key), ``seed_test`` (the name used in the seeds instead: a
+        sensitivity run then draws the same structures, class nodes and uniforms as
+        that test) and ``columns`` (how CPT columns are drawn, :data:`_CPT_COLUMNS`:
+        ``"simplex"``, the paper's reading, or ``"normalised-uniforms"``). A network
+        test: ``network`` (a :class:`credal.networks.BayesianNetwork` or the name of a
+        shipped one), ``class_nodes`` (str or list), ``n_train`` (int or list),
+        ``n_test`` (default 1000) and ``n_trials`` (default 100). Either may give
+        ``max_batch_cells``: records x nodes generated at once by one batch (memory
+        bound).
     check_n_features : int or None
-        Features of the check by enumeration (``2**N`` structures); None skips it.
+        Features of the check by enumeration (:func:`_enumeration_check`, ``2**N``
+        structures); None skips it.
     random_state : int
     n_jobs : int
         joblib workers over batches of trials.
@@ -693,15 +639,16 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
     Returns
     -------
     dict
-        ``"trials"``: test -> DataFrame, one row per (setting, trial) with ``test``,
+        ``"trials"``: test -> DataFrame, one row per (setting, trial): ``test``,
         ``n_features``, ``max_parents``, ``n_train``, ``n_test``, ``trial``,
         ``class_node``, ``roc_ma``, ``roc_map``, ``delta_roc`` and
         ``delta_roc_remaining`` (percent; NaN where the test records hold a single
-        class; network tests add ``network``), whose ``attrs["seconds"]`` holds the
-        workers' time generating data, in the engine and on the processor;
-        ``"check"``: the check by enumeration (``n_features``, ``n_structures``,
-        ``n_test``, ``max_abs_difference``, ``same_class``); ``"seconds"``: test ->
-        wall time of its trials.
+        class; network tests add ``network``); its ``attrs["seconds"]`` holds the
+        wall time spent generating data (``"generate"``) and in the engine
+        (``"engine"``), and the processor time of both (``"cpu"``), each summed over
+        workers. ``"check"``: the check by enumeration (``n_features``,
+        ``n_structures``, ``n_test``, ``max_abs_difference``, ``same_class``).
+        ``"seconds"``: test -> wall time of its trials.
     """
     out = {"trials": {}, "seconds": {}, "check": None}
     if check_n_features is not None:
