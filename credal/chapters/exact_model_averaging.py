@@ -669,11 +669,16 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
 
 
 # --------------------------------------------------------------------------------------
-# Tables of the chapter: our means beside the paper's statements
+# The chapter's tables (our means beside the paper's statements) and the numbers its
+# text quotes
 # --------------------------------------------------------------------------------------
 
 
 _SYMBOL = {"n_features": "N", "n_train": "N_r", "max_parents": "N_k"}
+#: Tests of the chapter -> their label in ``dash_cooper_test_settings.csv``.
+_SETTINGS_LABEL = {"nodes": "nodes test", "records": "training-records test",
+                   "density": "density test", "worst-case": "worst-case training-records test",
+                   "alarm": "ALARM network", "hepar2": "HEPAR network"}
 
 
 def _by(test):
@@ -807,11 +812,8 @@ def _settings_table(results):
         trials and class nodes the paper's value and ours.
     """
     pub = datasets.published("dash_cooper_test_settings")
-    names = {"nodes": "nodes test", "records": "training-records test",
-             "density": "density test", "worst-case": "worst-case training-records test",
-             "alarm": "ALARM network", "hepar2": "HEPAR network"}
     rows = []
-    for key, label in names.items():
+    for key, label in _SETTINGS_LABEL.items():
         p = pub[pub["test"] == label].iloc[0]
         t = results.get(key)
         row = {"test": key, "figure": p["figure"]}
@@ -1056,11 +1058,6 @@ def _statements(results, summaries, check=None):
     return a.table()
 
 
-# --------------------------------------------------------------------------------------
-# The chapter's tables and the numbers its text quotes
-# --------------------------------------------------------------------------------------
-
-
 def _columns_comparison(tables):
     """The nodes test's headline statements under the two CPT-column generators.
 
@@ -1254,10 +1251,6 @@ _WHY_READ = "'about': read off a figure"
 _WHY_BAND = "end of a dashed ±1σ bar read off a figure"
 _BIG_R = ("our delta_ROC is larger than the paper's readings throughout (the same "
           "definition, (R^ - R)/(1 - R)); see the CPT-column sensitivity run")
-#: Tests of the chapter -> their label in ``dash_cooper_test_settings.csv``.
-_SETTINGS_LABEL = {"nodes": "nodes test", "records": "training-records test",
-                   "density": "density test", "worst-case": "worst-case training-records test",
-                   "alarm": "ALARM network", "hepar2": "HEPAR network"}
 
 
 def _paper_trials(test):
