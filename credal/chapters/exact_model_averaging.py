@@ -79,12 +79,9 @@ def classifiers(min_categories=2):
         ``"MA naive"``: exact averaging over all naive structures (``structure="average"``);
         ``"MAP naive"``: every arc, posterior-mean parameters (``structure="full"``).
     """
-    return {
-        _MA: ModelAveragedNaiveBayes(alpha=1.0, arc_prior=0.5, prior="k2",
-                                     structure="average", min_categories=min_categories),
-        _MAP: ModelAveragedNaiveBayes(alpha=1.0, arc_prior=0.5, prior="k2",
-                                      structure="full", min_categories=min_categories),
-    }
+    return {name: ModelAveragedNaiveBayes(alpha=1.0, arc_prior=0.5, prior="k2",
+                                          structure=structure, min_categories=min_categories)
+            for name, structure in ((_MA, "average"), (_MAP, "full"))}
 
 
 # --------------------------------------------------------------------------------------
@@ -146,41 +143,42 @@ def _roc_areas(result):
         if sub["y_true"].nunique() > 1:
             cls = result.classes[keys.loc[k, "dataset"]]
             areas[k] = roc_area(sub["y_true"].to_numpy(), np.array(list(sub["proba"])), cls)
-    out = keys
-    out["roc_area"] = areas
-    out["n_test"] = np.bincount(gid, minlength=n_groups)
-    out["n_positive"] = np.bincount(gid, weights=positive, minlength=n_groups).astype(np.int64)
-    return out
+    return keys.assign(roc_area=areas, n_test=np.bincount(gid, minlength=n_groups),
+                       n_positive=np.bincount(gid, weights=positive,
+                                              minlength=n_groups).astype(np.int64))
 
 
-def _evaluate_trials(items, meta, classifiers, cache_dir):
-    """One engine call for a batch of holdout items; one row per trial with both areas."""
+def _evaluate_batch(t0, c0, meta, data, n_train, classifiers, cache_dir):
+    """One engine call for a batch of trials begun at ``t0`` (wall) and ``c0`` (processor).
+
+    ``data`` holds each trial's ``(X, y)``, its first ``n_train`` records for training;
+    returns ``meta`` (one row per trial, named in its ``dataset`` column) with both
+    areas, and the batch's times.
+    """
+    items = [experiments.holdout_item(name, (X[:n_train], y.iloc[:n_train]),
+                                      (X[n_train:], y.iloc[n_train:]))
+             for name, (X, y) in zip(meta["dataset"], data)]
+    t1 = time.perf_counter()
     res = experiments.cross_validate(
         # integer codes straight to the classifiers: no DataFrame of hundreds of
         # categorical columns per trial (most of the engine's time otherwise)
         classifiers, items, use_predefined_split=True, preprocessing=None, keep_codes=True,
         n_jobs=1, cache_dir=cache_dir, progress=False, keep_predictions=True)
     areas = _roc_areas(res).pivot(index="dataset", columns="classifier", values="roc_area")
-    out = meta.copy()
-    out["roc_ma"] = areas.loc[out["dataset"], _MA].to_numpy()
-    out["roc_map"] = areas.loc[out["dataset"], _MAP].to_numpy()
-    return out
+    out = meta.assign(roc_ma=areas.loc[meta["dataset"], _MA].to_numpy(),
+                      roc_map=areas.loc[meta["dataset"], _MAP].to_numpy())
+    return out, {"generate": t1 - t0, "engine": time.perf_counter() - t1,
+                 "cpu": time.process_time() - c0}
 
 
 def _add_deltas(df):
     """Delta_ROC and delta_ROC (in percent) where both areas are defined."""
-    ok = df["roc_ma"].notna() & df["roc_map"].notna()
-    d = np.full(len(df), np.nan)
-    r = np.full(len(df), np.nan)
-    if ok.any():
-        ma, mp = df.loc[ok, "roc_ma"].to_numpy(), df.loc[ok, "roc_map"].to_numpy()
-        pos = mp > 0
-        dd = np.full(len(ma), np.nan)
-        dd[pos] = delta_roc(ma[pos], mp[pos])
-        d[ok.to_numpy()] = 100.0 * dd
-        r[ok.to_numpy()] = 100.0 * np.atleast_1d(delta_roc_remaining(ma, mp))
-    df["delta_roc"] = d
-    df["delta_roc_remaining"] = r
+    ma, mp = df["roc_ma"].to_numpy(dtype=float), df["roc_map"].to_numpy(dtype=float)
+    ok = ~np.isnan(ma) & ~np.isnan(mp)
+    pos = ok & (mp > 0)
+    df["delta_roc"], df["delta_roc_remaining"] = np.full(len(df), np.nan), np.nan
+    df.loc[pos, "delta_roc"] = 100.0 * delta_roc(ma[pos], mp[pos])
+    df.loc[ok, "delta_roc_remaining"] = 100.0 * delta_roc_remaining(ma[ok], mp[ok])
     return df
 
 
@@ -198,56 +196,41 @@ def _random_batch(test, n_features, max_parents, n_train, n_test, trials, random
     codes, cls = sample_random_trials(n_features + 1, max_parents, n_train + n_test, seeds,
                                       columns=columns)
     states = pd.CategoricalDtype(["0", "1"])
-    items, names = [], []
-    for t, x, c in zip(trials, codes, cls):
-        name = f"{test}|N={n_features}|Nk={max_parents}|Nr={n_train}|Ntest={n_test}|trial={t}"
-        X = np.delete(x, c, axis=1)
-        y = pd.Series(pd.Categorical.from_codes(x[:, c], dtype=states))
-        items.append(experiments.holdout_item(
-            name, (X[:n_train], y.iloc[:n_train]), (X[n_train:], y.iloc[n_train:])))
-        names.append(name)
-    t1 = time.perf_counter()
-    meta = pd.DataFrame({"dataset": names, "test": test, "n_features": n_features,
-                         "max_parents": max_parents, "n_train": n_train, "n_test": n_test,
-                         "trial": list(trials), "class_node": [f"X{c + 1}" for c in cls]})
-    out = _evaluate_trials(items, meta, classifiers(2), cache_dir)
-    return out, {"generate": t1 - t0, "engine": time.perf_counter() - t1,
-                 "cpu": time.process_time() - c0}
+    data = [(np.delete(x, c, axis=1), pd.Series(pd.Categorical.from_codes(x[:, c], dtype=states)))
+            for x, c in zip(codes, cls)]
+    meta = pd.DataFrame({
+        "dataset": [f"{test}|N={n_features}|Nk={max_parents}|Nr={n_train}|Ntest={n_test}|"
+                    f"trial={t}" for t in trials],
+        "test": test, "n_features": n_features, "max_parents": max_parents,
+        "n_train": n_train, "n_test": n_test, "trial": list(trials),
+        "class_node": [f"X{c + 1}" for c in cls]})
+    return _evaluate_batch(t0, c0, meta, data, n_train, classifiers(2), cache_dir)
 
 
 def _network_batch(test, network, class_node, n_train, n_test, trials, random_state,
                    cache_dir):
     t0, c0 = time.perf_counter(), time.process_time()
-    k = network.index(class_node)
+    k, n = network.index(class_node), n_train + n_test
     states = pd.CategoricalDtype(list(network.states(k)))
     dtype = np.int8 if network.n_states.max() <= 127 else np.int64
-    setting = (k, n_train, n_test)
-    n = n_train + n_test
     # each trial's uniforms are those credal.networks.sample draws from the trial's
     # seed; one forward pass over all of them shares the per-node work of the batch
     u = np.concatenate([
-        np.random.default_rng(_trial_seed(random_state, test, setting, t)).random(
+        np.random.default_rng(_trial_seed(random_state, test, (k, n_train, n_test), t)).random(
             (network.n_nodes, n)) for t in trials], axis=1)
     codes = forward_sample(network, u)
-    items, names = [], []
-    for j, t in enumerate(trials):
-        x = codes[j * n:(j + 1) * n].astype(dtype)
-        X, yc = split_class(network, x, k)
-        y = pd.Series(pd.Categorical.from_codes(yc, dtype=states))
-        name = f"{test}|class={network.nodes[k]}|Nr={n_train}|Ntest={n_test}|trial={t}"
-        items.append(experiments.holdout_item(
-            name, (X[:n_train], y.iloc[:n_train]), (X[n_train:], y.iloc[n_train:])))
-        names.append(name)
-    t1 = time.perf_counter()
-    meta = pd.DataFrame({"dataset": names, "test": test, "network": network.name,
-                         "n_features": network.n_nodes - 1,
-                         "max_parents": network.max_in_degree, "n_train": n_train,
-                         "n_test": n_test, "trial": list(trials),
-                         "class_node": network.nodes[k]})
+    data = []
+    for j in range(len(trials)):
+        X, yc = split_class(network, codes[j * n:(j + 1) * n].astype(dtype), k)
+        data.append((X, pd.Series(pd.Categorical.from_codes(yc, dtype=states))))
+    meta = pd.DataFrame({
+        "dataset": [f"{test}|class={network.nodes[k]}|Nr={n_train}|Ntest={n_test}|trial={t}"
+                    for t in trials],
+        "test": test, "network": network.name, "n_features": network.n_nodes - 1,
+        "max_parents": network.max_in_degree, "n_train": n_train, "n_test": n_test,
+        "trial": list(trials), "class_node": network.nodes[k]})
     clf = classifiers(np.delete(network.n_states, k))
-    out = _evaluate_trials(items, meta, clf, cache_dir)
-    return out, {"generate": t1 - t0, "engine": time.perf_counter() - t1,
-                 "cpu": time.process_time() - c0}
+    return _evaluate_batch(t0, c0, meta, data, n_train, clf, cache_dir)
 
 
 def _batches(n_trials, cells_per_trial, max_cells):
@@ -255,21 +238,21 @@ def _batches(n_trials, cells_per_trial, max_cells):
     return [range(a, min(n_trials, a + size)) for a in range(0, n_trials, size)]
 
 
-def _run_jobs(jobs, n_jobs):
+def _collect(jobs, n_jobs, sort):
+    """Run the batches (in parallel); their trials sorted by ``sort``, with Delta_ROC and
+    delta_ROC, and the batches' summed times in ``attrs["seconds"]``."""
     out = joblib.Parallel(n_jobs=n_jobs)(jobs)
-    frames = [f for f, _ in out]
-    timing = {k: sum(t[k] for _, t in out) for k in ("generate", "engine", "cpu")}
-    return frames, timing
+    df = pd.concat([f for f, _ in out], ignore_index=True).drop(columns="dataset")
+    df = _add_deltas(df.sort_values(sort, kind="stable").reset_index(drop=True))
+    df.attrs["seconds"] = {k: sum(t[k] for _, t in out) for k in ("generate", "engine", "cpu")}
+    return df
 
 
-def _as_list(v, name):
-    vals = list(np.atleast_1d(v).tolist())
+def _as_list(v, name, low=1):
+    vals = [check_int(name, x, low) for x in np.atleast_1d(v).tolist()]
     if not vals:
         raise ValueError(f"{name} is empty")
-    for x in vals:
-        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
-            raise ValueError(f"{name} must hold non-negative integers; got {x!r}")
-    return [int(x) for x in vals]
+    return vals
 
 
 # Trials of Procedure 2 sampled in batches: every trial's random network and data at
@@ -284,11 +267,8 @@ def _split_pieces(m, bits):
 
 def _join_pieces(part, bits):
     """``sum_c part[..., c] << (bits * c)`` modulo 2**64 (exact integer sums as float64)."""
-    part = part.astype(np.uint64)
-    out = part[..., 0].copy()
-    for c in range(1, part.shape[-1]):
-        out += part[..., c] << np.uint64(bits * c)
-    return out
+    shift = np.uint64(bits) * np.arange(part.shape[-1], dtype=np.uint64)
+    return (part.astype(np.uint64) << shift).sum(axis=-1, dtype=np.uint64)
 
 
 def _piece_bits(k, n_states):
@@ -350,19 +330,17 @@ def _positive_columns(h, keys, n_states, columns="simplex"):
     """
     if columns not in _CPT_COLUMNS:
         raise ValueError(f"columns must be one of {_CPT_COLUMNS}; got {columns!r}")
-    scale = 1.0 / 9007199254740992.0
 
-    def weight(u):
+    def weight(z):  # the uniform drawn from a hash, and its weight
+        u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * (1.0 / 9007199254740992.0)
         return -np.log(u) if columns == "simplex" else u
 
     if n_states == 2:
         # the two states' weights as separate contiguous arrays; e0 + e1 is the
         # row sum of RandomNetwork._conditional
-        e0 = weight(((splitmix64(h + keys[0]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
-        e1 = weight(((splitmix64(h + keys[1]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
+        e0, e1 = weight(splitmix64(h + keys[0])), weight(splitmix64(h + keys[1]))
         return e0 / (e0 + e1)
-    z = splitmix64(h[:, :, None] + keys[None, None, :])
-    e = weight(((z >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
+    e = weight(splitmix64(h[:, :, None] + keys[None, None, :]))
     p = e / e.sum(axis=2, keepdims=True)
     return np.cumsum(p[:, :, :-1], axis=2)
 
@@ -416,15 +394,28 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     if n_states > 127:
         raise ValueError(f"n_states must be <= 127 (int8 codes); got {n_states}")
     seeds = list(random_states)
-    T = len(seeds)
-    if T == 0:
+    if not seeds:
         return np.zeros((0, n, n_nodes), dtype=np.int8), np.zeros(0, dtype=np.int64)
-    structures, cls, U = [], np.empty(T, dtype=np.int64), np.empty((T, n_nodes, n))
+    cls, U = np.empty(len(seeds), dtype=np.int64), np.empty((len(seeds), n_nodes, n))
+    structures = []
     for t, s in enumerate(seeds):
         rng = np.random.default_rng(s)
         structures.append(random_structure(n_nodes, max_parents, rng))
         cls[t] = rng.integers(n_nodes)  # choose_class_node: every node has >= 2 states
         rng.random(out=U[t])  # the same draws as rng.random((n_nodes, n)), without a copy
+    x = _sample_structures(structures, U, n_states, columns)
+    return np.ascontiguousarray(x.transpose(0, 2, 1)), cls
+
+
+def _sample_structures(structures, U, r, columns):
+    """Forward sampling of every trial of :func:`sample_random_trials` at once.
+
+    ``structures`` are the trials' :func:`credal.networks.random_structure` draws
+    (parent sets, key multipliers and seeds of each node), padded here to the widest
+    parent set of each node; ``U`` (T, n_nodes, n) their uniforms. Returns the codes,
+    int8 of shape (T, n_nodes, n).
+    """
+    T, n_nodes, n = U.shape
     k_all = max(p.shape[1] for _, p, _, _ in structures)
     P = np.zeros((T, n_nodes, k_all), dtype=np.int64)
     M = np.zeros((T, n_nodes, k_all), dtype=np.uint64)
@@ -433,7 +424,6 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
         M[t, :, : m.shape[1]] = m
     S = np.stack([st[3] for st in structures])
     k_node = np.max([st[0] for st in structures], axis=0)  # widest parent set per node
-    r = n_states
     # few parent configurations: one column per configuration; otherwise one per
     # record, keyed from all earlier nodes at once when most of them are parents
     table = [r**int(k) <= max(n, 1) for k in k_node]
@@ -441,8 +431,7 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     x = np.zeros((T, n_nodes, n), dtype=np.int8)
     xf = np.zeros((T, n_nodes, n)) if any(dense) else None  # float64 copy of x for BLAS
     tt = np.arange(T)[:, None]
-    t_all = np.arange(T)
-    keys = np.arange(1, n_states + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
+    keys = np.arange(1, r + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
     for i in range(n_nodes):
         k = int(k_node[i])
         if table[i]:
@@ -452,23 +441,19 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
                 axis=2, dtype=np.uint64) + S[:, i, None]  # (T, r**k)
             cfg = np.zeros((T, n), dtype=np.int64)  # configuration index of each record
             for d in range(k):
-                cfg += x[t_all, P[:, i, d]] * np.int64(r**d)
+                cfg += x[tt[:, 0], P[:, i, d]] * np.int64(r**d)
         elif dense[i]:
             h = _dense_key_sums(xf[:, :i], P[:, i, :k], M[:, i, :k], r) + S[:, i, None]
-        else:
-            v = x[tt, P[:, i, :k]]  # (T, k, n) parent values
-            h = _key_sums(v, M[:, i, :k], r) + S[:, i, None]  # (T, n)
+        else:  # from the parent values, (T, k, n)
+            h = _key_sums(x[tt, P[:, i, :k]], M[:, i, :k], r) + S[:, i, None]  # (T, n)
         # the column of RandomNetwork._conditional for every key, all trials at once
         p = _positive_columns(h, keys, r, columns)
-        if r == 2:
-            x[:, i] = U[:, i] >= (np.take_along_axis(p, cfg, axis=1) if table[i] else p)
-        else:
-            if table[i]:
-                p = np.take_along_axis(p, cfg[:, :, None], axis=1)
-            x[:, i] = (U[:, i, :, None] >= p).sum(axis=2)
+        if table[i]:
+            p = np.take_along_axis(p, cfg if r == 2 else cfg[:, :, None], axis=1)
+        x[:, i] = U[:, i] >= p if r == 2 else (U[:, i, :, None] >= p).sum(axis=2)
         if xf is not None:
             xf[:, i] = x[:, i]
-    return np.ascontiguousarray(x.transpose(0, 2, 1)), cls
+    return x
 
 
 def _random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_trials=500,
@@ -476,23 +461,14 @@ def _random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_tr
                           max_batch_cells=_BATCH_CELLS, columns="simplex", seed_test=None):
     """Procedure 2 on random networks (Procedure 1) for :func:`run`, which documents the
     arguments; ``test`` is the name in the seeds unless ``seed_test`` is given."""
-    Ns = _as_list(n_features, "n_features")
-    Nrs = _as_list(n_train, "n_train")
-    Nks = _as_list(max_parents, "max_parents")
-    if min(Ns) < 1 or min(Nrs) < 1 or n_test < 1 or n_trials < 1:
-        raise ValueError("n_features, n_train, n_test and n_trials must be >= 1")
-    jobs = []
-    for N in Ns:
-        for Nk in Nks:
-            for Nr in Nrs:
-                for trials in _batches(n_trials, (Nr + n_test) * (N + 1), max_batch_cells):
-                    jobs.append(joblib.delayed(_random_batch)(
-                        test, N, Nk, Nr, n_test, trials, random_state, cache_dir, columns,
-                        seed_test))
-    frames, timing = _run_jobs(jobs, n_jobs)
-    out = _finish(frames, ["n_features", "max_parents", "n_train", "trial"])
-    out.attrs["seconds"] = timing
-    return out
+    Ns, Nrs = _as_list(n_features, "n_features"), _as_list(n_train, "n_train")
+    Nks, n_test = _as_list(max_parents, "max_parents", 0), check_int("n_test", n_test, 1)
+    n_trials = check_int("n_trials", n_trials, 1)
+    return _collect([joblib.delayed(_random_batch)(test, N, Nk, Nr, n_test, trials, random_state,
+                                                   cache_dir, columns, seed_test)
+                     for N in Ns for Nk in Nks for Nr in Nrs
+                     for trials in _batches(n_trials, (Nr + n_test) * (N + 1), max_batch_cells)],
+                    n_jobs, ["n_features", "max_parents", "n_train", "trial"])
 
 
 def _network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
@@ -500,33 +476,21 @@ def _network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
                    max_batch_cells=_BATCH_CELLS):
     """Procedure 2 on a fixed network (ALARM, HEPAR II) for :func:`run`, which documents
     the arguments; ``test`` defaults to the network's name."""
-    if isinstance(network, str):
-        network = load_network(network)
+    network = load_network(network) if isinstance(network, str) else network
     nodes = [class_nodes] if isinstance(class_nodes, str) else list(class_nodes)
     if not nodes:
         raise ValueError("class_nodes is empty")
     for v in nodes:
         network.index(v)  # raises with the list of nodes
-    Nrs = _as_list(n_train, "n_train")
-    if min(Nrs) < 1 or n_test < 1 or n_trials < 1:
-        raise ValueError("n_train, n_test and n_trials must be >= 1")
+    Nrs, n_test = _as_list(n_train, "n_train"), check_int("n_test", n_test, 1)
+    n_trials = check_int("n_trials", n_trials, 1)
     test = network.name if test is None else test
-    jobs = []
-    for v in nodes:
-        for Nr in Nrs:
-            for trials in _batches(n_trials, (Nr + n_test) * network.n_nodes, max_batch_cells):
-                jobs.append(joblib.delayed(_network_batch)(
-                    test, network, v, Nr, n_test, trials, random_state, cache_dir))
-    frames, timing = _run_jobs(jobs, n_jobs)
-    out = _finish(frames, ["class_node", "n_train", "trial"])
-    out.attrs["seconds"] = timing
-    return out
-
-
-def _finish(frames, sort):
-    df = pd.concat(frames, ignore_index=True).drop(columns="dataset")
-    df = df.sort_values(sort, kind="stable").reset_index(drop=True)
-    return _add_deltas(df)
+    return _collect([joblib.delayed(_network_batch)(test, network, v, Nr, n_test, trials,
+                                                    random_state, cache_dir)
+                     for v in nodes for Nr in Nrs
+                     for trials in _batches(n_trials, (Nr + n_test) * network.n_nodes,
+                                            max_batch_cells)],
+                    n_jobs, ["class_node", "n_train", "trial"])
 
 
 def _enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, random_state=0):
@@ -580,16 +544,12 @@ def _enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, ra
             "same_class": float(np.mean(fast.argmax(1) == slow.argmax(1)))}
 
 
-#: The chapter's tests, their setting column and the paper's figure; ``"columns"`` is the
-#: sensitivity run (the nodes test with other CPT columns), which is not the paper's.
-_TESTS = {
-    "nodes": ("n_features", "Fig. 2(a)"),
-    "records": ("n_train", "Fig. 2(b)"),
-    "density": ("max_parents", "Fig. 2(c)"),
-    "worst-case": ("n_train", "Fig. 3"),
-    "alarm": ("n_train", "Fig. 4"),
-    "hepar2": ("n_train", "Fig. 5"),
-}
+#: The paper's tests: their setting column and their label in ``dash_cooper_test_settings.csv``
+#: (``"columns"``, the sensitivity run with other CPT columns, is not the paper's).
+_TESTS = {"nodes": ("n_features", "nodes test"), "records": ("n_train", "training-records test"),
+          "density": ("max_parents", "density test"),
+          "worst-case": ("n_train", "worst-case training-records test"),
+          "alarm": ("n_train", "ALARM network"), "hepar2": ("n_train", "HEPAR network")}
 
 
 def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=None):
@@ -674,10 +634,6 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
 
 
 _SYMBOL = {"n_features": "N", "n_train": "N_r", "max_parents": "N_k"}
-#: Tests of the chapter -> their label in ``dash_cooper_test_settings.csv``.
-_SETTINGS_LABEL = {"nodes": "nodes test", "records": "training-records test",
-                   "density": "density test", "worst-case": "worst-case training-records test",
-                   "alarm": "ALARM network", "hepar2": "HEPAR network"}
 
 
 def _by(test):
@@ -685,7 +641,8 @@ def _by(test):
     return ["class_node", col] if test in ("alarm", "hepar2") else [col]
 
 
-def _pooled(trials, q):
+def _pooled_stats(trials, q):
+    """Mean, sd, count and 99% interval of the mean of ``q`` over ``trials``."""
     v = trials[q].dropna().to_numpy()
     n = len(v)
     if n == 0:
@@ -748,12 +705,9 @@ def _summarise_trials(trials, by, confidence=0.99):
         with np.errstate(invalid="ignore"):
             half = stats.t.ppf(0.5 + confidence / 2, n - 1) * se
             tstat = mean / se
-        out[f"{q}_mean"] = mean
-        out[f"{q}_sd"] = sd
-        out[f"{q}_se"] = se
-        out[f"{q}_ci_low"] = mean - half
-        out[f"{q}_ci_high"] = mean + half
-        out[f"{q}_p"] = 2 * stats.t.sf(np.abs(tstat), n - 1)
+        out = out.assign(**{f"{q}_mean": mean, f"{q}_sd": sd, f"{q}_se": se,
+                            f"{q}_ci_low": mean - half, f"{q}_ci_high": mean + half,
+                            f"{q}_p": 2 * stats.t.sf(np.abs(tstat), n - 1)})
     return out.reset_index()
 
 
@@ -812,7 +766,7 @@ def _settings_table(results):
     """
     pub = datasets.published("dash_cooper_test_settings")
     rows = []
-    for key, label in _SETTINGS_LABEL.items():
+    for key, (_, label) in _TESTS.items():
         p = pub[pub["test"] == label].iloc[0]
         t = results.get(key)
         row = {"test": key, "figure": p["figure"]}
@@ -866,7 +820,7 @@ def _shared_setting(results, n_features=200, n_train=200, max_parents=5):
             continue
         row = {"test": test, "trials used": int(t["delta_roc_remaining"].notna().sum())}
         for q, name, p in (("delta_roc", "Δ_ROC %", p_d), ("delta_roc_remaining", "δ_ROC %", p_r)):
-            mean, _, _, (lo, hi) = _pooled(t, q)
+            mean, _, _, (lo, hi) = _pooled_stats(t, q)
             row[f"{name} mean"] = round(mean, 2)
             row[f"{name} 99% CI"] = f"{_fmt(lo, 2)} to {_fmt(hi, 2)}"
             row[f"{name} paper"] = p
@@ -1065,10 +1019,6 @@ def _summary_numbers(tables):
 # stated range. Counts of significant settings are exact, except the counts of points
 # where MAP beats MA significantly, whose standard error is that of the chance count
 # (_chance_count), ours and the paper's.
-#
-# Table 10 keeps its own, simpler rule ("agrees"): a mean when the paper's value lies in
-# our 99% interval or within 1 percentage point of our mean, a ±1σ end within 2 points, a
-# share within 10 points of 70%, a count when equal.
 
 _STATEMENTS = "dash_cooper_statements"
 _PUB = datasets.published(_STATEMENTS).set_index("id")
@@ -1081,7 +1031,7 @@ _BIG_R = ("our delta_ROC is larger than the paper's readings throughout (the sam
 def _paper_trials(test):
     """Trials per setting of one of the paper's tests (``dash_cooper_test_settings.csv``)."""
     pub = datasets.published("dash_cooper_test_settings")
-    row = pub[pub["test"] == _SETTINGS_LABEL[test]]
+    row = pub[pub["test"] == _TESTS[test][1]]
     if len(row) != 1:
         raise ValueError(f"no trial count for test {test!r}")
     return int(row["N_trials"].iloc[0])
@@ -1122,20 +1072,6 @@ def _summary(tables, test, keep=None):
         return None
     s = s if keep is None else s[keep(s[_TESTS[test][0]])]
     return None if s.empty else s
-
-
-def _pool(tables, test, keep=None, label=None):
-    """Trials of ``test`` pooled over the settings ``keep`` keeps, their label and the
-    paper's number of trials behind the same pool; None if there are none."""
-    t = tables.get(f"trials_{test}")
-    if t is None or t.empty:
-        return None
-    col = _TESTS[test][0]
-    t = t if keep is None else t[keep(t[col])]
-    if t.empty:
-        return None
-    label = label or f"{_SYMBOL[col]} in {{{_values(t[col])}}}"
-    return t, label, _paper_trials(test) * t[col].nunique()
 
 
 def _cells(ours, how, ok, *rests_on, **printed):
@@ -1179,18 +1115,42 @@ def _n_significant(tables, p, test, over, n_paper, keep=None, but=0):
                    paper=f"{n - but} of {n}" if n == n_paper else all_))
 
 
-def _pooled_mean(tables, p, test, q, keep=None, label=None):
-    """Mean of ``q`` over a pool of trials (:func:`_pool`), with its 99% interval."""
-    pool = _pool(tables, test, keep, label)
-    if pool is None:
+def _pooled(tables, p, test, kind, q="delta_roc", keep=None, label=None, sign=1, lo=-1, hi=1):
+    """A statement on the trials of ``test`` pooled over the settings ``keep`` keeps
+    (labelled ``label``; default: the settings' values), beside the paper's number of
+    trials behind the same pool: ``kind`` is ``"mean"`` (of ``q``, with its 99% interval),
+    ``"end"`` (mean ``sign`` 1 sd of ``q``: an end of the paper's ±1σ bars) or ``"share"``
+    (percentage of trials with ``lo <= delta_roc <= hi``; the paper: about 70%)."""
+    t, col = tables.get(f"trials_{test}"), _TESTS[test][0]
+    t = t if t is None or keep is None else t[keep(t[col])]
+    if t is None or t.empty:
         return None
-    t, label, n_paper = pool
-    mean, sd, n, (lo, hi) = _pooled(t, q)
-    return (_mean_reading(mean, sd, n, n_paper,
-                          f"mean of {label} (n = {n}; the paper's {n_paper})"),
-            _cells(round(mean, 2), f"trials with {label}; 99% CI {_fmt(lo, 2)} to "
-                                   f"{_fmt(hi, 2)} (n = {n})",
-                   lo <= p <= hi or abs(mean - p) <= 1.0, mean))
+    label = label or f"{_SYMBOL[col]} in {{{_values(t[col])}}}"
+    n_paper = _paper_trials(test) * t[col].nunique()
+    mean, sd, n, (ci_lo, ci_hi) = _pooled_stats(t, q)
+    of = f"{label} (n = {n}; the paper's {n_paper})"
+    if kind == "mean":
+        return (_mean_reading(mean, sd, n, n_paper, f"mean of {of}"),
+                _cells(round(mean, 2), f"trials with {label}; 99% CI {_fmt(ci_lo, 2)} to "
+                                       f"{_fmt(ci_hi, 2)} (n = {n})",
+                       ci_lo <= p <= ci_hi or abs(mean - p) <= 1.0, mean))
+    if kind == "end":
+        def se(m):  # SE of mean ± sd: var(mean) + var(sd) ≈ sd²/m + sd²/(2(m-1))
+            return sd * np.sqrt(1 / m + 1 / (2 * (m - 1))) if m > 1 and np.isfinite(sd) else 0.0
+
+        end, pm = mean + sign * sd, "-" if sign < 0 else "+"
+        return (Reading(end, se=se(n), se_published=se(n_paper), note=f"mean {pm} 1 sd of {of}"),
+                _cells(round(end, 2), f"mean {pm} 1 sd, {label} (n = {n})", abs(end - p) <= 2.0,
+                       end))
+    v = t["delta_roc"].dropna()
+    how = f"share of trials with {lo} <= delta_roc <= {hi}, {label}"
+    share = 100.0 * float(((v >= lo) & (v <= hi)).mean()) if len(v) else np.nan
+    note = f"{how} (n = {len(v)}; the paper's {n_paper})"
+    reading = Reading(share, spread=100 * np.sqrt(share / 100 * (1 - share / 100)),
+                      n_ours=len(v), n_published=n_paper, note=note) if len(v) else \
+        Reading(np.nan, note=note)
+    return reading, _cells(round(share, 1), how, abs(share - p) <= 10, share,
+                           quantity="share of trials in the stated delta_roc region")
 
 
 def _extreme_mean(tables, p, test, q, largest, keep=None, over="N_r", ci=False):
@@ -1211,41 +1171,6 @@ def _extreme_mean(tables, p, test, q, largest, keep=None, over="N_r", ci=False):
                    ci and lo <= p <= hi or abs(mean - p) <= 1, mean))
 
 
-def _band_end(tables, p, test, q, sign, keep=None, label=None):
-    """Mean ``sign`` 1 sd of ``q`` over a pool of trials: an end of the paper's ±1σ bars."""
-    pool = _pool(tables, test, keep, label)
-    if pool is None:
-        return None
-    t, label, n_paper = pool
-    mean, sd, n, _ = _pooled(t, q)
-
-    def se(m):  # SE of mean ± sd: var(mean) + var(sd) ≈ sd²/m + sd²/(2(m-1))
-        return sd * np.sqrt(1 / m + 1 / (2 * (m - 1))) if m > 1 and np.isfinite(sd) else 0.0
-
-    end, pm = mean + sign * sd, "-" if sign < 0 else "+"
-    return (Reading(end, se=se(n), se_published=se(n_paper),
-                    note=f"mean {pm} 1 sd of {label} (n = {n}; the paper's {n_paper})"),
-            _cells(round(end, 2), f"mean {pm} 1 sd, {label} (n = {n})", abs(end - p) <= 2.0,
-                   end))
-
-
-def _share(tables, p, test, lo, hi, keep=None, label=None):
-    """Percentage of a pool's trials with ``lo <= delta_roc <= hi`` (the paper: about 70%)."""
-    pool = _pool(tables, test, keep, label)
-    if pool is None:
-        return None
-    t, label, n_paper = pool
-    v = t["delta_roc"].dropna()
-    n = len(v)
-    how = f"share of trials with {lo} <= delta_roc <= {hi}, {label}"
-    share = 100.0 * float(((v >= lo) & (v <= hi)).mean()) if n else np.nan
-    note = f"{how} (n = {n}; the paper's {n_paper})"
-    reading = Reading(share, spread=100 * np.sqrt(share / 100 * (1 - share / 100)), n_ours=n,
-                      n_published=n_paper, note=note) if n else Reading(np.nan, note=note)
-    return reading, _cells(round(share, 1), how, abs(share - p) <= 10, share,
-                           quantity="share of trials in the stated delta_roc region")
-
-
 def _peak(tables, p):
     """N_r of the largest mean Delta_ROC of the training-records test."""
     s = _summary(tables, "records")
@@ -1264,7 +1189,7 @@ def _dense_drop(tables, p):
     sparse, dense = t[t["max_parents"] < 10], t[t["max_parents"] >= 100]
     if dense.empty:
         return None
-    (m1, sd1, n1, _), (m2, sd2, n2, _) = _pooled(sparse, "delta_roc"), _pooled(dense, "delta_roc")
+    (m1, sd1, n1, _), (m2, sd2, n2, _) = (_pooled_stats(x, "delta_roc") for x in (sparse, dense))
     n_p = _paper_trials("density")
     p1, p2 = n_p * sparse["max_parents"].nunique(), n_p * dense["max_parents"].nunique()
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -1327,10 +1252,6 @@ def _sparse(k):
     return k < 10
 
 
-def _over150(n):
-    return n > 150
-
-
 #: The ends of the paper's ±1σ regions: test -> (statement ids, pool kept, its label, why
 #: our Delta_ROC ends may differ)
 _BAND_ENDS = {"nodes": ((16, 17, 18, 19), lambda n: n >= 100, None, "our trials spread wider"),
@@ -1341,14 +1262,15 @@ _BAND_ENDS = {"nodes": ((16, 17, 18, 19), lambda n: n >= 100, None, "our trials 
 _READERS = {
     8: _check_statement,
     11: partial(_n_significant, test="nodes", over="N", n_paper=9, but=1),
-    13: partial(_pooled_mean, test="nodes", q="delta_roc", keep=_over150),
-    14: partial(_pooled_mean, test="nodes", q="delta_roc_remaining", keep=_over150),
-    15: partial(_share, test="nodes", lo=-1, hi=11, keep=lambda n: n >= 100),
+    13: partial(_pooled, test="nodes", kind="mean", keep=lambda n: n > 150),
+    14: partial(_pooled, test="nodes", kind="mean", q="delta_roc_remaining",
+                keep=lambda n: n > 150),
+    15: partial(_pooled, test="nodes", kind="share", lo=-1, hi=11, keep=lambda n: n >= 100),
     20: partial(_n_significant, test="records", over="N_r", n_paper=8),
     21: partial(_extreme_mean, test="records", q="delta_roc", largest=True, ci=True),
     22: partial(_extreme_mean, test="records", q="delta_roc_remaining", largest=True, ci=True),
     23: _peak,
-    25: partial(_share, test="records", lo=-4, hi=9, label="all N_r"),
+    25: partial(_pooled, test="records", kind="share", lo=-4, hi=9, label="all N_r"),
     31: partial(_n_significant, test="density", over="N_k < 10", n_paper=9, keep=_sparse),
     **{i: partial(_extreme_mean, test="density", q=q, largest=largest, keep=_sparse,
                   over="N_k < 10")
@@ -1370,14 +1292,16 @@ _READERS = {
                 how="points (both class nodes) whose Delta_ROC 99% CI is above 0",
                 agrees=lambda k, n: n / 2 < k < n, paper="typically, not always",
                 quantity="HEPAR points with MA gains at the 99% level"),
-    **{i: partial(_band_end, test=test, q=q, sign=sign, keep=keep, label=label)
+    **{i: partial(_pooled, test=test, kind="end", q=q, sign=sign, keep=keep, label=label)
        for test, (ids, keep, label, _) in _BAND_ENDS.items()
        for i, q, sign in zip(ids, ("delta_roc",) * 2 + ("delta_roc_remaining",) * 2,
                              (-1, 1, -1, 1))},
 }
-def _read(tables, i):
-    """``(reading, cells)`` of statement ``i`` (:data:`_READERS`), or None."""
-    return _READERS[i](tables, float(_PUB.loc[i, "value"]))
+def _read(tables, i, part=None):
+    """``(reading, cells)`` of statement ``i`` (:data:`_READERS`), or one ``part`` of
+    them; None when the test it needs was not run."""
+    read = _READERS[i](tables, float(_PUB.loc[i, "value"]))
+    return read if read is None or part is None else read[part]
 
 
 def _statements(tables):
@@ -1402,19 +1326,14 @@ def _statements(tables):
     """
     rows = []
     for i in sorted(_READERS):
-        read = _read(tables, i)
-        if read is not None:
+        cells = _read(tables, i, part=1)
+        if cells is not None:
             rows.append({"id": i, "test": _PUB.loc[i, "test"], "quantity": _PUB.loc[i, "quantity"],
-                         "paper": _PUB.loc[i, "value"], **read[1]})
+                         "paper": _PUB.loc[i, "value"], **cells})
     out = pd.DataFrame(rows, columns=["id", "test", "quantity", "paper", "ours", "how",
                                       "agrees"])
     out[["paper", "ours"]] = out[["paper", "ours"]].astype(str)
     return out.rename(columns={"how": "how ours is computed"})
-
-
-def _ours(tables, i):
-    read = _read(tables, i)
-    return None if read is None else read[0]
 
 
 def _stmt(i, quantity=None, unit=None, published=None, why=None, **kw):
@@ -1422,7 +1341,7 @@ def _stmt(i, quantity=None, unit=None, published=None, why=None, **kw):
     :data:`_READERS`); a row outside its tolerance gets "differs: <why>" in its note."""
     return Headline(quantity=f"{_PUB.loc[i, 'test']}: {quantity or _PUB.loc[i, 'quantity']}",
                     published=published or Published(_STATEMENTS, {"id": i}),
-                    ours=partial(_ours, i=i),
+                    ours=partial(_read, i=i, part=0),
                     unit=unit or str(_PUB.loc[i, "unit"]), differs_why=why, differs_gap=False,
                     **kw)
 

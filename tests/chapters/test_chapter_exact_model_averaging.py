@@ -165,7 +165,7 @@ def test_network_trials_on_alarm():
 @pytest.mark.parametrize("kwargs, msg", [
     (dict(n_features=[], n_train=10, max_parents=2), "empty"),
     (dict(n_features=0, n_train=10, max_parents=2), ">= 1"),
-    (dict(n_features=3, n_train=[10.5], max_parents=2), "integers"),
+    (dict(n_features=3, n_train=[10.5], max_parents=2), "integer"),
 ])
 def test_trial_arguments_are_checked(kwargs, msg):
     with pytest.raises(ValueError, match=msg):
