@@ -29,22 +29,11 @@ from credal import datasets, experiments
 from credal.averaging import ModelAveragedNaiveBayes, naive_family_statistics
 from credal.chapters._display import TEXT_WIDTH
 from credal.chapters._verdicts import Headline, Headlines, Published, Reading, verdict_counts
-from credal.metrics import (
-    binary_log_odds,
-    binary_roc_areas,
-    delta_roc,
-    delta_roc_remaining,
-    roc_area,
-)
+from credal.metrics import (binary_log_odds, binary_roc_areas, delta_roc, delta_roc_remaining,
+                            roc_area)
 from credal._validation import check_int
-from credal.networks import (
-    GOLDEN_GAMMA,
-    forward_sample,
-    random_structure,
-    splitmix64,
-    load_network,
-    split_class,
-)
+from credal.networks import (GOLDEN_GAMMA, forward_sample, load_network, random_structure,
+                             split_class, splitmix64)
 
 __all__ = ["CITATION", "HEADLINE", "classifiers", "run", "tables", "numbers",
            "sample_random_trials", "random_networks_figure", "delta_roc_figure"]
@@ -85,16 +74,9 @@ def classifiers(min_categories=2):
 
 
 # --------------------------------------------------------------------------------------
-# Run: Procedure 2 through the evaluation engine
+# Run: Procedure 2 through the evaluation engine (see run()); the engine's predictions
+# table is reduced to one ROC area per (trial, classifier)
 # --------------------------------------------------------------------------------------
-#
-# A trial draws data from a generating network, fits the model-averaged naive Bayes
-# (MA) and the naive Bayes with every arc and posterior-mean parameters (the paper's
-# MAP naive classifier) on N_r records, and compares their ROC areas on N_test
-# records. Trials are evaluated by credal.experiments.cross_validate, one call per
-# batch of trials (each trial a holdout item with a predefined split); the
-# predictions table is then reduced to one ROC area per (trial, classifier).
-
 
 # cells (records x nodes) of generated data held at once by one batch
 _BATCH_CELLS = 1 << 22
@@ -254,9 +236,6 @@ def _as_list(v, name, low=1):
         raise ValueError(f"{name} is empty")
     return vals
 
-
-# Trials of Procedure 2 sampled in batches: every trial's random network and data at
-# once, each trial equal to sampling it alone (tests/chapters check it).
 
 def _split_pieces(m, bits):
     """Multipliers (T, k) cut into ``64 // bits`` pieces of ``bits`` bits, as float64 (T, k, p)."""
@@ -943,11 +922,9 @@ def numbers(tables):
         gains ``cols_d_simplex``, ``cols_d_uniforms``, ``cols_dr_simplex``,
         ``cols_dr_uniforms``.
     """
-    out = {}
     cmp = tables["paper_comparison"]
-    for _, r in cmp.iterrows():
-        out[f"ours_{r['id']}"] = str(r["ours"])
-        out[f"agrees_{r['id']}"] = str(r["agrees"])
+    out = {f"{k}_{i}": str(v) for i, o, a in zip(cmp["id"], cmp["ours"], cmp["agrees"])
+           for k, v in (("ours", o), ("agrees", a))}
     judged = cmp[cmp["agrees"] != "–"]
     out["n_statements"] = str(len(judged))
     out["n_agree"] = str(int((judged["agrees"] == "yes").sum()))
@@ -1400,11 +1377,8 @@ HEADLINE = Headlines(paper="Dash & Cooper (2002)", chapter="exact-model-averagin
 # --------------------------------------------------------------------------------------
 
 
-_XLABEL = {
-    "n_features": "number of features N",
-    "n_train": "training records N_r",
-    "max_parents": "maximum in-degree N_k",
-}
+_XLABEL = {"n_features": "number of features N", "n_train": "training records N_r",
+           "max_parents": "maximum in-degree N_k"}
 _SERIES = (
     ("delta_roc", "Δ_ROC (relative gain)", "tab:blue", "o", 1 / 1.06),
     ("delta_roc_remaining", "δ_ROC (share of the missing area)", "tab:orange", "s", 1.06),
@@ -1413,26 +1387,14 @@ _NEEDED = ("mean", "sd", "ci_low", "ci_high")
 #: smallest text of the figures, in points (the book shows them at natural size)
 _SMALL = 9
 
-#: The paper's stated values drawn on Figure 2, by test: (measure, kind, statement ids of
-#: the value(s), the range of the setting they are stated for: a number, or ``("id", i)``
-#: for the value of statement ``i``).  ``kind`` is ``"mean"`` (a mean or a range of
-#: means) or ``"spread"`` (the region holding about 70% of the trials, the ±1σ bars).
-#: The ranges are the paper's words (Sec. 4.2): "N > 150", "N ≳ 100", "between 200 and
-#: 800 records" (ids 23-24), "N_k < 10" (id 30).
-_BANDS = {
-    "nodes": (("delta_roc", "mean", (13,), (150.0, np.inf)),
-              ("delta_roc_remaining", "mean", (14,), (150.0, np.inf)),
-              ("delta_roc", "spread", (16, 17), (100.0, np.inf)),
-              ("delta_roc_remaining", "spread", (18, 19), (100.0, np.inf))),
-    "records": (("delta_roc", "mean", (21,), (("id", 23), ("id", 24))),
-                ("delta_roc_remaining", "mean", (22,), (("id", 23), ("id", 24))),
-                ("delta_roc", "spread", (26, 27), (-np.inf, np.inf)),
-                ("delta_roc_remaining", "spread", (28, 29), (-np.inf, np.inf))),
-    "density": (("delta_roc", "mean", (32, 33), (-np.inf, ("id", 30))),
-                ("delta_roc_remaining", "mean", (34, 35), (-np.inf, ("id", 30))),
-                ("delta_roc", "spread", (36, 37), (-np.inf, ("id", 30))),
-                ("delta_roc_remaining", "spread", (38, 39), (-np.inf, ("id", 30)))),
-}
+#: The paper's stated values drawn on Figure 2, by test: the statement ids of its mean (or
+#: range of means) of Delta_ROC and of delta_ROC, the range of the setting they are stated
+#: for, and that of its ±1σ regions (ids in :data:`_BAND_ENDS`); a bound is a number or
+#: ``("id", i)``, the value of statement ``i``. The ranges are the paper's words (Sec.
+#: 4.2): "N > 150", "N ≳ 100", "between 200 and 800 records" (ids 23-24), "N_k < 10" (id 30).
+_BANDS = {"nodes": (((13,), (14,)), (150.0, np.inf), (100.0, np.inf)),
+          "records": (((21,), (22,)), (("id", 23), ("id", 24)), (-np.inf, np.inf)),
+          "density": (((32, 33), (34, 35)), (-np.inf, ("id", 30)), (-np.inf, ("id", 30)))}
 
 
 def _paper_bands(test):
@@ -1454,14 +1416,18 @@ def _paper_bands(test):
     """
     if test not in _BANDS:
         raise ValueError(f"the paper states values for the tests {sorted(_BANDS)}; got {test!r}")
-    pub = datasets.published("dash_cooper_statements").set_index("id")
+    (mean_d, mean_r), x_mean, x_band = _BANDS[test]
+    ends = _BAND_ENDS[test][0]
 
     def bound(b):
-        return float(pub.loc[b[1], "value"]) if isinstance(b, tuple) else float(b)
+        return float(_PUB.loc[b[1], "value"]) if isinstance(b, tuple) else float(b)
 
     rows = []
-    for q, kind, ids, (x_lo, x_hi) in _BANDS[test]:
-        vals = [float(pub.loc[i, "value"]) for i in ids]
+    for q, kind, ids, (x_lo, x_hi) in (
+            ("delta_roc", "mean", mean_d, x_mean), ("delta_roc_remaining", "mean", mean_r, x_mean),
+            ("delta_roc", "spread", ends[:2], x_band),
+            ("delta_roc_remaining", "spread", ends[2:], x_band)):
+        vals = [float(_PUB.loc[i, "value"]) for i in ids]
         rows.append({"measure": q, "kind": kind, "low": min(vals), "high": max(vals),
                      "x_low": bound(x_lo), "x_high": bound(x_hi),
                      "ids": ", ".join(map(str, ids))})
