@@ -200,11 +200,9 @@ def _network_batch(test, network, class_node, n_train, n_test, trials, random_st
     u = np.concatenate([
         np.random.default_rng(_trial_seed(random_state, test, (k, n_train, n_test), t)).random(
             (network.n_nodes, n)) for t in trials], axis=1)
-    codes = forward_sample(network, u)
-    data = []
-    for j in range(len(trials)):
-        X, yc = split_class(network, codes[j * n:(j + 1) * n].astype(dtype), k)
-        data.append((X, pd.Series(pd.Categorical.from_codes(yc, dtype=states))))
+    codes = forward_sample(network, u).astype(dtype).reshape(len(trials), n, -1)
+    data = [(X, pd.Series(pd.Categorical.from_codes(yc, dtype=states)))
+            for X, yc in (split_class(network, x, k) for x in codes)]
     meta = pd.DataFrame({
         "dataset": [f"{test}|class={network.nodes[k]}|Nr={n_train}|Ntest={n_test}|trial={t}"
                     for t in trials],
@@ -831,11 +829,8 @@ def _columns_comparison(tables):
         h = HEADLINE.judge({"trials_nodes": trials,
                             "summary_nodes": tables[f"summary_columns_{key}"]})
         h = h[h["unit"] != "count"].set_index("quantity")
-        if out is None:
-            out = pd.DataFrame({"published": h["published"]})
-        out[f"ours ({tag})"] = h["ours"]
-        out[f"tolerance ({tag})"] = h["tolerance"]
-        out[f"verdict ({tag})"] = h["verdict"]
+        out = (pd.DataFrame({"published": h["published"]}) if out is None else out).assign(
+            **{f"{c} ({tag})": h[c] for c in ("ours", "tolerance", "verdict")})
     return out
 
 
@@ -960,14 +955,12 @@ def _summary_numbers(tables):
                    alarm_p2=f"{_chance_probability(2, n):.2f}")
     if "columns_comparison" in tables:
         uni, cmp = tables["columns_trials"], tables["columns_comparison"]
-        out["columns_n"] = _values(uni["n_features"])
-        out["columns_trials"] = str(int(uni["trial"].max()) + 1)
-        for tag in ("simplex", "normalised uniforms"):
+        out.update(columns_n=_values(uni["n_features"]), cols_rows=str(len(cmp)),
+                   columns_trials=str(int(uni["trial"].max()) + 1))
+        for tag, key in (("simplex", "simplex"), ("normalised uniforms", "uniforms")):
+            s = tables[f"summary_columns_{key}"]
             out[f"cols_repro_{tag.split()[0]}"] = str(
                 int((cmp[f"verdict ({tag})"] == "reproduced").sum()))
-        out["cols_rows"] = str(len(cmp))
-        for key in ("simplex", "uniforms"):
-            s = tables[f"summary_columns_{key}"]
             out[f"cols_dr_{key}"] = f"{s['delta_roc_remaining_mean'].mean():.1f}"
             out[f"cols_d_{key}"] = f"{s['delta_roc_mean'].mean():.1f}"
     return out
@@ -1274,6 +1267,8 @@ _READERS = {
        for i, q, sign in zip(ids, ("delta_roc",) * 2 + ("delta_roc_remaining",) * 2,
                              (-1, 1, -1, 1))},
 }
+
+
 def _read(tables, i, part=None):
     """``(reading, cells)`` of statement ``i`` (:data:`_READERS`), or one ``part`` of
     them; None when the test it needs was not run."""
