@@ -613,11 +613,6 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
 _SYMBOL = {"n_features": "N", "n_train": "N_r", "max_parents": "N_k"}
 
 
-def _by(test):
-    col = _TESTS[test][0]
-    return ["class_node", col] if test in ("alarm", "hepar2") else [col]
-
-
 def _pooled_stats(trials, q):
     """Mean, sd, count and 99% interval of the mean of ``q`` over ``trials``."""
     v = trials[q].dropna().to_numpy()
@@ -637,8 +632,9 @@ def _verdict(ok, *values):
     return "yes" if ok else "no"
 
 
-def _fmt(v, nd=1):
-    return "–" if v is None or not np.isfinite(v) else f"{v:.{nd}f}"
+def _ci(lo, hi):
+    """An interval as the tables print it (2 decimals; "–" for a missing end)."""
+    return " to ".join("–" if not np.isfinite(v) else f"{v:.2f}" for v in (lo, hi))
 
 
 def _values(vals):
@@ -711,29 +707,28 @@ def _means(summary, x=None):
         if len(have) != 1:
             raise ValueError(f"cannot tell the setting column among {have}; pass x")
         x = have[0]
-    out = pd.DataFrame()
-    if "class_node" in summary:
-        out["class node"] = summary["class_node"]
-    out[_SYMBOL.get(x, x)] = summary[x].astype(int)
-    out["trials used"] = summary["n_used"].astype(int)
-    out["ROC MAP"] = summary["roc_map"].round(3)
-    out["ROC MA"] = summary["roc_ma"].round(3)
+    out = summary[["class_node"]].rename(columns={"class_node": "class node"}) \
+        if "class_node" in summary else pd.DataFrame()
+    out = out.assign(**{_SYMBOL.get(x, x): summary[x].astype(int),
+                        "trials used": summary["n_used"].astype(int),
+                        "ROC MAP": summary["roc_map"].round(3),
+                        "ROC MA": summary["roc_ma"].round(3)})
     for q, name in (("delta_roc", "Δ_ROC %"), ("delta_roc_remaining", "δ_ROC %")):
         out[f"{name} mean"] = summary[f"{q}_mean"].round(2)
         out[f"{name} SE"] = summary[f"{q}_se"].round(2)
-        out[f"{name} 99% CI"] = [f"{_fmt(a, 2)} to {_fmt(b, 2)}" for a, b in
-                                 zip(summary[f"{q}_ci_low"], summary[f"{q}_ci_high"])]
+        out[f"{name} 99% CI"] = list(map(_ci, summary[f"{q}_ci_low"], summary[f"{q}_ci_high"]))
         out[f"{name} sd"] = summary[f"{q}_sd"].round(2)
     return out
 
 
-def _settings_table(results):
+def _settings_table(results, summaries):
     """The settings of every test as published beside the ones we ran.
 
     Parameters
     ----------
-    results : dict of str -> DataFrame
-        As in :func:`_statements`.
+    results, summaries : dict of str -> DataFrame
+        The trials of each test, keyed as :data:`_TESTS`, and their summaries
+        (:func:`_summarise_trials`).
 
     Returns
     -------
@@ -741,24 +736,22 @@ def _settings_table(results):
         One row per test: ``test``, ``figure``, and for N, N_r, N_test, N_k,
         trials and class nodes the paper's value and ours.
     """
-    pub = datasets.published("dash_cooper_test_settings")
+    pub = datasets.published("dash_cooper_test_settings").set_index("test")
     rows = []
     for key, (_, label) in _TESTS.items():
-        p = pub[pub["test"] == label].iloc[0]
-        t = results.get(key)
-        row = {"test": key, "figure": p["figure"]}
-        ours = {}
+        p, t, ours = pub.loc[label], results.get(key), {}
         if t is not None and not t.empty:
-            per = t.groupby(_by(key)).size()
             nodes = sorted(t["class_node"].unique()) if key in ("alarm", "hepar2") else []
             ours = {"N": _values(t["n_features"]), "N_r": _values(t["n_train"]),
                     "N_test": _values(t["n_test"]), "N_k": _values(t["max_parents"]),
-                    "trials": _values(per), "class": ", ".join(nodes) or "random node"}
-        for col, pcol in (("N", "N"), ("N_r", "N_r"), ("N_test", "N_test"), ("N_k", "N_k"),
-                          ("trials", "N_trials"), ("class", "class_nodes")):
-            row[f"{col} (paper)"] = str(p[pcol]).replace(";", ",")
-            row[f"{col} (ours)"] = ours.get(col, "–")
-        rows.append(row)
+                    "trials": _values(summaries[key]["n_trials"]),
+                    "class": ", ".join(nodes) or "random node"}
+        rows.append({"test": key, "figure": p["figure"], **{
+            f"{col} ({who})": v for col, pcol in (
+                ("N", "N"), ("N_r", "N_r"), ("N_test", "N_test"), ("N_k", "N_k"),
+                ("trials", "N_trials"), ("class", "class_nodes"))
+            for who, v in (("paper", str(p[pcol]).replace(";", ",")),
+                           ("ours", ours.get(col, "–")))}})
     return pd.DataFrame(rows)
 
 
@@ -788,18 +781,17 @@ def _shared_setting(results, n_features=200, n_train=200, max_parents=5):
              "density": ("4 to 6 (N_k < 10)", "4 to 8 (N_k < 10)")}
     rows = []
     for test, (p_d, p_r) in paper.items():
-        t = results.get(test)
-        if t is None:
-            continue
+        t = results.get(test, pd.DataFrame(columns=["n_features", "n_train", "max_parents"]))
         t = t[(t["n_features"] == n_features) & (t["n_train"] == n_train)
               & (t["max_parents"] == max_parents)]
         if t.empty:
             continue
         row = {"test": test, "trials used": int(t["delta_roc_remaining"].notna().sum())}
-        for q, name, p in (("delta_roc", "Δ_ROC %", p_d), ("delta_roc_remaining", "δ_ROC %", p_r)):
+        for q, name, p in zip(("delta_roc", "delta_roc_remaining"), ("Δ_ROC %", "δ_ROC %"),
+                              (p_d, p_r)):
             mean, _, _, (lo, hi) = _pooled_stats(t, q)
             row[f"{name} mean"] = round(mean, 2)
-            row[f"{name} 99% CI"] = f"{_fmt(lo, 2)} to {_fmt(hi, 2)}"
+            row[f"{name} 99% CI"] = _ci(lo, hi)
             row[f"{name} paper"] = p
         rows.append(row)
     return pd.DataFrame(rows)
@@ -877,11 +869,12 @@ def tables(results):
             "test records": check["n_test"],
             "largest difference of a class probability": f"{check['max_abs_difference']:.1e}",
             "same class chosen": f"{100 * check['same_class']:.0f}%"}])
-    summaries = {k: _summarise_trials(t, _by(k)) for k, t in trials.items()}
+    summaries = {k: _summarise_trials(t, ["class_node"] * (k in ("alarm", "hepar2"))
+                                      + [_TESTS[k][0]]) for k, t in trials.items()}
     for k, t in trials.items():
         out[f"trials_{k}"], out[f"summary_{k}"] = t, summaries[k]
         out[f"means_{k}"] = _means(summaries[k])
-    out["settings"] = _settings_table(trials)
+    out["settings"] = _settings_table(trials, summaries)
     out["paper_comparison"] = _statements(out)
     out["shared_setting"] = _shared_setting(trials)
     if "columns" in results["trials"] and "nodes" in trials:
@@ -1030,11 +1023,6 @@ def _chance_probability(k, n_points, level=_CHANCE_LEVEL):
     return float(stats.binom.sf(k - 1, n_points, level / 2)) if k >= 1 else 1.0
 
 
-def _map_wins(summary):
-    """Settings where MAP is significantly better (Delta_ROC < 0, two-sided p < 0.05)."""
-    return int(((summary["delta_roc_p"] < _CHANCE_LEVEL) & (summary["delta_roc_mean"] < 0)).sum())
-
-
 def _summary(tables, test, keep=None):
     """The summary of ``test`` (settings kept by ``keep(setting)``), None if not run."""
     s = tables.get(f"summary_{test}")
@@ -1101,8 +1089,8 @@ def _pooled(tables, p, test, kind, q="delta_roc", keep=None, label=None, sign=1,
     of = f"{label} (n = {n}; the paper's {n_paper})"
     if kind == "mean":
         return (_mean_reading(mean, sd, n, n_paper, f"mean of {of}"),
-                _cells(round(mean, 2), f"trials with {label}; 99% CI {_fmt(ci_lo, 2)} to "
-                                       f"{_fmt(ci_hi, 2)} (n = {n})",
+                _cells(round(mean, 2),
+                       f"trials with {label}; 99% CI {_ci(ci_lo, ci_hi)} (n = {n})",
                        ci_lo <= p <= ci_hi or abs(mean - p) <= 1.0, mean))
     if kind == "end":
         def se(m):  # SE of mean ± sd: var(mean) + var(sd) ≈ sd²/m + sd²/(2(m-1))
@@ -1137,7 +1125,7 @@ def _extreme_mean(tables, p, test, q, largest, keep=None, over="N_r", ci=False):
     return (_mean_reading(mean, float(row[f"{q}_sd"]), n, n_p,
                           f"{how} ({at}; n = {n}, the paper's {n_p})"),
             _cells(round(float(mean), 2),
-                   how + (f" ({at}); 99% CI {_fmt(lo, 2)} to {_fmt(hi, 2)}" if ci else ""),
+                   how + (f" ({at}); 99% CI {_ci(lo, hi)}" if ci else ""),
                    ci and lo <= p <= hi or abs(mean - p) <= 1, mean))
 
 
@@ -1188,7 +1176,8 @@ def _map_better(tables, p, test):
         s = s[s["class_node"].str.lower() == "anaphylaxis"]
     if s is None or s.empty:
         return None
-    p, wins, n = (p if np.isfinite(p) else 0.0), _map_wins(s), len(s)
+    p, n = (p if np.isfinite(p) else 0.0), len(s)
+    wins = int(((s["delta_roc_p"] < _CHANCE_LEVEL) & (s["delta_roc_mean"] < 0)).sum())
     mu, sd = _chance_count(n)
     what = "settings N_r (paper: never)" if test == "worst-case" else "N_r values on anaphylaxis"
     note = (f"{what} (of {n}) where MAP is better (Delta_ROC < 0, two-sided p < "
