@@ -153,14 +153,20 @@ def _evaluate_batch(t0, c0, meta, data, n_train, classifiers, cache_dir):
                  "cpu": time.process_time() - c0}
 
 
-def _add_deltas(df):
-    """Delta_ROC and delta_ROC (in percent) where both areas are defined."""
+def _collect(jobs, n_jobs, sort):
+    """Run the batches (in parallel); their trials sorted by ``sort``, with Delta_ROC and
+    delta_ROC (in percent, where both areas are defined), and the batches' summed times in
+    ``attrs["seconds"]``."""
+    out = joblib.Parallel(n_jobs=n_jobs)(jobs)
+    df = pd.concat([f for f, _ in out], ignore_index=True).drop(columns="dataset")
+    df = df.sort_values(sort, kind="stable").reset_index(drop=True)
     ma, mp = df["roc_ma"].to_numpy(dtype=float), df["roc_map"].to_numpy(dtype=float)
     ok = ~np.isnan(ma) & ~np.isnan(mp)
     pos = ok & (mp > 0)
     df["delta_roc"], df["delta_roc_remaining"] = np.full(len(df), np.nan), np.nan
     df.loc[pos, "delta_roc"] = 100.0 * delta_roc(ma[pos], mp[pos])
     df.loc[ok, "delta_roc_remaining"] = 100.0 * delta_roc_remaining(ma[ok], mp[ok])
+    df.attrs["seconds"] = {k: sum(t[k] for _, t in out) for k in ("generate", "engine", "cpu")}
     return df
 
 
@@ -218,16 +224,6 @@ def _batches(n_trials, cells_per_trial, max_cells):
     return [range(a, min(n_trials, a + size)) for a in range(0, n_trials, size)]
 
 
-def _collect(jobs, n_jobs, sort):
-    """Run the batches (in parallel); their trials sorted by ``sort``, with Delta_ROC and
-    delta_ROC, and the batches' summed times in ``attrs["seconds"]``."""
-    out = joblib.Parallel(n_jobs=n_jobs)(jobs)
-    df = pd.concat([f for f, _ in out], ignore_index=True).drop(columns="dataset")
-    df = _add_deltas(df.sort_values(sort, kind="stable").reset_index(drop=True))
-    df.attrs["seconds"] = {k: sum(t[k] for _, t in out) for k in ("generate", "engine", "cpu")}
-    return df
-
-
 def _as_list(v, name, low=1):
     vals = [check_int(name, x, low) for x in np.atleast_1d(v).tolist()]
     if not vals:
@@ -235,58 +231,36 @@ def _as_list(v, name, low=1):
     return vals
 
 
-def _split_pieces(m, bits):
-    """Multipliers (T, k) cut into ``64 // bits`` pieces of ``bits`` bits, as float64 (T, k, p)."""
-    mask = np.uint64((1 << bits) - 1)
-    return np.stack([((m >> np.uint64(bits * c)) & mask).astype(np.float64)
-                     for c in range(64 // bits)], axis=2)
-
-
-def _join_pieces(part, bits):
-    """``sum_c part[..., c] << (bits * c)`` modulo 2**64 (exact integer sums as float64)."""
-    shift = np.uint64(bits) * np.arange(part.shape[-1], dtype=np.uint64)
-    return (part.astype(np.uint64) << shift).sum(axis=-1, dtype=np.uint64)
-
-
-def _piece_bits(k, n_states):
-    """Widest piece whose products summed over ``k`` parents stay exact in float64.
-
-    A piece below ``2**bits`` times a value below ``n_states`` summed over ``k``
-    terms stays below ``2**53`` when ``(n_states - 1) * k < 2**(53 - bits)``; 32-bit
-    pieces (two matrix columns) then suffice, else 16-bit ones (four columns).
-    """
-    return 32 if (n_states - 1) * max(k, 1) < 2**21 else 16
-
-
-def _key_sums(v, m, n_states=128):
+def _key_sums(v, m, n_states=128, parents=None):
     """``sum_j v[t, j, r] * m[t, j]`` modulo 2**64, shape (T, n), with floating-point BLAS.
 
-    The multipliers are split into 16- or 32-bit pieces (:func:`_piece_bits`) so that
-    every float64 matrix product is exact; the pieces are then recombined with
-    wrapping uint64 shifts. About twice as fast as uint64 multiply-and-sum.
-    """
-    bits = _piece_bits(v.shape[1], n_states)
-    part = np.matmul(v.astype(np.float64).transpose(0, 2, 1), _split_pieces(m, bits))
-    return _join_pieces(part, bits)
+    The multipliers are cut into pieces of ``bits`` bits so that every float64 matrix
+    product is exact, and the products of the pieces recombined with wrapping uint64
+    shifts: about twice as fast as uint64 multiply-and-sum. A piece below ``2**bits``
+    times a value below ``n_states`` summed over ``k`` terms stays below ``2**53`` when
+    ``(n_states - 1) * k < 2**(53 - bits)``; 32-bit pieces (two matrix columns) then
+    suffice, else 16-bit ones (four columns).
 
-
-def _dense_key_sums(xf, parents, m, n_states):
-    """:func:`_key_sums` for node ``i = xf.shape[1]`` from the values of all earlier nodes.
-
-    ``xf`` (T, i, n) holds the float64 values of nodes ``0..i-1``; each trial's
-    multipliers are scattered into a dense (i, pieces) matrix with zeros for the
-    non-parents. When most earlier nodes are parents this costs about as many
-    operations as the gathered product but skips gathering and converting the
+    With ``parents`` (T, k), the parents of node ``i = v.shape[1]``, ``v`` (T, i, n)
+    holds the float64 values of all earlier nodes ``0..i-1`` instead of the parents'
+    values: each trial's multipliers are scattered into a dense (i, pieces) matrix with
+    zeros for the non-parents. When most earlier nodes are parents this costs about as
+    many operations as the gathered product but skips gathering and converting the
     parents' values.
     """
-    T, i, _ = xf.shape
-    bits = _piece_bits(i, n_states)
-    pieces = _split_pieces(m, bits)  # (T, k, p)
-    dense = np.zeros((T, i, pieces.shape[2]))
-    real = m != 0  # padding has multiplier 0 and may point at node 0
-    t_idx = np.broadcast_to(np.arange(T)[:, None], m.shape)
-    dense[t_idx[real], parents[real]] = pieces[real]
-    return _join_pieces(np.matmul(xf.transpose(0, 2, 1), dense), bits)
+    T, k = v.shape[:2]
+    bits = 32 if (n_states - 1) * max(k, 1) < 2**21 else 16
+    mask = np.uint64((1 << bits) - 1)
+    pieces = np.stack([((m >> np.uint64(bits * c)) & mask).astype(np.float64)
+                       for c in range(64 // bits)], axis=2)  # (T, k, pieces)
+    if parents is not None:
+        dense = np.zeros((T, k, pieces.shape[2]))
+        real = m != 0  # padding has multiplier 0 and may point at node 0
+        dense[np.broadcast_to(np.arange(T)[:, None], m.shape)[real], parents[real]] = pieces[real]
+        pieces = dense
+    part = np.matmul(v.astype(np.float64, copy=False).transpose(0, 2, 1), pieces)
+    shift = np.uint64(bits) * np.arange(part.shape[-1], dtype=np.uint64)
+    return (part.astype(np.uint64) << shift).sum(axis=-1, dtype=np.uint64)
 
 
 #: How a CPT column is drawn: uniformly on the simplex (normalised exponentials, as
@@ -420,7 +394,7 @@ def _sample_structures(structures, U, r, columns):
             for d in range(k):
                 cfg += x[tt[:, 0], P[:, i, d]] * np.int64(r**d)
         elif dense[i]:
-            h = _dense_key_sums(xf[:, :i], P[:, i, :k], M[:, i, :k], r) + S[:, i, None]
+            h = _key_sums(xf[:, :i], M[:, i, :k], r, parents=P[:, i, :k]) + S[:, i, None]
         else:  # from the parent values, (T, k, n)
             h = _key_sums(x[tt, P[:, i, :k]], M[:, i, :k], r) + S[:, i, None]  # (T, n)
         # the column of RandomNetwork._conditional for every key, all trials at once
@@ -622,14 +596,6 @@ def _pooled_stats(trials, q):
     mean, sd = float(v.mean()), float(v.std(ddof=1)) if n > 1 else np.nan
     half = stats.t.ppf(0.995, n - 1) * sd / np.sqrt(n) if n > 1 else np.nan
     return mean, sd, n, (mean - half, mean + half)
-
-
-def _verdict(ok, *values):
-    """'yes'/'no', or '–' when a value it rests on is missing (NaN or an empty count)."""
-    for v in values:
-        if v is None or not np.isfinite(v) or v == 0 and isinstance(v, (int, np.integer)):
-            return "–"
-    return "yes" if ok else "no"
 
 
 def _ci(lo, hi):
@@ -1033,14 +999,18 @@ def _summary(tables, test, keep=None):
 
 
 def _cells(ours, how, ok, *rests_on, **printed):
-    """Table 10's cells of a statement: ``agrees`` is :func:`_verdict` of ``ok``."""
-    return {"ours": ours, "how": how, "agrees": _verdict(ok, *rests_on), **printed}
+    """Table 10's cells of a statement: ``agrees`` is "yes"/"no" as ``ok`` says, or "–"
+    when a value it rests on is missing (NaN or an empty count)."""
+    missing = any(v is None or not np.isfinite(v) or v == 0 and isinstance(v, (int, np.integer))
+                  for v in rests_on)
+    return {"ours": ours, "how": how, "agrees": "–" if missing else "yes" if ok else "no",
+            **printed}
 
 
 def _mean_reading(mean, sd, n, n_paper, note):
-    if not np.isfinite(sd):
-        return Reading(mean, note=note)
-    return Reading(mean, spread=sd, n_ours=n, n_published=n_paper, note=note)
+    ok = np.isfinite(sd)  # else no standard errors
+    return Reading(mean, spread=sd if ok else None, n_ours=n if ok else None,
+                   n_published=n_paper if ok else None, note=note)
 
 
 def _check_statement(tables, p):
@@ -1142,7 +1112,7 @@ def _peak(tables, p):
 def _dense_drop(tables, p):
     """Mean Delta_ROC for N_k < 10 over the mean for N_k >= 100, with delta-method SEs."""
     t = tables.get("trials_density")
-    if _summary(tables, "density", _sparse) is None or t is None:
+    if _summary(tables, "density", lambda k: k < 10) is None or t is None:
         return None
     sparse, dense = t[t["max_parents"] < 10], t[t["max_parents"] >= 100]
     if dense.empty:
@@ -1207,15 +1177,12 @@ def _ci_count(tables, p, test, above, how, agrees, keep=None, **printed):
     return None, _cells(f"{k} of {n}", how, agrees(k, n), n, **printed)
 
 
-def _sparse(k):
-    return k < 10
-
-
 #: The ends of the paper's ±1σ regions: test -> (statement ids, pool kept, its label, why
 #: our Delta_ROC ends may differ)
-_BAND_ENDS = {"nodes": ((16, 17, 18, 19), lambda n: n >= 100, None, "our trials spread wider"),
+_WIDER = "our trials spread wider"
+_BAND_ENDS = {"nodes": ((16, 17, 18, 19), lambda n: n >= 100, None, _WIDER),
               "records": ((26, 27, 28, 29), None, "all N_r", "our trials spread differently"),
-              "density": ((36, 37, 38, 39), _sparse, "N_k < 10", "our trials spread wider")}
+              "density": ((36, 37, 38, 39), lambda k: k < 10, "N_k < 10", _WIDER)}
 #: How each statement of dash_cooper_statements.csv is read from tables(), for Table 10
 #: and the headline rows: statement id -> reader(tables, published value).
 _READERS = {
@@ -1230,8 +1197,8 @@ _READERS = {
     22: partial(_extreme_mean, test="records", q="delta_roc_remaining", largest=True, ci=True),
     23: _peak,
     25: partial(_pooled, test="records", kind="share", lo=-4, hi=9, label="all N_r"),
-    31: partial(_n_significant, test="density", over="N_k < 10", n_paper=9, keep=_sparse),
-    **{i: partial(_extreme_mean, test="density", q=q, largest=largest, keep=_sparse,
+    31: partial(_n_significant, test="density", over="N_k < 10", n_paper=9, keep=lambda k: k < 10),
+    **{i: partial(_extreme_mean, test="density", q=q, largest=largest, keep=lambda k: k < 10,
                   over="N_k < 10")
        for i, q, largest in ((32, "delta_roc", False), (33, "delta_roc", True),
                              (34, "delta_roc_remaining", False),
