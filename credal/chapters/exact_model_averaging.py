@@ -48,7 +48,6 @@ CITATION = ("D. Dash and G. F. Cooper (2002). *Exact model averaging with naive 
 # The classifiers: MA and MAP naive Bayes (Dash & Cooper, Sec. 4.2)
 # --------------------------------------------------------------------------------------
 
-
 #: Names of the two classifiers in the engine's tables.
 _MA, _MAP = "MA naive", "MAP naive"
 
@@ -368,11 +367,8 @@ def _sample_structures(structures, U, r, columns):
     """
     T, n_nodes, n = U.shape
     k_all = max(p.shape[1] for _, p, _, _ in structures)
-    P = np.zeros((T, n_nodes, k_all), dtype=np.int64)
-    M = np.zeros((T, n_nodes, k_all), dtype=np.uint64)
-    for t, (_, p, m, _) in enumerate(structures):
-        P[t, :, : p.shape[1]] = p
-        M[t, :, : m.shape[1]] = m
+    P, M = (np.stack([np.pad(st[j], ((0, 0), (0, k_all - st[j].shape[1]))) for st in structures])
+            for j in (1, 2))
     S = np.stack([st[3] for st in structures])
     k_node = np.max([st[0] for st in structures], axis=0)  # widest parent set per node
     # few parent configurations: one column per configuration; otherwise one per
@@ -431,8 +427,7 @@ def _network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
     nodes = [class_nodes] if isinstance(class_nodes, str) else list(class_nodes)
     if not nodes:
         raise ValueError("class_nodes is empty")
-    for v in nodes:
-        network.index(v)  # raises with the list of nodes
+    [network.index(v) for v in nodes]  # raises with the list of nodes
     Nrs, n_test = _as_list(n_train, "n_train"), check_int("n_test", n_test, 1)
     n_trials = check_int("n_trials", n_trials, 1)
     test = network.name if test is None else test
@@ -473,9 +468,8 @@ def _enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, ra
     x, c = codes[0].astype(np.int64), int(cls[0])
     X, y = np.delete(x, c, axis=1), x[:, c]
     Xtr, ytr, Xte = X[:n_train], y[:n_train], X[n_train:]
-    model = ModelAveragedNaiveBayes(min_categories=2).fit(Xtr, pd.Categorical.from_codes(
-        ytr, categories=["0", "1"]))
-    fast = model.predict_proba(Xte)
+    fast = ModelAveragedNaiveBayes(min_categories=2).fit(
+        Xtr, pd.Categorical.from_codes(ytr, categories=["0", "1"])).predict_proba(Xte)
     st = naive_family_statistics(Xtr, ytr, np.full(n_features, 2), 2)
     S = ((np.arange(2**n_features)[:, None] >> np.arange(n_features)[None, :]) & 1).astype(bool)
     log_post = np.where(S, st["log_ml_arc"], st["log_ml_no_arc"]).sum(axis=1)  # uniform prior
@@ -490,8 +484,7 @@ def _enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, ra
     avg = logsumexp(log_post[:, None, None] + joint, axis=0)
     slow = np.exp(avg - logsumexp(avg, axis=1, keepdims=True))
     return {"n_features": int(n_features), "n_structures": int(2**n_features),
-            "n_test": int(n_test),
-            "max_abs_difference": float(np.abs(fast - slow).max()),
+            "n_test": int(n_test), "max_abs_difference": float(np.abs(fast - slow).max()),
             "same_class": float(np.mean(fast.argmax(1) == slow.argmax(1)))}
 
 
@@ -560,21 +553,14 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
         ``n_structures``, ``n_test``, ``max_abs_difference``, ``same_class``).
         ``"seconds"``: test -> wall time of its trials.
     """
-    out = {"trials": {}, "seconds": {}, "check": None}
-    if check_n_features is not None:
-        out["check"] = _enumeration_check(n_features=check_n_features,
-                                          random_state=random_state)
+    out = {"trials": {}, "seconds": {}, "check": None if check_n_features is None else
+           _enumeration_check(n_features=check_n_features, random_state=random_state)}
     for key, kw in settings.items():
-        kw = dict(kw)
-        t0 = time.perf_counter()
-        if "network" in kw:
-            trials = _network_trials(kw.pop("network"), random_state=random_state,
-                                     n_jobs=n_jobs, cache_dir=cache_dir, **kw)
-        else:
-            trials = _random_network_trials(test=kw.pop("test", key), random_state=random_state,
-                                            n_jobs=n_jobs, cache_dir=cache_dir, **kw)
+        kw, t0 = dict(kw, random_state=random_state, n_jobs=n_jobs, cache_dir=cache_dir), \
+            time.perf_counter()
+        out["trials"][key] = (_network_trials(kw.pop("network"), **kw) if "network" in kw else
+                              _random_network_trials(test=kw.pop("test", key), **kw))
         out["seconds"][key] = time.perf_counter() - t0
-        out["trials"][key] = trials
     return out
 
 
@@ -582,7 +568,6 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
 # The chapter's tables (our means beside the paper's statements) and the numbers its
 # text quotes
 # --------------------------------------------------------------------------------------
-
 
 _SYMBOL = {"n_features": "N", "n_train": "N_r", "max_parents": "N_k"}
 
@@ -763,43 +748,37 @@ def _shared_setting(results, n_features=200, n_train=200, max_parents=5):
     return pd.DataFrame(rows)
 
 
-def _columns_comparison(tables):
-    """The nodes test's headline statements under the two CPT-column generators.
+def _columns_tables(nodes, uniforms):
+    """The sensitivity run's tables: the nodes test's headline statements under the two
+    CPT-column generators.
 
     Parameters
     ----------
-    tables : dict of str -> DataFrame
-        With ``summary_columns_simplex`` / ``summary_columns_uniforms`` and the trials
-        behind them (``columns_simplex_trials``: the main run's nodes-test trials at the
-        sensitivity run's N and trial numbers; ``columns_trials``: the sensitivity run,
-        same seeds, CPT columns from normalised uniforms).
+    nodes, uniforms : DataFrame
+        The main run's nodes-test trials and the sensitivity run's (same seeds, CPT
+        columns from normalised uniforms).
 
     Returns
     -------
-    DataFrame
-        Indexed by ``quantity``, one row per statement measured on both (means and ±1σ
-        ends; counts left out): ``published``, then ours, tolerance and verdict for
-        each generator, by the report's rule (:data:`HEADLINE`).
+    dict of str -> DataFrame
+        ``columns_trials`` (``uniforms``), ``columns_simplex_trials`` (the main run's
+        trials at the sensitivity run's N and trial numbers), their summaries
+        ``summary_columns_simplex`` / ``summary_columns_uniforms``, and
+        ``columns_comparison``: indexed by ``quantity``, one row per statement measured
+        on both (means and ±1σ ends; counts left out): ``published``, then ours,
+        tolerance and verdict for each generator, by the report's rule (:data:`HEADLINE`).
     """
-    out = None
-    for tag, key in (("simplex", "simplex"), ("normalised uniforms", "uniforms")):
-        trials = tables["columns_simplex_trials"] if key == "simplex" else tables["columns_trials"]
-        h = HEADLINE.judge({"trials_nodes": trials,
-                            "summary_nodes": tables[f"summary_columns_{key}"]})
-        h = h[h["unit"] != "count"].set_index("quantity")
-        out = (pd.DataFrame({"published": h["published"]}) if out is None else out).assign(
-            **{f"{c} ({tag})": h[c] for c in ("ours", "tolerance", "verdict")})
-    return out
-
-
-def _columns_tables(nodes, uniforms):
-    """The sensitivity run's tables (see :func:`_columns_comparison`)."""
     same = nodes[nodes["n_features"].isin(uniforms["n_features"].unique())
                  & (nodes["trial"] <= uniforms["trial"].max())]
-    out = {"columns_trials": uniforms, "columns_simplex_trials": same,
-           "summary_columns_simplex": _summarise_trials(same, "n_features"),
-           "summary_columns_uniforms": _summarise_trials(uniforms, "n_features")}
-    out["columns_comparison"] = _columns_comparison(out)
+    out, cmp = {"columns_trials": uniforms, "columns_simplex_trials": same}, None
+    for tag, key, trials in (("simplex", "simplex", same),
+                             ("normalised uniforms", "uniforms", uniforms)):
+        out[f"summary_columns_{key}"] = s = _summarise_trials(trials, "n_features")
+        h = HEADLINE.judge({"trials_nodes": trials, "summary_nodes": s})
+        h = h[h["unit"] != "count"].set_index("quantity")
+        cmp = (pd.DataFrame({"published": h["published"]}) if cmp is None else cmp).assign(
+            **{f"{c} ({tag})": h[c] for c in ("ours", "tolerance", "verdict")})
+    out["columns_comparison"] = cmp
     return out
 
 
@@ -896,13 +875,6 @@ def numbers(tables):
     counts = verdict_counts(HEADLINE.judge(tables))
     out.update(h_repro=str(counts["reproduced"]), h_differs=str(counts["differs"]),
                h_rows=str(sum(counts.values())))
-    out.update(_summary_numbers(tables))
-    return out
-
-
-def _summary_numbers(tables):
-    """The numbers of :func:`numbers` read from the summaries of the tests."""
-    out = {}
     if "summary_density" in tables:
         s = tables["summary_density"]
         out["dense_roc_map"] = f"{s.loc[s['max_parents'] >= 40, 'roc_map'].mean():.2f}"
@@ -926,20 +898,13 @@ def _summary_numbers(tables):
 
 
 # --------------------------------------------------------------------------------------
-# The paper's statements, each read once from tables(): Table 10 and the headline rows
-# of the reproduction report (each published number declared once)
+# The paper's statements, each read once from tables() (:func:`_read`): Table 10 and the
+# headline rows of the reproduction report (each published number declared once)
 # --------------------------------------------------------------------------------------
 #
-# A reader of statement ``i`` of dash_cooper_statements.csv (:data:`_READERS`) returns
-# ``(reading, cells)``: the :class:`Reading` of the headline row (None for the statements
-# only Table 10 judges) and Table 10's ``ours``, ``how`` and ``agrees`` (and ``paper`` /
-# ``quantity`` where the CSV's text is not what the table prints), or None when the test
-# it needs was not run.
-#
-# Every tolerance follows the report's rule (credal.chapters._verdicts.tolerance): 3 x the
-# root sum of squares of our standard error and the paper's, plus half a unit of the
-# printed digit, plus a documented extra term. The paper's standard error is estimated
-# from the spread of our trials and its own trial count per setting
+# Every tolerance follows the report's rule (credal.chapters._verdicts.tolerance). The
+# paper's standard error is estimated from the spread of our trials and its own trial
+# count per setting
 # (dash_cooper_test_settings.csv; pooled settings add their counts). For a mean the
 # extra term is 0.5 points (the paper's "about": a value read off a figure); for a ±1σ
 # end (standard error of mean ± sd: sd sqrt(1/n + 1/(2(n-1)))) 1.5 points (the end of a
@@ -959,11 +924,8 @@ _BIG_R = ("our delta_ROC is larger than the paper's readings throughout (the sam
 
 def _paper_trials(test):
     """Trials per setting of one of the paper's tests (``dash_cooper_test_settings.csv``)."""
-    pub = datasets.published("dash_cooper_test_settings")
-    row = pub[pub["test"] == _TESTS[test][1]]
-    if len(row) != 1:
-        raise ValueError(f"no trial count for test {test!r}")
-    return int(row["N_trials"].iloc[0])
+    pub = datasets.published("dash_cooper_test_settings").set_index("test")
+    return int(pub.loc[_TESTS[test][1], "N_trials"])
 
 
 def _chance_count(n_points, level=_CHANCE_LEVEL):
@@ -1111,22 +1073,18 @@ def _peak(tables, p):
 
 def _dense_drop(tables, p):
     """Mean Delta_ROC for N_k < 10 over the mean for N_k >= 100, with delta-method SEs."""
-    t = tables.get("trials_density")
-    if _summary(tables, "density", lambda k: k < 10) is None or t is None:
-        return None
+    t = tables.get("trials_density", pd.DataFrame({"max_parents": []}))
     sparse, dense = t[t["max_parents"] < 10], t[t["max_parents"] >= 100]
-    if dense.empty:
+    if sparse.empty or dense.empty:
         return None
     (m1, sd1, n1, _), (m2, sd2, n2, _) = (_pooled_stats(x, "delta_roc") for x in (sparse, dense))
     n_p = _paper_trials("density")
     p1, p2 = n_p * sparse["max_parents"].nunique(), n_p * dense["max_parents"].nunique()
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.float64(m1) / m2
-
-        def se_ratio(a, b):  # delta method, the two means independent
-            return float(abs(ratio) * np.hypot(sd1 / np.sqrt(a) / m1, sd2 / np.sqrt(b) / m2))
-
-        se_o, se_p = se_ratio(n1, n2), se_ratio(p1, p2)
+        # delta method, the two means independent
+        se_o, se_p = (float(abs(ratio) * np.hypot(sd1 / np.sqrt(a) / m1, sd2 / np.sqrt(b) / m2))
+                      for a, b in ((n1, n2), (p1, p2)))
     dense_k = f"N_k in {{{_values(dense['max_parents'])}}}"
     note = (f"mean Delta_ROC for N_k < 10 / for {dense_k} (delta-method SEs); published = "
             f"middle of 'about 2 or 3', rounding term = half that range")
@@ -1226,7 +1184,10 @@ _READERS = {
 
 
 def _read(tables, i, part=None):
-    """``(reading, cells)`` of statement ``i`` (:data:`_READERS`), or one ``part`` of
+    """Statement ``i`` of dash_cooper_statements.csv read by its reader (:data:`_READERS`):
+    ``(reading, cells)``, the :class:`Reading` of the headline row (None for a statement
+    only Table 10 judges) and Table 10's ``ours``, ``how`` and ``agrees`` (and ``paper`` /
+    ``quantity`` where the CSV's text is not what the table prints); or one ``part`` of
     them; None when the test it needs was not run."""
     read = _READERS[i](tables, float(_PUB.loc[i, "value"]))
     return read if read is None or part is None else read[part]
@@ -1327,7 +1288,6 @@ HEADLINE = Headlines(paper="Dash & Cooper (2002)", chapter="exact-model-averagin
 # Figures: the layout of the paper's Figures 2-5
 # --------------------------------------------------------------------------------------
 
-
 _XLABEL = {"n_features": "number of features N", "n_train": "training records N_r",
            "max_parents": "maximum in-degree N_k"}
 _SERIES = (
@@ -1385,7 +1345,8 @@ def _paper_bands(test):
     return pd.DataFrame(rows)
 
 
-def _check(summary, x):
+def _panel(ax, summary, x, log_x=True):
+    """Means with 99% CIs (solid) and ±1 sd of the trials (dashed) of both measures."""
     missing = [c for c in [x] + [f"{q}_{s}" for q, *_ in _SERIES for s in _NEEDED]
                if c not in summary]
     if missing:
@@ -1393,10 +1354,6 @@ def _check(summary, x):
                          "of tables()")
     if summary.empty:
         raise ValueError("summary is empty")
-
-
-def _panel(ax, summary, x, log_x=True):
-    """Means with 99% CIs (solid) and ±1 sd of the trials (dashed) of both measures."""
     s = summary.sort_values(x)
     xs = s[x].to_numpy(dtype=float)
     for q, label, color, marker, shift in _SERIES:
@@ -1454,8 +1411,7 @@ def _legend_handles(ax, bands=False):
     from matplotlib.patches import Patch
 
     handles, labels = ax.get_legend_handles_labels()
-    handles += [Line2D([], [], color="0.3", lw=1.8), Line2D([], [], color="0.3", lw=0.8,
-                                                             ls="--")]
+    handles += [Line2D([], [], color="0.3", lw=1.8), Line2D([], [], color="0.3", lw=0.8, ls="--")]
     labels += ["99% interval of the mean", "±1 sd of the trials"]
     if bands:
         handles += [Patch(color="0.5", alpha=0.35, lw=0),
@@ -1491,7 +1447,6 @@ def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
     """
     import matplotlib.pyplot as plt
 
-    _check(summary, x)
     keys = [None] if panel is None else list(dict.fromkeys(summary[panel]))
     ncols = min(2, len(keys))
     nrows = -(-len(keys) // ncols)
@@ -1543,8 +1498,6 @@ def random_networks_figure(nodes, records, density, bands=True):
     parts = ((nodes, "n_features", "(a) nodes test", "nodes"),
              (records, "n_train", "(b) training-records test", "records"),
              (density, "max_parents", "(c) density test", "density"))
-    for s, x, *_ in parts:
-        _check(s, x)
     fig, axes = plt.subplots(2, 2, figsize=(TEXT_WIDTH, 6.4))
     for ax, (s, x, title, test) in zip(axes.ravel(), parts):
         _panel(ax, s, x)
