@@ -114,12 +114,11 @@ def _roc_areas(result):
     areas = np.full(n_groups, np.nan)
     binary = (pred["dataset"].map({d: len(c) for d, c in result.classes.items()}) == 2
               ).to_numpy()
+    done = np.unique(gid[binary])
     if binary.any():
         proba = np.array(pred["proba"][binary].tolist(), dtype=np.float64)
-        a = binary_roc_areas(gid[binary], positive[binary], binary_log_odds(proba))
-        done = np.unique(gid[binary])
-        areas[done] = a[done]
-    for k in np.setdiff1d(np.arange(n_groups), np.unique(gid[binary])):
+        areas[done] = binary_roc_areas(gid[binary], positive[binary], binary_log_odds(proba))[done]
+    for k in np.setdiff1d(np.arange(n_groups), done):
         sub = pred[gid == k]
         if sub["y_true"].nunique() > 1:
             cls = result.classes[keys.loc[k, "dataset"]]
@@ -146,10 +145,10 @@ def _evaluate_batch(t0, c0, meta, data, n_train, classifiers, cache_dir):
         classifiers, items, use_predefined_split=True, preprocessing=None, keep_codes=True,
         n_jobs=1, cache_dir=cache_dir, progress=False, keep_predictions=True)
     areas = _roc_areas(res).pivot(index="dataset", columns="classifier", values="roc_area")
-    out = meta.assign(roc_ma=areas.loc[meta["dataset"], _MA].to_numpy(),
-                      roc_map=areas.loc[meta["dataset"], _MAP].to_numpy())
-    return out, {"generate": t1 - t0, "engine": time.perf_counter() - t1,
-                 "cpu": time.process_time() - c0}
+    return (meta.assign(roc_ma=areas.loc[meta["dataset"], _MA].to_numpy(),
+                        roc_map=areas.loc[meta["dataset"], _MAP].to_numpy()),
+            {"generate": t1 - t0, "engine": time.perf_counter() - t1,
+             "cpu": time.process_time() - c0})
 
 
 def _collect(jobs, n_jobs, sort):
@@ -291,8 +290,7 @@ def _positive_columns(h, keys, n_states, columns="simplex"):
         e0, e1 = weight(splitmix64(h + keys[0])), weight(splitmix64(h + keys[1]))
         return e0 / (e0 + e1)
     e = weight(splitmix64(h[:, :, None] + keys[None, None, :]))
-    p = e / e.sum(axis=2, keepdims=True)
-    return np.cumsum(p[:, :, :-1], axis=2)
+    return np.cumsum((e / e.sum(axis=2, keepdims=True))[:, :, :-1], axis=2)
 
 
 def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
@@ -619,8 +617,7 @@ def _summarise_trials(trials, by, confidence=0.99):
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1); got {confidence!r}")
     g = trials.groupby(by, sort=True)
-    out = pd.DataFrame({"n_trials": g.size(),
-                        "n_used": g["delta_roc_remaining"].count(),
+    out = pd.DataFrame({"n_trials": g.size(), "n_used": g["delta_roc_remaining"].count(),
                         "roc_map": g["roc_map"].mean(), "roc_ma": g["roc_ma"].mean()})
     for q in ("delta_roc", "delta_roc_remaining"):
         n = g[q].count().astype(float)
@@ -740,10 +737,9 @@ def _shared_setting(results, n_features=200, n_train=200, max_parents=5):
         row = {"test": test, "trials used": int(t["delta_roc_remaining"].notna().sum())}
         for q, name, p in zip(("delta_roc", "delta_roc_remaining"), ("Δ_ROC %", "δ_ROC %"),
                               (p_d, p_r)):
-            mean, _, _, (lo, hi) = _pooled_stats(t, q)
-            row[f"{name} mean"] = round(mean, 2)
-            row[f"{name} 99% CI"] = _ci(lo, hi)
-            row[f"{name} paper"] = p
+            mean, _, _, ci = _pooled_stats(t, q)
+            row.update({f"{name} mean": round(mean, 2), f"{name} 99% CI": _ci(*ci),
+                        f"{name} paper": p})
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -805,8 +801,7 @@ def tables(results):
         ``seconds`` (wall and processor time of each test's trials).
     """
     trials = {k: v for k, v in results["trials"].items() if k in _TESTS}
-    check = results.get("check")
-    out = {}
+    out, check = {}, results.get("check")
     if check is not None:
         out["check"] = pd.DataFrame([check])
         out["enumeration_check"] = pd.DataFrame([{
@@ -859,18 +854,17 @@ def numbers(tables):
     out = {f"{k}_{i}": str(v) for i, o, a in zip(cmp["id"], cmp["ours"], cmp["agrees"])
            for k, v in (("ours", o), ("agrees", a))}
     judged = cmp[cmp["agrees"] != "–"]
-    out["n_statements"] = str(len(judged))
-    out["n_agree"] = str(int((judged["agrees"] == "yes").sum()))
+    out.update(n_statements=str(len(judged)), n_agree=str(int((judged["agrees"] == "yes").sum())))
     if "check" in tables:
-        check = tables["check"].iloc[0]
-        out["check_difference"] = f"{check['max_abs_difference']:.1e}"
-        out["check_structures"] = f"{int(check['n_structures']):,}"
-        out["check_same"] = f"{100 * check['same_class']:.0f}%"
+        c = tables["check"].iloc[0]
+        out.update(check_difference=f"{c['max_abs_difference']:.1e}",
+                   check_structures=f"{int(c['n_structures']):,}",
+                   check_same=f"{100 * c['same_class']:.0f}%")
     sec = tables["seconds"]
     out.update({f"time_{k}": f"{v:.0f}" for k, v in zip(sec["test"], sec["wall"])})
     main = sec[sec["main"]]
-    out["time_total"] = f"{main['wall'].sum() / 60:.1f}"
-    out["cpu_total"] = f"{main['cpu'].sum() / 60:.1f}"
+    out.update(time_total=f"{main['wall'].sum() / 60:.1f}",
+               cpu_total=f"{main['cpu'].sum() / 60:.1f}")
     out["n_trials_total"] = f"{sum(len(tables[f'trials_{k}']) for k in main['test']):,}"
     counts = verdict_counts(HEADLINE.judge(tables))
     out.update(h_repro=str(counts["reproduced"]), h_differs=str(counts["differs"]),
@@ -953,10 +947,8 @@ def _chance_probability(k, n_points, level=_CHANCE_LEVEL):
 
 def _summary(tables, test, keep=None):
     """The summary of ``test`` (settings kept by ``keep(setting)``), None if not run."""
-    s = tables.get(f"summary_{test}")
-    if s is None or s.empty:
-        return None
-    s = s if keep is None else s[keep(s[_TESTS[test][0]])]
+    s = tables.get(f"summary_{test}", pd.DataFrame())
+    s = s if keep is None or s.empty else s[keep(s[_TESTS[test][0]])]
     return None if s.empty else s
 
 
@@ -1213,12 +1205,9 @@ def _statements(tables):
         our mean (figures read by eye); ±1σ ends when within 2 points; counts when
         equal. ROC changes are in percent.
     """
-    rows = []
-    for i in sorted(_READERS):
-        cells = _read(tables, i, part=1)
-        if cells is not None:
-            rows.append({"id": i, "test": _PUB.loc[i, "test"], "quantity": _PUB.loc[i, "quantity"],
-                         "paper": _PUB.loc[i, "value"], **cells})
+    rows = [{"id": i, "test": _PUB.loc[i, "test"], "quantity": _PUB.loc[i, "quantity"],
+             "paper": _PUB.loc[i, "value"], **cells} for i in sorted(_READERS)
+            if (cells := _read(tables, i, part=1)) is not None]
     out = pd.DataFrame(rows, columns=["id", "test", "quantity", "paper", "ours", "how",
                                       "agrees"])
     out[["paper", "ours"]] = out[["paper", "ours"]].astype(str)
@@ -1358,9 +1347,7 @@ def _panel(ax, summary, x, log_x=True):
     xs = s[x].to_numpy(dtype=float)
     for q, label, color, marker, shift in _SERIES:
         pos = xs * shift if log_x else xs + (shift - 1) * 10
-        mean = s[f"{q}_mean"].to_numpy()
-        sd = s[f"{q}_sd"].to_numpy()
-        lo, hi = s[f"{q}_ci_low"].to_numpy(), s[f"{q}_ci_high"].to_numpy()
+        mean, sd, lo, hi = (s[f"{q}_{c}"].to_numpy() for c in _NEEDED)
         spread = ax.errorbar(pos, mean, yerr=sd, fmt="none", ecolor=color, elinewidth=0.9,
                              alpha=0.6, capsize=2)
         spread[-1][0].set_linestyle("--")
@@ -1461,9 +1448,8 @@ def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
             ax.set_title((titles or {}).get(k, str(k)), fontsize=10)
     for ax in axes.ravel()[len(keys):]:
         ax.set_axis_off()
-    for row in axes:
-        for ax in row[1:]:
-            ax.set_ylabel("")
+    for ax in axes[:, 1:].ravel():
+        ax.set_ylabel("")
     fig.tight_layout(rect=(0, foot / (3.1 * nrows + foot), 1, 1))
     handles, labels = _legend_handles(axes[0][0])
     fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False, fontsize=_SMALL,
@@ -1505,8 +1491,7 @@ def random_networks_figure(nodes, records, density, bands=True):
             _bands(ax, _paper_bands(test))
         ax.set_title(title, fontsize=10)
     axes[0][1].set_ylabel("")
-    legend_ax = axes[1][1]
-    legend_ax.set_axis_off()
+    (legend_ax := axes[1][1]).set_axis_off()
     fig.tight_layout(h_pad=1.2, w_pad=1.0)
     handles, labels = _legend_handles(axes[0][0], bands=bands)
     legend_ax.legend(handles, labels, loc="center", frameon=False, fontsize=_SMALL,
