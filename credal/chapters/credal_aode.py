@@ -1,17 +1,15 @@
 """Chapter ``credal-aode``: Corani & Antonucci, credal ensembles of SPODEs.
 
 The paper compares AODE, BMA-AODE and COMP-AODE (precise) with their credal versions
-BMA-AODE* and COMP-AODE* and with NCC, CMA and the credal decision tree.  Here are the
-eight classifiers under the paper's names (:func:`paper_classifiers`), the chapter's run
-(:func:`run`), the tables that put our numbers beside the published ones (every paired
-comparison of Section 3 in :data:`PAPER_COMPARISONS` and :func:`wilcoxon_table`, the
-numbers of the text in :func:`headline_table`, :func:`friedman_tables`, the per-data-set
-and settings tables), the numbers the text quotes, the chapter's rows of the
-reproduction report (:func:`report_headline`) and the figures.  Two anchors besides the
-paper's averages: the authors' own archived per-data-set results
-(:func:`archive_table`, :func:`archive_comparison`) and a run under the protocol they
-actually ran (:func:`authors_protocol_run`).  The classifiers themselves are in
-:mod:`credal.aode`; generic table assembly in :mod:`credal.comparisons`.
+BMA-AODE* and COMP-AODE* and with NCC, CMA and the credal decision tree.  The chapter's
+interface: :func:`classifiers` (the eight classifiers under the paper's names),
+:func:`run` (the cross-validation, and the sensitivity run under the protocol the authors
+actually ran), :func:`tables` (every table, computed once: every paired comparison of
+Section 3, the numbers of its text, the Friedman ranks, the per-data-set and settings
+tables, and the authors' own archived per-data-set results beside ours),
+:func:`numbers` (the numbers the text quotes), :data:`HEADLINE` (the chapter's rows of
+the reproduction report), :data:`CITATION` and :func:`figure`.  The classifiers
+themselves are in :mod:`credal.aode`; generic table assembly in :mod:`credal.comparisons`.
 """
 
 from __future__ import annotations
@@ -22,80 +20,31 @@ import pandas as pd
 from credal import comparisons, stats
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA
-from credal.chapters._verdicts import headline_table as _report_table
-from credal.chapters._display import save_table, TEXT_WIDTH
-from credal.chapters._verdicts import meets_published, NOT_COMPARABLE, tolerance
-from credal.datasets import published as _published
-from credal.datasets import load
+from credal.chapters._display import TEXT_WIDTH
+from credal.chapters._verdicts import Headline, Headlines, Published, Reading
+from credal.chapters._verdicts import meets_published, tolerance
+from credal.datasets import load, published
 from credal.experiments import CVResult, cross_validate
 from credal.naive import NCC
 from credal.preprocessing import make_preprocessor
 from credal.trees import CredalDecisionTree
 
-__all__ = [
-    # the classifiers and the run
-    "FRIEDMAN_CLASSIFIERS",
-    "paper_classifiers",
-    "run",
-    "dataset_sizes",
-    "AUTHORS_PROTOCOL",
-    "authors_protocol_data",
-    "authors_protocol_run",
-    # tables
-    "settings_table",
-    "headline_table",
-    "display_headline",
-    "wilcoxon_table",
-    "display_wilcoxon",
-    "display_bayesian",
-    "friedman_tables",
-    "display_friedman",
-    "per_dataset_table",
-    "reference_check",
-    "save_table",
-    "classes_check",
-    "table2_classes_mean",
-    # the authors' archive
-    "ARCHIVE_NAMES",
-    "ARCHIVE_MEASURES",
-    "ARCHIVE_LABEL",
-    "BOOK_LABEL",
-    "PROTOCOL_LABEL",
-    "archive_table",
-    "archive_scores",
-    "archive_comparison",
-    "archive_summary",
-    "archive_statistics",
-    "fully_determinate_table",
-    # numbers for the text
-    "chapter_numbers",
-    "chapter_examples",
-    "check_numbers",
-    "counterpart_gap",
-    "archive_numbers",
-    # headline rows
-    "report_headline",
-    # figures
-    "aode_accuracy_scatter",
-    "aode_relative_brier",
-    "aode_determinacy",
-    "aode_safe_vs_prior_dependent",
-    "aode_relative_utility",
-    "aode_friedman_ranks",
-    "aode_bayesian_comparisons",
-    "aode_archive_scatter",
-]
+__all__ = ["CITATION", "HEADLINE", "classifiers", "figure", "numbers", "run", "tables"]
+
+#: the paper, for the chapter's glance box
+CITATION = ("G. Corani and A. Antonucci (2012). *Credal classification based on AODE and "
+            "compression coefficients.* arXiv:1203.5716.")
 
 # ------------------------------------------------------------- the classifiers
 
 #: the chapter's classifiers, in display order
-PAPER_CLASSIFIERS = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*",
+_PAPER_CLASSIFIERS = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*",
                      "NCC", "CMA", "CDT")
 #: precise counterpart of each credal AODE
-PAPER_COUNTERPARTS = {"BMA-AODE*": "BMA-AODE", "COMP-AODE*": "COMP-AODE"}
+_COUNTERPARTS = {"BMA-AODE*": "BMA-AODE", "COMP-AODE*": "COMP-AODE"}
 
 
-def paper_classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alpha=1.0,
+def classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alpha=1.0,
                       cdt_s=1.0, joint_check=False, posterior_floor=None,
                       likelihood_floor=None, ensembles_only=False):
     """The eight classifiers of the chapter, keyed by the paper's names.
@@ -158,46 +107,16 @@ def paper_classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alph
     return out
 
 
-# ------------------------------------------------------------------------- run
-
-def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
-        cache_dir=None):
-    """The chapter's cross-validation: every classifier on the same folds.
-
-    Inside each training fold, missing values are imputed (median / mode), numeric
-    features discretised by the MDL method and single-category features dropped.
-
-    Parameters
-    ----------
-    names : list of str
-        Catalogue names of the data sets.
-    classifiers : dict of str -> estimator
-        :func:`paper_classifiers`.
-    n_splits, n_repeats, random_state, n_jobs, cache_dir
-        Of :func:`credal.experiments.cross_validate`.
-
-    Returns
-    -------
-    credal.experiments.CVResult
-        Without per-instance predictions (the chapter needs the fold table only).
-    """
-    return cross_validate(
-        classifiers, names, n_splits=n_splits, n_repeats=n_repeats,
-        random_state=random_state,
-        preprocessing=make_preprocessor(impute=True, discretize="mdl", drop_single=True),
-        n_jobs=n_jobs, cache_dir=cache_dir, progress=False, keep_predictions=False)
-
-
 #: the protocol the authors actually ran (their archive and code; the paper states 10
 #: runs of 5-fold cross-validation): 10 folds, 5 runs up to ``large_n`` rows and 2 runs
 #: above, missing values imputed and numeric features MDL-discretised on all rows
 #: before the cross-validation, SPODE posteriors floored at 1e-4 and each true-class
 #: probability at 0.01 inside the conditional log-likelihoods
-AUTHORS_PROTOCOL = dict(n_splits=10, runs_small=5, runs_large=2, large_n=1000,
+_AUTHORS_PROTOCOL = dict(n_splits=10, runs_small=5, runs_large=2, large_n=1000,
                         posterior_floor=1e-4, likelihood_floor=0.01)
 
 
-def authors_protocol_data(names):
+def _authors_protocol_data(names):
     """The data sets preprocessed as the authors did, on all rows at once.
 
     Weka's ReplaceMissingValues then its supervised (MDL) Discretize ran on each whole
@@ -225,16 +144,16 @@ def authors_protocol_data(names):
     return items
 
 
-def authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_large=2,
+def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_large=2,
                          large_n=1000, max_n=None, random_state=0, n_jobs=1, cache_dir=None):
-    """Cross-validation under the authors' protocol (:data:`AUTHORS_PROTOCOL`).
+    """Cross-validation under the authors' protocol (:data:`_AUTHORS_PROTOCOL`).
 
     Parameters
     ----------
     names : list of str
         Catalogue names.
     classifiers : dict of str -> estimator
-        E.g. :func:`paper_classifiers` with the authors' floors and
+        E.g. :func:`classifiers` with the authors' floors and
         ``ensembles_only=True``.
     n_splits, runs_small, runs_large, large_n
         ``n_splits``-fold cross-validation, ``runs_small`` runs on data sets of at
@@ -249,7 +168,7 @@ def authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_lar
     credal.experiments.CVResult
         Folds of both groups together, without per-instance predictions.
     """
-    items = [it for it in authors_protocol_data(names)
+    items = [it for it in _authors_protocol_data(names)
              if not max_n or len(it[2]) <= max_n]
     if not items:
         raise ValueError(f"no data set left with at most max_n={max_n} rows")
@@ -267,7 +186,7 @@ def authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_lar
                     classes=classes)
 
 
-def dataset_sizes(result):
+def _dataset_sizes(result):
     """Number of instances and of classes of each data set of an engine result.
 
     Parameters
@@ -284,13 +203,75 @@ def dataset_sizes(result):
     return pd.DataFrame({"n": n, "classes": classes.astype(int)}).sort_index()
 
 
+def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
+        cache_dir=None, protocol_run=False, protocol_max_n=None, rope=0.01,
+        bayes_samples=50000, bayes_seed=0):
+    """The chapter's cross-validation: every classifier on the same folds.
+
+    Inside each training fold, missing values are imputed (median / mode), numeric
+    features discretised by the MDL method and single-category features dropped.  With
+    ``protocol_run``, the five AODE ensembles of the same line-up (same ``epsilon``,
+    ``prune_factor`` and ``s``, with the authors' probability floors) also run under the
+    protocol the authors actually ran (:data:`_AUTHORS_PROTOCOL`), as a sensitivity run.
+
+    Parameters
+    ----------
+    names : list of str
+        Catalogue names of the data sets.
+    classifiers : dict of str -> estimator
+        :func:`classifiers`.
+    n_splits, n_repeats, random_state, n_jobs, cache_dir
+        Of :func:`credal.experiments.cross_validate`.
+    protocol_run : bool
+        Also run the sensitivity run under the authors' protocol.
+    protocol_max_n : int, optional
+        Leave data sets with more rows than this out of the sensitivity run (None or 0:
+        none).
+    rope, bayes_samples, bayes_seed
+        Half-width of practical equivalence, posterior samples and seed of the Bayesian
+        signed-rank tests that :func:`tables` runs.
+
+    Returns
+    -------
+    dict
+        ``main`` (:class:`credal.experiments.CVResult`, without per-instance
+        predictions), ``protocol`` (the sensitivity run's, or None) and the settings
+        :func:`tables` needs: ``n_datasets``, ``n_splits``, ``n_repeats``, ``epsilon``,
+        ``prune_factor``, ``s``, ``rope``, ``bayes_samples``, ``bayes_seed``.
+    """
+    main = cross_validate(
+        classifiers, names, n_splits=n_splits, n_repeats=n_repeats,
+        random_state=random_state,
+        preprocessing=make_preprocessor(impute=True, discretize="mdl", drop_single=True),
+        n_jobs=n_jobs, cache_dir=cache_dir, progress=False, keep_predictions=False)
+    bma, comp = classifiers["BMA-AODE"], classifiers["COMP-AODE"]
+    settings = dict(epsilon=comp.epsilon, prune_factor=bma.prune_factor, s=comp.s)
+    protocol = None
+    if protocol_run:
+        runs = {k: _AUTHORS_PROTOCOL[k] for k in ("n_splits", "runs_small", "runs_large",
+                                                  "large_n")}
+        protocol = _authors_protocol_run(
+            names, _protocol_classifiers(**settings), **runs, max_n=protocol_max_n,
+            random_state=random_state, n_jobs=n_jobs, cache_dir=cache_dir)
+    return dict(main=main, protocol=protocol, n_datasets=len(names), n_splits=n_splits,
+                n_repeats=n_repeats, rope=rope, bayes_samples=bayes_samples,
+                bayes_seed=bayes_seed, **settings)
+
+
+def _protocol_classifiers(epsilon, prune_factor, s):
+    """AODE and the four ensembles with the authors' probability floors."""
+    return classifiers(epsilon=epsilon, prune_factor=prune_factor, s=s, ensembles_only=True,
+                       posterior_floor=_AUTHORS_PROTOCOL["posterior_floor"],
+                       likelihood_floor=_AUTHORS_PROTOCOL["likelihood_floor"])
+
+
 # ---------------------------------------------------------------------- tables
 
 _W = "Wilcoxon p-value, "
 #: every paired comparison of the paper's Section 3, with the row of
 #: ``corani_headline_numbers.csv`` that states its outcome (None: the paper gives no
 #: p-value) and the classifier the paper says is better (None: no direction claimed)
-PAPER_COMPARISONS = (
+_COMPARISONS = (
     dict(id="acc_aode_bma", section="3.1", label="accuracy: AODE vs BMA-AODE",
          a="AODE", b="BMA-AODE", metric="accuracy", claim="a",
          published=(_W + "accuracy, AODE higher than BMA-AODE", "AODE vs BMA-AODE")),
@@ -338,7 +319,7 @@ def _utility_comparisons():
     return tuple(out)
 
 
-PAPER_COMPARISONS = PAPER_COMPARISONS + _utility_comparisons()
+_COMPARISONS = _COMPARISONS + _utility_comparisons()
 
 
 def _published_value(table, key):
@@ -351,8 +332,8 @@ def _published_value(table, key):
     return str(hit["value"].iloc[0])
 
 
-def wilcoxon_table(scores, rope=0.01, nsamples=50000, random_state=0, published=None):
-    """Every comparison of :data:`PAPER_COMPARISONS`, ours beside the paper's.
+def _wilcoxon_table(scores, rope=0.01, nsamples=50000, random_state=0):
+    """Every comparison of :data:`_COMPARISONS`, ours beside the paper's.
 
     Parameters
     ----------
@@ -360,9 +341,6 @@ def wilcoxon_table(scores, rope=0.01, nsamples=50000, random_state=0, published=
         :func:`credal.comparisons.dataset_scores` of the chapter's run.
     rope, nsamples, random_state
         Of the Bayesian signed-rank test (:func:`credal.comparisons.paired_comparisons`).
-    published : DataFrame, optional
-        ``corani_headline_numbers`` (read with :func:`credal.datasets.published` when
-        None).
 
     Returns
     -------
@@ -374,10 +352,10 @@ def wilcoxon_table(scores, rope=0.01, nsamples=50000, random_state=0, published=
         ``same_direction`` (the side with the better mean is the claimed one; None
         without a claim).
     """
-    pub = _published("corani_headline_numbers") if published is None else published
-    table = comparisons.paired_comparisons(scores, PAPER_COMPARISONS, rope=rope, nsamples=nsamples,
-                               random_state=random_state)
-    specs = {c["id"]: c for c in PAPER_COMPARISONS}
+    pub = published("corani_headline_numbers")
+    table = comparisons.paired_comparisons(scores, _COMPARISONS, rope=rope, nsamples=nsamples,
+                                           random_state=random_state)
+    specs = {c["id"]: c for c in _COMPARISONS}
     table.insert(1, "section", [specs[i]["section"] for i in table["id"]])
     table["published_p"] = [_published_value(pub, specs[i]["published"]) for i in table["id"]]
     table["claimed_better"] = [
@@ -398,41 +376,11 @@ def wilcoxon_table(scores, rope=0.01, nsamples=50000, random_state=0, published=
 def _side_name(spec):
     a = spec["a"]
     if "metric_a" in spec:  # one classifier's precise accuracy on two subsets
-        return f"{PAPER_COUNTERPARTS.get(a, a)} ({_SUBSET[spec['metric_a']]})"
+        return f"{_COUNTERPARTS.get(a, a)} ({_SUBSET[spec['metric_a']]})"
     return a
 
 
 _SUBSET = {"precise_on_determinate": "safe", "precise_on_indeterminate": "prior-dependent"}
-
-
-def display_wilcoxon(table):
-    """A readable copy of :func:`wilcoxon_table` for the book (rounded, named columns)."""
-    out = pd.DataFrame({
-        "comparison (a vs b)": table["label"],
-        "mean a": table["mean_a"].round(4),
-        "mean b": table["mean_b"].round(4),
-        "a better / ties / b better": [
-            "" if pd.isna(w) else f"{int(w)} / {int(t)} / {int(l)}"
-            for w, t, l in zip(table["a_better"], table["ties"], table["b_better"])],
-        "p (ours)": table["wilcoxon_p"].map(_fmt_p),
-        "p (paper)": table["published_p"].replace("", "—"),
-        "paper's claim holds": [_verdict(m, s) for m, s in
-                                zip(table["meets_published"], table["same_direction"])],
-    })
-    return out
-
-
-def display_bayesian(table):
-    """The Bayesian signed-rank view of :func:`wilcoxon_table` (probabilities)."""
-    out = pd.DataFrame({
-        "comparison (a vs b)": table["label"],
-        "P(a better)": table["p_a_better"].round(3),
-        "P(equivalent)": table["p_rope"].round(3),
-        "P(b better)": table["p_b_better"].round(3),
-        "MC s.e.": table["bayes_mc_se"].round(4),
-        "p Wilcoxon": table["wilcoxon_p"].map(_fmt_p),
-    })
-    return out
 
 
 def _fmt_p(p):
@@ -441,18 +389,7 @@ def _fmt_p(p):
     return f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}"
 
 
-def _verdict(meets, same):
-    if meets is None and same is None:
-        return "—"
-    parts = []
-    if meets is not None:
-        parts.append("p: yes" if meets else "p: no")
-    if same is not None:
-        parts.append("direction: yes" if same else "direction: no")
-    return ", ".join(parts)
-
-
-def _headline_rows():
+def _section3_rows():
     """Rows of the headline table: (id, label, classifier as published, unit,
     published (quantity, classifier) or None, whether a standard error is meaningful)."""
     rows = [
@@ -466,7 +403,7 @@ def _headline_rows():
          "classes", ("average number of classes in the data set collection",
                      "all data sets"), False),
     ]
-    for c, p in PAPER_COUNTERPARTS.items():
+    for c, p in _COUNTERPARTS.items():
         k = "bma" if c == "BMA-AODE*" else "comp"
         bma = k == "bma"
         split = f"{p} (instances split by {c})"
@@ -521,14 +458,14 @@ def _headline_rows():
     return tuple(rows)
 
 
-_HEADLINE = _headline_rows()
+_SECTION3 = _section3_rows()
 
 
 def _by_dataset(scores, classifier, metric):
     return scores[metric].xs(classifier, level="classifier")
 
 
-def headline_statistics(scores, n_rows, n_classes=None) -> pd.Series:
+def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
     """The numbers the paper's Section 3 quotes, computed from per-data-set scores.
 
     Averages are plain means over the data sets where the quantity is defined (e.g.
@@ -559,7 +496,7 @@ def headline_statistics(scores, n_rows, n_classes=None) -> pd.Series:
     ratio = (_by_dataset(scores, "COMP-AODE", "brier") / _by_dataset(scores, "AODE", "brier"))
     out["brier_reduction_comp"] = 100 * (1 - ratio.mean())
     out["n_classes"] = float(np.mean(n_classes)) if n_classes is not None else np.nan
-    for c, p in PAPER_COUNTERPARTS.items():
+    for c, p in _COUNTERPARTS.items():
         k = "bma" if c == "BMA-AODE*" else "comp"
         det = _by_dataset(scores, c, "determinacy")
         out[f"det_{k}"] = 100 * det.mean()
@@ -596,15 +533,13 @@ def _quantile(values, q):
     return float(np.quantile(v, q)) if v.size else np.nan
 
 
-def headline_table(result, published=None) -> pd.DataFrame:
+def _section3_table(result) -> pd.DataFrame:
     """The numbers of the paper's Section 3 text beside ours, with standard errors.
 
     Parameters
     ----------
     result : credal.experiments.CVResult
-        The chapter's run (every classifier of :func:`paper_classifiers`).
-    published : DataFrame, optional
-        ``corani_headline_numbers`` (read when None).
+        The chapter's run (every classifier of :func:`classifiers`).
 
     Returns
     -------
@@ -613,67 +548,26 @@ def headline_table(result, published=None) -> pd.DataFrame:
     ``se`` (Monte-Carlo standard error from the spread over the cross-validation
     repeats; NaN for counts and p-values, and with a single repeat).
     """
-    pub = _published("corani_headline_numbers") if published is None else published
-    sizes = dataset_sizes(result)
+    pub = published("corani_headline_numbers")
+    sizes = _dataset_sizes(result)
     value, se = comparisons.repeat_standard_error(
-        result.folds, lambda sc: headline_statistics(sc, sizes["n"], sizes["classes"]))
+        result.folds, lambda sc: _section3_statistics(sc, sizes["n"], sizes["classes"]))
     rows = []
-    for key, label, clf, unit, pkey, has_se in _HEADLINE:
+    for key, label, clf, unit, pkey, has_se in _SECTION3:
         rows.append({"id": key, "quantity": label, "classifier": clf, "unit": unit,
                      "published": _published_value(pub, pkey),
                      "ours": value[key], "se": se[key] if has_se else np.nan})
     return pd.DataFrame(rows).set_index("id")
 
 
-def display_headline(table, archive=None, protocol=None):
-    """A readable copy of :func:`headline_table` (rounded; '—' where nothing is printed).
-
-    Parameters
-    ----------
-    table : DataFrame
-        :func:`headline_table`.
-    archive, protocol : Series, optional
-        :func:`archive_statistics` and the statistics of the run under the authors'
-        protocol, shown as two more columns.
-    """
-    def fmt(v, unit):
-        if not np.isfinite(v):
-            return "—"
-        if unit == "count":
-            return f"{v:.0f}"
-        if unit == "p-value":
-            return _fmt_p(v)
-        return f"{v:.2f}" if unit in ("r", "classes") else f"{v:.1f}"
-
-    def pm(v, e, unit):
-        text = fmt(v, unit)
-        return text if not np.isfinite(e) or text == "—" else f"{text} ± {fmt(e, unit)}"
-
-    out = pd.DataFrame({
-        "quantity (classifier)": [f"{q} ({c})" for q, c in
-                                  zip(table["quantity"], table["classifier"])],
-        "unit": table["unit"],
-        "paper": table["published"].replace("", "—"),
-    })
-    if archive is not None:
-        out["authors' archive"] = [fmt(archive.get(k, np.nan), u)
-                                   for k, u in zip(table.index, table["unit"])]
-    out["ours ± s.e."] = [pm(v, e, u) for v, e, u in
-                          zip(table["ours"], table["se"], table["unit"])]
-    if protocol is not None:
-        out["ours, authors' protocol"] = [fmt(protocol.get(k, np.nan), u)
-                                          for k, u in zip(table.index, table["unit"])]
-    return out.reset_index(drop=True)
-
-
 #: the credal classifiers of the paper's Figure 7 and its statements about them
-FRIEDMAN_CLASSIFIERS = ("CDT", "CMA", "COMP-AODE*")
+_FRIEDMAN_CLASSIFIERS = ("CDT", "CMA", "COMP-AODE*")
 # the paper's Section 3.4: no pair differs at 95% confidence; at 90%, these two do
 _FRIEDMAN_PUBLISHED_90 = {("u65", frozenset({"COMP-AODE*", "CMA"})): "COMP-AODE*",
                           ("u80", frozenset({"COMP-AODE*", "CDT"})): "COMP-AODE*"}
 
 
-def friedman_tables(scores, classifiers=FRIEDMAN_CLASSIFIERS, utilities=("u65", "u80"),
+def _friedman_tables(scores, classifiers=_FRIEDMAN_CLASSIFIERS, utilities=("u65", "u80"),
                     alphas=(0.05, 0.10)):
     """Friedman ranks and Nemenyi pairs of the paper's Figure 7, beside its statements.
 
@@ -716,33 +610,6 @@ def friedman_tables(scores, classifiers=FRIEDMAN_CLASSIFIERS, utilities=("u65", 
     return ranks, pairs
 
 
-def display_friedman(ranks, pairs):
-    """Readable copies of :func:`friedman_tables` (ranks, pairs)."""
-    r = ranks.drop(columns=[c for c in ("n_datasets", "iman_davenport_p", "best_published")
-                            if c in ranks.columns])
-    for c in r.columns:
-        if c.endswith("_p"):
-            r[c] = r[c].map(_fmt_p)
-        elif r[c].dtype.kind == "f":
-            r[c] = r[c].round(3)
-    r = r.rename(columns={"n_datasets": "data sets", "friedman_p": "Friedman p",
-                          "iman_davenport_p": "Iman-Davenport p", "best": "best rank (ours)",
-                          "best_published": "best rank (paper)"})
-    r = r.rename(columns=lambda c: c.replace("cd_", "CD ") if c.startswith("cd_") else c)
-    r.index.name = "utility"
-    r = r.reset_index()
-    p = pairs.copy()
-    p["rank_difference"] = p["rank_difference"].round(3)
-    for c in [c for c in p.columns if c.startswith("significant_")]:
-        p[c] = np.where(p[c], p["better"], "no")
-    p = p.rename(columns={"scores": "utility", "rank_difference": "rank difference"})
-    p = p.rename(columns=lambda c: c.replace("significant_", "significant at ")
-                 .replace("published_", "paper: significant at "))
-    p["pair"] = p["better"] + " ahead of " + p["worse"]
-    p = p.drop(columns=["better", "worse"])
-    return r, p[["utility", "pair"] + [c for c in p.columns if c not in ("utility", "pair")]]
-
-
 _PER_DATASET = {
     "determinate": [("accuracy", c) for c in ("AODE", "BMA-AODE", "COMP-AODE")]
     + [("brier", c) for c in ("AODE", "BMA-AODE", "COMP-AODE")],
@@ -761,7 +628,7 @@ _METRIC_NAMES = {
 }
 
 
-def per_dataset_table(scores, sizes, part):
+def _per_dataset_table(scores, sizes, part):
     """Per-data-set scores of one part of the chapter, in Table 2's order (by n).
 
     Parameters
@@ -769,7 +636,7 @@ def per_dataset_table(scores, sizes, part):
     scores : DataFrame
         :func:`credal.comparisons.dataset_scores` (optionally with ``<metric>_se``).
     sizes : DataFrame
-        :func:`dataset_sizes`.
+        :func:`_dataset_sizes`.
     part : {"determinate", "credal", "utilities"}
         Accuracy and Brier loss of AODE, BMA-AODE, COMP-AODE; determinacy,
         set-accuracy, indeterminate size and the precise counterpart's accuracy on
@@ -798,49 +665,14 @@ def per_dataset_table(scores, sizes, part):
     return out
 
 
-def per_dataset_views(table, part):
-    """Narrow views of :func:`per_dataset_table` for the book, one metric or classifier each.
-
-    Parameters
-    ----------
-    table : DataFrame
-        :func:`per_dataset_table` of ``part``.
-    part : {"determinate", "credal", "utilities"}
-
-    Returns
-    -------
-    list of (str, DataFrame)
-        ``(what, view)``: per metric (accuracy, Brier loss; u65, u80) with one column per
-        classifier, or per credal classifier with one column per indicator; the index
-        (data set) is kept and standard errors are left to the CSV.
-    """
-    if part not in _PER_DATASET:
-        raise ValueError(f"part must be one of {sorted(_PER_DATASET)}; got {part!r}")
-    specs = _PER_DATASET[part]
-    by_classifier = part == "credal"
-    groups = {}
-    for metric, clf in specs:
-        key, col = (clf, _METRIC_NAMES[metric]) if by_classifier else (metric, clf)
-        groups.setdefault(key, []).append((col, f"{_METRIC_NAMES[metric]} {clf}"))
-    lead = [] if part != "determinate" else [c for c in ("n", "classes") if c in table]
-    views = []
-    for key, cols in groups.items():
-        view = table[lead + [name for _, name in cols]].copy()
-        view.columns = lead + [col for col, _ in cols]
-        what = key if by_classifier else {"brier": "Brier loss"}.get(key, key)
-        views.append((what, view))
-    return views
-
-
-def settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s,
-                   published=None):
+def _settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s):
     """The paper's experimental settings beside this run's parameters.
 
     Returns
     -------
     DataFrame indexed by setting with columns ``paper`` and ``ours``.
     """
-    pub = _published("corani_headline_numbers") if published is None else published
+    pub = published("corani_headline_numbers")
 
     def val(q):
         return str(pub.loc[pub["quantity"] == q, "value"].iloc[0])
@@ -863,7 +695,7 @@ def settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s,
     return pd.DataFrame(rows, columns=["setting", "paper", "ours"]).set_index("setting")
 
 
-def reference_check(scores, references=("AODE", "AODE (joint)"), challenger="COMP-AODE",
+def _reference_check(scores, references=("AODE", "AODE (joint)"), challenger="COMP-AODE",
                     credal="COMP-AODE*", bma="BMA-AODE"):
     """How the comparisons with AODE depend on how AODE averages its SPODEs.
 
@@ -902,23 +734,10 @@ def reference_check(scores, references=("AODE", "AODE (joint)"), challenger="COM
     return pd.DataFrame(rows).set_index("reference")
 
 
-def display_reference_check(check) -> pd.DataFrame:
-    """:func:`reference_check` turned for reading: one row per quantity, one column per
-    AODE (p-values as :func:`credal.chapters._display.format_p`, the rest to 4 digits)."""
-    from credal.chapters._display import format_number, format_p
-
-    out = {}
-    for ref, row in check.iterrows():
-        out[ref] = [format_p(v) if str(k).startswith("p ") else
-                    v if isinstance(v, str) else format_number(v, 4)
-                    for k, v in row.items()]
-    return pd.DataFrame(out, index=pd.Index(check.columns, name="quantity"))
-
-
 # ------------------------------------------------------- the authors' archive
 
 #: names of the authors' archived result files that differ from the catalogue's
-ARCHIVE_NAMES = {
+_ARCHIVE_NAMES = {
     "credit_a_missingReplaced": "credit_a", "hayes_roth_all": "hayes_roth",
     "heart_c_missingReplaced": "heart_c", "heart_hReplaceMissing": "heart_h",
     "hepatitis_missingReplaced": "hepatitis", "hypothyroidReplaceMissing": "hypothyroid",
@@ -929,22 +748,21 @@ ARCHIVE_NAMES = {
 }
 #: the authors' Friedman input, as ../shared/paper-tables/README.md records it: the
 #: rank gap behind each 90 % claim of Sec. 3.4 and the critical difference at 90 %
-ARCHIVE_FRIEDMAN = {"u65": ("CMA", 0.18), "u80": ("CDT", 0.28), "cd_90%": 0.465}
+_ARCHIVE_FRIEDMAN = {"u65": ("CMA", 0.18), "u80": ("CDT", 0.28), "cd_90%": 0.465}
 #: labels of the three sources of per-data-set results, and their short keys
-ARCHIVE_LABEL, BOOK_LABEL, PROTOCOL_LABEL = ("authors' archive", "ours, book protocol",
+_ARCHIVE_LABEL, _BOOK_LABEL, _PROTOCOL_LABEL = ("authors' archive", "ours, book protocol",
                                              "ours, authors' protocol")
-_SOURCE_SLUG = {ARCHIVE_LABEL: "archive", BOOK_LABEL: "book", PROTOCOL_LABEL: "protocol"}
 # archive column prefix of each credal classifier, and its precise counterpart's suffix
 _ARCHIVE_CREDAL = {"BMA-AODE*": ("B", "bma"), "COMP-AODE*": ("C", "comp")}
 _ARCHIVE_PRECISE = {"AODE": "aode", "BMA-AODE": "bma", "COMP-AODE": "comp"}
 
 
-def archive_table(published=None):
+def _archive_table(table=None):
     """The authors' archived per-data-set results, indexed by catalogue name.
 
     Parameters
     ----------
-    published : DataFrame, optional
+    table : DataFrame, optional
         ``corani_authors_archive_per_dataset`` (read with
         :func:`credal.datasets.published` when None).
 
@@ -954,16 +772,15 @@ def archive_table(published=None):
         The archive's columns, indexed by the catalogue's name of each data set
         (``archive_name`` keeps the authors' file name).
     """
-    a = _published("corani_authors_archive_per_dataset") if published is None \
-        else published.copy()
+    a = published("corani_authors_archive_per_dataset") if table is None else table.copy()
     a = a.rename(columns={"name": "archive_name"})
-    a.index = pd.Index([ARCHIVE_NAMES.get(x, x) for x in a["archive_name"]], name="dataset")
+    a.index = pd.Index([_ARCHIVE_NAMES.get(x, x) for x in a["archive_name"]], name="dataset")
     if a.index.duplicated().any():
         raise ValueError(f"archive names map twice: {sorted(a.index[a.index.duplicated()])}")
     return a
 
 
-def archive_scores(archive):
+def _archive_scores(archive):
     """The archive as a :func:`credal.comparisons.dataset_scores`-like table.
 
     The credal classifiers' utilities on their indeterminate instances follow from
@@ -972,7 +789,7 @@ def archive_scores(archive):
     Parameters
     ----------
     archive : DataFrame
-        :func:`archive_table`.
+        :func:`_archive_table`.
 
     Returns
     -------
@@ -1006,7 +823,7 @@ def archive_scores(archive):
 
 
 #: the per-data-set quantities compared with the archive: (measure, classifier, metric)
-ARCHIVE_MEASURES = (
+_ARCHIVE_MEASURES = (
     ("determinacy", "BMA-AODE*", "determinacy"), ("determinacy", "COMP-AODE*", "determinacy"),
     ("accuracy", "AODE", "accuracy"), ("accuracy", "BMA-AODE", "accuracy"),
     ("accuracy", "COMP-AODE", "accuracy"),
@@ -1017,7 +834,7 @@ ARCHIVE_MEASURES = (
 )
 
 
-def archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
+def _archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
     """Ours beside the authors' archive, data set by data set.
 
     Parameters
@@ -1026,7 +843,7 @@ def archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
         :func:`credal.comparisons.dataset_scores` (with ``se=True`` for the
         tolerances).
     archive : DataFrame
-        :func:`archive_table`.
+        :func:`_archive_table`.
     n_repeats : int or mapping of data set -> int, optional
         Our cross-validation repeats (per data set when they differ): with it, the
         archive's Monte-Carlo error is estimated from our spread and its number of runs
@@ -1037,16 +854,16 @@ def archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
 
     Returns
     -------
-    DataFrame, one row per (data set, measure, classifier) of :data:`ARCHIVE_MEASURES`
+    DataFrame, one row per (data set, measure, classifier) of :data:`_ARCHIVE_MEASURES`
     present in both: ``ours``, ``ours_se``, ``theirs``, ``difference`` (ours - theirs),
     ``tolerance`` and ``within`` (NaN without ``n_repeats`` or a standard error, and
     for the Brier ratios).
     """
-    theirs = archive_scores(archive)
+    theirs = _archive_scores(archive)
     common = sorted(set(scores.index.get_level_values("dataset"))
                     & set(theirs.index.get_level_values("dataset")))
     rows = []
-    for measure, clf, metric in ARCHIVE_MEASURES:
+    for measure, clf, metric in _ARCHIVE_MEASURES:
         ratio = measure.startswith("Brier ratio")
         for d in common:
             try:
@@ -1074,8 +891,8 @@ def archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
     return out
 
 
-def archive_summary(comparison, k=3):
-    """One row per measure and classifier of :func:`archive_comparison`.
+def _archive_summary(comparison, k=3):
+    """One row per measure and classifier of :func:`_archive_comparison`.
 
     Returns
     -------
@@ -1103,65 +920,27 @@ def archive_summary(comparison, k=3):
     return pd.DataFrame(rows).set_index(["measure", "classifier"])
 
 
-def display_archive_summary(summaries) -> pd.DataFrame:
-    """:func:`archive_summary` of one or more runs for reading (at most seven columns):
-    run, measure, classifier, both means, the count within tolerance and the largest
-    gaps (the CSV keeps the median gap and the correlation)."""
-    t = pd.concat(summaries, names=["run"]) if isinstance(summaries, dict) else summaries
-    t = t.reset_index()
-    keep = ["run", "measure", "classifier", "mean ours", "mean archive", "within tolerance",
-            "largest gaps"]
-    return t[[c for c in keep if c in t.columns]]
-
-
-def fully_determinate_views(per_dataset) -> list:
-    """:func:`fully_determinate_table`'s per-data-set table, one narrow table per credal
-    classifier: for each source, "indeterminate of predictions" (e.g. ``"10 of 1886"``).
-
-    Returns
-    -------
-    list of (str, DataFrame)
-        ``(classifier, view)`` indexed by data set; a missing source prints as ``–``.
-    """
-    cols = [c for c in per_dataset.columns if ": predictions " in c]
-    classifiers = list(dict.fromkeys(c.split(": predictions ", 1)[1] for c in cols))
-    views = []
-    for clf in classifiers:
-        view = {}
-        for c in cols:
-            source, name = c.split(": predictions ", 1)
-            if name != clf:
-                continue
-            pred = per_dataset[c]
-            ind = per_dataset[f"{source}: indeterminate {clf}"]
-            view[source] = [("–" if not np.isfinite(p) else f"{i:.0f} of {p:.0f}")
-                            for p, i in zip(pred.astype(float), ind.astype(float))]
-        out = pd.DataFrame(view, index=per_dataset.index)
-        views.append((clf, out))
-    return views
-
-
-def archive_statistics(archive, n_classes=None):
+def _archive_statistics(archive, n_classes=None):
     """The paper's Section 3 numbers recomputed from the authors' archive.
 
-    :func:`headline_statistics` applied to :func:`archive_scores`, so that every
+    :func:`_section3_statistics` applied to :func:`_archive_scores`, so that every
     number is read exactly as ours is.
 
     Parameters
     ----------
     archive : DataFrame
-        :func:`archive_table`.
+        :func:`_archive_table`.
     n_classes : Series, optional
         Classes per data set (the archive does not record them).
 
     Returns
     -------
-    Series indexed by the ids of :func:`headline_table`.
+    Series indexed by the ids of :func:`_section3_table`.
     """
-    return headline_statistics(archive_scores(archive), archive["n"], n_classes)
+    return _section3_statistics(_archive_scores(archive), archive["n"], n_classes)
 
 
-def fully_determinate_table(runs, archive=None, classifiers=("BMA-AODE*", "COMP-AODE*"),
+def _fully_determinate_table(runs, archive=None, classifiers=("BMA-AODE*", "COMP-AODE*"),
                             n_splits_archive=10):
     """Data sets on which each credal classifier is never indeterminate, and the number
     of predictions each count rests on.
@@ -1174,7 +953,7 @@ def fully_determinate_table(runs, archive=None, classifiers=("BMA-AODE*", "COMP-
     runs : dict of str -> DataFrame
         :func:`credal.comparisons.dataset_scores` of each run, keyed by a label.
     archive : DataFrame, optional
-        :func:`archive_table` (its predictions are ``folds * n / n_splits_archive``).
+        :func:`_archive_table` (its predictions are ``folds * n / n_splits_archive``).
     classifiers : sequence of str
     n_splits_archive : int
 
@@ -1191,12 +970,12 @@ def fully_determinate_table(runs, archive=None, classifiers=("BMA-AODE*", "COMP-
     per, rows = {}, []
     sources = dict(runs)
     if archive is not None:
-        sc = archive_scores(archive)
+        sc = _archive_scores(archive)
         n = archive["n"]
         sc = sc.assign(n_test=[float(sc.loc[i, "n_folds"] * n[i[0]] / n_splits_archive)
                                for i in sc.index])
         sc["n_indeterminate"] = (1 - sc["determinacy"]) * sc["n_test"]
-        sources = {ARCHIVE_LABEL: sc, **sources}
+        sources = {_ARCHIVE_LABEL: sc, **sources}
     for label, sc in sources.items():
         for c in classifiers:
             part = sc.xs(c, level="classifier")
@@ -1214,7 +993,7 @@ def fully_determinate_table(runs, archive=None, classifiers=("BMA-AODE*", "COMP-
     return summary, pd.DataFrame(per).rename_axis("data set")
 
 
-def classes_check(sizes, published_table2=None):
+def _classes_check(sizes, table2=None):
     """Our class counts beside Table 2's, where they differ.
 
     Table 2 counts the classes as the authors' code does, as the largest observed class
@@ -1224,260 +1003,346 @@ def classes_check(sizes, published_table2=None):
     Parameters
     ----------
     sizes : DataFrame
-        :func:`dataset_sizes`.
-    published_table2 : DataFrame, optional
+        :func:`_dataset_sizes`.
+    table2 : DataFrame, optional
         ``corani_table2_datasets`` (read when None).
 
     Returns
     -------
     DataFrame indexed by data set: ``Table 2`` and ``ours``, only the rows that differ.
     """
-    t2 = _published("corani_table2_datasets") if published_table2 is None \
-        else published_table2
+    t2 = published("corani_table2_datasets") if table2 is None else table2
     t2 = t2.drop_duplicates("dataset").set_index("dataset")["classes"]
     both = pd.DataFrame({"Table 2": t2, "ours": sizes["classes"]}).dropna()
     both = both.astype(int)
     return both[both["Table 2"] != both["ours"]].rename_axis("data set")
 
 
-def table2_classes_mean(sizes, published_table2=None):
+def _table2_classes_mean(sizes, table2=None):
     """Table 2's average number of classes with its second ``ecoli`` row replaced by the
     data sets we run that Table 2 does not list (the authors' archive: spambase)."""
-    t2 = _published("corani_table2_datasets") if published_table2 is None \
-        else published_table2
+    t2 = published("corani_table2_datasets") if table2 is None else table2
     listed = t2.drop_duplicates("dataset").set_index("dataset")["classes"]
     extra = sizes["classes"].drop(listed.index, errors="ignore")
     return float(pd.concat([listed, extra]).mean())
 
 
-# -------------------------------------------------------- numbers for the text
+# --------------------------------------------------------- helpers of the text
 
-def counterpart_gap(scores):
+def _counterpart_gap(scores):
     """Largest per-data-set accuracy difference between each credal AODE's ``predict``
     and its precise class (0 when, as designed, they return the same classes)."""
     return float(max(
         (_by_dataset(scores, c, "accuracy") - _by_dataset(scores, p, "accuracy")).abs().max()
-        for c, p in PAPER_COUNTERPARTS.items()))
-
-
-def chapter_numbers(headline, wilcoxon, ranks, pairs):
-    """Formatted numbers the chapter's text quotes (for ``myst_nb.glue``).
-
-    Parameters
-    ----------
-    headline : DataFrame
-        :func:`headline_table`.
-    wilcoxon : DataFrame
-        :func:`wilcoxon_table`.
-    ranks, pairs : DataFrame
-        :func:`friedman_tables`.
-
-    Returns
-    -------
-    dict of str -> str
-        ``h_<id>`` (ours), ``h_<id>_se`` and ``pub_<id>`` for every headline row;
-        ``p_<id>``, ``pub_<id>`` (the printed p-value statement), ``n_<id>`` (data
-        sets), ``wins_<id>`` (``"x of n"``) and
-        ``holds_<id>`` (whether the paper's statement holds for ours) for every
-        comparison; ``claims_held`` / ``claims_total`` (published p-value statements
-        that hold for our p-values and directions); ``friedman_p_<utility>``,
-        ``best_<utility>``, ``sig90_<utility>`` / ``sig95_<utility>`` (pairs the
-        Nemenyi test separates, or "none").
-    """
-    out = {}
-    for key, r in headline.iterrows():
-        v, se, unit = r["ours"], r["se"], r["unit"]
-        digits = 0 if unit == "count" else 2 if unit in ("r", "classes") else 1
-        out[f"h_{key}"] = _fmt_p(v) if unit == "p-value" else (
-            f"{v:.{digits}f}" if np.isfinite(v) else "n/a")
-        out[f"h_{key}_se"] = f"{se:.{max(digits, 1)}f}" if np.isfinite(se) else "n/a"
-        out[f"pub_{key}"] = r["published"] or "—"
-    held = total = 0
-    for _, r in wilcoxon.iterrows():
-        key = r["id"]
-        out[f"p_{key}"] = _fmt_p(r["wilcoxon_p"])
-        # a headline row of the same id keeps its published number under pub_<id>
-        out.setdefault(f"pub_{key}", r["published_p"] or "—")
-        out[f"n_{key}"] = str(int(r["n_datasets"]))
-        wins = r["a_better"]
-        out[f"wins_{key}"] = ("n/a" if pd.isna(wins) else
-                              f"{int(wins)} of {int(r['n_datasets'])}")
-        if r["meets_published"] is not None:
-            total += 1
-            ok = bool(r["meets_published"]) and r["same_direction"] is not False
-            held += ok
-            out[f"holds_{key}"] = "holds" if ok else "does not hold"
-        else:
-            out[f"holds_{key}"] = "has no published p-value"
-    out["claims_held"], out["claims_total"] = str(held), str(total)
-    for u, r in ranks.iterrows():
-        out[f"friedman_p_{u}"] = _fmt_p(r["friedman_p"])
-        out[f"best_{u}"] = str(r["best"])
-        for lev, short in (("95%", "sig95"), ("90%", "sig90")):
-            col = f"significant_{lev}"
-            if col not in pairs:
-                continue
-            sel = pairs[(pairs["scores"] == u) & pairs[col]]
-            out[f"{short}_{u}"] = ("none" if sel.empty else "; ".join(
-                f"{b} ahead of {w}" for b, w in zip(sel["better"], sel["worse"])))
-    return out
+        for c, p in _COUNTERPARTS.items()))
 
 
 def _names(index, k):
     return ", ".join(str(i).replace("_", " ") for i in list(index)[:k]) or "none"
 
 
-def chapter_examples(scores, wilcoxon, k=4):
-    """Data sets and comparisons the chapter's text names (for ``myst_nb.glue``).
 
-    Returns
-    -------
-    dict of str -> str
-        ``brier_worst_bma`` (data sets where BMA-AODE's Brier loss exceeds AODE's by the
-        largest factor), ``brier_best_comp`` / ``brier_worst_comp`` (COMP-AODE's best and
-        worst Brier ratios to AODE), ``setacc_low_comp`` (data sets where COMP-AODE*'s
-        set-accuracy is below 50%, with their number of prior-dependent instances),
-        ``median_ind_bma`` / ``median_ind_comp`` (median number of prior-dependent
-        instances, over all folds, of the data sets that have some),
-        ``claims_failed`` (comparisons whose published statement does not hold),
-        ``bayes_equivalent`` (comparisons judged practically equivalent with posterior
-        probability above 0.9) and ``bayes_decisive`` (one side better with probability
-        above 0.95).
-    """
-    out = {}
-    ref = _by_dataset(scores, "AODE", "brier")
-    r_bma = (_by_dataset(scores, "BMA-AODE", "brier") / ref).sort_values(ascending=False)
-    r_comp = (_by_dataset(scores, "COMP-AODE", "brier") / ref).sort_values()
-    out["brier_worst_bma"] = _names(r_bma[r_bma > 1].index, k + 1)
-    out["brier_best_comp"] = _names(r_comp[r_comp < 1].index, k - 1)
-    out["brier_worst_comp"] = _names(r_comp[r_comp > 1].index[::-1], k)
-    sa = _by_dataset(scores, "COMP-AODE*", "set_accuracy")
-    n_ind = _by_dataset(scores, "COMP-AODE*", "n_indeterminate")
-    low = sa[sa < 0.5].index
-    for c, key in (("BMA-AODE*", "bma"), ("COMP-AODE*", "comp")):
-        m = _by_dataset(scores, c, "n_indeterminate")
-        out[f"median_ind_{key}"] = f"{m[m > 0].median():.0f}" if (m > 0).any() else "0"
-    out["setacc_low_comp"] = ", ".join(
-        f"{d.replace('_', ' ')} ({int(n_ind[d])} instances)" for d in low) or "none"
-    lab = wilcoxon.set_index("id")["label"]
-    failed = [lab[i] for i, m, s in zip(wilcoxon["id"], wilcoxon["meets_published"],
-                                         wilcoxon["same_direction"])
-              if m is not None and (not m or s is False)]
-    out["claims_failed"] = "; ".join(failed) or "none"
-    eq = wilcoxon[wilcoxon["p_rope"] > 0.9]["label"]
-    dec = wilcoxon[(wilcoxon["p_a_better"] > 0.95) | (wilcoxon["p_b_better"] > 0.95)]["label"]
-    out["bayes_equivalent"] = "; ".join(eq) or "none"
-    out["bayes_decisive"] = "; ".join(dec) or "none"
-    return out
+def _fmt_value(v, unit):
+    if not np.isfinite(v):
+        return "n/a"
+    return f"{v:.0f}" if unit == "count" else f"{v:.2f}" if unit in ("r", "classes") \
+        else f"{v:.1f}"
 
 
-def check_numbers(check, reference="AODE (joint)", challenger="COMP-AODE",
-                  credal="COMP-AODE*", bma="BMA-AODE"):
-    """Formatted numbers of :func:`reference_check` for one reference ("n/a" without it).
+# ----------------------------------------------------------------- all tables
 
-    Returns
-    -------
-    dict of str -> str
-        ``check_ratio`` / ``check_ratio_bma`` (mean Brier ratios to the reference, as
-        percent changes), ``check_p_brier``, ``check_p_u65``, ``check_p_u80``,
-        ``check_lower`` (data sets where the reference's Brier loss is below the first
-        reference's).
-    """
-    keys = {"ratio": f"Brier {challenger} / reference", "ratio_bma": f"Brier {bma} / reference",
-            "p_brier": f"p Brier {challenger}", "p_u65": f"p u65 {credal}",
-            "p_u80": f"p u80 {credal}"}
-    if check is None or reference not in getattr(check, "index", ()):
-        return {f"check_{k}": "n/a" for k in [*keys, "lower"]}
-    row = check.loc[reference]
-    out = {f"check_{k}": (f"{100 * (row[c] - 1):+.1f}" if k.startswith("ratio")
-                          else _fmt_p(row[c])) for k, c in keys.items()}
-    lower = [c for c in check.columns if str(c).startswith("Brier below ")]
-    out["check_lower"] = str(row[lower[0]]) if lower else "n/a"
-    return out
-
-
-_MEASURE_SLUG = {"determinacy": "det", "accuracy": "acc", "u65": "u65",
-                 "Brier ratio to AODE": "brier", "indeterminate size": "size"}
-_CLASSIFIER_SLUG = {"AODE": "aode", "BMA-AODE": "bma", "COMP-AODE": "comp",
-                    "BMA-AODE*": "bma", "COMP-AODE*": "comp"}
-
-
-def archive_numbers(archive_stats, summaries, fully=None):
-    """Formatted numbers of the archive comparisons (for ``myst_nb.glue``).
+def tables(results):
+    """Every table of the chapter, computed once.
 
     Parameters
     ----------
-    archive_stats : Series
-        :func:`archive_statistics`.
-    summaries : dict of str -> DataFrame
-        :func:`archive_summary` of each run, keyed by a short label (e.g. ``"book"``,
-        ``"protocol"``).
-    fully : DataFrame, optional
-        The summary of :func:`fully_determinate_table`, sources keyed by their labels.
+    results : dict
+        :func:`run`.
+
+    Returns
+    -------
+    dict of str -> DataFrame
+        ``dataset_scores`` (:func:`credal.comparisons.dataset_scores` with standard
+        errors), ``sizes`` (instances ``n`` and ``classes`` per data set), ``settings``,
+        ``classes_check`` (class counts that differ from Table 2), ``complexity`` (Table
+        1), ``section3_numbers`` (every number of Section 3 beside ours, indexed by id),
+        ``section3_sources`` (the same ids read from the authors' archive and from the
+        sensitivity run: columns ``authors' archive`` and ``ours, authors' protocol``),
+        ``comparisons`` (every paired comparison, Wilcoxon and Bayesian signed-rank),
+        ``friedman_ranks`` and ``friedman_pairs`` (Figure 7), ``aode_estimates_check``
+        (the comparisons against AODE averaging the joints; empty without that
+        classifier), ``precise_per_dataset``, ``credal_per_dataset`` and
+        ``utilities_per_dataset``, ``archive_comparison`` and ``archive_summary`` (ours
+        against the authors' archive, per data set and summarised per run),
+        ``fully_determinate`` and ``fully_determinate_per_dataset``, and
+        ``authors_protocol_scores`` (with the sensitivity run only).
+    """
+    main = results["main"]
+    scores = comparisons.dataset_scores(main.folds, se=True)
+    sizes = _dataset_sizes(main)
+    ranks, pairs = _friedman_tables(scores)
+    joint = "AODE (joint)" in set(scores.index.get_level_values("classifier"))
+    t = {
+        "dataset_scores": scores, "sizes": sizes,
+        "settings": _settings_table(results["n_datasets"], results["n_repeats"],
+                                    results["n_splits"], results["epsilon"],
+                                    results["prune_factor"], results["s"]),
+        "classes_check": _classes_check(sizes), "complexity": _complexity_table(),
+        "section3_numbers": _section3_table(main),
+        "comparisons": _wilcoxon_table(scores, rope=results["rope"],
+                                       nsamples=results["bayes_samples"],
+                                       random_state=results["bayes_seed"]),
+        "friedman_ranks": ranks, "friedman_pairs": pairs,
+        "aode_estimates_check": _reference_check(scores) if joint else pd.DataFrame(),
+    }
+    t["precise_per_dataset"] = _per_dataset_table(scores, sizes, "determinate")
+    t["credal_per_dataset"] = _per_dataset_table(scores, sizes, "credal")
+    t["utilities_per_dataset"] = _per_dataset_table(scores, sizes, "utilities")
+    return t | _archive_tables(results, scores, t["section3_numbers"].index)
+
+
+def _archive_tables(results, scores, ids):
+    """The tables of :func:`tables` that put ours beside the authors' archive."""
+    archive = _archive_table()
+    comparison = _archive_comparison(scores, archive, n_repeats=results["n_repeats"])
+    summaries, runs = {"book": _archive_summary(comparison)}, {_BOOK_LABEL: scores}
+    sources = pd.DataFrame({"authors' archive": _archive_statistics(archive),
+                            "ours, authors' protocol": np.nan}).reindex(ids)
+    t = {}
+    if results["protocol"] is not None:
+        protocol = results["protocol"]
+        t["authors_protocol_scores"] = p_scores = comparisons.dataset_scores(
+            protocol.folds, se=True)
+        p_sizes = _dataset_sizes(protocol)
+        sources["ours, authors' protocol"] = _section3_statistics(
+            p_scores, p_sizes["n"], p_sizes["classes"]).reindex(ids)
+        runs[_PROTOCOL_LABEL] = p_scores
+        summaries["protocol"] = _archive_summary(_archive_comparison(
+            p_scores, archive,
+            n_repeats=protocol.folds.groupby("dataset")["repeat"].nunique()))
+    fully, fully_per_dataset = _fully_determinate_table(runs, archive)
+    return t | {"section3_sources": sources, "archive_comparison": comparison,
+                "archive_summary": pd.concat(summaries, names=["run"]),
+                "fully_determinate": fully,
+                "fully_determinate_per_dataset": fully_per_dataset}
+
+
+# -------------------------------------------------------- numbers for the text
+
+def numbers(tables):
+    """Every number the chapter's text quotes, by its glue name, formatted.
+
+    Parameters
+    ----------
+    tables : dict of str -> DataFrame
+        :func:`tables`.
 
     Returns
     -------
     dict of str -> str
-        ``a_<id>`` (the archive's value of each headline id);
-        ``<run>_<measure>_<classifier>_{within,mad,corr,gaps}`` (data sets within
-        tolerance, median absolute difference, correlation, largest gaps);
-        ``fd_<source>_<bma|comp>`` and ``fd_<source>_<bma|comp>_pred`` (fully
-        determinate data sets and median predictions per data set), with ``<source>``
-        ``archive``, ``book`` or ``protocol`` (:data:`ARCHIVE_LABEL`, ...); ``a_friedman_<utility>`` and
-        ``a_friedman_cd`` (the authors' Friedman input).
+        The run's size (``n_datasets``, ``n_runs``, ``n_folds``, ...); the Section 3
+        numbers: ``h_<id>`` (ours), ``h_<id>_se`` and ``pub_<id>`` (as printed, "—"
+        without); each comparison's ``p_<id>``, ``pub_<id>`` (the printed p-value
+        statement), ``wins_<id>`` (``"x of n"``) and ``holds_<id>`` (whether the paper's
+        statement holds for ours); ``claims_held`` / ``claims_total``; the Friedman
+        ``friedman_p_<u>``, ``best_<u>``, ``sig95_<u>`` / ``sig90_<u>``; the archive's
+        (``a_<id>``, ``a_friedman_<u>``), the archive comparisons
+        (``<run>_<measure>_<classifier>_<within|mad|gaps>``, ``fd_<source>_<k>``), the
+        joint-average check (``check_*``), data sets the text names and the headline
+        verdict counts (``n_report``, ``n_reproduced``, ``n_differ``,
+        ``n_not_comparable``).  Every name is listed literally in this module.
     """
+    t = tables
+    settings, sizes = t["settings"]["ours"], t["sizes"]
+    diff = t["classes_check"]
+    out = {"n_datasets": settings["data sets"], "n_runs": settings["cross-validation runs"],
+           "n_folds": settings["folds per run"],
+           "counterpart_gap": f"{_counterpart_gap(t['dataset_scores']):.2g}",
+           "n_compared": str(t["archive_comparison"]["dataset"].nunique()),
+           "n_archive": str(t["fully_determinate"].loc[(_ARCHIVE_LABEL, "BMA-AODE*"),
+                                                       "data sets"]),
+           "table2_classes": f"{_table2_classes_mean(sizes):.3f}",
+           "classes_diff": "; ".join(f"{d.replace('_', ' ')} {r['Table 2']} in Table 2, "
+                                     f"{r['ours']} here" for d, r in diff.iterrows())
+           or "none"}
+    verdicts = HEADLINE.judge(t)["verdict"].value_counts()
+    out |= {"n_report": str(int(verdicts.sum())),
+            "n_reproduced": str(int(verdicts.get("reproduced", 0))),
+            "n_differ": str(int(verdicts.get("differs", 0))),
+            "n_not_comparable": str(int(verdicts.get("not comparable", 0)))}
+    return (out | _section3_numbers(t) | _test_numbers(t) | _archive_numbers(t)
+            | _example_numbers(t) | _check_numbers(t["aode_estimates_check"]))
+
+
+#: glue names of the Section 3 numbers: ours (``h_<id>``), its standard error
+#: (``h_<id>_se``) and the paper's (``pub_<id>``)
+_N_OURS = ("h_brier_increase_bma", "h_brier_reduction_comp", "h_det_bma", "h_det_comp",
+           "h_fully_det_bma", "h_fully_det_comp", "h_near_det_bma", "h_near_det_comp",
+           "h_r_n_bma", "h_r_n_p_bma", "h_rho_n_bma", "h_set_acc_bma", "h_set_acc_comp",
+           "h_size_bma", "h_size_comp", "h_safe_bma", "h_safe_comp", "h_prior_dep_bma",
+           "h_prior_dep_comp", "h_share_bma", "h_share_comp", "h_rel_u65_bma",
+           "h_rel_u80_bma", "h_rel_high_comp", "h_ind_low_bma", "h_ind_high_bma",
+           "h_ind_low_comp", "h_ind_high_comp")
+_N_SE = ("h_brier_increase_bma_se", "h_brier_reduction_comp_se", "h_det_bma_se",
+         "h_det_comp_se", "h_prior_dep_bma_se", "h_prior_dep_comp_se", "h_set_acc_comp_se")
+_N_PUB = ("pub_brier_increase_bma", "pub_brier_reduction_comp", "pub_det_bma", "pub_det_comp",
+          "pub_fully_det_bma", "pub_fully_det_comp", "pub_r_n_bma", "pub_set_acc_bma",
+          "pub_set_acc_comp", "pub_size_bma", "pub_size_comp", "pub_safe_bma",
+          "pub_safe_comp", "pub_prior_dep_bma", "pub_prior_dep_comp", "pub_share_bma",
+          "pub_rel_u65_bma", "pub_rel_u80_bma", "pub_rel_high_comp", "pub_ind_low_bma",
+          "pub_ind_high_bma", "pub_ind_low_comp", "pub_ind_high_comp")
+#: glue names of the paired comparisons (``<what>_<comparison id>``)
+_N_TESTS = ("p_acc_aode_bma", "p_brier_aode_bma", "p_acc_comp_aode", "p_brier_comp_aode",
+            "p_safe_bma", "p_safe_comp", "p_u65_bma_star", "p_u80_bma_star",
+            "p_u65_comp_star", "p_u80_comp_star", "p_u65_comp_bma_star",
+            "p_u80_comp_bma_star", "p_u65_comp_aode", "p_u80_comp_aode", "p_u65_comp_ncc",
+            "p_u80_comp_ncc", "pub_acc_aode_bma", "pub_brier_comp_aode", "pub_u65_bma_star",
+            "pub_u65_comp_star", "pub_u65_comp_bma_star", "pub_u65_comp_ncc",
+            "wins_acc_aode_bma", "wins_brier_aode_bma", "wins_brier_comp_aode",
+            "wins_u65_comp_ncc", "wins_u80_comp_ncc", "holds_acc_comp_aode",
+            "holds_brier_comp_aode", "holds_safe_bma", "holds_safe_comp",
+            "holds_u65_bma_star", "holds_u80_bma_star", "holds_u65_comp_star",
+            "holds_u80_comp_star", "holds_u65_comp_bma_star", "holds_u80_comp_bma_star",
+            "holds_u65_comp_aode", "holds_u80_comp_aode", "holds_u65_comp_ncc",
+            "holds_u80_comp_ncc", "n_safe_bma")
+
+
+def _section3_numbers(t):
+    h = t["section3_numbers"]
     out = {}
-    for key, v in archive_stats.items():
-        unit = "count" if key.startswith(("fully_det", "near_det")) else (
-            "r" if key.startswith(("r_n", "rho_n")) else "")
-        out[f"a_{key}"] = _fmt_value(v, unit)
-    for run_label, summ in summaries.items():
-        for (measure, clf), r in summ.iterrows():
-            stem = f"{run_label}_{_MEASURE_SLUG[measure]}_{_CLASSIFIER_SLUG[clf]}"
-            out[f"{stem}_within"] = r["within tolerance"] or "n/a"
-            out[f"{stem}_mad"] = f"{r['median |difference|']:.3f}"
-            out[f"{stem}_corr"] = f"{r['correlation']:.2f}" if np.isfinite(
-                r["correlation"]) else "n/a"
-            out[f"{stem}_gaps"] = r["largest gaps"] or "none"
-    if fully is not None:
-        for (source, clf), r in fully.iterrows():
-            stem = f"fd_{_SOURCE_SLUG.get(source, source)}_{_CLASSIFIER_SLUG[clf]}"
-            out[stem] = f"{r['fully determinate']} of {r['data sets']}"
-            out[f"{stem}_pred"] = f"{r['predictions per data set (median)']:,.0f}"
-    # a run left out (e.g. no sensitivity run) reads "not run" in the text
-    for src in _SOURCE_SLUG.values():
-        for measure, clf, _ in ARCHIVE_MEASURES:
-            stem = f"{src}_{_MEASURE_SLUG[measure]}_{_CLASSIFIER_SLUG[clf]}"
-            for part in ("within", "mad", "corr", "gaps"):
-                out.setdefault(f"{stem}_{part}", "not run")
-        for k in ("bma", "comp"):
-            out.setdefault(f"fd_{src}_{k}", "not run")
-            out.setdefault(f"fd_{src}_{k}_pred", "not run")
-    for u, (_, gap) in ((u, v) for u, v in ARCHIVE_FRIEDMAN.items() if u != "cd_90%"):
-        out[f"a_friedman_{u}"] = f"{gap:.2f}"
-    out["a_friedman_cd"] = f"{ARCHIVE_FRIEDMAN['cd_90%']:.3f}"
-    return out
+    for name in _N_OURS:
+        v, unit = h.loc[name[2:], "ours"], h.loc[name[2:], "unit"]
+        out[name] = _fmt_p(v) if unit == "p-value" else _fmt_value(v, unit)
+    for name in _N_SE:
+        se, unit = h.loc[name[2:-3], "se"], h.loc[name[2:-3], "unit"]
+        digits = 0 if unit == "count" else 2 if unit in ("r", "classes") else 1
+        out[name] = f"{se:.{max(digits, 1)}f}" if np.isfinite(se) else "n/a"
+    return out | {name: h.loc[name[4:], "published"] or "—" for name in _N_PUB}
+
+
+def _test_numbers(t):
+    w = t["comparisons"].set_index("id")
+    out, held, total = {}, 0, 0
+    for key, r in w.iterrows():
+        wins, holds = r["a_better"], "has no published p-value"
+        if r["meets_published"] is not None:
+            ok = bool(r["meets_published"]) and r["same_direction"] is not False
+            held, total = held + ok, total + 1
+            holds = "holds" if ok else "does not hold"
+        out |= {f"p_{key}": _fmt_p(r["wilcoxon_p"]), f"pub_{key}": r["published_p"] or "—",
+                f"n_{key}": str(int(r["n_datasets"])), f"holds_{key}": holds,
+                f"wins_{key}": ("n/a" if pd.isna(wins) else
+                                f"{int(wins)} of {int(r['n_datasets'])}")}
+    out = {name: out[name] for name in _N_TESTS}
+    failed = w.loc[[m is not None and (not m or s is False) for m, s in
+                    zip(w["meets_published"], w["same_direction"])], "label"]
+    eq = w.loc[w["p_rope"] > 0.9, "label"]
+    dec = w.loc[(w["p_a_better"] > 0.95) | (w["p_b_better"] > 0.95), "label"]
+    out |= {"claims_held": str(held), "claims_total": str(total),
+            "claims_failed": "; ".join(failed) or "none",
+            "bayes_equivalent": "; ".join(eq) or "none",
+            "bayes_decisive": "; ".join(dec) or "none"}
+    return out | _friedman_numbers(t["friedman_ranks"], t["friedman_pairs"])
+
+
+def _friedman_numbers(ranks, pairs):
+    def separated(u, level):
+        sel = pairs[(pairs["scores"] == u) & pairs[f"significant_{level}"]]
+        return "none" if sel.empty else "; ".join(
+            f"{b} ahead of {w}" for b, w in zip(sel["better"], sel["worse"]))
+    return {"friedman_p_u65": _fmt_p(ranks.loc["u65", "friedman_p"]),
+            "friedman_p_u80": _fmt_p(ranks.loc["u80", "friedman_p"]),
+            "best_u65": str(ranks.loc["u65", "best"]), "best_u80": str(ranks.loc["u80", "best"]),
+            "sig95_u65": separated("u65", "95%"), "sig95_u80": separated("u80", "95%"),
+            "sig90_u65": separated("u65", "90%"), "sig90_u80": separated("u80", "90%")}
+
+
+#: glue names of the archive comparisons: (run, measure, classifier, summary column)
+_N_ARCHIVE = {
+    "book_acc_aode_within": ("book", "accuracy", "AODE", "within tolerance"),
+    "book_acc_aode_mad": ("book", "accuracy", "AODE", "median |difference|"),
+    "book_det_bma_within": ("book", "determinacy", "BMA-AODE*", "within tolerance"),
+    "book_det_bma_mad": ("book", "determinacy", "BMA-AODE*", "median |difference|"),
+    "book_det_bma_gaps": ("book", "determinacy", "BMA-AODE*", "largest gaps"),
+    "book_size_bma_gaps": ("book", "indeterminate size", "BMA-AODE*", "largest gaps"),
+    "protocol_acc_aode_within": ("protocol", "accuracy", "AODE", "within tolerance"),
+    "protocol_det_bma_within": ("protocol", "determinacy", "BMA-AODE*", "within tolerance"),
+}
+#: glue names of the fully determinate counts: (source, classifier)
+_N_FULLY = {"fd_archive_bma": (_ARCHIVE_LABEL, "BMA-AODE*"),
+            "fd_archive_comp": (_ARCHIVE_LABEL, "COMP-AODE*"),
+            "fd_book_bma": (_BOOK_LABEL, "BMA-AODE*"), "fd_book_comp": (_BOOK_LABEL, "COMP-AODE*"),
+            "fd_protocol_bma": (_PROTOCOL_LABEL, "BMA-AODE*"),
+            "fd_protocol_comp": (_PROTOCOL_LABEL, "COMP-AODE*")}
+
+
+def _archive_numbers(t):
+    summary, fully, src = t["archive_summary"], t["fully_determinate"], t["section3_sources"]
+    out = {name: _fmt_value(src.loc[name[2:], "authors' archive"], "") for name in
+           ("a_ind_low_bma", "a_ind_high_bma", "a_ind_low_comp", "a_ind_high_comp")}
+    for name, (run_, measure, clf, col) in _N_ARCHIVE.items():
+        if (run_, measure, clf) not in summary.index:
+            out[name] = "not run"  # e.g. no sensitivity run
+            continue
+        v = summary.loc[(run_, measure, clf), col]
+        out[name] = f"{v:.3f}" if col == "median |difference|" else v or (
+            "n/a" if col == "within tolerance" else "none")
+    for name, key in _N_FULLY.items():
+        r = fully.loc[key] if key in fully.index else None
+        out[name] = "not run" if r is None else f"{r['fully determinate']} of {r['data sets']}"
+        out[name + "_pred"] = "not run" if r is None else \
+            f"{r['predictions per data set (median)']:,.0f}"
+    return out | {"a_friedman_u65": f"{_ARCHIVE_FRIEDMAN['u65'][1]:.2f}",
+                  "a_friedman_u80": f"{_ARCHIVE_FRIEDMAN['u80'][1]:.2f}",
+                  "a_friedman_cd": f"{_ARCHIVE_FRIEDMAN['cd_90%']:.3f}"}
+
+
+def _example_numbers(t, k=4):
+    """Data sets the text names: the largest and smallest Brier ratios to AODE, the data
+    sets where COMP-AODE*'s set-accuracy is below 50 % (with their prior-dependent
+    instances) and the median number of prior-dependent instances, over all folds, of
+    the data sets that have some."""
+    scores = t["dataset_scores"]
+    ref = _by_dataset(scores, "AODE", "brier")
+    r_bma = (_by_dataset(scores, "BMA-AODE", "brier") / ref).sort_values(ascending=False)
+    r_comp = (_by_dataset(scores, "COMP-AODE", "brier") / ref).sort_values()
+    sa = _by_dataset(scores, "COMP-AODE*", "set_accuracy")
+    n_ind = _by_dataset(scores, "COMP-AODE*", "n_indeterminate")
+    m_bma, m_comp = (_by_dataset(scores, c, "n_indeterminate") for c in _COUNTERPARTS)
+    return {"brier_worst_bma": _names(r_bma[r_bma > 1].index, k + 1),
+            "brier_best_comp": _names(r_comp[r_comp < 1].index, k - 1),
+            "brier_worst_comp": _names(r_comp[r_comp > 1].index[::-1], k),
+            "setacc_low_comp": ", ".join(f"{d.replace('_', ' ')} ({int(n_ind[d])} instances)"
+                                         for d in sa[sa < 0.5].index) or "none",
+            "median_ind_bma": f"{m_bma[m_bma > 0].median():.0f}" if (m_bma > 0).any() else "0",
+            "median_ind_comp": f"{m_comp[m_comp > 0].median():.0f}" if (m_comp > 0).any()
+            else "0"}
+
+
+def _check_numbers(check, reference="AODE (joint)"):
+    """The joint-average check for the text ("n/a" without it): the mean Brier ratios of
+    COMP-AODE and BMA-AODE to the reference as percent changes, the p-values and the
+    data sets where the reference's Brier loss is below AODE's."""
+    keys = {"check_ratio": "Brier COMP-AODE / reference",
+            "check_ratio_bma": "Brier BMA-AODE / reference",
+            "check_p_brier": "p Brier COMP-AODE", "check_p_u65": "p u65 COMP-AODE*",
+            "check_p_u80": "p u80 COMP-AODE*", "check_lower": "Brier below AODE"}
+    if reference not in check.index:
+        return dict.fromkeys(keys, "n/a")
+    row = check.loc[reference]
+    return {k: (f"{100 * (row[c] - 1):+.1f}" if "ratio" in k else
+                str(row[c]) if k == "check_lower" else _fmt_p(row[c])) for k, c in keys.items()}
 
 
 # --------------------------------------------------------------- headline rows
 
-#: the citation used in the reproduction report
-PAPER = "Corani & Antonucci"
 #: cross-validation runs behind most of the paper's numbers (the authors' archive: 5 runs
 #: of 10-fold cross-validation up to 1000 rows, 2 above), for the estimate of the
 #: published numbers' Monte-Carlo error from our spread
-PUBLISHED_RUNS = 5
-#: headline rows whose published number does not follow from the authors' own archive
-_NOT_COMPARABLE = ("ind_low_bma", "ind_high_bma", "ind_low_comp", "ind_high_comp")
-
-_REPORT_NOTES = {
-    "n_classes": "ours counts the classes that occur in the {n} data sets; Table 2 counts "
-                 "the largest observed class code + 1 (the authors' rule: glass 7, anneal 6, "
-                 "heart-c/h 2), which with spambase for its second ecoli gives {table2:.3f}",
-    "fully_det": "strict count: not one of the {pred:.0f} (median) predictions of a data set "
-                 "indeterminate; with determinacy >= 99.5% (rounded to 100%): {near:.0f}",
-    "r_n": "Pearson correlation of per-data-set determinacy with n; Spearman's gives "
-           "{rho:.2f}",
+_PUBLISHED_RUNS = 5
+_UNITS = {"percent": "%", "count": "data sets"}
+#: fixed notes of some Section 3 rows (by id, or by id without its classifier suffix)
+_NOTES = {
     "ind_low": "10th percentile over data sets and both utilities (reading of 'generally')",
     "ind_high": "90th percentile over data sets and both utilities (reading of "
                 "'generally')",
@@ -1489,146 +1354,154 @@ _REPORT_NOTES = {
 }
 
 
-def _fmt_value(v, unit):
-    if not np.isfinite(v):
-        return "n/a"
-    return f"{v:.0f}" if unit == "count" else f"{v:.2f}" if unit in ("r", "classes") \
-        else f"{v:.1f}"
+def _section3_reading(key):
+    """How ours is read for the Section 3 row ``key``: our Monte-Carlo standard error
+    (from the spread over our repeats) combined with the paper's, estimated from that
+    spread and :data:`_PUBLISHED_RUNS` (counts: the rounding only); the note quotes the
+    authors' archive and our run under their protocol."""
+    stem, k = (key.rsplit("_", 1) if key.endswith(("_bma", "_comp")) else (key, ""))
+
+    def read(t):
+        h, sizes = t["section3_numbers"], t["sizes"]
+        r, n_repeats = h.loc[key], int(t["settings"].loc["cross-validation runs", "ours"])
+        note = _NOTES.get(key, _NOTES.get(stem, ""))
+        if stem == "n_classes":
+            note = (f"ours counts the classes that occur in the {len(sizes)} data sets; "
+                    "Table 2 counts the largest observed class code + 1 (the authors' rule: "
+                    "glass 7, anneal 6, heart-c/h 2), which with spambase for its second "
+                    f"ecoli gives {_table2_classes_mean(sizes):.3f}")
+        elif stem == "fully_det":
+            note = (f"strict count: not one of the {(sizes['n'] * n_repeats).median():.0f} "
+                    "(median) predictions of a data set indeterminate; with determinacy >= "
+                    f"99.5% (rounded to 100%): {h.loc[f'near_det_{k}', 'ours']:.0f}")
+        elif stem == "r_n":
+            note = ("Pearson correlation of per-data-set determinacy with n; Spearman's "
+                    f"gives {h.loc[f'rho_n_{k}', 'ours']:.2f}")
+        for col, label in (("authors' archive", "authors' archive"),
+                           ("ours, authors' protocol", "ours under the authors' protocol")):
+            v = t["section3_sources"].loc[key, col]
+            if np.isfinite(v):
+                note = "; ".join(x for x in (note, f"{label}: {_fmt_value(v, r['unit'])}") if x)
+        se = float(r["se"])
+        if not np.isfinite(se) or r["unit"] == "count":
+            return Reading(float(r["ours"]), note=note)
+        return Reading(float(r["ours"]), se=se, spread=se * np.sqrt(n_repeats),
+                       n_published=_PUBLISHED_RUNS, note=note)
+    return read
 
 
-def report_headline(headline, wilcoxon, ranks, pairs, n_repeats=10, archive_stats=None,
-                    protocol_stats=None, sizes=None, published_table2=None):
-    """The chapter's rows of the reproduction report (:mod:`credal.chapters._verdicts` layout).
+def _significance(label):
+    """A printed significance statement, coded as the paper's: 1 when our Wilcoxon p is
+    below the printed bound in the printed direction, 0 when not significant at 5 %."""
+    def read(t):
+        w = t["comparisons"].set_index("label").loc[label]
+        text, p, same = w["published_p"], w["wilcoxon_p"], w["same_direction"]
+        ours = p < 0.05 if text == "n.s." else p < float(text[1:]) and (same is None or same)
+        return Reading(float(ours), note=f"our Wilcoxon p = {_fmt_p(p)}; mean difference "
+                                         f"a - b = {w['mean_difference']:.4f}")
+    return read
 
-    Three kinds of rows, all judged by the report's one rule
-    (:func:`credal.chapters._verdicts.tolerance`):
 
-    * every number of the paper's Section 3: our Monte-Carlo standard error (from the
-      spread over our ``n_repeats`` repeats) combined with the paper's, estimated from
-      that spread and :data:`PUBLISHED_RUNS`, plus half a unit of the printed digit
-      (counts: the rounding only);
-    * every printed significance statement of a paired comparison, coded 1 (significant
-      at the printed level, in the printed direction) or 0 (not significant at 5%), ours
-      coded the same way from our Wilcoxon p-value (tolerance 0);
-    * the Friedman/Nemenyi statements of Section 3.4, coded as counts or 0/1.
-
-    The utility-gain ranges on the prior-dependent instances and the two 90 % Friedman
-    claims are *not comparable*: the authors' archive does not give them (the notes
-    quote what it gives).
-
-    Parameters
-    ----------
-    headline : DataFrame
-        :func:`headline_table`.
-    wilcoxon : DataFrame
-        :func:`wilcoxon_table`.
-    ranks, pairs : DataFrame
-        :func:`friedman_tables` (levels 95% and 90%).
-    n_repeats : int
-        Our cross-validation repeats.
-    archive_stats, protocol_stats : Series, optional
-        :func:`archive_statistics` and :func:`headline_statistics` of the run under
-        the authors' protocol, quoted in the notes.
-    sizes : DataFrame, optional
-        :func:`dataset_sizes` (for the class-count note and the predictions per data
-        set).
-    published_table2 : DataFrame, optional
-        ``corani_table2_datasets`` (read when None).
-
-    Returns
-    -------
-    DataFrame
-        :func:`credal.chapters._verdicts.headline_table` output.
-    """
-    t2 = _published("corani_table2_datasets") if published_table2 is None \
-        else published_table2
-    rows = []
-    for key, r in headline.iterrows():
-        if not r["published"]:
-            continue
-        se = float(r["se"]) if np.isfinite(r["se"]) else None
-        count = r["unit"] == "count"
-        if se is None or count:
-            tol = tolerance(printed=r["published"])
-        else:
-            tol = tolerance(se_ours=se, spread=se * np.sqrt(n_repeats),
-                            n_published=PUBLISHED_RUNS, printed=r["published"])
-        stem = key.rsplit("_", 1)[0] if key.endswith(("_bma", "_comp")) else key
-        k = key.rsplit("_", 1)[-1]
-        note = _REPORT_NOTES.get(key, _REPORT_NOTES.get(stem, ""))
-        if note:
-            note = note.format(
-                n=len(sizes) if sizes is not None else "",
-                table2=table2_classes_mean(sizes, t2) if sizes is not None
-                else float(t2.drop_duplicates("dataset")["classes"].mean()),
-                pred=float((sizes["n"] * n_repeats).median()) if sizes is not None
-                else np.nan,
-                near=headline["ours"].get(f"near_det_{k}", np.nan),
-                rho=headline["ours"].get(f"rho_n_{k}", np.nan))
-        extra = []
-        if archive_stats is not None and np.isfinite(archive_stats.get(key, np.nan)):
-            extra.append(f"authors' archive: {_fmt_value(archive_stats[key], r['unit'])}")
-        if protocol_stats is not None and np.isfinite(protocol_stats.get(key, np.nan)):
-            extra.append("ours under the authors' protocol: "
-                         f"{_fmt_value(protocol_stats[key], r['unit'])}")
-        note = "; ".join([x for x in [note, *extra] if x])
-        row = {"quantity": f"{r['quantity']} ({r['classifier']})",
-               "published": float(r["published"]), "ours": float(r["ours"]),
-               "tolerance": tol,
-               "unit": {"percent": "%", "count": "data sets"}.get(r["unit"], r["unit"]),
-               "note": note}
-        if key in _NOT_COMPARABLE:
-            row["verdict"] = NOT_COMPARABLE
-            row["note"] = ("not comparable: the authors' own archived results do not give "
-                           "this range; " + note)
-        rows.append(row)
-    for _, r in wilcoxon.iterrows():
-        text = r["published_p"]
-        if not text:
-            continue
-        p = r["wilcoxon_p"]
-        if text == "n.s.":
-            pub, ours = 0.0, float(p < 0.05)
-        else:
-            bound = float(text[1:])
-            pub, ours = 1.0, float(p < bound and r["same_direction"] is not False)
-        printed = "n.s." if text == "n.s." else f"p {text}"
-        rows.append({"quantity": f"significant: {r['label']} (paper: {printed})",
-                     "published": pub, "ours": ours, "tolerance": 0.0,
-                     "unit": "1 = significant",
-                     "note": f"our Wilcoxon p = {_fmt_p(p)}; mean difference a - b = "
-                             f"{r['mean_difference']:.4f}"})
-    for u in ranks.index:
+def _friedman_reading(u, what):
+    """The Friedman/Nemenyi statements of Sec. 3.4 under utility ``u``: ``"pairs"``
+    separated at 95 %, ``"best"`` (COMP-AODE* ranks best) or the pair ahead at 90 %."""
+    def read(t):
+        ranks, pairs = t["friedman_ranks"].loc[u], t["friedman_pairs"]
         sel = pairs[pairs["scores"] == u]
-        rows.append({"quantity": f"pairs of CDT, CMA, COMP-AODE* separated at 95%, {u}",
-                     "published": 0.0, "ours": float(sel["significant_95%"].sum()),
-                     "tolerance": 0.0, "unit": "pairs",
-                     "note": f"Friedman p = {_fmt_p(ranks.loc[u, 'friedman_p'])}"})
-        rows.append({"quantity": f"COMP-AODE* has the best average rank, {u}",
-                     "published": 1.0, "ours": float(ranks.loc[u, "best"] == "COMP-AODE*"),
-                     "tolerance": 0.0, "unit": "1 = yes",
-                     "note": "average ranks: " + ", ".join(
-                         f"{c} {ranks.loc[u, c]:.2f}" for c in FRIEDMAN_CLASSIFIERS)})
-        claimed = sel[sel["published_90%"] != "no"]
-        for _, q in claimed.iterrows():
-            other = q["worse"] if q["better"] == "COMP-AODE*" else q["better"]
-            ok = q["better"] == "COMP-AODE*" and bool(q["significant_90%"])
-            row = {"quantity": f"COMP-AODE* ahead of {other} at 90%, {u}",
-                   "published": 1.0, "ours": float(ok), "tolerance": 0.0,
-                   "unit": "1 = significant",
-                   "note": f"ours: rank difference {q['rank_difference']:.3f}, critical "
-                           f"difference {ranks.loc[u, 'cd_90%']:.3f}"}
-            if u in ARCHIVE_FRIEDMAN and ARCHIVE_FRIEDMAN[u][0] == other:
-                row["verdict"] = NOT_COMPARABLE
-                row["note"] = (f"not comparable: the authors' own Friedman input gives a rank "
-                               f"difference of {ARCHIVE_FRIEDMAN[u][1]:.2f} against a "
-                               f"critical difference of {ARCHIVE_FRIEDMAN['cd_90%']:.3f} at "
-                               f"90%, not significant; " + row["note"])
-            rows.append(row)
-    return _report_table(rows, paper=PAPER, chapter="credal-aode")
+        if what == "pairs":
+            return Reading(float(sel["significant_95%"].sum()),
+                           note=f"Friedman p = {_fmt_p(ranks['friedman_p'])}")
+        if what == "best":
+            return Reading(float(ranks["best"] == "COMP-AODE*"), note="average ranks: " + ", ".join(
+                f"{c} {ranks[c]:.2f}" for c in _FRIEDMAN_CLASSIFIERS))
+        q = sel[sel["better"].isin([what, "COMP-AODE*"]) & sel["worse"].isin(
+            [what, "COMP-AODE*"])].iloc[0]
+        return Reading(float(q["better"] == "COMP-AODE*" and bool(q["significant_90%"])),
+                       note=f"ours: rank difference {q['rank_difference']:.3f}, critical "
+                            f"difference {ranks['cd_90%']:.3f}")
+    return read
+
+
+def _headline_rows():
+    """The declarations of :data:`HEADLINE`, in the report's order."""
+    rows = [Headline(f"{label} ({clf})",
+                     Published("corani_headline_numbers", {"quantity": pkey[0],
+                                                            "classifier": pkey[1]}),
+                     _section3_reading(key), unit=_UNITS.get(unit, unit),
+                     not_comparable="not comparable: the authors' own archived results do "
+                                    "not give this range" if key.startswith("ind_") else "")
+            for key, label, clf, unit, pkey, _ in _SECTION3 if pkey is not None]
+    coded = published("corani_statements_coded")
+    for r in coded[coded["test"] == "Wilcoxon"].itertuples():
+        rows.append(Headline(f"significant: {r.statement} (paper: {r.printed})",
+                             Published("corani_statements_coded", {"statement": r.statement}),
+                             _significance(r.statement), unit="1 = significant", rounding=0.0))
+    for u, other in (("u65", "CMA"), ("u80", "CDT")):
+        cd = _ARCHIVE_FRIEDMAN
+        for quantity, what, unit, why in (
+                (f"pairs of CDT, CMA, COMP-AODE* separated at 95%, {u}", "pairs", "pairs", ""),
+                (f"COMP-AODE* has the best average rank, {u}", "best", "1 = yes", ""),
+                (f"COMP-AODE* ahead of {other} at 90%, {u}", other, "1 = significant",
+                 f"not comparable: the authors' own Friedman input gives a rank difference "
+                 f"of {cd[u][1]:.2f} against a critical difference of {cd['cd_90%']:.3f} at "
+                 "90%, not significant")):
+            rows.append(Headline(quantity, Published("corani_statements_coded",
+                                                     {"statement": quantity}),
+                                 _friedman_reading(u, what), unit=unit, rounding=0.0,
+                                 not_comparable=why))
+    return tuple(rows)
+
+
+#: the chapter's rows of the reproduction report: every number of Section 3, every
+#: printed significance statement and the Friedman/Nemenyi statements of Sec. 3.4
+HEADLINE = Headlines(paper="Corani & Antonucci", chapter="credal-aode", rows=_headline_rows())
 
 
 # --------------------------------------------------------------------- figures
+
+def figure(kind, tables=None):
+    """One of the chapter's figures.
+
+    Parameters
+    ----------
+    kind : str
+        ``"structures"`` (the paper's Figure 1: naive Bayes and a TAN), ``"spode"``
+        (Figure 2: two SPODEs), ``"accuracy"`` (Figure 3: AODE against BMA-AODE and
+        COMP-AODE), ``"brier"`` (Figure 4: Brier loss relative to AODE),
+        ``"determinacy"`` (determinacy against n), ``"safe"`` (Figure 5: accuracy on safe
+        vs prior-dependent instances), ``"utility"`` (Figure 6: utility over the
+        counterpart's accuracy), ``"ranks"`` (Figure 7: Friedman ranks with critical
+        differences), ``"bayes"`` (Bayesian signed-rank probabilities of every
+        comparison) or ``"archive"`` (ours against the authors' archive).
+    tables : dict of str -> DataFrame, optional
+        :func:`tables` (not needed for ``"structures"`` and ``"spode"``); the paper's
+        numbers are drawn from its ``section3_numbers``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    if kind in ("structures", "spode"):
+        return _structure_diagrams("figure1" if kind == "structures" else "figure2")
+    t = tables
+    scores, sizes = t["dataset_scores"], t["sizes"]
+    paper = _paper_means(t["section3_numbers"])
+    draw = {
+        "accuracy": lambda: _aode_accuracy_scatter(scores),
+        "brier": lambda: _aode_relative_brier(scores, sizes, paper=paper),
+        "determinacy": lambda: _aode_determinacy(scores, sizes, paper=paper),
+        "safe": lambda: _aode_safe_vs_prior_dependent(scores, paper=paper),
+        "utility": lambda: _aode_relative_utility(scores, sizes, paper=paper),
+        "ranks": lambda: _aode_friedman_ranks(t["friedman_ranks"],
+                                              list(_FRIEDMAN_CLASSIFIERS)),
+        "bayes": lambda: _aode_bayesian_comparisons(t["comparisons"]),
+        "archive": lambda: _aode_archive_scatter(t["archive_comparison"]),
+    }
+    if kind not in draw:
+        raise ValueError(f"kind must be one of {['structures', 'spode', *draw]}; got {kind!r}")
+    return draw[kind]()
+
+
 
 _PAPER_STYLE = dict(color="tab:green", lw=1.6, ls=":")
 _OURS_STYLE = dict(color="tab:red", lw=1.2, ls="--")
@@ -1654,8 +1527,8 @@ def _by_size(index, sizes):
     return list(n.reindex(index).sort_values(kind="stable").index)
 
 
-def paper_means(headline) -> dict:
-    """The paper's printed numbers of :func:`headline_table`, as floats by row id.
+def _paper_means(headline) -> dict:
+    """The paper's printed numbers of :func:`_section3_table`, as floats by row id.
 
     Rows without a printed number (or with a bound such as ``<0.01``) are left out;
     the figures draw these values as the paper's lines and points.
@@ -1705,7 +1578,7 @@ def _draw_network(ax, pos, edges, title, highlight=()):
     ax.axis("off")
 
 
-def structure_diagrams(kind="figure1"):
+def _structure_diagrams(kind="figure1"):
     """The network structures of the paper's Figures 1 and 2, drawn anew.
 
     Parameters
@@ -1754,12 +1627,12 @@ def _orders(text):
     return out.replace(" (", "(").replace(") ", ")").replace(" ", "")
 
 
-def complexity_table(published=None) -> pd.DataFrame:
+def _complexity_table(table=None) -> pd.DataFrame:
     """The paper's Table 1 (orders of memory and time), with our reading of each entry.
 
     Parameters
     ----------
-    published : DataFrame, optional
+    table : DataFrame, optional
         ``corani_table1_complexity`` (read with :func:`credal.datasets.published` when
         None).
 
@@ -1771,7 +1644,7 @@ def complexity_table(published=None) -> pd.DataFrame:
     what dominates the cost. Symbols: n instances, k features (= SPODEs), ℓ classes
     (the paper's l), v average number of values of a feature.
     """
-    pub = _published("corani_table1_complexity") if published is None else published
+    pub = published("corani_table1_complexity") if table is None else table
     ours = {
         "AODE": ("O(ℓk²)", "k tables of class × super-parent value × feature value, "
                  "counted in one pass over the data per SPODE"),
@@ -1798,7 +1671,7 @@ def complexity_table(published=None) -> pd.DataFrame:
 
 # --- the paper's Figures 3 to 7
 
-def aode_accuracy_scatter(scores, reference="AODE", others=("BMA-AODE", "COMP-AODE")):
+def _aode_accuracy_scatter(scores, reference="AODE", others=("BMA-AODE", "COMP-AODE")):
     """Figure 3: accuracy of ``reference`` against each of ``others``, per data set.
 
     Parameters
@@ -1900,7 +1773,7 @@ def _legend_below(fig, axes):
                frameon=False)
 
 
-def aode_relative_brier(scores, sizes=None, reference="AODE",
+def _aode_relative_brier(scores, sizes=None, reference="AODE",
                         others=("BMA-AODE", "COMP-AODE"), paper=None):
     """Figure 4: Brier loss of each of ``others`` divided by that of ``reference``.
 
@@ -1914,7 +1787,7 @@ def aode_relative_brier(scores, sizes=None, reference="AODE",
     others : sequence of str
         One panel each, side by side, sharing the data-set axis.
     paper : dict, optional
-        :func:`paper_means`: the paper's average increase (``brier_increase_bma``) and
+        :func:`_paper_means`: the paper's average increase (``brier_increase_bma``) and
         reduction (``brier_reduction_comp``), in percent, drawn as ratios.
 
     Returns
@@ -1940,7 +1813,7 @@ def aode_relative_brier(scores, sizes=None, reference="AODE",
     return fig
 
 
-def aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*"), paper=None):
+def _aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*"), paper=None):
     """Determinacy of the credal classifiers against the number of instances.
 
     Parameters
@@ -1951,7 +1824,7 @@ def aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*"), pap
         Number of instances per data set (column ``n``).
     classifiers : sequence of str
     paper : dict, optional
-        :func:`paper_means`: the paper's average determinacies (``det_bma``,
+        :func:`_paper_means`: the paper's average determinacies (``det_bma``,
         ``det_comp``) are drawn as dotted lines in the classifiers' colours.
 
     Returns
@@ -1984,7 +1857,7 @@ def aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*"), pap
     return fig
 
 
-def aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*"),
+def _aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*"),
                                  counterparts=None, paper=None):
     """Figure 5: precise accuracy on the safe vs the prior-dependent instances.
 
@@ -2002,7 +1875,7 @@ def aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*")
     counterparts : dict, optional
         Display name of each precise counterpart (default: name without ``*``).
     paper : dict, optional
-        :func:`paper_means`: the paper's average accuracies (``safe_bma``,
+        :func:`_paper_means`: the paper's average accuracies (``safe_bma``,
         ``prior_dep_bma``, ...) drawn as a green star, our averages as a red cross.
 
     Returns
@@ -2048,7 +1921,7 @@ def aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*")
     return fig
 
 
-def aode_relative_utility(scores, sizes=None,
+def _aode_relative_utility(scores, sizes=None,
                           pairs=(("BMA-AODE*", "BMA-AODE"), ("COMP-AODE*", "COMP-AODE")),
                           utilities=("u65", "u80"), paper=None):
     """Figure 6: utility of each credal classifier over its counterpart's accuracy.
@@ -2064,7 +1937,7 @@ def aode_relative_utility(scores, sizes=None,
     utilities : sequence of str
         One marker each (filled: the first).
     paper : dict, optional
-        :func:`paper_means`: the paper's average gains of BMA-AODE* (``rel_u65_bma``,
+        :func:`_paper_means`: the paper's average gains of BMA-AODE* (``rel_u65_bma``,
         ``rel_u80_bma``) as dotted lines, its "generally under" bound for COMP-AODE*
         (``rel_high_comp``) as a band from 1.
 
@@ -2094,7 +1967,7 @@ def aode_relative_utility(scores, sizes=None,
     return fig
 
 
-def aode_friedman_ranks(ranks, classifiers, utilities=None):
+def _aode_friedman_ranks(ranks, classifiers, utilities=None):
     """Figure 7: average Friedman ranks with critical-difference bars.
 
     Each classifier's average rank is a dot; around it, one bar per level spans
@@ -2104,7 +1977,7 @@ def aode_friedman_ranks(ranks, classifiers, utilities=None):
     Parameters
     ----------
     ranks : DataFrame
-        The ``ranks`` table of :func:`friedman_tables` (one row per
+        The ``ranks`` table of :func:`_friedman_tables` (one row per
         utility; columns = classifiers and ``cd_<level>``).
     classifiers : sequence of str
     utilities : sequence of str, optional
@@ -2149,13 +2022,13 @@ def aode_friedman_ranks(ranks, classifiers, utilities=None):
     return fig
 
 
-def aode_bayesian_comparisons(table):
+def _aode_bayesian_comparisons(table):
     """Bayesian signed-rank posterior probabilities of paired comparisons.
 
     Parameters
     ----------
     table : DataFrame
-        :func:`wilcoxon_table` (or
+        :func:`_wilcoxon_table` (or
         :func:`credal.comparisons.paired_comparisons`): ``label``, ``p_a_better``,
         ``p_rope``, ``p_b_better``.
 
@@ -2191,13 +2064,13 @@ def _short_label(label):
             .replace(" (split by ", "\n(split by "))
 
 
-def aode_archive_scatter(comparison, measures=("determinacy", "accuracy", "u65"), k=2):
+def _aode_archive_scatter(comparison, measures=("determinacy", "accuracy", "u65"), k=2):
     """Ours against the authors' archive, one point per data set and classifier.
 
     Parameters
     ----------
     comparison : DataFrame
-        :func:`archive_comparison`.
+        :func:`_archive_comparison`.
     measures : sequence of str
         One panel each (two per row).
     k : int
