@@ -118,21 +118,13 @@ _AUTHORS_PROTOCOL = dict(n_splits=10, runs_small=5, runs_large=2, large_n=1000,
 
 def _authors_protocol_data(names):
     """The data sets preprocessed as the authors did, on all rows at once.
-
     Weka's ReplaceMissingValues then its supervised (MDL) Discretize ran on each whole
     data set before the cross-validation; here the imputation and the MDL
     discretisation of :func:`credal.preprocessing.make_preprocessor` are fitted on all
     rows.  Features left with one value are kept, as Weka keeps them.
-
-    Parameters
-    ----------
-    names : list of str
-
-    Returns
-    -------
-    list of (name, X, y)
-        Items for :func:`credal.experiments.cross_validate` (rows with a missing class
-        dropped first).
+    Parameters: ``names`` (list of str).
+    Returns: list of (name, X, y) Items for :func:`credal.experiments.cross_validate` (rows
+    with a missing class dropped first).
     """
     items = []
     for name in names:
@@ -147,26 +139,16 @@ def _authors_protocol_data(names):
 def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_large=2,
                          large_n=1000, max_n=None, random_state=0, n_jobs=1, cache_dir=None):
     """Cross-validation under the authors' protocol (:data:`_AUTHORS_PROTOCOL`).
-
-    Parameters
-    ----------
-    names : list of str
-        Catalogue names.
-    classifiers : dict of str -> estimator
-        E.g. :func:`classifiers` with the authors' floors and
-        ``ensembles_only=True``.
-    n_splits, runs_small, runs_large, large_n
-        ``n_splits``-fold cross-validation, ``runs_small`` runs on data sets of at
-        most ``large_n`` rows and ``runs_large`` runs on larger ones.
-    max_n : int, optional
-        Leave out data sets with more rows than this (a time limit; None or 0: none).
-    random_state, n_jobs, cache_dir
-        Of :func:`credal.experiments.cross_validate`.
-
-    Returns
-    -------
-    credal.experiments.CVResult
-        Folds of both groups together, without per-instance predictions.
+    Parameters: ``names`` (list of str): Catalogue names; ``classifiers`` (dict of str ->
+    estimator): E.g. :func:`classifiers` with the authors' floors and
+    ``ensembles_only=True``; ``n_splits``, ``runs_small``, ``runs_large``, ``large_n``:
+    ``n_splits``-fold cross-validation, ``runs_small`` runs on data sets of at most
+    ``large_n`` rows and ``runs_large`` runs on larger ones; ``max_n`` (int, optional):
+    Leave out data sets with more rows than this (a time limit; None or 0: none);
+    ``random_state``, ``n_jobs``, ``cache_dir``: Of
+    :func:`credal.experiments.cross_validate`.
+    Returns: credal.experiments.CVResult Folds of both groups together, without per-instance
+    predictions.
     """
     items = [it for it in _authors_protocol_data(names)
              if not max_n or len(it[2]) <= max_n]
@@ -188,14 +170,8 @@ def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_la
 
 def _dataset_sizes(result):
     """Number of instances and of classes of each data set of an engine result.
-
-    Parameters
-    ----------
-    result : credal.experiments.CVResult
-
-    Returns
-    -------
-    DataFrame indexed by data set with columns ``n`` and ``classes``.
+    Parameters: ``result`` (credal.experiments.CVResult).
+    Returns: DataFrame indexed by data set with columns ``n`` and ``classes``.
     """
     f = result.folds.drop_duplicates("dataset").set_index("dataset")
     n = (f["n_train"] + f["n_test"]).astype(int)
@@ -334,23 +310,15 @@ def _published_value(table, key):
 
 def _wilcoxon_table(scores, rope=0.01, nsamples=50000, random_state=0):
     """Every comparison of :data:`_COMPARISONS`, ours beside the paper's.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores` of the chapter's run.
-    rope, nsamples, random_state
-        Of the Bayesian signed-rank test (:func:`credal.comparisons.paired_comparisons`).
-
-    Returns
-    -------
-    DataFrame
-        The columns of :func:`credal.comparisons.paired_comparisons` plus ``section``,
-        ``published_p`` (as printed: ``<0.01``, ``<0.05``, ``n.s.`` or empty),
-        ``claimed_better`` (the classifier the paper says is better, or empty),
-        ``meets_published`` (our p satisfies the printed bound; None without one) and
-        ``same_direction`` (the side with the better mean is the claimed one; None
-        without a claim).
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` of the
+    chapter's run; ``rope``, ``nsamples``, ``random_state``: Of the Bayesian signed-rank
+    test (:func:`credal.comparisons.paired_comparisons`).
+    Returns: DataFrame The columns of :func:`credal.comparisons.paired_comparisons` plus
+    ``section``, ``published_p`` (as printed: ``<0.01``, ``<0.05``, ``n.s.`` or empty),
+    ``claimed_better`` (the classifier the paper says is better, or empty),
+    ``meets_published`` (our p satisfies the printed bound; None without one) and
+    ``same_direction`` (the side with the better mean is the claimed one; None without a
+    claim).
     """
     pub = published("corani_headline_numbers")
     table = comparisons.paired_comparisons(scores, _COMPARISONS, rope=rope, nsamples=nsamples,
@@ -390,71 +358,56 @@ def _fmt_p(p):
 
 
 def _section3_rows():
-    """Rows of the headline table: (id, label, classifier as published, unit,
-    published (quantity, classifier) or None, whether a standard error is meaningful)."""
-    rows = [
-        ("brier_increase_bma", "average increase of the Brier loss relative to AODE",
-         "BMA-AODE", "percent",
-         ("average increase in Brier loss relative to AODE", "BMA-AODE"), True),
-        ("brier_reduction_comp", "average reduction of the Brier loss relative to AODE",
-         "COMP-AODE", "percent",
-         ("approx. average reduction in Brier loss relative to AODE", "COMP-AODE"), True),
-        ("n_classes", "average number of classes of the data sets", "all data sets",
-         "classes", ("average number of classes in the data set collection",
-                     "all data sets"), False),
-    ]
+    """Rows of the Section 3 table: (id, label, classifier as published, unit, published
+    (quantity, classifier) or None, whether a standard error is meaningful)."""
+    rows = [("brier_increase_bma", "average increase of the Brier loss relative to AODE",
+             "BMA-AODE", "percent",
+             ("average increase in Brier loss relative to AODE", "BMA-AODE"), True),
+            ("brier_reduction_comp", "average reduction of the Brier loss relative to AODE",
+             "COMP-AODE", "percent",
+             ("approx. average reduction in Brier loss relative to AODE", "COMP-AODE"), True),
+            ("n_classes", "average number of classes of the data sets", "all data sets",
+             "classes", ("average number of classes in the data set collection",
+                         "all data sets"), False)]
+    gain = "utility gain on the prior-dependent instances, "
     for c, p in _COUNTERPARTS.items():
-        k = "bma" if c == "BMA-AODE*" else "comp"
+        k, split, pair = c.split("-")[0].lower(), f"{p} (instances split by {c})", f"{c} vs {p}"
         bma = k == "bma"
-        split = f"{p} (instances split by {c})"
-        pair = f"{c} vs {p}"
-        rows += [
-            (f"det_{k}", "average determinacy", c, "percent", ("average determinacy", c),
-             True),
-            (f"fully_det_{k}", "data sets with determinacy 100%", c, "count",
-             ("data sets on which completely determinate", c), False),
-            (f"near_det_{k}", "data sets with determinacy >= 99.5% (100% when rounded)",
-             c, "count", None, False),
-            (f"r_n_{k}", "Pearson correlation of determinacy with n", c, "r",
-             ("correlation of determinacy with sample size n (stated significant)", c)
-             if bma else None, True),
-            (f"r_n_p_{k}", "p-value of that correlation", c, "p-value", None, False),
-            (f"rho_n_{k}", "Spearman rank correlation of determinacy with n", c, "r",
-             None, True),
-            (f"set_acc_{k}", "average set-accuracy", c, "percent",
-             ("average set-accuracy", c), True),
-            (f"size_{k}", "average indeterminate output size", c, "classes",
-             ("average indeterminate output size", c), True),
-            (f"safe_{k}", "average accuracy on safe instances", split, "percent",
-             ("average accuracy on safe instances", split), True),
-            (f"prior_dep_{k}", "average accuracy on prior-dependent instances", split,
-             "percent", ("average accuracy on prior-dependent instances", split), True),
-            (f"share_{k}", "average share of prior-dependent instances", c, "percent",
-             ("average share of instances that are prior-dependent", c) if bma else None,
-             True),
-            (f"rel_u65_{k}", f"average relative utility u65 / accuracy of {p}, minus 1",
-             c, "percent",
-             ("approx. average utility improvement over BMA-AODE accuracy, u65", c)
-             if bma else None, True),
-            (f"rel_u80_{k}", f"average relative utility u80 / accuracy of {p}, minus 1",
-             c, "percent",
-             ("approx. average utility improvement over BMA-AODE accuracy, u80", c)
-             if bma else None, True),
-            (f"rel_high_{k}", "relative utility gain, 90th percentile over data sets and "
-             "both utilities", pair, "percent",
-             None if bma else ("utility increase over COMP-AODE accuracy, generally under",
-                               pair), True),
-            (f"ind_low_{k}", "utility gain on the prior-dependent instances, "
-             "10th percentile", pair, "percent",
-             ("utility increase on prior-dependent instances, generally at least "
-              "(range low end)", pair) if bma else
-             ("utility increase on indeterminate instances, range low end", pair), True),
-            (f"ind_high_{k}", "utility gain on the prior-dependent instances, "
-             "90th percentile", pair, "percent",
-             ("utility increase on prior-dependent instances, generally at most "
-              "(range high end)", pair) if bma else
-             ("utility increase on indeterminate instances, range high end", pair), True),
-        ]
+        ind = ("utility increase on prior-dependent instances, generally at {} (range {} "
+               "end)") if bma else "utility increase on indeterminate instances, range {1} end"
+        for key, label, clf, unit, pub, has_se in (
+                ("det", "average determinacy", c, "percent", "average determinacy", True),
+                ("fully_det", "data sets with determinacy 100%", c, "count",
+                 "data sets on which completely determinate", False),
+                ("near_det", "data sets with determinacy >= 99.5% (100% when rounded)", c,
+                 "count", None, False),
+                ("r_n", "Pearson correlation of determinacy with n", c, "r",
+                 "correlation of determinacy with sample size n (stated significant)" if bma
+                 else None, True),
+                ("r_n_p", "p-value of that correlation", c, "p-value", None, False),
+                ("rho_n", "Spearman rank correlation of determinacy with n", c, "r", None,
+                 True),
+                ("set_acc", "average set-accuracy", c, "percent", "average set-accuracy", True),
+                ("size", "average indeterminate output size", c, "classes",
+                 "average indeterminate output size", True),
+                ("safe", "average accuracy on safe instances", split, "percent",
+                 "average accuracy on safe instances", True),
+                ("prior_dep", "average accuracy on prior-dependent instances", split,
+                 "percent", "average accuracy on prior-dependent instances", True),
+                ("share", "average share of prior-dependent instances", c, "percent",
+                 "average share of instances that are prior-dependent" if bma else None, True),
+                *((f"rel_{u}", f"average relative utility {u} / accuracy of {p}, minus 1", c,
+                   "percent", "approx. average utility improvement over BMA-AODE accuracy, "
+                   + u if bma else None, True) for u in ("u65", "u80")),
+                ("rel_high", "relative utility gain, 90th percentile over data sets and both "
+                 "utilities", pair, "percent", None if bma else
+                 "utility increase over COMP-AODE accuracy, generally under", True),
+                ("ind_low", gain + "10th percentile", pair, "percent",
+                 ind.format("least", "low"), True),
+                ("ind_high", gain + "90th percentile", pair, "percent",
+                 ind.format("most", "high"), True)):
+            rows.append((f"{key}_{k}", label, clf, unit,
+                         None if pub is None else (pub, clf), has_se))
     return tuple(rows)
 
 
@@ -467,29 +420,19 @@ def _by_dataset(scores, classifier, metric):
 
 def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
     """The numbers the paper's Section 3 quotes, computed from per-data-set scores.
-
     Averages are plain means over the data sets where the quantity is defined (e.g.
     set-accuracy over the data sets with some indeterminate instance).  "Generally"
     ranges of the paper are read as the 10th and 90th percentiles over the data sets
     (and both utilities); utility gains on the prior-dependent instances compare the
     credal classifier's utility with its precise counterpart's accuracy on the same
     instances (data sets where that accuracy is 0 are left out).
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores` indexed by (dataset, classifier).
-    n_rows : Series
-        Number of instances of each data set.
-    n_classes : Series, optional
-        Number of classes of each data set (``n_classes`` is NaN without it).
-
-    Returns
-    -------
-    Series indexed by the ids of the headline table (percentages in percent).
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` indexed by
+    (dataset, classifier); ``n_rows`` (Series): Number of instances of each data set;
+    ``n_classes`` (Series, optional): Number of classes of each data set (``n_classes`` is
+    NaN without it).
+    Returns: Series indexed by the ids of the headline table (percentages in percent).
     """
     from scipy import stats as st
-
     out = {}
     ratio = (_by_dataset(scores, "BMA-AODE", "brier") / _by_dataset(scores, "AODE", "brier"))
     out["brier_increase_bma"] = 100 * (ratio.mean() - 1)
@@ -535,18 +478,12 @@ def _quantile(values, q):
 
 def _section3_table(result) -> pd.DataFrame:
     """The numbers of the paper's Section 3 text beside ours, with standard errors.
-
-    Parameters
-    ----------
-    result : credal.experiments.CVResult
-        The chapter's run (every classifier of :func:`classifiers`).
-
-    Returns
-    -------
-    DataFrame indexed by id with columns ``quantity``, ``classifier``, ``unit``,
-    ``published`` (as printed, empty where the paper gives no number), ``ours`` and
-    ``se`` (Monte-Carlo standard error from the spread over the cross-validation
-    repeats; NaN for counts and p-values, and with a single repeat).
+    Parameters: ``result`` (credal.experiments.CVResult): The chapter's run (every
+    classifier of :func:`classifiers`).
+    Returns: DataFrame indexed by id with columns ``quantity``, ``classifier``, ``unit``,
+    ``published`` (as printed, empty where the paper gives no number), ``ours`` and ``se``
+    (Monte-Carlo standard error from the spread over the cross-validation repeats; NaN for
+    counts and p-values, and with a single repeat).
     """
     pub = published("corani_headline_numbers")
     sizes = _dataset_sizes(result)
@@ -570,28 +507,16 @@ _FRIEDMAN_PUBLISHED_90 = {("u65", frozenset({"COMP-AODE*", "CMA"})): "COMP-AODE*
 def _friedman_tables(scores, classifiers=_FRIEDMAN_CLASSIFIERS, utilities=("u65", "u80"),
                     alphas=(0.05, 0.10)):
     """Friedman ranks and Nemenyi pairs of the paper's Figure 7, beside its statements.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores`.
-    classifiers : sequence of str
-    utilities : sequence of str
-    alphas : sequence of float
-        Levels of the critical differences (paper: 95% and 90% confidence).
-
-    Returns
-    -------
-    ranks : DataFrame
-        Per utility: average ranks, ``friedman_p``, ``iman_davenport_p``, critical
-        differences ``cd_<level>``, ``best`` (ours) and ``best_published``
-        (COMP-AODE*, Figure 7).
-    pairs : DataFrame
-        Per utility and pair: ``better`` (lower average rank), ``worse``,
-        ``rank_difference``, ``significant_<level>`` (ours, Nemenyi) and
-        ``published_<level>`` (the paper's statement at the 95% and 90% levels:
-        the winner's name where it reports a significant difference, ``"no"``
-        otherwise; empty at other levels).
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`;
+    ``classifiers`` (sequence of str); ``utilities`` (sequence of str); ``alphas`` (sequence
+    of float): Levels of the critical differences (paper: 95% and 90% confidence).
+    Returns: ranks : DataFrame Per utility: average ranks, ``friedman_p``,
+    ``iman_davenport_p``, critical differences ``cd_<level>``, ``best`` (ours) and
+    ``best_published`` (COMP-AODE*, Figure 7). pairs : DataFrame Per utility and pair:
+    ``better`` (lower average rank), ``worse``, ``rank_difference``, ``significant_<level>``
+    (ours, Nemenyi) and ``published_<level>`` (the paper's statement at the 95% and 90%
+    levels: the winner's name where it reports a significant difference, ``"no"`` otherwise;
+    empty at other levels).
     """
     mats = {u: comparisons.score_matrix(scores, u, list(classifiers)) for u in utilities}
     ranks, pairs = comparisons.friedman_comparison(mats, alphas=alphas)
@@ -630,24 +555,15 @@ _METRIC_NAMES = {
 
 def _per_dataset_table(scores, sizes, part):
     """Per-data-set scores of one part of the chapter, in Table 2's order (by n).
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores` (optionally with ``<metric>_se``).
-    sizes : DataFrame
-        :func:`_dataset_sizes`.
-    part : {"determinate", "credal", "utilities"}
-        Accuracy and Brier loss of AODE, BMA-AODE, COMP-AODE; determinacy,
-        set-accuracy, indeterminate size and the precise counterpart's accuracy on
-        the safe and prior-dependent instances of BMA-AODE* and COMP-AODE*; u65 and
-        u80 of every classifier.
-
-    Returns
-    -------
-    DataFrame indexed by data set, columns ``(metric, classifier)`` named for
-    readers, plus ``n`` and ``classes``; ``<metric> s.e.`` columns follow each metric
-    when ``scores`` has them.
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`
+    (optionally with ``<metric>_se``); ``sizes`` (DataFrame): :func:`_dataset_sizes`;
+    ``part`` ({"determinate", "credal", "utilities"}): Accuracy and Brier loss of AODE,
+    BMA-AODE, COMP-AODE; determinacy, set-accuracy, indeterminate size and the precise
+    counterpart's accuracy on the safe and prior-dependent instances of BMA-AODE* and
+    COMP-AODE*; u65 and u80 of every classifier.
+    Returns: DataFrame indexed by data set, columns ``(metric, classifier)`` named for
+    readers, plus ``n`` and ``classes``; ``<metric> s.e.`` columns follow each metric when
+    ``scores`` has them.
     """
     if part not in _PER_DATASET:
         raise ValueError(f"part must be one of {sorted(_PER_DATASET)}; got {part!r}")
@@ -667,10 +583,7 @@ def _per_dataset_table(scores, sizes, part):
 
 def _settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s):
     """The paper's experimental settings beside this run's parameters.
-
-    Returns
-    -------
-    DataFrame indexed by setting with columns ``paper`` and ``ours``.
+    Returns: DataFrame indexed by setting with columns ``paper`` and ``ours``.
     """
     pub = published("corani_headline_numbers")
 
@@ -698,23 +611,15 @@ def _settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s):
 def _reference_check(scores, references=("AODE", "AODE (joint)"), challenger="COMP-AODE",
                     credal="COMP-AODE*", bma="BMA-AODE"):
     """How the comparisons with AODE depend on how AODE averages its SPODEs.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores` of a run with every classifier named.
-    references : sequence of str
-        AODE variants (the chapter's posterior average and the joint average).
-    challenger, credal, bma : str
-        The precise and credal classifiers compared with each reference.
-
-    Returns
-    -------
-    DataFrame indexed by reference: its mean accuracy and Brier loss, the number of
-    data sets where its Brier loss is below the first reference's (``"x of n"``), the
-    mean ratios of ``bma``'s and the challenger's Brier loss to it, the Wilcoxon
-    p-values of the Brier and accuracy comparisons with the challenger, and of the u65
-    and u80 comparisons with the credal classifier.
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` of a run
+    with every classifier named; ``references`` (sequence of str): AODE variants (the
+    chapter's posterior average and the joint average); ``challenger``, ``credal``, ``bma``
+    (str): The precise and credal classifiers compared with each reference.
+    Returns: DataFrame indexed by reference: its mean accuracy and Brier loss, the number of
+    data sets where its Brier loss is below the first reference's (``"x of n"``), the mean
+    ratios of ``bma``'s and the challenger's Brier loss to it, the Wilcoxon p-values of the
+    Brier and accuracy comparisons with the challenger, and of the u65 and u80 comparisons
+    with the credal classifier.
     """
     rows = []
     first = _by_dataset(scores, references[0], "brier")
@@ -759,18 +664,10 @@ _ARCHIVE_PRECISE = {"AODE": "aode", "BMA-AODE": "bma", "COMP-AODE": "comp"}
 
 def _archive_table(table=None):
     """The authors' archived per-data-set results, indexed by catalogue name.
-
-    Parameters
-    ----------
-    table : DataFrame, optional
-        ``corani_authors_archive_per_dataset`` (read with
-        :func:`credal.datasets.published` when None).
-
-    Returns
-    -------
-    DataFrame
-        The archive's columns, indexed by the catalogue's name of each data set
-        (``archive_name`` keeps the authors' file name).
+    Parameters: ``table`` (DataFrame, optional): ``corani_authors_archive_per_dataset``
+    (read with :func:`credal.datasets.published` when None).
+    Returns: DataFrame The archive's columns, indexed by the catalogue's name of each data
+    set (``archive_name`` keeps the authors' file name).
     """
     a = published("corani_authors_archive_per_dataset") if table is None else table.copy()
     a = a.rename(columns={"name": "archive_name"})
@@ -782,21 +679,13 @@ def _archive_table(table=None):
 
 def _archive_scores(archive):
     """The archive as a :func:`credal.comparisons.dataset_scores`-like table.
-
     The credal classifiers' utilities on their indeterminate instances follow from
     the overall utility: ``u = det * single_accuracy + (1 - det) * u_on_indeterminate``.
-
-    Parameters
-    ----------
-    archive : DataFrame
-        :func:`_archive_table`.
-
-    Returns
-    -------
-    DataFrame indexed by (dataset, classifier) with ``accuracy``, ``brier`` (precise
-    classifiers; the archive's own Brier scale, so only ratios compare with ours),
-    ``determinacy``, ``single_accuracy``, ``set_accuracy``, ``indeterminate_size``,
-    ``u65``, ``u80``, ``precise_on_determinate``, ``precise_on_indeterminate``,
+    Parameters: ``archive`` (DataFrame): :func:`_archive_table`.
+    Returns: DataFrame indexed by (dataset, classifier) with ``accuracy``, ``brier``
+    (precise classifiers; the archive's own Brier scale, so only ratios compare with ours),
+    ``determinacy``, ``single_accuracy``, ``set_accuracy``, ``indeterminate_size``, ``u65``,
+    ``u80``, ``precise_on_determinate``, ``precise_on_indeterminate``,
     ``u65_on_indeterminate``, ``u80_on_indeterminate`` (credal ones) and ``n_folds``.
     """
     frames = []
@@ -836,28 +725,18 @@ _ARCHIVE_MEASURES = (
 
 def _archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
     """Ours beside the authors' archive, data set by data set.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores` (with ``se=True`` for the
-        tolerances).
-    archive : DataFrame
-        :func:`_archive_table`.
-    n_repeats : int or mapping of data set -> int, optional
-        Our cross-validation repeats (per data set when they differ): with it, the
-        archive's Monte-Carlo error is estimated from our spread and its number of runs
-        (archived folds / 10) and each row gets the report's tolerance
-        (:func:`credal.chapters._verdicts.tolerance`).
-    n_splits_archive : int
-        Folds per run of the archive (10: its test-fold sizes show it).
-
-    Returns
-    -------
-    DataFrame, one row per (data set, measure, classifier) of :data:`_ARCHIVE_MEASURES`
-    present in both: ``ours``, ``ours_se``, ``theirs``, ``difference`` (ours - theirs),
-    ``tolerance`` and ``within`` (NaN without ``n_repeats`` or a standard error, and
-    for the Brier ratios).
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` (with
+    ``se=True`` for the tolerances); ``archive`` (DataFrame): :func:`_archive_table`;
+    ``n_repeats`` (int or mapping of data set -> int, optional): Our cross-validation
+    repeats (per data set when they differ): with it, the archive's Monte-Carlo error is
+    estimated from our spread and its number of runs (archived folds / 10) and each row gets
+    the report's tolerance (:func:`credal.chapters._verdicts.tolerance`);
+    ``n_splits_archive`` (int): Folds per run of the archive (10: its test-fold sizes show
+    it).
+    Returns: DataFrame, one row per (data set, measure, classifier) of
+    :data:`_ARCHIVE_MEASURES` present in both: ``ours``, ``ours_se``, ``theirs``,
+    ``difference`` (ours - theirs), ``tolerance`` and ``within`` (NaN without ``n_repeats``
+    or a standard error, and for the Brier ratios).
     """
     theirs = _archive_scores(archive)
     common = sorted(set(scores.index.get_level_values("dataset"))
@@ -893,13 +772,10 @@ def _archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
 
 def _archive_summary(comparison, k=3):
     """One row per measure and classifier of :func:`_archive_comparison`.
-
-    Returns
-    -------
-    DataFrame indexed by (measure, classifier): ``data sets``, ``mean ours``,
+    Returns: DataFrame indexed by (measure, classifier): ``data sets``, ``mean ours``,
     ``mean archive``, ``mean difference``, ``median |difference|``, ``correlation``
-    (Pearson, over data sets), ``within tolerance`` (``"x of n"``, or empty) and
-    ``largest gaps`` (the ``k`` data sets with the largest ``|difference|``).
+    (Pearson, over data sets), ``within tolerance`` (``"x of n"``, or empty) and ``largest
+    gaps`` (the ``k`` data sets with the largest ``|difference|``).
     """
     rows = []
     for (measure, clf), g in comparison.groupby(["measure", "classifier"], sort=False):
@@ -922,20 +798,11 @@ def _archive_summary(comparison, k=3):
 
 def _archive_statistics(archive, n_classes=None):
     """The paper's Section 3 numbers recomputed from the authors' archive.
-
     :func:`_section3_statistics` applied to :func:`_archive_scores`, so that every
     number is read exactly as ours is.
-
-    Parameters
-    ----------
-    archive : DataFrame
-        :func:`_archive_table`.
-    n_classes : Series, optional
-        Classes per data set (the archive does not record them).
-
-    Returns
-    -------
-    Series indexed by the ids of :func:`_section3_table`.
+    Parameters: ``archive`` (DataFrame): :func:`_archive_table`; ``n_classes`` (Series,
+    optional): Classes per data set (the archive does not record them).
+    Returns: Series indexed by the ids of :func:`_section3_table`.
     """
     return _section3_statistics(_archive_scores(archive), archive["n"], n_classes)
 
@@ -944,28 +811,17 @@ def _fully_determinate_table(runs, archive=None, classifiers=("BMA-AODE*", "COMP
                             n_splits_archive=10):
     """Data sets on which each credal classifier is never indeterminate, and the number
     of predictions each count rests on.
-
     A data set counts as fully determinate only if not one of its test predictions
     is indeterminate, so the count falls as the number of predictions grows.
-
-    Parameters
-    ----------
-    runs : dict of str -> DataFrame
-        :func:`credal.comparisons.dataset_scores` of each run, keyed by a label.
-    archive : DataFrame, optional
-        :func:`_archive_table` (its predictions are ``folds * n / n_splits_archive``).
-    classifiers : sequence of str
-    n_splits_archive : int
-
-    Returns
-    -------
-    summary : DataFrame
-        Indexed by (source, classifier): ``data sets``, ``fully determinate``,
-        ``predictions per data set (median)`` and ``fully determinate data sets``
-        (each with its number of predictions).
-    per_dataset : DataFrame
-        Indexed by data set: ``n`` and, for every source and classifier, the
-        predictions and how many of them were indeterminate.
+    Parameters: ``runs`` (dict of str -> DataFrame):
+    :func:`credal.comparisons.dataset_scores` of each run, keyed by a label; ``archive``
+    (DataFrame, optional): :func:`_archive_table` (its predictions are ``folds * n /
+    n_splits_archive``); ``classifiers`` (sequence of str); ``n_splits_archive`` (int).
+    Returns: summary : DataFrame Indexed by (source, classifier): ``data sets``, ``fully
+    determinate``, ``predictions per data set (median)`` and ``fully determinate data sets``
+    (each with its number of predictions). per_dataset : DataFrame Indexed by data set:
+    ``n`` and, for every source and classifier, the predictions and how many of them were
+    indeterminate.
     """
     per, rows = {}, []
     sources = dict(runs)
@@ -995,21 +851,13 @@ def _fully_determinate_table(runs, archive=None, classifiers=("BMA-AODE*", "COMP
 
 def _classes_check(sizes, table2=None):
     """Our class counts beside Table 2's, where they differ.
-
     Table 2 counts the classes as the authors' code does, as the largest observed class
     code plus one, so a class that no row has but whose code lies below the largest
     still counts; :func:`credal.datasets.load` keeps only the classes that occur.
-
-    Parameters
-    ----------
-    sizes : DataFrame
-        :func:`_dataset_sizes`.
-    table2 : DataFrame, optional
-        ``corani_table2_datasets`` (read when None).
-
-    Returns
-    -------
-    DataFrame indexed by data set: ``Table 2`` and ``ours``, only the rows that differ.
+    Parameters: ``sizes`` (DataFrame): :func:`_dataset_sizes`; ``table2`` (DataFrame,
+    optional): ``corani_table2_datasets`` (read when None).
+    Returns: DataFrame indexed by data set: ``Table 2`` and ``ours``, only the rows that
+    differ.
     """
     t2 = published("corani_table2_datasets") if table2 is None else table2
     t2 = t2.drop_duplicates("dataset").set_index("dataset")["classes"]
@@ -1268,12 +1116,18 @@ _N_ARCHIVE = {
     "protocol_acc_aode_within": ("protocol", "accuracy", "AODE", "within tolerance"),
     "protocol_det_bma_within": ("protocol", "determinacy", "BMA-AODE*", "within tolerance"),
 }
-#: glue names of the fully determinate counts: (source, classifier)
+#: glue names of the fully determinate counts (``"x of n"``) and of the median predictions
+#: per data set (``_pred``): (source, classifier)
 _N_FULLY = {"fd_archive_bma": (_ARCHIVE_LABEL, "BMA-AODE*"),
+            "fd_archive_bma_pred": (_ARCHIVE_LABEL, "BMA-AODE*"),
             "fd_archive_comp": (_ARCHIVE_LABEL, "COMP-AODE*"),
             "fd_book_bma": (_BOOK_LABEL, "BMA-AODE*"), "fd_book_comp": (_BOOK_LABEL, "COMP-AODE*"),
+            "fd_book_bma_pred": (_BOOK_LABEL, "BMA-AODE*"),
+            "fd_book_comp_pred": (_BOOK_LABEL, "COMP-AODE*"),
             "fd_protocol_bma": (_PROTOCOL_LABEL, "BMA-AODE*"),
-            "fd_protocol_comp": (_PROTOCOL_LABEL, "COMP-AODE*")}
+            "fd_protocol_comp": (_PROTOCOL_LABEL, "COMP-AODE*"),
+            "fd_protocol_bma_pred": (_PROTOCOL_LABEL, "BMA-AODE*"),
+            "fd_protocol_comp_pred": (_PROTOCOL_LABEL, "COMP-AODE*")}
 
 
 def _archive_numbers(t):
@@ -1289,9 +1143,9 @@ def _archive_numbers(t):
             "n/a" if col == "within tolerance" else "none")
     for name, key in _N_FULLY.items():
         r = fully.loc[key] if key in fully.index else None
-        out[name] = "not run" if r is None else f"{r['fully determinate']} of {r['data sets']}"
-        out[name + "_pred"] = "not run" if r is None else \
-            f"{r['predictions per data set (median)']:,.0f}"
+        out[name] = "not run" if r is None else (
+            f"{r['predictions per data set (median)']:,.0f}" if name.endswith("_pred")
+            else f"{r['fully determinate']} of {r['data sets']}")
     return out | {"a_friedman_u65": f"{_ARCHIVE_FRIEDMAN['u65'][1]:.2f}",
                   "a_friedman_u80": f"{_ARCHIVE_FRIEDMAN['u80'][1]:.2f}",
                   "a_friedman_cd": f"{_ARCHIVE_FRIEDMAN['cd_90%']:.3f}"}
@@ -1529,7 +1383,6 @@ def _by_size(index, sizes):
 
 def _paper_means(headline) -> dict:
     """The paper's printed numbers of :func:`_section3_table`, as floats by row id.
-
     Rows without a printed number (or with a bound such as ``<0.01``) are left out;
     the figures draw these values as the paper's lines and points.
     """
@@ -1555,7 +1408,6 @@ _NB_EDGES = [("C", f"A{i}") for i in range(1, 5)]
 def _draw_network(ax, pos, edges, title, highlight=()):
     """Nodes as circles at ``pos`` (name -> (x, y)), edges as arrows, on ``ax``."""
     from matplotlib.patches import Circle, FancyArrowPatch
-
     r = 0.13
     for a, b in edges:
         (x0, y0), (x1, y1) = pos[a], pos[b]
@@ -1580,23 +1432,16 @@ def _draw_network(ax, pos, edges, title, highlight=()):
 
 def _structure_diagrams(kind="figure1"):
     """The network structures of the paper's Figures 1 and 2, drawn anew.
-
-    Parameters
-    ----------
-    kind : {"figure1", "figure2"}
-        ``"figure1"``: naive Bayes (every feature depends on the class only) beside a
-        tree-augmented naive Bayes (TAN, each feature may have one more feature parent,
-        the feature arcs forming a tree). ``"figure2"``: two SPODEs, with super-parent
-        A1 (the paper's Figure 2) and with super-parent A3: every other feature depends
-        on the class and on the super-parent; AODE averages the k such networks.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        Two panels side by side; the class node is blue, super-parents orange.
+    Parameters: ``kind`` ({"figure1", "figure2"}): ``"figure1"``: naive Bayes (every feature
+    depends on the class only) beside a tree-augmented naive Bayes (TAN, each feature may
+    have one more feature parent, the feature arcs forming a tree). ``"figure2"``: two
+    SPODEs, with super-parent A1 (the paper's Figure 2) and with super-parent A3: every
+    other feature depends on the class and on the super-parent; AODE averages the k such
+    networks.
+    Returns: matplotlib.figure.Figure Two panels side by side; the class node is blue,
+    super-parents orange.
     """
     import matplotlib.pyplot as plt
-
     row = {f"A{i}": (float(i - 1), 0.0) for i in range(1, 5)}
     if kind == "figure1":
         pos = {"C": (1.5, 1.55), **row}
@@ -1629,20 +1474,13 @@ def _orders(text):
 
 def _complexity_table(table=None) -> pd.DataFrame:
     """The paper's Table 1 (orders of memory and time), with our reading of each entry.
-
-    Parameters
-    ----------
-    table : DataFrame, optional
-        ``corani_table1_complexity`` (read with :func:`credal.datasets.published` when
-        None).
-
-    Returns
-    -------
-    DataFrame, one row per group of classifiers: the paper's orders for memory (the same
-    when learning and classifying), learning time and the time to classify one
-    instance, then that time for :mod:`credal.aode` (its exact dominance tests) and
-    what dominates the cost. Symbols: n instances, k features (= SPODEs), ℓ classes
-    (the paper's l), v average number of values of a feature.
+    Parameters: ``table`` (DataFrame, optional): ``corani_table1_complexity`` (read with
+    :func:`credal.datasets.published` when None).
+    Returns: DataFrame, one row per group of classifiers: the paper's orders for memory (the
+    same when learning and classifying), learning time and the time to classify one
+    instance, then that time for :mod:`credal.aode` (its exact dominance tests) and what
+    dominates the cost. Symbols: n instances, k features (= SPODEs), ℓ classes (the paper's
+    l), v average number of values of a feature.
     """
     pub = published("corani_table1_complexity") if table is None else table
     ours = {
@@ -1673,27 +1511,13 @@ def _complexity_table(table=None) -> pd.DataFrame:
 
 def _aode_accuracy_scatter(scores, reference="AODE", others=("BMA-AODE", "COMP-AODE")):
     """Figure 3: accuracy of ``reference`` against each of ``others``, per data set.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores`.
-    reference : str
-        Classifier on the vertical axes.
-    others : sequence of str
-        One panel each, on the horizontal axis (two per row).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`;
+    ``reference`` (str): Classifier on the vertical axes; ``others`` (sequence of str): One
+    panel each, on the horizontal axis (two per row).
+    Returns: matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
     ref = _col(scores, reference, "accuracy")
-    ncol = min(2, len(others))
-    nrow = int(np.ceil(len(others) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 3.5 * nrow),
-                             squeeze=False, constrained_layout=True)
+    fig, axes = _grid(len(others), 3.5)
     for ax, other in zip(axes.ravel(), others):
         x = _col(scores, other, "accuracy").reindex(ref.index)
         lo, hi = _limits(x, ref)
@@ -1703,15 +1527,7 @@ def _aode_accuracy_scatter(scores, reference="AODE", others=("BMA-AODE", "COMP-A
         above, below = int((ref > x).sum()), int((ref < x).sum())
         ax.text(0.03, 0.97, f"{reference} higher: {above}\n{other} higher: {below}",
                 transform=ax.transAxes, va="top")
-        ax.set_xlim(lo, hi)
-        ax.set_ylim(lo, hi)
-        ax.set_aspect("equal")
-        ax.set_xlabel(f"accuracy of {other}")
-        ax.set_ylabel(f"accuracy of {reference}")
-        ax.grid(True, lw=0.3, color="0.85")
-        ax.legend(loc="lower right", frameon=False)
-    for ax in axes.ravel()[len(others):]:
-        ax.set_visible(False)
+        _square(ax, lo, hi, f"accuracy of {other}", f"accuracy of {reference}")
     return fig
 
 
@@ -1754,9 +1570,31 @@ def _dot_panel(ax, values, order, xlabel, title, better_below, reference, paper=
     ax.grid(True, axis="x", lw=0.3, color="0.85")
 
 
+def _grid(n, height, **kw):
+    """A figure of ``n`` panels, two per row at the text width; unused panels hidden."""
+    import matplotlib.pyplot as plt
+    ncol = min(2, n)
+    nrow = int(np.ceil(n / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, height * nrow), squeeze=False,
+                             constrained_layout=True, **kw)
+    for ax in axes.ravel()[n:]:
+        ax.set_visible(False)
+    return fig, axes
+
+
+def _square(ax, lo, hi, xlabel, ylabel, **legend):
+    """Equal axes from ``lo`` to ``hi``, labels, a light grid and the legend bottom right."""
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, lw=0.3, color="0.85")
+    ax.legend(loc="lower right", frameon=False, **legend)
+
+
 def _dot_figure(n_rows, n_panels=2):
     import matplotlib.pyplot as plt
-
     height = 2.8 + 0.19 * n_rows
     fig, axes = plt.subplots(1, n_panels, figsize=(TEXT_WIDTH, height), sharey=True,
                              squeeze=False, constrained_layout=True)
@@ -1776,25 +1614,15 @@ def _legend_below(fig, axes):
 def _aode_relative_brier(scores, sizes=None, reference="AODE",
                         others=("BMA-AODE", "COMP-AODE"), paper=None):
     """Figure 4: Brier loss of each of ``others`` divided by that of ``reference``.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores` (needs ``brier``).
-    sizes : DataFrame or Series, optional
-        Data set sizes (column ``n``): rows ordered by size, the smallest on top.
-    reference : str
-    others : sequence of str
-        One panel each, side by side, sharing the data-set axis.
-    paper : dict, optional
-        :func:`_paper_means`: the paper's average increase (``brier_increase_bma``) and
-        reduction (``brier_reduction_comp``), in percent, drawn as ratios.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        Blue points (below 1) are data sets where the classifier beats ``reference``,
-        orange ones where it loses; dashed: our mean ratio, dotted green: the paper's.
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` (needs
+    ``brier``); ``sizes`` (DataFrame or Series, optional): Data set sizes (column ``n``):
+    rows ordered by size, the smallest on top; ``reference`` (str); ``others`` (sequence of
+    str): One panel each, side by side, sharing the data-set axis; ``paper`` (dict,
+    optional): :func:`_paper_means`: the paper's average increase (``brier_increase_bma``)
+    and reduction (``brier_reduction_comp``), in percent, drawn as ratios.
+    Returns: matplotlib.figure.Figure Blue points (below 1) are data sets where the
+    classifier beats ``reference``, orange ones where it loses; dashed: our mean ratio,
+    dotted green: the paper's.
     """
     ref = _col(scores, reference, "brier")
     order = _by_size(ref.index, sizes)
@@ -1815,24 +1643,14 @@ def _aode_relative_brier(scores, sizes=None, reference="AODE",
 
 def _aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*"), paper=None):
     """Determinacy of the credal classifiers against the number of instances.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores`.
-    sizes : DataFrame or Series
-        Number of instances per data set (column ``n``).
-    classifiers : sequence of str
-    paper : dict, optional
-        :func:`_paper_means`: the paper's average determinacies (``det_bma``,
-        ``det_comp``) are drawn as dotted lines in the classifiers' colours.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes``
+    (DataFrame or Series): Number of instances per data set (column ``n``); ``classifiers``
+    (sequence of str); ``paper`` (dict, optional): :func:`_paper_means`: the paper's average
+    determinacies (``det_bma``, ``det_comp``) are drawn as dotted lines in the classifiers'
+    colours.
+    Returns: matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
-
     n = pd.Series(sizes["n"] if isinstance(sizes, pd.DataFrame) else sizes, dtype=float)
     fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.0), constrained_layout=True)
     markers = ["o", "s", "^", "D"]
@@ -1860,36 +1678,21 @@ def _aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*"), pa
 def _aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*"),
                                  counterparts=None, paper=None):
     """Figure 5: precise accuracy on the safe vs the prior-dependent instances.
-
     For each credal classifier, its precise counterpart's accuracy on the instances
     the credal classifier answers with one class (safe) is plotted against its
     accuracy on those it answers with several (prior-dependent); data sets without
     prior-dependent instances are left out.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores`.
-    classifiers : sequence of str
-        Credal classifiers, one panel each (two per row).
-    counterparts : dict, optional
-        Display name of each precise counterpart (default: name without ``*``).
-    paper : dict, optional
-        :func:`_paper_means`: the paper's average accuracies (``safe_bma``,
-        ``prior_dep_bma``, ...) drawn as a green star, our averages as a red cross.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        Marker area grows with the number of prior-dependent instances.
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`;
+    ``classifiers`` (sequence of str): Credal classifiers, one panel each (two per row);
+    ``counterparts`` (dict, optional): Display name of each precise counterpart (default:
+    name without ``*``); ``paper`` (dict, optional): :func:`_paper_means`: the paper's
+    average accuracies (``safe_bma``, ``prior_dep_bma``, ...) drawn as a green star, our
+    averages as a red cross.
+    Returns: matplotlib.figure.Figure Marker area grows with the number of prior-dependent
+    instances.
     """
-    import matplotlib.pyplot as plt
-
     counterparts = counterparts or {}
-    ncol = min(2, len(classifiers))
-    nrow = int(np.ceil(len(classifiers) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 3.9 * nrow),
-                             squeeze=False, constrained_layout=True)
+    fig, axes = _grid(len(classifiers), 3.9)
     for ax, c in zip(axes.ravel(), classifiers):
         p = counterparts.get(c, c.rstrip("*"))
         k = "bma" if c == "BMA-AODE*" else "comp" if c == "COMP-AODE*" else None
@@ -1908,16 +1711,9 @@ def _aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*"
         if ps is not None and pd_ is not None:
             ax.plot([pd_ / 100], [ps / 100], "*", color="tab:green", ms=13,
                     markeredgecolor="black", mew=0.5, label="paper's means")
-        ax.set_xlim(-0.02, 1.02)
-        ax.set_ylim(-0.02, 1.02)
-        ax.set_aspect("equal")
-        ax.set_xlabel("accuracy on prior-dependent")
-        ax.set_ylabel("accuracy on safe instances")
         ax.set_title(f"{p}, instances split by {c}", fontsize=10)
-        ax.grid(True, lw=0.3, color="0.85")
-        ax.legend(loc="lower right", frameon=False, fontsize=9)
-    for ax in axes.ravel()[len(classifiers):]:
-        ax.set_visible(False)
+        _square(ax, -0.02, 1.02, "accuracy on prior-dependent", "accuracy on safe instances",
+                fontsize=9)
     return fig
 
 
@@ -1925,25 +1721,14 @@ def _aode_relative_utility(scores, sizes=None,
                           pairs=(("BMA-AODE*", "BMA-AODE"), ("COMP-AODE*", "COMP-AODE")),
                           utilities=("u65", "u80"), paper=None):
     """Figure 6: utility of each credal classifier over its counterpart's accuracy.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        :func:`credal.comparisons.dataset_scores`.
-    sizes : DataFrame or Series, optional
-        Data set sizes (column ``n``): rows ordered by size, the smallest on top.
-    pairs : sequence of (credal, precise)
-        One panel each, side by side, sharing the data-set axis.
-    utilities : sequence of str
-        One marker each (filled: the first).
-    paper : dict, optional
-        :func:`_paper_means`: the paper's average gains of BMA-AODE* (``rel_u65_bma``,
-        ``rel_u80_bma``) as dotted lines, its "generally under" bound for COMP-AODE*
-        (``rel_high_comp``) as a band from 1.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes``
+    (DataFrame or Series, optional): Data set sizes (column ``n``): rows ordered by size,
+    the smallest on top; ``pairs`` (sequence of (credal, precise)): One panel each, side by
+    side, sharing the data-set axis; ``utilities`` (sequence of str): One marker each
+    (filled: the first); ``paper`` (dict, optional): :func:`_paper_means`: the paper's
+    average gains of BMA-AODE* (``rel_u65_bma``, ``rel_u80_bma``) as dotted lines, its
+    "generally under" bound for COMP-AODE* (``rel_high_comp``) as a band from 1.
+    Returns: matplotlib.figure.Figure
     """
     first = _col(scores, pairs[0][1], "accuracy")
     order = _by_size(first.index, sizes)
@@ -1969,33 +1754,19 @@ def _aode_relative_utility(scores, sizes=None,
 
 def _aode_friedman_ranks(ranks, classifiers, utilities=None):
     """Figure 7: average Friedman ranks with critical-difference bars.
-
     Each classifier's average rank is a dot; around it, one bar per level spans
     ``rank ± CD/2``, so two classifiers differ significantly at that level when
     their bars of that level do not overlap (the paper's display).
-
-    Parameters
-    ----------
-    ranks : DataFrame
-        The ``ranks`` table of :func:`_friedman_tables` (one row per
-        utility; columns = classifiers and ``cd_<level>``).
-    classifiers : sequence of str
-    utilities : sequence of str, optional
-        Rows of ``ranks`` to draw, one panel each (two per row; default: all).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
+    Parameters: ``ranks`` (DataFrame): The ``ranks`` table of :func:`_friedman_tables` (one
+    row per utility; columns = classifiers and ``cd_<level>``); ``classifiers`` (sequence of
+    str); ``utilities`` (sequence of str, optional): Rows of ``ranks`` to draw, one panel
+    each (two per row; default: all).
+    Returns: matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
     utilities = list(ranks.index) if utilities is None else list(utilities)
     levels = [c for c in ranks.columns if str(c).startswith("cd_")]
     k = len(classifiers)
-    ncol = min(2, len(utilities))
-    nrow = int(np.ceil(len(utilities) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, (1.4 + 0.45 * k) * nrow),
-                             squeeze=False, constrained_layout=True, sharey=True)
+    fig, axes = _grid(len(utilities), 1.4 + 0.45 * k, sharey=True)
     # thin bars for the first level (e.g. 95%), thicker for the next ones
     widths = np.linspace(1.5, 5.0, len(levels)) if levels else []
     for ax, u in zip(axes.ravel(), utilities):
@@ -2015,8 +1786,6 @@ def _aode_friedman_ranks(ranks, classifiers, utilities=None):
         ax.set_ylabel("classifier")
         ax.set_title(f"ranks under {u}", fontsize=10)
         ax.grid(True, axis="x", lw=0.3, color="0.85")
-    for ax in axes.ravel()[len(utilities):]:
-        ax.set_visible(False)
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), frameon=False)
     return fig
@@ -2024,22 +1793,13 @@ def _aode_friedman_ranks(ranks, classifiers, utilities=None):
 
 def _aode_bayesian_comparisons(table):
     """Bayesian signed-rank posterior probabilities of paired comparisons.
-
-    Parameters
-    ----------
-    table : DataFrame
-        :func:`_wilcoxon_table` (or
-        :func:`credal.comparisons.paired_comparisons`): ``label``, ``p_a_better``,
-        ``p_rope``, ``p_b_better``.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        One stacked bar per comparison: P(a better), P(practically equivalent),
-        P(b better).
+    Parameters: ``table`` (DataFrame): :func:`_wilcoxon_table` (or
+    :func:`credal.comparisons.paired_comparisons`): ``label``, ``p_a_better``, ``p_rope``,
+    ``p_b_better``.
+    Returns: matplotlib.figure.Figure One stacked bar per comparison: P(a better),
+    P(practically equivalent), P(b better).
     """
     import matplotlib.pyplot as plt
-
     t = table.dropna(subset=["p_a_better"])
     y = np.arange(len(t))[::-1]
     fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 1.2 + 0.3 * len(t)), constrained_layout=True)
@@ -2066,28 +1826,13 @@ def _short_label(label):
 
 def _aode_archive_scatter(comparison, measures=("determinacy", "accuracy", "u65"), k=2):
     """Ours against the authors' archive, one point per data set and classifier.
-
-    Parameters
-    ----------
-    comparison : DataFrame
-        :func:`_archive_comparison`.
-    measures : sequence of str
-        One panel each (two per row).
-    k : int
-        Name the ``k`` data sets farthest from the identity line in each panel.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        The authors' figure on the horizontal axis, ours on the vertical; points on
-        the identity line agree.
+    Parameters: ``comparison`` (DataFrame): :func:`_archive_comparison`; ``measures``
+    (sequence of str): One panel each (two per row); ``k`` (int): Name the ``k`` data sets
+    farthest from the identity line in each panel.
+    Returns: matplotlib.figure.Figure The authors' figure on the horizontal axis, ours on
+    the vertical; points on the identity line agree.
     """
-    import matplotlib.pyplot as plt
-
-    ncol = min(2, len(measures))
-    nrow = int(np.ceil(len(measures) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 3.5 * nrow),
-                             squeeze=False, constrained_layout=True)
+    fig, axes = _grid(len(measures), 3.5)
     markers = ["o", "s", "^", "D", "v"]
     for ax, m in zip(axes.ravel(), measures):
         part = comparison[comparison["measure"] == m].dropna(subset=["ours", "theirs"])
@@ -2102,14 +1847,6 @@ def _aode_archive_scatter(comparison, measures=("determinacy", "accuracy", "u65"
         for _, r in far.iterrows():
             ax.annotate(r["dataset"].replace("_", " "), (r["theirs"], r["ours"]),
                         fontsize=9, color="0.3", xytext=(4, -10), textcoords="offset points")
-        ax.set_xlim(lo, hi)
-        ax.set_ylim(lo, hi)
-        ax.set_aspect("equal")
         ax.set_title(m, fontsize=10)
-        ax.set_xlabel(f"{m}, authors' archive")
-        ax.set_ylabel(f"{m}, ours")
-        ax.grid(True, lw=0.3, color="0.85")
-        ax.legend(loc="lower right", frameon=False, fontsize=9)
-    for ax in axes.ravel()[len(measures):]:
-        ax.set_visible(False)
+        _square(ax, lo, hi, f"{m}, authors' archive", f"{m}, ours", fontsize=9)
     return fig
