@@ -92,10 +92,10 @@ LARGEST = ("nursery", "pendigits", "kr_vs_kp", "waveform", "page_blocks", "hypot
 
 def chapter(names=LARGEST, folds=50):
     """CPU seconds of one fold per classifier (and preprocessing) of the chapter."""
-    from credal.chapters.credal_aode import classifiers as paper_classifiers
+    from credal.chapters.credal_aode import classifiers
 
     warnings.filterwarnings("ignore", message="The least populated class")
-    est = paper_classifiers()
+    est = classifiers()
     cols = ["prep"] + list(est)
     print(f"{'data set':12s}" + "".join(f"{c:>11s}" for c in cols) + f"{'total':>9s}")
     totals = np.zeros(len(cols))

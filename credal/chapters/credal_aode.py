@@ -45,8 +45,8 @@ _COUNTERPARTS = {"BMA-AODE*": "BMA-AODE", "COMP-AODE*": "COMP-AODE"}
 
 
 def classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alpha=1.0,
-                      cdt_s=1.0, joint_check=False, posterior_floor=None,
-                      likelihood_floor=None, ensembles_only=False):
+                cdt_s=1.0, joint_check=False, posterior_floor=None,
+                likelihood_floor=None, ensembles_only=False):
     """The eight classifiers of the chapter, keyed by the paper's names.
 
     Every ensemble uses the authors' parameter prior: FullBNT's "BDeu" spreads the
@@ -137,7 +137,7 @@ def _authors_protocol_data(names):
 
 
 def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_large=2,
-                         large_n=1000, max_n=None, random_state=0, n_jobs=1, cache_dir=None):
+                          large_n=1000, max_n=None, random_state=0, n_jobs=1, cache_dir=None):
     """Cross-validation under the authors' protocol (:data:`_AUTHORS_PROTOCOL`).
     Parameters: ``names`` (list of str): Catalogue names; ``classifiers`` (dict of str ->
     estimator): E.g. :func:`classifiers` with the authors' floors and
@@ -505,7 +505,7 @@ _FRIEDMAN_PUBLISHED_90 = {("u65", frozenset({"COMP-AODE*", "CMA"})): "COMP-AODE*
 
 
 def _friedman_tables(scores, classifiers=_FRIEDMAN_CLASSIFIERS, utilities=("u65", "u80"),
-                    alphas=(0.05, 0.10)):
+                     alphas=(0.05, 0.10)):
     """Friedman ranks and Nemenyi pairs of the paper's Figure 7, beside its statements.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`;
     ``classifiers`` (sequence of str); ``utilities`` (sequence of str); ``alphas`` (sequence
@@ -609,7 +609,7 @@ def _settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s):
 
 
 def _reference_check(scores, references=("AODE", "AODE (joint)"), challenger="COMP-AODE",
-                    credal="COMP-AODE*", bma="BMA-AODE"):
+                     credal="COMP-AODE*", bma="BMA-AODE"):
     """How the comparisons with AODE depend on how AODE averages its SPODEs.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` of a run
     with every classifier named; ``references`` (sequence of str): AODE variants (the
@@ -808,7 +808,7 @@ def _archive_statistics(archive, n_classes=None):
 
 
 def _fully_determinate_table(runs, archive=None, classifiers=("BMA-AODE*", "COMP-AODE*"),
-                            n_splits_archive=10):
+                             n_splits_archive=10):
     """Data sets on which each credal classifier is never indeterminate, and the number
     of predictions each count rests on.
     A data set counts as fully determinate only if not one of its test predictions
@@ -1612,7 +1612,7 @@ def _legend_below(fig, axes):
 
 
 def _aode_relative_brier(scores, sizes=None, reference="AODE",
-                        others=("BMA-AODE", "COMP-AODE"), paper=None):
+                         others=("BMA-AODE", "COMP-AODE"), paper=None):
     """Figure 4: Brier loss of each of ``others`` divided by that of ``reference``.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` (needs
     ``brier``); ``sizes`` (DataFrame or Series, optional): Data set sizes (column ``n``):
@@ -1676,7 +1676,7 @@ def _aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*"), pa
 
 
 def _aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*"),
-                                 counterparts=None, paper=None):
+                                  counterparts=None, paper=None):
     """Figure 5: precise accuracy on the safe vs the prior-dependent instances.
     For each credal classifier, its precise counterpart's accuracy on the instances
     the credal classifier answers with one class (safe) is plotted against its
@@ -1718,8 +1718,8 @@ def _aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*"
 
 
 def _aode_relative_utility(scores, sizes=None,
-                          pairs=(("BMA-AODE*", "BMA-AODE"), ("COMP-AODE*", "COMP-AODE")),
-                          utilities=("u65", "u80"), paper=None):
+                           pairs=(("BMA-AODE*", "BMA-AODE"), ("COMP-AODE*", "COMP-AODE")),
+                           utilities=("u65", "u80"), paper=None):
     """Figure 6: utility of each credal classifier over its counterpart's accuracy.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes``
     (DataFrame or Series, optional): Data set sizes (column ``n``): rows ordered by size,
