@@ -240,7 +240,7 @@ def main():
 
 def artificial(repeat):
     """Engine-style calls on artificial data: distinct rows vs every row."""
-    from credal import naive
+    from credal import _tables
     from credal.chapters.likelihood_ncc import draw_naive_parameters, sample_naive
 
     params = draw_naive_parameters(np.random.default_rng(0))
@@ -265,7 +265,7 @@ def artificial(repeat):
     t_ours, a = best_time(ours, repeat)
     t_base, b = best_time(every_row, repeat)
     same = all(np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1]) for x, y in zip(a, b))
-    n_distinct = len(naive._unique_rows(codes, models[0].n_values_)[0])
+    n_distinct = len(_tables.unique_rows(codes, models[0].n_values_)[0])
     print("\nartificial study, one experiment (10 000 test rows, "
           f"{n_distinct} distinct; 4 LNCC + 4 NCC, predict and predict_set each):")
     print(f"  distinct rows {t_ours:8.3f} s   every row, every call {t_base:8.3f} s   "

@@ -28,6 +28,7 @@ parent varies fastest), as in pgmpy's BIF reader.
 
 from __future__ import annotations
 
+import math
 import numbers
 import re
 from pathlib import Path
@@ -48,6 +49,7 @@ __all__ = [
     "exact_marginal",
     "choose_class_node",
     "split_class",
+    "MAX_BIF_CELLS",
     # building blocks of the lazily generated networks, for studies that sample
     # many random networks in batches (the exact-model-averaging chapter)
     "GOLDEN_GAMMA",
@@ -65,6 +67,10 @@ NETWORK_NAMES = tuple(_NETWORK_FILES)
 _ROW_SUM_TOL = 1e-6
 # Lazily generated CPTs are materialised on request only up to this many columns.
 _MAX_MATERIALISED_CONFIGS = 1 << 22
+#: Largest conditional probability table :func:`read_bif` accepts, in cells (parent
+#: configurations x states): 2**24 cells are 128 MiB of float64, far beyond any published
+#: network (HEPAR II's largest table has 1,152 cells) and small enough to allocate safely.
+MAX_BIF_CELLS = 1 << 24
 
 
 # --------------------------------------------------------------------------------------
@@ -706,7 +712,8 @@ def read_bif(path, name=None) -> BayesianNetwork:
     ValueError
         With file and line, for malformed input, unknown variables or states,
         missing or repeated parent configurations (a ``table`` after rows or another
-        table), non-finite values, rows that do not sum to one, or cycles.
+        table), non-finite values, rows that do not sum to one, cycles, or a table of
+        more than :data:`MAX_BIF_CELLS` cells (checked before anything is allocated).
     """
     path = Path(path)
     tk = _Tokens(path.read_text(), path)
@@ -732,7 +739,8 @@ def read_bif(path, name=None) -> BayesianNetwork:
                     tk.expect("discrete")
                     tk.expect("[")
                     cnt, cline = tk.next("a number of states")
-                    if not cnt.isdigit() or int(cnt) < 1:
+                    # ASCII digits only: str.isdigit() also accepts "²", which int() refuses
+                    if not re.fullmatch(r"[0-9]+", cnt) or int(cnt) < 1:
                         raise tk.error(f"bad number of states {cnt!r}", cline)
                     tk.expect("]")
                     tk.expect("{")
@@ -786,7 +794,13 @@ def read_bif(path, name=None) -> BayesianNetwork:
                 raise tk.error(f"probability block for {child!r} repeats a variable", cline)
             r = len(var_states[child])
             pcard = [len(var_states[p]) for p in pars]
-            n_cfg = int(np.prod(pcard)) if pars else 1
+            # Python integers: a product of many cardinalities overflows int64 silently
+            n_cfg = math.prod(pcard)
+            if n_cfg * r > MAX_BIF_CELLS:
+                raise tk.error(
+                    f"probability of {child!r}: its table would have {n_cfg:,} parent "
+                    f"configurations x {r} states = {n_cfg * r:,} cells, more than the "
+                    f"reader's limit of {MAX_BIF_CELLS:,} (credal.networks.MAX_BIF_CELLS)", cline)
             table = np.full((n_cfg, r), np.nan)
             seen = np.zeros(n_cfg, dtype=bool)
             default = None

@@ -447,3 +447,42 @@ def test_forward_sample_of_joined_uniforms_joins_the_samples():
                                       sample(net, 40, np.random.default_rng(s), as_frame=False))
 
 
+
+
+def _bif_with_parents(tmp_path, n_parents, states="2"):
+    parents = [f"P{i}" for i in range(n_parents)]
+    text = "network n { }\n"
+    for v in parents + ["C"]:
+        text += f"variable {v} {{\n  type discrete [ {states} ] {{ a, b }};\n}}\n"
+    for v in parents:
+        text += f"probability ( {v} ) {{\n  table 0.5, 0.5;\n}}\n"
+    text += f"probability ( C | {', '.join(parents)} ) {{\n  default 0.5, 0.5;\n}}\n"
+    path = tmp_path / "wide.bif"
+    path.write_text(text)
+    return path, text.count("\n") - 2  # the line of the wide probability block
+
+
+@pytest.mark.parametrize("n_parents", [24, 30, 63, 64, 200])
+def test_bif_table_beyond_the_limit_is_refused_before_allocation(tmp_path, n_parents):
+    from credal.networks import MAX_BIF_CELLS, read_bif
+    path, line = _bif_with_parents(tmp_path, n_parents)
+    cells = 2 ** n_parents * 2
+    assert cells > MAX_BIF_CELLS
+    with pytest.raises(ValueError, match=rf"wide\.bif:{line}: .*{cells:,} cells, more than the "
+                                         r"reader's limit"):
+        read_bif(path)
+
+
+def test_bif_table_within_the_limit_reads(tmp_path):
+    from credal.networks import read_bif
+    path, _ = _bif_with_parents(tmp_path, 12)
+    net = read_bif(path)
+    assert net.n_nodes == 13
+
+
+@pytest.mark.parametrize("count", ["\u00b2", "\u0662", "2.0", "0"])
+def test_bif_state_count_must_be_ascii_digits(tmp_path, count):
+    from credal.networks import read_bif
+    path, _ = _bif_with_parents(tmp_path, 1, states=count)
+    with pytest.raises(ValueError, match=r"wide\.bif:\d+: bad number of states"):
+        read_bif(path)

@@ -505,32 +505,13 @@ def comparison_layout(df: pd.DataFrame, *, label, published="published", ours="o
         out[str(c)] = format_table(d[[c]], digits=digits, index=False).iloc[:, 0].tolist()
     pub_cells, our_cells, tol_cells = [], [], []
     for _, row in d.iterrows():
-        p, o = row[published], row[ours]
-        t = row[tolerance] if tolerance else None
-        numbers = [x for x in (p, o) if _is_number(x) and not _is_missing(x)
-                   and np.isfinite(float(x))]
-        if numbers:
-            ref = next((abs(float(x)) for x in numbers if float(x) != 0), 0.0)
-            if all(float(x) == round(float(x)) for x in numbers):
-                dec = 0
-            else:
-                dec = int(np.clip(digits - 1 - math.floor(math.log10(ref)), 0, max_decimals)) \
-                    if ref else max_decimals
-        else:
-            dec = 2
-
-        def cell(x, decimals=dec):
-            if _is_missing(x):
-                return MISSING
-            return format_number(x, decimals) if _is_number(x) else str(x)
-        pub_cells.append(cell(p))
-        our_cells.append(cell(o))
+        p_cell, o_cell, t_cell = _comparison_cells(row[published], row[ours],
+                                                   row[tolerance] if tolerance else None,
+                                                   digits, max_decimals)
+        pub_cells.append(p_cell)
+        our_cells.append(o_cell)
         if tolerance:
-            if _is_number(t) and not _is_missing(t) and 0 < float(t) < 10 ** (-dec):
-                tdec = min(max_decimals + 2, -math.floor(math.log10(float(t))))
-                tol_cells.append(cell(t, max(dec, tdec)))
-            else:
-                tol_cells.append(cell(t))
+            tol_cells.append(t_cell)
     out[str(published)], out[str(ours)] = pub_cells, our_cells
     if tolerance:
         out[str(tolerance)] = tol_cells
@@ -540,6 +521,32 @@ def comparison_layout(df: pd.DataFrame, *, label, published="published", ours="o
     if note and note in d.columns:
         out[str(note)] = ["" if _is_missing(x) else str(x) for x in d[note]]
     return pd.DataFrame(out, dtype=object)
+
+
+def _comparison_cells(p, o, t, digits, max_decimals):
+    """Published, ours and tolerance of one row as text, to the published value's digits."""
+    numbers = [x for x in (p, o) if _is_number(x) and not _is_missing(x)
+               and np.isfinite(float(x))]
+    if numbers:
+        ref = next((abs(float(x)) for x in numbers if float(x) != 0), 0.0)
+        if all(float(x) == round(float(x)) for x in numbers):
+            dec = 0
+        else:
+            dec = int(np.clip(digits - 1 - math.floor(math.log10(ref)), 0, max_decimals)) \
+                if ref else max_decimals
+    else:
+        dec = 2
+
+    def cell(x, decimals=dec):
+        if _is_missing(x):
+            return MISSING
+        return format_number(x, decimals) if _is_number(x) else str(x)
+    if _is_number(t) and not _is_missing(t) and 0 < float(t) < 10 ** (-dec):
+        tdec = min(max_decimals + 2, -math.floor(math.log10(float(t))))
+        t_cell = cell(t, max(dec, tdec))
+    else:
+        t_cell = cell(t)
+    return cell(p), cell(o), t_cell
 
 
 def comparison_table(df: pd.DataFrame, notebook: str, table: str, *, label,

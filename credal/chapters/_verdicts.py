@@ -437,7 +437,9 @@ class Reading:
 
     ``value`` is ours; ``se``, ``spread``, ``n_ours``, ``se_published``, ``n_published``,
     ``extra`` / ``extra_why`` and ``rounding`` are passed to :func:`tolerance` when given;
-    ``note`` is added to the row's note after the declaration's own.
+    ``note`` is added to the row's note after the declaration's own.  ``published`` is for
+    a statement whose number depends on the run (the paper says "all" of its settings: the
+    number of settings run); the declaration's ``Published`` still names the statement.
     """
 
     value: float
@@ -450,6 +452,7 @@ class Reading:
     extra_why: str = ""
     rounding: float | None = None
     note: str = ""
+    published: float | None = None
 
 
 @dataclass(frozen=True)
@@ -485,8 +488,9 @@ class Headline:
         available, or the number cannot come from the authors' own data); makes the
         verdict "not comparable".
     differs_why : str, optional
-        When set (even to ""), a row outside its tolerance gets "differs by <gap>" and
-        this reason in its note.
+        When set (even to ""), a row outside its tolerance gets "differs by <gap>" (or
+        only "differs" with ``differs_gap=False``) and this reason in its note.
+    differs_gap : bool, default True
     """
 
     quantity: str
@@ -502,6 +506,7 @@ class Headline:
     extra_why: str = ""
     not_comparable: str = ""
     differs_why: str | None = None
+    differs_gap: bool = True
 
     def check(self) -> None:
         """Raise ValueError if the declaration is incomplete (see :meth:`Headlines.check`)."""
@@ -525,6 +530,8 @@ class Headline:
         if not isinstance(reading, Reading):
             reading = Reading(float(reading))
         pub = self.published.value() if self.published is not None else np.nan
+        if reading.published is not None:
+            pub = float(reading.published)
         printed = self.printed
         rounding = reading.rounding if reading.rounding is not None else self.rounding
         if printed is None and rounding is None and self.published is not None:
@@ -541,8 +548,8 @@ class Headline:
         ours = float(reading.value)
         if (self.differs_why is not None and np.isfinite(pub) and np.isfinite(ours)
                 and abs(ours - pub) > float(tol) + 1e-12):
-            note = f"{note}; differs by {ours - pub:+.3g}" + (
-                f": {self.differs_why}" if self.differs_why else "")
+            gap = f" by {ours - pub:+.3g}" if self.differs_gap else ""
+            note = f"{note}; differs{gap}" + (f": {self.differs_why}" if self.differs_why else "")
         row = {"quantity": self.quantity, "published": pub, "ours": ours, "tolerance": tol,
                "unit": self.unit, "note": note}
         if self.not_comparable:

@@ -37,7 +37,7 @@ from credal.chapters._display import (
 from credal.chapters._verdicts import headline_table, tolerance
 from credal.experiments import cross_validate, holdout_item
 from credal.idm import idm_interval
-from credal.naive import _LOG_TIE, LNCC, NCC, NaiveBayes
+from credal.naive import LNCC, LOG_TIE, NCC, NaiveBayes
 
 __all__ = [
     # classifiers
@@ -552,7 +552,7 @@ def _epsilon_threshold(X, y, x, tol=1e-12):
     """Smallest epsilon at which NCC_eps makes class 0 dominate class 1 (bisection;
     the lower dominance ratio is non-decreasing in epsilon)."""
     def dom(e):
-        return NCC(epsilon=e).fit(X, y).dominance_log_ratio(x)[0, 0, 1] > _LOG_TIE
+        return NCC(epsilon=e).fit(X, y).dominance_log_ratio(x)[0, 0, 1] > LOG_TIE
 
     if not dom(1.0):
         return float("nan")

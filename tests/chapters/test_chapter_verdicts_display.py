@@ -399,3 +399,79 @@ def test_long_tokens_get_break_opportunities_short_ones_do_not():
                                                      "NCC_0.25"]}))
     assert "data/<wbr>raw/<wbr>uci/<wbr>breast-<wbr>cancer-<wbr>wisconsin.<wbr>data" in html
     assert ">NCC_0.25<" in html
+
+
+# --------------------------------------------------------------------------- declarations
+
+_SGL = _verdicts.Published("antonucci_headline_numbers",
+                           {"quantity": "average single-accuracy (Sgl-acc)",
+                            "classifier": "NCC_0.05"})
+
+
+def test_published_reads_the_value_and_its_printed_digits():
+    assert _SGL.value() == pytest.approx(84.2)
+    assert _SGL.printed() == "84.2"
+    scaled = _verdicts.Published(_SGL.table, _SGL.where, scale=0.01)
+    assert scaled.value() == pytest.approx(0.842)
+    both = _verdicts.Published("antonucci_headline_numbers",
+                               {"quantity": "average single-accuracy (Sgl-acc)"}, reduce="mean")
+    assert both.value() == pytest.approx(_verdicts.published_text(
+        "antonucci_headline_numbers").query("quantity == 'average single-accuracy (Sgl-acc)'")
+        ["value"].astype(float).mean())
+
+
+@pytest.mark.parametrize("where, reduce, match", [
+    ({"quantity": "no such quantity"}, None, "no row"),
+    ({"quantity": "average single-accuracy (Sgl-acc)"}, None, "2 rows"),
+    ({"nope": 1}, None, "no column 'nope'"),
+])
+def test_published_refuses_what_it_cannot_find(where, reduce, match):
+    with pytest.raises(KeyError, match=match):
+        _verdicts.Published("antonucci_headline_numbers", where, reduce=reduce).value()
+
+
+def _tables():
+    return {"avg": pd.DataFrame({"classifier": ["NCC_0.05", "LNCC_0.75"], "sgl": [84.0, 85.0],
+                                 "se": [0.1, 0.2]}).set_index("classifier")}
+
+
+def test_headlines_judge_one_declaration_per_number():
+    rows = (
+        _verdicts.Headline("Sgl-acc of NCC", _SGL, _verdicts.Cell("avg", {"classifier": "NCC_0.05"},
+                                                                   "sgl", se="se"),
+                           unit="percent", note="mean over data sets", differs_why="ours"),
+        _verdicts.Headline("Sgl-acc of NCC, far", _SGL,
+                           lambda t: _verdicts.Reading(80.0, se=0.1, note="a reading's note"),
+                           unit="percent", differs_why=""),
+        _verdicts.Headline("left out", _SGL, lambda t: None),
+        _verdicts.Headline("no number", None, lambda t: 1.0,
+                           not_comparable="the paper prints no number"),
+    )
+    h = _verdicts.Headlines("P (2011)", "nb", rows)
+    h.check()
+    df = h.judge(_tables())
+    assert list(df.columns) == _verdicts.HEADLINE_COLUMNS + ["verdict"]
+    assert df["quantity"].tolist() == ["Sgl-acc of NCC", "Sgl-acc of NCC, far", "no number"]
+    assert df["verdict"].tolist() == ["reproduced", "differs", "not comparable"]
+    tol = 3 * 0.1 + 0.05  # 3 x SE ours + half a unit of the printed "84.2"
+    assert df["tolerance"].iloc[0] == pytest.approx(tol)
+    assert df["note"].iloc[0] == f"mean over data sets; tolerance {tol:.3g} = 3 x sqrt(SE ours " \
+                                 "0.1^2 + SE published 0^2) + rounding 0.05"
+    assert df["note"].iloc[1].startswith("a reading's note; differs by -4.2; tolerance")
+    assert "the paper prints no number" in df["note"].iloc[2]
+    only = h.judge(_tables(), only=lambda d: d.quantity.endswith("far"))
+    assert only["quantity"].tolist() == ["Sgl-acc of NCC, far"]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(published=None), "no published value and no reason"),
+    (dict(extra=1.0), "needs its reason"),
+    (dict(ours=3.0), "Cell or a callable"),
+    (dict(published=_verdicts.Published("antonucci_headline_numbers", {"quantity": "x"})), "no row"),
+])
+def test_headline_check_refuses_incomplete_declarations(kwargs, match):
+    base = dict(quantity="q", published=_SGL, ours=lambda t: 1.0)
+    with pytest.raises((ValueError, KeyError), match=match):
+        _verdicts.Headline(**{**base, **kwargs}).check()
+    with pytest.raises(ValueError, match="declared twice"):
+        _verdicts.Headlines("P", "nb", (_verdicts.Headline(**base),) * 2).check()
