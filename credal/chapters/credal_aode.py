@@ -107,38 +107,24 @@ def classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alpha=1.0,
     return out
 
 
+_line_up = classifiers  # for :func:`run`, whose argument has the same name
 #: the protocol the authors actually ran (their archive and code; the paper states 10
 #: runs of 5-fold cross-validation): 10 folds, 5 runs up to ``large_n`` rows and 2 runs
 #: above, missing values imputed and numeric features MDL-discretised on all rows
 #: before the cross-validation, SPODE posteriors floored at 1e-4 and each true-class
-#: probability at 0.01 inside the conditional log-likelihoods
-_AUTHORS_PROTOCOL = dict(n_splits=10, runs_small=5, runs_large=2, large_n=1000,
-                        posterior_floor=1e-4, likelihood_floor=0.01)
-
-
-def _authors_protocol_data(names):
-    """The data sets preprocessed as the authors did, on all rows at once.
-    Weka's ReplaceMissingValues then its supervised (MDL) Discretize ran on each whole
-    data set before the cross-validation; here the imputation and the MDL
-    discretisation of :func:`credal.preprocessing.make_preprocessor` are fitted on all
-    rows.  Features left with one value are kept, as Weka keeps them.
-    Parameters: ``names`` (list of str).
-    Returns: list of (name, X, y) Items for :func:`credal.experiments.cross_validate` (rows
-    with a missing class dropped first).
-    """
-    items = []
-    for name in names:
-        d = load(name)
-        keep = d.y.notna().to_numpy()
-        X, y = d.X.loc[keep].reset_index(drop=True), d.y.loc[keep].reset_index(drop=True)
-        prep = make_preprocessor(impute=True, discretize="mdl", drop_single=False)
-        items.append((name, prep.fit_transform(X, y), y))
-    return items
+#: probability at 0.01 inside the conditional log-likelihoods (these floors here; the runs
+#: are the defaults of :func:`_authors_protocol_run`)
+_AUTHORS_PROTOCOL = dict(posterior_floor=1e-4, likelihood_floor=0.01)
 
 
 def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_large=2,
                           large_n=1000, max_n=None, random_state=0, n_jobs=1, cache_dir=None):
     """Cross-validation under the authors' protocol (:data:`_AUTHORS_PROTOCOL`).
+    Weka's ReplaceMissingValues then its supervised (MDL) Discretize ran on each whole
+    data set before the cross-validation; here the imputation and the MDL
+    discretisation of :func:`credal.preprocessing.make_preprocessor` are fitted on all
+    rows (rows with a missing class dropped first).  Features left with one value are
+    kept, as Weka keeps them.
     Parameters: ``names`` (list of str): Catalogue names; ``classifiers`` (dict of str ->
     estimator): E.g. :func:`classifiers` with the authors' floors and
     ``ensembles_only=True``; ``n_splits``, ``runs_small``, ``runs_large``, ``large_n``:
@@ -150,20 +136,26 @@ def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_la
     Returns: credal.experiments.CVResult Folds of both groups together, without per-instance
     predictions.
     """
-    items = [it for it in _authors_protocol_data(names)
-             if not max_n or len(it[2]) <= max_n]
+    items = []
+    for name in names:
+        d = load(name)
+        keep = d.y.notna().to_numpy()
+        X, y = d.X.loc[keep].reset_index(drop=True), d.y.loc[keep].reset_index(drop=True)
+        if not max_n or len(y) <= max_n:
+            prep = make_preprocessor(impute=True, discretize="mdl", drop_single=False)
+            items.append((name, prep.fit_transform(X, y), y))
     if not items:
         raise ValueError(f"no data set left with at most max_n={max_n} rows")
     folds, classes = [], {}
     for group, runs in (([it for it in items if len(it[2]) <= large_n], runs_small),
                         ([it for it in items if len(it[2]) > large_n], runs_large)):
-        if not group:
-            continue
-        res = cross_validate(classifiers, group, n_splits=n_splits, n_repeats=runs,
-                             random_state=random_state, preprocessing=None, n_jobs=n_jobs,
-                             cache_dir=cache_dir, progress=False, keep_predictions=False)
-        folds.append(res.folds)
-        classes.update(res.classes)
+        if group:
+            res = cross_validate(classifiers, group, n_splits=n_splits, n_repeats=runs,
+                                 random_state=random_state, preprocessing=None,
+                                 n_jobs=n_jobs, cache_dir=cache_dir, progress=False,
+                                 keep_predictions=False)
+            folds.append(res.folds)
+            classes.update(res.classes)
     return CVResult(predictions=pd.DataFrame(), folds=pd.concat(folds, ignore_index=True),
                     classes=classes)
 
@@ -223,79 +215,53 @@ def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
     bma, comp = classifiers["BMA-AODE"], classifiers["COMP-AODE"]
     settings = dict(epsilon=comp.epsilon, prune_factor=bma.prune_factor, s=comp.s)
     protocol = None
-    if protocol_run:
-        runs = {k: _AUTHORS_PROTOCOL[k] for k in ("n_splits", "runs_small", "runs_large",
-                                                  "large_n")}
+    if protocol_run:  # AODE and the four ensembles with the authors' probability floors
         protocol = _authors_protocol_run(
-            names, _protocol_classifiers(**settings), **runs, max_n=protocol_max_n,
-            random_state=random_state, n_jobs=n_jobs, cache_dir=cache_dir)
+            names, _line_up(**settings, ensembles_only=True, **_AUTHORS_PROTOCOL),
+            max_n=protocol_max_n, random_state=random_state, n_jobs=n_jobs,
+            cache_dir=cache_dir)
     return dict(main=main, protocol=protocol, n_datasets=len(names), n_splits=n_splits,
                 n_repeats=n_repeats, rope=rope, bayes_samples=bayes_samples,
                 bayes_seed=bayes_seed, **settings)
 
 
-def _protocol_classifiers(epsilon, prune_factor, s):
-    """AODE and the four ensembles with the authors' probability floors."""
-    return classifiers(epsilon=epsilon, prune_factor=prune_factor, s=s, ensembles_only=True,
-                       posterior_floor=_AUTHORS_PROTOCOL["posterior_floor"],
-                       likelihood_floor=_AUTHORS_PROTOCOL["likelihood_floor"])
-
-
 # ---------------------------------------------------------------------- tables
 
 _W = "Wilcoxon p-value, "
-#: every paired comparison of the paper's Section 3, with the row of
-#: ``corani_headline_numbers.csv`` that states its outcome (None: the paper gives no
-#: p-value) and the classifier the paper says is better (None: no direction claimed)
+_ODD = ("comp_bma_star", "u80")  # the paper gives a difference, no direction, here
+#: every paired comparison of the paper's Section 3 (Sections 3.3-3.4: u65 then u80 for
+#: each pair), with the row of ``corani_headline_numbers.csv`` that states its outcome
+#: (None: the paper gives no p-value) and the classifier the paper says is better (None:
+#: no direction claimed)
 _COMPARISONS = (
-    dict(id="acc_aode_bma", section="3.1", label="accuracy: AODE vs BMA-AODE",
-         a="AODE", b="BMA-AODE", metric="accuracy", claim="a",
-         published=(_W + "accuracy, AODE higher than BMA-AODE", "AODE vs BMA-AODE")),
-    dict(id="brier_aode_bma", section="3.1", label="Brier loss: AODE vs BMA-AODE",
-         a="AODE", b="BMA-AODE", metric="brier", higher_is_better=False, claim="a",
-         published=None),
-    dict(id="acc_comp_aode", section="3.1", label="accuracy: COMP-AODE vs AODE",
-         a="COMP-AODE", b="AODE", metric="accuracy", claim=None,
-         published=("accuracy difference COMP-AODE vs AODE", "COMP-AODE vs AODE")),
-    dict(id="brier_comp_aode", section="3.1", label="Brier loss: COMP-AODE vs AODE",
-         a="COMP-AODE", b="AODE", metric="brier", higher_is_better=False, claim="a",
-         published=(_W + "Brier loss, COMP-AODE lower than AODE", "COMP-AODE vs AODE")),
-    dict(id="safe_bma", section="3.2",
-         label="BMA-AODE accuracy: safe vs prior-dependent (split by BMA-AODE*)",
-         a="BMA-AODE*", metric_a="precise_on_determinate",
-         b="BMA-AODE*", metric_b="precise_on_indeterminate", claim="a",
-         published=(_W + "accuracy drop on prior-dependent vs safe instances",
-                    "BMA-AODE (instances split by BMA-AODE*)")),
-    dict(id="safe_comp", section="3.2",
-         label="COMP-AODE accuracy: safe vs prior-dependent (split by COMP-AODE*)",
-         a="COMP-AODE*", metric_a="precise_on_determinate",
-         b="COMP-AODE*", metric_b="precise_on_indeterminate", claim="a",
-         published=(_W + "accuracy drop on prior-dependent vs safe instances",
-                    "COMP-AODE (instances split by COMP-AODE*)")),
+    *(dict(id=i, section="3.1", label=f"{m}: {a} vs {b}", a=a, b=b, metric=metric,
+           higher_is_better=metric != "brier", claim=claim,
+           published=q and (q, f"{a} vs {b}"))
+      for i, m, metric, a, b, claim, q in (
+          ("acc_aode_bma", "accuracy", "accuracy", "AODE", "BMA-AODE", "a",
+           _W + "accuracy, AODE higher than BMA-AODE"),
+          ("brier_aode_bma", "Brier loss", "brier", "AODE", "BMA-AODE", "a", None),
+          ("acc_comp_aode", "accuracy", "accuracy", "COMP-AODE", "AODE", None,
+           "accuracy difference COMP-AODE vs AODE"),
+          ("brier_comp_aode", "Brier loss", "brier", "COMP-AODE", "AODE", "a",
+           _W + "Brier loss, COMP-AODE lower than AODE"))),
+    *(dict(id=f"safe_{c.split('-')[0].lower()}", section="3.2",
+           label=f"{p} accuracy: safe vs prior-dependent (split by {c})",
+           a=c, metric_a="precise_on_determinate", b=c, metric_b="precise_on_indeterminate",
+           claim="a", published=(_W + "accuracy drop on prior-dependent vs safe instances",
+                                 f"{p} (instances split by {c})"))
+      for c, p in _COUNTERPARTS.items()),
+    *(dict(id=f"{u}_{key}", section=section, label=f"{u}: {a} vs {b}", a=a, b=b, metric=u,
+           claim=None if (key, u) == _ODD else "a",
+           published=("utility u80 difference" if (key, u) == _ODD
+                      else _W + f"utility {u}, {a} higher", f"{a} vs {b}"))
+      for key, section, a, b in (("bma_star", "3.3", "BMA-AODE*", "BMA-AODE"),
+                                 ("comp_star", "3.3", "COMP-AODE*", "COMP-AODE"),
+                                 ("comp_bma_star", "3.3", "COMP-AODE*", "BMA-AODE*"),
+                                 ("comp_aode", "3.3", "COMP-AODE*", "AODE"),
+                                 ("comp_ncc", "3.4", "COMP-AODE*", "NCC"))
+      for u in ("u65", "u80")),
 )
-
-
-def _utility_comparisons():
-    """The utility comparisons of Sections 3.3-3.4, u65 then u80 for each pair."""
-    pairs = (("bma_star", "3.3", "BMA-AODE*", "BMA-AODE"),
-             ("comp_star", "3.3", "COMP-AODE*", "COMP-AODE"),
-             ("comp_bma_star", "3.3", "COMP-AODE*", "BMA-AODE*"),
-             ("comp_aode", "3.3", "COMP-AODE*", "AODE"),
-             ("comp_ncc", "3.4", "COMP-AODE*", "NCC"))
-    out = []
-    for key, section, a, b in pairs:
-        for u in ("u65", "u80"):
-            quantity = _W + f"utility {u}, {a} higher"
-            claim = "a"
-            if key == "comp_bma_star" and u == "u80":
-                quantity, claim = "utility u80 difference", None
-            out.append(dict(id=f"{u}_{key}", section=section, label=f"{u}: {a} vs {b}",
-                            a=a, b=b, metric=u, claim=claim,
-                            published=(quantity, f"{a} vs {b}")))
-    return tuple(out)
-
-
-_COMPARISONS = _COMPARISONS + _utility_comparisons()
 
 
 def _published_value(table, key):
@@ -323,32 +289,19 @@ def _wilcoxon_table(scores, rope=0.01, nsamples=50000, random_state=0):
     pub = published("corani_headline_numbers")
     table = comparisons.paired_comparisons(scores, _COMPARISONS, rope=rope, nsamples=nsamples,
                                            random_state=random_state)
-    specs = {c["id"]: c for c in _COMPARISONS}
-    table.insert(1, "section", [specs[i]["section"] for i in table["id"]])
-    table["published_p"] = [_published_value(pub, specs[i]["published"]) for i in table["id"]]
-    table["claimed_better"] = [
-        "" if specs[i]["claim"] is None else _side_name(specs[i]) for i in table["id"]]
+    specs = [{c["id"]: c for c in _COMPARISONS}[i] for i in table["id"]]
+    table.insert(1, "section", [c["section"] for c in specs])
+    table["published_p"] = [_published_value(pub, c["published"]) for c in specs]
+    table["claimed_better"] = [  # safe vs prior-dependent: one classifier on two subsets
+        "" if c["claim"] is None else f"{_COUNTERPARTS[c['a']]} (safe)" if "metric_a" in c
+        else c["a"] for c in specs]
     table["meets_published"] = [meets_published(p, q) if q else None
                                 for p, q in zip(table["wilcoxon_p"], table["published_p"])]
-    same = []
-    for _, r in table.iterrows():
-        if specs[r["id"]]["claim"] is None or r["n_datasets"] == 0:
-            same.append(None)
-        else:
-            better = r["mean_difference"] * (1 if r["higher_is_better"] else -1)
-            same.append(bool(better > 0))
-    table["same_direction"] = same
+    table["same_direction"] = [
+        None if c["claim"] is None or n == 0 else bool(d * (1 if hib else -1) > 0)
+        for c, n, d, hib in zip(specs, table["n_datasets"], table["mean_difference"],
+                                table["higher_is_better"])]
     return table
-
-
-def _side_name(spec):
-    a = spec["a"]
-    if "metric_a" in spec:  # one classifier's precise accuracy on two subsets
-        return f"{_COUNTERPARTS.get(a, a)} ({_SUBSET[spec['metric_a']]})"
-    return a
-
-
-_SUBSET = {"precise_on_determinate": "safe", "precise_on_indeterminate": "prior-dependent"}
 
 
 def _fmt_p(p):
@@ -359,63 +312,58 @@ def _fmt_p(p):
 
 def _section3_rows():
     """Rows of the Section 3 table: (id, label, classifier as published, unit, published
-    (quantity, classifier) or None, whether a standard error is meaningful)."""
+    (quantity, classifier) or None)."""
     rows = [("brier_increase_bma", "average increase of the Brier loss relative to AODE",
-             "BMA-AODE", "percent",
-             ("average increase in Brier loss relative to AODE", "BMA-AODE"), True),
+             "BMA-AODE", "percent", "average increase in Brier loss relative to AODE"),
             ("brier_reduction_comp", "average reduction of the Brier loss relative to AODE",
-             "COMP-AODE", "percent",
-             ("approx. average reduction in Brier loss relative to AODE", "COMP-AODE"), True),
+             "COMP-AODE", "percent", "approx. average reduction in Brier loss relative to AODE"),
             ("n_classes", "average number of classes of the data sets", "all data sets",
-             "classes", ("average number of classes in the data set collection",
-                         "all data sets"), False)]
+             "classes", "average number of classes in the data set collection")]
     gain = "utility gain on the prior-dependent instances, "
     for c, p in _COUNTERPARTS.items():
         k, split, pair = c.split("-")[0].lower(), f"{p} (instances split by {c})", f"{c} vs {p}"
         bma = k == "bma"
         ind = ("utility increase on prior-dependent instances, generally at {} (range {} "
                "end)") if bma else "utility increase on indeterminate instances, range {1} end"
-        for key, label, clf, unit, pub, has_se in (
-                ("det", "average determinacy", c, "percent", "average determinacy", True),
-                ("fully_det", "data sets with determinacy 100%", c, "count",
-                 "data sets on which completely determinate", False),
-                ("near_det", "data sets with determinacy >= 99.5% (100% when rounded)", c,
-                 "count", None, False),
-                ("r_n", "Pearson correlation of determinacy with n", c, "r",
-                 "correlation of determinacy with sample size n (stated significant)" if bma
-                 else None, True),
-                ("r_n_p", "p-value of that correlation", c, "p-value", None, False),
-                ("rho_n", "Spearman rank correlation of determinacy with n", c, "r", None,
-                 True),
-                ("set_acc", "average set-accuracy", c, "percent", "average set-accuracy", True),
-                ("size", "average indeterminate output size", c, "classes",
-                 "average indeterminate output size", True),
-                ("safe", "average accuracy on safe instances", split, "percent",
-                 "average accuracy on safe instances", True),
-                ("prior_dep", "average accuracy on prior-dependent instances", split,
-                 "percent", "average accuracy on prior-dependent instances", True),
-                ("share", "average share of prior-dependent instances", c, "percent",
-                 "average share of instances that are prior-dependent" if bma else None, True),
-                *((f"rel_{u}", f"average relative utility {u} / accuracy of {p}, minus 1", c,
-                   "percent", "approx. average utility improvement over BMA-AODE accuracy, "
-                   + u if bma else None, True) for u in ("u65", "u80")),
-                ("rel_high", "relative utility gain, 90th percentile over data sets and both "
-                 "utilities", pair, "percent", None if bma else
-                 "utility increase over COMP-AODE accuracy, generally under", True),
-                ("ind_low", gain + "10th percentile", pair, "percent",
-                 ind.format("least", "low"), True),
-                ("ind_high", gain + "90th percentile", pair, "percent",
-                 ind.format("most", "high"), True)):
-            rows.append((f"{key}_{k}", label, clf, unit,
-                         None if pub is None else (pub, clf), has_se))
-    return tuple(rows)
+        rows += [(f"{key}_{k}", *row) for key, *row in (
+            ("det", "average determinacy", c, "percent", "average determinacy"),
+            ("fully_det", "data sets with determinacy 100%", c, "count",
+             "data sets on which completely determinate"),
+            ("near_det", "data sets with determinacy >= 99.5% (100% when rounded)", c,
+             "count", None),
+            ("r_n", "Pearson correlation of determinacy with n", c, "r",
+             "correlation of determinacy with sample size n (stated significant)" if bma
+             else None),
+            ("r_n_p", "p-value of that correlation", c, "p-value", None),
+            ("rho_n", "Spearman rank correlation of determinacy with n", c, "r", None),
+            ("set_acc", "average set-accuracy", c, "percent", "average set-accuracy"),
+            ("size", "average indeterminate output size", c, "classes",
+             "average indeterminate output size"),
+            ("safe", "average accuracy on safe instances", split, "percent",
+             "average accuracy on safe instances"),
+            ("prior_dep", "average accuracy on prior-dependent instances", split, "percent",
+             "average accuracy on prior-dependent instances"),
+            ("share", "average share of prior-dependent instances", c, "percent",
+             "average share of instances that are prior-dependent" if bma else None),
+            *((f"rel_{u}", f"average relative utility {u} / accuracy of {p}, minus 1", c,
+               "percent", "approx. average utility improvement over BMA-AODE accuracy, "
+               + u if bma else None) for u in ("u65", "u80")),
+            ("rel_high", "relative utility gain, 90th percentile over data sets and both "
+             "utilities", pair, "percent", None if bma else
+             "utility increase over COMP-AODE accuracy, generally under"),
+            ("ind_low", gain + "10th percentile", pair, "percent", ind.format("least", "low")),
+            ("ind_high", gain + "90th percentile", pair, "percent", ind.format("most", "high")))]
+    return tuple((*r[:4], r[4] and (r[4], r[2])) for r in rows)
 
 
 _SECTION3 = _section3_rows()
 
 
 def _by_dataset(scores, classifier, metric):
-    return scores[metric].xs(classifier, level="classifier")
+    try:
+        return scores[metric].xs(classifier, level="classifier")
+    except KeyError:
+        raise KeyError(f"no {metric!r} scores for classifier {classifier!r}") from None
 
 
 def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
@@ -433,41 +381,36 @@ def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
     Returns: Series indexed by the ids of the headline table (percentages in percent).
     """
     from scipy import stats as st
-    out = {}
-    ratio = (_by_dataset(scores, "BMA-AODE", "brier") / _by_dataset(scores, "AODE", "brier"))
-    out["brier_increase_bma"] = 100 * (ratio.mean() - 1)
-    ratio = (_by_dataset(scores, "COMP-AODE", "brier") / _by_dataset(scores, "AODE", "brier"))
-    out["brier_reduction_comp"] = 100 * (1 - ratio.mean())
-    out["n_classes"] = float(np.mean(n_classes)) if n_classes is not None else np.nan
+    aode = _by_dataset(scores, "AODE", "brier")
+    out = {"brier_increase_bma":
+           100 * ((_by_dataset(scores, "BMA-AODE", "brier") / aode).mean() - 1),
+           "brier_reduction_comp":
+           100 * (1 - (_by_dataset(scores, "COMP-AODE", "brier") / aode).mean()),
+           "n_classes": float(np.mean(n_classes)) if n_classes is not None else np.nan}
     for c, p in _COUNTERPARTS.items():
-        k = "bma" if c == "BMA-AODE*" else "comp"
-        det = _by_dataset(scores, c, "determinacy")
-        out[f"det_{k}"] = 100 * det.mean()
-        out[f"fully_det_{k}"] = float((det >= 1).sum())
-        out[f"near_det_{k}"] = float((det >= 0.995).sum())
+        det, acc_ind, acc = (_by_dataset(scores, x, m) for x, m in (
+            (c, "determinacy"), (c, "precise_on_indeterminate"), (p, "accuracy")))
         n = pd.Series(n_rows, dtype=float).reindex(det.index)
+        r_n = r_n_p = rho_n = np.nan
         if det.nunique() > 1 and len(det) > 2:
             r = st.pearsonr(det, n)
-            out[f"r_n_{k}"], out[f"r_n_p_{k}"] = float(r.statistic), float(r.pvalue)
-            out[f"rho_n_{k}"] = float(st.spearmanr(det, n).statistic)
-        else:
-            out[f"r_n_{k}"] = out[f"r_n_p_{k}"] = out[f"rho_n_{k}"] = np.nan
-        out[f"set_acc_{k}"] = 100 * _by_dataset(scores, c, "set_accuracy").mean()
-        out[f"size_{k}"] = _by_dataset(scores, c, "indeterminate_size").mean()
-        out[f"safe_{k}"] = 100 * _by_dataset(scores, c, "precise_on_determinate").mean()
-        acc_ind = _by_dataset(scores, c, "precise_on_indeterminate")
-        out[f"prior_dep_{k}"] = 100 * acc_ind.mean()
-        out[f"share_{k}"] = 100 * (1 - det.mean())
-        acc = _by_dataset(scores, p, "accuracy")
+            r_n, r_n_p = float(r.statistic), float(r.pvalue)
+            rho_n = float(st.spearmanr(det, n).statistic)
         rel = {u: _by_dataset(scores, c, u) / acc - 1 for u in ("u65", "u80")}
-        out[f"rel_u65_{k}"] = 100 * rel["u65"].mean()
-        out[f"rel_u80_{k}"] = 100 * rel["u80"].mean()
-        both = pd.concat(rel.values()).dropna()
-        out[f"rel_high_{k}"] = 100 * _quantile(both, 0.9)
         gain = pd.concat([_by_dataset(scores, c, f"{u}_on_indeterminate")
                           / acc_ind.where(acc_ind > 0) - 1 for u in ("u65", "u80")]).dropna()
-        out[f"ind_low_{k}"] = 100 * _quantile(gain, 0.1)
-        out[f"ind_high_{k}"] = 100 * _quantile(gain, 0.9)
+        k = c.split("-")[0].lower()
+        out |= {f"{key}_{k}": v for key, v in (
+            ("det", 100 * det.mean()), ("fully_det", float((det >= 1).sum())),
+            ("near_det", float((det >= 0.995).sum())), ("r_n", r_n), ("r_n_p", r_n_p),
+            ("rho_n", rho_n),
+            ("set_acc", 100 * _by_dataset(scores, c, "set_accuracy").mean()),
+            ("size", _by_dataset(scores, c, "indeterminate_size").mean()),
+            ("safe", 100 * _by_dataset(scores, c, "precise_on_determinate").mean()),
+            ("prior_dep", 100 * acc_ind.mean()), ("share", 100 * (1 - det.mean())),
+            ("rel_u65", 100 * rel["u65"].mean()), ("rel_u80", 100 * rel["u80"].mean()),
+            ("rel_high", 100 * _quantile(pd.concat(rel.values()).dropna(), 0.9)),
+            ("ind_low", 100 * _quantile(gain, 0.1)), ("ind_high", 100 * _quantile(gain, 0.9)))}
     return pd.Series(out, dtype=float)
 
 
@@ -489,12 +432,11 @@ def _section3_table(result) -> pd.DataFrame:
     sizes = _dataset_sizes(result)
     value, se = comparisons.repeat_standard_error(
         result.folds, lambda sc: _section3_statistics(sc, sizes["n"], sizes["classes"]))
-    rows = []
-    for key, label, clf, unit, pkey, has_se in _SECTION3:
-        rows.append({"id": key, "quantity": label, "classifier": clf, "unit": unit,
-                     "published": _published_value(pub, pkey),
-                     "ours": value[key], "se": se[key] if has_se else np.nan})
-    return pd.DataFrame(rows).set_index("id")
+    return pd.DataFrame([  # no standard error for counts, p-values and the classes
+        {"id": key, "quantity": label, "classifier": clf, "unit": unit,
+         "published": _published_value(pub, pkey), "ours": value[key],
+         "se": np.nan if unit in ("count", "p-value") or key == "n_classes" else se[key]}
+        for key, label, clf, unit, pkey in _SECTION3]).set_index("id")
 
 
 #: the credal classifiers of the paper's Figure 7 and its statements about them
@@ -504,39 +446,31 @@ _FRIEDMAN_PUBLISHED_90 = {("u65", frozenset({"COMP-AODE*", "CMA"})): "COMP-AODE*
                           ("u80", frozenset({"COMP-AODE*", "CDT"})): "COMP-AODE*"}
 
 
-def _friedman_tables(scores, classifiers=_FRIEDMAN_CLASSIFIERS, utilities=("u65", "u80"),
-                     alphas=(0.05, 0.10)):
+def _friedman_tables(scores):
     """Friedman ranks and Nemenyi pairs of the paper's Figure 7, beside its statements.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`;
-    ``classifiers`` (sequence of str); ``utilities`` (sequence of str); ``alphas`` (sequence
-    of float): Levels of the critical differences (paper: 95% and 90% confidence).
-    Returns: ranks : DataFrame Per utility: average ranks, ``friedman_p``,
-    ``iman_davenport_p``, critical differences ``cd_<level>``, ``best`` (ours) and
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`.
+    Returns: ranks : DataFrame Per utility (u65, u80): average ranks of
+    :data:`_FRIEDMAN_CLASSIFIERS`, ``friedman_p``, ``iman_davenport_p``, critical
+    differences ``cd_95%`` and ``cd_90%`` (the paper's levels), ``best`` (ours) and
     ``best_published`` (COMP-AODE*, Figure 7). pairs : DataFrame Per utility and pair:
     ``better`` (lower average rank), ``worse``, ``rank_difference``, ``significant_<level>``
-    (ours, Nemenyi) and ``published_<level>`` (the paper's statement at the 95% and 90%
-    levels: the winner's name where it reports a significant difference, ``"no"`` otherwise;
-    empty at other levels).
+    (ours, Nemenyi) and ``published_<level>`` (the paper's statement: the winner's name
+    where it reports a significant difference, ``"no"`` otherwise).
     """
-    mats = {u: comparisons.score_matrix(scores, u, list(classifiers)) for u in utilities}
-    ranks, pairs = comparisons.friedman_comparison(mats, alphas=alphas)
-    ranks["best"] = ranks[list(classifiers)].idxmin(axis=1)
+    clf = list(_FRIEDMAN_CLASSIFIERS)
+    mats = {u: comparisons.score_matrix(scores, u, clf) for u in ("u65", "u80")}
+    ranks, pairs = comparisons.friedman_comparison(mats, alphas=(0.05, 0.10))
+    ranks["best"] = ranks[clf].idxmin(axis=1)
     ranks["best_published"] = "COMP-AODE*"
-    keys = [(u, frozenset({b, w})) for u, b, w in
-            zip(pairs["scores"], pairs["better"], pairs["worse"])]
-    for a in alphas:
-        level = f"{100 * (1 - a):g}%"
-        if level == "95%":
-            pairs[f"published_{level}"] = "no"
-        elif level == "90%":
-            pairs[f"published_{level}"] = [_FRIEDMAN_PUBLISHED_90.get(k, "no") for k in keys]
-        else:
-            pairs[f"published_{level}"] = ""
+    pairs["published_95%"] = "no"
+    pairs["published_90%"] = [_FRIEDMAN_PUBLISHED_90.get((u, frozenset({b, w})), "no")
+                              for u, b, w in zip(pairs["scores"], pairs["better"],
+                                                 pairs["worse"])]
     return ranks, pairs
 
 
 _PER_DATASET = {
-    "determinate": [("accuracy", c) for c in ("AODE", "BMA-AODE", "COMP-AODE")]
+    "precise": [("accuracy", c) for c in ("AODE", "BMA-AODE", "COMP-AODE")]
     + [("brier", c) for c in ("AODE", "BMA-AODE", "COMP-AODE")],
     "credal": [(m, c) for c in ("BMA-AODE*", "COMP-AODE*")
                for m in ("determinacy", "set_accuracy", "indeterminate_size",
@@ -553,54 +487,51 @@ _METRIC_NAMES = {
 }
 
 
-def _per_dataset_table(scores, sizes, part):
-    """Per-data-set scores of one part of the chapter, in Table 2's order (by n).
+def _per_dataset_tables(scores, sizes):
+    """Per-data-set scores of each part of the chapter, in Table 2's order (by n).
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`
-    (optionally with ``<metric>_se``); ``sizes`` (DataFrame): :func:`_dataset_sizes`;
-    ``part`` ({"determinate", "credal", "utilities"}): Accuracy and Brier loss of AODE,
-    BMA-AODE, COMP-AODE; determinacy, set-accuracy, indeterminate size and the precise
-    counterpart's accuracy on the safe and prior-dependent instances of BMA-AODE* and
-    COMP-AODE*; u65 and u80 of every classifier.
-    Returns: DataFrame indexed by data set, columns ``(metric, classifier)`` named for
-    readers, plus ``n`` and ``classes``; ``<metric> s.e.`` columns follow each metric when
-    ``scores`` has them.
+    (optionally with ``<metric>_se``); ``sizes`` (DataFrame): :func:`_dataset_sizes`.
+    Returns: dict of part -> DataFrame: ``precise`` (accuracy and Brier loss of AODE,
+    BMA-AODE, COMP-AODE), ``credal`` (determinacy, set-accuracy, indeterminate size and the
+    precise counterpart's accuracy on the safe and prior-dependent instances of BMA-AODE*
+    and COMP-AODE*) and ``utilities`` (u65 and u80 of every classifier), each indexed by
+    data set, columns ``(metric, classifier)`` named for readers, plus ``n`` and
+    ``classes``; ``<metric> s.e.`` columns follow each metric when ``scores`` has them.
     """
-    if part not in _PER_DATASET:
-        raise ValueError(f"part must be one of {sorted(_PER_DATASET)}; got {part!r}")
-    cols = {}
-    for metric, clf in _PER_DATASET[part]:
-        name = f"{_METRIC_NAMES[metric]} {clf}"
-        cols[name] = _by_dataset(scores, clf, metric)
-        if f"{metric}_se" in scores:
-            cols[f"{name} s.e."] = _by_dataset(scores, clf, f"{metric}_se")
-    out = pd.DataFrame(cols)
-    out.insert(0, "classes", sizes["classes"].reindex(out.index))
-    out.insert(0, "n", sizes["n"].reindex(out.index))
-    out = out.sort_values(["n"], kind="stable")
-    out.index.name = "data set"
+    out = {}
+    for part, pairs in _PER_DATASET.items():
+        cols = {}
+        for metric, clf in pairs:
+            name = f"{_METRIC_NAMES[metric]} {clf}"
+            cols[name] = _by_dataset(scores, clf, metric)
+            if f"{metric}_se" in scores:
+                cols[f"{name} s.e."] = _by_dataset(scores, clf, f"{metric}_se")
+        t = pd.DataFrame(cols)
+        t.insert(0, "classes", sizes["classes"].reindex(t.index))
+        t.insert(0, "n", sizes["n"].reindex(t.index))
+        out[part] = t.sort_values(["n"], kind="stable").rename_axis("data set")
     return out
 
 
-def _settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s):
+def _settings_table(r):
     """The paper's experimental settings beside this run's parameters.
+    Parameters: ``r`` (dict): :func:`run` (``n_datasets``, ``n_repeats``, ``n_splits``,
+    ``epsilon``, ``prune_factor``, ``s``).
     Returns: DataFrame indexed by setting with columns ``paper`` and ``ours``.
     """
-    pub = published("corani_headline_numbers")
-
-    def val(q):
-        return str(pub.loc[pub["quantity"] == q, "value"].iloc[0])
-
+    pub = published("corani_headline_numbers").set_index("quantity")["value"].astype(str)
     rows = [
-        ("data sets", val("number of data sets"), f"{n_datasets}"),
-        ("cross-validation runs", val("cross-validation runs per data set"), str(n_repeats)),
-        ("folds per run", val("cross-validation folds"), str(n_splits)),
-        ("epsilon", val("epsilon (prior lower bound / null-model prior), all occurrences"),
-         f"{epsilon:g}"),
+        ("data sets", pub["number of data sets"], f"{r['n_datasets']}"),
+        ("cross-validation runs", pub["cross-validation runs per data set"],
+         str(r["n_repeats"])),
+        ("folds per run", pub["cross-validation folds"], str(r["n_splits"])),
+        ("epsilon", pub["epsilon (prior lower bound / null-model prior), all occurrences"],
+         f"{r['epsilon']:g}"),
         ("BMA keeps SPODEs with L >= L_max x",
-         val("SPODE kept only if conditional likelihood >= L_max times this factor"),
-         f"{1 / prune_factor:g}"),
+         pub["SPODE kept only if conditional likelihood >= L_max times this factor"],
+         f"{1 / r['prune_factor']:g}"),
         ("equivalent sample size of the SPODE priors",
-         val("equivalent sample size of Dirichlet parameter priors"), f"{s:g}"),
+         pub["equivalent sample size of Dirichlet parameter priors"], f"{r['s']:g}"),
         ("Dirichlet prior of the SPODE tables", "not stated (authors' code: FullBNT BDeu)",
          "s spread uniformly over each table's cells (Perks / BDeu)"),
         ("AODE averages", "the SPODE posteriors (Sec. 2.1)", "the SPODE posteriors"),
@@ -608,33 +539,30 @@ def _settings_table(n_datasets, n_repeats, n_splits, epsilon, prune_factor, s):
     return pd.DataFrame(rows, columns=["setting", "paper", "ours"]).set_index("setting")
 
 
-def _reference_check(scores, references=("AODE", "AODE (joint)"), challenger="COMP-AODE",
-                     credal="COMP-AODE*", bma="BMA-AODE"):
+def _reference_check(scores):
     """How the comparisons with AODE depend on how AODE averages its SPODEs.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` of a run
-    with every classifier named; ``references`` (sequence of str): AODE variants (the
-    chapter's posterior average and the joint average); ``challenger``, ``credal``, ``bma``
-    (str): The precise and credal classifiers compared with each reference.
-    Returns: DataFrame indexed by reference: its mean accuracy and Brier loss, the number of
-    data sets where its Brier loss is below the first reference's (``"x of n"``), the mean
-    ratios of ``bma``'s and the challenger's Brier loss to it, the Wilcoxon p-values of the
-    Brier and accuracy comparisons with the challenger, and of the u65 and u80 comparisons
-    with the credal classifier.
+    with ``AODE (joint)``.
+    Returns: DataFrame indexed by reference (``AODE``, the chapter's posterior average, and
+    ``AODE (joint)``): its mean accuracy and Brier loss, the number of data sets where its
+    Brier loss is below AODE's (``"x of n"``), the mean ratios of BMA-AODE's and
+    COMP-AODE's Brier loss to it, the Wilcoxon p-values of the Brier and accuracy
+    comparisons with COMP-AODE, and of the u65 and u80 comparisons with COMP-AODE*.
     """
-    rows = []
-    first = _by_dataset(scores, references[0], "brier")
-    for ref in references:
-        b_ref, b_ch = (_by_dataset(scores, c, "brier") for c in (ref, challenger))
-        a_ref, a_ch = (_by_dataset(scores, c, "accuracy") for c in (ref, challenger))
+    rows, first = [], _by_dataset(scores, "AODE", "brier")
+    for ref in ("AODE", "AODE (joint)"):
+        b_ref, b_ch = (_by_dataset(scores, c, "brier") for c in (ref, "COMP-AODE"))
+        a_ref, a_ch = (_by_dataset(scores, c, "accuracy") for c in (ref, "COMP-AODE"))
         row = {"reference": ref, "accuracy": a_ref.mean(), "Brier": b_ref.mean(),
-               f"Brier below {references[0]}": f"{int((b_ref < first).sum())} of {len(first)}",
-               f"Brier {bma} / reference": (_by_dataset(scores, bma, "brier") / b_ref).mean(),
-               f"Brier {challenger} / reference": (b_ch / b_ref).mean(),
-               f"p Brier {challenger}": stats.wilcoxon(b_ch, b_ref).pvalue,
-               f"p accuracy {challenger}": stats.wilcoxon(a_ch, a_ref).pvalue}
+               "Brier below AODE": f"{int((b_ref < first).sum())} of {len(first)}",
+               "Brier BMA-AODE / reference":
+               (_by_dataset(scores, "BMA-AODE", "brier") / b_ref).mean(),
+               "Brier COMP-AODE / reference": (b_ch / b_ref).mean(),
+               "p Brier COMP-AODE": stats.wilcoxon(b_ch, b_ref).pvalue,
+               "p accuracy COMP-AODE": stats.wilcoxon(a_ch, a_ref).pvalue}
         for u in ("u65", "u80"):
-            row[f"p {u} {credal}"] = stats.wilcoxon(_by_dataset(scores, credal, u),
-                                                    _by_dataset(scores, ref, u)).pvalue
+            row[f"p {u} COMP-AODE*"] = stats.wilcoxon(_by_dataset(scores, "COMP-AODE*", u),
+                                                      _by_dataset(scores, ref, u)).pvalue
         rows.append(row)
     return pd.DataFrame(rows).set_index("reference")
 
@@ -657,9 +585,11 @@ _ARCHIVE_FRIEDMAN = {"u65": ("CMA", 0.18), "u80": ("CDT", 0.28), "cd_90%": 0.465
 #: labels of the three sources of per-data-set results, and their short keys
 _ARCHIVE_LABEL, _BOOK_LABEL, _PROTOCOL_LABEL = ("authors' archive", "ours, book protocol",
                                              "ours, authors' protocol")
-# archive column prefix of each credal classifier, and its precise counterpart's suffix
-_ARCHIVE_CREDAL = {"BMA-AODE*": ("B", "bma"), "COMP-AODE*": ("C", "comp")}
-_ARCHIVE_PRECISE = {"AODE": "aode", "BMA-AODE": "bma", "COMP-AODE": "comp"}
+#: archive column of each credal measure, after ``B_`` (BMA-AODE*) or ``C_`` (COMP-AODE*)
+_ARCHIVE_COLUMNS = {"determinacy": "det", "single_accuracy": "sacc",
+                    "set_accuracy": "setacc", "indeterminate_size": "size", "u65": "u65",
+                    "u80": "u80", "precise_on_determinate": "psingle",
+                    "precise_on_indeterminate": "pset"}
 
 
 def _archive_table(table=None):
@@ -686,26 +616,24 @@ def _archive_scores(archive):
     (precise classifiers; the archive's own Brier scale, so only ratios compare with ours),
     ``determinacy``, ``single_accuracy``, ``set_accuracy``, ``indeterminate_size``, ``u65``,
     ``u80``, ``precise_on_determinate``, ``precise_on_indeterminate``,
-    ``u65_on_indeterminate``, ``u80_on_indeterminate`` (credal ones) and ``n_folds``.
+    ``u65_on_indeterminate``, ``u80_on_indeterminate``, ``n_test`` (predictions: ``folds *
+    n / 10``, the archive's runs having 10 folds) and ``n_indeterminate`` (credal ones), and
+    ``n_folds``.
     """
     frames = []
-    for clf, suffix in _ARCHIVE_PRECISE.items():
-        frames.append(pd.DataFrame({"classifier": clf, "accuracy": archive[f"acc_{suffix}"],
-                                    "brier": archive[f"br_{suffix}"],
-                                    "n_folds": archive["folds"]}))
-    for clf, (pre, suffix) in _ARCHIVE_CREDAL.items():
-        det = archive[f"{pre}_det"]
-        f = pd.DataFrame({"classifier": clf, "accuracy": archive[f"acc_{suffix}"],
-                          "determinacy": det, "single_accuracy": archive[f"{pre}_sacc"],
-                          "set_accuracy": archive[f"{pre}_setacc"],
-                          "indeterminate_size": archive[f"{pre}_size"],
-                          "u65": archive[f"{pre}_u65"], "u80": archive[f"{pre}_u80"],
-                          "precise_on_determinate": archive[f"{pre}_psingle"],
-                          "precise_on_indeterminate": archive[f"{pre}_pset"],
-                          "n_folds": archive["folds"]})
-        ind = (1 - det).where(det < 1)
-        for u in ("u65", "u80"):
-            f[f"{u}_on_indeterminate"] = (f[u] - det * f["single_accuracy"]) / ind
+    for clf, sfx in (("AODE", "aode"), ("BMA-AODE", "bma"), ("COMP-AODE", "comp"),
+                     ("BMA-AODE*", "bma"), ("COMP-AODE*", "comp")):
+        f = pd.DataFrame({"classifier": clf, "accuracy": archive[f"acc_{sfx}"]})
+        if clf.endswith("*"):
+            f = f.assign(**{m: archive[f"{clf[0]}_{col}"] for m, col in _ARCHIVE_COLUMNS.items()})
+            det, f["n_folds"] = f["determinacy"], archive["folds"]
+            for u in ("u65", "u80"):
+                f[f"{u}_on_indeterminate"] = ((f[u] - det * f["single_accuracy"])
+                                              / (1 - det).where(det < 1))
+            f["n_test"] = archive["folds"] * archive["n"] / 10
+            f["n_indeterminate"] = (1 - det) * f["n_test"]
+        else:
+            f = f.assign(brier=archive[f"br_{sfx}"], n_folds=archive["folds"])
         frames.append(f)
     out = pd.concat(frames).rename_axis("dataset").reset_index()
     return out.set_index(["dataset", "classifier"]).sort_index()
@@ -713,26 +641,22 @@ def _archive_scores(archive):
 
 #: the per-data-set quantities compared with the archive: (measure, classifier, metric)
 _ARCHIVE_MEASURES = (
-    ("determinacy", "BMA-AODE*", "determinacy"), ("determinacy", "COMP-AODE*", "determinacy"),
-    ("accuracy", "AODE", "accuracy"), ("accuracy", "BMA-AODE", "accuracy"),
-    ("accuracy", "COMP-AODE", "accuracy"),
-    ("u65", "BMA-AODE*", "u65"), ("u65", "COMP-AODE*", "u65"),
-    ("Brier ratio to AODE", "BMA-AODE", "brier"), ("Brier ratio to AODE", "COMP-AODE", "brier"),
-    ("indeterminate size", "BMA-AODE*", "indeterminate_size"),
-    ("indeterminate size", "COMP-AODE*", "indeterminate_size"),
-)
+    *(("determinacy", c, "determinacy") for c in _COUNTERPARTS),
+    *(("accuracy", c, "accuracy") for c in ("AODE", "BMA-AODE", "COMP-AODE")),
+    *(("u65", c, "u65") for c in _COUNTERPARTS),
+    *(("Brier ratio to AODE", c, "brier") for c in _COUNTERPARTS.values()),
+    *(("indeterminate size", c, "indeterminate_size") for c in _COUNTERPARTS))
 
 
-def _archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
+def _archive_comparison(scores, archive, n_repeats=None):
     """Ours beside the authors' archive, data set by data set.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` (with
     ``se=True`` for the tolerances); ``archive`` (DataFrame): :func:`_archive_table`;
     ``n_repeats`` (int or mapping of data set -> int, optional): Our cross-validation
     repeats (per data set when they differ): with it, the archive's Monte-Carlo error is
     estimated from our spread and its number of runs (archived folds / 10) and each row gets
-    the report's tolerance (:func:`credal.chapters._verdicts.tolerance`);
-    ``n_splits_archive`` (int): Folds per run of the archive (10: its test-fold sizes show
-    it).
+    the report's tolerance (:func:`credal.chapters._verdicts.tolerance`; the archive's runs
+    have 10 folds: its test-fold sizes show it).
     Returns: DataFrame, one row per (data set, measure, classifier) of
     :data:`_ARCHIVE_MEASURES` present in both: ``ours``, ``ours_se``, ``theirs``,
     ``difference`` (ours - theirs), ``tolerance`` and ``within`` (NaN without ``n_repeats``
@@ -755,12 +679,10 @@ def _archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
                 t = t / theirs.loc[(d, "AODE"), "brier"]
             elif f"{metric}_se" in scores:
                 se = float(scores.loc[(d, clf), f"{metric}_se"])
-            tol = np.nan
             reps = n_repeats.get(d) if hasattr(n_repeats, "get") else n_repeats
-            if reps and np.isfinite(se):
-                runs = max(1, int(round(theirs.loc[(d, clf), "n_folds"] / n_splits_archive)))
-                tol = float(tolerance(se_ours=se, spread=se * np.sqrt(reps),
-                                      n_published=runs))
+            runs = max(1, int(round(theirs.loc[(d, clf), "n_folds"] / 10)))
+            tol = float(tolerance(se_ours=se, spread=se * np.sqrt(reps), n_published=runs)
+                        ) if reps and np.isfinite(se) else np.nan
             rows.append({"dataset": d, "measure": measure, "classifier": clf,
                          "ours": float(o), "ours_se": se, "theirs": float(t),
                          "difference": float(o - t), "tolerance": tol})
@@ -770,18 +692,18 @@ def _archive_comparison(scores, archive, n_repeats=None, n_splits_archive=10):
     return out
 
 
-def _archive_summary(comparison, k=3):
+def _archive_summary(comparison):
     """One row per measure and classifier of :func:`_archive_comparison`.
     Returns: DataFrame indexed by (measure, classifier): ``data sets``, ``mean ours``,
     ``mean archive``, ``mean difference``, ``median |difference|``, ``correlation``
     (Pearson, over data sets), ``within tolerance`` (``"x of n"``, or empty) and ``largest
-    gaps`` (the ``k`` data sets with the largest ``|difference|``).
+    gaps`` (the three data sets with the largest ``|difference|``).
     """
     rows = []
     for (measure, clf), g in comparison.groupby(["measure", "classifier"], sort=False):
         g = g.dropna(subset=["ours", "theirs"])
         judged = g["within"].dropna()
-        gaps = g.reindex(g["difference"].abs().sort_values(ascending=False).index)[:k]
+        gaps = g.reindex(g["difference"].abs().sort_values(ascending=False).index)[:3]
         corr = (float(np.corrcoef(g["ours"], g["theirs"])[0, 1])
                 if len(g) > 2 and g["ours"].std() > 0 and g["theirs"].std() > 0 else np.nan)
         rows.append({"measure": measure, "classifier": clf, "data sets": len(g),
@@ -796,47 +718,25 @@ def _archive_summary(comparison, k=3):
     return pd.DataFrame(rows).set_index(["measure", "classifier"])
 
 
-def _archive_statistics(archive, n_classes=None):
-    """The paper's Section 3 numbers recomputed from the authors' archive.
-    :func:`_section3_statistics` applied to :func:`_archive_scores`, so that every
-    number is read exactly as ours is.
-    Parameters: ``archive`` (DataFrame): :func:`_archive_table`; ``n_classes`` (Series,
-    optional): Classes per data set (the archive does not record them).
-    Returns: Series indexed by the ids of :func:`_section3_table`.
-    """
-    return _section3_statistics(_archive_scores(archive), archive["n"], n_classes)
-
-
-def _fully_determinate_table(runs, archive=None, classifiers=("BMA-AODE*", "COMP-AODE*"),
-                             n_splits_archive=10):
+def _fully_determinate_table(runs):
     """Data sets on which each credal classifier is never indeterminate, and the number
     of predictions each count rests on.
     A data set counts as fully determinate only if not one of its test predictions
     is indeterminate, so the count falls as the number of predictions grows.
     Parameters: ``runs`` (dict of str -> DataFrame):
-    :func:`credal.comparisons.dataset_scores` of each run, keyed by a label; ``archive``
-    (DataFrame, optional): :func:`_archive_table` (its predictions are ``folds * n /
-    n_splits_archive``); ``classifiers`` (sequence of str); ``n_splits_archive`` (int).
+    :func:`credal.comparisons.dataset_scores` of each run (or :func:`_archive_scores`),
+    keyed by a label.
     Returns: summary : DataFrame Indexed by (source, classifier): ``data sets``, ``fully
     determinate``, ``predictions per data set (median)`` and ``fully determinate data sets``
     (each with its number of predictions). per_dataset : DataFrame Indexed by data set:
-    ``n`` and, for every source and classifier, the predictions and how many of them were
+    for every source and credal classifier, the predictions and how many of them were
     indeterminate.
     """
     per, rows = {}, []
-    sources = dict(runs)
-    if archive is not None:
-        sc = _archive_scores(archive)
-        n = archive["n"]
-        sc = sc.assign(n_test=[float(sc.loc[i, "n_folds"] * n[i[0]] / n_splits_archive)
-                               for i in sc.index])
-        sc["n_indeterminate"] = (1 - sc["determinacy"]) * sc["n_test"]
-        sources = {_ARCHIVE_LABEL: sc, **sources}
-    for label, sc in sources.items():
-        for c in classifiers:
+    for label, sc in runs.items():
+        for c in _COUNTERPARTS:
             part = sc.xs(c, level="classifier")
             n_pred = part["n_test"].astype(float)
-            n_ind = np.rint(part["n_indeterminate"].astype(float))
             full = part.index[(part["determinacy"] >= 1) & n_pred.notna()]
             rows.append({"source": label, "classifier": c, "data sets": len(part),
                          "fully determinate": len(full),
@@ -844,7 +744,7 @@ def _fully_determinate_table(runs, archive=None, classifiers=("BMA-AODE*", "COMP
                          "fully determinate data sets": ", ".join(
                              f"{d.replace('_', ' ')} ({n_pred[d]:.0f})" for d in full)})
             per[f"{label}: predictions {c}"] = n_pred
-            per[f"{label}: indeterminate {c}"] = n_ind
+            per[f"{label}: indeterminate {c}"] = np.rint(part["n_indeterminate"].astype(float))
     summary = pd.DataFrame(rows).set_index(["source", "classifier"])
     return summary, pd.DataFrame(per).rename_axis("data set")
 
@@ -861,8 +761,7 @@ def _classes_check(sizes, table2=None):
     """
     t2 = published("corani_table2_datasets") if table2 is None else table2
     t2 = t2.drop_duplicates("dataset").set_index("dataset")["classes"]
-    both = pd.DataFrame({"Table 2": t2, "ours": sizes["classes"]}).dropna()
-    both = both.astype(int)
+    both = pd.DataFrame({"Table 2": t2, "ours": sizes["classes"]}).dropna().astype(int)
     return both[both["Table 2"] != both["ours"]].rename_axis("data set")
 
 
@@ -871,8 +770,7 @@ def _table2_classes_mean(sizes, table2=None):
     data sets we run that Table 2 does not list (the authors' archive: spambase)."""
     t2 = published("corani_table2_datasets") if table2 is None else table2
     listed = t2.drop_duplicates("dataset").set_index("dataset")["classes"]
-    extra = sizes["classes"].drop(listed.index, errors="ignore")
-    return float(pd.concat([listed, extra]).mean())
+    return float(pd.concat([listed, sizes["classes"].drop(listed.index, errors="ignore")]).mean())
 
 
 # --------------------------------------------------------- helpers of the text
@@ -887,7 +785,6 @@ def _counterpart_gap(scores):
 
 def _names(index, k):
     return ", ".join(str(i).replace("_", " ") for i in list(index)[:k]) or "none"
-
 
 
 def _fmt_value(v, unit):
@@ -932,10 +829,8 @@ def tables(results):
     joint = "AODE (joint)" in set(scores.index.get_level_values("classifier"))
     t = {
         "dataset_scores": scores, "sizes": sizes,
-        "settings": _settings_table(results["n_datasets"], results["n_repeats"],
-                                    results["n_splits"], results["epsilon"],
-                                    results["prune_factor"], results["s"]),
-        "classes_check": _classes_check(sizes), "complexity": _complexity_table(),
+        "settings": _settings_table(results), "classes_check": _classes_check(sizes),
+        "complexity": _complexity_table(),
         "section3_numbers": _section3_table(main),
         "comparisons": _wilcoxon_table(scores, rope=results["rope"],
                                        nsamples=results["bayes_samples"],
@@ -943,32 +838,31 @@ def tables(results):
         "friedman_ranks": ranks, "friedman_pairs": pairs,
         "aode_estimates_check": _reference_check(scores) if joint else pd.DataFrame(),
     }
-    t["precise_per_dataset"] = _per_dataset_table(scores, sizes, "determinate")
-    t["credal_per_dataset"] = _per_dataset_table(scores, sizes, "credal")
-    t["utilities_per_dataset"] = _per_dataset_table(scores, sizes, "utilities")
+    t |= {f"{k}_per_dataset": v for k, v in _per_dataset_tables(scores, sizes).items()}
     return t | _archive_tables(results, scores, t["section3_numbers"].index)
 
 
 def _archive_tables(results, scores, ids):
     """The tables of :func:`tables` that put ours beside the authors' archive."""
     archive = _archive_table()
+    theirs = _archive_scores(archive)
     comparison = _archive_comparison(scores, archive, n_repeats=results["n_repeats"])
-    summaries, runs = {"book": _archive_summary(comparison)}, {_BOOK_LABEL: scores}
-    sources = pd.DataFrame({"authors' archive": _archive_statistics(archive),
+    summaries = {"book": _archive_summary(comparison)}
+    runs = {_ARCHIVE_LABEL: theirs, _BOOK_LABEL: scores}
+    sources = pd.DataFrame({"authors' archive": _section3_statistics(theirs, archive["n"]),
                             "ours, authors' protocol": np.nan}).reindex(ids)
     t = {}
     if results["protocol"] is not None:
         protocol = results["protocol"]
-        t["authors_protocol_scores"] = p_scores = comparisons.dataset_scores(
-            protocol.folds, se=True)
+        t["authors_protocol_scores"] = runs[_PROTOCOL_LABEL] = p_scores = (
+            comparisons.dataset_scores(protocol.folds, se=True))
         p_sizes = _dataset_sizes(protocol)
         sources["ours, authors' protocol"] = _section3_statistics(
             p_scores, p_sizes["n"], p_sizes["classes"]).reindex(ids)
-        runs[_PROTOCOL_LABEL] = p_scores
         summaries["protocol"] = _archive_summary(_archive_comparison(
             p_scores, archive,
             n_repeats=protocol.folds.groupby("dataset")["repeat"].nunique()))
-    fully, fully_per_dataset = _fully_determinate_table(runs, archive)
+    fully, fully_per_dataset = _fully_determinate_table(runs)
     return t | {"section3_sources": sources, "archive_comparison": comparison,
                 "archive_summary": pd.concat(summaries, names=["run"]),
                 "fully_determinate": fully,
@@ -998,11 +892,10 @@ def numbers(tables):
         (``<run>_<measure>_<classifier>_<within|mad|gaps>``, ``fd_<source>_<k>``), the
         joint-average check (``check_*``), data sets the text names and the headline
         verdict counts (``n_report``, ``n_reproduced``, ``n_differ``,
-        ``n_not_comparable``).  Every name is listed literally in this module.
+        ``n_not_comparable``); the constants ``_N_*`` name the ones the text quotes.
     """
     t = tables
-    settings, sizes = t["settings"]["ours"], t["sizes"]
-    diff = t["classes_check"]
+    settings, sizes, diff = t["settings"]["ours"], t["sizes"], t["classes_check"]
     out = {"n_datasets": settings["data sets"], "n_runs": settings["cross-validation runs"],
            "n_folds": settings["folds per run"],
            "counterpart_gap": f"{_counterpart_gap(t['dataset_scores']):.2g}",
@@ -1014,58 +907,40 @@ def numbers(tables):
                                      f"{r['ours']} here" for d, r in diff.iterrows())
            or "none"}
     verdicts = HEADLINE.judge(t)["verdict"].value_counts()
-    out |= {"n_report": str(int(verdicts.sum())),
-            "n_reproduced": str(int(verdicts.get("reproduced", 0))),
-            "n_differ": str(int(verdicts.get("differs", 0))),
-            "n_not_comparable": str(int(verdicts.get("not comparable", 0)))}
+    out |= {"n_report": str(int(verdicts.sum()))} | {
+        f"n_{k}": str(int(verdicts.get(v, 0))) for k, v in (
+            ("reproduced", "reproduced"), ("differ", "differs"),
+            ("not_comparable", "not comparable"))}
     return (out | _section3_numbers(t) | _test_numbers(t) | _archive_numbers(t)
             | _example_numbers(t) | _check_numbers(t["aode_estimates_check"]))
 
 
-#: glue names of the Section 3 numbers: ours (``h_<id>``), its standard error
-#: (``h_<id>_se``) and the paper's (``pub_<id>``)
-_N_OURS = ("h_brier_increase_bma", "h_brier_reduction_comp", "h_det_bma", "h_det_comp",
-           "h_fully_det_bma", "h_fully_det_comp", "h_near_det_bma", "h_near_det_comp",
-           "h_r_n_bma", "h_r_n_p_bma", "h_rho_n_bma", "h_set_acc_bma", "h_set_acc_comp",
-           "h_size_bma", "h_size_comp", "h_safe_bma", "h_safe_comp", "h_prior_dep_bma",
-           "h_prior_dep_comp", "h_share_bma", "h_share_comp", "h_rel_u65_bma",
-           "h_rel_u80_bma", "h_rel_high_comp", "h_ind_low_bma", "h_ind_high_bma",
-           "h_ind_low_comp", "h_ind_high_comp")
-_N_SE = ("h_brier_increase_bma_se", "h_brier_reduction_comp_se", "h_det_bma_se",
-         "h_det_comp_se", "h_prior_dep_bma_se", "h_prior_dep_comp_se", "h_set_acc_comp_se")
-_N_PUB = ("pub_brier_increase_bma", "pub_brier_reduction_comp", "pub_det_bma", "pub_det_comp",
-          "pub_fully_det_bma", "pub_fully_det_comp", "pub_r_n_bma", "pub_set_acc_bma",
-          "pub_set_acc_comp", "pub_size_bma", "pub_size_comp", "pub_safe_bma",
-          "pub_safe_comp", "pub_prior_dep_bma", "pub_prior_dep_comp", "pub_share_bma",
-          "pub_rel_u65_bma", "pub_rel_u80_bma", "pub_rel_high_comp", "pub_ind_low_bma",
-          "pub_ind_high_bma", "pub_ind_low_comp", "pub_ind_high_comp")
-#: glue names of the paired comparisons (``<what>_<comparison id>``)
-_N_TESTS = ("p_acc_aode_bma", "p_brier_aode_bma", "p_acc_comp_aode", "p_brier_comp_aode",
-            "p_safe_bma", "p_safe_comp", "p_u65_bma_star", "p_u80_bma_star",
-            "p_u65_comp_star", "p_u80_comp_star", "p_u65_comp_bma_star",
-            "p_u80_comp_bma_star", "p_u65_comp_aode", "p_u80_comp_aode", "p_u65_comp_ncc",
-            "p_u80_comp_ncc", "pub_acc_aode_bma", "pub_brier_comp_aode", "pub_u65_bma_star",
-            "pub_u65_comp_star", "pub_u65_comp_bma_star", "pub_u65_comp_ncc",
-            "wins_acc_aode_bma", "wins_brier_aode_bma", "wins_brier_comp_aode",
-            "wins_u65_comp_ncc", "wins_u80_comp_ncc", "holds_acc_comp_aode",
-            "holds_brier_comp_aode", "holds_safe_bma", "holds_safe_comp",
-            "holds_u65_bma_star", "holds_u80_bma_star", "holds_u65_comp_star",
-            "holds_u80_comp_star", "holds_u65_comp_bma_star", "holds_u80_comp_bma_star",
-            "holds_u65_comp_aode", "holds_u80_comp_aode", "holds_u65_comp_ncc",
-            "holds_u80_comp_ncc", "n_safe_bma")
+#: the text quotes ours (``h_<id>``) and the paper's (``pub_<id>``, where printed) of
+#: every Section 3 id but these, and the standard errors (``h_<id>_se``) of ``_N_SE``
+_N_UNQUOTED = ("n_classes", "r_n_comp", "r_n_p_comp", "rho_n_comp", "rel_u65_comp",
+               "rel_u80_comp", "rel_high_bma")
+_N_SE = ("brier_increase_bma", "brier_reduction_comp", "det_bma", "det_comp", "prior_dep_bma",
+         "prior_dep_comp", "set_acc_comp")
+#: the comparisons whose printed p-value (``pub_<id>``), wins (``wins_<id>``), data sets
+#: (``n_<id>``) and verdict (``holds_<id>``) the text quotes; it quotes every ``p_<id>``
+_N_TESTS = {"pub": ("acc_aode_bma", "brier_comp_aode", "u65_bma_star", "u65_comp_star",
+                    "u65_comp_bma_star", "u65_comp_ncc"),
+            "wins": ("acc_aode_bma", "brier_aode_bma", "brier_comp_aode", "u65_comp_ncc",
+                     "u80_comp_ncc"),
+            "n": ("safe_bma",), "holds": tuple(c["id"] for c in _COMPARISONS[2:])}
 
 
 def _section3_numbers(t):
-    h = t["section3_numbers"]
     out = {}
-    for name in _N_OURS:
-        v, unit = h.loc[name[2:], "ours"], h.loc[name[2:], "unit"]
-        out[name] = _fmt_p(v) if unit == "p-value" else _fmt_value(v, unit)
-    for name in _N_SE:
-        se, unit = h.loc[name[2:-3], "se"], h.loc[name[2:-3], "unit"]
-        digits = 0 if unit == "count" else 2 if unit in ("r", "classes") else 1
-        out[name] = f"{se:.{max(digits, 1)}f}" if np.isfinite(se) else "n/a"
-    return out | {name: h.loc[name[4:], "published"] or "—" for name in _N_PUB}
+    for key, r in t["section3_numbers"].drop(index=list(_N_UNQUOTED)).iterrows():
+        v, unit, se = r["ours"], r["unit"], r["se"]
+        out[f"h_{key}"] = _fmt_p(v) if unit == "p-value" else _fmt_value(v, unit)
+        if r["published"]:
+            out[f"pub_{key}"] = r["published"]
+        if key in _N_SE:
+            digits = 2 if unit in ("r", "classes") else 1
+            out[f"h_{key}_se"] = f"{se:.{digits}f}" if np.isfinite(se) else "n/a"
+    return out
 
 
 def _test_numbers(t):
@@ -1077,11 +952,11 @@ def _test_numbers(t):
             ok = bool(r["meets_published"]) and r["same_direction"] is not False
             held, total = held + ok, total + 1
             holds = "holds" if ok else "does not hold"
-        out |= {f"p_{key}": _fmt_p(r["wilcoxon_p"]), f"pub_{key}": r["published_p"] or "—",
-                f"n_{key}": str(int(r["n_datasets"])), f"holds_{key}": holds,
-                f"wins_{key}": ("n/a" if pd.isna(wins) else
-                                f"{int(wins)} of {int(r['n_datasets'])}")}
-    out = {name: out[name] for name in _N_TESTS}
+        named = {"pub": r["published_p"] or "—", "n": str(int(r["n_datasets"])),
+                 "holds": holds, "wins": ("n/a" if pd.isna(wins) else
+                                          f"{int(wins)} of {int(r['n_datasets'])}")}
+        out |= {f"{k}_{key}": v for k, v in named.items() if key in _N_TESTS[k]}
+        out[f"p_{key}"] = _fmt_p(r["wilcoxon_p"])
     failed = w.loc[[m is not None and (not m or s is False) for m, s in
                     zip(w["meets_published"], w["same_direction"])], "label"]
     eq = w.loc[w["p_rope"] > 0.9, "label"]
@@ -1090,19 +965,15 @@ def _test_numbers(t):
             "claims_failed": "; ".join(failed) or "none",
             "bayes_equivalent": "; ".join(eq) or "none",
             "bayes_decisive": "; ".join(dec) or "none"}
-    return out | _friedman_numbers(t["friedman_ranks"], t["friedman_pairs"])
-
-
-def _friedman_numbers(ranks, pairs):
-    def separated(u, level):
-        sel = pairs[(pairs["scores"] == u) & pairs[f"significant_{level}"]]
-        return "none" if sel.empty else "; ".join(
-            f"{b} ahead of {w}" for b, w in zip(sel["better"], sel["worse"]))
-    return {"friedman_p_u65": _fmt_p(ranks.loc["u65", "friedman_p"]),
-            "friedman_p_u80": _fmt_p(ranks.loc["u80", "friedman_p"]),
-            "best_u65": str(ranks.loc["u65", "best"]), "best_u80": str(ranks.loc["u80", "best"]),
-            "sig95_u65": separated("u65", "95%"), "sig95_u80": separated("u80", "95%"),
-            "sig90_u65": separated("u65", "90%"), "sig90_u80": separated("u80", "90%")}
+    ranks, pairs = t["friedman_ranks"], t["friedman_pairs"]
+    for u in ("u65", "u80"):
+        out |= {f"friedman_p_{u}": _fmt_p(ranks.loc[u, "friedman_p"]),
+                f"best_{u}": str(ranks.loc[u, "best"])}
+        for level in ("95%", "90%"):
+            sel = pairs[(pairs["scores"] == u) & pairs[f"significant_{level}"]]
+            out[f"sig{level[:2]}_{u}"] = "none" if sel.empty else "; ".join(
+                f"{b} ahead of {w_}" for b, w_ in zip(sel["better"], sel["worse"]))
+    return out
 
 
 #: glue names of the archive comparisons: (run, measure, classifier, summary column)
@@ -1116,18 +987,6 @@ _N_ARCHIVE = {
     "protocol_acc_aode_within": ("protocol", "accuracy", "AODE", "within tolerance"),
     "protocol_det_bma_within": ("protocol", "determinacy", "BMA-AODE*", "within tolerance"),
 }
-#: glue names of the fully determinate counts (``"x of n"``) and of the median predictions
-#: per data set (``_pred``): (source, classifier)
-_N_FULLY = {"fd_archive_bma": (_ARCHIVE_LABEL, "BMA-AODE*"),
-            "fd_archive_bma_pred": (_ARCHIVE_LABEL, "BMA-AODE*"),
-            "fd_archive_comp": (_ARCHIVE_LABEL, "COMP-AODE*"),
-            "fd_book_bma": (_BOOK_LABEL, "BMA-AODE*"), "fd_book_comp": (_BOOK_LABEL, "COMP-AODE*"),
-            "fd_book_bma_pred": (_BOOK_LABEL, "BMA-AODE*"),
-            "fd_book_comp_pred": (_BOOK_LABEL, "COMP-AODE*"),
-            "fd_protocol_bma": (_PROTOCOL_LABEL, "BMA-AODE*"),
-            "fd_protocol_comp": (_PROTOCOL_LABEL, "COMP-AODE*"),
-            "fd_protocol_bma_pred": (_PROTOCOL_LABEL, "BMA-AODE*"),
-            "fd_protocol_comp_pred": (_PROTOCOL_LABEL, "COMP-AODE*")}
 
 
 def _archive_numbers(t):
@@ -1141,11 +1000,17 @@ def _archive_numbers(t):
         v = summary.loc[(run_, measure, clf), col]
         out[name] = f"{v:.3f}" if col == "median |difference|" else v or (
             "n/a" if col == "within tolerance" else "none")
-    for name, key in _N_FULLY.items():
-        r = fully.loc[key] if key in fully.index else None
-        out[name] = "not run" if r is None else (
-            f"{r['predictions per data set (median)']:,.0f}" if name.endswith("_pred")
-            else f"{r['fully determinate']} of {r['data sets']}")
+    # the fully determinate counts (fd_<source>_<k>, "x of n") and the median predictions
+    # per data set (fd_<source>_<k>_pred), but for the archive's COMP-AODE*
+    for source, label in (("archive", _ARCHIVE_LABEL), ("book", _BOOK_LABEL),
+                          ("protocol", _PROTOCOL_LABEL)):
+        for c in _COUNTERPARTS:
+            r = fully.loc[(label, c)] if (label, c) in fully.index else None
+            name = f"fd_{source}_{c.split('-')[0].lower()}"
+            out[name] = "not run" if r is None else f"{r['fully determinate']} of {r['data sets']}"
+            if name != "fd_archive_comp":
+                out[name + "_pred"] = "not run" if r is None else (
+                    f"{r['predictions per data set (median)']:,.0f}")
     return out | {"a_friedman_u65": f"{_ARCHIVE_FRIEDMAN['u65'][1]:.2f}",
                   "a_friedman_u80": f"{_ARCHIVE_FRIEDMAN['u80'][1]:.2f}",
                   "a_friedman_cd": f"{_ARCHIVE_FRIEDMAN['cd_90%']:.3f}"}
@@ -1284,7 +1149,7 @@ def _headline_rows():
                      _section3_reading(key), unit=_UNITS.get(unit, unit),
                      not_comparable="not comparable: the authors' own archived results do "
                                     "not give this range" if key.startswith("ind_") else "")
-            for key, label, clf, unit, pkey, _ in _SECTION3 if pkey is not None]
+            for key, label, clf, unit, pkey in _SECTION3 if pkey is not None]
     coded = published("corani_statements_coded")
     for r in coded[coded["test"] == "Wilcoxon"].itertuples():
         rows.append(Headline(f"significant: {r.statement} (paper: {r.printed})",
@@ -1336,7 +1201,7 @@ def figure(kind, tables=None):
     matplotlib.figure.Figure
     """
     if kind in ("structures", "spode"):
-        return _structure_diagrams("figure1" if kind == "structures" else "figure2")
+        return _structure_diagrams(kind)
     t = tables
     scores, sizes = t["dataset_scores"], t["sizes"]
     paper = _paper_means(t["section3_numbers"])
@@ -1346,8 +1211,7 @@ def figure(kind, tables=None):
         "determinacy": lambda: _aode_determinacy(scores, sizes, paper=paper),
         "safe": lambda: _aode_safe_vs_prior_dependent(scores, paper=paper),
         "utility": lambda: _aode_relative_utility(scores, sizes, paper=paper),
-        "ranks": lambda: _aode_friedman_ranks(t["friedman_ranks"],
-                                              list(_FRIEDMAN_CLASSIFIERS)),
+        "ranks": lambda: _aode_friedman_ranks(t["friedman_ranks"]),
         "bayes": lambda: _aode_bayesian_comparisons(t["comparisons"]),
         "archive": lambda: _aode_archive_scatter(t["archive_comparison"]),
     }
@@ -1356,29 +1220,10 @@ def figure(kind, tables=None):
     return draw[kind]()
 
 
-
-_PAPER_STYLE = dict(color="tab:green", lw=1.6, ls=":")
-_OURS_STYLE = dict(color="tab:red", lw=1.2, ls="--")
-
-
-def _col(scores, classifier, metric):
-    try:
-        return scores[metric].xs(classifier, level="classifier")
-    except KeyError:
-        raise KeyError(f"no {metric!r} scores for classifier {classifier!r}") from None
-
-
 def _limits(*series, pad=0.03):
     v = pd.concat(series).dropna().to_numpy(dtype=float)
     lo = max(0.0, np.floor((v.min() - pad) * 10) / 10) if v.size else 0.0
     return lo, 1.0 + pad / 3
-
-
-def _by_size(index, sizes):
-    if sizes is None:
-        return list(index)
-    n = pd.Series(sizes["n"] if isinstance(sizes, pd.DataFrame) else sizes, dtype=float)
-    return list(n.reindex(index).sort_values(kind="stable").index)
 
 
 def _paper_means(headline) -> dict:
@@ -1386,82 +1231,56 @@ def _paper_means(headline) -> dict:
     Rows without a printed number (or with a bound such as ``<0.01``) are left out;
     the figures draw these values as the paper's lines and points.
     """
-    out = {}
-    for key, v in headline["published"].items():
-        try:
-            out[key] = float(v)
-        except (TypeError, ValueError):
-            continue
-    return out
-
-
-def _paper(paper, key):
-    v = (paper or {}).get(key)
-    return None if v is None or not np.isfinite(v) else float(v)
+    v = pd.to_numeric(headline["published"], errors="coerce")
+    return {k: float(x) for k, x in v[np.isfinite(v)].items()}
 
 
 # --- the paper's Figures 1 and 2: network structures
 
-_NB_EDGES = [("C", f"A{i}") for i in range(1, 5)]
-
-
-def _draw_network(ax, pos, edges, title, highlight=()):
-    """Nodes as circles at ``pos`` (name -> (x, y)), edges as arrows, on ``ax``."""
-    from matplotlib.patches import Circle, FancyArrowPatch
-    r = 0.13
-    for a, b in edges:
-        (x0, y0), (x1, y1) = pos[a], pos[b]
-        bend = 0.35 if abs(y0 - y1) < 1e-9 else 0.0   # arcs between nodes of one row
-        ax.add_patch(FancyArrowPatch((x0, y0), (x1, y1), arrowstyle="-|>",
-                                     mutation_scale=12, lw=1.1, color="0.25",
-                                     connectionstyle=f"arc3,rad={bend}",
-                                     shrinkA=14, shrinkB=14))
-    for name, (x, y) in pos.items():
-        special = name == "C" or name in highlight
-        ax.add_patch(Circle((x, y), r, facecolor="#dbe9f6" if name == "C" else
-                            "#fde2c4" if special else "white", edgecolor="0.2", lw=1.1,
-                            zorder=3))
-        label = "C" if name == "C" else f"$A_{{{name[1:]}}}$"
-        ax.text(x, y, label, ha="center", va="center", zorder=4, fontsize=11)
-    ax.set_title(title, fontsize=10)
-    ax.set_xlim(-0.35, 3.35)
-    ax.set_ylim(-0.45, 1.9)
-    ax.set_aspect("equal")
-    ax.axis("off")
-
-
-def _structure_diagrams(kind="figure1"):
+def _structure_diagrams(kind):
     """The network structures of the paper's Figures 1 and 2, drawn anew.
-    Parameters: ``kind`` ({"figure1", "figure2"}): ``"figure1"``: naive Bayes (every feature
-    depends on the class only) beside a tree-augmented naive Bayes (TAN, each feature may
-    have one more feature parent, the feature arcs forming a tree). ``"figure2"``: two
-    SPODEs, with super-parent A1 (the paper's Figure 2) and with super-parent A3: every
-    other feature depends on the class and on the super-parent; AODE averages the k such
-    networks.
-    Returns: matplotlib.figure.Figure Two panels side by side; the class node is blue,
-    super-parents orange.
+    Parameters: ``kind`` ({"structures", "spode"}): ``"structures"`` (Figure 1): naive
+    Bayes (every feature depends on the class only) beside a tree-augmented naive Bayes
+    (TAN, each feature may have one more feature parent, the feature arcs forming a tree).
+    ``"spode"`` (Figure 2): two SPODEs, with super-parent A1 (the paper's Figure 2) and
+    with super-parent A3: every other feature depends on the class and on the
+    super-parent; AODE averages the k such networks.
+    Returns: matplotlib.figure.Figure Two panels side by side, nodes as circles and edges
+    as arrows; the class node is blue, super-parents orange.
     """
     import matplotlib.pyplot as plt
-    row = {f"A{i}": (float(i - 1), 0.0) for i in range(1, 5)}
-    if kind == "figure1":
-        pos = {"C": (1.5, 1.55), **row}
-        panels = [("(a) naive Bayes", pos, _NB_EDGES, ()),
-                  ("(b) a tree-augmented naive Bayes (TAN)", pos,
-                   _NB_EDGES + [("A1", "A2"), ("A2", "A3"), ("A2", "A4")], ())]
-    elif kind == "figure2":
+    from matplotlib.patches import Circle, FancyArrowPatch
+    pos = {"C": (1.5, 1.55), **{f"A{i}": (float(i - 1), 0.0) for i in range(1, 5)}}
+    nb = [("C", f"A{i}") for i in range(1, 5)]
+    panels = [("(a) naive Bayes", pos, nb, ""),
+              ("(b) a tree-augmented naive Bayes (TAN)", pos,
+               nb + [("A1", "A2"), ("A2", "A3"), ("A2", "A4")], "")]
+    if kind == "spode":
         panels = []
         for sp in (1, 3):
-            name = f"A{sp}"
-            others = [f"A{i}" for i in range(1, 5) if i != sp]
+            name, others = f"A{sp}", [f"A{i}" for i in range(1, 5) if i != sp]
             pos = {"C": (1.5, 1.55), name: (0.3 if sp == 1 else 2.7, 0.85)}
             pos.update({o: (0.5 + 1.0 * j, -0.15) for j, o in enumerate(others)})
             edges = [("C", name)] + [("C", o) for o in others] + [(name, o) for o in others]
-            panels.append((f"SPODE with super-parent $A_{sp}$", pos, edges, (name,)))
-    else:
-        raise ValueError(f"kind must be 'figure1' or 'figure2'; got {kind!r}")
+            panels.append((f"SPODE with super-parent $A_{sp}$", pos, edges, name))
     fig, axes = plt.subplots(1, 2, figsize=(TEXT_WIDTH, 2.7), constrained_layout=True)
-    for ax, (title, pos, edges, hl) in zip(axes, panels):
-        _draw_network(ax, pos, edges, title, hl)
+    for ax, (title, pos, edges, parent) in zip(axes, panels):
+        for a, b in edges:
+            (x0, y0), (x1, y1) = pos[a], pos[b]
+            bend = 0.35 if abs(y0 - y1) < 1e-9 else 0.0   # arcs between nodes of one row
+            ax.add_patch(FancyArrowPatch((x0, y0), (x1, y1), arrowstyle="-|>",
+                                         mutation_scale=12, lw=1.1, color="0.25",
+                                         connectionstyle=f"arc3,rad={bend}",
+                                         shrinkA=14, shrinkB=14))
+        for name, (x, y) in pos.items():
+            color = "#dbe9f6" if name == "C" else "#fde2c4" if name == parent else "white"
+            ax.add_patch(Circle((x, y), 0.13, facecolor=color, edgecolor="0.2", lw=1.1,
+                                zorder=3))
+            ax.text(x, y, "C" if name == "C" else f"$A_{{{name[1:]}}}$", ha="center",
+                    va="center", zorder=4, fontsize=11)
+        ax.set(xlim=(-0.35, 3.35), ylim=(-0.45, 1.9), aspect="equal")
+        ax.set_title(title, fontsize=10)
+        ax.axis("off")
     return fig
 
 
@@ -1470,6 +1289,19 @@ def _orders(text):
     classes, is not mistaken for a 1 or an I)."""
     out = str(text).replace("^2", "²").replace("^3", "³").replace("l", "ℓ")
     return out.replace(" (", "(").replace(") ", ")").replace(" ", "")
+
+
+#: our reading of each row of the paper's Table 1: (time per instance, what costs)
+_COMPLEXITY = {
+    "AODE": ("O(ℓk²)", "k tables of class × super-parent value × feature value, "
+             "counted in one pass over the data per SPODE"),
+    "BMA-AODE/COMP-AODE": ("O(ℓk²)", "as AODE, plus a pass for each SPODE's "
+                           "likelihood of the training classes"),
+    "BMA-AODE*/COMP-AODE*": ("O(ℓk² + ℓ²k), times log k for COMP-AODE*",
+                             "a dominance test per pair of classes: an optimisation in "
+                             "the paper, the best of k vertices (BMA-AODE*) or a sort "
+                             "(COMP-AODE*) here"),
+}
 
 
 def _complexity_table(table=None) -> pd.DataFrame:
@@ -1483,91 +1315,88 @@ def _complexity_table(table=None) -> pd.DataFrame:
     l), v average number of values of a feature.
     """
     pub = published("corani_table1_complexity") if table is None else table
-    ours = {
-        "AODE": ("O(ℓk²)", "k tables of class × super-parent value × feature value, "
-                 "counted in one pass over the data per SPODE"),
-        "BMA-AODE/COMP-AODE": ("O(ℓk²)", "as AODE, plus a pass for each SPODE's "
-                               "likelihood of the training classes"),
-        "BMA-AODE*/COMP-AODE*": ("O(ℓk² + ℓ²k), times log k for COMP-AODE*",
-                                 "a dominance test per pair of classes: an optimisation in "
-                                 "the paper, the best of k vertices (BMA-AODE*) or a sort "
-                                 "(COMP-AODE*) here"),
-    }
-    rows = []
-    for _, r in pub.iterrows():
-        clf = str(r["algorithm"])
-        if clf not in ours:
-            raise KeyError(f"no reading of the complexity of {clf!r}")
-        rows.append({"classifiers": clf.replace("/", ", "),
-                     "memory (paper)": _orders(r["space_learning_and_classification"]),
-                     "learning time (paper)": _orders(r["time_learning"]),
-                     "time per instance (paper)": _orders(r["time_classification"]),
-                     "time per instance (credal.aode)": ours[clf][0],
-                     "what costs": ours[clf][1]})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([
+        {"classifiers": str(r.algorithm).replace("/", ", "),
+         "memory (paper)": _orders(r.space_learning_and_classification),
+         "learning time (paper)": _orders(r.time_learning),
+         "time per instance (paper)": _orders(r.time_classification),
+         "time per instance (credal.aode)": _COMPLEXITY[str(r.algorithm)][0],
+         "what costs": _COMPLEXITY[str(r.algorithm)][1]} for r in pub.itertuples()])
 
 
 # --- the paper's Figures 3 to 7
 
-def _aode_accuracy_scatter(scores, reference="AODE", others=("BMA-AODE", "COMP-AODE")):
-    """Figure 3: accuracy of ``reference`` against each of ``others``, per data set.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`;
-    ``reference`` (str): Classifier on the vertical axes; ``others`` (sequence of str): One
-    panel each, on the horizontal axis (two per row).
-    Returns: matplotlib.figure.Figure
+def _aode_accuracy_scatter(scores):
+    """Figure 3: accuracy of AODE against BMA-AODE's and COMP-AODE's, per data set.
+    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`.
+    Returns: matplotlib.figure.Figure One panel per other classifier (on the horizontal
+    axis), side by side; AODE on the vertical axes.
     """
-    ref = _col(scores, reference, "accuracy")
-    fig, axes = _grid(len(others), 3.5)
-    for ax, other in zip(axes.ravel(), others):
-        x = _col(scores, other, "accuracy").reindex(ref.index)
+    ref = _by_dataset(scores, "AODE", "accuracy")
+    fig, axes = _grid(2, 3.5)
+    for ax, other in zip(axes.ravel(), ("BMA-AODE", "COMP-AODE")):
+        x = _by_dataset(scores, other, "accuracy").reindex(ref.index)
         lo, hi = _limits(x, ref)
         ax.plot([lo, hi], [lo, hi], color="black", lw=1, label="bisector")
         ax.scatter(x, ref, s=22, color="tab:blue", alpha=0.8, edgecolors="none",
                    label="one data set")
         above, below = int((ref > x).sum()), int((ref < x).sum())
-        ax.text(0.03, 0.97, f"{reference} higher: {above}\n{other} higher: {below}",
+        ax.text(0.03, 0.97, f"AODE higher: {above}\n{other} higher: {below}",
                 transform=ax.transAxes, va="top")
-        _square(ax, lo, hi, f"accuracy of {other}", f"accuracy of {reference}")
+        _square(ax, lo, hi, f"accuracy of {other}", "accuracy of AODE")
     return fig
 
 
-def _dot_panel(ax, values, order, xlabel, title, better_below, reference, paper=None,
-               paper_label="paper's mean", markers=None):
-    """Ratios to 1 of one or more series, one row per data set (ordered by size)."""
-    series = values if isinstance(values, dict) else {None: values}
+def _dot_panel(ax, series, order, xlabel, title, better_below, reference, paper):
+    """Ratios to 1 of one or more ``series`` (dict of name, or None, -> Series), one row
+    per data set of ``order``; ``paper`` (dict of name, or None, -> the paper's value,
+    a (low, high) band or None) drawn in green."""
     y = np.arange(len(order))[::-1]
     ax.axvline(1.0, color="black", lw=1)
-    marks = markers or ["o", "D", "s"]
     for i, (name, s) in enumerate(series.items()):
         v = s.reindex(order).to_numpy(dtype=float)
-        better = v < 1 if better_below else v > 1
-        worse = v > 1 if better_below else v < 1
+        better, worse = (v < 1, v > 1) if better_below else (v > 1, v < 1)
         for mask, color, what in ((better, "tab:blue", f"better than {reference}"),
                                   (worse, "tab:orange", f"worse than {reference}"),
                                   (~better & ~worse, "0.55", "equal")):
             if mask.any():
-                lab = what if name is None else f"{name}: {what}"
-                ax.scatter(v[mask], y[mask], s=22, marker=marks[i % len(marks)],
-                           color=color, zorder=3, label=lab,
+                ax.scatter(v[mask], y[mask], s=22, marker="oDs"[i % 3], color=color,
+                           zorder=3, label=what if name is None else f"{name}: {what}",
                            facecolors=color if i == 0 else "none")
         m = float(np.nanmean(v))
-        ax.axvline(m, **{**_OURS_STYLE, "ls": ["--", "-."][i % 2]},
+        ax.axvline(m, color="tab:red", lw=1.2, ls=["--", "-."][i % 2],
                    label=f"our mean{'' if name is None else ' ' + name} {m:.3f}")
-    for i, (key, val) in enumerate((paper or {}).items()):
-        if val is None:
-            continue
+    for i, (key, val) in enumerate(paper.items()):
+        label = "paper's mean" + ("" if key is None else " " + key)
         if isinstance(val, tuple):
-            ax.axvspan(*val, color="tab:green", alpha=0.15, lw=0,
-                       label=f"{paper_label}{'' if key is None else ' ' + key}")
-        else:
-            ax.axvline(val, **{**_PAPER_STYLE, "ls": [":", (0, (5, 2, 1, 2))][i % 2]},
-                       label=f"{paper_label}{'' if key is None else ' ' + key} {val:.2f}")
-    ax.set_yticks(y)
-    ax.set_yticklabels([str(d).replace("_", " ") for d in order])
-    ax.set_ylim(-0.7, len(order) - 0.3)
-    ax.set_xlabel(xlabel)
+            ax.axvspan(*val, color="tab:green", alpha=0.15, lw=0, label=label)
+        elif val is not None:
+            ax.axvline(val, color="tab:green", lw=1.6, ls=[":", (0, (5, 2, 1, 2))][i % 2],
+                       label=f"{label} {val:.2f}")
+    ax.set(yticks=y, yticklabels=[str(d).replace("_", " ") for d in order],
+           ylim=(-0.7, len(order) - 0.3), xlabel=xlabel)
     ax.set_title(title, fontsize=10)
     ax.grid(True, axis="x", lw=0.3, color="0.85")
+
+
+def _dot_figure(sizes, panels):
+    """:func:`_dot_panel` of each of ``panels`` ((series, xlabel, title, better_below,
+    reference, paper) each), side by side, one row per data set ordered by size (the
+    smallest on top; ``sizes``: DataFrame with column ``n``), the legend below."""
+    import matplotlib.pyplot as plt
+    order = list(sizes["n"].astype(float).sort_values(kind="stable").index)
+    fig, axes = plt.subplots(1, len(panels), figsize=(TEXT_WIDTH, 2.8 + 0.19 * len(order)),
+                             sharey=True, squeeze=False, constrained_layout=True)
+    for ax, (series, *args) in zip(axes[0], panels):
+        _dot_panel(ax, series, order, *args)
+    axes[0, 0].set_ylabel("data set (smallest on top)")
+    labels = {}
+    for ax in axes[0]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            labels.setdefault(lab, h)
+    fig.legend(list(labels.values()), list(labels), loc="outside lower center", ncol=2,
+               frameon=False)
+    return fig
 
 
 def _grid(n, height, **kw):
@@ -1584,121 +1413,79 @@ def _grid(n, height, **kw):
 
 def _square(ax, lo, hi, xlabel, ylabel, **legend):
     """Equal axes from ``lo`` to ``hi``, labels, a light grid and the legend bottom right."""
-    ax.set_xlim(lo, hi)
-    ax.set_ylim(lo, hi)
-    ax.set_aspect("equal")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set(xlim=(lo, hi), ylim=(lo, hi), aspect="equal", xlabel=xlabel, ylabel=ylabel)
     ax.grid(True, lw=0.3, color="0.85")
     ax.legend(loc="lower right", frameon=False, **legend)
 
 
-def _dot_figure(n_rows, n_panels=2):
-    import matplotlib.pyplot as plt
-    height = 2.8 + 0.19 * n_rows
-    fig, axes = plt.subplots(1, n_panels, figsize=(TEXT_WIDTH, height), sharey=True,
-                             squeeze=False, constrained_layout=True)
-    return fig, axes[0]
-
-
-def _legend_below(fig, axes):
-    labels = {}
-    for ax in axes:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                labels[lab] = h
-    fig.legend(list(labels.values()), list(labels), loc="outside lower center", ncol=2,
-               frameon=False)
-
-
-def _aode_relative_brier(scores, sizes=None, reference="AODE",
-                         others=("BMA-AODE", "COMP-AODE"), paper=None):
-    """Figure 4: Brier loss of each of ``others`` divided by that of ``reference``.
+def _aode_relative_brier(scores, sizes, paper=None):
+    """Figure 4: Brier loss of BMA-AODE and of COMP-AODE divided by AODE's.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` (needs
-    ``brier``); ``sizes`` (DataFrame or Series, optional): Data set sizes (column ``n``):
-    rows ordered by size, the smallest on top; ``reference`` (str); ``others`` (sequence of
-    str): One panel each, side by side, sharing the data-set axis; ``paper`` (dict,
-    optional): :func:`_paper_means`: the paper's average increase (``brier_increase_bma``)
-    and reduction (``brier_reduction_comp``), in percent, drawn as ratios.
-    Returns: matplotlib.figure.Figure Blue points (below 1) are data sets where the
-    classifier beats ``reference``, orange ones where it loses; dashed: our mean ratio,
-    dotted green: the paper's.
+    ``brier``); ``sizes`` (DataFrame): Data set sizes (column ``n``): rows ordered by size,
+    the smallest on top; ``paper`` (dict, optional): :func:`_paper_means`: the paper's
+    average increase (``brier_increase_bma``) and reduction (``brier_reduction_comp``), in
+    percent, drawn as ratios.
+    Returns: matplotlib.figure.Figure One panel per classifier, side by side, sharing the
+    data-set axis. Blue points (below 1) are data sets where the classifier beats AODE,
+    orange ones where it loses; dashed: our mean ratio, dotted green: the paper's.
     """
-    ref = _col(scores, reference, "brier")
-    order = _by_size(ref.index, sizes)
-    fig, axes = _dot_figure(len(order), len(others))
-    pub = {"BMA-AODE": _paper(paper, "brier_increase_bma"),
-           "COMP-AODE": _paper(paper, "brier_reduction_comp")}
-    for ax, other in zip(axes, others):
-        ratio = _col(scores, other, "brier") / ref
-        v = pub.get(other)
-        line = None if v is None else 1 + v / 100 if other == "BMA-AODE" else 1 - v / 100
-        _dot_panel(ax, ratio, order, f"Brier loss of {other} /\nBrier loss of {reference}",
-                   other, True,
-                   reference, paper={None: line})
-    axes[0].set_ylabel("data set (smallest on top)")
-    _legend_below(fig, axes)
-    return fig
+    ref, paper = _by_dataset(scores, "AODE", "brier"), paper or {}
+    up, down = paper.get("brier_increase_bma"), paper.get("brier_reduction_comp")
+    return _dot_figure(sizes, [
+        ({None: _by_dataset(scores, c, "brier") / ref},
+         f"Brier loss of {c} /\nBrier loss of AODE", c, True, "AODE", {None: line})
+        for c, line in (("BMA-AODE", None if up is None else 1 + up / 100),
+                        ("COMP-AODE", None if down is None else 1 - down / 100))])
 
 
-def _aode_determinacy(scores, sizes, classifiers=("BMA-AODE*", "COMP-AODE*"), paper=None):
-    """Determinacy of the credal classifiers against the number of instances.
+def _aode_determinacy(scores, sizes, paper=None):
+    """Determinacy of BMA-AODE* and COMP-AODE* against the number of instances.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes``
-    (DataFrame or Series): Number of instances per data set (column ``n``); ``classifiers``
-    (sequence of str); ``paper`` (dict, optional): :func:`_paper_means`: the paper's average
-    determinacies (``det_bma``, ``det_comp``) are drawn as dotted lines in the classifiers'
-    colours.
+    (DataFrame): Number of instances per data set (column ``n``); ``paper`` (dict,
+    optional): :func:`_paper_means`: the paper's average determinacies (``det_bma``,
+    ``det_comp``) are drawn as dotted lines in the classifiers' colours.
     Returns: matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
-    n = pd.Series(sizes["n"] if isinstance(sizes, pd.DataFrame) else sizes, dtype=float)
+    n, paper = sizes["n"].astype(float), paper or {}
     fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.0), constrained_layout=True)
-    markers = ["o", "s", "^", "D"]
-    keys = {"BMA-AODE*": "det_bma", "COMP-AODE*": "det_comp"}
-    for i, c in enumerate(classifiers):
-        det = 100 * _col(scores, c, "determinacy")
-        color = f"C{i}"
-        ax.scatter(n.reindex(det.index), det, s=26, marker=markers[i % len(markers)],
-                   alpha=0.8, color=color, label=f"{c} (our mean {det.mean():.1f}%)")
-        v = _paper(paper, keys.get(c, ""))
+    for i, c in enumerate(_COUNTERPARTS):
+        det = 100 * _by_dataset(scores, c, "determinacy")
+        ax.scatter(n.reindex(det.index), det, s=26, marker="os"[i], alpha=0.8,
+                   color=f"C{i}", label=f"{c} (our mean {det.mean():.1f}%)")
+        v = paper.get(f"det_{c.split('-')[0].lower()}")
         if v is not None:
-            ax.axhline(v, color=color, lw=1.5, ls=":", label=f"{c}, paper's mean {v:g}%")
-    worst = 100 * _col(scores, classifiers[0], "determinacy")
+            ax.axhline(v, color=f"C{i}", lw=1.5, ls=":", label=f"{c}, paper's mean {v:g}%")
+    worst = 100 * _by_dataset(scores, "BMA-AODE*", "determinacy")
     for name in worst.nsmallest(4).index:
         ax.annotate(name.replace("_", " "), (n[name], worst[name]), fontsize=9,
                     xytext=(4, -3), textcoords="offset points", color="0.3")
-    ax.set_xscale("log")
-    ax.set_xlabel("number of instances n (log scale)")
-    ax.set_ylabel("determinacy (% of instances\ngiven one class)")
+    ax.set(xscale="log", xlabel="number of instances n (log scale)",
+           ylabel="determinacy (% of instances\ngiven one class)")
     ax.grid(True, lw=0.3, color="0.85")
     ax.legend(loc="lower right", frameon=False)
     return fig
 
 
-def _aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*"),
-                                  counterparts=None, paper=None):
+def _aode_safe_vs_prior_dependent(scores, paper=None):
     """Figure 5: precise accuracy on the safe vs the prior-dependent instances.
-    For each credal classifier, its precise counterpart's accuracy on the instances
-    the credal classifier answers with one class (safe) is plotted against its
-    accuracy on those it answers with several (prior-dependent); data sets without
-    prior-dependent instances are left out.
+    For each credal classifier (BMA-AODE*, COMP-AODE*; one panel each), its precise
+    counterpart's accuracy on the instances the credal classifier answers with one class
+    (safe) is plotted against its accuracy on those it answers with several
+    (prior-dependent); data sets without prior-dependent instances are left out.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`;
-    ``classifiers`` (sequence of str): Credal classifiers, one panel each (two per row);
-    ``counterparts`` (dict, optional): Display name of each precise counterpart (default:
-    name without ``*``); ``paper`` (dict, optional): :func:`_paper_means`: the paper's
-    average accuracies (``safe_bma``, ``prior_dep_bma``, ...) drawn as a green star, our
-    averages as a red cross.
+    ``paper`` (dict, optional): :func:`_paper_means`: the paper's average accuracies
+    (``safe_bma``, ``prior_dep_bma``, ...) drawn as a green star, our averages as a red
+    cross.
     Returns: matplotlib.figure.Figure Marker area grows with the number of prior-dependent
     instances.
     """
-    counterparts = counterparts or {}
-    fig, axes = _grid(len(classifiers), 3.9)
-    for ax, c in zip(axes.ravel(), classifiers):
-        p = counterparts.get(c, c.rstrip("*"))
-        k = "bma" if c == "BMA-AODE*" else "comp" if c == "COMP-AODE*" else None
-        safe = _col(scores, c, "precise_on_determinate")
-        dep = _col(scores, c, "precise_on_indeterminate")
-        n_ind = _col(scores, c, "n_indeterminate")
+    fig, axes = _grid(2, 3.9)
+    paper = paper or {}
+    for ax, (c, p) in zip(axes.ravel(), _COUNTERPARTS.items()):
+        k = c.split("-")[0].lower()
+        safe, dep, n_ind = (_by_dataset(scores, c, m) for m in (
+            "precise_on_determinate", "precise_on_indeterminate", "n_indeterminate"))
         ok = dep.notna() & safe.notna()
         ax.plot([0, 1], [0, 1], color="black", lw=1, label="bisector")
         ax.scatter(dep[ok], safe[ok], s=8 + 4 * np.sqrt(n_ind[ok].astype(float)),
@@ -1707,7 +1494,7 @@ def _aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*"
         if ok.any():
             ax.plot([dep[ok].mean()], [safe[ok].mean()], "X", color="tab:red", ms=9,
                     label="our means")
-        ps, pd_ = _paper(paper, f"safe_{k}"), _paper(paper, f"prior_dep_{k}")
+        ps, pd_ = paper.get(f"safe_{k}"), paper.get(f"prior_dep_{k}")
         if ps is not None and pd_ is not None:
             ax.plot([pd_ / 100], [ps / 100], "*", color="tab:green", ms=13,
                     markeredgecolor="black", mew=0.5, label="paper's means")
@@ -1717,73 +1504,54 @@ def _aode_safe_vs_prior_dependent(scores, classifiers=("BMA-AODE*", "COMP-AODE*"
     return fig
 
 
-def _aode_relative_utility(scores, sizes=None,
-                           pairs=(("BMA-AODE*", "BMA-AODE"), ("COMP-AODE*", "COMP-AODE")),
-                           utilities=("u65", "u80"), paper=None):
+def _aode_relative_utility(scores, sizes, paper=None):
     """Figure 6: utility of each credal classifier over its counterpart's accuracy.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes``
-    (DataFrame or Series, optional): Data set sizes (column ``n``): rows ordered by size,
-    the smallest on top; ``pairs`` (sequence of (credal, precise)): One panel each, side by
-    side, sharing the data-set axis; ``utilities`` (sequence of str): One marker each
-    (filled: the first); ``paper`` (dict, optional): :func:`_paper_means`: the paper's
-    average gains of BMA-AODE* (``rel_u65_bma``, ``rel_u80_bma``) as dotted lines, its
-    "generally under" bound for COMP-AODE* (``rel_high_comp``) as a band from 1.
-    Returns: matplotlib.figure.Figure
+    (DataFrame): Data set sizes (column ``n``): rows ordered by size, the smallest on top;
+    ``paper`` (dict, optional): :func:`_paper_means`: the paper's average gains of
+    BMA-AODE* (``rel_u65_bma``, ``rel_u80_bma``) as dotted lines, its "generally under"
+    bound for COMP-AODE* (``rel_high_comp``) as a band from 1.
+    Returns: matplotlib.figure.Figure One panel per (credal, precise) pair, side by side,
+    sharing the data-set axis; one marker per utility (filled: u65).
     """
-    first = _col(scores, pairs[0][1], "accuracy")
-    order = _by_size(first.index, sizes)
-    fig, axes = _dot_figure(len(order), len(pairs))
-    for ax, (c, p) in zip(axes, pairs):
-        acc = _col(scores, p, "accuracy")
-        ratios = {u: _col(scores, c, u) / acc for u in utilities}
-        k = "bma" if c == "BMA-AODE*" else "comp" if c == "COMP-AODE*" else None
-        pub = {}
-        for u in utilities:
-            v = _paper(paper, f"rel_{u}_{k}")
-            if v is not None:
-                pub[u] = 1 + v / 100
-        high = _paper(paper, f"rel_high_{k}")
-        if high is not None:
-            pub["(generally below)"] = (1.0, 1 + high / 100)
-        _dot_panel(ax, ratios, order, f"utility of {c} /\naccuracy of {p}", c, False, p,
-                   paper=pub)
-    axes[0].set_ylabel("data set (smallest on top)")
-    _legend_below(fig, axes)
-    return fig
+    paper, panels = paper or {}, []
+    for c, p in _COUNTERPARTS.items():
+        acc, k = _by_dataset(scores, p, "accuracy"), c.split("-")[0].lower()
+        pub = {u: 1 + paper[f"rel_{u}_{k}"] / 100 for u in ("u65", "u80")
+               if f"rel_{u}_{k}" in paper}
+        if f"rel_high_{k}" in paper:
+            pub["(generally below)"] = (1.0, 1 + paper[f"rel_high_{k}"] / 100)
+        panels.append(({u: _by_dataset(scores, c, u) / acc for u in ("u65", "u80")},
+                       f"utility of {c} /\naccuracy of {p}", c, False, p, pub))
+    return _dot_figure(sizes, panels)
 
 
-def _aode_friedman_ranks(ranks, classifiers, utilities=None):
+def _aode_friedman_ranks(ranks):
     """Figure 7: average Friedman ranks with critical-difference bars.
     Each classifier's average rank is a dot; around it, one bar per level spans
     ``rank ± CD/2``, so two classifiers differ significantly at that level when
     their bars of that level do not overlap (the paper's display).
     Parameters: ``ranks`` (DataFrame): The ``ranks`` table of :func:`_friedman_tables` (one
-    row per utility; columns = classifiers and ``cd_<level>``); ``classifiers`` (sequence of
-    str); ``utilities`` (sequence of str, optional): Rows of ``ranks`` to draw, one panel
-    each (two per row; default: all).
+    row per utility, one panel each, two per row; columns = :data:`_FRIEDMAN_CLASSIFIERS`
+    and ``cd_<level>``).
     Returns: matplotlib.figure.Figure
     """
-    utilities = list(ranks.index) if utilities is None else list(utilities)
     levels = [c for c in ranks.columns if str(c).startswith("cd_")]
-    k = len(classifiers)
-    fig, axes = _grid(len(utilities), 1.4 + 0.45 * k, sharey=True)
+    k = len(_FRIEDMAN_CLASSIFIERS)
+    fig, axes = _grid(len(ranks), 1.4 + 0.45 * k, sharey=True)
     # thin bars for the first level (e.g. 95%), thicker for the next ones
     widths = np.linspace(1.5, 5.0, len(levels)) if levels else []
-    for ax, u in zip(axes.ravel(), utilities):
+    for ax, u in zip(axes.ravel(), ranks.index):
         r = ranks.loc[u]
-        for i, c in enumerate(classifiers):
+        for i, c in enumerate(_FRIEDMAN_CLASSIFIERS):
             for level, w in zip(levels, widths):
                 half = float(r[level]) / 2
                 ax.plot([r[c] - half, r[c] + half], [i, i], lw=w, alpha=0.45,
                         color="tab:blue", solid_capstyle="butt",
                         label=f"± CD/2, {level[3:]}" if i == 0 else None)
             ax.plot([r[c]], [i], "o", color="black", ms=6)
-        ax.set_yticks(range(k))
-        ax.set_yticklabels(classifiers)
-        ax.set_ylim(-0.6, k - 0.4)
-        ax.set_xlim(0.6, k + 0.4)
-        ax.set_xlabel("average rank (1 = best)")
-        ax.set_ylabel("classifier")
+        ax.set(yticks=range(k), yticklabels=_FRIEDMAN_CLASSIFIERS, ylim=(-0.6, k - 0.4),
+               xlim=(0.6, k + 0.4), xlabel="average rank (1 = best)", ylabel="classifier")
         ax.set_title(f"ranks under {u}", fontsize=10)
         ax.grid(True, axis="x", lw=0.3, color="0.85")
     handles, labels = axes[0, 0].get_legend_handles_labels()
@@ -1810,40 +1578,32 @@ def _aode_bayesian_comparisons(table):
         v = t[col].to_numpy(dtype=float)
         ax.barh(y, v, left=left, color=color, label=name, height=0.7)
         left += v
-    ax.set_yticks(y)
-    ax.set_yticklabels([_short_label(s) for s in t["label"]], fontsize=9)
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("posterior probability (Bayesian signed-rank test)")
-    ax.set_ylabel("comparison (a vs b)")
+    ax.set_yticks(y, [str(s).replace("accuracy: safe vs prior-dependent", "safe vs prior-dep.")
+                      .replace(" (split by ", "\n(split by ") for s in t["label"]], fontsize=9)
+    ax.set(xlim=(0, 1), xlabel="posterior probability (Bayesian signed-rank test)",
+           ylabel="comparison (a vs b)")
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     return fig
 
 
-def _short_label(label):
-    return (str(label).replace("accuracy: safe vs prior-dependent", "safe vs prior-dep.")
-            .replace(" (split by ", "\n(split by "))
-
-
-def _aode_archive_scatter(comparison, measures=("determinacy", "accuracy", "u65"), k=2):
+def _aode_archive_scatter(comparison):
     """Ours against the authors' archive, one point per data set and classifier.
-    Parameters: ``comparison`` (DataFrame): :func:`_archive_comparison`; ``measures``
-    (sequence of str): One panel each (two per row); ``k`` (int): Name the ``k`` data sets
-    farthest from the identity line in each panel.
-    Returns: matplotlib.figure.Figure The authors' figure on the horizontal axis, ours on
-    the vertical; points on the identity line agree.
+    Parameters: ``comparison`` (DataFrame): :func:`_archive_comparison`.
+    Returns: matplotlib.figure.Figure One panel per measure (determinacy, accuracy, u65;
+    two per row), the authors' figure on the horizontal axis, ours on the vertical; points
+    on the identity line agree, the two data sets farthest from it are named.
     """
-    fig, axes = _grid(len(measures), 3.5)
-    markers = ["o", "s", "^", "D", "v"]
-    for ax, m in zip(axes.ravel(), measures):
+    fig, axes = _grid(3, 3.5)
+    for ax, m in zip(axes.ravel(), ("determinacy", "accuracy", "u65")):
         part = comparison[comparison["measure"] == m].dropna(subset=["ours", "theirs"])
         if part.empty:
             raise KeyError(f"no {m!r} rows in the comparison")
         lo, hi = _limits(part["ours"], part["theirs"])
         ax.plot([lo, hi], [lo, hi], color="black", lw=1, label="identity")
         for i, (clf, g) in enumerate(part.groupby("classifier", sort=False)):
-            ax.scatter(g["theirs"], g["ours"], s=22, marker=markers[i % len(markers)],
-                       alpha=0.75, label=f"{clf} ({len(g)})")
-        far = part.reindex(part["difference"].abs().sort_values(ascending=False).index)[:k]
+            ax.scatter(g["theirs"], g["ours"], s=22, marker="os^Dv"[i % 5], alpha=0.75,
+                       label=f"{clf} ({len(g)})")
+        far = part.reindex(part["difference"].abs().sort_values(ascending=False).index)[:2]
         for _, r in far.iterrows():
             ax.annotate(r["dataset"].replace("_", " "), (r["theirs"], r["ours"]),
                         fontsize=9, color="0.3", xytext=(4, -10), textcoords="offset points")

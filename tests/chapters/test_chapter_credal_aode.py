@@ -247,14 +247,15 @@ def test_per_dataset_tables_and_settings(chapter_scores):
     res, _ = chapter_scores
     sc = comparisons.dataset_scores(res.folds, se=True)
     sizes = chapter._dataset_sizes(res)
-    t = chapter._per_dataset_table(sc, sizes, "determinate")
+    per = chapter._per_dataset_tables(sc, sizes)
+    t = per["precise"]
     assert list(t.columns[:4]) == ["n", "classes", "accuracy AODE", "accuracy AODE s.e."]
     assert t["n"].is_monotonic_increasing and len(t) == 6
-    u = chapter._per_dataset_table(sc, sizes, "utilities")
-    assert "u80 CDT" in u and "u65 NCC s.e." in u
-    with pytest.raises(ValueError, match="part"):
-        chapter._per_dataset_table(sc, sizes, "nope")
-    s = chapter._settings_table(39, 10, 5, 0.01, 1e4, 1.0)
+    u = per["utilities"]
+    assert "u80 CDT" in u and "u65 NCC s.e." in u and list(per) == ["precise", "credal",
+                                                                      "utilities"]
+    s = chapter._settings_table(dict(n_datasets=39, n_repeats=10, n_splits=5,
+                                     epsilon=0.01, prune_factor=1e4, s=1.0))
     assert s.loc["data sets", "paper"] == "40" and s.loc["epsilon", "ours"] == "0.01"
     assert s.loc["BMA keeps SPODEs with L >= L_max x", "ours"] == "0.0001"
 
@@ -368,7 +369,7 @@ def test_archive_statistics_give_the_papers_pooled_figures():
     """With spambase (fully determinate, absent from the archive's table) added, the
     archive gives the pooled figures its README records: 94.3 % / 7 and 99.4 % / 18."""
     a = chapter._archive_table()
-    st_ = chapter._archive_statistics(a)
+    st_ = _archive_statistics(a)
     assert st_["fully_det_bma"] == (a["B_det"] >= 1).sum()
     np.testing.assert_allclose(st_["det_bma"], 100 * a["B_det"].mean())
     np.testing.assert_allclose(st_["brier_increase_bma"],
@@ -377,10 +378,15 @@ def test_archive_statistics_give_the_papers_pooled_figures():
     spam.index = pd.Index(["spambase"], name="dataset")
     spam[["B_det", "C_det"]] = 1.0
     spam[["B_setacc", "C_setacc", "B_pset", "C_pset", "B_size", "C_size"]] = np.nan
-    full = chapter._archive_statistics(pd.concat([a, spam]))
+    full = _archive_statistics(pd.concat([a, spam]))
     assert (round(full["det_bma"], 1), full["fully_det_bma"]) == (94.3, 7)
     assert (round(full["det_comp"], 1), full["fully_det_comp"]) == (99.4, 18)
     assert round(full["set_acc_bma"], 1) == 90.3 and round(full["prior_dep_bma"], 1) == 52.9
+
+
+def _archive_statistics(archive):
+    """The paper's Section 3 numbers read from the archive exactly as ours are."""
+    return chapter._section3_statistics(chapter._archive_scores(archive), archive["n"])
 
 
 def _fake_scores(archive, shift=0.01, se=0.005):
@@ -414,8 +420,9 @@ def test_archive_comparison_and_summary():
     r = summ.loc[("accuracy", "AODE")]
     assert r["data sets"] == 6 and np.isclose(r["mean difference"], 0.01)
     assert r["within tolerance"] == f"{int(comp.loc[comp['measure'].eq('accuracy') & comp['classifier'].eq('AODE'), 'within'].sum())} of 6"
-    stats_ = chapter._archive_statistics(a)
-    summ, per = chapter._fully_determinate_table({chapter._BOOK_LABEL: _fully_scores(a)}, a)
+    stats_ = _archive_statistics(a)
+    summ, per = chapter._fully_determinate_table({
+        chapter._ARCHIVE_LABEL: chapter._archive_scores(a), chapter._BOOK_LABEL: _fully_scores(a)})
     num = chapter._archive_numbers({
         "archive_summary": pd.concat({"book": chapter._archive_summary(comp)}, names=["run"]),
         "fully_determinate": summ,
@@ -435,7 +442,8 @@ def _fully_scores(a):
 def test_fully_determinate_table():
     a = chapter._archive_table().iloc[:8]
     ours = _fully_scores(a)
-    summ, per = chapter._fully_determinate_table({chapter._BOOK_LABEL: ours}, a)
+    summ, per = chapter._fully_determinate_table({
+        chapter._ARCHIVE_LABEL: chapter._archive_scores(a), chapter._BOOK_LABEL: ours})
     arch = summ.loc[(chapter._ARCHIVE_LABEL, "COMP-AODE*")]
     assert arch["fully determinate"] == (a["C_det"] >= 1).sum()
     np.testing.assert_allclose(per[f"{chapter._ARCHIVE_LABEL}: predictions COMP-AODE*"],
@@ -449,7 +457,7 @@ def test_fully_determinate_table():
         "archive_summary": pd.DataFrame(index=pd.MultiIndex.from_tuples(
             [], names=["run", "measure", "classifier"])),
         "fully_determinate": summ,
-        "section3_sources": pd.DataFrame({"authors' archive": chapter._archive_statistics(a)})})
+        "section3_sources": pd.DataFrame({"authors' archive": _archive_statistics(a)})})
     assert num["fd_book_bma"] == f"{book['fully determinate']} of 8"
     assert num["fd_archive_comp"] == f"{arch['fully determinate']} of 8"
     assert list(per.columns[:2]) == [f"{chapter._ARCHIVE_LABEL}: predictions BMA-AODE*",
@@ -468,11 +476,21 @@ def test_class_counts_against_table2():
     assert chapter._table2_classes_mean(sizes, t2) == 3.625
 
 
-def test_authors_protocol_run():
+def test_authors_protocol_run(monkeypatch):
     from credal.preprocessing import MDLDiscretizer
 
     names = ["iris", "labor"]
-    items = chapter._authors_protocol_data(names)
+    seen, engine = [], chapter.cross_validate
+
+    def capture(classifiers, items, **kw):      # the data the cross-validation gets
+        seen.extend(items)
+        return engine(classifiers, items, **kw)
+
+    est = {"AODE": chapter.classifiers(ensembles_only=True)["AODE"]}
+    with monkeypatch.context() as m:
+        m.setattr(chapter, "cross_validate", capture)
+        chapter._authors_protocol_run(names, est, n_splits=3, runs_small=1)
+    items = sorted(seen, key=lambda it: it[0])
     X = items[0][1]
     assert len(items[0][2]) == len(X) == 150
     assert not X.isna().any().any()
@@ -483,7 +501,6 @@ def test_authors_protocol_run():
     cuts = MDLDiscretizer().fit(raw.X, raw.y).cut_points_
     col = raw.X.columns[0]
     assert len(X[col].cat.categories) == len(cuts[col]) + 1
-    est = {"AODE": chapter.classifiers(ensembles_only=True)["AODE"]}
     res = chapter._authors_protocol_run(names, est, n_splits=3, runs_small=2, runs_large=1,
                                        large_n=100)
     reps = res.folds.groupby("dataset")["repeat"].nunique()
@@ -536,7 +553,7 @@ def test_chapter_figures(tmp_path):
         "det": chapter._aode_determinacy(scores, sizes),
         "safe": chapter._aode_safe_vs_prior_dependent(scores),
         "utility": chapter._aode_relative_utility(scores, sizes),
-        "ranks": chapter._aode_friedman_ranks(ranks, ["CDT", "CMA", "COMP-AODE*"]),
+        "ranks": chapter._aode_friedman_ranks(ranks),
         "bayes": chapter._aode_bayesian_comparisons(table),
         "archive": chapter._aode_archive_scatter(chapter._archive_comparison(
             _fake_scores(chapter._archive_table()), chapter._archive_table())),
@@ -582,7 +599,7 @@ def test_chapter_figures(tmp_path):
     assert sum(len(c.get_offsets()) for c in ax.collections) == 2 * n
     plt.close("all")
     with pytest.raises(KeyError, match="classifier"):
-        chapter._aode_accuracy_scatter(scores, others=("nope",))
+        chapter._aode_accuracy_scatter(scores.drop("BMA-AODE", level="classifier"))
 
 
 def test_structure_diagrams_and_complexity_table():
@@ -599,14 +616,15 @@ def test_structure_diagrams_and_complexity_table():
     def nodes(fig):
         return [len([p for p in ax.patches if isinstance(p, Circle)]) for ax in fig.axes]
 
-    f1 = chapter._structure_diagrams("figure1")
-    f2 = chapter._structure_diagrams("figure2")
+    f1 = chapter.figure("structures")
+    f2 = chapter.figure("spode")
     # naive Bayes: 4 class arcs; TAN: + a tree over 4 features (3 arcs); SPODE: 4 + 3
     assert arrows(f1) == [4, 7] and arrows(f2) == [7, 7]
     assert nodes(f1) == [5, 5] and nodes(f2) == [5, 5]
     plt.close("all")
-    with pytest.raises(ValueError, match="figure1"):
-        chapter._structure_diagrams("figure3")
+    with pytest.raises(ValueError, match="kind"):
+        chapter.figure("figure3", {"dataset_scores": None, "sizes": None,
+                                   "section3_numbers": pd.DataFrame({"published": []})})
     t = chapter._complexity_table()
     pub = pd.read_csv(PUBLISHED / "corani_table1_complexity.csv")
     assert len(t) == len(pub) and t.shape[1] <= 7
