@@ -775,14 +775,6 @@ def _table2_classes_mean(sizes, table2=None):
 
 # --------------------------------------------------------- helpers of the text
 
-def _counterpart_gap(scores):
-    """Largest per-data-set accuracy difference between each credal AODE's ``predict``
-    and its precise class (0 when, as designed, they return the same classes)."""
-    return float(max(
-        (_by_dataset(scores, c, "accuracy") - _by_dataset(scores, p, "accuracy")).abs().max()
-        for c, p in _COUNTERPARTS.items()))
-
-
 def _names(index, k):
     return ", ".join(str(i).replace("_", " ") for i in list(index)[:k]) or "none"
 
@@ -839,34 +831,28 @@ def tables(results):
         "aode_estimates_check": _reference_check(scores) if joint else pd.DataFrame(),
     }
     t |= {f"{k}_per_dataset": v for k, v in _per_dataset_tables(scores, sizes).items()}
-    return t | _archive_tables(results, scores, t["section3_numbers"].index)
-
-
-def _archive_tables(results, scores, ids):
-    """The tables of :func:`tables` that put ours beside the authors' archive."""
+    # ours beside the authors' archive, and the sensitivity run under their protocol
     archive = _archive_table()
     theirs = _archive_scores(archive)
     comparison = _archive_comparison(scores, archive, n_repeats=results["n_repeats"])
     summaries = {"book": _archive_summary(comparison)}
     runs = {_ARCHIVE_LABEL: theirs, _BOOK_LABEL: scores}
     sources = pd.DataFrame({"authors' archive": _section3_statistics(theirs, archive["n"]),
-                            "ours, authors' protocol": np.nan}).reindex(ids)
-    t = {}
+                            "ours, authors' protocol": np.nan}
+                           ).reindex(t["section3_numbers"].index)
     if results["protocol"] is not None:
         protocol = results["protocol"]
         t["authors_protocol_scores"] = runs[_PROTOCOL_LABEL] = p_scores = (
             comparisons.dataset_scores(protocol.folds, se=True))
         p_sizes = _dataset_sizes(protocol)
         sources["ours, authors' protocol"] = _section3_statistics(
-            p_scores, p_sizes["n"], p_sizes["classes"]).reindex(ids)
+            p_scores, p_sizes["n"], p_sizes["classes"]).reindex(sources.index)
         summaries["protocol"] = _archive_summary(_archive_comparison(
             p_scores, archive,
             n_repeats=protocol.folds.groupby("dataset")["repeat"].nunique()))
-    fully, fully_per_dataset = _fully_determinate_table(runs)
+    t["fully_determinate"], t["fully_determinate_per_dataset"] = _fully_determinate_table(runs)
     return t | {"section3_sources": sources, "archive_comparison": comparison,
-                "archive_summary": pd.concat(summaries, names=["run"]),
-                "fully_determinate": fully,
-                "fully_determinate_per_dataset": fully_per_dataset}
+                "archive_summary": pd.concat(summaries, names=["run"])}
 
 
 # -------------------------------------------------------- numbers for the text
@@ -898,7 +884,6 @@ def numbers(tables):
     settings, sizes, diff = t["settings"]["ours"], t["sizes"], t["classes_check"]
     out = {"n_datasets": settings["data sets"], "n_runs": settings["cross-validation runs"],
            "n_folds": settings["folds per run"],
-           "counterpart_gap": f"{_counterpart_gap(t['dataset_scores']):.2g}",
            "n_compared": str(t["archive_comparison"]["dataset"].nunique()),
            "n_archive": str(t["fully_determinate"].loc[(_ARCHIVE_LABEL, "BMA-AODE*"),
                                                        "data sets"]),
@@ -912,7 +897,7 @@ def numbers(tables):
             ("reproduced", "reproduced"), ("differ", "differs"),
             ("not_comparable", "not comparable"))}
     return (out | _section3_numbers(t) | _test_numbers(t) | _archive_numbers(t)
-            | _example_numbers(t) | _check_numbers(t["aode_estimates_check"]))
+            | _example_numbers(t))
 
 
 #: the text quotes ours (``h_<id>``) and the paper's (``pub_<id>``, where printed) of
@@ -1020,37 +1005,37 @@ def _example_numbers(t, k=4):
     """Data sets the text names: the largest and smallest Brier ratios to AODE, the data
     sets where COMP-AODE*'s set-accuracy is below 50 % (with their prior-dependent
     instances) and the median number of prior-dependent instances, over all folds, of
-    the data sets that have some."""
-    scores = t["dataset_scores"]
+    the data sets that have some; the largest per-data-set accuracy difference between
+    each credal AODE's ``predict`` and its precise class (``counterpart_gap``: 0 when, as
+    designed, they return the same classes); and the joint-average check ("n/a" without
+    it): the mean Brier ratios of COMP-AODE and BMA-AODE to AODE (joint) as percent
+    changes, the p-values and the data sets where its Brier loss is below AODE's."""
+    scores, check = t["dataset_scores"], t["aode_estimates_check"]
     ref = _by_dataset(scores, "AODE", "brier")
     r_bma = (_by_dataset(scores, "BMA-AODE", "brier") / ref).sort_values(ascending=False)
     r_comp = (_by_dataset(scores, "COMP-AODE", "brier") / ref).sort_values()
     sa = _by_dataset(scores, "COMP-AODE*", "set_accuracy")
     n_ind = _by_dataset(scores, "COMP-AODE*", "n_indeterminate")
     m_bma, m_comp = (_by_dataset(scores, c, "n_indeterminate") for c in _COUNTERPARTS)
-    return {"brier_worst_bma": _names(r_bma[r_bma > 1].index, k + 1),
-            "brier_best_comp": _names(r_comp[r_comp < 1].index, k - 1),
-            "brier_worst_comp": _names(r_comp[r_comp > 1].index[::-1], k),
-            "setacc_low_comp": ", ".join(f"{d.replace('_', ' ')} ({int(n_ind[d])} instances)"
-                                         for d in sa[sa < 0.5].index) or "none",
-            "median_ind_bma": f"{m_bma[m_bma > 0].median():.0f}" if (m_bma > 0).any() else "0",
-            "median_ind_comp": f"{m_comp[m_comp > 0].median():.0f}" if (m_comp > 0).any()
-            else "0"}
-
-
-def _check_numbers(check, reference="AODE (joint)"):
-    """The joint-average check for the text ("n/a" without it): the mean Brier ratios of
-    COMP-AODE and BMA-AODE to the reference as percent changes, the p-values and the
-    data sets where the reference's Brier loss is below AODE's."""
+    gap = max((_by_dataset(scores, c, "accuracy") - _by_dataset(scores, p, "accuracy")
+               ).abs().max() for c, p in _COUNTERPARTS.items())
+    out = {"brier_worst_bma": _names(r_bma[r_bma > 1].index, k + 1),
+           "brier_best_comp": _names(r_comp[r_comp < 1].index, k - 1),
+           "brier_worst_comp": _names(r_comp[r_comp > 1].index[::-1], k),
+           "setacc_low_comp": ", ".join(f"{d.replace('_', ' ')} ({int(n_ind[d])} instances)"
+                                        for d in sa[sa < 0.5].index) or "none",
+           "median_ind_bma": f"{m_bma[m_bma > 0].median():.0f}" if (m_bma > 0).any() else "0",
+           "median_ind_comp": f"{m_comp[m_comp > 0].median():.0f}" if (m_comp > 0).any()
+           else "0", "counterpart_gap": f"{float(gap):.2g}"}
     keys = {"check_ratio": "Brier COMP-AODE / reference",
             "check_ratio_bma": "Brier BMA-AODE / reference",
             "check_p_brier": "p Brier COMP-AODE", "check_p_u65": "p u65 COMP-AODE*",
             "check_p_u80": "p u80 COMP-AODE*", "check_lower": "Brier below AODE"}
-    if reference not in check.index:
-        return dict.fromkeys(keys, "n/a")
-    row = check.loc[reference]
-    return {k: (f"{100 * (row[c] - 1):+.1f}" if "ratio" in k else
-                str(row[c]) if k == "check_lower" else _fmt_p(row[c])) for k, c in keys.items()}
+    if "AODE (joint)" not in check.index:
+        return out | dict.fromkeys(keys, "n/a")
+    row = check.loc["AODE (joint)"]
+    return out | {k: (f"{100 * (row[c] - 1):+.1f}" if "ratio" in k else str(row[c])
+                      if k == "check_lower" else _fmt_p(row[c])) for k, c in keys.items()}
 
 
 # --------------------------------------------------------------- headline rows
@@ -1096,11 +1081,12 @@ def _section3_reading(key):
         elif stem == "r_n":
             note = ("Pearson correlation of per-data-set determinacy with n; Spearman's "
                     f"gives {h.loc[f'rho_n_{k}', 'ours']:.2f}")
-        for col, label in (("authors' archive", "authors' archive"),
-                           ("ours, authors' protocol", "ours under the authors' protocol")):
-            v = t["section3_sources"].loc[key, col]
-            if np.isfinite(v):
-                note = "; ".join(x for x in (note, f"{label}: {_fmt_value(v, r['unit'])}") if x)
+        src = t["section3_sources"].loc[key]
+        note = "; ".join(x for x in (note, *(
+            f"{label}: {_fmt_value(src[col], r['unit'])}" for col, label in (
+                ("authors' archive", "authors' archive"),
+                ("ours, authors' protocol", "ours under the authors' protocol"))
+            if np.isfinite(src[col]))) if x)
         se = float(r["se"])
         if not np.isfinite(se) or r["unit"] == "count":
             return Reading(float(r["ours"]), note=note)
@@ -1205,16 +1191,14 @@ def figure(kind, tables=None):
     t = tables
     scores, sizes = t["dataset_scores"], t["sizes"]
     paper = _paper_means(t["section3_numbers"])
-    draw = {
-        "accuracy": lambda: _aode_accuracy_scatter(scores),
-        "brier": lambda: _aode_relative_brier(scores, sizes, paper=paper),
-        "determinacy": lambda: _aode_determinacy(scores, sizes, paper=paper),
-        "safe": lambda: _aode_safe_vs_prior_dependent(scores, paper=paper),
-        "utility": lambda: _aode_relative_utility(scores, sizes, paper=paper),
-        "ranks": lambda: _aode_friedman_ranks(t["friedman_ranks"]),
-        "bayes": lambda: _aode_bayesian_comparisons(t["comparisons"]),
-        "archive": lambda: _aode_archive_scatter(t["archive_comparison"]),
-    }
+    draw = {"accuracy": lambda: _aode_accuracy_scatter(scores),
+            "brier": lambda: _aode_ratios("brier", scores, sizes, paper),
+            "determinacy": lambda: _aode_determinacy(scores, sizes, paper),
+            "safe": lambda: _aode_safe_vs_prior_dependent(scores, paper),
+            "utility": lambda: _aode_ratios("utility", scores, sizes, paper),
+            "ranks": lambda: _aode_friedman_ranks(t["friedman_ranks"]),
+            "bayes": lambda: _aode_bayesian_comparisons(t["comparisons"]),
+            "archive": lambda: _aode_archive_scatter(t["archive_comparison"])}
     if kind not in draw:
         raise ValueError(f"kind must be one of {['structures', 'spode', *draw]}; got {kind!r}")
     return draw[kind]()
@@ -1256,13 +1240,12 @@ def _structure_diagrams(kind):
               ("(b) a tree-augmented naive Bayes (TAN)", pos,
                nb + [("A1", "A2"), ("A2", "A3"), ("A2", "A4")], "")]
     if kind == "spode":
-        panels = []
-        for sp in (1, 3):
-            name, others = f"A{sp}", [f"A{i}" for i in range(1, 5) if i != sp]
-            pos = {"C": (1.5, 1.55), name: (0.3 if sp == 1 else 2.7, 0.85)}
-            pos.update({o: (0.5 + 1.0 * j, -0.15) for j, o in enumerate(others)})
-            edges = [("C", name)] + [("C", o) for o in others] + [(name, o) for o in others]
-            panels.append((f"SPODE with super-parent $A_{sp}$", pos, edges, name))
+        panels = [(f"SPODE with super-parent $A_{sp}$",
+                   {"C": (1.5, 1.55), f"A{sp}": (0.3 if sp == 1 else 2.7, 0.85),
+                    **{o: (0.5 + 1.0 * j, -0.15) for j, o in enumerate(others)}},
+                   [("C", f"A{sp}")] + [("C", o) for o in others]
+                   + [(f"A{sp}", o) for o in others], f"A{sp}")
+                  for sp in (1, 3) for others in [[f"A{i}" for i in range(1, 5) if i != sp]]]
     fig, axes = plt.subplots(1, 2, figsize=(TEXT_WIDTH, 2.7), constrained_layout=True)
     for ax, (title, pos, edges, parent) in zip(axes, panels):
         for a, b in edges:
@@ -1418,26 +1401,6 @@ def _square(ax, lo, hi, xlabel, ylabel, **legend):
     ax.legend(loc="lower right", frameon=False, **legend)
 
 
-def _aode_relative_brier(scores, sizes, paper=None):
-    """Figure 4: Brier loss of BMA-AODE and of COMP-AODE divided by AODE's.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` (needs
-    ``brier``); ``sizes`` (DataFrame): Data set sizes (column ``n``): rows ordered by size,
-    the smallest on top; ``paper`` (dict, optional): :func:`_paper_means`: the paper's
-    average increase (``brier_increase_bma``) and reduction (``brier_reduction_comp``), in
-    percent, drawn as ratios.
-    Returns: matplotlib.figure.Figure One panel per classifier, side by side, sharing the
-    data-set axis. Blue points (below 1) are data sets where the classifier beats AODE,
-    orange ones where it loses; dashed: our mean ratio, dotted green: the paper's.
-    """
-    ref, paper = _by_dataset(scores, "AODE", "brier"), paper or {}
-    up, down = paper.get("brier_increase_bma"), paper.get("brier_reduction_comp")
-    return _dot_figure(sizes, [
-        ({None: _by_dataset(scores, c, "brier") / ref},
-         f"Brier loss of {c} /\nBrier loss of AODE", c, True, "AODE", {None: line})
-        for c, line in (("BMA-AODE", None if up is None else 1 + up / 100),
-                        ("COMP-AODE", None if down is None else 1 - down / 100))])
-
-
 def _aode_determinacy(scores, sizes, paper=None):
     """Determinacy of BMA-AODE* and COMP-AODE* against the number of instances.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes``
@@ -1504,18 +1467,32 @@ def _aode_safe_vs_prior_dependent(scores, paper=None):
     return fig
 
 
-def _aode_relative_utility(scores, sizes, paper=None):
-    """Figure 6: utility of each credal classifier over its counterpart's accuracy.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes``
-    (DataFrame): Data set sizes (column ``n``): rows ordered by size, the smallest on top;
-    ``paper`` (dict, optional): :func:`_paper_means`: the paper's average gains of
+def _aode_ratios(kind, scores, sizes, paper=None):
+    """Figures 4 and 6: per-data-set ratios, one panel per classifier, side by side,
+    sharing the data-set axis (rows ordered by size, the smallest on top).
+    Parameters: ``kind`` ({"brier", "utility"}): ``"brier"`` (Figure 4): Brier loss of
+    BMA-AODE and of COMP-AODE divided by AODE's; blue points (below 1) are data sets where
+    the classifier beats AODE, orange ones where it loses; dashed: our mean ratio, dotted
+    green: the paper's. ``"utility"`` (Figure 6): u65 and u80 of each credal classifier
+    over its counterpart's accuracy, one marker per utility (filled: u65); ``scores``
+    (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes`` (DataFrame): Data set
+    sizes (column ``n``); ``paper`` (dict, optional): :func:`_paper_means`: the paper's
+    average Brier increase (``brier_increase_bma``) and reduction
+    (``brier_reduction_comp``), in percent, drawn as ratios; its average gains of
     BMA-AODE* (``rel_u65_bma``, ``rel_u80_bma``) as dotted lines, its "generally under"
     bound for COMP-AODE* (``rel_high_comp``) as a band from 1.
-    Returns: matplotlib.figure.Figure One panel per (credal, precise) pair, side by side,
-    sharing the data-set axis; one marker per utility (filled: u65).
+    Returns: matplotlib.figure.Figure
     """
     paper, panels = paper or {}, []
     for c, p in _COUNTERPARTS.items():
+        if kind == "brier":
+            v = paper.get("brier_increase_bma" if p == "BMA-AODE" else "brier_reduction_comp")
+            line = None if v is None else 1 + v / 100 if p == "BMA-AODE" else 1 - v / 100
+            panels.append(({None: _by_dataset(scores, p, "brier")
+                            / _by_dataset(scores, "AODE", "brier")},
+                           f"Brier loss of {p} /\nBrier loss of AODE", p, True, "AODE",
+                           {None: line}))
+            continue
         acc, k = _by_dataset(scores, p, "accuracy"), c.split("-")[0].lower()
         pub = {u: 1 + paper[f"rel_{u}_{k}"] / 100 for u in ("u65", "u80")
                if f"rel_{u}_{k}" in paper}

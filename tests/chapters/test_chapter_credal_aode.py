@@ -312,15 +312,15 @@ def test_reference_check_examples_and_gap():
                                (b["BMA-AODE"] / b["AODE (joint)"]).mean())
     np.testing.assert_allclose(chk.loc["AODE", "p Brier COMP-AODE"],
                                st.wilcoxon(b["COMP-AODE"], b["AODE"]).pvalue)
-    num = chapter._check_numbers(chk)
+    num = chapter._example_numbers({"dataset_scores": sc, "aode_estimates_check": chk})
     ratio = (b["COMP-AODE"] / b["AODE (joint)"]).mean()
     assert num["check_ratio"] == f"{100 * (ratio - 1):+.1f}"
     assert num["check_lower"] == f"{int((b['AODE (joint)'] < b['AODE']).sum())} of 7"
-    assert chapter._check_numbers(pd.DataFrame())["check_p_u65"] == "n/a"
+    ex = chapter._example_numbers({"dataset_scores": sc, "aode_estimates_check": pd.DataFrame()})
+    assert ex["check_p_u65"] == "n/a"
     # the synthetic credal classifiers draw their own predictions: a gap exists
-    assert chapter._counterpart_gap(sc) > 0
+    assert float(ex["counterpart_gap"]) > 0
     w = chapter._wilcoxon_table(sc, nsamples=200)
-    ex = chapter._example_numbers({"dataset_scores": sc})
     ex |= chapter._test_numbers({"comparisons": w, **dict(zip(
         ("friedman_ranks", "friedman_pairs"), chapter._friedman_tables(sc)))})
     ratio = (b["BMA-AODE"] / b["AODE"]).sort_values(ascending=False)
@@ -549,10 +549,10 @@ def test_chapter_figures(tmp_path):
                           "p_rope": [0.2, np.nan], "p_b_better": [0.1, np.nan]})
     figs = {
         "scatter": chapter._aode_accuracy_scatter(scores),
-        "brier": chapter._aode_relative_brier(scores, sizes),
+        "brier": chapter._aode_ratios("brier", scores, sizes),
         "det": chapter._aode_determinacy(scores, sizes),
         "safe": chapter._aode_safe_vs_prior_dependent(scores),
-        "utility": chapter._aode_relative_utility(scores, sizes),
+        "utility": chapter._aode_ratios("utility", scores, sizes),
         "ranks": chapter._aode_friedman_ranks(ranks),
         "bayes": chapter._aode_bayesian_comparisons(table),
         "archive": chapter._aode_archive_scatter(chapter._archive_comparison(
@@ -560,10 +560,10 @@ def test_chapter_figures(tmp_path):
     }
     paper = {"brier_increase_bma": 3.0, "det_bma": 94.0, "safe_bma": 83.0,
              "prior_dep_bma": 52.0, "rel_u65_bma": 1.0, "rel_high_comp": 1.0}
-    figs["brier_paper"] = chapter._aode_relative_brier(scores, sizes, paper=paper)
+    figs["brier_paper"] = chapter._aode_ratios("brier", scores, sizes, paper=paper)
     figs["det_paper"] = chapter._aode_determinacy(scores, sizes, paper=paper)
     figs["safe_paper"] = chapter._aode_safe_vs_prior_dependent(scores, paper=paper)
-    figs["utility_paper"] = chapter._aode_relative_utility(scores, sizes, paper=paper)
+    figs["utility_paper"] = chapter._aode_ratios("utility", scores, sizes, paper=paper)
     for name, fig in figs.items():
         shown = [ax for ax in fig.axes if ax.get_visible()]
         for ax in shown:
