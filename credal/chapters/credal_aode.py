@@ -36,7 +36,6 @@ CITATION = ("G. Corani and A. Antonucci (2012). *Credal classification based on 
             "compression coefficients.* arXiv:1203.5716.")
 
 # ------------------------------------------------------------- the classifiers
-
 #: the chapter's classifiers, in display order
 _PAPER_CLASSIFIERS = ("AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*",
                      "NCC", "CMA", "CDT")
@@ -226,7 +225,6 @@ def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
 
 
 # ---------------------------------------------------------------------- tables
-
 _W = "Wilcoxon p-value, "
 _ODD = ("comp_bma_star", "u80")  # the paper gives a difference, no direction, here
 #: every paired comparison of the paper's Section 3 (Sections 3.3-3.4: u65 then u80 for
@@ -304,10 +302,14 @@ def _wilcoxon_table(scores, rope=0.01, nsamples=50000, random_state=0):
     return table
 
 
-def _fmt_p(p):
-    if p is None or not np.isfinite(p):
-        return "—"
-    return f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}"
+def _fmt(v, unit="p-value"):
+    """``v`` as the text prints a number of ``unit`` (a p-value by default)."""
+    if v is None or not np.isfinite(v):
+        return "—" if unit == "p-value" else "n/a"
+    if unit == "p-value":
+        return f"{v:.2g}" if v >= 1e-4 else f"{v:.1e}"
+    return f"{v:.0f}" if unit == "count" else f"{v:.2f}" if unit in ("r", "classes") \
+        else f"{v:.1f}"
 
 
 def _section3_rows():
@@ -399,7 +401,8 @@ def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
         rel = {u: _by_dataset(scores, c, u) / acc - 1 for u in ("u65", "u80")}
         gain = pd.concat([_by_dataset(scores, c, f"{u}_on_indeterminate")
                           / acc_ind.where(acc_ind > 0) - 1 for u in ("u65", "u80")]).dropna()
-        k = c.split("-")[0].lower()
+        both, k = pd.concat(rel.values()).dropna(), c.split("-")[0].lower()
+        low, high = np.quantile(gain, [0.1, 0.9]) if len(gain) else (np.nan, np.nan)
         out |= {f"{key}_{k}": v for key, v in (
             ("det", 100 * det.mean()), ("fully_det", float((det >= 1).sum())),
             ("near_det", float((det >= 0.995).sum())), ("r_n", r_n), ("r_n_p", r_n_p),
@@ -409,14 +412,9 @@ def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
             ("safe", 100 * _by_dataset(scores, c, "precise_on_determinate").mean()),
             ("prior_dep", 100 * acc_ind.mean()), ("share", 100 * (1 - det.mean())),
             ("rel_u65", 100 * rel["u65"].mean()), ("rel_u80", 100 * rel["u80"].mean()),
-            ("rel_high", 100 * _quantile(pd.concat(rel.values()).dropna(), 0.9)),
-            ("ind_low", 100 * _quantile(gain, 0.1)), ("ind_high", 100 * _quantile(gain, 0.9)))}
+            ("rel_high", 100 * float(np.quantile(both, 0.9)) if len(both) else np.nan),
+            ("ind_low", 100 * float(low)), ("ind_high", 100 * float(high)))}
     return pd.Series(out, dtype=float)
-
-
-def _quantile(values, q):
-    v = np.asarray(values, dtype=float)
-    return float(np.quantile(v, q)) if v.size else np.nan
 
 
 def _section3_table(result) -> pd.DataFrame:
@@ -568,7 +566,6 @@ def _reference_check(scores):
 
 
 # ------------------------------------------------------- the authors' archive
-
 #: names of the authors' archived result files that differ from the catalogue's
 _ARCHIVE_NAMES = {
     "credit_a_missingReplaced": "credit_a", "hayes_roth_all": "hayes_roth",
@@ -773,21 +770,7 @@ def _table2_classes_mean(sizes, table2=None):
     return float(pd.concat([listed, sizes["classes"].drop(listed.index, errors="ignore")]).mean())
 
 
-# --------------------------------------------------------- helpers of the text
-
-def _names(index, k):
-    return ", ".join(str(i).replace("_", " ") for i in list(index)[:k]) or "none"
-
-
-def _fmt_value(v, unit):
-    if not np.isfinite(v):
-        return "n/a"
-    return f"{v:.0f}" if unit == "count" else f"{v:.2f}" if unit in ("r", "classes") \
-        else f"{v:.1f}"
-
-
 # ----------------------------------------------------------------- all tables
-
 def tables(results):
     """Every table of the chapter, computed once.
 
@@ -856,7 +839,6 @@ def tables(results):
 
 
 # -------------------------------------------------------- numbers for the text
-
 def numbers(tables):
     """Every number the chapter's text quotes, by its glue name, formatted.
 
@@ -919,7 +901,7 @@ def _section3_numbers(t):
     out = {}
     for key, r in t["section3_numbers"].drop(index=list(_N_UNQUOTED)).iterrows():
         v, unit, se = r["ours"], r["unit"], r["se"]
-        out[f"h_{key}"] = _fmt_p(v) if unit == "p-value" else _fmt_value(v, unit)
+        out[f"h_{key}"] = _fmt(v, unit)
         if r["published"]:
             out[f"pub_{key}"] = r["published"]
         if key in _N_SE:
@@ -941,7 +923,7 @@ def _test_numbers(t):
                  "holds": holds, "wins": ("n/a" if pd.isna(wins) else
                                           f"{int(wins)} of {int(r['n_datasets'])}")}
         out |= {f"{k}_{key}": v for k, v in named.items() if key in _N_TESTS[k]}
-        out[f"p_{key}"] = _fmt_p(r["wilcoxon_p"])
+        out[f"p_{key}"] = _fmt(r["wilcoxon_p"])
     failed = w.loc[[m is not None and (not m or s is False) for m, s in
                     zip(w["meets_published"], w["same_direction"])], "label"]
     eq = w.loc[w["p_rope"] > 0.9, "label"]
@@ -952,7 +934,7 @@ def _test_numbers(t):
             "bayes_decisive": "; ".join(dec) or "none"}
     ranks, pairs = t["friedman_ranks"], t["friedman_pairs"]
     for u in ("u65", "u80"):
-        out |= {f"friedman_p_{u}": _fmt_p(ranks.loc[u, "friedman_p"]),
+        out |= {f"friedman_p_{u}": _fmt(ranks.loc[u, "friedman_p"]),
                 f"best_{u}": str(ranks.loc[u, "best"])}
         for level in ("95%", "90%"):
             sel = pairs[(pairs["scores"] == u) & pairs[f"significant_{level}"]]
@@ -976,7 +958,7 @@ _N_ARCHIVE = {
 
 def _archive_numbers(t):
     summary, fully, src = t["archive_summary"], t["fully_determinate"], t["section3_sources"]
-    out = {name: _fmt_value(src.loc[name[2:], "authors' archive"], "") for name in
+    out = {name: _fmt(src.loc[name[2:], "authors' archive"], "") for name in
            ("a_ind_low_bma", "a_ind_high_bma", "a_ind_low_comp", "a_ind_high_comp")}
     for name, (run_, measure, clf, col) in _N_ARCHIVE.items():
         if (run_, measure, clf) not in summary.index:
@@ -1010,6 +992,9 @@ def _example_numbers(t, k=4):
     designed, they return the same classes); and the joint-average check ("n/a" without
     it): the mean Brier ratios of COMP-AODE and BMA-AODE to AODE (joint) as percent
     changes, the p-values and the data sets where its Brier loss is below AODE's."""
+    def names(index, n):
+        return ", ".join(str(i).replace("_", " ") for i in list(index)[:n]) or "none"
+
     scores, check = t["dataset_scores"], t["aode_estimates_check"]
     ref = _by_dataset(scores, "AODE", "brier")
     r_bma = (_by_dataset(scores, "BMA-AODE", "brier") / ref).sort_values(ascending=False)
@@ -1019,9 +1004,9 @@ def _example_numbers(t, k=4):
     m_bma, m_comp = (_by_dataset(scores, c, "n_indeterminate") for c in _COUNTERPARTS)
     gap = max((_by_dataset(scores, c, "accuracy") - _by_dataset(scores, p, "accuracy")
                ).abs().max() for c, p in _COUNTERPARTS.items())
-    out = {"brier_worst_bma": _names(r_bma[r_bma > 1].index, k + 1),
-           "brier_best_comp": _names(r_comp[r_comp < 1].index, k - 1),
-           "brier_worst_comp": _names(r_comp[r_comp > 1].index[::-1], k),
+    out = {"brier_worst_bma": names(r_bma[r_bma > 1].index, k + 1),
+           "brier_best_comp": names(r_comp[r_comp < 1].index, k - 1),
+           "brier_worst_comp": names(r_comp[r_comp > 1].index[::-1], k),
            "setacc_low_comp": ", ".join(f"{d.replace('_', ' ')} ({int(n_ind[d])} instances)"
                                         for d in sa[sa < 0.5].index) or "none",
            "median_ind_bma": f"{m_bma[m_bma > 0].median():.0f}" if (m_bma > 0).any() else "0",
@@ -1035,23 +1020,19 @@ def _example_numbers(t, k=4):
         return out | dict.fromkeys(keys, "n/a")
     row = check.loc["AODE (joint)"]
     return out | {k: (f"{100 * (row[c] - 1):+.1f}" if "ratio" in k else str(row[c])
-                      if k == "check_lower" else _fmt_p(row[c])) for k, c in keys.items()}
+                      if k == "check_lower" else _fmt(row[c])) for k, c in keys.items()}
 
 
 # --------------------------------------------------------------- headline rows
-
 #: cross-validation runs behind most of the paper's numbers (the authors' archive: 5 runs
 #: of 10-fold cross-validation up to 1000 rows, 2 above), for the estimate of the
 #: published numbers' Monte-Carlo error from our spread
 _PUBLISHED_RUNS = 5
 _UNITS = {"percent": "%", "count": "data sets"}
 #: fixed notes of some Section 3 rows (by id, or by id without its classifier suffix)
+_P = "percentile over data sets and both utilities (reading of 'generally"
 _NOTES = {
-    "ind_low": "10th percentile over data sets and both utilities (reading of 'generally')",
-    "ind_high": "90th percentile over data sets and both utilities (reading of "
-                "'generally')",
-    "rel_high": "90th percentile over data sets and both utilities (reading of "
-                "'generally under')",
+    "ind_low": f"10th {_P}')", "ind_high": f"90th {_P}')", "rel_high": f"90th {_P} under')",
     "size_bma": "the archive's largest sets (anneal 3.5, hypothyroid 3.68, page-blocks 4.65 "
                 "classes) look like numerics of the authors' LP solver; the exact rule gives "
                 "about 2.1 there",
@@ -1083,7 +1064,7 @@ def _section3_reading(key):
                     f"gives {h.loc[f'rho_n_{k}', 'ours']:.2f}")
         src = t["section3_sources"].loc[key]
         note = "; ".join(x for x in (note, *(
-            f"{label}: {_fmt_value(src[col], r['unit'])}" for col, label in (
+            f"{label}: {_fmt(src[col], r['unit'])}" for col, label in (
                 ("authors' archive", "authors' archive"),
                 ("ours, authors' protocol", "ours under the authors' protocol"))
             if np.isfinite(src[col]))) if x)
@@ -1095,27 +1076,24 @@ def _section3_reading(key):
     return read
 
 
-def _significance(label):
-    """A printed significance statement, coded as the paper's: 1 when our Wilcoxon p is
-    below the printed bound in the printed direction, 0 when not significant at 5 %."""
+def _statement(what, u=None):
+    """A coded statement of the paper: without ``u``, the printed significance statement
+    ``what`` (1 when our Wilcoxon p is below the printed bound in the printed direction,
+    0 when not significant at 5 %); with ``u``, a Friedman/Nemenyi statement of Sec. 3.4
+    under that utility: ``"pairs"`` separated at 95 %, ``"best"`` (COMP-AODE* ranks best)
+    or COMP-AODE* ahead of ``what`` at 90 %."""
     def read(t):
-        w = t["comparisons"].set_index("label").loc[label]
-        text, p, same = w["published_p"], w["wilcoxon_p"], w["same_direction"]
-        ours = p < 0.05 if text == "n.s." else p < float(text[1:]) and (same is None or same)
-        return Reading(float(ours), note=f"our Wilcoxon p = {_fmt_p(p)}; mean difference "
-                                         f"a - b = {w['mean_difference']:.4f}")
-    return read
-
-
-def _friedman_reading(u, what):
-    """The Friedman/Nemenyi statements of Sec. 3.4 under utility ``u``: ``"pairs"``
-    separated at 95 %, ``"best"`` (COMP-AODE* ranks best) or the pair ahead at 90 %."""
-    def read(t):
+        if u is None:
+            w = t["comparisons"].set_index("label").loc[what]
+            text, p, same = w["published_p"], w["wilcoxon_p"], w["same_direction"]
+            ours = p < 0.05 if text == "n.s." else p < float(text[1:]) and (same is None or same)
+            return Reading(float(ours), note=f"our Wilcoxon p = {_fmt(p)}; mean difference "
+                                             f"a - b = {w['mean_difference']:.4f}")
         ranks, pairs = t["friedman_ranks"].loc[u], t["friedman_pairs"]
         sel = pairs[pairs["scores"] == u]
         if what == "pairs":
             return Reading(float(sel["significant_95%"].sum()),
-                           note=f"Friedman p = {_fmt_p(ranks['friedman_p'])}")
+                           note=f"Friedman p = {_fmt(ranks['friedman_p'])}")
         if what == "best":
             return Reading(float(ranks["best"] == "COMP-AODE*"), note="average ranks: " + ", ".join(
                 f"{c} {ranks[c]:.2f}" for c in _FRIEDMAN_CLASSIFIERS))
@@ -1140,19 +1118,19 @@ def _headline_rows():
     for r in coded[coded["test"] == "Wilcoxon"].itertuples():
         rows.append(Headline(f"significant: {r.statement} (paper: {r.printed})",
                              Published("corani_statements_coded", {"statement": r.statement}),
-                             _significance(r.statement), unit="1 = significant", rounding=0.0))
+                             _statement(r.statement), unit="1 = significant", rounding=0.0))
     for u, other in (("u65", "CMA"), ("u80", "CDT")):
-        cd = _ARCHIVE_FRIEDMAN
         for quantity, what, unit, why in (
                 (f"pairs of CDT, CMA, COMP-AODE* separated at 95%, {u}", "pairs", "pairs", ""),
                 (f"COMP-AODE* has the best average rank, {u}", "best", "1 = yes", ""),
                 (f"COMP-AODE* ahead of {other} at 90%, {u}", other, "1 = significant",
-                 f"not comparable: the authors' own Friedman input gives a rank difference "
-                 f"of {cd[u][1]:.2f} against a critical difference of {cd['cd_90%']:.3f} at "
+                 f"not comparable: the authors' own Friedman input gives a rank difference of "
+                 f"{_ARCHIVE_FRIEDMAN[u][1]:.2f} against a critical difference of "
+                 f"{_ARCHIVE_FRIEDMAN['cd_90%']:.3f} at "
                  "90%, not significant")):
             rows.append(Headline(quantity, Published("corani_statements_coded",
                                                      {"statement": quantity}),
-                                 _friedman_reading(u, what), unit=unit, rounding=0.0,
+                                 _statement(what, u), unit=unit, rounding=0.0,
                                  not_comparable=why))
     return tuple(rows)
 
@@ -1163,7 +1141,6 @@ HEADLINE = Headlines(paper="Corani & Antonucci", chapter="credal-aode", rows=_he
 
 
 # --------------------------------------------------------------------- figures
-
 def figure(kind, tables=None):
     """One of the chapter's figures.
 
@@ -1220,7 +1197,6 @@ def _paper_means(headline) -> dict:
 
 
 # --- the paper's Figures 1 and 2: network structures
-
 def _structure_diagrams(kind):
     """The network structures of the paper's Figures 1 and 2, drawn anew.
     Parameters: ``kind`` ({"structures", "spode"}): ``"structures"`` (Figure 1): naive
@@ -1267,13 +1243,6 @@ def _structure_diagrams(kind):
     return fig
 
 
-def _orders(text):
-    """``"O(l k^2 v^2)"`` as printed in the book: ``"O(ℓk²v²)"`` (ℓ, the number of
-    classes, is not mistaken for a 1 or an I)."""
-    out = str(text).replace("^2", "²").replace("^3", "³").replace("l", "ℓ")
-    return out.replace(" (", "(").replace(") ", ")").replace(" ", "")
-
-
 #: our reading of each row of the paper's Table 1: (time per instance, what costs)
 _COMPLEXITY = {
     "AODE": ("O(ℓk²)", "k tables of class × super-parent value × feature value, "
@@ -1297,18 +1266,22 @@ def _complexity_table(table=None) -> pd.DataFrame:
     dominates the cost. Symbols: n instances, k features (= SPODEs), ℓ classes (the paper's
     l), v average number of values of a feature.
     """
+    def orders(text):  # "O(l k^2 v^2)" as printed in the book: "O(ℓk²v²)" (ℓ, the number
+        # of classes, is not mistaken for a 1 or an I)
+        out = str(text).replace("^2", "²").replace("^3", "³").replace("l", "ℓ")
+        return out.replace(" (", "(").replace(") ", ")").replace(" ", "")
+
     pub = published("corani_table1_complexity") if table is None else table
     return pd.DataFrame([
         {"classifiers": str(r.algorithm).replace("/", ", "),
-         "memory (paper)": _orders(r.space_learning_and_classification),
-         "learning time (paper)": _orders(r.time_learning),
-         "time per instance (paper)": _orders(r.time_classification),
+         "memory (paper)": orders(r.space_learning_and_classification),
+         "learning time (paper)": orders(r.time_learning),
+         "time per instance (paper)": orders(r.time_classification),
          "time per instance (credal.aode)": _COMPLEXITY[str(r.algorithm)][0],
          "what costs": _COMPLEXITY[str(r.algorithm)][1]} for r in pub.itertuples()])
 
 
 # --- the paper's Figures 3 to 7
-
 def _aode_accuracy_scatter(scores):
     """Figure 3: accuracy of AODE against BMA-AODE's and COMP-AODE's, per data set.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`.
@@ -1330,53 +1303,46 @@ def _aode_accuracy_scatter(scores):
     return fig
 
 
-def _dot_panel(ax, series, order, xlabel, title, better_below, reference, paper):
-    """Ratios to 1 of one or more ``series`` (dict of name, or None, -> Series), one row
-    per data set of ``order``; ``paper`` (dict of name, or None, -> the paper's value,
-    a (low, high) band or None) drawn in green."""
-    y = np.arange(len(order))[::-1]
-    ax.axvline(1.0, color="black", lw=1)
-    for i, (name, s) in enumerate(series.items()):
-        v = s.reindex(order).to_numpy(dtype=float)
-        better, worse = (v < 1, v > 1) if better_below else (v > 1, v < 1)
-        for mask, color, what in ((better, "tab:blue", f"better than {reference}"),
-                                  (worse, "tab:orange", f"worse than {reference}"),
-                                  (~better & ~worse, "0.55", "equal")):
-            if mask.any():
-                ax.scatter(v[mask], y[mask], s=22, marker="oDs"[i % 3], color=color,
-                           zorder=3, label=what if name is None else f"{name}: {what}",
-                           facecolors=color if i == 0 else "none")
-        m = float(np.nanmean(v))
-        ax.axvline(m, color="tab:red", lw=1.2, ls=["--", "-."][i % 2],
-                   label=f"our mean{'' if name is None else ' ' + name} {m:.3f}")
-    for i, (key, val) in enumerate(paper.items()):
-        label = "paper's mean" + ("" if key is None else " " + key)
-        if isinstance(val, tuple):
-            ax.axvspan(*val, color="tab:green", alpha=0.15, lw=0, label=label)
-        elif val is not None:
-            ax.axvline(val, color="tab:green", lw=1.6, ls=[":", (0, (5, 2, 1, 2))][i % 2],
-                       label=f"{label} {val:.2f}")
-    ax.set(yticks=y, yticklabels=[str(d).replace("_", " ") for d in order],
-           ylim=(-0.7, len(order) - 0.3), xlabel=xlabel)
-    ax.set_title(title, fontsize=10)
-    ax.grid(True, axis="x", lw=0.3, color="0.85")
-
-
 def _dot_figure(sizes, panels):
-    """:func:`_dot_panel` of each of ``panels`` ((series, xlabel, title, better_below,
-    reference, paper) each), side by side, one row per data set ordered by size (the
-    smallest on top; ``sizes``: DataFrame with column ``n``), the legend below."""
+    """Ratios to 1 in panels side by side, one row per data set ordered by size (the
+    smallest on top; ``sizes``: DataFrame with column ``n``), the legend below.
+    ``panels``: (series, xlabel, title, better_below, reference, paper) of each panel:
+    ``series`` (dict of name, or None, -> Series) and ``paper`` (dict of name, or None, ->
+    the paper's value, a (low, high) band or None, drawn in green)."""
     import matplotlib.pyplot as plt
     order = list(sizes["n"].astype(float).sort_values(kind="stable").index)
+    y, labels = np.arange(len(order))[::-1], {}
     fig, axes = plt.subplots(1, len(panels), figsize=(TEXT_WIDTH, 2.8 + 0.19 * len(order)),
                              sharey=True, squeeze=False, constrained_layout=True)
-    for ax, (series, *args) in zip(axes[0], panels):
-        _dot_panel(ax, series, order, *args)
-    axes[0, 0].set_ylabel("data set (smallest on top)")
-    labels = {}
-    for ax in axes[0]:
+    for ax, (series, xlabel, title, below, reference, paper) in zip(axes[0], panels):
+        ax.axvline(1.0, color="black", lw=1)
+        for i, (name, s) in enumerate(series.items()):
+            v = s.reindex(order).to_numpy(dtype=float)
+            better, worse = (v < 1, v > 1) if below else (v > 1, v < 1)
+            for mask, color, what in ((better, "tab:blue", f"better than {reference}"),
+                                      (worse, "tab:orange", f"worse than {reference}"),
+                                      (~better & ~worse, "0.55", "equal")):
+                if mask.any():
+                    ax.scatter(v[mask], y[mask], s=22, marker="oDs"[i % 3], color=color,
+                               zorder=3, label=what if name is None else f"{name}: {what}",
+                               facecolors=color if i == 0 else "none")
+            m = float(np.nanmean(v))
+            ax.axvline(m, color="tab:red", lw=1.2, ls=["--", "-."][i % 2],
+                       label=f"our mean{'' if name is None else ' ' + name} {m:.3f}")
+        for i, (key, val) in enumerate(paper.items()):
+            label = "paper's mean" + ("" if key is None else " " + key)
+            if isinstance(val, tuple):
+                ax.axvspan(*val, color="tab:green", alpha=0.15, lw=0, label=label)
+            elif val is not None:
+                ax.axvline(val, color="tab:green", lw=1.6, ls=[":", (0, (5, 2, 1, 2))][i % 2],
+                           label=f"{label} {val:.2f}")
+        ax.set(yticks=y, yticklabels=[str(d).replace("_", " ") for d in order],
+               ylim=(-0.7, len(order) - 0.3), xlabel=xlabel)
+        ax.set_title(title, fontsize=10)
+        ax.grid(True, axis="x", lw=0.3, color="0.85")
         for h, lab in zip(*ax.get_legend_handles_labels()):
             labels.setdefault(lab, h)
+    axes[0, 0].set_ylabel("data set (smallest on top)")
     fig.legend(list(labels.values()), list(labels), loc="outside lower center", ncol=2,
                frameon=False)
     return fig
@@ -1385,8 +1351,7 @@ def _dot_figure(sizes, panels):
 def _grid(n, height, **kw):
     """A figure of ``n`` panels, two per row at the text width; unused panels hidden."""
     import matplotlib.pyplot as plt
-    ncol = min(2, n)
-    nrow = int(np.ceil(n / ncol))
+    nrow, ncol = (n + 1) // 2, min(2, n)
     fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, height * nrow), squeeze=False,
                              constrained_layout=True, **kw)
     for ax in axes.ravel()[n:]:
