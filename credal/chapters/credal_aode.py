@@ -96,8 +96,7 @@ def classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alpha=1.0,
         "BMA-AODE": BMAAODE(s=s, prune_factor=prune_factor, **floors),
         "COMP-AODE": CompAODE(s=s, epsilon=epsilon, **floors),
         "BMA-AODE*": CredalBMAAODE(s=s, prune_factor=prune_factor, epsilon=epsilon, **floors),
-        "COMP-AODE*": CredalCompAODE(s=s, epsilon=epsilon, **floors),
-    }
+        "COMP-AODE*": CredalCompAODE(s=s, epsilon=epsilon, **floors)}
     if not ensembles_only:
         out |= {"NCC": NCC(s=ncc_s), "CMA": CMA(alpha=cma_alpha),
                 "CDT": CredalDecisionTree(s=cdt_s)}
@@ -107,23 +106,23 @@ def classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alpha=1.0,
 
 
 _line_up = classifiers  # for :func:`run`, whose argument has the same name
-#: the protocol the authors actually ran (their archive and code; the paper states 10
-#: runs of 5-fold cross-validation): 10 folds, 5 runs up to ``large_n`` rows and 2 runs
-#: above, missing values imputed and numeric features MDL-discretised on all rows
-#: before the cross-validation, SPODE posteriors floored at 1e-4 and each true-class
-#: probability at 0.01 inside the conditional log-likelihoods (these floors here; the runs
-#: are the defaults of :func:`_authors_protocol_run`)
+#: the probability floors of the protocol the authors actually ran
+#: (:func:`_authors_protocol_run`): SPODE posteriors floored at 1e-4 and each true-class
+#: probability at 0.01 inside the conditional log-likelihoods
 _AUTHORS_PROTOCOL = dict(posterior_floor=1e-4, likelihood_floor=0.01)
 
 
 def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_large=2,
                           large_n=1000, max_n=None, random_state=0, n_jobs=1, cache_dir=None):
-    """Cross-validation under the authors' protocol (:data:`_AUTHORS_PROTOCOL`).
-    Weka's ReplaceMissingValues then its supervised (MDL) Discretize ran on each whole
-    data set before the cross-validation; here the imputation and the MDL
-    discretisation of :func:`credal.preprocessing.make_preprocessor` are fitted on all
-    rows (rows with a missing class dropped first).  Features left with one value are
-    kept, as Weka keeps them.
+    """Cross-validation under the protocol the authors actually ran (their archive and
+    code; the paper states 10 runs of 5-fold cross-validation): 10 folds, 5 runs up to
+    1000 rows and 2 runs above (the defaults), with the floors of
+    :data:`_AUTHORS_PROTOCOL` in ``classifiers``.  Weka's ReplaceMissingValues then its
+    supervised (MDL) Discretize ran on each whole data set before the cross-validation;
+    here the imputation and the MDL discretisation of
+    :func:`credal.preprocessing.make_preprocessor` are fitted on all rows (rows with a
+    missing class dropped first).  Features left with one value are kept, as Weka keeps
+    them.
     Parameters: ``names`` (list of str): Catalogue names; ``classifiers`` (dict of str ->
     estimator): E.g. :func:`classifiers` with the authors' floors and
     ``ensembles_only=True``; ``n_splits``, ``runs_small``, ``runs_large``, ``large_n``:
@@ -207,8 +206,7 @@ def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
         ``prune_factor``, ``s``, ``rope``, ``bayes_samples``, ``bayes_seed``.
     """
     main = cross_validate(
-        classifiers, names, n_splits=n_splits, n_repeats=n_repeats,
-        random_state=random_state,
+        classifiers, names, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
         preprocessing=make_preprocessor(impute=True, discretize="mdl", drop_single=True),
         n_jobs=n_jobs, cache_dir=cache_dir, progress=False, keep_predictions=False)
     bma, comp = classifiers["BMA-AODE"], classifiers["COMP-AODE"]
@@ -258,8 +256,7 @@ _COMPARISONS = (
                                  ("comp_bma_star", "3.3", "COMP-AODE*", "BMA-AODE*"),
                                  ("comp_aode", "3.3", "COMP-AODE*", "AODE"),
                                  ("comp_ncc", "3.4", "COMP-AODE*", "NCC"))
-      for u in ("u65", "u80")),
-)
+      for u in ("u65", "u80")))
 
 
 def _published_value(table, key):
@@ -406,8 +403,7 @@ def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
         out |= {f"{key}_{k}": v for key, v in (
             ("det", 100 * det.mean()), ("fully_det", float((det >= 1).sum())),
             ("near_det", float((det >= 0.995).sum())), ("r_n", r_n), ("r_n_p", r_n_p),
-            ("rho_n", rho_n),
-            ("set_acc", 100 * _by_dataset(scores, c, "set_accuracy").mean()),
+            ("rho_n", rho_n), ("set_acc", 100 * _by_dataset(scores, c, "set_accuracy").mean()),
             ("size", _by_dataset(scores, c, "indeterminate_size").mean()),
             ("safe", 100 * _by_dataset(scores, c, "precise_on_determinate").mean()),
             ("prior_dep", 100 * acc_ind.mean()), ("share", 100 * (1 - det.mean())),
@@ -475,14 +471,12 @@ _PER_DATASET = {
                          "precise_on_determinate", "precise_on_indeterminate")],
     "utilities": [(u, c) for u in ("u65", "u80") for c in
                   ("AODE", "BMA-AODE", "BMA-AODE*", "COMP-AODE", "COMP-AODE*", "NCC",
-                   "CMA", "CDT")],
-}
+                   "CMA", "CDT")]}
 _METRIC_NAMES = {
     "accuracy": "accuracy", "brier": "Brier", "determinacy": "determinacy",
     "set_accuracy": "set-acc.", "indeterminate_size": "size",
     "precise_on_determinate": "precise acc. safe",
-    "precise_on_indeterminate": "precise acc. prior-dep.", "u65": "u65", "u80": "u80",
-}
+    "precise_on_indeterminate": "precise acc. prior-dep.", "u65": "u65", "u80": "u80"}
 
 
 def _per_dataset_tables(scores, sizes):
@@ -532,8 +526,7 @@ def _settings_table(r):
          pub["equivalent sample size of Dirichlet parameter priors"], f"{r['s']:g}"),
         ("Dirichlet prior of the SPODE tables", "not stated (authors' code: FullBNT BDeu)",
          "s spread uniformly over each table's cells (Perks / BDeu)"),
-        ("AODE averages", "the SPODE posteriors (Sec. 2.1)", "the SPODE posteriors"),
-    ]
+        ("AODE averages", "the SPODE posteriors (Sec. 2.1)", "the SPODE posteriors")]
     return pd.DataFrame(rows, columns=["setting", "paper", "ours"]).set_index("setting")
 
 
@@ -574,8 +567,7 @@ _ARCHIVE_NAMES = {
     "labor_missingReplaced": "labor", "monks1_merged_reorder": "monks1",
     "monks2_merged_reorder": "monks2", "monks3_merged_reorder": "monks3",
     "postoperative_patient_data": "postoperative", "waveform_5000": "waveform",
-    "wine_reorder": "wine", "zoo_removedID": "zoo",
-}
+    "wine_reorder": "wine", "zoo_removedID": "zoo"}
 #: the authors' Friedman input, as ../shared/paper-tables/README.md records it: the
 #: rank gap behind each 90 % claim of Sec. 3.4 and the critical difference at 90 %
 _ARCHIVE_FRIEDMAN = {"u65": ("CMA", 0.18), "u80": ("CDT", 0.28), "cd_90%": 0.465}
@@ -811,8 +803,7 @@ def tables(results):
                                        nsamples=results["bayes_samples"],
                                        random_state=results["bayes_seed"]),
         "friedman_ranks": ranks, "friedman_pairs": pairs,
-        "aode_estimates_check": _reference_check(scores) if joint else pd.DataFrame(),
-    }
+        "aode_estimates_check": _reference_check(scores) if joint else pd.DataFrame()}
     t |= {f"{k}_per_dataset": v for k, v in _per_dataset_tables(scores, sizes).items()}
     # ours beside the authors' archive, and the sensitivity run under their protocol
     archive = _archive_table()
@@ -831,8 +822,7 @@ def tables(results):
         sources["ours, authors' protocol"] = _section3_statistics(
             p_scores, p_sizes["n"], p_sizes["classes"]).reindex(sources.index)
         summaries["protocol"] = _archive_summary(_archive_comparison(
-            p_scores, archive,
-            n_repeats=protocol.folds.groupby("dataset")["repeat"].nunique()))
+            p_scores, archive, n_repeats=protocol.folds.groupby("dataset")["repeat"].nunique()))
     t["fully_determinate"], t["fully_determinate_per_dataset"] = _fully_determinate_table(runs)
     return t | {"section3_sources": sources, "archive_comparison": comparison,
                 "archive_summary": pd.concat(summaries, names=["run"])}
@@ -912,24 +902,23 @@ def _section3_numbers(t):
 
 def _test_numbers(t):
     w = t["comparisons"].set_index("id")
-    out, held, total = {}, 0, 0
+    out, claims = {}, {True: [], False: []}  # the labels of the claims held and failed
     for key, r in w.iterrows():
         wins, holds = r["a_better"], "has no published p-value"
         if r["meets_published"] is not None:
             ok = bool(r["meets_published"]) and r["same_direction"] is not False
-            held, total = held + ok, total + 1
+            claims[ok].append(r["label"])
             holds = "holds" if ok else "does not hold"
         named = {"pub": r["published_p"] or "—", "n": str(int(r["n_datasets"])),
                  "holds": holds, "wins": ("n/a" if pd.isna(wins) else
                                           f"{int(wins)} of {int(r['n_datasets'])}")}
         out |= {f"{k}_{key}": v for k, v in named.items() if key in _N_TESTS[k]}
         out[f"p_{key}"] = _fmt(r["wilcoxon_p"])
-    failed = w.loc[[m is not None and (not m or s is False) for m, s in
-                    zip(w["meets_published"], w["same_direction"])], "label"]
     eq = w.loc[w["p_rope"] > 0.9, "label"]
     dec = w.loc[(w["p_a_better"] > 0.95) | (w["p_b_better"] > 0.95), "label"]
-    out |= {"claims_held": str(held), "claims_total": str(total),
-            "claims_failed": "; ".join(failed) or "none",
+    out |= {"claims_held": str(len(claims[True])),
+            "claims_total": str(len(claims[True]) + len(claims[False])),
+            "claims_failed": "; ".join(claims[False]) or "none",
             "bayes_equivalent": "; ".join(eq) or "none",
             "bayes_decisive": "; ".join(dec) or "none"}
     ranks, pairs = t["friedman_ranks"], t["friedman_pairs"]
@@ -952,8 +941,7 @@ _N_ARCHIVE = {
     "book_det_bma_gaps": ("book", "determinacy", "BMA-AODE*", "largest gaps"),
     "book_size_bma_gaps": ("book", "indeterminate size", "BMA-AODE*", "largest gaps"),
     "protocol_acc_aode_within": ("protocol", "accuracy", "AODE", "within tolerance"),
-    "protocol_det_bma_within": ("protocol", "determinacy", "BMA-AODE*", "within tolerance"),
-}
+    "protocol_det_bma_within": ("protocol", "determinacy", "BMA-AODE*", "within tolerance")}
 
 
 def _archive_numbers(t):
@@ -1035,8 +1023,7 @@ _NOTES = {
     "ind_low": f"10th {_P}')", "ind_high": f"90th {_P}')", "rel_high": f"90th {_P} under')",
     "size_bma": "the archive's largest sets (anneal 3.5, hypothyroid 3.68, page-blocks 4.65 "
                 "classes) look like numerics of the authors' LP solver; the exact rule gives "
-                "about 2.1 there",
-}
+                "about 2.1 there"}
 
 
 def _section3_reading(key):
@@ -1167,7 +1154,10 @@ def figure(kind, tables=None):
         return _structure_diagrams(kind)
     t = tables
     scores, sizes = t["dataset_scores"], t["sizes"]
-    paper = _paper_means(t["section3_numbers"])
+    # the paper's printed numbers of Section 3 by row id, drawn as its lines and points
+    # (rows without a printed number, or with a bound such as "<0.01", left out)
+    v = pd.to_numeric(t["section3_numbers"]["published"], errors="coerce")
+    paper = {k: float(x) for k, x in v[np.isfinite(v)].items()}
     draw = {"accuracy": lambda: _aode_accuracy_scatter(scores),
             "brier": lambda: _aode_ratios("brier", scores, sizes, paper),
             "determinacy": lambda: _aode_determinacy(scores, sizes, paper),
@@ -1185,15 +1175,6 @@ def _limits(*series, pad=0.03):
     v = pd.concat(series).dropna().to_numpy(dtype=float)
     lo = max(0.0, np.floor((v.min() - pad) * 10) / 10) if v.size else 0.0
     return lo, 1.0 + pad / 3
-
-
-def _paper_means(headline) -> dict:
-    """The paper's printed numbers of :func:`_section3_table`, as floats by row id.
-    Rows without a printed number (or with a bound such as ``<0.01``) are left out;
-    the figures draw these values as the paper's lines and points.
-    """
-    v = pd.to_numeric(headline["published"], errors="coerce")
-    return {k: float(x) for k, x in v[np.isfinite(v)].items()}
 
 
 # --- the paper's Figures 1 and 2: network structures
@@ -1233,8 +1214,7 @@ def _structure_diagrams(kind):
                                          shrinkA=14, shrinkB=14))
         for name, (x, y) in pos.items():
             color = "#dbe9f6" if name == "C" else "#fde2c4" if name == parent else "white"
-            ax.add_patch(Circle((x, y), 0.13, facecolor=color, edgecolor="0.2", lw=1.1,
-                                zorder=3))
+            ax.add_patch(Circle((x, y), 0.13, facecolor=color, edgecolor="0.2", lw=1.1, zorder=3))
             ax.text(x, y, "C" if name == "C" else f"$A_{{{name[1:]}}}$", ha="center",
                     va="center", zorder=4, fontsize=11)
         ax.set(xlim=(-0.35, 3.35), ylim=(-0.45, 1.9), aspect="equal")
@@ -1252,8 +1232,7 @@ _COMPLEXITY = {
     "BMA-AODE*/COMP-AODE*": ("O(ℓk² + ℓ²k), times log k for COMP-AODE*",
                              "a dominance test per pair of classes: an optimisation in "
                              "the paper, the best of k vertices (BMA-AODE*) or a sort "
-                             "(COMP-AODE*) here"),
-}
+                             "(COMP-AODE*) here")}
 
 
 def _complexity_table(table=None) -> pd.DataFrame:
@@ -1370,8 +1349,8 @@ def _aode_determinacy(scores, sizes, paper=None):
     """Determinacy of BMA-AODE* and COMP-AODE* against the number of instances.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes``
     (DataFrame): Number of instances per data set (column ``n``); ``paper`` (dict,
-    optional): :func:`_paper_means`: the paper's average determinacies (``det_bma``,
-    ``det_comp``) are drawn as dotted lines in the classifiers' colours.
+    optional): the paper's numbers by row id (:func:`figure`): its average determinacies
+    (``det_bma``, ``det_comp``) are drawn as dotted lines in the classifiers' colours.
     Returns: matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
@@ -1402,9 +1381,9 @@ def _aode_safe_vs_prior_dependent(scores, paper=None):
     (safe) is plotted against its accuracy on those it answers with several
     (prior-dependent); data sets without prior-dependent instances are left out.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`;
-    ``paper`` (dict, optional): :func:`_paper_means`: the paper's average accuracies
-    (``safe_bma``, ``prior_dep_bma``, ...) drawn as a green star, our averages as a red
-    cross.
+    ``paper`` (dict, optional): the paper's numbers by row id (:func:`figure`): its
+    average accuracies (``safe_bma``, ``prior_dep_bma``, ...) drawn as a green star, our
+    averages as a red cross.
     Returns: matplotlib.figure.Figure Marker area grows with the number of prior-dependent
     instances.
     """
@@ -1441,8 +1420,8 @@ def _aode_ratios(kind, scores, sizes, paper=None):
     green: the paper's. ``"utility"`` (Figure 6): u65 and u80 of each credal classifier
     over its counterpart's accuracy, one marker per utility (filled: u65); ``scores``
     (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes`` (DataFrame): Data set
-    sizes (column ``n``); ``paper`` (dict, optional): :func:`_paper_means`: the paper's
-    average Brier increase (``brier_increase_bma``) and reduction
+    sizes (column ``n``); ``paper`` (dict, optional): the paper's numbers by row id
+    (:func:`figure`): its average Brier increase (``brier_increase_bma``) and reduction
     (``brier_reduction_comp``), in percent, drawn as ratios; its average gains of
     BMA-AODE* (``rel_u65_bma``, ``rel_u80_bma``) as dotted lines, its "generally under"
     bound for COMP-AODE* (``rel_high_comp``) as a band from 1.
