@@ -90,9 +90,8 @@ def classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alpha=1.0,
         ``AODE (joint)``).
     """
     floors = dict(posterior_floor=posterior_floor, likelihood_floor=likelihood_floor)
-    out = {
-        "AODE": AODE(s=s, aggregate="posterior", frequency_limit=0,
-                     posterior_floor=posterior_floor),
+    out = {"AODE": AODE(s=s, aggregate="posterior", frequency_limit=0,
+                        posterior_floor=posterior_floor),
         "BMA-AODE": BMAAODE(s=s, prune_factor=prune_factor, **floors),
         "COMP-AODE": CompAODE(s=s, epsilon=epsilon, **floors),
         "BMA-AODE*": CredalBMAAODE(s=s, prune_factor=prune_factor, epsilon=epsilon, **floors),
@@ -215,8 +214,7 @@ def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
     if protocol_run:  # AODE and the four ensembles with the authors' probability floors
         protocol = _authors_protocol_run(
             names, _line_up(**settings, ensembles_only=True, **_AUTHORS_PROTOCOL),
-            max_n=protocol_max_n, random_state=random_state, n_jobs=n_jobs,
-            cache_dir=cache_dir)
+            max_n=protocol_max_n, random_state=random_state, n_jobs=n_jobs, cache_dir=cache_dir)
     return dict(main=main, protocol=protocol, n_datasets=len(names), n_splits=n_splits,
                 n_repeats=n_repeats, rope=rope, bayes_samples=bayes_samples,
                 bayes_seed=bayes_seed, **settings)
@@ -231,8 +229,7 @@ _ODD = ("comp_bma_star", "u80")  # the paper gives a difference, no direction, h
 #: no direction claimed)
 _COMPARISONS = (
     *(dict(id=i, section="3.1", label=f"{m}: {a} vs {b}", a=a, b=b, metric=metric,
-           higher_is_better=metric != "brier", claim=claim,
-           published=q and (q, f"{a} vs {b}"))
+           higher_is_better=metric != "brier", claim=claim, published=q and (q, f"{a} vs {b}"))
       for i, m, metric, a, b, claim, q in (
           ("acc_aode_bma", "accuracy", "accuracy", "AODE", "BMA-AODE", "a",
            _W + "accuracy, AODE higher than BMA-AODE"),
@@ -458,8 +455,7 @@ def _friedman_tables(scores):
     ranks["best_published"] = "COMP-AODE*"
     pairs["published_95%"] = "no"
     pairs["published_90%"] = [_FRIEDMAN_PUBLISHED_90.get((u, frozenset({b, w})), "no")
-                              for u, b, w in zip(pairs["scores"], pairs["better"],
-                                                 pairs["worse"])]
+                              for u, b, w in zip(pairs["scores"], pairs["better"], pairs["worse"])]
     return ranks, pairs
 
 
@@ -472,11 +468,10 @@ _PER_DATASET = {
     "utilities": [(u, c) for u in ("u65", "u80") for c in
                   ("AODE", "BMA-AODE", "BMA-AODE*", "COMP-AODE", "COMP-AODE*", "NCC",
                    "CMA", "CDT")]}
-_METRIC_NAMES = {
-    "accuracy": "accuracy", "brier": "Brier", "determinacy": "determinacy",
-    "set_accuracy": "set-acc.", "indeterminate_size": "size",
-    "precise_on_determinate": "precise acc. safe",
-    "precise_on_indeterminate": "precise acc. prior-dep.", "u65": "u65", "u80": "u80"}
+#: column names of the metrics whose name is not the reader's
+_METRIC_NAMES = {"brier": "Brier", "set_accuracy": "set-acc.", "indeterminate_size": "size",
+                 "precise_on_determinate": "precise acc. safe",
+                 "precise_on_indeterminate": "precise acc. prior-dep."}
 
 
 def _per_dataset_tables(scores, sizes):
@@ -494,7 +489,7 @@ def _per_dataset_tables(scores, sizes):
     for part, pairs in _PER_DATASET.items():
         cols = {}
         for metric, clf in pairs:
-            name = f"{_METRIC_NAMES[metric]} {clf}"
+            name = f"{_METRIC_NAMES.get(metric, metric)} {clf}"
             cols[name] = _by_dataset(scores, clf, metric)
             if f"{metric}_se" in scores:
                 cols[f"{name} s.e."] = _by_dataset(scores, clf, f"{metric}_se")
@@ -514,8 +509,7 @@ def _settings_table(r):
     pub = published("corani_headline_numbers").set_index("quantity")["value"].astype(str)
     rows = [
         ("data sets", pub["number of data sets"], f"{r['n_datasets']}"),
-        ("cross-validation runs", pub["cross-validation runs per data set"],
-         str(r["n_repeats"])),
+        ("cross-validation runs", pub["cross-validation runs per data set"], str(r["n_repeats"])),
         ("folds per run", pub["cross-validation folds"], str(r["n_splits"])),
         ("epsilon", pub["epsilon (prior lower bound / null-model prior), all occurrences"],
          f"{r['epsilon']:g}"),
@@ -551,10 +545,9 @@ def _reference_check(scores):
                "Brier COMP-AODE / reference": (b_ch / b_ref).mean(),
                "p Brier COMP-AODE": stats.wilcoxon(b_ch, b_ref).pvalue,
                "p accuracy COMP-AODE": stats.wilcoxon(a_ch, a_ref).pvalue}
-        for u in ("u65", "u80"):
-            row[f"p {u} COMP-AODE*"] = stats.wilcoxon(_by_dataset(scores, "COMP-AODE*", u),
-                                                      _by_dataset(scores, ref, u)).pvalue
-        rows.append(row)
+        rows.append(row | {f"p {u} COMP-AODE*": stats.wilcoxon(
+            _by_dataset(scores, "COMP-AODE*", u), _by_dataset(scores, ref, u)).pvalue
+            for u in ("u65", "u80")})
     return pd.DataFrame(rows).set_index("reference")
 
 
@@ -588,8 +581,8 @@ def _archive_table(table=None):
     Returns: DataFrame The archive's columns, indexed by the catalogue's name of each data
     set (``archive_name`` keeps the authors' file name).
     """
-    a = published("corani_authors_archive_per_dataset") if table is None else table.copy()
-    a = a.rename(columns={"name": "archive_name"})
+    a = (published("corani_authors_archive_per_dataset") if table is None else table
+         ).rename(columns={"name": "archive_name"})
     a.index = pd.Index([_ARCHIVE_NAMES.get(x, x) for x in a["archive_name"]], name="dataset")
     if a.index.duplicated().any():
         raise ValueError(f"archive names map twice: {sorted(a.index[a.index.duplicated()])}")
@@ -643,9 +636,9 @@ def _archive_comparison(scores, archive, n_repeats=None):
     ``se=True`` for the tolerances); ``archive`` (DataFrame): :func:`_archive_table`;
     ``n_repeats`` (int or mapping of data set -> int, optional): Our cross-validation
     repeats (per data set when they differ): with it, the archive's Monte-Carlo error is
-    estimated from our spread and its number of runs (archived folds / 10) and each row gets
-    the report's tolerance (:func:`credal.chapters._verdicts.tolerance`; the archive's runs
-    have 10 folds: its test-fold sizes show it).
+    estimated from our spread and its number of runs (archived folds / 10, as its test-fold
+    sizes show) and each row gets the report's tolerance
+    (:func:`credal.chapters._verdicts.tolerance`).
     Returns: DataFrame, one row per (data set, measure, classifier) of
     :data:`_ARCHIVE_MEASURES` present in both: ``ours``, ``ours_se``, ``theirs``,
     ``difference`` (ours - theirs), ``tolerance`` and ``within`` (NaN without ``n_repeats``
@@ -656,14 +649,13 @@ def _archive_comparison(scores, archive, n_repeats=None):
                     & set(theirs.index.get_level_values("dataset")))
     rows = []
     for measure, clf, metric in _ARCHIVE_MEASURES:
-        ratio = measure.startswith("Brier ratio")
         for d in common:
             try:
                 o, t = scores.loc[(d, clf), metric], theirs.loc[(d, clf), metric]
             except KeyError:
                 continue
             se = np.nan
-            if ratio:
+            if measure.startswith("Brier ratio"):
                 o = o / scores.loc[(d, "AODE"), "brier"]
                 t = t / theirs.loc[(d, "AODE"), "brier"]
             elif f"{metric}_se" in scores:
@@ -698,8 +690,7 @@ def _archive_summary(comparison):
         rows.append({"measure": measure, "classifier": clf, "data sets": len(g),
                      "mean ours": g["ours"].mean(), "mean archive": g["theirs"].mean(),
                      "mean difference": g["difference"].mean(),
-                     "median |difference|": g["difference"].abs().median(),
-                     "correlation": corr,
+                     "median |difference|": g["difference"].abs().median(), "correlation": corr,
                      "within tolerance": (f"{int(judged.sum())} of {len(judged)}"
                                           if len(judged) else ""),
                      "largest gaps": ", ".join(f"{d.replace('_', ' ')} ({x:+.3f})" for d, x in
@@ -799,9 +790,8 @@ def tables(results):
         "settings": _settings_table(results), "classes_check": _classes_check(sizes),
         "complexity": _complexity_table(),
         "section3_numbers": _section3_table(main),
-        "comparisons": _wilcoxon_table(scores, rope=results["rope"],
-                                       nsamples=results["bayes_samples"],
-                                       random_state=results["bayes_seed"]),
+        "comparisons": _wilcoxon_table(scores, *(results[k] for k in (
+            "rope", "bayes_samples", "bayes_seed"))),
         "friedman_ranks": ranks, "friedman_pairs": pairs,
         "aode_estimates_check": _reference_check(scores) if joint else pd.DataFrame()}
     t |= {f"{k}_per_dataset": v for k, v in _per_dataset_tables(scores, sizes).items()}
@@ -814,8 +804,7 @@ def tables(results):
     sources = pd.DataFrame({"authors' archive": _section3_statistics(theirs, archive["n"]),
                             "ours, authors' protocol": np.nan}
                            ).reindex(t["section3_numbers"].index)
-    if results["protocol"] is not None:
-        protocol = results["protocol"]
+    if (protocol := results["protocol"]) is not None:
         t["authors_protocol_scores"] = runs[_PROTOCOL_LABEL] = p_scores = (
             comparisons.dataset_scores(protocol.folds, se=True))
         p_sizes = _dataset_sizes(protocol)
@@ -1094,13 +1083,13 @@ def _statement(what, u=None):
 
 def _headline_rows():
     """The declarations of :data:`HEADLINE`, in the report's order."""
-    rows = [Headline(f"{label} ({clf})",
-                     Published("corani_headline_numbers", {"quantity": pkey[0],
-                                                            "classifier": pkey[1]}),
-                     _section3_reading(key), unit=_UNITS.get(unit, unit),
-                     not_comparable="not comparable: the authors' own archived results do "
-                                    "not give this range" if key.startswith("ind_") else "")
-            for key, label, clf, unit, pkey in _SECTION3 if pkey is not None]
+    rows = [Headline(
+        f"{label} ({clf})",
+        Published("corani_headline_numbers", dict(zip(("quantity", "classifier"), pkey))),
+        _section3_reading(key), unit=_UNITS.get(unit, unit),
+        not_comparable="not comparable: the authors' own archived results do not give this "
+                       "range" if key.startswith("ind_") else "")
+        for key, label, clf, unit, pkey in _SECTION3 if pkey is not None]
     coded = published("corani_statements_coded")
     for r in coded[coded["test"] == "Wilcoxon"].itertuples():
         rows.append(Headline(f"significant: {r.statement} (paper: {r.printed})",
@@ -1117,8 +1106,7 @@ def _headline_rows():
                  "90%, not significant")):
             rows.append(Headline(quantity, Published("corani_statements_coded",
                                                      {"statement": quantity}),
-                                 _statement(what, u), unit=unit, rounding=0.0,
-                                 not_comparable=why))
+                                 _statement(what, u), unit=unit, rounding=0.0, not_comparable=why))
     return tuple(rows)
 
 
@@ -1460,8 +1448,7 @@ def _aode_friedman_ranks(ranks):
     levels = [c for c in ranks.columns if str(c).startswith("cd_")]
     k = len(_FRIEDMAN_CLASSIFIERS)
     fig, axes = _grid(len(ranks), 1.4 + 0.45 * k, sharey=True)
-    # thin bars for the first level (e.g. 95%), thicker for the next ones
-    widths = np.linspace(1.5, 5.0, len(levels)) if levels else []
+    widths = np.linspace(1.5, 5.0, len(levels))  # thin bars for the first level (95%)
     for ax, u in zip(axes.ravel(), ranks.index):
         r = ranks.loc[u]
         for i, c in enumerate(_FRIEDMAN_CLASSIFIERS):
@@ -1490,9 +1477,8 @@ def _aode_bayesian_comparisons(table):
     """
     import matplotlib.pyplot as plt
     t = table.dropna(subset=["p_a_better"])
-    y = np.arange(len(t))[::-1]
+    y, left = np.arange(len(t))[::-1], np.zeros(len(t))
     fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 1.2 + 0.3 * len(t)), constrained_layout=True)
-    left = np.zeros(len(t))
     for col, color, name in (("p_a_better", "tab:blue", "a better"),
                              ("p_rope", "0.75", "practically equivalent"),
                              ("p_b_better", "tab:orange", "b better")):
