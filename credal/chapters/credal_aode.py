@@ -97,8 +97,7 @@ def classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alpha=1.0,
         "BMA-AODE*": CredalBMAAODE(s=s, prune_factor=prune_factor, epsilon=epsilon, **floors),
         "COMP-AODE*": CredalCompAODE(s=s, epsilon=epsilon, **floors)}
     if not ensembles_only:
-        out |= {"NCC": NCC(s=ncc_s), "CMA": CMA(alpha=cma_alpha),
-                "CDT": CredalDecisionTree(s=cdt_s)}
+        out |= dict(NCC=NCC(s=ncc_s), CMA=CMA(alpha=cma_alpha), CDT=CredalDecisionTree(s=cdt_s))
     if joint_check:
         out["AODE (joint)"] = AODE(s=s, aggregate="joint", frequency_limit=0)
     return out
@@ -138,9 +137,9 @@ def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_la
         d = load(name)
         keep = d.y.notna().to_numpy()
         X, y = d.X.loc[keep].reset_index(drop=True), d.y.loc[keep].reset_index(drop=True)
-        if not max_n or len(y) <= max_n:
-            prep = make_preprocessor(impute=True, discretize="mdl", drop_single=False)
-            items.append((name, prep.fit_transform(X, y), y))
+        if not max_n or len(y) <= max_n:  # Weka keeps single-valued features
+            items.append((name, make_preprocessor(impute=True, discretize="mdl", drop_single=False
+                                                  ).fit_transform(X, y), y))
     if not items:
         raise ValueError(f"no data set left with at most max_n={max_n} rows")
     folds, classes = [], {}
@@ -210,11 +209,10 @@ def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
         n_jobs=n_jobs, cache_dir=cache_dir, progress=False, keep_predictions=False)
     bma, comp = classifiers["BMA-AODE"], classifiers["COMP-AODE"]
     settings = dict(epsilon=comp.epsilon, prune_factor=bma.prune_factor, s=comp.s)
-    protocol = None
-    if protocol_run:  # AODE and the four ensembles with the authors' probability floors
-        protocol = _authors_protocol_run(
-            names, _line_up(**settings, ensembles_only=True, **_AUTHORS_PROTOCOL),
-            max_n=protocol_max_n, random_state=random_state, n_jobs=n_jobs, cache_dir=cache_dir)
+    protocol = _authors_protocol_run(  # AODE and the four ensembles, the authors' floors
+        names, _line_up(**settings, ensembles_only=True, **_AUTHORS_PROTOCOL),
+        max_n=protocol_max_n, random_state=random_state, n_jobs=n_jobs, cache_dir=cache_dir,
+    ) if protocol_run else None
     return dict(main=main, protocol=protocol, n_datasets=len(names), n_splits=n_splits,
                 n_repeats=n_repeats, rope=rope, bayes_samples=bayes_samples,
                 bayes_seed=bayes_seed, **settings)
@@ -259,8 +257,7 @@ _COMPARISONS = (
 def _published_value(table, key):
     if key is None:
         return ""
-    quantity, classifier = key
-    hit = table[(table["quantity"] == quantity) & (table["classifier"] == classifier)]
+    hit = table[(table["quantity"] == key[0]) & (table["classifier"] == key[1])]
     if len(hit) != 1:
         raise KeyError(f"{len(hit)} published rows match {key!r}")
     return str(hit["value"].iloc[0])
@@ -419,8 +416,7 @@ def _section3_table(result) -> pd.DataFrame:
     (Monte-Carlo standard error from the spread over the cross-validation repeats; NaN for
     counts and p-values, and with a single repeat).
     """
-    pub = published("corani_headline_numbers")
-    sizes = _dataset_sizes(result)
+    pub, sizes = published("corani_headline_numbers"), _dataset_sizes(result)
     value, se = comparisons.repeat_standard_error(
         result.folds, lambda sc: _section3_statistics(sc, sizes["n"], sizes["classes"]))
     return pd.DataFrame([  # no standard error for counts, p-values and the classes
@@ -465,9 +461,9 @@ _PER_DATASET = {
     "credal": [(m, c) for c in ("BMA-AODE*", "COMP-AODE*")
                for m in ("determinacy", "set_accuracy", "indeterminate_size",
                          "precise_on_determinate", "precise_on_indeterminate")],
-    "utilities": [(u, c) for u in ("u65", "u80") for c in
-                  ("AODE", "BMA-AODE", "BMA-AODE*", "COMP-AODE", "COMP-AODE*", "NCC",
-                   "CMA", "CDT")]}
+    "utilities": [(u, c) for u in ("u65", "u80") for c in ("AODE", "BMA-AODE", "BMA-AODE*",
+                                                           "COMP-AODE", "COMP-AODE*", "NCC",
+                                                           "CMA", "CDT")]}
 #: column names of the metrics whose name is not the reader's
 _METRIC_NAMES = {"brier": "Brier", "set_accuracy": "set-acc.", "indeterminate_size": "size",
                  "precise_on_determinate": "precise acc. safe",
@@ -494,8 +490,7 @@ def _per_dataset_tables(scores, sizes):
             if f"{metric}_se" in scores:
                 cols[f"{name} s.e."] = _by_dataset(scores, clf, f"{metric}_se")
         t = pd.DataFrame(cols)
-        t.insert(0, "classes", sizes["classes"].reindex(t.index))
-        t.insert(0, "n", sizes["n"].reindex(t.index))
+        t = pd.concat([sizes[["n", "classes"]].reindex(t.index), t], axis=1)
         out[part] = t.sort_values(["n"], kind="stable").rename_axis("data set")
     return out
 
@@ -781,19 +776,16 @@ def tables(results):
         ``authors_protocol_scores`` (with the sensitivity run only).
     """
     main = results["main"]
-    scores = comparisons.dataset_scores(main.folds, se=True)
-    sizes = _dataset_sizes(main)
+    scores, sizes = comparisons.dataset_scores(main.folds, se=True), _dataset_sizes(main)
     ranks, pairs = _friedman_tables(scores)
-    joint = "AODE (joint)" in set(scores.index.get_level_values("classifier"))
     t = {
-        "dataset_scores": scores, "sizes": sizes,
-        "settings": _settings_table(results), "classes_check": _classes_check(sizes),
-        "complexity": _complexity_table(),
-        "section3_numbers": _section3_table(main),
+        "dataset_scores": scores, "sizes": sizes, "settings": _settings_table(results),
+        "classes_check": _classes_check(sizes), "complexity": _complexity_table(),
+        "section3_numbers": _section3_table(main), "friedman_ranks": ranks,
         "comparisons": _wilcoxon_table(scores, *(results[k] for k in (
-            "rope", "bayes_samples", "bayes_seed"))),
-        "friedman_ranks": ranks, "friedman_pairs": pairs,
-        "aode_estimates_check": _reference_check(scores) if joint else pd.DataFrame()}
+            "rope", "bayes_samples", "bayes_seed"))), "friedman_pairs": pairs,
+        "aode_estimates_check": _reference_check(scores) if "AODE (joint)" in set(
+            scores.index.get_level_values("classifier")) else pd.DataFrame()}
     t |= {f"{k}_per_dataset": v for k, v in _per_dataset_tables(scores, sizes).items()}
     # ours beside the authors' archive, and the sensitivity run under their protocol
     archive = _archive_table()
@@ -846,8 +838,7 @@ def numbers(tables):
     out = {"n_datasets": settings["data sets"], "n_runs": settings["cross-validation runs"],
            "n_folds": settings["folds per run"],
            "n_compared": str(t["archive_comparison"]["dataset"].nunique()),
-           "n_archive": str(t["fully_determinate"].loc[(_ARCHIVE_LABEL, "BMA-AODE*"),
-                                                       "data sets"]),
+           "n_archive": str(t["fully_determinate"].loc[(_ARCHIVE_LABEL, "BMA-AODE*"), "data sets"]),
            "table2_classes": f"{_table2_classes_mean(sizes):.3f}",
            "classes_diff": "; ".join(f"{d.replace('_', ' ')} {r['Table 2']} in Table 2, "
                                      f"{r['ours']} here" for d, r in diff.iterrows())
@@ -884,8 +875,8 @@ def _section3_numbers(t):
         if r["published"]:
             out[f"pub_{key}"] = r["published"]
         if key in _N_SE:
-            digits = 2 if unit in ("r", "classes") else 1
-            out[f"h_{key}_se"] = f"{se:.{digits}f}" if np.isfinite(se) else "n/a"
+            out[f"h_{key}_se"] = (f"{se:.{2 if unit in ('r', 'classes') else 1}f}"
+                                  if np.isfinite(se) else "n/a")
     return out
 
 
@@ -903,12 +894,11 @@ def _test_numbers(t):
                                           f"{int(wins)} of {int(r['n_datasets'])}")}
         out |= {f"{k}_{key}": v for k, v in named.items() if key in _N_TESTS[k]}
         out[f"p_{key}"] = _fmt(r["wilcoxon_p"])
-    eq = w.loc[w["p_rope"] > 0.9, "label"]
     dec = w.loc[(w["p_a_better"] > 0.95) | (w["p_b_better"] > 0.95), "label"]
     out |= {"claims_held": str(len(claims[True])),
             "claims_total": str(len(claims[True]) + len(claims[False])),
             "claims_failed": "; ".join(claims[False]) or "none",
-            "bayes_equivalent": "; ".join(eq) or "none",
+            "bayes_equivalent": "; ".join(w.loc[w["p_rope"] > 0.9, "label"]) or "none",
             "bayes_decisive": "; ".join(dec) or "none"}
     ranks, pairs = t["friedman_ranks"], t["friedman_pairs"]
     for u in ("u65", "u80"):
@@ -977,14 +967,13 @@ def _example_numbers(t, k=4):
     r_bma = (_by_dataset(scores, "BMA-AODE", "brier") / ref).sort_values(ascending=False)
     r_comp = (_by_dataset(scores, "COMP-AODE", "brier") / ref).sort_values()
     sa = _by_dataset(scores, "COMP-AODE*", "set_accuracy")
-    n_ind = _by_dataset(scores, "COMP-AODE*", "n_indeterminate")
     m_bma, m_comp = (_by_dataset(scores, c, "n_indeterminate") for c in _COUNTERPARTS)
     gap = max((_by_dataset(scores, c, "accuracy") - _by_dataset(scores, p, "accuracy")
                ).abs().max() for c, p in _COUNTERPARTS.items())
     out = {"brier_worst_bma": names(r_bma[r_bma > 1].index, k + 1),
            "brier_best_comp": names(r_comp[r_comp < 1].index, k - 1),
            "brier_worst_comp": names(r_comp[r_comp > 1].index[::-1], k),
-           "setacc_low_comp": ", ".join(f"{d.replace('_', ' ')} ({int(n_ind[d])} instances)"
+           "setacc_low_comp": ", ".join(f"{d.replace('_', ' ')} ({int(m_comp[d])} instances)"
                                         for d in sa[sa < 0.5].index) or "none",
            "median_ind_bma": f"{m_bma[m_bma > 0].median():.0f}" if (m_bma > 0).any() else "0",
            "median_ind_comp": f"{m_comp[m_comp > 0].median():.0f}" if (m_comp > 0).any()
@@ -1005,7 +994,6 @@ def _example_numbers(t, k=4):
 #: of 10-fold cross-validation up to 1000 rows, 2 above), for the estimate of the
 #: published numbers' Monte-Carlo error from our spread
 _PUBLISHED_RUNS = 5
-_UNITS = {"percent": "%", "count": "data sets"}
 #: fixed notes of some Section 3 rows (by id, or by id without its classifier suffix)
 _P = "percentile over data sets and both utilities (reading of 'generally"
 _NOTES = {
@@ -1086,7 +1074,7 @@ def _headline_rows():
     rows = [Headline(
         f"{label} ({clf})",
         Published("corani_headline_numbers", dict(zip(("quantity", "classifier"), pkey))),
-        _section3_reading(key), unit=_UNITS.get(unit, unit),
+        _section3_reading(key), unit={"percent": "%", "count": "data sets"}.get(unit, unit),
         not_comparable="not comparable: the authors' own archived results do not give this "
                        "range" if key.startswith("ind_") else "")
         for key, label, clf, unit, pkey in _SECTION3 if pkey is not None]
@@ -1142,8 +1130,7 @@ def figure(kind, tables=None):
         return _structure_diagrams(kind)
     t = tables
     scores, sizes = t["dataset_scores"], t["sizes"]
-    # the paper's printed numbers of Section 3 by row id, drawn as its lines and points
-    # (rows without a printed number, or with a bound such as "<0.01", left out)
+    # the paper's printed numbers by row id (bounds such as "<0.01" left out), drawn
     v = pd.to_numeric(t["section3_numbers"]["published"], errors="coerce")
     paper = {k: float(x) for k, x in v[np.isfinite(v)].items()}
     draw = {"accuracy": lambda: _aode_accuracy_scatter(scores),
@@ -1165,7 +1152,6 @@ def _limits(*series, pad=0.03):
     return lo, 1.0 + pad / 3
 
 
-# --- the paper's Figures 1 and 2: network structures
 def _structure_diagrams(kind):
     """The network structures of the paper's Figures 1 and 2, drawn anew.
     Parameters: ``kind`` ({"structures", "spode"}): ``"structures"`` (Figure 1): naive
@@ -1196,10 +1182,9 @@ def _structure_diagrams(kind):
         for a, b in edges:
             (x0, y0), (x1, y1) = pos[a], pos[b]
             bend = 0.35 if abs(y0 - y1) < 1e-9 else 0.0   # arcs between nodes of one row
-            ax.add_patch(FancyArrowPatch((x0, y0), (x1, y1), arrowstyle="-|>",
-                                         mutation_scale=12, lw=1.1, color="0.25",
-                                         connectionstyle=f"arc3,rad={bend}",
-                                         shrinkA=14, shrinkB=14))
+            ax.add_patch(FancyArrowPatch((x0, y0), (x1, y1), arrowstyle="-|>", shrinkA=14,
+                                         mutation_scale=12, lw=1.1, color="0.25", shrinkB=14,
+                                         connectionstyle=f"arc3,rad={bend}"))
         for name, (x, y) in pos.items():
             color = "#dbe9f6" if name == "C" else "#fde2c4" if name == parent else "white"
             ax.add_patch(Circle((x, y), 0.13, facecolor=color, edgecolor="0.2", lw=1.1, zorder=3))
@@ -1244,11 +1229,10 @@ def _complexity_table(table=None) -> pd.DataFrame:
          "memory (paper)": orders(r.space_learning_and_classification),
          "learning time (paper)": orders(r.time_learning),
          "time per instance (paper)": orders(r.time_classification),
-         "time per instance (credal.aode)": _COMPLEXITY[str(r.algorithm)][0],
-         "what costs": _COMPLEXITY[str(r.algorithm)][1]} for r in pub.itertuples()])
+         **dict(zip(("time per instance (credal.aode)", "what costs"),
+                    _COMPLEXITY[str(r.algorithm)]))} for r in pub.itertuples()])
 
 
-# --- the paper's Figures 3 to 7
 def _aode_accuracy_scatter(scores):
     """Figure 3: accuracy of AODE against BMA-AODE's and COMP-AODE's, per data set.
     Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`.
@@ -1263,9 +1247,8 @@ def _aode_accuracy_scatter(scores):
         ax.plot([lo, hi], [lo, hi], color="black", lw=1, label="bisector")
         ax.scatter(x, ref, s=22, color="tab:blue", alpha=0.8, edgecolors="none",
                    label="one data set")
-        above, below = int((ref > x).sum()), int((ref < x).sum())
-        ax.text(0.03, 0.97, f"AODE higher: {above}\n{other} higher: {below}",
-                transform=ax.transAxes, va="top")
+        ax.text(0.03, 0.97, f"AODE higher: {int((ref > x).sum())}\n{other} higher: "
+                f"{int((ref < x).sum())}", transform=ax.transAxes, va="top")
         _square(ax, lo, hi, f"accuracy of {other}", "accuracy of AODE")
     return fig
 
@@ -1378,18 +1361,16 @@ def _aode_safe_vs_prior_dependent(scores, paper=None):
     fig, axes = _grid(2, 3.9)
     paper = paper or {}
     for ax, (c, p) in zip(axes.ravel(), _COUNTERPARTS.items()):
-        k = c.split("-")[0].lower()
         safe, dep, n_ind = (_by_dataset(scores, c, m) for m in (
             "precise_on_determinate", "precise_on_indeterminate", "n_indeterminate"))
         ok = dep.notna() & safe.notna()
         ax.plot([0, 1], [0, 1], color="black", lw=1, label="bisector")
-        ax.scatter(dep[ok], safe[ok], s=8 + 4 * np.sqrt(n_ind[ok].astype(float)),
-                   color="tab:purple", alpha=0.6, edgecolors="none",
-                   label=f"one data set ({int(ok.sum())})")
+        ax.scatter(dep[ok], safe[ok], s=8 + 4 * np.sqrt(n_ind[ok].astype(float)), alpha=0.6,
+                   color="tab:purple", edgecolors="none", label=f"one data set ({int(ok.sum())})")
         if ok.any():
             ax.plot([dep[ok].mean()], [safe[ok].mean()], "X", color="tab:red", ms=9,
                     label="our means")
-        ps, pd_ = paper.get(f"safe_{k}"), paper.get(f"prior_dep_{k}")
+        ps, pd_ = (paper.get(f"{x}_{c.split('-')[0].lower()}") for x in ("safe", "prior_dep"))
         if ps is not None and pd_ is not None:
             ax.plot([pd_ / 100], [ps / 100], "*", color="tab:green", ms=13,
                     markeredgecolor="black", mew=0.5, label="paper's means")
@@ -1452,9 +1433,8 @@ def _aode_friedman_ranks(ranks):
     for ax, u in zip(axes.ravel(), ranks.index):
         r = ranks.loc[u]
         for i, c in enumerate(_FRIEDMAN_CLASSIFIERS):
-            for level, w in zip(levels, widths):
-                half = float(r[level]) / 2
-                ax.plot([r[c] - half, r[c] + half], [i, i], lw=w, alpha=0.45,
+            for level, w in zip(levels, widths):  # rank ± CD/2
+                ax.plot(r[c] + np.array([-1, 1]) * float(r[level]) / 2, [i, i], lw=w, alpha=0.45,
                         color="tab:blue", solid_capstyle="butt",
                         label=f"± CD/2, {level[3:]}" if i == 0 else None)
             ax.plot([r[c]], [i], "o", color="black", ms=6)
