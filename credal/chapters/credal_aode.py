@@ -1082,7 +1082,8 @@ def _headline_rows():
     for r in coded[coded["test"] == "Wilcoxon"].itertuples():
         rows.append(Headline(f"significant: {r.statement} (paper: {r.printed})",
                              Published("corani_statements_coded", {"statement": r.statement}),
-                             _statement(r.statement), unit="1 = significant", rounding=0.0))
+                             _statement(r.statement), unit="1 = significant", rounding=0.0,
+                             describe=False))
     for u, other in (("u65", "CMA"), ("u80", "CDT")):
         for quantity, what, unit, why in (
                 (f"pairs of CDT, CMA, COMP-AODE* separated at 95%, {u}", "pairs", "pairs", ""),
@@ -1094,7 +1095,8 @@ def _headline_rows():
                  "90%, not significant")):
             rows.append(Headline(quantity, Published("corani_statements_coded",
                                                      {"statement": quantity}),
-                                 _statement(what, u), unit=unit, rounding=0.0, not_comparable=why))
+                                 _statement(what, u), unit=unit, rounding=0.0, not_comparable=why,
+                                 describe=False))
     return tuple(rows)
 
 
