@@ -1078,12 +1078,11 @@ def _headline_rows():
         not_comparable="not comparable: the authors' own archived results do not give this "
                        "range" if key.startswith("ind_") else "")
         for key, label, clf, unit, pkey in _SECTION3 if pkey is not None]
-    coded = published("corani_statements_coded")
+    coded, exact = published("corani_statements_coded"), dict(rounding=0.0, describe=False)
     for r in coded[coded["test"] == "Wilcoxon"].itertuples():
         rows.append(Headline(f"significant: {r.statement} (paper: {r.printed})",
                              Published("corani_statements_coded", {"statement": r.statement}),
-                             _statement(r.statement), unit="1 = significant", rounding=0.0,
-                             describe=False))
+                             _statement(r.statement), unit="1 = significant", **exact))
     for u, other in (("u65", "CMA"), ("u80", "CDT")):
         for quantity, what, unit, why in (
                 (f"pairs of CDT, CMA, COMP-AODE* separated at 95%, {u}", "pairs", "pairs", ""),
@@ -1095,8 +1094,7 @@ def _headline_rows():
                  "90%, not significant")):
             rows.append(Headline(quantity, Published("corani_statements_coded",
                                                      {"statement": quantity}),
-                                 _statement(what, u), unit=unit, rounding=0.0, not_comparable=why,
-                                 describe=False))
+                                 _statement(what, u), unit=unit, not_comparable=why, **exact))
     return tuple(rows)
 
 
