@@ -579,33 +579,36 @@ def _agreement_by_score(comparisons):
 # -------------------------------- tables: readings of IMP and of the slides' settings
 
 
-def _imp_variant_check(published_dependence, published_independence, names, sizes, *,
-                       n_pairs=10000):
+def _published_imp():
+    """The slides' IMP column under dependence and under independence (10 000 pairs each)."""
+    return {m: _published_table(f"moral_errors_{m}")["IMP"] for m in ("dependence", "independence")}
+
+
+def _imp_variant_check(names, sizes):
     """Exact check of readings of IMP (``names``: ``IMP<s>``, ``IMP_T<t>`` or
-    ``IMP_<VARIANT>[<s>]``) against the published IMP column (wide published tables under
-    each model, ``n_pairs`` pairs per model): exact expected errors at ``sizes``
-    (``IMP_HALF``'s ties count as half an error, a fair coin's expectation).  Returns
-    :func:`_agreement_by_score`'s table with a first column ``reading`` (in words)."""
+    ``IMP_<VARIANT>[<s>]``) against the slides' IMP column under each model: exact expected
+    errors at ``sizes`` (``IMP_HALF``'s ties count as half an error, a fair coin's
+    expectation).  Returns :func:`_agreement_by_score`'s table with a first column
+    ``reading`` (in words)."""
     names, parts, readings = list(names), [], []
     for name in names:
         kind, v = _parse_score(name)
         if kind not in ("IMP", "IMP_VARIANT", "IMP_T"):
             raise ValueError(f"{name!r} is not a reading of IMP")
         half = kind == "IMP_VARIANT" and v[0] == "HALF"
-        parts.append(_exact_errors(sizes, [name], n_pairs=n_pairs, undecided_error=0.5 if half else 1.0))
+        parts.append(_exact_errors(sizes, [name], undecided_error=0.5 if half else 1.0))
         readings.append(f"as stated, s = {v:g}" if kind == "IMP" else
                         f"as stated, threshold {v:g} nats" if kind == "IMP_T" else
                         IMP_VARIANTS[v[0]] + ("" if v[1] == 1.0 else f" (s = {v[1]:g})"))
     exact = pd.concat(parts, ignore_index=True)
-    out = _agreement_by_score([
-        _exact_agreement(pd.DataFrame({n: pub["IMP"] for n in names}, index=pub.index), exact, model)
-        for pub, model in ((published_dependence, "dependence"), (published_independence, "independence"))])
+    out = _agreement_by_score([_exact_agreement(pd.DataFrame({n: pub for n in names}), exact, model)
+                               for model, pub in _published_imp().items()])
     out.insert(0, "reading", out.index.map(dict(zip(names, readings))))
     return out
 
 
-def _imp_threshold_fit(published_dependence, published_independence, sizes, *, n_pairs=10000):
-    """Can a decision threshold on the stated IMP reproduce the published IMP column?
+def _imp_threshold_fit(sizes, n_pairs=10000):
+    """Can a decision threshold on the stated IMP reproduce the slides' IMP column?
 
     At each size of ``sizes``, the threshold ``t >= 0`` (nats; dependence iff IMP > t) among
     0 and the values IMP (s = 1) takes whose exact expected errors under dependence come
@@ -614,7 +617,7 @@ def _imp_threshold_fit(published_dependence, published_independence, sizes, *, n
     logarithms to explain the column).  Index ``size``; columns ``threshold``,
     ``{dependence,independence}_{expected,published,z}`` (z: published minus expected, in
     binomial standard errors)."""
-    rows = {}
+    rows, pub = {}, _published_imp()
     for size in sizes:
         T = _all_tables(int(size))
         pdep, pind = _table_probabilities(T)
@@ -625,11 +628,11 @@ def _imp_threshold_fit(published_dependence, published_independence, sizes, *, n
         vs, cum = v[order], np.cumsum(pdep[order])
         k = np.searchsorted(vs, cand + IMP_TIE, side="right")
         err_dep = n_pairs * np.where(k > 0, cum[np.maximum(k - 1, 0)], 0.0)
-        target = float(published_dependence.loc[size, "IMP"])
+        target = float(pub["dependence"].loc[size])
         best = int(np.argmin(np.abs(err_dep - target)))
         t, ed = float(cand[best]), float(err_dep[best])
         ei = float(n_pairs * pind[v > t + IMP_TIE].sum())
-        pub_i = float(published_independence.loc[size, "IMP"])
+        pub_i = float(pub["independence"].loc[size])
         rows[int(size)] = {
             "threshold": t, "dependence_expected": ed, "dependence_published": target,
             "dependence_z": _z(target - ed, _binomial_se(ed, n_pairs)),
@@ -638,34 +641,32 @@ def _imp_threshold_fit(published_dependence, published_independence, sizes, *, n
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("size")
 
 
-def _scan_symmetric_priors(published, alphas, sizes, scores=_DEFAULT_SCORES, *, n_pairs=10000):
-    """Which Dir(a, a) everywhere (``a`` of ``alphas``) best explains a published table of
-    total errors (wide: index size, columns score names): its cells against the exact
-    expectations (:func:`_exact_agreement`) at ``sizes`` (small enough to enumerate), for
-    ``scores``, ``n_pairs`` pairs per model.  Index ``a``; columns ``cells``, ``rms_z``,
-    ``max_abs_z``, ``beyond_3_se``."""
+def _scan_symmetric_priors(alphas, sizes, scores=_DEFAULT_SCORES):
+    """Which Dir(a, a) everywhere (``a`` of ``alphas``) best explains the slides'
+    "Dir(0.5, 0.5)" table of total errors: its cells against the exact expectations
+    (:func:`_exact_agreement`) at ``sizes`` (small enough to enumerate), for ``scores``.
+    Index ``a``; columns ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``."""
+    published = _published_table("moral_errors_dir0505")
     scores = [s for s in scores if s in published.columns]
     decided = {n: (_all_tables(n), _score_decisions(_all_tables(n), scores))
                for n in sizes if n in published.index}
     rows = {float(a): _agreement_summary(_exact_agreement(published, pd.DataFrame(
         [r for n, (T, dec) in decided.items()
-         for r in _expected_rows(n, dec, _table_probabilities(T, a), n_pairs)]), "total"))
+         for r in _expected_rows(n, dec, _table_probabilities(T, a), 10000)]), "total"))
         for a in alphas}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("a")
 
 
-def _scan_prior_odds(published, odds_values, sizes, *, n_pairs=100000):
+def _scan_prior_odds(odds_values, sizes):
     """Which prior odds ``k`` (of ``odds_values``) make BDe (S = 2) reproduce the slides'
-    "PRIOR" column (``published``: the long ``moral_prior_new``, ``n_pairs`` pairs per
-    model): ``BD2_ODDS<k>``'s exact errors at ``sizes`` against it under each model.  Index
-    ``odds``; columns ``p_dependence`` (1/(1+k)), ``cells``, ``rms_z``, ``max_abs_z``,
-    ``beyond_3_se``."""
+    "PRIOR" column (100 000 pairs per model): ``BD2_ODDS<k>``'s exact errors at ``sizes``
+    against it under each model.  Index ``odds``; columns ``p_dependence`` (1/(1+k)),
+    ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``."""
     rows = {}
     for k in odds_values:
         name = f"BD2_ODDS{float(k):g}"
-        ex = _exact_errors(sizes, [name], n_pairs=n_pairs)
-        parts = [_exact_agreement(published[published["true_model"] == model].set_index("size")
-                                  [["PRIOR"]].rename(columns={"PRIOR": name}), ex, model)
+        ex = _exact_errors(sizes, [name], n_pairs=100000)
+        parts = [_exact_agreement(_published_table("moral_prior_new", model, {"PRIOR": name}), ex, model)
                  for model in ("dependence", "independence")]
         rows[float(k)] = {"p_dependence": 1.0 / (1.0 + float(k)),
                           **_agreement_summary(pd.concat(parts, ignore_index=True))}
@@ -710,29 +711,22 @@ def run(*, n_pairs=10000, sizes=(3, 5, 10, 20, 50, 100, 1000, 10000),
         ``network_runs``, ``network_first`` (:func:`_learn_from_independent_data`),
         ``network_by_S`` (:func:`_learned_networks_by_S`); ``settings`` (the parameters).
     """
-    settings = dict(locals())
-    scores, prior_score = list(scores), f"BD2_ODDS{prior_odds:g}"
-    pub_dep, pub_ind = (_published_table(f"moral_errors_{m}") for m in ("dependence", "independence"))
-    scan = _scan_symmetric_priors(_published_table("moral_errors_dir0505"), alphas, exact_sizes, scores)
+    settings, scores, sim = dict(locals()), list(scores), _simulate_independence
+    scan = _scan_symmetric_priors(alphas, exact_sizes, scores)
     best_a = float(scan["rms_z"].idxmin())
-    imp_names = list(dict.fromkeys(["IMP1", "IMP_SWAP", *imp_variants]))
     runs, first = _learn_from_independent_data(network_vars, network_cases, S=network_S,
                                                n_repeats=network_repeats, random_state=seed)
-    sim = _simulate_independence
-
-    def same_prior(a, k):
-        return sim(variant_sizes, n_pairs, a=a, scores=scores, random_state=seed + k)
     return {
         "exp1": sim(sizes, n_pairs, scores=scores + ["BD2MOD", "BD2MOD_CLS"], random_state=seed),
-        "exp22": same_prior(2.0, 1), "exp05": same_prior(0.5, 2), "exp025": same_prior(best_a, 3),
-        "expS": sim(variant_sizes, n_pairs_s, scores=list(s_scores) + ["NEW", prior_score],
+        **{k: sim(variant_sizes, n_pairs, a=a, scores=scores, random_state=seed + i)
+           for i, (k, a) in enumerate((("exp22", 2.0), ("exp05", 0.5), ("exp025", best_a)), 1)},
+        "expS": sim(variant_sizes, n_pairs_s, scores=[*s_scores, "NEW", f"BD2_ODDS{prior_odds:g}"],
                     random_state=seed + 4),
         "exact1": _exact_errors(exact_sizes, scores),
         "exactS": _exact_errors(exact_sizes, s_scores, n_pairs=100000),
-        "imp_check": _imp_variant_check(pub_dep, pub_ind, imp_names, exact_sizes),
-        "imp_thr": _imp_threshold_fit(pub_dep, pub_ind, exact_sizes),
-        "scan": scan, "best_a": best_a,
-        "odds_scan": _scan_prior_odds(datasets.published("moral_prior_new"), odds_values, exact_sizes),
+        "imp_check": _imp_variant_check(dict.fromkeys(["IMP1", "IMP_SWAP", *imp_variants]), exact_sizes),
+        "imp_thr": _imp_threshold_fit(exact_sizes), "scan": scan, "best_a": best_a,
+        "odds_scan": _scan_prior_odds(odds_values, exact_sizes),
         "network_runs": runs, "network_first": first,
         "network_by_S": _learned_networks_by_S(network_S_values, network_vars, network_cases,
                                                n_repeats=network_repeats, random_state=seed),
@@ -765,44 +759,37 @@ def tables(results):
         decimals); and, for the numbers of the text, ``network_runs`` and ``settings``
         (the run's parameters, one row each, column ``value``).
     """
-    r, cmp = results, _compare_with_published
-    exp1, expS = r["exp1"], r["expS"]
-    models = ("dependence", "independence", "total")
-    t = {f"errors_{m}": cmp(exp1, _published_table(f"moral_errors_{m}"), true_model=m) for m in models}
+    r, cmp, models = results, _compare_with_published, ("dependence", "independence", "total")
+    exp1, expS, pub05 = r["exp1"], r["expS"], _published_table("moral_errors_dir0505")
+    pubS = {m: _published_table(f"moral_effect_of_S_{m}", rename=lambda c: "BD" + c[2:]) for m in models[:2]}
+    names_new = {"BDe_S2": "BD2", "PRIOR": f"BD2_ODDS{r['settings']['prior_odds']:g}"}
+    t = {}
+    for m in models:
+        t[f"errors_{m}"] = cmp(exp1, _published_table(f"moral_errors_{m}"), true_model=m)
+        t[f"kl_{m}"] = cmp(exp1, _published_table(f"moral_kl_{m}"), what="losses", true_model=m)
+    for m in models[:2]:
+        t[f"effect_of_S_{m}"] = cmp(expS, pubS[m], true_model=m, n_pairs_published=100000)
+        t[f"imprecise_score_{m}"] = cmp(expS, _published_table("moral_prior_new", m, names_new),
+                                        true_model=m, n_pairs_published=100000)
     t["exact_check_errors"] = _agreement_by_score([
         _exact_agreement(_published_table(f"moral_errors_{m}"), r["exact1"], m) for m in models[:2]])
-    t["exact_check_imp_variants"], t["imp_threshold_fit"] = r["imp_check"], r["imp_thr"]
-    for m in models:
-        t[f"kl_{m}"] = cmp(exp1, _published_table(f"moral_kl_{m}"), what="losses", true_model=m,
-                           value="kl_joint")
+    t["exact_check_effect_of_S"] = _agreement_by_score([_exact_agreement(pubS[m], r["exactS"], m)
+                                                        for m in models[:2]])
     t["loglik_dir22"] = cmp(r["exp22"], _published_table("moral_expected_loglik_dir22"),
                             what="losses", true_model="total", value="joint_log_loss")
-    pub05 = _published_table("moral_errors_dir0505")
     t["errors_dir0505_as_stated"] = cmp(r["exp05"], pub05, true_model="total")
-    t["dir0505_prior_scan"] = r["scan"]
     t["errors_dir0505_read_as_best_a"] = cmp(r["exp025"], pub05, true_model="total")
     t["loglik_dir0505_ours"] = r["exp05"].wide("losses", "total", "joint_log_loss").round(4)
-    pubS = {m: _published_table(f"moral_effect_of_S_{m}", rename=lambda c: "BD" + c[2:])
-            for m in models[:2]}
-    for m in ("independence", "dependence"):
-        t[f"effect_of_S_{m}"] = cmp(expS, pubS[m], true_model=m, n_pairs_published=100000)
-    exactS = r["exactS"]
-    t["exact_check_effect_of_S"] = _agreement_by_score([_exact_agreement(pubS[m], exactS, m)
-                                                        for m in models[:2]])
     t["bd2mod_estimation"] = cmp(exp1, _published_table("moral_bd2mod_estimation"), what="losses",
                                  true_model="total", value="joint_log_loss")
     t["bd2mod_classification"] = cmp(
         exp1, _published_table("moral_bd2mod_classification", rename={"BD2MOD": "BD2MOD_CLS"}),
         what="losses", true_model="total", value="conditional_log_loss")
-    t["prior_odds_scan"] = r["odds_scan"]
-    names_new = {"BDe_S2": "BD2", "PRIOR": f"BD2_ODDS{r['settings']['prior_odds']:g}"}
-    for m in ("independence", "dependence"):
-        t[f"imprecise_score_{m}"] = cmp(expS, _published_table("moral_prior_new", m, names_new),
-                                        true_model=m, n_pairs_published=100000)
-    t["network_summary"] = _summarise_learned_networks(r["network_runs"]).round(2)
-    t["network_by_S"] = r["network_by_S"].round(2)
-    t["network_runs"] = r["network_runs"]
-    t["settings"] = pd.DataFrame({"value": pd.Series(r["settings"], dtype=object)})
+    t.update(exact_check_imp_variants=r["imp_check"], imp_threshold_fit=r["imp_thr"],
+             dir0505_prior_scan=r["scan"], prior_odds_scan=r["odds_scan"],
+             network_summary=_summarise_learned_networks(r["network_runs"]).round(2),
+             network_by_S=r["network_by_S"].round(2), network_runs=r["network_runs"],
+             settings=pd.DataFrame({"value": pd.Series(r["settings"], dtype=object)}))
     return t
 
 

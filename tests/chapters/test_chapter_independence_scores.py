@@ -24,7 +24,6 @@ import pandas as pd
 import pytest
 from conftest import notebook_parameters
 
-from credal import datasets
 from credal.chapters import independence_scores as chapter
 from credal.chapters import _display
 from credal.chapters._verdicts import HEADLINE_COLUMNS, verdicts
@@ -314,14 +313,13 @@ def test_compare_with_published_scaling_and_z():
 
 
 def test_dir0505_table_is_explained_by_parameters_one_quarter():
-    pub = chapter._published_table("moral_errors_dir0505")
-    scan = chapter._scan_symmetric_priors(pub, [0.2, 0.25, 0.3, 0.5], [3, 5, 10, 20])
+    scan = chapter._scan_symmetric_priors([0.2, 0.25, 0.3, 0.5], [3, 5, 10, 20])
     assert scan["rms_z"].idxmin() == 0.25
     assert scan.loc[0.25, "max_abs_z"] < 3 and scan.loc[0.5, "beyond_3_se"] > 10
 
 
 def test_prior_column_is_bde_with_prior_odds_five():
-    scan = chapter._scan_prior_odds(datasets.published("moral_prior_new"), [1.0, 4.0, 5.0, 6.0], [5, 10, 20])
+    scan = chapter._scan_prior_odds([1.0, 4.0, 5.0, 6.0], [5, 10, 20])
     assert scan["rms_z"].idxmin() == 5.0 and scan.loc[5.0, "max_abs_z"] < 3
     assert scan.loc[5.0, "p_dependence"] == pytest.approx(1 / 6)
 
@@ -344,10 +342,8 @@ def test_imp_swap_is_identical_in_expectation():
 
 
 def test_imp_variant_check_and_threshold_fit():
-    pub_dep = chapter._published_table("moral_errors_dependence")
-    pub_ind = chapter._published_table("moral_errors_independence")
     names = ["IMP", "IMP_SWAP", "IMP_GE", "IMP_HALF", "IMP_UPEXP"]
-    chk = chapter._imp_variant_check(pub_dep, pub_ind, names, [3, 5, 10])
+    chk = chapter._imp_variant_check(names, [3, 5, 10])
     assert list(chk.index) == names and chk["cells"].eq(6).all()
     assert chk.loc["IMP", "rms_z"] == pytest.approx(chk.loc["IMP_SWAP", "rms_z"], rel=1e-9)
     # Ties decided as dependence, or by a coin, contradict the counts at N = 3.
@@ -355,7 +351,7 @@ def test_imp_variant_check_and_threshold_fit():
     assert chk.loc["IMP", "worst_size"] == 10
     assert chk.loc["IMP_UPEXP", "max_abs_z"] < chk.loc["IMP", "max_abs_z"]
     assert chk.loc["IMP", "reading"] == "as stated, s = 1"
-    fit = chapter._imp_threshold_fit(pub_dep, pub_ind, [3, 10])
+    fit = chapter._imp_threshold_fit([3, 10])
     assert fit.loc[3, "threshold"] == 0.0
     t = fit.loc[10, "threshold"]
     assert t > 0
