@@ -2,21 +2,18 @@
 
 Serafín Moral's slides "Discovering independence": how often each score of
 :mod:`credal.independence` decides correctly whether two binary variables are dependent,
-and what the decision costs in log-loss.  Here: the slides' vocabulary of scores
-(``K2``, ``BD2``, ``IMP``, ``NEW``, ``BD2_ODDS5``, ...) and the decision rules they name
-(:func:`classifiers`); the runs (:func:`run`: the slides' simulation, its exact
-expectation, the scans that identify the slides' settings and BDeu structure learning on
-independent data with :mod:`credal.structure`); the tables (:func:`tables`: the published
-numbers beside ours with z-scores, the readings of IMP); the numbers for the text
-(:func:`numbers`); the headline rows for the reproduction report (:data:`HEADLINE`); and
-the chapter's figures.
+and what the decision costs in log-loss.  Here: the slides' vocabulary of scores (``K2``,
+``BD2``, ``IMP``, ``NEW``, ``BD2_ODDS5``, ...) and the rules they name (:func:`classifiers`);
+the runs (:func:`run`: the slides' simulation, its exact expectation, the scans that identify
+the slides' settings, BDeu structure learning on independent data); the tables
+(:func:`tables`), the numbers for the text (:func:`numbers`), the headline rows
+(:data:`HEADLINE`) and the figures.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-import numbers as _numbers
 import re
 from dataclasses import dataclass
 
@@ -25,7 +22,7 @@ import pandas as pd
 from scipy import special
 
 from credal import datasets
-from credal._validation import check_counts, check_positive
+from credal._validation import check_counts, check_int, check_positive
 from credal.chapters._display import TEXT_WIDTH
 from credal.chapters._verdicts import Headline, Headlines, Published, Reading
 from credal.independence import (DEPENDENCE, IMP_TIE, IMP_VARIANTS, INDEPENDENCE, UNDECIDED,
@@ -112,10 +109,9 @@ def _score_decisions(counts, scores=_DEFAULT_SCORES):
 def _decide_kind(a, kind, v, n, cache):
     """The decisions of one parsed score (:func:`_parse_score`) on the tables ``a``
     (``n``: their totals; ``cache``: scores shared between names)."""
-    if kind == "CHI":
-        if "chi" not in cache:
-            cache["chi"] = chi_score(a)
-        return decide(cache["chi"], 1.0 - v, atol=0.0)
+    if kind == "CHI":  # one statistic for every level
+        chi = cache["chi"] = cache["chi"] if "chi" in cache else chi_score(a)
+        return decide(chi, 1.0 - v, atol=0.0)
     simple = {"K2": lambda: k2_score(a), "BD": lambda: bde_score(a, v),
               "BIC": lambda: bic_score(a), "AKA": lambda: aic_score(a),
               "BDMOD": lambda: bdmod_score(a, v, "estimation"),
@@ -129,21 +125,16 @@ def _decide_kind(a, kind, v, n, cache):
     if kind == "IMP_T":
         return decide(imp_score(a), v, atol=IMP_TIE)
     if kind == "IMP_VARIANT":
-        variant, s = v
-        sc = imp_variant_score(a, variant, s)
-        if variant == "GE":
+        sc = imp_variant_score(a, *v)
+        if v[0] == "GE":
             return np.where(sc >= -IMP_TIE, DEPENDENCE, INDEPENDENCE).astype(np.int8)
-        if variant == "HALF":
-            tie = np.abs(sc) <= IMP_TIE
-            return np.where(tie, UNDECIDED, decide(sc, atol=IMP_TIE)).astype(np.int8)
-        return decide(sc, atol=IMP_TIE)
+        tie = np.abs(sc) <= IMP_TIE if v[0] == "HALF" else False
+        return np.where(tie, UNDECIDED, decide(sc, atol=IMP_TIE)).astype(np.int8)
     if kind == "NEW":
         return imprecise_decision(imprecise_score_rule(a, v), prefer_independence=True, n=n)
     region = "box" if "BOX" in kind else "full"
     key = ("interval", region, v)
-    if key not in cache:
-        cache[key] = imprecise_score_interval(a, v, region)
-    lo, hi = cache[key]
+    lo, hi = cache[key] = cache[key] if key in cache else imprecise_score_interval(a, v, region)
     return imprecise_decision(lo, hi, prefer_independence=kind.endswith("_PI"), n=n)
 
 
@@ -211,14 +202,11 @@ def _wide(df, true_model, value):
     :meth:`_SimulationResult.wide`."""
     if true_model == "total":
         g = df.groupby(["size", "score"], sort=False)[value]
-        if value.endswith("_se"):
-            sub = g.apply(lambda v: float(np.sqrt(np.sum(np.square(v))))).reset_index()
-        else:
-            sub = g.sum().reset_index()
+        sub = (g.apply(lambda v: float(np.sqrt(np.sum(np.square(v))))) if value.endswith("_se")
+               else g.sum()).reset_index()
     else:
         sub = df[df["true_model"] == true_model]
-    order = list(dict.fromkeys(df["score"]))
-    return sub.pivot(index="size", columns="score", values=value)[order]
+    return sub.pivot(index="size", columns="score", values=value)[list(dict.fromkeys(df["score"]))]
 
 
 @dataclass
@@ -257,9 +245,7 @@ def _binomial_se(count, n):
 def _mean_se(values):
     """Standard error of a sample mean (0 for a single value)."""
     v = np.asarray(values, dtype=float)
-    if v.size < 2:
-        return 0.0
-    return float(np.std(v, ddof=1) / np.sqrt(v.size))
+    return float(np.std(v, ddof=1) / np.sqrt(v.size)) if v.size > 1 else 0.0
 
 
 def _priors(a):
@@ -289,8 +275,7 @@ def _simulate_independence(sizes=(3, 5, 10, 20, 50, 100, 1000, 10000), n_pairs=1
     sizes = [int(s) for s in np.atleast_1d(sizes)]
     if not sizes or min(sizes) < 1:
         raise ValueError(f"sizes must be integers >= 1; got {sizes!r}")
-    if not isinstance(n_pairs, _numbers.Integral) or n_pairs < 1:
-        raise ValueError(f"n_pairs must be an integer >= 1; got {n_pairs!r}")
+    n_pairs = check_int("n_pairs", n_pairs, 1)
     scores = [scores] if isinstance(scores, str) else list(scores)
     ax, ayx = _priors(a)
     rng = np.random.default_rng(random_state)
@@ -314,15 +299,13 @@ def _simulate_size(P, model, size, scores, rng):
     uniq, inv = np.unique(counts, axis=0, return_inverse=True)
     uniq, inv = uniq.reshape(-1, 2, 2), inv.ravel()
     dec_u = _score_decisions(uniq, scores)
-    # Losses of both estimates, per pair.
-    ce_dep = joint_log_loss(P, estimate_joint(uniq, True, 2.0)[inv])
-    ce_ind = joint_log_loss(P, estimate_joint(uniq, False, 2.0)[inv])
-    cl_dep = conditional_log_loss(P, estimate_conditional(uniq, True, 2.0)[inv])
-    cl_ind = conditional_log_loss(P, estimate_conditional(uniq, False, 2.0)[inv])
+    # Losses of both estimates (dependence: True), per pair.
+    ce_ = {dep: joint_log_loss(P, estimate_joint(uniq, dep, 2.0)[inv]) for dep in (True, False)}
+    cl_ = {dep: conditional_log_loss(P, estimate_conditional(uniq, dep, 2.0)[inv]) for dep in (True, False)}
     truth, out = DEPENDENCE if model == "dependence" else INDEPENDENCE, []
     for name in scores:
         d = dec_u[name][inv]
-        ce, cl = np.where(d == DEPENDENCE, ce_dep, ce_ind), np.where(d == DEPENDENCE, cl_dep, cl_ind)
+        ce, cl = (np.where(d == DEPENDENCE, x[True], x[False]) for x in (ce_, cl_))
         key, wrong = {"true_model": model, "size": size, "score": name}, int(np.sum(d != truth))
         out.append(({**key, "n_pairs": n_pairs, "n_dependence": int(np.sum(d == DEPENDENCE)),
                      "n_independence": int(np.sum(d == INDEPENDENCE)),
@@ -341,10 +324,8 @@ def _all_tables(size):
     """Every 2x2 table of counts that sums to ``size`` (an int N >= 0): an int ndarray of
     shape ``(C(N + 3, 3), 2, 2)``, in lexicographic order of the flattened cells (the first
     cell varies slowest)."""
-    # Stars and bars: the positions of 3 bars among N + 3 slots.
-    bars = np.array(list(itertools.combinations(range(size + 3), 3)), dtype=np.int64).reshape(-1, 3)
-    edges = np.concatenate([np.full((len(bars), 1), -1), bars, np.full((len(bars), 1), size + 3)], axis=1)
-    return (np.diff(edges, axis=1) - 1).reshape(-1, 2, 2)
+    return np.array([(i, j, k, size - i - j - k) for i in range(size + 1) for j in range(size + 1 - i)
+                     for k in range(size + 1 - i - j)], dtype=np.int64).reshape(-1, 2, 2)
 
 
 def _log_dm(counts, alpha):
@@ -796,15 +777,16 @@ def tables(results):
 # ------------------------------------------------------------ the numbers of the text
 
 
-def _summary(t, *keys):
-    """Counts for the text of the comparisons ``t[key]`` together: ``cells``, ``beyond``
-    (cells with |z| > 3), ``max_abs_z`` and ``flagged`` (``score@size`` of the cells beyond,
-    comma-separated, or "none")."""
+def _summary(t, prefix, *keys, digits=1):
+    """Counts for the text of the comparisons ``t[key]`` together, named ``<prefix>_beyond``
+    (cells with |z| > 3), ``<prefix>_cells``, ``<prefix>_maxz`` (the largest |z|, ``digits``
+    decimals) and ``<prefix>_flagged`` (``score@size`` of the cells beyond, or "none")."""
     c = pd.concat([t[k] for k in keys])
     z = np.abs(c["z"].to_numpy(dtype=float))
     bad = c[z > 3.0]
-    return {"cells": len(z), "beyond": len(bad), "max_abs_z": float(np.max(z)) if len(z) else 0.0,
-            "flagged": ", ".join(f"{s}@{n}" for s, n in zip(bad["score"], bad["size"])) or "none"}
+    return {f"{prefix}_beyond": len(bad), f"{prefix}_cells": len(z),
+            f"{prefix}_maxz": f"{float(np.max(z)) if len(z) else 0.0:.{digits}f}",
+            f"{prefix}_flagged": ", ".join(f"{s}@{n}" for s, n in zip(bad["score"], bad["size"])) or "none"}
 
 
 def _best(comparison, size, worst=False):
@@ -835,23 +817,19 @@ def numbers(tables):
 
 
 def _numbers_errors(t, s):
-    sd, si, st = (_summary(t, f"errors_{m}") for m in ("dependence", "independence", "total"))
     tot = t["errors_total"]
-    best = [_best(tot, n) for n in dict.fromkeys(tot["size"])]
-    kl = _summary(t, "kl_dependence", "kl_independence", "kl_total")
-    cells = _summary(t, "errors_dependence", "errors_independence", "kl_dependence", "kl_independence",
-                     "loglik_dir22", "effect_of_S_independence", "effect_of_S_dependence",
-                     "bd2mod_estimation", "bd2mod_classification", "imprecise_score_independence",
-                     "imprecise_score_dependence")
+    keys = ("errors_dependence", "errors_independence", "kl_dependence", "kl_independence", "loglik_dir22",
+            "effect_of_S_independence", "effect_of_S_dependence", "bd2mod_estimation",
+            "bd2mod_classification", "imprecise_score_independence", "imprecise_score_dependence")
     return {"n_pairs": f"{s['n_pairs']:,}".replace(",", " "),
             "n_pairs_s": f"{s['n_pairs_s']:,}".replace(",", " "),
             "largest_size": f"{max(s['sizes']):,}".replace(",", " "),
-            "errdep_beyond": sd["beyond"], "errdep_flagged": sd["flagged"],
-            "errind_beyond": si["beyond"], "errind_flagged": si["flagged"],
-            "errtot_beyond": st["beyond"], "err_cells": sd["cells"],
-            "bd2_best_sizes": best.count("BD2"), "n_sizes": len(s["sizes"]),
-            "kl_flagged": kl["flagged"], "kl_beyond": kl["beyond"],
-            "cells_beyond": cells["beyond"], "cells_total": cells["cells"]}
+            **_summary(t, "errdep", "errors_dependence"), **_summary(t, "errind", "errors_independence"),
+            **_summary(t, "errtot", "errors_total"), "err_cells": len(t["errors_dependence"]),
+            **_summary(t, "kl", "kl_dependence", "kl_independence", "kl_total"),
+            "bd2_best_sizes": [_best(tot, n) for n in dict.fromkeys(tot["size"])].count("BD2"),
+            "n_sizes": len(s["sizes"]), **_summary(t, "cells", *keys),
+            "cells_total": sum(len(t[k]) for k in keys)}
 
 
 def _numbers_imp(t, s):
@@ -874,27 +852,21 @@ def _numbers_imp(t, s):
 
 
 def _numbers_variants(t, s):
-    s22, s05, s025 = (_summary(t, k) for k in ("loglik_dir22", "errors_dir0505_as_stated",
-                                                "errors_dir0505_read_as_best_a"))
     scan, odds, exS = t["dir0505_prior_scan"], t["prior_odds_scan"], t["exact_check_effect_of_S"]
     a, k, largest = float(scan["rms_z"].idxmin()), odds["rms_z"].idxmin(), max(s["variant_sizes"])
-    effS = _summary(t, "effect_of_S_independence", "effect_of_S_dependence")
-    new = _summary(t, "imprecise_score_independence", "imprecise_score_dependence")
-    return {"ll22_beyond": s22["beyond"], "ll22_maxz": f"{s22['max_abs_z']:.1f}",
-            "e05_beyond": s05["beyond"], "e05_cells": s05["cells"],
-            "e05_maxz": f"{s05['max_abs_z']:.0f}", "best_a": f"{a:g}", "best_a_sum": f"{2 * a:g}",
-            "best_a_rms": f"{scan['rms_z'].min():.2f}",
+    return {**_summary(t, "ll22", "loglik_dir22"), **_summary(t, "e05", "errors_dir0505_as_stated", digits=0),
+            "best_a": f"{a:g}", "best_a_sum": f"{2 * a:g}", "best_a_rms": f"{scan['rms_z'].min():.2f}",
             "best_a_max": f"{scan.loc[a, 'max_abs_z']:.1f}",
-            "e025_beyond": s025["beyond"], "e025_maxz": f"{s025['max_abs_z']:.1f}",
+            **_summary(t, "e025", "errors_dir0505_read_as_best_a"),
             "e025_best": _best(t["errors_dir0505_read_as_best_a"], largest),
             "e025_worst": _best(t["errors_dir0505_read_as_best_a"], largest, worst=True),
-            "max_variant_size": largest, "effS_beyond": effS["beyond"], "effS_cells": effS["cells"],
-            "effS_flagged": effS["flagged"], "exactS_max": f"{exS['max_abs_z'].max():.1f}",
-            "exactS_worst": exS["max_abs_z"].idxmax(),
-            "mod_maxz": f"{_summary(t, 'bd2mod_estimation', 'bd2mod_classification')['max_abs_z']:.1f}",
+            "max_variant_size": largest,
+            **_summary(t, "effS", "effect_of_S_independence", "effect_of_S_dependence"),
+            "exactS_max": f"{exS['max_abs_z'].max():.1f}", "exactS_worst": exS["max_abs_z"].idxmax(),
+            **_summary(t, "mod", "bd2mod_estimation", "bd2mod_classification"),
             "best_odds": f"{k:g}", "best_odds_p": f"1/{1 + k:g}",
             "best_odds_rms": f"{odds['rms_z'].min():.2f}", "prior_odds": f"{s['prior_odds']:g}",
-            "new_beyond": new["beyond"], "new_maxz": f"{new['max_abs_z']:.1f}"}
+            **_summary(t, "new", "imprecise_score_independence", "imprecise_score_dependence")}
 
 
 def _numbers_network(t, s):

@@ -301,8 +301,8 @@ def test_compare_with_published_scaling_and_z():
     se = res.wide("errors", "dependence", "errors_se")["BD2"].to_numpy()
     want_sd = np.sqrt((se * 100) ** 2 + (se * 10) ** 2)
     np.testing.assert_allclose(c[c.score == "BD2"].se_difference, want_sd)
-    s = chapter._summary({"c": c}, "c")
-    assert s["cells"] == 4 and s["beyond"] == 2 and s["flagged"] == "BD2@3, BD2@10"
+    s = chapter._summary({"c": c}, "x", "c")
+    assert s["x_cells"] == 4 and s["x_beyond"] == 2 and s["x_flagged"] == "BD2@3, BD2@10"
     # Printed means: rounding of the last printed digit enters the SE.
     assert chapter._printed_resolution(0.00016) == pytest.approx(1e-5)
     assert chapter._printed_resolution(2.678415) == pytest.approx(1e-6)
