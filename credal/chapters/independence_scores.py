@@ -112,9 +112,8 @@ def _decide_kind(a, kind, v, n, cache):
     if kind == "CHI":  # one statistic for every level
         chi = cache["chi"] = cache["chi"] if "chi" in cache else chi_score(a)
         return decide(chi, 1.0 - v, atol=0.0)
-    simple = {"K2": lambda: k2_score(a), "BD": lambda: bde_score(a, v),
-              "BIC": lambda: bic_score(a), "AKA": lambda: aic_score(a),
-              "BDMOD": lambda: bdmod_score(a, v, "estimation"),
+    simple = {"K2": lambda: k2_score(a), "BD": lambda: bde_score(a, v), "BIC": lambda: bic_score(a),
+              "AKA": lambda: aic_score(a), "BDMOD": lambda: bdmod_score(a, v, "estimation"),
               "BDMOD_CLS": lambda: bdmod_score(a, v, "classification")}
     if kind in simple:
         return decide(simple[kind](), n=n)
@@ -156,8 +155,7 @@ _RULES = {  # what each kind of score decides, for the line-up's display
 
 @dataclass(frozen=True)
 class _Score:
-    """One score of the line-up: ``score(counts)`` gives its decisions
-    (:func:`_score_decisions`); its text is the rule it applies."""
+    """One score of the line-up: ``score(counts)``, its decisions; its repr, its rule."""
 
     name: str
 
@@ -214,13 +212,11 @@ class _SimulationResult:
     """Output of :func:`_simulate_independence` (``n_pairs`` distributions per model).
 
     ``errors``: one row per (true_model, size, score): ``n_pairs``, ``n_dependence``,
-    ``n_independence``, ``n_undecided`` (decisions made), ``errors`` (decisions other than
-    the true model, undecided included) and ``errors_se`` (binomial, ``sqrt(n p (1 - p))``).
-    ``losses``: the same rows with the means over the pairs of ``kl_joint`` (KL of the true
-    joint to the estimate of the chosen model; undecided: the independence estimate),
-    ``joint_log_loss`` (``KL + H(P)``, the opposite of the expected log-likelihood) and
-    ``conditional_log_loss`` (the same for ``Y | X``), each with its standard error in
-    ``<name>_se`` (SD over the pairs / sqrt(n_pairs)).
+    ``n_independence``, ``n_undecided``, ``errors`` (decisions other than the true model)
+    and ``errors_se`` (binomial).  ``losses``: the same rows with the means over the pairs
+    of ``kl_joint`` (KL of the true joint to the chosen model's estimate; undecided: the
+    independence one), ``joint_log_loss`` (``KL + H(P)``) and ``conditional_log_loss`` (of
+    ``Y | X``), each with its standard error ``<name>_se``.
     """
 
     errors: pd.DataFrame
@@ -229,9 +225,8 @@ class _SimulationResult:
 
     def wide(self, what="errors", true_model="dependence", value=None):
         """``what`` (``"errors"`` or ``"losses"``) in the slides' layout: one row per size, one
-        column per score, the column ``value`` (default ``"errors"`` / ``"kl_joint"``).
-        ``true_model="total"`` adds the two models (as the slides' total tables do), a
-        standard error (``..._se``) as the root of the sum of squares."""
+        column per score, the column ``value`` (default ``"errors"`` / ``"kl_joint"``); ``"total"``
+        adds the two models (a standard error ``..._se``: root of the sum of squares)."""
         return _wide(getattr(self, what), true_model,
                      value or ("errors" if what == "errors" else "kl_joint"))
 
@@ -260,21 +255,16 @@ def _simulate_independence(sizes=(3, 5, 10, 20, 50, 100, 1000, 10000), n_pairs=1
                            scores=_DEFAULT_SCORES, random_state=None):
     """The slides' simulation: how often each score recovers (in)dependence.
 
-    ``n_pairs`` independent and ``n_pairs`` dependent joint distributions of two binary
-    variables ``X``, ``Y``: independence ``P = P_X P_Y``, dependence ``P_X`` and each
-    ``P(Y | X = x)`` drawn; by default ``P_X, P_Y ~ Dir(1, 1)`` and ``P(Y | x) ~ Dir(0.5,
-    0.5)`` (the slides' first experiment), with ``a`` every Dirichlet ``Dir(a, a)`` (their
-    later ones: 2 and 0.5).  The same distributions serve every size of ``sizes`` (ints
-    >= 1): a fresh multinomial sample of that many cases is drawn from each.  Each score
-    of ``scores`` (names of :func:`_score_decisions`) decides on each table, and the
-    estimate of the chosen model (:func:`credal.independence.estimate_joint`, S = 2 as on
-    the slides) is scored against the true distribution.  ``random_state`` (int, Generator
-    or None) seeds the draws.  Vectorised over pairs; identical tables are scored once.
+    ``n_pairs`` independent (``P = P_X P_Y``) and ``n_pairs`` dependent (``P_X`` and each
+    ``P(Y | x)`` drawn) joints of two binary variables: ``P_X, P_Y ~ Dir(1, 1)`` and
+    ``P(Y | x) ~ Dir(0.5, 0.5)`` (the slides' first experiment), or every Dirichlet Dir(a, a).
+    The same distributions serve every size of ``sizes``, each drawing a fresh multinomial
+    sample; each score of ``scores`` decides on each table, and the estimate of the chosen
+    model (:func:`credal.independence.estimate_joint`, S = 2) is scored against the truth.
+    ``random_state`` seeds the draws.  Vectorised; identical tables are scored once.
     Returns a :class:`_SimulationResult`.
     """
-    sizes = [int(s) for s in np.atleast_1d(sizes)]
-    if not sizes or min(sizes) < 1:
-        raise ValueError(f"sizes must be integers >= 1; got {sizes!r}")
+    sizes = [check_int("sizes", s, 1) for s in np.atleast_1d(sizes).tolist()]
     n_pairs = check_int("n_pairs", n_pairs, 1)
     scores = [scores] if isinstance(scores, str) else list(scores)
     ax, ayx = _priors(a)
@@ -321,9 +311,8 @@ def _simulate_size(P, model, size, scores, rng):
 
 
 def _all_tables(size):
-    """Every 2x2 table of counts that sums to ``size`` (an int N >= 0): an int ndarray of
-    shape ``(C(N + 3, 3), 2, 2)``, in lexicographic order of the flattened cells (the first
-    cell varies slowest)."""
+    """Every 2x2 table of counts that sums to ``size`` (an int N >= 0), in lexicographic order
+    of the flattened cells (the first varies slowest): int ndarray ``(C(N + 3, 3), 2, 2)``."""
     return np.array([(i, j, k, size - i - j - k) for i in range(size + 1) for j in range(size + 1 - i)
                      for k in range(size + 1 - i - j)], dtype=np.int64).reshape(-1, 2, 2)
 
@@ -337,10 +326,9 @@ def _log_dm(counts, alpha):
 
 
 def _table_probabilities(tables, a=None):
-    """Exact probability of each table under the two generating models of
-    :func:`_simulate_independence` (the same ``a``): the multinomial integrated over the
-    Dirichlet draws, i.e. Dirichlet-multinomial probabilities.  ``tables``: int array-like
-    of shape ``(T, 2, 2)``, all tables of one size (:func:`_all_tables`).  Returns
+    """Exact probability of each table (``tables``: shape ``(T, 2, 2)``, all tables of one
+    size) under the two models of :func:`_simulate_independence` (same ``a``): the
+    multinomial integrated over the Dirichlet draws (Dirichlet-multinomial).  Returns
     ``p_dependence, p_independence``, two ndarrays of shape ``(T,)``, each summing to 1."""
     t = check_counts(tables)
     ax, ayx = _priors(a)
@@ -351,20 +339,12 @@ def _table_probabilities(tables, a=None):
 
 
 def _exact_errors(sizes, scores=_DEFAULT_SCORES, *, a=None, n_pairs=10000, undecided_error=1.0):
-    """Expected error counts of :func:`_simulate_independence` (the same ``a``), computed exactly.
-
-    Every table of each size of ``sizes`` (:func:`_all_tables`) is decided once by each
-    score and weighted by its exact probability under each model
-    (:func:`_table_probabilities`): what an infinitely long simulation would give, scaled to
-    ``n_pairs`` distributions per model, with the binomial standard error of a simulation of
-    ``n_pairs`` pairs.  Feasible up to a few hundred cases (176 851 tables at N = 100).
-    ``undecided_error``: the share of an error charged for an ``UNDECIDED`` decision, 1 as
-    in the simulation, 0.5 when a fair coin settles it (``IMP_HALF``; each pair is still
-    right or wrong, so the count stays binomial).  Returns a DataFrame ``true_model, size,
-    score, errors, errors_se`` (the layout of :attr:`_SimulationResult.errors`; ``errors``
-    is an expectation, not an integer)."""
-    if not 0.0 <= float(undecided_error) <= 1.0:
-        raise ValueError(f"undecided_error must lie in [0, 1]; got {undecided_error!r}")
+    """Expected error counts of :func:`_simulate_independence` (same ``a``), computed exactly:
+    every table of each size (:func:`_all_tables`; 176 851 at N = 100) decided by each score
+    and weighted by its probability under each model (:func:`_table_probabilities`), scaled
+    to ``n_pairs`` pairs per model, with the binomial SE of such a simulation.  An
+    ``UNDECIDED`` decision counts as ``undecided_error`` of an error (0.5: a fair coin, for
+    ``IMP_HALF``).  Columns ``true_model, size, score, errors`` (an expectation), ``errors_se``."""
     rows = []
     for size in np.atleast_1d(sizes):
         T = _all_tables(int(size))
@@ -374,10 +354,9 @@ def _exact_errors(sizes, scores=_DEFAULT_SCORES, *, a=None, n_pairs=10000, undec
 
 
 def _expected_rows(size, dec, probs, n_pairs, undecided_error=None):
-    """The rows of :func:`_exact_errors` at one size: the expected errors of the decisions
-    ``dec`` (score -> decisions on all tables) under ``probs`` (the tables' probabilities
-    under dependence and independence).  ``undecided_error`` None: the plain sum over the
-    wrong tables (as :func:`_scan_symmetric_priors` has always summed)."""
+    """The rows of :func:`_exact_errors` at one size for the decisions ``dec`` (score ->
+    decisions on all tables) and ``probs`` (the tables' probabilities under each model);
+    ``undecided_error`` None: the plain sum over the wrong tables (as the scan sums)."""
     rows = []
     for name, d in dec.items():
         for model, p, truth in zip(("dependence", "independence"), probs, (DEPENDENCE, INDEPENDENCE)):
@@ -396,15 +375,12 @@ def _expected_rows(size, dec, probs, n_pairs, undecided_error=None):
 def _learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, random_state=None):
     """The slides' warning: BDeu hill climbing on a few cases of independent variables.
 
-    Repeats ``n_repeats`` times: draw ``n_cases`` cases of ``n_vars`` mutually independent
-    binary variables, each with its probability drawn from Dir(1, 1) (as the marginals of
-    the simulation), and learn a DAG with :func:`credal.structure.hill_climb_bdeu` (BDeu
-    equivalent sample size ``S``); the true graph has no arc.  ``random_state`` (int or
-    None) seeds the data and the tie-breaking of every repetition.  Returns ``runs``, one
-    row per repetition: ``arcs`` (``"u>v"`` items, 0-based), ``skeleton`` (``"u-v"`` with
-    ``u < v``), ``n_arcs``, ``n_isolated``, ``max_in_degree``, ``score``, ``empty_score``
-    (BDeu of the true, empty graph), ``n_moves``; and ``first``, the
-    :class:`~credal.structure.StructureResult` of the first repetition.
+    ``n_repeats`` times: ``n_cases`` cases of ``n_vars`` independent binary variables (each
+    probability from Dir(1, 1)), a DAG learned by :func:`credal.structure.hill_climb_bdeu`
+    (BDeu sample size ``S``; the true graph has no arc); ``random_state`` seeds the data and
+    the tie-breaking.  Returns ``runs`` (one row per repetition: ``arcs`` ``"u>v"``, 0-based;
+    ``skeleton`` ``"u-v"``, u < v; ``n_arcs``, ``n_isolated``, ``max_in_degree``, ``score``,
+    ``empty_score``: BDeu of the empty graph; ``n_moves``) and the first repetition's result.
     """
     arities, rows, first = np.full(n_vars, 2), [], None
     for i, seed in enumerate(np.random.SeedSequence(random_state).spawn(int(n_repeats))):
@@ -425,10 +401,9 @@ def _learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, 
 
 def _learned_networks_by_S(S_values, n_vars=12, n_cases=4, *, n_repeats=100, random_state=None):
     """:func:`_learn_from_independent_data` for each ``S`` of ``S_values`` on the same data and
-    tie-breaking seeds, so that differences between rows are due to ``S`` alone.  Returns a
-    DataFrame with index ``S``; columns ``arcs``, ``arcs_se``, ``isolated``, ``isolated_se``,
-    ``gain`` (mean BDeu gain of the learned graph over the empty graph) and ``same_skeleton``
-    (share of repetitions whose arcs, ignoring direction, are those of the first ``S``)."""
+    seeds (differences between rows are due to ``S`` alone).  Index ``S``; columns ``arcs``,
+    ``arcs_se``, ``isolated``, ``isolated_se``, ``gain`` (mean BDeu gain over the empty graph),
+    ``same_skeleton`` (share of repetitions with the first ``S``'s arcs, ignoring direction)."""
     rows, ref = {}, None
     for S in S_values:
         runs, _ = _learn_from_independent_data(n_vars, n_cases, S=S, n_repeats=n_repeats,
@@ -479,14 +454,11 @@ def _compare_with_published(result, published, *, what="errors", true_model="dep
     """Our simulated table beside a published one, cell by cell, with z-scores.
 
     ``result``: a :class:`_SimulationResult`, of which ``what, true_model, value`` pick a
-    table (:meth:`_SimulationResult.wide`); ``published``: wide, indexed by ``size``
-    (columns: our score names), simulated with ``n_pairs_published`` pairs per model.  A
-    count (``what="errors"``) is binomial: ours is rescaled to ``n_pairs_published`` and
-    the published one's SE is ours times ``sqrt(n_published / n_ours)``.  A mean
-    (``"losses"``) has the SE ours times ``sqrt(n_ours / n_published)``, plus the rounding
-    of the printed value (uniform over its last printed digit).  Returns, for the cells of
-    both tables, ``size, score, ours, ours_se, published, difference, se_difference, z``
-    (``z = difference / se_difference``, both Monte-Carlo errors combined)."""
+    table (:meth:`_SimulationResult.wide`); ``published``: wide, indexed by ``size``,
+    simulated with ``n_pairs_published`` pairs per model.  A count is binomial: ours is
+    rescaled, the published SE is ours times ``sqrt(n_published / n_ours)``; a mean's is
+    ours times ``sqrt(n_ours / n_published)`` plus the rounding of the printed value.
+    Columns ``size, score, ours, ours_se, published, difference, se_difference, z``."""
     value = value or ("errors" if what == "errors" else "kl_joint")
     count = what == "errors"
     ours, se = result.wide(what, true_model, value), result.wide(what, true_model, value + "_se")
@@ -512,10 +484,9 @@ def _compare_with_published(result, published, *, what="errors", true_model="dep
 
 def _exact_agreement(published, exact, true_model="total"):
     """Published counts (wide, indexed by size) against exact expectations (``exact``:
-    :func:`_exact_errors`), one z-score per cell of both, for ``true_model``
-    (``"dependence"``, ``"independence"`` or ``"total"``): the expectation has no
-    Monte-Carlo error, the published count the binomial one of its simulation
-    (``errors_se``).  Columns ``size, score, expected, se, published, z``."""
+    :func:`_exact_errors`) for ``true_model`` (or ``"total"``), one z-score per cell of both:
+    the expectation has no Monte-Carlo error, the published count its simulation's binomial
+    one (``errors_se``).  Columns ``size, score, expected, se, published, z``."""
     wide, se = _wide(exact, true_model, "errors"), _wide(exact, true_model, "errors_se")
     rows = []
     for size, score in _common_cells(wide, published):
@@ -566,11 +537,10 @@ def _published_imp():
 
 
 def _imp_variant_check(names, sizes):
-    """Exact check of readings of IMP (``names``: ``IMP<s>``, ``IMP_T<t>`` or
-    ``IMP_<VARIANT>[<s>]``) against the slides' IMP column under each model: exact expected
-    errors at ``sizes`` (``IMP_HALF``'s ties count as half an error, a fair coin's
-    expectation).  Returns :func:`_agreement_by_score`'s table with a first column
-    ``reading`` (in words)."""
+    """Exact check of readings of IMP (``names``: ``IMP<s>``, ``IMP_T<t>``, ``IMP_<VARIANT>[<s>]``)
+    against the slides' IMP column under each model, at ``sizes`` (``IMP_HALF``'s ties: half
+    an error, a fair coin's expectation): :func:`_agreement_by_score`'s table with a first
+    column ``reading`` (in words)."""
     names, parts, readings = list(names), [], []
     for name in names:
         kind, v = _parse_score(name)
@@ -589,15 +559,11 @@ def _imp_variant_check(names, sizes):
 
 
 def _imp_threshold_fit(sizes, n_pairs=10000):
-    """Can a decision threshold on the stated IMP reproduce the slides' IMP column?
-
-    At each size of ``sizes``, the threshold ``t >= 0`` (nats; dependence iff IMP > t) among
-    0 and the values IMP (s = 1) takes whose exact expected errors under dependence come
-    closest to the published count; its errors under independence are then compared with
-    the published ones (both must agree for a threshold, a penalty or another base of
-    logarithms to explain the column).  Index ``size``; columns ``threshold``,
-    ``{dependence,independence}_{expected,published,z}`` (z: published minus expected, in
-    binomial standard errors)."""
+    """Can a decision threshold on the stated IMP reproduce the slides' IMP column?  At each
+    size of ``sizes``, the threshold ``t >= 0`` (nats; dependence iff IMP > t; 0 or a value
+    IMP takes) whose exact errors under dependence come closest to the published count, and
+    its errors under independence against the published ones.  Index ``size``; columns
+    ``threshold``, ``{dependence,independence}_{expected,published,z}`` (z in binomial SEs)."""
     rows, pub = {}, _published_imp()
     for size in sizes:
         T = _all_tables(int(size))
@@ -639,10 +605,10 @@ def _scan_symmetric_priors(alphas, sizes, scores=_DEFAULT_SCORES):
 
 
 def _scan_prior_odds(odds_values, sizes):
-    """Which prior odds ``k`` (of ``odds_values``) make BDe (S = 2) reproduce the slides'
-    "PRIOR" column (100 000 pairs per model): ``BD2_ODDS<k>``'s exact errors at ``sizes``
-    against it under each model.  Index ``odds``; columns ``p_dependence`` (1/(1+k)),
-    ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``."""
+    """Which prior odds ``k`` (of ``odds_values``) make BDe (S = 2) reproduce the slides' "PRIOR"
+    column (100 000 pairs per model): ``BD2_ODDS<k>``'s exact errors at ``sizes`` against it
+    under each model.  Index ``odds``; columns ``p_dependence`` (1/(1+k)), ``cells``, ``rms_z``,
+    ``max_abs_z``, ``beyond_3_se``."""
     rows = {}
     for k in odds_values:
         name = f"BD2_ODDS{float(k):g}"
@@ -671,16 +637,15 @@ def run(*, n_pairs=10000, sizes=(3, 5, 10, 20, 50, 100, 1000, 10000),
         network_S_values=(0.1, 1.0, 10.0), seed=2024):
     """Every simulation, exact expectation, scan and network search of the chapter.
 
-    The defaults are the slides' scale (the notebook's parameters); each simulation has its
-    own seed (``seed``, ``seed + 1``, ...).  ``n_pairs`` distributions per model are drawn
-    at ``sizes`` in the first experiment (``scores`` plus BD2MOD and BD2MOD_CLS), and at
-    ``variant_sizes`` with Dir(2, 2), Dir(0.5, 0.5) and the best-fitting Dir(a, a) (of
-    ``alphas``) everywhere; ``n_pairs_s`` in the effect-of-S study (``s_scores``, NEW and
-    ``BD2_ODDS<prior_odds>``).  Exact expectations at ``exact_sizes``: the eight scores,
-    ``s_scores``, the readings of IMP (``imp_variants``, with ``IMP1`` and ``IMP_SWAP``)
-    and the prior odds ``odds_values``.  The BDeu search: ``network_repeats`` samples of
-    ``network_cases`` cases of ``network_vars`` independent variables, with
-    ``S = network_S`` and with each of ``network_S_values`` on the same samples.
+    Defaults: the slides' scale (the notebook's parameters); each simulation has its own
+    seed (``seed``, ``seed + 1``, ...).  ``n_pairs`` distributions per model at ``sizes`` in
+    the first experiment (``scores``, BD2MOD, BD2MOD_CLS) and at ``variant_sizes`` with
+    Dir(2, 2), Dir(0.5, 0.5) and the best-fitting Dir(a, a) (of ``alphas``) everywhere;
+    ``n_pairs_s`` in the effect-of-S study (``s_scores``, NEW, ``BD2_ODDS<prior_odds>``).
+    Exact expectations at ``exact_sizes``: ``scores``, ``s_scores``, the readings of IMP
+    (``imp_variants``, with ``IMP1``, ``IMP_SWAP``), the prior odds ``odds_values``.  BDeu
+    search: ``network_repeats`` samples of ``network_cases`` cases of ``network_vars``
+    independent variables, with ``S = network_S`` and each of ``network_S_values``.
 
     Returns
     -------
@@ -729,16 +694,14 @@ def tables(results):
     Returns
     -------
     dict of str -> DataFrame
-        Keyed by the file name under ``results/independence-scores/``: the comparisons
-        with the slides (:func:`_compare_with_published`: ``errors_{dependence,
-        independence,total}``, ``kl_*``, ``loglik_dir22``, ``errors_dir0505_as_stated``,
-        ``errors_dir0505_read_as_best_a``, ``effect_of_S_*``, ``bd2mod_*``,
-        ``imprecise_score_*``); the exact checks (:func:`_agreement_by_score`:
-        ``exact_check_errors``, ``exact_check_effect_of_S``; ``exact_check_imp_variants``,
-        ``imp_threshold_fit``, ``dir0505_prior_scan``, ``prior_odds_scan``); our
-        ``loglik_dir0505_ours``; ``network_summary`` and ``network_by_S`` (rounded to two
-        decimals); and, for the numbers of the text, ``network_runs`` and ``settings``
-        (the run's parameters, one row each, column ``value``).
+        Keyed by the file name under ``results/independence-scores/``: the comparisons with
+        the slides (:func:`_compare_with_published`: ``errors_{dependence,independence,
+        total}``, ``kl_*``, ``loglik_dir22``, ``errors_dir0505_{as_stated,read_as_best_a}``,
+        ``effect_of_S_*``, ``bd2mod_*``, ``imprecise_score_*``); the exact checks and scans
+        (``exact_check_{errors,effect_of_S,imp_variants}``, ``imp_threshold_fit``,
+        ``dir0505_prior_scan``, ``prior_odds_scan``); ``loglik_dir0505_ours``;
+        ``network_summary``, ``network_by_S`` (two decimals); and for the text
+        ``network_runs`` and ``settings`` (the run's parameters, column ``value``).
     """
     r, cmp, models = results, _compare_with_published, ("dependence", "independence", "total")
     exp1, expS, pub05 = r["exp1"], r["expS"], _published_table("moral_errors_dir0505")
@@ -872,21 +835,18 @@ def _numbers_variants(t, s):
 def _numbers_network(t, s):
     net, runs = t["network_summary"], t["network_runs"]
     first = runs[runs["repeat"] == 0]
-    mean_se = {k: f"{net.loc[k, 'mean']:.1f} ± {net.loc[k, 'se']:.1f}"
-               for k in ("arcs", "isolated variables")}
+    mean_se = {k: f"{net.loc[k, 'mean']:.1f} ± {net.loc[k, 'se']:.1f}" for k in ("arcs", "isolated variables")}
     return {"network_S": f"{s['network_S']:g}", "net_repeats": s["network_repeats"],
-            "net_first_arcs": int(first["n_arcs"].item()),
-            "net_first_iso": int(first["n_isolated"].item()),
+            "net_first_arcs": int(first["n_arcs"].item()), "net_first_iso": int(first["n_isolated"].item()),
             "net_arcs": mean_se["arcs"], "net_iso": mean_se["isolated variables"],
             "net_same": f"{100 * t['network_by_S']['same_skeleton'].min():.0f}"}
 
 
 # ------------------------------------------ headline rows for the reproduction report
 #
-# Tolerances: three standard errors of the difference as :func:`_compare_with_published`
-# computes them (sums over the two true models: in quadrature); for the network, whose
-# published value is one sample, three times the spread of one sample combined with the SE
-# of our mean.  The notes say so in words (``describe=False``).
+# Tolerances: 3 SE of the difference as :func:`_compare_with_published` computes them (sums
+# over the two models: in quadrature); for the network (one published sample), 3 x the spread
+# of one sample combined with the SE of our mean.  The notes say so (``describe=False``).
 
 _SIZE, _SMALL, _LARGE = 100, 10, 1000  # the sample sizes of the headline rows
 _PRIOR_SCORE = "BD2_ODDS5"  # the slides' PRIOR column, as the chapter identifies it
@@ -1052,14 +1012,11 @@ def _size_label(n):
 
 
 def _panel_args(comparisons, titles):
-    """The figures' panels: one comparison table each (at least one), and a title
-    each (empty by default)."""
+    """The figures' panels: one comparison table each (at least one), and a title each."""
     comparisons = list(comparisons)
-    if not comparisons:
-        raise ValueError("need at least one comparison table")
     titles = list(titles) if titles is not None else [""] * len(comparisons)
-    if len(titles) != len(comparisons):
-        raise ValueError(f"need {len(comparisons)} titles; got {len(titles)}")
+    if not comparisons or len(titles) != len(comparisons):
+        raise ValueError(f"need a comparison table or more, and one title each; got {len(titles)} titles")
     return comparisons, titles
 
 
@@ -1090,8 +1047,7 @@ def zscore_heatmap(comparisons, titles=None):
     comparisons, titles = _panel_args(comparisons, titles)
     if any(comp.empty or not {"size", "score", "z"} <= set(comp.columns) for comp in comparisons):
         raise ValueError("each comparison needs rows with columns size, score and z")
-    ncol = min(2, len(comparisons))
-    nrow = -(-len(comparisons) // ncol)
+    ncol, nrow = min(2, len(comparisons)), -(-len(comparisons) // 2)
     n_scores = max(comp["score"].nunique() for comp in comparisons)
     width = TEXT_WIDTH if ncol == 2 else min(TEXT_WIDTH, 1.6 + 0.55 * comparisons[0]["size"].nunique())
     fig, axes = plt.subplots(nrow, ncol, figsize=(width, nrow * (0.8 + 0.3 * n_scores) + 0.7),
@@ -1132,8 +1088,7 @@ def _heatmap_panel(ax, comp, title):
     ax.tick_params(length=0)
     ax.set(xlabel="sample size N", ylabel="score")
     ax.set_title(title, fontsize=10)
-    for side in ax.spines.values():
-        side.set_visible(False)
+    ax.spines[:].set_visible(False)
     return image
 
 

@@ -283,8 +283,6 @@ def test_exact_errors_count_a_coin_on_ties_as_half_an_error():
         pick = lambda df: float(df.loc[df.true_model == model, "errors"].iloc[0])  # noqa: E731
         assert pick(half) == pytest.approx((pick(ge) + pick(plain)) / 2, rel=1e-12)
         assert pick(full) > pick(half)
-    with pytest.raises(ValueError):
-        chapter._exact_errors([3], ["IMP"], undecided_error=1.5)
 
 
 # --------------------------------------------------------- comparison with the slides
