@@ -69,11 +69,11 @@ def chapter(scale):
         ("Dir(1,1) / Dir(.5,.5), sizes 3..10000, 10 scores", dict(sizes=SIZES, n_pairs=n1, scores=CLASSIC)),
         (
             "Dir(2,2), sizes 3..1000, 10 scores",
-            dict(sizes=SIZES[:-1], n_pairs=n1, scores=CLASSIC, prior_x=(2, 2), prior_y=(2, 2), prior_y_given_x=(2, 2)),
+            dict(sizes=SIZES[:-1], n_pairs=n1, scores=CLASSIC, a=2.0),
         ),
         (
             "Dir(.5,.5), sizes 3..1000, 10 scores",
-            dict(sizes=SIZES[:-1], n_pairs=n1, scores=CLASSIC, prior_x=(0.5, 0.5), prior_y=(0.5, 0.5)),
+            dict(sizes=SIZES[:-1], n_pairs=n1, scores=CLASSIC, a=0.5),
         ),
         (
             "effect of S (7 values), sizes 3..1000",

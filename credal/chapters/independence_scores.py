@@ -2,21 +2,18 @@
 
 Serafín Moral's slides "Discovering independence": how often each score of
 :mod:`credal.independence` decides correctly whether two binary variables are dependent,
-and what the decision costs in log-loss.  Here: the slides' vocabulary of scores
-(``K2``, ``BD2``, ``IMP``, ``NEW``, ``BD2_ODDS5``, ...) and the decision rules they name
-(:func:`classifiers`); the runs (:func:`run`: the slides' simulation, its exact
-expectation, the scans that identify the slides' settings and BDeu structure learning on
-independent data with :mod:`credal.structure`); the tables (:func:`tables`: the published
-numbers beside ours with z-scores, the readings of IMP); the numbers for the text
-(:func:`numbers`); the headline rows for the reproduction report (:data:`HEADLINE`); and
-the chapter's figures.
+and what the decision costs in log-loss.  Here: the slides' vocabulary of scores (``K2``,
+``BD2``, ``IMP``, ``NEW``, ``BD2_ODDS5``, ...) and the rules they name (:func:`classifiers`);
+the runs (:func:`run`: the slides' simulation, its exact expectation, the scans that identify
+the slides' settings, BDeu structure learning on independent data); the tables
+(:func:`tables`), the numbers for the text (:func:`numbers`), the headline rows
+(:data:`HEADLINE`) and the figures.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-import numbers as _numbers
 import re
 from dataclasses import dataclass
 
@@ -25,7 +22,7 @@ import pandas as pd
 from scipy import special
 
 from credal import datasets
-from credal._validation import check_counts, check_S
+from credal._validation import check_counts, check_int, check_positive
 from credal.chapters._display import TEXT_WIDTH
 from credal.chapters._verdicts import Headline, Headlines, Published, Reading
 from credal.independence import (DEPENDENCE, IMP_TIE, IMP_VARIANTS, INDEPENDENCE, UNDECIDED,
@@ -45,52 +42,37 @@ __all__ = ["classifiers", "run", "tables", "numbers", "HEADLINE", "CITATION", "S
 # ------------------------------------------------- the slides' vocabulary of scores
 
 _NUM = r"(\d+(?:\.\d+)?)"
+_FIXED = {"K2": ("K2", None), "BIC": ("BIC", None), "AKA": ("AKA", None), "AIC": ("AKA", None),
+          "IMP": ("IMP", 1.0)}
+_PATTERNS = [(rf"CHI{_NUM}", "CHI"), (rf"BD{_NUM}MOD", "BDMOD"), (rf"BD{_NUM}MOD_CLS", "BDMOD_CLS"),
+             (rf"BD{_NUM}_ODDS{_NUM}", "BD_ODDS"), (rf"BD{_NUM}", "BD"), (rf"IMP{_NUM}", "IMP"),
+             (rf"IMP_([A-Z]+){_NUM}?", "IMP_VARIANT"), (rf"IMP_T{_NUM}", "IMP_T"),
+             (rf"NEW{_NUM}?", "NEW"), (rf"NEW{_NUM}?_BOX", "NEW_BOX"), (rf"NEW{_NUM}?_BOX_PI", "NEW_BOX_PI"),
+             (rf"NEW{_NUM}?_FULL", "NEW_FULL"), (rf"NEW{_NUM}?_FULL_PI", "NEW_FULL_PI")]
 
 
 def _parse_score(name):
-    """Map a score name to (kind, parameter)."""
+    """Map a score name to (kind, parameter); ValueError for an unknown name or a bad parameter."""
     if not isinstance(name, str):
         raise ValueError(f"score names must be strings; got {name!r}")
-    fixed = {"K2": ("K2", None), "BIC": ("BIC", None), "AKA": ("AKA", None),
-             "AIC": ("AKA", None), "IMP": ("IMP", 1.0)}
-    if name in fixed:
-        return fixed[name]
-    patterns = [(rf"CHI{_NUM}", "CHI"), (rf"BD{_NUM}MOD", "BDMOD"), (rf"BD{_NUM}MOD_CLS", "BDMOD_CLS"),
-                (rf"BD{_NUM}_ODDS{_NUM}", "BD_ODDS"), (rf"BD{_NUM}", "BD"), (rf"IMP{_NUM}", "IMP"),
-                (rf"IMP_([A-Z]+){_NUM}?", "IMP_VARIANT"), (rf"IMP_T{_NUM}", "IMP_T"),
-                (rf"NEW{_NUM}?", "NEW"), (rf"NEW{_NUM}?_BOX", "NEW_BOX"),
-                (rf"NEW{_NUM}?_BOX_PI", "NEW_BOX_PI"), (rf"NEW{_NUM}?_FULL", "NEW_FULL"),
-                (rf"NEW{_NUM}?_FULL_PI", "NEW_FULL_PI")]
-    for pat, kind in patterns:
+    if name in _FIXED:
+        return _FIXED[name]
+    for pat, kind in _PATTERNS:
         m = re.fullmatch(pat, name)
-        if m:
-            val = m.group(1)
-            if kind == "IMP_VARIANT":
-                if val not in IMP_VARIANTS:
-                    continue  # e.g. IMP_T0.01, matched below
-                s = float(m.group(2)) if m.group(2) is not None else 1.0
-                if s <= 0:
-                    raise ValueError(f"score {name!r}: the IDM parameter must be > 0")
-                return kind, (val, s)
-            if kind.startswith("NEW"):
-                return kind, float(val) if val is not None else 2.0
-            v = float(val)
-            if kind == "BD_ODDS":
-                odds = float(m.group(2))
-                if v <= 0 or odds <= 0:
-                    raise ValueError(f"score {name!r}: S and the prior odds must be > 0")
-                return kind, (v, odds)
-            if kind == "CHI" and not 0 < v < 1:
-                raise ValueError(f"score {name!r}: the CHI level must lie in (0, 1)")
-            if v <= 0 and kind != "IMP_T":
-                raise ValueError(f"score {name!r}: the parameter must be > 0")
-            return kind, v
-    raise ValueError(
-        f"unknown score {name!r}; known: CHI<alpha> (e.g. CHI0.05), K2, BD<S> (e.g. BD2), "
-        "BIC, AKA, IMP, IMP<s>, IMP_<VARIANT>[<s>] (variants: " + ", ".join(IMP_VARIANTS) + "), "
-        "IMP_T<t>, BD<S>MOD, BD<S>MOD_CLS, BD<S>_ODDS<k>, NEW[<S>], NEW[<S>]_BOX, "
-        "NEW[<S>]_BOX_PI, NEW[<S>]_FULL, NEW[<S>]_FULL_PI"
-    )
+        if m is None or (kind == "IMP_VARIANT" and m.group(1) not in IMP_VARIANTS):
+            continue  # e.g. IMP_T0.01, matched further on
+        nums = [float(g) for g in m.groups() if g is not None and g not in IMP_VARIANTS]
+        if kind == "CHI" and not 0 < nums[0] < 1:
+            raise ValueError(f"score {name!r}: the CHI level must lie in (0, 1)")
+        if kind != "IMP_T" and min(nums, default=1.0) <= 0:
+            raise ValueError(f"score {name!r}: the parameter must be > 0")
+        if kind == "IMP_VARIANT":
+            return kind, (m.group(1), nums[0] if nums else 1.0)
+        return kind, tuple(nums) if kind == "BD_ODDS" else (nums[0] if nums else 2.0)
+    raise ValueError(f"unknown score {name!r}; known: CHI<alpha> (e.g. CHI0.05), K2, BD<S> (e.g. BD2), "
+                     "BIC, AKA, IMP, IMP<s>, IMP_<VARIANT>[<s>] (variants: " + ", ".join(IMP_VARIANTS)
+                     + "), IMP_T<t>, BD<S>MOD, BD<S>MOD_CLS, BD<S>_ODDS<k>, NEW[<S>], NEW[<S>]_BOX[_PI], "
+                     "NEW[<S>]_FULL[_PI]")
 
 
 #: the slides' eight scores (their tables' columns)
@@ -98,50 +80,40 @@ _DEFAULT_SCORES = ("CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA", "IMP"
 
 
 def _score_decisions(counts, scores=_DEFAULT_SCORES):
-    """Decisions of several scores on many tables at once.
+    """Decisions of several scores (the slides' names) on many tables at once.
 
-    Score names: ``CHI<alpha>`` (dependence iff CHI > 1 - alpha, e.g. ``CHI0.05``),
-    ``K2``, ``BD<S>`` (BDe with sample size S, e.g. ``BD2``, ``BD0.02``),
-    ``BD<S>_ODDS<k>`` (the same Bayes factor with prior odds ``k : 1`` in favour of
-    independence, i.e. ``P(Dep) = 1/(1+k)``: dependence iff ``P(D|Dep)/P(D|Ind) > k``;
-    the slides' "PRIOR" column, see :func:`credal.independence.prior_odds_decision`),
-    ``BIC``, ``AKA`` (alias ``AIC``), ``IMP`` / ``IMP<s>`` (IDM upper entropy, s = 1 by
-    default), ``IMP_<VARIANT>[<s>]`` (the readings of IMP of
-    :func:`credal.independence.imp_variant_score`, e.g. ``IMP_UPEXP``, ``IMP_ROWS2``;
-    ``IMP_GE`` decides an exact tie as dependence, ``IMP_HALF`` returns
-    :data:`~credal.independence.UNDECIDED` on an exact tie, to be counted as half an error
-    by :func:`_exact_errors`), ``IMP_T<t>`` (the stated IMP with the threshold ``t`` nats:
-    dependence iff IMP > t), ``BD<S>MOD`` and ``BD<S>MOD_CLS``
-    (:func:`credal.independence.bdmod_score`, estimation and classification versions), and
-    the imprecise score with sample size S (default 2): ``NEW[<S>]`` = the slides'
-    approximate method (rule lower value, independence unless the lower value exceeds 1),
-    ``NEW[<S>]_BOX`` / ``NEW[<S>]_FULL`` = the three-way rule on the optimised interval of
-    the box / full parameter set, and the same with ``_PI`` = preferring independence.
+    ``CHI<alpha>``: dependence iff CHI > 1 - alpha (``CHI0.05``); ``K2``; ``BD<S>``: BDe
+    with sample size S (``BD2``, ``BD0.02``); ``BD<S>_ODDS<k>``: the same Bayes factor with
+    prior odds ``k : 1`` for independence (dependence iff it exceeds k; the slides' "PRIOR",
+    :func:`credal.independence.prior_odds_decision`); ``BIC``; ``AKA`` (alias ``AIC``);
+    ``IMP`` / ``IMP<s>``: IDM upper entropy (s = 1 by default); ``IMP_<VARIANT>[<s>]``: the
+    readings of :func:`credal.independence.imp_variant_score` (``IMP_GE`` decides an exact
+    tie as dependence, ``IMP_HALF`` leaves it :data:`~credal.independence.UNDECIDED`, half
+    an error in :func:`_exact_errors`); ``IMP_T<t>``: dependence iff IMP > t nats;
+    ``BD<S>MOD`` / ``BD<S>MOD_CLS``: :func:`credal.independence.bdmod_score` (estimation /
+    classification); the imprecise score with sample size S (default 2): ``NEW[<S>]`` is
+    the slides' approximate method (independence unless the rule's lower Bayes factor
+    exceeds 1), ``NEW[<S>]_BOX`` / ``NEW[<S>]_FULL`` the three-way rule on the optimised
+    interval of the box / full parameter set, ``..._PI`` preferring independence.
 
-    ``counts``: int array-like of shape ``(..., r, c)`` (the imprecise interval scores
-    need 2x2 tables).  Returns a dict score name -> int8 ndarray of shape ``(...)``:
-    :data:`~credal.independence.DEPENDENCE`, :data:`~credal.independence.INDEPENDENCE` or
-    (three-way only) :data:`~credal.independence.UNDECIDED`.
+    ``counts``: int array-like of shape ``(..., r, c)`` (2x2 for the imprecise intervals).
+    Returns a dict name -> int8 ndarray of shape ``(...)``: ``DEPENDENCE``,
+    ``INDEPENDENCE`` or (three-way only) ``UNDECIDED`` of :mod:`credal.independence`.
     """
     a = check_counts(counts)
-    if isinstance(scores, str):
-        scores = [scores]
-    parsed = {name: _parse_score(name) for name in scores}
-    n = a.sum(axis=(-2, -1))
-    cache = {}
+    parsed = {name: _parse_score(name) for name in ([scores] if isinstance(scores, str) else scores)}
+    n, cache = a.sum(axis=(-2, -1)), {}
     return {name: _decide_kind(a, kind, v, n, cache) for name, (kind, v) in parsed.items()}
 
 
 def _decide_kind(a, kind, v, n, cache):
     """The decisions of one parsed score (:func:`_parse_score`) on the tables ``a``
     (``n``: their totals; ``cache``: scores shared between names)."""
-    if kind == "CHI":
-        if "chi" not in cache:
-            cache["chi"] = chi_score(a)
-        return decide(cache["chi"], 1.0 - v, atol=0.0)
-    simple = {"K2": lambda: k2_score(a), "BD": lambda: bde_score(a, v),
-              "BIC": lambda: bic_score(a), "AKA": lambda: aic_score(a),
-              "BDMOD": lambda: bdmod_score(a, v, "estimation"),
+    if kind == "CHI":  # one statistic for every level
+        chi = cache["chi"] = cache["chi"] if "chi" in cache else chi_score(a)
+        return decide(chi, 1.0 - v, atol=0.0)
+    simple = {"K2": lambda: k2_score(a), "BD": lambda: bde_score(a, v), "BIC": lambda: bic_score(a),
+              "AKA": lambda: aic_score(a), "BDMOD": lambda: bdmod_score(a, v, "estimation"),
               "BDMOD_CLS": lambda: bdmod_score(a, v, "classification")}
     if kind in simple:
         return decide(simple[kind](), n=n)
@@ -152,21 +124,16 @@ def _decide_kind(a, kind, v, n, cache):
     if kind == "IMP_T":
         return decide(imp_score(a), v, atol=IMP_TIE)
     if kind == "IMP_VARIANT":
-        variant, s = v
-        sc = imp_variant_score(a, variant, s)
-        if variant == "GE":
+        sc = imp_variant_score(a, *v)
+        if v[0] == "GE":
             return np.where(sc >= -IMP_TIE, DEPENDENCE, INDEPENDENCE).astype(np.int8)
-        if variant == "HALF":
-            tie = np.abs(sc) <= IMP_TIE
-            return np.where(tie, UNDECIDED, decide(sc, atol=IMP_TIE)).astype(np.int8)
-        return decide(sc, atol=IMP_TIE)
+        tie = np.abs(sc) <= IMP_TIE if v[0] == "HALF" else False
+        return np.where(tie, UNDECIDED, decide(sc, atol=IMP_TIE)).astype(np.int8)
     if kind == "NEW":
         return imprecise_decision(imprecise_score_rule(a, v), prefer_independence=True, n=n)
     region = "box" if "BOX" in kind else "full"
     key = ("interval", region, v)
-    if key not in cache:
-        cache[key] = imprecise_score_interval(a, v, region)
-    lo, hi = cache[key]
+    lo, hi = cache[key] = cache[key] if key in cache else imprecise_score_interval(a, v, region)
     return imprecise_decision(lo, hi, prefer_independence=kind.endswith("_PI"), n=n)
 
 
@@ -188,10 +155,12 @@ _RULES = {  # what each kind of score decides, for the line-up's display
 
 @dataclass(frozen=True)
 class _Score:
-    """One score of the line-up: ``score(counts)`` gives its decisions
-    (:func:`_score_decisions`); its text is the rule it applies."""
+    """One score of the line-up: ``score(counts)``, its decisions; its repr, its rule."""
 
     name: str
+
+    def __post_init__(self):
+        _parse_score(self.name)
 
     def __call__(self, counts):
         return _score_decisions(counts, [self.name])[self.name]
@@ -220,11 +189,7 @@ def classifiers(scores=_DEFAULT_SCORES):
         counts of shape ``(..., r, c)`` (int8 codes of :mod:`credal.independence`); the
         repr of each is its rule in words.
     """
-    if isinstance(scores, str):
-        scores = [scores]
-    for name in scores:
-        _parse_score(name)
-    return {name: _Score(name) for name in scores}
+    return {name: _Score(name) for name in ([scores] if isinstance(scores, str) else scores)}
 
 
 # -------------------------------------------------------- run: the slides' simulation
@@ -235,45 +200,33 @@ def _wide(df, true_model, value):
     :meth:`_SimulationResult.wide`."""
     if true_model == "total":
         g = df.groupby(["size", "score"], sort=False)[value]
-        if value.endswith("_se"):
-            sub = g.apply(lambda v: float(np.sqrt(np.sum(np.square(v))))).reset_index()
-        else:
-            sub = g.sum().reset_index()
+        sub = (g.apply(lambda v: float(np.sqrt(np.sum(np.square(v))))) if value.endswith("_se")
+               else g.sum()).reset_index()
     else:
         sub = df[df["true_model"] == true_model]
-    order = list(dict.fromkeys(df["score"]))
-    return sub.pivot(index="size", columns="score", values=value)[order]
+    return sub.pivot(index="size", columns="score", values=value)[list(dict.fromkeys(df["score"]))]
 
 
 @dataclass
 class _SimulationResult:
-    """Output of :func:`_simulate_independence`.
+    """Output of :func:`_simulate_independence` (``n_pairs`` distributions per model).
 
     ``errors``: one row per (true_model, size, score): ``n_pairs``, ``n_dependence``,
-    ``n_independence``, ``n_undecided`` (decisions made), ``errors`` (decisions other than
-    the true model; undecided counts as an error) and ``errors_se`` (its binomial
-    Monte-Carlo standard error, ``sqrt(n p (1 - p))``).  ``losses``: one row per
-    (true_model, size, score): means over the pairs of ``kl_joint`` (KL of the true joint to
-    the estimate of the chosen model), ``joint_log_loss`` (``KL + H(P)``, the opposite of
-    the expected log-likelihood) and ``conditional_log_loss`` (the same for ``Y | X``), each
-    with its Monte-Carlo standard error in a ``<name>_se`` column (standard deviation over
-    the pairs / sqrt(n_pairs)); an undecided pair uses the independence estimate.
-    ``tables`` (with ``return_tables=True``, else None): one row per (true_model, size,
-    pair) with the counts ``n00, n01, ...``, the true probabilities ``p00, ...`` and one
-    decision column per score.  ``settings``: the arguments of the run.
+    ``n_independence``, ``n_undecided``, ``errors`` (decisions other than the true model)
+    and ``errors_se`` (binomial).  ``losses``: the same rows with the means over the pairs
+    of ``kl_joint`` (KL of the true joint to the chosen model's estimate; undecided: the
+    independence one), ``joint_log_loss`` (``KL + H(P)``) and ``conditional_log_loss`` (of
+    ``Y | X``), each with its standard error ``<name>_se``.
     """
 
     errors: pd.DataFrame
     losses: pd.DataFrame
-    tables: pd.DataFrame | None
-    settings: dict
+    n_pairs: int
 
     def wide(self, what="errors", true_model="dependence", value=None):
-        """Pivot ``what`` (``"errors"`` or ``"losses"``) to the slides' layout: one row per
-        size, one column per score, the column ``value`` (default ``"errors"`` or
-        ``"kl_joint"``).  ``true_model="total"`` adds the two models (as the slides' total
-        tables do); a standard-error column (``..._se``) is combined as the root of the sum
-        of squares (the two models are simulated independently)."""
+        """``what`` (``"errors"`` or ``"losses"``) in the slides' layout: one row per size, one
+        column per score, the column ``value`` (default ``"errors"`` / ``"kl_joint"``); ``"total"``
+        adds the two models (a standard error ``..._se``: root of the sum of squares)."""
         return _wide(getattr(self, what), true_model,
                      value or ("errors" if what == "errors" else "kl_joint"))
 
@@ -287,149 +240,81 @@ def _binomial_se(count, n):
 def _mean_se(values):
     """Standard error of a sample mean (0 for a single value)."""
     v = np.asarray(values, dtype=float)
-    if v.size < 2:
-        return 0.0
-    return float(np.std(v, ddof=1) / np.sqrt(v.size))
+    return float(np.std(v, ddof=1) / np.sqrt(v.size)) if v.size > 1 else 0.0
 
 
-def _as_prior(p, name, k):
-    arr = np.asarray(p, dtype=float)
-    if arr.ndim == 0:
-        arr = np.full(k, float(arr))
-    if arr.shape != (k,) or not np.all(np.isfinite(arr)) or np.any(arr <= 0):
-        raise ValueError(f"{name} must be {k} positive Dirichlet parameters; got {p!r}")
-    return arr
+def _priors(a):
+    """The Dirichlet parameters of ``P_X`` and ``P_Y``, and of each ``P(Y | x)``: the slides'
+    first experiment (``a`` None: Dir(1, 1) and Dir(0.5, 0.5)) or Dir(a, a) everywhere."""
+    if a is None:
+        return np.array([1.0, 1.0]), np.array([0.5, 0.5])
+    return (np.full(2, check_positive("a", a)),) * 2
 
 
-def _simulate_independence(sizes=(3, 5, 10, 20, 50, 100, 1000, 10000), n_pairs=10000, *,
-                           prior_x=(1.0, 1.0), prior_y=(1.0, 1.0), prior_y_given_x=(0.5, 0.5),
-                           scores=_DEFAULT_SCORES, estimate_S=2.0, random_state=None,
-                           return_tables=False):
+def _simulate_independence(sizes=(3, 5, 10, 20, 50, 100, 1000, 10000), n_pairs=10000, *, a=None,
+                           scores=_DEFAULT_SCORES, random_state=None):
     """The slides' simulation: how often each score recovers (in)dependence.
 
-    For ``n_pairs`` independent and ``n_pairs`` dependent joint distributions of two
-    variables ``X`` (``len(prior_x)`` values) and ``Y`` (``len(prior_y)`` values):
-
-    * independence: ``P_X ~ Dir(prior_x)``, ``P_Y ~ Dir(prior_y)``, ``P = P_X P_Y``;
-    * dependence: ``P_X ~ Dir(prior_x)``, each ``P(Y | X = x) ~ Dir(prior_y_given_x)``
-      (``prior_y`` and ``prior_y_given_x`` of the same length).
-
-    The same distributions are used at every size of ``sizes`` (ints >= 1); for each size
-    a fresh sample of that many cases is drawn from each distribution (multinomial
-    counts).  Each score of ``scores`` (names as in :func:`_score_decisions`) decides on
-    each table, and the decision's estimate (:func:`credal.independence.estimate_joint`
-    with sample size ``estimate_S``; the slides use 2) is scored against the true
-    distribution.  The defaults are the slides' first experiment (10 000 + 10 000 pairs;
-    Dir(1,1) marginals, Dir(0.5,0.5) conditionals); their later experiments use
-    ``prior_x = prior_y = prior_y_given_x = (2, 2)`` or ``(0.5, 0.5)`` and sizes up to
-    1000.  ``random_state`` (int, numpy Generator or None) seeds the draws;
-    ``return_tables`` also returns every simulated table (large for big runs).
-    Everything is vectorised over pairs; identical tables are scored once.
-
-    Returns
-    -------
-    _SimulationResult
-        ``errors`` and ``losses`` tidy DataFrames (see :class:`_SimulationResult`).
+    ``n_pairs`` independent (``P = P_X P_Y``) and ``n_pairs`` dependent (``P_X`` and each
+    ``P(Y | x)`` drawn) joints of two binary variables: ``P_X, P_Y ~ Dir(1, 1)`` and
+    ``P(Y | x) ~ Dir(0.5, 0.5)`` (the slides' first experiment), or every Dirichlet Dir(a, a).
+    The same distributions serve every size of ``sizes``, each drawing a fresh multinomial
+    sample; each score of ``scores`` decides on each table, and the estimate of the chosen
+    model (:func:`credal.independence.estimate_joint`, S = 2) is scored against the truth.
+    ``random_state`` seeds the draws.  Vectorised; identical tables are scored once.
+    Returns a :class:`_SimulationResult`.
     """
-    if isinstance(sizes, _numbers.Integral):
-        sizes = [sizes]
-    sizes = [int(s) for s in sizes]
-    if not sizes or any(s < 1 for s in sizes):
-        raise ValueError(f"sizes must be integers >= 1; got {sizes!r}")
-    if not isinstance(n_pairs, _numbers.Integral) or n_pairs < 1:
-        raise ValueError(f"n_pairs must be an integer >= 1; got {n_pairs!r}")
-    r, c = np.asarray(prior_x).size, np.asarray(prior_y).size
-    ax, ay = _as_prior(prior_x, "prior_x", r), _as_prior(prior_y, "prior_y", c)
-    ayx = _as_prior(prior_y_given_x, "prior_y_given_x", c)
-    if r < 2 or c < 2:
-        raise ValueError("X and Y need at least two values each")
-    estimate_S = check_S(estimate_S, "estimate_S")
-    scores = list([scores] if isinstance(scores, str) else scores)
-    for name in scores:
-        _parse_score(name)
+    sizes = [check_int("sizes", s, 1) for s in np.atleast_1d(sizes).tolist()]
+    n_pairs = check_int("n_pairs", n_pairs, 1)
+    scores = [scores] if isinstance(scores, str) else list(scores)
+    ax, ayx = _priors(a)
     rng = np.random.default_rng(random_state)
     px = rng.dirichlet(ax, size=(2, n_pairs))  # [independence, dependence]
-    P_ind = px[0][:, :, None] * rng.dirichlet(ay, size=n_pairs)[:, None, :]
-    P_dep = px[1][:, :, None] * rng.dirichlet(ayx, size=(n_pairs, r))
-    truths = {"independence": P_ind, "dependence": P_dep}
-    err_rows, loss_rows, table_parts = [], [], []
-    for size in sizes:
-        for model in ("dependence", "independence"):
-            e, lo, part = _simulate_size(truths[model], model, size, scores, estimate_S, rng,
-                                         return_tables)
-            err_rows += e
-            loss_rows += lo
-            table_parts.append(part)
-    settings = {"sizes": sizes, "n_pairs": n_pairs, "prior_x": ax.tolist(), "prior_y": ay.tolist(),
-                "prior_y_given_x": ayx.tolist(), "scores": scores, "estimate_S": estimate_S,
-                "random_state": random_state if not isinstance(random_state, np.random.Generator)
-                else "Generator"}
-    tables_ = pd.concat(table_parts, ignore_index=True) if return_tables else None
-    return _SimulationResult(pd.DataFrame(err_rows), pd.DataFrame(loss_rows), tables_, settings)
+    truths = {"independence": px[0][:, :, None] * rng.dirichlet(ax, size=n_pairs)[:, None, :],
+              "dependence": px[1][:, :, None] * rng.dirichlet(ayx, size=(n_pairs, 2))}
+    rows = [r for size in sizes for model in ("dependence", "independence")
+            for r in _simulate_size(truths[model], model, size, scores, rng)]
+    return _SimulationResult(pd.DataFrame([e for e, _ in rows]), pd.DataFrame([lo for _, lo in rows]),
+                             n_pairs)
 
 
-def _simulate_size(P, model, size, scores, estimate_S, rng, return_tables):
-    """One sample of ``size`` cases from each true joint ``P`` (shape (n_pairs, r, c)) of
-    ``model``, decided by every score: the rows of :class:`_SimulationResult`'s ``errors``
-    and ``losses`` and, with ``return_tables``, the part of its ``tables``."""
-    n_pairs, r, c = P.shape
+def _simulate_size(P, model, size, scores, rng):
+    """One sample of ``size`` cases from each true joint ``P`` (shape (n_pairs, 2, 2)) of
+    ``model``, decided by every score: a (row of ``errors``, row of ``losses``) of
+    :class:`_SimulationResult` per score."""
+    n_pairs = len(P)
     H_true = -np.sum(special.xlogy(P, P), axis=(-2, -1))
-    flat = P.reshape(n_pairs, r * c)
-    flat = flat / flat.sum(axis=1, keepdims=True)
-    counts = rng.multinomial(size, flat).reshape(n_pairs, r, c)
-    uniq, inv = np.unique(counts.reshape(n_pairs, -1), axis=0, return_inverse=True)
-    inv = inv.ravel()
-    uniq = uniq.reshape(-1, r, c)
+    flat = P.reshape(n_pairs, 4)
+    counts = rng.multinomial(size, flat / flat.sum(axis=1, keepdims=True))
+    uniq, inv = np.unique(counts, axis=0, return_inverse=True)
+    uniq, inv = uniq.reshape(-1, 2, 2), inv.ravel()
     dec_u = _score_decisions(uniq, scores)
-    # Losses of both estimates, per pair.
-    ce_dep = joint_log_loss(P, estimate_joint(uniq, True, estimate_S)[inv])
-    ce_ind = joint_log_loss(P, estimate_joint(uniq, False, estimate_S)[inv])
-    cl_dep = conditional_log_loss(P, estimate_conditional(uniq, True, estimate_S)[inv])
-    cl_ind = conditional_log_loss(P, estimate_conditional(uniq, False, estimate_S)[inv])
-    truth = DEPENDENCE if model == "dependence" else INDEPENDENCE
-    err_rows, loss_rows, decisions = [], [], {}
+    # Losses of both estimates (dependence: True), per pair.
+    ce_ = {dep: joint_log_loss(P, estimate_joint(uniq, dep, 2.0)[inv]) for dep in (True, False)}
+    cl_ = {dep: conditional_log_loss(P, estimate_conditional(uniq, dep, 2.0)[inv]) for dep in (True, False)}
+    truth, out = DEPENDENCE if model == "dependence" else INDEPENDENCE, []
     for name in scores:
-        d = decisions[name] = dec_u[name][inv]
-        chosen_dep = d == DEPENDENCE
-        ce, cl = np.where(chosen_dep, ce_dep, ce_ind), np.where(chosen_dep, cl_dep, cl_ind)
-        key = {"true_model": model, "size": size, "score": name}
-        err_rows.append({**key, "n_pairs": n_pairs, "n_dependence": int(np.sum(d == DEPENDENCE)),
-                         "n_independence": int(np.sum(d == INDEPENDENCE)),
-                         "n_undecided": int(np.sum(d == UNDECIDED)),
-                         "errors": int(np.sum(d != truth)),
-                         "errors_se": _binomial_se(int(np.sum(d != truth)), n_pairs)})
-        loss_rows.append({**key, "kl_joint": float(np.mean(ce - H_true)),
-                          "joint_log_loss": float(np.mean(ce)),
-                          "conditional_log_loss": float(np.mean(cl)),
-                          "kl_joint_se": _mean_se(ce - H_true), "joint_log_loss_se": _mean_se(ce),
-                          "conditional_log_loss_se": _mean_se(cl)})
-    if not return_tables:
-        return err_rows, loss_rows, None
-    part = {"true_model": model, "size": size, "pair": np.arange(n_pairs)}
-    part.update({f"n{i}{j}": counts[:, i, j] for i in range(r) for j in range(c)})
-    part.update({f"p{i}{j}": P[:, i, j] for i in range(r) for j in range(c)})
-    part.update(decisions)
-    return err_rows, loss_rows, pd.DataFrame(part)
+        d = dec_u[name][inv]
+        ce, cl = (np.where(d == DEPENDENCE, x[True], x[False]) for x in (ce_, cl_))
+        key, wrong = {"true_model": model, "size": size, "score": name}, int(np.sum(d != truth))
+        out.append(({**key, "n_pairs": n_pairs, "n_dependence": int(np.sum(d == DEPENDENCE)),
+                     "n_independence": int(np.sum(d == INDEPENDENCE)),
+                     "n_undecided": int(np.sum(d == UNDECIDED)), "errors": wrong,
+                     "errors_se": _binomial_se(wrong, n_pairs)},
+                    {**key, "kl_joint": float(np.mean(ce - H_true)), "joint_log_loss": float(np.mean(ce)),
+                     "conditional_log_loss": float(np.mean(cl)), "kl_joint_se": _mean_se(ce - H_true),
+                     "joint_log_loss_se": _mean_se(ce), "conditional_log_loss_se": _mean_se(cl)}))
+    return out
 
 
 # ------------------------------------------------------------ run: exact expectations
 
 
-def _all_tables(size, r=2, c=2):
-    """Every ``r x c`` table of non-negative integer counts that sums to ``size`` (an int
-    ``N >= 0``): an int ndarray of shape ``(C(N + rc - 1, rc - 1), r, c)``, in lexicographic
-    order of the flattened cells (the first cell varies slowest)."""
-    if not isinstance(size, _numbers.Integral) or size < 0:
-        raise ValueError(f"size must be an integer >= 0; got {size!r}")
-    k = int(r) * int(c)
-    if k < 1:
-        raise ValueError("tables need at least one cell")
-    # Stars and bars: the positions of k - 1 bars among N + k - 1 slots.
-    bars = np.array(list(itertools.combinations(range(size + k - 1), k - 1)), dtype=np.int64)
-    bars = bars.reshape(-1, k - 1)
-    edges = np.concatenate([np.full((len(bars), 1), -1), bars,
-                            np.full((len(bars), 1), size + k - 1)], axis=1)
-    return (np.diff(edges, axis=1) - 1).reshape(-1, r, c)
+def _all_tables(size):
+    """Every 2x2 table of counts that sums to ``size`` (an int N >= 0), in lexicographic order
+    of the flattened cells (the first varies slowest): int ndarray ``(C(N + 3, 3), 2, 2)``."""
+    return np.array([(i, j, k, size - i - j - k) for i in range(size + 1) for j in range(size + 1 - i)
+                     for k in range(size + 1 - i - j)], dtype=np.int64).reshape(-1, 2, 2)
 
 
 def _log_dm(counts, alpha):
@@ -440,112 +325,67 @@ def _log_dm(counts, alpha):
             + np.sum(log_rising_factorial(alpha, counts), axis=-1))
 
 
-def _table_probabilities(tables, prior_x=(1.0, 1.0), prior_y=(1.0, 1.0),
-                         prior_y_given_x=(0.5, 0.5)):
-    """Exact probability of each table under the two generating models of the simulation.
-
-    Integrating the multinomial over the Dirichlet draws of :func:`_simulate_independence`
-    gives Dirichlet-multinomial probabilities:
-
-    * dependence: ``P_X ~ Dir(prior_x)``, each ``P(Y | x) ~ Dir(prior_y_given_x)``;
-    * independence: ``P_X ~ Dir(prior_x)``, ``P_Y ~ Dir(prior_y)``.
-
-    ``tables``: int array-like of shape ``(T, r, c)``, all tables of one size (e.g.
-    :func:`_all_tables`).  Returns ``p_dependence, p_independence``, two ndarrays of shape
-    ``(T,)``, each summing to 1 over all tables of a size."""
+def _table_probabilities(tables, a=None):
+    """Exact probability of each table (``tables``: shape ``(T, 2, 2)``, all tables of one
+    size) under the two models of :func:`_simulate_independence` (same ``a``): the
+    multinomial integrated over the Dirichlet draws (Dirichlet-multinomial).  Returns
+    ``p_dependence, p_independence``, two ndarrays of shape ``(T,)``, each summing to 1."""
     t = check_counts(tables)
-    r, c = t.shape[-2:]
-    ax, ay = _as_prior(prior_x, "prior_x", r), _as_prior(prior_y, "prior_y", c)
-    ayx = _as_prior(prior_y_given_x, "prior_y_given_x", c)
+    ax, ayx = _priors(a)
     nx, my, n = table_margins(t)
     lmult = special.gammaln(n + 1) - np.sum(special.gammaln(t + 1), axis=(-2, -1))
     lx = _log_dm(nx, ax)
-    dep = lmult + lx + np.sum(_log_dm(t, ayx), axis=-1)
-    ind = lmult + lx + _log_dm(my, ay)
-    return np.exp(dep), np.exp(ind)
+    return np.exp(lmult + lx + np.sum(_log_dm(t, ayx), axis=-1)), np.exp(lmult + lx + _log_dm(my, ax))
 
 
-def _exact_errors(sizes, scores=_DEFAULT_SCORES, *, prior_x=(1.0, 1.0), prior_y=(1.0, 1.0),
-                  prior_y_given_x=(0.5, 0.5), n_pairs=10000, undecided_error=1.0):
-    """Expected error counts of :func:`_simulate_independence`, computed exactly.
-
-    For 2x2 tables of each size of ``sizes``, every table is enumerated
-    (:func:`_all_tables`), decided once by each score of ``scores`` (names as in
-    :func:`_score_decisions`) and weighted by its exact probability under each generating
-    model (:func:`_table_probabilities`, with the simulation's Dirichlet parameters
-    ``prior_x, prior_y, prior_y_given_x``).  The result is what an infinitely long
-    simulation would give, scaled to ``n_pairs`` distributions per model, with the
-    binomial standard error a simulation of ``n_pairs`` pairs has.  Feasible up to a few
-    hundred cases (176 851 tables at N = 100).  ``undecided_error`` is the share of an
-    error charged for an :data:`credal.independence.UNDECIDED` decision: 1 (default) as in
-    the simulation, 0.5 when a fair coin settles it (``IMP_HALF``); each pair is still
-    right or wrong, so the count stays binomial.
-
-    Returns a DataFrame with columns ``true_model, size, score, errors, errors_se`` (the
-    layout of :attr:`_SimulationResult.errors`; ``errors`` is an expectation, not an
-    integer)."""
-    sizes = [sizes] if isinstance(sizes, _numbers.Integral) else sizes
-    scores = list([scores] if isinstance(scores, str) else scores)
-    if not 0.0 <= float(undecided_error) <= 1.0:
-        raise ValueError(f"undecided_error must lie in [0, 1]; got {undecided_error!r}")
+def _exact_errors(sizes, scores=_DEFAULT_SCORES, *, a=None, n_pairs=10000, undecided_error=1.0):
+    """Expected error counts of :func:`_simulate_independence` (same ``a``), computed exactly:
+    every table of each size (:func:`_all_tables`; 176 851 at N = 100) decided by each score
+    and weighted by its probability under each model (:func:`_table_probabilities`), scaled
+    to ``n_pairs`` pairs per model, with the binomial SE of such a simulation.  An
+    ``UNDECIDED`` decision counts as ``undecided_error`` of an error (0.5: a fair coin, for
+    ``IMP_HALF``).  Columns ``true_model, size, score, errors`` (an expectation), ``errors_se``."""
     rows = []
-    for size in sizes:
+    for size in np.atleast_1d(sizes):
         T = _all_tables(int(size))
-        pdep, pind = _table_probabilities(T, prior_x, prior_y, prior_y_given_x)
-        dec = _score_decisions(T, scores)
-        for name in scores:
-            und = dec[name] == UNDECIDED
-            for model, p, wrong in (("dependence", pdep, dec[name] != DEPENDENCE),
-                                    ("independence", pind, dec[name] != INDEPENDENCE)):
-                w = np.where(und, float(undecided_error), wrong.astype(float))
-                rate = float(np.clip(np.sum(p * w), 0.0, 1.0))
-                rows.append(_expected_row(model, size, name, rate, n_pairs))
+        rows += _expected_rows(size, _score_decisions(T, scores), _table_probabilities(T, a), n_pairs,
+                               undecided_error)
     return pd.DataFrame(rows)
 
 
-def _expected_row(model, size, score, rate, n_pairs):
-    """A row of :func:`_exact_errors`: the expected count of ``n_pairs`` at error ``rate``
-    and its binomial standard error."""
-    return {"true_model": model, "size": int(size), "score": score, "errors": n_pairs * rate,
-            "errors_se": float(np.sqrt(n_pairs * rate * (1 - rate)))}
+def _expected_rows(size, dec, probs, n_pairs, undecided_error=None):
+    """The rows of :func:`_exact_errors` at one size for the decisions ``dec`` (score ->
+    decisions on all tables) and ``probs`` (the tables' probabilities under each model);
+    ``undecided_error`` None: the plain sum over the wrong tables (as the scan sums)."""
+    rows = []
+    for name, d in dec.items():
+        for model, p, truth in zip(("dependence", "independence"), probs, (DEPENDENCE, INDEPENDENCE)):
+            wrong = d != truth
+            rate = p[wrong].sum() if undecided_error is None else np.sum(
+                p * np.where(d == UNDECIDED, float(undecided_error), wrong.astype(float)))
+            rate = float(np.clip(rate, 0.0, 1.0))
+            rows.append({"true_model": model, "size": int(size), "score": name, "errors": n_pairs * rate,
+                         "errors_se": float(np.sqrt(n_pairs * rate * (1 - rate)))})
+    return rows
 
 
 # ----------------------------------- run: BDeu networks learned from independent data
 
 
-def _learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, prior=(1.0, 1.0),
-                                 random_state=None):
+def _learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, random_state=None):
     """The slides' warning: BDeu hill climbing on a few cases of independent variables.
 
-    Repeats ``n_repeats`` times: draw ``n_cases`` cases of ``n_vars`` mutually independent
-    variables, each with its probability vector drawn from ``Dir(prior)`` (as the marginals
-    of the slides' simulation; the length of ``prior`` is the number of values), and learn
-    a DAG with :func:`credal.structure.hill_climb_bdeu` (BDeu equivalent sample size
-    ``S``).  The true graph has no arc at all.  ``random_state`` (int or None) seeds the
-    data and the tie-breaking of every repetition.
-
-    Returns
-    -------
-    runs : DataFrame
-        One row per repetition: ``arcs`` (``"u>v"`` items, 0-based), ``skeleton`` (the arcs
-        without direction, ``"u-v"`` with ``u < v``), ``n_arcs``, ``n_isolated``,
-        ``max_in_degree``, ``score``, ``empty_score`` (BDeu of the true, empty graph),
-        ``n_moves``.
-    first : StructureResult
-        The network learned in the first repetition.
-    first_data : ndarray of int, shape (n_cases, n_vars)
-        Its data.
+    ``n_repeats`` times: ``n_cases`` cases of ``n_vars`` independent binary variables (each
+    probability from Dir(1, 1)), a DAG learned by :func:`credal.structure.hill_climb_bdeu`
+    (BDeu sample size ``S``; the true graph has no arc); ``random_state`` seeds the data and
+    the tie-breaking.  Returns ``runs`` (one row per repetition: ``arcs`` ``"u>v"``, 0-based;
+    ``skeleton`` ``"u-v"``, u < v; ``n_arcs``, ``n_isolated``, ``max_in_degree``, ``score``,
+    ``empty_score``: BDeu of the empty graph; ``n_moves``) and the first repetition's result.
     """
-    for name, v in (("n_vars", n_vars), ("n_cases", n_cases), ("n_repeats", n_repeats)):
-        if not isinstance(v, _numbers.Integral) or v < 1:
-            raise ValueError(f"{name} must be an integer >= 1; got {v!r}")
-    a = np.asarray(prior, dtype=float)
-    a = _as_prior(a, "prior", a.size)
-    arities = np.full(n_vars, len(prior))
-    rows, first, first_data = [], None, None
+    arities, rows, first = np.full(n_vars, 2), [], None
     for i, seed in enumerate(np.random.SeedSequence(random_state).spawn(int(n_repeats))):
         rng = np.random.default_rng(seed)
-        probs, u = rng.dirichlet(a, size=n_vars), rng.random((n_cases, n_vars))
+        probs, u = rng.dirichlet(np.array([1.0, 1.0]), size=n_vars), rng.random((n_cases, n_vars))
         data = (u[:, :, None] > np.cumsum(probs, axis=1)[None, :, :-1]).sum(axis=2)
         res = hill_climb_bdeu(data, arities=arities, S=S, random_state=rng)
         skeleton = sorted({tuple(sorted(e)) for e in res.edges})
@@ -555,24 +395,19 @@ def _learn_from_independent_data(n_vars=12, n_cases=4, *, S=1.0, n_repeats=100, 
                      "max_in_degree": max(len(p) for p in res.parents), "score": res.score,
                      "empty_score": bdeu_network_score(data, [()] * n_vars, arities=arities, S=S),
                      "n_moves": res.n_moves})
-        if i == 0:
-            first, first_data = res, data
-    return pd.DataFrame(rows), first, first_data
+        first = res if i == 0 else first
+    return pd.DataFrame(rows), first
 
 
 def _learned_networks_by_S(S_values, n_vars=12, n_cases=4, *, n_repeats=100, random_state=None):
-    """:func:`_learn_from_independent_data` for several BDeu sample sizes, same data.
-
-    Every ``S`` of ``S_values`` sees the same data sets and tie-breaking seeds (common
-    random numbers), so differences between rows are due to ``S`` alone.  Returns a
-    DataFrame with index ``S``; columns ``arcs``, ``arcs_se``, ``isolated``,
-    ``isolated_se``, ``gain`` (mean BDeu gain of the learned graph over the empty graph)
-    and ``same_skeleton`` (share of repetitions whose learned arcs, ignoring their
-    direction, are those learned with the first ``S``)."""
+    """:func:`_learn_from_independent_data` for each ``S`` of ``S_values`` on the same data and
+    seeds (differences between rows are due to ``S`` alone).  Index ``S``; columns ``arcs``,
+    ``arcs_se``, ``isolated``, ``isolated_se``, ``gain`` (mean BDeu gain over the empty graph),
+    ``same_skeleton`` (share of repetitions with the first ``S``'s arcs, ignoring direction)."""
     rows, ref = {}, None
     for S in S_values:
-        runs, _, _ = _learn_from_independent_data(n_vars, n_cases, S=S, n_repeats=n_repeats,
-                                                  random_state=random_state)
+        runs, _ = _learn_from_independent_data(n_vars, n_cases, S=S, n_repeats=n_repeats,
+                                               random_state=random_state)
         ref = runs["skeleton"].to_numpy() if ref is None else ref
         rows[float(S)] = {
             "arcs": float(runs["n_arcs"].mean()), "arcs_se": _mean_se(runs["n_arcs"]),
@@ -583,10 +418,9 @@ def _learned_networks_by_S(S_values, n_vars=12, n_cases=4, *, n_repeats=100, ran
 
 
 def _summarise_learned_networks(runs):
-    """Mean, standard error and range of the statistics of
-    :func:`_learn_from_independent_data` (its ``runs``): one row per statistic (arcs,
-    isolated variables, largest parent set, BDeu gain of the learned graph over the true
-    empty graph); columns ``mean``, ``se``, ``min``, ``max``."""
+    """Mean, standard error and range (columns ``mean, se, min, max``) of the statistics of
+    :func:`_learn_from_independent_data`'s ``runs``, one row each: arcs, isolated variables,
+    largest parent set, BDeu gain of the learned graph over the true empty graph."""
     stats_ = {"arcs": runs["n_arcs"], "isolated variables": runs["n_isolated"],
               "largest parent set": runs["max_in_degree"],
               "BDeu gain over the true (empty) graph": runs["score"] - runs["empty_score"]}
@@ -599,11 +433,9 @@ def _summarise_learned_networks(runs):
 
 
 def _published_table(name, true_model=None, rename=None):
-    """One of the slides' published tables (file stem ``name`` in ``data/published``, e.g.
-    ``"moral_errors_dependence"``), wide and indexed by ``size``: for the long
-    ``moral_prior_new`` table, the rows of ``true_model``; columns renamed by ``rename``
-    (a dict or callable, published column -> our score name, as
-    :meth:`pandas.DataFrame.rename`)."""
+    """One of the slides' tables (``data/published/<name>.csv``), wide, indexed by ``size``:
+    of the long ``moral_prior_new``, the rows of ``true_model``; columns renamed by
+    ``rename`` (dict or callable: published column -> our score name)."""
     df = datasets.published(name)
     if true_model is not None:
         df = df[df["true_model"] == true_model].drop(columns="true_model")
@@ -621,23 +453,16 @@ def _compare_with_published(result, published, *, what="errors", true_model="dep
                             value=None, n_pairs_published=10000):
     """Our simulated table beside a published one, cell by cell, with z-scores.
 
-    ``result``: a :class:`_SimulationResult`; ``what, true_model, value``: which of our
-    tables (see :meth:`_SimulationResult.wide`); ``published``: wide published table
-    indexed by ``size`` (columns = our score names), simulated with ``n_pairs_published``
-    distributions per model.  A count (``what="errors"``) is binomial, with standard error
-    ``sqrt(n p (1-p))``; our counts are rescaled to ``n_pairs_published`` and the published
-    count's own standard error is ours times ``sqrt(n_published / n_ours)``.  A loss
-    (``what="losses"``) is a Monte-Carlo mean whose standard error is ours times
-    ``sqrt(n_ours / n_published)``, plus the rounding of the printed value (uniform over
-    its last printed digit, inferred from the transcription).
-
-    Returns a long DataFrame: ``size, score, ours, ours_se, published, difference,
-    se_difference, z`` where ``z = difference / se_difference`` (``se_difference``
-    combines both Monte-Carlo errors), for the cells present in both tables."""
+    ``result``: a :class:`_SimulationResult`, of which ``what, true_model, value`` pick a
+    table (:meth:`_SimulationResult.wide`); ``published``: wide, indexed by ``size``,
+    simulated with ``n_pairs_published`` pairs per model.  A count is binomial: ours is
+    rescaled, the published SE is ours times ``sqrt(n_published / n_ours)``; a mean's is
+    ours times ``sqrt(n_ours / n_published)`` plus the rounding of the printed value.
+    Columns ``size, score, ours, ours_se, published, difference, se_difference, z``."""
     value = value or ("errors" if what == "errors" else "kl_joint")
     count = what == "errors"
     ours, se = result.wide(what, true_model, value), result.wide(what, true_model, value + "_se")
-    n_ours = int(result.settings["n_pairs"])
+    n_ours = int(result.n_pairs)
     scale = n_pairs_published / n_ours if count else 1.0
     pub_factor = np.sqrt(n_pairs_published / n_ours) if count else np.sqrt(n_ours / n_pairs_published)
     rows = []
@@ -658,15 +483,10 @@ def _compare_with_published(result, published, *, what="errors", true_model="dep
 
 
 def _exact_agreement(published, exact, true_model="total"):
-    """Published counts against exact expectations: one z-score per cell.
-
-    The expectation (``exact``, output of :func:`_exact_errors`) has no Monte-Carlo error;
-    the published count does, with the binomial standard error of its simulation
-    (``errors_se`` of :func:`_exact_errors`, computed for the published number of pairs).
-    ``published``: wide published table indexed by size, one column per score name of
-    ``exact``; ``true_model``: ``"dependence"``, ``"independence"`` or ``"total"``.
-    Returns a DataFrame with columns ``size, score, expected, se, published, z`` for the
-    cells present in both."""
+    """Published counts (wide, indexed by size) against exact expectations (``exact``:
+    :func:`_exact_errors`) for ``true_model`` (or ``"total"``), one z-score per cell of both:
+    the expectation has no Monte-Carlo error, the published count its simulation's binomial
+    one (``errors_se``).  Columns ``size, score, expected, se, published, z``."""
     wide, se = _wide(exact, true_model, "errors"), _wide(exact, true_model, "errors_se")
     rows = []
     for size, score in _common_cells(wide, published):
@@ -696,11 +516,9 @@ def _agreement_summary(df):
 
 
 def _agreement_by_score(comparisons):
-    """Per-score summary of cell-by-cell comparisons (a sequence of outputs of
-    :func:`_exact_agreement` or :func:`_compare_with_published`, e.g. one under dependence
-    and one under independence): index ``score`` (in order of appearance); columns
-    ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se`` and ``worst_size`` (the size of
-    the largest ``|z|``)."""
+    """Per-score summary (index ``score``, in order of appearance; columns ``cells``,
+    ``rms_z``, ``max_abs_z``, ``beyond_3_se``, ``worst_size``: the size of the largest |z|)
+    of several comparisons together (:func:`_exact_agreement`, :func:`_compare_with_published`)."""
     df = pd.concat(list(comparisons), ignore_index=True)
     rows = {}
     for score in dict.fromkeys(df["score"]):
@@ -713,50 +531,40 @@ def _agreement_by_score(comparisons):
 # -------------------------------- tables: readings of IMP and of the slides' settings
 
 
-def _imp_variant_check(published_dependence, published_independence, names, sizes, *,
-                       n_pairs=10000):
-    """Exact check of several readings of IMP against the published IMP column.
+def _published_imp():
+    """The slides' IMP column under dependence and under independence (10 000 pairs each)."""
+    return {m: _published_table(f"moral_errors_{m}")["IMP"] for m in ("dependence", "independence")}
 
-    Every name of ``names`` (``IMP<s>`` or ``IMP_<VARIANT>[<s>]``, see
-    :func:`_score_decisions`) gets its exact expected errors at ``sizes``
-    (:func:`_exact_errors`; ``IMP_HALF``'s ties count as half an error, the expectation of
-    a fair coin), compared with the column ``IMP`` of the wide published tables
-    ``published_dependence`` and ``published_independence`` (``n_pairs`` pairs per model;
-    :func:`_exact_agreement`).  Returns :func:`_agreement_by_score`'s table (index
-    ``score``) with a first column ``reading`` describing each variant."""
+
+def _imp_variant_check(names, sizes):
+    """Exact check of readings of IMP (``names``: ``IMP<s>``, ``IMP_T<t>``, ``IMP_<VARIANT>[<s>]``)
+    against the slides' IMP column under each model, at ``sizes`` (``IMP_HALF``'s ties: half
+    an error, a fair coin's expectation): :func:`_agreement_by_score`'s table with a first
+    column ``reading`` (in words)."""
     names, parts, readings = list(names), [], []
     for name in names:
         kind, v = _parse_score(name)
         if kind not in ("IMP", "IMP_VARIANT", "IMP_T"):
             raise ValueError(f"{name!r} is not a reading of IMP")
         half = kind == "IMP_VARIANT" and v[0] == "HALF"
-        parts.append(_exact_errors(sizes, [name], n_pairs=n_pairs, undecided_error=0.5 if half else 1.0))
+        parts.append(_exact_errors(sizes, [name], undecided_error=0.5 if half else 1.0))
         readings.append(f"as stated, s = {v:g}" if kind == "IMP" else
                         f"as stated, threshold {v:g} nats" if kind == "IMP_T" else
                         IMP_VARIANTS[v[0]] + ("" if v[1] == 1.0 else f" (s = {v[1]:g})"))
     exact = pd.concat(parts, ignore_index=True)
-    out = _agreement_by_score([
-        _exact_agreement(pd.DataFrame({n: pub["IMP"] for n in names}, index=pub.index), exact, model)
-        for pub, model in ((published_dependence, "dependence"), (published_independence, "independence"))])
+    out = _agreement_by_score([_exact_agreement(pd.DataFrame({n: pub for n in names}), exact, model)
+                               for model, pub in _published_imp().items()])
     out.insert(0, "reading", out.index.map(dict(zip(names, readings))))
     return out
 
 
-def _imp_threshold_fit(published_dependence, published_independence, sizes, *, n_pairs=10000):
-    """Can a decision threshold on the stated IMP reproduce the published IMP column?
-
-    For each size of ``sizes`` the threshold ``t >= 0`` (nats; dependence iff ``IMP > t``)
-    is chosen, among 0 and the distinct values IMP (``s = 1``) takes on the tables of that
-    size, so that the exact expected errors under *dependence* (the first experiment's
-    priors, ``n_pairs`` pairs per model) come closest to the published count (column
-    ``IMP`` of ``published_dependence``); the expected errors under *independence* at that
-    threshold are then compared with ``published_independence``.  A threshold (or a
-    penalty, or another base of logarithms with a threshold) can explain the column only if
-    both agree.  Returns a DataFrame with index ``size``; columns ``threshold`` (nats),
-    ``dependence_expected``, ``dependence_published``, ``dependence_z``,
-    ``independence_expected``, ``independence_published``, ``independence_z`` (z:
-    published minus expected, in binomial standard errors)."""
-    rows = {}
+def _imp_threshold_fit(sizes, n_pairs=10000):
+    """Can a decision threshold on the stated IMP reproduce the slides' IMP column?  At each
+    size of ``sizes``, the threshold ``t >= 0`` (nats; dependence iff IMP > t; 0 or a value
+    IMP takes) whose exact errors under dependence come closest to the published count, and
+    its errors under independence against the published ones.  Index ``size``; columns
+    ``threshold``, ``{dependence,independence}_{expected,published,z}`` (z in binomial SEs)."""
+    rows, pub = {}, _published_imp()
     for size in sizes:
         T = _all_tables(int(size))
         pdep, pind = _table_probabilities(T)
@@ -767,11 +575,11 @@ def _imp_threshold_fit(published_dependence, published_independence, sizes, *, n
         vs, cum = v[order], np.cumsum(pdep[order])
         k = np.searchsorted(vs, cand + IMP_TIE, side="right")
         err_dep = n_pairs * np.where(k > 0, cum[np.maximum(k - 1, 0)], 0.0)
-        target = float(published_dependence.loc[size, "IMP"])
+        target = float(pub["dependence"].loc[size])
         best = int(np.argmin(np.abs(err_dep - target)))
         t, ed = float(cand[best]), float(err_dep[best])
         ei = float(n_pairs * pind[v > t + IMP_TIE].sum())
-        pub_i = float(published_independence.loc[size, "IMP"])
+        pub_i = float(pub["independence"].loc[size])
         rows[int(size)] = {
             "threshold": t, "dependence_expected": ed, "dependence_published": target,
             "dependence_z": _z(target - ed, _binomial_se(ed, n_pairs)),
@@ -780,49 +588,32 @@ def _imp_threshold_fit(published_dependence, published_independence, sizes, *, n
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("size")
 
 
-def _scan_symmetric_priors(published, alphas, sizes, scores=_DEFAULT_SCORES, *, n_pairs=10000):
-    """Which symmetric Dirichlet prior ``Dir(a, a)`` best explains a published table of
-    total errors (``published``: wide, index size, columns score names).
-
-    For each ``a`` of ``alphas`` every Dirichlet of the simulation (``P_X``, ``P_Y`` and
-    the conditionals) is ``Dir(a, a)``; the published totals are compared with the exact
-    expectations (:func:`_exact_agreement`) at ``sizes`` (small enough to enumerate, e.g.
-    up to 100), for ``scores``, with ``n_pairs`` pairs per model in the published
-    simulation.  Returns a DataFrame with index ``a``; columns ``cells``, ``rms_z``,
-    ``max_abs_z``, ``beyond_3_se``."""
+def _scan_symmetric_priors(alphas, sizes, scores=_DEFAULT_SCORES):
+    """Which Dir(a, a) everywhere (``a`` of ``alphas``) best explains the slides'
+    "Dir(0.5, 0.5)" table of total errors: its cells against the exact expectations
+    (:func:`_exact_agreement`) at ``sizes`` (small enough to enumerate), for ``scores``.
+    Index ``a``; columns ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``."""
+    published = _published_table("moral_errors_dir0505")
     scores = [s for s in scores if s in published.columns]
     decided = {n: (_all_tables(n), _score_decisions(_all_tables(n), scores))
                for n in sizes if n in published.index}
-    rows = {}
-    for a in alphas:
-        rec = []
-        for n, (T, dec) in decided.items():
-            pdep, pind = _table_probabilities(T, (a, a), (a, a), (a, a))
-            for name in scores:
-                for model, p, wrong in (("dependence", pdep, dec[name] != DEPENDENCE),
-                                        ("independence", pind, dec[name] != INDEPENDENCE)):
-                    rate = float(np.clip(p[wrong].sum(), 0.0, 1.0))
-                    rec.append(_expected_row(model, n, name, rate, n_pairs))
-        rows[float(a)] = _agreement_summary(_exact_agreement(published, pd.DataFrame(rec), "total"))
+    rows = {float(a): _agreement_summary(_exact_agreement(published, pd.DataFrame(
+        [r for n, (T, dec) in decided.items()
+         for r in _expected_rows(n, dec, _table_probabilities(T, a), 10000)]), "total"))
+        for a in alphas}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("a")
 
 
-def _scan_prior_odds(published, odds_values, sizes, *, n_pairs=100000):
-    """Which prior odds make BDe (S = 2) reproduce the slides' "PRIOR" column.
-
-    For each odds value ``k`` of ``odds_values`` the decisions of ``BD2_ODDS<k>``
-    (:func:`credal.independence.prior_odds_decision`) are compared exactly, at ``sizes``,
-    with the published error counts under dependence and under independence (the first
-    experiment's priors).  ``published``: the long table ``moral_prior_new`` (columns
-    ``true_model``, ``size`` and ``PRIOR``); ``n_pairs``: pairs per model in the published
-    simulation (100 000 on the slides).  Returns a DataFrame with index ``odds``; columns
-    ``p_dependence`` (= 1/(1+k)), ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``."""
+def _scan_prior_odds(odds_values, sizes):
+    """Which prior odds ``k`` (of ``odds_values``) make BDe (S = 2) reproduce the slides' "PRIOR"
+    column (100 000 pairs per model): ``BD2_ODDS<k>``'s exact errors at ``sizes`` against it
+    under each model.  Index ``odds``; columns ``p_dependence`` (1/(1+k)), ``cells``, ``rms_z``,
+    ``max_abs_z``, ``beyond_3_se``."""
     rows = {}
     for k in odds_values:
         name = f"BD2_ODDS{float(k):g}"
-        ex = _exact_errors(sizes, [name], n_pairs=n_pairs)
-        parts = [_exact_agreement(published[published["true_model"] == model].set_index("size")
-                                  [["PRIOR"]].rename(columns={"PRIOR": name}), ex, model)
+        ex = _exact_errors(sizes, [name], n_pairs=100000)
+        parts = [_exact_agreement(_published_table("moral_prior_new", model, {"PRIOR": name}), ex, model)
                  for model in ("dependence", "independence")]
         rows[float(k)] = {"p_dependence": 1.0 / (1.0 + float(k)),
                           **_agreement_summary(pd.concat(parts, ignore_index=True))}
@@ -846,16 +637,15 @@ def run(*, n_pairs=10000, sizes=(3, 5, 10, 20, 50, 100, 1000, 10000),
         network_S_values=(0.1, 1.0, 10.0), seed=2024):
     """Every simulation, exact expectation, scan and network search of the chapter.
 
-    The defaults are the slides' scale (the notebook's parameters); each simulation has its
-    own seed (``seed``, ``seed + 1``, ...).  ``n_pairs`` distributions per model are drawn
-    at ``sizes`` in the first experiment (``scores`` plus BD2MOD and BD2MOD_CLS), and at
-    ``variant_sizes`` with Dir(2, 2), Dir(0.5, 0.5) and the best-fitting Dir(a, a) (of
-    ``alphas``) everywhere; ``n_pairs_s`` in the effect-of-S study (``s_scores``, NEW and
-    ``BD2_ODDS<prior_odds>``).  Exact expectations at ``exact_sizes``: the eight scores,
-    ``s_scores``, the readings of IMP (``imp_variants``, with ``IMP1`` and ``IMP_SWAP``)
-    and the prior odds ``odds_values``.  The BDeu search: ``network_repeats`` samples of
-    ``network_cases`` cases of ``network_vars`` independent variables, with
-    ``S = network_S`` and with each of ``network_S_values`` on the same samples.
+    Defaults: the slides' scale (the notebook's parameters); each simulation has its own
+    seed (``seed``, ``seed + 1``, ...).  ``n_pairs`` distributions per model at ``sizes`` in
+    the first experiment (``scores``, BD2MOD, BD2MOD_CLS) and at ``variant_sizes`` with
+    Dir(2, 2), Dir(0.5, 0.5) and the best-fitting Dir(a, a) (of ``alphas``) everywhere;
+    ``n_pairs_s`` in the effect-of-S study (``s_scores``, NEW, ``BD2_ODDS<prior_odds>``).
+    Exact expectations at ``exact_sizes``: ``scores``, ``s_scores``, the readings of IMP
+    (``imp_variants``, with ``IMP1``, ``IMP_SWAP``), the prior odds ``odds_values``.  BDeu
+    search: ``network_repeats`` samples of ``network_cases`` cases of ``network_vars``
+    independent variables, with ``S = network_S`` and each of ``network_S_values``.
 
     Returns
     -------
@@ -867,30 +657,22 @@ def run(*, n_pairs=10000, sizes=(3, 5, 10, 20, 50, 100, 1000, 10000),
         ``network_runs``, ``network_first`` (:func:`_learn_from_independent_data`),
         ``network_by_S`` (:func:`_learned_networks_by_S`); ``settings`` (the parameters).
     """
-    settings = dict(locals())
-    scores, prior_score = list(scores), f"BD2_ODDS{prior_odds:g}"
-    pub_dep, pub_ind = (_published_table(f"moral_errors_{m}") for m in ("dependence", "independence"))
-    scan = _scan_symmetric_priors(_published_table("moral_errors_dir0505"), alphas, exact_sizes, scores)
+    settings, scores, sim = dict(locals()), list(scores), _simulate_independence
+    scan = _scan_symmetric_priors(alphas, exact_sizes, scores)
     best_a = float(scan["rms_z"].idxmin())
-    imp_names = list(dict.fromkeys(["IMP1", "IMP_SWAP", *imp_variants]))
-    runs, first, _ = _learn_from_independent_data(network_vars, network_cases, S=network_S,
-                                                  n_repeats=network_repeats, random_state=seed)
-    sim = _simulate_independence
-
-    def same_prior(a, k):
-        return sim(variant_sizes, n_pairs, prior_x=(a, a), prior_y=(a, a), prior_y_given_x=(a, a),
-                   scores=scores, random_state=seed + k)
+    runs, first = _learn_from_independent_data(network_vars, network_cases, S=network_S,
+                                               n_repeats=network_repeats, random_state=seed)
     return {
         "exp1": sim(sizes, n_pairs, scores=scores + ["BD2MOD", "BD2MOD_CLS"], random_state=seed),
-        "exp22": same_prior(2.0, 1), "exp05": same_prior(0.5, 2), "exp025": same_prior(best_a, 3),
-        "expS": sim(variant_sizes, n_pairs_s, scores=list(s_scores) + ["NEW", prior_score],
+        **{k: sim(variant_sizes, n_pairs, a=a, scores=scores, random_state=seed + i)
+           for i, (k, a) in enumerate((("exp22", 2.0), ("exp05", 0.5), ("exp025", best_a)), 1)},
+        "expS": sim(variant_sizes, n_pairs_s, scores=[*s_scores, "NEW", f"BD2_ODDS{prior_odds:g}"],
                     random_state=seed + 4),
         "exact1": _exact_errors(exact_sizes, scores),
         "exactS": _exact_errors(exact_sizes, s_scores, n_pairs=100000),
-        "imp_check": _imp_variant_check(pub_dep, pub_ind, imp_names, exact_sizes),
-        "imp_thr": _imp_threshold_fit(pub_dep, pub_ind, exact_sizes),
-        "scan": scan, "best_a": best_a,
-        "odds_scan": _scan_prior_odds(datasets.published("moral_prior_new"), odds_values, exact_sizes),
+        "imp_check": _imp_variant_check(dict.fromkeys(["IMP1", "IMP_SWAP", *imp_variants]), exact_sizes),
+        "imp_thr": _imp_threshold_fit(exact_sizes), "scan": scan, "best_a": best_a,
+        "odds_scan": _scan_prior_odds(odds_values, exact_sizes),
         "network_runs": runs, "network_first": first,
         "network_by_S": _learned_networks_by_S(network_S_values, network_vars, network_cases,
                                                n_repeats=network_repeats, random_state=seed),
@@ -912,78 +694,62 @@ def tables(results):
     Returns
     -------
     dict of str -> DataFrame
-        Keyed by the file name under ``results/independence-scores/``: the comparisons
-        with the slides (:func:`_compare_with_published`: ``errors_{dependence,
-        independence,total}``, ``kl_*``, ``loglik_dir22``, ``errors_dir0505_as_stated``,
-        ``errors_dir0505_read_as_best_a``, ``effect_of_S_*``, ``bd2mod_*``,
-        ``imprecise_score_*``); the exact checks (:func:`_agreement_by_score`:
-        ``exact_check_errors``, ``exact_check_effect_of_S``; ``exact_check_imp_variants``,
-        ``imp_threshold_fit``, ``dir0505_prior_scan``, ``prior_odds_scan``); our
-        ``loglik_dir0505_ours``; ``network_summary`` and ``network_by_S`` (rounded to two
-        decimals); and, for the numbers of the text, ``network_runs`` and ``settings``
-        (the run's parameters, one row each, column ``value``).
+        Keyed by the file name under ``results/independence-scores/``: the comparisons with
+        the slides (:func:`_compare_with_published`: ``errors_{dependence,independence,
+        total}``, ``kl_*``, ``loglik_dir22``, ``errors_dir0505_{as_stated,read_as_best_a}``,
+        ``effect_of_S_*``, ``bd2mod_*``, ``imprecise_score_*``); the exact checks and scans
+        (``exact_check_{errors,effect_of_S,imp_variants}``, ``imp_threshold_fit``,
+        ``dir0505_prior_scan``, ``prior_odds_scan``); ``loglik_dir0505_ours``;
+        ``network_summary``, ``network_by_S`` (two decimals); and for the text
+        ``network_runs`` and ``settings`` (the run's parameters, column ``value``).
     """
-    r, cmp = results, _compare_with_published
-    exp1, expS = r["exp1"], r["expS"]
-    models = ("dependence", "independence", "total")
-    t = {f"errors_{m}": cmp(exp1, _published_table(f"moral_errors_{m}"), true_model=m) for m in models}
+    r, cmp, models = results, _compare_with_published, ("dependence", "independence", "total")
+    exp1, expS, pub05 = r["exp1"], r["expS"], _published_table("moral_errors_dir0505")
+    pubS = {m: _published_table(f"moral_effect_of_S_{m}", rename=lambda c: "BD" + c[2:]) for m in models[:2]}
+    names_new = {"BDe_S2": "BD2", "PRIOR": f"BD2_ODDS{r['settings']['prior_odds']:g}"}
+    t = {}
+    for m in models:
+        t[f"errors_{m}"] = cmp(exp1, _published_table(f"moral_errors_{m}"), true_model=m)
+        t[f"kl_{m}"] = cmp(exp1, _published_table(f"moral_kl_{m}"), what="losses", true_model=m)
+    for m in models[:2]:
+        t[f"effect_of_S_{m}"] = cmp(expS, pubS[m], true_model=m, n_pairs_published=100000)
+        t[f"imprecise_score_{m}"] = cmp(expS, _published_table("moral_prior_new", m, names_new),
+                                        true_model=m, n_pairs_published=100000)
     t["exact_check_errors"] = _agreement_by_score([
         _exact_agreement(_published_table(f"moral_errors_{m}"), r["exact1"], m) for m in models[:2]])
-    t["exact_check_imp_variants"], t["imp_threshold_fit"] = r["imp_check"], r["imp_thr"]
-    for m in models:
-        t[f"kl_{m}"] = cmp(exp1, _published_table(f"moral_kl_{m}"), what="losses", true_model=m,
-                           value="kl_joint")
+    t["exact_check_effect_of_S"] = _agreement_by_score([_exact_agreement(pubS[m], r["exactS"], m)
+                                                        for m in models[:2]])
     t["loglik_dir22"] = cmp(r["exp22"], _published_table("moral_expected_loglik_dir22"),
                             what="losses", true_model="total", value="joint_log_loss")
-    pub05 = _published_table("moral_errors_dir0505")
     t["errors_dir0505_as_stated"] = cmp(r["exp05"], pub05, true_model="total")
-    t["dir0505_prior_scan"] = r["scan"]
     t["errors_dir0505_read_as_best_a"] = cmp(r["exp025"], pub05, true_model="total")
     t["loglik_dir0505_ours"] = r["exp05"].wide("losses", "total", "joint_log_loss").round(4)
-    pubS = {m: _published_table(f"moral_effect_of_S_{m}", rename=lambda c: "BD" + c[2:])
-            for m in models[:2]}
-    for m in ("independence", "dependence"):
-        t[f"effect_of_S_{m}"] = cmp(expS, pubS[m], true_model=m, n_pairs_published=100000)
-    exactS = r["exactS"]
-    t["exact_check_effect_of_S"] = _agreement_by_score([_exact_agreement(pubS[m], exactS, m)
-                                                        for m in models[:2]])
     t["bd2mod_estimation"] = cmp(exp1, _published_table("moral_bd2mod_estimation"), what="losses",
                                  true_model="total", value="joint_log_loss")
     t["bd2mod_classification"] = cmp(
         exp1, _published_table("moral_bd2mod_classification", rename={"BD2MOD": "BD2MOD_CLS"}),
         what="losses", true_model="total", value="conditional_log_loss")
-    t["prior_odds_scan"] = r["odds_scan"]
-    names_new = {"BDe_S2": "BD2", "PRIOR": f"BD2_ODDS{r['settings']['prior_odds']:g}"}
-    for m in ("independence", "dependence"):
-        t[f"imprecise_score_{m}"] = cmp(expS, _published_table("moral_prior_new", m, names_new),
-                                        true_model=m, n_pairs_published=100000)
-    t["network_summary"] = _summarise_learned_networks(r["network_runs"]).round(2)
-    t["network_by_S"] = r["network_by_S"].round(2)
-    t["network_runs"] = r["network_runs"]
-    t["settings"] = pd.DataFrame({"value": pd.Series(r["settings"], dtype=object)})
+    t.update(exact_check_imp_variants=r["imp_check"], imp_threshold_fit=r["imp_thr"],
+             dir0505_prior_scan=r["scan"], prior_odds_scan=r["odds_scan"],
+             network_summary=_summarise_learned_networks(r["network_runs"]).round(2),
+             network_by_S=r["network_by_S"].round(2), network_runs=r["network_runs"],
+             settings=pd.DataFrame({"value": pd.Series(r["settings"], dtype=object)}))
     return t
 
 
 # ------------------------------------------------------------ the numbers of the text
 
 
-def _summary(comparison, z_flag=3.0):
-    """Counts for the text of one comparison (:func:`_compare_with_published`): ``cells``,
-    ``beyond`` (cells with ``|z| > z_flag``), ``max_abs_z`` and ``flagged``
-    (comma-separated ``score@size`` of the cells beyond)."""
-    z = np.abs(comparison["z"].to_numpy(dtype=float))
-    bad = comparison[z > z_flag]
-    return {"cells": int(len(z)), "beyond": int(len(bad)),
-            "max_abs_z": float(np.max(z)) if len(z) else 0.0,
-            "flagged": ", ".join(f"{s}@{n}" for s, n in zip(bad["score"], bad["size"]))}
-
-
-def _sums(t, keys):
-    """``beyond``, ``cells``, the largest ``|z|`` and the flagged cells (or "none") of
-    several comparisons together."""
-    s = [_summary(t[k]) for k in keys]
-    return (sum(x["beyond"] for x in s), sum(x["cells"] for x in s),
-            max(x["max_abs_z"] for x in s), ", ".join(x["flagged"] for x in s if x["flagged"]) or "none")
+def _summary(t, prefix, *keys, digits=1):
+    """Counts for the text of the comparisons ``t[key]`` together, named ``<prefix>_beyond``
+    (cells with |z| > 3), ``<prefix>_cells``, ``<prefix>_maxz`` (the largest |z|, ``digits``
+    decimals) and ``<prefix>_flagged`` (``score@size`` of the cells beyond, or "none")."""
+    c = pd.concat([t[k] for k in keys])
+    z = np.abs(c["z"].to_numpy(dtype=float))
+    bad = c[z > 3.0]
+    return {f"{prefix}_beyond": len(bad), f"{prefix}_cells": len(z),
+            f"{prefix}_maxz": f"{float(np.max(z)) if len(z) else 0.0:.{digits}f}",
+            f"{prefix}_flagged": ", ".join(f"{s}@{n}" for s, n in zip(bad["score"], bad["size"])) or "none"}
 
 
 def _best(comparison, size, worst=False):
@@ -1014,24 +780,19 @@ def numbers(tables):
 
 
 def _numbers_errors(t, s):
-    sd, si, st = (_summary(t[f"errors_{m}"]) for m in ("dependence", "independence", "total"))
     tot = t["errors_total"]
-    best = [_best(tot, n) for n in dict.fromkeys(tot["size"])]
-    kl_beyond, _, _, kl_flagged = _sums(t, ("kl_dependence", "kl_independence", "kl_total"))
-    keys = ("errors_dependence", "errors_independence", "kl_dependence", "kl_independence",
-            "loglik_dir22", "effect_of_S_independence", "effect_of_S_dependence",
-            "bd2mod_estimation", "bd2mod_classification", "imprecise_score_independence",
-            "imprecise_score_dependence")
-    cells = pd.concat([t[k] for k in keys])
+    keys = ("errors_dependence", "errors_independence", "kl_dependence", "kl_independence", "loglik_dir22",
+            "effect_of_S_independence", "effect_of_S_dependence", "bd2mod_estimation",
+            "bd2mod_classification", "imprecise_score_independence", "imprecise_score_dependence")
     return {"n_pairs": f"{s['n_pairs']:,}".replace(",", " "),
             "n_pairs_s": f"{s['n_pairs_s']:,}".replace(",", " "),
             "largest_size": f"{max(s['sizes']):,}".replace(",", " "),
-            "errdep_beyond": sd["beyond"], "errdep_flagged": sd["flagged"] or "none",
-            "errind_beyond": si["beyond"], "errind_flagged": si["flagged"] or "none",
-            "errtot_beyond": st["beyond"], "err_cells": sd["cells"],
-            "bd2_best_sizes": best.count("BD2"), "n_sizes": len(s["sizes"]),
-            "kl_flagged": kl_flagged, "kl_beyond": kl_beyond,
-            "cells_beyond": int((cells["z"].abs() > 3).sum()), "cells_total": len(cells)}
+            **_summary(t, "errdep", "errors_dependence"), **_summary(t, "errind", "errors_independence"),
+            **_summary(t, "errtot", "errors_total"), "err_cells": len(t["errors_dependence"]),
+            **_summary(t, "kl", "kl_dependence", "kl_independence", "kl_total"),
+            "bd2_best_sizes": [_best(tot, n) for n in dict.fromkeys(tot["size"])].count("BD2"),
+            "n_sizes": len(s["sizes"]), **_summary(t, "cells", *keys),
+            "cells_total": sum(len(t[k]) for k in keys)}
 
 
 def _numbers_imp(t, s):
@@ -1054,50 +815,38 @@ def _numbers_imp(t, s):
 
 
 def _numbers_variants(t, s):
-    s22, s05, s025 = (_summary(t[k]) for k in ("loglik_dir22", "errors_dir0505_as_stated",
-                                                "errors_dir0505_read_as_best_a"))
     scan, odds, exS = t["dir0505_prior_scan"], t["prior_odds_scan"], t["exact_check_effect_of_S"]
     a, k, largest = float(scan["rms_z"].idxmin()), odds["rms_z"].idxmin(), max(s["variant_sizes"])
-    effS = _sums(t, ("effect_of_S_independence", "effect_of_S_dependence"))
-    new = _sums(t, ("imprecise_score_independence", "imprecise_score_dependence"))
-    return {"ll22_beyond": s22["beyond"], "ll22_maxz": f"{s22['max_abs_z']:.1f}",
-            "e05_beyond": s05["beyond"], "e05_cells": s05["cells"],
-            "e05_maxz": f"{s05['max_abs_z']:.0f}", "best_a": f"{a:g}", "best_a_sum": f"{2 * a:g}",
-            "best_a_rms": f"{scan['rms_z'].min():.2f}",
+    return {**_summary(t, "ll22", "loglik_dir22"), **_summary(t, "e05", "errors_dir0505_as_stated", digits=0),
+            "best_a": f"{a:g}", "best_a_sum": f"{2 * a:g}", "best_a_rms": f"{scan['rms_z'].min():.2f}",
             "best_a_max": f"{scan.loc[a, 'max_abs_z']:.1f}",
-            "e025_beyond": s025["beyond"], "e025_maxz": f"{s025['max_abs_z']:.1f}",
+            **_summary(t, "e025", "errors_dir0505_read_as_best_a"),
             "e025_best": _best(t["errors_dir0505_read_as_best_a"], largest),
             "e025_worst": _best(t["errors_dir0505_read_as_best_a"], largest, worst=True),
-            "max_variant_size": largest, "effS_beyond": effS[0], "effS_cells": effS[1],
-            "effS_flagged": effS[3], "exactS_max": f"{exS['max_abs_z'].max():.1f}",
-            "exactS_worst": exS["max_abs_z"].idxmax(),
-            "mod_maxz": f"{_sums(t, ('bd2mod_estimation', 'bd2mod_classification'))[2]:.1f}",
+            "max_variant_size": largest,
+            **_summary(t, "effS", "effect_of_S_independence", "effect_of_S_dependence"),
+            "exactS_max": f"{exS['max_abs_z'].max():.1f}", "exactS_worst": exS["max_abs_z"].idxmax(),
+            **_summary(t, "mod", "bd2mod_estimation", "bd2mod_classification"),
             "best_odds": f"{k:g}", "best_odds_p": f"1/{1 + k:g}",
             "best_odds_rms": f"{odds['rms_z'].min():.2f}", "prior_odds": f"{s['prior_odds']:g}",
-            "new_beyond": new[0], "new_maxz": f"{new[2]:.1f}"}
+            **_summary(t, "new", "imprecise_score_independence", "imprecise_score_dependence")}
 
 
 def _numbers_network(t, s):
     net, runs = t["network_summary"], t["network_runs"]
     first = runs[runs["repeat"] == 0]
-    mean_se = {k: f"{net.loc[k, 'mean']:.1f} ± {net.loc[k, 'se']:.1f}"
-               for k in ("arcs", "isolated variables")}
+    mean_se = {k: f"{net.loc[k, 'mean']:.1f} ± {net.loc[k, 'se']:.1f}" for k in ("arcs", "isolated variables")}
     return {"network_S": f"{s['network_S']:g}", "net_repeats": s["network_repeats"],
-            "net_first_arcs": int(first["n_arcs"].item()),
-            "net_first_iso": int(first["n_isolated"].item()),
+            "net_first_arcs": int(first["n_arcs"].item()), "net_first_iso": int(first["n_isolated"].item()),
             "net_arcs": mean_se["arcs"], "net_iso": mean_se["isolated variables"],
             "net_same": f"{100 * t['network_by_S']['same_skeleton'].min():.0f}"}
 
 
 # ------------------------------------------ headline rows for the reproduction report
 #
-# Tolerances: three standard errors of the difference as the chapter computes them
-# (:func:`_compare_with_published`: our Monte-Carlo SE combined with the published value's
-# own, estimated from ours, plus the rounding of the printed digits for means); sums over
-# the two true models combine the two in quadrature (the models are simulated
-# independently).  For the network, whose published value is one sample, three times the
-# spread of one sample (sample SD, combined with the SE of our mean).  The notes say so in
-# words, so a row's tolerance is its value alone (see :class:`_Row`).
+# Tolerances: 3 SE of the difference as :func:`_compare_with_published` computes them (sums
+# over the two models: in quadrature); for the network (one published sample), 3 x the spread
+# of one sample combined with the SE of our mean.  The notes say so (``describe=False``).
 
 _SIZE, _SMALL, _LARGE = 100, 10, 1000  # the sample sizes of the headline rows
 _PRIOR_SCORE = "BD2_ODDS5"  # the slides' PRIOR column, as the chapter identifies it
@@ -1111,18 +860,14 @@ _row = functools.partial(Headline, describe=False)
 
 
 def _cells(t, keys, size, score):
-    """``(ours, published, se_difference)`` of one cell of the comparisons ``keys``, summed
-    over them (SEs in quadrature), or None when a size or score was not run."""
-    cells = []
-    for k in keys:
-        m = t[k][(t[k]["size"] == size) & (t[k]["score"] == score)]
-        if m.empty:
-            return None
-        cells.append([float(m[c].iloc[0]) for c in ("ours", "published", "se_difference")])
-    if len(cells) == 1:
-        return tuple(cells[0])
-    (oi, pi, si), (od, pd_, sd) = cells
-    return oi + od, pi + pd_, float(np.hypot(si, sd))
+    """``(ours, published, se_difference)`` of one cell of the comparison ``keys`` (or the sum
+    of two, SEs in quadrature), or None when a size or score was not run."""
+    cells = [t[k][(t[k]["size"] == size) & (t[k]["score"] == score)]
+             for k in ((keys,) if isinstance(keys, str) else keys)]
+    if any(m.empty for m in cells):
+        return None
+    o, p, s = ([float(m[c].iloc[0]) for m in cells] for c in ("ours", "published", "se_difference"))
+    return (o[0], p[0], s[0]) if len(cells) == 1 else (o[0] + o[1], p[0] + p[1], float(np.hypot(*s)))
 
 
 def _reading(cell, why="", note=""):
@@ -1136,18 +881,18 @@ def _reading(cell, why="", note=""):
 def _cell(keys, size, score, why=""):
     """Reader of one cell of a comparison (or the sum of two), None when it was not run."""
     def read(t):
-        cell = _cells(t, (keys,) if isinstance(keys, str) else keys, size, score)
+        cell = _cells(t, keys, size, score)
         return None if cell is None else _reading(cell, why=why)
     return read
 
 
 def _dir05(t):
     """BD2 under Dir(0.5, 0.5) as stated; the note gives the best-fitting prior's result."""
-    cell = _cells(t, ("errors_dir0505_as_stated",), _SIZE, "BD2")
+    cell = _cells(t, "errors_dir0505_as_stated", _SIZE, "BD2")
     if cell is None:
         return None
     why = "the slides' table is not reproduced under the prior they state"
-    alt = _cells(t, ("errors_dir0505_read_as_best_a",), _SIZE, "BD2")
+    alt = _cells(t, "errors_dir0505_read_as_best_a", _SIZE, "BD2")
     if alt is not None:
         a = float(t["dir0505_prior_scan"]["rms_z"].idxmin())
         ok = "within" if abs(alt[0] - alt[1]) <= 3 * alt[2] else "not within"
@@ -1267,148 +1012,132 @@ def _size_label(n):
 
 
 def _panel_args(comparisons, titles):
-    """The figures' panels: one comparison table each (at least one), and a title
-    each (empty by default)."""
+    """The figures' panels: one comparison table each (at least one), and a title each."""
     comparisons = list(comparisons)
-    if not comparisons:
-        raise ValueError("need at least one comparison table")
     titles = list(titles) if titles is not None else [""] * len(comparisons)
-    if len(titles) != len(comparisons):
-        raise ValueError(f"need {len(comparisons)} titles; got {len(titles)}")
+    if not comparisons or len(titles) != len(comparisons):
+        raise ValueError(f"need a comparison table or more, and one title each; got {len(titles)} titles")
     return comparisons, titles
 
 
-def zscore_heatmap(comparisons, titles=None, *, z_flag=3.0, zmax=5.0, xlabel="sample size N"):
+_Z_FLAG, _ZMAX = 3.0, 5.0  # the heat maps' framed cells and colour range
+
+
+def zscore_heatmap(comparisons, titles=None):
     """z-scores of ours against the published values: one cell per score and size.
 
-    Each cell is coloured by ``z = (ours - published) / SE of the difference``
-    (clipped to ``±zmax``; blue: ours lower, red: ours higher) and annotated with it;
-    cells beyond ``z_flag`` are outlined and printed in bold.  At most two panels per
-    row, sized to the book's text column.
-
-    Parameters
-    ----------
-    comparisons : sequence of DataFrame
-        One panel each: output of :func:`_compare_with_published` or
-        :func:`_exact_agreement` (columns ``size, score, z``).
-    titles : sequence of str, optional
-    z_flag, zmax : float
-    xlabel : str
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    import matplotlib.pyplot as plt
-    from matplotlib.colors import Normalize
-    from matplotlib.patches import Rectangle
-
-    comparisons, titles = _panel_args(comparisons, titles)
-    for comp in comparisons:
-        if not {"size", "score", "z"} <= set(comp.columns) or comp.empty:
-            raise ValueError("each comparison needs rows with columns size, score and z")
-    ncol = min(2, len(comparisons))
-    nrow = -(-len(comparisons) // ncol)
-    n_scores = max(comp["score"].nunique() for comp in comparisons)
-    width = TEXT_WIDTH if ncol == 2 else min(TEXT_WIDTH, 1.6 + 0.55 * comparisons[0]["size"].nunique())
-    height = nrow * (0.8 + 0.3 * n_scores) + 0.7
-    fig, axes = plt.subplots(nrow, ncol, figsize=(width, height), squeeze=False, constrained_layout=True)
-    norm = Normalize(-zmax, zmax)
-    cmap = plt.get_cmap("RdBu_r")
-    image = None
-    for ax, comp, title in zip(axes.flat, comparisons, titles):
-        sizes = sorted(comp["size"].unique())
-        scores = list(dict.fromkeys(comp["score"]))
-        grid = comp.pivot_table(index="score", columns="size", values="z", aggfunc="first", dropna=False)
-        grid = grid.reindex(index=scores, columns=sizes)
-        z = grid.to_numpy(dtype=float)
-        image = ax.imshow(np.clip(np.nan_to_num(z, nan=0.0), -zmax, zmax), cmap=cmap, norm=norm,
-                          aspect="auto")
-        for i, j in itertools.product(range(len(scores)), range(len(sizes))):
-            v = z[i, j]
-            if np.isnan(v):
-                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, color="white", zorder=2))
-                continue
-            beyond = abs(v) > z_flag
-            dark = abs(np.clip(v, -zmax, zmax)) > 0.6 * zmax
-            ax.text(j, i, _fmt_z(v), ha="center", va="center", fontsize=9, zorder=3,
-                    color="white" if dark else "black", fontweight="bold" if beyond else "normal")
-            if beyond:
-                ax.add_patch(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, lw=1.2,
-                                       color="black", zorder=3))
-        ax.set_xticks(range(len(sizes)), [_size_label(s) for s in sizes])
-        ax.set_yticks(range(len(scores)), scores)
-        ax.tick_params(length=0)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel("score")
-        ax.set_title(title, fontsize=10)
-        for side in ax.spines.values():
-            side.set_visible(False)
-    for ax in list(axes.flat)[len(comparisons):]:
-        ax.set_visible(False)
-    bar = fig.colorbar(image, ax=axes, orientation="horizontal", shrink=0.6, aspect=40,
-                       location="bottom", extend="both")
-    bar.set_label(f"z = (ours − published) / SE of the difference; framed: |z| > {z_flag:g}")
-    return fig
-
-
-_COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
-            "tab:pink", "tab:gray", "tab:olive", "tab:cyan"]
-
-
-def _subplots(n, figsize):
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, n, figsize=figsize, constrained_layout=True, squeeze=False)
-    return fig, axes[0]
-
-
-def score_errors_figure(comparisons, titles=None, ylabel="errors (of 10 000 pairs)"):
-    """Errors of each score against the sample size: ours (lines) and the slides' (markers).
+    Each cell is coloured by ``z = (ours - published) / SE of the difference`` (clipped to
+    ±5; blue: ours lower, red: ours higher) and annotated with it; cells beyond 3 are
+    outlined and printed in bold.  At most two panels per row, sized to the book's text
+    column.
 
     Parameters
     ----------
     comparisons : sequence of DataFrame
         One panel each: a comparison table of :func:`tables` (output of
-        :func:`_compare_with_published`; columns ``size, score, ours, ours_se, published``).
+        :func:`_compare_with_published` or :func:`_exact_agreement`; columns ``size, score, z``).
     titles : sequence of str, optional
-        Panel titles.
-    ylabel : str
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    return _lines_figure(comparisons, titles, ylabel, 4.4, "size", "score",
+    import matplotlib.pyplot as plt
+
+    comparisons, titles = _panel_args(comparisons, titles)
+    if any(comp.empty or not {"size", "score", "z"} <= set(comp.columns) for comp in comparisons):
+        raise ValueError("each comparison needs rows with columns size, score and z")
+    ncol, nrow = min(2, len(comparisons)), -(-len(comparisons) // 2)
+    n_scores = max(comp["score"].nunique() for comp in comparisons)
+    width = TEXT_WIDTH if ncol == 2 else min(TEXT_WIDTH, 1.6 + 0.55 * comparisons[0]["size"].nunique())
+    fig, axes = plt.subplots(nrow, ncol, figsize=(width, nrow * (0.8 + 0.3 * n_scores) + 0.7),
+                             squeeze=False, constrained_layout=True)
+    for ax, comp, title in zip(axes.flat, comparisons, titles):
+        image = _heatmap_panel(ax, comp, title)
+    for ax in list(axes.flat)[len(comparisons):]:
+        ax.set_visible(False)
+    bar = fig.colorbar(image, ax=axes, orientation="horizontal", shrink=0.6, aspect=40,
+                       location="bottom", extend="both")
+    bar.set_label(f"z = (ours − published) / SE of the difference; framed: |z| > {_Z_FLAG:g}")
+    return fig
+
+
+def _heatmap_panel(ax, comp, title):
+    """One panel of :func:`zscore_heatmap` (scores down, sizes across); returns its image."""
+    from matplotlib.colors import Normalize
+    from matplotlib.patches import Rectangle
+
+    sizes, scores = sorted(comp["size"].unique()), list(dict.fromkeys(comp["score"]))
+    grid = comp.pivot_table(index="score", columns="size", values="z", aggfunc="first", dropna=False)
+    z = grid.reindex(index=scores, columns=sizes).to_numpy(dtype=float)
+    image = ax.imshow(np.clip(np.nan_to_num(z, nan=0.0), -_ZMAX, _ZMAX), cmap="RdBu_r",
+                      norm=Normalize(-_ZMAX, _ZMAX), aspect="auto")
+    for i, j in itertools.product(range(len(scores)), range(len(sizes))):
+        v = z[i, j]
+        if np.isnan(v):
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, color="white", zorder=2))
+            continue
+        beyond, dark = abs(v) > _Z_FLAG, abs(np.clip(v, -_ZMAX, _ZMAX)) > 0.6 * _ZMAX
+        ax.text(j, i, _fmt_z(v), ha="center", va="center", fontsize=9, zorder=3,
+                color="white" if dark else "black", fontweight="bold" if beyond else "normal")
+        if beyond:
+            ax.add_patch(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, lw=1.2,
+                                   color="black", zorder=3))
+    ax.set_xticks(range(len(sizes)), [_size_label(s) for s in sizes])
+    ax.set_yticks(range(len(scores)), scores)
+    ax.tick_params(length=0)
+    ax.set(xlabel="sample size N", ylabel="score")
+    ax.set_title(title, fontsize=10)
+    ax.spines[:].set_visible(False)
+    return image
+
+
+def score_errors_figure(comparisons, titles=None):
+    """Errors of each score against the sample size: ours (lines) and the slides' (markers).
+
+    Parameters
+    ----------
+    comparisons : sequence of DataFrame
+        One panel each: a comparison table of errors of :func:`tables` (output of
+        :func:`_compare_with_published`; columns ``size, score, ours, ours_se, published``).
+    titles : sequence of str, optional
+        Panel titles.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    return _lines_figure(comparisons, titles, "errors (of 10 000 pairs)", 4.4, "size", "score",
                          "sample size N (log scale)", str)
 
 
 def _lines_figure(comparisons, titles, ylabel, height, x, group, xlabel, label):
     """Ours (lines, ± 2 SE) and the slides' values (open circles) against ``x``, one line
     per value of ``group`` (sizes in increasing order, scores in order of appearance)."""
+    import matplotlib.pyplot as plt
+
     comparisons, titles = _panel_args(comparisons, titles)
-    fig, axes = _subplots(len(comparisons), (TEXT_WIDTH, height))
-    for ax, comp, title in zip(axes, comparisons, titles):
+    fig, axes = plt.subplots(1, len(comparisons), figsize=(TEXT_WIDTH, height), constrained_layout=True,
+                             squeeze=False)
+    for ax, comp, title in zip(axes[0], comparisons, titles):
         groups = sorted(comp[group].unique()) if group == "size" else list(dict.fromkeys(comp[group]))
-        for g, col in zip(groups, _COLOURS * (len(groups) // len(_COLOURS) + 1)):
-            c = comp[comp[group] == g].sort_values(x)
+        for i, g in enumerate(groups):
+            c, col = comp[comp[group] == g].sort_values(x), plt.get_cmap("tab10")(i % 10)
             ax.errorbar(c[x], c["ours"], yerr=2 * c["ours_se"], color=col, lw=1.3, capsize=2,
                         label=label(g))
             ax.plot(c[x], c["published"], ls="none", marker="o", mfc="none", color=col, ms=5)
-        ax.set_xscale("log")
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
+        ax.set(xscale="log", xlabel=xlabel, ylabel=ylabel)
         ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3)
-    axes[-1].plot([], [], ls="none", marker="o", mfc="none", color="k", label="slides")
-    handles, labels = axes[-1].get_legend_handles_labels()
+    axes[0, -1].plot([], [], ls="none", marker="o", mfc="none", color="k", label="slides")
+    handles, labels = axes[0, -1].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", frameon=False, fontsize=9,
                ncol=min(6, len(labels)), title="lines: ours (± 2 SE); circles: the slides",
                title_fontsize=9)
     return fig
 
 
-def effect_of_s_figure(comparisons, titles=None, ylabel="errors (of 100 000 pairs)"):
+def effect_of_s_figure(comparisons, titles=None):
     """Errors of BDe against its equivalent sample size S, one line per sample size.
 
     Parameters
@@ -1416,32 +1145,27 @@ def effect_of_s_figure(comparisons, titles=None, ylabel="errors (of 100 000 pair
     comparisons : sequence of DataFrame
         One panel each: an effect-of-S table of :func:`tables` (output of
         :func:`_compare_with_published`) whose ``score`` column holds BDe scores named
-        ``BD<S>`` (or ``S_<S>``).
+        ``BD<S>``.
     titles : sequence of str, optional
-    ylabel : str
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    comparisons = [c.assign(S=[float(str(s).replace("S_", "").replace("BD", "")) for s in c["score"]])
-                   for c in comparisons]
-    return _lines_figure(comparisons, titles, ylabel, 4.2, "S", "size",
+    comparisons = [c.assign(S=[float(str(s)[2:]) for s in c["score"]]) for c in comparisons]
+    return _lines_figure(comparisons, titles, "errors (of 100 000 pairs)", 4.2, "S", "size",
                          "equivalent sample size S (log scale)", lambda n: f"N = {n}")
 
 
-def network_figure(parents, names=None, title="", ax=None):
-    """A directed graph drawn with its nodes on a circle (matplotlib only).
+def network_figure(parents, title=""):
+    """A directed graph drawn with its nodes (``X1``, ``X2``, ...) on a circle.
 
     Parameters
     ----------
     parents : sequence of sequences of int
         ``parents[j]``: the parents of node ``j`` (e.g.
         :attr:`credal.structure.StructureResult.parents`).
-    names : sequence of str, optional
-        Node labels (default ``X1``, ``X2``, ...).
     title : str
-    ax : matplotlib Axes, optional
 
     Returns
     -------
@@ -1454,27 +1178,21 @@ def network_figure(parents, names=None, title="", ax=None):
     n = len(parents)
     if n == 0:
         raise ValueError("the graph has no node")
-    names = list(names) if names is not None else [f"X{j + 1}" for j in range(n)]
-    if len(names) != n:
-        raise ValueError(f"need {n} names; got {len(names)}")
-    fig, ax = new_axes(ax, (4.2, 4.4))
+    fig, ax = new_axes(None, (4.2, 4.4))
     angle = np.pi / 2 - 2 * np.pi * np.arange(n) / n
     xy = np.column_stack([np.cos(angle), np.sin(angle)])
     edges = [(u, v) for v, ps in enumerate(parents) for u in ps]
     touched = {x for e in edges for x in e}
     for u, v in edges:
-        arrow = FancyArrowPatch(xy[u], xy[v], arrowstyle="-|>", mutation_scale=11, lw=0.9,
-                                color="tab:blue", alpha=0.75, shrinkA=14, shrinkB=14,
-                                connectionstyle="arc3,rad=0.06")
-        ax.add_patch(arrow)
+        ax.add_patch(FancyArrowPatch(xy[u], xy[v], arrowstyle="-|>", mutation_scale=11, lw=0.9,
+                                     color="tab:blue", alpha=0.75, shrinkA=14, shrinkB=14,
+                                     connectionstyle="arc3,rad=0.06"))
     for j in range(n):
         iso = j not in touched
         ax.scatter(*xy[j], s=520, color="lightgrey" if iso else "white",
                    edgecolor="grey" if iso else "tab:blue", zorder=3, lw=1.4)
-        ax.text(*xy[j], names[j], ha="center", va="center", fontsize=9, zorder=4)
-    ax.set_xlim(-1.3, 1.3)
-    ax.set_ylim(-1.3, 1.3)
-    ax.set_aspect("equal")
+        ax.text(*xy[j], f"X{j + 1}", ha="center", va="center", fontsize=9, zorder=4)
+    ax.set(xlim=(-1.3, 1.3), ylim=(-1.3, 1.3), aspect="equal")
     # A circle layout has no coordinates worth an axis: the counts go under the title.
     ax.set_axis_off()
     summary = f"{len(edges)} arcs; {n - len(touched)} isolated variables (grey)"
