@@ -15,9 +15,7 @@ classifier is indeterminate).
 
 from __future__ import annotations
 
-import numbers as _numbers
 from functools import partial
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -53,18 +51,15 @@ _INDICATORS = {"determinacy": "Det", "single_accuracy": "Sgl_acc",
 _INDICATOR_LABELS = {"Det": "Det", "Sgl_acc": "Sgl-acc", "D_acc": "D-acc", "NBC_I": "NBC-I"}
 
 
-def classifiers(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.75, 0.95),
-                s=1.0, grid=None, nbc=True):
+def classifiers(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.75, 0.95)):
     """The classifiers of the paper's experiments, named like the published tables: a dict
-    with ``"NBC"`` (naive Bayes, Perks prior, strength ``s``; left out with ``nbc=False``:
-    its predictions are also every NCC's ``predict``, the engine's ``precise_accuracy``, so
-    the artificial study leaves it out and :func:`_artificial_summary` rebuilds its row
-    from an NCC's), ``"NCC_<eps>"`` (:class:`NCC`, strength ``s``, for each of
-    ``epsilons``) and ``"LNCC_<alpha>"`` (:class:`LNCC` for each of ``alphas``, on its
-    ``grid``: None is exact; its naive Bayes always uses strength 1)."""
-    est = {"NBC": NaiveBayes(prior="perks", s=s)} if nbc else {}
-    est.update({f"NCC_{e:g}": NCC(s=s, epsilon=float(e)) for e in epsilons})
-    est.update({f"LNCC_{a:g}": LNCC(alpha=float(a), grid=grid) for a in alphas})
+    with ``"NBC"`` (naive Bayes, Perks prior; the artificial study leaves it out, as its
+    predictions are every NCC's ``predict``, the engine's ``precise_accuracy``, from which
+    :func:`_per_experiment` rebuilds its row), ``"NCC_<eps>"`` (:class:`NCC` for each of
+    ``epsilons``) and ``"LNCC_<alpha>"`` (exact :class:`LNCC` for each of ``alphas``)."""
+    est = {"NBC": NaiveBayes(prior="perks", s=1.0)}
+    est.update({f"NCC_{e:g}": NCC(s=1.0, epsilon=float(e)) for e in epsilons})
+    est.update({f"LNCC_{a:g}": LNCC(alpha=float(a)) for a in alphas})
     return est
 
 
@@ -78,86 +73,47 @@ def _family(name):
 def _binomial_likelihood_interval(n, N, alpha):
     """Likelihood-based interval for the chance of a Boolean variable (Example 1): the
     values ``theta`` whose likelihood ``theta^n (1 - theta)^(N - n)`` is at least ``alpha``
-    (relative threshold in (0, 1]) times its maximum (at ``n / N``), for successes ``n``
-    and trials ``N`` (array-likes of int, ``0 <= n <= N``, ``N >= 1``, broadcast together).
-    Returns the ends ``lower, upper`` (ndarrays of the broadcast shape, by ``brentq`` to
-    1e-14)."""
-    alpha = check_in_range("alpha", alpha, 0.0, 1.0)
-    if alpha <= 0:
-        raise ValueError("alpha must be > 0 (alpha = 0 gives [0, 1])")
+    (in (0, 1]) times its maximum (at ``n / N``), for successes ``n`` and trials ``N``
+    (array-likes of int, ``0 <= n <= N``, ``N >= 1``, broadcast together).  Returns the
+    ends ``lower, upper`` (ndarrays of the broadcast shape, by ``brentq`` to 1e-14)."""
     n, N = np.broadcast_arrays(np.asarray(n, float), np.asarray(N, float))
-    if np.any(N < 1) or np.any(n < 0) or np.any(n > N):
-        raise ValueError("need 0 <= n <= N and N >= 1")
-    lower, upper = np.empty(n.shape), np.empty(n.shape)
+    lower, upper = n / N, n / N
     for idx in np.ndindex(n.shape):
-        k, m = n[idx], N[idx]
-        p = k / m
+        k, m, p = n[idx], N[idx], n[idx] / N[idx]
 
         def rel(th, k=k, m=m, p=p):  # log relative likelihood minus log alpha; 0 ln 0 = 0
             return ((k * (np.log(th) - np.log(p)) if k > 0 else 0.0)
                     + ((m - k) * (np.log1p(-th) - np.log1p(-p)) if m > k else 0.0)
                     - np.log(alpha))
 
-        if alpha == 1:
-            lower[idx] = upper[idx] = p
-            continue
-        lower[idx] = 0.0 if k == 0 else brentq(rel, 1e-300, p, xtol=1e-14)
-        upper[idx] = 1.0 if k == m else brentq(rel, p, 1.0 - 1e-16, xtol=1e-14)
+        if alpha < 1:
+            lower[idx] = 0.0 if k == 0 else brentq(rel, 1e-300, p, xtol=1e-14)
+            upper[idx] = 1.0 if k == m else brentq(rel, p, 1.0 - 1e-16, xtol=1e-14)
     return lower, upper
-
-
-def _likelihood_vs_idm(sizes, alpha=0.85, s=2.0, fraction=0.5):
-    """Figure 1: likelihood-based (threshold ``alpha``, the paper's 0.85) and IDM (prior
-    strength ``s``, the paper's 2) intervals for sample sizes ``N`` in ``sizes``, with the
-    observed share ``n / N = fraction`` (the paper's 1/2; ``n`` must be an integer).
-
-    Returns
-    -------
-    DataFrame
-        Columns ``N``, ``n``, ``likelihood_lower``, ``likelihood_upper``,
-        ``idm_lower``, ``idm_upper``.
-    """
-    N = np.asarray(sizes, dtype=float)
-    n = fraction * N
-    if np.any(np.abs(n - np.round(n)) > 1e-9):
-        raise ValueError("fraction * N must be an integer for every size")
-    n = np.round(n)
-    lo, up = _binomial_likelihood_interval(n, N, alpha)
-    ilo, iup = idm_interval(np.column_stack([n, N - n]), s)
-    return pd.DataFrame({"N": N.astype(int), "n": n.astype(int), "likelihood_lower": lo,
-                         "likelihood_upper": up, "idm_lower": ilo[:, 0], "idm_upper": iup[:, 0]})
 
 
 class _TwoClassProfile:
     """Profile likelihood of the ratio ``P(c', f)/P(c'', f)`` of a two-class naive model.
 
-    Complete data with counts ``n' = n(c')``, ``n'_j = n(c', f_j)`` (the instance's
-    values) and likewise for ``c''``.  Theorem 2 of the paper (and its analogue without
-    the instance) parametrises the upper envelope by a shift ``t``: the maximum-likelihood
-    model of the counts with ``h + t`` added to ``c'`` and ``h - t`` to ``c''`` (``h =
-    1/2`` when the instance, its class missing, is part of the likelihood; ``h = 0`` when
-    it is not).  Along it::
+    Complete data with counts ``n1 = n(c')`` (int), ``n1j = n(c', f_j)`` (sequence of int,
+    the instance's values) and likewise ``n2, n2j`` for ``c''``.  Theorem 2 of the paper
+    (and its analogue without the instance) parametrises the upper envelope by a shift
+    ``t``: the maximum-likelihood model of the counts with ``h + t`` added to ``c'`` and
+    ``h - t`` to ``c''`` (``h = 1/2`` when the instance, its class missing, is part of the
+    likelihood, ``with_instance`` as the LNCC; ``h = 0`` when not).  Along it::
 
         ln L(t) = ln l'(h + t) + ln l''(h - t) [+ ln(p'(h + t) + p''(h - t))]
 
-    (the bracket only with the instance), and the ratio is ``g(t) = p'(h + t)/p''(h -
-    t)``, increasing from 0 to infinity on ``[a, b]``.  ``L`` here is the likelihood
-    itself (data probability of the envelope's models, times the instance's probability
-    when included), not a multiple.  Parameters: ``n1`` (int, ``n(c')``), ``n1j``
-    (sequence of int, ``n(c', f_j)`` for the instance's values), ``n2, n2j`` (the same
-    for ``c''``), ``with_instance`` (bool: the instance in the likelihood, as the LNCC).
+    (the bracket only with the instance), and the ratio is ``g(t) = p'(h + t)/p''(h - t)``,
+    increasing from 0 to infinity on ``[a, b]``.  ``L`` is the likelihood itself (data
+    probability of the envelope's models, times the instance's probability when included).
     """
 
     def __init__(self, n1, n1j, n2, n2j, with_instance=True):
         self.n1, self.n2 = float(n1), float(n2)
         self.n1j, self.n2j = (np.asarray(v, float).reshape(-1) for v in (n1j, n2j))
-        if self.n1j.shape != self.n2j.shape:
-            raise ValueError("n1j and n2j must have one entry per feature")
-        if np.any((self.n1j > self.n1) | (self.n1j < 0) | (self.n2j > self.n2) | (self.n2j < 0)):
-            raise ValueError("need 0 <= n(c, f_j) <= n(c)")
         self.with_instance = bool(with_instance)
-        self.h = 0.5 if self.with_instance else 0.0
-        self.N = self.n1 + self.n2
+        self.h, self.N = 0.5 if self.with_instance else 0.0, self.n1 + self.n2
         self._k1, self._k2 = k1, k2 = self.n1j != self.n1, self.n2j != self.n2
         self.a = -min([self.n1] + list(self.n1j[k1])) - self.h
         self.b = min([self.n2] + list(self.n2j[k2])) + self.h
@@ -182,13 +138,9 @@ class _TwoClassProfile:
                 self._side(self.n2, self.n2j, self._k2, self.h - t))
 
     def log_g(self, t):
-        """``ln`` of the ratio (10) at ``t``."""
+        """``ln`` of the ratio (10) at ``t``; ``expit`` of it is ``P(c' | f)``."""
         (_, p1), (_, p2) = self._sides(t)
         return p1 - p2
-
-    def posterior(self, t):
-        """``P(c' | f) = g / (1 + g)`` at ``t``."""
-        return expit(self.log_g(t))
 
     def log_L(self, t):
         """Log likelihood of the envelope's model at ``t`` (absolute)."""
@@ -216,13 +168,9 @@ class _TwoClassProfile:
         lo, hi = np.nextafter(self.a, self.b), np.nextafter(self.b, self.a)
         return brentq(lambda t: float(self.log_g(t)), lo, hi, xtol=1e-14)
 
-    def t_hat(self):
-        """Maximiser of the profile likelihood on ``[a, b]``."""
-        return self._argmax(self.a, self.b)
-
     def max_log_L(self):
-        """``sup ln L`` (the log likelihood of the maximum-likelihood model)."""
-        return float(self.log_L(self.t_hat()))
+        """``sup ln L`` (the maximum-likelihood model's), at ``_argmax(a, b)``."""
+        return float(self.log_L(self._argmax(self.a, self.b)))
 
     def thresholds(self):
         """Likelihood levels ``(alpha_1, alpha_2)`` above which each class dominates:
@@ -235,31 +183,25 @@ class _TwoClassProfile:
 
     def cut(self, alpha):
         """Range ``(low, high)`` of ``P(c' | f)`` over the models with relative likelihood
-        >= alpha: the posterior range of the alpha-cut of the envelope (floats, ends by
-        ``brentq``)."""
+        >= alpha: the posterior range of the envelope's alpha-cut (ends by ``brentq``)."""
         la = np.log(check_in_range("alpha", alpha, 0.0, 1.0)) if alpha > 0 else -np.inf
-        th = self.t_hat()
+        th = self._argmax(self.a, self.b)
         top = float(self.log_L(th))
         t = np.linspace(self.a, self.b, 4001)
         above = self.log_L(t) - top >= la
         above[np.argmin(np.abs(t - th))] = True
-        idx = np.flatnonzero(above)
-        ends = []
+        idx, ends = np.flatnonzero(above), []
         for i, step in ((idx[0], -1), (idx[-1], 1)):
             j = i + step
-            if 0 <= j < len(t) and not above[j]:
-                ends.append(brentq(lambda x: float(self.log_L(x)) - top - la,
-                                   *sorted((t[i], t[j])), xtol=1e-14))
-            else:
-                ends.append(t[i])
-        return float(self.posterior(ends[0])), float(self.posterior(ends[1]))
+            ends.append(brentq(lambda x: float(self.log_L(x)) - top - la, *sorted((t[i], t[j])),
+                               xtol=1e-14) if 0 <= j < len(t) and not above[j] else t[i])
+        return float(expit(self.log_g(ends[0]))), float(expit(self.log_g(ends[1])))
 
     def curve(self, n_points=2001):
-        """The profile on a grid of ``n_points`` values of ``t``: a DataFrame with ``t``,
-        ``posterior`` and ``relative_likelihood``."""
-        t = np.linspace(self.a, self.b, int(n_points))
-        top = self.max_log_L()
-        return pd.DataFrame({"t": t, "posterior": self.posterior(t),
+        """The profile on ``n_points`` values of ``t``: DataFrame of ``t``, ``posterior``,
+        ``relative_likelihood``."""
+        t, top = np.linspace(self.a, self.b, int(n_points)), self.max_log_L()
+        return pd.DataFrame({"t": t, "posterior": expit(self.log_g(t)),
                              "relative_likelihood": np.exp(np.minimum(self.log_L(t) - top, 0.0))})
 
 
@@ -270,8 +212,6 @@ def _two_class_data(n1, n1j, n2, n2j):
     are the paper's ``n(c, f_j)``.  Returns ``X`` (DataFrame of categoricals, categories 0,
     1), ``y`` (categorical Series, categories "c", "not c") and ``x`` (one row of ones)."""
     n1j, n2j = np.atleast_1d(n1j).astype(int), np.atleast_1d(n2j).astype(int)
-    if n1j.shape != n2j.shape:
-        raise ValueError("n1j and n2j must have one entry per feature")
     codes = np.vstack([np.arange(n1)[:, None] < n1j[None, :],
                        np.arange(n2)[:, None] < n2j[None, :]]).astype(int)
     cats = pd.Index([0, 1])
@@ -290,21 +230,17 @@ _EXAMPLE3 = dict(n1=50, n1j=[50, 0], n2=50, n2j=[1, 1])
 
 
 def _example2_cloud(n_samples=3000, seed=0):
-    """Monte-Carlo cloud of Example 2: ``n_samples`` random naive models ``theta =
-    (theta_c, theta_f|c, theta_f|not c)`` drawn uniformly from the unit cube (the paper:
-    3000; ``seed`` of ``numpy.random.default_rng``), for the counts of
-    :data:`_EXAMPLE2`.  Columns ``theta_c``, ``theta_f_c``,
-    ``theta_f_notc``, ``posterior`` (``P(c | f)``) and ``relative_likelihood`` (likelihood
-    of data and instance, divided by its exact maximum from the profile).
-    """
-    n1, n2 = _EXAMPLE2["n1"], _EXAMPLE2["n2"]
-    (a1,), (a2,) = _EXAMPLE2["n1j"], _EXAMPLE2["n2j"]
+    """Monte-Carlo cloud of Example 2: ``n_samples`` random naive models ``(theta_c,
+    theta_f|c, theta_f|not c)`` uniform on the unit cube (the paper: 3000; ``seed`` of
+    ``numpy.random.default_rng``) for the counts of :data:`_EXAMPLE2`.  Columns ``theta_c``,
+    ``theta_f_c``, ``theta_f_notc``, ``posterior`` (``P(c | f)``) and ``relative_likelihood``
+    (likelihood of data and instance over its exact maximum, from the profile)."""
+    (n1, a1), (n2, a2) = (_EXAMPLE2["n1"], 5), (_EXAMPLE2["n2"], 1)
     tc, t1, t2 = np.random.default_rng(seed).random((int(n_samples), 3)).T
-    loglik = (xlogy(n1, tc) + xlogy(n2, 1 - tc) + xlogy(a1, t1) + xlogy(n1 - a1, 1 - t1)
-              + xlogy(a2, t2) + xlogy(n2 - a2, 1 - t2))
     joint1, joint2 = tc * t1, (1 - tc) * t2
-    loglik = loglik + np.log(joint1 + joint2)
-    top = _TwoClassProfile(n1, [a1], n2, [a2]).max_log_L()
+    loglik = (xlogy(n1, tc) + xlogy(n2, 1 - tc) + xlogy(a1, t1) + xlogy(n1 - a1, 1 - t1)
+              + xlogy(a2, t2) + xlogy(n2 - a2, 1 - t2) + np.log(joint1 + joint2))
+    top = _TwoClassProfile(**_EXAMPLE2).max_log_L()
     return pd.DataFrame({"theta_c": tc, "theta_f_c": t1, "theta_f_notc": t2,
                          "posterior": joint1 / (joint1 + joint2),
                          "relative_likelihood": np.exp(loglik - top)})
@@ -436,119 +372,78 @@ def _published_headline():
 _THETA, _TEST, _TRAIN = 0, 1, 2  # stream identifiers of the integer seed tuples
 
 
-class _NaiveParameters(NamedTuple):
-    """Chances of a naive model: ``class_prior``, ndarray of shape (n_classes,), the
-    marginal chances of the classes; ``conditionals``, a tuple of ndarrays of shape
-    (n_classes, n_values_j): ``conditionals[j][c, v]`` is the chance of value ``v`` of
-    feature ``j`` given class ``c`` (rows sum to 1)."""
-
-    class_prior: np.ndarray
-    conditionals: tuple
-
-
 def _study_rng(seed, *stream):
-    """Random generator of one stream of a study, ``default_rng([seed, *stream])``: the
-    study's ``seed`` (int >= 0) and the stream's identifiers (ints >= 0, e.g. kind, theta
-    index, d, repetition)."""
+    """``default_rng([seed, *stream])``: the study's ``seed`` (int >= 0) and the stream's
+    identifiers (ints >= 0: kind, theta index, d, repetition)."""
     return np.random.default_rng([check_int("seed", seed, 0)] + [int(s) for s in stream])
 
 
-def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0.1,
-                           max_tries=100_000, gap_scale=1.0):
-    """Draw the chances of a naive model with class-dependent features.
+def _draw_naive_parameters(rng, n_features=10, min_gap=0.1, gap_scale=1.0):
+    """The chances of a naive model with a binary class (equally likely classes) and
+    ``n_features`` binary features: a list of ndarrays (2, 2), ``tables[j][c, v]`` the
+    chance of value ``v`` of feature ``j`` given class ``c`` (rows sum to 1).
 
-    Each conditional table ``theta(. | c)`` of a feature is drawn uniformly on the
-    probability simplex (for binary features: ``theta(f | c)`` uniform on [0, 1]),
-    independently for every class, and the feature's tables are redrawn (at most
-    ``max_tries`` times) until ``|theta(v | c') - theta(v | c'')| >= min_gap`` (in [0, 1))
-    holds for every value ``v`` and every pair of the ``n_classes`` (equally likely)
-    classes; ``n_values`` is one int for all ``n_features`` or one per feature, ``rng`` a
-    numpy Generator or an int seeding one.  ``gap_scale`` in [0, 1] < 1 gives the
-    chapter's *harder* generator: each accepted table is then shrunk towards its mean over
-    the classes, ``t_c <- mean + k (t_c - mean)``, with ``k`` chosen so that the feature's
-    smallest class difference ``g`` becomes ``min_gap + gap_scale * (g - min_gap)``: the
-    constraint still holds, every class difference shrinks by the same factor, and with
-    the same ``rng`` the draws are those of ``gap_scale = 1`` (the paper's) shrunk, so a
-    calibration over ``gap_scale`` compares like with like.  Returns
-    :class:`_NaiveParameters`.
-    """
-    if not 0.0 <= gap_scale <= 1.0:
-        raise ValueError(f"gap_scale must lie in [0, 1]; got {gap_scale!r}")
-    if not 0 <= min_gap < 1:
-        raise ValueError(f"min_gap must lie in [0, 1); got {min_gap!r}")
-    rng = np.random.default_rng(rng)
-    m, K = check_int("n_features", n_features, 1), check_int("n_classes", n_classes, 2)
-    nv = [n_values] * m if isinstance(n_values, _numbers.Integral) else list(n_values)
-    if len(nv) != m:
-        raise ValueError(f"n_values has {len(nv)} entries for {m} features")
-    tables, (a, b) = [], np.triu_indices(K, 1)
-    for v in (check_int("n_values", v, 2) for v in nv):
-        for _ in range(max_tries):
-            t = rng.dirichlet(np.ones(v), size=K)  # uniform on the simplex, per class
-            if np.all(np.abs(t[a] - t[b]) >= min_gap):
-                break
-        else:
-            raise RuntimeError(f"no table with gap {min_gap} after {max_tries} draws")
+    Each row ``theta(. | c)`` is drawn uniformly (``rng.dirichlet``; ``rng`` a numpy
+    Generator), and the feature's table redrawn until ``|theta(f | c') - theta(f | c'')|
+    >= min_gap`` (in [0, 1)).  ``gap_scale`` in [0, 1] < 1 gives the chapter's *harder*
+    generator: each accepted table is shrunk towards its mean over the classes, ``t_c <-
+    mean + k (t_c - mean)``, with ``k`` such that the class difference ``g`` becomes
+    ``min_gap + gap_scale * (g - min_gap)``: the constraint still holds and, with the same
+    ``rng``, the draws are those of ``gap_scale = 1`` (the paper's) shrunk, so a
+    calibration over ``gap_scale`` compares like with like."""
+    tables = []
+    for _ in range(n_features):
+        t = rng.dirichlet(np.ones(2), size=2)
+        while not np.all(np.abs(t[0] - t[1]) >= min_gap):
+            t = rng.dirichlet(np.ones(2), size=2)
         if gap_scale < 1.0:
-            g = np.abs(t[a] - t[b]).min()
+            g = np.abs(t[0] - t[1]).min()
             k = (min_gap + gap_scale * (g - min_gap)) / g if g > 0 else gap_scale
             t = t.mean(axis=0) + k * (t - t.mean(axis=0))
         tables.append(t)
-    return _NaiveParameters(np.full(K, 1.0 / K), tuple(tables))
+    return tables
 
 
-def _sample_codes(params, n, rng):
-    """Class codes (n,) and feature codes (n, m) of :func:`_sample_naive`, as arrays."""
-    rng = np.random.default_rng(rng)
-    n = check_int("n", n, 1)
-    y = rng.choice(len(params.class_prior), size=n, p=params.class_prior)
-    codes = np.empty((n, len(params.conditionals)), dtype=np.int8)
-    for j, t in enumerate(params.conditionals):
-        cum = np.cumsum(t, axis=1)
-        cum[:, -1] = 1.0
-        codes[:, j] = (rng.random(n)[:, None] >= cum[y]).sum(axis=1)
+def _sample_codes(tables, n, rng):
+    """Class codes (n,) and feature codes (n, m) of ``n`` instances of the naive model
+    ``tables`` (:func:`_draw_naive_parameters`) drawn with the numpy Generator ``rng``."""
+    y = rng.choice(2, size=n, p=np.full(2, 0.5))
+    codes = np.empty((n, len(tables)), dtype=np.int8)
+    for j, t in enumerate(tables):
+        codes[:, j] = rng.random(n) >= t[y, 0]
     return y, codes
 
 
-def _sample_naive(params, n, rng):
-    """Draw ``n`` (>= 1) instances from a naive model (:class:`_NaiveParameters`) with
-    ``rng`` (a numpy Generator or an int): ``X``, a DataFrame with columns ``F1 ... Fm``,
-    categoricals whose declared categories are ``0 ... n_values - 1`` (int8), also when a
-    value does not occur, and ``y``, a categorical Series with every class (``0, 1, ...``,
-    int8) declared."""
-    y, codes = _sample_codes(params, n, rng)
-    cats = [pd.Index(np.arange(k, dtype=np.int8))
-            for k in [t.shape[1] for t in params.conditionals] + [len(params.class_prior)]]
-    X = pd.DataFrame({f"F{j + 1}": pd.Categorical.from_codes(codes[:, j], categories=cats[j])
-                      for j in range(len(params.conditionals))})
-    return X, pd.Series(pd.Categorical.from_codes(y, categories=cats[-1]), name="class")
+def _sample_naive(tables, n, rng):
+    """:func:`_sample_codes` as data: ``X``, a DataFrame with columns ``F1 ... Fm`` of
+    categoricals with categories ``0, 1`` (int8, declared also when absent), and ``y``, a
+    categorical Series (``class``) with categories ``0, 1``."""
+    y, codes = _sample_codes(tables, n, rng)
+    cats = pd.Index(np.arange(2, dtype=np.int8))
+    X = pd.DataFrame({f"F{j + 1}": pd.Categorical.from_codes(codes[:, j], categories=cats)
+                      for j in range(len(tables))})
+    return X, pd.Series(pd.Categorical.from_codes(y, categories=cats), name="class")
 
 
-def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
-                 n_test=10_000, n_features=10, min_gap=0.1, seed=0, n_jobs=1,
-                 cache_dir=None, gap_scale=1.0):
+def _naive_study(estimators, *, sizes, n_theta, n_train_sets, n_test, n_features=10,
+                 min_gap=0.1, seed=0, n_jobs=1, cache_dir=None, gap_scale=1.0):
     """The simulation design of Antonucci et al. (Sec. 5.1), through the engine.
 
     For every parameter draw ``k < n_theta`` and size ``d`` in ``sizes``: one test set of
     ``n_test`` instances and ``n_train_sets`` training sets of ``d`` instances from the
-    same naive model (binary class, ``n_features`` binary features, the constraint
-    ``min_gap`` and the shrinkage ``gap_scale`` of :func:`_draw_naive_parameters`: 1 the
-    paper's generator, below 1 the chapter's harder sensitivity run, same draws shrunk).
+    same naive model (:func:`_draw_naive_parameters` with ``n_features``, ``min_gap`` and
+    ``gap_scale``: 1 the paper's generator, below 1 the harder run, same draws shrunk).
     Each (training set, test set) pair is one :func:`credal.experiments.holdout_item`;
-    the items of one ``(k, d)`` form a batch evaluated by
-    :func:`credal.experiments.cross_validate` (the classifiers ``estimators``, a dict)
-    with ``use_predefined_split=True``, ``preprocessing=None``,
-    ``keep_predictions=False``, ``n_jobs`` and ``cache_dir``.  ``seed``
-    seeds every random choice (:func:`_study_rng` streams ``(0, k)`` for the parameters,
-    ``(1, k, d)`` for the test set, ``(2, k, d, r)`` for the ``r``-th training set).
-    Returns the engine's fold table, one row per experiment and classifier, with the
-    columns ``d``, ``theta`` and ``train_set`` added (``dataset`` is
-    ``"d{d}-theta{k}-train{r}"``).
+    the items of one ``(k, d)`` form a batch of :func:`credal.experiments.cross_validate`
+    (the dict ``estimators``; ``use_predefined_split=True``, ``preprocessing=None``,
+    ``keep_predictions=False``, ``n_jobs``, ``cache_dir``).  ``seed`` seeds every random
+    choice (:func:`_study_rng` streams ``(0, k)`` for the parameters, ``(1, k, d)`` for the
+    test set, ``(2, k, d, r)`` for the ``r``-th training set).  Returns the engine's fold
+    table (one row per experiment and classifier; ``dataset`` is ``"d{d}-theta{k}-train{r}"``)
+    with the columns ``d``, ``theta`` and ``train_set`` added.
     """
-    sizes, frames = [check_int("size", d, 1) for d in sizes], []
-    n_train_sets, n_test = (check_int(k, v, 1) for k, v in (("n_train_sets", n_train_sets),
-                                                          ("n_test", n_test)))
-    for k in range(check_int("n_theta", n_theta, 1)):
+    frames = []
+    for k in range(n_theta):
         params = _draw_naive_parameters(_study_rng(seed, _THETA, k), n_features=n_features,
                                         min_gap=min_gap, gap_scale=gap_scale)
         for d in sizes:
@@ -585,19 +480,14 @@ def _implied_nbc_accuracy():
 
 
 def _perks_nb_accuracy(X_train, y_train, X_test, y_test):
-    """Accuracy of the Perks naive Bayes (``s = 1``) for many training sets at once.
-
-    Binary class and binary features only; the same classifier as
-    ``NaiveBayes(prior="perks", s=1)`` (ties go to class 0), vectorised over training sets
-    for the calibration of the harder generator.  ``X_train`` (R, d, m) and ``y_train``
-    (R, d) are the 0/1 feature and class codes of ``R`` training sets of ``d`` instances,
-    ``X_test`` (T, m) and ``y_test`` (T,) the test set's.  Returns the share of test
-    instances classified correctly by each training set's model, shape (R,).
-    """
-    X_train, X_test = np.asarray(X_train, float), np.asarray(X_test, float)
-    y1 = np.asarray(y_train, float)
-    if X_train.ndim != 3 or y1.shape != X_train.shape[:2] or X_test.shape[1] != X_train.shape[2]:
-        raise ValueError("shapes must be X_train (R, d, m), y_train (R, d), X_test (T, m)")
+    """Accuracy of the Perks naive Bayes (``s = 1``) for many training sets at once: the
+    classifier ``NaiveBayes(prior="perks", s=1)`` (ties go to class 0) for a binary class
+    and binary features, vectorised over training sets for the calibration of the harder
+    generator.  ``X_train`` (R, d, m) and ``y_train`` (R, d) are the 0/1 feature and class
+    codes of ``R`` training sets of ``d`` instances, ``X_test`` (T, m) and ``y_test`` (T,)
+    the test set's.  Returns the share of test instances each training set's model
+    classifies correctly, shape (R,)."""
+    X_train, X_test, y1 = (np.asarray(v, float) for v in (X_train, X_test, y_train))
     m = X_train.shape[2]
     n_c = np.stack([(1 - y1).sum(1), y1.sum(1)], axis=1)  # (R, 2)
     n_c1 = np.stack([np.einsum("rd,rdm->rm", 1 - y1, X_train),
@@ -612,18 +502,13 @@ def _perks_nb_accuracy(X_train, y_train, X_test, y_test):
 
 def _nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_sets=10,
                         n_test=2000, n_features=10, min_gap=0.1, seed=0):
-    """Mean accuracy of the Perks naive Bayes under the generator with ``gap_scale``.
-
-    The draws come from the calibration streams of ``seed`` (independent of the study's)
-    and do not depend on ``gap_scale`` except through the shrinkage, so the curve is
-    smooth in ``gap_scale`` (common random numbers).  Returns a Series indexed by ``d``:
-    accuracy in percent, averaged over ``n_theta`` draws and ``n_train_sets`` training
-    sets of each (``n_test`` test instances per draw and size).
-    """
-    sizes = [check_int("size", d, 1) for d in sizes]
-    n_train_sets = check_int("n_train_sets", n_train_sets, 1)
+    """Mean accuracy of the Perks naive Bayes under the generator with ``gap_scale``: a
+    Series indexed by ``d``, percent, averaged over ``n_theta`` draws and ``n_train_sets``
+    training sets of each (``n_test`` test instances per draw and size).  The draws come
+    from the calibration streams of ``seed`` (not the study's) and depend on ``gap_scale``
+    only through the shrinkage, so the curve is smooth in it (common random numbers)."""
     acc = np.zeros(len(sizes))
-    for k in range(check_int("n_theta", n_theta, 1)):
+    for k in range(n_theta):
         params = _draw_naive_parameters(_study_rng(seed, _CAL_THETA, k), n_features=n_features,
                                         min_gap=min_gap, gap_scale=gap_scale)
         for i, d in enumerate(sizes):
@@ -635,15 +520,12 @@ def _nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_
     return pd.Series(100 * acc / n_theta, index=pd.Index(sizes, name="d"), name="NBC accuracy")
 
 
-def _calibrate_gap_scale(targets=None, *, xtol=2e-3, **kw):
+def _calibrate_gap_scale(*, xtol=2e-3, **kw):
     """The ``gap_scale`` (float, to ``xtol``) at which naive Bayes is, on average over the
-    sizes, as accurate as ``targets`` (percent per size ``d``; default the paper's Table 1,
-    :func:`_implied_nbc_accuracy`); ``kw`` (``sizes``, ``n_theta``, ``n_train_sets``,
-    ``n_test``, ``n_features``, ``min_gap``, ``seed``) as :func:`_nbc_accuracy_curve`.
-    Raises ValueError if the targets are not between the accuracies at 0 and 1."""
-    if targets is None:
-        targets = _implied_nbc_accuracy()["implied"]
-    targets = pd.Series(targets).reindex(list(kw.get("sizes", (25, 50, 100))))
+    sizes, as accurate as the paper's Table 1 implies (:func:`_implied_nbc_accuracy`);
+    ``kw`` as :func:`_nbc_accuracy_curve`.  Raises ValueError if a size has no target or
+    the target is not between the accuracies at 0 and 1."""
+    targets = _implied_nbc_accuracy()["implied"].reindex(list(kw.get("sizes", (25, 50, 100))))
     if targets.isna().any():
         raise ValueError(f"no target accuracy for the sizes {list(targets.index[targets.isna()])}")
     goal = float(targets.mean())
@@ -987,23 +869,24 @@ def run(estimators=None, **params):
     Parameters
     ----------
     **params
-        Any of :data:`_RUN` (defaults: the paper's design).  ``fig1_max_n``,
-        ``fig1_alpha``, ``fig1_s``: Figure 1's sample sizes 2, 4, ..., ``fig1_max_n``, its
-        likelihood threshold and IDM strength; ``cloud_samples``, ``cloud_replicates``,
-        ``cut_alphas``, ``profile_points``, ``lncc_grid``: Example 2's Monte-Carlo clouds
-        (models per cloud, independent clouds), its alpha cuts, the points of each profile
-        curve and Example 3's grid; ``sizes``, ``n_theta``, ``n_train_sets``, ``n_test``,
-        ``n_features``, ``min_gap``: the artificial study (:func:`_naive_study`);
-        ``harder_n_test``, ``harder_n_train_sets``, ``calibration_draws``: the harder
-        run's test and training sets per draw and size, and the draws of its calibration
-        (:func:`_calibrate_gap_scale`); ``uci_datasets``: catalogue names (default the
-        group ``"antonucci-lncc"``, nine binary sets); ``n_splits``, ``n_repeats``,
-        ``seed``, ``n_jobs``, ``cache_dir``: cross-validation, the seed of every random
-        choice and the engine's options; ``cache_simulation``: cache the artificial
-        study's folds too (about 0.5 GB at the paper's size).
+        Any of :data:`_RUN` (defaults: the paper's design).  ``fig1_max_n``, ``fig1_alpha``,
+        ``fig1_s``: Figure 1's sample sizes 2, 4, ..., ``fig1_max_n`` (half of each observed
+        true), its likelihood threshold and IDM strength; ``cloud_samples``,
+        ``cloud_replicates``, ``cut_alphas``, ``profile_points``, ``lncc_grid``: Example
+        2's Monte-Carlo clouds (models per cloud, independent clouds), its alpha cuts, the
+        points of each profile curve and Example 3's grid; ``sizes``, ``n_theta``,
+        ``n_train_sets``, ``n_test``, ``n_features``, ``min_gap``: the artificial study
+        (:func:`_naive_study`); ``harder_n_test``, ``harder_n_train_sets``,
+        ``calibration_draws``: the harder run's test and training sets per draw and size,
+        and the draws of its calibration (:func:`_calibrate_gap_scale`); ``uci_datasets``:
+        catalogue names (default the group ``"antonucci-lncc"``, nine binary sets);
+        ``n_splits``, ``n_repeats``, ``seed``, ``n_jobs``, ``cache_dir``: cross-validation,
+        the seed of every random choice and the engine's options; ``cache_simulation``:
+        cache the artificial study's folds too (about 0.5 GB at the paper's size).
 
     Returns a dict: ``settings`` (the parameters, the number of (NCC, LNCC) pairs and the
-    harder run's ``gap_scale``), ``intervals``, ``cloud`` (the first cloud), ``envelope``,
+    harder run's ``gap_scale``), ``intervals`` (Figure 1: ``N``, ``n``, the likelihood and
+    IDM intervals' ``*_lower``, ``*_upper``), ``cloud`` (the first cloud), ``envelope``,
     ``cuts``, ``example2``, ``profiles``, ``example3``, the engine's fold tables
     ``artificial``, ``harder`` and ``uci``, and ``uci_datasets`` (names).
     """
@@ -1015,9 +898,13 @@ def run(estimators=None, **params):
     study = {k: v for k, v in est.items() if k != "NBC"}
     kw = {k: p[k] for k in ("sizes", "n_theta", "n_features", "min_gap", "seed")}
     names = list(p["uci_datasets"]) if p["uci_datasets"] else catalogue.names("antonucci-lncc")
+    N = np.arange(2, p["fig1_max_n"] + 1, 2, dtype=float)
+    (lo, up), (ilo, iup) = (_binomial_likelihood_interval(N / 2, N, p["fig1_alpha"]),
+                            idm_interval(np.column_stack([N / 2, N / 2]), p["fig1_s"]))
     cloud = _example2_cloud(p["cloud_samples"], [p["seed"], 0])
-    res = {"intervals": _likelihood_vs_idm(list(range(2, p["fig1_max_n"] + 1, 2)),
-                                           alpha=p["fig1_alpha"], s=p["fig1_s"]),
+    res = {"intervals": pd.DataFrame({"N": N.astype(int), "n": (N / 2).astype(int),
+                                      "likelihood_lower": lo, "likelihood_upper": up,
+                                      "idm_lower": ilo[:, 0], "idm_upper": iup[:, 0]}),
            "cloud": cloud, "envelope": _TwoClassProfile(**_EXAMPLE2).curve(p["profile_points"]),
            "cuts": _example2_cuts(cloud, p["cut_alphas"]),
            "example2": _example2_summary(p["cloud_samples"], p["cloud_replicates"],
@@ -1390,11 +1277,12 @@ _HARDER = Headlines(paper=_PAPER, chapter=_CHAPTER, rows=_table1_headlines(
     "Table 1 (harder)", "harder_table1", "harder_theta", ""))
 
 
-# --- figures (Figures 1-5 of the paper): each draws from :func:`tables` -------------------
+# --- figures (Figures 1-5 of the paper): each draws from :func:`tables` and returns a
+# matplotlib Figure ------------------------------------------------------------------------
 
 _SMALL = 9  # smallest text of the figures, in points (the book shows them at natural size)
-_NCC_COLOURS = ["#08519c", "#3182bd", "#6baed6", "#9ecae1"]
-_LNCC_COLOURS = ["#a63603", "#e6550d", "#fd8d3c", "#fdae6b"]
+_COLOURS = {"NCC": ["#08519c", "#3182bd", "#6baed6", "#9ecae1"],
+            "LNCC": ["#a63603", "#e6550d", "#fd8d3c", "#fdae6b"]}
 
 
 def _axes(width, height, *grid):
@@ -1404,9 +1292,9 @@ def _axes(width, height, *grid):
 
 
 def likelihood_idm_figure(tables):
-    """Figure 1: upper ends of likelihood-based and IDM intervals against N
-    (``tables["figure1_intervals"]``; the threshold and prior strength of the legend from
-    ``tables["settings"]``).  Returns a matplotlib Figure."""
+    """Figure 1: upper ends of the likelihood-based and IDM intervals against N
+    (``tables["figure1_intervals"]``, the legend's threshold and strength from
+    ``tables["settings"]``)."""
     iv, s = tables["figure1_intervals"], tables["settings"]["value"]
     fig, ax = _axes(0.9 * TEXT_WIDTH, 3.6)
     ax.plot(iv["N"], iv["likelihood_upper"], "o", ms=3.5, color="k",
@@ -1421,10 +1309,9 @@ def likelihood_idm_figure(tables):
 
 
 def likelihood_cloud_figure(tables):
-    """Figure 2 (Example 2): the sampled naive models of the first cloud
-    (``tables["example2_cloud"]``), the exact envelope (``"example2_envelope"``), the
-    alpha cuts of both (``"example2_cuts_first_cloud"``) and the exact dominance threshold
-    (``"example2"``), dotted.  Returns a matplotlib Figure."""
+    """Figure 2 (Example 2): the first cloud's sampled models (``tables["example2_cloud"]``),
+    the exact envelope (``"example2_envelope"``), the alpha cuts of both
+    (``"example2_cuts_first_cloud"``) and the exact dominance threshold (``"example2"``)."""
     cloud, env = tables["example2_cloud"], tables["example2_envelope"]
     alpha_star = tables["example2"].set_index("quantity").loc[_EX2_STAR, "exact"]
     fig, ax = _axes(TEXT_WIDTH, 4.4)
@@ -1453,16 +1340,15 @@ def likelihood_cloud_figure(tables):
 
 def profile_likelihood_figure(tables):
     """Figure 3 (Example 3): profile likelihoods with and without the new instance
-    (``tables["example3_profiles"]``), with the levels above which the classification
-    changes (``"example3"``) as red lines.  Returns a matplotlib Figure."""
+    (``tables["example3_profiles"]``) and, red, the levels where the classification
+    changes (``"example3"``)."""
     ours = tables["example3"].set_index("quantity")["ours"]
     levels = {"c dominates above": ours[_EX3_EXACT],
               "without the instance, not c dominates above": ours[_EX3_WITHOUT]}
     fig, ax = _axes(TEXT_WIDTH, 4.0)
-    styles = {"with the new instance": dict(color="k", lw=2.0),
-              "without the new instance": dict(color="0.6", lw=2.0)}
-    for name, sub in tables["example3_profiles"].groupby("likelihood", sort=False):
-        ax.plot(sub["posterior"], sub["relative_likelihood"], label=name, **styles.get(name, {}))
+    for (name, sub), colour in zip(tables["example3_profiles"].groupby("likelihood", sort=False),
+                                   ("k", "0.6")):
+        ax.plot(sub["posterior"], sub["relative_likelihood"], label=name, color=colour, lw=2.0)
     ax.axvline(0.5, color="k", lw=0.8, ls="--")
     for (label, level), ls in zip(levels.items(), (":", "-.")):
         ax.axhline(level, color="tab:red", lw=0.9, ls=ls, label=f"{label} = {level:.4f}")
@@ -1474,23 +1360,20 @@ def profile_likelihood_figure(tables):
 
 def determinacy_vs_size_figure(tables):
     """Figure 5: determinacy of NCC_eps and LNCC_alpha against the sample size d
-    (``tables["artificial_all_classifiers"]``, ± one standard error), with the paper's
-    Table 1 values as large open markers in the colour of the same classifier.  Returns a
-    matplotlib Figure."""
+    (``tables["artificial_all_classifiers"]``, ± one standard error), the paper's Table 1
+    as large open markers in the colour of the same classifier."""
     summary, published = tables["artificial_all_classifiers"], catalogue.published(_TABLE1)
     fig, ax = _axes(TEXT_WIDTH, 4.6)
-    colours = {"NCC": iter(_NCC_COLOURS * 4), "LNCC": iter(_LNCC_COLOURS * 4)}
-    names = summary.index.get_level_values("classifier").unique()
-    order = sorted((n for n in names if summary.xs(n, level="classifier")["family"].iloc[0]
-                    in colours), key=lambda n: (n.split("_")[0] != "NCC", n))
+    colours = {fam: iter(c * 4) for fam, c in _COLOURS.items()}
+    fams = summary.groupby(level="classifier")["family"].first()
     colour_of = {}
-    for name in order:
-        sub = summary.xs(name, level="classifier").sort_index()
-        fam = sub["family"].iloc[0]
-        colour_of[name] = next(colours[fam])
+    for name in sorted(fams.index[fams.isin(list(colours))],
+                       key=lambda n: (n.split("_")[0] != "NCC", n)):
+        sub, ncc = summary.xs(name, level="classifier").sort_index(), fams[name] == "NCC"
+        colour_of[name] = next(colours[fams[name]])
         ax.errorbar(sub.index, sub["Det"], yerr=sub["Det_se"], color=colour_of[name],
-                    ls="-" if fam == "NCC" else "--", marker="o" if fam == "NCC" else "s",
-                    ms=4, capsize=2, lw=1.4, label=name.replace("_", " "))
+                    ls="-" if ncc else "--", marker="o" if ncc else "s", ms=4, capsize=2,
+                    lw=1.4, label=name.replace("_", " "))
     for _, r in published.iterrows():
         ax.plot(r["n"], r["Det"], marker="o" if r["classifier"].startswith("NCC") else "s",
                 ms=11, mfc="none", mec=colour_of.get(r["classifier"], "k"), mew=1.6, ls="")
@@ -1519,13 +1402,13 @@ def _label_points(ax, names, x, y, near):
         placed.append((xi, yi))
 
 
-def ncc_lncc_scatter_figure(tables, ncc="NCC_0.05", lncc="LNCC_0.75"):
-    """Figure 4: LNCC against NCC (the paper's defaults ``lncc``, ``ncc``) on each data set
-    of ``tables["uci_all_classifiers"]``, one panel per indicator, ± one standard error;
-    the averages over the data sets (``tables["default_averages"]``, if present) as red
-    diamonds, ours filled and the paper's (its Sec. 5.2) open.  Returns a matplotlib
-    Figure."""
-    summary, averages = tables["uci_all_classifiers"], tables.get("default_averages")
+def ncc_lncc_scatter_figure(tables):
+    """Figure 4: LNCC_0.75 against NCC_0.05 (the paper's defaults) on each data set of
+    ``tables["uci_all_classifiers"]``, one panel per indicator, ± one standard error; the
+    averages over the data sets (``tables["default_averages"]``) as red diamonds, ours
+    filled and the paper's (its Sec. 5.2) open."""
+    summary, averages, ncc, lncc = (tables["uci_all_classifiers"], tables["default_averages"],
+                                    "NCC_0.05", "LNCC_0.75")
     labels = {"Det": "determinacy", "Sgl_acc": "single accuracy",
               "D_acc": "discounted accuracy", "NBC_I": "NBC-I"}
     fig, axes = _axes(TEXT_WIDTH, TEXT_WIDTH, 2, 2)
@@ -1538,10 +1421,9 @@ def ncc_lncc_scatter_figure(tables, ncc="NCC_0.05", lncc="LNCC_0.75"):
                     yerr=b[f"{k}_se"].to_numpy(float)[ok], fmt="o", ms=5, color="k",
                     ecolor="0.6", capsize=0, lw=0.8)
         extra = []
-        for col, fill, name in (() if averages is None else (
-                (k, "tab:red", "our average"), (f"{k}_paper", "none", "the paper's average"))):
-            px, py = (float(averages.loc[c, col]) if c in averages.index else np.nan
-                      for c in (ncc, lncc))
+        for col, fill, name in ((k, "tab:red", "our average"),
+                                (f"{k}_paper", "none", "the paper's average")):
+            px, py = (float(averages.loc[c, col]) for c in (ncc, lncc))
             if np.isfinite(px) and np.isfinite(py):
                 ax.plot(px, py, "D", ms=7, mfc=fill, mec="tab:red", mew=1.4, ls="",
                         label=name, zorder=4)
@@ -1557,7 +1439,6 @@ def ncc_lncc_scatter_figure(tables, ncc="NCC_0.05", lncc="LNCC_0.75"):
         ax.set(xlabel=f"{lab} of {ncc.replace('_', ' ')} (%)",
                ylabel=f"{lab} of {lncc.replace('_', ' ')} (%)")
     handles, names = axes[0][0].get_legend_handles_labels()
-    if handles:
-        fig.legend(handles, names, loc="outside lower center", ncol=len(names),
-                   frameon=False, fontsize=_SMALL)
+    fig.legend(handles, names, loc="outside lower center", ncol=len(names), frameon=False,
+               fontsize=_SMALL)
     return fig
