@@ -141,14 +141,15 @@ def test_example_2_profile():
     best = min(minimize(nll, z0, method="BFGS").fun
                for z0 in np.random.default_rng(0).normal(size=(6, 3)))
     assert -best == pytest.approx(prof.max_log_L(), abs=1e-7)
-    cloud = chapter._example2_cloud(4000, 1)
+    ex2 = chapter._example2(4000, 2, (0.2, 0.75), seed=1)
+    cloud, cuts = ex2["cloud"], ex2["cuts"]
+    pd.testing.assert_frame_equal(cloud, chapter._example2_cloud(4000, [1, 0]))
     assert cloud["relative_likelihood"].max() <= 1.0
     # no sampled model lies above the envelope at its posterior
     env = prof.curve(20001)
     upper = np.interp(cloud["posterior"], env["posterior"], env["relative_likelihood"])
     assert np.all(cloud["relative_likelihood"] <= upper + 1e-3)
     # the sampled cut lies inside the exact one, and the sampled threshold below it
-    cuts = chapter._example2_cuts(cloud, [0.2, 0.75])
     for a in (0.2, 0.75):
         ex = cuts[(cuts["alpha"] == a) & (cuts["source"] == "exact")].iloc[0]
         mc = cuts[(cuts["alpha"] == a) & (cuts["source"] == "Monte Carlo")].iloc[0]
@@ -156,7 +157,7 @@ def test_example_2_profile():
 
 
 def test_example_2_and_3_summaries():
-    s2 = chapter._example2_summary(n_samples=500, n_replicates=3)
+    s2 = chapter._example2(n_samples=500, n_replicates=3)["example2"]
     row = s2[s2["quantity"].str.startswith("alpha*")].iloc[0]
     assert row["exact"] == pytest.approx(0.23328, abs=1e-10)
     assert row["monte_carlo"] <= row["exact"]
@@ -282,7 +283,7 @@ def _headline_tables(folds=None, avg=None):
         avg = chapter._default_averages(_summary("dataset", {
             (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
             for c in ("NCC_0.05", "LNCC_0.75")}))
-    return {"example2": chapter._example2_summary(n_samples=200, n_replicates=2),
+    return {"example2": chapter._example2(n_samples=200, n_replicates=2)["example2"],
             "example3": chapter._example3_summary(), "table1": chapter._table1(art),
             "artificial_theta": chapter._theta_means(f), "default_averages": avg}
 
@@ -384,7 +385,7 @@ def _legible(fig):
 def test_figures_have_labelled_axes_and_are_legible():
     import matplotlib.pyplot as plt
 
-    cloud = chapter._example2_cloud(300, 0)
+    ex2 = chapter._example2(300, 2)
     vals = {(d, c): 90.0 + d / 50 for d in (25, 50, 100)
             for c in ("NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95", "NBC")}
     u = _summary("dataset", {(ds, c): 90.0 + i for i, ds in enumerate("abc")
@@ -394,10 +395,9 @@ def test_figures_have_labelled_axes_and_are_legible():
              "N": N, "n": N // 2, "idm_upper": (N // 2 + 2) / (N + 2),
              "likelihood_upper": chapter._binomial_likelihood_interval(N // 2, N, 0.85)[1]}),
          "settings": pd.DataFrame({"value": pd.Series({"fig1_alpha": 0.85, "fig1_s": 2.0})}),
-         "example2_cloud": cloud,
+         "example2_cloud": ex2["cloud"], "example2_cuts_first_cloud": ex2["cuts"],
          "example2_envelope": chapter._TwoClassProfile(**chapter._EXAMPLE2).curve(201),
-         "example2_cuts_first_cloud": chapter._example2_cuts(cloud),
-         "example2": chapter._example2_summary(200, 2),
+         "example2": ex2["example2"],
          "example3_profiles": chapter._example3_profiles(201),
          "example3": chapter._example3_summary(),
          "artificial_all_classifiers": _summary("d", vals), "uci_all_classifiers": u}
