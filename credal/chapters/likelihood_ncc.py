@@ -109,21 +109,19 @@ class _TwoClassProfile:
         r1, r2 = self.n1 - self.n1j, self.n2 - self.n2j
         self._const = float(np.sum(xlogy(r1, r1)) + np.sum(xlogy(r2, r2)))
 
-    @staticmethod
-    def _side(n, nj, k, z):
-        """``ln l(z)`` and ``ln p(z)`` of one class (``z`` array), 0 ln 0 = 0."""
-        z = np.asarray(z, float)[..., None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lp = np.log(n + z[..., 0]) + np.sum(
-                np.where(k, np.log(nj + z) - np.log(n + z), 0.0), axis=-1)
-            ll = xlogy(n, n + z[..., 0]) + np.sum(
-                np.where(k, xlogy(nj, nj + z) - xlogy(n, n + z), 0.0), axis=-1)
-        return ll, lp
-
     def _sides(self, t):
-        t = np.asarray(t, float)
-        return (self._side(self.n1, self.n1j, self._k1, self.h + t),
-                self._side(self.n2, self.n2j, self._k2, self.h - t))
+        """``(ln l(z), ln p(z))`` of each class at ``t`` (``z = h + t``, ``h - t``), 0 ln 0 = 0."""
+        t, out = np.asarray(t, float), []
+        for n, nj, k, z in ((self.n1, self.n1j, self._k1, self.h + t),
+                            (self.n2, self.n2j, self._k2, self.h - t)):
+            z = np.asarray(z, float)[..., None]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lp = np.log(n + z[..., 0]) + np.sum(
+                    np.where(k, np.log(nj + z) - np.log(n + z), 0.0), axis=-1)
+                ll = xlogy(n, n + z[..., 0]) + np.sum(
+                    np.where(k, xlogy(nj, nj + z) - xlogy(n, n + z), 0.0), axis=-1)
+            out.append((ll, lp))
+        return out
 
     def log_g(self, t):
         """``ln`` of the ratio (10) at ``t``; ``expit`` of it is ``P(c' | f)``."""
@@ -231,13 +229,6 @@ def _example2_cloud(n_samples=3000, seed=0):
                          "relative_likelihood": np.exp(loglik - top)})
 
 
-def _cloud_cut(cloud, alpha):
-    """Posterior range ``(low, high)`` of the sampled models with relative likelihood >=
-    alpha (NaN if none)."""
-    sel = cloud["posterior"][cloud["relative_likelihood"] >= alpha]
-    return (float("nan"), float("nan")) if sel.empty else (float(sel.min()), float(sel.max()))
-
-
 def _mean_se(values):
     v = np.asarray(values, float)
     v = v[np.isfinite(v)]
@@ -266,7 +257,9 @@ def _example2(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=0):
     rows.append((_EX2_STAR, lncc_alpha, *_mean_se([float(s.max()) if len(s) else 0.0
                                                    for s in stars]), np.nan))
     for a in alphas:
-        cuts, exact = np.array([_cloud_cut(c, a) for c in clouds]), prof.cut(a)
+        # each cloud's cut: posterior range of the models of relative likelihood >= a
+        sel, exact = [c["posterior"][c["relative_likelihood"] >= a] for c in clouds], prof.cut(a)
+        cuts = np.array([(v.min(), v.max()) if len(v) else (np.nan, np.nan) for v in sel], float)
         first += [(float(a), "exact", *exact), (float(a), "Monte Carlo", *cuts[0])]
         for k, (name, ex) in enumerate(zip(("lowest", "highest"), exact)):
             rows.append((f"alpha = {a:g}: {name} P(c | f) in the cut", ex,
@@ -281,24 +274,18 @@ def _example2(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=0):
                                                                      "high"])}
 
 
-def _example3_profiles(n_points=2001):
-    """Figure 3: Example 3's profile likelihood of ``P(c | f1, f2)``, ``likelihood`` "with"
-    / "without the new instance", ``t``, ``posterior``, ``relative_likelihood``."""
-    out = [_TwoClassProfile(**_EXAMPLE3, with_instance=w).curve(n_points).assign(likelihood=lab)
-           for w, lab in ((True, "with the new instance"), (False, "without the new instance"))]
-    return pd.concat(out, ignore_index=True)[["likelihood", "t", "posterior",
-                                              "relative_likelihood"]]
-
-
 _EX2_STAR = "alpha* (c dominates iff alpha > alpha*)"
 _EX3_EXACT = "LNCC: c dominates not c iff alpha > (exact, Theorems 1-2)"
 _EX3_WITHOUT = "without the instance: not c dominates c iff alpha >"
 
 
-def _example3_summary(grid=250):
-    """Example 3's thresholds, exact and on the paper's ``grid``: ``quantity``, ``ours``,
-    ``published``, ``note``.  NCC_eps's is the smallest epsilon at which c dominates
-    (bisection to 1e-12: the lower dominance ratio grows with epsilon)."""
+def _example3(grid=250, n_points=2001):
+    """Example 3: a dict with ``example3``, its thresholds exact and on the paper's
+    ``grid`` (``quantity``, ``ours``, ``published``, ``note``; NCC_eps's is the smallest
+    epsilon at which c dominates, by bisection to 1e-12: the lower dominance ratio grows
+    with epsilon), and ``profiles`` (Figure 3: the profile likelihood of ``P(c | f1, f2)``
+    on ``n_points``, ``likelihood`` "with" / "without the new instance", ``t``,
+    ``posterior``, ``relative_likelihood``)."""
     X, y, x = _two_class_data(**_EXAMPLE3)
 
     def dom(e):
@@ -328,7 +315,11 @@ def _example3_summary(grid=250):
          "the paper: for sufficiently large epsilon"),
         ("naive Bayes (Perks, s = 1) returns c (1 = yes)", float(nb == "c"), 1.0,
          "as stated in the paper")]
-    return pd.DataFrame(rows, columns=["quantity", "ours", "published", "note"])
+    prof = [_TwoClassProfile(**_EXAMPLE3, with_instance=w).curve(n_points).assign(likelihood=lab)
+            for w, lab in ((True, "with the new instance"), (False, "without the new instance"))]
+    return {"example3": pd.DataFrame(rows, columns=["quantity", "ours", "published", "note"]),
+            "profiles": pd.concat(prof, ignore_index=True)[["likelihood", "t", "posterior",
+                                                            "relative_likelihood"]]}
 
 
 def _published_headline():
@@ -533,43 +524,32 @@ def _summary_frame(means, ses, counts):
 
 
 def _artificial_summary(folds):
-    """Table-1 indicators of :func:`_naive_study`'s ``folds`` per size ``d`` and classifier:
-    the mean over experiments (as the paper's 600), percent; experiments sharing a draw
-    ``theta`` are correlated, so the SE is a mean of clusters' (SD of the per-``theta``
-    means over the square root of their number).  NBC-I averages the experiments with an
-    indeterminate instance (``n_nbc_i``); the ``NBC`` row as :func:`_per_experiment`.
+    """Table-1 indicators of :func:`_naive_study`'s ``folds``: ``(summary, theta)``.
+
+    ``summary``, per size ``d`` and classifier, is the mean over experiments (as the
+    paper's 600), percent; experiments sharing a draw ``theta`` are correlated, so the SE
+    is a mean of clusters' (SD of the per-``theta`` means over the square root of their
+    number); NBC-I averages the experiments with an indeterminate instance (``n_nbc_i``).
     Index (``d``, ``classifier``); ``family``, ``parameter``, ``parameter_value``, ``Det``,
-    ``Det_se``, ... ``NBC_I_se``, ``n_experiments``, ``n_nbc_i``."""
-    per = _per_experiment(folds)
+    ``Det_se``, ... ``NBC_I_se``, ``n_experiments``, ``n_nbc_i``.  ``theta`` holds those
+    per-draw means (percent), indexed (``d``, ``classifier``, ``theta``): the sizes share
+    their draws, so a quantity combining sizes takes its SE from these.  Without ``NBC``
+    rows in ``folds``, they are rebuilt from the first NCC's precise predictions (the
+    Perks naive Bayes', same ``s``)."""
+    per = folds.rename(columns=_INDICATORS)
+    ncc = sorted(c for c in set(per["classifier"]) if str(c).startswith("NCC_"))
+    if "NBC" not in set(per["classifier"]) and "precise_accuracy" in per and ncc:
+        nb = per[per["classifier"] == ncc[0]].copy()
+        nb["classifier"], nb["Det"], nb["NBC_I"] = "NBC", 1.0, np.nan
+        nb["Sgl_acc"] = nb["D_acc"] = nb["precise_accuracy"]
+        per = pd.concat([per, nb], ignore_index=True)
     keys, cols = ["d", "classifier"], list(_INDICATORS.values())
     theta_means = per.groupby(keys + ["theta"])[cols].mean()
     n_theta = theta_means.notna().groupby(level=keys).sum()
     ses = theta_means.groupby(level=keys).std(ddof=1) / np.sqrt(n_theta)
     counts = pd.DataFrame({"n_experiments": per.groupby(keys).size(),
                            "n_nbc_i": per.groupby(keys)["NBC_I"].count()})
-    return _summary_frame(per.groupby(keys)[cols].mean(), ses, counts)
-
-
-def _theta_means(folds):
-    """Per-draw means (percent) of the Table-1 indicators over the draw's training sets,
-    indexed (``d``, ``classifier``, ``theta``), NBC rows included: the sizes share their
-    draws, so a quantity combining sizes takes its SE from these (spread over draws)."""
-    return 100 * _per_experiment(folds).groupby(["d", "classifier", "theta"])[
-        list(_INDICATORS.values())].mean()
-
-
-def _per_experiment(folds):
-    """Fold table with indicator columns renamed; without ``NBC`` rows, they are rebuilt
-    from the first NCC's precise predictions (the Perks naive Bayes', same ``s``)."""
-    per = folds.rename(columns=_INDICATORS)
-    ncc = sorted(c for c in set(per["classifier"]) if str(c).startswith("NCC_"))
-    if "NBC" not in set(per["classifier"]) and "precise_accuracy" in per and ncc:
-        # every NCC predicts like the Perks naive Bayes: rebuild its row from one
-        nb = per[per["classifier"] == ncc[0]].copy()
-        nb["classifier"], nb["Det"], nb["NBC_I"] = "NBC", 1.0, np.nan
-        nb["Sgl_acc"] = nb["D_acc"] = nb["precise_accuracy"]
-        per = pd.concat([per, nb], ignore_index=True)
-    return per
+    return _summary_frame(per.groupby(keys)[cols].mean(), ses, counts), 100 * theta_means
 
 
 def _uci_summary(folds):
@@ -589,10 +569,11 @@ def _uci_summary(folds):
     return _summary_frame(rep.groupby(level=keys).mean(), ses, counts)
 
 
-def _match_determinacy(summary, group="d"):
+def _matched_pairs(summary, group="d"):
     """Per ``group`` (``"d"`` or ``"dataset"``) of a summary, the (NCC_eps, LNCC_alpha)
     pair of closest mean determinacy (ties to 1e-9 points: smaller epsilon, then larger
-    alpha): indexed by ``group``; ``NCC``, ``LNCC``, ``Det_NCC``, ``Det_LNCC``, ``gap``."""
+    alpha), in the paper's Tables 1-2 layout: indexed by ``group``; ``NCC``, ``LNCC``, each
+    indicator of both (``"<label> NCC"``, ``"<label> LNCC"``, percent) and ``Det gap``."""
     rows = []
     for g, sub in summary.groupby(level=group, sort=True):
         s = sub.droplevel(group)
@@ -602,22 +583,10 @@ def _match_determinacy(summary, group="d"):
         eps, alpha = (np.broadcast_to(v, gap.shape).ravel() for v in (
             ncc["parameter_value"].to_numpy()[:, None], lncc["parameter_value"].to_numpy()))
         i, j = np.unravel_index(np.lexsort((-alpha, eps, gap.ravel()))[0], gap.shape)
-        rows.append({group: g, "NCC": ncc.index[i], "LNCC": lncc.index[j],
-                     "Det_NCC": ncc["Det"].iloc[i], "Det_LNCC": lncc["Det"].iloc[j],
-                     "gap": gap[i, j]})
-    return pd.DataFrame(rows).set_index(group)
-
-
-def _matched_pairs_table(summary, group="d"):
-    """Our closest-determinacy pairs in the paper's Tables 1-2 layout: indexed by ``group``;
-    ``NCC``, ``LNCC``, each indicator of both (``"<label> NCC"``, percent), ``Det gap``."""
-    rows = []
-    for g, r in _match_determinacy(summary, group).iterrows():
-        a, b = summary.loc[(g, r.NCC)], summary.loc[(g, r.LNCC)]
-        row = {group: g, "NCC": r.NCC, "LNCC": r.LNCC}
+        row = {group: g, "NCC": ncc.index[i], "LNCC": lncc.index[j]}
         for k, lab in _INDICATOR_LABELS.items():
-            row[f"{lab} NCC"], row[f"{lab} LNCC"] = a[k], b[k]
-        rows.append({**row, "Det gap": r.gap})
+            row[f"{lab} NCC"], row[f"{lab} LNCC"] = ncc[k].iloc[i], lncc[k].iloc[j]
+        rows.append({**row, "Det gap": gap[i, j]})
     return pd.DataFrame(rows).set_index(group)
 
 
@@ -644,11 +613,11 @@ def _nbc_accuracy_check(summary, theta):
     With two classes naive Bayes returns the credal classifier's class where it is
     determinate, so its accuracy is ``Det * Sgl-acc + (1 - Det) * NBC-I``: each printed
     row of Table 1 implies the paper's.  The difference is tested on the per-draw values
-    ``theta`` (:func:`_theta_means`; ``summary`` is :func:`_artificial_summary` of the same
-    run, with ``NBC`` rows): a Welch-type t whose SE combines ours (spread of our per-draw
-    accuracies over our draws) and the paper's (the same spread over its 20 draws), after
-    taking off the largest error of the printed digits; two-sided p-value, Student's t with
-    (our draws - 1) degrees of freedom.  Row ``all``: the mean over the sizes, per draw.
+    (``summary, theta`` of :func:`_artificial_summary`): a Welch-type t whose SE combines
+    ours (spread of our per-draw accuracies over our draws) and the paper's (the same
+    spread over its 20 draws), after taking off the largest error of the printed digits;
+    two-sided p-value, Student's t with (our draws - 1) degrees of freedom.  Row ``all``:
+    the mean over the sizes, per draw.
     Indexed by ``d`` then ``"all"``: ``NBC accuracy (ours)``, ``SE``, ``implied by our
     rows`` (of the paper's classifiers), ``NBC accuracy implied by the paper``,
     ``difference`` (ours minus the paper's), ``SE of the difference``, ``t``, ``p-value``.
@@ -693,9 +662,9 @@ _PAIR = {(True, True): "paper's and ours", (True, False): "paper's", (False, Tru
 
 def _beside_published(summary, pub, group, groups):
     """For each of ``groups``: the paper's two classifiers and our closest pair
-    (:func:`_match_determinacy`), marked in ``pair``; our indicators, the published ones
+    (:func:`_matched_pairs`), marked in ``pair``; our indicators, the published ones
     (``*_paper``) and ``*_diff`` (ours minus published)."""
-    matched = _match_determinacy(summary, group)
+    matched = _matched_pairs(summary, group)
     rows = []
     for g in groups:
         paper = list(pub.loc[pub[group] == g, "classifier"])
@@ -784,32 +753,29 @@ _RUN = dict(fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_samples=3000, clo
 def run(estimators=None, **params):
     """Everything the chapter computes: Figure 1, Examples 2-3, the artificial study
     (literal and harder generator) and the UCI study, with the line-up ``estimators``
-    (default :func:`classifiers`; the UCI study runs all of it, the artificial study all
-    but ``"NBC"``, whose predictions are every NCC's) and ``params``.
+    (default :func:`classifiers`; the artificial study runs all but ``"NBC"``).
 
     Parameters
     ----------
     **params
-        Any of :data:`_RUN` (defaults: the paper's design).  ``fig1_max_n``, ``fig1_alpha``,
-        ``fig1_s``: Figure 1's sample sizes 2, 4, ..., ``fig1_max_n`` (half of each observed
-        true), its likelihood threshold and IDM strength; ``cloud_samples``,
-        ``cloud_replicates``, ``cut_alphas``, ``profile_points``, ``lncc_grid``: Example
-        2's Monte-Carlo clouds (models per cloud, independent clouds), its alpha cuts, the
-        points of each profile curve and Example 3's grid; ``sizes``, ``n_theta``,
-        ``n_train_sets``, ``n_test``, ``n_features``, ``min_gap``: the artificial study
+        Any of :data:`_RUN` (defaults: the paper's design): ``fig1_max_n``, ``fig1_alpha``,
+        ``fig1_s`` (Figure 1's sizes 2, 4, ..., ``fig1_max_n``, half of each observed true,
+        its threshold and IDM strength); ``cloud_samples``, ``cloud_replicates``,
+        ``cut_alphas`` (Example 2's Monte-Carlo clouds: models, clouds, alpha cuts);
+        ``profile_points``, ``lncc_grid`` (points of each profile, Example 3's grid);
+        ``sizes``, ``n_theta``, ``n_train_sets``, ``n_test``, ``n_features``, ``min_gap``
         (:func:`_naive_study`); ``harder_n_test``, ``harder_n_train_sets``,
-        ``calibration_draws``: the harder run's test and training sets per draw and size,
-        and the draws of its calibration (:func:`_calibrate_gap_scale`); ``uci_datasets``:
-        catalogue names (default the group ``"antonucci-lncc"``, nine binary sets);
-        ``n_splits``, ``n_repeats``, ``seed``, ``n_jobs``, ``cache_dir``: cross-validation,
-        the seed of every random choice and the engine's options; ``cache_simulation``:
-        cache the artificial study's folds too (about 0.5 GB at the paper's size).
+        ``calibration_draws`` (the harder run per draw and size, its calibration's draws);
+        ``uci_datasets`` (catalogue names; default the group ``"antonucci-lncc"``);
+        ``n_splits``, ``n_repeats``, ``seed``, ``n_jobs``, ``cache_dir`` (cross-validation,
+        the seed of every random choice, the engine's options); ``cache_simulation``
+        (cache the artificial study's folds too: about 0.5 GB at the paper's size).
 
-    Returns a dict: ``settings`` (the parameters, the number of (NCC, LNCC) pairs and the
-    harder run's ``gap_scale``), ``intervals`` (Figure 1: ``N``, ``n``, the likelihood and
-    IDM intervals' ``*_lower``, ``*_upper``), ``cloud`` (the first cloud), ``envelope``,
-    ``cuts``, ``example2``, ``profiles``, ``example3``, the engine's fold tables
-    ``artificial``, ``harder`` and ``uci``, and ``uci_datasets`` (names).
+    Returns a dict: ``settings`` (the parameters, ``n_pairs`` of (NCC, LNCC) and the
+    harder run's ``gap_scale``), ``intervals`` (Figure 1: ``N``, ``n``, ``likelihood_*``
+    and ``idm_*`` ends ``lower``, ``upper``), ``cloud``, ``cuts``, ``example2``
+    (:func:`_example2`), ``envelope``, ``profiles``, ``example3``, the engine's fold tables
+    ``artificial``, ``harder``, ``uci``, and ``uci_datasets`` (names).
     """
     unknown = set(params) - set(_RUN)
     if unknown:
@@ -827,8 +793,7 @@ def run(estimators=None, **params):
                                       "idm_lower": ilo[:, 0], "idm_upper": iup[:, 0]}),
            "envelope": _TwoClassProfile(**_EXAMPLE2).curve(p["profile_points"]),
            **_example2(p["cloud_samples"], p["cloud_replicates"], p["cut_alphas"], p["seed"]),
-           "profiles": _example3_profiles(p["profile_points"]),
-           "example3": _example3_summary(p["lncc_grid"]), "uci_datasets": names,
+           **_example3(p["lncc_grid"], p["profile_points"]), "uci_datasets": names,
            "artificial": _naive_study(study, n_train_sets=p["n_train_sets"], n_test=p["n_test"],
                                       n_jobs=p["n_jobs"], cache_dir=p["cache_dir"] if
                                       p["cache_simulation"] else None, **kw)}
@@ -859,7 +824,7 @@ def tables(results):
     rows under both generators), ``uci_datasets``, ``table2``, ``uci_matched_pairs``,
     ``default_averages``, ``uci_all_classifiers``; for the figures and the text
     ``settings`` (column ``value``), ``example2_cloud``, ``example2_envelope``,
-    ``example3_profiles``, ``*_theta`` (:func:`_theta_means`), ``generator_long`` (one row
+    ``example3_profiles``, ``*_theta`` (:func:`_artificial_summary`), ``generator_long`` (one row
     per quantity and generator); ``<name>_shown`` (:func:`_shown`) for :data:`_SHOWN`."""
     r = results
     t = {"settings": pd.DataFrame({"value": pd.Series(r["settings"], dtype=object)}),
@@ -868,14 +833,14 @@ def tables(results):
          "example2": r["example2"], "example3_profiles": r["profiles"],
          "example3": r["example3"], "uci_datasets": _uci_datasets_table(r["uci_datasets"])}
     for run_, pre, tab in (("artificial", "artificial_", ""), ("harder", "harder_", "harder_")):
-        summary, theta = _artificial_summary(r[run_]), _theta_means(r[run_])
+        summary, theta = _artificial_summary(r[run_])
         t.update({f"{pre}all_classifiers": summary, f"{pre}theta": theta,
                   f"{tab}table1": _table1(summary),
-                  f"{pre}matched_pairs": _matched_pairs_table(summary, "d"),
+                  f"{pre}matched_pairs": _matched_pairs(summary, "d"),
                   f"{pre}nbc_accuracy": _nbc_accuracy_check(summary, theta)})
     uci = _uci_summary(r["uci"])
     t.update({"uci_all_classifiers": uci, "table2": _table2(uci),
-              "uci_matched_pairs": _matched_pairs_table(uci, "dataset"),
+              "uci_matched_pairs": _matched_pairs(uci, "dataset"),
               "default_averages": _default_averages(uci)})
     # Table 1's headline rows under both generators, by quantity without the run label
     judged = {tag: df.assign(quantity=df["quantity"].str.split(": ", n=1).str[1], generator=tag)
@@ -899,7 +864,7 @@ def _f(x, d=1):
 
 def _shown(table):
     """A table of indicators in at most seven columns for the book (the CSV keeps all):
-    matched pairs (:func:`_matched_pairs_table`) as the two classifiers and each indicator
+    matched pairs (:func:`_matched_pairs`) as the two classifiers and each indicator
     "NCC / LNCC"; any other the index, ``pair`` (with the row's note) and one column per
     indicator, "ours ± SE (the paper's)"."""
     if "Det NCC" in table:
@@ -926,12 +891,10 @@ def _min_max(out, key, values):
 
 def numbers(tables):
     """Every number the chapter's text quotes, formatted (dict of str -> str), keyed for
-    ``myst_nb.glue``, from :func:`tables`."""
-    return {**_numbers_examples(tables), **_numbers_artificial(tables), **_numbers_uci(tables)}
-
-
-def _numbers_examples(t):
-    """The run's parameters, Figure 1 and Examples 2-3."""
+    ``myst_nb.glue``, from :func:`tables`: the run's parameters, Figure 1 and Examples 2-3
+    here, Table 1 and the harder run in :func:`_numbers_artificial`, Table 2 and Sec. 5.2
+    in :func:`_numbers_uci`."""
+    t = tables
     s, iv = t["settings"]["value"], t["figure1_intervals"]
     out = {k: str(s[k]) for k in ("n_features", "n_theta", "n_train_sets", "cloud_samples",
                                   "cloud_replicates", "lncc_grid", "calibration_draws",
@@ -942,7 +905,8 @@ def _numbers_examples(t):
     dom = e2["monte_carlo"].get("alpha = 0.2: c dominates (1 = yes)")
     e3 = t["example3"].set_index("quantity")
     ours = e3["ours"]
-    return {**out, "seed_text": str(s["seed"]), "min_gap": f"{s['min_gap']:g}",
+    return {**out, **_numbers_artificial(t), **_numbers_uci(t),
+            "seed_text": str(s["seed"]), "min_gap": f"{s['min_gap']:g}",
             "sizes_text": ", ".join(map(str, s["sizes"])),
             "n_experiments": str(s["n_theta"] * s["n_train_sets"]),
             "harder_scale": f"{s['gap_scale']:.3f}", "n_uci": str(len(t["uci_datasets"])),
@@ -961,7 +925,7 @@ def _numbers_examples(t):
 
 
 def _pair_gaps(pairs):
-    """For each matched pair (a row of :func:`_matched_pairs_table`): NCC minus LNCC of
+    """For each matched pair (a row of :func:`_matched_pairs`): NCC minus LNCC of
     Sgl-acc, D-acc and NBC-I, (n, 3)."""
     return np.column_stack([pairs[f"{k} NCC"] - pairs[f"{k} LNCC"]
                             for k in ("Sgl-acc", "D-acc", "NBC-I")])
@@ -990,7 +954,10 @@ def _numbers_artificial(t):
     for key, col in (("ours", "NBC accuracy (ours)"), ("diff", "difference"),
                      ("paper", "NBC accuracy implied by the paper")):
         _min_max(out, f"nbc_{key}", per[col])
-    return {**out, **_numbers_harder(t), "t1_n_sizes": str(len(m)),
+    hnb, gen = t["harder_nbc_accuracy"], t["generator_comparison"]
+    same = {k: t[k]["pair"].eq("paper's and ours").groupby(level="d").all()
+            for k in ("table1", "harder_table1")}
+    return {**out, "t1_n_sizes": str(len(m)),
             "d_lo": str(sizes[0]), "d_hi": str(sizes[-1]),
             "t1_matched_pairs": "; ".join(f"d = {d}: {r['NCC']} and {r['LNCC']} ({r['Det NCC']:.1f}"
                                           f" vs {r['Det LNCC']:.1f})" for d, r in m.iterrows()),
@@ -1000,17 +967,11 @@ def _numbers_artificial(t):
             "nbc_p_all": "–" if not np.isfinite(p_all) else f"{p_all:.1g}",
             "nbc_p_text": p_text(p_all), "nbc_diff_all": f"{nb.loc['all', 'difference']:+.1f}",
             "nbc_t_all": f"{nb.loc['all', 't']:.1f}", "nbc_p_max": f"{per['p-value'].max():.1g}",
-            "nbc_df": str(t["artificial_theta"].index.get_level_values("theta").nunique() - 1)}
-
-
-def _numbers_harder(t):
-    """The harder generator's run beside the literal one."""
-    nb, gen = t["harder_nbc_accuracy"], t["generator_comparison"]
-    acc = nb["NBC accuracy (ours)"].drop("all")
-    same = {k: t[k]["pair"].eq("paper's and ours").groupby(level="d").all()
-            for k in ("table1", "harder_table1")}
-    return {"harder_nbc_min": f"{acc.min():.1f}", "harder_nbc_max": f"{acc.max():.1f}",
-            "harder_nbc_p": f"{nb.loc['all', 'p-value']:.2f}", "gen_n_rows": str(len(gen)),
+            "nbc_df": str(t["artificial_theta"].index.get_level_values("theta").nunique() - 1),
+            # the harder generator's run beside the literal one
+            "harder_nbc_min": f"{hnb['NBC accuracy (ours)'].drop('all').min():.1f}",
+            "harder_nbc_max": f"{hnb['NBC accuracy (ours)'].drop('all').max():.1f}",
+            "harder_nbc_p": f"{hnb.loc['all', 'p-value']:.2f}", "gen_n_rows": str(len(gen)),
             "gen_lit_repro": str(int((gen["verdict (literal)"] == "reproduced").sum())),
             "gen_hard_repro": str(int((gen["verdict (harder)"] == "reproduced").sum())),
             "harder_pairs": "; ".join(f"d = {d}: {r.NCC} and {r.LNCC}"
@@ -1066,12 +1027,11 @@ def _lookup(table, quantity, column, tables):
 
 
 def _t1_reading(t1_key, theta_key, fam, k, n_paper, tables):
-    """Table 1: indicator ``k`` of family ``fam``, mean over the paper's rows.  The three
-    sizes share their parameter draws, so the spread is the standard deviation over draws
-    of the per-draw mean of the family's three rows (:func:`_theta_means`); our standard
-    error divides it by the square root of our number of draws, the paper's by the square
-    root of its ``n_paper``; the rounding is half a unit of the printed digit (0.05).  NaN
-    (not comparable) when one of our rows has no value."""
+    """Table 1: indicator ``k`` of family ``fam``, mean over the paper's rows; the sizes
+    share their draws, so the spread is the SD over draws of the per-draw mean of the
+    family's rows (``theta_key``); our SE divides it by the root of our number of draws,
+    the paper's by the root of ``n_paper``; rounding half a unit (0.05).  NaN (not
+    comparable) when one of our rows has no value."""
     t = tables[t1_key].reset_index()
     s = t[t["pair"].astype(str).str.startswith("paper") & (t["family"] == fam)]
     if not s[k].notna().any():
@@ -1080,25 +1040,21 @@ def _t1_reading(t1_key, theta_key, fam, k, n_paper, tables):
         return Reading(np.nan, note="no value of ours for some of the paper's rows")
     keys = list(zip(s["d"], s["classifier"]))
     per = tables[theta_key][k].unstack("theta").reindex(keys).mean(axis=0).dropna()
-    spread = float(per.std(ddof=1)) if len(per) > 1 else np.nan
     note = f"spread over our {len(per)} draws of the per-draw mean of the {len(s)} rows"
-    if not np.isfinite(spread):
+    if len(per) < 2:
         return Reading(s[k].mean(), note=f"{note}; no spread (fewer than two draws): rounding "
                                          f"only; the paper's {n_paper} draws")
-    return Reading(s[k].mean(), spread=spread, n_ours=len(per), n_published=n_paper,
-                   note=f"{note}; the paper's {n_paper} draws")
+    return Reading(s[k].mean(), spread=float(per.std(ddof=1)), n_ours=len(per),
+                   n_published=n_paper, note=f"{note}; the paper's {n_paper} draws")
 
 
 def _sec52_reading(c, k, tables):
-    """Sec. 5.2: the average of indicator ``k`` of ``c`` over the UCI data sets: our CV
-    standard error with the paper's (estimated from our spread of one repetition, as the
-    paper does not state its protocol: one run), plus the documented extra term of the
-    data-set choice (``*_choice_sd`` of :func:`_default_averages`: six of the nine data
-    sets are our guess)."""
+    """Sec. 5.2: indicator ``k`` of ``c`` averaged over the UCI data sets: our CV SE, the
+    paper's (estimated from our spread of one repetition: the paper states no protocol),
+    plus the term of the data-set choice (``*_choice_sd`` of :func:`_default_averages`)."""
     r = tables["default_averages"].loc[c]
-    n = int(r["n_datasets"]) if np.isfinite(r["n_datasets"]) else 0
-    n_rep = int(r["n_repeats"]) if "n_repeats" in r and np.isfinite(r["n_repeats"]) else 1
-    se, choice = float(r[f"{k}_se"]), float(r.get(f"{k}_choice_sd", np.nan))
+    n, n_rep = int(r["n_datasets"]), int(r["n_repeats"])
+    se, choice = float(r[f"{k}_se"]), float(r[f"{k}_choice_sd"])
     kw = dict(extra=choice, extra_why="SD of the 9-set average over choices of the 6 data "
               "sets the paper does not name") if np.isfinite(choice) else {}
     if np.isfinite(se):

@@ -163,7 +163,8 @@ def test_example_2_and_3_summaries():
     assert row["monte_carlo"] <= row["exact"]
     dom = s2[s2["quantity"].str.endswith("(1 = yes)")]
     assert dom["exact"].tolist() == [0.0, 1.0] and dom["published"].tolist() == [0.0, 1.0]
-    s3 = chapter._example3_summary().set_index("quantity")["ours"]
+    ex3 = chapter._example3(n_points=501)
+    s3 = ex3["example3"].set_index("quantity")["ours"]
     assert s3.iloc[0] == pytest.approx(0.2117763992, abs=1e-9)
     assert s3.iloc[1] == pytest.approx(0.2109, abs=5e-5)
     assert s3.iloc[2] == pytest.approx(0.2117763992, abs=1e-7)
@@ -171,7 +172,7 @@ def test_example_2_and_3_summaries():
     assert s3.iloc[4] == pytest.approx(1.0)
     assert s3.iloc[5] == pytest.approx(0.2571202769, abs=1e-8)
     assert s3.iloc[6] == 1.0
-    prof = chapter._example3_profiles(501)
+    prof = ex3["profiles"]
     assert set(prof["likelihood"]) == {"with the new instance", "without the new instance"}
     assert prof["relative_likelihood"].max() <= 1.0
 
@@ -237,7 +238,7 @@ def test_artificial_summary_uses_cluster_standard_errors():
                          "determinacy": 0.8 + 0.05 * th + 0.01 * r, "single_accuracy": 0.9,
                          "discounted_accuracy": 0.85,
                          "precise_on_indeterminate": np.nan if r == 0 else 0.5})
-    s = chapter._artificial_summary(pd.DataFrame(rows))
+    s = chapter._artificial_summary(pd.DataFrame(rows))[0]
     row = s.loc[(25, "NCC_0.05")]
     theta_means = np.array([0.815, 0.865, 0.915])
     assert row["Det"] == pytest.approx(100 * theta_means.mean())
@@ -252,14 +253,14 @@ def test_artificial_summary_rebuilds_the_nbc_row_from_an_ncc():
              "single_accuracy": 0.95, "discounted_accuracy": 0.9,
              "precise_on_indeterminate": 0.5, "precise_accuracy": 0.9 + 0.01 * th}
             for c in ("NCC_0.05", "LNCC_0.75") for th in range(3)]
-    s = chapter._artificial_summary(pd.DataFrame(rows))
+    s = chapter._artificial_summary(pd.DataFrame(rows))[0]
     nbc = s.loc[(25, "NBC")]
     assert nbc["Det"] == 100 and nbc["Sgl_acc"] == pytest.approx(91.0)
     assert nbc["D_acc"] == pytest.approx(91.0) and np.isnan(nbc["NBC_I"])
     assert nbc["family"] == "NBC"
     with_nbc = pd.DataFrame(rows + [{**rows[0], "classifier": "NBC", "determinacy": 1.0,
                                      "single_accuracy": 0.5, "precise_accuracy": 0.5}])
-    assert chapter._artificial_summary(with_nbc).loc[(25, "NBC"), "Sgl_acc"] == 50.0
+    assert chapter._artificial_summary(with_nbc)[0].loc[(25, "NBC"), "Sgl_acc"] == 50.0
 
 
 def _summary(group, values):
@@ -278,14 +279,14 @@ def _headline_tables(folds=None, avg=None):
     """What HEADLINE reads of the chapter's tables: small runs of the two examples, Table 1
     of an artificial study (default :func:`_study_folds`) and the Sec. 5.2 averages."""
     f = _study_folds() if folds is None else folds
-    art = chapter._artificial_summary(f)
+    art, theta = chapter._artificial_summary(f)
     if avg is None:
         avg = chapter._default_averages(_summary("dataset", {
             (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
             for c in ("NCC_0.05", "LNCC_0.75")}))
     return {"example2": chapter._example2(n_samples=200, n_replicates=2)["example2"],
-            "example3": chapter._example3_summary(), "table1": chapter._table1(art),
-            "artificial_theta": chapter._theta_means(f), "default_averages": avg}
+            "example3": chapter._example3()["example3"], "table1": chapter._table1(art),
+            "artificial_theta": theta, "default_averages": avg}
 
 
 def _is_table1(h):
@@ -298,12 +299,12 @@ def test_match_determinacy_rule_and_ties():
                        (50, "NCC_0.05"): 91.0, (50, "NCC_0.25"): 95.0,
                        (50, "LNCC_0.75"): 94.0, (50, "LNCC_0.95"): 97.0,
                        (25, "NBC"): 100.0})
-    m = chapter._match_determinacy(s, "d")
+    m = chapter._matched_pairs(s, "d")
     # d = 25: two exact ties; the smaller epsilon wins, then the larger alpha
     assert tuple(m.loc[25, ["NCC", "LNCC"]]) == ("NCC_0.05", "LNCC_0.95")
-    assert m.loc[25, "gap"] == 0
+    assert m.loc[25, "Det gap"] == 0
     assert tuple(m.loc[50, ["NCC", "LNCC"]]) == ("NCC_0.25", "LNCC_0.75")
-    assert m.loc[50, "gap"] == pytest.approx(1.0)
+    assert m.loc[50, "Det gap"] == pytest.approx(1.0)
 
 
 def test_table1_and_table2_put_the_published_values_beside_ours():
@@ -385,7 +386,7 @@ def _legible(fig):
 def test_figures_have_labelled_axes_and_are_legible():
     import matplotlib.pyplot as plt
 
-    ex2 = chapter._example2(300, 2)
+    ex2, ex3 = chapter._example2(300, 2), chapter._example3(n_points=201)
     vals = {(d, c): 90.0 + d / 50 for d in (25, 50, 100)
             for c in ("NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95", "NBC")}
     u = _summary("dataset", {(ds, c): 90.0 + i for i, ds in enumerate("abc")
@@ -398,8 +399,7 @@ def test_figures_have_labelled_axes_and_are_legible():
          "example2_cloud": ex2["cloud"], "example2_cuts_first_cloud": ex2["cuts"],
          "example2_envelope": chapter._TwoClassProfile(**chapter._EXAMPLE2).curve(201),
          "example2": ex2["example2"],
-         "example3_profiles": chapter._example3_profiles(201),
-         "example3": chapter._example3_summary(),
+         "example3_profiles": ex3["profiles"], "example3": ex3["example3"],
          "artificial_all_classifiers": _summary("d", vals), "uci_all_classifiers": u}
     avg = t["default_averages"] = chapter._default_averages(u)
     figs = [f(t) for f in (chapter.likelihood_idm_figure, chapter.likelihood_cloud_figure,
@@ -422,7 +422,7 @@ def test_compact_layouts_and_the_citation():
     vals = {(d, c): 90.0 + i for d in (25, 50, 100)
             for i, c in enumerate(["NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95"])}
     s = _summary("d", vals)
-    pairs = chapter._matched_pairs_table(s, "d")
+    pairs = chapter._matched_pairs(s, "d")
     pv = chapter._shown(pairs)
     assert pv.shape[1] == 6 and pv.index.name == "d"  # with the index: seven columns
     r = pairs.loc[25]
@@ -587,8 +587,7 @@ def _study_folds(n_theta=5, acc=0.95, spread=0.01, seed=0):
 
 def test_theta_means_and_the_nbc_accuracy_test():
     f = _study_folds()
-    th = chapter._theta_means(f)
-    art = chapter._artificial_summary(f)
+    art, th = chapter._artificial_summary(f)
     assert th.loc[(25, "NCC_0.05")]["Det"].mean() == pytest.approx(art.loc[(25, "NCC_0.05"),
                                                                            "Det"])
     check = chapter._nbc_accuracy_check(art, th)
@@ -613,8 +612,8 @@ def test_theta_means_and_the_nbc_accuracy_test():
 
 def test_table1_rows_follow_the_verdict_rule():
     f = _study_folds(n_theta=6, spread=0.02)
-    th = chapter._theta_means(f)
-    t1 = chapter._table1(chapter._artificial_summary(f))
+    art, th = chapter._artificial_summary(f)
+    t1 = chapter._table1(art)
     tabs = {"table1": t1, "artificial_theta": th, "harder_table1": t1, "harder_theta": th}
     v = chapter.HEADLINE.judge(tabs, only=_is_table1)
     q = "Table 1: Sgl-acc of NCC, mean of the paper's rows (NCC_0.25, NCC_0.05, NCC_0.25)"
@@ -633,8 +632,8 @@ def test_table1_rows_follow_the_verdict_rule():
     assert (harder["tolerance"].to_numpy() == v["tolerance"].to_numpy()).all()
     assert not harder["note"].str.contains("literal generator").any()  # no reason given
     one = _study_folds(n_theta=1)  # one draw: no spread, the rounding only
-    tabs = {"table1": chapter._table1(chapter._artificial_summary(one)),
-            "artificial_theta": chapter._theta_means(one)}
+    art1, th1 = chapter._artificial_summary(one)
+    tabs = {"table1": chapter._table1(art1), "artificial_theta": th1}
     v1 = chapter.HEADLINE.judge(tabs, only=_is_table1)
     assert (v1["tolerance"] == 0.05).all() and v1["note"].str.contains("rounding only").all()
 
