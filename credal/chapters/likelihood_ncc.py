@@ -1,14 +1,12 @@
 """The likelihood-based naive credal classifier: chapter ``likelihood-ncc``.
 
 Antonucci, Cattaneo & Corani (2011), "Likelihood-based naive credal classifier", ISIPTA.
-The classifiers are core (:mod:`credal.naive`); :func:`classifiers` is the paper's NBC /
-NCC_eps / LNCC_alpha grid; :func:`run` computes Figure 1's intervals, Examples 2-3 (the
-profile likelihood, :class:`_TwoClassProfile`), the artificial data of Sec. 5.1
-(:func:`_naive_study`, plus a harder generator) and the UCI study of Sec. 5.2;
-:func:`tables`, :func:`numbers`, :data:`HEADLINE` and the ``*_figure`` functions (Figures
-1-5) follow.  Indicators in percent: Det (determinacy), Sgl-acc (accuracy when
-determinate), D-acc (discounted accuracy), NBC-I (naive Bayes' accuracy where the credal
-classifier is indeterminate).
+:func:`classifiers` is the paper's NBC / NCC_eps / LNCC_alpha grid (core,
+:mod:`credal.naive`); :func:`run` computes Figure 1, Examples 2-3 (the profile likelihood,
+:class:`_TwoClassProfile`), the artificial data of Sec. 5.1 (:func:`_naive_study`, plus a
+harder generator) and the UCI study of Sec. 5.2.  Indicators in percent: Det
+(determinacy), Sgl-acc (accuracy when determinate), D-acc (discounted accuracy), NBC-I
+(naive Bayes' accuracy where the credal classifier is indeterminate).
 """
 
 from __future__ import annotations
@@ -52,10 +50,9 @@ def classifiers(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.75, 0.9
     """The paper's classifiers, named like its tables: a dict with ``"NBC"`` (naive Bayes,
     Perks prior), ``"NCC_<eps>"`` (:class:`NCC` for each of ``epsilons``) and
     ``"LNCC_<alpha>"`` (exact :class:`LNCC` for each of ``alphas``)."""
-    est = {"NBC": NaiveBayes(prior="perks", s=1.0)}
-    est.update({f"NCC_{e:g}": NCC(s=1.0, epsilon=float(e)) for e in epsilons})
-    est.update({f"LNCC_{a:g}": LNCC(alpha=float(a)) for a in alphas})
-    return est
+    return {"NBC": NaiveBayes(prior="perks", s=1.0),
+            **{f"NCC_{e:g}": NCC(s=1.0, epsilon=float(e)) for e in epsilons},
+            **{f"LNCC_{a:g}": LNCC(alpha=float(a)) for a in alphas}}
 
 
 def _family(name):
@@ -212,23 +209,6 @@ _EXAMPLE2 = dict(n1=6, n1j=[5], n2=2, n2j=[1])
 _EXAMPLE3 = dict(n1=50, n1j=[50, 0], n2=50, n2j=[1, 1])
 
 
-def _example2_cloud(n_samples=3000, seed=0):
-    """Monte-Carlo cloud of Example 2: ``n_samples`` random naive models ``(theta_c,
-    theta_f|c, theta_f|not c)`` uniform on the unit cube (the paper: 3000; ``seed`` of
-    ``numpy.random.default_rng``) for the counts of :data:`_EXAMPLE2`.  Columns ``theta_c``,
-    ``theta_f_c``, ``theta_f_notc``, ``posterior`` (``P(c | f)``) and ``relative_likelihood``
-    (likelihood of data and instance over its exact maximum, from the profile)."""
-    (n1, a1), (n2, a2) = (_EXAMPLE2["n1"], 5), (_EXAMPLE2["n2"], 1)
-    tc, t1, t2 = np.random.default_rng(seed).random((int(n_samples), 3)).T
-    joint1, joint2 = tc * t1, (1 - tc) * t2
-    loglik = (xlogy(n1, tc) + xlogy(n2, 1 - tc) + xlogy(a1, t1) + xlogy(n1 - a1, 1 - t1)
-              + xlogy(a2, t2) + xlogy(n2 - a2, 1 - t2) + np.log(joint1 + joint2))
-    top = _TwoClassProfile(**_EXAMPLE2).max_log_L()
-    return pd.DataFrame({"theta_c": tc, "theta_f_c": t1, "theta_f_notc": t2,
-                         "posterior": joint1 / (joint1 + joint2),
-                         "relative_likelihood": np.exp(loglik - top)})
-
-
 def _mean_se(values):
     v = np.asarray(values, float)
     v = v[np.isfinite(v)]
@@ -237,16 +217,26 @@ def _mean_se(values):
 
 
 def _example2(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=0):
-    """Example 2 on ``n_replicates`` clouds of ``n_samples`` models (seeds ``[seed, r]``):
-    a dict with ``example2``, the exact threshold and cuts beside their Monte-Carlo mean
-    and SE (``quantity``, ``exact``, the threshold by :class:`LNCC`, ``monte_carlo``,
-    ``mc_se``, ``published``); ``cloud``, the first cloud; ``cuts``, the alpha cuts exact
-    and of the first cloud (``alpha``, ``source`` "exact" / "Monte Carlo", ``low``,
-    ``high``: range of ``P(c | f)`` over the cut's models)."""
+    """Example 2 on ``n_replicates`` clouds (seeds ``[seed, r]``) of ``n_samples`` naive
+    models ``(theta_c, theta_f|c, theta_f|not c)`` uniform on the unit cube (the paper:
+    3000).  A dict: ``example2``, the exact threshold and cuts beside their Monte-Carlo
+    mean and SE (``quantity``, ``exact``, ``monte_carlo``, ``mc_se``, ``published``);
+    ``cloud``, the first cloud (``theta_c``, ``theta_f_c``, ``theta_f_notc``,
+    ``posterior`` ``P(c | f)``, ``relative_likelihood`` of data and instance over the
+    exact maximum); ``cuts``, its alpha cuts and the exact ones (``alpha``, ``source``
+    "exact" / "Monte Carlo", ``low``, ``high``: range of ``P(c | f)`` in the cut)."""
     prof = _TwoClassProfile(**_EXAMPLE2)
     X, y, x = _two_class_data(**_EXAMPLE2)
-    lncc_alpha = float(LNCC().fit(X, y).dominance_threshold(x)[0, 0, 1])
-    clouds = [_example2_cloud(n_samples, [seed, r]) for r in range(int(n_replicates))]
+    lncc_alpha, top = float(LNCC().fit(X, y).dominance_threshold(x)[0, 0, 1]), prof.max_log_L()
+    clouds = []
+    for r in range(int(n_replicates)):  # n(c) = 6, n(c, f) = 5, n(not c) = 2, n(not c, f) = 1
+        tc, t1, t2 = np.random.default_rng([seed, r]).random((int(n_samples), 3)).T
+        joint1, joint2 = tc * t1, (1 - tc) * t2
+        loglik = (xlogy(6, tc) + xlogy(2, 1 - tc) + xlogy(5, t1) + xlogy(1, 1 - t1)
+                  + xlogy(1, t2) + xlogy(1, 1 - t2) + np.log(joint1 + joint2))
+        clouds.append(pd.DataFrame({"theta_c": tc, "theta_f_c": t1, "theta_f_notc": t2,
+                                    "posterior": joint1 / (joint1 + joint2),
+                                    "relative_likelihood": np.exp(loglik - top)}))
     head, first = _published_headline(), []
     rows = [(f"interval [a, b] of t: {e}", v, np.nan, np.nan,
              head.get(f"Example 2: interval [a,b] {end} end {e}"))
@@ -341,14 +331,12 @@ def _study_rng(seed, *stream):
 
 
 def _draw_naive_parameters(rng, n_features=10, min_gap=0.1, gap_scale=1.0):
-    """A naive model, binary class (equally likely) and ``n_features`` binary features: a
-    list of (2, 2) ndarrays, ``tables[j][c, v]`` = P(feature j = v | class c).  Each row is
-    uniform (``rng.dirichlet``, ``rng`` a Generator), the table redrawn until
-    ``|theta(f | c') - theta(f | c'')| >= min_gap`` (rejection: uniform on that set).
-    ``gap_scale`` < 1 (the *harder* generator) shrinks each accepted table to its class
-    mean, ``t_c <- mean + k (t_c - mean)``, so that the gap ``g`` becomes ``min_gap +
-    gap_scale * (g - min_gap)``: the same draws as the paper's (1), shrunk, so a
-    calibration over ``gap_scale`` compares like with like."""
+    """A naive model, binary class (equally likely), ``n_features`` binary features: a list
+    of (2, 2) ndarrays, ``tables[j][c, v]`` = P(feature j = v | class c), each row uniform
+    (``rng.dirichlet``), redrawn until ``|theta(f | c') - theta(f | c'')| >= min_gap``.
+    ``gap_scale`` < 1 (the *harder* generator) shrinks each table to its class mean, ``t_c
+    <- mean + k (t_c - mean)``, the gap ``g`` becoming ``min_gap + gap_scale * (g -
+    min_gap)``: the paper's draws (``gap_scale`` 1) shrunk, comparable across scales."""
     tables = []
     for _ in range(n_features):
         t = rng.dirichlet(np.ones(2), size=2)
@@ -384,15 +372,13 @@ def _sample_naive(tables, n, rng):
 
 def _naive_study(estimators, *, sizes, n_theta, n_train_sets, n_test, n_features=10,
                  min_gap=0.1, seed=0, n_jobs=1, cache_dir=None, gap_scale=1.0):
-    """The simulation design of Sec. 5.1, through the engine: for each draw ``k <
-    n_theta`` (:func:`_draw_naive_parameters`) and size ``d`` in ``sizes``, one test set of
-    ``n_test`` and ``n_train_sets`` training sets of ``d`` instances, each pair a
-    :func:`credal.experiments.holdout_item`; the pairs of one ``(k, d)`` are one
-    :func:`credal.experiments.cross_validate` of ``estimators`` (predefined split, no
-    preprocessing, ``n_jobs``, ``cache_dir``).  Streams of ``seed`` (:func:`_study_rng`):
-    ``(0, k)`` parameters, ``(1, k, d)`` test set, ``(2, k, d, r)`` ``r``-th training set.
-    Returns the engine's fold table (``dataset`` = ``"d{d}-theta{k}-train{r}"``) plus
-    columns ``d``, ``theta``, ``train_set``."""
+    """Sec. 5.1 through the engine: for each draw ``k < n_theta`` (:func:`_draw_naive_parameters`)
+    and size ``d`` in ``sizes``, a test set of ``n_test`` and ``n_train_sets`` training
+    sets of ``d`` instances, each pair a :func:`credal.experiments.holdout_item`, one
+    :func:`credal.experiments.cross_validate` of ``estimators`` per ``(k, d)``.  Streams of
+    ``seed`` (:func:`_study_rng`): ``(0, k)`` parameters, ``(1, k, d)`` test set, ``(2, k,
+    d, r)`` ``r``-th training set.  Returns the engine's fold table (``dataset``
+    ``"d{d}-theta{k}-train{r}"``) plus ``d``, ``theta``, ``train_set``."""
     frames = []
     for k in range(n_theta):
         params = _draw_naive_parameters(_study_rng(seed, _THETA, k), n_features=n_features,
@@ -411,10 +397,9 @@ def _naive_study(estimators, *, sizes, n_theta, n_train_sets, n_test, n_features
             .reset_index(drop=True))
 
 
-# The harder generator: the paper's Table 1 implies a naive Bayes accuracy several points
-# below what its literal generator gives, so a second run shrinks every feature's class
-# difference (gap_scale) until naive Bayes is as accurate as the paper's; the calibration
-# uses its own draws (streams 3-5), not the study's.
+# The harder generator: Table 1 implies a naive Bayes several points less accurate than the
+# literal generator gives, so a second run shrinks every feature's class difference
+# (gap_scale) until it is as accurate; the calibration uses its own streams (3-5).
 _CAL_THETA, _CAL_TEST, _CAL_TRAIN = 3, 4, 5
 
 
@@ -423,21 +408,17 @@ def _implied_nbc_accuracy():
     DataFrame indexed by ``d`` with ``implied`` (percent, mean over the size's two rows)
     and ``rounding`` (the largest error the printed one-decimal values can cause)."""
     pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
-    imp = (pub["Det"] * pub["Sgl_acc"] + (100 - pub["Det"]) * pub["NBC_I"]) / 100
     # each printed value is within 0.05 of the truth: |d imp| <= 0.05 (1 + |Sgl - NBC-I|/100)
-    rnd = 0.05 * (1 + (pub["Sgl_acc"] - pub["NBC_I"]).abs() / 100)
-    out = pd.DataFrame({"d": pub["d"], "implied": imp, "rounding": rnd})
-    return out.groupby("d").agg(implied=("implied", "mean"), rounding=("rounding", "max"))
+    return pub.assign(implied=(pub["Det"] * pub["Sgl_acc"] + (100 - pub["Det"]) * pub["NBC_I"])
+                      / 100, rounding=0.05 * (1 + (pub["Sgl_acc"] - pub["NBC_I"]).abs() / 100)
+                      ).groupby("d").agg(implied=("implied", "mean"), rounding=("rounding", "max"))
 
 
 def _perks_nb_accuracy(X_train, y_train, X_test, y_test):
-    """Accuracy of the Perks naive Bayes (``s = 1``) for many training sets at once: the
-    classifier ``NaiveBayes(prior="perks", s=1)`` (ties go to class 0) for a binary class
-    and binary features, vectorised over training sets for the calibration of the harder
-    generator.  ``X_train`` (R, d, m) and ``y_train`` (R, d) are the 0/1 feature and class
-    codes of ``R`` training sets of ``d`` instances, ``X_test`` (T, m) and ``y_test`` (T,)
-    the test set's.  Returns the share of test instances each training set's model
-    classifies correctly, shape (R,)."""
+    """Accuracy of ``NaiveBayes(prior="perks", s=1)`` (ties to class 0), binary class and
+    features, vectorised over ``R`` training sets of ``d`` instances (0/1 codes ``X_train``
+    (R, d, m), ``y_train`` (R, d)) on a test set (``X_test`` (T, m), ``y_test`` (T,)):
+    the share each training set's model classifies correctly, shape (R,)."""
     X_train, X_test, y1 = (np.asarray(v, float) for v in (X_train, X_test, y_train))
     m = X_train.shape[2]
     n_c = np.stack([(1 - y1).sum(1), y1.sum(1)], axis=1)  # (R, 2)
@@ -472,10 +453,9 @@ def _nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_
 
 
 def _calibrate_gap_scale(*, xtol=2e-3, **kw):
-    """The ``gap_scale`` (float, to ``xtol``) at which naive Bayes is, on average over the
-    sizes, as accurate as the paper's Table 1 implies (:func:`_implied_nbc_accuracy`);
-    ``kw`` as :func:`_nbc_accuracy_curve`.  Raises ValueError if a size has no target or
-    the target is not between the accuracies at 0 and 1."""
+    """The ``gap_scale`` (to ``xtol``) at which naive Bayes is on average as accurate as
+    Table 1 implies (:func:`_implied_nbc_accuracy`; ``kw`` as :func:`_nbc_accuracy_curve`);
+    ValueError if a size has no target or it is not between the accuracies at 0 and 1."""
     targets = _implied_nbc_accuracy()["implied"].reindex(list(kw.get("sizes", (25, 50, 100))))
     if targets.isna().any():
         raise ValueError(f"no target accuracy for the sizes {list(targets.index[targets.isna()])}")
@@ -492,27 +472,6 @@ def _calibrate_gap_scale(*, xtol=2e-3, **kw):
 
 # --- tables: indicators, matched determinacy, the published values beside ours ------------
 
-def _pooled_indicators(folds, by):
-    """Det, Sgl-acc, D-acc, NBC-I (fractions) pooling the test instances of the engine's
-    ``folds`` grouped by the columns ``by``: indexed by ``by`` (NBC-I NaN without an
-    indeterminate instance)."""
-    f, n = folds, folds["n_test"].astype(float)
-    det = f["determinacy"] * n
-    ind = n - det
-    c = pd.DataFrame({
-        "n": n, "det": det, "det_correct": np.nan_to_num(f["single_accuracy"]) * det,
-        "dacc": f["discounted_accuracy"] * n, "ind": ind,
-        "nbc_ind_correct": np.nan_to_num(f["precise_on_indeterminate"]) * ind},
-        index=f.index).join(f[list(by)]).groupby(list(by), sort=True).sum(numeric_only=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return pd.DataFrame({
-            "Det": c["det"] / c["n"],
-            "Sgl_acc": np.where(c["det"] > 0, c["det_correct"] / c["det"], np.nan),
-            "D_acc": c["dacc"] / c["n"],
-            "NBC_I": np.where(c["ind"] > 0.5, c["nbc_ind_correct"] / c["ind"], np.nan)},
-            index=c.index)
-
-
 def _summary_frame(means, ses, counts):
     out = pd.DataFrame(index=means.index)
     for k in _INDICATORS.values():
@@ -524,18 +483,15 @@ def _summary_frame(means, ses, counts):
 
 
 def _artificial_summary(folds):
-    """Table-1 indicators of :func:`_naive_study`'s ``folds``: ``(summary, theta)``.
-
-    ``summary``, per size ``d`` and classifier, is the mean over experiments (as the
-    paper's 600), percent; experiments sharing a draw ``theta`` are correlated, so the SE
-    is a mean of clusters' (SD of the per-``theta`` means over the square root of their
-    number); NBC-I averages the experiments with an indeterminate instance (``n_nbc_i``).
-    Index (``d``, ``classifier``); ``family``, ``parameter``, ``parameter_value``, ``Det``,
-    ``Det_se``, ... ``NBC_I_se``, ``n_experiments``, ``n_nbc_i``.  ``theta`` holds those
-    per-draw means (percent), indexed (``d``, ``classifier``, ``theta``): the sizes share
-    their draws, so a quantity combining sizes takes its SE from these.  Without ``NBC``
-    rows in ``folds``, they are rebuilt from the first NCC's precise predictions (the
-    Perks naive Bayes', same ``s``)."""
+    """Table-1 indicators (percent) of :func:`_naive_study`'s ``folds``: ``(summary, theta)``.
+    ``summary``: per size ``d`` and classifier, the mean over experiments (as the paper's
+    600), the SE a mean of clusters' (experiments sharing a draw are correlated: SD of the
+    per-draw means over the root of their number), NBC-I over the experiments with an
+    indeterminate instance (``n_nbc_i``); columns ``family``, ``parameter``,
+    ``parameter_value``, ``Det``, ``Det_se``, ... ``NBC_I_se``, ``n_experiments``,
+    ``n_nbc_i``.  ``theta``: the per-draw means, indexed (``d``, ``classifier``, ``theta``),
+    whence the SE of a quantity combining sizes (which share their draws).  Missing ``NBC``
+    rows are rebuilt from the first NCC's precise predictions (the Perks naive Bayes')."""
     per = folds.rename(columns=_INDICATORS)
     ncc = sorted(c for c in set(per["classifier"]) if str(c).startswith("NCC_"))
     if "NBC" not in set(per["classifier"]) and "precise_accuracy" in per and ncc:
@@ -553,16 +509,30 @@ def _artificial_summary(folds):
 
 
 def _uci_summary(folds):
-    """Table-2 indicators per data set and classifier, percent: the folds of a repetition
-    pooled (one value per repetition), then mean and SE over repetitions (NaN for one).
-    Index (``dataset``, ``classifier``); columns as :func:`_artificial_summary` plus
+    """Table-2 indicators per data set and classifier, percent: each repetition's test
+    instances pooled over its folds (one value per repetition; NBC-I NaN without an
+    indeterminate instance), then mean and SE over repetitions (NaN for one).  Index
+    (``dataset``, ``classifier``); columns as :func:`_artificial_summary` plus
     ``n_repeats``, ``n_nbc_i`` (repetitions with an indeterminate instance), ``NBC_acc``."""
-    keys = ["dataset", "classifier"]
-    rep = _pooled_indicators(folds, keys + ["repeat"])
+    keys, f, n = ["dataset", "classifier"], folds, folds["n_test"].astype(float)
+    det = f["determinacy"] * n
+    ind = n - det
+    c = pd.DataFrame({
+        "n": n, "det": det, "det_correct": np.nan_to_num(f["single_accuracy"]) * det,
+        "dacc": f["discounted_accuracy"] * n, "ind": ind,
+        "nbc_ind_correct": np.nan_to_num(f["precise_on_indeterminate"]) * ind},
+        index=f.index).join(f[keys + ["repeat"]]).groupby(keys + ["repeat"], sort=True).sum(
+        numeric_only=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rep = pd.DataFrame({
+            "Det": c["det"] / c["n"],
+            "Sgl_acc": np.where(c["det"] > 0, c["det_correct"] / c["det"], np.nan),
+            "D_acc": c["dacc"] / c["n"],
+            "NBC_I": np.where(c["ind"] > 0.5, c["nbc_ind_correct"] / c["ind"], np.nan)},
+            index=c.index)
     ses = rep.groupby(level=keys).std(ddof=1) / np.sqrt(rep.notna().groupby(level=keys).sum())
-    n = folds["n_test"].astype(float)
-    nbc = pd.DataFrame({"nbc_correct": folds["precise_accuracy"] * n, "n": n}).join(
-        folds[keys]).groupby(keys)[["nbc_correct", "n"]].sum()
+    nbc = pd.DataFrame({"nbc_correct": f["precise_accuracy"] * n, "n": n}).join(
+        f[keys]).groupby(keys)[["nbc_correct", "n"]].sum()
     counts = pd.DataFrame({"n_repeats": rep.groupby(level=keys).size(),
                            "n_nbc_i": rep["NBC_I"].groupby(level=keys).count(),
                            "NBC_acc": 100 * nbc["nbc_correct"] / nbc["n"]})
@@ -610,18 +580,15 @@ def _uci_datasets_table(names):
 def _nbc_accuracy_check(summary, theta):
     """Naive Bayes' accuracy per size, ours against the one Table 1 implies, and a test.
 
-    With two classes naive Bayes returns the credal classifier's class where it is
-    determinate, so its accuracy is ``Det * Sgl-acc + (1 - Det) * NBC-I``: each printed
-    row of Table 1 implies the paper's.  The difference is tested on the per-draw values
-    (``summary, theta`` of :func:`_artificial_summary`): a Welch-type t whose SE combines
-    ours (spread of our per-draw accuracies over our draws) and the paper's (the same
-    spread over its 20 draws), after taking off the largest error of the printed digits;
-    two-sided p-value, Student's t with (our draws - 1) degrees of freedom.  Row ``all``:
-    the mean over the sizes, per draw.
-    Indexed by ``d`` then ``"all"``: ``NBC accuracy (ours)``, ``SE``, ``implied by our
-    rows`` (of the paper's classifiers), ``NBC accuracy implied by the paper``,
-    ``difference`` (ours minus the paper's), ``SE of the difference``, ``t``, ``p-value``.
-    """
+    With two classes naive Bayes' accuracy is ``Det * Sgl-acc + (1 - Det) * NBC-I``, so
+    each row of Table 1 implies the paper's.  The test, on the per-draw values (``summary,
+    theta`` of :func:`_artificial_summary`): a Welch-type t whose SE combines ours (our
+    per-draw spread over our draws) and the paper's (the same spread over its 20 draws),
+    after taking off the printed digits' largest error; two-sided p-value, Student's t
+    with (our draws - 1) df.  Indexed by ``d``, then ``"all"`` (the mean over the sizes,
+    per draw): ``NBC accuracy (ours)``, ``SE``, ``implied by our rows`` (of the paper's
+    classifiers), ``NBC accuracy implied by the paper``, ``difference`` (ours minus the
+    paper's), ``SE of the difference``, ``t``, ``p-value``."""
     pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
     implied, rows = _implied_nbc_accuracy(), []
     for d, sub in pub.groupby("d"):
@@ -684,8 +651,8 @@ def _table1(summary):
     """Table 1 (:func:`_artificial_summary`) beside the published one, by
     :func:`_beside_published`: index (``d``, ``classifier``)."""
     pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
-    groups = sorted(set(pub["d"]) | set(summary.index.get_level_values("d")))
-    return _beside_published(summary, pub, "d", groups)
+    return _beside_published(summary, pub, "d", sorted(set(pub["d"]) | set(
+        summary.index.get_level_values("d"))))
 
 
 def _table2(summary):
@@ -711,11 +678,10 @@ _SEC52 = {"Det": "average determinacy over 9 UCI binary data sets (default setti
 
 
 def _default_averages(summary):
-    """The Sec. 5.2 averages over the data sets (:func:`_uci_summary`) of NCC_0.05 and
-    LNCC_0.75, percent, indexed by ``classifier``: each indicator, its ``_se``
-    (``sqrt(sum se^2) / k``, independent data sets), ``_choice_sd`` (how the paper's
-    average moves with another choice of the six of its nine data sets it does not name:
-    the SD over our guessed ones times ``sqrt(6) / 9``; NaN with fewer than two),
+    """Sec. 5.2's averages over the data sets (:func:`_uci_summary`) of NCC_0.05 and
+    LNCC_0.75, percent, by ``classifier``: each indicator, ``_se`` (``sqrt(sum se^2) / k``),
+    ``_choice_sd`` (the paper's average under other choices of the six data sets it does
+    not name: SD over our guessed ones times ``sqrt(6) / 9``; NaN for fewer than two),
     ``*_paper``, ``*_diff``; ``n_datasets``, ``n_repeats`` (fewest CV repetitions)."""
     h = catalogue.published(_HEAD)
     n_paper = int(_published_headline()["UCI: binary data sets analysed"])
@@ -777,9 +743,8 @@ def run(estimators=None, **params):
     (:func:`_example2`), ``envelope``, ``profiles``, ``example3``, the engine's fold tables
     ``artificial``, ``harder``, ``uci``, and ``uci_datasets`` (names).
     """
-    unknown = set(params) - set(_RUN)
-    if unknown:
-        raise TypeError(f"run() got unknown parameters {sorted(unknown)}")
+    if set(params) - set(_RUN):
+        raise TypeError(f"run() got unknown parameters {sorted(set(params) - set(_RUN))}")
     p = {**_RUN, **params}
     est = classifiers() if estimators is None else dict(estimators)
     study = {k: v for k, v in est.items() if k != "NBC"}
@@ -818,14 +783,13 @@ def tables(results):
     """Every table of the chapter (dict of str -> DataFrame), computed once from
     :func:`run`'s results, keyed by the CSV name in ``results/likelihood-ncc/``:
     ``figure1_intervals``, ``example2_cuts_first_cloud``, ``example2``, ``example3``,
-    ``table1`` (:func:`_table1`), ``artificial_matched_pairs``, ``artificial_nbc_accuracy``
-    (:func:`_nbc_accuracy_check`), ``artificial_all_classifiers`` (:func:`_artificial_summary`),
-    the harder run's ``harder_*`` the same, ``generator_comparison`` (Table 1's headline
-    rows under both generators), ``uci_datasets``, ``table2``, ``uci_matched_pairs``,
-    ``default_averages``, ``uci_all_classifiers``; for the figures and the text
-    ``settings`` (column ``value``), ``example2_cloud``, ``example2_envelope``,
-    ``example3_profiles``, ``*_theta`` (:func:`_artificial_summary`), ``generator_long`` (one row
-    per quantity and generator); ``<name>_shown`` (:func:`_shown`) for :data:`_SHOWN`."""
+    ``table1`` (:func:`_table1`), ``artificial_matched_pairs``, ``artificial_nbc_accuracy``,
+    ``artificial_all_classifiers``, the harder run's ``harder_*`` likewise,
+    ``generator_comparison`` (Table 1's headline rows under both generators; one row per
+    quantity and generator in ``generator_long``), ``uci_datasets``, ``table2``,
+    ``uci_matched_pairs``, ``default_averages``, ``uci_all_classifiers``; ``settings``
+    (column ``value``), ``example2_cloud``, ``example2_envelope``, ``example3_profiles``,
+    ``*_theta``; ``<name>_shown`` (:func:`_shown`) of each of :data:`_SHOWN`."""
     r = results
     t = {"settings": pd.DataFrame({"value": pd.Series(r["settings"], dtype=object)}),
          "figure1_intervals": r["intervals"], "example2_cloud": r["cloud"],
@@ -864,9 +828,8 @@ def _f(x, d=1):
 
 def _shown(table):
     """A table of indicators in at most seven columns for the book (the CSV keeps all):
-    matched pairs (:func:`_matched_pairs`) as the two classifiers and each indicator
-    "NCC / LNCC"; any other the index, ``pair`` (with the row's note) and one column per
-    indicator, "ours ± SE (the paper's)"."""
+    matched pairs (:func:`_matched_pairs`) as ``NCC``, ``LNCC`` and "NCC / LNCC" per
+    indicator; any other as ``pair`` (with the note) and "ours ± SE (the paper's)"."""
     if "Det NCC" in table:
         return table[["NCC", "LNCC"]].assign(**{
             f"{lab} (NCC / LNCC)": [f"{a:.1f} / {b:.1f}" for a, b in
@@ -924,11 +887,7 @@ def numbers(tables):
             "ex3_eps": f"{ours['NCC_eps: c dominates not c iff epsilon >']:.10f}"}
 
 
-def _pair_gaps(pairs):
-    """For each matched pair (a row of :func:`_matched_pairs`): NCC minus LNCC of
-    Sgl-acc, D-acc and NBC-I, (n, 3)."""
-    return np.column_stack([pairs[f"{k} NCC"] - pairs[f"{k} LNCC"]
-                            for k in ("Sgl-acc", "D-acc", "NBC-I")])
+_GAPS = ("Sgl-acc", "D-acc", "NBC-I")
 
 
 def _numbers_artificial(t):
@@ -937,7 +896,8 @@ def _numbers_artificial(t):
     t1, art, nb = t["table1"], t["artificial_all_classifiers"], t["artificial_nbc_accuracy"]
     pr, m = t1[t1["pair"].str.startswith("paper")], t["artificial_matched_pairs"]
     nr, lr = pr[pr["family"] == "NCC"], pr[pr["family"] == "LNCC"]
-    gaps, out = _pair_gaps(m), {}
+    # NCC minus LNCC of Sgl-acc, D-acc and NBC-I in each matched pair, (n, 3)
+    gaps, out = np.column_stack([m[f"{k} NCC"] - m[f"{k} LNCC"] for k in _GAPS]), {}
     for key, v in (("t1_Sgl_acc_diff", pr["Sgl_acc_diff"]), ("t1_D_acc_diff", pr["D_acc_diff"]),
                    ("t1_lncc_det_diff", lr["Det_diff"]), ("t1_ncc_det_diff", nr["Det_diff"]),
                    # sgl-acc minus NBC-I (the drop the paper highlights)
@@ -986,7 +946,8 @@ def _numbers_uci(t):
     averages of the default classifiers."""
     t2, uci, av, mu = (t[k] for k in ("table2", "uci_all_classifiers", "default_averages",
                                       "uci_matched_pairs"))
-    p2, gaps, out = t2[t2["pair"].str.startswith("paper")], np.abs(_pair_gaps(mu)), {}
+    p2, out = t2[t2["pair"].str.startswith("paper")], {}
+    gaps = np.abs(np.column_stack([mu[f"{k} NCC"] - mu[f"{k} LNCC"] for k in _GAPS]))
     for k, col in (("Det", "Det"), ("Sgl", "Sgl_acc"), ("Dacc", "D_acc"), ("NBCI", "NBC_I")):
         _min_max(out, f"t2_{k}_diff", p2[f"{col}_diff"])
     for j, k in enumerate(("sgl", "dacc", "nbci")):
@@ -1081,17 +1042,14 @@ def _table1_headlines(label, t1_key, theta_key, why):
         for fam in ("NCC", "LNCC") for k, lab in _INDICATOR_LABELS.items())
 
 
-#: The paper's headline numbers beside ours: the Example 2 statements (interval ends,
-#: dominance at alpha = 0.2 and 0.75: exact, no tolerance), the Example 3 thresholds (half a
-#: unit of the printed digit, or a whole unit for the one the paper rounds up, "from 0.22
-#: on"), Table 1 averaged over the paper's rows of each family (NCC, LNCC; the three sizes)
-#: per indicator (_t1_reading), and the Sec. 5.2 averages over the UCI data sets of the
-#: default NCC_0.05 and LNCC_0.75 (_sec52_reading).
+#: The paper's headline numbers: Example 2 (interval ends, dominance at alpha = 0.2, 0.75:
+#: exact), Example 3's thresholds (half a unit of the printed digit; a whole unit where the
+#: paper rounds up), Table 1 per indicator, the mean of the paper's rows of each family
+#: (_t1_reading), and the Sec. 5.2 averages of NCC_0.05 and LNCC_0.75 (_sec52_reading).
 _EXAMPLES = (  # quantity; the published row's quantity; our table, row, column; unit; note
-    ("Example 2: lower end a of [a, b]", "Example 2: interval [a,b] lower end a", "example2",
-     "interval [a, b] of t: a", "exact", "t", dict(rounding=0.0, note="exact (Theorem 2)")),
-    ("Example 2: upper end b of [a, b]", "Example 2: interval [a,b] upper end b", "example2",
-     "interval [a, b] of t: b", "exact", "t", dict(rounding=0.0, note="exact (Theorem 2)")),
+    *((f"Example 2: {w} end {e} of [a, b]", f"Example 2: interval [a,b] {w} end {e}", "example2",
+       f"interval [a, b] of t: {e}", "exact", "t", dict(rounding=0.0, note="exact (Theorem 2)"))
+      for w, e in (("lower", "a"), ("upper", "b"))),
     *((f"Example 2: c dominates at alpha = {a} (1 = yes)",
        f"Example 2: c dominates not c at alpha = {a} (1 = yes)", "example2",
        f"alpha = {a}: c dominates (1 = yes)", "exact", "yes/no",
