@@ -1,23 +1,17 @@
 """The likelihood-based naive credal classifier: chapter ``likelihood-ncc``.
 
 Antonucci, Cattaneo & Corani (2011), "Likelihood-based naive credal classifier", ISIPTA.
-The classifiers (``NaiveBayes``, ``NCC``, ``LNCC``) are core (:mod:`credal.naive`); here
-are the NBC / NCC_eps / LNCC_alpha grid the paper compares (:func:`classifiers`); in
-:func:`run` Figure 1's likelihood intervals, the two-class profile likelihood of Examples
-2-3 (:class:`_TwoClassProfile`), the artificial data of Sec. 5.1 (:func:`_naive_study`)
-with the chapter's harder sensitivity run, and the UCI study of Sec. 5.2; :func:`tables`
-puts Tables 1-2 beside the published values, :func:`numbers` formats what the text quotes,
-:data:`HEADLINE` declares the published numbers judged, and the ``*_figure`` functions
-draw Figures 1-5.  Indicators are in percent: Det (determinacy), Sgl-acc (accuracy when
-determinate), D-acc (discounted accuracy), NBC-I (naive Bayes accuracy where the credal
-classifier is indeterminate).
+:func:`classifiers` is the paper's NBC / NCC_eps / LNCC_alpha grid (core,
+:mod:`credal.naive`); :func:`run` computes Figure 1, Examples 2-3 (the profile likelihood,
+:class:`_TwoClassProfile`), the artificial data of Sec. 5.1 (:func:`_naive_study`, plus a
+harder generator) and the UCI study of Sec. 5.2.  Indicators in percent: Det
+(determinacy), Sgl-acc (accuracy when determinate), D-acc (discounted accuracy), NBC-I
+(naive Bayes' accuracy where the credal classifier is indeterminate).
 """
 
 from __future__ import annotations
 
-import numbers as _numbers
 from functools import partial
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -45,7 +39,6 @@ CITATION = ("A. Antonucci, M. E. G. V. Cattaneo and G. Corani (2011). *Likelihoo
 
 _PAPER, _CHAPTER = "Antonucci, Cattaneo & Corani (2011)", "likelihood-ncc"
 _HEAD, _TABLE1 = "antonucci_headline_numbers", "antonucci_table1_artificial"
-# the paper's data-set names -> the catalogue's
 _PAPER_DATASETS = {"german": "credit_g", "haberman": "haberman", "hepatitis": "hepatitis"}
 # engine fold metric -> column of the chapter's tables (and of the published CSVs)
 _INDICATORS = {"determinacy": "Det", "single_accuracy": "Sgl_acc",
@@ -53,19 +46,13 @@ _INDICATORS = {"determinacy": "Det", "single_accuracy": "Sgl_acc",
 _INDICATOR_LABELS = {"Det": "Det", "Sgl_acc": "Sgl-acc", "D_acc": "D-acc", "NBC_I": "NBC-I"}
 
 
-def classifiers(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.75, 0.95),
-                s=1.0, grid=None, nbc=True):
-    """The classifiers of the paper's experiments, named like the published tables: a dict
-    with ``"NBC"`` (naive Bayes, Perks prior, strength ``s``; left out with ``nbc=False``:
-    its predictions are also every NCC's ``predict``, the engine's ``precise_accuracy``, so
-    the artificial study leaves it out and :func:`_artificial_summary` rebuilds its row
-    from an NCC's), ``"NCC_<eps>"`` (:class:`NCC`, strength ``s``, for each of
-    ``epsilons``) and ``"LNCC_<alpha>"`` (:class:`LNCC` for each of ``alphas``, on its
-    ``grid``: None is exact; its naive Bayes always uses strength 1)."""
-    est = {"NBC": NaiveBayes(prior="perks", s=s)} if nbc else {}
-    est.update({f"NCC_{e:g}": NCC(s=s, epsilon=float(e)) for e in epsilons})
-    est.update({f"LNCC_{a:g}": LNCC(alpha=float(a), grid=grid) for a in alphas})
-    return est
+def classifiers(epsilons=(0.05, 0.15, 0.25, 0.35), alphas=(0.35, 0.55, 0.75, 0.95)):
+    """The paper's classifiers, named like its tables: a dict with ``"NBC"`` (naive Bayes,
+    Perks prior), ``"NCC_<eps>"`` (:class:`NCC` for each of ``epsilons``) and
+    ``"LNCC_<alpha>"`` (exact :class:`LNCC` for each of ``alphas``)."""
+    return {"NBC": NaiveBayes(prior="perks", s=1.0),
+            **{f"NCC_{e:g}": NCC(s=1.0, epsilon=float(e)) for e in epsilons},
+            **{f"LNCC_{a:g}": LNCC(alpha=float(a)) for a in alphas}}
 
 
 def _family(name):
@@ -76,88 +63,42 @@ def _family(name):
 # --- Figure 1 (likelihood-based intervals) and Examples 2-3 -------------------------------
 
 def _binomial_likelihood_interval(n, N, alpha):
-    """Likelihood-based interval for the chance of a Boolean variable (Example 1): the
-    values ``theta`` whose likelihood ``theta^n (1 - theta)^(N - n)`` is at least ``alpha``
-    (relative threshold in (0, 1]) times its maximum (at ``n / N``), for successes ``n``
-    and trials ``N`` (array-likes of int, ``0 <= n <= N``, ``N >= 1``, broadcast together).
-    Returns the ends ``lower, upper`` (ndarrays of the broadcast shape, by ``brentq`` to
-    1e-14)."""
-    alpha = check_in_range("alpha", alpha, 0.0, 1.0)
-    if alpha <= 0:
-        raise ValueError("alpha must be > 0 (alpha = 0 gives [0, 1])")
+    """Likelihood-based interval (Example 1) of a Boolean chance: the ``theta`` whose
+    likelihood ``theta^n (1 - theta)^(N - n)`` is >= ``alpha`` (in (0, 1]) times its maximum,
+    for successes ``n`` and trials ``N`` (array-likes, ``0 <= n <= N``, ``N >= 1``).  Returns
+    ``lower, upper`` (ndarrays of the broadcast shape; ``brentq`` to 1e-14)."""
     n, N = np.broadcast_arrays(np.asarray(n, float), np.asarray(N, float))
-    if np.any(N < 1) or np.any(n < 0) or np.any(n > N):
-        raise ValueError("need 0 <= n <= N and N >= 1")
-    lower, upper = np.empty(n.shape), np.empty(n.shape)
+    lower, upper = n / N, n / N
     for idx in np.ndindex(n.shape):
-        k, m = n[idx], N[idx]
-        p = k / m
+        k, m, p = n[idx], N[idx], n[idx] / N[idx]
 
         def rel(th, k=k, m=m, p=p):  # log relative likelihood minus log alpha; 0 ln 0 = 0
             return ((k * (np.log(th) - np.log(p)) if k > 0 else 0.0)
                     + ((m - k) * (np.log1p(-th) - np.log1p(-p)) if m > k else 0.0)
                     - np.log(alpha))
 
-        if alpha == 1:
-            lower[idx] = upper[idx] = p
-            continue
-        lower[idx] = 0.0 if k == 0 else brentq(rel, 1e-300, p, xtol=1e-14)
-        upper[idx] = 1.0 if k == m else brentq(rel, p, 1.0 - 1e-16, xtol=1e-14)
+        if alpha < 1:
+            lower[idx] = 0.0 if k == 0 else brentq(rel, 1e-300, p, xtol=1e-14)
+            upper[idx] = 1.0 if k == m else brentq(rel, p, 1.0 - 1e-16, xtol=1e-14)
     return lower, upper
-
-
-def _likelihood_vs_idm(sizes, alpha=0.85, s=2.0, fraction=0.5):
-    """Figure 1: likelihood-based (threshold ``alpha``, the paper's 0.85) and IDM (prior
-    strength ``s``, the paper's 2) intervals for sample sizes ``N`` in ``sizes``, with the
-    observed share ``n / N = fraction`` (the paper's 1/2; ``n`` must be an integer).
-
-    Returns
-    -------
-    DataFrame
-        Columns ``N``, ``n``, ``likelihood_lower``, ``likelihood_upper``,
-        ``idm_lower``, ``idm_upper``.
-    """
-    N = np.asarray(sizes, dtype=float)
-    n = fraction * N
-    if np.any(np.abs(n - np.round(n)) > 1e-9):
-        raise ValueError("fraction * N must be an integer for every size")
-    n = np.round(n)
-    lo, up = _binomial_likelihood_interval(n, N, alpha)
-    ilo, iup = idm_interval(np.column_stack([n, N - n]), s)
-    return pd.DataFrame({"N": N.astype(int), "n": n.astype(int), "likelihood_lower": lo,
-                         "likelihood_upper": up, "idm_lower": ilo[:, 0], "idm_upper": iup[:, 0]})
 
 
 class _TwoClassProfile:
     """Profile likelihood of the ratio ``P(c', f)/P(c'', f)`` of a two-class naive model.
 
-    Complete data with counts ``n' = n(c')``, ``n'_j = n(c', f_j)`` (the instance's
-    values) and likewise for ``c''``.  Theorem 2 of the paper (and its analogue without
-    the instance) parametrises the upper envelope by a shift ``t``: the maximum-likelihood
-    model of the counts with ``h + t`` added to ``c'`` and ``h - t`` to ``c''`` (``h =
-    1/2`` when the instance, its class missing, is part of the likelihood; ``h = 0`` when
-    it is not).  Along it::
-
-        ln L(t) = ln l'(h + t) + ln l''(h - t) [+ ln(p'(h + t) + p''(h - t))]
-
-    (the bracket only with the instance), and the ratio is ``g(t) = p'(h + t)/p''(h -
-    t)``, increasing from 0 to infinity on ``[a, b]``.  ``L`` here is the likelihood
-    itself (data probability of the envelope's models, times the instance's probability
-    when included), not a multiple.  Parameters: ``n1`` (int, ``n(c')``), ``n1j``
-    (sequence of int, ``n(c', f_j)`` for the instance's values), ``n2, n2j`` (the same
-    for ``c''``), ``with_instance`` (bool: the instance in the likelihood, as the LNCC).
-    """
+    Counts ``n1 = n(c')``, ``n1j = n(c', f_j)`` (the instance's values), likewise ``n2,
+    n2j``.  Theorem 2 parametrises the upper envelope by a shift ``t``: the ML model of the
+    counts with ``h + t`` added to ``c'`` and ``h - t`` to ``c''`` (``h = 1/2`` when the
+    instance, class missing, is in the likelihood, ``with_instance`` as the LNCC; else 0).
+    Along it ``ln L(t) = ln l'(h + t) + ln l''(h - t) [+ ln(p'(h + t) + p''(h - t))]`` (the
+    bracket with the instance only; ``L`` the likelihood itself) and the ratio ``g(t) =
+    p'(h + t)/p''(h - t)`` increases from 0 to infinity on ``[a, b]``."""
 
     def __init__(self, n1, n1j, n2, n2j, with_instance=True):
         self.n1, self.n2 = float(n1), float(n2)
         self.n1j, self.n2j = (np.asarray(v, float).reshape(-1) for v in (n1j, n2j))
-        if self.n1j.shape != self.n2j.shape:
-            raise ValueError("n1j and n2j must have one entry per feature")
-        if np.any((self.n1j > self.n1) | (self.n1j < 0) | (self.n2j > self.n2) | (self.n2j < 0)):
-            raise ValueError("need 0 <= n(c, f_j) <= n(c)")
         self.with_instance = bool(with_instance)
-        self.h = 0.5 if self.with_instance else 0.0
-        self.N = self.n1 + self.n2
+        self.h, self.N = 0.5 if self.with_instance else 0.0, self.n1 + self.n2
         self._k1, self._k2 = k1, k2 = self.n1j != self.n1, self.n2j != self.n2
         self.a = -min([self.n1] + list(self.n1j[k1])) - self.h
         self.b = min([self.n2] + list(self.n2j[k2])) + self.h
@@ -165,30 +106,24 @@ class _TwoClassProfile:
         r1, r2 = self.n1 - self.n1j, self.n2 - self.n2j
         self._const = float(np.sum(xlogy(r1, r1)) + np.sum(xlogy(r2, r2)))
 
-    @staticmethod
-    def _side(n, nj, k, z):
-        """``ln l(z)`` and ``ln p(z)`` of one class (``z`` array), 0 ln 0 = 0."""
-        z = np.asarray(z, float)[..., None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lp = np.log(n + z[..., 0]) + np.sum(
-                np.where(k, np.log(nj + z) - np.log(n + z), 0.0), axis=-1)
-            ll = xlogy(n, n + z[..., 0]) + np.sum(
-                np.where(k, xlogy(nj, nj + z) - xlogy(n, n + z), 0.0), axis=-1)
-        return ll, lp
-
     def _sides(self, t):
-        t = np.asarray(t, float)
-        return (self._side(self.n1, self.n1j, self._k1, self.h + t),
-                self._side(self.n2, self.n2j, self._k2, self.h - t))
+        """``(ln l(z), ln p(z))`` of each class at ``t`` (``z = h + t``, ``h - t``), 0 ln 0 = 0."""
+        t, out = np.asarray(t, float), []
+        for n, nj, k, z in ((self.n1, self.n1j, self._k1, self.h + t),
+                            (self.n2, self.n2j, self._k2, self.h - t)):
+            z = np.asarray(z, float)[..., None]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lp = np.log(n + z[..., 0]) + np.sum(
+                    np.where(k, np.log(nj + z) - np.log(n + z), 0.0), axis=-1)
+                ll = xlogy(n, n + z[..., 0]) + np.sum(
+                    np.where(k, xlogy(nj, nj + z) - xlogy(n, n + z), 0.0), axis=-1)
+            out.append((ll, lp))
+        return out
 
     def log_g(self, t):
-        """``ln`` of the ratio (10) at ``t``."""
+        """``ln`` of the ratio (10) at ``t``; ``expit`` of it is ``P(c' | f)``."""
         (_, p1), (_, p2) = self._sides(t)
         return p1 - p2
-
-    def posterior(self, t):
-        """``P(c' | f) = g / (1 + g)`` at ``t``."""
-        return expit(self.log_g(t))
 
     def log_L(self, t):
         """Log likelihood of the envelope's model at ``t`` (absolute)."""
@@ -216,18 +151,13 @@ class _TwoClassProfile:
         lo, hi = np.nextafter(self.a, self.b), np.nextafter(self.b, self.a)
         return brentq(lambda t: float(self.log_g(t)), lo, hi, xtol=1e-14)
 
-    def t_hat(self):
-        """Maximiser of the profile likelihood on ``[a, b]``."""
-        return self._argmax(self.a, self.b)
-
     def max_log_L(self):
-        """``sup ln L`` (the log likelihood of the maximum-likelihood model)."""
-        return float(self.log_L(self.t_hat()))
+        """``sup ln L`` (the maximum-likelihood model's), at ``_argmax(a, b)``."""
+        return float(self.log_L(self._argmax(self.a, self.b)))
 
     def thresholds(self):
-        """Likelihood levels ``(alpha_1, alpha_2)`` above which each class dominates:
-        ``c'`` dominates ``c''`` iff ``alpha > alpha_1 = sup_{g <= 1} L / sup L``; ``c''``
-        dominates ``c'`` iff ``alpha > alpha_2 = sup_{g >= 1} L / sup L`` (floats)."""
+        """``(alpha_1, alpha_2)``: ``c'`` dominates iff ``alpha > alpha_1 = sup_{g <= 1} L /
+        sup L``, ``c''`` iff ``alpha > alpha_2 = sup_{g >= 1} L / sup L``."""
         t0, top = self.t0(), self.max_log_L()
         left = float(self.log_L(self._argmax(self.a, t0)))
         right = float(self.log_L(self._argmax(t0, self.b)))
@@ -235,43 +165,33 @@ class _TwoClassProfile:
 
     def cut(self, alpha):
         """Range ``(low, high)`` of ``P(c' | f)`` over the models with relative likelihood
-        >= alpha: the posterior range of the alpha-cut of the envelope (floats, ends by
-        ``brentq``)."""
+        >= alpha: the posterior range of the envelope's alpha-cut (ends by ``brentq``)."""
         la = np.log(check_in_range("alpha", alpha, 0.0, 1.0)) if alpha > 0 else -np.inf
-        th = self.t_hat()
+        th = self._argmax(self.a, self.b)
         top = float(self.log_L(th))
         t = np.linspace(self.a, self.b, 4001)
         above = self.log_L(t) - top >= la
         above[np.argmin(np.abs(t - th))] = True
-        idx = np.flatnonzero(above)
-        ends = []
+        idx, ends = np.flatnonzero(above), []
         for i, step in ((idx[0], -1), (idx[-1], 1)):
             j = i + step
-            if 0 <= j < len(t) and not above[j]:
-                ends.append(brentq(lambda x: float(self.log_L(x)) - top - la,
-                                   *sorted((t[i], t[j])), xtol=1e-14))
-            else:
-                ends.append(t[i])
-        return float(self.posterior(ends[0])), float(self.posterior(ends[1]))
+            ends.append(brentq(lambda x: float(self.log_L(x)) - top - la, *sorted((t[i], t[j])),
+                               xtol=1e-14) if 0 <= j < len(t) and not above[j] else t[i])
+        return float(expit(self.log_g(ends[0]))), float(expit(self.log_g(ends[1])))
 
     def curve(self, n_points=2001):
-        """The profile on a grid of ``n_points`` values of ``t``: a DataFrame with ``t``,
-        ``posterior`` and ``relative_likelihood``."""
-        t = np.linspace(self.a, self.b, int(n_points))
-        top = self.max_log_L()
-        return pd.DataFrame({"t": t, "posterior": self.posterior(t),
+        """The profile on ``n_points`` values of ``t``: DataFrame of ``t``, ``posterior``,
+        ``relative_likelihood``."""
+        t, top = np.linspace(self.a, self.b, int(n_points)), self.max_log_L()
+        return pd.DataFrame({"t": t, "posterior": expit(self.log_g(t)),
                              "relative_likelihood": np.exp(np.minimum(self.log_L(t) - top, 0.0))})
 
 
 def _two_class_data(n1, n1j, n2, n2j):
-    """A complete binary data set with prescribed naive counts, and the instance: class
-    ``"c"`` has ``n1`` rows, ``n1j[j]`` of which have feature ``j`` equal to 1; class ``"not
-    c"`` likewise.  The instance to classify has every feature equal to 1, so the counts
-    are the paper's ``n(c, f_j)``.  Returns ``X`` (DataFrame of categoricals, categories 0,
-    1), ``y`` (categorical Series, categories "c", "not c") and ``x`` (one row of ones)."""
+    """Binary data with these naive counts: class ``"c"`` has ``n1`` rows, ``n1j[j]`` with
+    feature ``j`` = 1, ``"not c"`` likewise; the instance ``x`` (one row) is all ones, so
+    the counts are the paper's ``n(c, f_j)``.  Returns ``X``, ``y``, ``x`` (categoricals)."""
     n1j, n2j = np.atleast_1d(n1j).astype(int), np.atleast_1d(n2j).astype(int)
-    if n1j.shape != n2j.shape:
-        raise ValueError("n1j and n2j must have one entry per feature")
     codes = np.vstack([np.arange(n1)[:, None] < n1j[None, :],
                        np.arange(n2)[:, None] < n2j[None, :]]).astype(int)
     cats = pd.Index([0, 1])
@@ -289,44 +209,6 @@ _EXAMPLE2 = dict(n1=6, n1j=[5], n2=2, n2j=[1])
 _EXAMPLE3 = dict(n1=50, n1j=[50, 0], n2=50, n2j=[1, 1])
 
 
-def _example2_cloud(n_samples=3000, seed=0):
-    """Monte-Carlo cloud of Example 2: ``n_samples`` random naive models ``theta =
-    (theta_c, theta_f|c, theta_f|not c)`` drawn uniformly from the unit cube (the paper:
-    3000; ``seed`` of ``numpy.random.default_rng``), for the counts of
-    :data:`_EXAMPLE2`.  Columns ``theta_c``, ``theta_f_c``,
-    ``theta_f_notc``, ``posterior`` (``P(c | f)``) and ``relative_likelihood`` (likelihood
-    of data and instance, divided by its exact maximum from the profile).
-    """
-    n1, n2 = _EXAMPLE2["n1"], _EXAMPLE2["n2"]
-    (a1,), (a2,) = _EXAMPLE2["n1j"], _EXAMPLE2["n2j"]
-    tc, t1, t2 = np.random.default_rng(seed).random((int(n_samples), 3)).T
-    loglik = (xlogy(n1, tc) + xlogy(n2, 1 - tc) + xlogy(a1, t1) + xlogy(n1 - a1, 1 - t1)
-              + xlogy(a2, t2) + xlogy(n2 - a2, 1 - t2))
-    joint1, joint2 = tc * t1, (1 - tc) * t2
-    loglik = loglik + np.log(joint1 + joint2)
-    top = _TwoClassProfile(n1, [a1], n2, [a2]).max_log_L()
-    return pd.DataFrame({"theta_c": tc, "theta_f_c": t1, "theta_f_notc": t2,
-                         "posterior": joint1 / (joint1 + joint2),
-                         "relative_likelihood": np.exp(loglik - top)})
-
-
-def _cloud_cut(cloud, alpha):
-    """Posterior range ``(low, high)`` of the sampled models with relative likelihood >=
-    alpha (``nan`` when no sampled model reaches ``alpha``)."""
-    sel = cloud["posterior"][cloud["relative_likelihood"] >= alpha]
-    return (float("nan"), float("nan")) if sel.empty else (float(sel.min()), float(sel.max()))
-
-
-def _example2_cuts(cloud, alphas=(0.2, 0.75)):
-    """Alpha cuts of Example 2 from the envelope (exact) and from a sampled cloud: a
-    DataFrame with ``alpha``, ``source`` ("exact" / "Monte Carlo"), ``low``, ``high``
-    (range of ``P(c | f)`` over the models of the cut)."""
-    prof = _TwoClassProfile(**_EXAMPLE2)
-    rows = [row for a in alphas for row in ((float(a), "exact", *prof.cut(a)),
-                                            (float(a), "Monte Carlo", *_cloud_cut(cloud, a)))]
-    return pd.DataFrame(rows, columns=["alpha", "source", "low", "high"])
-
-
 def _mean_se(values):
     v = np.asarray(values, float)
     v = v[np.isfinite(v)]
@@ -334,18 +216,28 @@ def _mean_se(values):
     return (float(v.mean()), se) if v.size else (float("nan"), float("nan"))
 
 
-def _example2_summary(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=0):
-    """Example 2: exact threshold and cuts against their Monte-Carlo estimates, computed
-    on ``n_replicates`` independent clouds of ``n_samples`` models (seeds ``[seed, r]``)
-    and reported as mean and standard error.  One row per quantity: ``quantity``,
-    ``exact`` (profile likelihood; the threshold also from :class:`LNCC`),
-    ``monte_carlo``, ``mc_se``, ``published`` (where the paper states it).
-    """
+def _example2(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=0):
+    """Example 2 on ``n_replicates`` clouds (seeds ``[seed, r]``) of ``n_samples`` naive
+    models ``(theta_c, theta_f|c, theta_f|not c)`` uniform on the unit cube (the paper:
+    3000).  A dict: ``example2``, the exact threshold and cuts beside their Monte-Carlo
+    mean and SE (``quantity``, ``exact``, ``monte_carlo``, ``mc_se``, ``published``);
+    ``cloud``, the first cloud (``theta_c``, ``theta_f_c``, ``theta_f_notc``,
+    ``posterior`` ``P(c | f)``, ``relative_likelihood`` of data and instance over the
+    exact maximum); ``cuts``, its alpha cuts and the exact ones (``alpha``, ``source``
+    "exact" / "Monte Carlo", ``low``, ``high``: range of ``P(c | f)`` in the cut)."""
     prof = _TwoClassProfile(**_EXAMPLE2)
     X, y, x = _two_class_data(**_EXAMPLE2)
-    lncc_alpha = float(LNCC().fit(X, y).dominance_threshold(x)[0, 0, 1])
-    clouds = [_example2_cloud(n_samples, [seed, r]) for r in range(int(n_replicates))]
-    head = _published_headline()
+    lncc_alpha, top = float(LNCC().fit(X, y).dominance_threshold(x)[0, 0, 1]), prof.max_log_L()
+    clouds = []
+    for r in range(int(n_replicates)):  # n(c) = 6, n(c, f) = 5, n(not c) = 2, n(not c, f) = 1
+        tc, t1, t2 = np.random.default_rng([seed, r]).random((int(n_samples), 3)).T
+        joint1, joint2 = tc * t1, (1 - tc) * t2
+        loglik = (xlogy(6, tc) + xlogy(2, 1 - tc) + xlogy(5, t1) + xlogy(1, 1 - t1)
+                  + xlogy(1, t2) + xlogy(1, 1 - t2) + np.log(joint1 + joint2))
+        clouds.append(pd.DataFrame({"theta_c": tc, "theta_f_c": t1, "theta_f_notc": t2,
+                                    "posterior": joint1 / (joint1 + joint2),
+                                    "relative_likelihood": np.exp(loglik - top)}))
+    head, first = _published_headline(), []
     rows = [(f"interval [a, b] of t: {e}", v, np.nan, np.nan,
              head.get(f"Example 2: interval [a,b] {end} end {e}"))
             for e, v, end in (("a", prof.a, "lower"), ("b", prof.b, "upper"))]
@@ -355,27 +247,21 @@ def _example2_summary(n_samples=3000, n_replicates=20, alphas=(0.2, 0.75), seed=
     rows.append((_EX2_STAR, lncc_alpha, *_mean_se([float(s.max()) if len(s) else 0.0
                                                    for s in stars]), np.nan))
     for a in alphas:
-        cuts = np.array([_cloud_cut(c, a) for c in clouds])
-        for k, (name, ex) in enumerate(zip(("lowest", "highest"), prof.cut(a))):
+        # each cloud's cut: posterior range of the models of relative likelihood >= a
+        sel, exact = [c["posterior"][c["relative_likelihood"] >= a] for c in clouds], prof.cut(a)
+        cuts = np.array([(v.min(), v.max()) if len(v) else (np.nan, np.nan) for v in sel], float)
+        first += [(float(a), "exact", *exact), (float(a), "Monte Carlo", *cuts[0])]
+        for k, (name, ex) in enumerate(zip(("lowest", "highest"), exact)):
             rows.append((f"alpha = {a:g}: {name} P(c | f) in the cut", ex,
                          *_mean_se(cuts[:, k]), np.nan))
         rows.append((f"alpha = {a:g}: c dominates (1 = yes)", float(a > lncc_alpha),
-                     float(np.mean([_cloud_cut(c, a)[0] > 0.5 for c in clouds])), np.nan,
+                     float(np.mean(cuts[:, 0] > 0.5)), np.nan,
                      head.get(f"Example 2: c dominates not c at alpha = {a:g} (1 = yes)",
                               np.nan)))
-    return pd.DataFrame(rows, columns=["quantity", "exact", "monte_carlo", "mc_se",
-                                       "published"])
-
-
-def _example3_profiles(n_points=2001):
-    """Figure 3: profile likelihood of ``P(c | f1, f2)`` in Example 3, with and without
-    the instance in the likelihood: a DataFrame with ``likelihood`` ("with the new
-    instance" / "without the new instance"), ``t``, ``posterior``,
-    ``relative_likelihood``."""
-    out = [_TwoClassProfile(**_EXAMPLE3, with_instance=w).curve(n_points).assign(likelihood=lab)
-           for w, lab in ((True, "with the new instance"), (False, "without the new instance"))]
-    return pd.concat(out, ignore_index=True)[["likelihood", "t", "posterior",
-                                              "relative_likelihood"]]
+    return {"example2": pd.DataFrame(rows, columns=["quantity", "exact", "monte_carlo",
+                                                    "mc_se", "published"]),
+            "cloud": clouds[0], "cuts": pd.DataFrame(first, columns=["alpha", "source", "low",
+                                                                     "high"])}
 
 
 _EX2_STAR = "alpha* (c dominates iff alpha > alpha*)"
@@ -383,20 +269,20 @@ _EX3_EXACT = "LNCC: c dominates not c iff alpha > (exact, Theorems 1-2)"
 _EX3_WITHOUT = "without the instance: not c dominates c iff alpha >"
 
 
-def _example3_summary(grid=250):
-    """Example 3: every threshold the paper quotes, exact and with its grid: a DataFrame
-    with ``quantity``, ``ours``, ``published``, ``note``.  The NCC_eps threshold is the
-    smallest epsilon at which class 0 dominates class 1 (bisection to 1e-12; the lower
-    dominance ratio is non-decreasing in epsilon)."""
+def _example3(grid=250, n_points=2001):
+    """Example 3: a dict with ``example3``, its thresholds exact and on the paper's
+    ``grid`` (``quantity``, ``ours``, ``published``, ``note``; NCC_eps's is the smallest
+    epsilon at which c dominates, by bisection to 1e-12: the lower dominance ratio grows
+    with epsilon), and ``profiles`` (Figure 3: the profile likelihood of ``P(c | f1, f2)``
+    on ``n_points``, ``likelihood`` "with" / "without the new instance", ``t``,
+    ``posterior``, ``relative_likelihood``)."""
     X, y, x = _two_class_data(**_EXAMPLE3)
 
     def dom(e):
         return NCC(epsilon=e).fit(X, y).dominance_log_ratio(x)[0, 0, 1] > LOG_TIE
-    (lo, hi), d1, d0 = (0.0, 1.0), dom(1.0), dom(0.0)
-    while d1 and not d0 and hi - lo > 1e-12:
-        mid = 0.5 * (lo + hi)
-        lo, hi = (lo, mid) if dom(mid) else (mid, hi)
-    eps = np.nan if not d1 else 0.0 if d0 else 0.5 * (lo + hi)
+    lo, hi = 0.0, 1.0  # c dominates at epsilon = 1, not at 0
+    while hi - lo > 1e-12:
+        lo, hi = (lo, mid) if dom(mid := 0.5 * (lo + hi)) else (mid, hi)
     exact = float(LNCC().fit(X, y).dominance_threshold(x)[0, 0, 1])
     gridded = float(LNCC(grid=grid).fit(X, y).dominance_threshold(x)[0, 0, 1])
     a_c, a_notc = _TwoClassProfile(**_EXAMPLE3, with_instance=False).thresholds()
@@ -415,140 +301,86 @@ def _example3_summary(grid=250):
                                         "classes returned when alpha <= this value"),
          "both classes up to this level"),
         ("without the instance: c dominates not c iff alpha >", a_c, np.nan, "1 = never"),
-        ("NCC_eps: c dominates not c iff epsilon >", eps, np.nan,
+        ("NCC_eps: c dominates not c iff epsilon >", 0.5 * (lo + hi), np.nan,
          "the paper: for sufficiently large epsilon"),
         ("naive Bayes (Perks, s = 1) returns c (1 = yes)", float(nb == "c"), 1.0,
          "as stated in the paper")]
-    return pd.DataFrame(rows, columns=["quantity", "ours", "published", "note"])
+    prof = [_TwoClassProfile(**_EXAMPLE3, with_instance=w).curve(n_points).assign(likelihood=lab)
+            for w, lab in ((True, "with the new instance"), (False, "without the new instance"))]
+    return {"example3": pd.DataFrame(rows, columns=["quantity", "ours", "published", "note"]),
+            "profiles": pd.concat(prof, ignore_index=True)[["likelihood", "t", "posterior",
+                                                            "relative_likelihood"]]}
 
 
 def _published_headline():
-    """The numbers of ``antonucci_headline_numbers.csv`` by quantity (text values left out)."""
+    """The numbers of ``antonucci_headline_numbers.csv`` by quantity (no text values)."""
     h = catalogue.published(_HEAD)
     return {q: float(v) for q, v in zip(h["quantity"], h["value"])
             if pd.notna(pd.to_numeric(v, errors="coerce"))}
 
 
 # --- the artificial data of Sec. 5.1 (_naive_study) ---------------------------------------
-# Every random choice derives from one integer seed through integer tuples (_study_rng), so
-# the k-th theta and its data sets do not depend on how many draws, sizes or repetitions a
-# run uses; rejection sampling gives the uniform distribution on the constrained set.
+# Every random choice derives from one seed through integer tuples (_study_rng), so the k-th
+# theta and its data sets do not depend on how many draws, sizes or repetitions a run uses.
 _THETA, _TEST, _TRAIN = 0, 1, 2  # stream identifiers of the integer seed tuples
 
 
-class _NaiveParameters(NamedTuple):
-    """Chances of a naive model: ``class_prior``, ndarray of shape (n_classes,), the
-    marginal chances of the classes; ``conditionals``, a tuple of ndarrays of shape
-    (n_classes, n_values_j): ``conditionals[j][c, v]`` is the chance of value ``v`` of
-    feature ``j`` given class ``c`` (rows sum to 1)."""
-
-    class_prior: np.ndarray
-    conditionals: tuple
-
-
 def _study_rng(seed, *stream):
-    """Random generator of one stream of a study, ``default_rng([seed, *stream])``: the
-    study's ``seed`` (int >= 0) and the stream's identifiers (ints >= 0, e.g. kind, theta
-    index, d, repetition)."""
+    """``default_rng([seed, *stream])``, ``stream`` ints (kind, theta index, d, repetition)."""
     return np.random.default_rng([check_int("seed", seed, 0)] + [int(s) for s in stream])
 
 
-def _draw_naive_parameters(rng, n_features=10, n_values=2, n_classes=2, min_gap=0.1,
-                           max_tries=100_000, gap_scale=1.0):
-    """Draw the chances of a naive model with class-dependent features.
-
-    Each conditional table ``theta(. | c)`` of a feature is drawn uniformly on the
-    probability simplex (for binary features: ``theta(f | c)`` uniform on [0, 1]),
-    independently for every class, and the feature's tables are redrawn (at most
-    ``max_tries`` times) until ``|theta(v | c') - theta(v | c'')| >= min_gap`` (in [0, 1))
-    holds for every value ``v`` and every pair of the ``n_classes`` (equally likely)
-    classes; ``n_values`` is one int for all ``n_features`` or one per feature, ``rng`` a
-    numpy Generator or an int seeding one.  ``gap_scale`` in [0, 1] < 1 gives the
-    chapter's *harder* generator: each accepted table is then shrunk towards its mean over
-    the classes, ``t_c <- mean + k (t_c - mean)``, with ``k`` chosen so that the feature's
-    smallest class difference ``g`` becomes ``min_gap + gap_scale * (g - min_gap)``: the
-    constraint still holds, every class difference shrinks by the same factor, and with
-    the same ``rng`` the draws are those of ``gap_scale = 1`` (the paper's) shrunk, so a
-    calibration over ``gap_scale`` compares like with like.  Returns
-    :class:`_NaiveParameters`.
-    """
-    if not 0.0 <= gap_scale <= 1.0:
-        raise ValueError(f"gap_scale must lie in [0, 1]; got {gap_scale!r}")
-    if not 0 <= min_gap < 1:
-        raise ValueError(f"min_gap must lie in [0, 1); got {min_gap!r}")
-    rng = np.random.default_rng(rng)
-    m, K = check_int("n_features", n_features, 1), check_int("n_classes", n_classes, 2)
-    nv = [n_values] * m if isinstance(n_values, _numbers.Integral) else list(n_values)
-    if len(nv) != m:
-        raise ValueError(f"n_values has {len(nv)} entries for {m} features")
-    tables, (a, b) = [], np.triu_indices(K, 1)
-    for v in (check_int("n_values", v, 2) for v in nv):
-        for _ in range(max_tries):
-            t = rng.dirichlet(np.ones(v), size=K)  # uniform on the simplex, per class
-            if np.all(np.abs(t[a] - t[b]) >= min_gap):
-                break
-        else:
-            raise RuntimeError(f"no table with gap {min_gap} after {max_tries} draws")
+def _draw_naive_parameters(rng, n_features=10, min_gap=0.1, gap_scale=1.0):
+    """A naive model, binary class (equally likely), ``n_features`` binary features: a list
+    of (2, 2) ndarrays, ``tables[j][c, v]`` = P(feature j = v | class c), each row uniform
+    (``rng.dirichlet``), redrawn until ``|theta(f | c') - theta(f | c'')| >= min_gap``.
+    ``gap_scale`` < 1 (the *harder* generator) shrinks each table to its class mean, ``t_c
+    <- mean + k (t_c - mean)``, the gap ``g`` becoming ``min_gap + gap_scale * (g -
+    min_gap)``: the paper's draws (``gap_scale`` 1) shrunk, comparable across scales."""
+    tables = []
+    for _ in range(n_features):
+        t = rng.dirichlet(np.ones(2), size=2)
+        while not np.all(np.abs(t[0] - t[1]) >= min_gap):
+            t = rng.dirichlet(np.ones(2), size=2)
         if gap_scale < 1.0:
-            g = np.abs(t[a] - t[b]).min()
+            g = np.abs(t[0] - t[1]).min()
             k = (min_gap + gap_scale * (g - min_gap)) / g if g > 0 else gap_scale
             t = t.mean(axis=0) + k * (t - t.mean(axis=0))
         tables.append(t)
-    return _NaiveParameters(np.full(K, 1.0 / K), tuple(tables))
+    return tables
 
 
-def _sample_codes(params, n, rng):
-    """Class codes (n,) and feature codes (n, m) of :func:`_sample_naive`, as arrays."""
-    rng = np.random.default_rng(rng)
-    n = check_int("n", n, 1)
-    y = rng.choice(len(params.class_prior), size=n, p=params.class_prior)
-    codes = np.empty((n, len(params.conditionals)), dtype=np.int8)
-    for j, t in enumerate(params.conditionals):
-        cum = np.cumsum(t, axis=1)
-        cum[:, -1] = 1.0
-        codes[:, j] = (rng.random(n)[:, None] >= cum[y]).sum(axis=1)
+def _sample_codes(tables, n, rng):
+    """Class codes (n,) and feature codes (n, m) of ``n`` instances of the model ``tables``
+    (:func:`_draw_naive_parameters`), drawn with the Generator ``rng``."""
+    y = rng.choice(2, size=n, p=np.full(2, 0.5))
+    codes = np.empty((n, len(tables)), dtype=np.int8)
+    for j, t in enumerate(tables):
+        codes[:, j] = rng.random(n) >= t[y, 0]
     return y, codes
 
 
-def _sample_naive(params, n, rng):
-    """Draw ``n`` (>= 1) instances from a naive model (:class:`_NaiveParameters`) with
-    ``rng`` (a numpy Generator or an int): ``X``, a DataFrame with columns ``F1 ... Fm``,
-    categoricals whose declared categories are ``0 ... n_values - 1`` (int8), also when a
-    value does not occur, and ``y``, a categorical Series with every class (``0, 1, ...``,
-    int8) declared."""
-    y, codes = _sample_codes(params, n, rng)
-    cats = [pd.Index(np.arange(k, dtype=np.int8))
-            for k in [t.shape[1] for t in params.conditionals] + [len(params.class_prior)]]
-    X = pd.DataFrame({f"F{j + 1}": pd.Categorical.from_codes(codes[:, j], categories=cats[j])
-                      for j in range(len(params.conditionals))})
-    return X, pd.Series(pd.Categorical.from_codes(y, categories=cats[-1]), name="class")
+def _sample_naive(tables, n, rng):
+    """:func:`_sample_codes` as ``X`` (columns ``F1 ... Fm``) and ``y``, categoricals with
+    both categories ``0, 1`` (int8) declared."""
+    y, codes = _sample_codes(tables, n, rng)
+    cats = pd.Index(np.arange(2, dtype=np.int8))
+    X = pd.DataFrame({f"F{j + 1}": pd.Categorical.from_codes(codes[:, j], categories=cats)
+                      for j in range(len(tables))})
+    return X, pd.Series(pd.Categorical.from_codes(y, categories=cats), name="class")
 
 
-def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30,
-                 n_test=10_000, n_features=10, min_gap=0.1, seed=0, n_jobs=1,
-                 cache_dir=None, gap_scale=1.0):
-    """The simulation design of Antonucci et al. (Sec. 5.1), through the engine.
-
-    For every parameter draw ``k < n_theta`` and size ``d`` in ``sizes``: one test set of
-    ``n_test`` instances and ``n_train_sets`` training sets of ``d`` instances from the
-    same naive model (binary class, ``n_features`` binary features, the constraint
-    ``min_gap`` and the shrinkage ``gap_scale`` of :func:`_draw_naive_parameters`: 1 the
-    paper's generator, below 1 the chapter's harder sensitivity run, same draws shrunk).
-    Each (training set, test set) pair is one :func:`credal.experiments.holdout_item`;
-    the items of one ``(k, d)`` form a batch evaluated by
-    :func:`credal.experiments.cross_validate` (the classifiers ``estimators``, a dict)
-    with ``use_predefined_split=True``, ``preprocessing=None``,
-    ``keep_predictions=False``, ``n_jobs`` and ``cache_dir``.  ``seed``
-    seeds every random choice (:func:`_study_rng` streams ``(0, k)`` for the parameters,
-    ``(1, k, d)`` for the test set, ``(2, k, d, r)`` for the ``r``-th training set).
-    Returns the engine's fold table, one row per experiment and classifier, with the
-    columns ``d``, ``theta`` and ``train_set`` added (``dataset`` is
-    ``"d{d}-theta{k}-train{r}"``).
-    """
-    sizes, frames = [check_int("size", d, 1) for d in sizes], []
-    n_train_sets, n_test = (check_int(k, v, 1) for k, v in (("n_train_sets", n_train_sets),
-                                                          ("n_test", n_test)))
-    for k in range(check_int("n_theta", n_theta, 1)):
+def _naive_study(estimators, *, sizes, n_theta, n_train_sets, n_test, n_features=10,
+                 min_gap=0.1, seed=0, n_jobs=1, cache_dir=None, gap_scale=1.0):
+    """Sec. 5.1 through the engine: for each draw ``k < n_theta`` (:func:`_draw_naive_parameters`)
+    and size ``d`` in ``sizes``, a test set of ``n_test`` and ``n_train_sets`` training
+    sets of ``d`` instances, each pair a :func:`credal.experiments.holdout_item`, one
+    :func:`credal.experiments.cross_validate` of ``estimators`` per ``(k, d)``.  Streams of
+    ``seed`` (:func:`_study_rng`): ``(0, k)`` parameters, ``(1, k, d)`` test set, ``(2, k,
+    d, r)`` ``r``-th training set.  Returns the engine's fold table (``dataset``
+    ``"d{d}-theta{k}-train{r}"``) plus ``d``, ``theta``, ``train_set``."""
+    frames = []
+    for k in range(n_theta):
         params = _draw_naive_parameters(_study_rng(seed, _THETA, k), n_features=n_features,
                                         min_gap=min_gap, gap_scale=gap_scale)
         for d in sizes:
@@ -565,10 +397,9 @@ def _naive_study(estimators, *, sizes=(25, 50, 100), n_theta=20, n_train_sets=30
             .reset_index(drop=True))
 
 
-# The harder generator: the paper's Table 1 implies a naive Bayes accuracy several points
-# below what its literal generator gives, so a second run shrinks every feature's class
-# difference (gap_scale) until naive Bayes is as accurate as the paper's; the calibration
-# uses its own draws (streams 3-5), not the study's.
+# The harder generator: Table 1 implies a naive Bayes several points less accurate than the
+# literal generator gives, so a second run shrinks every feature's class difference
+# (gap_scale) until it is as accurate; the calibration uses its own streams (3-5).
 _CAL_THETA, _CAL_TEST, _CAL_TRAIN = 3, 4, 5
 
 
@@ -577,27 +408,18 @@ def _implied_nbc_accuracy():
     DataFrame indexed by ``d`` with ``implied`` (percent, mean over the size's two rows)
     and ``rounding`` (the largest error the printed one-decimal values can cause)."""
     pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
-    imp = (pub["Det"] * pub["Sgl_acc"] + (100 - pub["Det"]) * pub["NBC_I"]) / 100
     # each printed value is within 0.05 of the truth: |d imp| <= 0.05 (1 + |Sgl - NBC-I|/100)
-    rnd = 0.05 * (1 + (pub["Sgl_acc"] - pub["NBC_I"]).abs() / 100)
-    out = pd.DataFrame({"d": pub["d"], "implied": imp, "rounding": rnd})
-    return out.groupby("d").agg(implied=("implied", "mean"), rounding=("rounding", "max"))
+    return pub.assign(implied=(pub["Det"] * pub["Sgl_acc"] + (100 - pub["Det"]) * pub["NBC_I"])
+                      / 100, rounding=0.05 * (1 + (pub["Sgl_acc"] - pub["NBC_I"]).abs() / 100)
+                      ).groupby("d").agg(implied=("implied", "mean"), rounding=("rounding", "max"))
 
 
 def _perks_nb_accuracy(X_train, y_train, X_test, y_test):
-    """Accuracy of the Perks naive Bayes (``s = 1``) for many training sets at once.
-
-    Binary class and binary features only; the same classifier as
-    ``NaiveBayes(prior="perks", s=1)`` (ties go to class 0), vectorised over training sets
-    for the calibration of the harder generator.  ``X_train`` (R, d, m) and ``y_train``
-    (R, d) are the 0/1 feature and class codes of ``R`` training sets of ``d`` instances,
-    ``X_test`` (T, m) and ``y_test`` (T,) the test set's.  Returns the share of test
-    instances classified correctly by each training set's model, shape (R,).
-    """
-    X_train, X_test = np.asarray(X_train, float), np.asarray(X_test, float)
-    y1 = np.asarray(y_train, float)
-    if X_train.ndim != 3 or y1.shape != X_train.shape[:2] or X_test.shape[1] != X_train.shape[2]:
-        raise ValueError("shapes must be X_train (R, d, m), y_train (R, d), X_test (T, m)")
+    """Accuracy of ``NaiveBayes(prior="perks", s=1)`` (ties to class 0), binary class and
+    features, vectorised over ``R`` training sets of ``d`` instances (0/1 codes ``X_train``
+    (R, d, m), ``y_train`` (R, d)) on a test set (``X_test`` (T, m), ``y_test`` (T,)):
+    the share each training set's model classifies correctly, shape (R,)."""
+    X_train, X_test, y1 = (np.asarray(v, float) for v in (X_train, X_test, y_train))
     m = X_train.shape[2]
     n_c = np.stack([(1 - y1).sum(1), y1.sum(1)], axis=1)  # (R, 2)
     n_c1 = np.stack([np.einsum("rd,rdm->rm", 1 - y1, X_train),
@@ -612,18 +434,13 @@ def _perks_nb_accuracy(X_train, y_train, X_test, y_test):
 
 def _nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_sets=10,
                         n_test=2000, n_features=10, min_gap=0.1, seed=0):
-    """Mean accuracy of the Perks naive Bayes under the generator with ``gap_scale``.
-
-    The draws come from the calibration streams of ``seed`` (independent of the study's)
-    and do not depend on ``gap_scale`` except through the shrinkage, so the curve is
-    smooth in ``gap_scale`` (common random numbers).  Returns a Series indexed by ``d``:
-    accuracy in percent, averaged over ``n_theta`` draws and ``n_train_sets`` training
-    sets of each (``n_test`` test instances per draw and size).
-    """
-    sizes = [check_int("size", d, 1) for d in sizes]
-    n_train_sets = check_int("n_train_sets", n_train_sets, 1)
+    """Mean accuracy of the Perks naive Bayes under the generator with ``gap_scale``: a
+    Series indexed by ``d``, percent, averaged over ``n_theta`` draws and ``n_train_sets``
+    training sets of each (``n_test`` test instances per draw and size).  The draws come
+    from the calibration streams of ``seed`` (not the study's) and depend on ``gap_scale``
+    only through the shrinkage, so the curve is smooth in it (common random numbers)."""
     acc = np.zeros(len(sizes))
-    for k in range(check_int("n_theta", n_theta, 1)):
+    for k in range(n_theta):
         params = _draw_naive_parameters(_study_rng(seed, _CAL_THETA, k), n_features=n_features,
                                         min_gap=min_gap, gap_scale=gap_scale)
         for i, d in enumerate(sizes):
@@ -635,15 +452,11 @@ def _nbc_accuracy_curve(gap_scale, *, sizes=(25, 50, 100), n_theta=100, n_train_
     return pd.Series(100 * acc / n_theta, index=pd.Index(sizes, name="d"), name="NBC accuracy")
 
 
-def _calibrate_gap_scale(targets=None, *, xtol=2e-3, **kw):
-    """The ``gap_scale`` (float, to ``xtol``) at which naive Bayes is, on average over the
-    sizes, as accurate as ``targets`` (percent per size ``d``; default the paper's Table 1,
-    :func:`_implied_nbc_accuracy`); ``kw`` (``sizes``, ``n_theta``, ``n_train_sets``,
-    ``n_test``, ``n_features``, ``min_gap``, ``seed``) as :func:`_nbc_accuracy_curve`.
-    Raises ValueError if the targets are not between the accuracies at 0 and 1."""
-    if targets is None:
-        targets = _implied_nbc_accuracy()["implied"]
-    targets = pd.Series(targets).reindex(list(kw.get("sizes", (25, 50, 100))))
+def _calibrate_gap_scale(*, xtol=2e-3, **kw):
+    """The ``gap_scale`` (to ``xtol``) at which naive Bayes is on average as accurate as
+    Table 1 implies (:func:`_implied_nbc_accuracy`; ``kw`` as :func:`_nbc_accuracy_curve`);
+    ValueError if a size has no target or it is not between the accuracies at 0 and 1."""
+    targets = _implied_nbc_accuracy()["implied"].reindex(list(kw.get("sizes", (25, 50, 100))))
     if targets.isna().any():
         raise ValueError(f"no target accuracy for the sizes {list(targets.index[targets.isna()])}")
     goal = float(targets.mean())
@@ -659,29 +472,6 @@ def _calibrate_gap_scale(targets=None, *, xtol=2e-3, **kw):
 
 # --- tables: indicators, matched determinacy, the published values beside ours ------------
 
-def _pooled_indicators(folds, by):
-    """Det, Sgl-acc, D-acc and NBC-I pooling the test instances of groups of folds (the
-    engine's fold table, columns of :func:`credal.metrics.summary`) by the columns ``by``
-    (e.g. data set, classifier, repeat): a DataFrame indexed by ``by``, fractions (NBC-I
-    is ``nan`` for a group without an indeterminate instance)."""
-    f = folds
-    n = f["n_test"].astype(float)
-    det = f["determinacy"] * n
-    ind = n - det
-    c = pd.DataFrame({
-        "n": n, "det": det, "det_correct": np.nan_to_num(f["single_accuracy"]) * det,
-        "dacc": f["discounted_accuracy"] * n, "ind": ind,
-        "nbc_ind_correct": np.nan_to_num(f["precise_on_indeterminate"]) * ind},
-        index=f.index).join(f[list(by)]).groupby(list(by), sort=True).sum(numeric_only=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return pd.DataFrame({
-            "Det": c["det"] / c["n"],
-            "Sgl_acc": np.where(c["det"] > 0, c["det_correct"] / c["det"], np.nan),
-            "D_acc": c["dacc"] / c["n"],
-            "NBC_I": np.where(c["ind"] > 0.5, c["nbc_ind_correct"] / c["ind"], np.nan)},
-            index=c.index)
-
-
 def _summary_frame(means, ses, counts):
     out = pd.DataFrame(index=means.index)
     for k in _INDICATORS.values():
@@ -693,89 +483,67 @@ def _summary_frame(means, ses, counts):
 
 
 def _artificial_summary(folds):
-    """Table-1 indicators of the simulation study (:func:`_naive_study`'s folds), per
-    size ``d`` and classifier.
-
-    Each experiment (one training set, one test set) gives one value of every indicator;
-    the table reports their mean over experiments (as the paper: averages over 600
-    experiments) in percent.  Experiments sharing a parameter draw ``theta`` are
-    correlated, so the standard error is the one of a mean of clusters: the standard
-    deviation of the per-``theta`` means divided by the square root of the number of
-    draws.  NBC-I is averaged over the experiments where the classifier was
-    indeterminate at least once (``n_nbc_i``).  Without an ``NBC`` classifier in
-    ``folds``, its row is rebuilt from the precise predictions of the first NCC, which
-    are the Perks naive Bayes' (same ``s``).  Index (``d``, ``classifier``); columns
-    ``family``, ``parameter``, ``parameter_value``, ``Det``, ``Det_se``, ``Sgl_acc``, ...
-    ``NBC_I_se``, ``n_experiments``, ``n_nbc_i``.
-    """
-    per = _per_experiment(folds)
+    """Table-1 indicators (percent) of :func:`_naive_study`'s ``folds``: ``(summary, theta)``.
+    ``summary``: per size ``d`` and classifier, the mean over experiments (as the paper's
+    600), the SE a mean of clusters' (experiments sharing a draw are correlated: SD of the
+    per-draw means over the root of their number), NBC-I over the experiments with an
+    indeterminate instance (``n_nbc_i``); columns ``family``, ``parameter``,
+    ``parameter_value``, ``Det``, ``Det_se``, ... ``NBC_I_se``, ``n_experiments``,
+    ``n_nbc_i``.  ``theta``: the per-draw means, indexed (``d``, ``classifier``, ``theta``),
+    whence the SE of a quantity combining sizes (which share their draws).  Missing ``NBC``
+    rows are rebuilt from the first NCC's precise predictions (the Perks naive Bayes')."""
+    per = folds.rename(columns=_INDICATORS)
+    ncc = sorted(c for c in set(per["classifier"]) if str(c).startswith("NCC_"))
+    if "NBC" not in set(per["classifier"]) and "precise_accuracy" in per and ncc:
+        nb = per[per["classifier"] == ncc[0]].copy()
+        nb["classifier"], nb["Det"], nb["NBC_I"] = "NBC", 1.0, np.nan
+        nb["Sgl_acc"] = nb["D_acc"] = nb["precise_accuracy"]
+        per = pd.concat([per, nb], ignore_index=True)
     keys, cols = ["d", "classifier"], list(_INDICATORS.values())
     theta_means = per.groupby(keys + ["theta"])[cols].mean()
     n_theta = theta_means.notna().groupby(level=keys).sum()
     ses = theta_means.groupby(level=keys).std(ddof=1) / np.sqrt(n_theta)
     counts = pd.DataFrame({"n_experiments": per.groupby(keys).size(),
                            "n_nbc_i": per.groupby(keys)["NBC_I"].count()})
-    return _summary_frame(per.groupby(keys)[cols].mean(), ses, counts)
-
-
-def _theta_means(folds):
-    """Per-draw means of the Table-1 indicators: one row per (``d``, classifier, theta).
-
-    The three sizes of the study share their parameter draws, so a quantity that
-    combines sizes gets its standard error from these per-draw values (their spread over
-    draws), not from the sizes' standard errors as if they were independent.  Index
-    (``d``, ``classifier``, ``theta``); ``Det``, ``Sgl_acc``, ``D_acc``, ``NBC_I`` in
-    percent (mean over the draw's training sets of :func:`_naive_study`'s ``folds``; NBC-I
-    over those with an indeterminate instance), with the ``NBC`` rows as in
-    :func:`_artificial_summary`.
-    """
-    return 100 * _per_experiment(folds).groupby(["d", "classifier", "theta"])[
-        list(_INDICATORS.values())].mean()
-
-
-def _per_experiment(folds):
-    """Fold table with indicator columns renamed, plus NBC rows rebuilt if missing."""
-    per = folds.rename(columns=_INDICATORS)
-    ncc = sorted(c for c in set(per["classifier"]) if str(c).startswith("NCC_"))
-    if "NBC" not in set(per["classifier"]) and "precise_accuracy" in per and ncc:
-        # every NCC predicts like the Perks naive Bayes: rebuild its row from one
-        nb = per[per["classifier"] == ncc[0]].copy()
-        nb["classifier"], nb["Det"], nb["NBC_I"] = "NBC", 1.0, np.nan
-        nb["Sgl_acc"] = nb["D_acc"] = nb["precise_accuracy"]
-        per = pd.concat([per, nb], ignore_index=True)
-    return per
+    return _summary_frame(per.groupby(keys)[cols].mean(), ses, counts), 100 * theta_means
 
 
 def _uci_summary(folds):
-    """Table-2 indicators per data set and classifier, in percent.
-
-    The test instances of the ``n_splits`` folds of one repetition are pooled (each
-    instance is classified once per repetition), which gives one value per repetition;
-    the table reports the mean over repetitions and its standard error (``nan`` with a
-    single repetition).  Index (``dataset``, ``classifier``); columns as
-    :func:`_artificial_summary` plus ``n_repeats``, ``n_nbc_i`` (repetitions with an
-    indeterminate instance) and ``NBC_acc`` (accuracy of the Perks naive Bayes).
-    """
-    keys = ["dataset", "classifier"]
-    rep = _pooled_indicators(folds, keys + ["repeat"])
+    """Table-2 indicators per data set and classifier, percent: each repetition's test
+    instances pooled over its folds (one value per repetition; NBC-I NaN without an
+    indeterminate instance), then mean and SE over repetitions (NaN for one).  Index
+    (``dataset``, ``classifier``); columns as :func:`_artificial_summary` plus
+    ``n_repeats``, ``n_nbc_i`` (repetitions with an indeterminate instance), ``NBC_acc``."""
+    keys, f, n = ["dataset", "classifier"], folds, folds["n_test"].astype(float)
+    det = f["determinacy"] * n
+    ind = n - det
+    c = pd.DataFrame({
+        "n": n, "det": det, "det_correct": np.nan_to_num(f["single_accuracy"]) * det,
+        "dacc": f["discounted_accuracy"] * n, "ind": ind,
+        "nbc_ind_correct": np.nan_to_num(f["precise_on_indeterminate"]) * ind},
+        index=f.index).join(f[keys + ["repeat"]]).groupby(keys + ["repeat"], sort=True).sum(
+        numeric_only=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rep = pd.DataFrame({
+            "Det": c["det"] / c["n"],
+            "Sgl_acc": np.where(c["det"] > 0, c["det_correct"] / c["det"], np.nan),
+            "D_acc": c["dacc"] / c["n"],
+            "NBC_I": np.where(c["ind"] > 0.5, c["nbc_ind_correct"] / c["ind"], np.nan)},
+            index=c.index)
     ses = rep.groupby(level=keys).std(ddof=1) / np.sqrt(rep.notna().groupby(level=keys).sum())
-    n = folds["n_test"].astype(float)
-    nbc = pd.DataFrame({"nbc_correct": folds["precise_accuracy"] * n, "n": n}).join(
-        folds[keys]).groupby(keys)[["nbc_correct", "n"]].sum()
+    nbc = pd.DataFrame({"nbc_correct": f["precise_accuracy"] * n, "n": n}).join(
+        f[keys]).groupby(keys)[["nbc_correct", "n"]].sum()
     counts = pd.DataFrame({"n_repeats": rep.groupby(level=keys).size(),
                            "n_nbc_i": rep["NBC_I"].groupby(level=keys).count(),
                            "NBC_acc": 100 * nbc["nbc_correct"] / nbc["n"]})
     return _summary_frame(rep.groupby(level=keys).mean(), ses, counts)
 
 
-def _match_determinacy(summary, group="d"):
-    """Pairs (NCC_eps, LNCC_alpha) with the closest determinacy, per group (index level
-    ``group`` of :func:`_artificial_summary` or :func:`_uci_summary`, ``"d"`` or
-    ``"dataset"``): among every pair of an NCC_eps and an LNCC_alpha of the grid, the one
-    with the smallest absolute difference of mean determinacy; ties (equal to 1e-9
-    points) go to the smaller epsilon, then the larger alpha.  Indexed by ``group``:
-    ``NCC``, ``LNCC`` (classifier names), their determinacies ``Det_NCC``, ``Det_LNCC``
-    and ``gap`` (absolute difference, points)."""
+def _matched_pairs(summary, group="d"):
+    """Per ``group`` (``"d"`` or ``"dataset"``) of a summary, the (NCC_eps, LNCC_alpha)
+    pair of closest mean determinacy (ties to 1e-9 points: smaller epsilon, then larger
+    alpha), in the paper's Tables 1-2 layout: indexed by ``group``; ``NCC``, ``LNCC``, each
+    indicator of both (``"<label> NCC"``, ``"<label> LNCC"``, percent) and ``Det gap``."""
     rows = []
     for g, sub in summary.groupby(level=group, sort=True):
         s = sub.droplevel(group)
@@ -785,30 +553,16 @@ def _match_determinacy(summary, group="d"):
         eps, alpha = (np.broadcast_to(v, gap.shape).ravel() for v in (
             ncc["parameter_value"].to_numpy()[:, None], lncc["parameter_value"].to_numpy()))
         i, j = np.unravel_index(np.lexsort((-alpha, eps, gap.ravel()))[0], gap.shape)
-        rows.append({group: g, "NCC": ncc.index[i], "LNCC": lncc.index[j],
-                     "Det_NCC": ncc["Det"].iloc[i], "Det_LNCC": lncc["Det"].iloc[j],
-                     "gap": gap[i, j]})
-    return pd.DataFrame(rows).set_index(group)
-
-
-def _matched_pairs_table(summary, group="d"):
-    """Our closest-determinacy pairs side by side (the paper's Tables 1-2 layout, for
-    every group): indexed by ``group``; the two classifiers, then each indicator for NCC
-    and LNCC (percent) and the determinacy gap."""
-    rows = []
-    for g, r in _match_determinacy(summary, group).iterrows():
-        a, b = summary.loc[(g, r.NCC)], summary.loc[(g, r.LNCC)]
-        row = {group: g, "NCC": r.NCC, "LNCC": r.LNCC}
+        row = {group: g, "NCC": ncc.index[i], "LNCC": lncc.index[j]}
         for k, lab in _INDICATOR_LABELS.items():
-            row[f"{lab} NCC"], row[f"{lab} LNCC"] = a[k], b[k]
-        rows.append({**row, "Det gap": r.gap})
+            row[f"{lab} NCC"], row[f"{lab} LNCC"] = ncc[k].iloc[i], lncc[k].iloc[j]
+        rows.append({**row, "Det gap": gap[i, j]})
     return pd.DataFrame(rows).set_index(group)
 
 
 def _uci_datasets_table(names):
-    """The binary data sets of the UCI study (catalogue ``names``), indexed by our name:
-    ``paper's name`` (the three the paper names), ``rows``, ``features``, ``numeric
-    features``, ``majority class (%)``, ``missing cells (%)``."""
+    """The UCI study's data sets (catalogue ``names``) by our name: ``paper's name``,
+    ``rows``, ``features``, ``numeric features``, ``majority class (%)``, ``missing cells (%)``."""
     paper = {v: k for k, v in _PAPER_DATASETS.items()}
     rows = []
     for name in names:
@@ -824,24 +578,17 @@ def _uci_datasets_table(names):
 
 
 def _nbc_accuracy_check(summary, theta):
-    """Accuracy of naive Bayes per size: measured by us, implied by Table 1, and a test.
+    """Naive Bayes' accuracy per size, ours against the one Table 1 implies, and a test.
 
-    With two classes every instance is either determinate (naive Bayes then returns the
-    credal classifier's class, so it is right with probability Sgl-acc) or indeterminate
-    (right with probability NBC-I), so naive Bayes' accuracy is ``Det * Sgl-acc + (1 -
-    Det) * NBC-I``; each published row of Table 1 therefore implies the accuracy of the
-    paper's naive Bayes.  The difference is tested on the per-draw values ``theta``
-    (:func:`_theta_means` of the run of ``summary``, :func:`_artificial_summary` with
-    its ``NBC`` rows): a Welch-type t statistic whose standard error combines ours
-    (spread of our per-draw accuracies over our draws) and the paper's (the same spread
-    over its 20 draws), after taking off the largest error the printed digits allow;
-    two-sided p-value from Student's t with (our draws - 1) degrees of freedom.  The row
-    ``all`` tests the mean over the sizes, per draw (the sizes share their draws).
-    Indexed by ``d``, then ``"all"``: ``NBC accuracy (ours)``, its ``SE``, the same
-    implied by our rows of the paper's classifiers, ``NBC accuracy implied by the paper``
-    (mean of its rows), the ``difference`` (ours minus the paper's), ``SE of the
-    difference``, ``t`` and ``p-value``.
-    """
+    With two classes naive Bayes' accuracy is ``Det * Sgl-acc + (1 - Det) * NBC-I``, so
+    each row of Table 1 implies the paper's.  The test, on the per-draw values (``summary,
+    theta`` of :func:`_artificial_summary`): a Welch-type t whose SE combines ours (our
+    per-draw spread over our draws) and the paper's (the same spread over its 20 draws),
+    after taking off the printed digits' largest error; two-sided p-value, Student's t
+    with (our draws - 1) df.  Indexed by ``d``, then ``"all"`` (the mean over the sizes,
+    per draw): ``NBC accuracy (ours)``, ``SE``, ``implied by our rows`` (of the paper's
+    classifiers), ``NBC accuracy implied by the paper``, ``difference`` (ours minus the
+    paper's), ``SE of the difference``, ``t``, ``p-value``."""
     pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
     implied, rows = _implied_nbc_accuracy(), []
     for d, sub in pub.groupby("d"):
@@ -856,12 +603,13 @@ def _nbc_accuracy_check(summary, theta):
     out = pd.DataFrame(rows).set_index("d")
     acc = theta.xs("NBC", level="classifier")["Sgl_acc"].unstack("d").reindex(columns=out.index)
     n_paper = int(_published_headline()["artificial data: parameter draws"])
-    per_size = [(d, acc[d].dropna(), float(implied.loc[d, "rounding"])) for d in out.index]
-    per_size.append(("all", acc.dropna().mean(axis=1), float(implied["rounding"].max())))
+    tests = [(d, acc[d].dropna(), implied.loc[d, "implied"], implied.loc[d, "rounding"])
+             for d in out.index]
+    tests.append(("all", acc.dropna().mean(axis=1), implied["implied"].mean(),
+                  implied["rounding"].max()))
     out.index = out.index.astype(object)
-    for d, v, rnd in per_size:
-        n = len(v)
-        paper = float(implied["implied"].mean() if d == "all" else implied.loc[d, "implied"])
+    for d, v, paper, rnd in tests:
+        n, paper = len(v), float(paper)
         diff = (float(v.mean()) if n else np.nan) - paper
         se = float(v.std(ddof=1) * np.sqrt(1 / n + 1 / n_paper)) if n > 1 else np.nan
         t = np.sign(diff) * max(abs(diff) - rnd, 0.0) / se if n > 1 and se > 0 else np.nan
@@ -880,10 +628,10 @@ _PAIR = {(True, True): "paper's and ours", (True, False): "paper's", (False, Tru
 
 
 def _beside_published(summary, pub, group, groups):
-    """For each of ``groups``: the paper's two classifiers (its pair of close determinacy)
-    and our own closest pair (:func:`_match_determinacy`), marked in ``pair``, with our
-    indicators, the published ones (``*_paper``) and ``*_diff`` (ours minus published)."""
-    matched = _match_determinacy(summary, group)
+    """For each of ``groups``: the paper's two classifiers and our closest pair
+    (:func:`_matched_pairs`), marked in ``pair``; our indicators, the published ones
+    (``*_paper``) and ``*_diff`` (ours minus published)."""
+    matched = _matched_pairs(summary, group)
     rows = []
     for g in groups:
         paper = list(pub.loc[pub[group] == g, "classifier"])
@@ -900,23 +648,18 @@ def _beside_published(summary, pub, group, groups):
 
 
 def _table1(summary):
-    """Table 1 (artificial data, :func:`_artificial_summary`) with the published values
-    beside ours: for each size, the paper's two classifiers and our own closest pair.
-    Index (``d``, ``classifier``); ``pair``, our indicators with standard errors,
-    ``*_paper`` and ``*_diff`` (ours minus published)."""
+    """Table 1 (:func:`_artificial_summary`) beside the published one, by
+    :func:`_beside_published`: index (``d``, ``classifier``)."""
     pub = catalogue.published(_TABLE1).rename(columns={"n": "d"})
-    groups = sorted(set(pub["d"]) | set(summary.index.get_level_values("d")))
-    return _beside_published(summary, pub, "d", groups)
+    return _beside_published(summary, pub, "d", sorted(set(pub["d"]) | set(
+        summary.index.get_level_values("d"))))
 
 
 def _table2(summary):
-    """Table 2 (UCI, :func:`_uci_summary`) with the published values beside ours: for each
-    data set the paper shows (german = our credit_g, haberman, hepatitis), its two
-    classifiers, then our closest pair when it differs.  Index (``dataset``,
-    ``classifier``); ``pair``, indicators, ``*_paper``, ``*_diff``, ``note``.  The
-    paper's hepatitis D-acc and NBC-I columns are swapped back (``data/published/
-    README.md``: with two classes D-acc is about Det * Sgl-acc + (1 - Det) / 2, which the
-    printed NBC-I column satisfies), said in ``note``."""
+    """Table 2 (:func:`_uci_summary`) beside the published one (german = our credit_g,
+    haberman, hepatitis), by :func:`_beside_published`, plus ``note``: the paper's
+    hepatitis D-acc and NBC-I are swapped back (``data/published/README.md``: D-acc is
+    about Det * Sgl-acc + (1 - Det) / 2, which the printed NBC-I satisfies)."""
     pub = catalogue.published("antonucci_table2_uci").rename(columns={"dataset": "paper_name"})
     pub.insert(0, "dataset", pub["paper_name"].map(_PAPER_DATASETS))
     hep = pub["paper_name"] == "hepatitis"
@@ -934,21 +677,16 @@ _SEC52 = {"Det": "average determinacy over 9 UCI binary data sets (default setti
           "NBC_I": "average NBC-I (NBC accuracy on indeterminately classified instances)"}
 
 
-def _default_averages(summary, ncc="NCC_0.05", lncc="LNCC_0.75"):
-    """The Sec. 5.2 averages over the data sets (``summary``, :func:`_uci_summary`) for the
-    default NCC and LNCC.  Standard errors combine the per-data-set ones as for a mean of
-    independent estimates, ``sqrt(sum se^2) / k``.  ``*_choice_sd`` is how much the
-    paper's average would move with another choice of the data sets it does not name: six
-    of its nine are our guess, so the SD over random choices of them is the SD of the
-    indicator over our guessed data sets times ``sqrt(6) / 9`` (NaN with fewer than two
-    guessed data sets).  Index ``classifier``; columns ``Det``, ``Sgl_acc``, ``D_acc``,
-    ``NBC_I`` (mean over data sets, percent), their ``_se``, ``_choice_sd``, ``*_paper``
-    and ``*_diff``, ``n_datasets`` and ``n_repeats`` (fewest CV repetitions behind a data
-    set's value)."""
+def _default_averages(summary):
+    """Sec. 5.2's averages over the data sets (:func:`_uci_summary`) of NCC_0.05 and
+    LNCC_0.75, percent, by ``classifier``: each indicator, ``_se`` (``sqrt(sum se^2) / k``),
+    ``_choice_sd`` (the paper's average under other choices of the six data sets it does
+    not name: SD over our guessed ones times ``sqrt(6) / 9``; NaN for fewer than two),
+    ``*_paper``, ``*_diff``; ``n_datasets``, ``n_repeats`` (fewest CV repetitions)."""
     h = catalogue.published(_HEAD)
     n_paper = int(_published_headline()["UCI: binary data sets analysed"])
     rows = []
-    for c in (ncc, lncc):
+    for c in ("NCC_0.05", "LNCC_0.75"):
         sub = summary.xs(c, level="classifier")
         row = {"classifier": c, "n_datasets": len(sub),
                "n_repeats": int(sub["n_repeats"].min()) if "n_repeats" in sub else 1}
@@ -981,49 +719,46 @@ _RUN = dict(fig1_max_n=100, fig1_alpha=0.85, fig1_s=2.0, cloud_samples=3000, clo
 def run(estimators=None, **params):
     """Everything the chapter computes: Figure 1, Examples 2-3, the artificial study
     (literal and harder generator) and the UCI study, with the line-up ``estimators``
-    (default :func:`classifiers`; the UCI study runs all of it, the artificial study all
-    but ``"NBC"``, whose predictions are every NCC's) and ``params``.
+    (default :func:`classifiers`; the artificial study runs all but ``"NBC"``).
 
     Parameters
     ----------
     **params
-        Any of :data:`_RUN` (defaults: the paper's design).  ``fig1_max_n``,
-        ``fig1_alpha``, ``fig1_s``: Figure 1's sample sizes 2, 4, ..., ``fig1_max_n``, its
-        likelihood threshold and IDM strength; ``cloud_samples``, ``cloud_replicates``,
-        ``cut_alphas``, ``profile_points``, ``lncc_grid``: Example 2's Monte-Carlo clouds
-        (models per cloud, independent clouds), its alpha cuts, the points of each profile
-        curve and Example 3's grid; ``sizes``, ``n_theta``, ``n_train_sets``, ``n_test``,
-        ``n_features``, ``min_gap``: the artificial study (:func:`_naive_study`);
-        ``harder_n_test``, ``harder_n_train_sets``, ``calibration_draws``: the harder
-        run's test and training sets per draw and size, and the draws of its calibration
-        (:func:`_calibrate_gap_scale`); ``uci_datasets``: catalogue names (default the
-        group ``"antonucci-lncc"``, nine binary sets); ``n_splits``, ``n_repeats``,
-        ``seed``, ``n_jobs``, ``cache_dir``: cross-validation, the seed of every random
-        choice and the engine's options; ``cache_simulation``: cache the artificial
-        study's folds too (about 0.5 GB at the paper's size).
+        Any of :data:`_RUN` (defaults: the paper's design): ``fig1_max_n``, ``fig1_alpha``,
+        ``fig1_s`` (Figure 1's sizes 2, 4, ..., ``fig1_max_n``, half of each observed true,
+        its threshold and IDM strength); ``cloud_samples``, ``cloud_replicates``,
+        ``cut_alphas`` (Example 2's Monte-Carlo clouds: models, clouds, alpha cuts);
+        ``profile_points``, ``lncc_grid`` (points of each profile, Example 3's grid);
+        ``sizes``, ``n_theta``, ``n_train_sets``, ``n_test``, ``n_features``, ``min_gap``
+        (:func:`_naive_study`); ``harder_n_test``, ``harder_n_train_sets``,
+        ``calibration_draws`` (the harder run per draw and size, its calibration's draws);
+        ``uci_datasets`` (catalogue names; default the group ``"antonucci-lncc"``);
+        ``n_splits``, ``n_repeats``, ``seed``, ``n_jobs``, ``cache_dir`` (cross-validation,
+        the seed of every random choice, the engine's options); ``cache_simulation``
+        (cache the artificial study's folds too: about 0.5 GB at the paper's size).
 
-    Returns a dict: ``settings`` (the parameters, the number of (NCC, LNCC) pairs and the
-    harder run's ``gap_scale``), ``intervals``, ``cloud`` (the first cloud), ``envelope``,
-    ``cuts``, ``example2``, ``profiles``, ``example3``, the engine's fold tables
-    ``artificial``, ``harder`` and ``uci``, and ``uci_datasets`` (names).
+    Returns a dict: ``settings`` (the parameters, ``n_pairs`` of (NCC, LNCC) and the
+    harder run's ``gap_scale``), ``intervals`` (Figure 1: ``N``, ``n``, ``likelihood_*``
+    and ``idm_*`` ends ``lower``, ``upper``), ``cloud``, ``cuts``, ``example2``
+    (:func:`_example2`), ``envelope``, ``profiles``, ``example3``, the engine's fold tables
+    ``artificial``, ``harder``, ``uci``, and ``uci_datasets`` (names).
     """
-    unknown = set(params) - set(_RUN)
-    if unknown:
-        raise TypeError(f"run() got unknown parameters {sorted(unknown)}")
+    if set(params) - set(_RUN):
+        raise TypeError(f"run() got unknown parameters {sorted(set(params) - set(_RUN))}")
     p = {**_RUN, **params}
     est = classifiers() if estimators is None else dict(estimators)
     study = {k: v for k, v in est.items() if k != "NBC"}
     kw = {k: p[k] for k in ("sizes", "n_theta", "n_features", "min_gap", "seed")}
     names = list(p["uci_datasets"]) if p["uci_datasets"] else catalogue.names("antonucci-lncc")
-    cloud = _example2_cloud(p["cloud_samples"], [p["seed"], 0])
-    res = {"intervals": _likelihood_vs_idm(list(range(2, p["fig1_max_n"] + 1, 2)),
-                                           alpha=p["fig1_alpha"], s=p["fig1_s"]),
-           "cloud": cloud, "envelope": _TwoClassProfile(**_EXAMPLE2).curve(p["profile_points"]),
-           "cuts": _example2_cuts(cloud, p["cut_alphas"]),
-           "example2": _example2_summary(p["cloud_samples"], p["cloud_replicates"],
-                                         p["cut_alphas"], p["seed"]),
-           "profiles": _example3_profiles(p["profile_points"]),
-           "example3": _example3_summary(p["lncc_grid"]), "uci_datasets": names,
+    N = np.arange(2, p["fig1_max_n"] + 1, 2, dtype=float)
+    (lo, up), (ilo, iup) = (_binomial_likelihood_interval(N / 2, N, p["fig1_alpha"]),
+                            idm_interval(np.column_stack([N / 2, N / 2]), p["fig1_s"]))
+    res = {"intervals": pd.DataFrame({"N": N.astype(int), "n": (N / 2).astype(int),
+                                      "likelihood_lower": lo, "likelihood_upper": up,
+                                      "idm_lower": ilo[:, 0], "idm_upper": iup[:, 0]}),
+           "envelope": _TwoClassProfile(**_EXAMPLE2).curve(p["profile_points"]),
+           **_example2(p["cloud_samples"], p["cloud_replicates"], p["cut_alphas"], p["seed"]),
+           **_example3(p["lncc_grid"], p["profile_points"]), "uci_datasets": names,
            "artificial": _naive_study(study, n_train_sets=p["n_train_sets"], n_test=p["n_test"],
                                       n_jobs=p["n_jobs"], cache_dir=p["cache_dir"] if
                                       p["cache_simulation"] else None, **kw)}
@@ -1046,20 +781,15 @@ _SHOWN = ("table1", "artificial_matched_pairs", "artificial_all_classifiers", "h
 
 def tables(results):
     """Every table of the chapter (dict of str -> DataFrame), computed once from
-    :func:`run`'s results, keyed by the name of the CSV the notebook writes
-    (``results/likelihood-ncc/``): ``figure1_intervals``, ``example2_cuts_first_cloud``,
-    ``example2``, ``example3``, ``table1`` (:func:`_table1`), ``artificial_matched_pairs``,
-    ``artificial_nbc_accuracy`` (:func:`_nbc_accuracy_check`), ``artificial_all_classifiers``
-    (:func:`_artificial_summary`), the harder run's ``harder_all_classifiers``,
-    ``harder_nbc_accuracy``, ``harder_table1`` and ``generator_comparison`` (Table 1's
-    headline rows under both generators, by :data:`HEADLINE` and the harder run's
-    declarations), ``uci_datasets``, ``table2``, ``uci_matched_pairs``,
-    ``default_averages``, ``uci_all_classifiers``; for the figures and the text
-    ``settings`` (index: name, column ``value``), ``example2_cloud``, ``example2_envelope``,
-    ``example3_profiles``, ``artificial_theta`` and ``harder_theta`` (:func:`_theta_means`),
-    ``harder_matched_pairs`` and ``generator_long`` (``generator_comparison`` with one row
-    per quantity and generator); and ``<name>_shown``, the compact layout (:func:`_shown`)
-    of each table in :data:`_SHOWN`."""
+    :func:`run`'s results, keyed by the CSV name in ``results/likelihood-ncc/``:
+    ``figure1_intervals``, ``example2_cuts_first_cloud``, ``example2``, ``example3``,
+    ``table1`` (:func:`_table1`), ``artificial_matched_pairs``, ``artificial_nbc_accuracy``,
+    ``artificial_all_classifiers``, the harder run's ``harder_*`` likewise,
+    ``generator_comparison`` (Table 1's headline rows under both generators; one row per
+    quantity and generator in ``generator_long``), ``uci_datasets``, ``table2``,
+    ``uci_matched_pairs``, ``default_averages``, ``uci_all_classifiers``; ``settings``
+    (column ``value``), ``example2_cloud``, ``example2_envelope``, ``example3_profiles``,
+    ``*_theta``; ``<name>_shown`` (:func:`_shown`) of each of :data:`_SHOWN`."""
     r = results
     t = {"settings": pd.DataFrame({"value": pd.Series(r["settings"], dtype=object)}),
          "figure1_intervals": r["intervals"], "example2_cloud": r["cloud"],
@@ -1067,49 +797,42 @@ def tables(results):
          "example2": r["example2"], "example3_profiles": r["profiles"],
          "example3": r["example3"], "uci_datasets": _uci_datasets_table(r["uci_datasets"])}
     for run_, pre, tab in (("artificial", "artificial_", ""), ("harder", "harder_", "harder_")):
-        summary, theta = _artificial_summary(r[run_]), _theta_means(r[run_])
+        summary, theta = _artificial_summary(r[run_])
         t.update({f"{pre}all_classifiers": summary, f"{pre}theta": theta,
                   f"{tab}table1": _table1(summary),
-                  f"{pre}matched_pairs": _matched_pairs_table(summary, "d"),
+                  f"{pre}matched_pairs": _matched_pairs(summary, "d"),
                   f"{pre}nbc_accuracy": _nbc_accuracy_check(summary, theta)})
     uci = _uci_summary(r["uci"])
     t.update({"uci_all_classifiers": uci, "table2": _table2(uci),
-              "uci_matched_pairs": _matched_pairs_table(uci, "dataset"),
+              "uci_matched_pairs": _matched_pairs(uci, "dataset"),
               "default_averages": _default_averages(uci)})
-    # Table 1's headline rows under the literal and the harder generator, side by side:
-    # indexed by quantity (without the run label), published, then ours, tolerance and
-    # verdict for each; generator_long has one row per quantity and generator
-    judged = {"literal": HEADLINE.judge(t, only=lambda h: h.quantity.startswith("Table 1:")),
-              "harder": _HARDER.judge(t)}
+    # Table 1's headline rows under both generators, by quantity without the run label
+    judged = {tag: df.assign(quantity=df["quantity"].str.split(": ", n=1).str[1], generator=tag)
+              for tag, df in (("literal", HEADLINE.judge(t, only=lambda h: h.quantity.startswith(
+                  "Table 1:"))), ("harder", _HARDER.judge(t)))}
+    gen = t["generator_comparison"] = judged["literal"].set_index("quantity")[["published"]]
     for tag, df in judged.items():
-        judged[tag] = df.assign(quantity=df["quantity"].str.split(": ", n=1).str[1])
-    gen = judged["literal"].set_index("quantity")[["published"]]
-    for tag, df in judged.items():
-        df = df.set_index("quantity").reindex(gen.index)
         for c in ("ours", "tolerance", "verdict"):
-            gen[f"{c} ({tag})"] = df[c]
-    t["generator_comparison"] = gen
-    long = pd.concat([df.assign(generator=tag)[["quantity", "generator", "published", "ours",
-                                                "tolerance", "verdict"]]
-                      for tag, df in judged.items()], ignore_index=True)
+            gen[f"{c} ({tag})"] = df.set_index("quantity")[c].reindex(gen.index)
     order = {q: i for i, q in enumerate(gen.index)}
-    t["generator_long"] = (long.sort_values("quantity", key=lambda c: c.map(order),
-                                            kind="stable").reset_index(drop=True))
+    t["generator_long"] = pd.concat(judged.values(), ignore_index=True)[
+        ["quantity", "generator", "published", "ours", "tolerance", "verdict"]].sort_values(
+        "quantity", key=lambda c: c.map(order), kind="stable").reset_index(drop=True)
     t.update({f"{k}_shown": _shown(t[k]) for k in _SHOWN})
     return t
 
 
-def _shown(table, digits=1):
-    """A table of indicators in at most seven columns for the book (the CSV keeps all).
+def _f(x, d=1):
+    return "–" if x is None or not np.isfinite(x) else f"{x:.{d}f}"
 
-    A table of matched pairs (:func:`_matched_pairs_table`) becomes the two classifiers
-    and each indicator as "NCC / LNCC"; any other (:func:`_table1`, :func:`_table2`,
-    :func:`_default_averages`, a summary) the index, ``pair`` (with the row's note, if
-    any) and one column per indicator reading "ours ± SE (the paper's)".
-    """
+
+def _shown(table):
+    """A table of indicators in at most seven columns for the book (the CSV keeps all):
+    matched pairs (:func:`_matched_pairs`) as ``NCC``, ``LNCC`` and "NCC / LNCC" per
+    indicator; any other as ``pair`` (with the note) and "ours ± SE (the paper's)"."""
     if "Det NCC" in table:
         return table[["NCC", "LNCC"]].assign(**{
-            f"{lab} (NCC / LNCC)": [f"{a:.{digits}f} / {b:.{digits}f}" for a, b in
+            f"{lab} (NCC / LNCC)": [f"{a:.1f} / {b:.1f}" for a, b in
                                     zip(table[f"{lab} NCC"], table[f"{lab} LNCC"])]
             for lab in _INDICATOR_LABELS.values()})
     out, nan = pd.DataFrame(index=table.index), pd.Series(np.nan, index=table.index)
@@ -1117,18 +840,10 @@ def _shown(table, digits=1):
         out["pair"] = [p + (f"; {n}" if isinstance(n, str) and n else "")
                        for p, n in zip(table["pair"], table.get("note", nan))]
     for k, lab in _INDICATOR_LABELS.items():
-        cells = []
-        for v, se, pub in zip(*(table.get(c, nan).astype(float)
-                                for c in (k, f"{k}_se", f"{k}_paper"))):
-            text = "–" if not np.isfinite(v) else f"{v:.{digits}f}" + (
-                f" ± {se:.{digits}f}" if np.isfinite(se) else "")
-            cells.append(text + (f" ({pub:.1f})" if np.isfinite(pub) else ""))
-        out[lab] = cells
+        out[lab] = [_f(v) + (f" ± {se:.1f}" if np.isfinite(v) and np.isfinite(se) else "")
+                    + (f" ({pub:.1f})" if np.isfinite(pub) else "") for v, se, pub in
+                    zip(*(table.get(c, nan).astype(float) for c in (k, f"{k}_se", f"{k}_paper")))]
     return out
-
-
-def _f(x, d=1):
-    return "–" if x is None or not np.isfinite(x) else f"{x:.{d}f}"
 
 
 def _min_max(out, key, values):
@@ -1139,12 +854,10 @@ def _min_max(out, key, values):
 
 def numbers(tables):
     """Every number the chapter's text quotes, formatted (dict of str -> str), keyed for
-    ``myst_nb.glue``, from :func:`tables`."""
-    return {**_numbers_examples(tables), **_numbers_artificial(tables), **_numbers_uci(tables)}
-
-
-def _numbers_examples(t):
-    """The run's parameters, Figure 1 and Examples 2-3."""
+    ``myst_nb.glue``, from :func:`tables`: the run's parameters, Figure 1 and Examples 2-3
+    here, Table 1 and the harder run in :func:`_numbers_artificial`, Table 2 and Sec. 5.2
+    in :func:`_numbers_uci`."""
+    t = tables
     s, iv = t["settings"]["value"], t["figure1_intervals"]
     out = {k: str(s[k]) for k in ("n_features", "n_theta", "n_train_sets", "cloud_samples",
                                   "cloud_replicates", "lncc_grid", "calibration_draws",
@@ -1155,7 +868,8 @@ def _numbers_examples(t):
     dom = e2["monte_carlo"].get("alpha = 0.2: c dominates (1 = yes)")
     e3 = t["example3"].set_index("quantity")
     ours = e3["ours"]
-    return {**out, "seed_text": str(s["seed"]), "min_gap": f"{s['min_gap']:g}",
+    return {**out, **_numbers_artificial(t), **_numbers_uci(t),
+            "seed_text": str(s["seed"]), "min_gap": f"{s['min_gap']:g}",
             "sizes_text": ", ".join(map(str, s["sizes"])),
             "n_experiments": str(s["n_theta"] * s["n_train_sets"]),
             "harder_scale": f"{s['gap_scale']:.3f}", "n_uci": str(len(t["uci_datasets"])),
@@ -1173,32 +887,24 @@ def _numbers_examples(t):
             "ex3_eps": f"{ours['NCC_eps: c dominates not c iff epsilon >']:.10f}"}
 
 
-def _pair_gaps(summary, m):
-    """For each matched pair of ``m`` (rows): |NCC - LNCC| of Sgl-acc, D-acc and NBC-I,
-    and the signed NBC-I difference (NCC minus LNCC)."""
-    d = np.array([[summary.loc[(g, r.NCC), k] - summary.loc[(g, r.LNCC), k]
-                   for k in ("Sgl_acc", "D_acc", "NBC_I")] for g, r in m.iterrows()])
-    return np.abs(d), d[:, 2]
+_GAPS = ("Sgl-acc", "D-acc", "NBC-I")
 
 
 def _numbers_artificial(t):
     """Table 1 beside the paper's, our matched pairs, naive Bayes' accuracy against the
     paper's, and the harder generator's run beside the literal one."""
     t1, art, nb = t["table1"], t["artificial_all_classifiers"], t["artificial_nbc_accuracy"]
-    pr = t1[t1["pair"].str.startswith("paper")]
+    pr, m = t1[t1["pair"].str.startswith("paper")], t["artificial_matched_pairs"]
     nr, lr = pr[pr["family"] == "NCC"], pr[pr["family"] == "LNCC"]
-    out = {}
+    # NCC minus LNCC of Sgl-acc, D-acc and NBC-I in each matched pair, (n, 3)
+    gaps, out = np.column_stack([m[f"{k} NCC"] - m[f"{k} LNCC"] for k in _GAPS]), {}
     for key, v in (("t1_Sgl_acc_diff", pr["Sgl_acc_diff"]), ("t1_D_acc_diff", pr["D_acc_diff"]),
                    ("t1_lncc_det_diff", lr["Det_diff"]), ("t1_ncc_det_diff", nr["Det_diff"]),
                    # sgl-acc minus NBC-I (the drop the paper highlights)
-                   ("t1_drop", (art["Sgl_acc"] - art["NBC_I"])[art["family"] != "NBC"])):
+                   ("t1_drop", (art["Sgl_acc"] - art["NBC_I"])[art["family"] != "NBC"]),
+                   ("t1_paper_nbci_signed", nr["NBC_I_paper"].to_numpy()
+                    - lr["NBC_I_paper"].to_numpy()), ("t1_pair_nbci_signed", gaps[:, 2])):
         _min_max(out, key, v)
-    pn, pl = nr["NBC_I_paper"].to_numpy(), lr["NBC_I_paper"].to_numpy()
-    if len(pn) == len(pl) and len(pn):
-        _min_max(out, "t1_paper_nbci_signed", pn - pl)
-    m = _match_determinacy(art, "d")
-    gaps, signed = _pair_gaps(art, m)
-    _min_max(out, "t1_pair_nbci_signed", signed)
     sizes = sorted(art.index.get_level_values("d").unique())
     for name in ("NCC_0.05", "LNCC_0.75"):
         for end, d in (("lo", sizes[0]), ("hi", sizes[-1])):
@@ -1208,27 +914,24 @@ def _numbers_artificial(t):
     for key, col in (("ours", "NBC accuracy (ours)"), ("diff", "difference"),
                      ("paper", "NBC accuracy implied by the paper")):
         _min_max(out, f"nbc_{key}", per[col])
-    return {**out, **_numbers_harder(t), "t1_n_sizes": str(len(m)),
+    hnb, gen = t["harder_nbc_accuracy"], t["generator_comparison"]
+    same = {k: t[k]["pair"].eq("paper's and ours").groupby(level="d").all()
+            for k in ("table1", "harder_table1")}
+    return {**out, "t1_n_sizes": str(len(m)),
             "d_lo": str(sizes[0]), "d_hi": str(sizes[-1]),
-            "t1_matched_pairs": "; ".join(f"d = {d}: {r.NCC} and {r.LNCC} ({r.Det_NCC:.1f} vs "
-                                          f"{r.Det_LNCC:.1f})" for d, r in m.iterrows()),
-            "t1_pair_sgl_gap_max": _f(np.nanmax(gaps[:, 0])),
-            "t1_pair_dacc_gap_max": _f(np.nanmax(gaps[:, 1])),
-            "t1_pair_nbci_lncc_lower": str(int(np.sum(signed > 0))),
+            "t1_matched_pairs": "; ".join(f"d = {d}: {r['NCC']} and {r['LNCC']} ({r['Det NCC']:.1f}"
+                                          f" vs {r['Det LNCC']:.1f})" for d, r in m.iterrows()),
+            "t1_pair_sgl_gap_max": _f(np.nanmax(np.abs(gaps[:, 0]))),
+            "t1_pair_dacc_gap_max": _f(np.nanmax(np.abs(gaps[:, 1]))),
+            "t1_pair_nbci_lncc_lower": str(int(np.sum(gaps[:, 2] > 0))),
             "nbc_p_all": "–" if not np.isfinite(p_all) else f"{p_all:.1g}",
             "nbc_p_text": p_text(p_all), "nbc_diff_all": f"{nb.loc['all', 'difference']:+.1f}",
             "nbc_t_all": f"{nb.loc['all', 't']:.1f}", "nbc_p_max": f"{per['p-value'].max():.1g}",
-            "nbc_df": str(t["artificial_theta"].index.get_level_values("theta").nunique() - 1)}
-
-
-def _numbers_harder(t):
-    """The harder generator's run beside the literal one."""
-    nb, gen = t["harder_nbc_accuracy"], t["generator_comparison"]
-    acc = nb["NBC accuracy (ours)"].drop("all")
-    same = {k: t[k]["pair"].eq("paper's and ours").groupby(level="d").all()
-            for k in ("table1", "harder_table1")}
-    return {"harder_nbc_min": f"{acc.min():.1f}", "harder_nbc_max": f"{acc.max():.1f}",
-            "harder_nbc_p": f"{nb.loc['all', 'p-value']:.2f}", "gen_n_rows": str(len(gen)),
+            "nbc_df": str(t["artificial_theta"].index.get_level_values("theta").nunique() - 1),
+            # the harder generator's run beside the literal one
+            "harder_nbc_min": f"{hnb['NBC accuracy (ours)'].drop('all').min():.1f}",
+            "harder_nbc_max": f"{hnb['NBC accuracy (ours)'].drop('all').max():.1f}",
+            "harder_nbc_p": f"{hnb.loc['all', 'p-value']:.2f}", "gen_n_rows": str(len(gen)),
             "gen_lit_repro": str(int((gen["verdict (literal)"] == "reproduced").sum())),
             "gen_hard_repro": str(int((gen["verdict (harder)"] == "reproduced").sum())),
             "harder_pairs": "; ".join(f"d = {d}: {r.NCC} and {r.LNCC}"
@@ -1241,14 +944,12 @@ def _numbers_harder(t):
 def _numbers_uci(t):
     """Table 2 beside the paper's, our matched pairs on the UCI data, and the Sec. 5.2
     averages of the default classifiers."""
-    t2, uci, av = t["table2"], t["uci_all_classifiers"], t["default_averages"]
-    p2 = t2[t2["pair"].str.startswith("paper")]
-    out = {}
-    for k in ("Det", "Sgl", "Dacc", "NBCI"):
-        _min_max(out, f"t2_{k}_diff", p2[{"Sgl": "Sgl_acc", "Dacc": "D_acc",
-                                          "NBCI": "NBC_I"}.get(k, k) + "_diff"])
-    mu = _match_determinacy(uci, "dataset")
-    gaps = _pair_gaps(uci, mu)[0]
+    t2, uci, av, mu = (t[k] for k in ("table2", "uci_all_classifiers", "default_averages",
+                                      "uci_matched_pairs"))
+    p2, out = t2[t2["pair"].str.startswith("paper")], {}
+    gaps = np.abs(np.column_stack([mu[f"{k} NCC"] - mu[f"{k} LNCC"] for k in _GAPS]))
+    for k, col in (("Det", "Det"), ("Sgl", "Sgl_acc"), ("Dacc", "D_acc"), ("NBCI", "NBC_I")):
+        _min_max(out, f"t2_{k}_diff", p2[f"{col}_diff"])
     for j, k in enumerate(("sgl", "dacc", "nbci")):
         out[f"t2_pair_{k}_gap_median"] = _f(np.nanmedian(gaps[:, j]))
     worst = p2["Det_diff"].abs().groupby(level="dataset").max()
@@ -1258,18 +959,17 @@ def _numbers_uci(t):
         (same if ours == set(p2.xs(ds, level="dataset").index) else other).append(ds)
     out.update({f"avg_{c.split('_')[0].lower()}_{k}{p}": _f(av.loc[c, f"{k}{p}"])
                 for c in av.index for k in _INDICATORS.values() for p in ("", "_paper")})
-    if len(av) == 2:
-        a, b = av.index
-        out["avg_sign_agree"] = str(sum(
-            int(np.sign(av.loc[a, k] - av.loc[b, k])
-                == np.sign(av.loc[a, f"{k}_paper"] - av.loc[b, f"{k}_paper"]))
-            for k in _INDICATORS.values()))
-        for tag, col in (("ours", "D_acc"), ("paper", "D_acc_paper")):
-            out[f"avg_dacc_gap_{tag}"] = _f(abs(av.loc[a, col] - av.loc[b, col]))
+    a, b = av.index
+    out["avg_sign_agree"] = str(sum(
+        int(np.sign(av.loc[a, k] - av.loc[b, k])
+            == np.sign(av.loc[a, f"{k}_paper"] - av.loc[b, f"{k}_paper"]))
+        for k in _INDICATORS.values()))
+    for tag, col in (("ours", "D_acc"), ("paper", "D_acc_paper")):
+        out[f"avg_dacc_gap_{tag}"] = _f(abs(av.loc[a, col] - av.loc[b, col]))
     n_ok = np.sum(uci.xs("NCC_0.05", level="classifier")["Det"].to_numpy()
                   >= uci.xs("LNCC_0.75", level="classifier")["Det"].to_numpy())
     return {**out, "t2_n_datasets": str(len(mu)),
-            "t2_matched_gap_median": _f(mu["gap"].median(), 2),
+            "t2_matched_gap_median": _f(mu["Det gap"].median(), 2),
             "t2_pair_nbci_gap_max": _f(np.nanmax(gaps[:, 2])),
             "t2_det_absdiff_where": str(worst.idxmax()) if len(worst) else "–",
             "t2_same_pair": ", ".join(same) or "none", "t2_other_pair": ", ".join(other) or "none",
@@ -1288,12 +988,11 @@ def _lookup(table, quantity, column, tables):
 
 
 def _t1_reading(t1_key, theta_key, fam, k, n_paper, tables):
-    """Table 1: indicator ``k`` of family ``fam``, mean over the paper's rows.  The three
-    sizes share their parameter draws, so the spread is the standard deviation over draws
-    of the per-draw mean of the family's three rows (:func:`_theta_means`); our standard
-    error divides it by the square root of our number of draws, the paper's by the square
-    root of its ``n_paper``; the rounding is half a unit of the printed digit (0.05).  NaN
-    (not comparable) when one of our rows has no value."""
+    """Table 1: indicator ``k`` of family ``fam``, mean over the paper's rows; the sizes
+    share their draws, so the spread is the SD over draws of the per-draw mean of the
+    family's rows (``theta_key``); our SE divides it by the root of our number of draws,
+    the paper's by the root of ``n_paper``; rounding half a unit (0.05).  NaN (not
+    comparable) when one of our rows has no value."""
     t = tables[t1_key].reset_index()
     s = t[t["pair"].astype(str).str.startswith("paper") & (t["family"] == fam)]
     if not s[k].notna().any():
@@ -1302,25 +1001,21 @@ def _t1_reading(t1_key, theta_key, fam, k, n_paper, tables):
         return Reading(np.nan, note="no value of ours for some of the paper's rows")
     keys = list(zip(s["d"], s["classifier"]))
     per = tables[theta_key][k].unstack("theta").reindex(keys).mean(axis=0).dropna()
-    spread = float(per.std(ddof=1)) if len(per) > 1 else np.nan
     note = f"spread over our {len(per)} draws of the per-draw mean of the {len(s)} rows"
-    if not np.isfinite(spread):
+    if len(per) < 2:
         return Reading(s[k].mean(), note=f"{note}; no spread (fewer than two draws): rounding "
                                          f"only; the paper's {n_paper} draws")
-    return Reading(s[k].mean(), spread=spread, n_ours=len(per), n_published=n_paper,
-                   note=f"{note}; the paper's {n_paper} draws")
+    return Reading(s[k].mean(), spread=float(per.std(ddof=1)), n_ours=len(per),
+                   n_published=n_paper, note=f"{note}; the paper's {n_paper} draws")
 
 
 def _sec52_reading(c, k, tables):
-    """Sec. 5.2: the average of indicator ``k`` of ``c`` over the UCI data sets: our CV
-    standard error with the paper's (estimated from our spread of one repetition, as the
-    paper does not state its protocol: one run), plus the documented extra term of the
-    data-set choice (``*_choice_sd`` of :func:`_default_averages`: six of the nine data
-    sets are our guess)."""
+    """Sec. 5.2: indicator ``k`` of ``c`` averaged over the UCI data sets: our CV SE, the
+    paper's (estimated from our spread of one repetition: the paper states no protocol),
+    plus the term of the data-set choice (``*_choice_sd`` of :func:`_default_averages`)."""
     r = tables["default_averages"].loc[c]
-    n = int(r["n_datasets"]) if np.isfinite(r["n_datasets"]) else 0
-    n_rep = int(r["n_repeats"]) if "n_repeats" in r and np.isfinite(r["n_repeats"]) else 1
-    se, choice = float(r[f"{k}_se"]), float(r.get(f"{k}_choice_sd", np.nan))
+    n, n_rep = int(r["n_datasets"]), int(r["n_repeats"])
+    se, choice = float(r[f"{k}_se"]), float(r[f"{k}_choice_sd"])
     kw = dict(extra=choice, extra_why="SD of the 9-set average over choices of the 6 data "
               "sets the paper does not name") if np.isfinite(choice) else {}
     if np.isfinite(se):
@@ -1347,17 +1042,14 @@ def _table1_headlines(label, t1_key, theta_key, why):
         for fam in ("NCC", "LNCC") for k, lab in _INDICATOR_LABELS.items())
 
 
-#: The paper's headline numbers beside ours: the Example 2 statements (interval ends,
-#: dominance at alpha = 0.2 and 0.75: exact, no tolerance), the Example 3 thresholds (half a
-#: unit of the printed digit, or a whole unit for the one the paper rounds up, "from 0.22
-#: on"), Table 1 averaged over the paper's rows of each family (NCC, LNCC; the three sizes)
-#: per indicator (_t1_reading), and the Sec. 5.2 averages over the UCI data sets of the
-#: default NCC_0.05 and LNCC_0.75 (_sec52_reading).
+#: The paper's headline numbers: Example 2 (interval ends, dominance at alpha = 0.2, 0.75:
+#: exact), Example 3's thresholds (half a unit of the printed digit; a whole unit where the
+#: paper rounds up), Table 1 per indicator, the mean of the paper's rows of each family
+#: (_t1_reading), and the Sec. 5.2 averages of NCC_0.05 and LNCC_0.75 (_sec52_reading).
 _EXAMPLES = (  # quantity; the published row's quantity; our table, row, column; unit; note
-    ("Example 2: lower end a of [a, b]", "Example 2: interval [a,b] lower end a", "example2",
-     "interval [a, b] of t: a", "exact", "t", dict(rounding=0.0, note="exact (Theorem 2)")),
-    ("Example 2: upper end b of [a, b]", "Example 2: interval [a,b] upper end b", "example2",
-     "interval [a, b] of t: b", "exact", "t", dict(rounding=0.0, note="exact (Theorem 2)")),
+    *((f"Example 2: {w} end {e} of [a, b]", f"Example 2: interval [a,b] {w} end {e}", "example2",
+       f"interval [a, b] of t: {e}", "exact", "t", dict(rounding=0.0, note="exact (Theorem 2)"))
+      for w, e in (("lower", "a"), ("upper", "b"))),
     *((f"Example 2: c dominates at alpha = {a} (1 = yes)",
        f"Example 2: c dominates not c at alpha = {a} (1 = yes)", "example2",
        f"alpha = {a}: c dominates (1 = yes)", "exact", "yes/no",
@@ -1390,11 +1082,12 @@ _HARDER = Headlines(paper=_PAPER, chapter=_CHAPTER, rows=_table1_headlines(
     "Table 1 (harder)", "harder_table1", "harder_theta", ""))
 
 
-# --- figures (Figures 1-5 of the paper): each draws from :func:`tables` -------------------
+# --- figures (Figures 1-5 of the paper): each draws from :func:`tables` and returns a
+# matplotlib Figure ------------------------------------------------------------------------
 
 _SMALL = 9  # smallest text of the figures, in points (the book shows them at natural size)
-_NCC_COLOURS = ["#08519c", "#3182bd", "#6baed6", "#9ecae1"]
-_LNCC_COLOURS = ["#a63603", "#e6550d", "#fd8d3c", "#fdae6b"]
+_COLOURS = {"NCC": ["#08519c", "#3182bd", "#6baed6", "#9ecae1"],
+            "LNCC": ["#a63603", "#e6550d", "#fd8d3c", "#fdae6b"]}
 
 
 def _axes(width, height, *grid):
@@ -1404,9 +1097,9 @@ def _axes(width, height, *grid):
 
 
 def likelihood_idm_figure(tables):
-    """Figure 1: upper ends of likelihood-based and IDM intervals against N
-    (``tables["figure1_intervals"]``; the threshold and prior strength of the legend from
-    ``tables["settings"]``).  Returns a matplotlib Figure."""
+    """Figure 1: upper ends of the likelihood-based and IDM intervals against N
+    (``tables["figure1_intervals"]``, the legend's threshold and strength from
+    ``tables["settings"]``)."""
     iv, s = tables["figure1_intervals"], tables["settings"]["value"]
     fig, ax = _axes(0.9 * TEXT_WIDTH, 3.6)
     ax.plot(iv["N"], iv["likelihood_upper"], "o", ms=3.5, color="k",
@@ -1421,10 +1114,9 @@ def likelihood_idm_figure(tables):
 
 
 def likelihood_cloud_figure(tables):
-    """Figure 2 (Example 2): the sampled naive models of the first cloud
-    (``tables["example2_cloud"]``), the exact envelope (``"example2_envelope"``), the
-    alpha cuts of both (``"example2_cuts_first_cloud"``) and the exact dominance threshold
-    (``"example2"``), dotted.  Returns a matplotlib Figure."""
+    """Figure 2 (Example 2): the first cloud's sampled models (``tables["example2_cloud"]``),
+    the exact envelope (``"example2_envelope"``), the alpha cuts of both
+    (``"example2_cuts_first_cloud"``) and the exact dominance threshold (``"example2"``)."""
     cloud, env = tables["example2_cloud"], tables["example2_envelope"]
     alpha_star = tables["example2"].set_index("quantity").loc[_EX2_STAR, "exact"]
     fig, ax = _axes(TEXT_WIDTH, 4.4)
@@ -1453,16 +1145,15 @@ def likelihood_cloud_figure(tables):
 
 def profile_likelihood_figure(tables):
     """Figure 3 (Example 3): profile likelihoods with and without the new instance
-    (``tables["example3_profiles"]``), with the levels above which the classification
-    changes (``"example3"``) as red lines.  Returns a matplotlib Figure."""
+    (``tables["example3_profiles"]``) and, red, the levels where the classification
+    changes (``"example3"``)."""
     ours = tables["example3"].set_index("quantity")["ours"]
     levels = {"c dominates above": ours[_EX3_EXACT],
               "without the instance, not c dominates above": ours[_EX3_WITHOUT]}
     fig, ax = _axes(TEXT_WIDTH, 4.0)
-    styles = {"with the new instance": dict(color="k", lw=2.0),
-              "without the new instance": dict(color="0.6", lw=2.0)}
-    for name, sub in tables["example3_profiles"].groupby("likelihood", sort=False):
-        ax.plot(sub["posterior"], sub["relative_likelihood"], label=name, **styles.get(name, {}))
+    for (name, sub), colour in zip(tables["example3_profiles"].groupby("likelihood", sort=False),
+                                   ("k", "0.6")):
+        ax.plot(sub["posterior"], sub["relative_likelihood"], label=name, color=colour, lw=2.0)
     ax.axvline(0.5, color="k", lw=0.8, ls="--")
     for (label, level), ls in zip(levels.items(), (":", "-.")):
         ax.axhline(level, color="tab:red", lw=0.9, ls=ls, label=f"{label} = {level:.4f}")
@@ -1474,23 +1165,20 @@ def profile_likelihood_figure(tables):
 
 def determinacy_vs_size_figure(tables):
     """Figure 5: determinacy of NCC_eps and LNCC_alpha against the sample size d
-    (``tables["artificial_all_classifiers"]``, ± one standard error), with the paper's
-    Table 1 values as large open markers in the colour of the same classifier.  Returns a
-    matplotlib Figure."""
+    (``tables["artificial_all_classifiers"]``, ± one standard error), the paper's Table 1
+    as large open markers in the colour of the same classifier."""
     summary, published = tables["artificial_all_classifiers"], catalogue.published(_TABLE1)
     fig, ax = _axes(TEXT_WIDTH, 4.6)
-    colours = {"NCC": iter(_NCC_COLOURS * 4), "LNCC": iter(_LNCC_COLOURS * 4)}
-    names = summary.index.get_level_values("classifier").unique()
-    order = sorted((n for n in names if summary.xs(n, level="classifier")["family"].iloc[0]
-                    in colours), key=lambda n: (n.split("_")[0] != "NCC", n))
+    colours = {fam: iter(c * 4) for fam, c in _COLOURS.items()}
+    fams = summary.groupby(level="classifier")["family"].first()
     colour_of = {}
-    for name in order:
-        sub = summary.xs(name, level="classifier").sort_index()
-        fam = sub["family"].iloc[0]
-        colour_of[name] = next(colours[fam])
+    for name in sorted(fams.index[fams.isin(list(colours))],
+                       key=lambda n: (n.split("_")[0] != "NCC", n)):
+        sub, ncc = summary.xs(name, level="classifier").sort_index(), fams[name] == "NCC"
+        colour_of[name] = next(colours[fams[name]])
         ax.errorbar(sub.index, sub["Det"], yerr=sub["Det_se"], color=colour_of[name],
-                    ls="-" if fam == "NCC" else "--", marker="o" if fam == "NCC" else "s",
-                    ms=4, capsize=2, lw=1.4, label=name.replace("_", " "))
+                    ls="-" if ncc else "--", marker="o" if ncc else "s", ms=4, capsize=2,
+                    lw=1.4, label=name.replace("_", " "))
     for _, r in published.iterrows():
         ax.plot(r["n"], r["Det"], marker="o" if r["classifier"].startswith("NCC") else "s",
                 ms=11, mfc="none", mec=colour_of.get(r["classifier"], "k"), mew=1.6, ls="")
@@ -1519,13 +1207,13 @@ def _label_points(ax, names, x, y, near):
         placed.append((xi, yi))
 
 
-def ncc_lncc_scatter_figure(tables, ncc="NCC_0.05", lncc="LNCC_0.75"):
-    """Figure 4: LNCC against NCC (the paper's defaults ``lncc``, ``ncc``) on each data set
-    of ``tables["uci_all_classifiers"]``, one panel per indicator, ± one standard error;
-    the averages over the data sets (``tables["default_averages"]``, if present) as red
-    diamonds, ours filled and the paper's (its Sec. 5.2) open.  Returns a matplotlib
-    Figure."""
-    summary, averages = tables["uci_all_classifiers"], tables.get("default_averages")
+def ncc_lncc_scatter_figure(tables):
+    """Figure 4: LNCC_0.75 against NCC_0.05 (the paper's defaults) on each data set of
+    ``tables["uci_all_classifiers"]``, one panel per indicator, ± one standard error; the
+    averages over the data sets (``tables["default_averages"]``) as red diamonds, ours
+    filled and the paper's (its Sec. 5.2) open."""
+    summary, averages, ncc, lncc = (tables["uci_all_classifiers"], tables["default_averages"],
+                                    "NCC_0.05", "LNCC_0.75")
     labels = {"Det": "determinacy", "Sgl_acc": "single accuracy",
               "D_acc": "discounted accuracy", "NBC_I": "NBC-I"}
     fig, axes = _axes(TEXT_WIDTH, TEXT_WIDTH, 2, 2)
@@ -1538,10 +1226,9 @@ def ncc_lncc_scatter_figure(tables, ncc="NCC_0.05", lncc="LNCC_0.75"):
                     yerr=b[f"{k}_se"].to_numpy(float)[ok], fmt="o", ms=5, color="k",
                     ecolor="0.6", capsize=0, lw=0.8)
         extra = []
-        for col, fill, name in (() if averages is None else (
-                (k, "tab:red", "our average"), (f"{k}_paper", "none", "the paper's average"))):
-            px, py = (float(averages.loc[c, col]) if c in averages.index else np.nan
-                      for c in (ncc, lncc))
+        for col, fill, name in ((k, "tab:red", "our average"),
+                                (f"{k}_paper", "none", "the paper's average")):
+            px, py = (float(averages.loc[c, col]) for c in (ncc, lncc))
             if np.isfinite(px) and np.isfinite(py):
                 ax.plot(px, py, "D", ms=7, mfc=fill, mec="tab:red", mew=1.4, ls="",
                         label=name, zorder=4)
@@ -1557,7 +1244,6 @@ def ncc_lncc_scatter_figure(tables, ncc="NCC_0.05", lncc="LNCC_0.75"):
         ax.set(xlabel=f"{lab} of {ncc.replace('_', ' ')} (%)",
                ylabel=f"{lab} of {lncc.replace('_', ' ')} (%)")
     handles, names = axes[0][0].get_legend_handles_labels()
-    if handles:
-        fig.legend(handles, names, loc="outside lower center", ncol=len(names),
-                   frameon=False, fontsize=_SMALL)
+    fig.legend(handles, names, loc="outside lower center", ncol=len(names), frameon=False,
+               fontsize=_SMALL)
     return fig

@@ -33,22 +33,21 @@ PUB2 = datasets.published("antonucci_table2_uci")
 def test_parameters_meet_the_gap_and_are_reproducible():
     p = chapter._draw_naive_parameters(chapter._study_rng(0, 0, 1), n_features=50)
     q = chapter._draw_naive_parameters(chapter._study_rng(0, 0, 1), n_features=50)
-    assert len(p.conditionals) == 50 and len(p.class_prior) == 2
-    np.testing.assert_array_equal(p.class_prior, [0.5, 0.5])
-    for a, b in zip(p.conditionals, q.conditionals):
+    assert len(p) == 50
+    for a, b in zip(p, q):
         np.testing.assert_array_equal(a, b)
         assert a.shape == (2, 2)
         np.testing.assert_allclose(a.sum(axis=1), 1.0)
         assert abs(a[0, 1] - a[1, 1]) >= 0.1
     r = chapter._draw_naive_parameters(chapter._study_rng(0, 0, 2))
-    assert not np.array_equal(r.conditionals[0], p.conditionals[0])
+    assert not np.array_equal(r[0], p[0])
 
 
 def test_parameters_are_uniform_under_the_constraint():
     """Rejection sampling: theta(f|c) uniform on the square minus the band |u - v| < g."""
     rng = np.random.default_rng(1)
     p = chapter._draw_naive_parameters(rng, n_features=4000, min_gap=0.3)
-    th = np.array([t[:, 1] for t in p.conditionals])
+    th = np.array([t[:, 1] for t in p])
     assert np.all(np.abs(th[:, 0] - th[:, 1]) >= 0.3)
     # marginal density of u on the allowed set is proportional to 1 - |band at u|;
     # its mean is 1/2 by symmetry and P(u < 0.3) = 0.3 * 0.7 / 0.49 ... checked loosely
@@ -56,34 +55,24 @@ def test_parameters_are_uniform_under_the_constraint():
     area = 0.7**2  # allowed area for g = 0.3
     p_low = (0.3 * (1 - 0.3) - 0.3**2 / 2) / area  # integral over u < 0.3 of the allowed length
     assert np.mean(th[:, 0] < 0.3) == pytest.approx(p_low, abs=0.03)
-    multi = chapter._draw_naive_parameters(rng, n_features=3, n_values=[2, 3, 4], n_classes=3)
-    for t in multi.conditionals:
-        for a in range(3):
-            for b in range(a + 1, 3):
-                assert np.all(np.abs(t[a] - t[b]) >= 0.1)
-    with pytest.raises(ValueError):
-        chapter._draw_naive_parameters(rng, min_gap=1.0)
-    with pytest.raises(RuntimeError):
-        chapter._draw_naive_parameters(rng, n_values=6, n_classes=4, min_gap=0.5, max_tries=50)
 
 
 def test_samples_follow_the_model_and_declare_every_category():
-    params = chapter._NaiveParameters(np.array([0.3, 0.7]),
-                                     (np.array([[0.9, 0.1], [0.2, 0.8]]),
-                                      np.array([[0.5, 0.3, 0.2], [0.1, 0.1, 0.8]])))
-    X, y = chapter._sample_naive(params, 40_000, 7)
+    params = [np.array([[0.9, 0.1], [0.2, 0.8]]), np.array([[0.5, 0.5], [0.1, 0.9]])]
+    rng = np.random.default_rng
+    X, y = chapter._sample_naive(params, 40_000, rng(7))
     assert list(X.columns) == ["F1", "F2"]
     assert list(y.cat.categories) == [0, 1]
-    assert np.mean(y.cat.codes == 1) == pytest.approx(0.7, abs=0.01)
-    for j, t in enumerate(params.conditionals):
+    assert np.mean(y.cat.codes == 1) == pytest.approx(0.5, abs=0.01)
+    for j, t in enumerate(params):
         for c in range(2):
-            freq = np.bincount(X.iloc[:, j].cat.codes[y.cat.codes == c], minlength=t.shape[1])
+            freq = np.bincount(X.iloc[:, j].cat.codes[y.cat.codes == c], minlength=2)
             np.testing.assert_allclose(freq / freq.sum(), t[c], atol=0.015)
-    small, ys = chapter._sample_naive(params, 1, 0)
-    assert [len(small[c].cat.categories) for c in small] == [2, 3]
+    small, ys = chapter._sample_naive(params, 1, rng(0))
+    assert [len(small[c].cat.categories) for c in small] == [2, 2]
     assert len(ys.cat.categories) == 2
-    X2, y2 = chapter._sample_naive(params, 100, 3)
-    X3, y3 = chapter._sample_naive(params, 100, 3)
+    X2, y2 = chapter._sample_naive(params, 100, rng(3))
+    X3, y3 = chapter._sample_naive(params, 100, rng(3))
     pd.testing.assert_frame_equal(X2, X3)
     pd.testing.assert_series_equal(y2, y3)
 
@@ -129,19 +118,13 @@ def test_binomial_likelihood_interval():
     assert lo[1] == 0 and up[1] == pytest.approx(1 - 0.85 ** (1 / 4))
     assert up[2] == 1 and lo[2] == pytest.approx(0.85 ** (1 / 7))
     assert np.all(lo <= p) and np.all(p <= up)
-    df = chapter._likelihood_vs_idm([2, 10, 100], alpha=0.85, s=2)
-    np.testing.assert_allclose(df["idm_upper"], (df["n"] + 2) / (df["N"] + 2))
-    # the paper's point: the likelihood interval shrinks more slowly than the IDM's
-    assert df["likelihood_upper"].iloc[-1] > df["idm_upper"].iloc[-1]
-    with pytest.raises(ValueError):
-        chapter._likelihood_vs_idm([3], fraction=0.5)
 
 
 def test_example_2_profile():
     prof = chapter._TwoClassProfile(**chapter._EXAMPLE2)
     assert (prof.a, prof.b) == (-5.5, 1.5)
     assert prof.t0() == pytest.approx(-2.0, abs=1e-12)
-    assert prof.t_hat() == pytest.approx(1 / 3, abs=1e-6)
+    assert prof._argmax(prof.a, prof.b) == pytest.approx(1 / 3, abs=1e-6)
     assert prof.thresholds()[0] == pytest.approx(3**6 / 5**5, rel=1e-9)
     t = np.linspace(-5.4, 1.4, 7)
     # the paper's ratio (11 + 2t)/(3 - 2t), and L proportional to (11 + 2t)^5 (3 - 2t)
@@ -158,14 +141,14 @@ def test_example_2_profile():
     best = min(minimize(nll, z0, method="BFGS").fun
                for z0 in np.random.default_rng(0).normal(size=(6, 3)))
     assert -best == pytest.approx(prof.max_log_L(), abs=1e-7)
-    cloud = chapter._example2_cloud(4000, 1)
+    ex2 = chapter._example2(4000, 2, (0.2, 0.75), seed=1)
+    cloud, cuts = ex2["cloud"], ex2["cuts"]
     assert cloud["relative_likelihood"].max() <= 1.0
     # no sampled model lies above the envelope at its posterior
     env = prof.curve(20001)
     upper = np.interp(cloud["posterior"], env["posterior"], env["relative_likelihood"])
     assert np.all(cloud["relative_likelihood"] <= upper + 1e-3)
     # the sampled cut lies inside the exact one, and the sampled threshold below it
-    cuts = chapter._example2_cuts(cloud, [0.2, 0.75])
     for a in (0.2, 0.75):
         ex = cuts[(cuts["alpha"] == a) & (cuts["source"] == "exact")].iloc[0]
         mc = cuts[(cuts["alpha"] == a) & (cuts["source"] == "Monte Carlo")].iloc[0]
@@ -173,13 +156,14 @@ def test_example_2_profile():
 
 
 def test_example_2_and_3_summaries():
-    s2 = chapter._example2_summary(n_samples=500, n_replicates=3)
+    s2 = chapter._example2(n_samples=500, n_replicates=3)["example2"]
     row = s2[s2["quantity"].str.startswith("alpha*")].iloc[0]
     assert row["exact"] == pytest.approx(0.23328, abs=1e-10)
     assert row["monte_carlo"] <= row["exact"]
     dom = s2[s2["quantity"].str.endswith("(1 = yes)")]
     assert dom["exact"].tolist() == [0.0, 1.0] and dom["published"].tolist() == [0.0, 1.0]
-    s3 = chapter._example3_summary().set_index("quantity")["ours"]
+    ex3 = chapter._example3(n_points=501)
+    s3 = ex3["example3"].set_index("quantity")["ours"]
     assert s3.iloc[0] == pytest.approx(0.2117763992, abs=1e-9)
     assert s3.iloc[1] == pytest.approx(0.2109, abs=5e-5)
     assert s3.iloc[2] == pytest.approx(0.2117763992, abs=1e-7)
@@ -187,7 +171,7 @@ def test_example_2_and_3_summaries():
     assert s3.iloc[4] == pytest.approx(1.0)
     assert s3.iloc[5] == pytest.approx(0.2571202769, abs=1e-8)
     assert s3.iloc[6] == 1.0
-    prof = chapter._example3_profiles(501)
+    prof = ex3["profiles"]
     assert set(prof["likelihood"]) == {"with the new instance", "without the new instance"}
     assert prof["relative_likelihood"].max() <= 1.0
 
@@ -226,23 +210,25 @@ def _fake_folds(rng, groups, n_test=50):
     return pd.DataFrame(rows), raw
 
 
-def test_pooled_indicators_pool_the_instances():
+def test_uci_summary_pools_the_instances_of_a_repetition():
     rng = np.random.default_rng(0)
     groups = [{"dataset": "a", "classifier": "NCC_0.05", "repeat": r, "fold": k}
               for r in range(2) for k in range(3)]
     folds, raw = _fake_folds(rng, groups)
-    pooled = chapter._pooled_indicators(folds, ["dataset", "classifier", "repeat"])
+    got = chapter._uci_summary(folds).loc[("a", "NCC_0.05")]
+    per = []
     for r in range(2):
         parts = [x for x in raw if x[0]["repeat"] == r]
         sets = np.vstack([p[1] for p in parts])
         y = np.concatenate([p[2] for p in parts])
         pred = np.concatenate([p[3] for p in parts])
-        m = metrics.summary(sets, y, precise_pred=pred)
-        got = pooled.loc[("a", "NCC_0.05", r)]
-        assert got["Det"] == pytest.approx(m["determinacy"])
-        assert got["Sgl_acc"] == pytest.approx(m["single_accuracy"])
-        assert got["D_acc"] == pytest.approx(m["discounted_accuracy"])
-        assert got["NBC_I"] == pytest.approx(m["precise_on_indeterminate"])
+        per.append(metrics.summary(sets, y, precise_pred=pred))
+    for k, col in (("determinacy", "Det"), ("single_accuracy", "Sgl_acc"),
+                   ("discounted_accuracy", "D_acc"), ("precise_on_indeterminate", "NBC_I")):
+        v = 100 * np.array([m[k] for m in per])
+        assert got[col] == pytest.approx(v.mean())
+        assert got[f"{col}_se"] == pytest.approx(v.std(ddof=1) / np.sqrt(2))
+    assert got["n_repeats"] == 2 and got["n_nbc_i"] == 2
 
 
 def test_artificial_summary_uses_cluster_standard_errors():
@@ -253,7 +239,7 @@ def test_artificial_summary_uses_cluster_standard_errors():
                          "determinacy": 0.8 + 0.05 * th + 0.01 * r, "single_accuracy": 0.9,
                          "discounted_accuracy": 0.85,
                          "precise_on_indeterminate": np.nan if r == 0 else 0.5})
-    s = chapter._artificial_summary(pd.DataFrame(rows))
+    s = chapter._artificial_summary(pd.DataFrame(rows))[0]
     row = s.loc[(25, "NCC_0.05")]
     theta_means = np.array([0.815, 0.865, 0.915])
     assert row["Det"] == pytest.approx(100 * theta_means.mean())
@@ -268,15 +254,14 @@ def test_artificial_summary_rebuilds_the_nbc_row_from_an_ncc():
              "single_accuracy": 0.95, "discounted_accuracy": 0.9,
              "precise_on_indeterminate": 0.5, "precise_accuracy": 0.9 + 0.01 * th}
             for c in ("NCC_0.05", "LNCC_0.75") for th in range(3)]
-    s = chapter._artificial_summary(pd.DataFrame(rows))
+    s = chapter._artificial_summary(pd.DataFrame(rows))[0]
     nbc = s.loc[(25, "NBC")]
     assert nbc["Det"] == 100 and nbc["Sgl_acc"] == pytest.approx(91.0)
     assert nbc["D_acc"] == pytest.approx(91.0) and np.isnan(nbc["NBC_I"])
     assert nbc["family"] == "NBC"
     with_nbc = pd.DataFrame(rows + [{**rows[0], "classifier": "NBC", "determinacy": 1.0,
                                      "single_accuracy": 0.5, "precise_accuracy": 0.5}])
-    assert chapter._artificial_summary(with_nbc).loc[(25, "NBC"), "Sgl_acc"] == 50.0
-    assert "NBC" not in chapter.classifiers(nbc=False)
+    assert chapter._artificial_summary(with_nbc)[0].loc[(25, "NBC"), "Sgl_acc"] == 50.0
 
 
 def _summary(group, values):
@@ -295,14 +280,14 @@ def _headline_tables(folds=None, avg=None):
     """What HEADLINE reads of the chapter's tables: small runs of the two examples, Table 1
     of an artificial study (default :func:`_study_folds`) and the Sec. 5.2 averages."""
     f = _study_folds() if folds is None else folds
-    art = chapter._artificial_summary(f)
+    art, theta = chapter._artificial_summary(f)
     if avg is None:
         avg = chapter._default_averages(_summary("dataset", {
             (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
             for c in ("NCC_0.05", "LNCC_0.75")}))
-    return {"example2": chapter._example2_summary(n_samples=200, n_replicates=2),
-            "example3": chapter._example3_summary(), "table1": chapter._table1(art),
-            "artificial_theta": chapter._theta_means(f), "default_averages": avg}
+    return {"example2": chapter._example2(n_samples=200, n_replicates=2)["example2"],
+            "example3": chapter._example3()["example3"], "table1": chapter._table1(art),
+            "artificial_theta": theta, "default_averages": avg}
 
 
 def _is_table1(h):
@@ -315,12 +300,12 @@ def test_match_determinacy_rule_and_ties():
                        (50, "NCC_0.05"): 91.0, (50, "NCC_0.25"): 95.0,
                        (50, "LNCC_0.75"): 94.0, (50, "LNCC_0.95"): 97.0,
                        (25, "NBC"): 100.0})
-    m = chapter._match_determinacy(s, "d")
+    m = chapter._matched_pairs(s, "d")
     # d = 25: two exact ties; the smaller epsilon wins, then the larger alpha
     assert tuple(m.loc[25, ["NCC", "LNCC"]]) == ("NCC_0.05", "LNCC_0.95")
-    assert m.loc[25, "gap"] == 0
+    assert m.loc[25, "Det gap"] == 0
     assert tuple(m.loc[50, ["NCC", "LNCC"]]) == ("NCC_0.25", "LNCC_0.75")
-    assert m.loc[50, "gap"] == pytest.approx(1.0)
+    assert m.loc[50, "Det gap"] == pytest.approx(1.0)
 
 
 def test_table1_and_table2_put_the_published_values_beside_ours():
@@ -402,32 +387,32 @@ def _legible(fig):
 def test_figures_have_labelled_axes_and_are_legible():
     import matplotlib.pyplot as plt
 
-    cloud = chapter._example2_cloud(300, 0)
+    ex2, ex3 = chapter._example2(300, 2), chapter._example3(n_points=201)
     vals = {(d, c): 90.0 + d / 50 for d in (25, 50, 100)
             for c in ("NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95", "NBC")}
     u = _summary("dataset", {(ds, c): 90.0 + i for i, ds in enumerate("abc")
                              for c in ("NCC_0.05", "LNCC_0.75")})
-    t = {"figure1_intervals": chapter._likelihood_vs_idm(range(2, 41, 2)),
+    N = np.arange(2, 41, 2)
+    t = {"figure1_intervals": pd.DataFrame({
+             "N": N, "n": N // 2, "idm_upper": (N // 2 + 2) / (N + 2),
+             "likelihood_upper": chapter._binomial_likelihood_interval(N // 2, N, 0.85)[1]}),
          "settings": pd.DataFrame({"value": pd.Series({"fig1_alpha": 0.85, "fig1_s": 2.0})}),
-         "example2_cloud": cloud,
+         "example2_cloud": ex2["cloud"], "example2_cuts_first_cloud": ex2["cuts"],
          "example2_envelope": chapter._TwoClassProfile(**chapter._EXAMPLE2).curve(201),
-         "example2_cuts_first_cloud": chapter._example2_cuts(cloud),
-         "example2": chapter._example2_summary(200, 2),
-         "example3_profiles": chapter._example3_profiles(201),
-         "example3": chapter._example3_summary(),
+         "example2": ex2["example2"],
+         "example3_profiles": ex3["profiles"], "example3": ex3["example3"],
          "artificial_all_classifiers": _summary("d", vals), "uci_all_classifiers": u}
+    avg = t["default_averages"] = chapter._default_averages(u)
     figs = [f(t) for f in (chapter.likelihood_idm_figure, chapter.likelihood_cloud_figure,
                            chapter.profile_likelihood_figure, chapter.determinacy_vs_size_figure,
                            chapter.ncc_lncc_scatter_figure)]
-    avg = chapter._default_averages(u)
-    fig = chapter.ncc_lncc_scatter_figure({**t, "default_averages": avg})
+    fig = figs[-1]
     det = fig.axes[0]
     paper = [ln for ln in det.get_lines() if ln.get_label() == "the paper's average"]
     assert len(paper) == 1 and paper[0].get_xydata().tolist() == [
         [avg.loc["NCC_0.05", "Det_paper"], avg.loc["LNCC_0.75", "Det_paper"]]]
     lo, hi = det.get_xlim()
     assert lo <= avg.loc["NCC_0.05", "Det_paper"] <= hi  # the limits make room for it
-    figs.append(fig)
     for fig in figs:
         fig.canvas.draw()  # settle the layout before reading positions
         assert _labelled(fig) and _legible(fig)
@@ -438,7 +423,7 @@ def test_compact_layouts_and_the_citation():
     vals = {(d, c): 90.0 + i for d in (25, 50, 100)
             for i, c in enumerate(["NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95"])}
     s = _summary("d", vals)
-    pairs = chapter._matched_pairs_table(s, "d")
+    pairs = chapter._matched_pairs(s, "d")
     pv = chapter._shown(pairs)
     assert pv.shape[1] == 6 and pv.index.name == "d"  # with the index: seven columns
     r = pairs.loc[25]
@@ -490,6 +475,13 @@ def test_run_tables_and_numbers_at_a_tiny_size():
                                                     "LNCC_0.95"}
     assert "NBC" in set(res["uci"]["classifier"])
     assert 0 < res["settings"]["gap_scale"] < 1 and res["settings"]["n_pairs"] == 4
+    iv = res["intervals"]  # Figure 1: n = N / 2, IDM with s = 2, likelihood with alpha = 0.85
+    assert iv["N"].tolist() == [2, 4, 6, 8, 10] and (iv["n"] * 2 == iv["N"]).all()
+    np.testing.assert_allclose(iv["idm_upper"], (iv["n"] + 2) / (iv["N"] + 2))
+    np.testing.assert_allclose(iv["likelihood_upper"],
+                               chapter._binomial_likelihood_interval(iv["n"], iv["N"], 0.85)[1])
+    # the paper's point: the likelihood interval shrinks more slowly than the IDM's
+    assert iv["likelihood_upper"].iloc[-1] > iv["idm_upper"].iloc[-1]
     t = chapter.tables(res)
     for name in ("figure1_intervals", "example2_cuts_first_cloud", "example2", "example3",
                  "table1", "artificial_matched_pairs", "artificial_nbc_accuracy",
@@ -525,19 +517,12 @@ def test_gap_scale_shrinks_the_literal_draws(scale):
     base = chapter._draw_naive_parameters(chapter._study_rng(3, 0, 7), n_features=30)
     hard = chapter._draw_naive_parameters(chapter._study_rng(3, 0, 7), n_features=30,
                                          gap_scale=scale)
-    for a, b in zip(base.conditionals, hard.conditionals):
+    for a, b in zip(base, hard):
         np.testing.assert_allclose(b.sum(axis=1), 1.0)
         assert np.all((b >= 0) & (b <= 1))
         g, h = abs(a[0, 0] - a[1, 0]), abs(b[0, 0] - b[1, 0])
         assert h == pytest.approx(0.1 + scale * (g - 0.1))  # the constraint still holds
         np.testing.assert_allclose(b.mean(axis=0), a.mean(axis=0))  # shrunk to the mean
-    multi = chapter._draw_naive_parameters(np.random.default_rng(2), n_features=5,
-                                          n_values=3, n_classes=3, gap_scale=scale)
-    for t in multi.conditionals:
-        gaps = [np.abs(t[i] - t[j]).min() for i in range(3) for j in range(i + 1, 3)]
-        assert min(gaps) >= 0.1 - 1e-12
-    with pytest.raises(ValueError, match="gap_scale"):
-        chapter._draw_naive_parameters(0, gap_scale=1.5)
 
 
 def test_perks_nb_accuracy_equals_the_naive_bayes_classifier():
@@ -562,9 +547,6 @@ def test_perks_nb_accuracy_equals_the_naive_bayes_classifier():
                                              Xt[~tie], yt[~tie])[0]
             assert ours == pytest.approx(np.mean(pred[~tie] == yt[~tie]))
         assert got.shape == (R,)
-    with pytest.raises(ValueError, match="shapes"):
-        chapter._perks_nb_accuracy(np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((4, 3)),
-                                  np.zeros(4))
 
 
 def test_calibration_of_the_harder_generator():
@@ -574,13 +556,13 @@ def test_calibration_of_the_harder_generator():
     low = chapter._nbc_accuracy_curve(0.0, **kw)
     assert (low < mid).all() and (mid < lit).all()
     pd.testing.assert_series_equal(lit, chapter._nbc_accuracy_curve(1.0, **kw))  # seeded
-    target = pd.Series({25: mid[25] + 0.3, 100: mid[100] - 0.1})
-    cal = chapter._calibrate_gap_scale(target, **kw)
-    assert 0 < cal < 1
-    assert chapter._nbc_accuracy_curve(cal, **kw).mean() == pytest.approx(target.mean(), abs=0.3)
-    with pytest.raises(ValueError, match="not between"):
-        chapter._calibrate_gap_scale(pd.Series({25: 99.9, 100: 99.9}), **kw)
     imp = chapter._implied_nbc_accuracy()
+    cal = chapter._calibrate_gap_scale(**kw)  # to the paper's implied accuracy
+    assert 0 < cal < 1
+    target = imp.loc[[25, 100], "implied"].mean()
+    assert chapter._nbc_accuracy_curve(cal, **kw).mean() == pytest.approx(target, abs=0.3)
+    with pytest.raises(ValueError, match="no target"):
+        chapter._calibrate_gap_scale(**{**kw, "sizes": (25, 30)})
     p = PUB1[PUB1["n"] == 25]
     want = ((p["Det"] * p["Sgl_acc"] + (100 - p["Det"]) * p["NBC_I"]) / 100).mean()
     assert imp.loc[25, "implied"] == pytest.approx(want)
@@ -606,8 +588,7 @@ def _study_folds(n_theta=5, acc=0.95, spread=0.01, seed=0):
 
 def test_theta_means_and_the_nbc_accuracy_test():
     f = _study_folds()
-    th = chapter._theta_means(f)
-    art = chapter._artificial_summary(f)
+    art, th = chapter._artificial_summary(f)
     assert th.loc[(25, "NCC_0.05")]["Det"].mean() == pytest.approx(art.loc[(25, "NCC_0.05"),
                                                                            "Det"])
     check = chapter._nbc_accuracy_check(art, th)
@@ -632,8 +613,8 @@ def test_theta_means_and_the_nbc_accuracy_test():
 
 def test_table1_rows_follow_the_verdict_rule():
     f = _study_folds(n_theta=6, spread=0.02)
-    th = chapter._theta_means(f)
-    t1 = chapter._table1(chapter._artificial_summary(f))
+    art, th = chapter._artificial_summary(f)
+    t1 = chapter._table1(art)
     tabs = {"table1": t1, "artificial_theta": th, "harder_table1": t1, "harder_theta": th}
     v = chapter.HEADLINE.judge(tabs, only=_is_table1)
     q = "Table 1: Sgl-acc of NCC, mean of the paper's rows (NCC_0.25, NCC_0.05, NCC_0.25)"
@@ -652,8 +633,8 @@ def test_table1_rows_follow_the_verdict_rule():
     assert (harder["tolerance"].to_numpy() == v["tolerance"].to_numpy()).all()
     assert not harder["note"].str.contains("literal generator").any()  # no reason given
     one = _study_folds(n_theta=1)  # one draw: no spread, the rounding only
-    tabs = {"table1": chapter._table1(chapter._artificial_summary(one)),
-            "artificial_theta": chapter._theta_means(one)}
+    art1, th1 = chapter._artificial_summary(one)
+    tabs = {"table1": chapter._table1(art1), "artificial_theta": th1}
     v1 = chapter.HEADLINE.judge(tabs, only=_is_table1)
     assert (v1["tolerance"] == 0.05).all() and v1["note"].str.contains("rounding only").all()
 
