@@ -531,24 +531,16 @@ def _incomplete_table(scores, info) -> pd.DataFrame:
     u80 for reference; percentages."""
     inc = info.index[info["incomplete"]]
     have = set(scores.index.get_level_values("classifier"))
-
-    def col(clf, metric):
-        if clf not in have:
-            return pd.Series(np.nan, index=inc)
-        return 100 * scores[metric].xs(clf, level="classifier").reindex(inc)
-
-    out = pd.DataFrame({
-        "% missing": info.loc[inc, "pct_missing"], "n": info.loc[inc, "n"],
-        "RBC determinacy": col("RBC", "determinacy"),
-        "RBC single accuracy": col("RBC", "single_accuracy"),
-        "RBC u65": col("RBC", "u65"), "RBC u80": col("RBC", "u80"),
-        "NBC accuracy": col("NBC", "accuracy"),
-        "NBC on RBC's indeterminate": col("RBC", "precise_on_indeterminate"),
-        "RBC_u accuracy": col("RBC_u", "accuracy"),
-        "NCC u80": col("NCC", "u80"), "LNCC u80": col("LNCC", "u80"),
-    }, index=inc)
-    out.index.name = "data set"
-    return out.sort_values("% missing", ascending=False, kind="stable")
+    cols = {"RBC determinacy": ("RBC", "determinacy"),
+            "RBC single accuracy": ("RBC", "single_accuracy"), "RBC u65": ("RBC", "u65"),
+            "RBC u80": ("RBC", "u80"), "NBC accuracy": ("NBC", "accuracy"),
+            "NBC on RBC's indeterminate": ("RBC", "precise_on_indeterminate"),
+            "RBC_u accuracy": ("RBC_u", "accuracy"), "NCC u80": ("NCC", "u80"),
+            "LNCC u80": ("LNCC", "u80")}
+    out = pd.DataFrame({"% missing": info.loc[inc, "pct_missing"], "n": info.loc[inc, "n"], **{
+        k: 100 * scores[m].xs(c, level="classifier").reindex(inc) if c in have
+        else pd.Series(np.nan, index=inc) for k, (c, m) in cols.items()}}, index=inc)
+    return out.rename_axis("data set").sort_values("% missing", ascending=False, kind="stable")
 
 
 # -------------------------------------------- the papers' numbers beside ours
@@ -716,19 +708,13 @@ def _per_dataset_rows(scores, have_ds, have_clf):
 
 
 def _published_comparison(scores, folds, params=None) -> pd.DataFrame:
-    """The published numbers that our protocol also measures, beside ours.
-
-    Sources (``credal.datasets.published``): Antonucci, Cattaneo & Corani (Table 2 and
-    the averages of Sec. 5.2: NCC-ε and LNCC, when the run's ε and α (``params``) equal
-    the paper's), Corani & Antonucci (averages of Sec. 3.2 over their data sets:
-    BMA-AODE*, COMP-AODE* and their counterparts), Ramoni & Sebastiani (Table 1: NBC_m,
-    RBC_d and RBC_u per data set) and Moral's slides (naive Bayes and the credal trees per
-    data set).  The papers used other protocols (see ``note``), so the differences
-    measure the protocol as much as the classifiers.  ``scores``: the ``dataset_scores``
-    table; ``folds``: the fold table of :func:`run` (for the averages' standard errors).
-    Returns the columns ``source, data set, paper's name, classifier, quantity,
-    published, ours, ours s.e., difference, note``; percentages in percent, except the
-    indeterminate output size."""
+    """The published numbers that our protocol also measures, beside ours (sources in
+    ``credal.datasets.published``: :func:`_antonucci_rows` with the run's ``params``,
+    :func:`_corani_rows`, :func:`_per_dataset_rows`).  The papers used other protocols
+    (see ``note``): the differences measure the protocol as much as the classifiers.
+    ``scores``: the ``dataset_scores`` table; ``folds``: the fold table of :func:`run` (for
+    the averages' standard errors).  Columns :data:`_COMPARISON_COLUMNS`; percentages in
+    percent, except the indeterminate output size."""
     per_repeat = comparisons.dataset_scores(folds, by=("dataset", "classifier", "repeat"))
     have_ds = set(scores.index.get_level_values("dataset"))
     have_clf = set(scores.index.get_level_values("classifier"))
@@ -750,16 +736,13 @@ def _published_summary(comparison) -> pd.DataFrame:
     ``mean published``, ``mean ours``, ``mean difference``, ``mean |diff.|`` and
     ``within 2 s.e. + 1`` (rows where ours is within two standard errors plus one point
     of the published value)."""
-    c = comparison.dropna(subset=["ours"]).copy()
-    c["absdiff"] = c["difference"].abs()
-    c["close"] = _close(c)
-    g = c.groupby(["source", "classifier", "quantity"], sort=False)
-    out = pd.DataFrame({"rows": g.size(), "mean published": g["published"].mean(),
-                        "mean ours": g["ours"].mean(),
-                        "mean difference": g["difference"].mean(),
-                        "mean |diff.|": g["absdiff"].mean(),
-                        "within 2 s.e. + 1": g["close"].sum().astype(int)})
-    return out.round(2)
+    c = comparison.dropna(subset=["ours"])
+    g = c.assign(absdiff=c["difference"].abs(), close=_close(c)).groupby(
+        ["source", "classifier", "quantity"], sort=False)
+    return pd.DataFrame({"rows": g.size(), "mean published": g["published"].mean(),
+                         "mean ours": g["ours"].mean(), "mean difference": g["difference"].mean(),
+                         "mean |diff.|": g["absdiff"].mean(),
+                         "within 2 s.e. + 1": g["close"].sum().astype(int)}).round(2)
 
 
 def tables(results, n_top=4, rope=0.01, nsamples=50000, random_state=0) -> dict:
@@ -806,23 +789,22 @@ def tables(results, n_top=4, rope=0.01, nsamples=50000, random_state=0) -> dict:
     inc_ranks = (_rank_tables(scores, datasets_=inc_names)[0] if len(inc_names) > 1
                  else pd.DataFrame())
     published = _published_comparison(scores, folds, results.params)
-    settings = pd.DataFrame({"value": [folds["fold"].nunique(), folds["repeat"].nunique(),
-                                       rope, results.params["aode_epsilon"]]},
-                            index=pd.Index(["n_folds", "n_repeats", "rope", "aode_epsilon"],
-                                           name="setting"), dtype=object)
+    settings = pd.Series({"n_folds": folds["fold"].nunique(), "rope": rope,
+                          "n_repeats": folds["repeat"].nunique(),
+                          "aode_epsilon": results.params["aode_epsilon"]}, dtype=object)
     return {"registry": _registry_table(results.params, results.classifiers),
             "datasets": info, "dataset_scores": scores,
             "leaderboard": _leaderboard_table(folds, scores),
             "friedman_ranks": ranks, "friedman_pairs": rank_pairs, "average_ranks": average,
-            "bayesian_top_pairs": _top_pairs(scores, average, n_top=n_top, rope=rope,
-                                             nsamples=nsamples, random_state=random_state),
+            "bayesian_top_pairs": _top_pairs(scores, average, n_top, rope, nsamples,
+                                             random_state),
             "wins_u80": wins, "ranks_by_bin_u80": win_ranks,
             "incomplete": _incomplete_table(scores, info),
             "friedman_ranks_incomplete": inc_ranks,
             "average_ranks_incomplete": _average_ranks(inc_ranks),
             "published_vs_ours": published,
             "published_vs_ours_summary": _published_summary(published),
-            "settings": settings}
+            "settings": settings.rename_axis("setting").to_frame("value")}
 
 
 # ----------------------------------------- numbers quoted in the chapter text
@@ -1045,13 +1027,13 @@ def _anomaly_text(anomalies, info, n_splits):
 
 # -------------------------------------------------------------------- figures
 
-def leaderboard_heatmap(scores, info, metric="u80", max_rows=22):
-    """Heatmap of one metric by data set (rows, by size) and classifier (columns).
+def leaderboard_heatmap(scores, info, max_rows=22):
+    """Heatmap of u80 by data set (rows, by size) and classifier (columns).
 
-    Each cell shows the score in percent; its colour is the gap to the best
-    classifier on that data set (white = best, darker = further behind), so the
-    pattern of who leads where is visible across data sets of very different
-    difficulty.  Cells of classifiers that did not run on a data set are grey.
+    Each cell shows the score in percent; its colour is the gap to the best classifier on
+    that data set (white = best, darker = further behind), so the pattern of who leads
+    where is visible across data sets of very different difficulty.  Cells of classifiers
+    that did not run on a data set are grey.
 
     Parameters
     ----------
@@ -1059,10 +1041,9 @@ def leaderboard_heatmap(scores, info, metric="u80", max_rows=22):
         The ``dataset_scores`` table of :func:`tables`.
     info : DataFrame
         The ``datasets`` table of :func:`tables` (``n`` orders the rows).
-    metric : str
     max_rows : int
-        Data sets per panel: longer lists are split into panels of equal length,
-        stacked, so that the text keeps 9 pt at the book's text width.
+        Data sets per panel: longer lists are split into panels of equal length, stacked,
+        so that the text keeps 9 pt at the book's text width.
 
     Returns
     -------
@@ -1070,11 +1051,10 @@ def leaderboard_heatmap(scores, info, metric="u80", max_rows=22):
     """
     import matplotlib.pyplot as plt
 
-    mat = scores[metric].unstack("classifier")
+    mat = scores["u80"].unstack("classifier")
     cols = _ordered(mat.columns)        # credal first, in registry order
-    mat = mat[cols]
     rows = list(info["n"].reindex(mat.index).sort_values(kind="stable").index)
-    mat = mat.loc[rows] * 100
+    mat = mat.loc[rows, cols] * 100
     gap_all = mat.max(axis=1).to_numpy()[:, None] - mat.to_numpy()
     chunks = np.array_split(np.arange(len(mat)), int(np.ceil(len(mat) / max_rows)))
     fig, axes = plt.subplots(len(chunks), 1, squeeze=False, constrained_layout=True,
@@ -1083,38 +1063,33 @@ def leaderboard_heatmap(scores, info, metric="u80", max_rows=22):
     cmap = plt.get_cmap("Blues").with_extremes(bad="#dddddd")
     vmax = max(5.0, float(np.nanpercentile(gap_all, 95))
                if np.isfinite(gap_all).any() else 5.0)
-    im = None
     for ax, ch in zip(axes[:, 0], chunks):
         gap = gap_all[ch]
-        im = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0, vmax=vmax,
-                       aspect="auto")
+        im = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0, vmax=vmax, aspect="auto")
         for i, j in zip(*np.nonzero(np.isfinite(gap))):
             ax.text(j, i, f"{mat.iat[ch[i], j]:.0f}", ha="center", va="center", fontsize=9,
                     color="white" if gap[i, j] > 0.6 * vmax else "black")
-        ax.set_xticks(range(len(cols)))
-        ax.set_xticklabels(cols, rotation=90)
+        ax.set_xticks(range(len(cols)), cols, rotation=90)
         ax.xaxis.tick_top()
         for lab in ax.get_xticklabels():
-            if _BY_NAME[lab.get_text()].kind == "precise":
-                lab.set_fontstyle("italic")
-        ax.set_yticks(range(len(ch)))
-        ax.set_yticklabels([f"{rows[r].replace('_', ' ')} ({int(info.loc[rows[r], 'n'])})"
-                            for r in ch])
+            lab.set_fontstyle("italic" if _BY_NAME[lab.get_text()].kind == "precise" else "normal")
+        ax.set_yticks(range(len(ch)), [f"{rows[r].replace('_', ' ')} "
+                                       f"({int(info.loc[rows[r], 'n'])})" for r in ch])
         ax.set_ylabel("data set (instances)")
     axes[0, 0].xaxis.set_label_position("top")
     axes[0, 0].set_xlabel("classifier (precise counterparts in italics)")
     cb = fig.colorbar(im, ax=list(axes[:, 0]), orientation="horizontal", fraction=0.04,
                       pad=0.02, aspect=30, shrink=0.7)
-    cb.set_label(f"{metric} points behind the best on the data set")
+    cb.set_label("u80 points behind the best on the data set")
     return fig
 
 
 def leaderboard_determinacy(scores, info):
     """Determinacy of each credal classifier against the size of the data set.
 
-    One panel per credal classifier: a point per data set (x: number of instances,
-    logarithmic; y: share of test instances given a single class, percent) and the
-    median within each size bin (up to 200 instances, 1000, 5000, more).
+    One panel per credal classifier: a point per data set (x: number of instances, log;
+    y: share of test instances given a single class, percent) and the median within each
+    size bin (up to 200 instances, 1000, 5000, more).
 
     Parameters
     ----------
@@ -1129,8 +1104,8 @@ def leaderboard_determinacy(scores, info):
     """
     import matplotlib.pyplot as plt
 
-    present = scores.index.get_level_values("classifier").unique()
-    cols = _ordered([c for c in present if _BY_NAME[c].kind == "credal"])
+    cols = _ordered([c for c in scores.index.get_level_values("classifier").unique()
+                     if _BY_NAME[c].kind == "credal"])
     n = len(cols)
     ncol = min(2, max(1, n))
     nrow = int(np.ceil(n / ncol))
@@ -1144,21 +1119,17 @@ def leaderboard_determinacy(scores, info):
                    label="complete data")
         ax.scatter(size[incomplete], d[incomplete], s=14, facecolors="none",
                    edgecolors="tab:orange", label="with missing values")
-        xs, ys = [], []
-        for _, lo, hi in _SIZE_BINS:
-            sel = (size > lo) & (size <= hi)
-            if sel.any():
-                xs.append(float(np.exp(np.log(size[sel]).mean())))
-                ys.append(float(d[sel].median()))
-        ax.plot(xs, ys, color="black", lw=1.2, marker="s", ms=3, label="median per size bin")
-        ax.set_xscale("log")
-        ax.set_title(c, fontsize=10)
+        sel = [(size > lo) & (size <= hi) for _, lo, hi in _SIZE_BINS]
+        ax.plot([float(np.exp(np.log(size[b]).mean())) for b in sel if b.any()],
+                [float(d[b].median()) for b in sel if b.any()], color="black", lw=1.2,
+                marker="s", ms=3, label="median per size bin")
+        ax.set(xscale="log", title=c)
+        ax.title.set_fontsize(10)
         ax.grid(alpha=0.3)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
     for ax in axes[-1]:
-        if ax.get_visible():
-            ax.set_xlabel("instances in the data set (log scale)")
+        ax.set_xlabel("instances in the data set (log scale)" if ax.get_visible() else "")
     for ax in axes[:, 0]:
         ax.set_ylabel("determinacy (%)")
     axes.ravel()[0].legend(loc="lower right")
@@ -1195,19 +1166,18 @@ def leaderboard_cd_diagrams(ranks):
     return fig
 
 
-def leaderboard_wins(win_ranks, wins=None):
+def leaderboard_wins(win_ranks, wins):
     """Average rank of every classifier within bins of data sets.
 
-    Three panels stacked (size, number of classes, share of missing cells), sharing
-    the classifier axis: columns are classifiers, rows bins; the colour is the average
-    rank under the chosen utility within the bin (lighter = better) and the text the
-    number of data sets won in the bin (when ``wins`` is given).
+    Three panels stacked (size, number of classes, share of missing cells), sharing the
+    classifier axis: columns are classifiers, rows bins; the colour is the average rank
+    under u80 within the bin (lighter = better), the text the number of data sets won.
 
     Parameters
     ----------
     win_ranks : DataFrame
         The ``ranks_by_bin_u80`` table of :func:`tables`.
-    wins : DataFrame, optional
+    wins : DataFrame
         The ``wins_u80`` table of :func:`tables`.
 
     Returns
@@ -1229,7 +1199,7 @@ def leaderboard_wins(win_ranks, wins=None):
         sub = win_ranks.loc[f]
         mat = sub[clf].to_numpy(dtype=float)
         im = ax.imshow(mat, cmap="viridis_r", vmin=vmin, vmax=vmax, aspect="auto")
-        w = wins.loc[f][clf].to_numpy(dtype=float) if wins is not None else 0 * mat
+        w = wins.loc[f][clf].to_numpy(dtype=float)
         for i, j in zip(*np.nonzero(w > 0)):
             ax.text(j, i, f"{w[i, j]:.1f}".rstrip("0").rstrip("."), ha="center", va="center",
                     fontsize=9, color="black" if mat[i, j] < (vmin + vmax) / 2 else "white")
@@ -1297,10 +1267,10 @@ def published_scatter(comparison):
     Returns
     -------
     matplotlib.figure.Figure
-        One point per published number in percent (the few in classes are left out),
-        the published value on the horizontal axis and ours on the vertical; the
-        identity line with the band of ± one point; blue: within two standard errors
-        plus one point of the published value, orange: further; one marker per source.
+        One point per published number in percent (the few in classes are left out), the
+        published value on the horizontal axis and ours on the vertical; the identity line
+        with the band of ± one point; blue: within two standard errors plus one point of
+        the published value, orange: further; one marker per source.
     """
     import matplotlib.pyplot as plt
 
