@@ -106,7 +106,7 @@ def test_peer_timings_against_weka(tmp_path):
     assert "100.0 %" in words["peer_summary"]
     assert f"of {len(peers)} cases" in words["memory_summary"]
     tp = pd.DataFrame({"dataset": ["d"], "classifier": ["NCC"], "ratio": [2000.0]})
-    g = perf._goals_table(tp, perf._chapter_timings("paper", root=tmp_path, notebooks=[]),
+    g = perf._goals_table(tp, perf._chapter_timings("paper", root=tmp_path),
                          peers=peers)
     assert g["goal"].iloc[0].startswith("C4.5: at least as fast as Weka J48")
     assert set(g["met"].iloc[:3]) <= {"yes", "no"}
@@ -202,14 +202,12 @@ def test_peer_timings_without_weka(tmp_path, monkeypatch, missing):
     words = perf._peer_numbers(peers)
     assert why in words["peer_status"] and "no ratio" in words["peer_summary"]
     tp = pd.DataFrame({"dataset": ["d"], "classifier": ["NCC"], "ratio": [2000.0]})
-    g = perf._goals_table(tp, perf._chapter_timings("paper", root=tmp_path, notebooks=[]),
+    g = perf._goals_table(tp, perf._chapter_timings("paper", root=tmp_path),
                          peers=peers)
     assert list(g["met"].iloc[:3]) == ["not measured"] * 3
 
 
 def test_peer_timings_checks_arguments():
-    with pytest.raises(KeyError, match="no peer"):
-        perf._peer_timings(["monks1"], classifiers=["CART"])
     with pytest.raises(ValueError, match="repeats"):
         perf._peer_timings(["monks1"], repeats=0)
 
