@@ -44,10 +44,8 @@ _CLASSIFIER_NAMES = ("NBC_m", "NBC_*", "RBC")
 # -- Decision rule (Section 4.3) -------------------------------------------------------
 def _fractions(name, value):
     arr = np.asarray(value, dtype=np.float64)
-    bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
-    if np.any(bad):
-        first = float(arr[bad].ravel()[0])
-        raise ValueError(f"{name} must hold fractions in [0, 1]; got {first!r}")
+    if np.any(bad := ~np.isfinite(arr) | (arr < 0) | (arr > 1)):
+        raise ValueError(f"{name} must hold fractions in [0, 1]; got {float(arr[bad].ravel()[0])!r}")
     return arr
 
 
@@ -83,9 +81,8 @@ def residual_accuracy(accuracy, dominance_accuracy, coverage):
     >>> round(float(residual_accuracy(0.8250, 0.8651, 0.8172)), 4)
     0.6457
     """
-    a = _fractions("accuracy", accuracy)
-    d = _fractions("dominance_accuracy", dominance_accuracy)
-    g = _fractions("coverage", coverage)
+    a, d, g = (_fractions(k, v) for k, v in (("accuracy", accuracy), ("dominance_accuracy",
+                                              dominance_accuracy), ("coverage", coverage)))
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(g < 1, (a - d * g) / np.where(g < 1, 1 - g, 1.0), np.nan)
     return out[()] if out.ndim == 0 else out
@@ -167,16 +164,8 @@ def _paper_info(name):
 
 def _parse_variant(variant):
     """Split a data set variant ``"name"`` or ``"name:class_column"`` (a catalogue name,
-    optionally followed by ``:`` and the name of a feature to use as the class instead of
-    the catalogue's class) into ``(name, target)``, ``target`` None without a column.
-
-    Examples
-    --------
-    >>> _parse_variant("echocardiogram:still_alive")
-    ('echocardiogram', 'still_alive')
-    >>> _parse_variant("vote")
-    ('vote', None)
-    """
+    optionally with a feature to use as the class instead of the catalogue's class) into
+    ``(name, target)``, ``target`` None without a column: ``"vote"`` -> ``("vote", None)``."""
     if not isinstance(variant, str) or not variant or variant.count(":") > 1:
         raise ValueError(f"a data set variant is 'name' or 'name:class_column'; got {variant!r}")
     name, _, target = variant.partition(":")
@@ -192,14 +181,10 @@ def _variant_label(variant):
 def _paper_data(variant, *, paper_rows=True):
     """Load a data set the way the chapter uses it: ``(label, X, y)``, ``label`` from
     :func:`_variant_label`, ``X`` a DataFrame (categoricals and floats), ``y`` a categorical
-    Series, NaN where the class is missing.
-
-    ``variant`` is a catalogue name, or ``"name:column"`` to use feature ``column`` as the
-    class (the catalogue's class then becomes a nominal feature, appended last).  With
-    ``paper_rows``, when the data set ships a fixed train/test split and the paper's size
-    is that of the training part (anneal_orig: 798 of 898 rows), only the training rows
-    are kept, as the paper did.
-    """
+    Series, NaN where the class is missing.  With ``"name:column"`` the catalogue's class
+    becomes a nominal feature, appended last.  With ``paper_rows``, when the data set ships
+    a train/test split and the paper's size is the training part's (anneal_orig: 798 of
+    898 rows), only the training rows are kept, as the paper did."""
     name, target = _parse_variant(variant)
     ds = datasets.load(name)
     X, y = ds.X, ds.y
@@ -220,24 +205,16 @@ def _paper_data(variant, *, paper_rows=True):
 
 
 def _cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="drop"):
-    """Data items for :func:`credal.experiments.cross_validate`.
+    """Data items for :func:`credal.experiments.cross_validate` from ``(label, X, y)`` tuples.
 
-    A data set whose class is observed everywhere is passed on as is (the engine
-    draws its repeated stratified folds).  Rows whose class is missing cannot be
-    scored, since every metric needs the true class of a test row, but RBC can
-    learn from them.  With ``unlabelled="drop"`` they are removed.  With
-    ``unlabelled="train"`` such a data set is turned into
-    one item per (repeat, fold) with an explicit train/test split: the folds are
-    those :func:`credal.experiments.fold_splits` draws on the labelled rows, and
-    every unlabelled row is added to every training part.  NBC_m and NBC_* drop
-    those rows in ``fit``; RBC widens its class intervals with them.
-
-    ``items``: ``(label, X, y)`` tuples (e.g. from :func:`_paper_data`); ``n_splits``,
-    ``n_repeats``, ``random_state``: the cross-validation (as in the engine);
-    ``unlabelled="drop"`` is the paper's protocol (it states that its data sets report the
-    class of every case).  Returns ``(label, X, y)`` and ``(label::repeat:fold, X, y,
-    split)`` items: call the engine with ``use_predefined_split=True,
-    drop_missing_y=False`` and map the names back with :func:`_collect_folds`.
+    A data set whose class is observed everywhere is passed on as is (the engine draws its
+    folds).  Rows without class cannot be scored (every metric needs the true class), but
+    RBC can learn from them: ``unlabelled="drop"`` (the paper's protocol) removes them;
+    ``"train"`` turns the data set into one ``(label::repeat:fold, X, y, split)`` item per
+    fold of :func:`credal.experiments.fold_splits` on the labelled rows, every unlabelled
+    row in every training part (NBC_m and NBC_* drop them in ``fit``; RBC widens its class
+    intervals).  Call the engine with ``use_predefined_split=True, drop_missing_y=False``
+    and map the names back with :func:`_collect_folds`.
     """
     check_choice("unlabelled", unlabelled, ("train", "drop"))
     out = []
@@ -261,36 +238,23 @@ def _cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="dro
 
 
 def _collect_folds(folds):
-    """Map explicit-split item names back to (data set, repeat, fold): the rows of
-    ``folds`` (``CVResult.folds`` of an engine run on :func:`_cv_items` output), ``dataset``
-    without the suffix and ``repeat``/``fold`` set from it, sorted by data set, classifier,
-    repeat and fold."""
-    f = folds.copy()
-    name = f["dataset"].astype(str)
-    has = name.str.contains(_FOLD_SEP, regex=False)
-    if has.any():
+    """``folds`` (of an engine run on :func:`_cv_items` items) with the explicit-split names
+    mapped back to (data set, repeat, fold), sorted by data set, classifier, repeat, fold."""
+    f, name = folds.copy(), folds["dataset"].astype(str)
+    if (has := name.str.contains(_FOLD_SEP, regex=False)).any():
         parts = name[has].str.rsplit(_FOLD_SEP, n=1, expand=True)
         rf = parts[1].str.split(":", expand=True).astype(int)
         f.loc[has, "dataset"] = parts[0]
-        f.loc[has, "repeat"] = rf[0].to_numpy()
-        f.loc[has, "fold"] = rf[1].to_numpy()
-    return f.astype({"repeat": int, "fold": int}).sort_values(["dataset", "classifier", "repeat", "fold"],
-                         kind="stable").reset_index(drop=True)
+        f.loc[has, "repeat"], f.loc[has, "fold"] = rf[0].to_numpy(), rf[1].to_numpy()
+    return f.astype({"repeat": int, "fold": int}).sort_values(
+        ["dataset", "classifier", "repeat", "fold"], kind="stable").reset_index(drop=True)
 
 
 def _cross_validate(variants, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5,
                    random_state=0, paper_rows=True, unlabelled="drop", n_jobs=1,
                    cache_dir=None, progress=False):
     """Cross-validate NBC_m, NBC_* and RBC on the data sets, as in the paper: one engine
-    call (parameters as for :func:`run`, ``unlabelled`` as for :func:`_cv_items`).
-
-    Returns
-    -------
-    DataFrame
-        The engine's fold table (:func:`_collect_folds`): one row per data set,
-        classifier, repeat and fold, with ``n_test``, ``determinacy``,
-        ``single_accuracy``, ``precise_accuracy``, ``precise_on_indeterminate``...
-    """
+    call (parameters as for :func:`run`), its fold table as :func:`_collect_folds` gives it."""
     items = [_paper_data(v, paper_rows=paper_rows) for v in variants]
     prep = make_preprocessor(impute=False, discretize="equal-frequency", n_bins=n_bins,
                              drop_single=False)
@@ -393,18 +357,14 @@ _Z95 = 1.959963984540054
 
 def _fold_counts(folds):
     """Integer counts per fold: n, correct (NBCs), classified/correct (RBC)."""
-    f = folds
-    n = f["n_test"].to_numpy().astype(np.int64)
-    acc, det, single, indet = (np.nan_to_num(f[c].to_numpy(dtype=float)) for c in (
+    n = folds["n_test"].to_numpy().astype(np.int64)
+    acc, det, single, indet = (np.nan_to_num(folds[c].to_numpy(dtype=float)) for c in (
         "precise_accuracy", "determinacy", "single_accuracy", "precise_on_indeterminate"))
-    classified = np.rint(det * n).astype(np.int64)
-    return pd.DataFrame({
-        **{c: f[c].to_numpy() for c in ("dataset", "classifier", "repeat")}, "n": n,
-        "correct": np.rint(acc * n).astype(np.int64),
-        "classified": classified,
-        "correct_classified": np.rint(single * classified).astype(np.int64),
-        "correct_unclassified": np.rint(indet * (n - classified)).astype(np.int64),
-    })
+    k = np.rint(det * n).astype(np.int64)
+    return pd.DataFrame({**{c: folds[c].to_numpy() for c in ("dataset", "classifier", "repeat")},
+                         "n": n, "correct": np.rint(acc * n).astype(np.int64), "classified": k,
+                         "correct_classified": np.rint(single * k).astype(np.int64),
+                         "correct_unclassified": np.rint(indet * (n - k)).astype(np.int64)})
 
 
 # Differences whose Monte-Carlo SE over replicates is taken paired (same partitions),
@@ -422,67 +382,44 @@ def _pooled(c):
     out = {q: k / n if n else np.nan for q, (k, n) in (
         (q, get(cls, "correct")) for q, cls in (("NBC_m", "NBC_m"), ("NBC_*", "NBC_*"),
                                                 ("RBC_u", "RBC")))}
-    k, n = get("RBC", "classified")
-    out["RBC_d coverage"] = k / n if n else np.nan
-    kc, _ = get("RBC", "correct_classified")
-    out["RBC_d"] = kc / k if k else np.nan
-    ku, _ = get("RBC", "correct_unclassified")
-    out["RBC_u on unclassified"] = ku / (n - k) if n - k else np.nan
-    for a, b in _PAIRED:
-        out[f"{a} - {b}"] = out[a] - out[b]
-    return out
+    (k, n), kc, ku = get("RBC", "classified"), *(get("RBC", f"correct_{w}classified")[0]
+                                                 for w in ("", "un"))
+    out.update({"RBC_d coverage": k / n if n else np.nan, "RBC_d": kc / k if k else np.nan,
+                "RBC_u on unclassified": ku / (n - k) if n - k else np.nan})
+    return {**out, **{f"{a} - {b}": out[a] - out[b] for a, b in _PAIRED}}
 
 
 def _pooled_summary(folds):
-    """Table 1 quantities per data set, pooled over all folds, with standard errors.
+    """Table 1 quantities per data set, pooled over all folds (of :func:`_cross_validate`),
+    with standard errors: a long DataFrame, one row per (dataset, quantity).
 
     Accuracy is the share of correct predictions over all test predictions of all
-    replicates (each row is predicted once per replicate); RBC_d accuracy counts
-    the classified cases only and its coverage is the share of cases classified.
-
-    Two standard errors are given for every fraction ``p``:
-
-    * ``se``: binomial, ``sqrt(p (1 - p) / n)`` with ``n`` the number of scored rows
-      of the data set (the number of classified rows per replicate for RBC_d
-      accuracy): the normal approximation of a proportion estimated on the data
-      set's size, as the paper's reference (Kohavi, 1995) does.  The 95% interval
-      is ``p +- 1.96 se``;
-    * ``mc_se``: the Monte-Carlo standard error over replicates, ``sd / sqrt(R)`` of
-      the R replicate estimates (NaN for one replicate): how much the figure would
-      move with other random partitions.
-
-    ``folds``: the fold table of :func:`_cross_validate`.
-
-    Returns
-    -------
-    DataFrame
-        Long form, one row per (dataset, quantity) with ``estimate``, ``se``,
-        ``ci95`` (half-width), ``mc_se``, ``n`` (rows behind the fraction, per
-        replicate), ``n_scored`` (scored rows of the data set) and ``replicates``.
-        Quantities: :data:`_QUANTITIES`, ``"RBC_u on unclassified"`` (measured
-        directly: equals Eq. 14's residual accuracy of RBC_u) and paired differences
-        such as ``"RBC_u - NBC_m"`` (accuracy of one minus the other, per replicate on
-        the same partitions; only ``estimate`` and ``mc_se`` are filled: the
-        binomial SE of a paired difference is not the two SEs combined).
+    replicates (each row is predicted once per replicate); RBC_d accuracy counts the
+    classified cases only and its coverage is the share of cases classified.  Columns:
+    ``estimate``; ``se``, binomial ``sqrt(p (1 - p) / n)`` with ``n`` the scored rows of the
+    data set (classified rows per replicate for RBC_d accuracy), the normal approximation
+    the paper's reference (Kohavi, 1995) uses, and ``ci95 = 1.96 se``; ``mc_se``, the
+    Monte-Carlo SE ``sd / sqrt(R)`` of the R replicate estimates (NaN for one replicate:
+    how much the figure would move with other partitions); ``n`` (rows behind the fraction,
+    per replicate), ``n_scored`` and ``replicates``.  Quantities: :data:`_QUANTITIES`,
+    ``"RBC_u on unclassified"`` (measured: equals Eq. 14's residual accuracy of RBC_u) and
+    paired differences such as ``"RBC_u - NBC_m"`` (per replicate on the same partitions;
+    only ``estimate`` and ``mc_se``: the binomial SE of a paired difference is not the two
+    SEs combined).
     """
-    c = _fold_counts(folds)
     rows = []
-    for d, cd in c.groupby("dataset", sort=True):
+    for d, cd in _fold_counts(folds).groupby("dataset", sort=True):
         reps = sorted(cd["repeat"].unique())
         n_pred = cd.loc[cd["classifier"] == "RBC", "n"].sum()
-        if n_pred == 0:
-            n_pred = cd.loc[cd["classifier"] == "NBC_m", "n"].sum()
-        n_scored = n_pred / len(reps)
-        total = _pooled(cd)
+        n_pred = n_pred if n_pred != 0 else cd.loc[cd["classifier"] == "NBC_m", "n"].sum()
+        n_scored, total = n_pred / len(reps), _pooled(cd)
         per_rep = pd.DataFrame([_pooled(cd[cd["repeat"] == r]) for r in reps])
         cov = total.get("RBC_d coverage", np.nan)
         for q, p in total.items():
-            paired = " - " in q  # paired differences: only their Monte-Carlo SE is meaningful
             n = n_scored * cov if q == "RBC_d" else (
                 n_scored * (1 - cov) if q == "RBC_u on unclassified" else n_scored)
-            se = np.sqrt(p * (1 - p) / n) if not paired and n > 0 and np.isfinite(p) else np.nan
-            mc = (per_rep[q].std(ddof=1) / np.sqrt(len(reps))
-                  if len(reps) > 1 else np.nan)
+            se = np.sqrt(p * (1 - p) / n) if " - " not in q and n > 0 and np.isfinite(p) else np.nan
+            mc = per_rep[q].std(ddof=1) / np.sqrt(len(reps)) if len(reps) > 1 else np.nan
             rows.append({"dataset": d, "quantity": q, "estimate": p, "se": se,
                          "ci95": _Z95 * se, "mc_se": mc, "n": n,
                          "n_scored": int(round(n_scored)), "replicates": len(reps)})
@@ -502,50 +439,34 @@ def _published_rows(table, labels):
 
 
 def _table1(summary):
-    """The paper's Table 1 (``data/published/ramoni_table1_accuracy_coverage.csv``) with
-    our values beside the published ones (percent).
+    """The paper's Table 1 with ours (from :func:`_pooled_summary`) beside it, in percent.
 
-    ``summary``: :func:`_pooled_summary`'s output.
-
-    Returns
-    -------
-    DataFrame
-        One row per published data set (paper's order; a data set we run in two
-        variants appears twice, KDD99 with our columns empty, public data sets
-        left out of the run are omitted), index ``data set``
-        (ours, or ``"(not public)"``) with ``paper's name``; for each quantity
-        ``q`` of :data:`_QUANTITIES` the columns ``q``, ``q ±95%``, ``q paper`` and
-        ``q ± paper``.
+    One row per published data set in the paper's order (a data set run in two variants
+    twice, KDD99 with our columns empty, public data sets not run omitted), index ``data
+    set`` (ours, or ``"(not public)"``), ``paper's name`` and, for each ``q`` of
+    :data:`_QUANTITIES`, ``q``, ``q ±95%``, ``q paper`` and ``q ± paper``.
     """
     est, ci = (summary.pivot(index="dataset", columns="quantity", values=v) * 100
                for v in ("estimate", "ci95"))
     rows = []
     for d, p in _published_rows(_PUB1_CSV, est.index):
-        row = {"data set": d, "paper's name": p["dataset"]}
+        row, ran = {"data set": d, "paper's name": p["dataset"]}, d in est.index
         for q in _QUANTITIES:
-            row[q] = est.loc[d, q] if d in est.index else np.nan
-            row[f"{q} ±95%"] = ci.loc[d, q] if d in est.index else np.nan
+            row[q], row[f"{q} ±95%"] = (est.loc[d, q], ci.loc[d, q]) if ran else (np.nan, np.nan)
             row[f"{q} paper"], row[f"{q} ± paper"] = p[_PUB1[q][0]], p[_PUB1[q][1]]
         rows.append(row)
     return pd.DataFrame(rows).set_index("data set")
 
 
 def _table2(summary):
-    """The paper's Table 2 (decision rule) with ours beside the published values.
+    """The paper's Table 2 (decision rule) with ours (from :func:`_pooled_summary`) beside it.
 
-    Residual accuracies follow Eq. 14 (:func:`residual_accuracy`) from the pooled
-    Table 1 fractions; the cost ratio is :func:`max_cost_ratio` over NBC_m, NBC_*
-    and RBC_u.  Negative residuals are kept (the paper prints them as 0).
-
-    ``summary``: :func:`_pooled_summary`'s output.
-
-    Returns
-    -------
-    DataFrame
-        Index ``data set``; columns ``paper's name``, ``NBC_m residual``,
-        ``NBC_* residual``, ``RBC_u residual`` (fractions), ``max Ci/Cw``,
-        ``% unclassified``, ``size`` (rows scored), each followed by its ``paper``
-        column, and ``RBC_u on unclassified`` (measured, a check of Eq. 14).
+    Residual accuracies follow Eq. 14 (:func:`residual_accuracy`) from the pooled Table 1
+    fractions; the cost ratio is :func:`max_cost_ratio` over NBC_m, NBC_* and RBC_u;
+    negative residuals are kept (the paper prints them as 0).  Index ``data set``; columns
+    ``paper's name``, ``NBC_m residual``, ``NBC_* residual``, ``RBC_u residual``
+    (fractions), ``max Ci/Cw``, ``% unclassified``, ``size`` (rows scored), each followed
+    by its ``paper`` column, and ``RBC_u on unclassified`` (measured, a check of Eq. 14).
     """
     est = summary.pivot(index="dataset", columns="quantity", values="estimate")
     size = summary.groupby("dataset")["n_scored"].first()
@@ -575,22 +496,14 @@ def _table2(summary):
 
 
 def _compare_table1(t1, exclude=()):
-    """How far our Table 1 is from the published one, quantity by quantity.
+    """How far our Table 1 (:func:`_table1`) is from the published one, by quantity, without
+    the data set labels ``exclude`` (our data differ from the paper's by construction).
 
     A difference is *within noise* when ``|ours - paper| <= 1.96 sqrt(se_ours^2 +
-    se_paper^2)``, taking our binomial standard error and the paper's printed
-    half-width as its standard error (which is what it appears to be, see
-    :func:`_halfwidth_check`).
-
-    ``t1``: :func:`_table1`'s output; ``exclude``: data set labels (index of ``t1``) to
-    leave out, e.g. where our data differ from the paper's by construction.
-
-    Returns
-    -------
-    DataFrame
-        Index: quantity; columns ``data sets`` (compared), ``mean difference``,
-        ``mean |difference|``, ``median |difference|`` (percentage points),
-        ``within noise`` (count) and ``largest difference`` (data set: value).
+    se_paper^2)``, our binomial SE and the paper's printed half-width as its SE (which is
+    what it appears to be, :func:`_halfwidth_check`).  Index: quantity; columns ``data
+    sets`` (compared), ``mean difference``, ``mean |difference|``, ``median |difference|``
+    (points), ``within noise`` (count) and ``largest difference`` (data set: value).
     """
     t = t1[~t1.index.isin(list(exclude)) & t1["NBC_m"].notna()]
     rows = []
@@ -609,21 +522,11 @@ def _compare_table1(t1, exclude=()):
 
 
 def _halfwidth_check():
-    """Published half-widths of Table 1 divided by a binomial standard error.
-
-    For each published fraction ``p`` the standard error ``sqrt(p (1 - p) / n)`` is
-    computed with ``n`` the size printed in Table 2 (times the coverage for RBC_d
-    accuracy).  A ratio near 1 means the printed ``±`` is one standard error; a
-    95% normal interval would give 1.96.
-
-    Returns
-    -------
-    ratios : DataFrame
-        Index: paper's data set name; one column per quantity.
-    summary : DataFrame
-        Index: quantity; ``cells``, ``median ratio``, ``within 0.8-1.25``,
-        ``above 1.5`` (counts) and ``largest`` (data set: ratio).
-    """
+    """Published half-widths of Table 1 divided by a binomial SE ``sqrt(p (1 - p) / n)``,
+    ``n`` the size printed in Table 2 (times the coverage for RBC_d accuracy): near 1 when
+    the printed ``±`` is one SE (a 95% interval would give 1.96).  Returns ``ratios``
+    (index: paper's data set name; a column per quantity) and ``summary`` (index: quantity;
+    ``cells``, ``median ratio``, ``within 0.8-1.25``, ``above 1.5``, ``largest``)."""
     m = datasets.published(_PUB1_CSV).merge(datasets.published(_PUB2_CSV)[["dataset", "size"]],
                                             on="dataset", how="left").set_index("dataset")
     ratios, rows = pd.DataFrame(index=m.index), []
@@ -639,20 +542,10 @@ def _halfwidth_check():
 
 
 def _paper_claims(t1):
-    """The paper's two headline claims, counted on its numbers and on ours.
-
-    * RBC_d is the most accurate of the four on the data set (ties count);
-    * RBC_u is at least as accurate as both naive Bayes baselines.
-
-    ``t1``: :func:`_table1`'s output.
-
-    Returns
-    -------
-    DataFrame
-        Index: claim; columns ``paper`` and ``ours`` (counts of data sets where
-        the claim holds), ``paper data sets`` (published rows, each paper name
-        once) and ``our data sets`` (rows we ran).
-    """
+    """The paper's two claims (RBC_d the most accurate of the four, ties count; RBC_u at
+    least as accurate as both naive Bayes), counted on its numbers and ours in :func:`_table1`:
+    index claim; ``paper`` and ``ours`` (counts of data sets where it holds), ``paper data
+    sets`` (published rows, each name once) and ``our data sets`` (rows we ran)."""
     def count(t, sfx):
         acc = t[[f"{q}{sfx}" for q in ("NBC_m", "NBC_*", "RBC_d", "RBC_u")]].to_numpy(float)
         filled = np.nan_to_num(acc, nan=-1.0)  # d_best: RBC_d the best; u_beats: RBC_u >= NBCs
@@ -668,25 +561,14 @@ def _paper_claims(t1):
 
 
 def _data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
-    """The data sets as run: rows in the file, rows used and scored, paper's size.
-
-    ``variants`` as for :func:`run`; ``summary``: :func:`_pooled_summary`'s output (for the
-    number of scored rows); ``paper_rows`` and ``unlabelled`` as for :func:`run` (the
-    latter for the notes).
-
-    Returns
-    -------
-    DataFrame
-        Index ``data set``; ``paper's name``, ``rows in file``, ``rows used``,
-        ``without class``, ``rows scored``, ``size (paper)``, ``classes``
-        (declared, observed in brackets when fewer), ``numeric``, ``missing cells
-        %`` and ``note``.
-    """
-    scored = summary.groupby("dataset")["n_scored"].first()
-    rows = []
+    """The data sets as run (``variants``, ``paper_rows``, ``unlabelled`` as for :func:`run`;
+    scored rows from :func:`_pooled_summary`): index ``data set``; ``paper's name``, ``rows
+    in file``, ``rows used``, ``without class``, ``rows scored``, ``size (paper)``,
+    ``classes`` (declared, observed in brackets when fewer), ``numeric``, ``features``,
+    ``missing cells %`` and ``note``."""
+    scored, rows = summary.groupby("dataset")["n_scored"].first(), []
     for v in variants:
-        name, _ = _parse_variant(v)
-        label, X, y = _paper_data(v, paper_rows=paper_rows)
+        name, (label, X, y) = _parse_variant(v)[0], _paper_data(v, paper_rows=paper_rows)
         (pname, pn), n_miss = _paper_info(name), int(y.isna().sum())
         n_cls, n_obs = len(y.cat.categories), int(y.dropna().nunique())
         notes = [_ROW_NOTES.get(v, ""), f"{n_miss} rows without class: " + (
@@ -720,11 +602,9 @@ def _unlabelled_table(runs, variants):
         s = _pooled_summary(folds)
         e, ci = (s.pivot(index="dataset", columns="quantity", values=v) * 100
                  for v in ("estimate", "ci95"))
-        t = e[["NBC_m", "RBC_d", "RBC_d coverage", "RBC_u"]].assign(
-            **{"coverage ±95%": ci["RBC_d coverage"]})
-        t.insert(0, "rows scored", s.groupby("dataset")["n_scored"].first())
-        t["class-less rows"] = label
-        parts.append(t)
+        parts.append(e[["NBC_m", "RBC_d", "RBC_d coverage", "RBC_u"]].assign(**{
+            "coverage ±95%": ci["RBC_d coverage"], "class-less rows": label}))
+        parts[-1].insert(0, "rows scored", s.groupby("dataset")["n_scored"].first())
     out = pd.concat(parts).reset_index().rename(columns={"dataset": "data set"})
     miss = {_variant_label(v): int(_paper_data(v)[2].isna().sum()) for v in variants}
     out.insert(1, "rows without class", out["data set"].map(miss))
@@ -747,14 +627,13 @@ def _bins_table(runs, exclude=()):
     return pd.DataFrame(rows).set_index("bins") if rows else pd.DataFrame()
 
 
-def _missing_concentration(name="arrhythmia"):
-    """Where a data set's missing cells are (for the arrhythmia argument of the text):
-    one row with ``rows``, ``attribute`` (the one with most missing cells), ``missing``
-    (its missing rows) and ``all missing`` (missing cells of the data set)."""
-    X = datasets.load(name).X
-    miss = X.isna().sum()
-    return pd.DataFrame([{"data set": name, "rows": len(X), "attribute": str(miss.idxmax()),
-                          "missing": int(miss.max()), "all missing": int(miss.sum())}])
+def _missing_concentration():
+    """Where arrhythmia's missing cells are (for the text): one row with ``rows``,
+    ``attribute`` (the one with most missing cells), ``missing`` (its missing rows) and
+    ``all missing`` (missing cells of the data set)."""
+    miss = (X := datasets.load("arrhythmia").X).isna().sum()
+    return pd.DataFrame([{"data set": "arrhythmia", "rows": len(X), "attribute": str(
+        miss.idxmax()), "missing": int(miss.max()), "all missing": int(miss.sum())}])
 
 
 #: Why a data set is left out of the comparison with the paper (its data are not the
@@ -778,25 +657,16 @@ def _observed_classes(data):
 
 
 def _gain_by_classes(t1, data, exclude=()):
-    """RBC_u's accuracy gain over NBC_m (points), binary and multi-class data sets apart.
-
-    ``t1``: :func:`_table1`'s output; ``data``: :func:`_data_table`'s (for the observed
-    classes); ``exclude``: data set labels left out (as in :func:`_compare_table1`).
-
-    Returns
-    -------
-    DataFrame
-        Index ``binary``/``multi-class``; ``data sets``, ``mean gain ours``, ``mean gain
-        paper`` (the paper's rows for the same data sets), ``within 1 point ours`` and
-        ``names``.
-    """
+    """RBC_u's accuracy gain over NBC_m (points) in :func:`_table1`, binary and multi-class
+    data sets (classes observed, :func:`_data_table`) apart, ``exclude`` left out as in
+    :func:`_compare_table1`: index ``binary``/``multi-class``; ``data sets``, ``mean gain
+    ours``, ``mean gain paper`` (the paper's rows for the same data sets), ``within 1 point
+    ours`` and ``names``."""
     t = t1[~t1.index.isin(list(exclude)) & t1["NBC_m"].notna()]
-    k = _observed_classes(data).reindex(t.index)
-    rows = {}
+    k, rows = _observed_classes(data).reindex(t.index), {}
     for group, sel in (("binary", k == 2), ("multi-class", k > 2)):
         g = t[sel.to_numpy()]
-        ours = (g["RBC_u"] - g["NBC_m"]).astype(float)
-        pub = (g["RBC_u paper"] - g["NBC_m paper"]).astype(float)
+        ours, pub = ((g[f"RBC_u{x}"] - g[f"NBC_m{x}"]).astype(float) for x in ("", " paper"))
         rows[group] = {"data sets": len(g), "mean gain ours": ours.mean(),
                        "mean gain paper": pub.mean(),
                        "within 1 point ours": int((ours.abs() < 1).sum()),
@@ -810,27 +680,21 @@ _PUB2_RES = {"NBC_m residual": "NBCm_residual_acc", "NBC_* residual": "NBCstar_r
 
 
 def _residual_se(r, n):
-    """Binomial standard error of a residual accuracy ``r`` on ``n`` unclassified cases.
-
-    Laplace-smoothed (``p = (r n + 1) / (n + 2)``, ``n`` at least 1), so that a residual
-    resting on a handful of cases, or printed as 0, gets a wide but finite error.
-    """
+    """Binomial SE of a residual accuracy ``r`` on ``n`` unclassified cases, Laplace-smoothed
+    (``p = (r n + 1) / (n + 2)``, ``n`` at least 1): a residual resting on a handful of
+    cases, or printed as 0, gets a wide but finite error."""
     if not (np.isfinite(r) and np.isfinite(n)):
         return np.nan
-    r = min(max(float(r), 0.0), 1.0)
-    p = (r * n + 1) / (n + 2)
+    p = (min(max(float(r), 0.0), 1.0) * n + 1) / (n + 2)
     return float(np.sqrt(p * (1 - p) / max(n, 1.0)))
 
 
 def _table2_se(row, paper):
     """(SE of the largest residual, SE of RBC_u's residual, unclassified cases) of a
     Table 2 row: ours (a :func:`_table2` row) or the paper's (a published row)."""
-    if paper:
-        n_u = float(row["size"]) * float(row["pct_unclassified_RBCd"]) / 100
-        res = {k: float(row[v]) for k, v in _PUB2_RES.items()}
-    else:
-        n_u = float(row["size"]) * float(row["% unclassified"]) / 100
-        res = {k: float(row[k]) for k in _PUB2_RES}
+    n_u = float(row["size"]) * float(row["pct_unclassified_RBCd" if paper else
+                                         "% unclassified"]) / 100
+    res = {k: float(row[v if paper else k]) for k, v in _PUB2_RES.items()}
     top = max(res, key=lambda k: res[k] if np.isfinite(res[k]) else -np.inf)
     return {"max Ci/Cw": _residual_se(res[top], n_u),
             "RBC_u residual": _residual_se(res["RBC_u residual"], n_u), "n_u": n_u}
@@ -867,10 +731,8 @@ def tables(results):
 def _tables(summary, data, settings, unlabelled=None, bins=None):
     """:func:`tables` from the pooled summary, the data table, the run's settings and the
     studies' runs (empty when None)."""
-    t1, t2 = _table1(summary), _table2(summary)
-    ratios, hw = _halfwidth_check()
+    t1, t2, (ratios, hw) = _table1(summary), _table2(summary), _halfwidth_check()
     ex = list(settings["exclude"])
-    why = [_EXCLUDED_WHY.get(d, _OTHER_DATA) for d in ex]
     return {
         "pooled_summary": summary, "data_sets": data, "table1": t1, "table2": t2,
         "table1_comparison": _compare_table1(t1, exclude=ex), "claims": _paper_claims(t1),
@@ -878,7 +740,8 @@ def _tables(summary, data, settings, unlabelled=None, bins=None):
         "gain_by_classes": _gain_by_classes(t1, data, exclude=ex),
         "unlabelled_rows": _unlabelled_table(unlabelled or {}, settings["unlabelled_variants"]),
         "bins_study": _bins_table(bins or {}, exclude=ex),
-        "excluded": pd.DataFrame({"why": why}, index=pd.Index(ex, dtype=object, name="data set")),
+        "excluded": pd.DataFrame({"why": [_EXCLUDED_WHY.get(d, _OTHER_DATA) for d in ex]},
+                                 index=pd.Index(ex, dtype=object, name="data set")),
         "missing_concentration": _missing_concentration(),
         "settings": pd.DataFrame({"value": pd.Series(settings, dtype=object)}),
     }
@@ -1041,24 +904,19 @@ _SE_MC_OFF = "SE: binomial (one CV replicate: no Monte-Carlo SE)"
 
 @dataclasses.dataclass(frozen=True)
 class _Reading(Reading):
-    """A :class:`Reading` that also gives the published value (a mean over the paper's
-    rows for the data sets run, or a difference of two published cells) and a verdict
-    ("not comparable" when the data set was left out): :class:`Reading` has neither."""
+    """A :class:`Reading` that may make its row "not comparable" at run time (a data set left
+    out of the comparison, a published number that cannot be resolved)."""
 
-    published: float | None = None
     verdict: str = ""
 
 
 class _Headline(Headline):
-    """A :class:`Headline` that honours :class:`_Reading`'s published value and verdict."""
+    """A :class:`Headline` that honours :class:`_Reading`'s verdict."""
 
     def row(self, tables):
         reading = self.ours(tables)
-        if reading is None:
-            return None
         row = Headline.row(dataclasses.replace(self, ours=lambda _: reading), tables)
-        given = {k: getattr(reading, k, None) for k in ("published", "verdict")}
-        return {**row, **{k: v for k, v in given.items() if v is not None and v != ""}}
+        return {**row, "verdict": reading.verdict} if getattr(reading, "verdict", "") else row
 
 
 def _compared(t):
@@ -1084,9 +942,12 @@ def _se_bin(frame, qs, paper):
     return float(np.sqrt(var.sum()))
 
 
-def _differs(published, ours, se_ours, se_published, rounding):
-    tol = tolerance(se_ours, se_published, rounding=rounding)
-    return bool(np.isfinite(ours) and np.isfinite(published) and abs(ours - published) > float(tol))
+def _reading(ours, pub, se_o, se_p, rounding, note, why="", **kw):
+    """A :class:`_Reading`; ``why`` ends its note when ours is outside the tolerance."""
+    if np.isfinite(ours) and np.isfinite(pub) and abs(ours - pub) > float(
+            tolerance(se_o, se_p, rounding=rounding)):
+        note += why
+    return _Reading(ours, se=se_o, se_published=se_p, rounding=rounding, note=note, **kw)
 
 
 def _first_row(frame, paper_name):
@@ -1098,19 +959,14 @@ def _mean_reading(q):
     """Reader of the mean of a Table 1 column over the data sets compared."""
     def read(t):
         c, _, where, _, _ = _compared(t)
-        ok = c[q].notna() & c[f"{q} paper"].notna()
-        if not (n := int(ok.sum())):
+        if not (n := int((ok := c[q].notna() & c[f"{q} paper"].notna()).sum())):
             return None
         pub, ours = float(c.loc[ok, f"{q} paper"].mean()), float(c.loc[ok, q].mean())
-        se_o, se_p = _se_bin(c[ok], [q], False) / n, _se_bin(c[ok], [q], True) / n
-        note = f"mean {where}; {_SE_BIN}"
-        if n > 1 and _differs(pub, ours, se_o, se_p, 0.005):
-            d = (c[q] - c[f"{q} paper"])[ok].astype(float)
-            worst = d.abs().idxmax()
-            note += (f". Largest gap: {worst} {d[worst]:+.1f}; without it the mean gap is "
-                     f"{d.drop(index=worst).mean():+.1f}")
-        return _Reading(ours, se=se_o, se_published=se_p, rounding=0.005, note=note,
-                        published=pub)
+        d = (c[q] - c[f"{q} paper"])[ok].astype(float)
+        why = (f". Largest gap: {(w := d.abs().idxmax())} {d[w]:+.1f}; without it the mean gap "
+               f"is {d.drop(index=w).mean():+.1f}") if n > 1 else ""
+        return _reading(ours, pub, *(_se_bin(c[ok], [q], p) / n for p in (False, True)), 0.005,
+                        f"mean {where}; {_SE_BIN}", why, published=pub)
     return read
 
 
@@ -1118,8 +974,7 @@ def _gain_reading(group):
     """Reader of RBC_u's mean gain over NBC_m on the binary or multi-class data sets."""
     def read(t):
         c, _, _, mc, use_mc = _compared(t)
-        row = t["gain_by_classes"].loc[group]
-        if not row["data sets"]:
+        if not (row := t["gain_by_classes"].loc[group])["data sets"]:
             return None
         g = c.loc[row["names"].split(", ")]
         if use_mc:
@@ -1131,8 +986,8 @@ def _gain_reading(group):
                 f"paper's rows for the same ones; {_SE_MC if use_mc else _SE_MC_OFF}. RBC_u "
                 f"and NBC_m within one point on {row['within 1 point ours']} of them (paper: "
                 f"{within})")
-        return _Reading(float(row["mean gain ours"]), se=se_o, se_published=se_p,
-                        rounding=0.01, note=note, published=float(row["mean gain paper"]))
+        return Reading(float(row["mean gain ours"]), se=se_o, se_published=se_p,
+                       rounding=0.01, note=note, published=float(row["mean gain paper"]))
     return read
 
 
@@ -1153,8 +1008,8 @@ def _claim_reading(best, others, what):
             flip += int(np.isfinite(s) and abs(m_o[d]) <= s)
         why = ("our data sets whose margin is within 3 " + ("paired Monte-Carlo SE" if use_mc
                else "binomial SE (one replicate)") + ", which could flip") if flip else ""
-        return _Reading(float((m_o >= 0).sum()), rounding=0.0, extra=float(flip), extra_why=why,
-                        note=f"{what}; {where}", published=float((m_p >= 0).sum()))
+        return Reading(float((m_o >= 0).sum()), rounding=0.0, extra=float(flip), extra_why=why,
+                       note=f"{what}; {where}", published=float((m_p >= 0).sum()))
     return read
 
 
@@ -1176,10 +1031,9 @@ def _text1_reading(pn, what):
             ((float(p1[_PUB1[x][0]]), float(p1[_PUB1[x][1]])) for x in b), default=(0.0, 0.0))
         published, rounding = pa - pb[0], 0.01 if b else 0.005
         se_o = se_p = float(np.hypot(sa, pb[1]))  # ours taken as noisy as the paper's
-        ours, note, verdict = np.nan, "data set not in this run", ""
-        lab, r = _first_row(c, pn)
-        if r is not None:
-            cb = max(b, key=lambda x: float(r[x])) if b else None
+        ours, note, why = np.nan, "data set not in this run", ""
+        if (r := _first_row(c, pn)[1]) is not None:
+            lab, cb = r.name, max(b, key=lambda x: float(r[x])) if b else None
             ours = float(r[a]) - (float(r[cb]) if cb else 0.0)
             mc_o = float(mc.loc[lab, f"{a} - {cb}"]) if cb else np.nan  # paired
             if b and np.isfinite(mc_o):
@@ -1189,22 +1043,23 @@ def _text1_reading(pn, what):
                                       float(r[f"{cb} ±95%"]) if cb else 0.0)) / _Z95
                 how = _SE_MC_OFF if b else _SE_BIN
             note = f"ours: {lab}; {how}"
+            why = (f". Our NBC_m is already {float(r['NBC_m']):.1f}% (paper "
+                   f"{float(p1['NBCm_acc']):.2f}%): no MAR gap for RBC_u to close"
+                   if what == "RBC_u gain" else
+                   ". Coverage depends on the bin count, which the paper does not give")
         if what == "RBC_d gain":  # the paper's own RBC_d figure rests on a few cases
             size = float(datasets.published(_PUB2_CSV).set_index("dataset").loc[pn, "size"])
-            n_cl = size * float(p1["RBCd_cov"]) / 100
+            n_cl, why = size * float(p1["RBCd_cov"]) / 100, ""
             note += (f". Not resolvable: the paper's RBC_d accuracy rests on about {n_cl:.0f} "
                      f"classified cases ({size:.0f} x {float(p1['RBCd_cov']):.2f}% coverage), "
                      f"binomial SE about {100 * np.sqrt(pa / 100 * (1 - pa / 100) / n_cl):.0f} "
                      "points")
-            verdict = NOT_COMPARABLE
-        elif r is not None and _differs(published, ours, se_o, se_p, rounding):
-            note += (f". Our NBC_m is already {float(r['NBC_m']):.1f}% (paper "
-                     f"{float(p1['NBCm_acc']):.2f}%): no MAR gap for RBC_u to close"
-                     if what == "RBC_u gain" else
-                     ". Coverage depends on the bin count, which the paper does not give")
-        return _Reading(ours, se=se_o, se_published=se_p, rounding=rounding, note=note,
-                        published=published, verdict=verdict)
+        return _reading(ours, published, se_o, se_p, rounding, note, why, published=published,
+                        verdict=NOT_COMPARABLE if what == "RBC_d gain" else "")
     return read
+
+
+_FOLLOWS = ". Follows from Table 1, where ours differ"
 
 
 def _text2_reading(pn, what):
@@ -1215,25 +1070,21 @@ def _text2_reading(pn, what):
         pr = datasets.published(_PUB2_CSV).set_index("dataset").loc[pn]
         sp = _table2_se(pr, paper=True)
         published = float(pr[_PUB2_RES.get(what, "max_cost_ratio_Ci_over_Cw")])
-        lab, r = _first_row(u, pn)
-        out, _ = _first_row(t2[t2.index.isin(ex)], pn)
-        se_o, verdict = sp[what], ""
+        (lab, r), (out, _) = _first_row(u, pn), _first_row(t2[t2.index.isin(ex)], pn)
+        se_o, why, verdict = sp[what], "", ""
         if r is not None and np.isfinite(float(r[what])):
             so = _table2_se(r, paper=False)
-            ours, se_o = float(r[what]), so[what]
+            ours, se_o, why = float(r[what]), so[what], _FOLLOWS
             note = (f"ours: {lab}, {so['n_u']:.3g} cases unclassified per replicate "
                     f"(paper: {sp['n_u']:.3g}); SE: binomial of the residual accuracy on "
                     "the unclassified cases, Laplace-smoothed")
-            if _differs(published, ours, se_o, sp[what], 0.00005):
-                note += ". Follows from Table 1, where ours differ"
         elif out is not None:
             ours, verdict = float(t2.loc[out, what]), NOT_COMPARABLE
             note = f"ours: {out}, left out: {_EXCLUDED_WHY.get(out, _OTHER_DATA)}"
         else:
             ours, note = np.nan, ("data set not in this run" if r is None
                                   else "RBC_d classifies every case: no residual")
-        return _Reading(ours, se=se_o, se_published=sp[what], rounding=0.00005, note=note,
-                        verdict=verdict)
+        return _reading(ours, published, se_o, sp[what], 0.00005, note, why, verdict=verdict)
     return read
 
 
@@ -1241,20 +1092,16 @@ def _cost_mean_reading(t):
     """Reader of the mean of Table 2's sixth column over the data sets compared."""
     _, u, _, _, _ = _compared(t)
     p2 = datasets.published(_PUB2_CSV).set_index("dataset")
-    ok = u["max Ci/Cw"].notna() & u["max Ci/Cw paper"].notna()
-    if not (n := int(ok.sum())):
+    if not (n := int((ok := u["max Ci/Cw"].notna() & u["max Ci/Cw paper"].notna()).sum())):
         return None
     se_o, se_p = (np.sqrt(np.sum(np.square([_table2_se(
         p2.loc[u.loc[lab, "paper's name"]] if paper else u.loc[lab], paper=paper)["max Ci/Cw"]
         for lab in u.index[ok]]))) / n for paper in (False, True))
     pub, ours = float(u.loc[ok, "max Ci/Cw paper"].mean()), float(u.loc[ok, "max Ci/Cw"].mean())
-    note = (f"mean over the {n} data sets compared that leave cases unclassified, the "
-            "paper's rows for the same ones; SE of the mean from the binomial SE of each "
-            "residual on the unclassified cases")
-    if _differs(pub, ours, se_o, se_p, 0.00005):
-        note += ". Follows from Table 1, where ours differ"
-    return _Reading(ours, se=se_o, se_published=se_p, rounding=0.00005, note=note,
-                    published=pub)
+    return _reading(ours, pub, se_o, se_p, 0.00005, (
+        f"mean over the {n} data sets compared that leave cases unclassified, the paper's "
+        "rows for the same ones; SE of the mean from the binomial SE of each residual on the "
+        "unclassified cases"), _FOLLOWS, published=pub)
 
 
 def _left_out_reading(lab):
@@ -1277,16 +1124,16 @@ _COST, _RESIDUAL = ("largest C_i/C_w at which RBC_d costs least",
 #: The paper's headline numbers, each declared once (see credal.chapters._verdicts).  Where
 #: the published number is a mean over the paper's rows for the data sets run, a count of
 #: them or a difference of two cells, ``published`` names the column it is read from and
-#: the reader (a _Reading) gives the value.
+#: the reader gives the value (``Reading(published=...)``).
 HEADLINE = Headlines(paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes", rows=(
-    *(_Headline(f"Table 1: mean {_NAMES[q]}", Published(_PUB1_CSV, column=_PUB1[q][0],
-                                                        reduce="mean"),
-                _mean_reading(q), unit="%") for q in _QUANTITIES),
-    *(_Headline(f"Table 1: mean gain of RBC_u over NBC_m, {g} data sets",
-                Published(_PUB1_CSV, column="RBCu_acc", reduce="mean"), _gain_reading(g),
-                unit="points") for g in ("binary", "multi-class")),
-    *(_Headline(f"claim: data sets where {claim}", Published(_PUB1_CSV, column=col, reduce="sum"),
-                _claim_reading(best, others, what), unit="data sets")
+    *(Headline(f"Table 1: mean {_NAMES[q]}", Published(_PUB1_CSV, column=_PUB1[q][0],
+                                                       reduce="mean"), _mean_reading(q), unit="%")
+      for q in _QUANTITIES),
+    *(Headline(f"Table 1: mean gain of RBC_u over NBC_m, {g} data sets",
+               Published(_PUB1_CSV, column="RBCu_acc", reduce="mean"), _gain_reading(g),
+               unit="points") for g in ("binary", "multi-class")),
+    *(Headline(f"claim: data sets where {claim}", Published(_PUB1_CSV, column=col, reduce="sum"),
+               _claim_reading(best, others, what), unit="data sets")
       for claim, col, best, others, what in (
           ("RBC_d is the most accurate", "RBCd_acc", "RBC_d", ["NBC_m", "NBC_*", "RBC_u"],
            "RBC_d's accuracy the highest of the four, ties count"),
@@ -1305,9 +1152,8 @@ HEADLINE = Headlines(paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes",
                        ("Audiology", "max Ci/Cw"), ("LCancer", "max Ci/Cw"),
                        ("Annealing", "max Ci/Cw"), ("Annealing", "RBC_u residual"),
                        ("Mushrooms", "RBC_u residual"))),
-    _Headline(f"Table 2: mean {_COST}", Published(_PUB2_CSV, column="max_cost_ratio_Ci_over_Cw",
-                                                  reduce="mean"), _cost_mean_reading,
-              unit="ratio"),
+    Headline(f"Table 2: mean {_COST}", Published(_PUB2_CSV, column="max_cost_ratio_Ci_over_Cw",
+                                                 reduce="mean"), _cost_mean_reading, unit="ratio"),
     *(Headline(f"{lab}: accuracy of NBC_m (left out of the comparison)",
                Published(_PUB1_CSV, {"dataset": pn}, "NBCm_acc"), _left_out_reading(lab),
                unit="%", not_comparable=f"left out: {_EXCLUDED_WHY[lab]}")
