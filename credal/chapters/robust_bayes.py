@@ -1,14 +1,14 @@
 """Chapter ``robust-bayes``: Ramoni & Sebastiani's robust Bayes classifier on incomplete data.
 
-Reproduces Tables 1 and 2 of Ramoni & Sebastiani (2001), "Robust Bayes classifiers":
-repeated stratified cross-validation of NBC_m, NBC_*, RBC_d and RBC_u on incomplete UCI
-data sets (numeric attributes cut into equal-frequency bins, global prior precision 1),
-every classifier evaluated by :func:`credal.experiments.cross_validate`.  The chapter's
-interface: :func:`classifiers` (from :mod:`credal.robust`), :func:`run` (data variants,
-folds with unlabelled rows, the engine calls of the main run and of the unlabelled-rows
-and bin-count studies), :func:`tables` (pooled Table 1, Table 2 with the paper's cost
-measures, comparisons, the two studies), :func:`numbers` (what the text quotes),
-:data:`HEADLINE` (the reproduction report's rows) and the two figures.
+Reproduces Tables 1 and 2 of Ramoni & Sebastiani (2001), "Robust Bayes classifiers": repeated
+stratified cross-validation of NBC_m, NBC_*, RBC_d and RBC_u on incomplete UCI data sets
+(numeric attributes cut into equal-frequency bins, global prior precision 1), every classifier
+evaluated by :func:`credal.experiments.cross_validate`.  The chapter's interface:
+:func:`classifiers` (from :mod:`credal.robust`), :func:`run` (data variants, folds with
+unlabelled rows, the engine calls of the main run and of the unlabelled-rows and bin-count
+studies), :func:`tables` (pooled Table 1, Table 2 with the paper's cost measures,
+comparisons, the two studies), :func:`numbers` (what the text quotes), :data:`HEADLINE` (the
+reproduction report's rows) and the two figures.
 """
 
 from __future__ import annotations
@@ -35,12 +35,6 @@ __all__ = ["classifiers", "run", "tables", "numbers", "HEADLINE", "CITATION",
 CITATION = ('M. Ramoni and P. Sebastiani, "Robust Bayes classifiers", *Artificial Intelligence* '
             '125 (2001) 209-226.')
 
-#: Names of the chapter's classifiers in the engine's tables.  ``"RBC"`` is one
-#: :class:`credal.robust.RobustBayes`: its ``predict_set`` gives RBC_d (a singleton set = a
-#: classified case), its ``predict`` gives RBC_u.
-_CLASSIFIER_NAMES = ("NBC_m", "NBC_*", "RBC")
-
-
 # -- Decision rule (Section 4.3) -------------------------------------------------------
 def _fractions(name, value):
     arr = np.asarray(value, dtype=np.float64)
@@ -52,13 +46,12 @@ def _fractions(name, value):
 def residual_accuracy(accuracy, dominance_accuracy, coverage):
     """Residual accuracy: ``(theta_a - theta_d gamma_d) / (1 - gamma_d)`` (Eq. 14).
 
-    The accuracy that a classifier classifying every case must reach on the cases
-    left unclassified by RBC_d to explain its overall accuracy, assuming it is
-    right wherever RBC_d is.  For RBC_u this assumption holds (both choose the
-    same class on the determinate cases), so the value is RBC_u's accuracy on the
-    unclassified cases; for other classifiers it is the quantity that enters the
-    cost comparison of Theorem 4 and can be negative (the paper prints such
-    values as 0).
+    The accuracy that a classifier classifying every case must reach on the cases left
+    unclassified by RBC_d to explain its overall accuracy, assuming it is right wherever
+    RBC_d is.  For RBC_u this assumption holds (both choose the same class on the
+    determinate cases), so the value is RBC_u's accuracy on the unclassified cases; for
+    other classifiers it is the quantity that enters the cost comparison of Theorem 4 and
+    can be negative (the paper prints such values as 0).
 
     Parameters
     ----------
@@ -88,19 +81,18 @@ def residual_accuracy(accuracy, dominance_accuracy, coverage):
     return out[()] if out.ndim == 0 else out
 
 
-def max_cost_ratio(residual_accuracies, axis=-1):
+def max_cost_ratio(residual_accuracies):
     """Largest ``C_i / C_w`` for which RBC_d has the minimum expected cost.
 
-    ``1 - max_a theta_a^l`` over the competitors' residual accuracies (Theorem 4
-    applied to each competitor), where ``C_i`` is the cost of leaving a case
-    unclassified and ``C_w`` the cost of a wrong classification.
+    ``1 - max_a theta_a^l`` over the competitors' residual accuracies (Theorem 4 applied to
+    each competitor), where ``C_i`` is the cost of leaving a case unclassified and ``C_w``
+    the cost of a wrong classification.
 
     Parameters
     ----------
     residual_accuracies : array-like
-        Residual accuracies of the competitors (e.g. NBC_m, NBC_*, RBC_u), along
-        ``axis``.
-    axis : int, default=-1
+        Residual accuracies of the competitors (e.g. NBC_m, NBC_*, RBC_u), along the last
+        axis.
 
     Returns
     -------
@@ -118,15 +110,15 @@ def max_cost_ratio(residual_accuracies, axis=-1):
         raise ValueError("residual_accuracies is empty")
     if np.any(np.isnan(r)):
         raise ValueError("residual_accuracies contains NaN (RBC_d left no case unclassified?)")
-    out = 1.0 - np.max(r, axis=axis)
-    return out[()] if np.ndim(out) == 0 else out
+    return (1.0 - np.max(r, axis=-1))[()]
 
 
 def classifiers(alpha=1.0):
-    """The three classifiers of the chapter (global prior precision ``alpha``), keyed by
-    their names in the engine's tables: ``NBC_m`` and ``NBC_*``
-    (:class:`credal.robust.NaiveBayesMissing` ignoring missing entries / counting them as
-    a value) and ``RBC`` (:class:`credal.robust.RobustBayes`: both RBC_d and RBC_u)."""
+    """The three classifiers of the chapter (global prior precision ``alpha``), keyed by their
+    names in the engine's tables: ``NBC_m`` and ``NBC_*`` (:class:`credal.robust.NaiveBayesMissing`
+    ignoring missing entries / counting them as a value) and ``RBC`` (one
+    :class:`credal.robust.RobustBayes`: its ``predict_set`` gives RBC_d, a singleton set being
+    a classified case, its ``predict`` RBC_u)."""
     return {"NBC_m": NaiveBayesMissing(strategy="ignore", alpha=alpha),
             "NBC_*": NaiveBayesMissing(strategy="category", alpha=alpha),
             "RBC": RobustBayes(alpha=alpha)}
@@ -139,20 +131,20 @@ _FOLD_SEP = "::"
 # Why our row counts differ from the paper's Table 2 (data set -> short note).  Rows
 # without class get a note written by _data_table.
 _ROW_NOTES = {
-    "anneal_orig": "the file holds the 798 training and 100 test rows; the 798 "
-                   "training rows are used, as in the paper",
-    "audiology": "Weka's file joins the 200 training and 26 test cases in an "
-                 "undocumented order; all 226 are used",
-    "sick": "Weka's file joins the 2800 training and 972 test cases in an "
-            "undocumented order; all 3772 are used",
+    "anneal_orig": "the file holds the 798 training and 100 test rows; the 798 training rows "
+                   "are used, as in the paper",
+    "audiology": "Weka's file joins the 200 training and 26 test cases in an undocumented "
+                 "order; all 226 are used",
+    "sick": "Weka's file joins the 2800 training and 972 test cases in an undocumented order; "
+            "all 3772 are used",
     "credit_a": "the file (and UCI) has 690 rows; the paper reports 598",
     "cylinder_bands": "the file (and UCI) has 540 rows; the paper reports 512",
-    "echocardiogram": "class alive_at_1, missing in 58 of 132 rows; still_alive is "
-                      "observed in exactly 131 rows, the paper's size",
-    "heart_c": "Weka's copy keeps 2 of the 5 diagnosis labels (presence of disease "
-               "collapsed into one)",
-    "echocardiogram:still_alive": "class still_alive (observed in 131 rows, the "
-                                  "paper's size); alive_at_1 becomes a feature",
+    "echocardiogram": "class alive_at_1, missing in 58 of 132 rows; still_alive is observed "
+                      "in exactly 131 rows, the paper's size",
+    "heart_c": "Weka's copy keeps 2 of the 5 diagnosis labels (presence of disease collapsed "
+               "into one)",
+    "echocardiogram:still_alive": "class still_alive (observed in 131 rows, the paper's "
+                                  "size); alive_at_1 becomes a feature",
 }
 
 
@@ -186,21 +178,17 @@ def _paper_data(variant, *, paper_rows=True):
     a train/test split and the paper's size is the training part's (anneal_orig: 798 of
     898 rows), only the training rows are kept, as the paper did."""
     name, target = _parse_variant(variant)
-    ds = datasets.load(name)
-    X, y = ds.X, ds.y
-    if paper_rows and ds.split is not None:
-        keep = (ds.split == "train").to_numpy()
-        if _paper_info(name)[1] == int(keep.sum()):
-            X, y = X.loc[keep], y.loc[keep]
+    X, y, split = (ds := datasets.load(name)).X, ds.y, ds.split
+    if paper_rows and split is not None and _paper_info(name)[1] == int(
+            (keep := (split == "train").to_numpy()).sum()):
+        X, y = X.loc[keep], y.loc[keep]
     if target is not None:
         if target not in X.columns:
             raise KeyError(f"{name} has no feature {target!r}; features: {list(X.columns)}")
-        col = X[target]
-        if not isinstance(col.dtype, pd.CategoricalDtype):
+        if not isinstance((col := X[target]).dtype, pd.CategoricalDtype):
             raise ValueError(f"{name}.{target} is numeric; a class must be nominal")
-        old = y.rename(y.name if y.name not in X.columns else f"{y.name}_class")
-        X = pd.concat([X.drop(columns=target), old], axis=1)
-        y = col.rename(target)
+        X, y = pd.concat([X.drop(columns=target), y.rename(
+            y.name if y.name not in X.columns else f"{y.name}_class")], axis=1), col.rename(target)
     return _variant_label(variant), X.reset_index(drop=True), y.reset_index(drop=True)
 
 
@@ -221,16 +209,14 @@ def _cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="dro
     for label, X, y in items:
         if _FOLD_SEP in label:
             raise ValueError(f"data set label {label!r} may not contain {_FOLD_SEP!r}")
-        miss = y.isna().to_numpy()
-        if not miss.any():
+        if not (miss := y.isna().to_numpy()).any():
             out.append((label, X, y))
         elif unlabelled == "drop" or miss.all():
-            out.append((label, X.loc[~miss].reset_index(drop=True),
-                        y.loc[~miss].reset_index(drop=True)))
+            out.append((label, *(v.loc[~miss].reset_index(drop=True) for v in (X, y))))
         else:
             labelled = np.flatnonzero(~miss)
-            for rep, fold, tr, te in fold_splits(y.iloc[labelled], n_splits=n_splits,
-                                                 n_repeats=n_repeats, random_state=random_state):
+            for rep, fold, _, te in fold_splits(y.iloc[labelled], n_splits=n_splits,
+                                                n_repeats=n_repeats, random_state=random_state):
                 split = np.full(len(y), "train", dtype=object)
                 split[labelled[te]] = "test"
                 out.append((f"{label}{_FOLD_SEP}{rep}:{fold}", X, y, split))
@@ -250,21 +236,19 @@ def _collect_folds(folds):
         ["dataset", "classifier", "repeat", "fold"], kind="stable").reset_index(drop=True)
 
 
-def _cross_validate(variants, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5,
-                   random_state=0, paper_rows=True, unlabelled="drop", n_jobs=1,
-                   cache_dir=None, progress=False):
+def _cross_validate(variants, *, n_bins, alpha, n_splits, n_repeats, random_state, paper_rows,
+                    unlabelled, n_jobs, cache_dir, progress):
     """Cross-validate NBC_m, NBC_* and RBC on the data sets, as in the paper: one engine
     call (parameters as for :func:`run`), its fold table as :func:`_collect_folds` gives it."""
-    items = [_paper_data(v, paper_rows=paper_rows) for v in variants]
-    prep = make_preprocessor(impute=False, discretize="equal-frequency", n_bins=n_bins,
-                             drop_single=False)
-    res = cross_validate(classifiers(alpha), _cv_items(
-        items, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
-        unlabelled=unlabelled), n_splits=n_splits, n_repeats=n_repeats,
-        random_state=random_state, preprocessing=prep, use_predefined_split=True,
-        drop_missing_y=False, n_jobs=n_jobs, cache_dir=cache_dir, progress=progress,
-        keep_predictions=False)
-    return _collect_folds(res.folds)
+    items = _cv_items([_paper_data(v, paper_rows=paper_rows) for v in variants],
+                      n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
+                      unlabelled=unlabelled)
+    return _collect_folds(cross_validate(
+        classifiers(alpha), items, n_splits=n_splits, n_repeats=n_repeats,
+        random_state=random_state, preprocessing=make_preprocessor(
+            impute=False, discretize="equal-frequency", n_bins=n_bins, drop_single=False),
+        use_predefined_split=True, drop_missing_y=False, n_jobs=n_jobs, cache_dir=cache_dir,
+        progress=progress, keep_predictions=False).folds)
 
 
 def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_state=0,
@@ -272,17 +256,16 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
         exclude=(), n_jobs=1, cache_dir=None, progress=False):
     """The chapter's experiments: the main run, the unlabelled-rows and bin-count studies.
 
-    Each is a call of :func:`credal.experiments.cross_validate` on :func:`classifiers`
-    (numeric attributes cut into ``n_bins`` equal-frequency bins fitted on each training
-    fold, :func:`credal.preprocessing.make_preprocessor` with ``impute=False,
-    drop_single=False``; missing values stay missing).
+    Each is a call of :func:`credal.experiments.cross_validate` on :func:`classifiers` (numeric
+    attributes cut into ``n_bins`` equal-frequency bins fitted on each training fold,
+    :func:`credal.preprocessing.make_preprocessor` with ``impute=False, drop_single=False``;
+    missing values stay missing).
 
     Parameters
     ----------
     variants : list of str, optional
-        Data set variants: catalogue names, or ``"name:column"`` to use feature ``column``
-        as the class.  Default: the paper's 19 public data sets and
-        ``"echocardiogram:still_alive"``.
+        Data set variants: catalogue names, or ``"name:column"`` to use feature ``column`` as
+        the class.  Default: the paper's 19 public data sets and ``"echocardiogram:still_alive"``.
     n_bins : int
         Equal-frequency bins per numeric attribute.
     alpha : float
@@ -292,30 +275,29 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
     paper_rows : bool
         See :func:`_paper_data` (anneal_orig: the paper's 798 training rows).
     unlabelled : {"drop", "train"}
-        Rows without class: removed (the paper's protocol), or added to every training
-        part, never scored (:func:`_cv_items`).
+        Rows without class: removed (the paper's protocol), or added to every training part,
+        never scored (:func:`_cv_items`).
     unlabelled_variants : list of str
         Variants run both ways for the unlabelled-rows study (those whose class is never
         missing are skipped).
     bins : list of int
         Other bin counts for the bin-count study (``n_bins`` is always in it), each with
-        ``bins_repeats`` replicates (default ``n_repeats``; the main run is reused where
-        it is the same).
+        ``bins_repeats`` replicates (default ``n_repeats``; the main run is reused where it is
+        the same).
     exclude : list of str
-        Data set labels left out of the comparison with the paper (their data are not
-        the paper's); kept in the results for :func:`tables`.
+        Data set labels left out of the comparison with the paper (their data are not the
+        paper's); kept in the results for :func:`tables`.
     n_jobs, cache_dir, progress
         Passed to :func:`credal.experiments.cross_validate`.
 
     Returns
     -------
     dict
-        ``settings`` (the parameters), ``folds`` (the engine's fold table of the main run:
-        one row per data set, classifier, repeat and fold, with ``n_test``,
-        ``determinacy``, ``single_accuracy``, ``precise_accuracy``,
-        ``precise_on_indeterminate``...), ``unlabelled`` (``{"dropped": folds, "in
-        training": folds}``, empty when no variant lacks a class) and ``bins`` (bin count
-        -> folds).
+        ``settings`` (the parameters), ``folds`` (the engine's fold table of the main run: one
+        row per data set, classifier, repeat and fold, with ``n_test``, ``determinacy``,
+        ``single_accuracy``, ``precise_accuracy``, ``precise_on_indeterminate``...),
+        ``unlabelled`` (``{"dropped": folds, "in training": folds}``, empty when no variant
+        lacks a class) and ``bins`` (bin count -> folds).
     """
     if variants is None:
         variants = datasets.names("ramoni-sebastiani") + ["echocardiogram:still_alive"]
@@ -469,27 +451,23 @@ def _table2(summary):
     by its ``paper`` column, and ``RBC_u on unclassified`` (measured, a check of Eq. 14).
     """
     est = summary.pivot(index="dataset", columns="quantity", values="estimate")
-    size = summary.groupby("dataset")["n_scored"].first()
+    size, rows = summary.groupby("dataset")["n_scored"].first(), []
     pcols = {**_PUB2_RES, "max Ci/Cw": "max_cost_ratio_Ci_over_Cw",
              "% unclassified": "pct_unclassified_RBCd", "size": "size"}
-    rows = []
     for d, p in _published_rows(_PUB2_CSV, est.index):
         row, ours = {"data set": d, "paper's name": p["dataset"]}, {}
         if d in est.index:  # Eq. 14 from the pooled fractions
             e = est.loc[d]
             g, th = e["RBC_d coverage"], e["RBC_d"]
-            for col in _PUB2_RES:
-                ours[col] = (float(residual_accuracy(e[col.split()[0]], th, g))
-                             if g < 1 and np.isfinite(th) else np.nan)
-            vals = [ours[col] for col in _PUB2_RES]
-            ours["max Ci/Cw"] = (float(max_cost_ratio(vals))
-                                 if not np.any(np.isnan(vals)) else np.nan)
-            ours.update({"% unclassified": 100 * (1 - g), "size": size.loc[d],
+            ours = {col: float(residual_accuracy(e[col.split()[0]], th, g))
+                    if g < 1 and np.isfinite(th) else np.nan for col in _PUB2_RES}
+            vals = list(ours.values())
+            ours.update({"max Ci/Cw": float(max_cost_ratio(vals)) if not np.any(np.isnan(vals))
+                         else np.nan, "% unclassified": 100 * (1 - g), "size": size.loc[d],
                          "RBC_u on unclassified": e["RBC_u on unclassified"]})
         for col, pc in pcols.items():
             row[col], row[f"{col} paper"] = ours.get(col, np.nan), p[pc]
-        row["RBC_u on unclassified"] = ours.get("RBC_u on unclassified", np.nan)
-        rows.append(row)
+        rows.append({**row, "RBC_u on unclassified": ours.get("RBC_u on unclassified", np.nan)})
     out = pd.DataFrame(rows).set_index("data set")
     out["size"] = out["size"].astype("Int64")
     return out
@@ -712,15 +690,14 @@ def tables(results):
     -------
     dict of str -> DataFrame
         ``pooled_summary`` (:func:`_pooled_summary`), ``data_sets`` (:func:`_data_table`),
-        ``table1`` and ``table2`` (the paper's Tables 1 and 2, ours beside the published
-        values: :func:`_table1`, :func:`_table2`), ``table1_comparison``
-        (:func:`_compare_table1` without the excluded data sets), ``claims``
-        (:func:`_paper_claims`), ``published_halfwidth_ratios`` and
-        ``published_halfwidth_summary`` (:func:`_halfwidth_check`), ``gain_by_classes``
-        (:func:`_gain_by_classes`), ``unlabelled_rows`` and ``bins_study`` (the two
-        studies), ``excluded`` (labels left out of the comparison, index ``data set``,
-        column ``why``), ``missing_concentration`` (:func:`_missing_concentration`) and
-        ``settings`` (the run's parameters, column ``value``).
+        ``table1`` and ``table2`` (the paper's Tables 1 and 2, ours beside the published values:
+        :func:`_table1`, :func:`_table2`), ``table1_comparison`` (:func:`_compare_table1`
+        without the excluded data sets), ``claims`` (:func:`_paper_claims`),
+        ``published_halfwidth_ratios`` and ``published_halfwidth_summary``
+        (:func:`_halfwidth_check`), ``gain_by_classes`` (:func:`_gain_by_classes`),
+        ``unlabelled_rows`` and ``bins_study`` (the two studies), ``excluded`` (labels left out
+        of the comparison, index ``data set``, column ``why``), ``missing_concentration``
+        (:func:`_missing_concentration`) and ``settings`` (the run's parameters, ``value``).
     """
     s, summary = results["settings"], _pooled_summary(results["folds"])
     return _tables(summary, _data_table(s["variants"], summary, paper_rows=s["paper_rows"],
@@ -760,8 +737,8 @@ def _fmt(v, digits=1, sign=False):
 def numbers(tables):
     """Formatted numbers the chapter's text quotes (for ``myst_nb.glue``).
 
-    Every key exists whatever data sets were run (``"n/a"`` when a value is missing), so
-    that the text renders under every parameter profile.
+    Every key exists whatever data sets were run (``"n/a"`` when a value is missing), so that
+    the text renders under every parameter profile.
 
     Parameters
     ----------
@@ -771,28 +748,26 @@ def numbers(tables):
     Returns
     -------
     dict of str -> str
-        The run's settings (``n_bins``, ``n_splits``, ``n_repeats``, ``alpha``,
-        ``n_variants``, ``excluded``, ``bins_repeats``); per data set of the paper's 19
-        and ``echocardiogram:still_alive``, ``<key>_<q>``, ``<key>_<q>_paper`` and
-        ``<key>_<q>_diff`` (``q`` in ``nbcm, nbcs, rbcd, cov, rbcu``; ``key`` the label
-        with non-alphanumerics as ``_``, e.g. ``echocardiogram_still_alive``);
-        ``cmp_<q>_mean_abs``, ``cmp_<q>_median_abs``, ``cmp_<q>_within``, ``cmp_<q>_n``
-        (the comparison without the excluded data sets); ``claim_*`` (counts of
-        :func:`_paper_claims`, ``claim_n_paper``/``claim_n_ours`` data sets);
-        ``hw_median_acc``, ``hw_close_acc``, ``hw_cells_acc``, ``hw_median_cov``,
-        ``hw_wide_cov`` (:func:`_halfwidth_check`); ``eq14_max_gap`` (largest difference
-        between RBC_u's Eq. 14 residual and its accuracy measured on the unclassified
-        cases); ``cost_*`` (cost-ratio comparison); ``gain_u_m_*`` (RBC_u minus NBC_m
-        accuracy: mean, count within one point, number of data sets and largest gain,
-        for ``ours`` and the ``paper``); ``n_datasets``; ``gain_bin_*``/``gain_multi_*``
-        (:func:`_gain_by_classes`); ``unl_n``, ``unl_cov_falls`` (data sets losing
-        coverage when the class-less rows join training), ``unl_zero_cov`` (left with no
-        case classified, or "none"), ``unl_max_u_gap`` (largest change of RBC_u, points);
-        ``bins_acc_low``/``bins_acc_high`` and ``bins_cov_low``/``bins_cov_high`` (range of
-        the mean gaps over the bin counts), ``bins_best`` (the count with most cells
-        within noise); ``arr_rows``, ``arr_top``, ``arr_top_missing``, ``arr_top_share``
-        (% of all missing cells) and ``arr_top_observed`` (% of rows where it is
-        observed).
+        The run's settings (``n_bins``, ``n_splits``, ``n_repeats``, ``alpha``, ``n_variants``,
+        ``excluded``, ``bins_repeats``); per data set of the paper's 19 and
+        ``echocardiogram:still_alive``, ``<key>_<q>``, ``<key>_<q>_paper`` and
+        ``<key>_<q>_diff`` (``q`` in ``nbcm, nbcs, rbcd, cov, rbcu``; ``key`` the label with
+        non-alphanumerics as ``_``, e.g. ``echocardiogram_still_alive``); ``cmp_<q>_median_abs``,
+        ``cmp_<q>_within``, ``cmp_<q>_n`` (the comparison without the excluded data sets);
+        ``claim_*`` (counts of :func:`_paper_claims`, ``claim_n_paper``/``claim_n_ours`` data
+        sets); ``hw_median_acc``, ``hw_close_acc``, ``hw_cells_acc``, ``hw_median_cov``,
+        ``hw_wide_cov`` (:func:`_halfwidth_check`); ``eq14_max_gap`` (largest difference between
+        RBC_u's Eq. 14 residual and its accuracy measured on the unclassified cases); ``cost_*``
+        (cost-ratio comparison); ``gain_u_m_*`` (RBC_u minus NBC_m accuracy: mean, count within
+        one point, number of data sets and largest gain, for ``ours`` and the ``paper``);
+        ``n_datasets``; ``gain_bin_*``/``gain_multi_*`` (:func:`_gain_by_classes`); ``unl_n``,
+        ``unl_cov_falls`` (data sets losing coverage when the class-less rows join training),
+        ``unl_zero_cov`` (left with no case classified, or "none"), ``unl_max_u_gap`` (largest
+        change of RBC_u, points); ``bins_acc_low``/``bins_acc_high`` and ``bins_cov_low``/
+        ``bins_cov_high`` (range of the mean gaps over the bin counts), ``bins_best`` (the count
+        with most cells within noise); ``arr_rows``, ``arr_top``, ``arr_top_missing``,
+        ``arr_top_share`` (% of all missing cells) and ``arr_top_observed`` (% of rows where it
+        is observed).
     """
     st = tables["settings"]["value"]
     out = {"n_bins": str(st["n_bins"]), "n_splits": str(st["n_splits"]),
@@ -819,8 +794,7 @@ def _comparison_numbers(tables):
     t1, t2, cmp = tables["table1"], tables["table2"], tables["table1_comparison"]
     out = {}
     for q, k in _QKEY.items():
-        out.update({f"cmp_{k}_mean_abs": _fmt(cmp.loc[q, "mean |difference|"]),
-                    f"cmp_{k}_median_abs": _fmt(cmp.loc[q, "median |difference|"]),
+        out.update({f"cmp_{k}_median_abs": _fmt(cmp.loc[q, "median |difference|"]),
                     f"cmp_{k}_within": str(int(cmp.loc[q, "within noise"])),
                     f"cmp_{k}_n": str(int(cmp.loc[q, "data sets"]))})
     claims = tables["claims"]
@@ -1183,40 +1157,30 @@ _LABEL_OFFSETS = [(5, 2, "left"), (-5, 2, "right"), (0, 7, "center"), (0, -13, "
                   (10, -18, "left"), (-10, -18, "right"), (0, 16, "center"), (0, -22, "center")]
 
 
-def _place_labels(ax, xy, labels, obstacles=(), fontsize=9):
-    """Label points without overlaps where possible (greedy, in display space).
-
-    Each label takes the first offset of :data:`_LABEL_OFFSETS` whose box stays inside
-    the axes and meets neither a label already placed nor a marker (``xy`` and
-    ``obstacles``, data coordinates); if none is free, the one with the least overlap.
-    Call after the axes limits are final.
-    """
-    fig = ax.figure
-    fig.canvas.draw()  # final layout, so that display coordinates hold
-    renderer = fig.canvas.get_renderer()
+def _place_labels(ax, xy, labels, obstacles=()):
+    """Label points without overlaps where possible (greedy, in display space): each label
+    takes the first offset of :data:`_LABEL_OFFSETS` whose box stays inside the axes and
+    meets neither a label already placed nor a marker (``xy`` and ``obstacles``, data
+    coordinates); if none is free, the one with the least overlap.  Call after the axes
+    limits are final."""
+    ax.figure.canvas.draw()  # final layout, so that display coordinates hold
+    renderer, r = ax.figure.canvas.get_renderer(), 4.0 * ax.figure.dpi / 72.0
     frame = ax.get_window_extent(renderer)
-    pts = np.array([p for p in list(xy) + list(obstacles)], dtype=float).reshape(-1, 2)
-    marks = ax.transData.transform(pts) if len(pts) else np.empty((0, 2))
-    r = 4.0 * fig.dpi / 72.0
-    taken = [(m[0] - r, m[1] - r, m[0] + r, m[1] + r) for m in marks]
-
-    def overlap(a, b):
-        w = min(a[2], b[2]) - max(a[0], b[0])
-        h = min(a[3], b[3]) - max(a[1], b[1])
-        return max(w, 0.0) * max(h, 0.0)
-
+    pts = np.array(list(xy) + list(obstacles), dtype=float).reshape(-1, 2)
+    taken = [(m[0] - r, m[1] - r, m[0] + r, m[1] + r)
+             for m in (ax.transData.transform(pts) if len(pts) else [])]
     for (x, y), text in zip(xy, labels):
-        best, best_cost = None, np.inf
+        best, best_cost, own = None, np.inf, ax.transData.transform((x, y))
         for dx, dy, ha in _LABEL_OFFSETS:
             t = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha,
-                            fontsize=fontsize, color="0.15")
+                            fontsize=9, color="0.15")
             bb = t.get_window_extent(renderer)
             box = (bb.x0, bb.y0, bb.x1, bb.y1)
-            own = ax.transData.transform((x, y))
-            cost = sum(overlap(box, o) for o in taken
-                       if not (abs((o[0] + o[2]) / 2 - own[0]) < 1e-6 and abs((o[1] + o[3]) / 2 - own[1]) < 1e-6))
-            outside = (bb.x0 < frame.x0) + (bb.x1 > frame.x1) + (bb.y0 < frame.y0) + (bb.y1 > frame.y1)
-            cost += 1e6 * outside
+            cost = sum(max(min(box[2], o[2]) - max(box[0], o[0]), 0.0) * max(
+                min(box[3], o[3]) - max(box[1], o[1]), 0.0) for o in taken if not (
+                abs((o[0] + o[2]) / 2 - own[0]) < 1e-6 and abs((o[1] + o[3]) / 2 - own[1]) < 1e-6))
+            cost += 1e6 * ((bb.x0 < frame.x0) + (bb.x1 > frame.x1) + (bb.y0 < frame.y0)
+                           + (bb.y1 > frame.y1))
             if cost < best_cost:
                 if best is not None:
                     best[0].remove()
@@ -1228,19 +1192,17 @@ def _place_labels(ax, xy, labels, obstacles=(), fontsize=9):
         taken.append(best[1])
 
 
-def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
+def rbc_accuracy_coverage_figure(t1):
     """RBC_d accuracy against coverage per data set, published and ours, joined.
 
-    Top: every data set, an arrow from the published point to ours.  Below: the
-    crowded corner (coverage and accuracy above ``zoom``) enlarged.  Labels are placed
-    so that they do not overlap (:func:`_place_labels`).
+    Top: every data set, an arrow from the published point to ours.  Below: the crowded
+    corner (coverage and accuracy above 80%, the dashed box above) enlarged.  Labels are
+    placed so that they do not overlap (:func:`_place_labels`).
 
     Parameters
     ----------
     t1 : DataFrame
         ``tables(results)["table1"]`` (percent).
-    zoom : tuple of float
-        Lower left corner (coverage, accuracy) of the enlarged region.
 
     Returns
     -------
@@ -1252,20 +1214,18 @@ def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
     rows = _check_table1(t1, ["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
                               "RBC_d paper", "paper's name"])
     fig, axes = plt.subplots(2, 1, figsize=(TEXT_WIDTH, 9.0), constrained_layout=True)
-    ok = rows["RBC_d"].notna()
+    ok, zoom = rows["RBC_d"].notna(), (80.0, 80.0)
     for ax in axes:
-        for name, r in rows.iterrows():
-            xo, yo = r["RBC_d coverage"], r["RBC_d"]
-            xp, yp = r["RBC_d coverage paper"], r["RBC_d paper"]
+        for _, r in rows.iterrows():
+            (xo, yo), (xp, yp) = r[["RBC_d coverage", "RBC_d"]], r[["RBC_d coverage paper",
+                                                                   "RBC_d paper"]]
             if np.isfinite(yo):  # a patch of the axes, hence clipped to them
-                ax.add_patch(FancyArrowPatch((xp, yp), (xo, yo), arrowstyle="->",
-                                             mutation_scale=9, color="0.6", lw=0.8,
-                                             shrinkA=3, shrinkB=3))
+                ax.add_patch(FancyArrowPatch((xp, yp), (xo, yo), arrowstyle="->", lw=0.8,
+                                             mutation_scale=9, color="0.6", shrinkA=3, shrinkB=3))
             else:  # nothing classified: accuracy undefined, mark the coverage only
                 ax.plot([xp, xo], [yp, yp], color="0.75", lw=0.8, ls=":")
-        ax.scatter(rows["RBC_d coverage paper"], rows["RBC_d paper"], s=36,
-                   facecolors="none", edgecolors="tab:blue",
-                   label="published (Ramoni & Sebastiani)", zorder=3)
+        ax.scatter(rows["RBC_d coverage paper"], rows["RBC_d paper"], s=36, facecolors="none",
+                   edgecolors="tab:blue", label="published (Ramoni & Sebastiani)", zorder=3)
         ax.scatter(rows.loc[ok, "RBC_d coverage"], rows.loc[ok, "RBC_d"], s=30,
                    color="tab:orange", label="ours", zorder=4)
         if (~ok).any():
@@ -1292,20 +1252,17 @@ def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
     return fig
 
 
-def robust_ours_vs_paper_figure(t1, quantities=None, label_above=8.0):
+def robust_ours_vs_paper_figure(t1):
     """Our Table 1 values against the published ones, one panel per quantity.
 
-    Error bars: our binomial 95% interval (vertical) and 1.96 times the paper's
-    printed half-width (horizontal), which is one standard error.
+    Error bars: our binomial 95% interval (vertical) and 1.96 times the paper's printed
+    half-width (horizontal), which is one standard error.  The data sets whose difference
+    exceeds 8 percentage points are named.
 
     Parameters
     ----------
     t1 : DataFrame
         ``tables(results)["table1"]`` (percent).
-    quantities : list of str, optional
-        Default: the five quantities of Table 1.
-    label_above : float
-        Name the data sets whose difference exceeds this many percentage points.
 
     Returns
     -------
@@ -1313,33 +1270,28 @@ def robust_ours_vs_paper_figure(t1, quantities=None, label_above=8.0):
     """
     import matplotlib.pyplot as plt
 
-    qs = list(quantities or _QUANTITIES)
-    rows = _check_table1(t1, [qs[0], "paper's name"] + [
-        f"{q}{s}" for q in qs for s in ("", " ±95%", " paper", " ± paper")])
-    ncol, nrow = min(2, len(qs)), -(-len(qs) // min(2, len(qs)))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 3.3 * nrow), squeeze=False,
-                             constrained_layout=True)
-    named = []
-    for ax, q in zip(axes.flat, qs):
+    rows = _check_table1(t1, ["NBC_m", "paper's name"] + [
+        f"{q}{s}" for q in _QUANTITIES for s in ("", " ±95%", " paper", " ± paper")])
+    fig, axes = plt.subplots(3, 2, figsize=(TEXT_WIDTH, 3.3 * 3), constrained_layout=True)
+    for ax, q in zip(axes.flat, _QUANTITIES):
         r = rows[rows[q].notna() & rows[f"{q} paper"].notna()]
         lo = max(0.0, 10 * np.floor(min(r[q].min(), r[f"{q} paper"].min()) / 10) - 5)
         ax.plot([lo, 100], [lo, 100], color="0.5", lw=0.8, ls="--", label="ours = paper")
         ax.errorbar(r[f"{q} paper"], r[q], yerr=r[f"{q} ±95%"],
                     xerr=_Z95 * r[f"{q} ± paper"], fmt="o", ms=4, color="tab:blue",
                     ecolor="tab:blue", elinewidth=0.6, alpha=0.85, label="data set")
-        far = (r[q] - r[f"{q} paper"]).abs() > label_above
-        named.append((ax, r[far], r[~far], q))
         ax.set(xlim=(lo, 101), ylim=(lo, 101), aspect="equal")
         what = "coverage" if "coverage" in q else "accuracy"
         name = q.replace(" coverage", "").replace("_", "$_") + "$" if "_" in q else q
         ax.set_title(f"{name} {what}", fontsize=10)
         ax.set(xlabel=f"published {what} (%)", ylabel=f"our {what} (%)")
         ax.grid(True, lw=0.3, color="0.85")
-    for ax in list(axes.flat)[len(qs):]:
-        ax.set_visible(False)
+    axes.flat[-1].set_visible(False)
     axes.flat[0].legend(frameon=False, fontsize=9, loc="upper left")
-    for ax, far, near, q in named:
-        _place_labels(ax, far[[f"{q} paper", q]].to_numpy(dtype=float),
-                      [_short_label(n, rr["paper's name"]) for n, rr in far.iterrows()],
-                      obstacles=near[[f"{q} paper", q]].to_numpy(dtype=float))
+    for ax, q in zip(axes.flat, _QUANTITIES):
+        r = rows[rows[q].notna() & rows[f"{q} paper"].notna()]
+        far = (r[q] - r[f"{q} paper"]).abs() > 8.0
+        _place_labels(ax, r.loc[far, [f"{q} paper", q]].to_numpy(dtype=float),
+                      [_short_label(n, rr["paper's name"]) for n, rr in r[far].iterrows()],
+                      obstacles=r.loc[~far, [f"{q} paper", q]].to_numpy(dtype=float))
     return fig
