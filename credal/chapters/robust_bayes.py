@@ -324,29 +324,18 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
 
 
 # -- Tables: Table 1 pooled over the folds, Table 2, comparisons, the two studies ------
-#: The five quantities of the paper's Table 1, in its column order.
-_QUANTITIES = ("NBC_m", "NBC_*", "RBC_d", "RBC_d coverage", "RBC_u")
-
 _PUB1_CSV, _PUB2_CSV = "ramoni_table1_accuracy_coverage", "ramoni_table2_residual"
-# Table 1 columns of data/published/ramoni_table1_accuracy_coverage.csv.
-_PUB1 = {"NBC_m": ("NBCm_acc", "NBCm_hw"), "NBC_*": ("NBCstar_acc", "NBCstar_hw"),
-         "RBC_d": ("RBCd_acc", "RBCd_acc_hw"), "RBC_d coverage": ("RBCd_cov", "RBCd_cov_hw"),
-         "RBC_u": ("RBCu_acc", "RBCu_hw")}
+#: The five quantities of the paper's Table 1, in its column order: their value and half-width
+#: columns in data/published/ramoni_table1_accuracy_coverage.csv, key in numbers(), name.
+_Q = {"NBC_m": ("NBCm_acc", "NBCm_hw", "nbcm", "accuracy of NBC_m"),
+      "NBC_*": ("NBCstar_acc", "NBCstar_hw", "nbcs", "accuracy of NBC_*"),
+      "RBC_d": ("RBCd_acc", "RBCd_acc_hw", "rbcd", "accuracy of RBC_d (cases it classifies)"),
+      "RBC_d coverage": ("RBCd_cov", "RBCd_cov_hw", "cov", "coverage of RBC_d"),
+      "RBC_u": ("RBCu_acc", "RBCu_hw", "rbcu", "accuracy of RBC_u")}
+_QUANTITIES = tuple(_Q)
 
 # Z quantile of a two-sided 95% normal interval.
 _Z95 = 1.959963984540054
-
-
-def _fold_counts(folds):
-    """Integer counts per fold: n, correct (NBCs), classified/correct (RBC)."""
-    n = folds["n_test"].to_numpy().astype(np.int64)
-    acc, det, single, indet = (np.nan_to_num(folds[c].to_numpy(dtype=float)) for c in (
-        "precise_accuracy", "determinacy", "single_accuracy", "precise_on_indeterminate"))
-    k = np.rint(det * n).astype(np.int64)
-    return pd.DataFrame({**{c: folds[c].to_numpy() for c in ("dataset", "classifier", "repeat")},
-                         "n": n, "correct": np.rint(acc * n).astype(np.int64), "classified": k,
-                         "correct_classified": np.rint(single * k).astype(np.int64),
-                         "correct_unclassified": np.rint(indet * (n - k)).astype(np.int64)})
 
 
 # Differences whose Monte-Carlo SE over replicates is taken paired (same partitions),
@@ -356,7 +345,8 @@ _PAIRED = (("RBC_u", "NBC_m"), ("RBC_u", "NBC_*"), ("RBC_d", "NBC_m"), ("RBC_d",
 
 
 def _pooled(c):
-    """The five Table 1 fractions, and RBC_u on unclassified cases, from counts."""
+    """The five Table 1 fractions, RBC_u on unclassified cases and the paired differences,
+    from counts (of :func:`_pooled_summary`)."""
     def get(cls, col):
         s = c[c["classifier"] == cls]
         return float(s[col].sum()), float(s["n"].sum())
@@ -389,8 +379,15 @@ def _pooled_summary(folds):
     only ``estimate`` and ``mc_se``: the binomial SE of a paired difference is not the two
     SEs combined).
     """
-    rows = []
-    for d, cd in _fold_counts(folds).groupby("dataset", sort=True):
+    n = folds["n_test"].to_numpy().astype(np.int64)  # integer counts per fold
+    acc, det, single, indet = (np.nan_to_num(folds[c].to_numpy(dtype=float)) for c in (
+        "precise_accuracy", "determinacy", "single_accuracy", "precise_on_indeterminate"))
+    k, rows = np.rint(det * n).astype(np.int64), []
+    counts = pd.DataFrame({**{c: folds[c].to_numpy() for c in ("dataset", "classifier", "repeat")},
+                           "n": n, "correct": np.rint(acc * n).astype(np.int64), "classified": k,
+                           "correct_classified": np.rint(single * k).astype(np.int64),
+                           "correct_unclassified": np.rint(indet * (n - k)).astype(np.int64)})
+    for d, cd in counts.groupby("dataset", sort=True):
         reps = sorted(cd["repeat"].unique())
         n_pred = cd.loc[cd["classifier"] == "RBC", "n"].sum()
         n_pred = n_pred if n_pred != 0 else cd.loc[cd["classifier"] == "NBC_m", "n"].sum()
@@ -435,7 +432,7 @@ def _table1(summary):
         row, ran = {"data set": d, "paper's name": p["dataset"]}, d in est.index
         for q in _QUANTITIES:
             row[q], row[f"{q} ±95%"] = (est.loc[d, q], ci.loc[d, q]) if ran else (np.nan, np.nan)
-            row[f"{q} paper"], row[f"{q} ± paper"] = p[_PUB1[q][0]], p[_PUB1[q][1]]
+            row[f"{q} paper"], row[f"{q} ± paper"] = p[_Q[q][0]], p[_Q[q][1]]
         rows.append(row)
     return pd.DataFrame(rows).set_index("data set")
 
@@ -489,13 +486,11 @@ def _compare_table1(t1, exclude=()):
         ok = t[q].notna() & t[f"{q} paper"].notna()
         d = (t[q] - t[f"{q} paper"])[ok]
         se = np.sqrt((t[f"{q} ±95%"] / _Z95) ** 2 + t[f"{q} ± paper"] ** 2)[ok]
-        worst = d.abs().idxmax() if len(d) else None
-        rows.append({"quantity": q, "data sets": int(ok.sum()),
-                     "mean difference": d.mean(), "mean |difference|": d.abs().mean(),
-                     "median |difference|": d.abs().median(),
+        w = d.abs().idxmax() if len(d) else None
+        rows.append({"quantity": q, "data sets": int(ok.sum()), "mean difference": d.mean(),
+                     "mean |difference|": d.abs().mean(), "median |difference|": d.abs().median(),
                      "within noise": int((d.abs() <= _Z95 * se).sum()),
-                     "largest difference": (f"{worst}: {d[worst]:+.1f}" if worst is not None
-                                            else "")})
+                     "largest difference": f"{w}: {d[w]:+.1f}" if w is not None else ""})
     return pd.DataFrame(rows).set_index("quantity")
 
 
@@ -509,13 +504,12 @@ def _halfwidth_check():
                                             on="dataset", how="left").set_index("dataset")
     ratios, rows = pd.DataFrame(index=m.index), []
     for q in _QUANTITIES:
-        p, n = m[_PUB1[q][0]] / 100, m["size"] * (m["RBCd_cov"] / 100 if q == "RBC_d" else 1)
-        ratios[q] = m[_PUB1[q][1]] / (100 * np.sqrt(p * (1 - p) / n))
+        p, n = m[_Q[q][0]] / 100, m["size"] * (m["RBCd_cov"] / 100 if q == "RBC_d" else 1)
+        ratios[q] = m[_Q[q][1]] / (100 * np.sqrt(p * (1 - p) / n))
         r = ratios[q].dropna()
         rows.append({"quantity": q, "cells": len(r), "median ratio": r.median(),
                      "within 0.8-1.25": int(r.between(0.8, 1.25).sum()),
-                     "above 1.5": int((r > 1.5).sum()),
-                     "largest": f"{r.idxmax()}: {r.max():.1f}"})
+                     "above 1.5": int((r > 1.5).sum()), "largest": f"{r.idxmax()}: {r.max():.1f}"})
     return ratios, pd.DataFrame(rows).set_index("quantity")
 
 
@@ -554,15 +548,12 @@ def _data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
             if n_miss else ""]
         rows.append({
             "data set": label, "paper's name": pname, "rows in file": datasets.load(name).n_rows,
-            "rows used": len(X), "without class": n_miss,
-            "rows scored": scored.get(label, np.nan), "size (paper)": pn,
-            "classes": f"{n_cls}" if n_cls == n_obs else f"{n_cls} ({n_obs} seen)",
-            "numeric": int(sum(not isinstance(X[c].dtype, pd.CategoricalDtype)
-                               for c in X.columns)),
-            "features": X.shape[1],
-            "missing cells %": round(100 * float(X.isna().to_numpy().mean()), 2),
-            "note": "; ".join(n for n in notes if n),
-        })
+            "rows used": len(X), "without class": n_miss, "rows scored": scored.get(label, np.nan),
+            "size (paper)": pn, "classes": f"{n_cls}" if n_cls == n_obs else f"{n_cls} ({n_obs} seen)",
+            "numeric": int(sum(not isinstance(X[c].dtype, pd.CategoricalDtype) for c in X.columns)),
+            "features": X.shape[1], "missing cells %": round(100 * float(X.isna().to_numpy()
+                                                                        .mean()), 2),
+            "note": "; ".join(n for n in notes if n)})
     return pd.DataFrame(rows).set_index("data set").astype(
         {"rows scored": "Int64", "size (paper)": "Int64"})
 
@@ -605,43 +596,27 @@ def _bins_table(runs, exclude=()):
     return pd.DataFrame(rows).set_index("bins") if rows else pd.DataFrame()
 
 
-def _missing_concentration():
-    """Where arrhythmia's missing cells are (for the text): one row with ``rows``,
-    ``attribute`` (the one with most missing cells), ``missing`` (its missing rows) and
-    ``all missing`` (missing cells of the data set)."""
-    miss = (X := datasets.load("arrhythmia").X).isna().sum()
-    return pd.DataFrame([{"data set": "arrhythmia", "rows": len(X), "attribute": str(
-        miss.idxmax()), "missing": int(miss.max()), "all missing": int(miss.sum())}])
-
-
 #: Why a data set is left out of the comparison with the paper (its data are not the
 #: paper's); the headline rows of these data sets are "not comparable".
 _EXCLUDED_WHY = {
-    "heart_c": "our copy has two classes (disease absent/present); the paper's accuracies "
-               "fit the five-grade problem",
-    "echocardiogram": "our class (alive after one year) is not the paper's; see the "
-                      "still_alive variant",
+    "heart_c": "our copy has two classes (disease absent/present); the paper's accuracies fit "
+               "the five-grade problem",
+    "echocardiogram": "our class (alive after one year) is not the paper's; see the still_alive "
+                      "variant",
     "audiology": "a different data version: the paper's 200 training cases against Weka's "
-                 "226-case, 24-class file",
-}
+                 "226-case, 24-class file"}
 _OTHER_DATA = "our data are not the paper's"
-
-
-def _observed_classes(data):
-    """Number of classes observed per data set label, from :func:`_data_table`'s ``classes``
-    column (``"5 (2 seen)"`` -> 2)."""
-    return data["classes"].astype(str).map(
-        lambda v: int(v.split("(")[1].split()[0]) if "(" in v else int(v))
 
 
 def _gain_by_classes(t1, data, exclude=()):
     """RBC_u's accuracy gain over NBC_m (points) in :func:`_table1`, binary and multi-class
-    data sets (classes observed, :func:`_data_table`) apart, ``exclude`` left out as in
+    data sets (classes observed: ``"5 (2 seen)"`` -> 2 in :func:`_data_table`) apart, ``exclude`` left out as in
     :func:`_compare_table1`: index ``binary``/``multi-class``; ``data sets``, ``mean gain
     ours``, ``mean gain paper`` (the paper's rows for the same data sets), ``within 1 point
     ours`` and ``names``."""
     t = t1[~t1.index.isin(list(exclude)) & t1["NBC_m"].notna()]
-    k, rows = _observed_classes(data).reindex(t.index), {}
+    k, rows = data["classes"].astype(str).map(lambda v: int(v.split("(")[1].split()[0]) if "(" in v
+                                              else int(v)).reindex(t.index), {}
     for group, sel in (("binary", k == 2), ("multi-class", k > 2)):
         g = t[sel.to_numpy()]
         ours, pub = ((g[f"RBC_u{x}"] - g[f"NBC_m{x}"]).astype(float) for x in ("", " paper"))
@@ -657,25 +632,21 @@ _PUB2_RES = {"NBC_m residual": "NBCm_residual_acc", "NBC_* residual": "NBCstar_r
              "RBC_u residual": "RBCu_residual_acc"}
 
 
-def _residual_se(r, n):
-    """Binomial SE of a residual accuracy ``r`` on ``n`` unclassified cases, Laplace-smoothed
-    (``p = (r n + 1) / (n + 2)``, ``n`` at least 1): a residual resting on a handful of
-    cases, or printed as 0, gets a wide but finite error."""
-    if not (np.isfinite(r) and np.isfinite(n)):
-        return np.nan
-    p = (min(max(float(r), 0.0), 1.0) * n + 1) / (n + 2)
-    return float(np.sqrt(p * (1 - p) / max(n, 1.0)))
-
-
 def _table2_se(row, paper):
-    """(SE of the largest residual, SE of RBC_u's residual, unclassified cases) of a
-    Table 2 row: ours (a :func:`_table2` row) or the paper's (a published row)."""
+    """(SE of the largest residual, SE of RBC_u's residual, unclassified cases ``n_u``) of a
+    Table 2 row: ours (a :func:`_table2` row) or the paper's (a published row).  Binomial on
+    ``n_u``, Laplace-smoothed (``p = (r n + 1) / (n + 2)``, ``n`` at least 1): a residual
+    resting on a handful of cases, or printed as 0, gets a wide but finite error."""
     n_u = float(row["size"]) * float(row["pct_unclassified_RBCd" if paper else
                                          "% unclassified"]) / 100
     res = {k: float(row[v if paper else k]) for k, v in _PUB2_RES.items()}
-    top = max(res, key=lambda k: res[k] if np.isfinite(res[k]) else -np.inf)
-    return {"max Ci/Cw": _residual_se(res[top], n_u),
-            "RBC_u residual": _residual_se(res["RBC_u residual"], n_u), "n_u": n_u}
+
+    def se(r):
+        p = (min(max(float(r), 0.0), 1.0) * n_u + 1) / (n_u + 2)
+        return float(np.sqrt(p * (1 - p) / max(n_u, 1.0))) if np.isfinite(r) and np.isfinite(
+            n_u) else np.nan
+    return {"max Ci/Cw": se(res[max(res, key=lambda k: res[k] if np.isfinite(res[k]) else -np.inf)]),
+            "RBC_u residual": se(res["RBC_u residual"]), "n_u": n_u}
 
 
 def tables(results):
@@ -697,7 +668,8 @@ def tables(results):
         (:func:`_halfwidth_check`), ``gain_by_classes`` (:func:`_gain_by_classes`),
         ``unlabelled_rows`` and ``bins_study`` (the two studies), ``excluded`` (labels left out
         of the comparison, index ``data set``, column ``why``), ``missing_concentration``
-        (:func:`_missing_concentration`) and ``settings`` (the run's parameters, ``value``).
+        (arrhythmia's ``rows``, the ``attribute`` with most missing cells, its ``missing``
+        rows, ``all missing`` cells) and ``settings`` (the run's parameters, ``value``).
     """
     s, summary = results["settings"], _pooled_summary(results["folds"])
     return _tables(summary, _data_table(s["variants"], summary, paper_rows=s["paper_rows"],
@@ -709,7 +681,7 @@ def _tables(summary, data, settings, unlabelled=None, bins=None):
     """:func:`tables` from the pooled summary, the data table, the run's settings and the
     studies' runs (empty when None)."""
     t1, t2, (ratios, hw) = _table1(summary), _table2(summary), _halfwidth_check()
-    ex = list(settings["exclude"])
+    ex, miss = list(settings["exclude"]), (X := datasets.load("arrhythmia").X).isna().sum()
     return {
         "pooled_summary": summary, "data_sets": data, "table1": t1, "table2": t2,
         "table1_comparison": _compare_table1(t1, exclude=ex), "claims": _paper_claims(t1),
@@ -719,16 +691,14 @@ def _tables(summary, data, settings, unlabelled=None, bins=None):
         "bins_study": _bins_table(bins or {}, exclude=ex),
         "excluded": pd.DataFrame({"why": [_EXCLUDED_WHY.get(d, _OTHER_DATA) for d in ex]},
                                  index=pd.Index(ex, dtype=object, name="data set")),
-        "missing_concentration": _missing_concentration(),
+        "missing_concentration": pd.DataFrame([{  # where arrhythmia's missing cells are
+            "data set": "arrhythmia", "rows": len(X), "attribute": str(miss.idxmax()),
+            "missing": int(miss.max()), "all missing": int(miss.sum())}]),
         "settings": pd.DataFrame({"value": pd.Series(settings, dtype=object)}),
     }
 
 
 # -- Numbers for the text --------------------------------------------------------------
-_QKEY = {"NBC_m": "nbcm", "NBC_*": "nbcs", "RBC_d": "rbcd", "RBC_d coverage": "cov",
-         "RBC_u": "rbcu"}
-
-
 def _fmt(v, digits=1, sign=False):
     """``v`` to ``digits`` decimals (signed if ``sign``); "n/a" when missing."""
     return "n/a" if v is None or not np.isfinite(v) else f"{v:{'+' if sign else ''}.{digits}f}"
@@ -779,7 +749,7 @@ def numbers(tables):
         lab = _variant_label(v)
         key = "".join(ch if ch.isalnum() else "_" for ch in lab.replace(" (class: ", "_")
                       ).strip("_")
-        for q, k in _QKEY.items():
+        for q, (_, _, k, _) in _Q.items():
             ours, pub = ((float(t1.loc[lab, q]), float(t1.loc[lab, f"{q} paper"]))
                          if lab in t1.index else (np.nan, np.nan))
             out.update({f"{key}_{k}": _fmt(ours), f"{key}_{k}_paper": _fmt(pub, 2),
@@ -793,18 +763,17 @@ def _comparison_numbers(tables):
     """The comparison, claim, half-width, Table 2 and gain keys of :func:`numbers`."""
     t1, t2, cmp = tables["table1"], tables["table2"], tables["table1_comparison"]
     out = {}
-    for q, k in _QKEY.items():
+    for q, (_, _, k, _) in _Q.items():
         out.update({f"cmp_{k}_median_abs": _fmt(cmp.loc[q, "median |difference|"]),
                     f"cmp_{k}_within": str(int(cmp.loc[q, "within noise"])),
                     f"cmp_{k}_n": str(int(cmp.loc[q, "data sets"]))})
-    claims = tables["claims"]
+    c = tables["claims"]
     for claim, k in (("RBC_d most accurate", "d_best"), ("RBC_u >= NBC_m and NBC_*", "u_beats")):
-        out.update({f"claim_{k}_{c}": str(int(claims.loc[claim, c])) for c in ("ours", "paper")})
-    out["claim_n_paper"] = str(int(claims.loc["RBC_d most accurate", "paper data sets"]))
-    out["claim_n_ours"] = str(int(claims.loc["RBC_d most accurate", "our data sets"]))
+        out.update({f"claim_{k}_{w}": str(int(c.loc[claim, w])) for w in ("ours", "paper")})
+    out.update({f"claim_n_{w}": str(int(c.loc["RBC_d most accurate", f"{x} data sets"]))
+                for w, x in (("paper", "paper"), ("ours", "our"))})
     ratios = tables["published_halfwidth_ratios"]
-    acc = ratios[["NBC_m", "NBC_*", "RBC_d", "RBC_u"]].to_numpy().ravel()
-    acc = acc[np.isfinite(acc)]
+    acc = (a := ratios[["NBC_m", "NBC_*", "RBC_d", "RBC_u"]].to_numpy().ravel())[np.isfinite(a)]
     cov = ratios["RBC_d coverage"].dropna()
     out.update(hw_median_acc=_fmt(np.median(acc), 2), hw_cells_acc=str(len(acc)),
                hw_close_acc=str(int(((acc >= 0.8) & (acc <= 1.25)).sum())),
@@ -821,26 +790,23 @@ def _comparison_numbers(tables):
                         ("paper", " paper", t1.drop_duplicates("paper's name"))):
         gain = (t[f"RBC_u{sfx}"] - t[f"NBC_m{sfx}"]).dropna()
         top = gain.idxmax() if len(gain) else None
+        name = t.loc[top, "paper's name"] if top is not None else None
         out.update({f"gain_u_m_mean_{who}": _fmt(gain.mean(), 2, sign=True),
                     f"gain_u_m_within1_{who}": str(int((gain.abs() < 1).sum())),
-                    f"gain_u_m_n_{who}": str(len(gain))})
-        name = t.loc[top, "paper's name"] if top is not None else None
-        out[f"gain_u_m_max_{who}"] = f"{name}, {gain[top]:+.1f}" if top is not None else "n/a"
+                    f"gain_u_m_n_{who}": str(len(gain)),
+                    f"gain_u_m_max_{who}": f"{name}, {gain[top]:+.1f}" if name else "n/a"})
     return out
 
 
 def _study_numbers(tables):
     """The gain-by-classes, unlabelled-rows, bin-count and arrhythmia keys of :func:`numbers`."""
-    out = {}
-    gains = tables["gain_by_classes"]
+    out, gains = {}, tables["gain_by_classes"]
     for group, key in (("binary", "bin"), ("multi-class", "multi")):
-        out[f"gain_{key}_n"] = str(int(gains.loc[group, "data sets"]))
-        out.update({f"gain_{key}_{who}": _fmt(float(gains.loc[group, f"mean gain {who}"]), 2,
-                                              sign=True) for who in ("ours", "paper")})
-    unl = tables["unlabelled_rows"]
-    if len(unl):
-        cov = unl["RBC_d coverage"].unstack("class-less rows")
-        u = unl["RBC_u"].unstack("class-less rows")
+        out.update({f"gain_{key}_n": str(int(gains.loc[group, "data sets"])), **{
+            f"gain_{key}_{who}": _fmt(float(gains.loc[group, f"mean gain {who}"]), 2, sign=True)
+            for who in ("ours", "paper")}})
+    if len(unl := tables["unlabelled_rows"]):
+        cov, u = (unl[c].unstack("class-less rows") for c in ("RBC_d coverage", "RBC_u"))
         zero = cov.index[cov["in training"] == 0].tolist()
         out.update(unl_n=str(len(cov)), unl_zero_cov=", ".join(zero) if zero else "none",
                    unl_cov_falls=str(int((cov["in training"] < cov["dropped"]).sum())),
@@ -862,15 +828,15 @@ def _study_numbers(tables):
 
 
 # -- Headline rows for the reproduction report -----------------------------------------
-# Every tolerance is credal.chapters._verdicts.tolerance: 3 combined standard errors plus
-# the printed rounding.  Standard errors: accuracies and coverages, ours binomial and the
-# paper's printed ``±`` as one SE (_halfwidth_check); gains, the paired Monte-Carlo SE over
-# CV replicates (_pooled_summary; the paper's taken equal to ours), binomial with one
-# replicate; Table 2, the Laplace-smoothed binomial SE of the residual accuracy on the
-# cases RBC_d leaves unclassified.  Claim counts: the number of our data sets whose margin
-# could flip (within 3 paired SEs) is the documented extra term.  Horse Colic's RBC_d gain
-# rests on about 20 cases classified by the paper, so it is "not comparable".  The means
-# compare ours with the paper's rows for the same data sets (as _compare_table1 does).
+# Every tolerance is credal.chapters._verdicts.tolerance: 3 combined standard errors plus the
+# printed rounding.  Standard errors: accuracies and coverages, ours binomial and the paper's
+# printed ``±`` as one SE (_halfwidth_check); gains, the paired Monte-Carlo SE over CV
+# replicates (_pooled_summary; the paper's taken equal to ours), binomial with one replicate;
+# Table 2, the Laplace-smoothed binomial SE of the residual accuracy on the cases RBC_d leaves
+# unclassified.  Claim counts: the number of our data sets whose margin could flip (within 3
+# paired SEs) is the documented extra term.  Horse Colic's RBC_d gain rests on about 20 cases
+# classified by the paper, so it is "not comparable".  The means compare ours with the
+# paper's rows for the same data sets (as _compare_table1 does).
 _SE_BIN = "SE: ours binomial, the paper's printed ± as one SE"
 _SE_MC = "SE: paired Monte-Carlo over CV replicates, the paper's taken equal to ours"
 _SE_MC_OFF = "SE: binomial (one CV replicate: no Monte-Carlo SE)"
@@ -1001,8 +967,8 @@ def _text1_reading(pn, what):
     def read(t):
         c, _, _, mc, _ = _compared(t)
         p1 = datasets.published(_PUB1_CSV).set_index("dataset").loc[pn]
-        (pa, sa), pb = (float(p1[_PUB1[a][0]]), float(p1[_PUB1[a][1]])), max(
-            ((float(p1[_PUB1[x][0]]), float(p1[_PUB1[x][1]])) for x in b), default=(0.0, 0.0))
+        (pa, sa), *pb = ((float(p1[_Q[x][0]]), float(p1[_Q[x][1]])) for x in [a, *b])
+        pb = max(pb, default=(0.0, 0.0))
         published, rounding = pa - pb[0], 0.01 if b else 0.005
         se_o = se_p = float(np.hypot(sa, pb[1]))  # ours taken as noisy as the paper's
         ours, note, why = np.nan, "data set not in this run", ""
@@ -1089,9 +1055,6 @@ def _left_out_reading(lab):
     return read
 
 
-_NAMES = {"NBC_m": "accuracy of NBC_m", "NBC_*": "accuracy of NBC_*",
-          "RBC_d": "accuracy of RBC_d (cases it classifies)",
-          "RBC_d coverage": "coverage of RBC_d", "RBC_u": "accuracy of RBC_u"}
 _COST, _RESIDUAL = ("largest C_i/C_w at which RBC_d costs least",
                     "residual accuracy of RBC_u (where RBC_d abstains)")
 
@@ -1100,7 +1063,7 @@ _COST, _RESIDUAL = ("largest C_i/C_w at which RBC_d costs least",
 #: them or a difference of two cells, ``published`` names the column it is read from and
 #: the reader gives the value (``Reading(published=...)``).
 HEADLINE = Headlines(paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes", rows=(
-    *(Headline(f"Table 1: mean {_NAMES[q]}", Published(_PUB1_CSV, column=_PUB1[q][0],
+    *(Headline(f"Table 1: mean {_Q[q][3]}", Published(_PUB1_CSV, column=_Q[q][0],
                                                        reduce="mean"), _mean_reading(q), unit="%")
       for q in _QUANTITIES),
     *(Headline(f"Table 1: mean gain of RBC_u over NBC_m, {g} data sets",
@@ -1114,7 +1077,7 @@ HEADLINE = Headlines(paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes",
           ("RBC_u >= NBC_m and NBC_*", "RBCu_acc", "RBC_u", ["NBC_m", "NBC_*"],
            "RBC_u at least as accurate as both naive Bayes"))),
     *(_Headline(f"{pn}: {_TEXT_T1[what][2]}",
-                Published(_PUB1_CSV, {"dataset": pn}, _PUB1[_TEXT_T1[what][0]][0]),
+                Published(_PUB1_CSV, {"dataset": pn}, _Q[_TEXT_T1[what][0]][0]),
                 _text1_reading(pn, what), unit="%" if what == "RBC_d coverage" else "points")
       for pn, what in (("Horse Colic", "RBC_d gain"), ("Horse Colic", "RBC_d coverage"),
                        ("Annealing", "RBC_u gain"))),
