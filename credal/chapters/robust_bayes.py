@@ -28,8 +28,7 @@ from credal._validation import check_choice
 from credal.robust import NaiveBayesMissing, RobustBayes
 
 __all__ = ["classifiers", "run", "tables", "numbers", "HEADLINE", "CITATION",
-           "rbc_accuracy_coverage_figure", "robust_ours_vs_paper_figure",
-           "residual_accuracy", "max_cost_ratio"]
+           "rbc_accuracy_coverage_figure", "robust_ours_vs_paper_figure"]
 
 #: the paper, as its first page gives it
 CITATION = ('M. Ramoni and P. Sebastiani, "Robust Bayes classifiers", *Artificial Intelligence* '
@@ -39,40 +38,21 @@ CITATION = ('M. Ramoni and P. Sebastiani, "Robust Bayes classifiers", *Artificia
 def _fractions(name, value):
     arr = np.asarray(value, dtype=np.float64)
     if np.any(bad := ~np.isfinite(arr) | (arr < 0) | (arr > 1)):
-        raise ValueError(f"{name} must hold fractions in [0, 1]; got {float(arr[bad].ravel()[0])!r}")
+        raise ValueError(f"{name} must hold fractions in [0, 1]; got "
+                         f"{float(arr[bad].ravel()[0])!r}")
     return arr
 
 
-def residual_accuracy(accuracy, dominance_accuracy, coverage):
-    """Residual accuracy: ``(theta_a - theta_d gamma_d) / (1 - gamma_d)`` (Eq. 14).
-
-    The accuracy that a classifier classifying every case must reach on the cases left
-    unclassified by RBC_d to explain its overall accuracy, assuming it is right wherever
-    RBC_d is.  For RBC_u this assumption holds (both choose the same class on the
-    determinate cases), so the value is RBC_u's accuracy on the unclassified cases; for
-    other classifiers it is the quantity that enters the cost comparison of Theorem 4 and
-    can be negative (the paper prints such values as 0).
-
-    Parameters
-    ----------
-    accuracy : float or array
-        ``theta_a``: overall accuracy of the classifier (fraction).
-    dominance_accuracy : float or array
-        ``theta_d``: accuracy of RBC_d on the cases it classifies.
-    coverage : float or array
-        ``gamma_d``: fraction of cases RBC_d classifies.
-
-    Returns
-    -------
-    float or ndarray
-        NaN where ``coverage == 1`` (no unclassified case: undefined).
-
-    Examples
-    --------
-    Adult, paper's Table 1 -> Table 2 (RBC_u: 0.6457):
-
-    >>> round(float(residual_accuracy(0.8250, 0.8651, 0.8172)), 4)
-    0.6457
+def _residual_accuracy(accuracy, dominance_accuracy, coverage):
+    """Residual accuracy ``(theta_a - theta_d gamma_d) / (1 - gamma_d)`` (Eq. 14), fractions
+    (floats or arrays): ``accuracy`` theta_a of a classifier that classifies every case,
+    ``dominance_accuracy`` theta_d of RBC_d on the cases it classifies, ``coverage`` gamma_d
+    their share.  The accuracy the classifier must reach on the cases RBC_d leaves unclassified
+    to explain its overall accuracy, assuming it is right wherever RBC_d is.  For RBC_u this
+    holds (both choose the same class on the determinate cases), so the value is RBC_u's
+    accuracy on the unclassified cases; for others it enters the cost comparison of Theorem 4
+    and can be negative (the paper prints such values as 0).  NaN where ``coverage == 1`` (no
+    unclassified case).  Adult, paper's Table 1 -> Table 2: (0.8250, 0.8651, 0.8172) -> 0.6457.
     """
     a, d, g = (_fractions(k, v) for k, v in (("accuracy", accuracy), ("dominance_accuracy",
                                               dominance_accuracy), ("coverage", coverage)))
@@ -81,30 +61,12 @@ def residual_accuracy(accuracy, dominance_accuracy, coverage):
     return out[()] if out.ndim == 0 else out
 
 
-def max_cost_ratio(residual_accuracies):
-    """Largest ``C_i / C_w`` for which RBC_d has the minimum expected cost.
-
-    ``1 - max_a theta_a^l`` over the competitors' residual accuracies (Theorem 4 applied to
-    each competitor), where ``C_i`` is the cost of leaving a case unclassified and ``C_w``
-    the cost of a wrong classification.
-
-    Parameters
-    ----------
-    residual_accuracies : array-like
-        Residual accuracies of the competitors (e.g. NBC_m, NBC_*, RBC_u), along the last
-        axis.
-
-    Returns
-    -------
-    float or ndarray
-
-    Examples
-    --------
-    Adult, paper's Table 2 (0.3543):
-
-    >>> round(float(max_cost_ratio([0.6040, 0.5757, 0.6457])), 4)
-    0.3543
-    """
+def _max_cost_ratio(residual_accuracies):
+    """Largest ``C_i / C_w`` (``C_i`` the cost of leaving a case unclassified, ``C_w`` that of
+    a wrong classification) for which RBC_d has the minimum expected cost: ``1 - max_a
+    theta_a^l`` over the competitors' residual accuracies (e.g. NBC_m, NBC_*, RBC_u) along the
+    last axis (Theorem 4 applied to each competitor).  Adult, paper's Table 2: (0.6040, 0.5757,
+    0.6457) -> 0.3543."""
     r = np.asarray(residual_accuracies, dtype=np.float64)
     if r.size == 0:
         raise ValueError("residual_accuracies is empty")
@@ -196,14 +158,13 @@ def _cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="dro
     """Data items for :func:`credal.experiments.cross_validate` from ``(label, X, y)`` tuples.
 
     A data set whose class is observed everywhere is passed on as is (the engine draws its
-    folds).  Rows without class cannot be scored (every metric needs the true class), but
-    RBC can learn from them: ``unlabelled="drop"`` (the paper's protocol) removes them;
-    ``"train"`` turns the data set into one ``(label::repeat:fold, X, y, split)`` item per
-    fold of :func:`credal.experiments.fold_splits` on the labelled rows, every unlabelled
-    row in every training part (NBC_m and NBC_* drop them in ``fit``; RBC widens its class
-    intervals).  Call the engine with ``use_predefined_split=True, drop_missing_y=False``
-    and map the names back with :func:`_collect_folds`.
-    """
+    folds).  Rows without class cannot be scored (every metric needs the true class), but RBC
+    can learn from them: ``unlabelled="drop"`` (the paper's protocol) removes them; ``"train"``
+    makes one ``(label::repeat:fold, X, y, split)`` item per fold of
+    :func:`credal.experiments.fold_splits` on the labelled rows, every unlabelled row in every
+    training part (NBC_m and NBC_* drop them in ``fit``; RBC widens its class intervals).  Call
+    the engine with ``use_predefined_split=True, drop_missing_y=False``; :func:`_collect_folds`
+    maps the names back."""
     check_choice("unlabelled", unlabelled, ("train", "drop"))
     out = []
     for label, X, y in items:
@@ -362,23 +323,21 @@ def _pooled(c):
 
 
 def _pooled_summary(folds):
-    """Table 1 quantities per data set, pooled over all folds (of :func:`_cross_validate`),
-    with standard errors: a long DataFrame, one row per (dataset, quantity).
+    """Table 1 quantities per data set, pooled over all folds (of :func:`_cross_validate`), with
+    standard errors: a long DataFrame, one row per (dataset, quantity).
 
-    Accuracy is the share of correct predictions over all test predictions of all
-    replicates (each row is predicted once per replicate); RBC_d accuracy counts the
-    classified cases only and its coverage is the share of cases classified.  Columns:
-    ``estimate``; ``se``, binomial ``sqrt(p (1 - p) / n)`` with ``n`` the scored rows of the
-    data set (classified rows per replicate for RBC_d accuracy), the normal approximation
-    the paper's reference (Kohavi, 1995) uses, and ``ci95 = 1.96 se``; ``mc_se``, the
-    Monte-Carlo SE ``sd / sqrt(R)`` of the R replicate estimates (NaN for one replicate:
-    how much the figure would move with other partitions); ``n`` (rows behind the fraction,
-    per replicate), ``n_scored`` and ``replicates``.  Quantities: :data:`_QUANTITIES`,
-    ``"RBC_u on unclassified"`` (measured: equals Eq. 14's residual accuracy of RBC_u) and
-    paired differences such as ``"RBC_u - NBC_m"`` (per replicate on the same partitions;
-    only ``estimate`` and ``mc_se``: the binomial SE of a paired difference is not the two
-    SEs combined).
-    """
+    Accuracy is the share of correct predictions over all test predictions of all replicates
+    (each row is predicted once per replicate); RBC_d accuracy counts the classified cases only
+    and its coverage is the share of cases classified.  Columns: ``estimate``; ``se``, binomial
+    ``sqrt(p (1 - p) / n)`` with ``n`` the scored rows of the data set (classified rows per
+    replicate for RBC_d accuracy), the normal approximation the paper's reference (Kohavi,
+    1995) uses, and ``ci95 = 1.96 se``; ``mc_se``, the Monte-Carlo SE ``sd / sqrt(R)`` of the R
+    replicate estimates (NaN for one replicate: how much the figure would move with other
+    partitions); ``n`` (rows behind the fraction, per replicate), ``n_scored`` and
+    ``replicates``.  Quantities: :data:`_QUANTITIES`, ``"RBC_u on unclassified"`` (measured:
+    equals Eq. 14's residual accuracy of RBC_u) and paired differences such as ``"RBC_u -
+    NBC_m"`` (per replicate on the same partitions; only ``estimate`` and ``mc_se``: the
+    binomial SE of a paired difference is not the two SEs combined)."""
     n = folds["n_test"].to_numpy().astype(np.int64)  # integer counts per fold
     acc, det, single, indet = (np.nan_to_num(folds[c].to_numpy(dtype=float)) for c in (
         "precise_accuracy", "determinacy", "single_accuracy", "precise_on_indeterminate"))
@@ -418,16 +377,13 @@ def _published_rows(table, labels):
 
 
 def _table1(summary):
-    """The paper's Table 1 with ours (from :func:`_pooled_summary`) beside it, in percent.
-
-    One row per published data set in the paper's order (a data set run in two variants
-    twice, KDD99 with our columns empty, public data sets not run omitted), index ``data
-    set`` (ours, or ``"(not public)"``), ``paper's name`` and, for each ``q`` of
-    :data:`_QUANTITIES`, ``q``, ``q ±95%``, ``q paper`` and ``q ± paper``.
-    """
-    est, ci = (summary.pivot(index="dataset", columns="quantity", values=v) * 100
-               for v in ("estimate", "ci95"))
-    rows = []
+    """The paper's Table 1 with ours (from :func:`_pooled_summary`) beside it, in percent: one
+    row per published data set in the paper's order (a data set run in two variants twice,
+    KDD99 with our columns empty, public data sets not run omitted), index ``data set`` (ours,
+    or ``"(not public)"``), ``paper's name`` and, for each ``q`` of :data:`_QUANTITIES`, ``q``,
+    ``q ±95%``, ``q paper`` and ``q ± paper``."""
+    (est, ci), rows = (summary.pivot(index="dataset", columns="quantity", values=v) * 100
+                       for v in ("estimate", "ci95")), []
     for d, p in _published_rows(_PUB1_CSV, est.index):
         row, ran = {"data set": d, "paper's name": p["dataset"]}, d in est.index
         for q in _QUANTITIES:
@@ -438,15 +394,13 @@ def _table1(summary):
 
 
 def _table2(summary):
-    """The paper's Table 2 (decision rule) with ours (from :func:`_pooled_summary`) beside it.
-
-    Residual accuracies follow Eq. 14 (:func:`residual_accuracy`) from the pooled Table 1
-    fractions; the cost ratio is :func:`max_cost_ratio` over NBC_m, NBC_* and RBC_u;
-    negative residuals are kept (the paper prints them as 0).  Index ``data set``; columns
-    ``paper's name``, ``NBC_m residual``, ``NBC_* residual``, ``RBC_u residual``
-    (fractions), ``max Ci/Cw``, ``% unclassified``, ``size`` (rows scored), each followed
-    by its ``paper`` column, and ``RBC_u on unclassified`` (measured, a check of Eq. 14).
-    """
+    """The paper's Table 2 (decision rule) with ours (from :func:`_pooled_summary`) beside it:
+    residual accuracies by Eq. 14 (:func:`_residual_accuracy`) from the pooled Table 1
+    fractions, negative ones kept (the paper prints them as 0); the cost ratio by
+    :func:`_max_cost_ratio` over NBC_m, NBC_* and RBC_u.  Index ``data set``; ``paper's name``,
+    ``NBC_m residual``, ``NBC_* residual``, ``RBC_u residual`` (fractions), ``max Ci/Cw``, ``%
+    unclassified``, ``size`` (rows scored), each followed by its ``paper`` column, and ``RBC_u
+    on unclassified`` (measured, a check of Eq. 14)."""
     est = summary.pivot(index="dataset", columns="quantity", values="estimate")
     size, rows = summary.groupby("dataset")["n_scored"].first(), []
     pcols = {**_PUB2_RES, "max Ci/Cw": "max_cost_ratio_Ci_over_Cw",
@@ -456,10 +410,10 @@ def _table2(summary):
         if d in est.index:  # Eq. 14 from the pooled fractions
             e = est.loc[d]
             g, th = e["RBC_d coverage"], e["RBC_d"]
-            ours = {col: float(residual_accuracy(e[col.split()[0]], th, g))
+            ours = {col: float(_residual_accuracy(e[col.split()[0]], th, g))
                     if g < 1 and np.isfinite(th) else np.nan for col in _PUB2_RES}
             vals = list(ours.values())
-            ours.update({"max Ci/Cw": float(max_cost_ratio(vals)) if not np.any(np.isnan(vals))
+            ours.update({"max Ci/Cw": float(_max_cost_ratio(vals)) if not np.any(np.isnan(vals))
                          else np.nan, "% unclassified": 100 * (1 - g), "size": size.loc[d],
                          "RBC_u on unclassified": e["RBC_u on unclassified"]})
         for col, pc in pcols.items():
@@ -472,14 +426,12 @@ def _table2(summary):
 
 def _compare_table1(t1, exclude=()):
     """How far our Table 1 (:func:`_table1`) is from the published one, by quantity, without
-    the data set labels ``exclude`` (our data differ from the paper's by construction).
-
-    A difference is *within noise* when ``|ours - paper| <= 1.96 sqrt(se_ours^2 +
-    se_paper^2)``, our binomial SE and the paper's printed half-width as its SE (which is
-    what it appears to be, :func:`_halfwidth_check`).  Index: quantity; columns ``data
-    sets`` (compared), ``mean difference``, ``mean |difference|``, ``median |difference|``
-    (points), ``within noise`` (count) and ``largest difference`` (data set: value).
-    """
+    the data set labels ``exclude`` (our data differ from the paper's by construction).  A
+    difference is *within noise* when ``|ours - paper| <= 1.96 sqrt(se_ours^2 + se_paper^2)``,
+    our binomial SE and the paper's printed half-width as its SE (which is what it appears to
+    be, :func:`_halfwidth_check`).  Index: quantity; ``data sets`` (compared), ``mean
+    difference``, ``mean |difference|``, ``median |difference|`` (points), ``within noise``
+    (count) and ``largest difference`` (data set: value)."""
     t = t1[~t1.index.isin(list(exclude)) & t1["NBC_m"].notna()]
     rows = []
     for q in _QUANTITIES:
@@ -524,12 +476,10 @@ def _paper_claims(t1):
         d_best, u_beats = filled[:, 2] >= filled.max(axis=1), acc[:, 3] >= acc[:, :2].max(axis=1)
         return [int(d_best.sum()), int(u_beats.sum())]
 
-    pub = t1.drop_duplicates("paper's name")
-    ours = t1[t1["NBC_m"].notna()]
+    pub, ours = t1.drop_duplicates("paper's name"), t1[t1["NBC_m"].notna()]
     return pd.DataFrame({"paper": count(pub, " paper"), "paper data sets": len(pub),
-                         "ours": count(ours, ""), "our data sets": len(ours)},
-                        index=pd.Index(["RBC_d most accurate", "RBC_u >= NBC_m and NBC_*"],
-                                       name="claim"))
+                         "ours": count(ours, ""), "our data sets": len(ours)}, index=pd.Index(
+                             ["RBC_d most accurate", "RBC_u >= NBC_m and NBC_*"], name="claim"))
 
 
 def _data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
@@ -549,21 +499,21 @@ def _data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
         rows.append({
             "data set": label, "paper's name": pname, "rows in file": datasets.load(name).n_rows,
             "rows used": len(X), "without class": n_miss, "rows scored": scored.get(label, np.nan),
-            "size (paper)": pn, "classes": f"{n_cls}" if n_cls == n_obs else f"{n_cls} ({n_obs} seen)",
-            "numeric": int(sum(not isinstance(X[c].dtype, pd.CategoricalDtype) for c in X.columns)),
-            "features": X.shape[1], "missing cells %": round(100 * float(X.isna().to_numpy()
-                                                                        .mean()), 2),
+            "size (paper)": pn, "classes": f"{n_cls}" if n_cls == n_obs else f"{n_cls} ({n_obs} "
+            "seen)", "numeric": int(sum(not isinstance(X[c].dtype, pd.CategoricalDtype)
+                                        for c in X.columns)), "features": X.shape[1],
+            "missing cells %": round(100 * float(X.isna().to_numpy().mean()), 2),
             "note": "; ".join(n for n in notes if n)})
     return pd.DataFrame(rows).set_index("data set").astype(
         {"rows scored": "Int64", "size (paper)": "Int64"})
 
 
 def _unlabelled_table(runs, variants):
-    """RBC with the class-less rows in training, against dropping them, from
-    ``run(...)["unlabelled"]`` (``runs``) on its ``variants``: index (data set, rows without
-    class: ``"dropped"`` / ``"in training"``); columns ``rows without class``, ``rows
-    scored``, ``NBC_m``, ``RBC_d``, ``RBC_d coverage``, ``RBC_u`` (percent) and the
-    binomial ``±95%`` of the coverage (empty when there is no such variant)."""
+    """RBC with the class-less rows in training, against dropping them, from ``run(...)
+    ["unlabelled"]`` (``runs``) on its ``variants``: index (data set, rows without class:
+    ``"dropped"`` / ``"in training"``); ``rows without class``, ``rows scored``, ``NBC_m``,
+    ``RBC_d``, ``RBC_d coverage``, ``RBC_u`` (percent) and the binomial ``±95%`` of the
+    coverage (empty when there is no such variant)."""
     if not runs:
         return pd.DataFrame()
     parts = []
@@ -581,11 +531,11 @@ def _unlabelled_table(runs, variants):
 
 
 def _bins_table(runs, exclude=()):
-    """Sensitivity to the number of equal-frequency bins (the paper does not say), from
-    ``run(...)["bins"]`` (bin count -> folds), leaving ``exclude`` out as
-    :func:`_compare_table1` does: index ``bins``; for each quantity the mean ``|ours -
-    paper|`` (percentage points) over the compared data sets, ``within noise`` (total
-    count over the five quantities), ``cells compared`` and ``largest coverage gap``."""
+    """Sensitivity to the number of equal-frequency bins (the paper does not say), from ``run(
+    ...)["bins"]`` (bin count -> folds), ``exclude`` left out as in :func:`_compare_table1`:
+    index ``bins``; for each quantity the mean ``|ours - paper|`` (points) over the compared
+    data sets, ``within noise`` (total count over the five quantities), ``cells compared`` and
+    ``largest coverage gap``."""
     rows = []
     for b, folds in runs.items():
         c = _compare_table1(_table1(_pooled_summary(folds)), exclude=exclude)
@@ -609,11 +559,11 @@ _OTHER_DATA = "our data are not the paper's"
 
 
 def _gain_by_classes(t1, data, exclude=()):
-    """RBC_u's accuracy gain over NBC_m (points) in :func:`_table1`, binary and multi-class
-    data sets (classes observed: ``"5 (2 seen)"`` -> 2 in :func:`_data_table`) apart, ``exclude`` left out as in
-    :func:`_compare_table1`: index ``binary``/``multi-class``; ``data sets``, ``mean gain
-    ours``, ``mean gain paper`` (the paper's rows for the same data sets), ``within 1 point
-    ours`` and ``names``."""
+    """RBC_u's accuracy gain over NBC_m (points) in :func:`_table1`, binary and multi-class data
+    sets (classes observed: ``"5 (2 seen)"`` -> 2 in :func:`_data_table`) apart, ``exclude``
+    left out as in :func:`_compare_table1`: index ``binary``/``multi-class``; ``data sets``,
+    ``mean gain ours``, ``mean gain paper`` (the paper's rows for the same data sets), ``within
+    1 point ours`` and ``names``."""
     t = t1[~t1.index.isin(list(exclude)) & t1["NBC_m"].notna()]
     k, rows = data["classes"].astype(str).map(lambda v: int(v.split("(")[1].split()[0]) if "(" in v
                                               else int(v)).reindex(t.index), {}
@@ -645,8 +595,8 @@ def _table2_se(row, paper):
         p = (min(max(float(r), 0.0), 1.0) * n_u + 1) / (n_u + 2)
         return float(np.sqrt(p * (1 - p) / max(n_u, 1.0))) if np.isfinite(r) and np.isfinite(
             n_u) else np.nan
-    return {"max Ci/Cw": se(res[max(res, key=lambda k: res[k] if np.isfinite(res[k]) else -np.inf)]),
-            "RBC_u residual": se(res["RBC_u residual"]), "n_u": n_u}
+    top = max(res, key=lambda k: res[k] if np.isfinite(res[k]) else -np.inf)
+    return {"max Ci/Cw": se(res[top]), "RBC_u residual": se(res["RBC_u residual"]), "n_u": n_u}
 
 
 def tables(results):
@@ -844,8 +794,7 @@ _SE_MC_OFF = "SE: binomial (one CV replicate: no Monte-Carlo SE)"
 
 @dataclasses.dataclass(frozen=True)
 class _Reading(Reading):
-    """A :class:`Reading` that may make its row "not comparable" at run time (a data set left
-    out of the comparison, a published number that cannot be resolved)."""
+    """A :class:`Reading` that may make its row "not comparable" at run time."""
 
     verdict: str = ""
 
@@ -965,8 +914,8 @@ def _text1_reading(pn, what):
     a, b, _ = _TEXT_T1[what]
 
     def read(t):
-        c, _, _, mc, _ = _compared(t)
-        p1 = datasets.published(_PUB1_CSV).set_index("dataset").loc[pn]
+        (c, _, _, mc, _), p1 = _compared(t), datasets.published(_PUB1_CSV).set_index(
+            "dataset").loc[pn]
         (pa, sa), *pb = ((float(p1[_Q[x][0]]), float(p1[_Q[x][1]])) for x in [a, *b])
         pb = max(pb, default=(0.0, 0.0))
         published, rounding = pa - pb[0], 0.01 if b else 0.005
@@ -975,13 +924,11 @@ def _text1_reading(pn, what):
         if (r := _first_row(c, pn)[1]) is not None:
             lab, cb = r.name, max(b, key=lambda x: float(r[x])) if b else None
             ours = float(r[a]) - (float(r[cb]) if cb else 0.0)
-            mc_o = float(mc.loc[lab, f"{a} - {cb}"]) if cb else np.nan  # paired
-            if b and np.isfinite(mc_o):
+            if cb and np.isfinite(mc_o := float(mc.loc[lab, f"{a} - {cb}"])):  # paired
                 se_o, se_p, how = mc_o, mc_o, _SE_MC
             else:
-                se_o = float(np.hypot(float(r[f"{a} ±95%"]),
-                                      float(r[f"{cb} ±95%"]) if cb else 0.0)) / _Z95
-                how = _SE_MC_OFF if b else _SE_BIN
+                se_o, how = float(np.hypot(float(r[f"{a} ±95%"]), float(r[f"{cb} ±95%"]) if cb
+                                           else 0.0)) / _Z95, _SE_MC_OFF if b else _SE_BIN
             note = f"ours: {lab}; {how}"
             why = (f". Our NBC_m is already {float(r['NBC_m']):.1f}% (paper "
                    f"{float(p1['NBCm_acc']):.2f}%): no MAR gap for RBC_u to close"
@@ -1005,10 +952,8 @@ _FOLLOWS = ". Follows from Table 1, where ours differ"
 def _text2_reading(pn, what):
     """Reader of a single Table 2 number of Section 5.2 (a cost ratio or a residual)."""
     def read(t):
-        _, u, _, _, _ = _compared(t)
-        t2, ex = t["table2"], list(t["excluded"].index)
-        pr = datasets.published(_PUB2_CSV).set_index("dataset").loc[pn]
-        sp = _table2_se(pr, paper=True)
+        u, t2, ex = _compared(t)[1], t["table2"], list(t["excluded"].index)
+        sp = _table2_se(pr := datasets.published(_PUB2_CSV).set_index("dataset").loc[pn], True)
         published = float(pr[_PUB2_RES.get(what, "max_cost_ratio_Ci_over_Cw")])
         (lab, r), (out, _) = _first_row(u, pn), _first_row(t2[t2.index.isin(ex)], pn)
         se_o, why, verdict = sp[what], "", ""
@@ -1030,8 +975,7 @@ def _text2_reading(pn, what):
 
 def _cost_mean_reading(t):
     """Reader of the mean of Table 2's sixth column over the data sets compared."""
-    _, u, _, _, _ = _compared(t)
-    p2 = datasets.published(_PUB2_CSV).set_index("dataset")
+    u, p2 = _compared(t)[1], datasets.published(_PUB2_CSV).set_index("dataset")
     if not (n := int((ok := u["max Ci/Cw"].notna() & u["max Ci/Cw paper"].notna()).sum())):
         return None
     se_o, se_p = (np.sqrt(np.sum(np.square([_table2_se(
@@ -1085,12 +1029,11 @@ HEADLINE = Headlines(paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes",
                 Published(_PUB2_CSV, {"dataset": pn}, "max_cost_ratio_Ci_over_Cw"
                           if what == "max Ci/Cw" else "RBCu_residual_acc"),
                 _text2_reading(pn, what), unit="ratio" if what == "max Ci/Cw" else "fraction")
-      for pn, what in (("BCancer", "max Ci/Cw"), ("Credit", "max Ci/Cw"),
-                       ("Audiology", "max Ci/Cw"), ("LCancer", "max Ci/Cw"),
-                       ("Annealing", "max Ci/Cw"), ("Annealing", "RBC_u residual"),
-                       ("Mushrooms", "RBC_u residual"))),
+      for pn, what in [(p, "max Ci/Cw") for p in ("BCancer", "Credit", "Audiology", "LCancer",
+                       "Annealing")] + [(p, "RBC_u residual") for p in ("Annealing", "Mushrooms")]),
     Headline(f"Table 2: mean {_COST}", Published(_PUB2_CSV, column="max_cost_ratio_Ci_over_Cw",
-                                                 reduce="mean"), _cost_mean_reading, unit="ratio"),
+                                                 reduce="mean"), _cost_mean_reading,
+             unit="ratio"),
     *(Headline(f"{lab}: accuracy of NBC_m (left out of the comparison)",
                Published(_PUB1_CSV, {"dataset": pn}, "NBCm_acc"), _left_out_reading(lab),
                unit="%", not_comparable=f"left out: {_EXCLUDED_WHY[lab]}")
@@ -1178,10 +1121,10 @@ def rbc_accuracy_coverage_figure(t1):
                               "RBC_d paper", "paper's name"])
     fig, axes = plt.subplots(2, 1, figsize=(TEXT_WIDTH, 9.0), constrained_layout=True)
     ok, zoom = rows["RBC_d"].notna(), (80.0, 80.0)
-    for ax in axes:
-        for _, r in rows.iterrows():
-            (xo, yo), (xp, yp) = r[["RBC_d coverage", "RBC_d"]], r[["RBC_d coverage paper",
-                                                                   "RBC_d paper"]]
+    for ax, title in zip(axes, ("all data sets", "enlarged: the dashed box above")):
+        ax.set_title(title, fontsize=10)
+        for xo, yo, xp, yp in rows[["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
+                                    "RBC_d paper"]].to_numpy(dtype=float):
             if np.isfinite(yo):  # a patch of the axes, hence clipped to them
                 ax.add_patch(FancyArrowPatch((xp, yp), (xo, yo), arrowstyle="->", lw=0.8,
                                              mutation_scale=9, color="0.6", shrinkA=3, shrinkB=3))
@@ -1201,9 +1144,7 @@ def rbc_accuracy_coverage_figure(t1):
     axes[0].set_xlim(-3, 103)
     axes[0].add_patch(plt.Rectangle(zoom, 101 - zoom[0], 101 - zoom[1], fill=False,
                                     ls="--", lw=0.8, color="0.4"))
-    axes[0].set_title("all data sets", fontsize=10)
     axes[1].set(xlim=(zoom[0], 101), ylim=(zoom[1], 101))
-    axes[1].set_title("enlarged: the dashed box above", fontsize=10)
     axes[0].legend(frameon=False, fontsize=9, loc="lower center")  # an empty region in Table 1
     published = rows[["RBC_d coverage paper", "RBC_d paper"]].to_numpy(dtype=float)
     inside = ok & (rows["RBC_d coverage"] >= zoom[0]) & (rows["RBC_d"] >= zoom[1])
@@ -1236,8 +1177,9 @@ def robust_ours_vs_paper_figure(t1):
     rows = _check_table1(t1, ["NBC_m", "paper's name"] + [
         f"{q}{s}" for q in _QUANTITIES for s in ("", " ±95%", " paper", " ± paper")])
     fig, axes = plt.subplots(3, 2, figsize=(TEXT_WIDTH, 3.3 * 3), constrained_layout=True)
-    for ax, q in zip(axes.flat, _QUANTITIES):
-        r = rows[rows[q].notna() & rows[f"{q} paper"].notna()]
+    drawn = [(ax, q, rows[rows[q].notna() & rows[f"{q} paper"].notna()])
+             for ax, q in zip(axes.flat, _QUANTITIES)]
+    for ax, q, r in drawn:
         lo = max(0.0, 10 * np.floor(min(r[q].min(), r[f"{q} paper"].min()) / 10) - 5)
         ax.plot([lo, 100], [lo, 100], color="0.5", lw=0.8, ls="--", label="ours = paper")
         ax.errorbar(r[f"{q} paper"], r[q], yerr=r[f"{q} ±95%"],
@@ -1245,14 +1187,12 @@ def robust_ours_vs_paper_figure(t1):
                     ecolor="tab:blue", elinewidth=0.6, alpha=0.85, label="data set")
         ax.set(xlim=(lo, 101), ylim=(lo, 101), aspect="equal")
         what = "coverage" if "coverage" in q else "accuracy"
-        name = q.replace(" coverage", "").replace("_", "$_") + "$" if "_" in q else q
-        ax.set_title(f"{name} {what}", fontsize=10)
+        ax.set_title(f"{q.replace(' coverage', '').replace('_', '$_')}$ {what}", fontsize=10)
         ax.set(xlabel=f"published {what} (%)", ylabel=f"our {what} (%)")
         ax.grid(True, lw=0.3, color="0.85")
     axes.flat[-1].set_visible(False)
     axes.flat[0].legend(frameon=False, fontsize=9, loc="upper left")
-    for ax, q in zip(axes.flat, _QUANTITIES):
-        r = rows[rows[q].notna() & rows[f"{q} paper"].notna()]
+    for ax, q, r in drawn:
         far = (r[q] - r[f"{q} paper"]).abs() > 8.0
         _place_labels(ax, r.loc[far, [f"{q} paper", q]].to_numpy(dtype=float),
                       [_short_label(n, rr["paper's name"]) for n, rr in r[far].iterrows()],
