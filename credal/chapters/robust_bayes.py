@@ -1,14 +1,14 @@
 """Chapter ``robust-bayes``: Ramoni & Sebastiani's robust Bayes classifier on incomplete data.
 
-Reproduces Tables 1 and 2 of Ramoni & Sebastiani (2001), "Robust Bayes classifiers":
-repeated stratified cross-validation of NBC_m, NBC_*, RBC_d and RBC_u on incomplete UCI
-data sets (numeric attributes cut into equal-frequency bins, global prior precision 1),
-every classifier evaluated by :func:`credal.experiments.cross_validate`.  The chapter's
-interface: :func:`classifiers` (from :mod:`credal.robust`), :func:`run` (data variants,
-folds with unlabelled rows, the engine calls of the main run and of the unlabelled-rows
-and bin-count studies), :func:`tables` (pooled Table 1, Table 2 with the paper's cost
-measures, comparisons, the two studies), :func:`numbers` (what the text quotes),
-:data:`HEADLINE` (the reproduction report's rows) and the two figures.
+Reproduces Tables 1 and 2 of Ramoni & Sebastiani (2001), "Robust Bayes classifiers": repeated
+stratified cross-validation of NBC_m, NBC_*, RBC_d and RBC_u on incomplete UCI data sets
+(numeric attributes cut into equal-frequency bins, global prior precision 1), every classifier
+evaluated by :func:`credal.experiments.cross_validate`.  The chapter's interface:
+:func:`classifiers` (from :mod:`credal.robust`), :func:`run` (data variants, folds with
+unlabelled rows, the engine calls of the main run and of the unlabelled-rows and bin-count
+studies), :func:`tables` (pooled Table 1, Table 2 with the paper's cost measures,
+comparisons, the two studies), :func:`numbers` (what the text quotes), :data:`HEADLINE` (the
+reproduction report's rows) and the two figures.
 """
 
 from __future__ import annotations
@@ -28,108 +28,59 @@ from credal._validation import check_choice
 from credal.robust import NaiveBayesMissing, RobustBayes
 
 __all__ = ["classifiers", "run", "tables", "numbers", "HEADLINE", "CITATION",
-           "rbc_accuracy_coverage_figure", "robust_ours_vs_paper_figure",
-           "residual_accuracy", "max_cost_ratio"]
+           "rbc_accuracy_coverage_figure", "robust_ours_vs_paper_figure"]
 
 #: the paper, as its first page gives it
 CITATION = ('M. Ramoni and P. Sebastiani, "Robust Bayes classifiers", *Artificial Intelligence* '
             '125 (2001) 209-226.')
 
-#: Names of the chapter's classifiers in the engine's tables.  ``"RBC"`` is one
-#: :class:`credal.robust.RobustBayes`: its ``predict_set`` gives RBC_d (a singleton set = a
-#: classified case), its ``predict`` gives RBC_u.
-_CLASSIFIER_NAMES = ("NBC_m", "NBC_*", "RBC")
-
-
 # -- Decision rule (Section 4.3) -------------------------------------------------------
 def _fractions(name, value):
     arr = np.asarray(value, dtype=np.float64)
-    bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
-    if np.any(bad):
-        first = float(arr[bad].ravel()[0])
-        raise ValueError(f"{name} must hold fractions in [0, 1]; got {first!r}")
+    if np.any(bad := ~np.isfinite(arr) | (arr < 0) | (arr > 1)):
+        raise ValueError(f"{name} must hold fractions in [0, 1]; got "
+                         f"{float(arr[bad].ravel()[0])!r}")
     return arr
 
 
-def residual_accuracy(accuracy, dominance_accuracy, coverage):
-    """Residual accuracy: ``(theta_a - theta_d gamma_d) / (1 - gamma_d)`` (Eq. 14).
-
-    The accuracy that a classifier classifying every case must reach on the cases
-    left unclassified by RBC_d to explain its overall accuracy, assuming it is
-    right wherever RBC_d is.  For RBC_u this assumption holds (both choose the
-    same class on the determinate cases), so the value is RBC_u's accuracy on the
-    unclassified cases; for other classifiers it is the quantity that enters the
-    cost comparison of Theorem 4 and can be negative (the paper prints such
-    values as 0).
-
-    Parameters
-    ----------
-    accuracy : float or array
-        ``theta_a``: overall accuracy of the classifier (fraction).
-    dominance_accuracy : float or array
-        ``theta_d``: accuracy of RBC_d on the cases it classifies.
-    coverage : float or array
-        ``gamma_d``: fraction of cases RBC_d classifies.
-
-    Returns
-    -------
-    float or ndarray
-        NaN where ``coverage == 1`` (no unclassified case: undefined).
-
-    Examples
-    --------
-    Adult, paper's Table 1 -> Table 2 (RBC_u: 0.6457):
-
-    >>> round(float(residual_accuracy(0.8250, 0.8651, 0.8172)), 4)
-    0.6457
+def _residual_accuracy(accuracy, dominance_accuracy, coverage):
+    """Residual accuracy ``(theta_a - theta_d gamma_d) / (1 - gamma_d)`` (Eq. 14), fractions
+    (floats or arrays): ``accuracy`` theta_a of a classifier that classifies every case,
+    ``dominance_accuracy`` theta_d of RBC_d on the cases it classifies, ``coverage`` gamma_d
+    their share.  The accuracy the classifier must reach on the cases RBC_d leaves unclassified
+    to explain its overall accuracy, assuming it is right wherever RBC_d is.  For RBC_u this
+    holds (both choose the same class on the determinate cases), so the value is RBC_u's
+    accuracy on the unclassified cases; for others it enters the cost comparison of Theorem 4
+    and can be negative (the paper prints such values as 0).  NaN where ``coverage == 1`` (no
+    unclassified case).  Adult, paper's Table 1 -> Table 2: (0.8250, 0.8651, 0.8172) -> 0.6457.
     """
-    a = _fractions("accuracy", accuracy)
-    d = _fractions("dominance_accuracy", dominance_accuracy)
-    g = _fractions("coverage", coverage)
+    a, d, g = (_fractions(k, v) for k, v in (("accuracy", accuracy), ("dominance_accuracy",
+                                              dominance_accuracy), ("coverage", coverage)))
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(g < 1, (a - d * g) / np.where(g < 1, 1 - g, 1.0), np.nan)
     return out[()] if out.ndim == 0 else out
 
 
-def max_cost_ratio(residual_accuracies, axis=-1):
-    """Largest ``C_i / C_w`` for which RBC_d has the minimum expected cost.
-
-    ``1 - max_a theta_a^l`` over the competitors' residual accuracies (Theorem 4
-    applied to each competitor), where ``C_i`` is the cost of leaving a case
-    unclassified and ``C_w`` the cost of a wrong classification.
-
-    Parameters
-    ----------
-    residual_accuracies : array-like
-        Residual accuracies of the competitors (e.g. NBC_m, NBC_*, RBC_u), along
-        ``axis``.
-    axis : int, default=-1
-
-    Returns
-    -------
-    float or ndarray
-
-    Examples
-    --------
-    Adult, paper's Table 2 (0.3543):
-
-    >>> round(float(max_cost_ratio([0.6040, 0.5757, 0.6457])), 4)
-    0.3543
-    """
+def _max_cost_ratio(residual_accuracies):
+    """Largest ``C_i / C_w`` (``C_i`` the cost of leaving a case unclassified, ``C_w`` that of
+    a wrong classification) for which RBC_d has the minimum expected cost: ``1 - max_a
+    theta_a^l`` over the competitors' residual accuracies (e.g. NBC_m, NBC_*, RBC_u) along the
+    last axis (Theorem 4 applied to each competitor).  Adult, paper's Table 2: (0.6040, 0.5757,
+    0.6457) -> 0.3543."""
     r = np.asarray(residual_accuracies, dtype=np.float64)
     if r.size == 0:
         raise ValueError("residual_accuracies is empty")
     if np.any(np.isnan(r)):
         raise ValueError("residual_accuracies contains NaN (RBC_d left no case unclassified?)")
-    out = 1.0 - np.max(r, axis=axis)
-    return out[()] if np.ndim(out) == 0 else out
+    return (1.0 - np.max(r, axis=-1))[()]
 
 
 def classifiers(alpha=1.0):
-    """The three classifiers of the chapter (global prior precision ``alpha``), keyed by
-    their names in the engine's tables: ``NBC_m`` and ``NBC_*``
-    (:class:`credal.robust.NaiveBayesMissing` ignoring missing entries / counting them as
-    a value) and ``RBC`` (:class:`credal.robust.RobustBayes`: both RBC_d and RBC_u)."""
+    """The three classifiers of the chapter (global prior precision ``alpha``), keyed by their
+    names in the engine's tables: ``NBC_m`` and ``NBC_*`` (:class:`credal.robust.NaiveBayesMissing`
+    ignoring missing entries / counting them as a value) and ``RBC`` (one
+    :class:`credal.robust.RobustBayes`: its ``predict_set`` gives RBC_d, a singleton set being
+    a classified case, its ``predict`` RBC_u)."""
     return {"NBC_m": NaiveBayesMissing(strategy="ignore", alpha=alpha),
             "NBC_*": NaiveBayesMissing(strategy="category", alpha=alpha),
             "RBC": RobustBayes(alpha=alpha)}
@@ -142,20 +93,20 @@ _FOLD_SEP = "::"
 # Why our row counts differ from the paper's Table 2 (data set -> short note).  Rows
 # without class get a note written by _data_table.
 _ROW_NOTES = {
-    "anneal_orig": "the file holds the 798 training and 100 test rows; the 798 "
-                   "training rows are used, as in the paper",
-    "audiology": "Weka's file joins the 200 training and 26 test cases in an "
-                 "undocumented order; all 226 are used",
-    "sick": "Weka's file joins the 2800 training and 972 test cases in an "
-            "undocumented order; all 3772 are used",
+    "anneal_orig": "the file holds the 798 training and 100 test rows; the 798 training rows "
+                   "are used, as in the paper",
+    "audiology": "Weka's file joins the 200 training and 26 test cases in an undocumented "
+                 "order; all 226 are used",
+    "sick": "Weka's file joins the 2800 training and 972 test cases in an undocumented order; "
+            "all 3772 are used",
     "credit_a": "the file (and UCI) has 690 rows; the paper reports 598",
     "cylinder_bands": "the file (and UCI) has 540 rows; the paper reports 512",
-    "echocardiogram": "class alive_at_1, missing in 58 of 132 rows; still_alive is "
-                      "observed in exactly 131 rows, the paper's size",
-    "heart_c": "Weka's copy keeps 2 of the 5 diagnosis labels (presence of disease "
-               "collapsed into one)",
-    "echocardiogram:still_alive": "class still_alive (observed in 131 rows, the "
-                                  "paper's size); alive_at_1 becomes a feature",
+    "echocardiogram": "class alive_at_1, missing in 58 of 132 rows; still_alive is observed "
+                      "in exactly 131 rows, the paper's size",
+    "heart_c": "Weka's copy keeps 2 of the 5 diagnosis labels (presence of disease collapsed "
+               "into one)",
+    "echocardiogram:still_alive": "class still_alive (observed in 131 rows, the paper's "
+                                  "size); alive_at_1 becomes a feature",
 }
 
 
@@ -167,16 +118,8 @@ def _paper_info(name):
 
 def _parse_variant(variant):
     """Split a data set variant ``"name"`` or ``"name:class_column"`` (a catalogue name,
-    optionally followed by ``:`` and the name of a feature to use as the class instead of
-    the catalogue's class) into ``(name, target)``, ``target`` None without a column.
-
-    Examples
-    --------
-    >>> _parse_variant("echocardiogram:still_alive")
-    ('echocardiogram', 'still_alive')
-    >>> _parse_variant("vote")
-    ('vote', None)
-    """
+    optionally with a feature to use as the class instead of the catalogue's class) into
+    ``(name, target)``, ``target`` None without a column: ``"vote"`` -> ``("vote", None)``."""
     if not isinstance(variant, str) or not variant or variant.count(":") > 1:
         raise ValueError(f"a data set variant is 'name' or 'name:class_column'; got {variant!r}")
     name, _, target = variant.partition(":")
@@ -192,68 +135,49 @@ def _variant_label(variant):
 def _paper_data(variant, *, paper_rows=True):
     """Load a data set the way the chapter uses it: ``(label, X, y)``, ``label`` from
     :func:`_variant_label`, ``X`` a DataFrame (categoricals and floats), ``y`` a categorical
-    Series, NaN where the class is missing.
-
-    ``variant`` is a catalogue name, or ``"name:column"`` to use feature ``column`` as the
-    class (the catalogue's class then becomes a nominal feature, appended last).  With
-    ``paper_rows``, when the data set ships a fixed train/test split and the paper's size
-    is that of the training part (anneal_orig: 798 of 898 rows), only the training rows
-    are kept, as the paper did.
-    """
+    Series, NaN where the class is missing.  With ``"name:column"`` the catalogue's class
+    becomes a nominal feature, appended last.  With ``paper_rows``, when the data set ships
+    a train/test split and the paper's size is the training part's (anneal_orig: 798 of
+    898 rows), only the training rows are kept, as the paper did."""
     name, target = _parse_variant(variant)
-    ds = datasets.load(name)
-    X, y = ds.X, ds.y
-    if paper_rows and ds.split is not None:
-        keep = (ds.split == "train").to_numpy()
-        if _paper_info(name)[1] == int(keep.sum()):
-            X, y = X.loc[keep], y.loc[keep]
+    X, y, split = (ds := datasets.load(name)).X, ds.y, ds.split
+    if paper_rows and split is not None and _paper_info(name)[1] == int(
+            (keep := (split == "train").to_numpy()).sum()):
+        X, y = X.loc[keep], y.loc[keep]
     if target is not None:
         if target not in X.columns:
             raise KeyError(f"{name} has no feature {target!r}; features: {list(X.columns)}")
-        col = X[target]
-        if not isinstance(col.dtype, pd.CategoricalDtype):
+        if not isinstance((col := X[target]).dtype, pd.CategoricalDtype):
             raise ValueError(f"{name}.{target} is numeric; a class must be nominal")
-        old = y.rename(y.name if y.name not in X.columns else f"{y.name}_class")
-        X = pd.concat([X.drop(columns=target), old], axis=1)
-        y = col.rename(target)
+        X, y = pd.concat([X.drop(columns=target), y.rename(
+            y.name if y.name not in X.columns else f"{y.name}_class")], axis=1), col.rename(target)
     return _variant_label(variant), X.reset_index(drop=True), y.reset_index(drop=True)
 
 
 def _cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="drop"):
-    """Data items for :func:`credal.experiments.cross_validate`.
+    """Data items for :func:`credal.experiments.cross_validate` from ``(label, X, y)`` tuples.
 
-    A data set whose class is observed everywhere is passed on as is (the engine
-    draws its repeated stratified folds).  Rows whose class is missing cannot be
-    scored, since every metric needs the true class of a test row, but RBC can
-    learn from them.  With ``unlabelled="drop"`` they are removed.  With
-    ``unlabelled="train"`` such a data set is turned into
-    one item per (repeat, fold) with an explicit train/test split: the folds are
-    those :func:`credal.experiments.fold_splits` draws on the labelled rows, and
-    every unlabelled row is added to every training part.  NBC_m and NBC_* drop
-    those rows in ``fit``; RBC widens its class intervals with them.
-
-    ``items``: ``(label, X, y)`` tuples (e.g. from :func:`_paper_data`); ``n_splits``,
-    ``n_repeats``, ``random_state``: the cross-validation (as in the engine);
-    ``unlabelled="drop"`` is the paper's protocol (it states that its data sets report the
-    class of every case).  Returns ``(label, X, y)`` and ``(label::repeat:fold, X, y,
-    split)`` items: call the engine with ``use_predefined_split=True,
-    drop_missing_y=False`` and map the names back with :func:`_collect_folds`.
-    """
+    A data set whose class is observed everywhere is passed on as is (the engine draws its
+    folds).  Rows without class cannot be scored (every metric needs the true class), but RBC
+    can learn from them: ``unlabelled="drop"`` (the paper's protocol) removes them; ``"train"``
+    makes one ``(label::repeat:fold, X, y, split)`` item per fold of
+    :func:`credal.experiments.fold_splits` on the labelled rows, every unlabelled row in every
+    training part (NBC_m and NBC_* drop them in ``fit``; RBC widens its class intervals).  Call
+    the engine with ``use_predefined_split=True, drop_missing_y=False``; :func:`_collect_folds`
+    maps the names back."""
     check_choice("unlabelled", unlabelled, ("train", "drop"))
     out = []
     for label, X, y in items:
         if _FOLD_SEP in label:
             raise ValueError(f"data set label {label!r} may not contain {_FOLD_SEP!r}")
-        miss = y.isna().to_numpy()
-        if not miss.any():
+        if not (miss := y.isna().to_numpy()).any():
             out.append((label, X, y))
         elif unlabelled == "drop" or miss.all():
-            out.append((label, X.loc[~miss].reset_index(drop=True),
-                        y.loc[~miss].reset_index(drop=True)))
+            out.append((label, *(v.loc[~miss].reset_index(drop=True) for v in (X, y))))
         else:
             labelled = np.flatnonzero(~miss)
-            for rep, fold, tr, te in fold_splits(y.iloc[labelled], n_splits=n_splits,
-                                                 n_repeats=n_repeats, random_state=random_state):
+            for rep, fold, _, te in fold_splits(y.iloc[labelled], n_splits=n_splits,
+                                                n_repeats=n_repeats, random_state=random_state):
                 split = np.full(len(y), "train", dtype=object)
                 split[labelled[te]] = "test"
                 out.append((f"{label}{_FOLD_SEP}{rep}:{fold}", X, y, split))
@@ -261,46 +185,31 @@ def _cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="dro
 
 
 def _collect_folds(folds):
-    """Map explicit-split item names back to (data set, repeat, fold): the rows of
-    ``folds`` (``CVResult.folds`` of an engine run on :func:`_cv_items` output), ``dataset``
-    without the suffix and ``repeat``/``fold`` set from it, sorted by data set, classifier,
-    repeat and fold."""
-    f = folds.copy()
-    name = f["dataset"].astype(str)
-    has = name.str.contains(_FOLD_SEP, regex=False)
-    if has.any():
+    """``folds`` (of an engine run on :func:`_cv_items` items) with the explicit-split names
+    mapped back to (data set, repeat, fold), sorted by data set, classifier, repeat, fold."""
+    f, name = folds.copy(), folds["dataset"].astype(str)
+    if (has := name.str.contains(_FOLD_SEP, regex=False)).any():
         parts = name[has].str.rsplit(_FOLD_SEP, n=1, expand=True)
         rf = parts[1].str.split(":", expand=True).astype(int)
         f.loc[has, "dataset"] = parts[0]
-        f.loc[has, "repeat"] = rf[0].to_numpy()
-        f.loc[has, "fold"] = rf[1].to_numpy()
-    return f.astype({"repeat": int, "fold": int}).sort_values(["dataset", "classifier", "repeat", "fold"],
-                         kind="stable").reset_index(drop=True)
+        f.loc[has, "repeat"], f.loc[has, "fold"] = rf[0].to_numpy(), rf[1].to_numpy()
+    return f.astype({"repeat": int, "fold": int}).sort_values(
+        ["dataset", "classifier", "repeat", "fold"], kind="stable").reset_index(drop=True)
 
 
-def _cross_validate(variants, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5,
-                   random_state=0, paper_rows=True, unlabelled="drop", n_jobs=1,
-                   cache_dir=None, progress=False):
+def _cross_validate(variants, *, n_bins, alpha, n_splits, n_repeats, random_state, paper_rows,
+                    unlabelled, n_jobs, cache_dir, progress):
     """Cross-validate NBC_m, NBC_* and RBC on the data sets, as in the paper: one engine
-    call (parameters as for :func:`run`, ``unlabelled`` as for :func:`_cv_items`).
-
-    Returns
-    -------
-    DataFrame
-        The engine's fold table (:func:`_collect_folds`): one row per data set,
-        classifier, repeat and fold, with ``n_test``, ``determinacy``,
-        ``single_accuracy``, ``precise_accuracy``, ``precise_on_indeterminate``...
-    """
-    items = [_paper_data(v, paper_rows=paper_rows) for v in variants]
-    prep = make_preprocessor(impute=False, discretize="equal-frequency", n_bins=n_bins,
-                             drop_single=False)
-    res = cross_validate(classifiers(alpha), _cv_items(
-        items, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
-        unlabelled=unlabelled), n_splits=n_splits, n_repeats=n_repeats,
-        random_state=random_state, preprocessing=prep, use_predefined_split=True,
-        drop_missing_y=False, n_jobs=n_jobs, cache_dir=cache_dir, progress=progress,
-        keep_predictions=False)
-    return _collect_folds(res.folds)
+    call (parameters as for :func:`run`), its fold table as :func:`_collect_folds` gives it."""
+    items = _cv_items([_paper_data(v, paper_rows=paper_rows) for v in variants],
+                      n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
+                      unlabelled=unlabelled)
+    return _collect_folds(cross_validate(
+        classifiers(alpha), items, n_splits=n_splits, n_repeats=n_repeats,
+        random_state=random_state, preprocessing=make_preprocessor(
+            impute=False, discretize="equal-frequency", n_bins=n_bins, drop_single=False),
+        use_predefined_split=True, drop_missing_y=False, n_jobs=n_jobs, cache_dir=cache_dir,
+        progress=progress, keep_predictions=False).folds)
 
 
 def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_state=0,
@@ -308,17 +217,16 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
         exclude=(), n_jobs=1, cache_dir=None, progress=False):
     """The chapter's experiments: the main run, the unlabelled-rows and bin-count studies.
 
-    Each is a call of :func:`credal.experiments.cross_validate` on :func:`classifiers`
-    (numeric attributes cut into ``n_bins`` equal-frequency bins fitted on each training
-    fold, :func:`credal.preprocessing.make_preprocessor` with ``impute=False,
-    drop_single=False``; missing values stay missing).
+    Each is a call of :func:`credal.experiments.cross_validate` on :func:`classifiers` (numeric
+    attributes cut into ``n_bins`` equal-frequency bins fitted on each training fold,
+    :func:`credal.preprocessing.make_preprocessor` with ``impute=False, drop_single=False``;
+    missing values stay missing).
 
     Parameters
     ----------
     variants : list of str, optional
-        Data set variants: catalogue names, or ``"name:column"`` to use feature ``column``
-        as the class.  Default: the paper's 19 public data sets and
-        ``"echocardiogram:still_alive"``.
+        Data set variants: catalogue names, or ``"name:column"`` to use feature ``column`` as
+        the class.  Default: the paper's 19 public data sets and ``"echocardiogram:still_alive"``.
     n_bins : int
         Equal-frequency bins per numeric attribute.
     alpha : float
@@ -328,30 +236,29 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
     paper_rows : bool
         See :func:`_paper_data` (anneal_orig: the paper's 798 training rows).
     unlabelled : {"drop", "train"}
-        Rows without class: removed (the paper's protocol), or added to every training
-        part, never scored (:func:`_cv_items`).
+        Rows without class: removed (the paper's protocol), or added to every training part,
+        never scored (:func:`_cv_items`).
     unlabelled_variants : list of str
         Variants run both ways for the unlabelled-rows study (those whose class is never
         missing are skipped).
     bins : list of int
         Other bin counts for the bin-count study (``n_bins`` is always in it), each with
-        ``bins_repeats`` replicates (default ``n_repeats``; the main run is reused where
-        it is the same).
+        ``bins_repeats`` replicates (default ``n_repeats``; the main run is reused where it is
+        the same).
     exclude : list of str
-        Data set labels left out of the comparison with the paper (their data are not
-        the paper's); kept in the results for :func:`tables`.
+        Data set labels left out of the comparison with the paper (their data are not the
+        paper's); kept in the results for :func:`tables`.
     n_jobs, cache_dir, progress
         Passed to :func:`credal.experiments.cross_validate`.
 
     Returns
     -------
     dict
-        ``settings`` (the parameters), ``folds`` (the engine's fold table of the main run:
-        one row per data set, classifier, repeat and fold, with ``n_test``,
-        ``determinacy``, ``single_accuracy``, ``precise_accuracy``,
-        ``precise_on_indeterminate``...), ``unlabelled`` (``{"dropped": folds, "in
-        training": folds}``, empty when no variant lacks a class) and ``bins`` (bin count
-        -> folds).
+        ``settings`` (the parameters), ``folds`` (the engine's fold table of the main run: one
+        row per data set, classifier, repeat and fold, with ``n_test``, ``determinacy``,
+        ``single_accuracy``, ``precise_accuracy``, ``precise_on_indeterminate``...),
+        ``unlabelled`` (``{"dropped": folds, "in training": folds}``, empty when no variant
+        lacks a class) and ``bins`` (bin count -> folds).
     """
     if variants is None:
         variants = datasets.names("ramoni-sebastiani") + ["echocardiogram:still_alive"]
@@ -378,33 +285,18 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
 
 
 # -- Tables: Table 1 pooled over the folds, Table 2, comparisons, the two studies ------
-#: The five quantities of the paper's Table 1, in its column order.
-_QUANTITIES = ("NBC_m", "NBC_*", "RBC_d", "RBC_d coverage", "RBC_u")
-
 _PUB1_CSV, _PUB2_CSV = "ramoni_table1_accuracy_coverage", "ramoni_table2_residual"
-# Table 1 columns of data/published/ramoni_table1_accuracy_coverage.csv.
-_PUB1 = {"NBC_m": ("NBCm_acc", "NBCm_hw"), "NBC_*": ("NBCstar_acc", "NBCstar_hw"),
-         "RBC_d": ("RBCd_acc", "RBCd_acc_hw"), "RBC_d coverage": ("RBCd_cov", "RBCd_cov_hw"),
-         "RBC_u": ("RBCu_acc", "RBCu_hw")}
+#: The five quantities of the paper's Table 1, in its column order: their value and half-width
+#: columns in data/published/ramoni_table1_accuracy_coverage.csv, key in numbers(), name.
+_Q = {"NBC_m": ("NBCm_acc", "NBCm_hw", "nbcm", "accuracy of NBC_m"),
+      "NBC_*": ("NBCstar_acc", "NBCstar_hw", "nbcs", "accuracy of NBC_*"),
+      "RBC_d": ("RBCd_acc", "RBCd_acc_hw", "rbcd", "accuracy of RBC_d (cases it classifies)"),
+      "RBC_d coverage": ("RBCd_cov", "RBCd_cov_hw", "cov", "coverage of RBC_d"),
+      "RBC_u": ("RBCu_acc", "RBCu_hw", "rbcu", "accuracy of RBC_u")}
+_QUANTITIES = tuple(_Q)
 
 # Z quantile of a two-sided 95% normal interval.
 _Z95 = 1.959963984540054
-
-
-def _fold_counts(folds):
-    """Integer counts per fold: n, correct (NBCs), classified/correct (RBC)."""
-    f = folds
-    n = f["n_test"].to_numpy().astype(np.int64)
-    acc, det, single, indet = (np.nan_to_num(f[c].to_numpy(dtype=float)) for c in (
-        "precise_accuracy", "determinacy", "single_accuracy", "precise_on_indeterminate"))
-    classified = np.rint(det * n).astype(np.int64)
-    return pd.DataFrame({
-        **{c: f[c].to_numpy() for c in ("dataset", "classifier", "repeat")}, "n": n,
-        "correct": np.rint(acc * n).astype(np.int64),
-        "classified": classified,
-        "correct_classified": np.rint(single * classified).astype(np.int64),
-        "correct_unclassified": np.rint(indet * (n - classified)).astype(np.int64),
-    })
 
 
 # Differences whose Monte-Carlo SE over replicates is taken paired (same partitions),
@@ -414,7 +306,8 @@ _PAIRED = (("RBC_u", "NBC_m"), ("RBC_u", "NBC_*"), ("RBC_d", "NBC_m"), ("RBC_d",
 
 
 def _pooled(c):
-    """The five Table 1 fractions, and RBC_u on unclassified cases, from counts."""
+    """The five Table 1 fractions, RBC_u on unclassified cases and the paired differences,
+    from counts (of :func:`_pooled_summary`)."""
     def get(cls, col):
         s = c[c["classifier"] == cls]
         return float(s[col].sum()), float(s["n"].sum())
@@ -422,67 +315,49 @@ def _pooled(c):
     out = {q: k / n if n else np.nan for q, (k, n) in (
         (q, get(cls, "correct")) for q, cls in (("NBC_m", "NBC_m"), ("NBC_*", "NBC_*"),
                                                 ("RBC_u", "RBC")))}
-    k, n = get("RBC", "classified")
-    out["RBC_d coverage"] = k / n if n else np.nan
-    kc, _ = get("RBC", "correct_classified")
-    out["RBC_d"] = kc / k if k else np.nan
-    ku, _ = get("RBC", "correct_unclassified")
-    out["RBC_u on unclassified"] = ku / (n - k) if n - k else np.nan
-    for a, b in _PAIRED:
-        out[f"{a} - {b}"] = out[a] - out[b]
-    return out
+    (k, n), kc, ku = get("RBC", "classified"), *(get("RBC", f"correct_{w}classified")[0]
+                                                 for w in ("", "un"))
+    out.update({"RBC_d coverage": k / n if n else np.nan, "RBC_d": kc / k if k else np.nan,
+                "RBC_u on unclassified": ku / (n - k) if n - k else np.nan})
+    return {**out, **{f"{a} - {b}": out[a] - out[b] for a, b in _PAIRED}}
 
 
 def _pooled_summary(folds):
-    """Table 1 quantities per data set, pooled over all folds, with standard errors.
+    """Table 1 quantities per data set, pooled over all folds (of :func:`_cross_validate`), with
+    standard errors: a long DataFrame, one row per (dataset, quantity).
 
-    Accuracy is the share of correct predictions over all test predictions of all
-    replicates (each row is predicted once per replicate); RBC_d accuracy counts
-    the classified cases only and its coverage is the share of cases classified.
-
-    Two standard errors are given for every fraction ``p``:
-
-    * ``se``: binomial, ``sqrt(p (1 - p) / n)`` with ``n`` the number of scored rows
-      of the data set (the number of classified rows per replicate for RBC_d
-      accuracy): the normal approximation of a proportion estimated on the data
-      set's size, as the paper's reference (Kohavi, 1995) does.  The 95% interval
-      is ``p +- 1.96 se``;
-    * ``mc_se``: the Monte-Carlo standard error over replicates, ``sd / sqrt(R)`` of
-      the R replicate estimates (NaN for one replicate): how much the figure would
-      move with other random partitions.
-
-    ``folds``: the fold table of :func:`_cross_validate`.
-
-    Returns
-    -------
-    DataFrame
-        Long form, one row per (dataset, quantity) with ``estimate``, ``se``,
-        ``ci95`` (half-width), ``mc_se``, ``n`` (rows behind the fraction, per
-        replicate), ``n_scored`` (scored rows of the data set) and ``replicates``.
-        Quantities: :data:`_QUANTITIES`, ``"RBC_u on unclassified"`` (measured
-        directly: equals Eq. 14's residual accuracy of RBC_u) and paired differences
-        such as ``"RBC_u - NBC_m"`` (accuracy of one minus the other, per replicate on
-        the same partitions; only ``estimate`` and ``mc_se`` are filled: the
-        binomial SE of a paired difference is not the two SEs combined).
-    """
-    c = _fold_counts(folds)
-    rows = []
-    for d, cd in c.groupby("dataset", sort=True):
+    Accuracy is the share of correct predictions over all test predictions of all replicates
+    (each row is predicted once per replicate); RBC_d accuracy counts the classified cases only
+    and its coverage is the share of cases classified.  Columns: ``estimate``; ``se``, binomial
+    ``sqrt(p (1 - p) / n)`` with ``n`` the scored rows of the data set (classified rows per
+    replicate for RBC_d accuracy), the normal approximation the paper's reference (Kohavi,
+    1995) uses, and ``ci95 = 1.96 se``; ``mc_se``, the Monte-Carlo SE ``sd / sqrt(R)`` of the R
+    replicate estimates (NaN for one replicate: how much the figure would move with other
+    partitions); ``n`` (rows behind the fraction, per replicate), ``n_scored`` and
+    ``replicates``.  Quantities: :data:`_QUANTITIES`, ``"RBC_u on unclassified"`` (measured:
+    equals Eq. 14's residual accuracy of RBC_u) and paired differences such as ``"RBC_u -
+    NBC_m"`` (per replicate on the same partitions; only ``estimate`` and ``mc_se``: the
+    binomial SE of a paired difference is not the two SEs combined)."""
+    n = folds["n_test"].to_numpy().astype(np.int64)  # integer counts per fold
+    acc, det, single, indet = (np.nan_to_num(folds[c].to_numpy(dtype=float)) for c in (
+        "precise_accuracy", "determinacy", "single_accuracy", "precise_on_indeterminate"))
+    k, rows = np.rint(det * n).astype(np.int64), []
+    counts = pd.DataFrame({**{c: folds[c].to_numpy() for c in ("dataset", "classifier", "repeat")},
+                           "n": n, "correct": np.rint(acc * n).astype(np.int64), "classified": k,
+                           "correct_classified": np.rint(single * k).astype(np.int64),
+                           "correct_unclassified": np.rint(indet * (n - k)).astype(np.int64)})
+    for d, cd in counts.groupby("dataset", sort=True):
         reps = sorted(cd["repeat"].unique())
         n_pred = cd.loc[cd["classifier"] == "RBC", "n"].sum()
-        if n_pred == 0:
-            n_pred = cd.loc[cd["classifier"] == "NBC_m", "n"].sum()
-        n_scored = n_pred / len(reps)
-        total = _pooled(cd)
+        n_pred = n_pred if n_pred != 0 else cd.loc[cd["classifier"] == "NBC_m", "n"].sum()
+        n_scored, total = n_pred / len(reps), _pooled(cd)
         per_rep = pd.DataFrame([_pooled(cd[cd["repeat"] == r]) for r in reps])
         cov = total.get("RBC_d coverage", np.nan)
         for q, p in total.items():
-            paired = " - " in q  # paired differences: only their Monte-Carlo SE is meaningful
             n = n_scored * cov if q == "RBC_d" else (
                 n_scored * (1 - cov) if q == "RBC_u on unclassified" else n_scored)
-            se = np.sqrt(p * (1 - p) / n) if not paired and n > 0 and np.isfinite(p) else np.nan
-            mc = (per_rep[q].std(ddof=1) / np.sqrt(len(reps))
-                  if len(reps) > 1 else np.nan)
+            se = np.sqrt(p * (1 - p) / n) if " - " not in q and n > 0 and np.isfinite(p) else np.nan
+            mc = per_rep[q].std(ddof=1) / np.sqrt(len(reps)) if len(reps) > 1 else np.nan
             rows.append({"dataset": d, "quantity": q, "estimate": p, "se": se,
                          "ci95": _Z95 * se, "mc_se": mc, "n": n,
                          "n_scored": int(round(n_scored)), "replicates": len(reps)})
@@ -502,191 +377,120 @@ def _published_rows(table, labels):
 
 
 def _table1(summary):
-    """The paper's Table 1 (``data/published/ramoni_table1_accuracy_coverage.csv``) with
-    our values beside the published ones (percent).
-
-    ``summary``: :func:`_pooled_summary`'s output.
-
-    Returns
-    -------
-    DataFrame
-        One row per published data set (paper's order; a data set we run in two
-        variants appears twice, KDD99 with our columns empty, public data sets
-        left out of the run are omitted), index ``data set``
-        (ours, or ``"(not public)"``) with ``paper's name``; for each quantity
-        ``q`` of :data:`_QUANTITIES` the columns ``q``, ``q ±95%``, ``q paper`` and
-        ``q ± paper``.
-    """
-    est, ci = (summary.pivot(index="dataset", columns="quantity", values=v) * 100
-               for v in ("estimate", "ci95"))
-    rows = []
+    """The paper's Table 1 with ours (from :func:`_pooled_summary`) beside it, in percent: one
+    row per published data set in the paper's order (a data set run in two variants twice,
+    KDD99 with our columns empty, public data sets not run omitted), index ``data set`` (ours,
+    or ``"(not public)"``), ``paper's name`` and, for each ``q`` of :data:`_QUANTITIES`, ``q``,
+    ``q ±95%``, ``q paper`` and ``q ± paper``."""
+    (est, ci), rows = (summary.pivot(index="dataset", columns="quantity", values=v) * 100
+                       for v in ("estimate", "ci95")), []
     for d, p in _published_rows(_PUB1_CSV, est.index):
-        row = {"data set": d, "paper's name": p["dataset"]}
+        row, ran = {"data set": d, "paper's name": p["dataset"]}, d in est.index
         for q in _QUANTITIES:
-            row[q] = est.loc[d, q] if d in est.index else np.nan
-            row[f"{q} ±95%"] = ci.loc[d, q] if d in est.index else np.nan
-            row[f"{q} paper"], row[f"{q} ± paper"] = p[_PUB1[q][0]], p[_PUB1[q][1]]
+            row[q], row[f"{q} ±95%"] = (est.loc[d, q], ci.loc[d, q]) if ran else (np.nan, np.nan)
+            row[f"{q} paper"], row[f"{q} ± paper"] = p[_Q[q][0]], p[_Q[q][1]]
         rows.append(row)
     return pd.DataFrame(rows).set_index("data set")
 
 
 def _table2(summary):
-    """The paper's Table 2 (decision rule) with ours beside the published values.
-
-    Residual accuracies follow Eq. 14 (:func:`residual_accuracy`) from the pooled
-    Table 1 fractions; the cost ratio is :func:`max_cost_ratio` over NBC_m, NBC_*
-    and RBC_u.  Negative residuals are kept (the paper prints them as 0).
-
-    ``summary``: :func:`_pooled_summary`'s output.
-
-    Returns
-    -------
-    DataFrame
-        Index ``data set``; columns ``paper's name``, ``NBC_m residual``,
-        ``NBC_* residual``, ``RBC_u residual`` (fractions), ``max Ci/Cw``,
-        ``% unclassified``, ``size`` (rows scored), each followed by its ``paper``
-        column, and ``RBC_u on unclassified`` (measured, a check of Eq. 14).
-    """
+    """The paper's Table 2 (decision rule) with ours (from :func:`_pooled_summary`) beside it:
+    residual accuracies by Eq. 14 (:func:`_residual_accuracy`) from the pooled Table 1
+    fractions, negative ones kept (the paper prints them as 0); the cost ratio by
+    :func:`_max_cost_ratio` over NBC_m, NBC_* and RBC_u.  Index ``data set``; ``paper's name``,
+    ``NBC_m residual``, ``NBC_* residual``, ``RBC_u residual`` (fractions), ``max Ci/Cw``, ``%
+    unclassified``, ``size`` (rows scored), each followed by its ``paper`` column, and ``RBC_u
+    on unclassified`` (measured, a check of Eq. 14)."""
     est = summary.pivot(index="dataset", columns="quantity", values="estimate")
-    size = summary.groupby("dataset")["n_scored"].first()
+    size, rows = summary.groupby("dataset")["n_scored"].first(), []
     pcols = {**_PUB2_RES, "max Ci/Cw": "max_cost_ratio_Ci_over_Cw",
              "% unclassified": "pct_unclassified_RBCd", "size": "size"}
-    rows = []
     for d, p in _published_rows(_PUB2_CSV, est.index):
         row, ours = {"data set": d, "paper's name": p["dataset"]}, {}
         if d in est.index:  # Eq. 14 from the pooled fractions
             e = est.loc[d]
             g, th = e["RBC_d coverage"], e["RBC_d"]
-            for col in _PUB2_RES:
-                ours[col] = (float(residual_accuracy(e[col.split()[0]], th, g))
-                             if g < 1 and np.isfinite(th) else np.nan)
-            vals = [ours[col] for col in _PUB2_RES]
-            ours["max Ci/Cw"] = (float(max_cost_ratio(vals))
-                                 if not np.any(np.isnan(vals)) else np.nan)
-            ours.update({"% unclassified": 100 * (1 - g), "size": size.loc[d],
+            ours = {col: float(_residual_accuracy(e[col.split()[0]], th, g))
+                    if g < 1 and np.isfinite(th) else np.nan for col in _PUB2_RES}
+            vals = list(ours.values())
+            ours.update({"max Ci/Cw": float(_max_cost_ratio(vals)) if not np.any(np.isnan(vals))
+                         else np.nan, "% unclassified": 100 * (1 - g), "size": size.loc[d],
                          "RBC_u on unclassified": e["RBC_u on unclassified"]})
         for col, pc in pcols.items():
             row[col], row[f"{col} paper"] = ours.get(col, np.nan), p[pc]
-        row["RBC_u on unclassified"] = ours.get("RBC_u on unclassified", np.nan)
-        rows.append(row)
+        rows.append({**row, "RBC_u on unclassified": ours.get("RBC_u on unclassified", np.nan)})
     out = pd.DataFrame(rows).set_index("data set")
     out["size"] = out["size"].astype("Int64")
     return out
 
 
 def _compare_table1(t1, exclude=()):
-    """How far our Table 1 is from the published one, quantity by quantity.
-
-    A difference is *within noise* when ``|ours - paper| <= 1.96 sqrt(se_ours^2 +
-    se_paper^2)``, taking our binomial standard error and the paper's printed
-    half-width as its standard error (which is what it appears to be, see
-    :func:`_halfwidth_check`).
-
-    ``t1``: :func:`_table1`'s output; ``exclude``: data set labels (index of ``t1``) to
-    leave out, e.g. where our data differ from the paper's by construction.
-
-    Returns
-    -------
-    DataFrame
-        Index: quantity; columns ``data sets`` (compared), ``mean difference``,
-        ``mean |difference|``, ``median |difference|`` (percentage points),
-        ``within noise`` (count) and ``largest difference`` (data set: value).
-    """
+    """How far our Table 1 (:func:`_table1`) is from the published one, by quantity, without
+    the data set labels ``exclude`` (our data differ from the paper's by construction).  A
+    difference is *within noise* when ``|ours - paper| <= 1.96 sqrt(se_ours^2 + se_paper^2)``,
+    our binomial SE and the paper's printed half-width as its SE (which is what it appears to
+    be, :func:`_halfwidth_check`).  Index: quantity; ``data sets`` (compared), ``mean
+    difference``, ``mean |difference|``, ``median |difference|`` (points), ``within noise``
+    (count) and ``largest difference`` (data set: value)."""
     t = t1[~t1.index.isin(list(exclude)) & t1["NBC_m"].notna()]
     rows = []
     for q in _QUANTITIES:
         ok = t[q].notna() & t[f"{q} paper"].notna()
         d = (t[q] - t[f"{q} paper"])[ok]
         se = np.sqrt((t[f"{q} ±95%"] / _Z95) ** 2 + t[f"{q} ± paper"] ** 2)[ok]
-        worst = d.abs().idxmax() if len(d) else None
-        rows.append({"quantity": q, "data sets": int(ok.sum()),
-                     "mean difference": d.mean(), "mean |difference|": d.abs().mean(),
-                     "median |difference|": d.abs().median(),
+        w = d.abs().idxmax() if len(d) else None
+        rows.append({"quantity": q, "data sets": int(ok.sum()), "mean difference": d.mean(),
+                     "mean |difference|": d.abs().mean(), "median |difference|": d.abs().median(),
                      "within noise": int((d.abs() <= _Z95 * se).sum()),
-                     "largest difference": (f"{worst}: {d[worst]:+.1f}" if worst is not None
-                                            else "")})
+                     "largest difference": f"{w}: {d[w]:+.1f}" if w is not None else ""})
     return pd.DataFrame(rows).set_index("quantity")
 
 
 def _halfwidth_check():
-    """Published half-widths of Table 1 divided by a binomial standard error.
-
-    For each published fraction ``p`` the standard error ``sqrt(p (1 - p) / n)`` is
-    computed with ``n`` the size printed in Table 2 (times the coverage for RBC_d
-    accuracy).  A ratio near 1 means the printed ``±`` is one standard error; a
-    95% normal interval would give 1.96.
-
-    Returns
-    -------
-    ratios : DataFrame
-        Index: paper's data set name; one column per quantity.
-    summary : DataFrame
-        Index: quantity; ``cells``, ``median ratio``, ``within 0.8-1.25``,
-        ``above 1.5`` (counts) and ``largest`` (data set: ratio).
-    """
+    """Published half-widths of Table 1 divided by a binomial SE ``sqrt(p (1 - p) / n)``,
+    ``n`` the size printed in Table 2 (times the coverage for RBC_d accuracy): near 1 when
+    the printed ``±`` is one SE (a 95% interval would give 1.96).  Returns ``ratios``
+    (index: paper's data set name; a column per quantity) and ``summary`` (index: quantity;
+    ``cells``, ``median ratio``, ``within 0.8-1.25``, ``above 1.5``, ``largest``)."""
     m = datasets.published(_PUB1_CSV).merge(datasets.published(_PUB2_CSV)[["dataset", "size"]],
                                             on="dataset", how="left").set_index("dataset")
     ratios, rows = pd.DataFrame(index=m.index), []
     for q in _QUANTITIES:
-        p, n = m[_PUB1[q][0]] / 100, m["size"] * (m["RBCd_cov"] / 100 if q == "RBC_d" else 1)
-        ratios[q] = m[_PUB1[q][1]] / (100 * np.sqrt(p * (1 - p) / n))
+        p, n = m[_Q[q][0]] / 100, m["size"] * (m["RBCd_cov"] / 100 if q == "RBC_d" else 1)
+        ratios[q] = m[_Q[q][1]] / (100 * np.sqrt(p * (1 - p) / n))
         r = ratios[q].dropna()
         rows.append({"quantity": q, "cells": len(r), "median ratio": r.median(),
                      "within 0.8-1.25": int(r.between(0.8, 1.25).sum()),
-                     "above 1.5": int((r > 1.5).sum()),
-                     "largest": f"{r.idxmax()}: {r.max():.1f}"})
+                     "above 1.5": int((r > 1.5).sum()), "largest": f"{r.idxmax()}: {r.max():.1f}"})
     return ratios, pd.DataFrame(rows).set_index("quantity")
 
 
 def _paper_claims(t1):
-    """The paper's two headline claims, counted on its numbers and on ours.
-
-    * RBC_d is the most accurate of the four on the data set (ties count);
-    * RBC_u is at least as accurate as both naive Bayes baselines.
-
-    ``t1``: :func:`_table1`'s output.
-
-    Returns
-    -------
-    DataFrame
-        Index: claim; columns ``paper`` and ``ours`` (counts of data sets where
-        the claim holds), ``paper data sets`` (published rows, each paper name
-        once) and ``our data sets`` (rows we ran).
-    """
+    """The paper's two claims (RBC_d the most accurate of the four, ties count; RBC_u at
+    least as accurate as both naive Bayes), counted on its numbers and ours in :func:`_table1`:
+    index claim; ``paper`` and ``ours`` (counts of data sets where it holds), ``paper data
+    sets`` (published rows, each name once) and ``our data sets`` (rows we ran)."""
     def count(t, sfx):
         acc = t[[f"{q}{sfx}" for q in ("NBC_m", "NBC_*", "RBC_d", "RBC_u")]].to_numpy(float)
         filled = np.nan_to_num(acc, nan=-1.0)  # d_best: RBC_d the best; u_beats: RBC_u >= NBCs
         d_best, u_beats = filled[:, 2] >= filled.max(axis=1), acc[:, 3] >= acc[:, :2].max(axis=1)
         return [int(d_best.sum()), int(u_beats.sum())]
 
-    pub = t1.drop_duplicates("paper's name")
-    ours = t1[t1["NBC_m"].notna()]
+    pub, ours = t1.drop_duplicates("paper's name"), t1[t1["NBC_m"].notna()]
     return pd.DataFrame({"paper": count(pub, " paper"), "paper data sets": len(pub),
-                         "ours": count(ours, ""), "our data sets": len(ours)},
-                        index=pd.Index(["RBC_d most accurate", "RBC_u >= NBC_m and NBC_*"],
-                                       name="claim"))
+                         "ours": count(ours, ""), "our data sets": len(ours)}, index=pd.Index(
+                             ["RBC_d most accurate", "RBC_u >= NBC_m and NBC_*"], name="claim"))
 
 
 def _data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
-    """The data sets as run: rows in the file, rows used and scored, paper's size.
-
-    ``variants`` as for :func:`run`; ``summary``: :func:`_pooled_summary`'s output (for the
-    number of scored rows); ``paper_rows`` and ``unlabelled`` as for :func:`run` (the
-    latter for the notes).
-
-    Returns
-    -------
-    DataFrame
-        Index ``data set``; ``paper's name``, ``rows in file``, ``rows used``,
-        ``without class``, ``rows scored``, ``size (paper)``, ``classes``
-        (declared, observed in brackets when fewer), ``numeric``, ``missing cells
-        %`` and ``note``.
-    """
-    scored = summary.groupby("dataset")["n_scored"].first()
-    rows = []
+    """The data sets as run (``variants``, ``paper_rows``, ``unlabelled`` as for :func:`run`;
+    scored rows from :func:`_pooled_summary`): index ``data set``; ``paper's name``, ``rows
+    in file``, ``rows used``, ``without class``, ``rows scored``, ``size (paper)``,
+    ``classes`` (declared, observed in brackets when fewer), ``numeric``, ``features``,
+    ``missing cells %`` and ``note``."""
+    scored, rows = summary.groupby("dataset")["n_scored"].first(), []
     for v in variants:
-        name, _ = _parse_variant(v)
-        label, X, y = _paper_data(v, paper_rows=paper_rows)
+        name, (label, X, y) = _parse_variant(v)[0], _paper_data(v, paper_rows=paper_rows)
         (pname, pn), n_miss = _paper_info(name), int(y.isna().sum())
         n_cls, n_obs = len(y.cat.categories), int(y.dropna().nunique())
         notes = [_ROW_NOTES.get(v, ""), f"{n_miss} rows without class: " + (
@@ -694,25 +498,22 @@ def _data_table(variants, summary, *, paper_rows=True, unlabelled="drop"):
             if n_miss else ""]
         rows.append({
             "data set": label, "paper's name": pname, "rows in file": datasets.load(name).n_rows,
-            "rows used": len(X), "without class": n_miss,
-            "rows scored": scored.get(label, np.nan), "size (paper)": pn,
-            "classes": f"{n_cls}" if n_cls == n_obs else f"{n_cls} ({n_obs} seen)",
-            "numeric": int(sum(not isinstance(X[c].dtype, pd.CategoricalDtype)
-                               for c in X.columns)),
-            "features": X.shape[1],
+            "rows used": len(X), "without class": n_miss, "rows scored": scored.get(label, np.nan),
+            "size (paper)": pn, "classes": f"{n_cls}" if n_cls == n_obs else f"{n_cls} ({n_obs} "
+            "seen)", "numeric": int(sum(not isinstance(X[c].dtype, pd.CategoricalDtype)
+                                        for c in X.columns)), "features": X.shape[1],
             "missing cells %": round(100 * float(X.isna().to_numpy().mean()), 2),
-            "note": "; ".join(n for n in notes if n),
-        })
+            "note": "; ".join(n for n in notes if n)})
     return pd.DataFrame(rows).set_index("data set").astype(
         {"rows scored": "Int64", "size (paper)": "Int64"})
 
 
 def _unlabelled_table(runs, variants):
-    """RBC with the class-less rows in training, against dropping them, from
-    ``run(...)["unlabelled"]`` (``runs``) on its ``variants``: index (data set, rows without
-    class: ``"dropped"`` / ``"in training"``); columns ``rows without class``, ``rows
-    scored``, ``NBC_m``, ``RBC_d``, ``RBC_d coverage``, ``RBC_u`` (percent) and the
-    binomial ``±95%`` of the coverage (empty when there is no such variant)."""
+    """RBC with the class-less rows in training, against dropping them, from ``run(...)
+    ["unlabelled"]`` (``runs``) on its ``variants``: index (data set, rows without class:
+    ``"dropped"`` / ``"in training"``); ``rows without class``, ``rows scored``, ``NBC_m``,
+    ``RBC_d``, ``RBC_d coverage``, ``RBC_u`` (percent) and the binomial ``±95%`` of the
+    coverage (empty when there is no such variant)."""
     if not runs:
         return pd.DataFrame()
     parts = []
@@ -720,11 +521,9 @@ def _unlabelled_table(runs, variants):
         s = _pooled_summary(folds)
         e, ci = (s.pivot(index="dataset", columns="quantity", values=v) * 100
                  for v in ("estimate", "ci95"))
-        t = e[["NBC_m", "RBC_d", "RBC_d coverage", "RBC_u"]].assign(
-            **{"coverage ±95%": ci["RBC_d coverage"]})
-        t.insert(0, "rows scored", s.groupby("dataset")["n_scored"].first())
-        t["class-less rows"] = label
-        parts.append(t)
+        parts.append(e[["NBC_m", "RBC_d", "RBC_d coverage", "RBC_u"]].assign(**{
+            "coverage ±95%": ci["RBC_d coverage"], "class-less rows": label}))
+        parts[-1].insert(0, "rows scored", s.groupby("dataset")["n_scored"].first())
     out = pd.concat(parts).reset_index().rename(columns={"dataset": "data set"})
     miss = {_variant_label(v): int(_paper_data(v)[2].isna().sum()) for v in variants}
     out.insert(1, "rows without class", out["data set"].map(miss))
@@ -732,11 +531,11 @@ def _unlabelled_table(runs, variants):
 
 
 def _bins_table(runs, exclude=()):
-    """Sensitivity to the number of equal-frequency bins (the paper does not say), from
-    ``run(...)["bins"]`` (bin count -> folds), leaving ``exclude`` out as
-    :func:`_compare_table1` does: index ``bins``; for each quantity the mean ``|ours -
-    paper|`` (percentage points) over the compared data sets, ``within noise`` (total
-    count over the five quantities), ``cells compared`` and ``largest coverage gap``."""
+    """Sensitivity to the number of equal-frequency bins (the paper does not say), from ``run(
+    ...)["bins"]`` (bin count -> folds), ``exclude`` left out as in :func:`_compare_table1`:
+    index ``bins``; for each quantity the mean ``|ours - paper|`` (points) over the compared
+    data sets, ``within noise`` (total count over the five quantities), ``cells compared`` and
+    ``largest coverage gap``."""
     rows = []
     for b, folds in runs.items():
         c = _compare_table1(_table1(_pooled_summary(folds)), exclude=exclude)
@@ -747,56 +546,30 @@ def _bins_table(runs, exclude=()):
     return pd.DataFrame(rows).set_index("bins") if rows else pd.DataFrame()
 
 
-def _missing_concentration(name="arrhythmia"):
-    """Where a data set's missing cells are (for the arrhythmia argument of the text):
-    one row with ``rows``, ``attribute`` (the one with most missing cells), ``missing``
-    (its missing rows) and ``all missing`` (missing cells of the data set)."""
-    X = datasets.load(name).X
-    miss = X.isna().sum()
-    return pd.DataFrame([{"data set": name, "rows": len(X), "attribute": str(miss.idxmax()),
-                          "missing": int(miss.max()), "all missing": int(miss.sum())}])
-
-
 #: Why a data set is left out of the comparison with the paper (its data are not the
 #: paper's); the headline rows of these data sets are "not comparable".
 _EXCLUDED_WHY = {
-    "heart_c": "our copy has two classes (disease absent/present); the paper's accuracies "
-               "fit the five-grade problem",
-    "echocardiogram": "our class (alive after one year) is not the paper's; see the "
-                      "still_alive variant",
+    "heart_c": "our copy has two classes (disease absent/present); the paper's accuracies fit "
+               "the five-grade problem",
+    "echocardiogram": "our class (alive after one year) is not the paper's; see the still_alive "
+                      "variant",
     "audiology": "a different data version: the paper's 200 training cases against Weka's "
-                 "226-case, 24-class file",
-}
+                 "226-case, 24-class file"}
 _OTHER_DATA = "our data are not the paper's"
 
 
-def _observed_classes(data):
-    """Number of classes observed per data set label, from :func:`_data_table`'s ``classes``
-    column (``"5 (2 seen)"`` -> 2)."""
-    return data["classes"].astype(str).map(
-        lambda v: int(v.split("(")[1].split()[0]) if "(" in v else int(v))
-
-
 def _gain_by_classes(t1, data, exclude=()):
-    """RBC_u's accuracy gain over NBC_m (points), binary and multi-class data sets apart.
-
-    ``t1``: :func:`_table1`'s output; ``data``: :func:`_data_table`'s (for the observed
-    classes); ``exclude``: data set labels left out (as in :func:`_compare_table1`).
-
-    Returns
-    -------
-    DataFrame
-        Index ``binary``/``multi-class``; ``data sets``, ``mean gain ours``, ``mean gain
-        paper`` (the paper's rows for the same data sets), ``within 1 point ours`` and
-        ``names``.
-    """
+    """RBC_u's accuracy gain over NBC_m (points) in :func:`_table1`, binary and multi-class data
+    sets (classes observed: ``"5 (2 seen)"`` -> 2 in :func:`_data_table`) apart, ``exclude``
+    left out as in :func:`_compare_table1`: index ``binary``/``multi-class``; ``data sets``,
+    ``mean gain ours``, ``mean gain paper`` (the paper's rows for the same data sets), ``within
+    1 point ours`` and ``names``."""
     t = t1[~t1.index.isin(list(exclude)) & t1["NBC_m"].notna()]
-    k = _observed_classes(data).reindex(t.index)
-    rows = {}
+    k, rows = data["classes"].astype(str).map(lambda v: int(v.split("(")[1].split()[0]) if "(" in v
+                                              else int(v)).reindex(t.index), {}
     for group, sel in (("binary", k == 2), ("multi-class", k > 2)):
         g = t[sel.to_numpy()]
-        ours = (g["RBC_u"] - g["NBC_m"]).astype(float)
-        pub = (g["RBC_u paper"] - g["NBC_m paper"]).astype(float)
+        ours, pub = ((g[f"RBC_u{x}"] - g[f"NBC_m{x}"]).astype(float) for x in ("", " paper"))
         rows[group] = {"data sets": len(g), "mean gain ours": ours.mean(),
                        "mean gain paper": pub.mean(),
                        "within 1 point ours": int((ours.abs() < 1).sum()),
@@ -809,31 +582,21 @@ _PUB2_RES = {"NBC_m residual": "NBCm_residual_acc", "NBC_* residual": "NBCstar_r
              "RBC_u residual": "RBCu_residual_acc"}
 
 
-def _residual_se(r, n):
-    """Binomial standard error of a residual accuracy ``r`` on ``n`` unclassified cases.
-
-    Laplace-smoothed (``p = (r n + 1) / (n + 2)``, ``n`` at least 1), so that a residual
-    resting on a handful of cases, or printed as 0, gets a wide but finite error.
-    """
-    if not (np.isfinite(r) and np.isfinite(n)):
-        return np.nan
-    r = min(max(float(r), 0.0), 1.0)
-    p = (r * n + 1) / (n + 2)
-    return float(np.sqrt(p * (1 - p) / max(n, 1.0)))
-
-
 def _table2_se(row, paper):
-    """(SE of the largest residual, SE of RBC_u's residual, unclassified cases) of a
-    Table 2 row: ours (a :func:`_table2` row) or the paper's (a published row)."""
-    if paper:
-        n_u = float(row["size"]) * float(row["pct_unclassified_RBCd"]) / 100
-        res = {k: float(row[v]) for k, v in _PUB2_RES.items()}
-    else:
-        n_u = float(row["size"]) * float(row["% unclassified"]) / 100
-        res = {k: float(row[k]) for k in _PUB2_RES}
+    """(SE of the largest residual, SE of RBC_u's residual, unclassified cases ``n_u``) of a
+    Table 2 row: ours (a :func:`_table2` row) or the paper's (a published row).  Binomial on
+    ``n_u``, Laplace-smoothed (``p = (r n + 1) / (n + 2)``, ``n`` at least 1): a residual
+    resting on a handful of cases, or printed as 0, gets a wide but finite error."""
+    n_u = float(row["size"]) * float(row["pct_unclassified_RBCd" if paper else
+                                         "% unclassified"]) / 100
+    res = {k: float(row[v if paper else k]) for k, v in _PUB2_RES.items()}
+
+    def se(r):
+        p = (min(max(float(r), 0.0), 1.0) * n_u + 1) / (n_u + 2)
+        return float(np.sqrt(p * (1 - p) / max(n_u, 1.0))) if np.isfinite(r) and np.isfinite(
+            n_u) else np.nan
     top = max(res, key=lambda k: res[k] if np.isfinite(res[k]) else -np.inf)
-    return {"max Ci/Cw": _residual_se(res[top], n_u),
-            "RBC_u residual": _residual_se(res["RBC_u residual"], n_u), "n_u": n_u}
+    return {"max Ci/Cw": se(res[top]), "RBC_u residual": se(res["RBC_u residual"]), "n_u": n_u}
 
 
 def tables(results):
@@ -848,15 +611,15 @@ def tables(results):
     -------
     dict of str -> DataFrame
         ``pooled_summary`` (:func:`_pooled_summary`), ``data_sets`` (:func:`_data_table`),
-        ``table1`` and ``table2`` (the paper's Tables 1 and 2, ours beside the published
-        values: :func:`_table1`, :func:`_table2`), ``table1_comparison``
-        (:func:`_compare_table1` without the excluded data sets), ``claims``
-        (:func:`_paper_claims`), ``published_halfwidth_ratios`` and
-        ``published_halfwidth_summary`` (:func:`_halfwidth_check`), ``gain_by_classes``
-        (:func:`_gain_by_classes`), ``unlabelled_rows`` and ``bins_study`` (the two
-        studies), ``excluded`` (labels left out of the comparison, index ``data set``,
-        column ``why``), ``missing_concentration`` (:func:`_missing_concentration`) and
-        ``settings`` (the run's parameters, column ``value``).
+        ``table1`` and ``table2`` (the paper's Tables 1 and 2, ours beside the published values:
+        :func:`_table1`, :func:`_table2`), ``table1_comparison`` (:func:`_compare_table1`
+        without the excluded data sets), ``claims`` (:func:`_paper_claims`),
+        ``published_halfwidth_ratios`` and ``published_halfwidth_summary``
+        (:func:`_halfwidth_check`), ``gain_by_classes`` (:func:`_gain_by_classes`),
+        ``unlabelled_rows`` and ``bins_study`` (the two studies), ``excluded`` (labels left out
+        of the comparison, index ``data set``, column ``why``), ``missing_concentration``
+        (arrhythmia's ``rows``, the ``attribute`` with most missing cells, its ``missing``
+        rows, ``all missing`` cells) and ``settings`` (the run's parameters, ``value``).
     """
     s, summary = results["settings"], _pooled_summary(results["folds"])
     return _tables(summary, _data_table(s["variants"], summary, paper_rows=s["paper_rows"],
@@ -867,10 +630,8 @@ def tables(results):
 def _tables(summary, data, settings, unlabelled=None, bins=None):
     """:func:`tables` from the pooled summary, the data table, the run's settings and the
     studies' runs (empty when None)."""
-    t1, t2 = _table1(summary), _table2(summary)
-    ratios, hw = _halfwidth_check()
-    ex = list(settings["exclude"])
-    why = [_EXCLUDED_WHY.get(d, _OTHER_DATA) for d in ex]
+    t1, t2, (ratios, hw) = _table1(summary), _table2(summary), _halfwidth_check()
+    ex, miss = list(settings["exclude"]), (X := datasets.load("arrhythmia").X).isna().sum()
     return {
         "pooled_summary": summary, "data_sets": data, "table1": t1, "table2": t2,
         "table1_comparison": _compare_table1(t1, exclude=ex), "claims": _paper_claims(t1),
@@ -878,17 +639,16 @@ def _tables(summary, data, settings, unlabelled=None, bins=None):
         "gain_by_classes": _gain_by_classes(t1, data, exclude=ex),
         "unlabelled_rows": _unlabelled_table(unlabelled or {}, settings["unlabelled_variants"]),
         "bins_study": _bins_table(bins or {}, exclude=ex),
-        "excluded": pd.DataFrame({"why": why}, index=pd.Index(ex, dtype=object, name="data set")),
-        "missing_concentration": _missing_concentration(),
+        "excluded": pd.DataFrame({"why": [_EXCLUDED_WHY.get(d, _OTHER_DATA) for d in ex]},
+                                 index=pd.Index(ex, dtype=object, name="data set")),
+        "missing_concentration": pd.DataFrame([{  # where arrhythmia's missing cells are
+            "data set": "arrhythmia", "rows": len(X), "attribute": str(miss.idxmax()),
+            "missing": int(miss.max()), "all missing": int(miss.sum())}]),
         "settings": pd.DataFrame({"value": pd.Series(settings, dtype=object)}),
     }
 
 
 # -- Numbers for the text --------------------------------------------------------------
-_QKEY = {"NBC_m": "nbcm", "NBC_*": "nbcs", "RBC_d": "rbcd", "RBC_d coverage": "cov",
-         "RBC_u": "rbcu"}
-
-
 def _fmt(v, digits=1, sign=False):
     """``v`` to ``digits`` decimals (signed if ``sign``); "n/a" when missing."""
     return "n/a" if v is None or not np.isfinite(v) else f"{v:{'+' if sign else ''}.{digits}f}"
@@ -897,8 +657,8 @@ def _fmt(v, digits=1, sign=False):
 def numbers(tables):
     """Formatted numbers the chapter's text quotes (for ``myst_nb.glue``).
 
-    Every key exists whatever data sets were run (``"n/a"`` when a value is missing), so
-    that the text renders under every parameter profile.
+    Every key exists whatever data sets were run (``"n/a"`` when a value is missing), so that
+    the text renders under every parameter profile.
 
     Parameters
     ----------
@@ -908,28 +668,26 @@ def numbers(tables):
     Returns
     -------
     dict of str -> str
-        The run's settings (``n_bins``, ``n_splits``, ``n_repeats``, ``alpha``,
-        ``n_variants``, ``excluded``, ``bins_repeats``); per data set of the paper's 19
-        and ``echocardiogram:still_alive``, ``<key>_<q>``, ``<key>_<q>_paper`` and
-        ``<key>_<q>_diff`` (``q`` in ``nbcm, nbcs, rbcd, cov, rbcu``; ``key`` the label
-        with non-alphanumerics as ``_``, e.g. ``echocardiogram_still_alive``);
-        ``cmp_<q>_mean_abs``, ``cmp_<q>_median_abs``, ``cmp_<q>_within``, ``cmp_<q>_n``
-        (the comparison without the excluded data sets); ``claim_*`` (counts of
-        :func:`_paper_claims`, ``claim_n_paper``/``claim_n_ours`` data sets);
-        ``hw_median_acc``, ``hw_close_acc``, ``hw_cells_acc``, ``hw_median_cov``,
-        ``hw_wide_cov`` (:func:`_halfwidth_check`); ``eq14_max_gap`` (largest difference
-        between RBC_u's Eq. 14 residual and its accuracy measured on the unclassified
-        cases); ``cost_*`` (cost-ratio comparison); ``gain_u_m_*`` (RBC_u minus NBC_m
-        accuracy: mean, count within one point, number of data sets and largest gain,
-        for ``ours`` and the ``paper``); ``n_datasets``; ``gain_bin_*``/``gain_multi_*``
-        (:func:`_gain_by_classes`); ``unl_n``, ``unl_cov_falls`` (data sets losing
-        coverage when the class-less rows join training), ``unl_zero_cov`` (left with no
-        case classified, or "none"), ``unl_max_u_gap`` (largest change of RBC_u, points);
-        ``bins_acc_low``/``bins_acc_high`` and ``bins_cov_low``/``bins_cov_high`` (range of
-        the mean gaps over the bin counts), ``bins_best`` (the count with most cells
-        within noise); ``arr_rows``, ``arr_top``, ``arr_top_missing``, ``arr_top_share``
-        (% of all missing cells) and ``arr_top_observed`` (% of rows where it is
-        observed).
+        The run's settings (``n_bins``, ``n_splits``, ``n_repeats``, ``alpha``, ``n_variants``,
+        ``excluded``, ``bins_repeats``); per data set of the paper's 19 and
+        ``echocardiogram:still_alive``, ``<key>_<q>``, ``<key>_<q>_paper`` and
+        ``<key>_<q>_diff`` (``q`` in ``nbcm, nbcs, rbcd, cov, rbcu``; ``key`` the label with
+        non-alphanumerics as ``_``, e.g. ``echocardiogram_still_alive``); ``cmp_<q>_median_abs``,
+        ``cmp_<q>_within``, ``cmp_<q>_n`` (the comparison without the excluded data sets);
+        ``claim_*`` (counts of :func:`_paper_claims`, ``claim_n_paper``/``claim_n_ours`` data
+        sets); ``hw_median_acc``, ``hw_close_acc``, ``hw_cells_acc``, ``hw_median_cov``,
+        ``hw_wide_cov`` (:func:`_halfwidth_check`); ``eq14_max_gap`` (largest difference between
+        RBC_u's Eq. 14 residual and its accuracy measured on the unclassified cases); ``cost_*``
+        (cost-ratio comparison); ``gain_u_m_*`` (RBC_u minus NBC_m accuracy: mean, count within
+        one point, number of data sets and largest gain, for ``ours`` and the ``paper``);
+        ``n_datasets``; ``gain_bin_*``/``gain_multi_*`` (:func:`_gain_by_classes`); ``unl_n``,
+        ``unl_cov_falls`` (data sets losing coverage when the class-less rows join training),
+        ``unl_zero_cov`` (left with no case classified, or "none"), ``unl_max_u_gap`` (largest
+        change of RBC_u, points); ``bins_acc_low``/``bins_acc_high`` and ``bins_cov_low``/
+        ``bins_cov_high`` (range of the mean gaps over the bin counts), ``bins_best`` (the count
+        with most cells within noise); ``arr_rows``, ``arr_top``, ``arr_top_missing``,
+        ``arr_top_share`` (% of all missing cells) and ``arr_top_observed`` (% of rows where it
+        is observed).
     """
     st = tables["settings"]["value"]
     out = {"n_bins": str(st["n_bins"]), "n_splits": str(st["n_splits"]),
@@ -941,7 +699,7 @@ def numbers(tables):
         lab = _variant_label(v)
         key = "".join(ch if ch.isalnum() else "_" for ch in lab.replace(" (class: ", "_")
                       ).strip("_")
-        for q, k in _QKEY.items():
+        for q, (_, _, k, _) in _Q.items():
             ours, pub = ((float(t1.loc[lab, q]), float(t1.loc[lab, f"{q} paper"]))
                          if lab in t1.index else (np.nan, np.nan))
             out.update({f"{key}_{k}": _fmt(ours), f"{key}_{k}_paper": _fmt(pub, 2),
@@ -955,19 +713,17 @@ def _comparison_numbers(tables):
     """The comparison, claim, half-width, Table 2 and gain keys of :func:`numbers`."""
     t1, t2, cmp = tables["table1"], tables["table2"], tables["table1_comparison"]
     out = {}
-    for q, k in _QKEY.items():
-        out.update({f"cmp_{k}_mean_abs": _fmt(cmp.loc[q, "mean |difference|"]),
-                    f"cmp_{k}_median_abs": _fmt(cmp.loc[q, "median |difference|"]),
+    for q, (_, _, k, _) in _Q.items():
+        out.update({f"cmp_{k}_median_abs": _fmt(cmp.loc[q, "median |difference|"]),
                     f"cmp_{k}_within": str(int(cmp.loc[q, "within noise"])),
                     f"cmp_{k}_n": str(int(cmp.loc[q, "data sets"]))})
-    claims = tables["claims"]
+    c = tables["claims"]
     for claim, k in (("RBC_d most accurate", "d_best"), ("RBC_u >= NBC_m and NBC_*", "u_beats")):
-        out.update({f"claim_{k}_{c}": str(int(claims.loc[claim, c])) for c in ("ours", "paper")})
-    out["claim_n_paper"] = str(int(claims.loc["RBC_d most accurate", "paper data sets"]))
-    out["claim_n_ours"] = str(int(claims.loc["RBC_d most accurate", "our data sets"]))
+        out.update({f"claim_{k}_{w}": str(int(c.loc[claim, w])) for w in ("ours", "paper")})
+    out.update({f"claim_n_{w}": str(int(c.loc["RBC_d most accurate", f"{x} data sets"]))
+                for w, x in (("paper", "paper"), ("ours", "our"))})
     ratios = tables["published_halfwidth_ratios"]
-    acc = ratios[["NBC_m", "NBC_*", "RBC_d", "RBC_u"]].to_numpy().ravel()
-    acc = acc[np.isfinite(acc)]
+    acc = (a := ratios[["NBC_m", "NBC_*", "RBC_d", "RBC_u"]].to_numpy().ravel())[np.isfinite(a)]
     cov = ratios["RBC_d coverage"].dropna()
     out.update(hw_median_acc=_fmt(np.median(acc), 2), hw_cells_acc=str(len(acc)),
                hw_close_acc=str(int(((acc >= 0.8) & (acc <= 1.25)).sum())),
@@ -984,26 +740,23 @@ def _comparison_numbers(tables):
                         ("paper", " paper", t1.drop_duplicates("paper's name"))):
         gain = (t[f"RBC_u{sfx}"] - t[f"NBC_m{sfx}"]).dropna()
         top = gain.idxmax() if len(gain) else None
+        name = t.loc[top, "paper's name"] if top is not None else None
         out.update({f"gain_u_m_mean_{who}": _fmt(gain.mean(), 2, sign=True),
                     f"gain_u_m_within1_{who}": str(int((gain.abs() < 1).sum())),
-                    f"gain_u_m_n_{who}": str(len(gain))})
-        name = t.loc[top, "paper's name"] if top is not None else None
-        out[f"gain_u_m_max_{who}"] = f"{name}, {gain[top]:+.1f}" if top is not None else "n/a"
+                    f"gain_u_m_n_{who}": str(len(gain)),
+                    f"gain_u_m_max_{who}": f"{name}, {gain[top]:+.1f}" if name else "n/a"})
     return out
 
 
 def _study_numbers(tables):
     """The gain-by-classes, unlabelled-rows, bin-count and arrhythmia keys of :func:`numbers`."""
-    out = {}
-    gains = tables["gain_by_classes"]
+    out, gains = {}, tables["gain_by_classes"]
     for group, key in (("binary", "bin"), ("multi-class", "multi")):
-        out[f"gain_{key}_n"] = str(int(gains.loc[group, "data sets"]))
-        out.update({f"gain_{key}_{who}": _fmt(float(gains.loc[group, f"mean gain {who}"]), 2,
-                                              sign=True) for who in ("ours", "paper")})
-    unl = tables["unlabelled_rows"]
-    if len(unl):
-        cov = unl["RBC_d coverage"].unstack("class-less rows")
-        u = unl["RBC_u"].unstack("class-less rows")
+        out.update({f"gain_{key}_n": str(int(gains.loc[group, "data sets"])), **{
+            f"gain_{key}_{who}": _fmt(float(gains.loc[group, f"mean gain {who}"]), 2, sign=True)
+            for who in ("ours", "paper")}})
+    if len(unl := tables["unlabelled_rows"]):
+        cov, u = (unl[c].unstack("class-less rows") for c in ("RBC_d coverage", "RBC_u"))
         zero = cov.index[cov["in training"] == 0].tolist()
         out.update(unl_n=str(len(cov)), unl_zero_cov=", ".join(zero) if zero else "none",
                    unl_cov_falls=str(int((cov["in training"] < cov["dropped"]).sum())),
@@ -1025,15 +778,15 @@ def _study_numbers(tables):
 
 
 # -- Headline rows for the reproduction report -----------------------------------------
-# Every tolerance is credal.chapters._verdicts.tolerance: 3 combined standard errors plus
-# the printed rounding.  Standard errors: accuracies and coverages, ours binomial and the
-# paper's printed ``±`` as one SE (_halfwidth_check); gains, the paired Monte-Carlo SE over
-# CV replicates (_pooled_summary; the paper's taken equal to ours), binomial with one
-# replicate; Table 2, the Laplace-smoothed binomial SE of the residual accuracy on the
-# cases RBC_d leaves unclassified.  Claim counts: the number of our data sets whose margin
-# could flip (within 3 paired SEs) is the documented extra term.  Horse Colic's RBC_d gain
-# rests on about 20 cases classified by the paper, so it is "not comparable".  The means
-# compare ours with the paper's rows for the same data sets (as _compare_table1 does).
+# Every tolerance is credal.chapters._verdicts.tolerance: 3 combined standard errors plus the
+# printed rounding.  Standard errors: accuracies and coverages, ours binomial and the paper's
+# printed ``±`` as one SE (_halfwidth_check); gains, the paired Monte-Carlo SE over CV
+# replicates (_pooled_summary; the paper's taken equal to ours), binomial with one replicate;
+# Table 2, the Laplace-smoothed binomial SE of the residual accuracy on the cases RBC_d leaves
+# unclassified.  Claim counts: the number of our data sets whose margin could flip (within 3
+# paired SEs) is the documented extra term.  Horse Colic's RBC_d gain rests on about 20 cases
+# classified by the paper, so it is "not comparable".  The means compare ours with the
+# paper's rows for the same data sets (as _compare_table1 does).
 _SE_BIN = "SE: ours binomial, the paper's printed ± as one SE"
 _SE_MC = "SE: paired Monte-Carlo over CV replicates, the paper's taken equal to ours"
 _SE_MC_OFF = "SE: binomial (one CV replicate: no Monte-Carlo SE)"
@@ -1041,24 +794,18 @@ _SE_MC_OFF = "SE: binomial (one CV replicate: no Monte-Carlo SE)"
 
 @dataclasses.dataclass(frozen=True)
 class _Reading(Reading):
-    """A :class:`Reading` that also gives the published value (a mean over the paper's
-    rows for the data sets run, or a difference of two published cells) and a verdict
-    ("not comparable" when the data set was left out): :class:`Reading` has neither."""
+    """A :class:`Reading` that may make its row "not comparable" at run time."""
 
-    published: float | None = None
     verdict: str = ""
 
 
 class _Headline(Headline):
-    """A :class:`Headline` that honours :class:`_Reading`'s published value and verdict."""
+    """A :class:`Headline` that honours :class:`_Reading`'s verdict."""
 
     def row(self, tables):
         reading = self.ours(tables)
-        if reading is None:
-            return None
         row = Headline.row(dataclasses.replace(self, ours=lambda _: reading), tables)
-        given = {k: getattr(reading, k, None) for k in ("published", "verdict")}
-        return {**row, **{k: v for k, v in given.items() if v is not None and v != ""}}
+        return {**row, "verdict": reading.verdict} if getattr(reading, "verdict", "") else row
 
 
 def _compared(t):
@@ -1084,9 +831,12 @@ def _se_bin(frame, qs, paper):
     return float(np.sqrt(var.sum()))
 
 
-def _differs(published, ours, se_ours, se_published, rounding):
-    tol = tolerance(se_ours, se_published, rounding=rounding)
-    return bool(np.isfinite(ours) and np.isfinite(published) and abs(ours - published) > float(tol))
+def _reading(ours, pub, se_o, se_p, rounding, note, why="", **kw):
+    """A :class:`_Reading`; ``why`` ends its note when ours is outside the tolerance."""
+    if np.isfinite(ours) and np.isfinite(pub) and abs(ours - pub) > float(
+            tolerance(se_o, se_p, rounding=rounding)):
+        note += why
+    return _Reading(ours, se=se_o, se_published=se_p, rounding=rounding, note=note, **kw)
 
 
 def _first_row(frame, paper_name):
@@ -1098,19 +848,14 @@ def _mean_reading(q):
     """Reader of the mean of a Table 1 column over the data sets compared."""
     def read(t):
         c, _, where, _, _ = _compared(t)
-        ok = c[q].notna() & c[f"{q} paper"].notna()
-        if not (n := int(ok.sum())):
+        if not (n := int((ok := c[q].notna() & c[f"{q} paper"].notna()).sum())):
             return None
         pub, ours = float(c.loc[ok, f"{q} paper"].mean()), float(c.loc[ok, q].mean())
-        se_o, se_p = _se_bin(c[ok], [q], False) / n, _se_bin(c[ok], [q], True) / n
-        note = f"mean {where}; {_SE_BIN}"
-        if n > 1 and _differs(pub, ours, se_o, se_p, 0.005):
-            d = (c[q] - c[f"{q} paper"])[ok].astype(float)
-            worst = d.abs().idxmax()
-            note += (f". Largest gap: {worst} {d[worst]:+.1f}; without it the mean gap is "
-                     f"{d.drop(index=worst).mean():+.1f}")
-        return _Reading(ours, se=se_o, se_published=se_p, rounding=0.005, note=note,
-                        published=pub)
+        d = (c[q] - c[f"{q} paper"])[ok].astype(float)
+        why = (f". Largest gap: {(w := d.abs().idxmax())} {d[w]:+.1f}; without it the mean gap "
+               f"is {d.drop(index=w).mean():+.1f}") if n > 1 else ""
+        return _reading(ours, pub, *(_se_bin(c[ok], [q], p) / n for p in (False, True)), 0.005,
+                        f"mean {where}; {_SE_BIN}", why, published=pub)
     return read
 
 
@@ -1118,8 +863,7 @@ def _gain_reading(group):
     """Reader of RBC_u's mean gain over NBC_m on the binary or multi-class data sets."""
     def read(t):
         c, _, _, mc, use_mc = _compared(t)
-        row = t["gain_by_classes"].loc[group]
-        if not row["data sets"]:
+        if not (row := t["gain_by_classes"].loc[group])["data sets"]:
             return None
         g = c.loc[row["names"].split(", ")]
         if use_mc:
@@ -1131,8 +875,8 @@ def _gain_reading(group):
                 f"paper's rows for the same ones; {_SE_MC if use_mc else _SE_MC_OFF}. RBC_u "
                 f"and NBC_m within one point on {row['within 1 point ours']} of them (paper: "
                 f"{within})")
-        return _Reading(float(row["mean gain ours"]), se=se_o, se_published=se_p,
-                        rounding=0.01, note=note, published=float(row["mean gain paper"]))
+        return Reading(float(row["mean gain ours"]), se=se_o, se_published=se_p,
+                       rounding=0.01, note=note, published=float(row["mean gain paper"]))
     return read
 
 
@@ -1153,8 +897,8 @@ def _claim_reading(best, others, what):
             flip += int(np.isfinite(s) and abs(m_o[d]) <= s)
         why = ("our data sets whose margin is within 3 " + ("paired Monte-Carlo SE" if use_mc
                else "binomial SE (one replicate)") + ", which could flip") if flip else ""
-        return _Reading(float((m_o >= 0).sum()), rounding=0.0, extra=float(flip), extra_why=why,
-                        note=f"{what}; {where}", published=float((m_p >= 0).sum()))
+        return Reading(float((m_o >= 0).sum()), rounding=0.0, extra=float(flip), extra_why=why,
+                       note=f"{what}; {where}", published=float((m_p >= 0).sum()))
     return read
 
 
@@ -1170,91 +914,78 @@ def _text1_reading(pn, what):
     a, b, _ = _TEXT_T1[what]
 
     def read(t):
-        c, _, _, mc, _ = _compared(t)
-        p1 = datasets.published(_PUB1_CSV).set_index("dataset").loc[pn]
-        (pa, sa), pb = (float(p1[_PUB1[a][0]]), float(p1[_PUB1[a][1]])), max(
-            ((float(p1[_PUB1[x][0]]), float(p1[_PUB1[x][1]])) for x in b), default=(0.0, 0.0))
+        (c, _, _, mc, _), p1 = _compared(t), datasets.published(_PUB1_CSV).set_index(
+            "dataset").loc[pn]
+        (pa, sa), *pb = ((float(p1[_Q[x][0]]), float(p1[_Q[x][1]])) for x in [a, *b])
+        pb = max(pb, default=(0.0, 0.0))
         published, rounding = pa - pb[0], 0.01 if b else 0.005
         se_o = se_p = float(np.hypot(sa, pb[1]))  # ours taken as noisy as the paper's
-        ours, note, verdict = np.nan, "data set not in this run", ""
-        lab, r = _first_row(c, pn)
-        if r is not None:
-            cb = max(b, key=lambda x: float(r[x])) if b else None
+        ours, note, why = np.nan, "data set not in this run", ""
+        if (r := _first_row(c, pn)[1]) is not None:
+            lab, cb = r.name, max(b, key=lambda x: float(r[x])) if b else None
             ours = float(r[a]) - (float(r[cb]) if cb else 0.0)
-            mc_o = float(mc.loc[lab, f"{a} - {cb}"]) if cb else np.nan  # paired
-            if b and np.isfinite(mc_o):
+            if cb and np.isfinite(mc_o := float(mc.loc[lab, f"{a} - {cb}"])):  # paired
                 se_o, se_p, how = mc_o, mc_o, _SE_MC
             else:
-                se_o = float(np.hypot(float(r[f"{a} ±95%"]),
-                                      float(r[f"{cb} ±95%"]) if cb else 0.0)) / _Z95
-                how = _SE_MC_OFF if b else _SE_BIN
+                se_o, how = float(np.hypot(float(r[f"{a} ±95%"]), float(r[f"{cb} ±95%"]) if cb
+                                           else 0.0)) / _Z95, _SE_MC_OFF if b else _SE_BIN
             note = f"ours: {lab}; {how}"
+            why = (f". Our NBC_m is already {float(r['NBC_m']):.1f}% (paper "
+                   f"{float(p1['NBCm_acc']):.2f}%): no MAR gap for RBC_u to close"
+                   if what == "RBC_u gain" else
+                   ". Coverage depends on the bin count, which the paper does not give")
         if what == "RBC_d gain":  # the paper's own RBC_d figure rests on a few cases
             size = float(datasets.published(_PUB2_CSV).set_index("dataset").loc[pn, "size"])
-            n_cl = size * float(p1["RBCd_cov"]) / 100
+            n_cl, why = size * float(p1["RBCd_cov"]) / 100, ""
             note += (f". Not resolvable: the paper's RBC_d accuracy rests on about {n_cl:.0f} "
                      f"classified cases ({size:.0f} x {float(p1['RBCd_cov']):.2f}% coverage), "
                      f"binomial SE about {100 * np.sqrt(pa / 100 * (1 - pa / 100) / n_cl):.0f} "
                      "points")
-            verdict = NOT_COMPARABLE
-        elif r is not None and _differs(published, ours, se_o, se_p, rounding):
-            note += (f". Our NBC_m is already {float(r['NBC_m']):.1f}% (paper "
-                     f"{float(p1['NBCm_acc']):.2f}%): no MAR gap for RBC_u to close"
-                     if what == "RBC_u gain" else
-                     ". Coverage depends on the bin count, which the paper does not give")
-        return _Reading(ours, se=se_o, se_published=se_p, rounding=rounding, note=note,
-                        published=published, verdict=verdict)
+        return _reading(ours, published, se_o, se_p, rounding, note, why, published=published,
+                        verdict=NOT_COMPARABLE if what == "RBC_d gain" else "")
     return read
+
+
+_FOLLOWS = ". Follows from Table 1, where ours differ"
 
 
 def _text2_reading(pn, what):
     """Reader of a single Table 2 number of Section 5.2 (a cost ratio or a residual)."""
     def read(t):
-        _, u, _, _, _ = _compared(t)
-        t2, ex = t["table2"], list(t["excluded"].index)
-        pr = datasets.published(_PUB2_CSV).set_index("dataset").loc[pn]
-        sp = _table2_se(pr, paper=True)
+        u, t2, ex = _compared(t)[1], t["table2"], list(t["excluded"].index)
+        sp = _table2_se(pr := datasets.published(_PUB2_CSV).set_index("dataset").loc[pn], True)
         published = float(pr[_PUB2_RES.get(what, "max_cost_ratio_Ci_over_Cw")])
-        lab, r = _first_row(u, pn)
-        out, _ = _first_row(t2[t2.index.isin(ex)], pn)
-        se_o, verdict = sp[what], ""
+        (lab, r), (out, _) = _first_row(u, pn), _first_row(t2[t2.index.isin(ex)], pn)
+        se_o, why, verdict = sp[what], "", ""
         if r is not None and np.isfinite(float(r[what])):
             so = _table2_se(r, paper=False)
-            ours, se_o = float(r[what]), so[what]
+            ours, se_o, why = float(r[what]), so[what], _FOLLOWS
             note = (f"ours: {lab}, {so['n_u']:.3g} cases unclassified per replicate "
                     f"(paper: {sp['n_u']:.3g}); SE: binomial of the residual accuracy on "
                     "the unclassified cases, Laplace-smoothed")
-            if _differs(published, ours, se_o, sp[what], 0.00005):
-                note += ". Follows from Table 1, where ours differ"
         elif out is not None:
             ours, verdict = float(t2.loc[out, what]), NOT_COMPARABLE
             note = f"ours: {out}, left out: {_EXCLUDED_WHY.get(out, _OTHER_DATA)}"
         else:
             ours, note = np.nan, ("data set not in this run" if r is None
                                   else "RBC_d classifies every case: no residual")
-        return _Reading(ours, se=se_o, se_published=sp[what], rounding=0.00005, note=note,
-                        verdict=verdict)
+        return _reading(ours, published, se_o, sp[what], 0.00005, note, why, verdict=verdict)
     return read
 
 
 def _cost_mean_reading(t):
     """Reader of the mean of Table 2's sixth column over the data sets compared."""
-    _, u, _, _, _ = _compared(t)
-    p2 = datasets.published(_PUB2_CSV).set_index("dataset")
-    ok = u["max Ci/Cw"].notna() & u["max Ci/Cw paper"].notna()
-    if not (n := int(ok.sum())):
+    u, p2 = _compared(t)[1], datasets.published(_PUB2_CSV).set_index("dataset")
+    if not (n := int((ok := u["max Ci/Cw"].notna() & u["max Ci/Cw paper"].notna()).sum())):
         return None
     se_o, se_p = (np.sqrt(np.sum(np.square([_table2_se(
         p2.loc[u.loc[lab, "paper's name"]] if paper else u.loc[lab], paper=paper)["max Ci/Cw"]
         for lab in u.index[ok]]))) / n for paper in (False, True))
     pub, ours = float(u.loc[ok, "max Ci/Cw paper"].mean()), float(u.loc[ok, "max Ci/Cw"].mean())
-    note = (f"mean over the {n} data sets compared that leave cases unclassified, the "
-            "paper's rows for the same ones; SE of the mean from the binomial SE of each "
-            "residual on the unclassified cases")
-    if _differs(pub, ours, se_o, se_p, 0.00005):
-        note += ". Follows from Table 1, where ours differ"
-    return _Reading(ours, se=se_o, se_published=se_p, rounding=0.00005, note=note,
-                    published=pub)
+    return _reading(ours, pub, se_o, se_p, 0.00005, (
+        f"mean over the {n} data sets compared that leave cases unclassified, the paper's "
+        "rows for the same ones; SE of the mean from the binomial SE of each residual on the "
+        "unclassified cases"), _FOLLOWS, published=pub)
 
 
 def _left_out_reading(lab):
@@ -1268,32 +999,29 @@ def _left_out_reading(lab):
     return read
 
 
-_NAMES = {"NBC_m": "accuracy of NBC_m", "NBC_*": "accuracy of NBC_*",
-          "RBC_d": "accuracy of RBC_d (cases it classifies)",
-          "RBC_d coverage": "coverage of RBC_d", "RBC_u": "accuracy of RBC_u"}
 _COST, _RESIDUAL = ("largest C_i/C_w at which RBC_d costs least",
                     "residual accuracy of RBC_u (where RBC_d abstains)")
 
 #: The paper's headline numbers, each declared once (see credal.chapters._verdicts).  Where
 #: the published number is a mean over the paper's rows for the data sets run, a count of
 #: them or a difference of two cells, ``published`` names the column it is read from and
-#: the reader (a _Reading) gives the value.
+#: the reader gives the value (``Reading(published=...)``).
 HEADLINE = Headlines(paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes", rows=(
-    *(_Headline(f"Table 1: mean {_NAMES[q]}", Published(_PUB1_CSV, column=_PUB1[q][0],
-                                                        reduce="mean"),
-                _mean_reading(q), unit="%") for q in _QUANTITIES),
-    *(_Headline(f"Table 1: mean gain of RBC_u over NBC_m, {g} data sets",
-                Published(_PUB1_CSV, column="RBCu_acc", reduce="mean"), _gain_reading(g),
-                unit="points") for g in ("binary", "multi-class")),
-    *(_Headline(f"claim: data sets where {claim}", Published(_PUB1_CSV, column=col, reduce="sum"),
-                _claim_reading(best, others, what), unit="data sets")
+    *(Headline(f"Table 1: mean {_Q[q][3]}", Published(_PUB1_CSV, column=_Q[q][0],
+                                                       reduce="mean"), _mean_reading(q), unit="%")
+      for q in _QUANTITIES),
+    *(Headline(f"Table 1: mean gain of RBC_u over NBC_m, {g} data sets",
+               Published(_PUB1_CSV, column="RBCu_acc", reduce="mean"), _gain_reading(g),
+               unit="points") for g in ("binary", "multi-class")),
+    *(Headline(f"claim: data sets where {claim}", Published(_PUB1_CSV, column=col, reduce="sum"),
+               _claim_reading(best, others, what), unit="data sets")
       for claim, col, best, others, what in (
           ("RBC_d is the most accurate", "RBCd_acc", "RBC_d", ["NBC_m", "NBC_*", "RBC_u"],
            "RBC_d's accuracy the highest of the four, ties count"),
           ("RBC_u >= NBC_m and NBC_*", "RBCu_acc", "RBC_u", ["NBC_m", "NBC_*"],
            "RBC_u at least as accurate as both naive Bayes"))),
     *(_Headline(f"{pn}: {_TEXT_T1[what][2]}",
-                Published(_PUB1_CSV, {"dataset": pn}, _PUB1[_TEXT_T1[what][0]][0]),
+                Published(_PUB1_CSV, {"dataset": pn}, _Q[_TEXT_T1[what][0]][0]),
                 _text1_reading(pn, what), unit="%" if what == "RBC_d coverage" else "points")
       for pn, what in (("Horse Colic", "RBC_d gain"), ("Horse Colic", "RBC_d coverage"),
                        ("Annealing", "RBC_u gain"))),
@@ -1301,13 +1029,11 @@ HEADLINE = Headlines(paper="Ramoni & Sebastiani (2001)", chapter="robust-bayes",
                 Published(_PUB2_CSV, {"dataset": pn}, "max_cost_ratio_Ci_over_Cw"
                           if what == "max Ci/Cw" else "RBCu_residual_acc"),
                 _text2_reading(pn, what), unit="ratio" if what == "max Ci/Cw" else "fraction")
-      for pn, what in (("BCancer", "max Ci/Cw"), ("Credit", "max Ci/Cw"),
-                       ("Audiology", "max Ci/Cw"), ("LCancer", "max Ci/Cw"),
-                       ("Annealing", "max Ci/Cw"), ("Annealing", "RBC_u residual"),
-                       ("Mushrooms", "RBC_u residual"))),
-    _Headline(f"Table 2: mean {_COST}", Published(_PUB2_CSV, column="max_cost_ratio_Ci_over_Cw",
-                                                  reduce="mean"), _cost_mean_reading,
-              unit="ratio"),
+      for pn, what in [(p, "max Ci/Cw") for p in ("BCancer", "Credit", "Audiology", "LCancer",
+                       "Annealing")] + [(p, "RBC_u residual") for p in ("Annealing", "Mushrooms")]),
+    Headline(f"Table 2: mean {_COST}", Published(_PUB2_CSV, column="max_cost_ratio_Ci_over_Cw",
+                                                 reduce="mean"), _cost_mean_reading,
+             unit="ratio"),
     *(Headline(f"{lab}: accuracy of NBC_m (left out of the comparison)",
                Published(_PUB1_CSV, {"dataset": pn}, "NBCm_acc"), _left_out_reading(lab),
                unit="%", not_comparable=f"left out: {_EXCLUDED_WHY[lab]}")
@@ -1337,40 +1063,30 @@ _LABEL_OFFSETS = [(5, 2, "left"), (-5, 2, "right"), (0, 7, "center"), (0, -13, "
                   (10, -18, "left"), (-10, -18, "right"), (0, 16, "center"), (0, -22, "center")]
 
 
-def _place_labels(ax, xy, labels, obstacles=(), fontsize=9):
-    """Label points without overlaps where possible (greedy, in display space).
-
-    Each label takes the first offset of :data:`_LABEL_OFFSETS` whose box stays inside
-    the axes and meets neither a label already placed nor a marker (``xy`` and
-    ``obstacles``, data coordinates); if none is free, the one with the least overlap.
-    Call after the axes limits are final.
-    """
-    fig = ax.figure
-    fig.canvas.draw()  # final layout, so that display coordinates hold
-    renderer = fig.canvas.get_renderer()
+def _place_labels(ax, xy, labels, obstacles=()):
+    """Label points without overlaps where possible (greedy, in display space): each label
+    takes the first offset of :data:`_LABEL_OFFSETS` whose box stays inside the axes and
+    meets neither a label already placed nor a marker (``xy`` and ``obstacles``, data
+    coordinates); if none is free, the one with the least overlap.  Call after the axes
+    limits are final."""
+    ax.figure.canvas.draw()  # final layout, so that display coordinates hold
+    renderer, r = ax.figure.canvas.get_renderer(), 4.0 * ax.figure.dpi / 72.0
     frame = ax.get_window_extent(renderer)
-    pts = np.array([p for p in list(xy) + list(obstacles)], dtype=float).reshape(-1, 2)
-    marks = ax.transData.transform(pts) if len(pts) else np.empty((0, 2))
-    r = 4.0 * fig.dpi / 72.0
-    taken = [(m[0] - r, m[1] - r, m[0] + r, m[1] + r) for m in marks]
-
-    def overlap(a, b):
-        w = min(a[2], b[2]) - max(a[0], b[0])
-        h = min(a[3], b[3]) - max(a[1], b[1])
-        return max(w, 0.0) * max(h, 0.0)
-
+    pts = np.array(list(xy) + list(obstacles), dtype=float).reshape(-1, 2)
+    taken = [(m[0] - r, m[1] - r, m[0] + r, m[1] + r)
+             for m in (ax.transData.transform(pts) if len(pts) else [])]
     for (x, y), text in zip(xy, labels):
-        best, best_cost = None, np.inf
+        best, best_cost, own = None, np.inf, ax.transData.transform((x, y))
         for dx, dy, ha in _LABEL_OFFSETS:
             t = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha,
-                            fontsize=fontsize, color="0.15")
+                            fontsize=9, color="0.15")
             bb = t.get_window_extent(renderer)
             box = (bb.x0, bb.y0, bb.x1, bb.y1)
-            own = ax.transData.transform((x, y))
-            cost = sum(overlap(box, o) for o in taken
-                       if not (abs((o[0] + o[2]) / 2 - own[0]) < 1e-6 and abs((o[1] + o[3]) / 2 - own[1]) < 1e-6))
-            outside = (bb.x0 < frame.x0) + (bb.x1 > frame.x1) + (bb.y0 < frame.y0) + (bb.y1 > frame.y1)
-            cost += 1e6 * outside
+            cost = sum(max(min(box[2], o[2]) - max(box[0], o[0]), 0.0) * max(
+                min(box[3], o[3]) - max(box[1], o[1]), 0.0) for o in taken if not (
+                abs((o[0] + o[2]) / 2 - own[0]) < 1e-6 and abs((o[1] + o[3]) / 2 - own[1]) < 1e-6))
+            cost += 1e6 * ((bb.x0 < frame.x0) + (bb.x1 > frame.x1) + (bb.y0 < frame.y0)
+                           + (bb.y1 > frame.y1))
             if cost < best_cost:
                 if best is not None:
                     best[0].remove()
@@ -1382,19 +1098,17 @@ def _place_labels(ax, xy, labels, obstacles=(), fontsize=9):
         taken.append(best[1])
 
 
-def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
+def rbc_accuracy_coverage_figure(t1):
     """RBC_d accuracy against coverage per data set, published and ours, joined.
 
-    Top: every data set, an arrow from the published point to ours.  Below: the
-    crowded corner (coverage and accuracy above ``zoom``) enlarged.  Labels are placed
-    so that they do not overlap (:func:`_place_labels`).
+    Top: every data set, an arrow from the published point to ours.  Below: the crowded
+    corner (coverage and accuracy above 80%, the dashed box above) enlarged.  Labels are
+    placed so that they do not overlap (:func:`_place_labels`).
 
     Parameters
     ----------
     t1 : DataFrame
         ``tables(results)["table1"]`` (percent).
-    zoom : tuple of float
-        Lower left corner (coverage, accuracy) of the enlarged region.
 
     Returns
     -------
@@ -1406,20 +1120,18 @@ def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
     rows = _check_table1(t1, ["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
                               "RBC_d paper", "paper's name"])
     fig, axes = plt.subplots(2, 1, figsize=(TEXT_WIDTH, 9.0), constrained_layout=True)
-    ok = rows["RBC_d"].notna()
-    for ax in axes:
-        for name, r in rows.iterrows():
-            xo, yo = r["RBC_d coverage"], r["RBC_d"]
-            xp, yp = r["RBC_d coverage paper"], r["RBC_d paper"]
+    ok, zoom = rows["RBC_d"].notna(), (80.0, 80.0)
+    for ax, title in zip(axes, ("all data sets", "enlarged: the dashed box above")):
+        ax.set_title(title, fontsize=10)
+        for xo, yo, xp, yp in rows[["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
+                                    "RBC_d paper"]].to_numpy(dtype=float):
             if np.isfinite(yo):  # a patch of the axes, hence clipped to them
-                ax.add_patch(FancyArrowPatch((xp, yp), (xo, yo), arrowstyle="->",
-                                             mutation_scale=9, color="0.6", lw=0.8,
-                                             shrinkA=3, shrinkB=3))
+                ax.add_patch(FancyArrowPatch((xp, yp), (xo, yo), arrowstyle="->", lw=0.8,
+                                             mutation_scale=9, color="0.6", shrinkA=3, shrinkB=3))
             else:  # nothing classified: accuracy undefined, mark the coverage only
                 ax.plot([xp, xo], [yp, yp], color="0.75", lw=0.8, ls=":")
-        ax.scatter(rows["RBC_d coverage paper"], rows["RBC_d paper"], s=36,
-                   facecolors="none", edgecolors="tab:blue",
-                   label="published (Ramoni & Sebastiani)", zorder=3)
+        ax.scatter(rows["RBC_d coverage paper"], rows["RBC_d paper"], s=36, facecolors="none",
+                   edgecolors="tab:blue", label="published (Ramoni & Sebastiani)", zorder=3)
         ax.scatter(rows.loc[ok, "RBC_d coverage"], rows.loc[ok, "RBC_d"], s=30,
                    color="tab:orange", label="ours", zorder=4)
         if (~ok).any():
@@ -1432,9 +1144,7 @@ def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
     axes[0].set_xlim(-3, 103)
     axes[0].add_patch(plt.Rectangle(zoom, 101 - zoom[0], 101 - zoom[1], fill=False,
                                     ls="--", lw=0.8, color="0.4"))
-    axes[0].set_title("all data sets", fontsize=10)
     axes[1].set(xlim=(zoom[0], 101), ylim=(zoom[1], 101))
-    axes[1].set_title("enlarged: the dashed box above", fontsize=10)
     axes[0].legend(frameon=False, fontsize=9, loc="lower center")  # an empty region in Table 1
     published = rows[["RBC_d coverage paper", "RBC_d paper"]].to_numpy(dtype=float)
     inside = ok & (rows["RBC_d coverage"] >= zoom[0]) & (rows["RBC_d"] >= zoom[1])
@@ -1446,20 +1156,17 @@ def rbc_accuracy_coverage_figure(t1, zoom=(80.0, 80.0)):
     return fig
 
 
-def robust_ours_vs_paper_figure(t1, quantities=None, label_above=8.0):
+def robust_ours_vs_paper_figure(t1):
     """Our Table 1 values against the published ones, one panel per quantity.
 
-    Error bars: our binomial 95% interval (vertical) and 1.96 times the paper's
-    printed half-width (horizontal), which is one standard error.
+    Error bars: our binomial 95% interval (vertical) and 1.96 times the paper's printed
+    half-width (horizontal), which is one standard error.  The data sets whose difference
+    exceeds 8 percentage points are named.
 
     Parameters
     ----------
     t1 : DataFrame
         ``tables(results)["table1"]`` (percent).
-    quantities : list of str, optional
-        Default: the five quantities of Table 1.
-    label_above : float
-        Name the data sets whose difference exceeds this many percentage points.
 
     Returns
     -------
@@ -1467,33 +1174,27 @@ def robust_ours_vs_paper_figure(t1, quantities=None, label_above=8.0):
     """
     import matplotlib.pyplot as plt
 
-    qs = list(quantities or _QUANTITIES)
-    rows = _check_table1(t1, [qs[0], "paper's name"] + [
-        f"{q}{s}" for q in qs for s in ("", " ±95%", " paper", " ± paper")])
-    ncol, nrow = min(2, len(qs)), -(-len(qs) // min(2, len(qs)))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 3.3 * nrow), squeeze=False,
-                             constrained_layout=True)
-    named = []
-    for ax, q in zip(axes.flat, qs):
-        r = rows[rows[q].notna() & rows[f"{q} paper"].notna()]
+    rows = _check_table1(t1, ["NBC_m", "paper's name"] + [
+        f"{q}{s}" for q in _QUANTITIES for s in ("", " ±95%", " paper", " ± paper")])
+    fig, axes = plt.subplots(3, 2, figsize=(TEXT_WIDTH, 3.3 * 3), constrained_layout=True)
+    drawn = [(ax, q, rows[rows[q].notna() & rows[f"{q} paper"].notna()])
+             for ax, q in zip(axes.flat, _QUANTITIES)]
+    for ax, q, r in drawn:
         lo = max(0.0, 10 * np.floor(min(r[q].min(), r[f"{q} paper"].min()) / 10) - 5)
         ax.plot([lo, 100], [lo, 100], color="0.5", lw=0.8, ls="--", label="ours = paper")
         ax.errorbar(r[f"{q} paper"], r[q], yerr=r[f"{q} ±95%"],
                     xerr=_Z95 * r[f"{q} ± paper"], fmt="o", ms=4, color="tab:blue",
                     ecolor="tab:blue", elinewidth=0.6, alpha=0.85, label="data set")
-        far = (r[q] - r[f"{q} paper"]).abs() > label_above
-        named.append((ax, r[far], r[~far], q))
         ax.set(xlim=(lo, 101), ylim=(lo, 101), aspect="equal")
         what = "coverage" if "coverage" in q else "accuracy"
-        name = q.replace(" coverage", "").replace("_", "$_") + "$" if "_" in q else q
-        ax.set_title(f"{name} {what}", fontsize=10)
+        ax.set_title(f"{q.replace(' coverage', '').replace('_', '$_')}$ {what}", fontsize=10)
         ax.set(xlabel=f"published {what} (%)", ylabel=f"our {what} (%)")
         ax.grid(True, lw=0.3, color="0.85")
-    for ax in list(axes.flat)[len(qs):]:
-        ax.set_visible(False)
+    axes.flat[-1].set_visible(False)
     axes.flat[0].legend(frameon=False, fontsize=9, loc="upper left")
-    for ax, far, near, q in named:
-        _place_labels(ax, far[[f"{q} paper", q]].to_numpy(dtype=float),
-                      [_short_label(n, rr["paper's name"]) for n, rr in far.iterrows()],
-                      obstacles=near[[f"{q} paper", q]].to_numpy(dtype=float))
+    for ax, q, r in drawn:
+        far = (r[q] - r[f"{q} paper"]).abs() > 8.0
+        _place_labels(ax, r.loc[far, [f"{q} paper", q]].to_numpy(dtype=float),
+                      [_short_label(n, rr["paper's name"]) for n, rr in r[far].iterrows()],
+                      obstacles=r.loc[~far, [f"{q} paper", q]].to_numpy(dtype=float))
     return fig

@@ -17,7 +17,6 @@ from credal import datasets
 from credal.chapters import robust_bayes as chapter
 from credal.chapters._verdicts import HEADLINE_COLUMNS
 from credal.experiments import cross_validate, fold_splits
-from credal.chapters.robust_bayes import max_cost_ratio, residual_accuracy
 from credal.robust import RobustBayes
 
 PUBLISHED = Path(__file__).resolve().parents[2] / "data" / "published"
@@ -59,7 +58,7 @@ def summary_from_published(paper_names):
     for pn in paper_names:
         p = PUB1.set_index("dataset").loc[pn]
         size = int(PUB2.set_index("dataset").loc[pn, "size"])
-        for q, (val, hw) in chapter._PUB1.items():
+        for q, (val, hw, *_) in chapter._Q.items():
             rows.append({"dataset": labels[pn], "quantity": q, "estimate": p[val] / 100,
                          "se": p[hw] / 100, "ci95": 1.96 * p[hw] / 100, "mc_se": 0.0,
                          "n": size, "n_scored": size, "replicates": 5})
@@ -74,8 +73,8 @@ def summary_from_published(paper_names):
 @pytest.fixture(scope="module")
 def small_run():
     """A real (tiny) run through the engine: two small data sets, 2 x 3-fold CV."""
-    return chapter._cross_validate(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3,
-                                   n_repeats=2, random_state=1)
+    return chapter.run(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3, n_repeats=2,
+                       random_state=1)["folds"]
 
 
 # ----------------------------------------------------------------------------
@@ -166,7 +165,7 @@ def _prep():
 # ----------------------------------------------------------------------------
 def test_run_experiment_is_reproducible(small_run):
     f = small_run
-    assert set(f["classifier"]) == set(chapter._CLASSIFIER_NAMES) == set(chapter.classifiers())
+    assert set(f["classifier"]) == {"NBC_m", "NBC_*", "RBC"} == set(chapter.classifiers())
     assert set(f["dataset"]) == {"lung_cancer", "bridges_v2"}
     # bridges: the 2 class-less rows are dropped, the other 105 are each scored once a replicate
     b = f[(f["dataset"] == "bridges_v2") & (f["classifier"] == "RBC")]
@@ -213,7 +212,7 @@ def test_pooled_summary_counts(small_run):
         # Eq. 14 for RBC_u equals its accuracy measured on the unclassified cases
         g, th, u = (e.loc[q, "estimate"] for q in ("RBC_d coverage", "RBC_d", "RBC_u"))
         if g < 1:
-            assert residual_accuracy(u, th, g) == pytest.approx(
+            assert chapter._residual_accuracy(u, th, g) == pytest.approx(
                 e.loc["RBC_u on unclassified", "estimate"], abs=1e-12)
 
 
@@ -348,9 +347,7 @@ def test_headline_for_the_report():
     hc = h.loc["Horse Colic: RBC_d's gain over the better naive Bayes (largest in the paper)"]
     assert hc["verdict"] == "not comparable" and "Not resolvable" in hc["note"]
     # gains apart for binary and multi-class data sets; excluded data sets say why
-    data = pd.DataFrame({"classes": ["2", "6 (5 seen)", "2", "2", "2"]},
-                        index=["adult", "anneal_orig", "vote", "breast_w", "credit_a"])
-    assert list(chapter._observed_classes(data)) == [2, 5, 2, 2, 2]
+    # anneal_orig: 6 declared classes, 5 seen, counts as multi-class
     s3 = summary_from_published(names + ["HeartC"])
     t3 = tables_from(s3, exclude=["heart_c"], classes={"anneal_orig": "6 (5 seen)"})
     h3 = chapter.HEADLINE.judge(t3).set_index("quantity")
@@ -410,8 +407,8 @@ def test_figures(tmp_path, small_run):
                 assert ax.get_xlabel() and ax.get_ylabel()
                 assert "%" in ax.get_xlabel() and "%" in ax.get_ylabel()
         fig.savefig(tmp_path / f"{i}.png")
-    fig = chapter.robust_ours_vs_paper_figure(t1, quantities=["NBC_m"])
-    assert sum(ax.get_visible() for ax in fig.axes) == 1
+    fig = chapter.robust_ours_vs_paper_figure(t1)
+    assert sum(ax.get_visible() for ax in fig.axes) == len(chapter._QUANTITIES)
     with pytest.raises(ValueError, match="columns"):
         chapter.rbc_accuracy_coverage_figure(t1.drop(columns=["RBC_d"]))
     with pytest.raises(ValueError, match="no data set"):
@@ -468,7 +465,7 @@ def _rounding_tol(acc, d, g):
 def test_eq14_reproduces_rbcu_residuals_in_all_rows():
     t = _published()
     g, d, a = t.RBCd_cov / 100, t.RBCd_acc / 100, t.RBCu_acc / 100
-    calc = residual_accuracy(a, d, g)
+    calc = chapter._residual_accuracy(a, d, g)
     tol = _rounding_tol(a, d, g)
     bad = t.dataset[np.abs(calc - t.RBCu_residual_acc) > tol]
     assert bad.empty, list(bad)
@@ -478,8 +475,8 @@ def test_eq14_reproduces_rbcu_residuals_in_all_rows():
 def test_nbc_residuals_match_up_to_the_recorded_column_swaps():
     t = _published()
     g, d = t.RBCd_cov / 100, t.RBCd_acc / 100
-    m = residual_accuracy(t.NBCm_acc / 100, d, g)
-    s = residual_accuracy(t.NBCstar_acc / 100, d, g)
+    m = chapter._residual_accuracy(t.NBCm_acc / 100, d, g)
+    s = chapter._residual_accuracy(t.NBCstar_acc / 100, d, g)
     tol = _rounding_tol(t.NBCm_acc / 100, d, g)
     straight = (np.abs(m - t.NBCm_residual_acc) <= tol) & (
         np.abs(s - t.NBCstar_residual_acc) <= tol
@@ -498,13 +495,13 @@ def test_nbc_residuals_match_up_to_the_recorded_column_swaps():
 def test_max_cost_ratio_is_one_minus_max_residual_in_table2():
     t2 = pd.read_csv(PUBLISHED / "ramoni_table2_residual.csv")
     res = t2[["NBCm_residual_acc", "NBCstar_residual_acc", "RBCu_residual_acc"]].to_numpy()
-    calc = max_cost_ratio(res)
+    calc = chapter._max_cost_ratio(res)
     diff = np.abs(calc - t2.max_cost_ratio_Ci_over_Cw.to_numpy())
     # LCancer is printed 1.0005 (the text says 1.005); every other row within rounding
     lc = (t2.dataset == "LCancer").to_numpy()
     assert np.all(diff[~lc] <= 1.01e-4)
     assert calc[lc][0] == 1.0
-    assert round(float(max_cost_ratio([0.6040, 0.5757, 0.6457])), 4) == 0.3543
+    assert round(float(chapter._max_cost_ratio([0.6040, 0.5757, 0.6457])), 4) == 0.3543
 
 
 def test_theorem4_cost_threshold():
@@ -518,7 +515,7 @@ def test_theorem4_cost_threshold():
         cw = rng.uniform(0.5, 5)
         rbcd = expected_cost(d, g, cost_wrong=cw, cost_unclassified=ratio * cw)
         comp = expected_cost(a, 1.0, cost_wrong=cw, cost_unclassified=ratio * cw)
-        thr = max_cost_ratio([residual_accuracy(a, d, g)])
+        thr = chapter._max_cost_ratio([chapter._residual_accuracy(a, d, g)])
         if abs(ratio - thr) > 1e-9:
             assert (rbcd <= comp) == (ratio <= thr)
     np.testing.assert_allclose(
@@ -543,16 +540,18 @@ def test_eq14_equals_rbcu_accuracy_on_unclassified_cases():
     theta_d = np.mean(pred[det] == yt[det])
     theta_u = np.mean(pred == yt)
     direct = np.mean(pred[~det] == yt[~det])
-    np.testing.assert_allclose(residual_accuracy(theta_u, theta_d, det.mean()), direct, rtol=1e-12)
+    np.testing.assert_allclose(chapter._residual_accuracy(theta_u, theta_d, det.mean()), direct, rtol=1e-12)
 
 
 def test_decision_rule_input_checks():
-    assert np.isnan(residual_accuracy(0.9, 0.95, 1.0))
+    # Adult, the paper's Table 1 -> Table 2 (RBC_u's residual 0.6457)
+    assert round(float(chapter._residual_accuracy(0.8250, 0.8651, 0.8172)), 4) == 0.6457
+    assert np.isnan(chapter._residual_accuracy(0.9, 0.95, 1.0))
     with pytest.raises(ValueError, match="coverage"):
-        residual_accuracy(0.9, 0.95, 1.2)
+        chapter._residual_accuracy(0.9, 0.95, 1.2)
     with pytest.raises(ValueError, match="accuracy"):
-        residual_accuracy(-0.1, 0.95, 0.5)
+        chapter._residual_accuracy(-0.1, 0.95, 0.5)
     with pytest.raises(ValueError, match="NaN"):
-        max_cost_ratio([0.5, np.nan])
+        chapter._max_cost_ratio([0.5, np.nan])
     with pytest.raises(ValueError, match="empty"):
-        max_cost_ratio([])
+        chapter._max_cost_ratio([])
