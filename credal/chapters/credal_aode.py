@@ -21,8 +21,8 @@ from credal import comparisons, stats
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA
 from credal.chapters._display import TEXT_WIDTH
-from credal.chapters._verdicts import Headline, Headlines, Published, Reading
-from credal.chapters._verdicts import meets_published, tolerance
+from credal.chapters._verdicts import (Headline, Headlines, Published, Reading,
+                                       meets_published, tolerance)
 from credal.datasets import load, published
 from credal.experiments import CVResult, cross_validate
 from credal.naive import NCC
@@ -104,34 +104,18 @@ def classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alpha=1.0,
 
 
 _line_up = classifiers  # for :func:`run`, whose argument has the same name
-#: the probability floors of the protocol the authors actually ran
-#: (:func:`_authors_protocol_run`): SPODE posteriors floored at 1e-4 and each true-class
-#: probability at 0.01 inside the conditional log-likelihoods
-_AUTHORS_PROTOCOL = dict(posterior_floor=1e-4, likelihood_floor=0.01)
 
 
 def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_large=2,
                           large_n=1000, max_n=None, random_state=0, n_jobs=1, cache_dir=None):
-    """Cross-validation under the protocol the authors actually ran (their archive and
-    code; the paper states 10 runs of 5-fold cross-validation): 10 folds, 5 runs up to
-    1000 rows and 2 runs above (the defaults), with the floors of
-    :data:`_AUTHORS_PROTOCOL` in ``classifiers``.  Weka's ReplaceMissingValues then its
-    supervised (MDL) Discretize ran on each whole data set before the cross-validation;
-    here the imputation and the MDL discretisation of
-    :func:`credal.preprocessing.make_preprocessor` are fitted on all rows (rows with a
-    missing class dropped first).  Features left with one value are kept, as Weka keeps
-    them.
-    Parameters: ``names`` (list of str): Catalogue names; ``classifiers`` (dict of str ->
-    estimator): E.g. :func:`classifiers` with the authors' floors and
-    ``ensembles_only=True``; ``n_splits``, ``runs_small``, ``runs_large``, ``large_n``:
-    ``n_splits``-fold cross-validation, ``runs_small`` runs on data sets of at most
-    ``large_n`` rows and ``runs_large`` runs on larger ones; ``max_n`` (int, optional):
-    Leave out data sets with more rows than this (a time limit; None or 0: none);
-    ``random_state``, ``n_jobs``, ``cache_dir``: Of
-    :func:`credal.experiments.cross_validate`.
-    Returns: credal.experiments.CVResult Folds of both groups together, without per-instance
-    predictions.
-    """
+    """Cross-validation of ``classifiers`` on the catalogue data sets ``names`` under the
+    protocol the authors ran (their archive and code; the paper states 10 runs of 5-fold):
+    ``n_splits``-fold, ``runs_small`` runs up to ``large_n`` rows, ``runs_large`` above
+    (defaults: theirs).  As Weka's ReplaceMissingValues and MDL Discretize did, the
+    imputation and MDL discretisation of :func:`credal.preprocessing.make_preprocessor` are
+    fitted on each whole data set (rows without a class dropped; single-valued features
+    kept).  ``max_n`` leaves out larger data sets (None or 0: none); the rest go to
+    :func:`credal.experiments.cross_validate`.  Returns a CVResult without predictions."""
     items = []
     for name in names:
         d = load(name)
@@ -143,13 +127,11 @@ def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_la
     if not items:
         raise ValueError(f"no data set left with at most max_n={max_n} rows")
     folds, classes = [], {}
-    for group, runs in (([it for it in items if len(it[2]) <= large_n], runs_small),
-                        ([it for it in items if len(it[2]) > large_n], runs_large)):
-        if group:
+    for large, runs in ((False, runs_small), (True, runs_large)):
+        if group := [it for it in items if (len(it[2]) > large_n) == large]:
             res = cross_validate(classifiers, group, n_splits=n_splits, n_repeats=runs,
-                                 random_state=random_state, preprocessing=None,
-                                 n_jobs=n_jobs, cache_dir=cache_dir, progress=False,
-                                 keep_predictions=False)
+                                 random_state=random_state, preprocessing=None, n_jobs=n_jobs,
+                                 cache_dir=cache_dir, progress=False, keep_predictions=False)
             folds.append(res.folds)
             classes.update(res.classes)
     return CVResult(predictions=pd.DataFrame(), folds=pd.concat(folds, ignore_index=True),
@@ -157,10 +139,7 @@ def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_la
 
 
 def _dataset_sizes(result):
-    """Number of instances and of classes of each data set of an engine result.
-    Parameters: ``result`` (credal.experiments.CVResult).
-    Returns: DataFrame indexed by data set with columns ``n`` and ``classes``.
-    """
+    """Instances ``n`` and ``classes`` of each data set of a CVResult (indexed by data set)."""
     f = result.folds.drop_duplicates("dataset").set_index("dataset")
     n = (f["n_train"] + f["n_test"]).astype(int)
     classes = pd.Series({d: len(c) for d, c in result.classes.items()}).reindex(n.index)
@@ -175,8 +154,10 @@ def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
     Inside each training fold, missing values are imputed (median / mode), numeric
     features discretised by the MDL method and single-category features dropped.  With
     ``protocol_run``, the five AODE ensembles of the same line-up (same ``epsilon``,
-    ``prune_factor`` and ``s``, with the authors' probability floors) also run under the
-    protocol the authors actually ran (:data:`_AUTHORS_PROTOCOL`), as a sensitivity run.
+    ``prune_factor`` and ``s``, with the authors' probability floors: 1e-4 on each SPODE
+    posterior, 0.01 on each true-class probability inside the conditional
+    log-likelihoods) also run under the protocol the authors actually ran, as a
+    sensitivity run.
 
     Parameters
     ----------
@@ -209,8 +190,8 @@ def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
         n_jobs=n_jobs, cache_dir=cache_dir, progress=False, keep_predictions=False)
     bma, comp = classifiers["BMA-AODE"], classifiers["COMP-AODE"]
     settings = dict(epsilon=comp.epsilon, prune_factor=bma.prune_factor, s=comp.s)
-    protocol = _authors_protocol_run(  # AODE and the four ensembles, the authors' floors
-        names, _line_up(**settings, ensembles_only=True, **_AUTHORS_PROTOCOL),
+    protocol = _authors_protocol_run(names, _line_up(  # AODE, the ensembles, the floors
+        **settings, ensembles_only=True, posterior_floor=1e-4, likelihood_floor=0.01),
         max_n=protocol_max_n, random_state=random_state, n_jobs=n_jobs, cache_dir=cache_dir,
     ) if protocol_run else None
     return dict(main=main, protocol=protocol, n_datasets=len(names), n_splits=n_splits,
@@ -264,17 +245,12 @@ def _published_value(table, key):
 
 
 def _wilcoxon_table(scores, rope=0.01, nsamples=50000, random_state=0):
-    """Every comparison of :data:`_COMPARISONS`, ours beside the paper's.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` of the
-    chapter's run; ``rope``, ``nsamples``, ``random_state``: Of the Bayesian signed-rank
-    test (:func:`credal.comparisons.paired_comparisons`).
-    Returns: DataFrame The columns of :func:`credal.comparisons.paired_comparisons` plus
-    ``section``, ``published_p`` (as printed: ``<0.01``, ``<0.05``, ``n.s.`` or empty),
-    ``claimed_better`` (the classifier the paper says is better, or empty),
-    ``meets_published`` (our p satisfies the printed bound; None without one) and
-    ``same_direction`` (the side with the better mean is the claimed one; None without a
-    claim).
-    """
+    """Every comparison of :data:`_COMPARISONS` on ``scores`` (dataset_scores), ours beside
+    the paper's: :func:`credal.comparisons.paired_comparisons` (its Bayesian test's
+    ``rope``, ``nsamples``, ``random_state``) plus ``section``, ``published_p`` (as printed:
+    ``<0.01``, ``<0.05``, ``n.s.`` or empty), ``claimed_better`` (or empty),
+    ``meets_published`` (our p meets the printed bound; None without one) and
+    ``same_direction`` (the better mean is on the claimed side; None without a claim)."""
     pub = published("corani_headline_numbers")
     table = comparisons.paired_comparisons(scores, _COMPARISONS, rope=rope, nsamples=nsamples,
                                            random_state=random_state)
@@ -299,8 +275,7 @@ def _fmt(v, unit="p-value"):
         return "—" if unit == "p-value" else "n/a"
     if unit == "p-value":
         return f"{v:.2g}" if v >= 1e-4 else f"{v:.1e}"
-    return f"{v:.0f}" if unit == "count" else f"{v:.2f}" if unit in ("r", "classes") \
-        else f"{v:.1f}"
+    return format(v, {"count": ".0f", "r": ".2f", "classes": ".2f"}.get(unit, ".1f"))
 
 
 def _section3_rows():
@@ -360,19 +335,12 @@ def _by_dataset(scores, classifier, metric):
 
 
 def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
-    """The numbers the paper's Section 3 quotes, computed from per-data-set scores.
-    Averages are plain means over the data sets where the quantity is defined (e.g.
-    set-accuracy over the data sets with some indeterminate instance).  "Generally"
-    ranges of the paper are read as the 10th and 90th percentiles over the data sets
-    (and both utilities); utility gains on the prior-dependent instances compare the
-    credal classifier's utility with its precise counterpart's accuracy on the same
-    instances (data sets where that accuracy is 0 are left out).
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` indexed by
-    (dataset, classifier); ``n_rows`` (Series): Number of instances of each data set;
-    ``n_classes`` (Series, optional): Number of classes of each data set (``n_classes`` is
-    NaN without it).
-    Returns: Series indexed by the ids of the headline table (percentages in percent).
-    """
+    """The numbers of the paper's Section 3 from ``scores`` (dataset_scores) and each data
+    set's ``n_rows`` and ``n_classes`` (optional: NaN without), as a Series by id (in
+    percent).  Averages are means over the data sets where defined (set-accuracy: those
+    with some indeterminate instance); "generally" ranges are read as the 10th and 90th
+    percentiles over data sets (and both utilities); gains on prior-dependent instances
+    compare the credal utility with the counterpart's accuracy there (0 left out)."""
     from scipy import stats as st
     aode = _by_dataset(scores, "AODE", "brier")
     out = {"brier_increase_bma":
@@ -408,14 +376,10 @@ def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
 
 
 def _section3_table(result) -> pd.DataFrame:
-    """The numbers of the paper's Section 3 text beside ours, with standard errors.
-    Parameters: ``result`` (credal.experiments.CVResult): The chapter's run (every
-    classifier of :func:`classifiers`).
-    Returns: DataFrame indexed by id with columns ``quantity``, ``classifier``, ``unit``,
-    ``published`` (as printed, empty where the paper gives no number), ``ours`` and ``se``
-    (Monte-Carlo standard error from the spread over the cross-validation repeats; NaN for
-    counts and p-values, and with a single repeat).
-    """
+    """The numbers of Section 3 beside ours for the chapter's CVResult, indexed by id:
+    ``quantity``, ``classifier``, ``unit``, ``published`` (as printed, or empty), ``ours``
+    and ``se`` (Monte-Carlo, from the spread over the repeats; NaN for counts, p-values
+    and with one repeat)."""
     pub, sizes = published("corani_headline_numbers"), _dataset_sizes(result)
     value, se = comparisons.repeat_standard_error(
         result.folds, lambda sc: _section3_statistics(sc, sizes["n"], sizes["classes"]))
@@ -434,16 +398,12 @@ _FRIEDMAN_PUBLISHED_90 = {("u65", frozenset({"COMP-AODE*", "CMA"})): "COMP-AODE*
 
 
 def _friedman_tables(scores):
-    """Friedman ranks and Nemenyi pairs of the paper's Figure 7, beside its statements.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`.
-    Returns: ranks : DataFrame Per utility (u65, u80): average ranks of
-    :data:`_FRIEDMAN_CLASSIFIERS`, ``friedman_p``, ``iman_davenport_p``, critical
-    differences ``cd_95%`` and ``cd_90%`` (the paper's levels), ``best`` (ours) and
-    ``best_published`` (COMP-AODE*, Figure 7). pairs : DataFrame Per utility and pair:
-    ``better`` (lower average rank), ``worse``, ``rank_difference``, ``significant_<level>``
-    (ours, Nemenyi) and ``published_<level>`` (the paper's statement: the winner's name
-    where it reports a significant difference, ``"no"`` otherwise).
-    """
+    """Friedman ranks and Nemenyi pairs of Figure 7 from ``scores``, beside the paper's.
+    ``ranks`` per utility: average ranks of :data:`_FRIEDMAN_CLASSIFIERS`, ``friedman_p``,
+    ``iman_davenport_p``, ``cd_95%``, ``cd_90%``, ``best`` and ``best_published``;
+    ``pairs`` per utility and pair: ``better`` (lower rank), ``worse``,
+    ``rank_difference``, ``significant_<level>`` (ours) and ``published_<level>`` (the
+    winner where the paper reports a difference, else ``"no"``)."""
     clf = list(_FRIEDMAN_CLASSIFIERS)
     mats = {u: comparisons.score_matrix(scores, u, clf) for u in ("u65", "u80")}
     ranks, pairs = comparisons.friedman_comparison(mats, alphas=(0.05, 0.10))
@@ -456,14 +416,12 @@ def _friedman_tables(scores):
 
 
 _PER_DATASET = {
-    "precise": [("accuracy", c) for c in ("AODE", "BMA-AODE", "COMP-AODE")]
-    + [("brier", c) for c in ("AODE", "BMA-AODE", "COMP-AODE")],
+    "precise": [(m, c) for m in ("accuracy", "brier") for c in ("AODE", "BMA-AODE", "COMP-AODE")],
     "credal": [(m, c) for c in ("BMA-AODE*", "COMP-AODE*")
                for m in ("determinacy", "set_accuracy", "indeterminate_size",
                          "precise_on_determinate", "precise_on_indeterminate")],
-    "utilities": [(u, c) for u in ("u65", "u80") for c in ("AODE", "BMA-AODE", "BMA-AODE*",
-                                                           "COMP-AODE", "COMP-AODE*", "NCC",
-                                                           "CMA", "CDT")]}
+    "utilities": [(u, c) for u in ("u65", "u80") for c in (
+        "AODE", "BMA-AODE", "BMA-AODE*", "COMP-AODE", "COMP-AODE*", "NCC", "CMA", "CDT")]}
 #: column names of the metrics whose name is not the reader's
 _METRIC_NAMES = {"brier": "Brier", "set_accuracy": "set-acc.", "indeterminate_size": "size",
                  "precise_on_determinate": "precise acc. safe",
@@ -471,16 +429,10 @@ _METRIC_NAMES = {"brier": "Brier", "set_accuracy": "set-acc.", "indeterminate_si
 
 
 def _per_dataset_tables(scores, sizes):
-    """Per-data-set scores of each part of the chapter, in Table 2's order (by n).
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`
-    (optionally with ``<metric>_se``); ``sizes`` (DataFrame): :func:`_dataset_sizes`.
-    Returns: dict of part -> DataFrame: ``precise`` (accuracy and Brier loss of AODE,
-    BMA-AODE, COMP-AODE), ``credal`` (determinacy, set-accuracy, indeterminate size and the
-    precise counterpart's accuracy on the safe and prior-dependent instances of BMA-AODE*
-    and COMP-AODE*) and ``utilities`` (u65 and u80 of every classifier), each indexed by
-    data set, columns ``(metric, classifier)`` named for readers, plus ``n`` and
-    ``classes``; ``<metric> s.e.`` columns follow each metric when ``scores`` has them.
-    """
+    """Per-data-set ``scores`` of each part of :data:`_PER_DATASET` (``precise``,
+    ``credal``, ``utilities``), by data set in Table 2's order (by n): ``n``, ``classes``
+    (of ``sizes``) then one column per (metric, classifier) named for readers, each
+    followed by its ``s.e.`` when ``scores`` has ``<metric>_se``."""
     out = {}
     for part, pairs in _PER_DATASET.items():
         cols = {}
@@ -496,11 +448,7 @@ def _per_dataset_tables(scores, sizes):
 
 
 def _settings_table(r):
-    """The paper's experimental settings beside this run's parameters.
-    Parameters: ``r`` (dict): :func:`run` (``n_datasets``, ``n_repeats``, ``n_splits``,
-    ``epsilon``, ``prune_factor``, ``s``).
-    Returns: DataFrame indexed by setting with columns ``paper`` and ``ours``.
-    """
+    """The paper's settings (``paper``) beside those of :func:`run`'s ``r`` (``ours``)."""
     pub = published("corani_headline_numbers").set_index("quantity")["value"].astype(str)
     rows = [
         ("data sets", pub["number of data sets"], f"{r['n_datasets']}"),
@@ -520,15 +468,11 @@ def _settings_table(r):
 
 
 def _reference_check(scores):
-    """How the comparisons with AODE depend on how AODE averages its SPODEs.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` of a run
-    with ``AODE (joint)``.
-    Returns: DataFrame indexed by reference (``AODE``, the chapter's posterior average, and
-    ``AODE (joint)``): its mean accuracy and Brier loss, the number of data sets where its
-    Brier loss is below AODE's (``"x of n"``), the mean ratios of BMA-AODE's and
-    COMP-AODE's Brier loss to it, the Wilcoxon p-values of the Brier and accuracy
-    comparisons with COMP-AODE, and of the u65 and u80 comparisons with COMP-AODE*.
-    """
+    """How the comparisons with AODE depend on how it averages its SPODEs (``scores``
+    with ``AODE (joint)``): per reference (``AODE``, ``AODE (joint)``) its mean accuracy
+    and Brier loss, the data sets where its Brier is below AODE's (``"x of n"``), the mean
+    Brier ratios of BMA-AODE and COMP-AODE to it and the Wilcoxon p-values of COMP-AODE
+    (Brier, accuracy) and COMP-AODE* (u65, u80) against it."""
     rows, first = [], _by_dataset(scores, "AODE", "brier")
     for ref in ("AODE", "AODE (joint)"):
         b_ref, b_ch = (_by_dataset(scores, c, "brier") for c in (ref, "COMP-AODE"))
@@ -569,15 +513,10 @@ _ARCHIVE_COLUMNS = {"determinacy": "det", "single_accuracy": "sacc",
                     "precise_on_indeterminate": "pset"}
 
 
-def _archive_table(table=None):
-    """The authors' archived per-data-set results, indexed by catalogue name.
-    Parameters: ``table`` (DataFrame, optional): ``corani_authors_archive_per_dataset``
-    (read with :func:`credal.datasets.published` when None).
-    Returns: DataFrame The archive's columns, indexed by the catalogue's name of each data
-    set (``archive_name`` keeps the authors' file name).
-    """
-    a = (published("corani_authors_archive_per_dataset") if table is None else table
-         ).rename(columns={"name": "archive_name"})
+def _archive_table():
+    """The authors' archived per-data-set results indexed by catalogue name (their file
+    name in ``archive_name``)."""
+    a = published("corani_authors_archive_per_dataset").rename(columns={"name": "archive_name"})
     a.index = pd.Index([_ARCHIVE_NAMES.get(x, x) for x in a["archive_name"]], name="dataset")
     if a.index.duplicated().any():
         raise ValueError(f"archive names map twice: {sorted(a.index[a.index.duplicated()])}")
@@ -585,18 +524,11 @@ def _archive_table(table=None):
 
 
 def _archive_scores(archive):
-    """The archive as a :func:`credal.comparisons.dataset_scores`-like table.
-    The credal classifiers' utilities on their indeterminate instances follow from
-    the overall utility: ``u = det * single_accuracy + (1 - det) * u_on_indeterminate``.
-    Parameters: ``archive`` (DataFrame): :func:`_archive_table`.
-    Returns: DataFrame indexed by (dataset, classifier) with ``accuracy``, ``brier``
-    (precise classifiers; the archive's own Brier scale, so only ratios compare with ours),
-    ``determinacy``, ``single_accuracy``, ``set_accuracy``, ``indeterminate_size``, ``u65``,
-    ``u80``, ``precise_on_determinate``, ``precise_on_indeterminate``,
-    ``u65_on_indeterminate``, ``u80_on_indeterminate``, ``n_test`` (predictions: ``folds *
-    n / 10``, the archive's runs having 10 folds) and ``n_indeterminate`` (credal ones), and
-    ``n_folds``.
-    """
+    """:func:`_archive_table` as a dataset_scores-like table by (dataset, classifier):
+    ``accuracy``, ``n_folds``, ``brier`` (precise ones; the archive's Brier scale, so only
+    ratios compare), the metrics of :data:`_ARCHIVE_COLUMNS`, ``u65/u80_on_indeterminate``
+    (from ``u = det * single_accuracy + (1 - det) * u_on_indeterminate``), ``n_test``
+    (``folds * n / 10``: 10-fold runs) and ``n_indeterminate`` (credal ones)."""
     frames = []
     for clf, sfx in (("AODE", "aode"), ("BMA-AODE", "bma"), ("COMP-AODE", "comp"),
                      ("BMA-AODE*", "bma"), ("COMP-AODE*", "comp")):
@@ -625,20 +557,13 @@ _ARCHIVE_MEASURES = (
     *(("indeterminate size", c, "indeterminate_size") for c in _COUNTERPARTS))
 
 
-def _archive_comparison(scores, archive, n_repeats=None):
-    """Ours beside the authors' archive, data set by data set.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores` (with
-    ``se=True`` for the tolerances); ``archive`` (DataFrame): :func:`_archive_table`;
-    ``n_repeats`` (int or mapping of data set -> int, optional): Our cross-validation
-    repeats (per data set when they differ): with it, the archive's Monte-Carlo error is
-    estimated from our spread and its number of runs (archived folds / 10, as its test-fold
-    sizes show) and each row gets the report's tolerance
-    (:func:`credal.chapters._verdicts.tolerance`).
-    Returns: DataFrame, one row per (data set, measure, classifier) of
-    :data:`_ARCHIVE_MEASURES` present in both: ``ours``, ``ours_se``, ``theirs``,
-    ``difference`` (ours - theirs), ``tolerance`` and ``within`` (NaN without ``n_repeats``
-    or a standard error, and for the Brier ratios).
-    """
+def _archive_comparison(scores, archive, n_repeats):
+    """Ours (``scores``, with ``se=True``) beside :func:`_archive_table`, one row per (data
+    set, measure, classifier) of :data:`_ARCHIVE_MEASURES` in both: ``ours``, ``ours_se``,
+    ``theirs``, ``difference`` (ours - theirs), ``tolerance`` (the report's
+    :func:`~credal.chapters._verdicts.tolerance`, the archive's error estimated from our
+    spread over ``n_repeats``, an int or per data set, and its folds / 10 runs) and
+    ``within`` (both NaN without a standard error, and for the Brier ratios)."""
     theirs = _archive_scores(archive)
     common = sorted(set(scores.index.get_level_values("dataset"))
                     & set(theirs.index.get_level_values("dataset")))
@@ -651,14 +576,13 @@ def _archive_comparison(scores, archive, n_repeats=None):
                 continue
             se = np.nan
             if measure.startswith("Brier ratio"):
-                o = o / scores.loc[(d, "AODE"), "brier"]
-                t = t / theirs.loc[(d, "AODE"), "brier"]
+                o, t = o / scores.loc[(d, "AODE"), "brier"], t / theirs.loc[(d, "AODE"), "brier"]
             elif f"{metric}_se" in scores:
                 se = float(scores.loc[(d, clf), f"{metric}_se"])
             reps = n_repeats.get(d) if hasattr(n_repeats, "get") else n_repeats
             runs = max(1, int(round(theirs.loc[(d, clf), "n_folds"] / 10)))
             tol = float(tolerance(se_ours=se, spread=se * np.sqrt(reps), n_published=runs)
-                        ) if reps and np.isfinite(se) else np.nan
+                        ) if np.isfinite(se) else np.nan
             rows.append({"dataset": d, "measure": measure, "classifier": clf,
                          "ours": float(o), "ours_se": se, "theirs": float(t),
                          "difference": float(o - t), "tolerance": tol})
@@ -669,12 +593,9 @@ def _archive_comparison(scores, archive, n_repeats=None):
 
 
 def _archive_summary(comparison):
-    """One row per measure and classifier of :func:`_archive_comparison`.
-    Returns: DataFrame indexed by (measure, classifier): ``data sets``, ``mean ours``,
-    ``mean archive``, ``mean difference``, ``median |difference|``, ``correlation``
-    (Pearson, over data sets), ``within tolerance`` (``"x of n"``, or empty) and ``largest
-    gaps`` (the three data sets with the largest ``|difference|``).
-    """
+    """:func:`_archive_comparison` by (measure, classifier): ``data sets``, means, ``median
+    |difference|``, Pearson ``correlation``, ``within tolerance`` (``"x of n"`` or empty)
+    and ``largest gaps`` (the three largest ``|difference|``)."""
     rows = []
     for (measure, clf), g in comparison.groupby(["measure", "classifier"], sort=False):
         g = g.dropna(subset=["ours", "theirs"])
@@ -694,19 +615,11 @@ def _archive_summary(comparison):
 
 
 def _fully_determinate_table(runs):
-    """Data sets on which each credal classifier is never indeterminate, and the number
-    of predictions each count rests on.
-    A data set counts as fully determinate only if not one of its test predictions
-    is indeterminate, so the count falls as the number of predictions grows.
-    Parameters: ``runs`` (dict of str -> DataFrame):
-    :func:`credal.comparisons.dataset_scores` of each run (or :func:`_archive_scores`),
-    keyed by a label.
-    Returns: summary : DataFrame Indexed by (source, classifier): ``data sets``, ``fully
-    determinate``, ``predictions per data set (median)`` and ``fully determinate data sets``
-    (each with its number of predictions). per_dataset : DataFrame Indexed by data set:
-    for every source and credal classifier, the predictions and how many of them were
-    indeterminate.
-    """
+    """Data sets where each credal classifier is never indeterminate (not one test
+    prediction, so the count falls as predictions grow), for ``runs`` (label -> scores).
+    Returns ``summary`` by (source, classifier): ``data sets``, ``fully determinate``,
+    median ``predictions per data set`` and the data sets (with their predictions); and
+    ``per_dataset``: the predictions and indeterminate ones per source and classifier."""
     per, rows = {}, []
     for label, sc in runs.items():
         for c in _COUNTERPARTS:
@@ -724,27 +637,24 @@ def _fully_determinate_table(runs):
     return summary, pd.DataFrame(per).rename_axis("data set")
 
 
-def _classes_check(sizes, table2=None):
-    """Our class counts beside Table 2's, where they differ.
-    Table 2 counts the classes as the authors' code does, as the largest observed class
-    code plus one, so a class that no row has but whose code lies below the largest
-    still counts; :func:`credal.datasets.load` keeps only the classes that occur.
-    Parameters: ``sizes`` (DataFrame): :func:`_dataset_sizes`; ``table2`` (DataFrame,
-    optional): ``corani_table2_datasets`` (read when None).
-    Returns: DataFrame indexed by data set: ``Table 2`` and ``ours``, only the rows that
-    differ.
-    """
-    t2 = published("corani_table2_datasets") if table2 is None else table2
-    t2 = t2.drop_duplicates("dataset").set_index("dataset")["classes"]
-    both = pd.DataFrame({"Table 2": t2, "ours": sizes["classes"]}).dropna().astype(int)
+def _table2_classes():
+    return published("corani_table2_datasets").drop_duplicates("dataset").set_index(
+        "dataset")["classes"]
+
+
+def _classes_check(sizes):
+    """``Table 2``'s class counts beside ``ours`` (of ``sizes``), only where they differ:
+    Table 2 counts the largest class code + 1 (the authors' code), so a class no row has
+    still counts; :func:`credal.datasets.load` keeps only the classes that occur."""
+    both = pd.DataFrame({"Table 2": _table2_classes(), "ours": sizes["classes"]})
+    both = both.dropna().astype(int)
     return both[both["Table 2"] != both["ours"]].rename_axis("data set")
 
 
-def _table2_classes_mean(sizes, table2=None):
+def _table2_classes_mean(sizes):
     """Table 2's average number of classes with its second ``ecoli`` row replaced by the
     data sets we run that Table 2 does not list (the authors' archive: spambase)."""
-    t2 = published("corani_table2_datasets") if table2 is None else table2
-    listed = t2.drop_duplicates("dataset").set_index("dataset")["classes"]
+    listed = _table2_classes()
     return float(pd.concat([listed, sizes["classes"].drop(listed.index, errors="ignore")]).mean())
 
 
@@ -788,8 +698,7 @@ def tables(results):
             scores.index.get_level_values("classifier")) else pd.DataFrame()}
     t |= {f"{k}_per_dataset": v for k, v in _per_dataset_tables(scores, sizes).items()}
     # ours beside the authors' archive, and the sensitivity run under their protocol
-    archive = _archive_table()
-    theirs = _archive_scores(archive)
+    theirs = _archive_scores(archive := _archive_table())
     comparison = _archive_comparison(scores, archive, n_repeats=results["n_repeats"])
     summaries = {"book": _archive_summary(comparison)}
     runs = {_ARCHIVE_LABEL: theirs, _BOOK_LABEL: scores}
@@ -843,11 +752,9 @@ def numbers(tables):
            "classes_diff": "; ".join(f"{d.replace('_', ' ')} {r['Table 2']} in Table 2, "
                                      f"{r['ours']} here" for d, r in diff.iterrows())
            or "none"}
-    verdicts = HEADLINE.judge(t)["verdict"].value_counts()
-    out |= {"n_report": str(int(verdicts.sum()))} | {
-        f"n_{k}": str(int(verdicts.get(v, 0))) for k, v in (
-            ("reproduced", "reproduced"), ("differ", "differs"),
-            ("not_comparable", "not comparable"))}
+    v = HEADLINE.judge(t)["verdict"].value_counts()
+    out |= {"n_report": str(int(v.sum()))} | {f"n_{k}": str(int(v.get(x, 0))) for k, x in (
+        ("reproduced", "reproduced"), ("differ", "differs"), ("not_comparable", "not comparable"))}
     return (out | _section3_numbers(t) | _test_numbers(t) | _archive_numbers(t)
             | _example_numbers(t))
 
@@ -950,15 +857,13 @@ def _archive_numbers(t):
                   "a_friedman_cd": f"{_ARCHIVE_FRIEDMAN['cd_90%']:.3f}"}
 
 
-def _example_numbers(t, k=4):
-    """Data sets the text names: the largest and smallest Brier ratios to AODE, the data
-    sets where COMP-AODE*'s set-accuracy is below 50 % (with their prior-dependent
-    instances) and the median number of prior-dependent instances, over all folds, of
-    the data sets that have some; the largest per-data-set accuracy difference between
-    each credal AODE's ``predict`` and its precise class (``counterpart_gap``: 0 when, as
-    designed, they return the same classes); and the joint-average check ("n/a" without
-    it): the mean Brier ratios of COMP-AODE and BMA-AODE to AODE (joint) as percent
-    changes, the p-values and the data sets where its Brier loss is below AODE's."""
+def _example_numbers(t):
+    """Data sets the text names (largest and smallest Brier ratios to AODE; COMP-AODE*'s
+    set-accuracy below 50 %, with their prior-dependent instances), the median number of
+    prior-dependent instances (over all folds, data sets with some), ``counterpart_gap``
+    (largest accuracy gap of a credal AODE's ``predict`` to its precise class: 0 as
+    designed) and the joint-average check ("n/a" without): Brier ratios to AODE (joint)
+    as percent changes, p-values, data sets where its Brier is below AODE's."""
     def names(index, n):
         return ", ".join(str(i).replace("_", " ") for i in list(index)[:n]) or "none"
 
@@ -970,9 +875,9 @@ def _example_numbers(t, k=4):
     m_bma, m_comp = (_by_dataset(scores, c, "n_indeterminate") for c in _COUNTERPARTS)
     gap = max((_by_dataset(scores, c, "accuracy") - _by_dataset(scores, p, "accuracy")
                ).abs().max() for c, p in _COUNTERPARTS.items())
-    out = {"brier_worst_bma": names(r_bma[r_bma > 1].index, k + 1),
-           "brier_best_comp": names(r_comp[r_comp < 1].index, k - 1),
-           "brier_worst_comp": names(r_comp[r_comp > 1].index[::-1], k),
+    out = {"brier_worst_bma": names(r_bma[r_bma > 1].index, 5),
+           "brier_best_comp": names(r_comp[r_comp < 1].index, 3),
+           "brier_worst_comp": names(r_comp[r_comp > 1].index[::-1], 4),
            "setacc_low_comp": ", ".join(f"{d.replace('_', ' ')} ({int(m_comp[d])} instances)"
                                         for d in sa[sa < 0.5].index) or "none",
            "median_ind_bma": f"{m_bma[m_bma > 0].median():.0f}" if (m_bma > 0).any() else "0",
@@ -1004,10 +909,9 @@ _NOTES = {
 
 
 def _section3_reading(key):
-    """How ours is read for the Section 3 row ``key``: our Monte-Carlo standard error
-    (from the spread over our repeats) combined with the paper's, estimated from that
-    spread and :data:`_PUBLISHED_RUNS` (counts: the rounding only); the note quotes the
-    authors' archive and our run under their protocol."""
+    """The reader of Section 3 row ``key``: our standard error combined with the paper's,
+    estimated from our spread and :data:`_PUBLISHED_RUNS` (counts: rounding only); the
+    note quotes the authors' archive and our run under their protocol."""
     stem, k = (key.rsplit("_", 1) if key.endswith(("_bma", "_comp")) else (key, ""))
 
     def read(t):
@@ -1041,11 +945,10 @@ def _section3_reading(key):
 
 
 def _statement(what, u=None):
-    """A coded statement of the paper: without ``u``, the printed significance statement
-    ``what`` (1 when our Wilcoxon p is below the printed bound in the printed direction,
-    0 when not significant at 5 %); with ``u``, a Friedman/Nemenyi statement of Sec. 3.4
-    under that utility: ``"pairs"`` separated at 95 %, ``"best"`` (COMP-AODE* ranks best)
-    or COMP-AODE* ahead of ``what`` at 90 %."""
+    """A coded statement: without ``u``, the printed significance statement ``what`` (1:
+    our Wilcoxon p below the printed bound, in its direction; for n.s.: p < 5 %); with
+    ``u``, Sec. 3.4 under that utility: ``"pairs"`` separated at 95 %, ``"best"``
+    (COMP-AODE* ranks best) or COMP-AODE* ahead of ``what`` at 90 %."""
     def read(t):
         if u is None:
             w = t["comparisons"].set_index("label").loc[what]
@@ -1088,10 +991,9 @@ def _headline_rows():
                 (f"pairs of CDT, CMA, COMP-AODE* separated at 95%, {u}", "pairs", "pairs", ""),
                 (f"COMP-AODE* has the best average rank, {u}", "best", "1 = yes", ""),
                 (f"COMP-AODE* ahead of {other} at 90%, {u}", other, "1 = significant",
-                 f"not comparable: the authors' own Friedman input gives a rank difference of "
+                 "not comparable: the authors' own Friedman input gives a rank difference of "
                  f"{_ARCHIVE_FRIEDMAN[u][1]:.2f} against a critical difference of "
-                 f"{_ARCHIVE_FRIEDMAN['cd_90%']:.3f} at "
-                 "90%, not significant")):
+                 f"{_ARCHIVE_FRIEDMAN['cd_90%']:.3f} at 90%, not significant")):
             rows.append(Headline(quantity, Published("corani_statements_coded",
                                                      {"statement": quantity}),
                                  _statement(what, u), unit=unit, not_comparable=why, **exact))
@@ -1153,16 +1055,10 @@ def _limits(*series, pad=0.03):
 
 
 def _structure_diagrams(kind):
-    """The network structures of the paper's Figures 1 and 2, drawn anew.
-    Parameters: ``kind`` ({"structures", "spode"}): ``"structures"`` (Figure 1): naive
-    Bayes (every feature depends on the class only) beside a tree-augmented naive Bayes
-    (TAN, each feature may have one more feature parent, the feature arcs forming a tree).
-    ``"spode"`` (Figure 2): two SPODEs, with super-parent A1 (the paper's Figure 2) and
-    with super-parent A3: every other feature depends on the class and on the
-    super-parent; AODE averages the k such networks.
-    Returns: matplotlib.figure.Figure Two panels side by side, nodes as circles and edges
-    as arrows; the class node is blue, super-parents orange.
-    """
+    """Two panels of network structures, drawn anew (class node blue, super-parents
+    orange): ``"structures"`` (Figure 1) naive Bayes beside a TAN (feature arcs forming a
+    tree); ``"spode"`` (Figure 2) the SPODEs with super-parent A1 and A3 (every other
+    feature depends on the class and the super-parent; AODE averages k of them)."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Circle, FancyArrowPatch
     pos = {"C": (1.5, 1.55), **{f"A{i}": (float(i - 1), 0.0) for i in range(1, 5)}}
@@ -1208,37 +1104,28 @@ _COMPLEXITY = {
                              "(COMP-AODE*) here")}
 
 
-def _complexity_table(table=None) -> pd.DataFrame:
-    """The paper's Table 1 (orders of memory and time), with our reading of each entry.
-    Parameters: ``table`` (DataFrame, optional): ``corani_table1_complexity`` (read with
-    :func:`credal.datasets.published` when None).
-    Returns: DataFrame, one row per group of classifiers: the paper's orders for memory (the
-    same when learning and classifying), learning time and the time to classify one
-    instance, then that time for :mod:`credal.aode` (its exact dominance tests) and what
-    dominates the cost. Symbols: n instances, k features (= SPODEs), ℓ classes (the paper's
-    l), v average number of values of a feature.
-    """
+def _complexity_table() -> pd.DataFrame:
+    """The paper's Table 1, one row per group of classifiers: its orders of memory,
+    learning time and time per instance, then :mod:`credal.aode`'s time per instance (exact
+    dominance tests) and what costs.  n instances, k features (= SPODEs), ℓ classes (the
+    paper's l), v average values of a feature."""
     def orders(text):  # "O(l k^2 v^2)" as printed in the book: "O(ℓk²v²)" (ℓ, the number
         # of classes, is not mistaken for a 1 or an I)
         out = str(text).replace("^2", "²").replace("^3", "³").replace("l", "ℓ")
         return out.replace(" (", "(").replace(") ", ")").replace(" ", "")
 
-    pub = published("corani_table1_complexity") if table is None else table
     return pd.DataFrame([
         {"classifiers": str(r.algorithm).replace("/", ", "),
          "memory (paper)": orders(r.space_learning_and_classification),
          "learning time (paper)": orders(r.time_learning),
          "time per instance (paper)": orders(r.time_classification),
          **dict(zip(("time per instance (credal.aode)", "what costs"),
-                    _COMPLEXITY[str(r.algorithm)]))} for r in pub.itertuples()])
+                    _COMPLEXITY[str(r.algorithm)]))}
+        for r in published("corani_table1_complexity").itertuples()])
 
 
 def _aode_accuracy_scatter(scores):
-    """Figure 3: accuracy of AODE against BMA-AODE's and COMP-AODE's, per data set.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`.
-    Returns: matplotlib.figure.Figure One panel per other classifier (on the horizontal
-    axis), side by side; AODE on the vertical axes.
-    """
+    """Figure 3: AODE's accuracy (vertical) against BMA-AODE's and COMP-AODE's."""
     ref = _by_dataset(scores, "AODE", "accuracy")
     fig, axes = _grid(2, 3.5)
     for ax, other in zip(axes.ravel(), ("BMA-AODE", "COMP-AODE")):
@@ -1254,11 +1141,11 @@ def _aode_accuracy_scatter(scores):
 
 
 def _dot_figure(sizes, panels):
-    """Ratios to 1 in panels side by side, one row per data set ordered by size (the
-    smallest on top; ``sizes``: DataFrame with column ``n``), the legend below.
-    ``panels``: (series, xlabel, title, better_below, reference, paper) of each panel:
-    ``series`` (dict of name, or None, -> Series) and ``paper`` (dict of name, or None, ->
-    the paper's value, a (low, high) band or None, drawn in green)."""
+    """Ratios to 1 in panels side by side sharing one row per data set (by ``sizes["n"]``,
+    smallest on top), blue where better than the reference, orange where worse, our
+    means in red, the legend below.  ``panels``: (series, xlabel, title, better_below,
+    reference, paper) each: ``series`` (name or None -> Series), ``paper`` (name or None
+    -> the paper's value, a (low, high) band or None, drawn in green)."""
     import matplotlib.pyplot as plt
     order = list(sizes["n"].astype(float).sort_values(kind="stable").index)
     y, labels = np.arange(len(order))[::-1], {}
@@ -1316,16 +1203,11 @@ def _square(ax, lo, hi, xlabel, ylabel, **legend):
     ax.legend(loc="lower right", frameon=False, **legend)
 
 
-def _aode_determinacy(scores, sizes, paper=None):
-    """Determinacy of BMA-AODE* and COMP-AODE* against the number of instances.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes``
-    (DataFrame): Number of instances per data set (column ``n``); ``paper`` (dict,
-    optional): the paper's numbers by row id (:func:`figure`): its average determinacies
-    (``det_bma``, ``det_comp``) are drawn as dotted lines in the classifiers' colours.
-    Returns: matplotlib.figure.Figure
-    """
+def _aode_determinacy(scores, sizes, paper):
+    """Determinacy of the credal AODEs against ``sizes["n"]``; the ``paper``'s averages
+    (``det_bma``, ``det_comp``; ``paper``: its numbers by row id) dotted."""
     import matplotlib.pyplot as plt
-    n, paper = sizes["n"].astype(float), paper or {}
+    n = sizes["n"].astype(float)
     fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.0), constrained_layout=True)
     for i, c in enumerate(_COUNTERPARTS):
         det = 100 * _by_dataset(scores, c, "determinacy")
@@ -1345,21 +1227,12 @@ def _aode_determinacy(scores, sizes, paper=None):
     return fig
 
 
-def _aode_safe_vs_prior_dependent(scores, paper=None):
-    """Figure 5: precise accuracy on the safe vs the prior-dependent instances.
-    For each credal classifier (BMA-AODE*, COMP-AODE*; one panel each), its precise
-    counterpart's accuracy on the instances the credal classifier answers with one class
-    (safe) is plotted against its accuracy on those it answers with several
-    (prior-dependent); data sets without prior-dependent instances are left out.
-    Parameters: ``scores`` (DataFrame): :func:`credal.comparisons.dataset_scores`;
-    ``paper`` (dict, optional): the paper's numbers by row id (:func:`figure`): its
-    average accuracies (``safe_bma``, ``prior_dep_bma``, ...) drawn as a green star, our
-    averages as a red cross.
-    Returns: matplotlib.figure.Figure Marker area grows with the number of prior-dependent
-    instances.
-    """
+def _aode_safe_vs_prior_dependent(scores, paper):
+    """Figure 5, a panel per credal AODE: its counterpart's accuracy on the safe instances
+    (one class) against the prior-dependent ones (data sets without any left out; marker
+    area grows with them); our means a red cross, ``paper``'s (``safe_bma``,
+    ``prior_dep_bma``, ...) a green star."""
     fig, axes = _grid(2, 3.9)
-    paper = paper or {}
     for ax, (c, p) in zip(axes.ravel(), _COUNTERPARTS.items()):
         safe, dep, n_ind = (_by_dataset(scores, c, m) for m in (
             "precise_on_determinate", "precise_on_indeterminate", "n_indeterminate"))
@@ -1380,23 +1253,13 @@ def _aode_safe_vs_prior_dependent(scores, paper=None):
     return fig
 
 
-def _aode_ratios(kind, scores, sizes, paper=None):
-    """Figures 4 and 6: per-data-set ratios, one panel per classifier, side by side,
-    sharing the data-set axis (rows ordered by size, the smallest on top).
-    Parameters: ``kind`` ({"brier", "utility"}): ``"brier"`` (Figure 4): Brier loss of
-    BMA-AODE and of COMP-AODE divided by AODE's; blue points (below 1) are data sets where
-    the classifier beats AODE, orange ones where it loses; dashed: our mean ratio, dotted
-    green: the paper's. ``"utility"`` (Figure 6): u65 and u80 of each credal classifier
-    over its counterpart's accuracy, one marker per utility (filled: u65); ``scores``
-    (DataFrame): :func:`credal.comparisons.dataset_scores`; ``sizes`` (DataFrame): Data set
-    sizes (column ``n``); ``paper`` (dict, optional): the paper's numbers by row id
-    (:func:`figure`): its average Brier increase (``brier_increase_bma``) and reduction
-    (``brier_reduction_comp``), in percent, drawn as ratios; its average gains of
-    BMA-AODE* (``rel_u65_bma``, ``rel_u80_bma``) as dotted lines, its "generally under"
-    bound for COMP-AODE* (``rel_high_comp``) as a band from 1.
-    Returns: matplotlib.figure.Figure
-    """
-    paper, panels = paper or {}, []
+def _aode_ratios(kind, scores, sizes, paper):
+    """Figures 4 and 6 (:func:`_dot_figure`): ``"brier"``, the Brier loss of BMA-AODE and
+    COMP-AODE over AODE's, with the ``paper``'s average increase and reduction (percent,
+    drawn as ratios); ``"utility"``, u65 (filled) and u80 of each credal AODE over its
+    counterpart's accuracy, with the paper's gains (``rel_u65_bma``, ...) and its
+    "generally under" bound (``rel_high_comp``) as a band from 1."""
+    panels = []
     for c, p in _COUNTERPARTS.items():
         if kind == "brier":
             v = paper.get("brier_increase_bma" if p == "BMA-AODE" else "brier_reduction_comp")
@@ -1417,15 +1280,9 @@ def _aode_ratios(kind, scores, sizes, paper=None):
 
 
 def _aode_friedman_ranks(ranks):
-    """Figure 7: average Friedman ranks with critical-difference bars.
-    Each classifier's average rank is a dot; around it, one bar per level spans
-    ``rank ± CD/2``, so two classifiers differ significantly at that level when
-    their bars of that level do not overlap (the paper's display).
-    Parameters: ``ranks`` (DataFrame): The ``ranks`` table of :func:`_friedman_tables` (one
-    row per utility, one panel each, two per row; columns = :data:`_FRIEDMAN_CLASSIFIERS`
-    and ``cd_<level>``).
-    Returns: matplotlib.figure.Figure
-    """
+    """Figure 7, a panel per utility (row of :func:`_friedman_tables`' ``ranks``): each
+    average rank a dot within one bar per level spanning ``rank ± CD/2`` (bars that do
+    not overlap: a significant difference at that level, the paper's display)."""
     levels = [c for c in ranks.columns if str(c).startswith("cd_")]
     k = len(_FRIEDMAN_CLASSIFIERS)
     fig, axes = _grid(len(ranks), 1.4 + 0.45 * k, sharey=True)
@@ -1448,13 +1305,8 @@ def _aode_friedman_ranks(ranks):
 
 
 def _aode_bayesian_comparisons(table):
-    """Bayesian signed-rank posterior probabilities of paired comparisons.
-    Parameters: ``table`` (DataFrame): :func:`_wilcoxon_table` (or
-    :func:`credal.comparisons.paired_comparisons`): ``label``, ``p_a_better``, ``p_rope``,
-    ``p_b_better``.
-    Returns: matplotlib.figure.Figure One stacked bar per comparison: P(a better),
-    P(practically equivalent), P(b better).
-    """
+    """One stacked bar per comparison of :func:`_wilcoxon_table`: the Bayesian signed-rank
+    P(a better), P(practically equivalent), P(b better)."""
     import matplotlib.pyplot as plt
     t = table.dropna(subset=["p_a_better"])
     y, left = np.arange(len(t))[::-1], np.zeros(len(t))
@@ -1474,12 +1326,9 @@ def _aode_bayesian_comparisons(table):
 
 
 def _aode_archive_scatter(comparison):
-    """Ours against the authors' archive, one point per data set and classifier.
-    Parameters: ``comparison`` (DataFrame): :func:`_archive_comparison`.
-    Returns: matplotlib.figure.Figure One panel per measure (determinacy, accuracy, u65;
-    two per row), the authors' figure on the horizontal axis, ours on the vertical; points
-    on the identity line agree, the two data sets farthest from it are named.
-    """
+    """:func:`_archive_comparison`, a panel per measure (determinacy, accuracy, u65): one
+    point per data set and classifier, the archive's horizontal, ours vertical; the two
+    data sets farthest from the identity named."""
     fig, axes = _grid(3, 3.5)
     for ax, m in zip(axes.ravel(), ("determinacy", "accuracy", "u65")):
         part = comparison[comparison["measure"] == m].dropna(subset=["ours", "theirs"])

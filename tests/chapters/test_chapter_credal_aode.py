@@ -335,7 +335,7 @@ def test_reference_check_examples_and_gap():
 # --------------------------------------------------------------------------- archive
 
 
-def test_archive_names_match_the_catalogue():
+def test_archive_names_match_the_catalogue(monkeypatch):
     from credal import datasets
 
     a = chapter._archive_table()
@@ -343,8 +343,9 @@ def test_archive_names_match_the_catalogue():
     assert len(a) == len(pd.read_csv(PUBLISHED / "corani_authors_archive_per_dataset.csv"))
     assert a.loc["heart_h", "archive_name"] == "heart_hReplaceMissing"
     dup = pd.DataFrame({"name": ["zoo", "zoo_removedID"], "n": [1, 1]})
+    monkeypatch.setattr(chapter, "published", lambda name: dup)
     with pytest.raises(ValueError, match="twice"):
-        chapter._archive_table(dup)
+        chapter._archive_table()
 
 
 def test_archive_scores_by_hand():
@@ -468,10 +469,10 @@ def test_class_counts_against_table2():
     sizes = pd.DataFrame({"n": 1, "classes": listed})
     sizes.loc["glass", "classes"] = 6                   # class 4 of glass never occurs
     sizes.loc["spambase"] = (4601, 2)
-    diff = chapter._classes_check(sizes, t2)
+    diff = chapter._classes_check(sizes)
     assert list(diff.index) == ["glass"] and diff.loc["glass"].tolist() == [7, 6]
     # Table 2 with spambase for its second ecoli row: the archive's 3.625
-    assert chapter._table2_classes_mean(sizes, t2) == 3.625
+    assert chapter._table2_classes_mean(sizes) == 3.625
 
 
 def test_authors_protocol_run(monkeypatch):
@@ -547,14 +548,14 @@ def test_chapter_figures(tmp_path):
                           "p_rope": [0.2, np.nan], "p_b_better": [0.1, np.nan]})
     figs = {
         "scatter": chapter._aode_accuracy_scatter(scores),
-        "brier": chapter._aode_ratios("brier", scores, sizes),
-        "det": chapter._aode_determinacy(scores, sizes),
-        "safe": chapter._aode_safe_vs_prior_dependent(scores),
-        "utility": chapter._aode_ratios("utility", scores, sizes),
+        "brier": chapter._aode_ratios("brier", scores, sizes, {}),
+        "det": chapter._aode_determinacy(scores, sizes, {}),
+        "safe": chapter._aode_safe_vs_prior_dependent(scores, {}),
+        "utility": chapter._aode_ratios("utility", scores, sizes, {}),
         "ranks": chapter._aode_friedman_ranks(ranks),
         "bayes": chapter._aode_bayesian_comparisons(table),
         "archive": chapter._aode_archive_scatter(chapter._archive_comparison(
-            _fake_scores(chapter._archive_table()), chapter._archive_table())),
+            _fake_scores(chapter._archive_table()), chapter._archive_table(), n_repeats=10)),
     }
     paper = {"brier_increase_bma": 3.0, "det_bma": 94.0, "safe_bma": 83.0,
              "prior_dep_bma": 52.0, "rel_u65_bma": 1.0, "rel_high_comp": 1.0}
@@ -600,7 +601,7 @@ def test_chapter_figures(tmp_path):
         chapter._aode_accuracy_scatter(scores.drop("BMA-AODE", level="classifier"))
 
 
-def test_structure_diagrams_and_complexity_table():
+def test_structure_diagrams_and_complexity_table(monkeypatch):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -629,8 +630,9 @@ def test_structure_diagrams_and_complexity_table():
     assert list(t["time per instance (paper)"]) == ["O(ℓk²)", "O(ℓk²)", "O(ℓ²k³)"]
     assert list(t["learning time (paper)"]) == ["O(nk²)", "O(n(ℓ+k)k)", "O(n(ℓ+k)k)"]
     bad = pub.assign(algorithm=["AODE", "X", "BMA-AODE*/COMP-AODE*"])
+    monkeypatch.setattr(chapter, "published", lambda name: bad)
     with pytest.raises(KeyError, match="'X'"):
-        chapter._complexity_table(bad)
+        chapter._complexity_table()
 
 
 def test_figure_draws_every_kind_from_the_tables(chapter_tables):
