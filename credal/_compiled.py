@@ -1,12 +1,11 @@
 """The compiled (numba) kernels of the tree and AODE classifiers, and what they share.
 
-Node-by-node and row-by-row recursions (growing and pruning a tree, routing rows down
-it, counting value pairs, multiplying SPODE probabilities) are written as loops and
-compiled by numba: per-node or per-row numpy calls would cost more than the
-arithmetic.  The kernels live in one module per classifier, each imported on first
-use, so that ``import credal`` does not import numba; numba compiles each kernel once
-and caches it next to its source file.  A kernel calls only kernels of its own module,
-because numba's cache does not notice a change of another file.
+Node-by-node and row-by-row recursions (growing and pruning a tree, routing rows down it, counting
+value pairs, multiplying SPODE probabilities) are written as loops and compiled by numba: per-node
+or per-row numpy calls would cost more than the arithmetic. The kernels live in one module per
+classifier, each imported on first use, so that ``import credal`` does not import numba; numba
+compiles each kernel once and caches it next to its source file. A kernel calls only kernels of its
+own module, because numba's cache does not notice a change of another file.
 
 * this module: :func:`code_dtype`, the integer type of the code arrays every kernel
   reads, and :func:`route_complete`, the walk of complete rows down either tree of

@@ -65,11 +65,10 @@ def pair_counts(codes, y, weight, nv, out):
 
 @njit(cache=True)
 def child_table(counts, nv, s, perks, log, parent_first):
-    """The SPODEs' children ``P(w | c, u)`` for every class ``c``, super-parent value
-    ``u`` and child value ``w`` of another feature, from the pair counts: Dirichlet cell
-    prior ``s / (K nv_u nv_w)`` (``perks``) or 1 (Laplace), normalised over the child's
-    values among the rows where both features are observed.  No temporaries of the
-    table's size.
+    """The SPODEs' children ``P(w | c, u)`` for every class ``c``, super-parent value ``u`` and
+    child value ``w`` of another feature, from the pair counts: Dirichlet cell prior
+    ``s / (K nv_u nv_w)`` (``perks``) or 1 (Laplace), normalised over the child's values among the
+    rows where both features are observed. No temporaries of the table's size.
 
     Parameters
     ----------
@@ -122,12 +121,11 @@ _TINY = 2.0 ** -900
 @njit(cache=True)
 def aode_log_proba(codes, off, child, root, usable, posterior, floor):
     """Normalised log posteriors of AODE, row by row: the usable SPODEs' joints
-    ``P(u, c) prod_l P(a_l | c, u)`` (missing children skipped), combined as joints
-    (``posterior`` False) or as posteriors (each normalised over the classes, raised to
-    ``floor`` when ``floor > 0`` and renormalised).  Products of probabilities, no
-    exponentials; a row where a class's total falls below ``_TINY`` is redone with
-    sums of logarithms.  A row without a usable super-parent is all ``-inf`` (the
-    caller's fall-back).
+    ``P(u, c) prod_l P(a_l | c, u)`` (missing children skipped), combined as joints (``posterior``
+    False) or as posteriors (each normalised over the classes, raised to ``floor`` when
+    ``floor > 0`` and renormalised). Products of probabilities, no exponentials; a row where a
+    class's total falls below ``_TINY`` is redone with sums of logarithms. A row without a usable
+    super-parent is all ``-inf`` (the caller's fall-back).
 
     Parameters
     ----------

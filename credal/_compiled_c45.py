@@ -52,9 +52,8 @@ def _block_sum(a, lo, n):
 def _psum(a, lo, n):
     """``a[lo:lo + n].sum()`` with numpy's pairwise summation (the same bits).
 
-    Above 128 terms numpy halves the range (at a multiple of 8) and adds the two
-    halves' sums; the halving tree is walked here with an explicit stack (numba
-    cannot cache recursive functions).
+    Above 128 terms numpy halves the range (at a multiple of 8) and adds the two halves' sums; the
+    halving tree is walked here with an explicit stack (numba cannot cache recursive functions).
     """
     if n <= 128:
         return _block_sum(a, lo, n)
@@ -552,9 +551,8 @@ def fit_c45(codes, y, nv, in_avg, K, m, cf, z, collapse, pruning, raising):
     Returns
     -------
     feat, first, nch : ndarray of int, shape (n_nodes,)
-        Split feature (-1 at a leaf), first child and number of children of the
-        final tree's nodes, breadth first (node 0 is the root; children have
-        consecutive ids).
+        Split feature (-1 at a leaf), first child and number of children of the final tree's nodes,
+        breadth first (node 0 is the root; children have consecutive ids).
     bag : ndarray of float, shape (n_nodes,)
         Weight of the branch into each node (its parent's bag weights).
     empty : ndarray of bool, shape (n_nodes,)

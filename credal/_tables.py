@@ -1,14 +1,13 @@
 """Per-row sums of table rows indexed by category codes, and the naive count tables.
 
-Several classifiers score an instance by a sum, over its observed features, of one
-row of a per-(feature, category) table (the end terms of the NCC and LNCC
-certificates, with the naive Bayes log-likelihood alongside; CMA's per-feature
-log-ratio bounds).  Gathering one table row per feature costs one pass over the rows
-per feature; here consecutive features are grouped so that one pass serves a whole
-group, from a joint table (one row per combination of the group's categories, missing
-included) built once per fitted model (:func:`joint_tables`, :func:`joint_sum`).  The
-naive classifiers of :mod:`credal.naive` count their training rows and sum their log
-conditionals the same way, by groups of features (:func:`count_plan`,
+Several classifiers score an instance by a sum, over its observed features, of one row of a
+per-(feature, category) table (the end terms of the NCC and LNCC certificates, with the naive Bayes
+log-likelihood alongside; CMA's per-feature log-ratio bounds). Gathering one table row per feature
+costs one pass over the rows per feature; here consecutive features are grouped so that one pass
+serves a whole group, from a joint table (one row per combination of the group's categories,
+missing included) built once per fitted model (:func:`joint_tables`, :func:`joint_sum`). The naive
+classifiers of :mod:`credal.naive` count their training rows and sum their log conditionals the
+same way, by groups of features (:func:`count_plan`,
 :func:`group_keys`), and predict once per distinct row (:func:`unique_rows`).
 :class:`DerivedTables` keeps the tables derived from a fitted model.  Not public: the
 names are shared by the core modules.
@@ -20,14 +19,7 @@ import functools
 
 import numpy as np
 
-__all__ = [
-    "joint_tables",
-    "joint_sum",
-    "DerivedTables",
-    "count_plan",
-    "group_keys",
-    "unique_rows",
-]
+__all__ = ["joint_tables", "joint_sum", "DerivedTables", "count_plan", "group_keys", "unique_rows"]
 
 # Joint tables of feature groups (see joint_tables) hold at most this many rows.
 _GROUP_ROWS = 256
@@ -89,17 +81,15 @@ def joint_tables(tab, n_values):
     Parameters
     ----------
     tab : ndarray, shape (S, ncol)
-        One row per (feature, category) cell, features in order (``n_values[j]``
-        rows for feature ``j``).  Entries may be infinite as long as no column
-        holds both signs.
+        One row per (feature, category) cell, features in order (``n_values[j]`` rows for feature
+        ``j``). Entries may be infinite as long as no column holds both signs.
     n_values : int array, shape (m,)
 
     Returns
     -------
     joint : ndarray, shape (R, ncol)
-        For each group of :func:`_group_plan`, one row per combination of its
-        features' categories (missing included: adds nothing), the rows of
-        ``tab`` summed; groups stacked.
+        For each group of :func:`_group_plan`, one row per combination of its features' categories
+        (missing included: adds nothing), the rows of ``tab`` summed; groups stacked.
     mult, start
         As in :func:`_group_plan`.
     """
@@ -136,10 +126,9 @@ def joint_sum(init, tables, codes):
 
     Notes
     -----
-    One gather per feature group instead of one per feature (36 binary
-    features: 8 gathers), from tables that stay in cache.  Only the order of the
-    floating-point additions differs from a feature-by-feature sum; the callers
-    compare the sums with margins far above that rounding.
+    One gather per feature group instead of one per feature (36 binary features: 8 gathers), from
+    tables that stay in cache. Only the order of the floating-point additions differs from a
+    feature-by-feature sum; the callers compare the sums with margins far above that rounding.
     """
     joint, mult, start = tables
     acc = np.broadcast_to(init, (codes.shape[0], joint.shape[1])).copy()
@@ -178,12 +167,11 @@ class DerivedTables:
 def count_plan(n_values, K):
     """Feature groups for counting a naive model and summing its log conditionals.
 
-    Returns a tuple of ``(features, place, start, P, M, rows)`` per group: the row of a
-    group's joint table is ``sum_j (code_j + 1) place_j`` (``start = sum place``
-    added apart, so the codes need no shift), ``P`` rows; ``M`` (0/1, shape
-    (sum_j (n_values[j] + 1), P)) sums joint rows into each feature's table
-    (row 0: missing), None for a group of one feature; ``rows`` is the slice of
-    those tables in the features' stacked tables.
+    Returns a tuple of ``(features, place, start, P, M, rows)`` per group: the row of a group's
+    joint table is ``sum_j (code_j + 1) place_j`` (``start = sum place`` added apart, so the codes
+    need no shift), ``P`` rows; ``M`` (0/1, shape (sum_j (n_values[j] + 1), P)) sums joint rows
+    into each feature's table (row 0: missing), None for a group of one feature; ``rows`` is the
+    slice of those tables in the features' stacked tables.
     """
     r = np.asarray(n_values, np.int64) + 1
     plan, j, row = [], 0, 0
@@ -230,9 +218,8 @@ def unique_rows(codes, n_values):
     Returns
     -------
     rows : ndarray, shape (u, m)
-        The distinct rows, in increasing order of their mixed-radix integer key,
-        when that key fits in 62 bits; otherwise ``codes`` itself (no search for
-        repeats).
+        The distinct rows, in increasing order of their mixed-radix integer key, when that key fits
+        in 62 bits; otherwise ``codes`` itself (no search for repeats).
     inverse : ndarray of int, shape (n,)
         ``rows[inverse]`` equals ``codes``.
     """

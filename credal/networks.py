@@ -20,10 +20,9 @@ model-averaged naive Bayes:
 * :func:`choose_class_node` and :func:`split_class` set up the classification
   experiments (they are scored with the ROC helpers of :mod:`credal.metrics`).
 
-CPT layout: ``cpt(node)`` has shape ``(n_configurations, n_states)``; row ``j``
-is the distribution of the node for the ``j``-th parent configuration, parent
-configurations being enumerated in C order of the parents' states (the last
-parent varies fastest), as in pgmpy's BIF reader.
+CPT layout: ``cpt(node)`` has shape ``(n_configurations, n_states)``; row ``j`` is the distribution
+of the node for the ``j``-th parent configuration, parent configurations being enumerated in C
+order of the parents' states (the last parent varies fastest), as in pgmpy's BIF reader.
 """
 
 from __future__ import annotations
@@ -251,25 +250,18 @@ class BayesianNetwork:
 
     def _conditional(self, i, v):
         return self._cpts[i][v @ self._strides[i]] if v.shape[1] else np.broadcast_to(
-            self._cpts[i][0], (len(v), self.n_states[i])
-        )
+            self._cpts[i][0], (len(v), self.n_states[i]))
 
     def materialize(self) -> "BayesianNetwork":
         """A copy with every CPT stored as a table."""
-        return BayesianNetwork(
-            self.nodes,
-            self._states,
-            self.parent_indices,
-            [self.cpt(i) for i in range(self.n_nodes)],
-            name=self.name,
-        )
+        return BayesianNetwork(self.nodes, self._states, self.parent_indices,
+                               [self.cpt(i) for i in range(self.n_nodes)], name=self.name)
 
     def _dtypes(self):
         if getattr(self, "_dtype_cache", None) is None:
             shared = {}  # one dtype per distinct list of states (random networks share one)
-            self._dtype_cache = [
-                shared.setdefault(s, pd.CategoricalDtype(list(s))) for s in self._states
-            ]
+            self._dtype_cache = [shared.setdefault(
+                s, pd.CategoricalDtype(list(s))) for s in self._states]
         return self._dtype_cache
 
 
@@ -315,15 +307,14 @@ def splitmix64(z: np.ndarray) -> np.ndarray:
 class RandomNetwork(BayesianNetwork):
     """A network whose CPT columns are uniform on the simplex and generated lazily.
 
-    The column for parent values ``v`` (a row of state indices) is a pure function
-    of the node and ``v``: the key ``h = sum_j v_j * m_j + salt (mod 2**64)`` with
-    random odd 64-bit multipliers ``m_j`` and salt drawn once per node seeds a
-    SplitMix64 stream, one uniform per state ``u_s = unit(mix(h + (s + 1) * golden))``,
-    and the column is ``e / sum(e)`` with
-    ``e_s = -log(u_s)`` (normalised exponentials are uniform on the simplex,
-    i.e. Dirichlet(1, ..., 1)). Nothing is stored per configuration, so a node with
-    200 binary parents costs O(200) per record; two different configurations share a
-    column only if their 64-bit keys collide (probability about 2**-63).
+    The column for parent values ``v`` (a row of state indices) is a pure function of the node and
+    ``v``: the key ``h = sum_j v_j * m_j + salt (mod 2**64)`` with random odd 64-bit multipliers
+    ``m_j`` and salt drawn once per node seeds a SplitMix64 stream, one uniform per state
+    ``u_s = unit(mix(h + (s + 1) * golden))``, and the column is ``e / sum(e)`` with
+    ``e_s = -log(u_s)`` (normalised exponentials are uniform on the simplex, i.e. Dirichlet(1, ...,
+    1)). Nothing is stored per configuration, so a node with 200 binary parents costs O(200) per
+    record; two different configurations share a column only if their 64-bit keys collide
+    (probability about 2**-63).
     """
 
     def __init__(self, nodes, states, parents, multipliers, salts, name="random"):
@@ -333,9 +324,8 @@ class RandomNetwork(BayesianNetwork):
         for i, m in enumerate(self._mult):
             if m.shape != (len(self.parent_indices[i]),):
                 raise ValueError(f"node {self.nodes[i]!r}: one multiplier per parent expected")
-        self._state_keys = (
-            np.arange(1, int(self.n_states.max()) + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
-        )
+        self._state_keys = (np.arange(1, int(self.n_states.max()) + 1,
+                                      dtype=np.uint64) * np.uint64(GOLDEN_GAMMA))
 
     def _conditional(self, i, v):
         n = len(v)
@@ -370,9 +360,8 @@ class RandomNetwork(BayesianNetwork):
 def _random_parent_sets(n_par, rng):
     """Padded parent sets: node i gets a uniformly random ``n_par[i]``-subset of ``range(i)``.
 
-    The subset is the set of positions of the ``n_par[i]`` smallest of ``i`` i.i.d.
-    uniform keys; rows are processed in blocks so that no more than about 4M keys
-    exist at a time.
+    The subset is the set of positions of the ``n_par[i]`` smallest of ``i`` i.i.d. uniform keys;
+    rows are processed in blocks so that no more than about 4M keys exist at a time.
 
     Returns
     -------
@@ -442,11 +431,10 @@ def random_structure(n_nodes, max_parents, rng):
 def random_network(n_nodes, max_parents, random_state=None, *, n_states=2) -> RandomNetwork:
     """A random DAG with uniform CPT columns (Dash & Cooper, Procedure 1).
 
-    Nodes ``X1, ..., X{n_nodes}`` are created in order; node ``i`` (1-based) draws a
-    number of parents uniformly from ``0..min(i - 1, max_parents)`` and then that
-    many distinct parents uniformly among ``X1..X{i-1}``. Each CPT column is an
-    independent uniform draw from the probability simplex, generated on demand
-    (see :class:`RandomNetwork`).
+    Nodes ``X1, ..., X{n_nodes}`` are created in order; node ``i`` (1-based) draws a number of
+    parents uniformly from ``0..min(i - 1, max_parents)`` and then that many distinct parents
+    uniformly among ``X1..X{i-1}``. Each CPT column is an independent uniform draw from the
+    probability simplex, generated on demand (see :class:`RandomNetwork`).
 
     Parameters
     ----------
@@ -473,8 +461,7 @@ def random_network(n_nodes, max_parents, random_state=None, *, n_states=2) -> Ra
     return RandomNetwork(
         names, states, [parents[i, :k] for i, k in enumerate(n_par)],
         [mult[i, :k] for i, k in enumerate(n_par)], salts,
-        name=f"random(n_nodes={n_nodes}, max_parents={max_parents})",
-    )
+        name=f"random(n_nodes={n_nodes}, max_parents={max_parents})")
 
 
 # --------------------------------------------------------------------------------------
@@ -485,10 +472,9 @@ def random_network(n_nodes, max_parents, random_state=None, *, n_states=2) -> Ra
 def sample(network: BayesianNetwork, n, random_state=None, *, as_frame=True):
     """Forward-sample ``n`` records, vectorised over records.
 
-    Each node is drawn after its parents by inverting its conditional CDF with one
-    uniform per record; the uniforms form an array of shape (n_nodes, n) drawn at
-    once from ``random_state``, so stored and lazy CPTs that agree give identical
-    samples.
+    Each node is drawn after its parents by inverting its conditional CDF with one uniform per
+    record; the uniforms form an array of shape (n_nodes, n) drawn at once from ``random_state``,
+    so stored and lazy CPTs that agree give identical samples.
 
     Parameters
     ----------
@@ -512,13 +498,8 @@ def sample(network: BayesianNetwork, n, random_state=None, *, as_frame=True):
     if not as_frame:
         return x
     dt = network._dtypes()
-    return pd.DataFrame(
-        {
-            v: pd.Categorical.from_codes(x[:, i], dtype=dt[i], validate=False)
-            for i, v in enumerate(network.nodes)
-        },
-        copy=False,
-    )
+    return pd.DataFrame({v: pd.Categorical.from_codes(x[:, i], dtype=dt[i], validate=False) for i,
+                         v in enumerate(network.nodes)}, copy=False)
 
 
 def forward_sample(network, u):
@@ -701,11 +682,10 @@ def read_bif(path, name=None) -> BayesianNetwork:
     """Read a discrete Bayesian network from a BIF file.
 
     Supports ``variable`` blocks with ``type discrete [ n ] { ... };`` and
-    ``probability ( X | P1, P2 ) { ... }`` blocks with ``(p1, p2) values;`` rows,
-    ``table values;`` (node state slowest, parent configurations in C order, as
-    pgmpy reads it) and ``default values;``; ``property`` lines and comments are
-    ignored. Nodes are returned in a topological order that keeps the file's order
-    where possible.
+    ``probability ( X | P1, P2 ) { ... }`` blocks with ``(p1, p2) values;`` rows, ``table values;``
+    (node state slowest, parent configurations in C order, as pgmpy reads it) and
+    ``default values;``; ``property`` lines and comments are ignored. Nodes are returned in a
+    topological order that keeps the file's order where possible.
 
     Raises
     ------
@@ -757,8 +737,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
                     if len(states) != int(cnt):
                         raise tk.error(
                             f"variable {vname!r} declares {cnt} states but lists {len(states)}",
-                            cline,
-                        )
+                            cline)
                     if len(set(states)) != len(states):
                         raise tk.error(f"variable {vname!r} repeats a state name", cline)
                 else:
@@ -878,13 +857,9 @@ def read_bif(path, name=None) -> BayesianNetwork:
         done.add(v)
         topo.append(v)
         del pending[j]
-    return BayesianNetwork(
-        topo,
-        [var_states[v] for v in topo],
-        [probs[v][0] for v in topo],
-        [probs[v][1] for v in topo],
-        name=name if name is not None else path.stem,
-    )
+    return BayesianNetwork(topo, [var_states[v] for v in topo], [probs[v][0] for v in topo],
+                           [probs[v][1] for v in topo],
+                           name=name if name is not None else path.stem)
 
 
 def load_network(name) -> BayesianNetwork:

@@ -26,13 +26,11 @@ _SIDE = 0.12      # horizontal offset of the label lines beyond the rank axis
 def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool = True):
     """Draw a critical-difference diagram (Demšar, 2006).
 
-    The average ranks lie on a horizontal axis, the better end on the left.
-    Each classifier is joined to its rank by a line leading to its name, the
-    better half on the left side, the other half on the right.  A segment of
-    length ``cd`` is drawn above the axis, and thick bars below it join every
-    maximal group of classifiers whose ranks differ by at most ``cd``
-    (:func:`credal.stats.cd_cliques`), i.e. that the Nemenyi test does not
-    tell apart.
+    The average ranks lie on a horizontal axis, the better end on the left. Each classifier is
+    joined to its rank by a line leading to its name, the better half on the left side, the other
+    half on the right. A segment of length ``cd`` is drawn above the axis, and thick bars below it
+    join every maximal group of classifiers whose ranks differ by at most ``cd``
+    (:func:`credal.stats.cd_cliques`), i.e. that the Nemenyi test does not tell apart.
 
     Parameters
     ----------
@@ -42,8 +40,7 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
     cd : float >= 0
         Critical difference (e.g. ``FriedmanResult.cd``).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure sized to the number of classifiers is
-        created when None.
+        Where to draw; a new figure sized to the number of classifiers is created when None.
     title : str, optional
     lower_is_better : bool
         True when rank 1 is the best (the usual convention); False when higher
@@ -120,8 +117,7 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
         ax.text(xe + (-0.01 if ha == "right" else 0.01), y, str(name), ha=ha,
                 va="center", fontsize=10, gid="cd-name")
         ax.text(xe + (0.005 if ha == "right" else -0.005), y + 0.03, f"{r:.2f}",
-                ha="left" if ha == "right" else "right", va="bottom", fontsize=7,
-                gid="cd-rank")
+                ha="left" if ha == "right" else "right", va="bottom", fontsize=7, gid="cd-rank")
 
     # one bar per maximal group of classifiers not significantly different
     for g, members in enumerate(groups):
@@ -200,8 +196,7 @@ def credal_simplex_figure(counts, s=2.0, labels=("class a", "class b", "class c"
     """The IDM posterior credal set of a three-category variable in the simplex.
 
     Draws the probability simplex, the credal set (the triangle whose corners are
-    ``(n + s e_k) / (N + s)``), the posterior under the uniform prior and the
-    observed frequencies.
+    ``(n + s e_k) / (N + s)``), the posterior under the uniform prior and the observed frequencies.
 
     Parameters
     ----------

@@ -7,9 +7,8 @@
 * :func:`bisection_upper_entropy`: the IDM upper entropy by bisection on the water
   level (not the library's sorting algorithm).
 
-The tests, ``benchmarks/`` and :mod:`credal.chapters.performance` import this copy.
-Frozen copies of earlier implementations (the trees before their rewrites) live in
-``tests/reference/``.
+The tests, ``benchmarks/`` and :mod:`credal.chapters.performance` import this copy. Frozen copies
+of earlier implementations (the trees before their rewrites) live in ``tests/reference/``.
 """
 
 from __future__ import annotations
@@ -20,17 +19,9 @@ import numpy as np
 
 from credal._validation import check_predict_input
 
-__all__ = [
-    "ncc_baseline_sets",
-    "lncc_baseline_sets",
-    "cma_baseline_sets",
-    "bma_aode_baseline_sets",
-    "comp_aode_baseline_sets",
-    "cdt_baseline_sets",
-    "rbc_baseline_sets",
-    "BASELINES",
-    "bisection_upper_entropy",
-]
+__all__ = ["ncc_baseline_sets", "lncc_baseline_sets", "cma_baseline_sets",
+           "bma_aode_baseline_sets", "comp_aode_baseline_sets", "cdt_baseline_sets",
+           "rbc_baseline_sets", "BASELINES", "bisection_upper_entropy"]
 
 # ============================================================================
 # solver baselines of the credal classifiers
@@ -149,10 +140,8 @@ def lncc_baseline_sets(model, X):
                 def parts(t):
                     x, y = 0.5 + t, 0.5 - t
                     with np.errstate(divide="ignore", invalid="ignore"):
-                        lp1 = np.log(n1 + x) + np.sum(np.log(n1j[k1] + x)
-                                                      - np.log(o1j[k1] + x))
-                        lp2 = np.log(n2 + y) + np.sum(np.log(n2j[k2] + y)
-                                                      - np.log(o2j[k2] + y))
+                        lp1 = np.log(n1 + x) + np.sum(np.log(n1j[k1] + x) - np.log(o1j[k1] + x))
+                        lp2 = np.log(n2 + y) + np.sum(np.log(n2j[k2] + y) - np.log(o2j[k2] + y))
                         ll = (xlogy(n1, n1 + x) + xlogy(n2, n2 + y)
                               + np.sum(xlogy(n1j[k1], n1j[k1] + x)
                                        - xlogy(o1j[k1], o1j[k1] + x))
@@ -171,8 +160,7 @@ def lncc_baseline_sets(model, X):
                     t0 = brentq(lambda t: parts(t)[0], a_, b_, xtol=1e-13)
                 left = (-minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, t0),
                                          method="bounded").fun if t0 > a_ else -np.inf)
-                full = minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, hi),
-                                       method="bounded")
+                full = minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, hi), method="bounded")
                 best_left = max(left, parts(lo)[1], parts(t0)[1])
                 best = max(-full.fun, best_left, parts(hi)[1])
                 if np.log(alpha) > best_left - best + 1e-11:
@@ -289,10 +277,9 @@ def bma_aode_baseline_sets(model, X):
 def comp_aode_baseline_sets(model, X, n_starts=3, random_state=0):
     """COMP-AODE* sets by multi-start SLSQP on the paper's ratio, per ordered pair.
 
-    The ratio of the two classes' compression-weighted scores is minimised over the
-    credal set of SPODE priors with :func:`scipy.optimize.minimize` (SLSQP, the
-    budget as an equality constraint; ``n_starts`` starts: the centre and random
-    points), after ``benchmarks/bench_aode.py``.
+    The ratio of the two classes' compression-weighted scores is minimised over the credal set of
+    SPODE priors with :func:`scipy.optimize.minimize` (SLSQP, the budget as an equality constraint;
+    ``n_starts`` starts: the centre and random points), after ``benchmarks/bench_aode.py``.
 
     Parameters
     ----------
@@ -441,9 +428,8 @@ def rbc_baseline_sets(model, X):
             up[j] = pu[j] * xu[j] / (pu[j] * xu[j]
                                      + sum(pl[h] * xl[h] for h in range(q) if h != j))
             if q > 1:
-                f = max(pu[g] * xu[g] + sum(pl[m] * xu[m] for m in range(q)
-                                            if m not in (j, g))
-                        for g in range(q) if g != j)
+                f = max(pu[g] * xu[g] + sum(pl[m] * xu[m] for m in range(q) if m not in (
+                    j, g)) for g in range(q) if g != j)
             else:
                 f = 0.0
             lo[j] = pl[j] * xl[j] / (pl[j] * xl[j] + f)
@@ -463,10 +449,8 @@ BASELINES = {
     "BMA-AODE*": (bma_aode_baseline_sets, "LP (HiGHS) per ordered pair"),
     "COMP-AODE*": (comp_aode_baseline_sets, "multi-start SLSQP (3 starts) per ordered pair"),
     "CDT": (cdt_baseline_sets, "LP (HiGHS) per leaf and ordered pair, tree walk per row"),
-    "CDT-double": (cdt_baseline_sets, "LP (HiGHS) per leaf and ordered pair, tree walk "
-                                      "per row"),
-    "RBC": (rbc_baseline_sets, "Theorem 2 with loops over cases and classes (no solver)"),
-}
+    "CDT-double": (cdt_baseline_sets, "LP (HiGHS) per leaf and ordered pair, tree walk per row"),
+    "RBC": (rbc_baseline_sets, "Theorem 2 with loops over cases and classes (no solver)")}
 
 
 # ============================================================================
@@ -476,9 +460,8 @@ BASELINES = {
 def bisection_upper_entropy(counts, s, iters=200):
     """Upper entropy of the IDM by bisection on the water level, in plain Python.
 
-    The maximum-entropy distribution raises the smallest counts to a common level
-    ``L`` with ``sum(max(0, L - n_j)) = s``; ``iters`` halvings of ``[0, max n + s]``
-    find ``L``.
+    The maximum-entropy distribution raises the smallest counts to a common level ``L`` with
+    ``sum(max(0, L - n_j)) = s``; ``iters`` halvings of ``[0, max n + s]`` find ``L``.
 
     Parameters
     ----------

@@ -1,15 +1,13 @@
 """Robust Bayes classifier (Ramoni & Sebastiani, 2001) and its naive Bayes baselines.
 
-``RobustBayes`` learns a naive Bayes model from incomplete training data without any
-assumption about why entries are missing: each parameter becomes the interval of the
-estimates over all completions of the data, and each class of a new case gets an
-interval containing every completion's posterior (``predict_interval``).
-``predict_set`` keeps the classes whose interval no other strictly dominates (RBC with
-the strong-dominance score); ``predict`` uses the complete-admissible score.
-``NaiveBayesMissing`` is the naive Bayes baseline that ignores missing entries or
-treats them as a category; ``residual_accuracy``, ``max_cost_ratio`` and
-``expected_cost`` are the paper's decision measures. Derivations: the book's
-Algorithms appendix.
+``RobustBayes`` learns a naive Bayes model from incomplete training data without any assumption
+about why entries are missing: each parameter becomes the interval of the estimates over all
+completions of the data, and each class of a new case gets an interval containing every
+completion's posterior (``predict_interval``). ``predict_set`` keeps the classes whose interval no
+other strictly dominates (RBC with the strong-dominance score); ``predict`` uses the
+complete-admissible score. ``NaiveBayesMissing`` is the naive Bayes baseline that ignores missing
+entries or treats them as a category; ``residual_accuracy``, ``max_cost_ratio`` and
+``expected_cost`` are the paper's decision measures. Derivations: the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -18,16 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from .base import BaseClassifier, CredalMixin, PreciseMixin
-from ._validation import (
-    check_choice,
-    check_fit_input,
-    check_positive,
-)
+from ._validation import (check_choice, check_fit_input, check_positive)
 
-__all__ = [
-    "RobustBayes",
-    "NaiveBayesMissing",
-]
+__all__ = ["RobustBayes", "NaiveBayesMissing"]
 
 # Dominance is declared only when the log lower bound beats the log upper bound
 # by more than this: ties that rounding could turn either way (e.g. two classes
@@ -121,10 +112,9 @@ def _gather_sum(tables, codes, q):
 class RobustBayes(CredalMixin, BaseClassifier):
     """Robust Bayes classifier of Ramoni & Sebastiani (2001).
 
-    Naive Bayes with interval-valued parameters learned from an incomplete
-    training set (missing attribute values and missing classes), with no
-    assumption on the missing-data mechanism.  The formulas are in the module
-    docstring.
+    Naive Bayes with interval-valued parameters learned from an incomplete training set (missing
+    attribute values and missing classes), with no assumption on the missing-data mechanism. The
+    formulas are in the module docstring.
 
     Parameters
     ----------
@@ -150,9 +140,8 @@ class RobustBayes(CredalMixin, BaseClassifier):
 
     Notes
     -----
-    ``predict_set`` and the strong-dominance score treat two bounds within a
-    relative ``1e-12`` of each other as tied (no dominance), so the answer does
-    not depend on rounding.
+    ``predict_set`` and the strong-dominance score treat two bounds within a relative ``1e-12`` of
+    each other as tied (no dominance), so the answer does not depend on rounding.
 
     Examples
     --------
@@ -327,20 +316,18 @@ class NaiveBayesMissing(PreciseMixin, BaseClassifier):
     Parameters
     ----------
     strategy : {"ignore", "category"}, default="ignore"
-        ``"ignore"`` (NBC_m): each conditional table is estimated from the rows
-        where the feature is observed, and a missing attribute of a case to
-        classify is left out of the product (MAR).  ``"category"`` (NBC_*): in
-        each feature with a missing training value, "missing" becomes one more
-        category (with its own prior cell) that cases to classify may take; a
-        feature without missing training values is treated as in ``"ignore"``,
-        so both strategies agree on complete training data.
+        ``"ignore"`` (NBC_m): each conditional table is estimated from the rows where the feature
+        is observed, and a missing attribute of a case to classify is left out of the product
+        (MAR). ``"category"`` (NBC_*): in each feature with a missing training value, "missing"
+        becomes one more category (with its own prior cell) that cases to classify may take; a
+        feature without missing training values is treated as in ``"ignore"``, so both strategies
+        agree on complete training data.
     alpha : float, default=1.0
         Prior strength (> 0).
     prior : {"perks", "laplace"}, default="perks"
-        ``"perks"``: ``alpha/q`` per class and ``alpha/(q r_i)`` per cell (the
-        paper's prior, ``r_i`` counting the missing category under NBC_*);
-        ``"laplace"``: ``alpha`` per class and per cell (with ``alpha = 1`` this is
-        Weka's / JNCC2's naive Bayes).
+        ``"perks"``: ``alpha/q`` per class and ``alpha/(q r_i)`` per cell (the paper's prior,
+        ``r_i`` counting the missing category under NBC_*); ``"laplace"``: ``alpha`` per class and
+        per cell (with ``alpha = 1`` this is Weka's / JNCC2's naive Bayes).
 
     Notes
     -----

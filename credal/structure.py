@@ -50,11 +50,10 @@ def _check_data(data, arities):
 def bdeu_local_score(data, node, parents=(), *, arities=None, S=1.0):
     """ln P(column ``node`` | its parents) under the BDeu prior (family score).
 
-    With ``q`` parent configurations and ``r`` values of the node, the Dirichlet
-    parameters are ``S/q`` per configuration and ``S/(q r)`` per cell (Heckerman,
-    Geiger & Chickering's likelihood-equivalent uniform prior; pgmpy's
-    ``BDeuScore`` with ``equivalent_sample_size = S``).  Configurations never
-    observed contribute 0.
+    With ``q`` parent configurations and ``r`` values of the node, the Dirichlet parameters are
+    ``S/q`` per configuration and ``S/(q r)`` per cell (Heckerman, Geiger & Chickering's
+    likelihood-equivalent uniform prior; pgmpy's ``BDeuScore`` with
+    ``equivalent_sample_size = S``). Configurations never observed contribute 0.
 
     Parameters
     ----------
@@ -229,17 +228,15 @@ def hill_climb_bdeu(data, *, arities=None, S=1.0, max_parents=None, random_state
                     max_moves=10000, tol=1e-9):
     """Greedy hill-climbing search of a DAG maximising the BDeu score.
 
-    Starts from the empty graph.  At each step every legal single-arc change is
-    scored: adding an arc ``u -> v`` (if neither ``u -> v`` nor ``v -> u`` is present
-    and no directed path ``v -> ... -> u`` exists), removing an arc, and reversing
-    an arc (if no other path ``u -> ... -> v`` exists), subject to ``max_parents``.
-    The change with the largest score gain is applied; changes whose gains are
-    within ``tol`` of the best are equally good (BDeu gives Markov-equivalent
-    graphs the same score, so such ties are common) and one of them is drawn with
-    the seeded generator.  The search stops when no change improves the score by
-    more than ``tol`` (no tabu list, no restarts): the moves of pgmpy's
-    ``HillClimbSearch`` with ``BDeuScore``, without its tabu list.  Family scores are
-    cached.
+    Starts from the empty graph. At each step every legal single-arc change is scored: adding an
+    arc ``u -> v`` (if neither ``u -> v`` nor ``v -> u`` is present and no directed path
+    ``v -> ... -> u`` exists), removing an arc, and reversing an arc (if no other path
+    ``u -> ... -> v`` exists), subject to ``max_parents``. The change with the largest score gain
+    is applied; changes whose gains are within ``tol`` of the best are equally good (BDeu gives
+    Markov-equivalent graphs the same score, so such ties are common) and one of them is drawn with
+    the seeded generator. The search stops when no change improves the score by more than ``tol``
+    (no tabu list, no restarts): the moves of pgmpy's ``HillClimbSearch`` with ``BDeuScore``,
+    without its tabu list. Family scores are cached.
 
     Parameters
     ----------

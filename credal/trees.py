@@ -28,10 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 from .base import BaseClassifier, CredalMixin, PreciseMixin
 from ._validation import check_fit_input, check_in_range, check_positive
 
-__all__ = [
-    "CredalDecisionTree",
-    "C45Tree",
-]
+__all__ = ["CredalDecisionTree", "C45Tree"]
 
 # Gains within this of each other are treated as equal (the first feature wins), so
 # that rounding in the last bits never decides between equally good splits.
@@ -63,9 +60,8 @@ def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
     Parameters
     ----------
     codesT : ndarray of int, shape (F, n_inst)
-        Codes (``-1`` = missing) of the candidate features, one row per feature,
-        one column per instance; instances grouped by node and, within a node,
-        in the order of the training rows.
+        Codes (``-1`` = missing) of the candidate features, one row per feature, one column per
+        instance; instances grouped by node and, within a node, in the order of the training rows.
     nv : ndarray of int, shape (F,)
         Number of values of each candidate feature.
     y : ndarray of int, shape (n_inst,)
@@ -91,10 +87,9 @@ def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
 
     Notes
     -----
-    Compiled (:func:`credal._compiled_credal_tree.credal_tree_gains`), node by node
-    and feature (pair) by feature: every (cell, class) total adds its instances'
-    weights in their order, as a per-node dense ``np.bincount`` would; only the
-    non-empty cells enter the upper entropies.
+    Compiled (:func:`credal._compiled_credal_tree.credal_tree_gains`), node by node and feature
+    (pair) by feature: every (cell, class) total adds its instances' weights in their order, as a
+    per-node dense ``np.bincount`` would; only the non-empty cells enter the upper entropies.
     """
     from ._compiled_credal_tree import credal_tree_gains  # numba compiles (or loads) it
 
@@ -207,36 +202,31 @@ class _TreeMixin:
 class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     """Credal decision tree (Abellán & Moral) with the imprecise Dirichlet model.
 
-    At a node with class counts ``n`` the IDM with hyperparameter ``s`` gives the
-    credal set ``{p : p_k >= n_k/(N+s), sum p = 1}``.  Its upper entropy ``H*`` is
-    computed exactly (:func:`credal.independence.upper_entropy`).  The imprecise
-    information gain of a feature ``X`` is
-    ``IIG(X) = H*(n) - sum_x (N_x/N) H*(n | X = x)``, which can be negative.
+    At a node with class counts ``n`` the IDM with hyperparameter ``s`` gives the credal set
+    ``{p : p_k >= n_k/(N+s), sum p = 1}``. Its upper entropy ``H*`` is computed exactly
+    (:func:`credal.independence.upper_entropy`). The imprecise information gain of a feature ``X``
+    is ``IIG(X) = H*(n) - sum_x (N_x/N) H*(n | X = x)``, which can be negative.
 
     * ``branching="simple"``: the node is split on the feature of largest IIG as long
       as that gain is positive; otherwise it is a leaf.
     * ``branching="double"``: the node is split while some feature *or pair of
-      features* has positive IIG (the pair's gain uses the joint values
-      ``(x, y)``).  If a pair has the largest gain, the node is split on whichever
-      of its two features has the larger single IIG.  On equal gains a single
-      feature is preferred to a pair, and lower column indices win.
+      features* has positive IIG (the pair's gain uses the joint values ``(x, y)``). If a pair has
+      the largest gain, the node is split on whichever of its two features has the larger single
+      IIG. On equal gains a single feature is preferred to a pair, and lower column indices win.
 
-    Every declared category of the chosen feature gets a branch (categories never
-    seen at the node give empty leaves).  Gains within 1e-12 count as equal, and
-    "positive" means larger than 1e-12.
+    Every declared category of the chosen feature gets a branch (categories never seen at the node
+    give empty leaves). Gains within 1e-12 count as equal, and "positive" means larger than 1e-12.
 
-    Leaves (``leaf="dominance"``): class ``c`` is dropped iff another class's lower
-    probability exceeds its upper one, ``n_k/(N+s) > (n_c+s)/(N+s)``, i.e.
-    ``n_k > n_c + s``.  This is the slides' rule and the default
-    (``ties="keep"``): a tie ``n_k = n_c + s`` keeps ``c``, which agrees with the
-    definition of dominance (some distribution of the credal set gives ``c`` as
-    much probability as ``k``).  With ``ties="drop"`` the tie drops ``c``
-    (``c`` kept iff ``n_c + s > n_k`` for every other ``k``), the rule of the Weka
-    imprecise-probability plugin; it differs only at leaves where ``n_k - n_c``
-    equals ``s`` exactly, e.g. a leaf with a single instance and ``s = 1``.  An
-    empty leaf keeps every class (the IDM is vacuous without data).
-    ``leaf="frequency"`` keeps only the most frequent class (the slides' frequency
-    criterion, used to compare with C4.5; at an empty leaf, the parent's).
+    Leaves (``leaf="dominance"``): class ``c`` is dropped iff another class's lower probability
+    exceeds its upper one, ``n_k/(N+s) > (n_c+s)/(N+s)``, i.e. ``n_k > n_c + s``. This is the
+    slides' rule and the default (``ties="keep"``): a tie ``n_k = n_c + s`` keeps ``c``, which
+    agrees with the definition of dominance (some distribution of the credal set gives ``c`` as
+    much probability as ``k``). With ``ties="drop"`` the tie drops ``c`` (``c`` kept iff
+    ``n_c + s > n_k`` for every other ``k``), the rule of the Weka imprecise-probability plugin; it
+    differs only at leaves where ``n_k - n_c`` equals ``s`` exactly, e.g. a leaf with a single
+    instance and ``s = 1``. An empty leaf keeps every class (the IDM is vacuous without data).
+    ``leaf="frequency"`` keeps only the most frequent class (the slides' frequency criterion, used
+    to compare with C4.5; at an empty leaf, the parent's).
 
     :meth:`predict` returns, for each row, the class with the highest frequency
     (equivalently, the highest upper probability) at its leaf; an empty leaf uses
@@ -514,11 +504,10 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         """Leaf sets (union over the leaves a row reaches) and leaf frequencies
         (weighted by the share of the row reaching each leaf), shape (n, K) each.
 
-        Rows with every split value they meet observed walk down in compiled code;
-        the others go down one level at a time on the flattened tree (a fixed
-        number of numpy calls per level, not per node), a row missing the split
-        feature down every branch with the branch's share of the observed
-        training weight, as C4.5 sends it.
+        Rows with every split value they meet observed walk down in compiled code; the others go
+        down one level at a time on the flattened tree (a fixed number of numpy calls per level,
+        not per node), a row missing the split feature down every branch with the branch's share of
+        the observed training weight, as C4.5 sends it.
         """
         from ._compiled import code_dtype, route_complete
 
@@ -605,26 +594,23 @@ def _segments(starts, lens):
 class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     """C4.5 decision tree for nominal features, following Weka's J48 (defaults).
 
-    Growing: at each node, every feature whose multiway split puts at least
-    ``min_num_obj`` (weighted) instances in at least two branches is a candidate;
-    among candidates whose information gain is at least the average gain of the
-    candidates (minus 1e-3 bits), the one with the largest gain ratio is chosen
-    (first feature on ties); no split if no candidate or a zero gain ratio, if the
-    node has fewer than ``2 min_num_obj`` instances, or if it is pure.  Gains are
-    in bits; a feature with many values (at least 0.3 times the training size) is
-    left out of the average unless every feature has that many.  Then the tree is
-    collapsed (a subtree that does not reduce training errors becomes a leaf) and
-    pruned bottom-up by C4.5's pessimistic error estimate at confidence
-    ``confidence_factor`` (a subtree is replaced by a leaf, or by its largest
-    branch — subtree raising — when that does not increase the estimated errors
-    by more than 0.1).
+    Growing: at each node, every feature whose multiway split puts at least ``min_num_obj``
+    (weighted) instances in at least two branches is a candidate; among candidates whose
+    information gain is at least the average gain of the candidates (minus 1e-3 bits), the one with
+    the largest gain ratio is chosen (first feature on ties); no split if no candidate or a zero
+    gain ratio, if the node has fewer than ``2 min_num_obj`` instances, or if it is pure. Gains are
+    in bits; a feature with many values (at least 0.3 times the training size) is left out of the
+    average unless every feature has that many. Then the tree is collapsed (a subtree that does not
+    reduce training errors becomes a leaf) and pruned bottom-up by C4.5's pessimistic error
+    estimate at confidence ``confidence_factor`` (a subtree is replaced by a leaf, or by its
+    largest branch — subtree raising — when that does not increase the estimated errors by more
+    than 0.1).
 
-    Missing values (C4.5's fractional instances).  Training: the gain of a feature
-    uses the rows where it is observed, times the observed fraction, and the split
-    information counts the missing rows as one more branch; rows missing the split
-    feature go down every branch with weights proportional to the branch sizes.
-    Prediction: a row missing the split feature goes down every branch and the
-    class distributions reached are averaged with those weights.  A row reaching an
+    Missing values (C4.5's fractional instances). Training: the gain of a feature uses the rows
+    where it is observed, times the observed fraction, and the split information counts the missing
+    rows as one more branch; rows missing the split feature go down every branch with weights
+    proportional to the branch sizes. Prediction: a row missing the split feature goes down every
+    branch and the class distributions reached are averaged with those weights. A row reaching an
     empty branch gets its parent's class distribution.
 
     Growing, collapsing and pruning run node by node in compiled code (numba,
@@ -655,9 +641,8 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     depth_ : int
     """
 
-    def __init__(
-        self, confidence_factor=0.25, min_num_obj=2, pruning=True, subtree_raising=True, collapse=True
-    ):
+    def __init__(self, confidence_factor=0.25, min_num_obj=2, pruning=True, subtree_raising=True,
+                 collapse=True):
         self.confidence_factor = confidence_factor
         self.min_num_obj = min_num_obj
         self.pruning = pruning
