@@ -331,14 +331,9 @@ class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
         Feature ``i`` with code ``k`` adds ``min(d_lo, d_hi)`` to the ratio of
         ``(a, b)``, ``d_p = g_p(a) - g_p(b)`` with ``g_p`` the log factors at inclusion
         probability ``p``; these ``K * K`` terms per (feature, category) cell are
-        gathered per feature group (:func:`credal._tables.joint_sum`).
-
-        Returns
-        -------
-        init : ndarray, shape (K * K,)
-            The class prior part ``log P(a) - log P(b)``.
-        tables
-            :func:`credal._tables.joint_tables` of the cell terms.
+        gathered per feature group (:func:`credal._tables.joint_sum`). Returns ``(init, tables)``:
+        the class prior part ``log P(a) - log P(b)``, shape (K * K,), and the
+        :func:`credal._tables.joint_tables` of the cell terms.
         """
         lo, hi, _ = self._bounds
         _, R, K = self._log_rel_arc.shape  # R - 1 categories at most, then missing

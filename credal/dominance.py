@@ -204,10 +204,9 @@ def ncc_end_terms(class_count, flat, observed, n_values, codes, s, epsilon, log_
     """Per row and class, the parts of ``psi`` and ``psi'`` at ``tau = 0`` and 1.
 
     ``psi(tau) = Fa(c', t') - Fb(c'', t'')`` splits into one term per class (see
-    :func:`ncc_log_infimum`), and at the end points of ``[0, 1]`` each class
-    share takes one of two values, ``u0 = (1 - eps) + eps/|C|`` or
-    ``u1 = eps/|C|``.  So the end values and slopes of every class pair come
-    from per-(class, feature, category) tables gathered once per row.
+    :func:`ncc_log_infimum`), and at the end points of ``[0, 1]`` each class share takes one of two
+    values, ``u0 = (1 - eps) + eps/|C|`` or ``u1 = eps/|C|``. So the end values and slopes of every
+    class pair come from per-(class, feature, category) tables gathered once per row.
 
     This is :func:`ncc_end_tables` (built once per fitted model and parameters)
     followed by :func:`ncc_end_apply`.

@@ -584,12 +584,11 @@ def decide(score, threshold=0.0, *, n=None, atol=None):
 def prior_odds_decision(log_bayes_factor, odds, *, n=None):
     """Bayesian decision with unequal prior probabilities of the two hypotheses.
 
-    With prior probabilities ``P(Ind) = k/(1+k)`` and ``P(Dep) = 1/(1+k)`` (prior
-    odds ``k : 1`` in favour of independence), the posterior prefers dependence iff
-    ``ln P(D|Dep) - ln P(D|Ind) > ln k``.  ``k = 1`` is the equal-prior rule of
-    :func:`decide`.  The slides' "PRIOR" column of the imprecise-score table is
-    reproduced by BDe (S = 2) with ``k = 5`` (``P(Dep) = 1/6``); the chapter shows
-    how that value is identified from the published counts.
+    With prior probabilities ``P(Ind) = k/(1+k)`` and ``P(Dep) = 1/(1+k)`` (prior odds ``k : 1`` in
+    favour of independence), the posterior prefers dependence iff
+    ``ln P(D|Dep) - ln P(D|Ind) > ln k``. ``k = 1`` is the equal-prior rule of :func:`decide`. The
+    slides' "PRIOR" column of the imprecise-score table is reproduced by BDe (S = 2) with ``k = 5``
+    (``P(Dep) = 1/6``); the chapter shows how that value is identified from the published counts.
 
     Parameters
     ----------

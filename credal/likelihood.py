@@ -1,16 +1,15 @@
 """LNCC dominance: the profile likelihood of a class pair and its exact threshold.
 
-The likelihood-based naive credal classifier (Antonucci, Cattaneo & Corani) restricts
-the class of the instance to a pair ``(c', c'')`` and profiles the likelihood ``L`` of
-the naive models over the share ``x`` of ``c'``; ``g(x)`` is the ratio of the two
-classes' probabilities of the instance.  ``c'`` dominates ``c''`` at level ``alpha``
-iff ``alpha > alpha* = sup_{g <= 1} L / sup L`` (Theorems 1-2 of the paper).
-:class:`LnccPairs` computes ``alpha*`` exactly for many pairs at once (the local maxima
-of ``L`` by certified cell splitting, then Newton, :func:`credal.dominance.newton_increasing`);
-:func:`lncc_certify` and :func:`lncc_certify_outside` decide most pairs at a given
-``alpha`` from bounds gathered from per-(class, category) tables
-(:func:`lncc_end_tables`, :func:`lncc_end_apply`).  :class:`credal.naive.LNCC` runs
-these on its fitted count tables; the derivation is in the book's Algorithms appendix.
+The likelihood-based naive credal classifier (Antonucci, Cattaneo & Corani) restricts the class of
+the instance to a pair ``(c', c'')`` and profiles the likelihood ``L`` of the naive models over the
+share ``x`` of ``c'``; ``g(x)`` is the ratio of the two classes' probabilities of the instance.
+``c'`` dominates ``c''`` at level ``alpha`` iff ``alpha > alpha* = sup_{g <= 1} L / sup L``
+(Theorems 1-2 of the paper). :class:`LnccPairs` computes ``alpha*`` exactly for many pairs at once
+(the local maxima of ``L`` by certified cell splitting, then Newton,
+:func:`credal.dominance.newton_increasing`); :func:`lncc_certify` and :func:`lncc_certify_outside`
+decide most pairs at a given ``alpha`` from bounds gathered from per-(class, category) tables
+(:func:`lncc_end_tables`, :func:`lncc_end_apply`). :class:`credal.naive.LNCC` runs these on its
+fitted count tables; the derivation is in the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -403,10 +402,9 @@ def lncc_log_threshold(n1, n1j, o1j, n2, n2j, o2j, mask, grid=None):
 def lncc_end_terms(class_count, flat, observed, offsets, codes):
     """Per row and class, ``ln p`` at ``z = 0, 1/2, 1`` and ``ln l`` at ``z = 0, 1``.
 
-    Each is a sum of one term per class and per observed feature, so, as in
-    :func:`ncc_end_terms`, the terms come from per-(class, category) tables
-    gathered once per row.  ``ln l(z)`` is written as in :meth:`_Side.ll`
-    (relative to ``z = 1/2``); factors with ``n_j = n_oj`` are exactly 0.
+    Each is a sum of one term per class and per observed feature, so, as in :func:`ncc_end_terms`,
+    the terms come from per-(class, category) tables gathered once per row. ``ln l(z)`` is written
+    as in :meth:`_Side.ll` (relative to ``z = 1/2``); factors with ``n_j = n_oj`` are exactly 0.
 
     This is :func:`lncc_end_tables` (built once per fitted model) followed by
     :func:`lncc_end_apply`.

@@ -6,10 +6,9 @@ Laplace prior); ``NCC`` applies maximality over the imprecise Dirichlet model (o
 epsilon-contaminated) with an exact dominance test per class pair; ``LNCC`` keeps the naive models
 whose likelihood is at least ``alpha`` times the maximum (Antonucci, Cattaneo & Corani). Dominance
 tests are vectorised over rows and class pairs, certified by closed-form bounds, and solved exactly
-(Newton) only where the bounds do not decide: the NCC's in
-:mod:`credal.dominance`, the LNCC's in :mod:`credal.likelihood`; the count tables are
-built and summed by feature groups (:mod:`credal._tables`). The derivations are in the
-book's Algorithms appendix.
+(Newton) only where the bounds do not decide: the NCC's in :mod:`credal.dominance`, the LNCC's in
+:mod:`credal.likelihood`; the count tables are built and summed by feature groups
+(:mod:`credal._tables`). The derivations are in the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -436,16 +435,15 @@ class LNCC(_CredalNaive):
     Notes
     -----
     Dominance of ``c'`` over ``c''`` is decided by the threshold
-    ``alpha* = sup_{g <= 1} L / sup L`` of the pair's profile likelihood (Theorems
-    1-2 of the paper; ``c'`` dominates iff ``alpha > alpha*``), available from
-    :meth:`dominance_threshold`.  With more than two classes every ordered pair
-    is tested with the pair's own likelihood (the instance's class restricted to
-    the pair, as in the paper's Section 4) and the set is the union of the
-    source components of the dominance graph, which is the set of undominated
-    classes whenever dominance has no cycle.  Incomplete training data use the
-    available-case likelihood (MAR), in which Theorems 1-2 hold with ``n(c)``
-    replaced by ``n_j(c)`` in the factors of feature ``j``.  ``predict`` returns the
-    class that the Perks naive Bayes (``s = 1``) ranks first among the set.
+    ``alpha* = sup_{g <= 1} L / sup L`` of the pair's profile likelihood (Theorems 1-2 of the
+    paper; ``c'`` dominates iff ``alpha > alpha*``), available from :meth:`dominance_threshold`.
+    With more than two classes every ordered pair is tested with the pair's own likelihood (the
+    instance's class restricted to the pair, as in the paper's Section 4) and the set is the union
+    of the source components of the dominance graph, which is the set of undominated classes
+    whenever dominance has no cycle. Incomplete training data use the available-case likelihood
+    (MAR), in which Theorems 1-2 hold with ``n(c)`` replaced by ``n_j(c)`` in the factors of
+    feature ``j``. ``predict`` returns the class that the Perks naive Bayes (``s = 1``) ranks first
+    among the set.
 
     ``predict_set`` computes ``alpha*`` only where it matters: most pairs are
     decided at the given ``alpha`` by bounds on ``alpha*`` from the likelihoods
@@ -486,8 +484,7 @@ class LNCC(_CredalNaive):
         return fwd, rev
 
     def _outside_states(self, codes, rows, a, b, swap, bounds, tol, log_alpha):
-        """:func:`~credal.likelihood.lncc_certify_outside` on pairs ``(a, b)`` of
-        ``codes[rows]``.
+        """:func:`~credal.likelihood.lncc_certify_outside` on pairs ``(a, b)`` of ``codes[rows]``.
 
         ``swap`` marks pairs with ``x0 > 1``: they are decided as ``(b, a)``, the
         mirror image (``ln g(0)`` and ``ln g(1)`` swap and change sign).

@@ -3,15 +3,13 @@
 This module supplies the data-generating side of Dash & Cooper's experiments with
 model-averaged naive Bayes:
 
-* :class:`BayesianNetwork` holds nodes in topological order, their states, their
-  parents and one conditional probability table (CPT) per node;
-  :func:`read_bif` / :func:`load_network` build one from a BIF file (ALARM and
-  HEPAR II ship with the project);
-* :func:`random_network` follows the paper's Procedure 1 and returns a
-  :class:`RandomNetwork` whose CPT columns are uniform draws from the probability
-  simplex, generated lazily: a column is a deterministic function of the node and
-  of the parent values, so in-degrees of several hundred never materialise
-  ``2**k`` columns;
+* :class:`BayesianNetwork` holds nodes in topological order, their states, their parents and one
+  conditional probability table (CPT) per node; :func:`read_bif` / :func:`load_network` build one
+  from a BIF file (ALARM and HEPAR II ship with the project);
+* :func:`random_network` follows the paper's Procedure 1 and returns a :class:`RandomNetwork` whose
+  CPT columns are uniform draws from the probability simplex, generated lazily: a column is a
+  deterministic function of the node and of the parent values, so in-degrees of several hundred
+  never materialise ``2**k`` columns;
 * :func:`sample` draws records by forward sampling, vectorised over records;
   :func:`sample_random_trials` draws many (random network, class node, records)
   trials at once, vectorised over trials as well;
@@ -361,12 +359,9 @@ def _random_parent_sets(n_par, rng):
     """Padded parent sets: node i gets a uniformly random ``n_par[i]``-subset of ``range(i)``.
 
     The subset is the set of positions of the ``n_par[i]`` smallest of ``i`` i.i.d. uniform keys;
-    rows are processed in blocks so that no more than about 4M keys exist at a time.
-
-    Returns
-    -------
-    ndarray of int64, shape (n, max(n_par))
-        Row ``i`` holds node i's parents in increasing order, then zeros.
+    rows are processed in blocks so that no more than about 4M keys exist at a time. Returns an
+    int64 array (n, max(n_par)) whose row ``i`` holds node i's parents in increasing order, then
+    zeros.
     """
     n = len(n_par)
     k_max = int(n_par.max()) if n else 0

@@ -35,11 +35,10 @@ def _codes(model, X):
 def ncc_baseline_sets(model, X):
     """NCC / NCC-ε sets by bounded scalar minimisation, one ordered pair at a time.
 
-    For classes ``c'``, ``c''`` the lower log-ratio is the minimum over ``τ`` in
-    ``[0, 1]`` of ``ψ(τ)`` (:func:`credal.dominance.ncc_log_infimum`, written for the
-    ε-contaminated credal set); :func:`scipy.optimize.minimize_scalar` (bounded) finds
-    it and the end points are checked.  ``c''`` is dropped iff some ``c'`` has
-    ``min ψ > 0``.
+    For classes ``c'``, ``c''`` the lower log-ratio is the minimum over ``τ`` in ``[0, 1]`` of
+    ``ψ(τ)`` (:func:`credal.dominance.ncc_log_infimum`, written for the ε-contaminated credal set);
+    :func:`scipy.optimize.minimize_scalar` (bounded) finds it and the end points are checked.
+    ``c''`` is dropped iff some ``c'`` has ``min ψ > 0``.
 
     Parameters
     ----------
@@ -97,12 +96,11 @@ def ncc_baseline_sets(model, X):
 def lncc_baseline_sets(model, X):
     """LNCC sets by root finding and bounded maximisation, one ordered pair at a time.
 
-    For each ordered pair the profile likelihood of the paper's Theorems 1-2 is
-    handled directly: :func:`scipy.optimize.brentq` finds the point where the
-    probability ratio equals 1, and two bounded :func:`scipy.optimize.minimize_scalar`
-    calls find the likelihood's maximum left of it and overall (after
-    ``benchmarks/bench_naive.py``).  ``c''`` is dropped iff some ``c'`` dominates it;
-    with two classes, or without cycles of dominance, this is LNCC's set.
+    For each ordered pair the profile likelihood of the paper's Theorems 1-2 is handled directly:
+    :func:`scipy.optimize.brentq` finds the point where the probability ratio equals 1, and two
+    bounded :func:`scipy.optimize.minimize_scalar` calls find the likelihood's maximum left of it
+    and overall (after ``benchmarks/bench_naive.py``). ``c''`` is dropped iff some ``c'`` dominates
+    it; with two classes, or without cycles of dominance, this is LNCC's set.
 
     Parameters
     ----------
@@ -335,11 +333,10 @@ def comp_aode_baseline_sets(model, X, n_starts=3, random_state=0):
 def cdt_baseline_sets(model, X):
     """Credal-tree sets by linear programming at the leaves, one row at a time.
 
-    Each row walks down the tree (a missing split value follows every branch); at
-    each leaf reached, class ``c`` is dropped iff for some class ``k`` the minimum of
-    ``p_k - p_c`` over the leaf's IDM credal set ``{p : p_j >= n_j / (N + s)}`` is
-    positive, solved by :func:`scipy.optimize.linprog`; the row's set is the union of
-    the leaves' sets.
+    Each row walks down the tree (a missing split value follows every branch); at each leaf
+    reached, class ``c`` is dropped iff for some class ``k`` the minimum of ``p_k - p_c`` over the
+    leaf's IDM credal set ``{p : p_j >= n_j / (N + s)}`` is positive, solved by
+    :func:`scipy.optimize.linprog`; the row's set is the union of the leaves' sets.
 
     Parameters
     ----------

@@ -30,21 +30,9 @@ _LOG_TIE = 1e-12
 # small vectorised helpers
 # ----------------------------------------------------------------------------
 def _contingency(a, y, r, q):
-    """Counts of (class, value) with a last row/column for missing.
-
-    Parameters
-    ----------
-    a : ndarray of int, shape (n,)
-        Feature codes, ``-1`` = missing.
-    y : ndarray of int, shape (n,)
-        Class indices, ``-1`` = missing.
-
-    Returns
-    -------
-    ndarray of float, shape (q + 1, r + 1)
-        ``T[j, k] = n(a_k, c_j)``, ``T[j, r] = n(?, c_j)``, ``T[q, k] = n(a_k, ?)``,
-        ``T[q, r] = n(?, ?)``.
-    """
+    """Counts (q + 1, r + 1) of (class, value) of feature codes ``a`` and class indices ``y``
+    (both (n,), ``-1`` = missing): ``T[j, k] = n(a_k, c_j)``, ``T[j, r] = n(?, c_j)``,
+    ``T[q, k] = n(a_k, ?)``, ``T[q, r] = n(?, ?)``."""
     a2 = np.where(a < 0, r, a)
     y2 = np.where(y < 0, q, y)
     flat = np.bincount(y2 * (r + 1) + a2, minlength=(q + 1) * (r + 1))
@@ -54,16 +42,9 @@ def _contingency(a, y, r, q):
 def _logsumexp_others(L):
     """``out[:, j] = log sum_{h != j} exp(L[:, h])`` without cancellation.
 
-    Prefix and suffix log-sum-exps avoid subtracting the excluded term, which
-    would lose all precision when that term dominates.
-
-    Parameters
-    ----------
-    L : ndarray, shape (n, q)
-
-    Returns
-    -------
-    ndarray, shape (n, q)  (``-inf`` everywhere when ``q == 1``)
+    ``L`` and the result have shape (n, q) (``-inf`` everywhere when ``q == 1``). Prefix and
+    suffix log-sum-exps avoid subtracting the excluded term, which would lose all precision
+    when that term dominates.
     """
     n = L.shape[0]
     pad = np.full((n, 1), -np.inf)
@@ -91,14 +72,10 @@ def _max_others(L):
 
 
 def _gather_sum(tables, codes, q):
-    """Sum over features of ``tables[i][:, codes[:, i]]``.
+    """Sum over features of ``tables[i][:, codes[:, i]]``, shape (n_samples, q).
 
-    Each table has shape (q, r_i + 1); its last column is used for a missing
-    code (``-1`` indexes the last column).
-
-    Returns
-    -------
-    ndarray of float, shape (n_samples, q)
+    Each table has shape (q, r_i + 1); its last column is used for a missing code (``-1``
+    indexes the last column).
     """
     out = np.zeros((codes.shape[0], q))
     for i, t in enumerate(tables):

@@ -1,12 +1,11 @@
 """Bayesian-network structure search with the BDeu score.
 
-:func:`bdeu_local_score` and :func:`bdeu_network_score` give the BDeu score (Heckerman,
-Geiger & Chickering's likelihood-equivalent uniform prior, equivalent sample size ``S``)
-of a family and of a DAG on complete discrete data; with two variables the score
-difference of ``X -> Y`` over no arc is :func:`credal.independence.bde_score`.
-:func:`hill_climb_bdeu` is greedy search over single-arc changes, checked against
-:func:`exhaustive_bdeu`, which scores every DAG of :func:`all_dags` (up to 5 nodes);
-both return a :class:`StructureResult`.
+:func:`bdeu_local_score` and :func:`bdeu_network_score` give the BDeu score (Heckerman, Geiger &
+Chickering's likelihood-equivalent uniform prior, equivalent sample size ``S``) of a family and of
+a DAG on complete discrete data; with two variables the score difference of ``X -> Y`` over no arc
+is :func:`credal.independence.bde_score`. :func:`hill_climb_bdeu` is greedy search over single-arc
+changes, checked against :func:`exhaustive_bdeu`, which scores every DAG of :func:`all_dags` (up to
+5 nodes); both return a :class:`StructureResult`.
 """
 
 from __future__ import annotations

@@ -1,16 +1,14 @@
 """Classification trees on nominal data: the credal decision tree and a C4.5 baseline.
 
-:class:`CredalDecisionTree` is Abellán & Moral's tree as presented in Moral's slides:
-the imprecise Dirichlet model (IDM) at every node, splits chosen by the *imprecise
-information gain* (upper entropy of the IDM before minus the weighted upper
-entropies after), branching while some variable (or pair, for the "double"
-method) has positive gain, and the non-dominated classes at the leaves.
+:class:`CredalDecisionTree` is Abellán & Moral's tree as presented in Moral's slides: the imprecise
+Dirichlet model (IDM) at every node, splits chosen by the *imprecise information gain* (upper
+entropy of the IDM before minus the weighted upper entropies after), branching while some variable
+(or pair, for the "double" method) has positive gain, and the non-dominated classes at the leaves.
 
-:class:`C45Tree` is the precise baseline: C4.5 as implemented by Weka's J48 with
-its default options (gain ratio with the average-gain filter, multiway nominal
-splits, at least two branches with 2 instances, collapsing, error-based pruning
-with confidence 0.25 and subtree raising, fractional instances for missing
-values).
+:class:`C45Tree` is the precise baseline: C4.5 as implemented by Weka's J48 with its default
+options (gain ratio with the average-gain filter, multiway nominal splits, at least two branches
+with 2 instances, collapsing, error-based pruning with confidence 0.25 and subtree raising,
+fractional instances for missing values).
 
 Both take integer code matrices (``-1`` = missing) or DataFrames of categoricals
 (see :mod:`credal._validation`) and give every declared category its own branch.
@@ -57,36 +55,16 @@ class _Node:
 def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
     """Single and pair IIGs of several nodes at once.
 
-    Parameters
-    ----------
-    codesT : ndarray of int, shape (F, n_inst)
-        Codes (``-1`` = missing) of the candidate features, one row per feature, one column per
-        instance; instances grouped by node and, within a node, in the order of the training rows.
-    nv : ndarray of int, shape (F,)
-        Number of values of each candidate feature.
-    y : ndarray of int, shape (n_inst,)
-        Class index of each instance.
-    K : int
-    s : float
-    lid : ndarray of int, shape (n_inst,)
-        Node (0 .. A-1) of each instance, non-decreasing.
-    w : ndarray of float, shape (n_inst,)
-        Instance weights (> 0).
-    avail : ndarray of bool, shape (A, F)
-        Features still available at each node.
-    double : bool
-        Also compute the gains of the pairs of features.
+    ``codesT`` (F, n_inst): codes (``-1`` = missing) of the candidate features, one row per
+    feature, one column per instance; instances grouped by node and, within a node, in the order of
+    the training rows. ``nv`` (F,): number of values of each candidate feature; ``y`` (n_inst,):
+    class index of each instance; ``K`` classes, IDM ``s``; ``lid`` (n_inst,): node (0 .. A-1) of
+    each instance, non-decreasing; ``w`` (n_inst,): instance weights (> 0); ``avail`` (A, F):
+    features still available at each node; ``double``: also compute the gains of the pairs of
+    features. Returns ``(g1, g2)``: ``g1`` (A, F), the IIG of each feature at each node, ``-inf``
+    where the feature is not available or never observed; ``g2`` (A, F (F - 1) / 2) or None, the
+    same for the pairs ``np.triu_indices(F, 1)`` (both features available).
 
-    Returns
-    -------
-    g1 : ndarray of float, shape (A, F)
-        IIG of each feature at each node; ``-inf`` where the feature is not
-        available or never observed.
-    g2 : ndarray of float, shape (A, F (F - 1) / 2) or None
-        Same for the pairs ``np.triu_indices(F, 1)`` (both features available).
-
-    Notes
-    -----
     Compiled (:func:`credal._compiled_credal_tree.credal_tree_gains`), node by node and feature
     (pair) by feature: every (cell, class) total adds its instances' weights in their order, as a
     per-node dense ``np.bincount`` would; only the non-empty cells enter the upper entropies.
@@ -228,20 +206,17 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     ``leaf="frequency"`` keeps only the most frequent class (the slides' frequency criterion, used
     to compare with C4.5; at an empty leaf, the parent's).
 
-    :meth:`predict` returns, for each row, the class with the highest frequency
-    (equivalently, the highest upper probability) at its leaf; an empty leaf uses
-    its parent's counts; ties go to the first class in ``classes_``.  It always
-    lies in :meth:`predict_set`.
+    :meth:`predict` returns, for each row, the class with the highest frequency (equivalently, the
+    highest upper probability) at its leaf; an empty leaf uses its parent's counts; ties go to the
+    first class in ``classes_``. It always lies in :meth:`predict_set`.
 
-    Missing values.  In training, the gain of a feature is computed from the rows
-    where it is observed and multiplied by the observed fraction (as C4.5 does);
-    rows missing the split feature go down every branch with weights
-    proportional to the branch sizes.  At prediction time, a row missing the split
-    feature goes down every branch: its set is the *union* of the sets of the
-    leaves it reaches (every class non-dominated under some value of the missing
-    feature), and :meth:`predict` takes, within that set, the class with the
-    highest frequency averaged over those leaves with the training branch
-    proportions as weights.
+    Missing values. In training, the gain of a feature is computed from the rows where it is
+    observed and multiplied by the observed fraction (as C4.5 does); rows missing the split feature
+    go down every branch with weights proportional to the branch sizes. At prediction time, a row
+    missing the split feature goes down every branch: its set is the *union* of the sets of the
+    leaves it reaches (every class non-dominated under some value of the missing feature), and
+    :meth:`predict` takes, within that set, the class with the highest frequency averaged over
+    those leaves with the training branch proportions as weights.
 
     The tree grows level by level; the gains of all nodes of a level are computed in
     compiled code (numba, :mod:`credal._compiled_credal_tree`; the first fit in a new
