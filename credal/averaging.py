@@ -211,10 +211,7 @@ class ModelAveragedNaiveBayes(PreciseMixin, _NaiveAveragingBase):
 
     def __init__(self, alpha=1.0, arc_prior=0.5, prior="k2", structure="average",
                  min_categories=None):
-        self.alpha = alpha
-        self.arc_prior = arc_prior
-        self.prior = prior
-        self.structure = structure
+        self.alpha, self.arc_prior, self.prior, self.structure = alpha, arc_prior, prior, structure
         self.min_categories = min_categories
 
     def fit(self, X, y):
@@ -297,11 +294,8 @@ class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
 
     def __init__(self, alpha=1.0, inclusion_lower=0.1, inclusion_upper=0.9, arc_prior=0.5,
                  prior="bdeu", min_categories=None):
-        self.alpha = alpha
-        self.inclusion_lower = inclusion_lower
-        self.inclusion_upper = inclusion_upper
-        self.arc_prior = arc_prior
-        self.prior = prior
+        self.alpha, self.inclusion_lower = alpha, inclusion_lower
+        self.inclusion_upper, self.arc_prior, self.prior = inclusion_upper, arc_prior, prior
         self.min_categories = min_categories
 
     def fit(self, X, y):

@@ -41,8 +41,6 @@ IMP_TIE = 1e-10
 
 
 # --------------------------------------------------------------------------- input
-
-
 def log_rising_factorial(alpha, n):
     """``ln Gamma(alpha + n) - ln Gamma(alpha)``, the log rising factorial (0 when n = 0).
 
@@ -89,8 +87,6 @@ def _tie_tol(n):
 
 
 # ------------------------------------------------------------------ upper entropy
-
-
 def _water_level(n, s):
     """Level L of the maximum-entropy IDM distribution: sum_i max(0, L - n_i) = s."""
     k = n.shape[-1]
@@ -154,8 +150,6 @@ def upper_entropy(counts, s=1.0):
 
 
 # ------------------------------------------------------------------- classic scores
-
-
 def mutual_information(counts):
     """Sample mutual information (nats) of each table; 0 for an empty table.
 
@@ -608,8 +602,6 @@ def prior_odds_decision(log_bayes_factor, odds, *, n=None):
 
 
 # --------------------------------------------------------------- imprecise score
-
-
 def _check_2x2(a, what):
     if a.shape[-2:] != (2, 2):
         raise ValueError(f"{what} is implemented for 2x2 tables; got tables of shape {a.shape[-2:]}")
@@ -857,8 +849,6 @@ def imprecise_decision(log_lower, log_upper=None, *, prefer_independence=False, 
 
 
 # ------------------------------------------------------------- estimates and losses
-
-
 def estimate_joint(counts, dependent, S=2.0):
     """Bayesian (BDe, sample size ``S``) estimate ``P^e`` of the joint of ``X, Y``.
 

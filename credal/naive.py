@@ -175,8 +175,7 @@ class NaiveBayes(PreciseMixin, _NaiveCounts):
     _as_columns = True
 
     def __init__(self, prior="perks", s=1.0):
-        self.prior = prior
-        self.s = s
+        self.prior, self.s = prior, s
 
     def fit(self, X, y, sample_weight=None):
         """Learn the count tables.
@@ -300,9 +299,7 @@ class NCC(_CredalNaive):
 
 
     def __init__(self, s=1.0, epsilon=0.0, epsilon_model="contamination"):
-        self.s = s
-        self.epsilon = epsilon
-        self.epsilon_model = epsilon_model
+        self.s, self.epsilon, self.epsilon_model = s, epsilon, epsilon_model
 
     def fit(self, X, y, sample_weight=None):
         """Learn the count tables; see :meth:`NaiveBayes.fit`.  Returns self."""
@@ -457,8 +454,7 @@ class LNCC(_CredalNaive):
 
 
     def __init__(self, alpha=0.75, grid=None):
-        self.alpha = alpha
-        self.grid = grid
+        self.alpha, self.grid = alpha, grid
 
     def fit(self, X, y, sample_weight=None):
         """Learn the count tables; see :meth:`NaiveBayes.fit`.  Returns self."""

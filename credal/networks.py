@@ -70,11 +70,7 @@ _MAX_MATERIALISED_CONFIGS = 1 << 22
 MAX_BIF_CELLS = 1 << 24
 
 
-# --------------------------------------------------------------------------------------
-# Networks
-# --------------------------------------------------------------------------------------
-
-
+# ----------------------------------------------------------------------------- Networks
 class BayesianNetwork:
     """A discrete Bayesian network with nodes in topological order.
 
@@ -272,10 +268,7 @@ def _c_strides(card) -> np.ndarray:
     return np.concatenate([np.cumprod(card[::-1])[::-1][1:], [1]]).astype(np.int64)
 
 
-# --------------------------------------------------------------------------------------
-# Random networks with lazily generated CPT columns
-# --------------------------------------------------------------------------------------
-
+# ------------------------------------ Random networks with lazily generated CPT columns
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 #: SplitMix64's increment (2**64 / golden ratio): multiples of it spread integer keys
@@ -459,11 +452,7 @@ def random_network(n_nodes, max_parents, random_state=None, *, n_states=2) -> Ra
         name=f"random(n_nodes={n_nodes}, max_parents={max_parents})")
 
 
-# --------------------------------------------------------------------------------------
-# Sampling and exact marginals
-# --------------------------------------------------------------------------------------
-
-
+# --------------------------------------------------------- Sampling and exact marginals
 def sample(network: BayesianNetwork, n, random_state=None, *, as_frame=True):
     """Forward-sample ``n`` records, vectorised over records.
 
@@ -593,10 +582,7 @@ def exact_marginal(network: BayesianNetwork, nodes) -> np.ndarray:
     return out / out.sum()
 
 
-# --------------------------------------------------------------------------------------
-# BIF reader
-# --------------------------------------------------------------------------------------
-
+# --------------------------------------------------------------------------- BIF reader
 _TOKEN = re.compile(
     r"""(?P<ws>[ \t\r]+)|(?P<nl>\n)|(?P<lc>//[^\n]*)|(?P<bc>/\*.*?\*/)
        |(?P<str>"[^"\n]*")|(?P<punct>[{}()\[\]|,;])|(?P<word>[^\s{}()\[\]|,;"]+)""",
@@ -871,11 +857,7 @@ def load_network(name) -> BayesianNetwork:
     return read_bif(_DATA_DIR / _NETWORK_FILES[key], name=key)
 
 
-# --------------------------------------------------------------------------------------
-# Classification set-up
-# --------------------------------------------------------------------------------------
-
-
+# ---------------------------------------------------------------- Classification set-up
 def choose_class_node(network: BayesianNetwork, random_state=None) -> str:
     """A class node chosen uniformly among the nodes with at least two states."""
     ok = np.flatnonzero(network.n_states >= 2)

@@ -23,11 +23,7 @@ __all__ = ["ncc_baseline_sets", "lncc_baseline_sets", "cma_baseline_sets",
            "bma_aode_baseline_sets", "comp_aode_baseline_sets", "cdt_baseline_sets",
            "rbc_baseline_sets", "BASELINES", "bisection_upper_entropy"]
 
-# ============================================================================
-# solver baselines of the credal classifiers
-# ============================================================================
-
-
+# --------------------------------- solver baselines of the credal classifiers
 def _codes(model, X):
     return check_predict_input(model, X)
 
@@ -450,10 +446,7 @@ BASELINES = {
     "RBC": (rbc_baseline_sets, "Theorem 2 with loops over cases and classes (no solver)")}
 
 
-# ============================================================================
-# the IDM upper entropy by bisection
-# ============================================================================
-
+# ----------------------------------------- the IDM upper entropy by bisection
 def bisection_upper_entropy(counts, s, iters=200):
     """Upper entropy of the IDM by bisection on the water level, in plain Python.
 

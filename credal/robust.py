@@ -26,9 +26,7 @@ __all__ = ["RobustBayes", "NaiveBayesMissing"]
 _LOG_TIE = 1e-12
 
 
-# ----------------------------------------------------------------------------
-# small vectorised helpers
-# ----------------------------------------------------------------------------
+# --------------------------------------------------- small vectorised helpers
 def _contingency(a, y, r, q):
     """Counts (q + 1, r + 1) of (class, value) of feature codes ``a`` and class indices ``y``
     (both (n,), ``-1`` = missing): ``T[j, k] = n(a_k, c_j)``, ``T[j, r] = n(?, c_j)``,
@@ -83,9 +81,7 @@ def _gather_sum(tables, codes, q):
     return out
 
 
-# ----------------------------------------------------------------------------
-# Robust Bayes classifier
-# ----------------------------------------------------------------------------
+# ---------------------------------------------------- Robust Bayes classifier
 class RobustBayes(CredalMixin, BaseClassifier):
     """Robust Bayes classifier of Ramoni & Sebastiani (2001).
 
@@ -284,9 +280,7 @@ class RobustBayes(CredalMixin, BaseClassifier):
         return self._admissible(*self._intervals(codes))
 
 
-# ----------------------------------------------------------------------------
-# Naive Bayes baselines for incomplete data
-# ----------------------------------------------------------------------------
+# ---------------------------------- Naive Bayes baselines for incomplete data
 class NaiveBayesMissing(PreciseMixin, BaseClassifier):
     """Naive Bayes for incomplete data: NBC_m (ignore) or NBC_* (missing category).
 
@@ -323,9 +317,7 @@ class NaiveBayesMissing(PreciseMixin, BaseClassifier):
     """
 
     def __init__(self, strategy="ignore", alpha=1.0, prior="perks"):
-        self.strategy = strategy
-        self.alpha = alpha
-        self.prior = prior
+        self.strategy, self.alpha, self.prior = strategy, alpha, prior
 
     def fit(self, X, y):
         """Estimate the naive Bayes parameters.

@@ -39,10 +39,7 @@ def _paired(a, b) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-# ----------------------------------------------------------------------------
-# Wilcoxon
-# ----------------------------------------------------------------------------
-
+# ------------------------------------------------------------------- Wilcoxon
 @dataclass(frozen=True)
 class WilcoxonResult:
     """Outcome of :func:`wilcoxon`.
@@ -93,10 +90,7 @@ def wilcoxon(a, b, **kw) -> WilcoxonResult:
     return WilcoxonResult(float(res.statistic), float(res.pvalue), len(d), float(d.mean()))
 
 
-# ----------------------------------------------------------------------------
-# Friedman, Iman-Davenport, Nemenyi
-# ----------------------------------------------------------------------------
-
+# ------------------------------------------ Friedman, Iman-Davenport, Nemenyi
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     """Critical value ``q_alpha`` of the Nemenyi test for ``k`` classifiers.
 
@@ -305,10 +299,7 @@ def cd_cliques(avg_ranks, cd: float) -> list[list]:
     return groups
 
 
-# ----------------------------------------------------------------------------
-# Bayesian signed-rank test
-# ----------------------------------------------------------------------------
-
+# -------------------------------------------------- Bayesian signed-rank test
 @dataclass(frozen=True)
 class BayesianSignedRankResult:
     """Posterior probabilities of :func:`bayesian_signed_rank`.

@@ -175,8 +175,6 @@ class _TreeMixin:
 
 
 # ---------------------------------------------------------------- credal tree
-
-
 class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     """Credal decision tree (Abellán & Moral) with the imprecise Dirichlet model.
 
@@ -251,14 +249,10 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     """
 
     def __init__(self, s=1.0, branching="simple", leaf="dominance", ties="keep", candidates="observed"):
-        self.s = s
-        self.branching = branching
-        self.leaf = leaf
-        self.ties = ties
+        self.s, self.branching, self.leaf, self.ties = s, branching, leaf, ties
         self.candidates = candidates
 
     # -- fitting
-
     def fit(self, X, y):
         """Grow the tree.
 
@@ -474,7 +468,6 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         return keep | (total <= 0)  # an empty leaf keeps every class
 
     # -- prediction
-
     def _route(self, codes):
         """Leaf sets (union over the leaves a row reaches) and leaf frequencies
         (weighted by the share of the row reaching each leaf), shape (n, K) each.
@@ -551,8 +544,6 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
 
 
 # ----------------------------------------------------------------------- C4.5
-
-
 def _stable_order(keys):
     """``np.argsort(keys, kind="stable")``, by radix sort when the keys span < 2**16."""
     if len(keys) and keys.max() - keys.min() < 1 << 16:
@@ -618,11 +609,8 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
 
     def __init__(self, confidence_factor=0.25, min_num_obj=2, pruning=True, subtree_raising=True,
                  collapse=True):
-        self.confidence_factor = confidence_factor
-        self.min_num_obj = min_num_obj
-        self.pruning = pruning
-        self.subtree_raising = subtree_raising
-        self.collapse = collapse
+        self.confidence_factor, self.min_num_obj = confidence_factor, min_num_obj
+        self.pruning, self.subtree_raising, self.collapse = pruning, subtree_raising, collapse
 
     def fit(self, X, y):
         """Grow and prune the tree.
@@ -719,7 +707,6 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         return self._tree
 
     # -- prediction
-
     def _predict_input(self, X):
         # class probabilities: the training class frequencies at the leaf reached
         # (computed once per call, for predict and predict_proba alike)
