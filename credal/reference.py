@@ -48,7 +48,6 @@ def ncc_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import minimize_scalar
-
     codes = _codes(model, X)
     K = len(model.classes_)
     s, eps = float(model.s), float(model.epsilon)
@@ -110,7 +109,6 @@ def lncc_baseline_sets(model, X):
     """
     from scipy.optimize import brentq, minimize_scalar
     from scipy.special import xlogy
-
     codes = _codes(model, X)
     K = len(model.classes_)
     alpha = float(model.alpha)
@@ -188,7 +186,6 @@ def cma_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import minimize
-
     codes = _codes(model, X)
     lo, hi, _ = model._bounds
     K = len(model.classes_)
@@ -246,7 +243,6 @@ def bma_aode_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import linprog
-
     lam = model._bma_terms(model._predict_input(X))
     n, k, K = lam.shape
     eps = model.epsilon_
@@ -288,7 +284,6 @@ def comp_aode_baseline_sets(model, X, n_starts=3, random_state=0):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import minimize
-
     rng = np.random.default_rng(random_state)
     post = np.exp(model._comp_log_posteriors(model._predict_input(X)))
     ll = model.log_likelihoods_[model.feasible_]
@@ -345,7 +340,6 @@ def cdt_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import linprog
-
     codes = _codes(model, X)
     K = len(model.classes_)
     s = float(model.s)

@@ -154,13 +154,11 @@ class RobustBayes(CredalMixin, BaseClassifier):
             y_idx = np.zeros_like(y_idx)
         n_miss_c = int(np.sum(y_idx < 0))
         counts = np.bincount(y_idx[y_idx >= 0], minlength=q).astype(np.float64)
-
         denom = alpha + n
         self.class_count_ = counts
         self.class_prob_lower_ = (alpha / q + counts) / denom
         self.class_prob_upper_ = (alpha / q + counts + n_miss_c) / denom
         self._class_width_ = n_miss_c / denom  # common width of the class intervals
-
         lows, ups, log_lo, log_up = [], [], [], []
         for i, r in enumerate(self.n_values_):
             r = int(r)
@@ -199,7 +197,6 @@ class RobustBayes(CredalMixin, BaseClassifier):
         lpl = np.log(self.class_prob_lower_)
         lpu = np.log(self.class_prob_upper_)
         log_d = np.log(self._class_width_) if self._class_width_ > 0 else -np.inf
-
         A = lpu + Lxu  # upper class prob x upper likelihood
         B = lpl + Lxl  # lower x lower
         C = lpl + Lxu  # lower x upper
@@ -340,12 +337,10 @@ class NaiveBayesMissing(PreciseMixin, BaseClassifier):
         keep = y_idx >= 0
         codes, y_idx = codes[keep], y_idx[keep]
         q = len(self.classes_)
-
         counts = np.bincount(y_idx, minlength=q).astype(np.float64)
         a_class = alpha / q if prior == "perks" else alpha
         self.class_count_ = counts
         self.class_log_prior_ = np.log(a_class + counts) - np.log(q * a_class + counts.sum())
-
         tables, padded, has_cat = [], [], []
         for i, r in enumerate(self.n_values_):
             r = int(r)

@@ -232,7 +232,6 @@ def friedman(scores, higher_is_better: bool = True, alpha: float = 0.05) -> Frie
             f"scores has a missing or infinite value (data set {df.index[i]!r}, "
             f"classifier {df.columns[j]!r})"
         )
-
     r = _st.rankdata(-vals if higher_is_better else vals, method="average", axis=1)
     rank_sums = r.sum(axis=0)
     # tie sizes per row: count equal values within each row
@@ -347,7 +346,6 @@ def bayesian_signed_rank(a, b, rope: float = 0.01, random_state=0,
         ``left + rope + right == 1``.
     """
     import baycomp  # local import: only this function needs it
-
     x, y = _paired(a, b)
     if not isinstance(rope, numbers.Real) or not np.isfinite(rope) or rope < 0:
         raise ValueError(f"rope must be a finite number >= 0; got {rope!r}")

@@ -347,4 +347,3 @@ def exhaustive_bdeu(data, *, arities=None, S=1.0):
     k = int(np.argmax(scores))
     return StructureResult(parents=[tuple(ps) for ps in dags[k]], score=float(scores[k])), scores
 
-

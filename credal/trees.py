@@ -70,7 +70,6 @@ def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
     per-node dense ``np.bincount`` would; only the non-empty cells enter the upper entropies.
     """
     from ._compiled_credal_tree import credal_tree_gains  # numba compiles (or loads) it
-
     g1, g2 = credal_tree_gains(codesT, np.asarray(nv, dtype=np.int64), np.asarray(y, dtype=np.int64), K,
                                float(s), np.asarray(lid, dtype=np.int64), np.asarray(w, dtype=float),
                                np.asarray(avail, dtype=bool), bool(double))
@@ -478,7 +477,6 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         the observed training weight, as C4.5 sends it.
         """
         from ._compiled import code_dtype, route_complete
-
         feature, first, n_child, share, leaf_set, leaf_freq = self._nodes
         n = len(codes)
         K = len(self.classes_)
@@ -636,7 +634,6 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         in_average = np.ones(len(many), dtype=bool) if many.all() else ~many
         self._K = len(self.classes_)
         from ._compiled_c45 import fit_c45  # numba compiles (or loads) it on first use
-
         self._feat, self._first, self._nch, self._bag, self._empty, self._counts = fit_c45(
             self._code_matrix(cols, len(y_idx)), y_idx.astype(np.int64), self.n_values_.astype(np.int64),
             in_average, self._K, self._m, float(self._cf), float(z),
@@ -652,7 +649,6 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         """The code columns as one (n, F) matrix for the kernels
         (:func:`credal._compiled.code_dtype`)."""
         from ._compiled import code_dtype
-
         small = code_dtype(self.n_values_)
         return np.stack(cols, axis=1, dtype=small) if cols else np.empty((n, 0), dtype=small)
 
@@ -711,7 +707,6 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         # class probabilities: the training class frequencies at the leaf reached
         # (computed once per call, for predict and predict_proba alike)
         from ._compiled import route_complete
-
         cols = super()._predict_input(X)
         n = len(cols[0]) if cols else len(X)
         codes = self._code_matrix(cols, n)
