@@ -22,10 +22,9 @@ from ._tables import joint_sum, joint_tables
 __all__ = ["LOG_TIE", "newton_increasing", "ncc_log_infimum", "ncc_end_terms", "ncc_end_tables",
            "ncc_end_apply", "ncc_certify"]
 
-#: Margin of the dominance decisions, taken in log space.  A margin this small only
-#: matters at an exact tie up to rounding (NCC: an infimum ratio of 1; LNCC: ``alpha*``
-#: equal to ``alpha``; CMA: a minimum log ratio of 0), and then the class is kept: no
-#: dominance.
+#: Margin of the dominance decisions, taken in log space. A margin this small only matters at an
+#: exact tie up to rounding (NCC: an infimum ratio of 1; LNCC: ``alpha*`` equal to ``alpha``; CMA:
+#: a minimum log ratio of 0), and then the class is kept: no dominance.
 LOG_TIE = 1e-11
 
 
@@ -70,9 +69,8 @@ def newton_increasing(fun, lo, hi, x, xtol=1e-14, rtol=1e-14, maxiter=200):
         tol = xtol + rtol * np.abs(xa)
         # a Newton correction below the tolerance ends the iteration at once
         small = np.abs(newton) <= tol
-        # Newton is used while it stays inside the bracket and its step is at
-        # most half the step before last (rtsafe's rule) or already tiny;
-        # otherwise bisect.
+        # Newton is used while it stays inside the bracket and its step is at most half the step
+        # before last (rtsafe's rule) or already tiny; otherwise bisect.
         ok = (xn > lo_a) & (xn < hi_a) & np.isfinite(xn)
         ok &= (np.abs(newton) <= 0.5 * np.abs(dxold[act])) | (np.abs(newton) <= 16 * tol)
         mid = lo_a + 0.5 * (hi_a - lo_a)

@@ -630,6 +630,20 @@ class _Tokens:
             raise self.error(f"expected {want!r}, found {tok!r}", line)
         return line
 
+    def names(self, what, close, item_line=False):
+        """Tokens separated by ',' up to ``close`` (consumed); an error names the separator's
+        line, or with ``item_line`` the line of the item before it."""
+        out = []
+        while True:
+            tok, tline = self.next(what)
+            out.append(tok)
+            sep, sline = self.next(f"',' or '{close}'")
+            if sep == close:
+                return out
+            if sep != ",":
+                raise self.error(f"expected ',' or '{close}', found {sep!r}",
+                                 tline if item_line else sline)
+
     def skip_block(self):
         """Skip a balanced { ... } block (network properties)."""
         self.expect("{")
@@ -705,15 +719,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
                         raise tk.error(f"bad number of states {cnt!r}", cline)
                     tk.expect("]")
                     tk.expect("{")
-                    states = []
-                    while True:
-                        s, _ = tk.next("a state name")
-                        states.append(s)
-                        sep, sline = tk.next("',' or '}'")
-                        if sep == "}":
-                            break
-                        if sep != ",":
-                            raise tk.error(f"expected ',' or '}}', found {sep!r}", sline)
+                    states = tk.names("a state name", "}")
                     tk.expect(";")
                     if len(states) != int(cnt):
                         raise tk.error(
@@ -735,14 +741,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
             pars = []
             tok, tline = tk.next("'|' or ')'")
             if tok == "|":
-                while True:
-                    p, _ = tk.next("a parent name")
-                    pars.append(p)
-                    sep, sline = tk.next("',' or ')'")
-                    if sep == ")":
-                        break
-                    if sep != ",":
-                        raise tk.error(f"expected ',' or ')', found {sep!r}", sline)
+                pars = tk.names("a parent name", ")")
             elif tok != ")":
                 raise tk.error(f"expected '|' or ')', found {tok!r}", tline)
             for v in [child] + pars:
@@ -780,15 +779,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
                     while tk.next("';'")[0] != ";":
                         pass
                 elif tok == "(":
-                    cfg = []
-                    while True:
-                        s, sline = tk.next("a parent state")
-                        cfg.append(s)
-                        sep, _ = tk.next("',' or ')'")
-                        if sep == ")":
-                            break
-                        if sep != ",":
-                            raise tk.error(f"expected ',' or ')', found {sep!r}", sline)
+                    cfg = tk.names("a parent state", ")", item_line=True)
                     if len(cfg) != len(pars):
                         raise tk.error(
                             f"{where}: configuration {tuple(cfg)} has {len(cfg)} values for "

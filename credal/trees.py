@@ -318,9 +318,8 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         # small codes: the per-level gathers move less memory
         small = np.int8 if nv.max(initial=0) < 127 else np.int16 if nv.max() < 32767 else codes.dtype
         codesT = np.ascontiguousarray(codes[:, usable].T, dtype=small)
-        # Instances of the current level: training row, weight, node (sorted by
-        # node, then row), and per node the available features and the parent's
-        # prediction counts.
+        # Instances of the current level: training row, weight, node (sorted by node, then row),
+        # and per node the available features and the parent's prediction counts.
         rows = np.arange(n)
         w = np.ones(n)
         nid = np.zeros(n, dtype=np.intp)
