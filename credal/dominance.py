@@ -161,9 +161,8 @@ def ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_cl
                     )
                 )
                 return val, None
-            d1 = (-1.0 / a - 1.0 / b + np.sum(np.where(mm, 1.0 / c, 0.0),
-                                              axis=1) + np.sum(np.where(mm2, 1.0 / d - 1.0 / g,
-                                                                        0.0), axis=1))
+            d1 = (-1.0 / a - 1.0 / b + np.sum(np.where(mm, 1.0 / c, 0.0), axis=1) + np.sum(
+                np.where(mm2, 1.0 / d - 1.0 / g, 0.0), axis=1))
             if order == 1:
                 return w * s * d1, None
             d2 = (

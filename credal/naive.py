@@ -517,9 +517,8 @@ class LNCC(_CredalNaive):
         thr = np.full((B, K, K), np.nan)
         thr[:, np.arange(K), np.arange(K)] = 0.0
         todo = []
-        tables = self._derived_tables(
-            "lncc-end", lambda: lncc_end_tables(self.class_count_, self._flat,
-                                                self.observed_count_, self._offsets))
+        tables = self._derived_tables("lncc-end", lambda: lncc_end_tables(
+            self.class_count_, self._flat, self.observed_count_, self._offsets))
         for sl in self._chunks(B, P * 64 + 5 * K):
             terms, scale = lncc_end_apply(tables, codes[sl])
             nb = sl.stop - sl.start

@@ -108,8 +108,7 @@ class BayesianNetwork:
         self._index = {v: i for i, v in enumerate(self.nodes)}
         if len(states) != n or len(parents) != n:
             raise ValueError(
-                f"got {n} nodes but {len(states)} state lists and {len(parents)} parent lists"
-            )
+                f"got {n} nodes but {len(states)} state lists and {len(parents)} parent lists")
         self._states = tuple(tuple(str(s) for s in st) for st in states)
         for v, st in zip(self.nodes, self._states):
             if len(st) == 0:
@@ -154,8 +153,7 @@ class BayesianNetwork:
             if np.any(dev > _ROW_SUM_TOL):
                 j = int(np.argmax(dev))
                 raise ValueError(
-                    f"CPT of {self.nodes[i]!r}: row {j} sums to {t[j].sum()!r}, not 1"
-                )
+                    f"CPT of {self.nodes[i]!r}: row {j} sums to {t[j].sum()!r}, not 1")
             t.setflags(write=False)
             tables.append(t)
         self._cpts = tuple(tables)
@@ -233,8 +231,7 @@ class BayesianNetwork:
         k = len(self.parent_indices[i])
         if v.ndim != 2 or v.shape[1] != k:
             raise ValueError(
-                f"parent_codes for {self.nodes[i]!r} must have shape (n_rows, {k}); got {v.shape}"
-            )
+                f"parent_codes for {self.nodes[i]!r} must have shape (n_rows, {k}); got {v.shape}")
         if v.dtype.kind not in "iub":
             raise ValueError("parent_codes must be integer state indices")
         card = self.n_states[self.parent_indices[i]]
@@ -813,8 +810,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
     missing = [v for v in order if v not in probs]
     if missing:
         raise ValueError(
-            f"{path}:{var_line[missing[0]]}: variable {missing[0]!r} has no probability block"
-        )
+            f"{path}:{var_line[missing[0]]}: variable {missing[0]!r} has no probability block")
     if not order:
         raise ValueError(f"{path}: no variable declared")
     # topological order: repeatedly take the first pending node whose parents are placed

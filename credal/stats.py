@@ -213,8 +213,7 @@ def friedman(scores, higher_is_better: bool = True, alpha: float = 0.05) -> Frie
         arr = np.asarray(scores)
         if arr.ndim != 2:
             raise ValueError(
-                f"scores must be 2-D (n_datasets, n_classifiers); got shape {arr.shape}"
-            )
+                f"scores must be 2-D (n_datasets, n_classifiers); got shape {arr.shape}")
         df = pd.DataFrame(arr)
     try:
         vals = df.to_numpy(dtype=float)
