@@ -94,9 +94,10 @@ def joint_sum(init, tables, codes):
     """``init`` (ncol,) plus, per row of ``codes``, the table rows of its observed categories.
 
     ``tables`` is :func:`joint_tables` of the per-cell table; ``codes`` (n, m) are category
-    codes, -1 (missing) adding nothing; the result has shape (n, ncol). One gather per feature group instead of one per feature (36 binary features: 8 gathers), from
-    tables that stay in cache. Only the order of the floating-point additions differs from a
-    feature-by-feature sum; the callers compare the sums with margins far above that rounding.
+    codes, -1 (missing) adding nothing; the result has shape (n, ncol). One gather per feature
+    group instead of one per feature (36 binary features: 8 gathers), from tables that stay in
+    cache. Only the order of the floating-point additions differs from a feature-by-feature sum;
+    the callers compare the sums with margins far above that rounding.
     """
     joint, mult, start = tables
     acc = np.broadcast_to(init, (codes.shape[0], joint.shape[1])).copy()
