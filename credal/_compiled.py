@@ -1,18 +1,15 @@
 """The compiled (numba) kernels of the tree and AODE classifiers, and what they share.
 
-Node-by-node and row-by-row recursions (growing and pruning a tree, routing rows down
-it, counting value pairs, multiplying SPODE probabilities) are written as loops and
-compiled by numba: per-node or per-row numpy calls would cost more than the
-arithmetic.  The kernels live in one module per classifier, each imported on first
-use, so that ``import credal`` does not import numba; numba compiles each kernel once
-and caches it next to its source file.  A kernel calls only kernels of its own module,
-because numba's cache does not notice a change of another file.
+Node-by-node and row-by-row recursions (growing and pruning a tree, routing rows down it, counting
+value pairs, multiplying SPODE probabilities) are written as loops and compiled by numba: per-node
+or per-row numpy calls would cost more than the arithmetic. The kernels live in one module per
+classifier, each imported on first use, so that ``import credal`` does not import numba; numba
+compiles each kernel once and caches it next to its source file. A kernel calls only kernels of its
+own module, because numba's cache does not notice a change of another file.
 
-* this module: :func:`code_dtype`, the integer type of the code arrays every kernel
-  reads, and :func:`route_complete`, the walk of complete rows down either tree of
-  :mod:`credal.trees`;
-* :mod:`credal._compiled_c45`: growing, collapsing and pruning of
-  :class:`credal.trees.C45Tree`;
+* this module: :func:`code_dtype`, the integer type of the code arrays every kernel reads, and
+  :func:`route_complete`, the walk of complete rows down either tree of :mod:`credal.trees`;
+* :mod:`credal._compiled_c45`: growing, collapsing and pruning of :class:`credal.trees.C45Tree`;
 * :mod:`credal._compiled_credal_tree`: the imprecise information gains of
   :class:`credal.trees.CredalDecisionTree`;
 * :mod:`credal._compiled_aode`: the pair counts, child tables and row-by-row
@@ -35,19 +32,10 @@ def code_dtype(n_values):
 
 @njit(cache=True)
 def route_complete(codes, feat, first):
-    """Leaf reached by each row, or -1 for a row that meets a missing split value
-    (a flattened tree of either tree classifier: children of node j are
-    ``first[j] .. first[j] + n_children - 1``, ``feat[j] < 0`` at a leaf).
-
-    Parameters
-    ----------
-    codes : ndarray of int, shape (n_samples, n_features)
-    feat, first : ndarray of int, shape (n_nodes,)
-        As returned by :func:`fit_c45`.
-
-    Returns
-    -------
-    ndarray of int, shape (n_samples,)
+    """Leaf reached by each row, or -1 for a row that meets a missing split value (a flattened tree
+    of either tree classifier: children of node j are ``first[j] .. first[j] + n_children - 1``,
+    ``feat[j] < 0`` at a leaf): ``codes`` (n_samples, n_features), ``feat`` and ``first``
+    (n_nodes,) as returned by :func:`fit_c45`; returns ints (n_samples,).
     """
     out = np.empty(codes.shape[0], dtype=np.int64)
     for r in range(codes.shape[0]):

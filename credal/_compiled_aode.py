@@ -15,20 +15,12 @@ __all__ = ["pair_counts", "child_table", "aode_log_proba"]
 
 @njit(cache=True)
 def pair_counts(codes, y, weight, nv, out):
-    """Add to ``out[c, u, w]`` the weight of the rows of class c with flat values u
-    and w (``u = offset of its feature + code``), both observed; for two values of
-    one feature, 0 unless ``u == w`` (then the weight with value u).
-
-    Parameters
-    ----------
-    codes : ndarray of int, shape (n_features, n_samples)
-        Category codes, -1 = missing.
-    y : ndarray of int, shape (n_samples,)
-    weight : ndarray of float, shape (n_samples,), or shape (0,) for unit weights
-    nv : ndarray of int, shape (n_features,)
-    out : ndarray, shape (K, V, V), V = nv.sum()
-        Zeros (or earlier counts); integers will do for unit weights (exact, and a
-        half or a quarter of the memory of floats).
+    """Add to ``out[c, u, w]`` the weight of the rows of class c with flat values u and w
+    (``u = offset of its feature + code``), both observed; for two values of one feature, 0 unless
+    ``u == w`` (then the weight with value u). ``codes`` (n_features, n_samples): category codes,
+    -1 = missing; ``y`` (n_samples,); ``weight`` (n_samples,), or shape (0,) for unit weights;
+    ``nv`` (n_features,); ``out`` (K, V, V), V = nv.sum(): zeros (or earlier counts); integers will
+    do for unit weights (exact, and a half or a quarter of the memory of floats).
     """
     k, n = codes.shape
     off = np.zeros(k + 1, dtype=np.int64)
@@ -65,26 +57,14 @@ def pair_counts(codes, y, weight, nv, out):
 
 @njit(cache=True)
 def child_table(counts, nv, s, perks, log, parent_first):
-    """The SPODEs' children ``P(w | c, u)`` for every class ``c``, super-parent value
-    ``u`` and child value ``w`` of another feature, from the pair counts: Dirichlet cell
-    prior ``s / (K nv_u nv_w)`` (``perks``) or 1 (Laplace), normalised over the child's
-    values among the rows where both features are observed.  No temporaries of the
-    table's size.
-
-    Parameters
-    ----------
-    counts : ndarray of float, shape (K, V, V)
-        From :func:`pair_counts`.
-    nv : ndarray of int, shape (n_features,)
-    s : float
-    perks, log, parent_first : bool
-        ``log``: natural logarithms (0 for two values of one feature and in the
-        missing row and column ``V``); else probabilities (1 there).
-
-    Returns
-    -------
-    ndarray of float, shape (V + 1, V + 1, K)
-        ``[w, u, c]`` (child value first), or ``[u, w, c]`` with ``parent_first``.
+    """The SPODEs' children ``P(w | c, u)`` for every class ``c``, super-parent value ``u`` and
+    child value ``w`` of another feature, from the pair counts: Dirichlet cell prior
+    ``s / (K nv_u nv_w)`` (``perks``) or 1 (Laplace), normalised over the child's values among the
+    rows where both features are observed. No temporaries of the table's size. ``counts``
+    (K, V, V) from :func:`pair_counts`, ``nv`` (n_features,); with ``log`` natural logarithms (0
+    for two values of one feature and in the missing row and column ``V``), else probabilities
+    (1 there). Returns floats (V + 1, V + 1, K) indexed ``[w, u, c]`` (child value first), or
+    ``[u, w, c]`` with ``parent_first``.
     """
     K, V = counts.shape[0], counts.shape[1]
     k = nv.shape[0]
@@ -122,33 +102,18 @@ _TINY = 2.0 ** -900
 @njit(cache=True)
 def aode_log_proba(codes, off, child, root, usable, posterior, floor):
     """Normalised log posteriors of AODE, row by row: the usable SPODEs' joints
-    ``P(u, c) prod_l P(a_l | c, u)`` (missing children skipped), combined as joints
-    (``posterior`` False) or as posteriors (each normalised over the classes, raised to
-    ``floor`` when ``floor > 0`` and renormalised).  Products of probabilities, no
-    exponentials; a row where a class's total falls below ``_TINY`` is redone with
-    sums of logarithms.  A row without a usable super-parent is all ``-inf`` (the
-    caller's fall-back).
+    ``P(u, c) prod_l P(a_l | c, u)`` (missing children skipped), combined as joints (``posterior``
+    False) or as posteriors (each normalised over the classes, raised to ``floor`` when
+    ``floor > 0`` and renormalised). Products of probabilities, no exponentials; a row where a
+    class's total falls below ``_TINY`` is redone with sums of logarithms. A row without a usable
+    super-parent is all ``-inf`` (the caller's fall-back). Returns floats (n_samples, K).
 
-    Parameters
-    ----------
-    codes : ndarray of int, shape (n_features, n_samples)
-        Category codes, -1 = missing.
-    off : ndarray of int, shape (n_features,)
-        Flat index of each feature's first value.
-    child : ndarray of float, shape (V + 1, V + 1, K)
-        ``[u, w, c] = P(w | c, u)`` (super-parent value first; 1 for two values of one
-        feature), from :func:`child_table` with ``parent_first``.
-    root : ndarray of float, shape (V + 1, K)
-        ``P(u, c)``.
-    usable : ndarray of bool, shape (V + 1,)
-        Whether value ``u`` makes its SPODE usable (False at ``V``, missing).
-    posterior : bool
-    floor : float
-        Posterior floor in [0, 1), 0 = none.
-
-    Returns
-    -------
-    ndarray of float, shape (n_samples, K)
+    ``codes`` (n_features, n_samples): category codes, -1 = missing; ``off`` (n_features,): flat
+    index of each feature's first value; ``child`` (V + 1, V + 1, K): ``[u, w, c] =
+    P(w | c, u)`` (super-parent value first; 1 for two values of one feature), from
+    :func:`child_table` with ``parent_first``; ``root`` (V + 1, K): ``P(u, c)``; ``usable``
+    (V + 1,): whether value ``u`` makes its SPODE usable (False at ``V``, missing); ``floor``:
+    posterior floor in [0, 1), 0 = none.
     """
     k, n = codes.shape
     W, K = root.shape

@@ -1,12 +1,11 @@
 """Compiled growing, collapsing and pruning of :class:`credal.trees.C45Tree`.
 
-J48's recursive definitions, node by node: a tree of a few thousand nodes is grown and
-pruned in milliseconds, where per-node (or per-depth) numpy calls would cost more than
-the arithmetic.  Sums that reach the results (class counts, bag weights, the shares
-of missing values) add in the order numpy's would (:func:`_psum` is numpy's pairwise
-summation), so the trees and probabilities are those of the recursive reference
-(``tests/reference/frozen_c45.py``) bit for bit.  Imported on first use (see
-:mod:`credal._compiled`).
+J48's recursive definitions, node by node: a tree of a few thousand nodes is grown and pruned in
+milliseconds, where per-node (or per-depth) numpy calls would cost more than the arithmetic. Sums
+that reach the results (class counts, bag weights, the shares of missing values) add in the order
+numpy's would (:func:`_psum` is numpy's pairwise summation), so the trees and probabilities are
+those of the recursive reference (``tests/reference/frozen_c45.py``) bit for bit. Imported on first
+use (see :mod:`credal._compiled`).
 """
 
 from __future__ import annotations
@@ -52,9 +51,8 @@ def _block_sum(a, lo, n):
 def _psum(a, lo, n):
     """``a[lo:lo + n].sum()`` with numpy's pairwise summation (the same bits).
 
-    Above 128 terms numpy halves the range (at a multiple of 8) and adds the two
-    halves' sums; the halving tree is walked here with an explicit stack (numba
-    cannot cache recursive functions).
+    Above 128 terms numpy halves the range (at a multiple of 8) and adds the two halves' sums; the
+    halving tree is walked here with an explicit stack (numba cannot cache recursive functions).
     """
     if n <= 128:
         return _block_sum(a, lo, n)
@@ -535,30 +533,13 @@ def _prune(codes, y, K, cf, z, raising, complete, feat, first, nch, bag, empty, 
 def fit_c45(codes, y, nv, in_avg, K, m, cf, z, collapse, pruning, raising):
     """Grow, collapse and prune a C4.5 tree.
 
-    Parameters
-    ----------
-    codes : ndarray of int, shape (n_samples, n_features)
-        Category codes, -1 = missing.
-    y : ndarray of int, shape (n_samples,)
-    nv : ndarray of int, shape (n_features,)
-        Declared values per feature.
-    in_avg : ndarray of bool, shape (n_features,)
-        Features that enter the average gain.
-    K : int
-    m, cf, z : float
-        Minimum instances, confidence factor and the normal quantile at ``1 - cf``.
-    collapse, pruning, raising : bool
-
-    Returns
-    -------
-    feat, first, nch : ndarray of int, shape (n_nodes,)
-        Split feature (-1 at a leaf), first child and number of children of the
-        final tree's nodes, breadth first (node 0 is the root; children have
-        consecutive ids).
-    bag : ndarray of float, shape (n_nodes,)
-        Weight of the branch into each node (its parent's bag weights).
-    empty : ndarray of bool, shape (n_nodes,)
-    counts : ndarray of float, shape (n_nodes, K)
+    ``codes`` (n_samples, n_features): category codes, -1 = missing; ``y`` (n_samples,); ``nv``
+    (n_features,): declared values per feature; ``in_avg`` (n_features,): features that enter the
+    average gain; ``m``, ``cf``, ``z``: minimum instances, confidence factor and the normal
+    quantile at ``1 - cf``. Returns ``feat, first, nch`` (ints, (n_nodes,)): split feature (-1 at a
+    leaf), first child and number of children of the final tree's nodes, breadth first (node 0 is
+    the root; children have consecutive ids); ``bag`` (n_nodes,): weight of the branch into each
+    node (its parent's bag weights); ``empty`` (bools, (n_nodes,)); ``counts`` (n_nodes, K).
     """
     n = codes.shape[0]
     rows0, w0 = np.arange(n), np.ones(n)

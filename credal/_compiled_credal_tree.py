@@ -15,10 +15,9 @@ __all__ = ["credal_tree_gains"]
 
 @njit(cache=True)
 def _upper_entropy(n, s, buf):
-    """Upper entropy (nats) of the IDM set of the counts ``n`` (K,): the counts below a
-    water level are raised to it with the prior mass ``s`` (the maximum-entropy member,
-    as in :mod:`credal.independence`; sorted counts), then ``-sum p ln p``.  ``buf``
-    (K,) is scratch."""
+    """Upper entropy (nats) of the IDM set of the counts ``n`` (K,): the counts below a water level
+    are raised to it with the prior mass ``s`` (the maximum-entropy member, as in
+    :mod:`credal.independence`; sorted counts), then ``-sum p ln p``. ``buf`` (K,) is scratch."""
     K = n.shape[0]
     buf[:] = n
     for i in range(1, K):          # insertion sort: K is small
@@ -49,28 +48,12 @@ def _upper_entropy(n, s, buf):
 def credal_tree_gains(codesT, nv, y, K, s, lid, w, avail, double):
     """Imprecise information gains of a level of :class:`credal.trees.CredalDecisionTree`:
     of each available feature, and with ``double`` of each pair of available features
-    (their joint values; a row counts when both are observed), at each node.
-
-    Parameters
-    ----------
-    codesT : ndarray of int, shape (F, n_inst)
-        Codes (-1 = missing) of the candidate features, instances grouped by node.
-    nv : ndarray of int, shape (F,)
-    y : ndarray of int, shape (n_inst,)
-    K : int
-    s : float
-    lid : ndarray of int, shape (n_inst,)
-        Node (0 .. A-1) of each instance, non-decreasing.
-    w : ndarray of float, shape (n_inst,)
-    avail : ndarray of bool, shape (A, F)
-    double : bool
-
-    Returns
-    -------
-    g1 : ndarray of float, shape (A, F)
-    g2 : ndarray of float, shape (A, F (F - 1) / 2), or (A, 0) without ``double``
-        The pairs in the order of ``np.triu_indices(F, 1)``.  ``-inf`` where a
-        feature (pair) is not available or never observed at the node.
+    (their joint values; a row counts when both are observed), at each node. Arguments as in
+    :func:`credal.trees._level_gains` (``codesT`` (F, n_inst) with -1 = missing, instances
+    grouped by node; ``lid`` (n_inst,) the node 0 .. A-1 of each instance, non-decreasing).
+    Returns ``g1`` (A, F) and ``g2`` (A, F (F - 1) / 2), or (A, 0) without ``double``, the pairs
+    in the order of ``np.triu_indices(F, 1)``; ``-inf`` where a feature (pair) is not available
+    or never observed at the node.
     """
     F, n = codesT.shape
     A = avail.shape[0]
@@ -130,9 +113,8 @@ def credal_tree_gains(codesT, nv, y, K, s, lid, w, avail, double):
 
 @njit(cache=True)
 def _gain_sparse(rows, codesT, i, j, nj, y, w, K, s, W, parent, buf):
-    """:func:`_gain` for cells too many to count densely: the observed ``rows`` sorted
-    (stably) by cell and class, each total added in row order into the non-empty cells
-    only, in cell order."""
+    """:func:`_gain` for cells too many to count densely: the observed ``rows`` sorted (stably) by
+    cell and class, each total added in row order into the non-empty cells only, in cell order."""
     key = np.empty(rows.shape[0], dtype=np.int64)
     for t in range(rows.shape[0]):
         r = rows[t]

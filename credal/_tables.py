@@ -1,17 +1,15 @@
 """Per-row sums of table rows indexed by category codes, and the naive count tables.
 
-Several classifiers score an instance by a sum, over its observed features, of one
-row of a per-(feature, category) table (the end terms of the NCC and LNCC
-certificates, with the naive Bayes log-likelihood alongside; CMA's per-feature
-log-ratio bounds).  Gathering one table row per feature costs one pass over the rows
-per feature; here consecutive features are grouped so that one pass serves a whole
-group, from a joint table (one row per combination of the group's categories, missing
-included) built once per fitted model (:func:`joint_tables`, :func:`joint_sum`).  The
-naive classifiers of :mod:`credal.naive` count their training rows and sum their log
-conditionals the same way, by groups of features (:func:`count_plan`,
-:func:`group_keys`), and predict once per distinct row (:func:`unique_rows`).
-:class:`DerivedTables` keeps the tables derived from a fitted model.  Not public: the
-names are shared by the core modules.
+Several classifiers score an instance by a sum, over its observed features, of one row of a
+per-(feature, category) table (the end terms of the NCC and LNCC certificates, with the naive Bayes
+log-likelihood alongside; CMA's per-feature log-ratio bounds). Gathering one table row per feature
+costs one pass over the rows per feature; here consecutive features are grouped so that one pass
+serves a whole group, from a joint table (one row per combination of the group's categories,
+missing included) built once per fitted model (:func:`joint_tables`, :func:`joint_sum`). The naive
+classifiers of :mod:`credal.naive` count their training rows and sum their log conditionals the
+same way, by groups of features (:func:`count_plan`, :func:`group_keys`), and predict once per
+distinct row (:func:`unique_rows`). :class:`DerivedTables` keeps the tables derived from a fitted
+model. Not public: the names are shared by the core modules.
 """
 
 from __future__ import annotations
@@ -20,14 +18,7 @@ import functools
 
 import numpy as np
 
-__all__ = [
-    "joint_tables",
-    "joint_sum",
-    "DerivedTables",
-    "count_plan",
-    "group_keys",
-    "unique_rows",
-]
+__all__ = ["joint_tables", "joint_sum", "DerivedTables", "count_plan", "group_keys", "unique_rows"]
 
 # Joint tables of feature groups (see joint_tables) hold at most this many rows.
 _GROUP_ROWS = 256
@@ -40,24 +31,14 @@ _COUNT_CELLS = 1024
 
 @functools.lru_cache(maxsize=64)
 def _group_plan(n_values):
-    """How the features of a model with these ``n_values`` are grouped.
+    """How the features of a model with these ``n_values`` (tuple, length m) are grouped.
 
-    Consecutive features are grouped greedily while the product of their
-    ``n_values + 1`` (missing included) stays within ``_GROUP_ROWS``.
-
-    Parameters
-    ----------
-    n_values : tuple of int, length m
-
-    Returns
-    -------
-    groups : tuple of tuples of int
-    mult : float ndarray, shape (m, G)
-        ``(codes + 1) @ mult + start`` is the row of each group's joint table,
-        stacked group after group (mixed radix, the group's first feature most
-        significant; exact in floating point, the values being small integers).
-    start : float ndarray, shape (G,)
-        First row of each group's joint table.
+    Consecutive features are grouped greedily while the product of their ``n_values + 1``
+    (missing included) stays within ``_GROUP_ROWS``. Returns ``(groups, mult, start)``: the
+    groups (tuple of tuples of int); ``mult`` (float, (m, G)) such that ``(codes + 1) @ mult +
+    start`` is the row of each group's joint table, stacked group after group (mixed radix, the
+    group's first feature most significant; exact in floating point, the values being small
+    integers); ``start`` (float, (G,)), the first row of each group's joint table.
     """
     nv = np.asarray(n_values, dtype=np.int64)
     m = nv.size
@@ -86,22 +67,12 @@ def _group_plan(n_values):
 def joint_tables(tab, n_values):
     """Joint tables of feature groups, for :func:`joint_sum`.
 
-    Parameters
-    ----------
-    tab : ndarray, shape (S, ncol)
-        One row per (feature, category) cell, features in order (``n_values[j]``
-        rows for feature ``j``).  Entries may be infinite as long as no column
-        holds both signs.
-    n_values : int array, shape (m,)
-
-    Returns
-    -------
-    joint : ndarray, shape (R, ncol)
-        For each group of :func:`_group_plan`, one row per combination of its
-        features' categories (missing included: adds nothing), the rows of
-        ``tab`` summed; groups stacked.
-    mult, start
-        As in :func:`_group_plan`.
+    ``tab`` (S, ncol) has one row per (feature, category) cell, features in order
+    (``n_values[j]`` rows for feature ``j``, ``n_values`` of shape (m,)); entries may be infinite
+    as long as no column holds both signs. Returns ``(joint, mult, start)``: ``joint`` (R, ncol)
+    holds, for each group of :func:`_group_plan`, one row per combination of its features'
+    categories (missing included: adds nothing), the rows of ``tab`` summed, groups stacked;
+    ``mult`` and ``start`` as in :func:`_group_plan`.
     """
     n_values = tuple(int(v) for v in n_values)
     groups, mult, start = _group_plan(n_values)
@@ -120,26 +91,13 @@ def joint_tables(tab, n_values):
 
 
 def joint_sum(init, tables, codes):
-    """``init`` plus, per row, the table rows of its observed categories.
+    """``init`` (ncol,) plus, per row of ``codes``, the table rows of its observed categories.
 
-    Parameters
-    ----------
-    init : ndarray, shape (ncol,)
-    tables : tuple
-        :func:`joint_tables` of the per-cell table.
-    codes : int array, shape (n, m)
-        Category codes; -1 (missing) adds nothing.
-
-    Returns
-    -------
-    ndarray, shape (n, ncol)
-
-    Notes
-    -----
-    One gather per feature group instead of one per feature (36 binary
-    features: 8 gathers), from tables that stay in cache.  Only the order of the
-    floating-point additions differs from a feature-by-feature sum; the callers
-    compare the sums with margins far above that rounding.
+    ``tables`` is :func:`joint_tables` of the per-cell table; ``codes`` (n, m) are category
+    codes, -1 (missing) adding nothing; the result has shape (n, ncol). One gather per feature
+    group instead of one per feature (36 binary features: 8 gathers), from tables that stay in
+    cache. Only the order of the floating-point additions differs from a feature-by-feature sum;
+    the callers compare the sums with margins far above that rounding.
     """
     joint, mult, start = tables
     acc = np.broadcast_to(init, (codes.shape[0], joint.shape[1])).copy()
@@ -178,12 +136,11 @@ class DerivedTables:
 def count_plan(n_values, K):
     """Feature groups for counting a naive model and summing its log conditionals.
 
-    Returns a tuple of ``(features, place, start, P, M, rows)`` per group: the row of a
-    group's joint table is ``sum_j (code_j + 1) place_j`` (``start = sum place``
-    added apart, so the codes need no shift), ``P`` rows; ``M`` (0/1, shape
-    (sum_j (n_values[j] + 1), P)) sums joint rows into each feature's table
-    (row 0: missing), None for a group of one feature; ``rows`` is the slice of
-    those tables in the features' stacked tables.
+    Returns a tuple of ``(features, place, start, P, M, rows)`` per group: the row of a group's
+    joint table is ``sum_j (code_j + 1) place_j`` (``start = sum place`` added apart, so the codes
+    need no shift), ``P`` rows; ``M`` (0/1, shape (sum_j (n_values[j] + 1), P)) sums joint rows
+    into each feature's table (row 0: missing), None for a group of one feature; ``rows`` is the
+    slice of those tables in the features' stacked tables.
     """
     r = np.asarray(n_values, np.int64) + 1
     plan, j, row = [], 0, 0
@@ -219,22 +176,11 @@ def group_keys(codes, plan):
 
 
 def unique_rows(codes, n_values):
-    """Distinct rows of a code matrix.
+    """Distinct rows of a code matrix ``codes`` (n, m; -1 = missing; ``n_values`` (m,)).
 
-    Parameters
-    ----------
-    codes : int array, shape (n, m)
-        Category codes, -1 = missing.
-    n_values : int array, shape (m,)
-
-    Returns
-    -------
-    rows : ndarray, shape (u, m)
-        The distinct rows, in increasing order of their mixed-radix integer key,
-        when that key fits in 62 bits; otherwise ``codes`` itself (no search for
-        repeats).
-    inverse : ndarray of int, shape (n,)
-        ``rows[inverse]`` equals ``codes``.
+    Returns ``(rows, inverse)``: the distinct rows (u, m), in increasing order of their
+    mixed-radix integer key, when that key fits in 62 bits, otherwise ``codes`` itself (no search
+    for repeats); and ``inverse`` (n,) with ``rows[inverse]`` equal to ``codes``.
     """
     n, m = codes.shape
     if n < 2 or m == 0:

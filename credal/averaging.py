@@ -1,12 +1,11 @@
 """Model averaging over naive Bayes feature subsets: MANB (Dash & Cooper) and CMA.
 
-With Dirichlet parameter priors and a structure prior that includes each arc from the
-class independently, the average over all ``2**N`` naive structures is one naive
-network with averaged tables, computed in closed form (``ModelAveragedNaiveBayes``).
-``CMA`` (credal model averaging, Corani & Zaffalon) lets the inclusion probabilities
-range over an interval and returns the classes no other class dominates for every
-prior in that set, with the exact minimum of each pairwise posterior ratio. The
-formulas are in the book's Algorithms appendix.
+With Dirichlet parameter priors and a structure prior that includes each arc from the class
+independently, the average over all ``2**N`` naive structures is one naive network with averaged
+tables, computed in closed form (``ModelAveragedNaiveBayes``). ``CMA`` (credal model averaging,
+Corani & Zaffalon) lets the inclusion probabilities range over an interval and returns the classes
+no other class dominates for every prior in that set, with the exact minimum of each pairwise
+posterior ratio. The formulas are in the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -19,11 +18,7 @@ from .base import BaseClassifier, CredalMixin, PreciseMixin
 from ._validation import check_fit_input, check_in_range, check_positive
 from .dominance import LOG_TIE
 
-__all__ = [
-    "ModelAveragedNaiveBayes",
-    "CMA",
-    "naive_family_statistics",
-]
+__all__ = ["ModelAveragedNaiveBayes", "CMA", "naive_family_statistics"]
 
 _PRIORS = ("k2", "bdeu")
 _STRUCTURES = ("average", "map", "full")
@@ -95,30 +90,21 @@ def naive_family_statistics(codes, y_idx, n_values, n_classes, *, alpha=1.0, pri
     with np.errstate(divide="ignore"):
         log_theta_arc = np.where(
             valid[:, None, :],
-            np.log(a_cond[:, None, None] + N) - np.log(A_col[:, None] + N_ij)[:, :, None],
-            -np.inf,
-        )
+            np.log(a_cond[:, None, None] + N) - np.log(A_col[:, None] + N_ij)[:, :, None], -np.inf)
         log_theta_no_arc = np.where(
-            valid, np.log(a_marg[:, None] + N_ik) - np.log(A_marg + N_i)[:, None], -np.inf
-        )
+            valid, np.log(a_marg[:, None] + N_ik) - np.log(A_marg + N_i)[:, None], -np.inf)
     n_c = np.bincount(y_idx, minlength=K).astype(np.float64)
     class_log_prior = np.log(a_class + n_c) - np.log(K * a_class + n)
-    return {
-        "log_ml_arc": log_ml_arc,
-        "log_ml_no_arc": log_ml_no_arc,
-        "log_theta_arc": log_theta_arc,
-        "log_theta_no_arc": log_theta_no_arc,
-        "class_log_prior": class_log_prior,
-        "counts": N,
-    }
+    return {"log_ml_arc": log_ml_arc, "log_ml_no_arc": log_ml_no_arc,
+            "log_theta_arc": log_theta_arc, "log_theta_no_arc": log_theta_no_arc,
+            "class_log_prior": class_log_prior, "counts": N}
 
 
 def _family_counts(codes, y_idx, K, R):
     """``N[i, c, k]``: rows with class ``c`` and code ``k`` in feature ``i`` (missing skipped).
 
-    Few categories: column sums of ``codes == k`` over each class's rows (a few
-    passes over the data, several times faster than a bincount over every
-    observed cell on large samples).
+    Few categories: column sums of ``codes == k`` over each class's rows (a few passes over the
+    data, several times faster than a bincount over every observed cell on large samples).
     """
     n, m = codes.shape
     if R <= 8 and n * m:
@@ -165,9 +151,8 @@ class _NaiveAveragingBase(BaseClassifier):
                 )
             self.n_values_ = np.maximum(self.n_values_, mc).astype(np.int64)
         K = len(self.classes_)
-        st = naive_family_statistics(
-            codes, y_idx, self.n_values_, K, alpha=self.alpha, prior=self.prior
-        )
+        st = naive_family_statistics(codes, y_idx, self.n_values_, K, alpha=self.alpha,
+                                     prior=self.prior)
         self.class_log_prior_ = st["class_log_prior"]
         self.log_marginal_likelihood_arc_ = st["log_ml_arc"]
         self.log_marginal_likelihood_no_arc_ = st["log_ml_no_arc"]
@@ -200,11 +185,10 @@ class ModelAveragedNaiveBayes(PreciseMixin, _NaiveAveragingBase):
     prior : {"k2", "bdeu"}, default "k2"
         Parameter prior; see the module documentation.
     structure : {"average", "map", "full"}, default "average"
-        ``"average"``: the model-averaged network (MANB). ``"full"``: the naive
-        network with every arc and posterior-mean parameters ``thetahat^C`` — the
-        MAP naive classifier Dash & Cooper compare with. ``"map"``: the single
-        most probable structure (arc kept iff ``w > 1/2``) with its
-        posterior-mean parameters.
+        ``"average"``: the model-averaged network (MANB). ``"full"``: the naive network with every
+        arc and posterior-mean parameters ``thetahat^C`` — the MAP naive classifier Dash & Cooper
+        compare with. ``"map"``: the single most probable structure (arc kept iff ``w > 1/2``) with
+        its posterior-mean parameters.
     min_categories : int or array-like of int, shape (n_features,), optional
         Lower bound on each feature's number of categories, as in scikit-learn's
         ``CategoricalNB``: with integer codes, categories that happen not to occur
@@ -227,10 +211,7 @@ class ModelAveragedNaiveBayes(PreciseMixin, _NaiveAveragingBase):
 
     def __init__(self, alpha=1.0, arc_prior=0.5, prior="k2", structure="average",
                  min_categories=None):
-        self.alpha = alpha
-        self.arc_prior = arc_prior
-        self.prior = prior
-        self.structure = structure
+        self.alpha, self.arc_prior, self.prior, self.structure = alpha, arc_prior, prior, structure
         self.min_categories = min_categories
 
     def fit(self, X, y):
@@ -284,11 +265,10 @@ class ModelAveragedNaiveBayes(PreciseMixin, _NaiveAveragingBase):
 class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
     """Credal model averaging over naive feature subsets (Corani & Zaffalon 2008).
 
-    The prior includes each feature independently with a probability known only
-    to lie in ``[inclusion_lower, inclusion_upper]``. Class ``c'`` dominates
-    ``c''`` when ``P(c' | f, D) > P(c'' | f, D)`` under every such prior; the
-    exact test is closed-form (see the module documentation): per feature, the
-    minimising inclusion probability is the lower bound if
+    The prior includes each feature independently with a probability known only to lie in
+    ``[inclusion_lower, inclusion_upper]``. Class ``c'`` dominates ``c''`` when
+    ``P(c' | f, D) > P(c'' | f, D)`` under every such prior; the exact test is closed-form (see the
+    module documentation): per feature, the minimising inclusion probability is the lower bound if
     ``thetahat^C(f_i | c') > thetahat^C(f_i | c'')`` and the upper bound otherwise.
 
     Parameters
@@ -314,11 +294,8 @@ class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
 
     def __init__(self, alpha=1.0, inclusion_lower=0.1, inclusion_upper=0.9, arc_prior=0.5,
                  prior="bdeu", min_categories=None):
-        self.alpha = alpha
-        self.inclusion_lower = inclusion_lower
-        self.inclusion_upper = inclusion_upper
-        self.arc_prior = arc_prior
-        self.prior = prior
+        self.alpha, self.inclusion_lower = alpha, inclusion_lower
+        self.inclusion_upper, self.arc_prior, self.prior = inclusion_upper, arc_prior, prior
         self.min_categories = min_categories
 
     def fit(self, X, y):
@@ -327,9 +304,7 @@ class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
         lo = check_in_range("inclusion_lower", self.inclusion_lower, 0.0, 1.0)
         hi = check_in_range("inclusion_upper", self.inclusion_upper, 0.0, 1.0)
         if lo > hi:
-            raise ValueError(
-                f"inclusion_lower ({lo!r}) must not exceed inclusion_upper ({hi!r})"
-            )
+            raise ValueError(f"inclusion_lower ({lo!r}) must not exceed inclusion_upper ({hi!r})")
         p = check_in_range("arc_prior", self.arc_prior, lo, hi)
         st = self._fit_statistics(X, y)
         # a_i(c, k) = log[rho^C_i(c, k) / rho^0_i(k)]: the class-free rho^0 factor cancels
@@ -350,14 +325,9 @@ class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
         Feature ``i`` with code ``k`` adds ``min(d_lo, d_hi)`` to the ratio of
         ``(a, b)``, ``d_p = g_p(a) - g_p(b)`` with ``g_p`` the log factors at inclusion
         probability ``p``; these ``K * K`` terms per (feature, category) cell are
-        gathered per feature group (:func:`credal._tables.joint_sum`).
-
-        Returns
-        -------
-        init : ndarray, shape (K * K,)
-            The class prior part ``log P(a) - log P(b)``.
-        tables
-            :func:`credal._tables.joint_tables` of the cell terms.
+        gathered per feature group (:func:`credal._tables.joint_sum`). Returns ``(init, tables)``:
+        the class prior part ``log P(a) - log P(b)``, shape (K * K,), and the
+        :func:`credal._tables.joint_tables` of the cell terms.
         """
         lo, hi, _ = self._bounds
         _, R, K = self._log_rel_arc.shape  # R - 1 categories at most, then missing

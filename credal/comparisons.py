@@ -1,16 +1,14 @@
 """Paired comparisons of classifiers across data sets, from the engine's fold table.
 
-The evaluation engine (:func:`credal.experiments.cross_validate`) returns one row per
-(data set, classifier, repeat, fold) with the metrics of :func:`credal.metrics.summary`.
-This module turns that table into what papers report when they compare classifiers
-over a collection of data sets:
+The evaluation engine (:func:`credal.experiments.cross_validate`) returns one row per (data set,
+classifier, repeat, fold) with the metrics of :func:`credal.metrics.summary`. This module turns
+that table into what papers report when they compare classifiers over a collection of data sets:
 
 * :func:`dataset_scores` - one score per data set and classifier, every metric pooled
-  over the test instances of all folds (conditional metrics such as the accuracy on
-  the indeterminate instances are weighted by the number of instances they average
-  over, so folds without such instances do not count), plus the utilities of a
-  credal classifier on its indeterminate instances, which the fold table determines
-  exactly;
+  over the test instances of all folds (conditional metrics such as the accuracy on the
+  indeterminate instances are weighted by the number of instances they average over, so folds
+  without such instances do not count), plus the utilities of a credal classifier on its
+  indeterminate instances, which the fold table determines exactly;
 * :func:`score_matrix` - one metric as a data set x classifier matrix;
 * :func:`repeat_standard_error` - the Monte-Carlo standard error of any statistic of
   the scores, from its spread over the independent cross-validation repeats;
@@ -33,34 +31,17 @@ import pandas as pd
 
 from credal import stats
 
-__all__ = [
-    "POOLED_METRICS",
-    "dataset_scores",
-    "score_matrix",
-    "repeat_standard_error",
-    "paired_comparisons",
-    "friedman_comparison",
-    "significant_pairs",
-]
+__all__ = ["POOLED_METRICS", "dataset_scores", "score_matrix", "repeat_standard_error",
+           "paired_comparisons", "friedman_comparison", "significant_pairs"]
 
 #: metric -> the instances it averages over ("all", "determinate", "indeterminate");
 #: the fold values are pooled with these instance counts as weights.
-POOLED_METRICS = {
-    "accuracy": "all",
-    "determinacy": "all",
-    "discounted_accuracy": "all",
-    "u65": "all",
-    "u80": "all",
-    "coverage": "all",
-    "brier": "all",
-    "single_accuracy": "determinate",
-    "precise_on_determinate": "determinate",
-    "set_accuracy": "indeterminate",
-    "indeterminate_size": "indeterminate",
-    "precise_on_indeterminate": "indeterminate",
-    "u65_on_indeterminate": "indeterminate",
-    "u80_on_indeterminate": "indeterminate",
-}
+POOLED_METRICS = {"accuracy": "all", "determinacy": "all", "discounted_accuracy": "all",
+                  "u65": "all", "u80": "all", "coverage": "all", "brier": "all",
+                  "single_accuracy": "determinate", "precise_on_determinate": "determinate",
+                  "set_accuracy": "indeterminate", "indeterminate_size": "indeterminate",
+                  "precise_on_indeterminate": "indeterminate",
+                  "u65_on_indeterminate": "indeterminate", "u80_on_indeterminate": "indeterminate"}
 
 _REQUIRED = ("n_test", "determinacy", "single_accuracy", "u65", "u80")
 
@@ -96,10 +77,9 @@ def dataset_scores(folds, by=("dataset", "classifier"), se=False) -> pd.DataFram
     by : tuple of str
         Grouping columns (add ``"repeat"`` for per-repeat scores).
     se : bool
-        Add a column ``<metric>_se`` after each metric: the Monte-Carlo standard
-        error ``sd / sqrt(R)`` of the metric's per-repeat values over the ``R``
-        cross-validation repeats (NaN with one repeat or fewer than two repeats
-        where the metric is defined).
+        Add a column ``<metric>_se`` after each metric: the Monte-Carlo standard error
+        ``sd / sqrt(R)`` of the metric's per-repeat values over the ``R`` cross-validation repeats
+        (NaN with one repeat or fewer than two repeats where the metric is defined).
 
     Returns
     -------
@@ -215,8 +195,7 @@ def repeat_standard_error(folds, statistic, by=("dataset", "classifier")):
     if "repeat" not in folds:
         raise ValueError("folds needs a 'repeat' column")
     value = statistic(dataset_scores(folds, by))
-    reps = [statistic(dataset_scores(part, by))
-            for _, part in folds.groupby("repeat", sort=True)]
+    reps = [statistic(dataset_scores(part, by)) for _, part in folds.groupby("repeat", sort=True)]
     if len(reps) < 2:
         se = value * np.nan
     elif isinstance(value, pd.Series):
@@ -245,11 +224,10 @@ def paired_comparisons(scores, comparisons, rope=0.01, nsamples=50000,
     scores : DataFrame
         :func:`dataset_scores` indexed by (dataset, classifier).
     comparisons : list of dict
-        Each with keys ``a`` and ``b`` (classifier names), ``metric`` (both sides) or
-        ``metric_a`` and ``metric_b``, optional ``higher_is_better`` (default True;
-        False for losses such as ``brier``) and optional ``id`` and ``label``.
-        Data sets where either side is NaN (e.g. no indeterminate instance) are left
-        out of that comparison.
+        Each with keys ``a`` and ``b`` (classifier names), ``metric`` (both sides) or ``metric_a``
+        and ``metric_b``, optional ``higher_is_better`` (default True; False for losses such as
+        ``brier``) and optional ``id`` and ``label``. Data sets where either side is NaN (e.g. no
+        indeterminate instance) are left out of that comparison.
     rope : float
         Region of practical equivalence of the Bayesian test, in score units.
     nsamples : int
@@ -260,12 +238,11 @@ def paired_comparisons(scores, comparisons, rope=0.01, nsamples=50000,
     Returns
     -------
     DataFrame
-        One row per comparison: ``id``, ``label``, ``a``, ``metric_a``, ``b``,
-        ``metric_b``, ``n_datasets``, ``mean_a``, ``mean_b``, ``mean_difference``
-        (a - b), ``a_better``/``ties``/``b_better`` (data set counts),
-        ``wilcoxon_p`` (two-sided), ``p_a_better``, ``p_rope``, ``p_b_better``
-        (Bayesian signed-rank posterior probabilities; "better" follows
-        ``higher_is_better``) and ``bayes_mc_se`` (largest Monte-Carlo standard
+        One row per comparison: ``id``, ``label``, ``a``, ``metric_a``, ``b``, ``metric_b``,
+        ``n_datasets``, ``mean_a``, ``mean_b``, ``mean_difference`` (a - b),
+        ``a_better``/``ties``/``b_better`` (data set counts), ``wilcoxon_p`` (two-sided),
+        ``p_a_better``, ``p_rope``, ``p_b_better`` (Bayesian signed-rank posterior probabilities;
+        "better" follows ``higher_is_better``) and ``bayes_mc_se`` (largest Monte-Carlo standard
         error of the three probabilities).
     """
     if not isinstance(nsamples, numbers.Integral) or nsamples < 1:
@@ -292,9 +269,8 @@ def paired_comparisons(scores, comparisons, rope=0.01, nsamples=50000,
         sign = 1.0 if hib else -1.0
         d = sign * (x - y)
         row.update(mean_a=float(x.mean()), mean_b=float(y.mean()),
-                   mean_difference=float((x - y).mean()),
-                   a_better=int((d > 0).sum()), ties=int((d == 0).sum()),
-                   b_better=int((d < 0).sum()),
+                   mean_difference=float((x - y).mean()), a_better=int((d > 0).sum()),
+                   ties=int((d == 0).sum()), b_better=int((d < 0).sum()),
                    wilcoxon_p=stats.wilcoxon(x, y).pvalue)
         bayes = stats.bayesian_signed_rank(sign * x, sign * y, rope=rope,
                                            random_state=random_state, nsamples=nsamples)
@@ -348,9 +324,8 @@ def friedman_comparison(matrices, alphas=(0.05, 0.10)):
     Returns
     -------
     ranks : DataFrame
-        One row per matrix: average rank of each classifier, ``n_datasets``,
-        ``friedman_p``, ``iman_davenport_p`` and ``cd_<level>`` for each level
-        (e.g. ``cd_95%``).
+        One row per matrix: average rank of each classifier, ``n_datasets``, ``friedman_p``,
+        ``iman_davenport_p`` and ``cd_<level>`` for each level (e.g. ``cd_95%``).
     pairs : DataFrame
         One row per matrix and pair of classifiers: ``better``, ``worse``,
         ``rank_difference`` and ``significant_<level>`` (Nemenyi) for each level.
@@ -373,12 +348,10 @@ def friedman_comparison(matrices, alphas=(0.05, 0.10)):
             for q in names[i + 1:]:
                 better, worse = (p, q) if r[p] <= r[q] else (q, p)
                 diff = float(abs(r[p] - r[q]))
-                pr = {"scores": name, "better": better, "worse": worse,
-                      "rank_difference": diff}
+                pr = {"scores": name, "better": better, "worse": worse, "rank_difference": diff}
                 pr.update({f"significant_{_level(a)}": bool(diff > cds[a]) for a in alphas})
                 pair_rows.append(pr)
-    return (pd.DataFrame(rank_rows).set_index("scores"),
-            pd.DataFrame(pair_rows))
+    return (pd.DataFrame(rank_rows).set_index("scores"), pd.DataFrame(pair_rows))
 
 
 def _level(alpha):

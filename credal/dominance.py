@@ -19,20 +19,12 @@ import numpy as np
 
 from ._tables import joint_sum, joint_tables
 
-__all__ = [
-    "LOG_TIE",
-    "newton_increasing",
-    "ncc_log_infimum",
-    "ncc_end_terms",
-    "ncc_end_tables",
-    "ncc_end_apply",
-    "ncc_certify",
-]
+__all__ = ["LOG_TIE", "newton_increasing", "ncc_log_infimum", "ncc_end_terms", "ncc_end_tables",
+           "ncc_end_apply", "ncc_certify"]
 
-#: Margin of the dominance decisions, taken in log space.  A margin this small only
-#: matters at an exact tie up to rounding (NCC: an infimum ratio of 1; LNCC: ``alpha*``
-#: equal to ``alpha``; CMA: a minimum log ratio of 0), and then the class is kept: no
-#: dominance.
+#: Margin of the dominance decisions, taken in log space. A margin this small only matters at an
+#: exact tie up to rounding (NCC: an infimum ratio of 1; LNCC: ``alpha*`` equal to ``alpha``; CMA:
+#: a minimum log ratio of 0), and then the class is kept: no dominance.
 LOG_TIE = 1e-11
 
 
@@ -49,11 +41,10 @@ def newton_increasing(fun, lo, hi, x, xtol=1e-14, rtol=1e-14, maxiter=200):
     x : ndarray, shape (q,)
         Starting points inside the brackets; overwritten by the roots.
     xtol, rtol : float
-        The iteration stops once the Newton correction is below
-        ``xtol + rtol |x|``.  Rounding noise in ``f`` (about 1e-15 relative to
-        its terms) bounds the attainable accuracy; the callers only need the
-        value of a smooth function at its root or minimiser, which this
-        tolerance changes by far less than the rounding of that value.
+        The iteration stops once the Newton correction is below ``xtol + rtol |x|``. Rounding noise
+        in ``f`` (about 1e-15 relative to its terms) bounds the attainable accuracy; the callers
+        only need the value of a smooth function at its root or minimiser, which this tolerance
+        changes by far less than the rounding of that value.
 
     Returns
     -------
@@ -78,9 +69,8 @@ def newton_increasing(fun, lo, hi, x, xtol=1e-14, rtol=1e-14, maxiter=200):
         tol = xtol + rtol * np.abs(xa)
         # a Newton correction below the tolerance ends the iteration at once
         small = np.abs(newton) <= tol
-        # Newton is used while it stays inside the bracket and its step is at
-        # most half the step before last (rtsafe's rule) or already tiny;
-        # otherwise bisect.
+        # Newton is used while it stays inside the bracket and its step is at most half the step
+        # before last (rtsafe's rule) or already tiny; otherwise bisect.
         ok = (xn > lo_a) & (xn < hi_a) & np.isfinite(xn)
         ok &= (np.abs(newton) <= 0.5 * np.abs(dxold[act])) | (np.abs(newton) <= 16 * tol)
         mid = lo_a + 0.5 * (hi_a - lo_a)
@@ -171,11 +161,8 @@ def ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_cl
                     )
                 )
                 return val, None
-            d1 = (
-                -1.0 / a - 1.0 / b
-                + np.sum(np.where(mm, 1.0 / c, 0.0), axis=1)
-                + np.sum(np.where(mm2, 1.0 / d - 1.0 / g, 0.0), axis=1)
-            )
+            d1 = (-1.0 / a - 1.0 / b + np.sum(np.where(mm, 1.0 / c, 0.0), axis=1) + np.sum(
+                np.where(mm2, 1.0 / d - 1.0 / g, 0.0), axis=1))
             if order == 1:
                 return w * s * d1, None
             d2 = (
@@ -210,15 +197,13 @@ def ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_cl
     return out, tau
 
 
-def ncc_end_terms(class_count, flat, observed, n_values, codes, s, epsilon,
-                  log_tables=None):
+def ncc_end_terms(class_count, flat, observed, n_values, codes, s, epsilon, log_tables=None):
     """Per row and class, the parts of ``psi`` and ``psi'`` at ``tau = 0`` and 1.
 
     ``psi(tau) = Fa(c', t') - Fb(c'', t'')`` splits into one term per class (see
-    :func:`ncc_log_infimum`), and at the end points of ``[0, 1]`` each class
-    share takes one of two values, ``u0 = (1 - eps) + eps/|C|`` or
-    ``u1 = eps/|C|``.  So the end values and slopes of every class pair come
-    from per-(class, feature, category) tables gathered once per row.
+    :func:`ncc_log_infimum`), and at the end points of ``[0, 1]`` each class share takes one of two
+    values, ``u0 = (1 - eps) + eps/|C|`` or ``u1 = eps/|C|``. So the end values and slopes of every
+    class pair come from per-(class, feature, category) tables gathered once per row.
 
     This is :func:`ncc_end_tables` (built once per fitted model and parameters)
     followed by :func:`ncc_end_apply`.
@@ -230,18 +215,16 @@ def ncc_end_terms(class_count, flat, observed, n_values, codes, s, epsilon,
     codes : int array, shape (n, m)
     s, epsilon : float
     log_tables : tuple (lp, lt), optional
-        Log prior (K,) and flat log conditional table (K, S) of a naive Bayes;
-        when given, its joint log-likelihood is accumulated in the same pass
-        (equal to the classifier's joint log-likelihood up to the order of
-        the additions; the caller only ranks classes with it).
+        Log prior (K,) and flat log conditional table (K, S) of a naive Bayes; when given, its
+        joint log-likelihood is accumulated in the same pass (equal to the classifier's joint
+        log-likelihood up to the order of the additions; the caller only ranks classes with it).
 
     Returns
     -------
     terms : ndarray, shape (8, n, K)
-        ``Fa(tau=0), Fa(tau=1), Fb(tau=0), Fb(tau=1)`` and the matching slope
-        parts ``Da, Da, Db, Db``, so that for classes ``(a, b)`` of a row
-        ``psi(e) = Fa_e[a] - Fb_e[b]`` and
-        ``psi'(e) = (1 - eps) s (Da_e[a] - Db_e[b])``.
+        ``Fa(tau=0), Fa(tau=1), Fb(tau=0), Fb(tau=1)`` and the matching slope parts
+        ``Da, Da, Db, Db``, so that for classes ``(a, b)`` of a row ``psi(e) = Fa_e[a] - Fb_e[b]``
+        and ``psi'(e) = (1 - eps) s (Da_e[a] - Db_e[b])``.
     zero : bool ndarray, shape (n, K)
         A zero count ``n(c, x_j) + s e_j = 0``: as ``c'`` the infimum is 0.
     scale : float
@@ -320,11 +303,10 @@ def ncc_end_apply(tables, codes):
 def ncc_certify(terms, zero, scale, m, w_s, a_idx, b_idx, rows):
     """Exact sign certificates of ``min psi`` for pairs ``a`` over ``b`` of ``rows``.
 
-    ``psi`` is convex on ``[0, 1]``: its tangents at 0 and 1 bound it from below
-    and its end values bound its minimum from above.  A pair is decided when the
-    bound clears zero by a margin far above the rounding of either computation
-    (this one or :func:`ncc_log_infimum`), so the decision is the one the exact
-    minimisation would take.
+    ``psi`` is convex on ``[0, 1]``: its tangents at 0 and 1 bound it from below and its end values
+    bound its minimum from above. A pair is decided when the bound clears zero by a margin far
+    above the rounding of either computation (this one or :func:`ncc_log_infimum`), so the decision
+    is the one the exact minimisation would take.
 
     Returns
     -------

@@ -1,12 +1,11 @@
 """Scores for deciding whether two discrete variables are independent (Moral).
 
-Everything works on contingency tables of counts ``N[x, y]`` and is vectorised over
-any number of tables (``counts`` of shape ``(..., r, c)``). Every score is oriented so
-that a positive value favours dependence: the G and chi-square statistics, K2, BDe,
-BIC, AIC, the imprecise upper-entropy score IMP and its variants, an imprecise BDe
-interval, and the decision rules that turn scores into dependence / independence /
-undecided. Estimates and losses of the fitted joint or conditional tables are here
-too. The definitions are in the book's Algorithms appendix.
+Everything works on contingency tables of counts ``N[x, y]`` and is vectorised over any number of
+tables (``counts`` of shape ``(..., r, c)``). Every score is oriented so that a positive value
+favours dependence: the G and chi-square statistics, K2, BDe, BIC, AIC, the imprecise upper-entropy
+score IMP and its variants, an imprecise BDe interval, and the decision rules that turn scores into
+dependence / independence / undecided. Estimates and losses of the fitted joint or conditional
+tables are here too. The definitions are in the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -19,37 +18,13 @@ from scipy import special, stats
 
 from ._validation import check_counts, check_positive, check_S
 
-__all__ = [
-    "DEPENDENCE",
-    "INDEPENDENCE",
-    "UNDECIDED",
-    "IMP_TIE",
-    "log_rising_factorial",
-    "table_margins",
-    "upper_entropy",
-    "upper_entropy_distribution",
-    "mutual_information",
-    "g_statistic",
-    "chi_score",
-    "k2_score",
-    "bde_score",
-    "bic_score",
-    "aic_score",
-    "imp_score",
-    "IMP_VARIANTS",
-    "imp_variant_score",
-    "bdmod_score",
-    "decide",
-    "prior_odds_decision",
-    "imprecise_score_interval",
-    "imprecise_score_rule",
-    "imprecise_decision",
-    "estimate_joint",
-    "estimate_conditional",
-    "joint_log_loss",
-    "kl_divergence",
-    "conditional_log_loss",
-]
+__all__ = ["DEPENDENCE", "INDEPENDENCE", "UNDECIDED", "IMP_TIE", "log_rising_factorial",
+           "table_margins", "upper_entropy", "upper_entropy_distribution", "mutual_information",
+           "g_statistic", "chi_score", "k2_score", "bde_score", "bic_score", "aic_score",
+           "imp_score", "IMP_VARIANTS", "imp_variant_score", "bdmod_score", "decide",
+           "prior_odds_decision", "imprecise_score_interval", "imprecise_score_rule",
+           "imprecise_decision", "estimate_joint", "estimate_conditional", "joint_log_loss",
+           "kl_divergence", "conditional_log_loss"]
 
 #: Decision codes used by :func:`decide`, :func:`imprecise_decision` and the simulation.
 DEPENDENCE = 1
@@ -66,8 +41,6 @@ IMP_TIE = 1e-10
 
 
 # --------------------------------------------------------------------------- input
-
-
 def log_rising_factorial(alpha, n):
     """``ln Gamma(alpha + n) - ln Gamma(alpha)``, the log rising factorial (0 when n = 0).
 
@@ -114,8 +87,6 @@ def _tie_tol(n):
 
 
 # ------------------------------------------------------------------ upper entropy
-
-
 def _water_level(n, s):
     """Level L of the maximum-entropy IDM distribution: sum_i max(0, L - n_i) = s."""
     k = n.shape[-1]
@@ -179,8 +150,6 @@ def upper_entropy(counts, s=1.0):
 
 
 # ------------------------------------------------------------------- classic scores
-
-
 def mutual_information(counts):
     """Sample mutual information (nats) of each table; 0 for an empty table.
 
@@ -226,11 +195,10 @@ def g_statistic(counts):
 def chi_score(counts):
     """CHI: one minus the p-value of the G test of independence.
 
-    ``G`` is referred to a chi-square distribution with ``(r-1)(c-1)`` degrees of
-    freedom (1 for the slides' 2x2 tables); the nominal degrees of freedom are used
-    even when a row or column of the table is empty.  The decision rules
-    ``CHI^0.05`` and ``CHI^0.20`` of the slides are ``decide(chi, 0.95)`` and
-    ``decide(chi, 0.80)`` (dependence iff CHI exceeds the threshold).
+    ``G`` is referred to a chi-square distribution with ``(r-1)(c-1)`` degrees of freedom (1 for
+    the slides' 2x2 tables); the nominal degrees of freedom are used even when a row or column of
+    the table is empty. The decision rules ``CHI^0.05`` and ``CHI^0.20`` of the slides are
+    ``decide(chi, 0.95)`` and ``decide(chi, 0.80)`` (dependence iff CHI exceeds the threshold).
 
     Parameters
     ----------
@@ -338,11 +306,10 @@ def aic_score(counts):
 def imp_score(counts, s=1.0):
     """IMP: upper-entropy score of the imprecise Dirichlet model.
 
-    ``IMP = IPI - IPD = H*(Y) - sum_x (N_x/N) H*(Y | X = x)``, where ``H*`` is the
-    upper entropy of the IDM (:func:`upper_entropy`) on the column totals and on
-    each row.  ``H*(X)`` appears in both and cancels.  It is the imprecise
-    information gain of ``X`` about ``Y`` and is not symmetric.  Empty rows carry
-    weight 0; an empty table scores 0.
+    ``IMP = IPI - IPD = H*(Y) - sum_x (N_x/N) H*(Y | X = x)``, where ``H*`` is the upper entropy of
+    the IDM (:func:`upper_entropy`) on the column totals and on each row. ``H*(X)`` appears in both
+    and cancels. It is the imprecise information gain of ``X`` about ``Y`` and is not symmetric.
+    Empty rows carry weight 0; an empty table scores 0.
 
     Parameters
     ----------
@@ -377,8 +344,7 @@ IMP_VARIANTS = {
     "NS": "total uncertainty: upper entropy plus the IDM non-specificity s ln(c)/(n + s)",
     "CREDAL": "IPD = upper entropy of the credal set {IDM of X} x {IDMs of Y | x}",
     "UPEXP": "IPD = H*(X) + upper expectation, over X's IDM, of the H*(Y | x)",
-    "LOEXP": "IPD = H*(X) + lower expectation, over X's IDM, of the H*(Y | x)",
-}
+    "LOEXP": "IPD = H*(X) + lower expectation, over X's IDM, of the H*(Y | x)"}
 
 
 def _credal_ipd_gain(nx, h, s):
@@ -585,9 +551,8 @@ def bdmod_score(counts, S=2.0, kind="estimation"):
 def decide(score, threshold=0.0, *, n=None, atol=None):
     """Decision from a score: dependence iff ``score > threshold`` beyond a tie tolerance.
 
-    Exact ties (frequent at small sample sizes) count as independence.  The
-    tolerance is ``atol`` if given, else ``1e-9 * max(1, n)`` (``n`` the table size)
-    or ``1e-9`` without ``n``.
+    Exact ties (frequent at small sample sizes) count as independence. The tolerance is ``atol`` if
+    given, else ``1e-9 * max(1, n)`` (``n`` the table size) or ``1e-9`` without ``n``.
 
     Parameters
     ----------
@@ -613,12 +578,11 @@ def decide(score, threshold=0.0, *, n=None, atol=None):
 def prior_odds_decision(log_bayes_factor, odds, *, n=None):
     """Bayesian decision with unequal prior probabilities of the two hypotheses.
 
-    With prior probabilities ``P(Ind) = k/(1+k)`` and ``P(Dep) = 1/(1+k)`` (prior
-    odds ``k : 1`` in favour of independence), the posterior prefers dependence iff
-    ``ln P(D|Dep) - ln P(D|Ind) > ln k``.  ``k = 1`` is the equal-prior rule of
-    :func:`decide`.  The slides' "PRIOR" column of the imprecise-score table is
-    reproduced by BDe (S = 2) with ``k = 5`` (``P(Dep) = 1/6``); the chapter shows
-    how that value is identified from the published counts.
+    With prior probabilities ``P(Ind) = k/(1+k)`` and ``P(Dep) = 1/(1+k)`` (prior odds ``k : 1`` in
+    favour of independence), the posterior prefers dependence iff
+    ``ln P(D|Dep) - ln P(D|Ind) > ln k``. ``k = 1`` is the equal-prior rule of :func:`decide`. The
+    slides' "PRIOR" column of the imprecise-score table is reproduced by BDe (S = 2) with ``k = 5``
+    (``P(Dep) = 1/6``); the chapter shows how that value is identified from the published counts.
 
     Parameters
     ----------
@@ -638,8 +602,6 @@ def prior_odds_decision(log_bayes_factor, odds, *, n=None):
 
 
 # --------------------------------------------------------------- imprecise score
-
-
 def _check_2x2(a, what):
     if a.shape[-2:] != (2, 2):
         raise ValueError(f"{what} is implemented for 2x2 tables; got tables of shape {a.shape[-2:]}")
@@ -761,28 +723,24 @@ def _interval_2x2(t, S, region, lattice):
 def imprecise_score_interval(counts, S=2.0, region="box", *, lattice=None):
     """Bounds of ``ln R``, ``R = P(D|Dep)/P(D|Ind)``, over the imprecise Dirichlet priors.
 
-    Moral's new score lets every Dirichlet parameter vary: for a distribution with
-    ``k`` values and sample size ``S'`` the parameters satisfy ``sum = S'`` and
-    ``alpha_i >= S'/(2k)`` (so ``alpha_i <= S'/(2k) + S'/2``).  For ``X -> Y`` the
-    joint parameters ``alpha_xy`` have row sums ``alpha_x`` in this set for ``X``, and
-    each row in this set for ``Y | x``; under independence ``Y`` gets the column sums.
-    ``X``'s factor is the same under both hypotheses and cancels.
+    Moral's new score lets every Dirichlet parameter vary: for a distribution with ``k`` values and
+    sample size ``S'`` the parameters satisfy ``sum = S'`` and ``alpha_i >= S'/(2k)`` (so
+    ``alpha_i <= S'/(2k) + S'/2``). For ``X -> Y`` the joint parameters ``alpha_xy`` have row sums
+    ``alpha_x`` in this set for ``X``, and each row in this set for ``Y | x``; under independence
+    ``Y`` gets the column sums. ``X``'s factor is the same under both hypotheses and cancels.
 
     region="box"
-        The slides' approximate method: the row sums are fixed at ``S/2`` and only
-        the split of each row varies, ``alpha_x0`` in ``[S/8, 3S/8]`` (2 free
-        parameters).
+        The slides' approximate method: the row sums are fixed at ``S/2`` and only the split of
+        each row varies, ``alpha_x0`` in ``[S/8, 3S/8]`` (2 free parameters).
     region="full"
-        The whole constrained set: ``alpha_0.`` in ``[S/4, 3S/4]`` as well
-        (3 free parameters).
+        The whole constrained set: ``alpha_0.`` in ``[S/4, 3S/4]`` as well (3 free parameters).
 
-    The optimum is located on a lattice (``lattice`` intervals per parameter:
-    default 64 for "box", 12 for "full"; the lattice includes the boundary) and then
-    polished by a compass search down to steps of 1e-9 of the parameter range.
-    The result is verified against multi-start scipy optimisation in the tests; it
-    is a numerical global optimisation, exact to about 1e-10 when the lattice lands
-    in the basin of the global optimum (the objective is smooth and bounded away
-    from its singularities, ``alpha >= S/8``).
+    The optimum is located on a lattice (``lattice`` intervals per parameter: default 64 for "box",
+    12 for "full"; the lattice includes the boundary) and then polished by a compass search down to
+    steps of 1e-9 of the parameter range. The result is verified against multi-start scipy
+    optimisation in the tests; it is a numerical global optimisation, exact to about 1e-10 when the
+    lattice lands in the basin of the global optimum (the objective is smooth and bounded away from
+    its singularities, ``alpha >= S/8``).
 
     Parameters
     ----------
@@ -821,14 +779,12 @@ def imprecise_score_interval(counts, S=2.0, region="box", *, lattice=None):
 def imprecise_score_rule(counts, S=2.0):
     """The slides' closed-form rule for the lower value of ``ln R`` (approximate method).
 
-    Each row's Dirichlet parameters sum to ``S/r``.  For the slides' 2x2 tables
-    the rule is ``alpha_ij = S/8`` where ``N(i, j)`` is the row maximum (so the
-    other cell gets ``3S/8``) and ``S/4`` for both cells of a tied row.  For other
-    shapes it is generalised as: every cell gets the lowest value ``S/(2rc)`` and
-    the remaining ``S/(2r)`` of the row goes to the row's smallest count (shared
-    equally between tied smallest counts), the vertex that minimises the row's
-    factor.
-    ``Y`` under independence gets the column sums of these parameters.
+    Each row's Dirichlet parameters sum to ``S/r``. For the slides' 2x2 tables the rule is
+    ``alpha_ij = S/8`` where ``N(i, j)`` is the row maximum (so the other cell gets ``3S/8``) and
+    ``S/4`` for both cells of a tied row. For other shapes it is generalised as: every cell gets
+    the lowest value ``S/(2rc)`` and the remaining ``S/(2r)`` of the row goes to the row's smallest
+    count (shared equally between tied smallest counts), the vertex that minimises the row's
+    factor. ``Y`` under independence gets the column sums of these parameters.
 
     This minimises only the dependence factor: it equals the box minimum of
     :func:`imprecise_score_interval` in many tables and is never below it.
@@ -893,15 +849,12 @@ def imprecise_decision(log_lower, log_upper=None, *, prefer_independence=False, 
 
 
 # ------------------------------------------------------------- estimates and losses
-
-
 def estimate_joint(counts, dependent, S=2.0):
     """Bayesian (BDe, sample size ``S``) estimate ``P^e`` of the joint of ``X, Y``.
 
-    Dependence: ``P^e(x, y) = (N(x,y) + S/(rc)) / (N + S)`` (the slides'
-    ``(N(i,j) + 0.5)/(N + 2)`` for 2x2 and ``S = 2``).  Independence:
-    ``P^e(x, y) = P^e_X(x) P^e_Y(y)`` with ``P^e_X(x) = (N_X(x) + S/r)/(N + S)`` and
-    ``P^e_Y(y) = (N_Y(y) + S/c)/(N + S)``.
+    Dependence: ``P^e(x, y) = (N(x,y) + S/(rc)) / (N + S)`` (the slides' ``(N(i,j) + 0.5)/(N + 2)``
+    for 2x2 and ``S = 2``). Independence: ``P^e(x, y) = P^e_X(x) P^e_Y(y)`` with
+    ``P^e_X(x) = (N_X(x) + S/r)/(N + S)`` and ``P^e_Y(y) = (N_Y(y) + S/c)/(N + S)``.
 
     Parameters
     ----------

@@ -1,16 +1,15 @@
 """LNCC dominance: the profile likelihood of a class pair and its exact threshold.
 
-The likelihood-based naive credal classifier (Antonucci, Cattaneo & Corani) restricts
-the class of the instance to a pair ``(c', c'')`` and profiles the likelihood ``L`` of
-the naive models over the share ``x`` of ``c'``; ``g(x)`` is the ratio of the two
-classes' probabilities of the instance.  ``c'`` dominates ``c''`` at level ``alpha``
-iff ``alpha > alpha* = sup_{g <= 1} L / sup L`` (Theorems 1-2 of the paper).
-:class:`LnccPairs` computes ``alpha*`` exactly for many pairs at once (the local maxima
-of ``L`` by certified cell splitting, then Newton, :func:`credal.dominance.newton_increasing`);
-:func:`lncc_certify` and :func:`lncc_certify_outside` decide most pairs at a given
-``alpha`` from bounds gathered from per-(class, category) tables
-(:func:`lncc_end_tables`, :func:`lncc_end_apply`).  :class:`credal.naive.LNCC` runs
-these on its fitted count tables; the derivation is in the book's Algorithms appendix.
+The likelihood-based naive credal classifier (Antonucci, Cattaneo & Corani) restricts the class of
+the instance to a pair ``(c', c'')`` and profiles the likelihood ``L`` of the naive models over the
+share ``x`` of ``c'``; ``g(x)`` is the ratio of the two classes' probabilities of the instance.
+``c'`` dominates ``c''`` at level ``alpha`` iff ``alpha > alpha* = sup_{g <= 1} L / sup L``
+(Theorems 1-2 of the paper). :class:`LnccPairs` computes ``alpha*`` exactly for many pairs at once
+(the local maxima of ``L`` by certified cell splitting, then Newton,
+:func:`credal.dominance.newton_increasing`); :func:`lncc_certify` and :func:`lncc_certify_outside`
+decide most pairs at a given ``alpha`` from bounds gathered from per-(class, category) tables
+(:func:`lncc_end_tables`, :func:`lncc_end_apply`). :class:`credal.naive.LNCC` runs these on its
+fitted count tables; the derivation is in the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -21,16 +20,8 @@ from scipy.special import xlog1py
 from ._tables import joint_sum, joint_tables
 from .dominance import LOG_TIE, newton_increasing
 
-__all__ = [
-    "N_CELLS",
-    "LnccPairs",
-    "lncc_log_threshold",
-    "lncc_end_terms",
-    "lncc_end_tables",
-    "lncc_end_apply",
-    "lncc_certify",
-    "lncc_certify_outside",
-]
+__all__ = ["N_CELLS", "LnccPairs", "lncc_log_threshold", "lncc_end_terms", "lncc_end_tables",
+           "lncc_end_apply", "lncc_certify", "lncc_certify_outside"]
 
 #: Cells that ``[0, 1]`` starts as in :meth:`LnccPairs.local_maxima` (its work per
 #: problem is proportional to ``N_CELLS + 1``).
@@ -55,10 +46,9 @@ def _xlog1py(c, u):
 class _Side:
     """Counts of one class of an LNCC pair, as functions of its share ``z``.
 
-    ``z = x`` for ``c'`` and ``z = 1 - x`` for ``c''``.  Arrays have shape (q,) for
-    the class count and (q, m) for the feature counts; ``k`` marks the features
-    that contribute (observed, with ``n_j != n_oj``); the others are replaced by
-    the neutral pair ``(_PAD, _PAD)``.
+    ``z = x`` for ``c'`` and ``z = 1 - x`` for ``c''``. Arrays have shape (q,) for the class count
+    and (q, m) for the feature counts; ``k`` marks the features that contribute (observed, with
+    ``n_j != n_oj``); the others are replaced by the neutral pair ``(_PAD, _PAD)``.
 
     ``d/dz [ln p(z) - ln z] = sum_g W_g / (C_g + z)`` is also kept with equal poles
     merged, split into its decreasing part ``(Wp, Cp)`` (``W > 0``) and its
@@ -146,8 +136,7 @@ class _Side:
         zz = z[:, None]
         with np.errstate(divide="ignore", invalid="ignore"):
             return 1.0 / (self.n[sel] + z) + np.sum(
-                1.0 / (self.nj[sel] + zz) - 1.0 / (self.oj[sel] + zz), axis=1
-            )
+                1.0 / (self.nj[sel] + zz) - 1.0 / (self.oj[sel] + zz), axis=1)
 
     def ll(self, sel, t):
         """``ln l(1/2 + t) - ln l(1/2)``, accurate: ``c log1p(t/(c + 1/2))`` per factor."""
@@ -210,10 +199,8 @@ class LnccPairs:
         """``ln L(x) - ln L(1/2)`` up to a constant common to all x of a problem."""
         x = np.asarray(x, float)
         t = x - 0.5
-        return (
-            self.a.ll(sel, t) + self.b.ll(sel, -t)
-            + np.logaddexp(self.a.lp(sel, x), self.b.lp(sel, 1.0 - x))
-        )
+        return (self.a.ll(sel, t) + self.b.ll(sel, -t) + np.logaddexp(self.a.lp(sel, x),
+                                                                      self.b.lp(sel, 1.0 - x)))
 
     def D(self, sel, x):
         """``ln g(x) - ln x + ln(1 - x)``; sign of ``d ln L/dx`` on [0, 1]."""
@@ -335,9 +322,8 @@ class LnccPairs:
     def log_threshold(self):
         """``ln alpha*`` of both directions of each pair.
 
-        The pair ``(c'', c')`` has the same profile likelihood mirrored
-        (``x -> 1 - x``), so its threshold is the supremum on the other side of
-        ``x0``.
+        The pair ``(c'', c')`` has the same profile likelihood mirrored (``x -> 1 - x``), so its
+        threshold is the supremum on the other side of ``x0``.
 
         Returns
         -------
@@ -416,10 +402,9 @@ def lncc_log_threshold(n1, n1j, o1j, n2, n2j, o2j, mask, grid=None):
 def lncc_end_terms(class_count, flat, observed, offsets, codes):
     """Per row and class, ``ln p`` at ``z = 0, 1/2, 1`` and ``ln l`` at ``z = 0, 1``.
 
-    Each is a sum of one term per class and per observed feature, so, as in
-    :func:`ncc_end_terms`, the terms come from per-(class, category) tables
-    gathered once per row.  ``ln l(z)`` is written as in :meth:`_Side.ll`
-    (relative to ``z = 1/2``); factors with ``n_j = n_oj`` are exactly 0.
+    Each is a sum of one term per class and per observed feature, so, as in :func:`ncc_end_terms`,
+    the terms come from per-(class, category) tables gathered once per row. ``ln l(z)`` is written
+    as in :meth:`_Side.ll` (relative to ``z = 1/2``); factors with ``n_j = n_oj`` are exactly 0.
 
     This is :func:`lncc_end_tables` (built once per fitted model) followed by
     :func:`lncc_end_apply`.
@@ -470,18 +455,16 @@ def lncc_end_apply(tables, codes):
 def lncc_certify(terms, scale, m, log_alpha, a_idx, b_idx, rows):
     """Dominance decisions of LNCC pairs ``(a, b)`` of ``rows`` at one level, from bounds.
 
-    With ``La = sup l_d P(a)`` and ``Lb = sup l_d P(b)`` the likelihoods with the
-    instance given class ``a`` or ``b`` (maximum-likelihood values, in closed form:
-    ``La = l'(1) l''(0) p'(1)``), the profile satisfies ``L(1) >= La``,
-    ``L(0) >= Lb`` and ``sup L <= La + Lb``; on the side ``P(a) <= P(b)``,
-    ``l_d (P(a) + P(b)) <= Lb + min(La, Lb)`` (and symmetrically).  Hence
-    ``alpha*`` of ``a`` over ``b`` lies below ``(Lb + min(La, Lb)) / max L(x_i)``
-    and above ``max_{x_i <= x0} L(x_i) / (La + Lb)`` for the points
-    ``x_i = 0, 1/2, 1``, whose side of ``x0`` is read off the sign of ``ln g``.
-    Since ``max(alpha*_ab, alpha*_ba) = 1``, a certified dominance of one direction
-    certifies the other's absence.  A decision is taken only when a bound clears
-    ``ln alpha`` (shifted by ``LOG_TIE``) by a margin far above the rounding of
-    these sums and of the exact thresholds, so it is the exact decision.
+    With ``La = sup l_d P(a)`` and ``Lb = sup l_d P(b)`` the likelihoods with the instance given
+    class ``a`` or ``b`` (maximum-likelihood values, in closed form: ``La = l'(1) l''(0) p'(1)``),
+    the profile satisfies ``L(1) >= La``, ``L(0) >= Lb`` and ``sup L <= La + Lb``; on the side
+    ``P(a) <= P(b)``, ``l_d (P(a) + P(b)) <= Lb + min(La, Lb)`` (and symmetrically). Hence
+    ``alpha*`` of ``a`` over ``b`` lies below ``(Lb + min(La, Lb)) / max L(x_i)`` and above
+    ``max_{x_i <= x0} L(x_i) / (La + Lb)`` for the points ``x_i = 0, 1/2, 1``, whose side of ``x0``
+    is read off the sign of ``ln g``. Since ``max(alpha*_ab, alpha*_ba) = 1``, a certified
+    dominance of one direction certifies the other's absence. A decision is taken only when a bound
+    clears ``ln alpha`` (shifted by ``LOG_TIE``) by a margin far above the rounding of these sums
+    and of the exact thresholds, so it is the exact decision.
 
     Returns
     -------
@@ -526,16 +509,15 @@ def lncc_certify(terms, scale, m, log_alpha, a_idx, b_idx, rows):
 def lncc_certify_outside(pairs, g0, g1, top_lo, top_hi, log_alpha, tol):
     """Decide ``a`` over ``b`` at one level for pairs whose ``x0`` lies left of 0.
 
-    With ``ln g(0) > 0`` the root ``x0`` of ``g = 1`` is negative; ``L`` increases
-    on ``x <= 0``, so ``sup_{x <= x0} L = L(x0)`` and ``alpha* = L(x0) / sup L``,
-    where ``sup L`` (reached in ``[0, 1]``) lies between the bounds ``top_lo`` and
-    ``top_hi`` of :func:`lncc_certify`.  ``x0`` is found by Newton and then
-    bracketed, ``x_l <= x0 <= x_h <= 0`` with ``ln g(x_l) < 0 < ln g(x_h)`` by the
-    margin ``tol``, so ``L(x_l) <= L(x0) <= L(x_h)`` whatever the rounding of
-    ``x0`` (in this computation or in the exact one).  The bracket's half-width is
-    chosen from the slope of ``ln g`` so that the margin is met.  In the other
-    direction ``alpha* = 1`` (``L(x0) < L(0)``): never a dominance.  A pair whose
-    ``x0`` exceeds 1 is the mirror image: pass it with its classes swapped.
+    With ``ln g(0) > 0`` the root ``x0`` of ``g = 1`` is negative; ``L`` increases on ``x <= 0``,
+    so ``sup_{x <= x0} L = L(x0)`` and ``alpha* = L(x0) / sup L``, where ``sup L`` (reached in
+    ``[0, 1]``) lies between the bounds ``top_lo`` and ``top_hi`` of :func:`lncc_certify`. ``x0``
+    is found by Newton and then bracketed, ``x_l <= x0 <= x_h <= 0`` with
+    ``ln g(x_l) < 0 < ln g(x_h)`` by the margin ``tol``, so ``L(x_l) <= L(x0) <= L(x_h)`` whatever
+    the rounding of ``x0`` (in this computation or in the exact one). The bracket's half-width is
+    chosen from the slope of ``ln g`` so that the margin is met. In the other direction
+    ``alpha* = 1`` (``L(x0) < L(0)``): never a dominance. A pair whose ``x0`` exceeds 1 is the
+    mirror image: pass it with its classes swapped.
 
     Parameters
     ----------

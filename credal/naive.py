@@ -1,16 +1,14 @@
 """Naive Bayes and the naive credal classifiers: NBC, NCC, NCC-epsilon and LNCC.
 
-All of them learn one sufficient statistic, the count tables of a naive model
-(missing-at-random, as in JNCC2): ``n(c)``, ``n(c, f_j)`` and ``n_j(c)``.
-``NaiveBayes`` is the precise model (Perks or Laplace prior); ``NCC`` applies
-maximality over the imprecise Dirichlet model (optionally epsilon-contaminated) with an
-exact dominance test per class pair; ``LNCC`` keeps the naive models whose likelihood
-is at least ``alpha`` times the maximum (Antonucci, Cattaneo & Corani). Dominance tests
-are vectorised over rows and class pairs, certified by closed-form bounds, and solved
-exactly (Newton) only where the bounds do not decide: the NCC's in
-:mod:`credal.dominance`, the LNCC's in :mod:`credal.likelihood`; the count tables are
-built and summed by feature groups (:mod:`credal._tables`). The derivations are in the
-book's Algorithms appendix.
+All of them learn one sufficient statistic, the count tables of a naive model (missing-at-random,
+as in JNCC2): ``n(c)``, ``n(c, f_j)`` and ``n_j(c)``. ``NaiveBayes`` is the precise model (Perks or
+Laplace prior); ``NCC`` applies maximality over the imprecise Dirichlet model (optionally
+epsilon-contaminated) with an exact dominance test per class pair; ``LNCC`` keeps the naive models
+whose likelihood is at least ``alpha`` times the maximum (Antonucci, Cattaneo & Corani). Dominance
+tests are vectorised over rows and class pairs, certified by closed-form bounds, and solved exactly
+(Newton) only where the bounds do not decide: the NCC's in :mod:`credal.dominance`, the LNCC's in
+:mod:`credal.likelihood`; the count tables are built and summed by feature groups
+(:mod:`credal._tables`). The derivations are in the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -26,12 +24,7 @@ from .dominance import LOG_TIE, ncc_certify, ncc_end_apply, ncc_end_tables, ncc_
 from .likelihood import (N_CELLS, LnccPairs, lncc_certify, lncc_certify_outside,
                          lncc_end_apply, lncc_end_tables, lncc_log_threshold)
 
-__all__ = [
-    "NaiveBayes",
-    "NCC",
-    "LNCC",
-    "LOG_TIE",
-]
+__all__ = ["NaiveBayes", "NCC", "LNCC", "LOG_TIE"]
 
 # Upper bound on the elements of the (rows x pairs x features) work arrays of one
 # prediction chunk; keeps peak memory at a few tens of MB whatever n_samples is.
@@ -175,16 +168,14 @@ class NaiveBayes(PreciseMixin, _NaiveCounts):
 
     Notes
     -----
-    Missing training entries are skipped (each conditional table uses the rows
-    where its feature is observed); a missing test entry drops out of the
-    product.  All computations are in log space.
+    Missing training entries are skipped (each conditional table uses the rows where its feature is
+    observed); a missing test entry drops out of the product. All computations are in log space.
     """
 
     _as_columns = True
 
     def __init__(self, prior="perks", s=1.0):
-        self.prior = prior
-        self.s = s
+        self.prior, self.s = prior, s
 
     def fit(self, X, y, sample_weight=None):
         """Learn the count tables.
@@ -293,27 +284,22 @@ class NCC(_CredalNaive):
 
     Notes
     -----
-    ``predict_set`` applies maximality with the exact pairwise dominance test
-    described in the module docstring (minimum of a strictly convex function of
-    one variable, solved for all rows and class pairs at once).  Classes are
-    visited in the order of the Perks naive Bayes and each is tested only
-    against the maximal classes found before it, which gives the same set as
-    testing every ordered pair (:meth:`dominance_log_ratio`) because dominance
-    is a strict partial order that the naive Bayes ranking extends.  Most tests
-    are decided without iterating: the objective's end values and tangents,
-    gathered from per-(class, category) tables, bound its minimum from above
-    and below (:func:`~credal.dominance.ncc_certify`); only pairs whose bounds
-    straddle zero (up to a rounding margin) go to the Newton minimisation.
-    ``predict`` returns the choice of ``NaiveBayes(prior="perks", s=s)``, which is
-    always in the set (contamination model).  Missing values follow JNCC2's
-    missing-at-random convention.
+    ``predict_set`` applies maximality with the exact pairwise dominance test described in the
+    module docstring (minimum of a strictly convex function of one variable, solved for all rows
+    and class pairs at once). Classes are visited in the order of the Perks naive Bayes and each is
+    tested only against the maximal classes found before it, which gives the same set as testing
+    every ordered pair (:meth:`dominance_log_ratio`) because dominance is a strict partial order
+    that the naive Bayes ranking extends. Most tests are decided without iterating: the objective's
+    end values and tangents, gathered from per-(class, category) tables, bound its minimum from
+    above and below (:func:`~credal.dominance.ncc_certify`); only pairs whose bounds straddle zero
+    (up to a rounding margin) go to the Newton minimisation. ``predict`` returns the choice of
+    ``NaiveBayes(prior="perks", s=s)``, which is always in the set (contamination model). Missing
+    values follow JNCC2's missing-at-random convention.
     """
 
 
     def __init__(self, s=1.0, epsilon=0.0, epsilon_model="contamination"):
-        self.s = s
-        self.epsilon = epsilon
-        self.epsilon_model = epsilon_model
+        self.s, self.epsilon, self.epsilon_model = s, epsilon, epsilon_model
 
     def fit(self, X, y, sample_weight=None):
         """Learn the count tables; see :meth:`NaiveBayes.fit`.  Returns self."""
@@ -336,10 +322,8 @@ class NCC(_CredalNaive):
         P = K * (K - 1)
         for sl in self._chunks(B, P * max(m, 1) * 8):
             n1, n2, n1j, n2j, o1j, o2j, mask = self._pair_arrays(codes[sl])
-            v, _ = ncc_log_infimum(
-                n1, n2, n1j, n2j, o1j, o2j, mask, self.n_values_, float(self.s),
-                float(self.epsilon), K, self.epsilon_model,
-            )
+            v, _ = ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, self.n_values_, float(self.s),
+                                   float(self.epsilon), K, self.epsilon_model)
             out[sl] = self._pair_matrix(v, sl.stop - sl.start, 0.0)
         return out
 
@@ -353,11 +337,10 @@ class NCC(_CredalNaive):
         Returns
         -------
         ndarray, shape (n_samples, n_classes, n_classes)
-            ``[i, a, b] = ln inf_t P_t(a, x_i)/P_t(b, x_i)`` (``-inf`` for an
-            infimum of 0; 0 on the diagonal).  Class ``a`` dominates ``b`` iff
-            the entry exceeds ``1e-11``: a margin for rounding, so that an
-            infimum ratio of exactly 1 (no dominance) computed as ``1 + 4e-16``
-            does not count, whatever the order of the features.
+            ``[i, a, b] = ln inf_t P_t(a, x_i)/P_t(b, x_i)`` (``-inf`` for an infimum of 0; 0 on
+            the diagonal). Class ``a`` dominates ``b`` iff the entry exceeds ``1e-11``: a margin
+            for rounding, so that an infimum ratio of exactly 1 (no dominance) computed as
+            ``1 + 4e-16`` does not count, whatever the order of the features.
         """
         codes = self._predict_input(X)
         return self._log_ratio_codes(codes)
@@ -377,11 +360,10 @@ class NCC(_CredalNaive):
     def _predict_set_codes(self, codes, jll=None):
         """Maximal classes, testing only the dominators that can matter.
 
-        Dominance is a strict partial order here and the Perks naive Bayes is
-        one of the models, so a dominated class is dominated by a maximal class
-        that the NBC ranks higher.  Classes are visited in NBC order; each is
-        tested only against the maximal classes found before it (``K - 1``
-        tests for a determinate row instead of ``K (K - 1)``).
+        Dominance is a strict partial order here and the Perks naive Bayes is one of the models, so
+        a dominated class is dominated by a maximal class that the NBC ranks higher. Classes are
+        visited in NBC order; each is tested only against the maximal classes found before it
+        (``K - 1`` tests for a determinate row instead of ``K (K - 1)``).
         """
         K = len(self.classes_)
         B, m = codes.shape
@@ -414,8 +396,7 @@ class NCC(_CredalNaive):
                 rows, a = np.nonzero(maximal)
                 dominated = np.zeros(nb, dtype=bool)
                 if _CERTIFY:
-                    state = ncc_certify(terms, zero, scale, m, (1.0 - eps) * s,
-                                        a, b[rows], rows)
+                    state = ncc_certify(terms, zero, scale, m, (1.0 - eps) * s, a, b[rows], rows)
                     dominated[rows[state == 1]] = True
                     # exact minimisation only where no certificate decided and the
                     # row is not already dominated
@@ -451,16 +432,15 @@ class LNCC(_CredalNaive):
     Notes
     -----
     Dominance of ``c'`` over ``c''`` is decided by the threshold
-    ``alpha* = sup_{g <= 1} L / sup L`` of the pair's profile likelihood (Theorems
-    1-2 of the paper; ``c'`` dominates iff ``alpha > alpha*``), available from
-    :meth:`dominance_threshold`.  With more than two classes every ordered pair
-    is tested with the pair's own likelihood (the instance's class restricted to
-    the pair, as in the paper's Section 4) and the set is the union of the
-    source components of the dominance graph, which is the set of undominated
-    classes whenever dominance has no cycle.  Incomplete training data use the
-    available-case likelihood (MAR), in which Theorems 1-2 hold with ``n(c)``
-    replaced by ``n_j(c)`` in the factors of feature ``j``.  ``predict`` returns the
-    class that the Perks naive Bayes (``s = 1``) ranks first among the set.
+    ``alpha* = sup_{g <= 1} L / sup L`` of the pair's profile likelihood (Theorems 1-2 of the
+    paper; ``c'`` dominates iff ``alpha > alpha*``), available from :meth:`dominance_threshold`.
+    With more than two classes every ordered pair is tested with the pair's own likelihood (the
+    instance's class restricted to the pair, as in the paper's Section 4) and the set is the union
+    of the source components of the dominance graph, which is the set of undominated classes
+    whenever dominance has no cycle. Incomplete training data use the available-case likelihood
+    (MAR), in which Theorems 1-2 hold with ``n(c)`` replaced by ``n_j(c)`` in the factors of
+    feature ``j``. ``predict`` returns the class that the Perks naive Bayes (``s = 1``) ranks first
+    among the set.
 
     ``predict_set`` computes ``alpha*`` only where it matters: most pairs are
     decided at the given ``alpha`` by bounds on ``alpha*`` from the likelihoods
@@ -474,8 +454,7 @@ class LNCC(_CredalNaive):
 
 
     def __init__(self, alpha=0.75, grid=None):
-        self.alpha = alpha
-        self.grid = grid
+        self.alpha, self.grid = alpha, grid
 
     def fit(self, X, y, sample_weight=None):
         """Learn the count tables; see :meth:`NaiveBayes.fit`.  Returns self."""
@@ -501,8 +480,7 @@ class LNCC(_CredalNaive):
         return fwd, rev
 
     def _outside_states(self, codes, rows, a, b, swap, bounds, tol, log_alpha):
-        """:func:`~credal.likelihood.lncc_certify_outside` on pairs ``(a, b)`` of
-        ``codes[rows]``.
+        """:func:`~credal.likelihood.lncc_certify_outside` on pairs ``(a, b)`` of ``codes[rows]``.
 
         ``swap`` marks pairs with ``x0 > 1``: they are decided as ``(b, a)``, the
         mirror image (``ln g(0)`` and ``ln g(1)`` swap and change sign).
@@ -539,9 +517,8 @@ class LNCC(_CredalNaive):
         thr = np.full((B, K, K), np.nan)
         thr[:, np.arange(K), np.arange(K)] = 0.0
         todo = []
-        tables = self._derived_tables(
-            "lncc-end", lambda: lncc_end_tables(self.class_count_, self._flat,
-                                                self.observed_count_, self._offsets))
+        tables = self._derived_tables("lncc-end", lambda: lncc_end_tables(
+            self.class_count_, self._flat, self.observed_count_, self._offsets))
         for sl in self._chunks(B, P * 64 + 5 * K):
             terms, scale = lncc_end_apply(tables, codes[sl])
             nb = sl.stop - sl.start

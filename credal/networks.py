@@ -3,15 +3,13 @@
 This module supplies the data-generating side of Dash & Cooper's experiments with
 model-averaged naive Bayes:
 
-* :class:`BayesianNetwork` holds nodes in topological order, their states, their
-  parents and one conditional probability table (CPT) per node;
-  :func:`read_bif` / :func:`load_network` build one from a BIF file (ALARM and
-  HEPAR II ship with the project);
-* :func:`random_network` follows the paper's Procedure 1 and returns a
-  :class:`RandomNetwork` whose CPT columns are uniform draws from the probability
-  simplex, generated lazily: a column is a deterministic function of the node and
-  of the parent values, so in-degrees of several hundred never materialise
-  ``2**k`` columns;
+* :class:`BayesianNetwork` holds nodes in topological order, their states, their parents and one
+  conditional probability table (CPT) per node; :func:`read_bif` / :func:`load_network` build one
+  from a BIF file (ALARM and HEPAR II ship with the project);
+* :func:`random_network` follows the paper's Procedure 1 and returns a :class:`RandomNetwork` whose
+  CPT columns are uniform draws from the probability simplex, generated lazily: a column is a
+  deterministic function of the node and of the parent values, so in-degrees of several hundred
+  never materialise ``2**k`` columns;
 * :func:`sample` draws records by forward sampling, vectorised over records;
   :func:`sample_random_trials` draws many (random network, class node, records)
   trials at once, vectorised over trials as well;
@@ -20,10 +18,9 @@ model-averaged naive Bayes:
 * :func:`choose_class_node` and :func:`split_class` set up the classification
   experiments (they are scored with the ROC helpers of :mod:`credal.metrics`).
 
-CPT layout: ``cpt(node)`` has shape ``(n_configurations, n_states)``; row ``j``
-is the distribution of the node for the ``j``-th parent configuration, parent
-configurations being enumerated in C order of the parents' states (the last
-parent varies fastest), as in pgmpy's BIF reader.
+CPT layout: ``cpt(node)`` has shape ``(n_configurations, n_states)``; row ``j`` is the distribution
+of the node for the ``j``-th parent configuration, parent configurations being enumerated in C
+order of the parents' states (the last parent varies fastest), as in pgmpy's BIF reader.
 """
 
 from __future__ import annotations
@@ -73,11 +70,7 @@ _MAX_MATERIALISED_CONFIGS = 1 << 22
 MAX_BIF_CELLS = 1 << 24
 
 
-# --------------------------------------------------------------------------------------
-# Networks
-# --------------------------------------------------------------------------------------
-
-
+# ----------------------------------------------------------------------------- Networks
 class BayesianNetwork:
     """A discrete Bayesian network with nodes in topological order.
 
@@ -115,8 +108,7 @@ class BayesianNetwork:
         self._index = {v: i for i, v in enumerate(self.nodes)}
         if len(states) != n or len(parents) != n:
             raise ValueError(
-                f"got {n} nodes but {len(states)} state lists and {len(parents)} parent lists"
-            )
+                f"got {n} nodes but {len(states)} state lists and {len(parents)} parent lists")
         self._states = tuple(tuple(str(s) for s in st) for st in states)
         for v, st in zip(self.nodes, self._states):
             if len(st) == 0:
@@ -161,8 +153,7 @@ class BayesianNetwork:
             if np.any(dev > _ROW_SUM_TOL):
                 j = int(np.argmax(dev))
                 raise ValueError(
-                    f"CPT of {self.nodes[i]!r}: row {j} sums to {t[j].sum()!r}, not 1"
-                )
+                    f"CPT of {self.nodes[i]!r}: row {j} sums to {t[j].sum()!r}, not 1")
             t.setflags(write=False)
             tables.append(t)
         self._cpts = tuple(tables)
@@ -240,8 +231,7 @@ class BayesianNetwork:
         k = len(self.parent_indices[i])
         if v.ndim != 2 or v.shape[1] != k:
             raise ValueError(
-                f"parent_codes for {self.nodes[i]!r} must have shape (n_rows, {k}); got {v.shape}"
-            )
+                f"parent_codes for {self.nodes[i]!r} must have shape (n_rows, {k}); got {v.shape}")
         if v.dtype.kind not in "iub":
             raise ValueError("parent_codes must be integer state indices")
         card = self.n_states[self.parent_indices[i]]
@@ -251,25 +241,18 @@ class BayesianNetwork:
 
     def _conditional(self, i, v):
         return self._cpts[i][v @ self._strides[i]] if v.shape[1] else np.broadcast_to(
-            self._cpts[i][0], (len(v), self.n_states[i])
-        )
+            self._cpts[i][0], (len(v), self.n_states[i]))
 
     def materialize(self) -> "BayesianNetwork":
         """A copy with every CPT stored as a table."""
-        return BayesianNetwork(
-            self.nodes,
-            self._states,
-            self.parent_indices,
-            [self.cpt(i) for i in range(self.n_nodes)],
-            name=self.name,
-        )
+        return BayesianNetwork(self.nodes, self._states, self.parent_indices,
+                               [self.cpt(i) for i in range(self.n_nodes)], name=self.name)
 
     def _dtypes(self):
         if getattr(self, "_dtype_cache", None) is None:
             shared = {}  # one dtype per distinct list of states (random networks share one)
-            self._dtype_cache = [
-                shared.setdefault(s, pd.CategoricalDtype(list(s))) for s in self._states
-            ]
+            self._dtype_cache = [shared.setdefault(
+                s, pd.CategoricalDtype(list(s))) for s in self._states]
         return self._dtype_cache
 
 
@@ -282,10 +265,7 @@ def _c_strides(card) -> np.ndarray:
     return np.concatenate([np.cumprod(card[::-1])[::-1][1:], [1]]).astype(np.int64)
 
 
-# --------------------------------------------------------------------------------------
-# Random networks with lazily generated CPT columns
-# --------------------------------------------------------------------------------------
-
+# ------------------------------------ Random networks with lazily generated CPT columns
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 #: SplitMix64's increment (2**64 / golden ratio): multiples of it spread integer keys
@@ -315,15 +295,14 @@ def splitmix64(z: np.ndarray) -> np.ndarray:
 class RandomNetwork(BayesianNetwork):
     """A network whose CPT columns are uniform on the simplex and generated lazily.
 
-    The column for parent values ``v`` (a row of state indices) is a pure function
-    of the node and ``v``: the key ``h = sum_j v_j * m_j + salt (mod 2**64)`` with
-    random odd 64-bit multipliers ``m_j`` and salt drawn once per node seeds a
-    SplitMix64 stream, one uniform per state ``u_s = unit(mix(h + (s + 1) * golden))``,
-    and the column is ``e / sum(e)`` with
-    ``e_s = -log(u_s)`` (normalised exponentials are uniform on the simplex,
-    i.e. Dirichlet(1, ..., 1)). Nothing is stored per configuration, so a node with
-    200 binary parents costs O(200) per record; two different configurations share a
-    column only if their 64-bit keys collide (probability about 2**-63).
+    The column for parent values ``v`` (a row of state indices) is a pure function of the node and
+    ``v``: the key ``h = sum_j v_j * m_j + salt (mod 2**64)`` with random odd 64-bit multipliers
+    ``m_j`` and salt drawn once per node seeds a SplitMix64 stream, one uniform per state
+    ``u_s = unit(mix(h + (s + 1) * golden))``, and the column is ``e / sum(e)`` with
+    ``e_s = -log(u_s)`` (normalised exponentials are uniform on the simplex, i.e. Dirichlet(1, ...,
+    1)). Nothing is stored per configuration, so a node with 200 binary parents costs O(200) per
+    record; two different configurations share a column only if their 64-bit keys collide
+    (probability about 2**-63).
     """
 
     def __init__(self, nodes, states, parents, multipliers, salts, name="random"):
@@ -333,9 +312,8 @@ class RandomNetwork(BayesianNetwork):
         for i, m in enumerate(self._mult):
             if m.shape != (len(self.parent_indices[i]),):
                 raise ValueError(f"node {self.nodes[i]!r}: one multiplier per parent expected")
-        self._state_keys = (
-            np.arange(1, int(self.n_states.max()) + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
-        )
+        self._state_keys = (np.arange(1, int(self.n_states.max()) + 1,
+                                      dtype=np.uint64) * np.uint64(GOLDEN_GAMMA))
 
     def _conditional(self, i, v):
         n = len(v)
@@ -370,14 +348,10 @@ class RandomNetwork(BayesianNetwork):
 def _random_parent_sets(n_par, rng):
     """Padded parent sets: node i gets a uniformly random ``n_par[i]``-subset of ``range(i)``.
 
-    The subset is the set of positions of the ``n_par[i]`` smallest of ``i`` i.i.d.
-    uniform keys; rows are processed in blocks so that no more than about 4M keys
-    exist at a time.
-
-    Returns
-    -------
-    ndarray of int64, shape (n, max(n_par))
-        Row ``i`` holds node i's parents in increasing order, then zeros.
+    The subset is the set of positions of the ``n_par[i]`` smallest of ``i`` i.i.d. uniform keys;
+    rows are processed in blocks so that no more than about 4M keys exist at a time. Returns an
+    int64 array (n, max(n_par)) whose row ``i`` holds node i's parents in increasing order, then
+    zeros.
     """
     n = len(n_par)
     k_max = int(n_par.max()) if n else 0
@@ -442,11 +416,10 @@ def random_structure(n_nodes, max_parents, rng):
 def random_network(n_nodes, max_parents, random_state=None, *, n_states=2) -> RandomNetwork:
     """A random DAG with uniform CPT columns (Dash & Cooper, Procedure 1).
 
-    Nodes ``X1, ..., X{n_nodes}`` are created in order; node ``i`` (1-based) draws a
-    number of parents uniformly from ``0..min(i - 1, max_parents)`` and then that
-    many distinct parents uniformly among ``X1..X{i-1}``. Each CPT column is an
-    independent uniform draw from the probability simplex, generated on demand
-    (see :class:`RandomNetwork`).
+    Nodes ``X1, ..., X{n_nodes}`` are created in order; node ``i`` (1-based) draws a number of
+    parents uniformly from ``0..min(i - 1, max_parents)`` and then that many distinct parents
+    uniformly among ``X1..X{i-1}``. Each CPT column is an independent uniform draw from the
+    probability simplex, generated on demand (see :class:`RandomNetwork`).
 
     Parameters
     ----------
@@ -473,22 +446,16 @@ def random_network(n_nodes, max_parents, random_state=None, *, n_states=2) -> Ra
     return RandomNetwork(
         names, states, [parents[i, :k] for i, k in enumerate(n_par)],
         [mult[i, :k] for i, k in enumerate(n_par)], salts,
-        name=f"random(n_nodes={n_nodes}, max_parents={max_parents})",
-    )
+        name=f"random(n_nodes={n_nodes}, max_parents={max_parents})")
 
 
-# --------------------------------------------------------------------------------------
-# Sampling and exact marginals
-# --------------------------------------------------------------------------------------
-
-
+# --------------------------------------------------------- Sampling and exact marginals
 def sample(network: BayesianNetwork, n, random_state=None, *, as_frame=True):
     """Forward-sample ``n`` records, vectorised over records.
 
-    Each node is drawn after its parents by inverting its conditional CDF with one
-    uniform per record; the uniforms form an array of shape (n_nodes, n) drawn at
-    once from ``random_state``, so stored and lazy CPTs that agree give identical
-    samples.
+    Each node is drawn after its parents by inverting its conditional CDF with one uniform per
+    record; the uniforms form an array of shape (n_nodes, n) drawn at once from ``random_state``,
+    so stored and lazy CPTs that agree give identical samples.
 
     Parameters
     ----------
@@ -512,13 +479,8 @@ def sample(network: BayesianNetwork, n, random_state=None, *, as_frame=True):
     if not as_frame:
         return x
     dt = network._dtypes()
-    return pd.DataFrame(
-        {
-            v: pd.Categorical.from_codes(x[:, i], dtype=dt[i], validate=False)
-            for i, v in enumerate(network.nodes)
-        },
-        copy=False,
-    )
+    return pd.DataFrame({v: pd.Categorical.from_codes(x[:, i], dtype=dt[i], validate=False) for i,
+                         v in enumerate(network.nodes)}, copy=False)
 
 
 def forward_sample(network, u):
@@ -617,10 +579,7 @@ def exact_marginal(network: BayesianNetwork, nodes) -> np.ndarray:
     return out / out.sum()
 
 
-# --------------------------------------------------------------------------------------
-# BIF reader
-# --------------------------------------------------------------------------------------
-
+# --------------------------------------------------------------------------- BIF reader
 _TOKEN = re.compile(
     r"""(?P<ws>[ \t\r]+)|(?P<nl>\n)|(?P<lc>//[^\n]*)|(?P<bc>/\*.*?\*/)
        |(?P<str>"[^"\n]*")|(?P<punct>[{}()\[\]|,;])|(?P<word>[^\s{}()\[\]|,;"]+)""",
@@ -668,6 +627,20 @@ class _Tokens:
             raise self.error(f"expected {want!r}, found {tok!r}", line)
         return line
 
+    def names(self, what, close, item_line=False):
+        """Tokens separated by ',' up to ``close`` (consumed); an error names the separator's
+        line, or with ``item_line`` the line of the item before it."""
+        out = []
+        while True:
+            tok, tline = self.next(what)
+            out.append(tok)
+            sep, sline = self.next(f"',' or '{close}'")
+            if sep == close:
+                return out
+            if sep != ",":
+                raise self.error(f"expected ',' or '{close}', found {sep!r}",
+                                 tline if item_line else sline)
+
     def skip_block(self):
         """Skip a balanced { ... } block (network properties)."""
         self.expect("{")
@@ -701,11 +674,10 @@ def read_bif(path, name=None) -> BayesianNetwork:
     """Read a discrete Bayesian network from a BIF file.
 
     Supports ``variable`` blocks with ``type discrete [ n ] { ... };`` and
-    ``probability ( X | P1, P2 ) { ... }`` blocks with ``(p1, p2) values;`` rows,
-    ``table values;`` (node state slowest, parent configurations in C order, as
-    pgmpy reads it) and ``default values;``; ``property`` lines and comments are
-    ignored. Nodes are returned in a topological order that keeps the file's order
-    where possible.
+    ``probability ( X | P1, P2 ) { ... }`` blocks with ``(p1, p2) values;`` rows, ``table values;``
+    (node state slowest, parent configurations in C order, as pgmpy reads it) and
+    ``default values;``; ``property`` lines and comments are ignored. Nodes are returned in a
+    topological order that keeps the file's order where possible.
 
     Raises
     ------
@@ -744,21 +716,12 @@ def read_bif(path, name=None) -> BayesianNetwork:
                         raise tk.error(f"bad number of states {cnt!r}", cline)
                     tk.expect("]")
                     tk.expect("{")
-                    states = []
-                    while True:
-                        s, _ = tk.next("a state name")
-                        states.append(s)
-                        sep, sline = tk.next("',' or '}'")
-                        if sep == "}":
-                            break
-                        if sep != ",":
-                            raise tk.error(f"expected ',' or '}}', found {sep!r}", sline)
+                    states = tk.names("a state name", "}")
                     tk.expect(";")
                     if len(states) != int(cnt):
                         raise tk.error(
                             f"variable {vname!r} declares {cnt} states but lists {len(states)}",
-                            cline,
-                        )
+                            cline)
                     if len(set(states)) != len(states):
                         raise tk.error(f"variable {vname!r} repeats a state name", cline)
                 else:
@@ -775,14 +738,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
             pars = []
             tok, tline = tk.next("'|' or ')'")
             if tok == "|":
-                while True:
-                    p, _ = tk.next("a parent name")
-                    pars.append(p)
-                    sep, sline = tk.next("',' or ')'")
-                    if sep == ")":
-                        break
-                    if sep != ",":
-                        raise tk.error(f"expected ',' or ')', found {sep!r}", sline)
+                pars = tk.names("a parent name", ")")
             elif tok != ")":
                 raise tk.error(f"expected '|' or ')', found {tok!r}", tline)
             for v in [child] + pars:
@@ -820,15 +776,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
                     while tk.next("';'")[0] != ";":
                         pass
                 elif tok == "(":
-                    cfg = []
-                    while True:
-                        s, sline = tk.next("a parent state")
-                        cfg.append(s)
-                        sep, _ = tk.next("',' or ')'")
-                        if sep == ")":
-                            break
-                        if sep != ",":
-                            raise tk.error(f"expected ',' or ')', found {sep!r}", sline)
+                    cfg = tk.names("a parent state", ")", item_line=True)
                     if len(cfg) != len(pars):
                         raise tk.error(
                             f"{where}: configuration {tuple(cfg)} has {len(cfg)} values for "
@@ -862,8 +810,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
     missing = [v for v in order if v not in probs]
     if missing:
         raise ValueError(
-            f"{path}:{var_line[missing[0]]}: variable {missing[0]!r} has no probability block"
-        )
+            f"{path}:{var_line[missing[0]]}: variable {missing[0]!r} has no probability block")
     if not order:
         raise ValueError(f"{path}: no variable declared")
     # topological order: repeatedly take the first pending node whose parents are placed
@@ -878,13 +825,9 @@ def read_bif(path, name=None) -> BayesianNetwork:
         done.add(v)
         topo.append(v)
         del pending[j]
-    return BayesianNetwork(
-        topo,
-        [var_states[v] for v in topo],
-        [probs[v][0] for v in topo],
-        [probs[v][1] for v in topo],
-        name=name if name is not None else path.stem,
-    )
+    return BayesianNetwork(topo, [var_states[v] for v in topo], [probs[v][0] for v in topo],
+                           [probs[v][1] for v in topo],
+                           name=name if name is not None else path.stem)
 
 
 def load_network(name) -> BayesianNetwork:
@@ -901,11 +844,7 @@ def load_network(name) -> BayesianNetwork:
     return read_bif(_DATA_DIR / _NETWORK_FILES[key], name=key)
 
 
-# --------------------------------------------------------------------------------------
-# Classification set-up
-# --------------------------------------------------------------------------------------
-
-
+# ---------------------------------------------------------------- Classification set-up
 def choose_class_node(network: BayesianNetwork, random_state=None) -> str:
     """A class node chosen uniformly among the nodes with at least two states."""
     ok = np.flatnonzero(network.n_states >= 2)

@@ -26,13 +26,11 @@ _SIDE = 0.12      # horizontal offset of the label lines beyond the rank axis
 def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool = True):
     """Draw a critical-difference diagram (Demšar, 2006).
 
-    The average ranks lie on a horizontal axis, the better end on the left.
-    Each classifier is joined to its rank by a line leading to its name, the
-    better half on the left side, the other half on the right.  A segment of
-    length ``cd`` is drawn above the axis, and thick bars below it join every
-    maximal group of classifiers whose ranks differ by at most ``cd``
-    (:func:`credal.stats.cd_cliques`), i.e. that the Nemenyi test does not
-    tell apart.
+    The average ranks lie on a horizontal axis, the better end on the left. Each classifier is
+    joined to its rank by a line leading to its name, the better half on the left side, the other
+    half on the right. A segment of length ``cd`` is drawn above the axis, and thick bars below it
+    join every maximal group of classifiers whose ranks differ by at most ``cd``
+    (:func:`credal.stats.cd_cliques`), i.e. that the Nemenyi test does not tell apart.
 
     Parameters
     ----------
@@ -42,8 +40,7 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
     cd : float >= 0
         Critical difference (e.g. ``FriedmanResult.cd``).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure sized to the number of classifiers is
-        created when None.
+        Where to draw; a new figure sized to the number of classifiers is created when None.
     title : str, optional
     lower_is_better : bool
         True when rank 1 is the best (the usual convention); False when higher
@@ -60,7 +57,6 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
         raise ValueError(f"cd must be a finite number >= 0; got {cd!r}")
     if not isinstance(lower_is_better, (bool, np.bool_)):
         raise ValueError(f"lower_is_better must be True or False; got {lower_is_better!r}")
-
     k = len(s)
     order = s.sort_values(ascending=bool(lower_is_better), kind="stable")
     groups = cd_cliques(s, float(cd))
@@ -77,15 +73,11 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
     first_row = bars_bottom - 0.2
     n_rows = max(n_left, k - n_left)
     bottom = first_row - _ROW * (n_rows - 1) - 0.3
-
     if ax is None:
         import matplotlib.pyplot as plt
-
         height = 1.2 + 0.3 * (n_rows + len(groups))
         _, ax = plt.subplots(figsize=(8, height))
-
     line = dict(color="black", lw=1, solid_capstyle="butt")
-
     # rank axis with integer and half ticks
     ax.plot([0, 1], [0, 0], **line)
     for t in np.arange(lo, hi + 0.25, 0.5):
@@ -94,7 +86,6 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
         ax.plot([x, x], [0, 0.12 if major else 0.06], **line)
         if major:
             ax.text(x, 0.18, f"{int(t)}", ha="center", va="bottom", fontsize=9)
-
     # critical difference segment above the axis, starting at the better end
     if cd > 0:
         x0 = 0.0
@@ -104,7 +95,6 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
         for x in (x0, x1):
             ax.plot([x, x], [y_cd - 0.05, y_cd + 0.05], color="black", lw=1.5)
         ax.text((x0 + x1) / 2, y_cd + 0.08, "CD", ha="center", va="bottom", fontsize=9)
-
     # classifier lines and names
     names = list(order.index)
     for i, name in enumerate(names):
@@ -120,16 +110,13 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
         ax.text(xe + (-0.01 if ha == "right" else 0.01), y, str(name), ha=ha,
                 va="center", fontsize=10, gid="cd-name")
         ax.text(xe + (0.005 if ha == "right" else -0.005), y + 0.03, f"{r:.2f}",
-                ha="left" if ha == "right" else "right", va="bottom", fontsize=7,
-                gid="cd-rank")
-
+                ha="left" if ha == "right" else "right", va="bottom", fontsize=7, gid="cd-rank")
     # one bar per maximal group of classifiers not significantly different
     for g, members in enumerate(groups):
         xs = pos(s[members].to_numpy())
         y = -0.25 - _BAR_GAP * g
         ax.plot([float(xs.min()) - 0.008, float(xs.max()) + 0.008], [y, y],
                 color="black", lw=3.5, solid_capstyle="round", gid="cd-clique")
-
     ax.set_xlim(-_SIDE - 0.3, 1 + _SIDE + 0.3)
     ax.set_ylim(bottom, 1.0)
     ax.axis("off")
@@ -138,10 +125,8 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
     return ax
 
 
-
 def new_axes(ax, figsize):
     import matplotlib.pyplot as plt
-
     if ax is None:
         fig, ax = plt.subplots(figsize=figsize, constrained_layout=True)
     return ax.figure, ax
@@ -165,7 +150,6 @@ def idm_interval_figure(max_n=200, fraction=0.3, s_values=(1.0, 2.0), ax=None):
     matplotlib.figure.Figure
     """
     from credal.idm import idm_interval
-
     if not isinstance(max_n, numbers.Integral) or max_n < 2:
         raise ValueError(f"max_n must be an integer >= 2; got {max_n!r}")
     if not 0 <= fraction <= 1:
@@ -200,8 +184,7 @@ def credal_simplex_figure(counts, s=2.0, labels=("class a", "class b", "class c"
     """The IDM posterior credal set of a three-category variable in the simplex.
 
     Draws the probability simplex, the credal set (the triangle whose corners are
-    ``(n + s e_k) / (N + s)``), the posterior under the uniform prior and the
-    observed frequencies.
+    ``(n + s e_k) / (N + s)``), the posterior under the uniform prior and the observed frequencies.
 
     Parameters
     ----------
@@ -216,7 +199,6 @@ def credal_simplex_figure(counts, s=2.0, labels=("class a", "class b", "class c"
     matplotlib.figure.Figure
     """
     from credal.idm import idm_expectations
-
     counts = np.asarray(counts, dtype=float)
     if counts.shape != (3,):
         raise ValueError(f"counts must hold exactly 3 numbers; got shape {counts.shape}")
@@ -258,7 +240,6 @@ def utility_figure(u_halves=(0.65, 0.80), ax=None):
     matplotlib.figure.Figure
     """
     from credal.metrics import utility_function
-
     fig, ax = new_axes(ax, (5.6, 3.6))
     x = np.linspace(0, 1, 201)
     ax.plot(x, x, color="0.5", ls="--", lw=1, label="discounted accuracy (u(x) = x)")

@@ -7,9 +7,8 @@
 * :func:`bisection_upper_entropy`: the IDM upper entropy by bisection on the water
   level (not the library's sorting algorithm).
 
-The tests, ``benchmarks/`` and :mod:`credal.chapters.performance` import this copy.
-Frozen copies of earlier implementations (the trees before their rewrites) live in
-``tests/reference/``.
+The tests, ``benchmarks/`` and :mod:`credal.chapters.performance` import this copy. Frozen copies
+of earlier implementations (the trees before their rewrites) live in ``tests/reference/``.
 """
 
 from __future__ import annotations
@@ -20,23 +19,11 @@ import numpy as np
 
 from credal._validation import check_predict_input
 
-__all__ = [
-    "ncc_baseline_sets",
-    "lncc_baseline_sets",
-    "cma_baseline_sets",
-    "bma_aode_baseline_sets",
-    "comp_aode_baseline_sets",
-    "cdt_baseline_sets",
-    "rbc_baseline_sets",
-    "BASELINES",
-    "bisection_upper_entropy",
-]
+__all__ = ["ncc_baseline_sets", "lncc_baseline_sets", "cma_baseline_sets",
+           "bma_aode_baseline_sets", "comp_aode_baseline_sets", "cdt_baseline_sets",
+           "rbc_baseline_sets", "BASELINES", "bisection_upper_entropy"]
 
-# ============================================================================
-# solver baselines of the credal classifiers
-# ============================================================================
-
-
+# --------------------------------- solver baselines of the credal classifiers
 def _codes(model, X):
     return check_predict_input(model, X)
 
@@ -44,11 +31,10 @@ def _codes(model, X):
 def ncc_baseline_sets(model, X):
     """NCC / NCC-ε sets by bounded scalar minimisation, one ordered pair at a time.
 
-    For classes ``c'``, ``c''`` the lower log-ratio is the minimum over ``τ`` in
-    ``[0, 1]`` of ``ψ(τ)`` (:func:`credal.dominance.ncc_log_infimum`, written for the
-    ε-contaminated credal set); :func:`scipy.optimize.minimize_scalar` (bounded) finds
-    it and the end points are checked.  ``c''`` is dropped iff some ``c'`` has
-    ``min ψ > 0``.
+    For classes ``c'``, ``c''`` the lower log-ratio is the minimum over ``τ`` in ``[0, 1]`` of
+    ``ψ(τ)`` (:func:`credal.dominance.ncc_log_infimum`, written for the ε-contaminated credal set);
+    :func:`scipy.optimize.minimize_scalar` (bounded) finds it and the end points are checked.
+    ``c''`` is dropped iff some ``c'`` has ``min ψ > 0``.
 
     Parameters
     ----------
@@ -62,7 +48,6 @@ def ncc_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import minimize_scalar
-
     codes = _codes(model, X)
     K = len(model.classes_)
     s, eps = float(model.s), float(model.epsilon)
@@ -106,12 +91,11 @@ def ncc_baseline_sets(model, X):
 def lncc_baseline_sets(model, X):
     """LNCC sets by root finding and bounded maximisation, one ordered pair at a time.
 
-    For each ordered pair the profile likelihood of the paper's Theorems 1-2 is
-    handled directly: :func:`scipy.optimize.brentq` finds the point where the
-    probability ratio equals 1, and two bounded :func:`scipy.optimize.minimize_scalar`
-    calls find the likelihood's maximum left of it and overall (after
-    ``benchmarks/bench_naive.py``).  ``c''`` is dropped iff some ``c'`` dominates it;
-    with two classes, or without cycles of dominance, this is LNCC's set.
+    For each ordered pair the profile likelihood of the paper's Theorems 1-2 is handled directly:
+    :func:`scipy.optimize.brentq` finds the point where the probability ratio equals 1, and two
+    bounded :func:`scipy.optimize.minimize_scalar` calls find the likelihood's maximum left of it
+    and overall (after ``benchmarks/bench_naive.py``). ``c''`` is dropped iff some ``c'`` dominates
+    it; with two classes, or without cycles of dominance, this is LNCC's set.
 
     Parameters
     ----------
@@ -125,7 +109,6 @@ def lncc_baseline_sets(model, X):
     """
     from scipy.optimize import brentq, minimize_scalar
     from scipy.special import xlogy
-
     codes = _codes(model, X)
     K = len(model.classes_)
     alpha = float(model.alpha)
@@ -149,10 +132,8 @@ def lncc_baseline_sets(model, X):
                 def parts(t):
                     x, y = 0.5 + t, 0.5 - t
                     with np.errstate(divide="ignore", invalid="ignore"):
-                        lp1 = np.log(n1 + x) + np.sum(np.log(n1j[k1] + x)
-                                                      - np.log(o1j[k1] + x))
-                        lp2 = np.log(n2 + y) + np.sum(np.log(n2j[k2] + y)
-                                                      - np.log(o2j[k2] + y))
+                        lp1 = np.log(n1 + x) + np.sum(np.log(n1j[k1] + x) - np.log(o1j[k1] + x))
+                        lp2 = np.log(n2 + y) + np.sum(np.log(n2j[k2] + y) - np.log(o2j[k2] + y))
                         ll = (xlogy(n1, n1 + x) + xlogy(n2, n2 + y)
                               + np.sum(xlogy(n1j[k1], n1j[k1] + x)
                                        - xlogy(o1j[k1], o1j[k1] + x))
@@ -171,8 +152,7 @@ def lncc_baseline_sets(model, X):
                     t0 = brentq(lambda t: parts(t)[0], a_, b_, xtol=1e-13)
                 left = (-minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, t0),
                                          method="bounded").fun if t0 > a_ else -np.inf)
-                full = minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, hi),
-                                       method="bounded")
+                full = minimize_scalar(lambda t: -parts(t)[1], bounds=(lo, hi), method="bounded")
                 best_left = max(left, parts(lo)[1], parts(t0)[1])
                 best = max(-full.fun, best_left, parts(hi)[1])
                 if np.log(alpha) > best_left - best + 1e-11:
@@ -206,7 +186,6 @@ def cma_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import minimize
-
     codes = _codes(model, X)
     lo, hi, _ = model._bounds
     K = len(model.classes_)
@@ -264,7 +243,6 @@ def bma_aode_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import linprog
-
     lam = model._bma_terms(model._predict_input(X))
     n, k, K = lam.shape
     eps = model.epsilon_
@@ -289,10 +267,9 @@ def bma_aode_baseline_sets(model, X):
 def comp_aode_baseline_sets(model, X, n_starts=3, random_state=0):
     """COMP-AODE* sets by multi-start SLSQP on the paper's ratio, per ordered pair.
 
-    The ratio of the two classes' compression-weighted scores is minimised over the
-    credal set of SPODE priors with :func:`scipy.optimize.minimize` (SLSQP, the
-    budget as an equality constraint; ``n_starts`` starts: the centre and random
-    points), after ``benchmarks/bench_aode.py``.
+    The ratio of the two classes' compression-weighted scores is minimised over the credal set of
+    SPODE priors with :func:`scipy.optimize.minimize` (SLSQP, the budget as an equality constraint;
+    ``n_starts`` starts: the centre and random points), after ``benchmarks/bench_aode.py``.
 
     Parameters
     ----------
@@ -307,7 +284,6 @@ def comp_aode_baseline_sets(model, X, n_starts=3, random_state=0):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import minimize
-
     rng = np.random.default_rng(random_state)
     post = np.exp(model._comp_log_posteriors(model._predict_input(X)))
     ll = model.log_likelihoods_[model.feasible_]
@@ -348,11 +324,10 @@ def comp_aode_baseline_sets(model, X, n_starts=3, random_state=0):
 def cdt_baseline_sets(model, X):
     """Credal-tree sets by linear programming at the leaves, one row at a time.
 
-    Each row walks down the tree (a missing split value follows every branch); at
-    each leaf reached, class ``c`` is dropped iff for some class ``k`` the minimum of
-    ``p_k - p_c`` over the leaf's IDM credal set ``{p : p_j >= n_j / (N + s)}`` is
-    positive, solved by :func:`scipy.optimize.linprog`; the row's set is the union of
-    the leaves' sets.
+    Each row walks down the tree (a missing split value follows every branch); at each leaf
+    reached, class ``c`` is dropped iff for some class ``k`` the minimum of ``p_k - p_c`` over the
+    leaf's IDM credal set ``{p : p_j >= n_j / (N + s)}`` is positive, solved by
+    :func:`scipy.optimize.linprog`; the row's set is the union of the leaves' sets.
 
     Parameters
     ----------
@@ -365,7 +340,6 @@ def cdt_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import linprog
-
     codes = _codes(model, X)
     K = len(model.classes_)
     s = float(model.s)
@@ -441,9 +415,8 @@ def rbc_baseline_sets(model, X):
             up[j] = pu[j] * xu[j] / (pu[j] * xu[j]
                                      + sum(pl[h] * xl[h] for h in range(q) if h != j))
             if q > 1:
-                f = max(pu[g] * xu[g] + sum(pl[m] * xu[m] for m in range(q)
-                                            if m not in (j, g))
-                        for g in range(q) if g != j)
+                f = max(pu[g] * xu[g] + sum(pl[m] * xu[m] for m in range(q) if m not in (
+                    j, g)) for g in range(q) if g != j)
             else:
                 f = 0.0
             lo[j] = pl[j] * xl[j] / (pl[j] * xl[j] + f)
@@ -463,22 +436,16 @@ BASELINES = {
     "BMA-AODE*": (bma_aode_baseline_sets, "LP (HiGHS) per ordered pair"),
     "COMP-AODE*": (comp_aode_baseline_sets, "multi-start SLSQP (3 starts) per ordered pair"),
     "CDT": (cdt_baseline_sets, "LP (HiGHS) per leaf and ordered pair, tree walk per row"),
-    "CDT-double": (cdt_baseline_sets, "LP (HiGHS) per leaf and ordered pair, tree walk "
-                                      "per row"),
-    "RBC": (rbc_baseline_sets, "Theorem 2 with loops over cases and classes (no solver)"),
-}
+    "CDT-double": (cdt_baseline_sets, "LP (HiGHS) per leaf and ordered pair, tree walk per row"),
+    "RBC": (rbc_baseline_sets, "Theorem 2 with loops over cases and classes (no solver)")}
 
 
-# ============================================================================
-# the IDM upper entropy by bisection
-# ============================================================================
-
+# ----------------------------------------- the IDM upper entropy by bisection
 def bisection_upper_entropy(counts, s, iters=200):
     """Upper entropy of the IDM by bisection on the water level, in plain Python.
 
-    The maximum-entropy distribution raises the smallest counts to a common level
-    ``L`` with ``sum(max(0, L - n_j)) = s``; ``iters`` halvings of ``[0, max n + s]``
-    find ``L``.
+    The maximum-entropy distribution raises the smallest counts to a common level ``L`` with
+    ``sum(max(0, L - n_j)) = s``; ``iters`` halvings of ``[0, max n + s]`` find ``L``.
 
     Parameters
     ----------

@@ -1,15 +1,13 @@
 """Robust Bayes classifier (Ramoni & Sebastiani, 2001) and its naive Bayes baselines.
 
-``RobustBayes`` learns a naive Bayes model from incomplete training data without any
-assumption about why entries are missing: each parameter becomes the interval of the
-estimates over all completions of the data, and each class of a new case gets an
-interval containing every completion's posterior (``predict_interval``).
-``predict_set`` keeps the classes whose interval no other strictly dominates (RBC with
-the strong-dominance score); ``predict`` uses the complete-admissible score.
-``NaiveBayesMissing`` is the naive Bayes baseline that ignores missing entries or
-treats them as a category; ``residual_accuracy``, ``max_cost_ratio`` and
-``expected_cost`` are the paper's decision measures. Derivations: the book's
-Algorithms appendix.
+``RobustBayes`` learns a naive Bayes model from incomplete training data without any assumption
+about why entries are missing: each parameter becomes the interval of the estimates over all
+completions of the data, and each class of a new case gets an interval containing every
+completion's posterior (``predict_interval``). ``predict_set`` keeps the classes whose interval no
+other strictly dominates (RBC with the strong-dominance score); ``predict`` uses the
+complete-admissible score. ``NaiveBayesMissing`` is the naive Bayes baseline that ignores missing
+entries or treats them as a category; ``residual_accuracy``, ``max_cost_ratio`` and
+``expected_cost`` are the paper's decision measures. Derivations: the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -18,16 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from .base import BaseClassifier, CredalMixin, PreciseMixin
-from ._validation import (
-    check_choice,
-    check_fit_input,
-    check_positive,
-)
+from ._validation import (check_choice, check_fit_input, check_positive)
 
-__all__ = [
-    "RobustBayes",
-    "NaiveBayesMissing",
-]
+__all__ = ["RobustBayes", "NaiveBayesMissing"]
 
 # Dominance is declared only when the log lower bound beats the log upper bound
 # by more than this: ties that rounding could turn either way (e.g. two classes
@@ -35,25 +26,11 @@ __all__ = [
 _LOG_TIE = 1e-12
 
 
-# ----------------------------------------------------------------------------
-# small vectorised helpers
-# ----------------------------------------------------------------------------
+# --------------------------------------------------- small vectorised helpers
 def _contingency(a, y, r, q):
-    """Counts of (class, value) with a last row/column for missing.
-
-    Parameters
-    ----------
-    a : ndarray of int, shape (n,)
-        Feature codes, ``-1`` = missing.
-    y : ndarray of int, shape (n,)
-        Class indices, ``-1`` = missing.
-
-    Returns
-    -------
-    ndarray of float, shape (q + 1, r + 1)
-        ``T[j, k] = n(a_k, c_j)``, ``T[j, r] = n(?, c_j)``, ``T[q, k] = n(a_k, ?)``,
-        ``T[q, r] = n(?, ?)``.
-    """
+    """Counts (q + 1, r + 1) of (class, value) of feature codes ``a`` and class indices ``y``
+    (both (n,), ``-1`` = missing): ``T[j, k] = n(a_k, c_j)``, ``T[j, r] = n(?, c_j)``,
+    ``T[q, k] = n(a_k, ?)``, ``T[q, r] = n(?, ?)``."""
     a2 = np.where(a < 0, r, a)
     y2 = np.where(y < 0, q, y)
     flat = np.bincount(y2 * (r + 1) + a2, minlength=(q + 1) * (r + 1))
@@ -63,16 +40,9 @@ def _contingency(a, y, r, q):
 def _logsumexp_others(L):
     """``out[:, j] = log sum_{h != j} exp(L[:, h])`` without cancellation.
 
-    Prefix and suffix log-sum-exps avoid subtracting the excluded term, which
-    would lose all precision when that term dominates.
-
-    Parameters
-    ----------
-    L : ndarray, shape (n, q)
-
-    Returns
-    -------
-    ndarray, shape (n, q)  (``-inf`` everywhere when ``q == 1``)
+    ``L`` and the result have shape (n, q) (``-inf`` everywhere when ``q == 1``). Prefix and
+    suffix log-sum-exps avoid subtracting the excluded term, which would lose all precision
+    when that term dominates.
     """
     n = L.shape[0]
     pad = np.full((n, 1), -np.inf)
@@ -100,14 +70,10 @@ def _max_others(L):
 
 
 def _gather_sum(tables, codes, q):
-    """Sum over features of ``tables[i][:, codes[:, i]]``.
+    """Sum over features of ``tables[i][:, codes[:, i]]``, shape (n_samples, q).
 
-    Each table has shape (q, r_i + 1); its last column is used for a missing
-    code (``-1`` indexes the last column).
-
-    Returns
-    -------
-    ndarray of float, shape (n_samples, q)
+    Each table has shape (q, r_i + 1); its last column is used for a missing code (``-1``
+    indexes the last column).
     """
     out = np.zeros((codes.shape[0], q))
     for i, t in enumerate(tables):
@@ -115,16 +81,13 @@ def _gather_sum(tables, codes, q):
     return out
 
 
-# ----------------------------------------------------------------------------
-# Robust Bayes classifier
-# ----------------------------------------------------------------------------
+# ---------------------------------------------------- Robust Bayes classifier
 class RobustBayes(CredalMixin, BaseClassifier):
     """Robust Bayes classifier of Ramoni & Sebastiani (2001).
 
-    Naive Bayes with interval-valued parameters learned from an incomplete
-    training set (missing attribute values and missing classes), with no
-    assumption on the missing-data mechanism.  The formulas are in the module
-    docstring.
+    Naive Bayes with interval-valued parameters learned from an incomplete training set (missing
+    attribute values and missing classes), with no assumption on the missing-data mechanism. The
+    formulas are in the module docstring.
 
     Parameters
     ----------
@@ -150,9 +113,8 @@ class RobustBayes(CredalMixin, BaseClassifier):
 
     Notes
     -----
-    ``predict_set`` and the strong-dominance score treat two bounds within a
-    relative ``1e-12`` of each other as tied (no dominance), so the answer does
-    not depend on rounding.
+    ``predict_set`` and the strong-dominance score treat two bounds within a relative ``1e-12`` of
+    each other as tied (no dominance), so the answer does not depend on rounding.
 
     Examples
     --------
@@ -192,13 +154,11 @@ class RobustBayes(CredalMixin, BaseClassifier):
             y_idx = np.zeros_like(y_idx)
         n_miss_c = int(np.sum(y_idx < 0))
         counts = np.bincount(y_idx[y_idx >= 0], minlength=q).astype(np.float64)
-
         denom = alpha + n
         self.class_count_ = counts
         self.class_prob_lower_ = (alpha / q + counts) / denom
         self.class_prob_upper_ = (alpha / q + counts + n_miss_c) / denom
         self._class_width_ = n_miss_c / denom  # common width of the class intervals
-
         lows, ups, log_lo, log_up = [], [], [], []
         for i, r in enumerate(self.n_values_):
             r = int(r)
@@ -237,7 +197,6 @@ class RobustBayes(CredalMixin, BaseClassifier):
         lpl = np.log(self.class_prob_lower_)
         lpu = np.log(self.class_prob_upper_)
         log_d = np.log(self._class_width_) if self._class_width_ > 0 else -np.inf
-
         A = lpu + Lxu  # upper class prob x upper likelihood
         B = lpl + Lxl  # lower x lower
         C = lpl + Lxu  # lower x upper
@@ -318,29 +277,25 @@ class RobustBayes(CredalMixin, BaseClassifier):
         return self._admissible(*self._intervals(codes))
 
 
-# ----------------------------------------------------------------------------
-# Naive Bayes baselines for incomplete data
-# ----------------------------------------------------------------------------
+# ---------------------------------- Naive Bayes baselines for incomplete data
 class NaiveBayesMissing(PreciseMixin, BaseClassifier):
     """Naive Bayes for incomplete data: NBC_m (ignore) or NBC_* (missing category).
 
     Parameters
     ----------
     strategy : {"ignore", "category"}, default="ignore"
-        ``"ignore"`` (NBC_m): each conditional table is estimated from the rows
-        where the feature is observed, and a missing attribute of a case to
-        classify is left out of the product (MAR).  ``"category"`` (NBC_*): in
-        each feature with a missing training value, "missing" becomes one more
-        category (with its own prior cell) that cases to classify may take; a
-        feature without missing training values is treated as in ``"ignore"``,
-        so both strategies agree on complete training data.
+        ``"ignore"`` (NBC_m): each conditional table is estimated from the rows where the feature
+        is observed, and a missing attribute of a case to classify is left out of the product
+        (MAR). ``"category"`` (NBC_*): in each feature with a missing training value, "missing"
+        becomes one more category (with its own prior cell) that cases to classify may take; a
+        feature without missing training values is treated as in ``"ignore"``, so both strategies
+        agree on complete training data.
     alpha : float, default=1.0
         Prior strength (> 0).
     prior : {"perks", "laplace"}, default="perks"
-        ``"perks"``: ``alpha/q`` per class and ``alpha/(q r_i)`` per cell (the
-        paper's prior, ``r_i`` counting the missing category under NBC_*);
-        ``"laplace"``: ``alpha`` per class and per cell (with ``alpha = 1`` this is
-        Weka's / JNCC2's naive Bayes).
+        ``"perks"``: ``alpha/q`` per class and ``alpha/(q r_i)`` per cell (the paper's prior,
+        ``r_i`` counting the missing category under NBC_*); ``"laplace"``: ``alpha`` per class and
+        per cell (with ``alpha = 1`` this is Weka's / JNCC2's naive Bayes).
 
     Notes
     -----
@@ -359,9 +314,7 @@ class NaiveBayesMissing(PreciseMixin, BaseClassifier):
     """
 
     def __init__(self, strategy="ignore", alpha=1.0, prior="perks"):
-        self.strategy = strategy
-        self.alpha = alpha
-        self.prior = prior
+        self.strategy, self.alpha, self.prior = strategy, alpha, prior
 
     def fit(self, X, y):
         """Estimate the naive Bayes parameters.
@@ -384,12 +337,10 @@ class NaiveBayesMissing(PreciseMixin, BaseClassifier):
         keep = y_idx >= 0
         codes, y_idx = codes[keep], y_idx[keep]
         q = len(self.classes_)
-
         counts = np.bincount(y_idx, minlength=q).astype(np.float64)
         a_class = alpha / q if prior == "perks" else alpha
         self.class_count_ = counts
         self.class_log_prior_ = np.log(a_class + counts) - np.log(q * a_class + counts.sum())
-
         tables, padded, has_cat = [], [], []
         for i, r in enumerate(self.n_values_):
             r = int(r)

@@ -21,17 +21,8 @@ from scipy import stats as _st
 
 from ._validation import check_in_range, check_ranks
 
-__all__ = [
-    "WilcoxonResult",
-    "FriedmanResult",
-    "BayesianSignedRankResult",
-    "wilcoxon",
-    "friedman",
-    "nemenyi_q",
-    "nemenyi_cd",
-    "cd_cliques",
-    "bayesian_signed_rank",
-]
+__all__ = ["WilcoxonResult", "FriedmanResult", "BayesianSignedRankResult", "wilcoxon", "friedman",
+           "nemenyi_q", "nemenyi_cd", "cd_cliques", "bayesian_signed_rank"]
 
 
 def _paired(a, b) -> tuple[np.ndarray, np.ndarray]:
@@ -48,10 +39,7 @@ def _paired(a, b) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-# ----------------------------------------------------------------------------
-# Wilcoxon
-# ----------------------------------------------------------------------------
-
+# ------------------------------------------------------------------- Wilcoxon
 @dataclass(frozen=True)
 class WilcoxonResult:
     """Outcome of :func:`wilcoxon`.
@@ -91,9 +79,8 @@ def wilcoxon(a, b, **kw) -> WilcoxonResult:
 
     Notes
     -----
-    When every difference is zero there is no evidence either way: the result
-    is ``statistic = 0`` and ``pvalue = 1`` (scipy itself would warn and, with
-    some options, return NaN).
+    When every difference is zero there is no evidence either way: the result is ``statistic = 0``
+    and ``pvalue = 1`` (scipy itself would warn and, with some options, return NaN).
     """
     x, y = _paired(a, b)
     d = x - y
@@ -103,10 +90,7 @@ def wilcoxon(a, b, **kw) -> WilcoxonResult:
     return WilcoxonResult(float(res.statistic), float(res.pvalue), len(d), float(d.mean()))
 
 
-# ----------------------------------------------------------------------------
-# Friedman, Iman-Davenport, Nemenyi
-# ----------------------------------------------------------------------------
-
+# ------------------------------------------ Friedman, Iman-Davenport, Nemenyi
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     """Critical value ``q_alpha`` of the Nemenyi test for ``k`` classifiers.
 
@@ -132,9 +116,8 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
 def nemenyi_cd(k: int, n_datasets: int, alpha: float = 0.05) -> float:
     """Nemenyi critical difference of average ranks.
 
-    ``CD = q_alpha * sqrt(k (k + 1) / (6 N))``: two classifiers whose average
-    ranks over ``N`` data sets differ by more than ``CD`` perform significantly
-    differently at level ``alpha``.
+    ``CD = q_alpha * sqrt(k (k + 1) / (6 N))``: two classifiers whose average ranks over ``N`` data
+    sets differ by more than ``CD`` perform significantly differently at level ``alpha``.
 
     Parameters
     ----------
@@ -162,8 +145,7 @@ class FriedmanResult:
     Attributes
     ----------
     avg_ranks : pandas.Series
-        Average rank of each classifier (1 = best), in the column order of the
-        score table.
+        Average rank of each classifier (1 = best), in the column order of the score table.
     ranks : pandas.DataFrame
         Rank of each classifier on each data set (ties share the average rank).
     statistic : float
@@ -197,10 +179,9 @@ class FriedmanResult:
 def friedman(scores, higher_is_better: bool = True, alpha: float = 0.05) -> FriedmanResult:
     """Friedman test of ``k`` classifiers over ``N`` data sets.
 
-    On each data set (row) the classifiers are ranked, 1 for the best score,
-    ties receiving the average of the ranks they span.  The Friedman statistic
-    compares the average ranks with the value ``(k + 1) / 2`` they would all
-    have under the null hypothesis.
+    On each data set (row) the classifiers are ranked, 1 for the best score, ties receiving the
+    average of the ranks they span. The Friedman statistic compares the average ranks with the
+    value ``(k + 1) / 2`` they would all have under the null hypothesis.
 
     Parameters
     ----------
@@ -218,11 +199,10 @@ def friedman(scores, higher_is_better: bool = True, alpha: float = 0.05) -> Frie
 
     Notes
     -----
-    The statistic is ``(12 / (N k (k+1)) * sum_j R_j**2 - 3 N (k+1)) / C``
-    where ``R_j`` is the rank sum of classifier ``j`` and
-    ``C = 1 - sum t (t**2 - 1) / (N k (k**2 - 1))`` over the tie groups ``t``
-    (``C = 1`` without ties, giving Demšar's formula).  If every data set ties
-    all classifiers (``C = 0``) there is nothing to test: statistic 0, p-value 1.
+    The statistic is ``(12 / (N k (k+1)) * sum_j R_j**2 - 3 N (k+1)) / C`` where ``R_j`` is the
+    rank sum of classifier ``j`` and ``C = 1 - sum t (t**2 - 1) / (N k (k**2 - 1))`` over the tie
+    groups ``t`` (``C = 1`` without ties, giving Demšar's formula). If every data set ties all
+    classifiers (``C = 0``) there is nothing to test: statistic 0, p-value 1.
     """
     if not isinstance(higher_is_better, (bool, np.bool_)):
         raise ValueError(f"higher_is_better must be True or False; got {higher_is_better!r}")
@@ -233,8 +213,7 @@ def friedman(scores, higher_is_better: bool = True, alpha: float = 0.05) -> Frie
         arr = np.asarray(scores)
         if arr.ndim != 2:
             raise ValueError(
-                f"scores must be 2-D (n_datasets, n_classifiers); got shape {arr.shape}"
-            )
+                f"scores must be 2-D (n_datasets, n_classifiers); got shape {arr.shape}")
         df = pd.DataFrame(arr)
     try:
         vals = df.to_numpy(dtype=float)
@@ -252,7 +231,6 @@ def friedman(scores, higher_is_better: bool = True, alpha: float = 0.05) -> Frie
             f"scores has a missing or infinite value (data set {df.index[i]!r}, "
             f"classifier {df.columns[j]!r})"
         )
-
     r = _st.rankdata(-vals if higher_is_better else vals, method="average", axis=1)
     rank_sums = r.sum(axis=0)
     # tie sizes per row: count equal values within each row
@@ -275,28 +253,19 @@ def friedman(scores, higher_is_better: bool = True, alpha: float = 0.05) -> Frie
         ff = (n - 1.0) * chi2 / denom
         pf = float(_st.f.sf(ff, k - 1, (k - 1) * (n - 1)))
     ranks = pd.DataFrame(r, index=df.index, columns=df.columns)
-    return FriedmanResult(
-        avg_ranks=ranks.mean(axis=0),
-        ranks=ranks,
-        statistic=float(chi2),
-        pvalue=float(p),
-        iman_davenport=float(ff),
-        iman_davenport_pvalue=float(pf),
-        n_datasets=int(n),
-        n_classifiers=int(k),
-        alpha=alpha,
-        cd=nemenyi_cd(k, n, alpha),
-    )
+    return FriedmanResult(avg_ranks=ranks.mean(axis=0), ranks=ranks, statistic=float(chi2),
+                          pvalue=float(p), iman_davenport=float(ff),
+                          iman_davenport_pvalue=float(pf), n_datasets=int(n), n_classifiers=int(k),
+                          alpha=alpha, cd=nemenyi_cd(k, n, alpha))
 
 
 def cd_cliques(avg_ranks, cd: float) -> list[list]:
     """Maximal groups of classifiers that the critical difference does not separate.
 
-    Two classifiers are not significantly different when their average ranks
-    differ by at most ``cd``.  Because this relation comes from distances on a
-    line, its maximal cliques are runs of consecutive classifiers in rank
-    order: for each classifier, the run from it to the last one within ``cd``,
-    kept when no earlier run already contains it.
+    Two classifiers are not significantly different when their average ranks differ by at most
+    ``cd``. Because this relation comes from distances on a line, its maximal cliques are runs of
+    consecutive classifiers in rank order: for each classifier, the run from it to the last one
+    within ``cd``, kept when no earlier run already contains it.
 
     Parameters
     ----------
@@ -328,10 +297,7 @@ def cd_cliques(avg_ranks, cd: float) -> list[list]:
     return groups
 
 
-# ----------------------------------------------------------------------------
-# Bayesian signed-rank test
-# ----------------------------------------------------------------------------
-
+# -------------------------------------------------- Bayesian signed-rank test
 @dataclass(frozen=True)
 class BayesianSignedRankResult:
     """Posterior probabilities of :func:`bayesian_signed_rank`.
@@ -339,8 +305,7 @@ class BayesianSignedRankResult:
     Attributes
     ----------
     left : float
-        Probability that ``a`` is better than ``b`` by more than the rope
-        (scores of ``a`` higher).
+        Probability that ``a`` is better than ``b`` by more than the rope (scores of ``a`` higher).
     rope : float
         Probability that the two are practically equivalent.
     right : float
@@ -359,19 +324,17 @@ def bayesian_signed_rank(a, b, rope: float = 0.01, random_state=0,
                          nsamples: int = 50000) -> BayesianSignedRankResult:
     """Bayesian signed-rank test (Benavoli et al., 2014), via :mod:`baycomp`.
 
-    The posterior of the Dirichlet process on the paired differences is sampled
-    ``nsamples`` times; each sample decides which of the three regions
-    (``a`` better, equivalent within ``rope``, ``b`` better) is the most
-    probable, and the reported probabilities are the shares of samples won.
+    The posterior of the Dirichlet process on the paired differences is sampled ``nsamples`` times;
+    each sample decides which of the three regions (``a`` better, equivalent within ``rope``, ``b``
+    better) is the most probable, and the reported probabilities are the shares of samples won.
 
     Parameters
     ----------
     a, b : array-like of float, shape (n_datasets,)
         Paired scores (higher = better) of two classifiers.
     rope : float >= 0
-        Half-width of the region of practical equivalence, in score units
-        (0.01 = one point of accuracy).  With ``rope = 0`` the ``rope``
-        probability is 0.
+        Half-width of the region of practical equivalence, in score units (0.01 = one point of
+        accuracy). With ``rope = 0`` the ``rope`` probability is 0.
     random_state : int
         Seed of the sampler; the result is deterministic for a given seed.
     nsamples : int >= 1
@@ -382,7 +345,6 @@ def bayesian_signed_rank(a, b, rope: float = 0.01, random_state=0,
         ``left + rope + right == 1``.
     """
     import baycomp  # local import: only this function needs it
-
     x, y = _paired(a, b)
     if not isinstance(rope, numbers.Real) or not np.isfinite(rope) or rope < 0:
         raise ValueError(f"rope must be a finite number >= 0; got {rope!r}")
@@ -390,8 +352,7 @@ def bayesian_signed_rank(a, b, rope: float = 0.01, random_state=0,
         raise ValueError(f"nsamples must be an integer >= 1; got {nsamples!r}")
     if random_state is None or not isinstance(random_state, numbers.Integral):
         raise ValueError(f"random_state must be an integer seed; got {random_state!r}")
-    post = baycomp.SignedRankTest(
-        x, y, float(rope), nsamples=int(nsamples), random_state=int(random_state)
-    )
+    post = baycomp.SignedRankTest(x, y, float(rope), nsamples=int(nsamples),
+                                  random_state=int(random_state))
     left, eq, right = post.probs(with_rope=True)
     return BayesianSignedRankResult(float(left), float(eq), float(right))

@@ -1,12 +1,11 @@
 """Bayesian-network structure search with the BDeu score.
 
-:func:`bdeu_local_score` and :func:`bdeu_network_score` give the BDeu score (Heckerman,
-Geiger & Chickering's likelihood-equivalent uniform prior, equivalent sample size ``S``)
-of a family and of a DAG on complete discrete data; with two variables the score
-difference of ``X -> Y`` over no arc is :func:`credal.independence.bde_score`.
-:func:`hill_climb_bdeu` is greedy search over single-arc changes, checked against
-:func:`exhaustive_bdeu`, which scores every DAG of :func:`all_dags` (up to 5 nodes);
-both return a :class:`StructureResult`.
+:func:`bdeu_local_score` and :func:`bdeu_network_score` give the BDeu score (Heckerman, Geiger &
+Chickering's likelihood-equivalent uniform prior, equivalent sample size ``S``) of a family and of
+a DAG on complete discrete data; with two variables the score difference of ``X -> Y`` over no arc
+is :func:`credal.independence.bde_score`. :func:`hill_climb_bdeu` is greedy search over single-arc
+changes, checked against :func:`exhaustive_bdeu`, which scores every DAG of :func:`all_dags` (up to
+5 nodes); both return a :class:`StructureResult`.
 """
 
 from __future__ import annotations
@@ -50,11 +49,10 @@ def _check_data(data, arities):
 def bdeu_local_score(data, node, parents=(), *, arities=None, S=1.0):
     """ln P(column ``node`` | its parents) under the BDeu prior (family score).
 
-    With ``q`` parent configurations and ``r`` values of the node, the Dirichlet
-    parameters are ``S/q`` per configuration and ``S/(q r)`` per cell (Heckerman,
-    Geiger & Chickering's likelihood-equivalent uniform prior; pgmpy's
-    ``BDeuScore`` with ``equivalent_sample_size = S``).  Configurations never
-    observed contribute 0.
+    With ``q`` parent configurations and ``r`` values of the node, the Dirichlet parameters are
+    ``S/q`` per configuration and ``S/(q r)`` per cell (Heckerman, Geiger & Chickering's
+    likelihood-equivalent uniform prior; pgmpy's ``BDeuScore`` with
+    ``equivalent_sample_size = S``). Configurations never observed contribute 0.
 
     Parameters
     ----------
@@ -229,17 +227,15 @@ def hill_climb_bdeu(data, *, arities=None, S=1.0, max_parents=None, random_state
                     max_moves=10000, tol=1e-9):
     """Greedy hill-climbing search of a DAG maximising the BDeu score.
 
-    Starts from the empty graph.  At each step every legal single-arc change is
-    scored: adding an arc ``u -> v`` (if neither ``u -> v`` nor ``v -> u`` is present
-    and no directed path ``v -> ... -> u`` exists), removing an arc, and reversing
-    an arc (if no other path ``u -> ... -> v`` exists), subject to ``max_parents``.
-    The change with the largest score gain is applied; changes whose gains are
-    within ``tol`` of the best are equally good (BDeu gives Markov-equivalent
-    graphs the same score, so such ties are common) and one of them is drawn with
-    the seeded generator.  The search stops when no change improves the score by
-    more than ``tol`` (no tabu list, no restarts): the moves of pgmpy's
-    ``HillClimbSearch`` with ``BDeuScore``, without its tabu list.  Family scores are
-    cached.
+    Starts from the empty graph. At each step every legal single-arc change is scored: adding an
+    arc ``u -> v`` (if neither ``u -> v`` nor ``v -> u`` is present and no directed path
+    ``v -> ... -> u`` exists), removing an arc, and reversing an arc (if no other path
+    ``u -> ... -> v`` exists), subject to ``max_parents``. The change with the largest score gain
+    is applied; changes whose gains are within ``tol`` of the best are equally good (BDeu gives
+    Markov-equivalent graphs the same score, so such ties are common) and one of them is drawn with
+    the seeded generator. The search stops when no change improves the score by more than ``tol``
+    (no tabu list, no restarts): the moves of pgmpy's ``HillClimbSearch`` with ``BDeuScore``,
+    without its tabu list. Family scores are cached.
 
     Parameters
     ----------
@@ -350,5 +346,4 @@ def exhaustive_bdeu(data, *, arities=None, S=1.0):
     scores = np.array([sum(fam(v, ps) for v, ps in enumerate(g)) for g in dags])
     k = int(np.argmax(scores))
     return StructureResult(parents=[tuple(ps) for ps in dags[k]], score=float(scores[k])), scores
-
 

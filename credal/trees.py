@@ -1,16 +1,14 @@
 """Classification trees on nominal data: the credal decision tree and a C4.5 baseline.
 
-:class:`CredalDecisionTree` is Abellán & Moral's tree as presented in Moral's slides:
-the imprecise Dirichlet model (IDM) at every node, splits chosen by the *imprecise
-information gain* (upper entropy of the IDM before minus the weighted upper
-entropies after), branching while some variable (or pair, for the "double"
-method) has positive gain, and the non-dominated classes at the leaves.
+:class:`CredalDecisionTree` is Abellán & Moral's tree as presented in Moral's slides: the imprecise
+Dirichlet model (IDM) at every node, splits chosen by the *imprecise information gain* (upper
+entropy of the IDM before minus the weighted upper entropies after), branching while some variable
+(or pair, for the "double" method) has positive gain, and the non-dominated classes at the leaves.
 
-:class:`C45Tree` is the precise baseline: C4.5 as implemented by Weka's J48 with
-its default options (gain ratio with the average-gain filter, multiway nominal
-splits, at least two branches with 2 instances, collapsing, error-based pruning
-with confidence 0.25 and subtree raising, fractional instances for missing
-values).
+:class:`C45Tree` is the precise baseline: C4.5 as implemented by Weka's J48 with its default
+options (gain ratio with the average-gain filter, multiway nominal splits, at least two branches
+with 2 instances, collapsing, error-based pruning with confidence 0.25 and subtree raising,
+fractional instances for missing values).
 
 Both take integer code matrices (``-1`` = missing) or DataFrames of categoricals
 (see :mod:`credal._validation`) and give every declared category its own branch.
@@ -28,10 +26,7 @@ from sklearn.utils.validation import check_is_fitted
 from .base import BaseClassifier, CredalMixin, PreciseMixin
 from ._validation import check_fit_input, check_in_range, check_positive
 
-__all__ = [
-    "CredalDecisionTree",
-    "C45Tree",
-]
+__all__ = ["CredalDecisionTree", "C45Tree"]
 
 # Gains within this of each other are treated as equal (the first feature wins), so
 # that rounding in the last bits never decides between equally good splits.
@@ -60,44 +55,21 @@ class _Node:
 def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
     """Single and pair IIGs of several nodes at once.
 
-    Parameters
-    ----------
-    codesT : ndarray of int, shape (F, n_inst)
-        Codes (``-1`` = missing) of the candidate features, one row per feature,
-        one column per instance; instances grouped by node and, within a node,
-        in the order of the training rows.
-    nv : ndarray of int, shape (F,)
-        Number of values of each candidate feature.
-    y : ndarray of int, shape (n_inst,)
-        Class index of each instance.
-    K : int
-    s : float
-    lid : ndarray of int, shape (n_inst,)
-        Node (0 .. A-1) of each instance, non-decreasing.
-    w : ndarray of float, shape (n_inst,)
-        Instance weights (> 0).
-    avail : ndarray of bool, shape (A, F)
-        Features still available at each node.
-    double : bool
-        Also compute the gains of the pairs of features.
+    ``codesT`` (F, n_inst): codes (``-1`` = missing) of the candidate features, one row per
+    feature, one column per instance; instances grouped by node and, within a node, in the order of
+    the training rows. ``nv`` (F,): number of values of each candidate feature; ``y`` (n_inst,):
+    class index of each instance; ``K`` classes, IDM ``s``; ``lid`` (n_inst,): node (0 .. A-1) of
+    each instance, non-decreasing; ``w`` (n_inst,): instance weights (> 0); ``avail`` (A, F):
+    features still available at each node; ``double``: also compute the gains of the pairs of
+    features. Returns ``(g1, g2)``: ``g1`` (A, F), the IIG of each feature at each node, ``-inf``
+    where the feature is not available or never observed; ``g2`` (A, F (F - 1) / 2) or None, the
+    same for the pairs ``np.triu_indices(F, 1)`` (both features available).
 
-    Returns
-    -------
-    g1 : ndarray of float, shape (A, F)
-        IIG of each feature at each node; ``-inf`` where the feature is not
-        available or never observed.
-    g2 : ndarray of float, shape (A, F (F - 1) / 2) or None
-        Same for the pairs ``np.triu_indices(F, 1)`` (both features available).
-
-    Notes
-    -----
-    Compiled (:func:`credal._compiled_credal_tree.credal_tree_gains`), node by node
-    and feature (pair) by feature: every (cell, class) total adds its instances'
-    weights in their order, as a per-node dense ``np.bincount`` would; only the
-    non-empty cells enter the upper entropies.
+    Compiled (:func:`credal._compiled_credal_tree.credal_tree_gains`), node by node and feature
+    (pair) by feature: every (cell, class) total adds its instances' weights in their order, as a
+    per-node dense ``np.bincount`` would; only the non-empty cells enter the upper entropies.
     """
     from ._compiled_credal_tree import credal_tree_gains  # numba compiles (or loads) it
-
     g1, g2 = credal_tree_gains(codesT, np.asarray(nv, dtype=np.int64), np.asarray(y, dtype=np.int64), K,
                                float(s), np.asarray(lid, dtype=np.int64), np.asarray(w, dtype=float),
                                np.asarray(avail, dtype=bool), bool(double))
@@ -202,56 +174,46 @@ class _TreeMixin:
 
 
 # ---------------------------------------------------------------- credal tree
-
-
 class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     """Credal decision tree (Abellán & Moral) with the imprecise Dirichlet model.
 
-    At a node with class counts ``n`` the IDM with hyperparameter ``s`` gives the
-    credal set ``{p : p_k >= n_k/(N+s), sum p = 1}``.  Its upper entropy ``H*`` is
-    computed exactly (:func:`credal.independence.upper_entropy`).  The imprecise
-    information gain of a feature ``X`` is
-    ``IIG(X) = H*(n) - sum_x (N_x/N) H*(n | X = x)``, which can be negative.
+    At a node with class counts ``n`` the IDM with hyperparameter ``s`` gives the credal set
+    ``{p : p_k >= n_k/(N+s), sum p = 1}``. Its upper entropy ``H*`` is computed exactly
+    (:func:`credal.independence.upper_entropy`). The imprecise information gain of a feature ``X``
+    is ``IIG(X) = H*(n) - sum_x (N_x/N) H*(n | X = x)``, which can be negative.
 
     * ``branching="simple"``: the node is split on the feature of largest IIG as long
       as that gain is positive; otherwise it is a leaf.
     * ``branching="double"``: the node is split while some feature *or pair of
-      features* has positive IIG (the pair's gain uses the joint values
-      ``(x, y)``).  If a pair has the largest gain, the node is split on whichever
-      of its two features has the larger single IIG.  On equal gains a single
-      feature is preferred to a pair, and lower column indices win.
+      features* has positive IIG (the pair's gain uses the joint values ``(x, y)``). If a pair has
+      the largest gain, the node is split on whichever of its two features has the larger single
+      IIG. On equal gains a single feature is preferred to a pair, and lower column indices win.
 
-    Every declared category of the chosen feature gets a branch (categories never
-    seen at the node give empty leaves).  Gains within 1e-12 count as equal, and
-    "positive" means larger than 1e-12.
+    Every declared category of the chosen feature gets a branch (categories never seen at the node
+    give empty leaves). Gains within 1e-12 count as equal, and "positive" means larger than 1e-12.
 
-    Leaves (``leaf="dominance"``): class ``c`` is dropped iff another class's lower
-    probability exceeds its upper one, ``n_k/(N+s) > (n_c+s)/(N+s)``, i.e.
-    ``n_k > n_c + s``.  This is the slides' rule and the default
-    (``ties="keep"``): a tie ``n_k = n_c + s`` keeps ``c``, which agrees with the
-    definition of dominance (some distribution of the credal set gives ``c`` as
-    much probability as ``k``).  With ``ties="drop"`` the tie drops ``c``
-    (``c`` kept iff ``n_c + s > n_k`` for every other ``k``), the rule of the Weka
-    imprecise-probability plugin; it differs only at leaves where ``n_k - n_c``
-    equals ``s`` exactly, e.g. a leaf with a single instance and ``s = 1``.  An
-    empty leaf keeps every class (the IDM is vacuous without data).
-    ``leaf="frequency"`` keeps only the most frequent class (the slides' frequency
-    criterion, used to compare with C4.5; at an empty leaf, the parent's).
+    Leaves (``leaf="dominance"``): class ``c`` is dropped iff another class's lower probability
+    exceeds its upper one, ``n_k/(N+s) > (n_c+s)/(N+s)``, i.e. ``n_k > n_c + s``. This is the
+    slides' rule and the default (``ties="keep"``): a tie ``n_k = n_c + s`` keeps ``c``, which
+    agrees with the definition of dominance (some distribution of the credal set gives ``c`` as
+    much probability as ``k``). With ``ties="drop"`` the tie drops ``c`` (``c`` kept iff
+    ``n_c + s > n_k`` for every other ``k``), the rule of the Weka imprecise-probability plugin; it
+    differs only at leaves where ``n_k - n_c`` equals ``s`` exactly, e.g. a leaf with a single
+    instance and ``s = 1``. An empty leaf keeps every class (the IDM is vacuous without data).
+    ``leaf="frequency"`` keeps only the most frequent class (the slides' frequency criterion, used
+    to compare with C4.5; at an empty leaf, the parent's).
 
-    :meth:`predict` returns, for each row, the class with the highest frequency
-    (equivalently, the highest upper probability) at its leaf; an empty leaf uses
-    its parent's counts; ties go to the first class in ``classes_``.  It always
-    lies in :meth:`predict_set`.
+    :meth:`predict` returns, for each row, the class with the highest frequency (equivalently, the
+    highest upper probability) at its leaf; an empty leaf uses its parent's counts; ties go to the
+    first class in ``classes_``. It always lies in :meth:`predict_set`.
 
-    Missing values.  In training, the gain of a feature is computed from the rows
-    where it is observed and multiplied by the observed fraction (as C4.5 does);
-    rows missing the split feature go down every branch with weights
-    proportional to the branch sizes.  At prediction time, a row missing the split
-    feature goes down every branch: its set is the *union* of the sets of the
-    leaves it reaches (every class non-dominated under some value of the missing
-    feature), and :meth:`predict` takes, within that set, the class with the
-    highest frequency averaged over those leaves with the training branch
-    proportions as weights.
+    Missing values. In training, the gain of a feature is computed from the rows where it is
+    observed and multiplied by the observed fraction (as C4.5 does); rows missing the split feature
+    go down every branch with weights proportional to the branch sizes. At prediction time, a row
+    missing the split feature goes down every branch: its set is the *union* of the sets of the
+    leaves it reaches (every class non-dominated under some value of the missing feature), and
+    :meth:`predict` takes, within that set, the class with the highest frequency averaged over
+    those leaves with the training branch proportions as weights.
 
     The tree grows level by level; the gains of all nodes of a level are computed in
     compiled code (numba, :mod:`credal._compiled_credal_tree`; the first fit in a new
@@ -286,14 +248,10 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     """
 
     def __init__(self, s=1.0, branching="simple", leaf="dominance", ties="keep", candidates="observed"):
-        self.s = s
-        self.branching = branching
-        self.leaf = leaf
-        self.ties = ties
+        self.s, self.branching, self.leaf, self.ties = s, branching, leaf, ties
         self.candidates = candidates
 
     # -- fitting
-
     def fit(self, X, y):
         """Grow the tree.
 
@@ -360,9 +318,8 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         # small codes: the per-level gathers move less memory
         small = np.int8 if nv.max(initial=0) < 127 else np.int16 if nv.max() < 32767 else codes.dtype
         codesT = np.ascontiguousarray(codes[:, usable].T, dtype=small)
-        # Instances of the current level: training row, weight, node (sorted by
-        # node, then row), and per node the available features and the parent's
-        # prediction counts.
+        # Instances of the current level: training row, weight, node (sorted by node, then row),
+        # and per node the available features and the parent's prediction counts.
         rows = np.arange(n)
         w = np.ones(n)
         nid = np.zeros(n, dtype=np.intp)
@@ -509,19 +466,16 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         return keep | (total <= 0)  # an empty leaf keeps every class
 
     # -- prediction
-
     def _route(self, codes):
         """Leaf sets (union over the leaves a row reaches) and leaf frequencies
         (weighted by the share of the row reaching each leaf), shape (n, K) each.
 
-        Rows with every split value they meet observed walk down in compiled code;
-        the others go down one level at a time on the flattened tree (a fixed
-        number of numpy calls per level, not per node), a row missing the split
-        feature down every branch with the branch's share of the observed
-        training weight, as C4.5 sends it.
+        Rows with every split value they meet observed walk down in compiled code; the others go
+        down one level at a time on the flattened tree (a fixed number of numpy calls per level,
+        not per node), a row missing the split feature down every branch with the branch's share of
+        the observed training weight, as C4.5 sends it.
         """
         from ._compiled import code_dtype, route_complete
-
         feature, first, n_child, share, leaf_set, leaf_freq = self._nodes
         n = len(codes)
         K = len(self.classes_)
@@ -587,8 +541,6 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
 
 
 # ----------------------------------------------------------------------- C4.5
-
-
 def _stable_order(keys):
     """``np.argsort(keys, kind="stable")``, by radix sort when the keys span < 2**16."""
     if len(keys) and keys.max() - keys.min() < 1 << 16:
@@ -605,26 +557,23 @@ def _segments(starts, lens):
 class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     """C4.5 decision tree for nominal features, following Weka's J48 (defaults).
 
-    Growing: at each node, every feature whose multiway split puts at least
-    ``min_num_obj`` (weighted) instances in at least two branches is a candidate;
-    among candidates whose information gain is at least the average gain of the
-    candidates (minus 1e-3 bits), the one with the largest gain ratio is chosen
-    (first feature on ties); no split if no candidate or a zero gain ratio, if the
-    node has fewer than ``2 min_num_obj`` instances, or if it is pure.  Gains are
-    in bits; a feature with many values (at least 0.3 times the training size) is
-    left out of the average unless every feature has that many.  Then the tree is
-    collapsed (a subtree that does not reduce training errors becomes a leaf) and
-    pruned bottom-up by C4.5's pessimistic error estimate at confidence
-    ``confidence_factor`` (a subtree is replaced by a leaf, or by its largest
-    branch — subtree raising — when that does not increase the estimated errors
-    by more than 0.1).
+    Growing: at each node, every feature whose multiway split puts at least ``min_num_obj``
+    (weighted) instances in at least two branches is a candidate; among candidates whose
+    information gain is at least the average gain of the candidates (minus 1e-3 bits), the one with
+    the largest gain ratio is chosen (first feature on ties); no split if no candidate or a zero
+    gain ratio, if the node has fewer than ``2 min_num_obj`` instances, or if it is pure. Gains are
+    in bits; a feature with many values (at least 0.3 times the training size) is left out of the
+    average unless every feature has that many. Then the tree is collapsed (a subtree that does not
+    reduce training errors becomes a leaf) and pruned bottom-up by C4.5's pessimistic error
+    estimate at confidence ``confidence_factor`` (a subtree is replaced by a leaf, or by its
+    largest branch — subtree raising — when that does not increase the estimated errors by more
+    than 0.1).
 
-    Missing values (C4.5's fractional instances).  Training: the gain of a feature
-    uses the rows where it is observed, times the observed fraction, and the split
-    information counts the missing rows as one more branch; rows missing the split
-    feature go down every branch with weights proportional to the branch sizes.
-    Prediction: a row missing the split feature goes down every branch and the
-    class distributions reached are averaged with those weights.  A row reaching an
+    Missing values (C4.5's fractional instances). Training: the gain of a feature uses the rows
+    where it is observed, times the observed fraction, and the split information counts the missing
+    rows as one more branch; rows missing the split feature go down every branch with weights
+    proportional to the branch sizes. Prediction: a row missing the split feature goes down every
+    branch and the class distributions reached are averaged with those weights. A row reaching an
     empty branch gets its parent's class distribution.
 
     Growing, collapsing and pruning run node by node in compiled code (numba,
@@ -655,14 +604,10 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     depth_ : int
     """
 
-    def __init__(
-        self, confidence_factor=0.25, min_num_obj=2, pruning=True, subtree_raising=True, collapse=True
-    ):
-        self.confidence_factor = confidence_factor
-        self.min_num_obj = min_num_obj
-        self.pruning = pruning
-        self.subtree_raising = subtree_raising
-        self.collapse = collapse
+    def __init__(self, confidence_factor=0.25, min_num_obj=2, pruning=True, subtree_raising=True,
+                 collapse=True):
+        self.confidence_factor, self.min_num_obj = confidence_factor, min_num_obj
+        self.pruning, self.subtree_raising, self.collapse = pruning, subtree_raising, collapse
 
     def fit(self, X, y):
         """Grow and prune the tree.
@@ -688,7 +633,6 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         in_average = np.ones(len(many), dtype=bool) if many.all() else ~many
         self._K = len(self.classes_)
         from ._compiled_c45 import fit_c45  # numba compiles (or loads) it on first use
-
         self._feat, self._first, self._nch, self._bag, self._empty, self._counts = fit_c45(
             self._code_matrix(cols, len(y_idx)), y_idx.astype(np.int64), self.n_values_.astype(np.int64),
             in_average, self._K, self._m, float(self._cf), float(z),
@@ -704,7 +648,6 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         """The code columns as one (n, F) matrix for the kernels
         (:func:`credal._compiled.code_dtype`)."""
         from ._compiled import code_dtype
-
         small = code_dtype(self.n_values_)
         return np.stack(cols, axis=1, dtype=small) if cols else np.empty((n, 0), dtype=small)
 
@@ -759,12 +702,10 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         return self._tree
 
     # -- prediction
-
     def _predict_input(self, X):
         # class probabilities: the training class frequencies at the leaf reached
         # (computed once per call, for predict and predict_proba alike)
         from ._compiled import route_complete
-
         cols = super()._predict_input(X)
         n = len(cols[0]) if cols else len(X)
         codes = self._code_matrix(cols, n)
