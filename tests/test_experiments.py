@@ -283,7 +283,8 @@ def test_set_strings_join_each_row():
     (np.arange(12).reshape(4, 3), np.arange(6).reshape(2, 3)),
     (np.arange(12, dtype=np.int8).reshape(4, 3), np.arange(6).reshape(2, 3)),
     (np.arange(12).reshape(4, 3) > 4, np.arange(6).reshape(2, 3) > 1),
-    (np.arange(12.0).reshape(4, 3), np.arange(6).reshape(2, 3)),
+    (np.arange(12.0).reshape(4, 3), np.arange(6).reshape(2, 3)),  # integral: codes
+    (np.arange(12.0).reshape(4, 3) / 2, np.arange(6).reshape(2, 3)),
     (np.zeros((0, 3), dtype=int), np.arange(6).reshape(2, 3)),
 ])
 def test_holdout_item_of_arrays_joins_them_and_codes_stay_nominal(a, b):
@@ -293,7 +294,8 @@ def test_holdout_item_of_arrays_joins_them_and_codes_stay_nominal(a, b):
     assert list(item[3]) == ["train"] * len(a) + ["test"] * len(b)
     X = experiments._as_data(item, True).X
     want = np.concatenate([a, b])
-    if want.dtype.kind in "iub":  # integer codes: categoricals 0..max of each column
+    if (want == np.round(want)).all():  # integer codes (also as floats, as the
+        # classifiers read them): categoricals 0..max of each column
         for j, col in X.items():
             assert list(col.cat.categories) == list(range(int(want[:, j].max()) + 1))
             np.testing.assert_array_equal(col.cat.codes, want[:, j])
