@@ -291,8 +291,9 @@ def _run_one(est, Xtr, ytr, Xte):
     t1 = time.perf_counter()
     nv = getattr(est, "n_values_", None)
     if isinstance(Xte, np.ndarray) and Xte.dtype.kind in "iu" and nv is not None:
-        # keep_codes: a code never seen in training is read as missing
-        Xte = np.where(Xte >= np.asarray(nv), -1, Xte)
+        unseen = Xte >= np.asarray(nv)
+        if unseen.any():  # keep_codes: a code never seen in training is read as missing
+            Xte = np.where(unseen, -1, Xte.astype(np.int64))
     if hasattr(est, "predict_outputs"):  # credal's classifiers: every output in one pass
         pred, sets, proba = est.predict_outputs(Xte)
     else:  # any other scikit-learn classifier
