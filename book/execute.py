@@ -126,16 +126,47 @@ class _StderrFilter:
         sys.stderr.flush()
 
 
-def declared_parameters(nb, name: str) -> list[str]:
-    """Names assigned in the notebook's cell tagged ``parameters`` (papermill only warns
-    about others, and the notebook then runs with its defaults)."""
+def parameter_defaults(nb, name: str) -> dict:
+    """Name -> documented default (the literal; None where it is not one) of every name
+    assigned in the notebook's cell tagged ``parameters``."""
     cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
     if not cells:
         sys.exit(f"notebook {name}: no cell tagged 'parameters'")
-    return sorted(t.id for node in ast.parse(cells[0].source).body
-                  if isinstance(node, (ast.Assign, ast.AnnAssign))
-                  for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-                  if isinstance(t, ast.Name))
+    out = {}
+    for node in ast.parse(cells[0].source).body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                if isinstance(t, ast.Name):
+                    try:
+                        out[t.id] = ast.literal_eval(node.value)
+                    except ValueError:
+                        out[t.id] = None
+    return out
+
+
+def declared_parameters(nb, name: str) -> list[str]:
+    """Names assigned in the notebook's cell tagged ``parameters`` (papermill only warns
+    about others, and the notebook then runs with its defaults)."""
+    return sorted(parameter_defaults(nb, name))
+
+
+#: the types a documented default fixes for its parameter, and how to say them
+KINDS = {bool: "True or False", int: "an integer", float: "a number", str: "a string",
+         list: "a list"}
+
+
+def parameter_type_errors(defaults: dict, values: dict) -> list[str]:
+    """One message per value whose type differs from its documented default's (an int
+    passes for a float; a default that is None or of another type fixes nothing)."""
+    errors = []
+    for p, v in values.items():
+        want = type(defaults.get(p))
+        if want in KINDS and type(v) is not want and not (want is float and type(v) is int):
+            hint = (f'; papermill takes a list as YAML: -y "{p}: {defaults[p]!r}"'
+                    if want is list else "")
+            errors.append(f"parameter {p!r} must be {KINDS[want]}, like its default "
+                          f"{defaults[p]!r}; got {v!r} ({type(v).__name__}){hint}")
+    return errors
 
 
 def main(argv=None) -> int:
@@ -167,11 +198,15 @@ def main(argv=None) -> int:
 
     notebooks = {src.stem: jupytext.read(src) for src in sources}
     for name, nb in notebooks.items():  # every section checked before anything runs
-        declared = declared_parameters(nb, name)
+        defaults = parameter_defaults(nb, name)
+        declared = sorted(defaults)
         wrong = sorted(set(profile.get(name) or {}) - set(declared))
         if wrong:
             sys.exit(f"{profile_file}: notebook {name} does not declare the parameter(s) "
                      f"{wrong}; its parameters cell declares {declared}")
+        errors = parameter_type_errors(defaults, profile.get(name) or {})
+        if errors:
+            sys.exit(f"{profile_file}: notebook {name}: " + "\n".join(errors))
 
     out_dir = ROOT / "book" / "generated"
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,7 @@ from credal import (datasets, experiments, idm, independence, metrics, networks,
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA, ModelAveragedNaiveBayes
 from credal.naive import LNCC, NCC, NaiveBayes
+from credal.preprocessing import MDLDiscretizer, make_pipeline
 from credal.robust import NaiveBayesMissing, RobustBayes
 from credal.trees import C45Tree, CredalDecisionTree
 
@@ -51,10 +52,12 @@ __all__ = [
     "CredalCompAODE",
     "CredalDecisionTree",
     "LNCC",
+    "MDLDiscretizer",
     "ModelAveragedNaiveBayes",
     "NCC",
     "NaiveBayes",
     "NaiveBayesMissing",
     "RobustBayes",
+    "make_pipeline",
     "__version__",
 ]

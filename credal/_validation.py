@@ -25,6 +25,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
 __all__ = [
+    "check_2d",
+    "check_bool",
     "check_features",
     "check_target",
     "check_fit_input",
@@ -78,8 +80,11 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
         arrays = list(it()) if it is not None else [col.array for _, col in X.items()]
         if arrays and all(a.dtype.kind in "iu" and not isinstance(a, pd.Categorical)
                           for a in arrays):
-            codes, nv, _, _ = check_features(X.to_numpy(), n_values=n_values,
-                                             as_columns=as_columns)
+            # nullable integer columns (pandas Int64): <NA> is the missing code -1
+            nullable = any(isinstance(a, pd.api.extensions.ExtensionArray) for a in arrays)
+            codes, nv, _, _ = check_features(
+                X.to_numpy(dtype=np.int64, na_value=-1) if nullable else X.to_numpy(),
+                n_values=n_values, as_columns=as_columns)
             return codes, nv, None, names
         cols, cats = [], []
         for c, a in zip(names, arrays):
@@ -113,9 +118,7 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
     if sp.issparse(X):
         raise TypeError("sparse X is not supported; pass dense integer codes "
                         "(X.toarray()) or a DataFrame of categoricals")
-    arr = np.asarray(X)
-    if arr.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {arr.shape}")
+    arr = check_2d(np.asarray(X))
     if arr.dtype.kind == "f":
         if not np.isfinite(arr).all():
             raise ValueError(
@@ -123,9 +126,15 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
                 "array, or pass a DataFrame of categoricals"
             )
         if np.any(arr != np.round(arr)):
-            raise ValueError("X must hold integer category codes; got non-integer values")
+            raise ValueError("X must hold integer category codes; got non-integer values "
+                             "(real-valued features: discretise first, e.g. "
+                             "credal.make_pipeline(MDLDiscretizer(), NCC()))")
     elif arr.dtype.kind not in "iub":
         raise TypeError(f"X must hold integer category codes; got dtype {arr.dtype}")
+    elif arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
+        j = int(np.nonzero(arr.max(axis=0) > np.iinfo(np.int64).max)[0][0])
+        raise ValueError(f"column {j} has code {int(arr[:, j].max())}, too large for a "
+                         "category code")
     codes = arr.astype(np.int64)
     if codes.size and codes.min() < -1:
         j = int(np.where((codes < -1).any(axis=0))[0][0])
@@ -136,6 +145,21 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
     else:
         nv = np.asarray(n_values, dtype=np.int64)
     return (list(codes.T) if as_columns else codes), nv, None, None
+
+
+def check_2d(X):
+    """``X`` after checking it is 2-D (the classifiers' and the engine's one message)."""
+    if np.ndim(X) != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {np.shape(X)} "
+                         "(one feature: X.reshape(-1, 1))")
+    return X
+
+
+def check_bool(name, value):
+    """``value`` after checking it is a bool (a string such as "False" is refused)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {value!r}")
+    return bool(value)
 
 
 def check_target(y, *, allow_missing=False):

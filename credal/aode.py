@@ -339,6 +339,9 @@ class _SPODEEnsemble(BaseClassifier):
             name = self.feature_names_in_[j] if hasattr(self, "feature_names_in_") else j
             raise ValueError(f"feature {name!r} declares no category")
         K, k = len(self.classes_), len(codes)
+        if self._floors[0] is not None and self.posterior_floor * K >= 1:  # flat posteriors
+            raise ValueError(f"posterior_floor must be < 1/K = {1 / K:.6g} for the {K} "
+                             f"classes; got {self.posterior_floor!r}")
         cells = K * (int(nv.sum()) + 1) ** 2
         if cells > _MAX_CELLS:       # checked before any table is allocated
             j = int(np.argmax(nv))
@@ -551,7 +554,7 @@ class AODE(PreciseMixin, _SPODEEnsemble):
         SPODE usable (Weka's default 1 skips values never seen).
     aggregate : {"joint", "posterior"}
         Average the SPODE joints or their posteriors (see above).
-    posterior_floor : float in (0, 1) or None
+    posterior_floor : float in (0, 1/K) or None (K classes)
         With ``aggregate="posterior"``: raise every SPODE posterior probability to at
         least this value and renormalise, as the authors' code does (1e-4); None: off.
 
@@ -647,7 +650,7 @@ class BMAAODE(_BMAFit, PreciseMixin, _SPODEEnsemble):
     prune_factor : float
         SPODEs whose conditional likelihood is below ``L_max / prune_factor`` are
         dropped (paper: 1e4); ``np.inf`` keeps all.
-    posterior_floor : float in (0, 1) or None
+    posterior_floor : float in (0, 1/K) or None (K classes)
         The authors' code raises every SPODE posterior probability to at least 1e-4
         and renormalises (in prediction and in ``L_j``); None (default): off.
     likelihood_floor : float in (0, 1) or None

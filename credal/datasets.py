@@ -87,7 +87,7 @@ def data_dir() -> Path:
 def _stat_key(path: Path, what: str) -> tuple:
     """``(path, size, times, inode)``: what the parse caches below are keyed by."""
     if not path.is_file():
-        raise FileNotFoundError(f"{what} not found: {path}")
+        raise FileNotFoundError(f"{what} not found (or not a regular file): {path}")
     st = path.stat()
     return str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 

@@ -13,10 +13,13 @@ classifier, and one row per fold and classifier with the metrics of
 Finished (fold, classifier) pairs are cached on disk when ``cache_dir`` is given.
 The key is a hash of everything that determines the result: the data (values and
 encoding), the train/test indices, the preprocessing and the classifier (class and
-parameters) and the source of the whole core package (every ``credal/*.py``), so a
-rerun computes only what is missing and any change of code or parameters recomputes.
-Each file carries its key and a digest of its content; a file failing either check
-is recomputed with a warning. Integer code arrays (``-1`` missing) stay nominal.
+parameters, and the source of the module of every class it and the estimators in its
+parameters derive from outside ``credal``) and the source of the whole core package
+(every ``credal/*.py``), so a rerun computes only what is missing and any change of
+code or parameters recomputes. Each file carries its key and a digest of its content,
+and its result is checked like a fresh one; a file failing a check is recomputed with
+a warning. Integer code arrays (``-1`` missing), and float arrays of integral values
+as the classifiers read them, stay nominal.
 
 Folds run in parallel with joblib (``n_jobs``); the results do not depend on
 ``n_jobs`` because every fold is computed independently and the tables are sorted.
@@ -26,10 +29,13 @@ Any joblib backend works, e.g. a Dask cluster through
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import inspect
 import io
 import os
+import sys
 import time
 import uuid
 import warnings
@@ -41,6 +47,8 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 from sklearn.model_selection import RepeatedStratifiedKFold
+
+from credal._validation import check_2d, check_bool, check_features
 
 __all__ = [
     "CVResult",
@@ -97,8 +105,10 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True,
     if len(X) != len(y):
         raise ValueError(f"data set {name!r}: X has {len(X)} rows but y has {len(y)}")
     if not isinstance(X, pd.DataFrame):
-        X = np.asarray(X)
-        if keep_codes and X.ndim == 2 and X.dtype.kind in "iu":
+        X = check_2d(np.asarray(X))
+        if X.dtype.kind == "f" and np.isfinite(X).all() and (X == np.round(X)).all():
+            X = X.astype(np.int64)  # codes, as the classifiers read them
+        if keep_codes and X.dtype.kind in "iu":
             _check_codes(X)
         else:
             X = _code_frame(X)
@@ -121,8 +131,7 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True,
 
 
 def _check_codes(codes):
-    if codes.size and codes.min() < -1:
-        raise ValueError("X has a code below -1 (-1 is the only missing code)")
+    check_features(codes)  # the classifiers' messages (a code below -1, or too large)
     return codes
 
 
@@ -131,7 +140,7 @@ def _code_frame(a) -> pd.DataFrame:
     and classifiers keep them nominal; other arrays as they are (e.g. numbers for MDL)."""
     if a.ndim != 2 or a.dtype.kind not in "iub":
         return pd.DataFrame(a)
-    codes = _check_codes(a.astype(np.int64))
+    codes = _check_codes(a).astype(np.int64)
     dtypes = {}  # one dtype per number of categories
     return pd.DataFrame({j: pd.Categorical.from_codes(codes[:, j], dtype=dtypes.setdefault(
         t, pd.CategoricalDtype(range(t + 1)))) for j, t in enumerate(
@@ -189,19 +198,45 @@ def _core_hash() -> str:
     return h.hexdigest()
 
 
+@functools.cache
+def _file_hash(path, mtime_ns, size) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _source_key(cls) -> str:
+    """The source of ``cls``'s module (a file by its content, else the class's own
+    source, e.g. a notebook's cell); '' inside the core, which ``_core_hash`` covers."""
+    mod = sys.modules.get(cls.__module__)
+    path = getattr(mod, "__file__", None)
+    if path and Path(path).resolve().parent == Path(__file__).resolve().parent:
+        return ""
+    try:
+        if path and Path(path).is_file():
+            st = os.stat(path)
+            return _file_hash(path, st.st_mtime_ns, st.st_size)
+        return hashlib.sha256(inspect.getsource(cls).encode()).hexdigest()
+    except (OSError, TypeError):  # no source at hand: never reused from the cache
+        return uuid.uuid4().hex
+
+
 def _estimator_key(est) -> str:
     """Class, deep parameters (nested estimators by class, their parameters flattened;
-    arrays by value) and the core's source."""
+    arrays by value), the source of every class they derive from outside the core
+    (user-defined classifiers, scikit-learn's) and the core's source."""
+    params = sorted(est.get_params(deep=True).items())
     desc = [(k, type(v).__qualname__ if hasattr(v, "get_params") else
-             v if isinstance(v, np.ndarray) else repr(v))
-            for k, v in sorted(est.get_params(deep=True).items())]
-    return joblib.hash((type(est).__module__, type(est).__qualname__, desc, _core_hash()))
+             v if isinstance(v, np.ndarray) else repr(v)) for k, v in params]
+    classes = {c for e in [est] + [v for _, v in params if hasattr(v, "get_params")]
+               for c in type(e).__mro__ if c.__module__ != "builtins"}
+    code = sorted((c.__module__, c.__qualname__, _source_key(c)) for c in classes)
+    return joblib.hash((type(est).__module__, type(est).__qualname__, desc, code,
+                        _core_hash()))
 
 
 def _cache_read(path, key):
     """``(result, None)`` from a verified file, ``(None, None)`` without a file, or
     ``(None, message)`` when it fails to load or its key or digest disagree."""
-    if not path.exists():
+    if not path.is_file():  # none yet, or something else there (a directory...)
         return None, None
     try:
         entry = joblib.load(path)
@@ -221,7 +256,11 @@ def _cache_write(path, key, res):
     data = buf.getvalue()
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
     joblib.dump({"key": key, "sha256": hashlib.sha256(data).hexdigest(), "data": data}, tmp)
-    tmp.replace(path)
+    try:
+        tmp.replace(path)
+    except OSError as e:  # e.g. a directory of that name
+        tmp.unlink(missing_ok=True)
+        return f"cannot write cache file {path} ({type(e).__name__}: {e}); not cached"
 
 
 def _in_fold(err, where):
@@ -250,6 +289,11 @@ def _run_one(est, Xtr, ytr, Xte):
     t0 = time.perf_counter()
     est.fit(Xtr, ytr)
     t1 = time.perf_counter()
+    nv = getattr(est, "n_values_", None)
+    if isinstance(Xte, np.ndarray) and Xte.dtype.kind in "iu" and nv is not None:
+        unseen = Xte >= np.asarray(nv)
+        if unseen.any():  # keep_codes: a code never seen in training is read as missing
+            Xte = np.where(unseen, -1, Xte.astype(np.int64))
     if hasattr(est, "predict_outputs"):  # credal's classifiers: every output in one pass
         pred, sets, proba = est.predict_outputs(Xte)
     else:  # any other scikit-learn classifier
@@ -260,26 +304,45 @@ def _run_one(est, Xtr, ytr, Xte):
     sets = None if sets is None else np.asarray(sets, dtype=bool)
     proba = None if proba is None else np.asarray(proba, dtype=float)
     t2 = time.perf_counter()
-    classes = np.asarray(est.classes_)
-    if sets is not None and sets.shape != (len(Xte), len(classes)):
-        raise ValueError(f"{type(est).__name__}.predict_set returned shape {sets.shape}, "
-                         f"expected {(len(Xte), len(classes))}")
-    if sets is not None and not sets.any(axis=1).all():
-        raise ValueError(f"{type(est).__name__}.predict_set returned an empty set")
-    return {"classes": classes, "pred": pred, "sets": sets, "proba": proba,
+    return {"classes": np.asarray(est.classes_), "pred": pred, "sets": sets, "proba": proba,
             "fit_time": t1 - t0, "predict_time": t2 - t1}
+
+
+def _check_result(res, y_te, who):
+    """Raise unless ``res`` (fresh or cached) has the shapes and classes of the test
+    part, whose labels are ``y_te``."""
+    n_test, K, sets, proba = len(y_te), len(res["classes"]), res["sets"], res["proba"]
+    for what, a, shape in (("predict", res["pred"], (n_test,)), ("predict_set", sets, (n_test, K)),
+                           ("predict_proba", proba, (n_test, K))):
+        if a is not None and np.shape(a) != shape:
+            raise ValueError(f"{who}.{what} returned shape {np.shape(a)}, expected {shape}")
+    if sets is not None and not sets.any(axis=1).all():
+        raise ValueError(f"{who}.predict_set returned an empty set")
+    index = pd.Index(res["classes"])
+    if (index.get_indexer(y_te) < 0).any():
+        raise ValueError(f"a test label is not among the classes of {who} (declare all "
+                         "classes in y's categories)")
+    if (index.get_indexer(res["pred"]) < 0).any():
+        raise ValueError(f"{who} predicted a label outside its classes_")
+    return res
 
 
 def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_dir):
     """Every classifier's output on one fold (computed or cached), and the cache
     warnings for the caller to raise (a worker's would be lost)."""
     out, todo, notes = {}, {}, []
+    where = f"data set {data.name!r}, classifier {{!r}}, repeat {repeat}, fold {fold}"
+    y_te = data.y.iloc[te].to_numpy()
     for name, est in estimators.items():
         path = cache_dir / f"{keys[name]}.joblib" if cache_dir is not None else None
         res, note = _cache_read(path, keys[name]) if path is not None else (None, None)
         if res is not None:
-            out[name] = res
-            continue
+            try:
+                out[name] = _check_result(res, y_te, type(est).__name__)
+                continue
+            except Exception as e:  # a cached result that a fresh one could not be
+                note = (f"cache file {path} ({where.format(name)}) holds no valid result "
+                        f"({e}); recomputing it")
         notes += [note] if note else []
         todo[name] = (est, path)
     name = "(preprocessing)"
@@ -293,15 +356,14 @@ def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_
                 Xtr, Xte = p.transform(Xtr), p.transform(Xte)
             prep_time = time.perf_counter() - t0
         for name, (est, path) in todo.items():
-            res = _run_one(est, Xtr, ytr, Xte)
+            res = _check_result(_run_one(est, Xtr, ytr, Xte), y_te, type(est).__name__)
             res["prep_time"] = prep_time
             res["n_features_used"] = Xtr.shape[1]
-            if path is not None:
-                _cache_write(path, keys[name], res)
+            note = _cache_write(path, keys[name], res) if path is not None else None
+            notes += [note] if note else []
             out[name] = res
     except Exception as e:
-        where = f"data set {data.name!r}, classifier {name!r}, repeat {repeat}, fold {fold}"
-        raise _in_fold(e, where) from e
+        raise _in_fold(e, where.format(name)) from e
     return data.name, repeat, fold, tr, te, out, notes
 
 
@@ -375,7 +437,10 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
         categoricals ``0..max`` the engine otherwise builds from them.  Much faster for
         hundreds of features and many small data sets; the classifiers then take the
         number of categories of a feature from the codes they are fitted on (or from
-        their own parameters, e.g. ``min_categories``), not from the whole data set.
+        their own parameters, e.g. ``min_categories``), not from the whole data set,
+        and a test code beyond those is read as missing (-1).  The default
+        preprocessing then only drops the features with a single code (codes are not
+        discretised).
     n_jobs : int
         joblib workers over folds (-1 = all cores).
     cache_dir : path-like, optional
@@ -391,7 +456,11 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
     CVResult
     """
     from credal.metrics import summary as metric_summary
+    from credal.preprocessing import make_preprocessor
 
+    for flag in ("use_predefined_split", "drop_missing_y", "keep_codes", "progress",
+                 "keep_predictions"):
+        check_bool(flag, locals()[flag])
     if isinstance(estimators, (list, tuple)) or not hasattr(estimators, "items"):
         raise TypeError("estimators must be a dict mapping names to classifiers")
     if not estimators:
@@ -404,20 +473,27 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
     names = [d.name for d in datas]
     if len(set(names)) != len(names):
         raise ValueError(f"data set names must be unique; got {names}")
-    prep = default_preprocessing() if isinstance(preprocessing, str) and preprocessing == "default" \
-        else preprocessing
-    if isinstance(prep, str):
+    default = isinstance(preprocessing, str) and preprocessing == "default"
+    # kept codes (arrays) are not discretised: the default only drops single codes
+    preps = ([default_preprocessing(), make_preprocessor(discretize=None)] if default
+             else [preprocessing] * 2)
+    if isinstance(preps[0], str):
         raise ValueError(f"unknown preprocessing {preprocessing!r}; use 'default', None or a transformer")
     cache = None
     if cache_dir:  # None or "" = no cache
         cache = Path(cache_dir)
         cache.mkdir(parents=True, exist_ok=True)
+        for tmp in cache.glob("*.tmp"):  # a killed writer's leftovers (an hour old)
+            with contextlib.suppress(OSError):
+                if time.time() - tmp.stat().st_mtime > 3600:
+                    tmp.unlink()
     if cache is not None:  # the keys only name cache files
-        prep_key = "none" if prep is None else _estimator_key(prep)
+        prep_keys = ["none" if p is None else _estimator_key(p) for p in preps]
         est_keys = {n: _estimator_key(e) for n, e in estimators.items()}
 
     tasks = []
     for d in datas:
+        codes = isinstance(d.X, np.ndarray)
         splits = fold_splits(d.y, n_splits=n_splits, n_repeats=n_repeats,
                              random_state=random_state,
                              split=d.split if use_predefined_split else None)
@@ -425,13 +501,13 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
             keys = None
             if cache is not None:
                 idx_key = joblib.hash((tr, te))
-                keys = {n: joblib.hash((d.fingerprint, idx_key, prep_key, k))
+                keys = {n: joblib.hash((d.fingerprint, idx_key, prep_keys[codes], k))
                         for n, k in est_keys.items()}
-            tasks.append((d, rep, fold, tr, te, keys))
+            tasks.append((d, rep, fold, tr, te, keys, preps[codes]))
 
     runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
-    gen = runner(joblib.delayed(_fold_task)(d, rep, fold, tr, te, estimators, keys, prep, cache)
-                 for d, rep, fold, tr, te, keys in tasks)
+    gen = runner(joblib.delayed(_fold_task)(d, rep, fold, tr, te, estimators, keys, p, cache)
+                 for d, rep, fold, tr, te, keys, p in tasks)
     if progress:
         from tqdm.auto import tqdm
         gen = tqdm(gen, total=len(tasks), desc="folds", leave=False)
@@ -453,13 +529,8 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
                 index = pd.Index(cls)
                 yi = index.get_indexer(y_te)
                 seen = (cls, index, yi)
-            if (yi < 0).any():
-                raise ValueError(f"{dname}: a test label is not among the classes of "
-                                 f"{cname} (declare all classes in y's categories)")
-            pred = r["pred"]
+            pred = r["pred"]  # labels checked by _check_result
             pi = index.get_indexer(pred)
-            if (pi < 0).any():
-                raise ValueError(f"{cname} predicted a label outside its classes_")
             sets = r["sets"]
             if sets is None:
                 sets = np.zeros((len(te), len(cls)), dtype=bool)

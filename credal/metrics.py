@@ -695,6 +695,25 @@ def _check_roc(r, name):
 # ----------------------------------------------------------------------------
 
 
+def _predicted_sets(est, X):
+    """``(sets, classes)`` of ``est`` on ``X``: its ``predict_set``, through a Pipeline's
+    steps or a fitted search's ``best_estimator_`` to the credal classifier, else the
+    singleton sets of ``predict`` (a precise classifier, as the engine scores it)."""
+    if not hasattr(est, "predict_set"):
+        if hasattr(est, "best_estimator_"):
+            return _predicted_sets(est.best_estimator_, X)
+        if hasattr(est, "steps"):
+            for _, step in est.steps[:-1]:
+                X = X if step in (None, "passthrough") else step.transform(X)
+            return _predicted_sets(est.steps[-1][1], X)
+        classes = np.asarray(est.classes_)
+        idx = pd.Index(classes).get_indexer(np.asarray(est.predict(X)))
+        if (idx < 0).any():
+            raise ValueError(f"{type(est).__name__} predicted a label outside its classes_")
+        return np.arange(len(classes)) == idx[:, None], classes
+    return est.predict_set(X), est.classes_
+
+
 class _SetScorer:
     """``scorer(estimator, X, y) -> float`` (picklable, for n_jobs > 1)."""
 
@@ -702,13 +721,13 @@ class _SetScorer:
         self.metric, self.kwargs = metric, kwargs
 
     def __call__(self, estimator, X, y):
-        if not hasattr(estimator, "predict_set") and hasattr(estimator, "steps"):
-            # a Pipeline (no predict_set of its own): its last step classifies
-            X, estimator = estimator[:-1].transform(X), estimator[-1]
-        sets = estimator.predict_set(X)
+        sets, classes = _predicted_sets(estimator, X)
         if self.metric is determinacy:  # the one metric without y
             return float(determinacy(sets))
-        return float(self.metric(sets, y, classes=estimator.classes_, **self.kwargs))
+        if y is None:
+            raise ValueError(f"{self!r} needs the true labels: scorer(estimator, X, y) "
+                             "got y=None")
+        return float(self.metric(sets, y, classes=classes, **self.kwargs))
 
     def __repr__(self):
         extra = "".join(f", {k}={v!r}" for k, v in self.kwargs.items())
@@ -736,7 +755,17 @@ def make_set_scorer(metric, **kwargs):
     Returns
     -------
     callable
+
+    Notes
+    -----
+    The estimator may be a credal classifier, a Pipeline ending with one, a fitted
+    search (``GridSearchCV``) around either, or a precise classifier (scored on the
+    singleton sets of ``predict``, as :func:`credal.experiments.cross_validate` does).
     """
+    if not callable(metric):
+        raise TypeError(f"metric must be a function of credal.metrics such as "
+                        f"credal.metrics.u65 (not {metric!r}); or use u65_scorer, "
+                        "u80_scorer, discounted_accuracy_scorer, determinacy_scorer")
     return _SetScorer(metric, kwargs)
 
 

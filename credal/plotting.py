@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from credal._validation import check_ranks
+from credal._validation import check_bool, check_ranks
 from credal.stats import cd_cliques
 
 __all__ = ["cd_diagram", "idm_interval_figure", "credal_simplex_figure", "utility_figure",
@@ -55,8 +55,7 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
     s = check_ranks(avg_ranks)
     if not isinstance(cd, numbers.Real) or not np.isfinite(cd) or cd < 0:
         raise ValueError(f"cd must be a finite number >= 0; got {cd!r}")
-    if not isinstance(lower_is_better, (bool, np.bool_)):
-        raise ValueError(f"lower_is_better must be True or False; got {lower_is_better!r}")
+    check_bool("lower_is_better", lower_is_better)
     k = len(s)
     order = s.sort_values(ascending=bool(lower_is_better), kind="stable")
     groups = cd_cliques(s, float(cd))

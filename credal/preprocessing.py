@@ -18,9 +18,15 @@ prepared their data:
   :class:`~sklearn.pipeline.Pipeline`;
 * :func:`to_codes` turns a categorical DataFrame into an integer code matrix.
 
+* :func:`make_pipeline` is scikit-learn's, whose pipeline also offers ``predict_set``
+  when its last step does.
+
 All transformers learn from the training data only (``fit``) and apply what they
 learned to any data (``transform``); they accept and return DataFrames, keeping
-the index and the column order, and implement ``get_feature_names_out``.
+the index and the column order, and implement ``get_feature_names_out``. A numeric
+array (e.g. scikit-learn's ``load_iris(return_X_y=True)``) is read as columns ``x0``,
+``x1``, ... and comes back as an array (interval codes, -1 missing, after a
+discretiser), or as a DataFrame under ``set_output(transform="pandas")``.
 """
 
 from __future__ import annotations
@@ -31,10 +37,12 @@ import numbers
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn import pipeline as _skp
 from sklearn.pipeline import Pipeline
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_features, check_target
+from ._validation import check_2d, check_bool, check_features, check_target
 
 __all__ = [
     "MDLDiscretizer",
@@ -42,6 +50,8 @@ __all__ = [
     "DropSingleCategory",
     "MedianModeImputer",
     "make_preprocessor",
+    "make_pipeline",
+    "CredalPipeline",
     "to_codes",
     "interval_labels",
 ]
@@ -69,11 +79,12 @@ def _column_kind(col: pd.Series, name) -> str:
 
 
 def _check_frame(X, who: str) -> pd.DataFrame:
-    if not isinstance(X, pd.DataFrame):
-        raise TypeError(
-            f"{who} expects a pandas DataFrame (categorical and numeric columns); "
-            f"got {type(X).__name__}. Wrap arrays with pandas.DataFrame(X)."
-        )
+    if not isinstance(X, pd.DataFrame):  # an array: numeric columns x0, x1, ...
+        a = np.asarray(X)
+        if a.dtype.kind not in "biuf":
+            raise TypeError(f"{who} expects a DataFrame (categorical and numeric "
+                            f"columns) or a numeric array; got dtype {a.dtype}")
+        return pd.DataFrame(check_2d(a), columns=[f"x{j}" for j in range(a.shape[1])])
     if not X.columns.is_unique:
         dup = X.columns[X.columns.duplicated()].tolist()
         raise ValueError(f"X has duplicated column names {dup}")
@@ -114,6 +125,16 @@ class _FrameTransformer(TransformerMixin, BaseEstimator):
                     f"column {c!r} was {self.kinds_[c]} in fit but is {kind} now"
                 )
         return X
+
+    @staticmethod
+    def _out(Xt, X):
+        """``Xt`` as the caller gave ``X``: a DataFrame, or for an array an array
+        (interval codes, -1 missing, where the columns are categorical; scikit-learn's
+        ``set_output(transform="pandas")`` makes a DataFrame of it)."""
+        if isinstance(X, pd.DataFrame):
+            return Xt
+        cat = all(isinstance(t, pd.CategoricalDtype) for t in Xt.dtypes)
+        return to_codes(Xt)[0] if cat and Xt.shape[1] else Xt.to_numpy()
 
     def _check_input_features(self, input_features):
         check_is_fitted(self, "feature_names_in_")
@@ -221,17 +242,17 @@ class _IntervalDiscretizer(_FrameTransformer):
             Nominal columns are passed through unchanged.
         """
         check_is_fitted(self, "cut_points_")
-        X = self._check_transform_columns(X)
+        Xf = self._check_transform_columns(X)
         out = {}
-        for c in X.columns:
+        for c in Xf.columns:
             if c in self.cut_points_:
-                codes = _assign_intervals(_numeric_values(X[c], c), self.cut_points_[c])
+                codes = _assign_intervals(_numeric_values(Xf[c], c), self.cut_points_[c])
                 out[c] = pd.Categorical.from_codes(
                     codes, categories=self.categories_[c], ordered=True
                 )
             else:
-                out[c] = X[c]
-        return pd.DataFrame(out, index=X.index, columns=X.columns)
+                out[c] = Xf[c]
+        return self._out(pd.DataFrame(out, index=Xf.index, columns=Xf.columns), X)
 
 
 # ---------------------------------------------------------------------------
@@ -588,8 +609,7 @@ class DropSingleCategory(_FrameTransformer):
         Xt : DataFrame, shape (n_samples, len(kept_))
         """
         check_is_fitted(self, "dropped_")
-        X = self._check_transform_columns(X)
-        return X.loc[:, self.kept_]
+        return self._out(self._check_transform_columns(X).loc[:, self.kept_], X)
 
     def get_feature_names_out(self, input_features=None):
         """Names of the kept columns, in input order."""
@@ -662,7 +682,7 @@ class MedianModeImputer(_FrameTransformer):
             as float64; missing cells of all-missing training columns stay missing.
         """
         check_is_fitted(self, "statistics_")
-        X = self._check_transform_columns(X)
+        X_in, X = X, self._check_transform_columns(X)
         out = {}
         for c in X.columns:
             col, fill = X[c], self.statistics_[c]
@@ -679,7 +699,7 @@ class MedianModeImputer(_FrameTransformer):
                 # through float64: a median such as 2.5 cannot go into an integer column
                 v = _numeric_values(col, c)
                 out[c] = pd.Series(np.where(np.isnan(v), fill, v), index=X.index, name=c)
-        return pd.DataFrame(out, index=X.index, columns=X.columns)
+        return self._out(pd.DataFrame(out, index=X.index, columns=X.columns), X_in)
 
 
 # ---------------------------------------------------------------------------
@@ -714,10 +734,7 @@ def make_preprocessor(impute=False, discretize="mdl", n_bins=5, drop_single=True
     >>> make_preprocessor(impute=True).steps[0][0]
     'impute'
     """
-    if not isinstance(impute, (bool, np.bool_)):
-        raise ValueError(f"impute must be True or False; got {impute!r}")
-    if not isinstance(drop_single, (bool, np.bool_)):
-        raise ValueError(f"drop_single must be True or False; got {drop_single!r}")
+    check_bool("impute", impute), check_bool("drop_single", drop_single)
     steps = []
     if impute:
         steps.append(("impute", MedianModeImputer()))
@@ -756,3 +773,29 @@ def to_codes(df):
         raise TypeError(f"to_codes expects a pandas DataFrame; got {type(df).__name__}")
     codes, n_values, _, _ = check_features(df)
     return codes, [int(v) for v in n_values]
+
+
+class CredalPipeline(Pipeline):
+    """A scikit-learn :class:`~sklearn.pipeline.Pipeline` that also offers
+    ``predict_set`` when its last step does (the sets of the transformed rows)."""
+
+    @available_if(lambda self: hasattr(self._final_estimator, "predict_set"))
+    def predict_set(self, X):
+        """The last step's ``predict_set`` of ``X`` passed through the other steps."""
+        for _, _, step in self._iter(with_final=False):
+            X = step.transform(X)
+        return self._final_estimator.predict_set(X)
+
+
+def make_pipeline(*steps, memory=None, verbose=False):
+    """scikit-learn's :func:`~sklearn.pipeline.make_pipeline`, as a :class:`CredalPipeline`.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from credal import NCC
+    >>> X, y = load_iris(return_X_y=True)
+    >>> make_pipeline(MDLDiscretizer(), NCC()).fit(X, y).predict_set(X[:1]).tolist()
+    [[True, False, False]]
+    """
+    return CredalPipeline(_skp.make_pipeline(*steps).steps, memory=memory, verbose=verbose)

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from ._validation import check_in_range, check_ranks
+from ._validation import check_bool, check_in_range, check_ranks
 
 __all__ = ["WilcoxonResult", "FriedmanResult", "BayesianSignedRankResult", "wilcoxon", "friedman",
            "nemenyi_q", "nemenyi_cd", "cd_cliques", "bayesian_signed_rank"]
@@ -204,8 +204,7 @@ def friedman(scores, higher_is_better: bool = True, alpha: float = 0.05) -> Frie
     groups ``t`` (``C = 1`` without ties, giving Demšar's formula). If every data set ties all
     classifiers (``C = 0``) there is nothing to test: statistic 0, p-value 1.
     """
-    if not isinstance(higher_is_better, (bool, np.bool_)):
-        raise ValueError(f"higher_is_better must be True or False; got {higher_is_better!r}")
+    check_bool("higher_is_better", higher_is_better)
     alpha = check_in_range("alpha", alpha, 0.0, 1.0, closed="neither")
     if isinstance(scores, pd.DataFrame):
         df = scores

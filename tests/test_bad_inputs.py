@@ -253,3 +253,105 @@ def test_lncc_exact_threshold_with_fractional_counts_matches_dense_search(scale)
     np.testing.assert_allclose(np.exp(fwd), np.exp(below), atol=1e-4)
     np.testing.assert_allclose(np.exp(rev), np.exp(above), atol=1e-4)
     assert np.all(np.maximum(fwd, rev) == 0)
+
+
+# --------------------------------------------------- issue 29: codes, floors, data files
+
+@pytest.mark.parametrize("est", CLASSIFIERS, ids=IDS)
+def test_nullable_integer_columns_are_codes_with_na_missing(est):
+    X, y, Xt = _data()
+    Xt[0, 1] = -1
+    frame = pd.DataFrame(Xt, columns=[f"f{j}" for j in range(Xt.shape[1])]).astype("Int64")
+    frame.iloc[0, 1] = pd.NA
+    fitted = clone(est).fit(pd.DataFrame(X, columns=frame.columns).astype("Int64"), y)
+    want = clone(est).fit(pd.DataFrame(X, columns=frame.columns), y)
+    np.testing.assert_array_equal(fitted.predict(frame), want.predict(Xt))
+
+
+def test_uint64_codes_beyond_int64_are_called_too_large():
+    X, y, _ = _data()
+    big = X.astype(np.uint64)
+    big[3, 2] = 2**63
+    for fit in (lambda: credal.NCC().fit(big, y),
+                lambda: credal.experiments.cross_validate({"n": credal.NCC()}, ("b", big, y),
+                                                          progress=False, n_repeats=1)):
+        with pytest.raises(ValueError, match=r"column 2 has code 9223372036854775808, too large"):
+            fit()
+
+
+@pytest.mark.parametrize("est", [credal.AODE(aggregate="posterior", posterior_floor=0.5),
+                                 credal.BMAAODE(posterior_floor=0.4),
+                                 credal.CredalBMAAODE(posterior_floor=1 / 3)], ids=repr)
+def test_a_posterior_floor_of_one_over_k_or_more_is_refused(est):
+    X, y, _ = _data(k=3)  # 3 classes: floors must stay below 1/3
+    with pytest.raises(ValueError, match=r"posterior_floor must be < 1/K = 0\.333333 for the 3"):
+        clone(est).fit(X, y)
+    clone(est).set_params(posterior_floor=0.3).fit(X, y)
+
+
+def test_readers_take_regular_files_only(tmp_path):
+    import os
+    import threading
+
+    from credal._readers import read_arff, read_tab
+
+    fifo = tmp_path / "pipe.arff"
+    os.mkfifo(fifo)
+    for path in ("/dev/null", tmp_path, fifo, "/dev/zero"):
+        for read in (read_arff, read_tab):
+            out = []
+            t = threading.Thread(target=lambda: out.append(_raised(read, path)), daemon=True)
+            t.start()
+            t.join(10)
+            assert out and "not a regular file" in out[0], (path, read.__name__, out)
+
+
+def _raised(f, *args):
+    try:
+        f(*args)
+    except Exception as e:  # noqa: BLE001 - the message is what is checked
+        return str(e)
+    return "returned"
+
+
+def test_the_parse_cache_is_bounded_by_bytes(tmp_path, monkeypatch):
+    from credal import _readers
+
+    monkeypatch.setattr(_readers, "CACHE_BYTES", 200_000)
+    monkeypatch.setattr(_readers, "_PARSED", {})
+    for i in range(6):  # each ~50 KB of text, more as a frame
+        p = tmp_path / f"f{i}.arff"
+        p.write_text("@relation r\n@attribute x numeric\n@data\n"
+                     + "\n".join(str(i + k / 7) for k in range(5000)) + "\n")
+        _readers.read_arff(p)
+    assert sum(size for _, size in _readers._PARSED.values()) <= 200_000
+    assert 0 < len(_readers._PARSED) < 6
+    assert _readers.read_arff(p)[0]["x"].iloc[1] == pytest.approx(5 + 1 / 7)
+
+
+@pytest.mark.parametrize("header, said", [
+    ("@attribute 'a b numeric", r"line 2: the attribute name's quote is not closed"),
+    ('@attribute "a numeric', r"line 2: the attribute name's quote is not closed"),
+    ("@attribute 'a b' foo", r"line 2: .* in \"@attribute 'a b' foo\""),
+])
+def test_arff_quote_errors_name_the_line_and_no_placeholder(header, said):
+    from credal._readers import parse_arff
+
+    with pytest.raises(ValueError, match=said) as exc:
+        parse_arff(f"@relation r\n{header}\n@data\n1\n", source="f.arff")
+    assert "__quoted" not in str(exc.value)
+
+
+def test_a_wide_tab_header_is_read_in_linear_time():
+    import time
+
+    from credal._readers import parse_tab
+
+    k = 50_000  # quadratic reading took ~40 s here, 146 s for 100,000 columns
+    text = ("\t".join(f"c{i}" for i in range(k)) + "\n" + "\t".join(["c"] * k) + "\n"
+            + "\t" * (k - 1) + "\n" + "\t".join(["1"] * k) + "\n")
+    t0 = time.perf_counter()
+    frame, _ = parse_tab(text)
+    assert frame.shape == (1, k) and time.perf_counter() - t0 < 15
+    with pytest.raises(ValueError, match="column 'c7' appears twice"):
+        parse_tab(text.replace("c9\t", "c7\t", 1))

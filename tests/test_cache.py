@@ -155,3 +155,100 @@ def test_two_processes_writing_the_same_key_never_fail(tmp_path):
     for p in procs:
         p.join(300)
     assert [p.exitcode for p in procs] == [0, 0]
+
+
+# --------------------------------------------------------- issue 29: code outside the core
+
+_MINE = '''
+import credal
+
+
+class Mine(credal.NCC):
+    """A user's classifier: its fit changes s."""
+
+    def fit(self, X, y):
+        self.s = {s}
+        return super().fit(X, y)
+'''
+
+
+def _mine(tmp_path, s, monkeypatch):
+    import importlib
+    import sys
+
+    (tmp_path / "user_mine.py").write_text(_MINE.replace("{s}", s))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = sys.modules.get("user_mine")
+    return (importlib.reload(mod) if mod else importlib.import_module("user_mine")).Mine
+
+
+@pytest.mark.parametrize("wrap", [lambda e: e, lambda e: credal.make_pipeline(e)],
+                         ids=["classifier", "in a pipeline"])
+def test_a_user_classifier_whose_code_changed_is_recomputed(tmp_path, monkeypatch, wrap):
+    cache, code = tmp_path / "cache", tmp_path / "code"
+    code.mkdir()
+    data = "iris"
+    kw = dict(n_repeats=1, progress=False, cache_dir=cache)
+    first = experiments.cross_validate({"m": wrap(_mine(code, "1.0", monkeypatch)())}, data, **kw)
+    edited = {"m": wrap(_mine(code, "8.0 * 1.0", monkeypatch)())}
+    again = experiments.cross_validate(edited, data, **kw)
+    fresh = experiments.cross_validate(edited, data, n_repeats=1, progress=False)
+    _same(fresh, again)
+    assert again.folds.determinacy.mean() < first.folds.determinacy.mean()
+
+
+def _rewrite(path, change):
+    """A cache file whose result ``change`` altered, with a valid key and digest."""
+    import io
+
+    import joblib
+
+    entry = joblib.load(path)
+    res = joblib.load(io.BytesIO(entry["data"]))
+    change(res)
+    buf = io.BytesIO()
+    joblib.dump(res, buf)
+    entry["data"] = buf.getvalue()
+    entry["sha256"] = hashlib.sha256(entry["data"]).hexdigest()
+    joblib.dump(entry, path)
+
+
+@pytest.mark.parametrize("change", [
+    lambda r: r.update(sets=r["sets"][:-1]) if r["sets"] is not None else r.update(pred=r["pred"][:-1]),
+    lambda r: r.update(classes=np.array(["x", "y"], dtype=object)),
+], ids=["shape", "classes"])
+def test_a_cached_result_unlike_a_fresh_one_is_recomputed_naming_its_fold(tmp_path, change):
+    fresh = _run(None)
+    _run(tmp_path)
+    files = sorted(tmp_path.glob("*.joblib"))
+    for f in files[::4]:
+        _rewrite(f, change)
+    with pytest.warns(UserWarning, match=r"holds no valid result") as rec:
+        again = _run(tmp_path)
+    text = [str(w.message) for w in rec if "holds no valid result" in str(w.message)]
+    assert len(text) == len(files[::4])
+    assert all("repeat" in t and "fold" in t and "classifier" in t for t in text)
+    _same(fresh, again)
+
+
+def test_a_directory_in_place_of_a_cache_file_warns_and_recomputes(tmp_path):
+    fresh = _run(None)
+    _run(tmp_path)
+    victim = sorted(tmp_path.glob("*.joblib"))[0]
+    victim.unlink()
+    victim.mkdir()
+    with pytest.warns(UserWarning, match="cannot write cache file"):
+        again = _run(tmp_path)
+    _same(fresh, again)
+    assert victim.is_dir()
+
+
+def test_leftover_temporary_files_are_cleaned(tmp_path):
+    import os
+    import time
+
+    old, new = tmp_path / "a.1.x.tmp", tmp_path / "b.2.y.tmp"
+    old.write_bytes(b"half"), new.write_bytes(b"half")
+    os.utime(old, (time.time() - 7200,) * 2)
+    _run(tmp_path)
+    assert not old.exists() and new.exists()  # a writer may still be at work on new

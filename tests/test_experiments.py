@@ -283,7 +283,8 @@ def test_set_strings_join_each_row():
     (np.arange(12).reshape(4, 3), np.arange(6).reshape(2, 3)),
     (np.arange(12, dtype=np.int8).reshape(4, 3), np.arange(6).reshape(2, 3)),
     (np.arange(12).reshape(4, 3) > 4, np.arange(6).reshape(2, 3) > 1),
-    (np.arange(12.0).reshape(4, 3), np.arange(6).reshape(2, 3)),
+    (np.arange(12.0).reshape(4, 3), np.arange(6).reshape(2, 3)),  # integral: codes
+    (np.arange(12.0).reshape(4, 3) / 2, np.arange(6).reshape(2, 3)),
     (np.zeros((0, 3), dtype=int), np.arange(6).reshape(2, 3)),
 ])
 def test_holdout_item_of_arrays_joins_them_and_codes_stay_nominal(a, b):
@@ -293,7 +294,8 @@ def test_holdout_item_of_arrays_joins_them_and_codes_stay_nominal(a, b):
     assert list(item[3]) == ["train"] * len(a) + ["test"] * len(b)
     X = experiments._as_data(item, True).X
     want = np.concatenate([a, b])
-    if want.dtype.kind in "iub":  # integer codes: categoricals 0..max of each column
+    if (want == np.round(want)).all():  # integer codes (also as floats, as the
+        # classifiers read them): categoricals 0..max of each column
         for j, col in X.items():
             assert list(col.cat.categories) == list(range(int(want[:, j].max()) + 1))
             np.testing.assert_array_equal(col.cat.codes, want[:, j])
@@ -419,3 +421,45 @@ def test_results_without_cache_equal_cached_results(tmp_path):
         pd.testing.assert_frame_equal(a.predictions, other.predictions, check_exact=True)
         cols = [k for k in a.folds.columns if not k.endswith("_time")]
         pd.testing.assert_frame_equal(a.folds[cols], other.folds[cols], check_exact=True)
+
+
+# --------------------------------------------- issue 29: one reading of the input, flags
+
+
+def test_float_codes_and_1d_X_are_read_as_the_classifiers_read_them():
+    from credal import NCC
+
+    X, y = _codes(200, 3)
+    kw = dict(n_repeats=1, progress=False)  # the default preprocessing (MDL)
+    as_int = experiments.cross_validate({"ncc": NCC()}, ("c", X, y), **kw)
+    as_float = experiments.cross_validate({"ncc": NCC()}, ("c", X.astype(float), y), **kw)
+    pd.testing.assert_frame_equal(as_float.predictions, as_int.predictions)
+    assert (as_float.folds.n_features_used == as_int.folds.n_features_used).all()
+    for fit in (lambda: NCC().fit(X[:, 0], y),
+                lambda: experiments.cross_validate({"ncc": NCC()}, ("c", X[:, 0], y), **kw)):
+        with pytest.raises(ValueError, match=r"X must be 2-D .*X\.reshape\(-1, 1\)"):
+            fit()
+
+
+@pytest.mark.parametrize("flag", ["keep_codes", "drop_missing_y", "use_predefined_split",
+                                  "progress", "keep_predictions"])
+def test_boolean_flags_refuse_strings(flag):
+    X, y = _codes(60, 0)
+    with pytest.raises(ValueError, match=f"{flag} must be True or False; got 'False'"):
+        experiments.cross_validate(EST, ("c", X, y), **{flag: "False"})
+
+
+def test_keep_codes_with_the_default_preprocessing_and_codes_unseen_in_training():
+    from credal import NCC
+
+    X, y = _codes(300, 4)
+    X[:, 3] = 0  # a single code: dropped by the default preprocessing
+    X[7, 1] = 5  # a code in one row only: missing (-1) where it is not in training
+    kw = dict(n_repeats=2, progress=False)
+    res = experiments.cross_validate({"ncc": NCC()}, ("c", X, y), keep_codes=True, **kw)
+    assert len(res.folds) == 10 and (res.folds.n_features_used == 3).all()
+    Xm = X.copy()
+    Xm[7, 1] = -1
+    test_fold = res.predictions.query("row == 7")
+    train_only = experiments.cross_validate({"ncc": NCC()}, ("c", Xm, y), keep_codes=True, **kw)
+    pd.testing.assert_frame_equal(test_fold, train_only.predictions.query("row == 7"))

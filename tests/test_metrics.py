@@ -656,3 +656,49 @@ def test_set_scorer_on_a_pipeline_equals_the_steps_by_hand():
         want.append(M.u65(sets, y.iloc[te].to_numpy(), classes=model.classes_))
     assert np.all(np.isfinite(got))
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+# issue 29: the scorers on every estimator a newcomer hands them
+
+
+def test_set_scorers_on_one_step_pipelines_searches_bagging_and_precise(soybean_codes):
+    import warnings as _w
+
+    from sklearn.ensemble import BaggingClassifier
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+
+    from credal import NCC, NaiveBayes
+
+    X, y = soybean_codes
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    with _w.catch_warnings():
+        _w.simplefilter("error")  # a scorer failing gives NaN with a warning only
+        bare = cross_val_score(NCC(s=5.0), X, y, cv=cv, scoring=M.u65_scorer)
+        one = cross_val_score(make_pipeline(NCC(s=5.0)), X, y, cv=cv, scoring=M.u65_scorer)
+        np.testing.assert_allclose(one, bare, rtol=0, atol=1e-12)
+        grid = {"ncc__s": [64.0, 0.5]}  # the better s comes second
+        search = GridSearchCV(make_pipeline(NCC()), grid, scoring=M.u65_scorer, cv=cv).fit(X, y)
+        assert np.isfinite(search.cv_results_["mean_test_score"]).all()
+        assert search.best_params_ == {"ncc__s": 0.5}
+        # a fitted search, nested searches and bagging around a credal classifier
+        outer = cross_val_score(GridSearchCV(NCC(), {"s": [0.5, 8.0]}, scoring=M.u65_scorer,
+                                             cv=3), X, y, cv=cv, scoring=M.u65_scorer)
+        assert np.isfinite(outer).all()
+        assert M.u65_scorer(search, X, y) == M.u65_scorer(search.best_estimator_, X, y)
+        bag = BaggingClassifier(NCC(), n_estimators=3, random_state=0).fit(X, y)
+        assert M.u65_scorer(bag, X, y) == pytest.approx((bag.predict(X) == y).mean())
+        # precise classifiers: singleton sets, u65 = accuracy, determinacy 1
+        nb = NaiveBayes().fit(X, y)
+        assert M.u65_scorer(nb, X, y) == pytest.approx(nb.score(X, y))
+        assert M.determinacy_scorer(make_pipeline(NaiveBayes()).fit(X, y), X, y) == 1.0
+
+
+def test_make_set_scorer_checks_its_metric_and_a_missing_y(soybean_codes):
+    from credal import NCC
+
+    with pytest.raises(TypeError, match=r"credal\.metrics\.u65.*u65_scorer"):
+        M.make_set_scorer("u65")
+    X, y = soybean_codes
+    with pytest.raises(ValueError, match="y=None"):
+        M.u65_scorer(NCC().fit(X, y), X, None)

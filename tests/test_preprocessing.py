@@ -761,14 +761,18 @@ def test_transform_rejects_other_columns(cls):
     kind_changed = X.assign(b=pd.Categorical(["s"] * len(X)))
     with pytest.raises(ValueError, match="'b'"):
         t.transform(kind_changed)
-    with pytest.raises(TypeError, match="DataFrame"):
+    with pytest.raises(TypeError, match="DataFrame"):  # an object array
         t.transform(X.to_numpy())
+    with pytest.raises(ValueError, match="fitted on"):  # an array's columns are x0, x1...
+        t.transform(X[["a", "b"]].to_numpy())
 
 
 @pytest.mark.parametrize("cls", ALL)
 def test_fit_rejects_bad_input(cls):
-    with pytest.raises(TypeError, match="DataFrame"):
-        cls().fit(np.zeros((3, 2)), [0, 1, 0])
+    with pytest.raises(TypeError, match="numeric array"):
+        cls().fit(np.array([["a"], ["b"], ["a"]]), [0, 1, 0])
+    with pytest.raises(ValueError, match="2-D"):
+        cls().fit(np.zeros(3), [0, 1, 0])
     with pytest.raises(TypeError, match="'txt'"):
         cls().fit(pd.DataFrame({"txt": ["a", "b"]}, dtype=object), [0, 1])
     with pytest.raises(Exception, match="not fitted"):
@@ -867,3 +871,45 @@ def test_corani_labor_needs_imputation_before_mdl():
     raw = make_preprocessor(impute=False).fit(ds.X, ds.y).transform(ds.X).shape[1]
     imputed = make_preprocessor(impute=True).fit(ds.X, ds.y).transform(ds.X).shape[1]
     assert imputed == 11 and raw > imputed
+
+
+# ---------------------------------------------------------------------------
+# numeric arrays in (scikit-learn's convention), sets out
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("cls", ALL)
+def test_transformers_take_numeric_arrays_and_honour_set_output(cls):
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    t = cls().fit(X, y)
+    assert list(t.get_feature_names_out()) == ["x0", "x1", "x2", "x3"]
+    out = t.transform(X)
+    assert isinstance(out, np.ndarray) and len(out) == len(X)
+    frame = cls().set_output(transform="pandas").fit(X, y).transform(X)
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(t.get_feature_names_out())
+    np.testing.assert_array_equal(frame.to_numpy(), out)
+    if cls in (MDLDiscretizer, EqualFrequencyDiscretizer):  # interval codes, as from a frame
+        want = t.fit(pd.DataFrame(X, columns=["x0", "x1", "x2", "x3"]), y).transform(
+            pd.DataFrame(X, columns=["x0", "x1", "x2", "x3"]))
+        np.testing.assert_array_equal(out, to_codes(want)[0])
+
+
+def test_numeric_arrays_to_sets_through_either_make_pipeline():
+    from sklearn.datasets import load_iris
+    from sklearn.pipeline import make_pipeline as sk_make_pipeline
+
+    import credal
+
+    X, y = load_iris(return_X_y=True)
+    ours = credal.make_pipeline(credal.MDLDiscretizer(), credal.NCC()).fit(X, y)
+    sets = ours.predict_set(X)
+    assert sets.shape == (150, 3) and sets.any(axis=1).all()
+    assert (ours.predict(X) == y).mean() > 0.9
+    theirs = sk_make_pipeline(credal.MDLDiscretizer(), credal.NCC()).fit(X, y)
+    np.testing.assert_array_equal(theirs[-1].predict_set(theirs[:-1].transform(X)), sets)
+    assert not hasattr(credal.make_pipeline(credal.MDLDiscretizer()), "predict_set")
+    one = credal.make_pipeline(credal.NCC()).fit(theirs[:-1].transform(X), y)
+    np.testing.assert_array_equal(one.predict_set(theirs[:-1].transform(X)), sets)
+    with pytest.raises(ValueError, match=r"discretise first, e\.g\. credal\.make_pipeline"
+                                         r"\(MDLDiscretizer\(\), NCC\(\)\)"):
+        credal.NCC().fit(X, y)

@@ -24,6 +24,8 @@ def _blocks(lang):
 
 def test_readme_has_the_examples_this_file_runs():
     assert len(_blocks("python")) >= 1
+    numeric = _blocks("python")[0]  # the numeric-data path comes first
+    assert "load_iris(return_X_y=True)" in numeric and "credal.make_pipeline(" in numeric
     assert any("papermill" in b for b in _blocks("bash"))
     assert any("make notebook" in b for b in _blocks("bash"))
 
@@ -33,6 +35,7 @@ def test_python_example_runs(tmp_path, monkeypatch, capsys):
     ns = {}
     for block in _blocks("python"):
         exec(compile(block, "README.md", "exec"), ns)
+    assert ns["sets"].shape == (5, 3) and ns["sets"].any(axis=1).all()  # arrays in, sets out
     summary = ns["res"].summary()
     assert {"u65", "u80", "determinacy"} <= set(summary.columns)
     assert set(summary.index.get_level_values("classifier")) == {"NCC", "NBC"}

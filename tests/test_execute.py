@@ -1,0 +1,47 @@
+"""book/execute.py checks a profile's parameter values against the notebooks' documented
+defaults before papermill runs anything (issue 29)."""
+
+import importlib.util
+import subprocess
+from pathlib import Path
+
+import jupytext
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("book_execute", ROOT / "book" / "execute.py")
+execute = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(execute)
+
+
+@pytest.mark.parametrize("values, said", [
+    ({"s_values": "[1, 2]"}, r"'s_values' must be a list.*-y \"s_values: \[1\.0, 2\.0\]\""),
+    ({"max_n": "200"}, r"'max_n' must be an integer, like its default 200; got '200' \(str\)"),
+    ({"max_n": True}, r"'max_n' must be an integer"),
+    ({"simplex_s": "2"}, r"'simplex_s' must be a number"),
+])
+def test_a_profile_value_of_the_wrong_type_stops_before_papermill(tmp_path, monkeypatch,
+                                                                   values, said):
+    profile = tmp_path / "wrong.yml"
+    profile.write_text(yaml.safe_dump({"introduction": values}))
+    ran = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: ran.append(a) or 1 / 0)
+    with pytest.raises(SystemExit) as exc:
+        execute.main(["--profile", str(profile), "--only", "introduction"])
+    assert not ran
+    assert "notebook introduction" in str(exc.value)
+    import re
+    assert re.search(said, str(exc.value)), exc.value
+
+
+def test_values_of_the_documented_types_pass_and_every_profile_is_well_typed():
+    defaults = execute.parameter_defaults(jupytext.read(ROOT / "notebooks" / "introduction.md"),
+                                          "introduction")
+    assert execute.parameter_type_errors(defaults, {"s_values": [1, 2], "max_n": 10,
+                                                    "simplex_s": 3, "observed_fraction": 0.5}) == []
+    for path in sorted((ROOT / "notebooks" / "params").glob("*.yml")):
+        for name, values in (yaml.safe_load(path.read_text()) or {}).items():
+            nb = jupytext.read(ROOT / "notebooks" / f"{name}.md")
+            assert execute.parameter_type_errors(execute.parameter_defaults(nb, name),
+                                                 values or {}) == [], (path.name, name)
