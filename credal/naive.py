@@ -374,6 +374,19 @@ class NCC(_CredalNaive):
             out[sl] = v > LOG_TIE  # an infimum ratio of 1 up to rounding: no dominance
         return out
 
+    def _end_tables(self, rank):
+        """:func:`~credal.dominance.ncc_end_tables` of the fit (with the Perks naive
+        Bayes, which ranks the classes, if ``rank``)."""
+        s, eps = float(self.s), float(self.epsilon)
+        lt = self._log_tables("perks", s) if rank else None
+        return self._derived_tables(("ncc-end", s, eps, rank), lambda: ncc_end_tables(
+            self.class_count_, self._flat, self.observed_count_, self.n_values_, s, eps, lt))
+
+    def _open_rows(self, codes):
+        """Codes to certify and rank with, and which rows only admit certificates of
+        no dominance (None: every row admits both)."""
+        return codes, None
+
     def _predict_set_codes(self, codes, jll=None):
         """Maximal classes, testing only the dominators that can matter.
 
@@ -392,18 +405,11 @@ class NCC(_CredalNaive):
             out = ~np.any(self._log_ratio_codes(codes) > LOG_TIE, axis=1)
             return out | ~out.any(axis=1, keepdims=True)  # a dominance cycle: vacuous
         s, eps = float(self.s), float(self.epsilon)
-        lt = None if jll is not None else self._log_tables("perks", s)
-        if _CERTIFY:
-            tables = self._derived_tables(
-                ("ncc-end", s, eps, lt is not None),
-                lambda: ncc_end_tables(self.class_count_, self._flat, self.observed_count_,
-                                       self.n_values_, s, eps, lt))
+        tables = self._end_tables(jll is None)
         for sl in self._chunks(B, 10 * K + m):
             c = codes[sl]
-            if _CERTIFY:
-                terms, zero, scale, jl = ncc_end_apply(tables, c)
-            else:
-                jl = None if lt is None else self._joint_log_likelihood(c, "perks", s)
+            filled, opened = self._open_rows(c)
+            terms, zero, scale, jl = ncc_end_apply(tables, filled)
             o = np.argsort(-(jll[sl] if jl is None else jl), axis=1, kind="stable")
             nb = o.shape[0]
             idx = np.arange(nb)
@@ -416,6 +422,8 @@ class NCC(_CredalNaive):
                 if _CERTIFY:
                     state = ncc_certify(terms, zero, scale, m, (1.0 - eps) * s,
                                         a, b[rows], rows)
+                    if opened is not None:  # filled rows: only "no dominance" holds
+                        state[(state == 1) & opened[rows]] = 0
                     dominated[rows[state == 1]] = True
                     # exact minimisation only where no certificate decided and the
                     # row is not already dominated
