@@ -156,7 +156,8 @@ def test_equals_ncc_when_nothing_is_non_mar():
     # declaring features without missing values changes nothing either
     X = np.abs(X)
     c = NCC2(non_mar_train="all", non_mar_test="all").fit(X, y)
-    np.testing.assert_array_equal(c.predict_set(np.abs(Xt)), NCC().fit(X, y).predict_set(np.abs(Xt)))
+    Xt = np.abs(Xt)
+    np.testing.assert_array_equal(c.predict_set(Xt), NCC().fit(X, y).predict_set(Xt))
 
 
 def test_non_mar_is_more_cautious():
@@ -198,7 +199,9 @@ def test_non_mar_vote_rows_equal_jncc2():
 def test_declarations_are_validated():
     X = pd.DataFrame({"a": pd.Categorical(["x", "y", "x"]), "b": pd.Categorical(["u", "u", "v"])})
     y = [0, 1, 0]
-    assert NCC2(non_mar_train=["b"], non_mar_test=[0]).fit(X, y).non_mar_train_.tolist() == [False, True]
+    model = NCC2(non_mar_train=["b"], non_mar_test=[0]).fit(X, y)
+    assert model.non_mar_train_.tolist() == [False, True]
+    assert model.non_mar_test_.tolist() == [True, False]
     for bad in ["some", ["c"], [2], [True], 3, [0.5]]:
         with pytest.raises(ValueError, match="non_mar_train must be"):
             NCC2(non_mar_train=bad).fit(X, y)
@@ -259,23 +262,35 @@ def _non_mar(path, columns):
     return train, test
 
 
-# JNCC2's CheckResults (ResultsTable.csv and the confusion matrices of ConfMatrices.txt):
-# NBC accuracy, NCC2 determinacy, the NBC and NCC2 (determinate rows) confusion matrices
-JNCC2_EXAMPLES = {
-    "hepatitis": dict(nbc=[[12, 4], [8, 54]], ncc2=[[12, 3], [3, 51]], determinacy=0.8846),
-    "labor": dict(nbc=[[9, 1], [2, 16]], ncc2=[[7, 0], [2, 13]], determinacy=0.7857),
-}
+def _check_results(folder):
+    """JNCC2's CheckResults: the ResultsTable row (percentages as fractions) and the
+    confusion matrices of ConfMatrices.txt (NBC, NCC2 on its determinate rows)."""
+    check = next(p for p in folder.iterdir() if p.name.lower() == "checkresults")
+    table = pd.read_csv(check / "ResultsTable.csv", index_col=False).iloc[0]
+    num = {k: float(str(v).rstrip("%")) / (100 if str(v).endswith("%") else 1)
+           for k, v in table.items() if str(v).rstrip("%").replace(".", "").isdigit()}
+    conf, current = {}, None
+    for line in (check / "ConfMatrices.txt").read_text().splitlines():
+        if line.startswith("Classifier:"):
+            current = conf.setdefault(line.split()[1], [])
+        elif current is not None and line.strip() and line.split()[0].isdigit():
+            current.append([int(v) for v in line.split()[:-1]])
+    return num, conf
 
 
-@pytest.mark.parametrize("name", sorted(JNCC2_EXAMPLES))
+@pytest.mark.parametrize("name", ["hepatitis", "labor"])
 def test_jncc2_examples_with_non_mar_declarations(name):
-    """JNCC2's own examples (``examples/missingData``) with its NonMar.txt declarations.
+    """JNCC2's own examples (``examples/missingData``) with its NonMar.txt declarations
+    (features non-MAR in training only, in testing only, in both).
 
     JNCC2 discretises the numeric features inside, with its own MDL; here they are
     discretised by :class:`credal.preprocessing.MDLDiscretizer` fitted on the training
-    file, the same Fayyad-Irani MDL.  NBC is JNCC2's (Laplace, s = 1).  Equal to JNCC2's
-    CheckResults: the NBC confusion matrix, NCC2's determinacy and NCC2's confusion matrix
-    on its determinate rows.
+    file (Fayyad-Irani MDL too).  The naive Bayes is JNCC2's (Laplace, s = 1).  Equal to
+    JNCC2's CheckResults: the NBC and NCC2 (determinate rows) confusion matrices, and
+    every indicator of ResultsTable.csv through :func:`credal.metrics.summary`:
+    determinacy, single and set accuracy, indeterminate output size, and JNCC2's
+    diagnostics Nbc(Ncc-P), Nbc(Ncc-I) (naive Bayes' accuracy where NCC2 is determinate,
+    indeterminate).
     """
     if JNCC2 is None:
         pytest.skip("JNCC2 1.11 and its examples are not in ../shared/peers/jncc2")
@@ -288,16 +303,40 @@ def test_jncc2_examples_with_non_mar_declarations(name):
     train, test = _non_mar(folder / "NonMar.txt", Xtr.columns)
     ytr, yte = tr[target], te[target]
     nbc = credal.NaiveBayes(prior="laplace").fit(Xtr, ytr).predict(Xte)
-    ncc2 = NCC2(non_mar_train=train, non_mar_test=test).fit(Xtr, ytr)
-    sets = ncc2.predict_set(Xte)
-    det = sets.sum(axis=1) == 1
+    sets = NCC2(non_mar_train=train, non_mar_test=test).fit(Xtr, ytr).predict_set(Xte)
     classes = list(ytr.cat.categories)
-    conf = pd.crosstab(pd.Categorical(yte, classes), pd.Categorical(nbc, classes),
-                       dropna=False).to_numpy()
-    ref = JNCC2_EXAMPLES[name]
-    np.testing.assert_array_equal(conf, ref["nbc"])
-    single = ncc2.classes_[np.argmax(sets, axis=1)]
-    conf2 = pd.crosstab(pd.Categorical(yte[det], classes), pd.Categorical(single[det], classes),
-                        dropna=False).to_numpy()
-    assert metrics.determinacy(sets) == pytest.approx(ref["determinacy"], abs=5e-5)
-    np.testing.assert_array_equal(conf2, ref["ncc2"])
+    det = sets.sum(axis=1) == 1
+    single = np.asarray(classes, dtype=object)[np.argmax(sets, axis=1)]
+    num, conf = _check_results(folder)
+
+    def confusion(truth, pred):
+        return pd.crosstab(pd.Categorical(truth, classes), pd.Categorical(pred, classes),
+                           dropna=False).to_numpy()
+
+    np.testing.assert_array_equal(confusion(yte, nbc), conf["NBC"])
+    np.testing.assert_array_equal(confusion(yte[det], single[det]), conf["NCC2"])
+    got = metrics.summary(sets, yte, classes=classes, precise_pred=nbc)
+    for key, ref in [("precise_accuracy", "NbcAcc"), ("determinacy", "NccDeterm"),
+                     ("single_accuracy", "NccSingleAcc"), ("set_accuracy", "NccSetAcc"),
+                     ("indeterminate_size", "NccIndetOutSize"),
+                     ("precise_on_determinate", "Nbc(Ncc-P)"),
+                     ("precise_on_indeterminate", "Nbc(Ncc-I)")]:
+        assert got[key] == pytest.approx(num[ref], abs=5e-5), key
+
+
+def test_predict_is_naive_bayes_and_the_engine_reports_the_diagnostics():
+    """NCC2's set always holds the Perks naive Bayes' choice (its dominance is implied by
+    NCC's, whose set holds it), so ``predict`` is that choice; the engine's fold metrics
+    then carry JNCC2's diagnostics (``precise_on_determinate``,
+    ``precise_on_indeterminate``, ``indeterminate_size``)."""
+    data = credal.datasets.load("vote")
+    model = NCC2(non_mar_train="all", non_mar_test="all").fit(data.X, data.y)
+    nb = credal.NaiveBayes(prior="perks").fit(data.X, data.y)
+    np.testing.assert_array_equal(model.predict(data.X), nb.predict(data.X))
+    np.testing.assert_allclose(model.predict_proba(data.X), nb.predict_proba(data.X), atol=1e-12)
+    res = credal.experiments.cross_validate(
+        {"NCC2": NCC2(non_mar_train="all", non_mar_test="all")}, ("vote", data.X, data.y),
+        n_splits=3, n_repeats=1, progress=False, keep_predictions=False)
+    row = res.summary().iloc[0]
+    assert 0 < row["determinacy"] < 1 and row["indeterminate_size"] == 2.0
+    assert row["precise_on_determinate"] > row["precise_on_indeterminate"]
