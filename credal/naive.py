@@ -392,7 +392,8 @@ class NCC(_CredalNaive):
 
         Dominance is a strict partial order here and the Perks naive Bayes is
         one of the models, so a dominated class is dominated by a maximal class
-        that the NBC ranks higher.  Classes are visited in NBC order; each is
+        that the NBC ranks higher (NCC2: its own ranking, ``_end_tables``).
+        Classes are visited in NBC order; each is
         tested only against the maximal classes found before it (``K - 1``
         tests for a determinate row instead of ``K (K - 1)``).
         """

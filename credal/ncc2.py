@@ -56,10 +56,11 @@ class NCC2(NCC):
     Notes
     -----
     See the module docstring for the dominance test; it is exact (no enumeration of
-    completions) and equals JNCC2 1.11 on its conformance rows.  JNCC2 differs where its
-    partition-point code does: it picks a missing test value with ``c''``'s training
-    missing count added even for a feature MAR in training, and it finds the crossing
-    points of a feature of more than two values only against its second value.
+    completions).  Its sets equal JNCC2 1.11's on the vote conformance rows, JNCC2's
+    examples and the benchmark data (``benchmarks/bench_ncc2.py``).  JNCC2's published
+    source could differ elsewhere: its partition points add ``c''``'s training missing
+    count to a feature MAR in training, and compare a feature of more than two values
+    only with its second value.
     ``predict`` and ``predict_proba`` are the Perks naive Bayes (``s``, missing values
     MAR), ``predict`` taking its best class inside the set; NaN in a DataFrame or code
     -1 is missing.
