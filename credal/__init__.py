@@ -10,6 +10,7 @@ experiments    the one cross-validation engine (tidy tables, fold cache, joblib)
 plotting       generic figures (CD diagram, IDM interval, credal simplex, utility)
 idm            imprecise Dirichlet model intervals
 naive          naive Bayes, NCC, NCC-epsilon and the likelihood-based LNCC
+ncc2           NCC2: NCC with features not missing at random (Corani & Zaffalon)
 dominance      NCC's exact dominance test (used by naive)
 likelihood     LNCC's profile likelihood and exact dominance threshold (used by naive)
 aode           AODE, BMA-AODE, COMP-AODE and their credal versions (Corani & Antonucci)
@@ -27,6 +28,7 @@ from credal import (datasets, experiments, idm, independence, metrics, networks,
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA, ModelAveragedNaiveBayes
 from credal.naive import LNCC, NCC, NaiveBayes
+from credal.ncc2 import NCC2
 from credal.preprocessing import MDLDiscretizer, make_pipeline
 from credal.robust import NaiveBayesMissing, RobustBayes
 from credal.trees import C45Tree, CredalDecisionTree
@@ -55,6 +57,7 @@ __all__ = [
     "MDLDiscretizer",
     "ModelAveragedNaiveBayes",
     "NCC",
+    "NCC2",
     "NaiveBayes",
     "NaiveBayesMissing",
     "RobustBayes",

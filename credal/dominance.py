@@ -94,7 +94,7 @@ def _ncc_shares(eps, K, nv, model):
 
 
 def ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_classes,
-                    model="contamination"):
+                    model="contamination", lo=None, hi=None):
     """Log of ``inf_t P_t(c', f)/P_t(c'', f)`` for many independent problems.
 
     Parameters
@@ -117,6 +117,8 @@ def ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_cl
         ``|C|``.
     model : {"contamination", "simple"}
         The epsilon model (:func:`_ncc_shares`).
+    lo, hi : array, shape (q,), optional
+        Minimise over ``tau`` in ``[lo, hi]`` instead of ``[0, 1]`` (NCC2's pieces).
 
     Returns
     -------
@@ -172,24 +174,25 @@ def ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_cl
             )
             return w * s * d1, (w * s) ** 2 * d2
 
-    tau = np.full(q, 0.5)
+    lo = np.zeros(q) if lo is None else np.asarray(lo, float)
+    hi = np.ones(q) if hi is None else np.asarray(hi, float)
+    tau = 0.5 * (lo + hi)
     solve = np.nonzero(~zero)[0] if w > 0 else np.empty(0, int)
     if solve.size:
-        dp0, _ = parts(solve, np.zeros(solve.size), 1)
-        dp1, _ = parts(solve, np.ones(solve.size), 1)
+        dp0, _ = parts(solve, lo[solve], 1)
+        dp1, _ = parts(solve, hi[solve], 1)
         at0 = dp0 >= 0
         at1 = dp1 <= 0
-        tau[solve[at0]] = 0.0
-        tau[solve[at1 & ~at0]] = 1.0
+        tau[solve[at0]] = lo[solve[at0]]
+        tau[solve[at1 & ~at0]] = hi[solve[at1 & ~at0]]
         inner = solve[~at0 & ~at1]
         if inner.size:
-            lo, hi = np.zeros(inner.size), np.ones(inner.size)
-            x = np.full(inner.size, 0.5)
+            x = tau[inner].copy()
 
             def fun(sel, t):
                 return parts(inner[sel], t, 2)
 
-            tau[inner] = newton_increasing(fun, lo, hi, x)
+            tau[inner] = newton_increasing(fun, lo[inner], hi[inner], x)
     out = np.full(q, -np.inf)
     ok = np.nonzero(~zero)[0]
     if ok.size:
@@ -237,8 +240,12 @@ def ncc_end_terms(class_count, flat, observed, n_values, codes, s, epsilon, log_
     return ncc_end_apply(tables, codes)
 
 
-def ncc_end_tables(class_count, flat, observed, n_values, s, epsilon, log_tables=None):
+def ncc_end_tables(class_count, flat, observed, n_values, s, epsilon, log_tables=None,
+                   flat_b=None):
     """The per-cell tables of :func:`ncc_end_terms`, grouped (:func:`joint_tables`).
+
+    ``flat_b`` (default ``flat``): the counts of the dominated class ``c''`` (NCC2 adds
+    the class's missing counts of the features not missing at random in training).
 
     Returns
     -------
@@ -252,10 +259,11 @@ def ncc_end_tables(class_count, flat, observed, n_values, s, epsilon, log_tables
     e, dl = e[span], dl[span]  # lower share of a category cell, denominator offset
     o = observed[:, span]
     F = flat
+    Fb = F if flat_b is None else flat_b
     S = F.shape[1]
     use = (nv > 1)[span]
     zero_tab = (F + s * e <= 0) & use
-    cancel = (F == o) & (dl == 0)  # ln(o + s u) - ln(n + s u) vanishes exactly
+    cancel = (Fb == o) & (dl == 0)  # ln(o + s u) - ln(n + s u) vanishes exactly
     nb = 9 * K if log_tables is not None else 8 * K
     # one row per (feature, category) cell; columns: 8 blocks of K (a-role values
     # at u0, u1; b-role values at u1, u0; the slopes in the same order), the log
@@ -269,7 +277,7 @@ def ncc_end_tables(class_count, flat, observed, n_values, s, epsilon, log_tables
             tab[:, r * K:(r + 1) * K] = np.where(use & ~zero_tab, lnum - np.log(lo_), 0.0).T
             tab[:, (4 + r) * K:(5 + r) * K] = np.where(use & ~zero_tab, 1.0 / lo_, 0.0).T
         for r, u in enumerate((kap, w + kap)):
-            g = F + s * (u - dl)
+            g = Fb + s * (u - dl)
             lo_ = o + s * u
             keep = use & ~cancel
             tab[:, (2 + r) * K:(3 + r) * K] = np.where(keep, np.log(g) - np.log(lo_), 0.0).T

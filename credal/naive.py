@@ -127,7 +127,8 @@ class _NaiveCounts(DerivedTables, BaseClassifier):
         joint rows (a missing feature adds nothing)."""
         lp, lt = self._log_tables(prior, s)
         pad = np.zeros((lt.shape[1] + len(self._offsets) - 1, lt.shape[0]))
-        pad[np.delete(np.arange(len(pad)), self._offsets[:-1] + np.arange(len(self._offsets) - 1))] = lt.T
+        gaps = self._offsets[:-1] + np.arange(len(self._offsets) - 1)
+        pad[np.delete(np.arange(len(pad)), gaps)] = lt.T
         return lp, [pad[rows] if M is None else M.T @ pad[rows] for *_, M, rows in self._plan]
 
     def _chunks(self, n, per_row):
@@ -357,13 +358,27 @@ class NCC(_CredalNaive):
             out[sl] = v > LOG_TIE  # an infimum ratio of 1 up to rounding: no dominance
         return out
 
+    def _end_tables(self, rank):
+        """:func:`~credal.dominance.ncc_end_tables` of the fit (with the Perks naive
+        Bayes, which ranks the classes, if ``rank``)."""
+        s, eps = float(self.s), float(self.epsilon)
+        lt = self._log_tables("perks", s) if rank else None
+        return self._derived_tables(("ncc-end", s, eps, rank), lambda: ncc_end_tables(
+            self.class_count_, self._flat, self.observed_count_, self.n_values_, s, eps, lt))
+
+    def _open_rows(self, codes):
+        """Codes to certify and rank with, and which rows only admit certificates of
+        no dominance (None: every row admits both)."""
+        return codes, None
+
     def _predict_set_codes(self, codes, jll=None):
         """Maximal classes, testing only the dominators that can matter.
 
         Dominance is a strict partial order here and the Perks naive Bayes is one of the models, so
-        a dominated class is dominated by a maximal class that the NBC ranks higher. Classes are
-        visited in NBC order; each is tested only against the maximal classes found before it
-        (``K - 1`` tests for a determinate row instead of ``K (K - 1)``).
+        a dominated class is dominated by a maximal class that the NBC ranks higher (NCC2: its own
+        ranking, ``_end_tables``). Classes are visited in NBC order; each is tested only against
+        the maximal classes found before it (``K - 1`` tests for a determinate row instead of
+        ``K (K - 1)``).
         """
         K = len(self.classes_)
         B, m = codes.shape
@@ -374,18 +389,11 @@ class NCC(_CredalNaive):
             out = ~np.any(self._log_ratio_codes(codes) > LOG_TIE, axis=1)
             return out | ~out.any(axis=1, keepdims=True)  # a dominance cycle: vacuous
         s, eps = float(self.s), float(self.epsilon)
-        lt = None if jll is not None else self._log_tables("perks", s)
-        if _CERTIFY:
-            tables = self._derived_tables(
-                ("ncc-end", s, eps, lt is not None),
-                lambda: ncc_end_tables(self.class_count_, self._flat, self.observed_count_,
-                                       self.n_values_, s, eps, lt))
+        tables = self._end_tables(jll is None)
         for sl in self._chunks(B, 10 * K + m):
             c = codes[sl]
-            if _CERTIFY:
-                terms, zero, scale, jl = ncc_end_apply(tables, c)
-            else:
-                jl = None if lt is None else self._joint_log_likelihood(c, "perks", s)
+            filled, opened = self._open_rows(c)
+            terms, zero, scale, jl = ncc_end_apply(tables, filled)
             o = np.argsort(-(jll[sl] if jl is None else jl), axis=1, kind="stable")
             nb = o.shape[0]
             idx = np.arange(nb)
@@ -397,6 +405,8 @@ class NCC(_CredalNaive):
                 dominated = np.zeros(nb, dtype=bool)
                 if _CERTIFY:
                     state = ncc_certify(terms, zero, scale, m, (1.0 - eps) * s, a, b[rows], rows)
+                    if opened is not None:  # filled rows: only "no dominance" holds
+                        state[(state == 1) & opened[rows]] = 0
                     dominated[rows[state == 1]] = True
                     # exact minimisation only where no certificate decided and the
                     # row is not already dominated

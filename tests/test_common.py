@@ -27,7 +27,7 @@ CLASSIFIERS = [
     credal.BMAAODE(), credal.CompAODE(), credal.CredalBMAAODE(), credal.CredalCompAODE(),
     credal.CMA(), credal.ModelAveragedNaiveBayes(), credal.CredalDecisionTree(),
     credal.CredalDecisionTree(branching="double"), credal.C45Tree(), credal.RobustBayes(),
-    credal.NaiveBayesMissing(),
+    credal.NaiveBayesMissing(), credal.NCC2(non_mar_train="all", non_mar_test=[0, 2]),
 ]
 IDS = [repr(c) for c in CLASSIFIERS]
 
@@ -160,7 +160,8 @@ SKIPPED = {
 @parametrize_with_checks([CodesAdapter(credal.NaiveBayes()), CodesAdapter(credal.NCC()),
                           CodesAdapter(credal.AODE()), CodesAdapter(credal.C45Tree()),
                           CodesAdapter(credal.ModelAveragedNaiveBayes()),
-                          CodesAdapter(credal.NaiveBayesMissing())])
+                          CodesAdapter(credal.NaiveBayesMissing()),
+                          CodesAdapter(credal.NCC2(non_mar_train="all", non_mar_test="all"))])
 def test_sklearn_checks(estimator, check):
     name = getattr(check, "func", check).__name__
     if name in SKIPPED:
