@@ -26,9 +26,8 @@ from credal.naive import LOG_TIE
 
 ROOT = Path(__file__).resolve().parents[1]
 # JNCC2 1.11 and its examples, in the project's shared folder beside the repository
-# (../shared from the main checkout; /work/shared from a worktree one level deeper)
-JNCC2 = next((p / "shared" / "peers" / "jncc2" / "jncc2Rel1.11"
-              for p in ROOT.parents if (p / "shared" / "peers" / "jncc2").is_dir()), None)
+JNCC2 = ROOT.parent / "shared" / "peers" / "jncc2" / "jncc2Rel1.11"
+JNCC2 = JNCC2 if JNCC2.is_dir() else None
 
 
 # ------------------------------------------------------------------ brute force
