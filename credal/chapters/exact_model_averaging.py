@@ -39,9 +39,7 @@ CITATION = ("D. Dash and G. F. Cooper (2002). *Exact model averaging with naive 
             "classifiers*. ICML 2002 (International Conference on Machine Learning).")
 
 
-# --------------------------------------------------------------------------------------
-# The classifiers: MA and MAP naive Bayes (Dash & Cooper, Sec. 4.2)
-# --------------------------------------------------------------------------------------
+# ------------------------------ The classifiers: MA and MAP naive Bayes (Dash & Cooper, Sec. 4.2)
 
 #: Names of the two classifiers in the engine's tables.
 _MA, _MAP = "MA naive", "MAP naive"
@@ -67,10 +65,8 @@ def classifiers(min_categories=2):
             for name, structure in ((_MA, "average"), (_MAP, "full"))}
 
 
-# --------------------------------------------------------------------------------------
-# Run: Procedure 2 through the evaluation engine (see run()); the engine's predictions
-# table is reduced to one ROC area per (trial, classifier)
-# --------------------------------------------------------------------------------------
+# ------ Run: Procedure 2 through the evaluation engine (see run()), one ROC area per (trial,
+# classifier)
 
 # cells (records x nodes) of generated data held at once by one batch
 _BATCH_CELLS = 1 << 22
@@ -160,8 +156,7 @@ def _random_batch(test, n_features, max_parents, n_train, n_test, trials, random
     return _evaluate_batch(t0, c0, meta, data, ["0", "1"], n_train, classifiers(2), cache_dir)
 
 
-def _network_batch(test, network, class_node, n_train, n_test, trials, random_state,
-                   cache_dir):
+def _network_batch(test, network, class_node, n_train, n_test, trials, random_state, cache_dir):
     t0, c0 = time.perf_counter(), time.process_time()
     k, n = network.index(class_node), n_train + n_test
     dtype = np.int8 if network.n_states.max() <= 127 else np.int64
@@ -225,9 +220,9 @@ _CPT_COLUMNS = ("simplex", "normalised-uniforms")
 
 
 def _positive_columns(h, keys, columns="simplex"):
-    """The lazily generated CPT columns of every key in ``h`` (T, m) of a binary node: P(state
-    0), (T, m); ``"simplex"``: the arithmetic of :meth:`RandomNetwork._conditional`, element by element;
-    ``"normalised-uniforms"`` normalises the same uniforms, not their exponentials."""
+    """P(state 0), (T, m), of the lazily generated CPT columns of every key in ``h`` (T, m),
+    binary nodes; ``"simplex"``: the arithmetic of :meth:`RandomNetwork._conditional`, element
+    by element; ``"normalised-uniforms"`` normalises the same uniforms, not their exponentials."""
     if columns not in _CPT_COLUMNS:
         raise ValueError(f"columns must be one of {_CPT_COLUMNS}; got {columns!r}")
 
@@ -253,10 +248,9 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, columns="sim
         cls = net.index(choose_class_node(net, rng))
         x = sample(net, n, rng, as_frame=False)
 
-    returns, but the forward sampler runs once per node position for all trials
-    together (padded parent sets; a zero multiplier leaves the configuration key
-    unchanged), so the per-node cost of the Python loop is shared by the trials.
-    This is what makes Dash & Cooper's thousands of trials over networks of up
+    returns, but the forward sampler runs once per node position for all trials together
+    (padded parent sets; a zero multiplier leaves the configuration key unchanged): the
+    per-node cost of the Python loop, shared, makes thousands of trials over networks of up
     to 501 nodes cheap.
 
     Parameters
@@ -480,10 +474,7 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
     return out
 
 
-# --------------------------------------------------------------------------------------
-# The chapter's tables (our means beside the paper's statements) and the numbers its
-# text quotes
-# --------------------------------------------------------------------------------------
+# --------- The chapter's tables (our means beside the paper's statements), the numbers it quotes
 
 _SYMBOL = {"n_features": "N", "n_train": "N_r", "max_parents": "N_k"}
 
@@ -728,9 +719,8 @@ def numbers(tables):
     return out
 
 
-# --------------------------------------------------------------------------------------
-# The paper's statements, each read once from tables() (:func:`_read`): Table 10 and the
-# headline rows of the reproduction report (each published number declared once)
+# ------- The paper's statements, each read once from tables() (:func:`_read`): Table 10 and the
+# headline rows of the reproduction report (each published number declared once).
 # Every tolerance follows the report's rule (credal.chapters._verdicts.tolerance). The paper's
 # standard error is estimated from the spread of our trials and its own trial count per
 # setting (dash_cooper_test_settings.csv; pooled settings add their counts). Extra terms: a
@@ -739,7 +729,6 @@ def numbers(tables):
 # binomial SEs and 4.5 points ("about 70%"); a ratio, delta-method SEs and the half-width of
 # the stated range. Counts of significant settings are exact, except the points where MAP
 # beats MA significantly: SE of the chance count (_chance_count), ours and the paper's.
-# --------------------------------------------------------------------------------------
 
 _STATEMENTS = "dash_cooper_statements"
 _PUB = datasets.published(_STATEMENTS).set_index("id")
@@ -958,32 +947,13 @@ _BAND_ENDS = {"nodes": ((16, 17, 18, 19), lambda n: n >= 100, None, _WIDER),
               "records": ((26, 27, 28, 29), None, "all N_r", "our trials spread differently"),
               "density": ((36, 37, 38, 39), lambda k: k < 10, "N_k < 10", _WIDER)}
 #: How each statement of dash_cooper_statements.csv is read from tables(), for Table 10
-#: and the headline rows: statement id -> reader(tables, published value).
+#: and the headline rows: statement id -> reader(tables, published value); a headline
+#: statement's reader is registered by its declaration (:func:`_stmt`).
 _READERS = {
-    8: _check_statement,
-    11: partial(_n_significant, test="nodes", over="N", n_paper=9, but=1),
-    13: partial(_pooled, test="nodes", kind="mean", keep=lambda n: n > 150),
-    14: partial(_pooled, test="nodes", kind="mean", q="delta_roc_remaining",
-                keep=lambda n: n > 150),
-    15: partial(_pooled, test="nodes", kind="share", lo=-1, hi=11, keep=lambda n: n >= 100),
-    20: partial(_n_significant, test="records", over="N_r", n_paper=8),
-    21: partial(_extreme_mean, test="records", q="delta_roc", largest=True, ci=True),
-    22: partial(_extreme_mean, test="records", q="delta_roc_remaining", largest=True, ci=True),
-    23: _peak,
-    25: partial(_pooled, test="records", kind="share", lo=-4, hi=9, label="all N_r"),
-    31: partial(_n_significant, test="density", over="N_k < 10", n_paper=9, keep=lambda k: k < 10),
-    **{i: partial(_extreme_mean, test="density", q=q, largest=largest, keep=lambda k: k < 10,
-                  over="N_k < 10")
-       for i, q, largest in ((32, "delta_roc", False), (33, "delta_roc", True),
-                             (34, "delta_roc_remaining", False),
-                             (35, "delta_roc_remaining", True))},
-    40: _dense_drop,
     41: partial(_ci_count, test="density", above=False, keep=lambda k: k >= 20,
                 how="settings N_k >= 20 whose Delta_ROC 99% CI includes 0",
                 agrees=lambda k, n: k > 0, paper="some",
                 quantity="dense graphs: Delta_ROC no longer significant at some points"),
-    42: partial(_map_better, test="worst-case"),
-    43: partial(_map_better, test="alarm"),
     45: partial(_ci_count, test="alarm", above=False,
                 how="points (both class nodes) whose Delta_ROC 99% CI includes or is below 0",
                 agrees=lambda k, n: k >= n / 4, quantity="ALARM points that miss the 99% level",
@@ -992,12 +962,7 @@ _READERS = {
                 how="points (both class nodes) whose Delta_ROC 99% CI is above 0",
                 agrees=lambda k, n: n / 2 < k < n, paper="typically, not always",
                 quantity="HEPAR points with MA gains at the 99% level"),
-    **{i: partial(_pooled, test=test, kind="end", q=q, sign=sign, keep=keep, label=label)
-       for test, (ids, keep, label, _) in _BAND_ENDS.items()
-       for i, q, sign in zip(ids, ("delta_roc",) * 2 + ("delta_roc_remaining",) * 2,
-                             (-1, 1, -1, 1))},
 }
-
 
 def _read(tables, i, part=None):
     """Statement ``i`` of dash_cooper_statements.csv read by its reader (:data:`_READERS`):
@@ -1019,15 +984,16 @@ def _statements(tables):
     rows = [{"id": i, "test": _PUB.loc[i, "test"], "quantity": _PUB.loc[i, "quantity"],
              "paper": _PUB.loc[i, "value"], **cells} for i in sorted(_READERS)
             if (cells := _read(tables, i, part=1)) is not None]
-    out = pd.DataFrame(rows, columns=["id", "test", "quantity", "paper", "ours", "how",
-                                      "agrees"])
+    out = pd.DataFrame(rows, columns=["id", "test", "quantity", "paper", "ours", "how", "agrees"])
     out[["paper", "ours"]] = out[["paper", "ours"]].astype(str)
     return out.rename(columns={"how": "how ours is computed"})
 
 
-def _stmt(i, quantity=None, unit=None, published=None, why=None, **kw):
-    """The declaration of statement ``i`` of ``dash_cooper_statements.csv`` (ours read by
-    :data:`_READERS`); a row outside its tolerance gets "differs: <why>" in its note."""
+def _stmt(i, read, quantity=None, unit=None, published=None, why=None, **kw):
+    """The declaration of statement ``i`` of ``dash_cooper_statements.csv``, ours read by
+    ``read`` (registered in :data:`_READERS`); a row outside its tolerance gets "differs:
+    <why>" in its note."""
+    _READERS[i] = read
     return Headline(quantity=f"{_PUB.loc[i, 'test']}: {quantity or _PUB.loc[i, 'quantity']}",
                     published=published or Published(_STATEMENTS, {"id": i}),
                     ours=partial(_read, i=i, part=0),
@@ -1042,58 +1008,72 @@ _COUNT = dict(unit="count", rounding=0.0)
 
 
 def _bands_of(test):
-    ids, *_, why = _BAND_ENDS[test]
-    return tuple(_stmt(i, why=why if i in ids[:2] else _BIG_R, extra=1.5,
-                       extra_why="end of a dashed ±1σ bar read off a figure") for i in ids)
+    ids, keep, label, why = _BAND_ENDS[test]
+    return tuple(_stmt(i, partial(_pooled, test=test, kind="end", q=q, sign=sign, keep=keep,
+                                  label=label), why=why if i in ids[:2] else _BIG_R, extra=1.5,
+                       extra_why="end of a dashed ±1σ bar read off a figure")
+                 for i, q, sign in zip(ids, ("delta_roc",) * 2 + ("delta_roc_remaining",) * 2,
+                                       (-1, 1, -1, 1)))
 
 
+_N150, _K10 = (lambda n: n > 150), (lambda k: k < 10)
 HEADLINE = Headlines(paper="Dash & Cooper (2002)", chapter="exact-model-averaging", rows=(
-    _stmt(8, "closed form vs. brute-force averaging: largest difference", "probability",
-          Published("dash_cooper_headline_numbers", {"key": "closed_form_difference"}),
+    _stmt(8, _check_statement, "closed form vs. brute-force averaging: largest difference",
+          "probability", Published("dash_cooper_headline_numbers",
+                                   {"key": "closed_form_difference"}),
           rounding=1e-9, why="the closed form is not exact"),
-    _stmt(11, "settings N with both gains significant at 99%", **_COUNT),
-    _stmt(13, why="our Delta_ROC levels off higher", **_MEAN),
-    _stmt(14, why=_BIG_R, **_MEAN),
-    _stmt(15, **_SHARE),
+    _stmt(11, partial(_n_significant, test="nodes", over="N", n_paper=9, but=1),
+          "settings N with both gains significant at 99%", **_COUNT),
+    _stmt(13, partial(_pooled, test="nodes", kind="mean", keep=_N150),
+          why="our Delta_ROC levels off higher", **_MEAN),
+    _stmt(14, partial(_pooled, test="nodes", kind="mean", q="delta_roc_remaining", keep=_N150),
+          why=_BIG_R, **_MEAN),
+    _stmt(15, partial(_pooled, test="nodes", kind="share", lo=-1, hi=11,
+                      keep=lambda n: n >= 100), **_SHARE),
     *_bands_of("nodes"),
-    _stmt(20, "settings N_r with both gains significant at 99%", **_COUNT),
-    _stmt(21, why="our maximum is higher", **_MEAN),
-    _stmt(22, why=_BIG_R, **_MEAN),
-    _stmt(23, "N_r of the local maximum of Delta_ROC", "records",
+    _stmt(20, partial(_n_significant, test="records", over="N_r", n_paper=8),
+          "settings N_r with both gains significant at 99%", **_COUNT),
+    _stmt(21, partial(_extreme_mean, test="records", q="delta_roc", largest=True, ci=True),
+          why="our maximum is higher", **_MEAN),
+    _stmt(22, partial(_extreme_mean, test="records", q="delta_roc_remaining", largest=True,
+                      ci=True), why=_BIG_R, **_MEAN),
+    _stmt(23, _peak, "N_r of the local maximum of Delta_ROC", "records",
           Published(_STATEMENTS, {"test": "training-records test", "unit": "records"},
                     reduce="mean"), rounding=300.0,
           note="N_r of the largest mean Delta_ROC; published = middle of the stated 200 to "
                "800, rounding term = half that range",
           why="our maximum lies outside the paper's 200 to 800 records"),
-    _stmt(25, **_SHARE),
+    _stmt(25, partial(_pooled, test="records", kind="share", lo=-4, hi=9, label="all N_r"),
+          **_SHARE),
     *_bands_of("records"),
-    _stmt(31, "settings N_k < 10 with both gains significant at 99%", **_COUNT),
-    *(_stmt(i, why="our means over N_k < 10 span a different range" if i < 34 else _BIG_R,
-            **_MEAN) for i in (32, 33, 34, 35)),
+    _stmt(31, partial(_n_significant, test="density", over="N_k < 10", n_paper=9, keep=_K10),
+          "settings N_k < 10 with both gains significant at 99%", **_COUNT),
+    *(_stmt(i, partial(_extreme_mean, test="density", q=q, largest=big, keep=_K10,
+                       over="N_k < 10"),
+            why="our means over N_k < 10 span a different range" if i < 34 else _BIG_R, **_MEAN)
+      for i, q, big in ((32, "delta_roc", False), (33, "delta_roc", True),
+                        (34, "delta_roc_remaining", False), (35, "delta_roc_remaining", True))),
     *_bands_of("density"),
-    _stmt(40, "factor by which mean Delta_ROC drops for very dense graphs",
+    _stmt(40, _dense_drop, "factor by which mean Delta_ROC drops for very dense graphs",
           published=Published(_STATEMENTS, {"test": "density test", "unit": "factor"},
                                reduce="mean"),
           rounding=0.5, why="our gain falls further in dense networks, which stay significant"),
-    _stmt(42, "settings where MAP beats MA significantly", "count",
+    _stmt(42, partial(_map_better, test="worst-case"),
+          "settings where MAP beats MA significantly", "count",
           Published("dash_cooper_headline_numbers", {"key": "worst_case_map_better"}),
           rounding=0.0, why="MAP wins at more training sizes than chance explains"),
-    _stmt(43, rounding=0.0,
+    _stmt(43, partial(_map_better, test="alarm"), rounding=0.0,
           why="the paper's two points are more than chance explains; they depend on training "
               "sizes the paper does not report (ours start at 25)"),
 ))
 
 
-# --------------------------------------------------------------------------------------
-# Figures: the layout of the paper's Figures 2-5
-# --------------------------------------------------------------------------------------
+# ---------------------------------------------- Figures: the layout of the paper's Figures 2-5
 
 _XLABEL = {"n_features": "number of features N", "n_train": "training records N_r",
            "max_parents": "maximum in-degree N_k"}
-_SERIES = (
-    ("delta_roc", "Δ_ROC (relative gain)", "tab:blue", "o", 1 / 1.06),
-    ("delta_roc_remaining", "δ_ROC (share of the missing area)", "tab:orange", "s", 1.06),
-)
+_SERIES = (("delta_roc", "Δ_ROC (relative gain)", "tab:blue", "o", 1 / 1.06),
+           ("delta_roc_remaining", "δ_ROC (share of the missing area)", "tab:orange", "s", 1.06))
 _NEEDED = ("mean", "sd", "ci_low", "ci_high")
 #: smallest text of the figures, in points (the book shows them at natural size)
 _SMALL = 9
@@ -1128,8 +1108,7 @@ def _paper_bands(test):
             ("delta_roc_remaining", "spread", ends[2:], x_band)):
         vals = [float(_PUB.loc[i, "value"]) for i in ids]
         rows.append({"measure": q, "kind": kind, "low": min(vals), "high": max(vals),
-                     "x_low": bound(x_lo), "x_high": bound(x_hi),
-                     "ids": ", ".join(map(str, ids))})
+                     "x_low": bound(x_lo), "x_high": bound(x_hi), "ids": ", ".join(map(str, ids))})
     return pd.DataFrame(rows)
 
 
@@ -1151,8 +1130,7 @@ def _panel(ax, summary, x):
                              alpha=0.6, capsize=2)
         spread[-1][0].set_linestyle("--")
         ax.errorbar(pos, mean, yerr=[mean - lo, hi - mean], fmt=marker, color=color,
-                    ms=4, elinewidth=1.8, capsize=3, label=label, linestyle="-", lw=0.8,
-                    zorder=3)
+                    ms=4, elinewidth=1.8, capsize=3, label=label, linestyle="-", lw=0.8, zorder=3)
     ax.axhline(0, color="0.4", lw=0.7)
     ax.set_xscale("log")
     ticks = np.unique(xs)
@@ -1180,8 +1158,7 @@ def _bands(ax, bands):
         c = colour[b["measure"]]
         if b["kind"] == "mean":
             if b["high"] > b["low"]:
-                ax.fill_between([x0, x1], b["low"], b["high"], color=c, alpha=0.22, lw=0,
-                                zorder=1)
+                ax.fill_between([x0, x1], b["low"], b["high"], color=c, alpha=0.22, lw=0, zorder=1)
             else:
                 ax.plot([x0, x1], [b["low"]] * 2, color=c, alpha=0.35, lw=5,
                         solid_capstyle="butt", zorder=1)
@@ -1216,8 +1193,7 @@ def delta_roc_figure(summary, x, panel=None, titles=None):
     summary : DataFrame
         Output of :func:`_summarise_trials`.
     x : str
-        Setting on the horizontal axis: ``"n_features"``, ``"n_train"`` or
-        ``"max_parents"``.
+        Setting on the horizontal axis: ``"n_features"``, ``"n_train"`` or ``"max_parents"``.
     panel : str, optional
         Column splitting the rows into panels (e.g. ``"class_node"``).
     titles : dict, optional
@@ -1264,8 +1240,7 @@ def random_networks_figure(nodes, records, density):
     Parameters
     ----------
     nodes, records, density : DataFrame
-        Outputs of :func:`_summarise_trials` by ``n_features``,
-        ``n_train`` and ``max_parents``.
+        Outputs of :func:`_summarise_trials` by ``n_features``, ``n_train`` and ``max_parents``.
 
     Returns
     -------
