@@ -1,16 +1,12 @@
 """Chapter ``exact-model-averaging``: Dash & Cooper (2002), exact naive Bayes model averaging.
 
-Reruns the experiments of Dash & Cooper's Sec. 4.2 (their Procedure 2): data drawn
-from random Bayesian networks (Procedure 1) and from ALARM and HEPAR II, the
-model-averaged naive Bayes (MA) against the naive Bayes with every arc (MAP), both
-:class:`credal.averaging.ModelAveragedNaiveBayes`, scored by ROC area through
-:func:`credal.experiments.cross_validate`. The chapter's interface: the two classifiers
-(:func:`classifiers`), every run (:func:`run`: the closed-form check by enumeration and
-the trials of each test, sampled in batches by :func:`sample_random_trials`), the
-tables beside the paper's statements (:func:`tables`), the numbers for the text
-(:func:`numbers`), the headline rows of the reproduction report (:data:`HEADLINE`) and
-the figures (the layout of the paper's Figures 2-5). Generic ROC helpers live in
-:mod:`credal.metrics`.
+Reruns Dash & Cooper's Sec. 4.2 (Procedure 2): data drawn from random Bayesian networks
+(Procedure 1), ALARM and HEPAR II; the model-averaged naive Bayes (MA) against the naive
+Bayes with every arc (MAP), both :class:`credal.averaging.ModelAveragedNaiveBayes`, scored
+by ROC area through :func:`credal.experiments.cross_validate`. Interface: :func:`classifiers`,
+:func:`run` (the check by enumeration and each test's trials, sampled in batches by
+:func:`sample_random_trials`), :func:`tables`, :func:`numbers`, :data:`HEADLINE` and the
+figures (the layout of the paper's Figures 2-5).
 """
 
 from __future__ import annotations
@@ -29,8 +25,7 @@ from credal import datasets, experiments
 from credal.averaging import ModelAveragedNaiveBayes, naive_family_statistics
 from credal.chapters._display import TEXT_WIDTH
 from credal.chapters._verdicts import Headline, Headlines, Published, Reading, verdict_counts
-from credal.metrics import (binary_log_odds, binary_roc_areas, delta_roc, delta_roc_remaining,
-                            roc_area)
+from credal.metrics import binary_log_odds, binary_roc_areas, delta_roc, delta_roc_remaining
 from credal._validation import check_int
 from credal.networks import (GOLDEN_GAMMA, forward_sample, load_network, random_structure,
                              split_class, splitmix64)
@@ -44,9 +39,7 @@ CITATION = ("D. Dash and G. F. Cooper (2002). *Exact model averaging with naive 
             "classifiers*. ICML 2002 (International Conference on Machine Learning).")
 
 
-# --------------------------------------------------------------------------------------
-# The classifiers: MA and MAP naive Bayes (Dash & Cooper, Sec. 4.2)
-# --------------------------------------------------------------------------------------
+# ------------------------------ The classifiers: MA and MAP naive Bayes (Dash & Cooper, Sec. 4.2)
 
 #: Names of the two classifiers in the engine's tables.
 _MA, _MAP = "MA naive", "MAP naive"
@@ -72,10 +65,8 @@ def classifiers(min_categories=2):
             for name, structure in ((_MA, "average"), (_MAP, "full"))}
 
 
-# --------------------------------------------------------------------------------------
-# Run: Procedure 2 through the evaluation engine (see run()); the engine's predictions
-# table is reduced to one ROC area per (trial, classifier)
-# --------------------------------------------------------------------------------------
+# ------ Run: Procedure 2 through the evaluation engine (see run()), one ROC area per (trial,
+# classifier)
 
 # cells (records x nodes) of generated data held at once by one batch
 _BATCH_CELLS = 1 << 22
@@ -83,61 +74,35 @@ _MAX_BATCH_TRIALS = 50
 
 
 def _roc_areas(result):
-    """One ROC area per (data set, classifier) from the engine's predictions table.
-
-    Parameters
-    ----------
-    result : credal.experiments.CVResult
-        Run with ``keep_predictions=True`` on classifiers with ``predict_proba``.
-
-    Returns
-    -------
-    DataFrame
-        Columns ``dataset``, ``classifier``, ``roc_area`` (NaN where the test
-        records hold a single class), ``n_test`` and ``n_positive`` (records of the
-        second class, the positive one for two classes). Two classes use
-        :func:`credal.metrics.binary_roc_areas` on
-        :func:`credal.metrics.binary_log_odds` (the same area as the
-        probability of the second class gives, except that saturated probabilities
-        do not tie); more classes use :func:`credal.metrics.roc_area` (Hand & Till).
-    """
+    """One ROC area per (data set, classifier) from a CVResult of two-class data sets run
+    with ``keep_predictions=True``: columns ``dataset``, ``classifier`` and ``roc_area`` (NaN
+    where the test records hold a single class), :func:`credal.metrics.binary_roc_areas` of
+    the second class on :func:`credal.metrics.binary_log_odds` (saturated probabilities do
+    not tie)."""
     pred = result.predictions
-    if pred.empty or pred["proba"].isna().any():
-        raise ValueError("_roc_areas needs the predictions table with class probabilities "
-                         "(keep_predictions=True, classifiers with predict_proba)")
+    if pred.empty or pred["proba"].isna().any() or any(len(c) != 2
+                                                       for c in result.classes.values()):
+        raise ValueError("_roc_areas needs two classes and the predictions table with class "
+                         "probabilities (keep_predictions=True, classifiers with predict_proba)")
     # groups numbered in order of first appearance, like drop_duplicates keeps them
     gid = pred.groupby(["dataset", "classifier"], sort=False).ngroup().to_numpy()
     keys = pred[["dataset", "classifier"]].drop_duplicates().reset_index(drop=True)
-    n_groups = len(keys)
-    second = {d: str(c[1]) if len(c) > 1 else None for d, c in result.classes.items()}
+    second = {d: str(c[1]) for d, c in result.classes.items()}
     positive = (pred["y_true"].astype(str) == pred["dataset"].map(second)).to_numpy()
-    areas = np.full(n_groups, np.nan)
-    binary = (pred["dataset"].map({d: len(c) for d, c in result.classes.items()}) == 2
-              ).to_numpy()
-    done = np.unique(gid[binary])
-    if binary.any():
-        proba = np.array(pred["proba"][binary].tolist(), dtype=np.float64)
-        areas[done] = binary_roc_areas(gid[binary], positive[binary], binary_log_odds(proba))[done]
-    for k in np.setdiff1d(np.arange(n_groups), done):
-        sub = pred[gid == k]
-        if sub["y_true"].nunique() > 1:
-            cls = result.classes[keys.loc[k, "dataset"]]
-            areas[k] = roc_area(sub["y_true"].to_numpy(), np.array(list(sub["proba"])), cls)
-    return keys.assign(roc_area=areas, n_test=np.bincount(gid, minlength=n_groups),
-                       n_positive=np.bincount(gid, weights=positive,
-                                              minlength=n_groups).astype(np.int64))
+    proba = np.array(pred["proba"].tolist(), dtype=np.float64)
+    return keys.assign(roc_area=binary_roc_areas(gid, positive, binary_log_odds(proba)))
 
 
-def _evaluate_batch(t0, c0, meta, data, n_train, classifiers, cache_dir):
-    """One engine call for a batch of trials begun at ``t0`` (wall) and ``c0`` (processor).
-
-    ``data`` holds each trial's ``(X, y)``, its first ``n_train`` records for training;
-    returns ``meta`` (one row per trial, named in its ``dataset`` column) with both
-    areas, and the batch's times.
-    """
-    items = [experiments.holdout_item(name, (X[:n_train], y.iloc[:n_train]),
-                                      (X[n_train:], y.iloc[n_train:]))
-             for name, (X, y) in zip(meta["dataset"], data)]
+def _evaluate_batch(t0, c0, meta, data, states, n_train, classifiers, cache_dir):
+    """One engine call for a batch of trials begun at ``t0`` (wall) and ``c0`` (processor):
+    ``data`` holds each trial's features and class codes (of the classes ``states``), the
+    first ``n_train`` records for training; returns ``meta`` (a row per trial, named in
+    ``dataset``) with both areas, and the times."""
+    items, states = [], pd.CategoricalDtype(states)
+    for name, (X, yc) in zip(meta["dataset"], data):
+        y = pd.Series(pd.Categorical.from_codes(yc, dtype=states))
+        items.append(experiments.holdout_item(name, (X[:n_train], y.iloc[:n_train]),
+                                              (X[n_train:], y.iloc[n_train:])))
     t1 = time.perf_counter()
     res = experiments.cross_validate(
         # integer codes straight to the classifiers: no DataFrame of hundreds of
@@ -181,23 +146,19 @@ def _random_batch(test, n_features, max_parents, n_train, n_test, trials, random
     seeds = [_trial_seed(random_state, seed_test or test, setting, t) for t in trials]
     codes, cls = sample_random_trials(n_features + 1, max_parents, n_train + n_test, seeds,
                                       columns=columns)
-    states = pd.CategoricalDtype(["0", "1"])
-    data = [(np.delete(x, c, axis=1), pd.Series(pd.Categorical.from_codes(x[:, c], dtype=states)))
-            for x, c in zip(codes, cls)]
+    data = [(np.delete(x, c, axis=1), x[:, c]) for x, c in zip(codes, cls)]
     meta = pd.DataFrame({
         "dataset": [f"{test}|N={n_features}|Nk={max_parents}|Nr={n_train}|Ntest={n_test}|"
                     f"trial={t}" for t in trials],
         "test": test, "n_features": n_features, "max_parents": max_parents,
         "n_train": n_train, "n_test": n_test, "trial": list(trials),
         "class_node": [f"X{c + 1}" for c in cls]})
-    return _evaluate_batch(t0, c0, meta, data, n_train, classifiers(2), cache_dir)
+    return _evaluate_batch(t0, c0, meta, data, ["0", "1"], n_train, classifiers(2), cache_dir)
 
 
-def _network_batch(test, network, class_node, n_train, n_test, trials, random_state,
-                   cache_dir):
+def _network_batch(test, network, class_node, n_train, n_test, trials, random_state, cache_dir):
     t0, c0 = time.perf_counter(), time.process_time()
     k, n = network.index(class_node), n_train + n_test
-    states = pd.CategoricalDtype(list(network.states(k)))
     dtype = np.int8 if network.n_states.max() <= 127 else np.int64
     # each trial's uniforms are those credal.networks.sample draws from the trial's
     # seed; one forward pass over all of them shares the per-node work of the batch
@@ -205,16 +166,15 @@ def _network_batch(test, network, class_node, n_train, n_test, trials, random_st
         np.random.default_rng(_trial_seed(random_state, test, (k, n_train, n_test), t)).random(
             (network.n_nodes, n)) for t in trials], axis=1)
     codes = forward_sample(network, u).astype(dtype).reshape(len(trials), n, -1)
-    data = [(X, pd.Series(pd.Categorical.from_codes(yc, dtype=states)))
-            for X, yc in (split_class(network, x, k) for x in codes)]
     meta = pd.DataFrame({
         "dataset": [f"{test}|class={network.nodes[k]}|Nr={n_train}|Ntest={n_test}|trial={t}"
                     for t in trials],
         "test": test, "network": network.name, "n_features": network.n_nodes - 1,
         "max_parents": network.max_in_degree, "n_train": n_train, "n_test": n_test,
         "trial": list(trials), "class_node": network.nodes[k]})
-    clf = classifiers(np.delete(network.n_states, k))
-    return _evaluate_batch(t0, c0, meta, data, n_train, clf, cache_dir)
+    return _evaluate_batch(t0, c0, meta, [split_class(network, x, k) for x in codes],
+                           list(network.states(k)), n_train,
+                           classifiers(np.delete(network.n_states, k)), cache_dir)
 
 
 def _batches(n_trials, cells_per_trial, max_cells):
@@ -229,25 +189,17 @@ def _as_list(v, name, low=1):
     return vals
 
 
-def _key_sums(v, m, n_states=128, parents=None):
-    """``sum_j v[t, j, r] * m[t, j]`` modulo 2**64, shape (T, n), with floating-point BLAS.
-
-    The multipliers are cut into pieces of ``bits`` bits so that every float64 matrix
-    product is exact, and the products of the pieces recombined with wrapping uint64
-    shifts: about twice as fast as uint64 multiply-and-sum. A piece below ``2**bits``
-    times a value below ``n_states`` summed over ``k`` terms stays below ``2**53`` when
-    ``(n_states - 1) * k < 2**(53 - bits)``; 32-bit pieces (two matrix columns) then
-    suffice, else 16-bit ones (four columns).
-
-    With ``parents`` (T, k), the parents of node ``i = v.shape[1]``, ``v`` (T, i, n)
-    holds the float64 values of all earlier nodes ``0..i-1`` instead of the parents'
-    values: each trial's multipliers are scattered into a dense (i, pieces) matrix with
-    zeros for the non-parents. When most earlier nodes are parents this costs about as
-    many operations as the gathered product but skips gathering and converting the
-    parents' values.
-    """
+def _key_sums(v, m, parents=None):
+    """``sum_j v[t, j, r] * m[t, j]`` modulo 2**64 of binary values ``v``, shape (T, n), with
+    floating-point BLAS: the multipliers cut into ``bits``-bit pieces so that every float64
+    product is exact (``k < 2**(53 - bits)``: 32-bit pieces, two matrix columns, else 16-bit
+    ones, four), recombined with wrapping uint64 shifts; about twice as fast as uint64
+    multiply-and-sum. With ``parents`` (T, k), the parents of node ``i = v.shape[1]``, ``v``
+    (T, i, n) holds the float64 values of all earlier nodes and the multipliers are scattered
+    into a dense (i, pieces) matrix, zero for non-parents: when most earlier nodes are
+    parents, as many operations as the gathered product without gathering the values."""
     T, k = v.shape[:2]
-    bits = 32 if (n_states - 1) * max(k, 1) < 2**21 else 16
+    bits = 32 if k < 2**21 else 16
     mask = np.uint64((1 << bits) - 1)
     pieces = np.stack([((m >> np.uint64(bits * c)) & mask).astype(np.float64)
                        for c in range(64 // bits)], axis=2)  # (T, k, pieces)
@@ -262,21 +214,15 @@ def _key_sums(v, m, n_states=128, parents=None):
 
 
 #: How a CPT column is drawn: uniformly on the simplex (normalised exponentials, as
-#: :class:`credal.networks.RandomNetwork`), or as normalised independent uniforms (the
-#: chapter's sensitivity run: a common reading of "uniform", more concentrated near the
-#: centre of the simplex).
+#: :class:`credal.networks.RandomNetwork`), or as normalised uniforms (the sensitivity run:
+#: a common reading of "uniform", more concentrated near the simplex's centre).
 _CPT_COLUMNS = ("simplex", "normalised-uniforms")
 
 
-def _positive_columns(h, keys, n_states, columns="simplex"):
-    """The lazily generated CPT columns of every key in ``h`` (shape (T, m)).
-
-    Returns the probability of state 0, (T, m), for two states, and the cumulative
-    probabilities of states ``0..r-2``, (T, m, r - 1), otherwise; with ``columns=
-    "simplex"`` the arithmetic is that of :meth:`RandomNetwork._conditional`, element
-    by element; ``"normalised-uniforms"`` normalises the same uniforms instead of
-    their exponential transforms.
-    """
+def _positive_columns(h, keys, columns="simplex"):
+    """P(state 0), (T, m), of the lazily generated CPT columns of every key in ``h`` (T, m),
+    binary nodes; ``"simplex"``: the arithmetic of :meth:`RandomNetwork._conditional`, element
+    by element; ``"normalised-uniforms"`` normalises the same uniforms, not their exponentials."""
     if columns not in _CPT_COLUMNS:
         raise ValueError(f"columns must be one of {_CPT_COLUMNS}; got {columns!r}")
 
@@ -284,32 +230,27 @@ def _positive_columns(h, keys, n_states, columns="simplex"):
         u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * (1.0 / 9007199254740992.0)
         return -np.log(u) if columns == "simplex" else u
 
-    if n_states == 2:
-        # the two states' weights as separate contiguous arrays; e0 + e1 is the
-        # row sum of RandomNetwork._conditional
-        e0, e1 = weight(splitmix64(h + keys[0])), weight(splitmix64(h + keys[1]))
-        return e0 / (e0 + e1)
-    e = weight(splitmix64(h[:, :, None] + keys[None, None, :]))
-    return np.cumsum((e / e.sum(axis=2, keepdims=True))[:, :, :-1], axis=2)
+    # the two states' weights as separate contiguous arrays; e0 + e1 is the row sum of
+    # RandomNetwork._conditional
+    e0, e1 = weight(splitmix64(h + keys[0])), weight(splitmix64(h + keys[1]))
+    return e0 / (e0 + e1)
 
 
-def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
-                         columns="simplex"):
-    """Many independent (random network, class node, sample) draws at once.
+def sample_random_trials(n_nodes, max_parents, n, random_states, *, columns="simplex"):
+    """Many independent (random binary network, class node, sample) draws at once.
 
     For each seed ``s`` of ``random_states`` this returns exactly what
 
     .. code-block:: python
 
         rng = np.random.default_rng(s)
-        net = random_network(n_nodes, max_parents, rng, n_states=n_states)
+        net = random_network(n_nodes, max_parents, rng)
         cls = net.index(choose_class_node(net, rng))
         x = sample(net, n, rng, as_frame=False)
 
-    returns, but the forward sampler runs once per node position for all trials
-    together (padded parent sets; a zero multiplier leaves the configuration key
-    unchanged), so the per-node cost of the Python loop is shared by the trials.
-    This is what makes Dash & Cooper's thousands of trials over networks of up
+    returns, but the forward sampler runs once per node position for all trials together
+    (padded parent sets; a zero multiplier leaves the configuration key unchanged): the
+    per-node cost of the Python loop, shared, makes thousands of trials over networks of up
     to 501 nodes cheap.
 
     Parameters
@@ -322,8 +263,6 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
         Records per trial.
     random_states : sequence of int, SeedSequence or Generator
         One seed per trial.
-    n_states : int >= 2
-        States of every node.
     columns : {"simplex", "normalised-uniforms"}
         How CPT columns are drawn (:data:`_CPT_COLUMNS`); the equivalence above holds
         for ``"simplex"``, the other keeps the structures, class nodes and uniforms.
@@ -337,10 +276,7 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     """
     n_nodes = check_int("n_nodes", n_nodes, 1)
     max_parents = check_int("max_parents", max_parents, 0)
-    n_states = check_int("n_states", n_states, 2)
     n = check_int("n", n, 1)
-    if n_states > 127:
-        raise ValueError(f"n_states must be <= 127 (int8 codes); got {n_states}")
     seeds = list(random_states)
     if not seeds:
         return np.zeros((0, n, n_nodes), dtype=np.int8), np.zeros(0, dtype=np.int64)
@@ -351,18 +287,15 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
         structures.append(random_structure(n_nodes, max_parents, rng))
         cls[t] = rng.integers(n_nodes)  # choose_class_node: every node has >= 2 states
         rng.random(out=U[t])  # the same draws as rng.random((n_nodes, n)), without a copy
-    x = _sample_structures(structures, U, n_states, columns)
+    x = _sample_structures(structures, U, columns)
     return np.ascontiguousarray(x.transpose(0, 2, 1)), cls
 
 
-def _sample_structures(structures, U, r, columns):
-    """Forward sampling of every trial of :func:`sample_random_trials` at once.
-
-    ``structures`` are the trials' :func:`credal.networks.random_structure` draws
-    (parent sets, key multipliers and seeds of each node), padded here to the widest
-    parent set of each node; ``U`` (T, n_nodes, n) their uniforms. Returns the codes,
-    int8 of shape (T, n_nodes, n).
-    """
+def _sample_structures(structures, U, columns):
+    """Forward sampling of every trial of :func:`sample_random_trials` at once: the
+    trials' :func:`credal.networks.random_structure` draws (parent sets, key multipliers,
+    seeds; padded here to each node's widest parent set) and uniforms ``U`` (T, n_nodes,
+    n) -> codes, int8 (T, n_nodes, n)."""
     T, n_nodes, n = U.shape
     k_all = max(p.shape[1] for _, p, _, _ in structures)
     P, M = (np.stack([np.pad(st[j], ((0, 0), (0, k_all - st[j].shape[1]))) for st in structures])
@@ -371,39 +304,39 @@ def _sample_structures(structures, U, r, columns):
     k_node = np.max([st[0] for st in structures], axis=0)  # widest parent set per node
     # few parent configurations: one column per configuration; otherwise one per
     # record, keyed from all earlier nodes at once when most of them are parents
-    table = [r**int(k) <= max(n, 1) for k in k_node]
+    table = [2**int(k) <= max(n, 1) for k in k_node]
     dense = [not tb and 2 * int(k) > i for i, (k, tb) in enumerate(zip(k_node, table))]
     x = np.zeros((T, n_nodes, n), dtype=np.int8)
     xf = np.zeros((T, n_nodes, n)) if any(dense) else None  # float64 copy of x for BLAS
     tt = np.arange(T)[:, None]
-    keys = np.arange(1, r + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
+    keys = np.arange(1, 3, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
     for i in range(n_nodes):
         k = int(k_node[i])
         if table[i]:
             # padded parents have multiplier 0, so every digit gives the same key
-            digits = (np.arange(r**k)[:, None] // r ** np.arange(k)[None, :]) % r
+            digits = (np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1
             h = (digits.astype(np.uint64)[None] * M[:, i, None, :k]).sum(
-                axis=2, dtype=np.uint64) + S[:, i, None]  # (T, r**k)
+                axis=2, dtype=np.uint64) + S[:, i, None]  # (T, 2**k)
             cfg = np.zeros((T, n), dtype=np.int64)  # configuration index of each record
             for d in range(k):
-                cfg += x[tt[:, 0], P[:, i, d]] * np.int64(r**d)
+                cfg += x[tt[:, 0], P[:, i, d]] * np.int64(2**d)
         elif dense[i]:
-            h = _key_sums(xf[:, :i], M[:, i, :k], r, parents=P[:, i, :k]) + S[:, i, None]
+            h = _key_sums(xf[:, :i], M[:, i, :k], parents=P[:, i, :k]) + S[:, i, None]
         else:  # from the parent values, (T, k, n)
-            h = _key_sums(x[tt, P[:, i, :k]], M[:, i, :k], r) + S[:, i, None]  # (T, n)
+            h = _key_sums(x[tt, P[:, i, :k]], M[:, i, :k]) + S[:, i, None]  # (T, n)
         # the column of RandomNetwork._conditional for every key, all trials at once
-        p = _positive_columns(h, keys, r, columns)
+        p = _positive_columns(h, keys, columns)
         if table[i]:
-            p = np.take_along_axis(p, cfg if r == 2 else cfg[:, :, None], axis=1)
-        x[:, i] = U[:, i] >= p if r == 2 else (U[:, i, :, None] >= p).sum(axis=2)
+            p = np.take_along_axis(p, cfg, axis=1)
+        x[:, i] = U[:, i] >= p
         if xf is not None:
             xf[:, i] = x[:, i]
     return x
 
 
-def _random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_trials=500,
-                          test="random", random_state=0, n_jobs=1, cache_dir=None,
-                          max_batch_cells=_BATCH_CELLS, columns="simplex", seed_test=None):
+def _random_network_trials(n_features, n_train, max_parents, *, test, random_state, n_jobs,
+                           cache_dir, n_test=100, n_trials=500, max_batch_cells=_BATCH_CELLS,
+                           columns="simplex", seed_test=None):
     """Procedure 2 on random networks (Procedure 1) for :func:`run`, which documents the
     arguments; ``test`` is the name in the seeds unless ``seed_test`` is given."""
     Ns, Nrs = _as_list(n_features, "n_features"), _as_list(n_train, "n_train")
@@ -417,18 +350,16 @@ def _random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_tr
 
 
 def _network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
-                   test=None, random_state=0, n_jobs=1, cache_dir=None,
-                   max_batch_cells=_BATCH_CELLS):
-    """Procedure 2 on a fixed network (ALARM, HEPAR II) for :func:`run`, which documents
-    the arguments; ``test`` defaults to the network's name."""
+                    random_state, n_jobs, cache_dir, max_batch_cells=_BATCH_CELLS):
+    """Procedure 2 on a fixed network (ALARM, HEPAR II; the test named after it) for
+    :func:`run`, which documents the arguments."""
     network = load_network(network) if isinstance(network, str) else network
-    nodes = [class_nodes] if isinstance(class_nodes, str) else list(class_nodes)
+    nodes, test = list(class_nodes), network.name
     if not nodes:
         raise ValueError("class_nodes is empty")
     [network.index(v) for v in nodes]  # raises with the list of nodes
     Nrs, n_test = _as_list(n_train, "n_train"), check_int("n_test", n_test, 1)
     n_trials = check_int("n_trials", n_trials, 1)
-    test = network.name if test is None else test
     return _collect([joblib.delayed(_network_batch)(test, network, v, Nr, n_test, trials,
                                                     random_state, cache_dir)
                      for v in nodes for Nr in Nrs
@@ -437,31 +368,18 @@ def _network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
                     n_jobs, ["class_node", "n_train", "trial"])
 
 
-def _enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, random_state=0):
-    """Compare the closed-form averaged classifier with explicit averaging over 2**N structures.
-
-    Data come from one random network (Procedure 1, binary nodes, class node chosen
-    at random). The reference sums the joint predictive ``P(c, f | S, D)`` of all
-    ``2**N`` naive structures, each weighted by its posterior probability ``P(S | D)``
-    (uniform structure prior, K2 parameters), term by term, and conditions on the
-    features afterwards (the paper's Eq. 7).
-
-    Parameters
-    ----------
-    n_features : int, 1 <= n_features <= 16
-    n_train, n_test, max_parents : int
-    random_state : int
-
-    Returns
-    -------
-    dict
-        ``n_features``, ``n_structures``, ``max_abs_difference`` (largest difference
-        of a class probability over the test records), ``same_class`` (share of test
-        records on which both pick the same class) and ``n_test``.
-    """
+def _enumeration_check(n_features, random_state):
+    """The closed-form averaged classifier against explicit averaging over the 2**N
+    (N <= 16) structures, on data of one random network (Procedure 1): the reference sums
+    the joint predictive ``P(c, f | S, D)`` of every naive structure weighted by
+    ``P(S | D)`` (uniform structure prior, K2) and conditions on the features afterwards
+    (the paper's Eq. 7). Returns ``n_features``, ``n_structures``, ``n_test``,
+    ``max_abs_difference`` (largest difference of a class probability over the test
+    records) and ``same_class`` (share of test records where both pick the same class)."""
     if not 1 <= int(n_features) <= 16:
         raise ValueError(f"n_features must lie in [1, 16] (2**N structures); got {n_features!r}")
-    codes, cls = sample_random_trials(n_features + 1, max_parents, n_train + n_test,
+    n_train, n_test = 200, 100
+    codes, cls = sample_random_trials(n_features + 1, 5, n_train + n_test,
                                       [np.random.SeedSequence(int(random_state))])
     x, c = codes[0].astype(np.int64), int(cls[0])
     X, y = np.delete(x, c, axis=1), x[:, c]
@@ -497,37 +415,32 @@ _TESTS = {"nodes": ("n_features", "nodes test"), "records": ("n_train", "trainin
 def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=None):
     """Every computation of the chapter: the check by enumeration and the trials of each test.
 
-    A trial of a random-network test draws a random network over N + 1 binary nodes
-    (Procedure 1), picks the class node uniformly, samples N_r + N_test records, fits
-    the MA and MAP naive classifiers (:func:`classifiers`) on the first N_r and scores
-    both on the rest by ROC area (Procedure 2), for every combination of the given N,
-    N_r and N_k. A network test does the same with records sampled from a fixed
-    network, for every class node (every other node is a feature). Trials are
-    generated in batches (:func:`sample_random_trials`), each batch evaluated by one
-    :func:`credal.experiments.cross_validate` call (holdout items with a predefined
-    split, predictions kept), and batches run in parallel with joblib. Trial ``t`` of
-    a setting always gets the same seed, derived from ``random_state``, the test's
-    name, the setting and ``t``: results do not depend on ``n_jobs``, on the batch
-    size or on which other tests run.
+    A random-network trial draws a network over N + 1 binary nodes (Procedure 1), picks
+    the class node uniformly, samples N_r + N_test records, fits MA and MAP
+    (:func:`classifiers`) on the first N_r and scores both on the rest by ROC area
+    (Procedure 2), for every combination of the given N, N_r and N_k; a network test
+    samples a fixed network, for every class node. Trials are generated in batches
+    (:func:`sample_random_trials`), each one :func:`credal.experiments.cross_validate`
+    call (holdout items, predictions kept), batches in parallel (joblib). Trial ``t`` of a
+    setting gets a seed from ``random_state``, the test's name, the setting and ``t``:
+    results do not depend on ``n_jobs``, the batch size or which other tests run.
 
     Parameters
     ----------
     settings : dict of str -> dict
         Test name (``"nodes"``, ``"records"``, ``"density"``, ``"worst-case"``,
-        ``"alarm"``, ``"hepar2"`` and the sensitivity run ``"columns"``) -> its
-        settings. A random-network test: ``n_features`` (N >= 1), ``n_train``
-        (N_r >= 1) and ``max_parents`` (N_k), each an int or a list of int;
-        ``n_test`` (test records per trial, default 100), ``n_trials`` (per setting,
-        default 500), and optionally ``test`` (its name in the tables and the seeds;
-        default the key), ``seed_test`` (the name used in the seeds instead: a
-        sensitivity run then draws the same structures, class nodes and uniforms as
-        that test) and ``columns`` (how CPT columns are drawn, :data:`_CPT_COLUMNS`:
-        ``"simplex"``, the paper's reading, or ``"normalised-uniforms"``). A network
-        test: ``network`` (a :class:`credal.networks.BayesianNetwork` or the name of a
-        shipped one), ``class_nodes`` (str or list), ``n_train`` (int or list),
-        ``n_test`` (default 1000) and ``n_trials`` (default 100). Either may give
-        ``max_batch_cells``: records x nodes generated at once by one batch (memory
-        bound).
+        ``"alarm"``, ``"hepar2"``, the sensitivity run ``"columns"``) -> its settings.
+        A random-network test: ``n_features`` (N >= 1), ``n_train`` (N_r >= 1) and
+        ``max_parents`` (N_k), each an int or list of int; ``n_test`` (per trial,
+        default 100), ``n_trials`` (per setting, default 500), optionally ``test`` (its
+        name in the tables and seeds; default the key), ``seed_test`` (the name in the
+        seeds instead: the same structures, class nodes and uniforms as that test) and
+        ``columns`` (:data:`_CPT_COLUMNS`: ``"simplex"``, the paper's reading, or
+        ``"normalised-uniforms"``). A network test: ``network`` (a
+        :class:`credal.networks.BayesianNetwork` or a shipped one's name),
+        ``class_nodes`` (list), ``n_train`` (int or list), ``n_test`` (default 1000),
+        ``n_trials`` (default 100). Either may give ``max_batch_cells``: records x nodes
+        generated at once by one batch (memory bound).
     check_n_features : int or None
         Features of the check by enumeration (:func:`_enumeration_check`, ``2**N``
         structures); None skips it.
@@ -542,11 +455,10 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
     dict
         ``"trials"``: test -> DataFrame, one row per (setting, trial): ``test``,
         ``n_features``, ``max_parents``, ``n_train``, ``n_test``, ``trial``,
-        ``class_node``, ``roc_ma``, ``roc_map``, ``delta_roc`` and
-        ``delta_roc_remaining`` (percent; NaN where the test records hold a single
-        class; network tests add ``network``); its ``attrs["seconds"]`` holds the
-        wall time spent generating data (``"generate"``) and in the engine
-        (``"engine"``), and the processor time of both (``"cpu"``), each summed over
+        ``class_node``, ``roc_ma``, ``roc_map``, ``delta_roc`` and ``delta_roc_remaining``
+        (percent; NaN where the test records hold one class; network tests add
+        ``network``); ``attrs["seconds"]``: wall time generating data (``"generate"``),
+        in the engine (``"engine"``), processor time of both (``"cpu"``), summed over
         workers. ``"check"``: the check by enumeration (``n_features``,
         ``n_structures``, ``n_test``, ``max_abs_difference``, ``same_class``).
         ``"seconds"``: test -> wall time of its trials.
@@ -562,10 +474,7 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
     return out
 
 
-# --------------------------------------------------------------------------------------
-# The chapter's tables (our means beside the paper's statements) and the numbers its
-# text quotes
-# --------------------------------------------------------------------------------------
+# --------- The chapter's tables (our means beside the paper's statements), the numbers it quotes
 
 _SYMBOL = {"n_features": "N", "n_train": "N_r", "max_parents": "N_k"}
 
@@ -591,31 +500,12 @@ def _values(vals):
     return ", ".join(map(str, vals)) if vals else "–"
 
 
-def _summarise_trials(trials, by, confidence=0.99):
-    """Mean, spread and confidence interval of Delta_ROC and delta_ROC per setting.
-
-    Parameters
-    ----------
-    trials : DataFrame
-        Output of :func:`_random_network_trials` or :func:`_network_trials`.
-    by : str or list of str
-        Setting columns, e.g. ``"n_features"`` or ``["class_node", "n_train"]``.
-    confidence : float
-        Level of the two-sided Student-t interval of the mean.
-
-    Returns
-    -------
-    DataFrame
-        One row per setting: ``n_trials``, ``n_used`` (trials whose test records hold
-        both classes), ``roc_map`` and ``roc_ma`` (mean areas), and for
-        ``q`` in (``delta_roc``, ``delta_roc_remaining``): ``q_mean``, ``q_sd``
-        (spread of the trials), ``q_se`` (standard error of the mean),
-        ``q_ci_low``, ``q_ci_high`` and ``q_p`` (two-sided p-value of mean = 0). In
-        percent, as in the paper.
-    """
-    by = [by] if isinstance(by, str) else list(by)
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie in (0, 1); got {confidence!r}")
+def _summarise_trials(trials, by):
+    """One row per setting of ``trials`` (grouped by the columns ``by``): ``n_trials``,
+    ``n_used`` (trials whose test records hold both classes), mean areas ``roc_map`` and
+    ``roc_ma``, and for ``q`` in (``delta_roc``, ``delta_roc_remaining``), in percent:
+    ``q_mean``, ``q_sd`` (spread of the trials), ``q_se`` (of the mean), ``q_ci_low`` and
+    ``q_ci_high`` (Student-t 99% interval) and ``q_p`` (two-sided p-value of mean = 0)."""
     g = trials.groupby(by, sort=True)
     out = pd.DataFrame({"n_trials": g.size(), "n_used": g["delta_roc_remaining"].count(),
                         "roc_map": g["roc_map"].mean(), "roc_ma": g["roc_ma"].mean()})
@@ -624,7 +514,7 @@ def _summarise_trials(trials, by, confidence=0.99):
         mean, sd = g[q].mean(), g[q].std(ddof=1)
         se = sd / np.sqrt(n)
         with np.errstate(invalid="ignore"):
-            half = stats.t.ppf(0.5 + confidence / 2, n - 1) * se
+            half = stats.t.ppf(0.995, n - 1) * se
             tstat = mean / se
         out = out.assign(**{f"{q}_mean": mean, f"{q}_sd": sd, f"{q}_se": se,
                             f"{q}_ci_low": mean - half, f"{q}_ci_high": mean + half,
@@ -632,29 +522,10 @@ def _summarise_trials(trials, by, confidence=0.99):
     return out.reset_index()
 
 
-def _means(summary, x=None):
-    """A readable version of :func:`_summarise_trials` for the chapter.
-
-    Parameters
-    ----------
-    summary : DataFrame
-        Output of :func:`_summarise_trials`.
-    x : str, optional
-        The setting column (``"n_features"``, ``"n_train"`` or ``"max_parents"``);
-        default: the one of them that ``summary`` has.
-
-    Returns
-    -------
-    DataFrame
-        Rounded columns with human names; ROC changes in percent, each mean with
-        its standard error and 99% confidence interval, and the spread (sd) of
-        the trials.
-    """
-    if x is None:
-        have = [c for c in _SYMBOL if c in summary]
-        if len(have) != 1:
-            raise ValueError(f"cannot tell the setting column among {have}; pass x")
-        x = have[0]
+def _means(summary, x):
+    """:func:`_summarise_trials` by the setting ``x``, rounded, with readable names: ROC
+    changes in percent, each mean with its standard error, 99% interval and the sd of the
+    trials."""
     out = summary[["class_node"]].rename(columns={"class_node": "class node"}) \
         if "class_node" in summary else pd.DataFrame()
     out = out.assign(**{_SYMBOL.get(x, x): summary[x].astype(int),
@@ -670,20 +541,9 @@ def _means(summary, x=None):
 
 
 def _settings_table(results, summaries):
-    """The settings of every test as published beside the ones we ran.
-
-    Parameters
-    ----------
-    results, summaries : dict of str -> DataFrame
-        The trials of each test, keyed as :data:`_TESTS`, and their summaries
-        (:func:`_summarise_trials`).
-
-    Returns
-    -------
-    DataFrame
-        One row per test: ``test``, ``figure``, and for N, N_r, N_test, N_k,
-        trials and class nodes the paper's value and ours.
-    """
+    """Table 2, one row per test of :data:`_TESTS` (``results``: trials, ``summaries``:
+    theirs): ``test``, ``figure``, and for N, N_r, N_test, N_k, trials and class nodes the
+    paper's value and ours."""
     pub = datasets.published("dash_cooper_test_settings").set_index("test")
     rows = []
     for key, (_, label) in _TESTS.items():
@@ -703,26 +563,11 @@ def _settings_table(results, summaries):
     return pd.DataFrame(rows)
 
 
-def _shared_setting(results, n_features=200, n_train=200, max_parents=5):
-    """The setting N = 200, N_r = 200, N_k = 5 that three random-network tests share.
-
-    The nodes, training-records and density tests each contain it (at N = 200,
-    N_r = 200 and N_k = 5 respectively), so their estimates of the same quantity
-    can be compared with one another and with what the paper says of each test.
-
-    Parameters
-    ----------
-    results : dict of str -> DataFrame
-        Trials keyed as :data:`_TESTS`.
-    n_features, n_train, max_parents : int
-        The shared setting.
-
-    Returns
-    -------
-    DataFrame
-        One row per test that ran the setting: trials used, mean Δ_ROC and δ_ROC
-        (percent) with 99% intervals, and the paper's reading for that test.
-    """
+def _shared_setting(results):
+    """Table 6: the setting N = 200, N_r = 200, N_k = 5 that the nodes, training-records
+    and density tests share (``results``: trials keyed as :data:`_TESTS`). One row per
+    test that ran it: trials used, mean Δ_ROC and δ_ROC (percent) with 99% intervals, and
+    the paper's reading for that test."""
     paper = {"nodes": ("about 5 (N > 150)", "about 10 (N > 150)"),
              "records": ("about 5 (maximum, 200 to 800 records)",
                          "about 10 (maximum, 200 to 800 records)"),
@@ -730,8 +575,7 @@ def _shared_setting(results, n_features=200, n_train=200, max_parents=5):
     rows = []
     for test, (p_d, p_r) in paper.items():
         t = results.get(test, pd.DataFrame(columns=["n_features", "n_train", "max_parents"]))
-        t = t[(t["n_features"] == n_features) & (t["n_train"] == n_train)
-              & (t["max_parents"] == max_parents)]
+        t = t[(t["n_features"] == 200) & (t["n_train"] == 200) & (t["max_parents"] == 5)]
         if t.empty:
             continue
         row = {"test": test, "trials used": int(t["delta_roc_remaining"].notna().sum())}
@@ -745,25 +589,13 @@ def _shared_setting(results, n_features=200, n_train=200, max_parents=5):
 
 
 def _columns_tables(nodes, uniforms):
-    """The sensitivity run's tables: the nodes test's headline statements under the two
-    CPT-column generators.
-
-    Parameters
-    ----------
-    nodes, uniforms : DataFrame
-        The main run's nodes-test trials and the sensitivity run's (same seeds, CPT
-        columns from normalised uniforms).
-
-    Returns
-    -------
-    dict of str -> DataFrame
-        ``columns_trials`` (``uniforms``), ``columns_simplex_trials`` (the main run's
-        trials at the sensitivity run's N and trial numbers), their summaries
-        ``summary_columns_simplex`` / ``summary_columns_uniforms``, and
-        ``columns_comparison``: indexed by ``quantity``, one row per statement measured
-        on both (means and ±1σ ends; counts left out): ``published``, then ours,
-        tolerance and verdict for each generator, by the report's rule (:data:`HEADLINE`).
-    """
+    """The sensitivity run's tables, from the main run's nodes-test trials and the
+    sensitivity run's (same seeds, CPT columns from normalised uniforms): ``columns_trials``
+    (``uniforms``), ``columns_simplex_trials`` (the main run's trials at the sensitivity
+    run's N and trial numbers), their summaries ``summary_columns_simplex`` /
+    ``summary_columns_uniforms``, and ``columns_comparison`` (Table 12): by ``quantity``,
+    one row per statement measured on both (counts left out): ``published``, then ours,
+    tolerance and verdict of :data:`HEADLINE` for each generator."""
     same = nodes[nodes["n_features"].isin(uniforms["n_features"].unique())
                  & (nodes["trial"] <= uniforms["trial"].max())]
     out, cmp = {"columns_trials": uniforms, "columns_simplex_trials": same}, None
@@ -789,16 +621,14 @@ def tables(results):
     Returns
     -------
     dict of str -> DataFrame
-        ``check`` (the check by enumeration, one row) and ``enumeration_check`` (it as
-        Table 1 prints it); for each test ``<k>`` of the paper: ``trials_<k>`` (its
-        trials), ``summary_<k>`` (:func:`_summarise_trials` by its setting: means,
-        standard errors, 99% intervals, spread and p-values, percent) and ``means_<k>``
-        (the same rounded, with readable names: Tables 3-5 and 7-9); ``settings`` (the
-        paper's settings beside ours, Table 2), ``paper_comparison`` (Table 10),
-        ``shared_setting`` (Table 6); with the sensitivity run: ``columns_trials``,
-        ``columns_simplex_trials``, ``summary_columns_simplex``,
-        ``summary_columns_uniforms`` and ``columns_comparison`` (Table 12); and
-        ``seconds`` (wall and processor time of each test's trials).
+        ``check`` (the check by enumeration, one row) and ``enumeration_check`` (Table 1);
+        for each test ``<k>`` of the paper: ``trials_<k>``, ``summary_<k>``
+        (:func:`_summarise_trials` by its setting: means, standard errors, 99% intervals,
+        spread, p-values, percent) and ``means_<k>`` (rounded, readable: Tables 3-5, 7-9);
+        ``settings`` (Table 2), ``paper_comparison`` (Table 10), ``shared_setting`` (Table
+        6); with the sensitivity run: ``columns_trials``, ``columns_simplex_trials``,
+        ``summary_columns_simplex``, ``summary_columns_uniforms``, ``columns_comparison``
+        (Table 12); ``seconds`` (wall and processor time of each test's trials).
     """
     trials = {k: v for k, v in results["trials"].items() if k in _TESTS}
     out, check = {}, results.get("check")
@@ -813,7 +643,7 @@ def tables(results):
                                       + [_TESTS[k][0]]) for k, t in trials.items()}
     for k, t in trials.items():
         out[f"trials_{k}"], out[f"summary_{k}"] = t, summaries[k]
-        out[f"means_{k}"] = _means(summaries[k])
+        out[f"means_{k}"] = _means(summaries[k], _TESTS[k][0])
     out["settings"] = _settings_table(trials, summaries)
     out["paper_comparison"] = _statements(out)
     out["shared_setting"] = _shared_setting(trials)
@@ -837,18 +667,16 @@ def numbers(tables):
     Returns
     -------
     dict of str -> str
-        ``ours_<id>`` and ``agrees_<id>`` for every statement of Table 10,
-        ``n_statements`` and ``n_agree`` (statements judged, and agreeing);
-        ``check_difference``, ``check_structures``, ``check_same`` (the check by
-        enumeration); ``time_<test>`` (seconds), ``time_total`` and ``cpu_total``
-        (minutes, the paper's tests), ``n_trials_total``; ``dense_roc_map`` and
-        ``sparse_roc_map`` (mean MAP area for N_k >= 40 and N_k < 10); ``h_repro``,
-        ``h_differs`` and ``h_rows`` (the headline verdicts); ``alarm_points``,
-        ``alarm_chance`` and ``alarm_p2`` (ALARM's anaphylaxis points and what chance
-        gives); with the sensitivity run, ``columns_n``, ``columns_trials``,
-        ``cols_repro_simplex``, ``cols_repro_normalised``, ``cols_rows`` and the mean
-        gains ``cols_d_simplex``, ``cols_d_uniforms``, ``cols_dr_simplex``,
-        ``cols_dr_uniforms``.
+        ``ours_<id>``, ``agrees_<id>`` (each statement of Table 10), ``n_statements``,
+        ``n_agree``; ``check_difference``, ``check_structures``, ``check_same`` (the check
+        by enumeration); ``time_<test>`` (seconds), ``time_total``, ``cpu_total`` (minutes,
+        the paper's tests), ``n_trials_total``; ``dense_roc_map``, ``sparse_roc_map`` (mean
+        MAP area for N_k >= 40, N_k < 10); ``h_repro``, ``h_differs``, ``h_rows`` (headline
+        verdicts); ``alarm_points``, ``alarm_chance``, ``alarm_p2`` (ALARM's anaphylaxis
+        points and what chance gives); with the sensitivity run, ``columns_n``,
+        ``columns_trials``, ``cols_repro_simplex``, ``cols_repro_normalised``,
+        ``cols_rows`` and the mean gains ``cols_d_<g>``, ``cols_dr_<g>`` (``<g>``:
+        ``simplex``, ``uniforms``).
     """
     cmp = tables["paper_comparison"]
     out = {f"{k}_{i}": str(v) for i, o, a in zip(cmp["id"], cmp["ours"], cmp["agrees"])
@@ -891,22 +719,16 @@ def numbers(tables):
     return out
 
 
-# --------------------------------------------------------------------------------------
-# The paper's statements, each read once from tables() (:func:`_read`): Table 10 and the
-# headline rows of the reproduction report (each published number declared once)
-# --------------------------------------------------------------------------------------
-#
-# Every tolerance follows the report's rule (credal.chapters._verdicts.tolerance). The
-# paper's standard error is estimated from the spread of our trials and its own trial
-# count per setting
-# (dash_cooper_test_settings.csv; pooled settings add their counts). For a mean the
-# extra term is 0.5 points (the paper's "about": a value read off a figure); for a ±1σ
-# end (standard error of mean ± sd: sd sqrt(1/n + 1/(2(n-1)))) 1.5 points (the end of a
-# dashed bar); for a share of trials, the binomial standard errors and 4.5 points more
-# ("about 70%"); for a ratio the delta-method standard errors and the half-width of the
-# stated range. Counts of significant settings are exact, except the counts of points
-# where MAP beats MA significantly, whose standard error is that of the chance count
-# (_chance_count), ours and the paper's.
+# ------- The paper's statements, each read once from tables() (:func:`_read`): Table 10 and the
+# headline rows of the reproduction report (each published number declared once).
+# Every tolerance follows the report's rule (credal.chapters._verdicts.tolerance). The paper's
+# standard error is estimated from the spread of our trials and its own trial count per
+# setting (dash_cooper_test_settings.csv; pooled settings add their counts). Extra terms: a
+# mean 0.5 points (the paper's "about": a value read off a figure); a ±1σ end (SE of mean ±
+# sd: sd sqrt(1/n + 1/(2(n-1)))) 1.5 points (the end of a dashed bar); a share of trials,
+# binomial SEs and 4.5 points ("about 70%"); a ratio, delta-method SEs and the half-width of
+# the stated range. Counts of significant settings are exact, except the points where MAP
+# beats MA significantly: SE of the chance count (_chance_count), ours and the paper's.
 
 _STATEMENTS = "dash_cooper_statements"
 _PUB = datasets.published(_STATEMENTS).set_index("id")
@@ -922,27 +744,18 @@ def _paper_trials(test):
     return int(pub.loc[_TESTS[test][1], "N_trials"])
 
 
-def _chance_count(n_points, level=_CHANCE_LEVEL):
-    """Points expected significant in MAP's favour by chance alone, and their SD.
-
-    Where MA and MAP are equal, a two-sided test at ``level`` calls MAP significantly
-    better with probability ``level / 2``; where MA is better, less often.  So among
-    ``n_points`` independent points the chance count is at most Binomial(``n_points``,
-    ``level / 2``).
-
-    Returns
-    -------
-    (float, float)
-        Its mean and standard deviation.
-    """
-    q = level / 2
+def _chance_count(n_points):
+    """Mean and SD of the points significant in MAP's favour by chance alone among
+    ``n_points``: where MA and MAP are equal, a two-sided test at :data:`_CHANCE_LEVEL`
+    calls MAP better with probability half the level (less often where MA is better), so
+    the count is at most Binomial(``n_points``, level / 2)."""
+    q = _CHANCE_LEVEL / 2
     return n_points * q, float(np.sqrt(n_points * q * (1 - q)))
 
 
-def _chance_probability(k, n_points, level=_CHANCE_LEVEL):
-    """Upper bound on the probability of ``k`` or more points significant in MAP's favour
-    by chance alone among ``n_points`` (the binomial of :func:`_chance_count`)."""
-    return float(stats.binom.sf(k - 1, n_points, level / 2)) if k >= 1 else 1.0
+def _chance_probability(k, n_points):
+    """Upper bound on P(``k`` or more such points by chance) (:func:`_chance_count`)."""
+    return float(stats.binom.sf(k - 1, n_points, _CHANCE_LEVEL / 2)) if k >= 1 else 1.0
 
 
 def _summary(tables, test, keep=None):
@@ -1134,32 +947,13 @@ _BAND_ENDS = {"nodes": ((16, 17, 18, 19), lambda n: n >= 100, None, _WIDER),
               "records": ((26, 27, 28, 29), None, "all N_r", "our trials spread differently"),
               "density": ((36, 37, 38, 39), lambda k: k < 10, "N_k < 10", _WIDER)}
 #: How each statement of dash_cooper_statements.csv is read from tables(), for Table 10
-#: and the headline rows: statement id -> reader(tables, published value).
+#: and the headline rows: statement id -> reader(tables, published value); a headline
+#: statement's reader is registered by its declaration (:func:`_stmt`).
 _READERS = {
-    8: _check_statement,
-    11: partial(_n_significant, test="nodes", over="N", n_paper=9, but=1),
-    13: partial(_pooled, test="nodes", kind="mean", keep=lambda n: n > 150),
-    14: partial(_pooled, test="nodes", kind="mean", q="delta_roc_remaining",
-                keep=lambda n: n > 150),
-    15: partial(_pooled, test="nodes", kind="share", lo=-1, hi=11, keep=lambda n: n >= 100),
-    20: partial(_n_significant, test="records", over="N_r", n_paper=8),
-    21: partial(_extreme_mean, test="records", q="delta_roc", largest=True, ci=True),
-    22: partial(_extreme_mean, test="records", q="delta_roc_remaining", largest=True, ci=True),
-    23: _peak,
-    25: partial(_pooled, test="records", kind="share", lo=-4, hi=9, label="all N_r"),
-    31: partial(_n_significant, test="density", over="N_k < 10", n_paper=9, keep=lambda k: k < 10),
-    **{i: partial(_extreme_mean, test="density", q=q, largest=largest, keep=lambda k: k < 10,
-                  over="N_k < 10")
-       for i, q, largest in ((32, "delta_roc", False), (33, "delta_roc", True),
-                             (34, "delta_roc_remaining", False),
-                             (35, "delta_roc_remaining", True))},
-    40: _dense_drop,
     41: partial(_ci_count, test="density", above=False, keep=lambda k: k >= 20,
                 how="settings N_k >= 20 whose Delta_ROC 99% CI includes 0",
                 agrees=lambda k, n: k > 0, paper="some",
                 quantity="dense graphs: Delta_ROC no longer significant at some points"),
-    42: partial(_map_better, test="worst-case"),
-    43: partial(_map_better, test="alarm"),
     45: partial(_ci_count, test="alarm", above=False,
                 how="points (both class nodes) whose Delta_ROC 99% CI includes or is below 0",
                 agrees=lambda k, n: k >= n / 4, quantity="ALARM points that miss the 99% level",
@@ -1168,12 +962,7 @@ _READERS = {
                 how="points (both class nodes) whose Delta_ROC 99% CI is above 0",
                 agrees=lambda k, n: n / 2 < k < n, paper="typically, not always",
                 quantity="HEPAR points with MA gains at the 99% level"),
-    **{i: partial(_pooled, test=test, kind="end", q=q, sign=sign, keep=keep, label=label)
-       for test, (ids, keep, label, _) in _BAND_ENDS.items()
-       for i, q, sign in zip(ids, ("delta_roc",) * 2 + ("delta_roc_remaining",) * 2,
-                             (-1, 1, -1, 1))},
 }
-
 
 def _read(tables, i, part=None):
     """Statement ``i`` of dash_cooper_statements.csv read by its reader (:data:`_READERS`):
@@ -1186,37 +975,25 @@ def _read(tables, i, part=None):
 
 
 def _statements(tables):
-    """Every numerical statement of Dash & Cooper's Sec. 3.2 and 4.2 beside our value (Table 10).
-
-    Parameters
-    ----------
-    tables : dict of str -> DataFrame
-        ``check``, ``trials_<k>`` and ``summary_<k>`` of :func:`tables`; tests not run
-        give no rows.
-
-    Returns
-    -------
-    DataFrame
-        One row per statement of ``dash_cooper_statements.csv`` that has a
-        measurable counterpart: ``id``, ``test``, ``quantity``, ``paper`` (the
-        published value), ``ours``, ``how ours is computed`` (with the 99%
-        confidence interval where ours is a mean) and ``agrees``. Means agree when
-        the paper's value lies in our 99% interval or within 1 percentage point of
-        our mean (figures read by eye); ±1σ ends when within 2 points; counts when
-        equal. ROC changes are in percent.
-    """
+    """Table 10: every numerical statement of Dash & Cooper's Sec. 3.2 and 4.2 with a
+    measurable counterpart in ``tables`` (tests not run give no rows): ``id``, ``test``,
+    ``quantity``, ``paper``, ``ours``, ``how ours is computed`` (with the 99% interval
+    where ours is a mean) and ``agrees``: means when the paper's value lies in our 99%
+    interval or within 1 point of our mean (figures read by eye); ±1σ ends when within 2
+    points; counts when equal. ROC changes in percent."""
     rows = [{"id": i, "test": _PUB.loc[i, "test"], "quantity": _PUB.loc[i, "quantity"],
              "paper": _PUB.loc[i, "value"], **cells} for i in sorted(_READERS)
             if (cells := _read(tables, i, part=1)) is not None]
-    out = pd.DataFrame(rows, columns=["id", "test", "quantity", "paper", "ours", "how",
-                                      "agrees"])
+    out = pd.DataFrame(rows, columns=["id", "test", "quantity", "paper", "ours", "how", "agrees"])
     out[["paper", "ours"]] = out[["paper", "ours"]].astype(str)
     return out.rename(columns={"how": "how ours is computed"})
 
 
-def _stmt(i, quantity=None, unit=None, published=None, why=None, **kw):
-    """The declaration of statement ``i`` of ``dash_cooper_statements.csv`` (ours read by
-    :data:`_READERS`); a row outside its tolerance gets "differs: <why>" in its note."""
+def _stmt(i, read, quantity=None, unit=None, published=None, why=None, **kw):
+    """The declaration of statement ``i`` of ``dash_cooper_statements.csv``, ours read by
+    ``read`` (registered in :data:`_READERS`); a row outside its tolerance gets "differs:
+    <why>" in its note."""
+    _READERS[i] = read
     return Headline(quantity=f"{_PUB.loc[i, 'test']}: {quantity or _PUB.loc[i, 'quantity']}",
                     published=published or Published(_STATEMENTS, {"id": i}),
                     ours=partial(_read, i=i, part=0),
@@ -1231,91 +1008,93 @@ _COUNT = dict(unit="count", rounding=0.0)
 
 
 def _bands_of(test):
-    ids, *_, why = _BAND_ENDS[test]
-    return tuple(_stmt(i, why=why if i in ids[:2] else _BIG_R, extra=1.5,
-                       extra_why="end of a dashed ±1σ bar read off a figure") for i in ids)
+    ids, keep, label, why = _BAND_ENDS[test]
+    return tuple(_stmt(i, partial(_pooled, test=test, kind="end", q=q, sign=sign, keep=keep,
+                                  label=label), why=why if i in ids[:2] else _BIG_R, extra=1.5,
+                       extra_why="end of a dashed ±1σ bar read off a figure")
+                 for i, q, sign in zip(ids, ("delta_roc",) * 2 + ("delta_roc_remaining",) * 2,
+                                       (-1, 1, -1, 1)))
 
 
+_N150, _K10 = (lambda n: n > 150), (lambda k: k < 10)
 HEADLINE = Headlines(paper="Dash & Cooper (2002)", chapter="exact-model-averaging", rows=(
-    _stmt(8, "closed form vs. brute-force averaging: largest difference", "probability",
-          Published("dash_cooper_headline_numbers", {"key": "closed_form_difference"}),
+    _stmt(8, _check_statement, "closed form vs. brute-force averaging: largest difference",
+          "probability", Published("dash_cooper_headline_numbers",
+                                   {"key": "closed_form_difference"}),
           rounding=1e-9, why="the closed form is not exact"),
-    _stmt(11, "settings N with both gains significant at 99%", **_COUNT),
-    _stmt(13, why="our Delta_ROC levels off higher", **_MEAN),
-    _stmt(14, why=_BIG_R, **_MEAN),
-    _stmt(15, **_SHARE),
+    _stmt(11, partial(_n_significant, test="nodes", over="N", n_paper=9, but=1),
+          "settings N with both gains significant at 99%", **_COUNT),
+    _stmt(13, partial(_pooled, test="nodes", kind="mean", keep=_N150),
+          why="our Delta_ROC levels off higher", **_MEAN),
+    _stmt(14, partial(_pooled, test="nodes", kind="mean", q="delta_roc_remaining", keep=_N150),
+          why=_BIG_R, **_MEAN),
+    _stmt(15, partial(_pooled, test="nodes", kind="share", lo=-1, hi=11,
+                      keep=lambda n: n >= 100), **_SHARE),
     *_bands_of("nodes"),
-    _stmt(20, "settings N_r with both gains significant at 99%", **_COUNT),
-    _stmt(21, why="our maximum is higher", **_MEAN),
-    _stmt(22, why=_BIG_R, **_MEAN),
-    _stmt(23, "N_r of the local maximum of Delta_ROC", "records",
+    _stmt(20, partial(_n_significant, test="records", over="N_r", n_paper=8),
+          "settings N_r with both gains significant at 99%", **_COUNT),
+    _stmt(21, partial(_extreme_mean, test="records", q="delta_roc", largest=True, ci=True),
+          why="our maximum is higher", **_MEAN),
+    _stmt(22, partial(_extreme_mean, test="records", q="delta_roc_remaining", largest=True,
+                      ci=True), why=_BIG_R, **_MEAN),
+    _stmt(23, _peak, "N_r of the local maximum of Delta_ROC", "records",
           Published(_STATEMENTS, {"test": "training-records test", "unit": "records"},
                     reduce="mean"), rounding=300.0,
           note="N_r of the largest mean Delta_ROC; published = middle of the stated 200 to "
                "800, rounding term = half that range",
           why="our maximum lies outside the paper's 200 to 800 records"),
-    _stmt(25, **_SHARE),
+    _stmt(25, partial(_pooled, test="records", kind="share", lo=-4, hi=9, label="all N_r"),
+          **_SHARE),
     *_bands_of("records"),
-    _stmt(31, "settings N_k < 10 with both gains significant at 99%", **_COUNT),
-    *(_stmt(i, why="our means over N_k < 10 span a different range" if i < 34 else _BIG_R,
-            **_MEAN) for i in (32, 33, 34, 35)),
+    _stmt(31, partial(_n_significant, test="density", over="N_k < 10", n_paper=9, keep=_K10),
+          "settings N_k < 10 with both gains significant at 99%", **_COUNT),
+    *(_stmt(i, partial(_extreme_mean, test="density", q=q, largest=big, keep=_K10,
+                       over="N_k < 10"),
+            why="our means over N_k < 10 span a different range" if i < 34 else _BIG_R, **_MEAN)
+      for i, q, big in ((32, "delta_roc", False), (33, "delta_roc", True),
+                        (34, "delta_roc_remaining", False), (35, "delta_roc_remaining", True))),
     *_bands_of("density"),
-    _stmt(40, "factor by which mean Delta_ROC drops for very dense graphs",
+    _stmt(40, _dense_drop, "factor by which mean Delta_ROC drops for very dense graphs",
           published=Published(_STATEMENTS, {"test": "density test", "unit": "factor"},
                                reduce="mean"),
           rounding=0.5, why="our gain falls further in dense networks, which stay significant"),
-    _stmt(42, "settings where MAP beats MA significantly", "count",
+    _stmt(42, partial(_map_better, test="worst-case"),
+          "settings where MAP beats MA significantly", "count",
           Published("dash_cooper_headline_numbers", {"key": "worst_case_map_better"}),
           rounding=0.0, why="MAP wins at more training sizes than chance explains"),
-    _stmt(43, rounding=0.0,
+    _stmt(43, partial(_map_better, test="alarm"), rounding=0.0,
           why="the paper's two points are more than chance explains; they depend on training "
               "sizes the paper does not report (ours start at 25)"),
 ))
 
 
-# --------------------------------------------------------------------------------------
-# Figures: the layout of the paper's Figures 2-5
-# --------------------------------------------------------------------------------------
+# ---------------------------------------------- Figures: the layout of the paper's Figures 2-5
 
 _XLABEL = {"n_features": "number of features N", "n_train": "training records N_r",
            "max_parents": "maximum in-degree N_k"}
-_SERIES = (
-    ("delta_roc", "Δ_ROC (relative gain)", "tab:blue", "o", 1 / 1.06),
-    ("delta_roc_remaining", "δ_ROC (share of the missing area)", "tab:orange", "s", 1.06),
-)
+_SERIES = (("delta_roc", "Δ_ROC (relative gain)", "tab:blue", "o", 1 / 1.06),
+           ("delta_roc_remaining", "δ_ROC (share of the missing area)", "tab:orange", "s", 1.06))
 _NEEDED = ("mean", "sd", "ci_low", "ci_high")
 #: smallest text of the figures, in points (the book shows them at natural size)
 _SMALL = 9
 
 #: The paper's stated values drawn on Figure 2, by test: the statement ids of its mean (or
-#: range of means) of Delta_ROC and of delta_ROC, the range of the setting they are stated
-#: for, and that of its ±1σ regions (ids in :data:`_BAND_ENDS`); a bound is a number or
-#: ``("id", i)``, the value of statement ``i``. The ranges are the paper's words (Sec.
-#: 4.2): "N > 150", "N ≳ 100", "between 200 and 800 records" (ids 23-24), "N_k < 10" (id 30).
+#: range of means) of Delta_ROC and of delta_ROC, the setting's range they are stated for,
+#: and that of its ±1σ regions (ids in :data:`_BAND_ENDS`); a bound is a number or ``("id",
+#: i)``, statement i's value. The ranges are the paper's words (Sec. 4.2): "N > 150", "N ≳
+#: 100", "between 200 and 800 records" (ids 23-24), "N_k < 10" (id 30).
 _BANDS = {"nodes": (((13,), (14,)), (150.0, np.inf), (100.0, np.inf)),
           "records": (((21,), (22,)), (("id", 23), ("id", 24)), (-np.inf, np.inf)),
           "density": (((32, 33), (34, 35)), (-np.inf, ("id", 30)), (-np.inf, ("id", 30)))}
 
 
 def _paper_bands(test):
-    """The values Dash & Cooper state for one test of their Figure 2, as bands to draw.
-
-    Parameters
-    ----------
-    test : {"nodes", "records", "density"}
-
-    Returns
-    -------
-    DataFrame
-        One row per stated value: ``measure`` (``delta_roc`` or ``delta_roc_remaining``),
-        ``kind`` (``"mean"``: a mean, or a range of means; ``"spread"``: the region that
-        holds about 70% of the trials, the paper's ±1σ), ``low`` and ``high`` (percent;
-        equal for a single value), ``x_low`` and ``x_high`` (the range of the setting
-        the statement covers; ±inf when open) and ``ids`` (rows of
-        ``dash_cooper_statements.csv``).
-    """
-    if test not in _BANDS:
-        raise ValueError(f"the paper states values for the tests {sorted(_BANDS)}; got {test!r}")
+    """The values Dash & Cooper state for one test (``"nodes"``, ``"records"``,
+    ``"density"``) of their Figure 2, one row each: ``measure`` (``delta_roc`` or
+    ``delta_roc_remaining``), ``kind`` (``"mean"``: a mean or range of means;
+    ``"spread"``: the region of about 70% of the trials, the paper's ±1σ), ``low`` and
+    ``high`` (percent; equal for one value), ``x_low`` and ``x_high`` (the setting's range
+    the statement covers; ±inf when open) and ``ids`` (of dash_cooper_statements.csv)."""
     (mean_d, mean_r), x_mean, x_band = _BANDS[test]
     ends = _BAND_ENDS[test][0]
 
@@ -1329,12 +1108,11 @@ def _paper_bands(test):
             ("delta_roc_remaining", "spread", ends[2:], x_band)):
         vals = [float(_PUB.loc[i, "value"]) for i in ids]
         rows.append({"measure": q, "kind": kind, "low": min(vals), "high": max(vals),
-                     "x_low": bound(x_lo), "x_high": bound(x_hi),
-                     "ids": ", ".join(map(str, ids))})
+                     "x_low": bound(x_lo), "x_high": bound(x_hi), "ids": ", ".join(map(str, ids))})
     return pd.DataFrame(rows)
 
 
-def _panel(ax, summary, x, log_x=True):
+def _panel(ax, summary, x):
     """Means with 99% CIs (solid) and ±1 sd of the trials (dashed) of both measures."""
     missing = [c for c in [x] + [f"{q}_{s}" for q, *_ in _SERIES for s in _NEEDED]
                if c not in summary]
@@ -1346,27 +1124,25 @@ def _panel(ax, summary, x, log_x=True):
     s = summary.sort_values(x)
     xs = s[x].to_numpy(dtype=float)
     for q, label, color, marker, shift in _SERIES:
-        pos = xs * shift if log_x else xs + (shift - 1) * 10
+        pos = xs * shift
         mean, sd, lo, hi = (s[f"{q}_{c}"].to_numpy() for c in _NEEDED)
         spread = ax.errorbar(pos, mean, yerr=sd, fmt="none", ecolor=color, elinewidth=0.9,
                              alpha=0.6, capsize=2)
         spread[-1][0].set_linestyle("--")
         ax.errorbar(pos, mean, yerr=[mean - lo, hi - mean], fmt=marker, color=color,
-                    ms=4, elinewidth=1.8, capsize=3, label=label, linestyle="-", lw=0.8,
-                    zorder=3)
+                    ms=4, elinewidth=1.8, capsize=3, label=label, linestyle="-", lw=0.8, zorder=3)
     ax.axhline(0, color="0.4", lw=0.7)
-    if log_x:
-        ax.set_xscale("log")
-        ticks = np.unique(xs)
-        if len(ticks) > 6:  # 1-2-5 ticks inside the range, so that labels do not collide
-            nice = np.array([m * 10**e for e in range(-1, 7) for m in (1, 2, 5)], dtype=float)
-            inside = nice[(nice >= ticks.min()) & (nice <= ticks.max())]
-            ticks = inside if len(inside) <= 6 else inside[::2]
-        ax.set_xticks(ticks)
-        ax.set_xticklabels([f"{t:g}" for t in ticks], fontsize=_SMALL)
-        ax.minorticks_off()
+    ax.set_xscale("log")
+    ticks = np.unique(xs)
+    if len(ticks) > 6:  # 1-2-5 ticks inside the range, so that labels do not collide
+        nice = np.array([m * 10**e for e in range(-1, 7) for m in (1, 2, 5)], dtype=float)
+        inside = nice[(nice >= ticks.min()) & (nice <= ticks.max())]
+        ticks = inside if len(inside) <= 6 else inside[::2]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{t:g}" for t in ticks], fontsize=_SMALL)
+    ax.minorticks_off()
     ax.tick_params(labelsize=_SMALL)
-    ax.set_xlabel(_XLABEL.get(x, x) + (" (log scale)" if log_x else ""), fontsize=10)
+    ax.set_xlabel(_XLABEL.get(x, x) + " (log scale)", fontsize=10)
     ax.set_ylabel("change in ROC area,\nMA vs MAP (%)", fontsize=10)
     ax.grid(True, lw=0.3, color="0.88")
 
@@ -1382,8 +1158,7 @@ def _bands(ax, bands):
         c = colour[b["measure"]]
         if b["kind"] == "mean":
             if b["high"] > b["low"]:
-                ax.fill_between([x0, x1], b["low"], b["high"], color=c, alpha=0.22, lw=0,
-                                zorder=1)
+                ax.fill_between([x0, x1], b["low"], b["high"], color=c, alpha=0.22, lw=0, zorder=1)
             else:
                 ax.plot([x0, x1], [b["low"]] * 2, color=c, alpha=0.35, lw=5,
                         solid_capstyle="butt", zorder=1)
@@ -1407,26 +1182,22 @@ def _legend_handles(ax, bands=False):
     return handles, labels
 
 
-def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
+def delta_roc_figure(summary, x, panel=None, titles=None):
     """Mean Δ_ROC and δ_ROC against one setting, one panel per value of ``panel``.
 
-    Solid bars are 99% confidence intervals of the mean, dashed bars ±1 standard
-    deviation of the trials (the layout of Dash & Cooper's Figures 2–5).  The figure
-    is as wide as the book's text column, with at most two panels per row.
+    Solid bars: 99% intervals of the mean; dashed bars: ±1 sd of the trials (the layout
+    of Dash & Cooper's Figures 2–5); as wide as the text column, two panels per row.
 
     Parameters
     ----------
     summary : DataFrame
         Output of :func:`_summarise_trials`.
     x : str
-        Setting on the horizontal axis: ``"n_features"``, ``"n_train"`` or
-        ``"max_parents"``.
+        Setting on the horizontal axis: ``"n_features"``, ``"n_train"`` or ``"max_parents"``.
     panel : str, optional
         Column splitting the rows into panels (e.g. ``"class_node"``).
     titles : dict, optional
         Panel title for each value of ``panel``.
-    log_x : bool
-        Logarithmic horizontal axis.
 
     Returns
     -------
@@ -1443,7 +1214,7 @@ def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
                              squeeze=False, sharey=True)
     for ax, k in zip(axes.ravel(), keys):
         part = summary if k is None else summary[summary[panel] == k]
-        _panel(ax, part, x, log_x)
+        _panel(ax, part, x)
         if k is not None:
             ax.set_title((titles or {}).get(k, str(k)), fontsize=10)
     for ax in axes.ravel()[len(keys):]:
@@ -1457,22 +1228,19 @@ def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
     return fig
 
 
-def random_networks_figure(nodes, records, density, bands=True):
+def random_networks_figure(nodes, records, density):
     """Dash & Cooper's Figure 2: the nodes, training-records and density tests.
 
     Two panels per row at the width of the book's text column: (a) and (b) above, (c)
-    and the legend below.
+    and the legend below. Behind our points, the paper's stated values
+    (:func:`_paper_bands`): its means as shaded bands in the colour of the measure, the
+    region it says holds about 70% of the trials as dotted lines (to compare with our
+    dashed ±1 sd bars), each over the range of the setting the statement covers.
 
     Parameters
     ----------
     nodes, records, density : DataFrame
-        Outputs of :func:`_summarise_trials` by ``n_features``,
-        ``n_train`` and ``max_parents``.
-    bands : bool, default True
-        Draw the paper's stated values behind our points (:func:`_paper_bands`): its
-        means as shaded bands in the colour of the measure, and the region it says
-        holds about 70% of the trials as dotted lines (to compare with our dashed ±1 sd
-        bars), each over the range of the setting the statement covers.
+        Outputs of :func:`_summarise_trials` by ``n_features``, ``n_train`` and ``max_parents``.
 
     Returns
     -------
@@ -1487,13 +1255,12 @@ def random_networks_figure(nodes, records, density, bands=True):
     fig, axes = plt.subplots(2, 2, figsize=(TEXT_WIDTH, 6.4))
     for ax, (s, x, title, test) in zip(axes.ravel(), parts):
         _panel(ax, s, x)
-        if bands:
-            _bands(ax, _paper_bands(test))
+        _bands(ax, _paper_bands(test))
         ax.set_title(title, fontsize=10)
     axes[0][1].set_ylabel("")
     (legend_ax := axes[1][1]).set_axis_off()
     fig.tight_layout(h_pad=1.2, w_pad=1.0)
-    handles, labels = _legend_handles(axes[0][0], bands=bands)
+    handles, labels = _legend_handles(axes[0][0], bands=True)
     legend_ax.legend(handles, labels, loc="center", frameon=False, fontsize=_SMALL,
                      handlelength=2.2)
     return fig
