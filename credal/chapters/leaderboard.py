@@ -156,20 +156,20 @@ def classifiers(names=(), params=None, n_features=None) -> dict:
     The precise counterparts need no estimator of their own: their labels are the
     ``predict`` of the credal classifier their registry entry names (``source``).
 
+    The SPODE ensembles' ε becomes ``min(ε, 0.9 / (n_features + 1))``: their credal set
+    needs ``ε < 1/(k + 1)`` for ``k`` SPODEs, and with 99 or more features the paper's
+    0.01 is too large.
+
     Parameters
     ----------
     names : sequence of str
-        Registry names (credal or precise); empty = every credal classifier.  A name
-        pulls in the credal classifier whose ``predict`` gives its counterpart's labels
-        (``"LNCC"`` adds ``"NCC"``; ``"NBC"`` gives ``"NCC"``).
+        Registry names, empty = every credal classifier; a name pulls in the credal
+        classifier whose ``predict`` gives its counterpart's labels (``"LNCC"`` adds
+        ``"NCC"``; ``"NBC"`` gives ``"NCC"``).
     params : dict, optional
-        Classifier parameters (:data:`DEFAULT_PARAMS` keys); unknown keys raise
-        ValueError.
+        Classifier parameters (:data:`DEFAULT_PARAMS` keys; others raise ValueError).
     n_features : int, optional
-        Features of the data set: the SPODE ensembles' ε becomes
-        ``min(ε, 0.9 / (n_features + 1))`` (their credal set needs ``ε < 1/(k + 1)``
-        for ``k`` SPODEs: on data sets with 99 or more features the paper's 0.01 is too
-        large).
+        Features of the data set (for the SPODE ensembles' ε).
 
     Returns
     -------
@@ -331,8 +331,7 @@ def run(data, *, classifiers=(), params=None, n_splits=5, n_repeats=10, random_s
     data : list of str or Dataset
         Data sets (catalogue names or loaded).
     classifiers : sequence of str
-        Registry names (as for :func:`classifiers`; a credal name also adds its
-        counterpart); empty = all.
+        Registry names as for :func:`classifiers` (with their counterparts); empty = all.
     params : dict, optional
         Classifier parameters (:data:`DEFAULT_PARAMS`).
     n_splits, n_repeats, random_state : int
@@ -385,14 +384,12 @@ def _dataset_scores(folds) -> pd.DataFrame:
     return out
 
 
-#: Metrics of the leaderboard table: column -> (metric, percent?)
-_TABLE_METRICS = {
-    "determinacy": ("determinacy", True), "single accuracy": ("single_accuracy", True),
-    "set accuracy": ("set_accuracy", True),
-    "indeterminate size": ("indeterminate_size", False),
-    "D-acc": ("discounted_accuracy", True), "u65": ("u65", True), "u80": ("u80", True),
-    "counterpart on indeterminate": ("precise_on_indeterminate", True),
-    "counterpart accuracy": ("accuracy", True)}
+#: Metrics of the leaderboard table: column -> metric (in percent, but the indeterminate size)
+_TABLE_METRICS = {"determinacy": "determinacy", "single accuracy": "single_accuracy",
+                  "set accuracy": "set_accuracy", "indeterminate size": "indeterminate_size",
+                  "D-acc": "discounted_accuracy", "u65": "u65", "u80": "u80",
+                  "counterpart on indeterminate": "precise_on_indeterminate",
+                  "counterpart accuracy": "accuracy"}
 
 
 def _ordered(names):
@@ -407,7 +404,7 @@ def _leaderboard_table(folds, scores) -> pd.DataFrame:
     (:func:`credal.comparisons.repeat_standard_error`).  Indexed by classifier: ``kind``,
     ``counterpart``, ``data sets`` and, per column of the table, its mean and ``<column>
     s.e.``; percentages in percent."""
-    metrics = [m for m, _ in _TABLE_METRICS.values()]
+    metrics = list(_TABLE_METRICS.values())
     # the mean over data sets, on all repeats together and on each repeat alone
     # (credal.comparisons.repeat_standard_error with this statistic, computed once)
     value = scores[metrics].groupby(level="classifier").mean().stack(future_stack=True)
@@ -421,10 +418,10 @@ def _leaderboard_table(folds, scores) -> pd.DataFrame:
         row = {"classifier": n, "kind": _BY_NAME[n].kind,
                "counterpart": _BY_NAME[n].counterpart,
                "data sets": len(scores.xs(n, level="classifier"))}
-        for col, (m, pct) in _TABLE_METRICS.items():
-            f = 100.0 if pct else 1.0
-            row[col] = value.get((n, m), np.nan) * f
-            row[f"{col} s.e."] = se.get((n, m), np.nan) * f
+        for col, m in _TABLE_METRICS.items():
+            f = 1.0 if m == "indeterminate_size" else 100.0
+            row.update({col: value.get((n, m), np.nan) * f,
+                        f"{col} s.e.": se.get((n, m), np.nan) * f})
         rows.append(row)
     return pd.DataFrame(rows).set_index("classifier")
 
@@ -545,6 +542,77 @@ def _incomplete_table(scores, info) -> pd.DataFrame:
 
 # -------------------------------------------- the papers' numbers beside ours
 
+_COMPARISON_COLUMNS = ["source", "data set", "paper's name", "classifier", "quantity",
+                       "published", "ours", "ours s.e.", "difference", "note"]
+
+#: Antonucci et al.'s families -> (our classifier, the run's parameter that must equal theirs).
+_FAMILY = {"NCC": ("NCC-ε", "ncc_epsilon"), "LNCC": ("LNCC", "lncc_alpha")}
+#: data/published/README.md: Antonucci's D-acc and NBC-I look swapped for hepatitis.
+_SWAPPED = {"hepatitis": {"D_acc": "NBC_I", "NBC_I": "D_acc"}}
+_SPECIAL_NOTES = {
+    "swapped": "the paper's D-acc and NBC-I columns look swapped for hepatitis; compared "
+               "after swapping them back",
+    "Echocardiogram": "our class is alive at one year; the paper's is still alive",
+    "HeartC": "our copy keeps 2 of the 5 labels"}
+_MORAL = ("Moral slides", "moral-trees", "slides: one train/test split (and their own "
+          "discretisation); ours: cross-validation")
+#: Corani & Antonucci's averages (the last: BMA-AODE*'s only).
+_AVERAGES = [("average determinacy", "determinacy"), ("average set-accuracy", "set_accuracy"),
+             ("average indeterminate output size", "indeterminate_size"),
+             ("average accuracy on safe instances", "precise_on_determinate"),
+             ("average accuracy on prior-dependent instances", "precise_on_indeterminate"),
+             ("average share of instances that are prior-dependent", "100 - determinacy")]
+
+
+#: The published numbers our protocol also measures, in the order of the comparison:
+#: ``(source, catalogue group, table, paper's name, note, items)``.  With a paper's name
+#: (its data sets as a whole) the items are ``(quantity prefix, published classifier, ours,
+#: metric)``: the mean over the group's data sets we ran (at least two) against the first
+#: published row with that prefix and classifier (a classifier ``<family>_<value>`` only
+#: where the run's parameter equals ``value``).  Without, the items are ``(published column,
+#: ours, metric, quantity)`` per row of the table, the paper's data set mapped by
+#: :func:`_paper_map`; ours None: the row's ``family`` (:data:`_FAMILY`), only where its
+#: ``parameter_value`` equals the run's.  A metric "100 - m" is the complement of ``m``.
+_PUBLISHED = (
+    ("Antonucci et al. Table 2", "antonucci-lncc", "antonucci_table2_uci", None,
+     "paper: 10-fold CV protocol of the paper; ours: the leaderboard's cross-validation",
+     (("Det", None, "determinacy", "determinacy"),
+      ("Sgl_acc", None, "single_accuracy", "single accuracy"),
+      ("D_acc", None, "discounted_accuracy", "D-acc"),
+      ("NBC_I", None, "precise_on_indeterminate", "NBC on indeterminate"))),
+    ("Antonucci et al. Sec. 5.2", "antonucci-lncc", "antonucci_headline_numbers",
+     "9 binary data sets", "six of the paper's nine data sets are not named; ours are a "
+     "reconstruction", [(q, pub, _FAMILY[pub.split("_")[0]][0], m)
+                        for q, m in (("average determinacy", "determinacy"),
+                                     ("average single-accuracy", "single_accuracy"),
+                                     ("average NBC-I", "precise_on_indeterminate"),
+                                     ("average discounted accuracy", "discounted_accuracy"))
+                        for pub in ("NCC_0.05", "LNCC_0.75")]),
+    ("Corani & Antonucci Sec. 3.2", "corani-antonucci", "corani_headline_numbers",
+     "40 data sets (39 distinct)", "paper: missing values imputed; ours: no imputation "
+     "(each classifier's rule)",
+     [(q, f"{ours[:-1]} (instances split by {ours})" if m.startswith("precise") else ours,
+       ours, m) for ours, k in (("BMA-AODE*", 6), ("COMP-AODE*", 5)) for q, m in _AVERAGES[:k]]),
+
+    ("Ramoni & Sebastiani Table 1", "ramoni-sebastiani", "ramoni_table1_accuracy_coverage",
+     None, "paper: 5 x 5-fold CV, numeric features in 5 equal-frequency bins; ours: MDL "
+     "inside each training fold",
+     (("NBCm_acc", "NBC", "accuracy", "accuracy"),
+      ("RBCd_acc", "RBC", "single_accuracy", "RBC_d accuracy"),
+      ("RBCd_cov", "RBC", "determinacy", "RBC_d coverage"),
+      ("RBCu_acc", "RBC_u", "accuracy", "accuracy"))),
+    *((_MORAL[0], _MORAL[1], table, None, _MORAL[2], (item,)) for table, item in (
+        ("moral_classic_methods", ("NB_test", "NBC", "accuracy", "test accuracy")),
+        ("moral_tu2_single", ("TU2_test", "CDT", "single_accuracy",
+                              "test accuracy on determinate instances")),
+        ("moral_tu2_single", ("UC_test", "CDT", "100 - determinacy",
+                              "test % unclassified (indeterminate)")),
+        ("moral_global_comparison_frequency", ("TU2_test", "CDT-freq", "accuracy",
+                                               "test accuracy")),
+        ("moral_double_method", ("TU2_double_test", "CDT-double-freq", "accuracy",
+                                 "test accuracy")))))
+
+
 def _paper_map(group):
     """Paper's name -> catalogue name for one paper group (``data/catalogue.toml``)."""
     return {spec["papers"][group]["name"]: name
@@ -552,175 +620,81 @@ def _paper_map(group):
             if (spec.get("papers", {}).get(group) or {}).get("name")}
 
 
-def _ours(scores, dataset, clf, metric, complement=False):
-    """Our score (percent) of ``clf`` on ``dataset`` and its s.e. (NaN when not run)."""
-    if (dataset, clf) not in scores.index:
-        return np.nan, np.nan
-    v = 100 * float(scores.loc[(dataset, clf), metric])
-    s = 100 * float(scores.loc[(dataset, clf), f"{metric}_se"]) if f"{metric}_se" in scores \
-        else np.nan
-    return (100 - v if complement else v), s
+def _ours(scores, per_repeat, clf, metric, where):
+    """Ours for a published number: ``(value, s.e., data sets)`` of ``clf``'s ``metric``
+    (percent; the indeterminate size in classes; "100 - m" the complement of ``m``), on one
+    data set (``where`` a name: the pooled s.e. of ``scores``) or the mean over the data
+    sets ``where`` (the s.e. of :func:`credal.comparisons.repeat_standard_error` with that
+    mean as the statistic, from the precomputed ``per_repeat`` scores); NaN when not run."""
+    comp, metric = metric.startswith("100 - "), metric.removeprefix("100 - ")
+    scale = 1.0 if metric == "indeterminate_size" else 100.0
+    if isinstance(where, str):
+        if (where, clf) not in scores.index:
+            return np.nan, np.nan, 0
+        v, n = scale * float(scores.loc[(where, clf), metric]), 1
+        se = scale * float(scores.loc[(where, clf), f"{metric}_se"]) \
+            if f"{metric}_se" in scores else np.nan
+    else:
+        vals = scores[metric].xs(clf, level="classifier").reindex(where).dropna()
+        if vals.empty:
+            return np.nan, np.nan, 0
+        pr = per_repeat[metric].xs(clf, level="classifier")
+        reps = pr[pr.index.get_level_values("dataset").isin(where)].groupby(
+            level="repeat").mean()
+        se = scale * (float(reps.std(ddof=1) / np.sqrt(len(reps))) if len(reps) > 1
+                      else np.nan)
+        v, n = float(vals.mean()) * scale, int(len(vals))
+    return (scale - v if comp else v), se, n
 
 
-def _mean_over(scores, per_repeat, names, clf, metric, scale=100.0, complement=False):
-    """Mean of a metric over data sets ``names``, its Monte-Carlo standard error and the
-    number of data sets (:func:`credal.comparisons.repeat_standard_error` with the mean over
-    the data sets as the statistic, from precomputed pooled and per-repeat scores)."""
-    v = scores[metric].xs(clf, level="classifier").reindex(names).dropna()
-    if v.empty:
-        return np.nan, np.nan, 0
-    pr = per_repeat[metric].xs(clf, level="classifier")
-    pr = pr[pr.index.get_level_values("dataset").isin(names)]
-    reps = pr.groupby(level="repeat").mean()
-    se = float(reps.std(ddof=1) / np.sqrt(len(reps))) if len(reps) > 1 else np.nan
-    mean = float(v.mean()) * scale
-    return (scale - mean if complement else mean), se * scale, int(len(v))
-
-
-_COMPARISON_COLUMNS = ["source", "data set", "paper's name", "classifier", "quantity",
-                       "published", "ours", "ours s.e.", "difference", "note"]
-
-
-def _row(source, dataset, paper_name, clf, quantity, published, ours, se, note):
-    return dict(zip(_COMPARISON_COLUMNS, (source, dataset, paper_name, clf, quantity,
-                                          published, ours, se, ours - published, note)))
-
-
-def _antonucci_rows(scores, per_repeat, p, have_ds, have_clf):
-    """Antonucci, Cattaneo & Corani: Table 2 and the averages of Sec. 5.2 (NCC-ε and
-    LNCC, when the run's ε and α equal the paper's)."""
-    amap, rows = _paper_map("antonucci-lncc"), []
-    metric_of = {"Det": ("determinacy", "determinacy"),
-                 "Sgl_acc": ("single_accuracy", "single accuracy"),
-                 "D_acc": ("discounted_accuracy", "D-acc"),
-                 "NBC_I": ("precise_on_indeterminate", "NBC on indeterminate")}
-    ours_param = {"NCC": ("NCC-ε", p["ncc_epsilon"]), "LNCC": ("LNCC", p["lncc_alpha"])}
-    for _, r in datasets.published("antonucci_table2_uci").iterrows():
-        clf, val = ours_param[r["family"]]
-        ds = amap.get(r["dataset"])
-        if ds not in have_ds or clf not in have_clf or not np.isclose(val, r["parameter_value"]):
-            continue
-        # data/published/README.md: D-acc and NBC-I look swapped for hepatitis
-        swap = {"D_acc": "NBC_I", "NBC_I": "D_acc"} if r["dataset"] == "hepatitis" else {}
-        for col, (metric, qname) in metric_of.items():
-            pub_col = swap.get(col, col)
-            note = ("the paper's D-acc and NBC-I columns look swapped for hepatitis; compared "
-                    "after swapping them back" if col in swap else "paper: 10-fold CV protocol "
-                    "of the paper; ours: the leaderboard's cross-validation")
-            rows.append(_row("Antonucci et al. Table 2", ds, r["dataset"], clf, qname,
-                             float(r[pub_col]), *_ours(scores, ds, clf, metric), note))
-    names = [d for d in datasets.names("antonucci-lncc") if d in have_ds]
-    amean = {"average determinacy": "determinacy", "average single-accuracy": "single_accuracy",
-             "average NBC-I": "precise_on_indeterminate",
-             "average discounted accuracy": "discounted_accuracy"}
-    for _, r in datasets.published("antonucci_headline_numbers").iterrows():
-        q = next((k for k in amean if str(r["quantity"]).startswith(k)), None)
-        if q is None or r["classifier"] not in ("NCC_0.05", "LNCC_0.75"):
-            continue
-        fam, pv = r["classifier"].split("_")
-        clf, val = ours_param[fam]
-        if clf not in have_clf or not np.isclose(val, float(pv)) or len(names) < 2:
-            continue
-        v, s, n = _mean_over(scores, per_repeat, names, clf, amean[q])
-        rows.append(_row("Antonucci et al. Sec. 5.2", f"mean of {n}", "9 binary data sets",
-                         clf, q.replace("average ", "mean "), float(r["value"]), v, s,
-                         "six of the paper's nine data sets are not named; ours are a "
-                         "reconstruction"))
-    return rows
-
-
-#: Corani & Antonucci's averages: (quantity prefix, published classifier, ours, metric,
-#: scale, complement)
-_CORANI = [(q, clf, ours, m, 1 if m == "indeterminate_size" else 100, False)
-           for ours in ("BMA-AODE*", "COMP-AODE*")
-           for q, clf, m in (
-               ("average determinacy", ours, "determinacy"),
-               ("average set-accuracy", ours, "set_accuracy"),
-               ("average indeterminate output size", ours, "indeterminate_size"),
-               ("average accuracy on safe instances",
-                f"{ours[:-1]} (instances split by {ours})", "precise_on_determinate"),
-               ("average accuracy on prior-dependent instances",
-                f"{ours[:-1]} (instances split by {ours})", "precise_on_indeterminate"))]
-_CORANI.insert(5, ("average share of instances that are prior-dependent", "BMA-AODE*",
-                   "BMA-AODE*", "determinacy", 100, True))
-
-
-def _corani_rows(scores, per_repeat, have_ds, have_clf):
-    """Corani & Antonucci: the averages of Sec. 3.2 over their data sets (BMA-AODE*,
-    COMP-AODE* and their counterparts)."""
-    names = [d for d in datasets.names("corani-antonucci") if d in have_ds]
-    ch = datasets.published("corani_headline_numbers")
-    rows = []
-    for prefix, pub_clf, clf, metric, scale, comp in _CORANI:
-        hit = ch[ch["quantity"].str.startswith(prefix) & (ch["classifier"] == pub_clf)]
-        if hit.empty or clf not in have_clf or len(names) < 2:
-            continue
-        v, s, n = _mean_over(scores, per_repeat, names, clf, metric, scale, comp)
-        qn = prefix.replace("average ", "mean ")
-        if metric.startswith("precise_on"):
-            qn += f" ({_BY_NAME[clf].counterpart})"
-        rows.append(_row("Corani & Antonucci Sec. 3.2", f"mean of {n}",
-                         "40 data sets (39 distinct)", clf, qn, float(hit["value"].iloc[0]),
-                         v, s, "paper: missing values imputed; ours: no imputation (each "
-                               "classifier's rule)"))
-    return rows
-
-
-def _per_dataset_rows(scores, have_ds, have_clf):
-    """Ramoni & Sebastiani (Table 1: NBC_m, RBC_d and RBC_u per data set) and Moral's
-    slides (naive Bayes and the credal trees per data set)."""
-    rows, rmap = [], _paper_map("ramoni-sebastiani")
-    rnote = ("paper: 5 x 5-fold CV, numeric features in 5 equal-frequency bins; ours: "
-             "MDL inside each training fold")
-    special = {"Echocardiogram": "our class is alive at one year; the paper's is still "
-                                 "alive", "HeartC": "our copy keeps 2 of the 5 labels"}
-    for _, r in datasets.published("ramoni_table1_accuracy_coverage").iterrows():
-        ds = rmap.get(r["dataset"])
-        if ds not in have_ds:
-            continue
-        for col, clf, metric, qname in (("NBCm_acc", "NBC", "accuracy", "accuracy"),
-                                        ("RBCd_acc", "RBC", "single_accuracy", "RBC_d accuracy"),
-                                        ("RBCd_cov", "RBC", "determinacy", "RBC_d coverage"),
-                                        ("RBCu_acc", "RBC_u", "accuracy", "accuracy")):
-            if clf in have_clf:
-                rows.append(_row("Ramoni & Sebastiani Table 1", ds, r["dataset"], clf, qname,
-                                 float(r[col]), *_ours(scores, ds, clf, metric),
-                                 special.get(r["dataset"], rnote)))
-    mmap = _paper_map("moral-trees")
-    for table, col, clf, metric, qname, comp in (
-            ("moral_classic_methods", "NB_test", "NBC", "accuracy", "test accuracy", False),
-            ("moral_tu2_single", "TU2_test", "CDT", "single_accuracy",
-             "test accuracy on determinate instances", False),
-            ("moral_tu2_single", "UC_test", "CDT", "determinacy",
-             "test % unclassified (indeterminate)", True),
-            ("moral_global_comparison_frequency", "TU2_test", "CDT-freq", "accuracy",
-             "test accuracy", False),
-            ("moral_double_method", "TU2_double_test", "CDT-double-freq", "accuracy",
-             "test accuracy", False)):
-        for _, r in datasets.published(table).iterrows():
-            ds = mmap.get(r["dataset"])
-            if ds in have_ds and clf in have_clf:
-                rows.append(_row("Moral slides", ds, r["dataset"], clf, qname, float(r[col]),
-                                 *_ours(scores, ds, clf, metric, complement=comp),
-                                 "slides: one train/test split (and their own "
-                                 "discretisation); ours: cross-validation"))
-    return rows
+def _run_matches(p, family, value):
+    """Whether the run's parameter of Antonucci et al.'s ``family`` equals ``value``
+    (True for any other classifier)."""
+    return family not in _FAMILY or bool(np.isclose(p[_FAMILY[family][1]], float(value)))
 
 
 def _published_comparison(scores, folds, params=None) -> pd.DataFrame:
-    """The published numbers that our protocol also measures, beside ours (sources in
-    ``credal.datasets.published``: :func:`_antonucci_rows` with the run's ``params``,
-    :func:`_corani_rows`, :func:`_per_dataset_rows`).  The papers used other protocols
-    (see ``note``): the differences measure the protocol as much as the classifiers.
-    ``scores``: the ``dataset_scores`` table; ``folds``: the fold table of :func:`run` (for
-    the averages' standard errors).  Columns :data:`_COMPARISON_COLUMNS`; percentages in
-    percent, except the indeterminate output size."""
+    """The published numbers that our protocol also measures, beside ours (the sources of
+    :data:`_PUBLISHED`, in ``credal.datasets.published``; Antonucci et al.'s only at the
+    run's ``params``).  The papers used other protocols (see ``note``): the differences
+    measure the protocol as much as the classifiers.  ``scores``: the ``dataset_scores``
+    table; ``folds``: the fold table of :func:`run` (for the averages' standard errors).
+    Columns :data:`_COMPARISON_COLUMNS`; percentages in percent, except the indeterminate
+    output size."""
     per_repeat = comparisons.dataset_scores(folds, by=("dataset", "classifier", "repeat"))
     have_ds = set(scores.index.get_level_values("dataset"))
     have_clf = set(scores.index.get_level_values("classifier"))
-    rows = (_antonucci_rows(scores, per_repeat, _params(params), have_ds, have_clf)
-            + _corani_rows(scores, per_repeat, have_ds, have_clf)
-            + _per_dataset_rows(scores, have_ds, have_clf))
+    p, rows = _params(params), []
+
+    def add(source, ds, paper_name, clf, quantity, published, where, metric, note):
+        v, se, n = _ours(scores, per_repeat, clf, metric, where)
+        rows.append((source, f"mean of {n}" if ds is None else ds, paper_name, clf, quantity,
+                     published, v, se, v - published, note))
+
+    for source, group, table, paper, note, items in _PUBLISHED:
+        pub = datasets.published(table)
+        if paper:                                  # a mean over the paper's data sets
+            names = [d for d in datasets.names(group) if d in have_ds]
+            for prefix, pub_clf, clf, metric in items:
+                hit = pub[pub["quantity"].str.startswith(prefix) & (pub["classifier"] == pub_clf)]
+                if (hit.empty or clf not in have_clf or len(names) < 2
+                        or not _run_matches(p, *pub_clf.partition("_")[::2])):
+                    continue
+                q = prefix.replace("average ", "mean ") + (
+                    f" ({_BY_NAME[clf].counterpart})" if "split by" in pub_clf else "")
+                add(source, None, paper, clf, q, float(hit["value"].iloc[0]), names, metric,
+                    note)
+            continue
+        ds_of = _paper_map(group)
+        for _, r in pub.iterrows():
+            ds, swap = ds_of.get(r["dataset"]), _SWAPPED.get(r["dataset"], {})
+            for col, clf, metric, q in items:
+                if clf is None and _run_matches(p, r["family"], r["parameter_value"]):
+                    clf = _FAMILY[r["family"]][0]
+                if ds in have_ds and clf in have_clf:
+                    add(source, ds, r["dataset"], clf, q, float(r[swap.get(col, col)]), ds,
+                        metric, _SPECIAL_NOTES["swapped"] if col in swap
+                        else _SPECIAL_NOTES.get(r["dataset"], note))
     return pd.DataFrame(rows, columns=_COMPARISON_COLUMNS)
 
 
@@ -753,11 +727,9 @@ def tables(results, n_top=4, rope=0.01, nsamples=50000, random_state=0) -> dict:
     results : _Result
         :func:`run`'s output.
     n_top : int
-        The best-ranked classifiers (per utility) compared pairwise by the Bayesian
-        signed-rank test.
+        The best-ranked classifiers per utility, compared pairwise by the Bayesian test.
     rope, nsamples, random_state
-        That test's half-width of practical equivalence, posterior samples and seed
-        (:func:`credal.comparisons.paired_comparisons`).
+        That test's (:func:`credal.comparisons.paired_comparisons`) ROPE, samples, seed.
 
     Returns
     -------
@@ -794,8 +766,8 @@ def tables(results, n_top=4, rope=0.01, nsamples=50000, random_state=0) -> dict:
                           "aode_epsilon": results.params["aode_epsilon"]}, dtype=object)
     return {"registry": _registry_table(results.params, results.classifiers),
             "datasets": info, "dataset_scores": scores,
-            "leaderboard": _leaderboard_table(folds, scores),
-            "friedman_ranks": ranks, "friedman_pairs": rank_pairs, "average_ranks": average,
+            "leaderboard": _leaderboard_table(folds, scores), "friedman_ranks": ranks,
+            "friedman_pairs": rank_pairs, "average_ranks": average,
             "bayesian_top_pairs": _top_pairs(scores, average, n_top, rope, nsamples,
                                              random_state),
             "wins_u80": wins, "ranks_by_bin_u80": win_ranks,
@@ -1037,13 +1009,10 @@ def leaderboard_heatmap(scores, info, max_rows=22):
 
     Parameters
     ----------
-    scores : DataFrame
-        The ``dataset_scores`` table of :func:`tables`.
-    info : DataFrame
-        The ``datasets`` table of :func:`tables` (``n`` orders the rows).
+    scores, info : DataFrame
+        The ``dataset_scores`` and ``datasets`` tables of :func:`tables` (``n`` orders rows).
     max_rows : int
-        Data sets per panel: longer lists are split into panels of equal length, stacked,
-        so that the text keeps 9 pt at the book's text width.
+        Data sets per panel (longer lists: stacked panels of equal length, text at 9 pt).
 
     Returns
     -------
@@ -1093,10 +1062,8 @@ def leaderboard_determinacy(scores, info):
 
     Parameters
     ----------
-    scores : DataFrame
-        The ``dataset_scores`` table of :func:`tables`.
-    info : DataFrame
-        The ``datasets`` table of :func:`tables`.
+    scores, info : DataFrame
+        The ``dataset_scores`` and ``datasets`` tables of :func:`tables`.
 
     Returns
     -------
@@ -1175,10 +1142,8 @@ def leaderboard_wins(win_ranks, wins):
 
     Parameters
     ----------
-    win_ranks : DataFrame
-        The ``ranks_by_bin_u80`` table of :func:`tables`.
-    wins : DataFrame
-        The ``wins_u80`` table of :func:`tables`.
+    win_ranks, wins : DataFrame
+        The ``ranks_by_bin_u80`` and ``wins_u80`` tables of :func:`tables`.
 
     Returns
     -------
