@@ -197,14 +197,11 @@ def classifiers(names=(), params=None, n_features=None) -> dict:
 # ---------------------------------------------------------- run: the protocol
 
 def _observed_classes(ds):
-    """``(name, X, y)`` of a data set whose class keeps only the classes that occur (the
-    tuple :func:`credal.experiments.cross_validate` takes).
-
-    Some files declare classes that no row has (anneal's class 4, the three heart
-    disease labels that Weka's copies never use, ...).  No test instance can have such
-    a class, and a credal classifier cannot rule out a class it has never seen (the IDM
-    leaves its probability vacuous), so the leaderboard removes them before the folds
-    are drawn.  Classes that occur in the data set but miss some training fold are kept."""
+    """``(name, X, y)`` (as :func:`credal.experiments.cross_validate` takes it) with only the
+    classes that occur.  Some files declare classes no row has (anneal's class 4, the three
+    heart disease labels Weka's copies never use, ...): no test instance can have one, and a
+    credal classifier cannot rule out a class it has never seen (the IDM leaves it vacuous),
+    so they go before the folds are drawn; classes missing from some training fold stay."""
     y = ds.y
     if isinstance(y.dtype, pd.CategoricalDtype):
         y = y.cat.remove_unused_categories()
@@ -212,12 +209,10 @@ def _observed_classes(ds):
 
 
 def _dataset_info(data) -> pd.DataFrame:
-    """Size, features, classes and share of missing values of the data sets (catalogue
-    names or loaded), indexed by ``dataset``: ``n`` (rows with a class), ``features``,
-    ``classes`` (observed), ``unused_classes`` (declared but never observed),
-    ``min_class_count`` (rows of the rarest observed class), ``pct_missing`` (missing
-    feature cells, percent, among those rows) and ``incomplete`` (any missing feature
-    value)."""
+    """The data sets (catalogue names or loaded), indexed by ``dataset``: ``n`` (rows with a
+    class), ``features``, ``classes`` (observed), ``unused_classes`` (declared, never
+    observed), ``min_class_count`` (rows of the rarest observed class), ``pct_missing``
+    (missing feature cells among those rows, percent), ``incomplete`` (any missing)."""
     rows = []
     for d in data:
         ds = datasets.load(d) if isinstance(d, str) else d
@@ -234,14 +229,12 @@ def _dataset_info(data) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("dataset")
 
 
-#: Output of :func:`run`.  ``folds``: the engine's fold table of the credal classifiers,
-#: plus one row per fold for each precise counterpart; for a credal classifier
-#: ``precise_accuracy``, ``precise_on_determinate`` and ``precise_on_indeterminate`` are its
-#: counterpart's accuracy on all, determinate and indeterminate test instances,
-#: ``own_accuracy`` the accuracy of its own ``predict``; ``counterpart`` names the
-#: counterpart.  ``info``: the data sets (:func:`_dataset_info`) with ``k_mdl``, the mean
-#: number of features left by the fold preprocessing.  ``params``: the classifier
-#: parameters used; ``classifiers``: the registry names asked for (empty = all).
+#: Output of :func:`run`.  ``folds``: the engine's fold table of the credal classifiers plus
+#: a row per fold of each precise counterpart; a credal row's ``precise_accuracy``,
+#: ``precise_on_determinate``, ``precise_on_indeterminate``: its counterpart's accuracy on
+#: all, determinate, indeterminate test instances; ``own_accuracy``: its own ``predict``'s;
+#: ``counterpart`` its name.  ``info``: :func:`_dataset_info` with ``k_mdl`` (mean features
+#: left by the fold preprocessing).  ``params``; ``classifiers`` (asked for, empty = all).
 _Result = namedtuple("_Result", "folds info params classifiers", defaults=((),))
 
 
@@ -316,15 +309,14 @@ def run(data, *, classifiers=(), params=None, n_splits=5, n_repeats=10, random_s
         n_jobs=1, cache_dir=None) -> _Result:
     """Evaluate the registry's classifiers on data sets under one protocol.
 
-    Every data set goes through :func:`credal.experiments.cross_validate` (no progress
-    bar) with the default preprocessing (MDL discretisation fitted on each training fold,
-    features left with a single category removed, no imputation), the same folds for every
-    classifier, rows with a missing class dropped and declared classes that never occur
-    removed (a credal classifier cannot rule out a class it has never seen).  RBC (scope
-    "incomplete") runs only on data sets with a missing feature value.  Classifiers whose
-    counterpart labels come from another classifier (LNCC and RBC from NCC) are run in a
-    second engine call that keeps the per-instance predictions, from which their
-    counterpart's accuracy on their determinate and indeterminate instances is computed.
+    Every data set goes through :func:`credal.experiments.cross_validate` (no progress bar;
+    MDL fitted on each training fold, features left with one category removed, no
+    imputation; the same folds for every classifier), rows with a missing class dropped,
+    declared classes that never occur removed (a credal classifier cannot rule out a class
+    it has never seen).  RBC (scope "incomplete") runs only on data sets with a missing
+    value.  Classifiers whose counterpart labels come from another (LNCC and RBC from NCC)
+    run in a second engine call keeping the predictions, which give their counterpart's
+    accuracy on their determinate and indeterminate instances.
 
     Parameters
     ----------
@@ -397,13 +389,11 @@ def _ordered(names):
 
 
 def _leaderboard_table(folds, scores) -> pd.DataFrame:
-    """Means over data sets of every indicator, per classifier, with Monte-Carlo s.e.:
-    each classifier over the data sets it ran on (RBC and RBC_u: those with missing values;
-    a conditional indicator such as the set accuracy where it is defined), the s.e. from
-    the spread of the same mean over the repeats
-    (:func:`credal.comparisons.repeat_standard_error`).  Indexed by classifier: ``kind``,
-    ``counterpart``, ``data sets`` and, per column of the table, its mean and ``<column>
-    s.e.``; percentages in percent."""
+    """Means over data sets of every indicator per classifier, each over the data sets it ran
+    on (RBC, RBC_u: those with missing values; a conditional indicator such as the set
+    accuracy where defined), with the Monte-Carlo s.e. from the spread of the same mean over
+    the repeats (:func:`credal.comparisons.repeat_standard_error`).  Indexed by classifier:
+    ``kind``, ``counterpart``, ``data sets``, each column and its ``<column> s.e.``; percent."""
     metrics = list(_TABLE_METRICS.values())
     # the mean over data sets, on all repeats together and on each repeat alone
     # (credal.comparisons.repeat_standard_error with this statistic, computed once)
@@ -459,11 +449,10 @@ def _average_ranks(ranks) -> pd.DataFrame:
 
 
 def _top_pairs(scores, average, n_top, rope, nsamples, random_state) -> pd.DataFrame:
-    """Bayesian signed-rank (and Wilcoxon) comparisons of the best-ranked classifiers: for
-    each metric (a column of ``average``, the ``average_ranks`` table), every pair among
-    the ``n_top`` best-ranked, on the data sets (a precise classifier's utility is its
-    accuracy); the rows of :func:`credal.comparisons.paired_comparisons` (``rope``,
-    ``nsamples``, ``random_state``), ``a`` the better-ranked."""
+    """Bayesian signed-rank (and Wilcoxon) comparisons: per metric (a column of ``average``,
+    the ``average_ranks`` table) every pair of the ``n_top`` best-ranked, on the data sets (a
+    precise classifier's utility is its accuracy), ``a`` the better-ranked; the rows of
+    :func:`credal.comparisons.paired_comparisons` (``rope``, ``nsamples``, ``random_state``)."""
     comps = []
     for m in average.columns:
         top = list(average[m].sort_values(kind="stable").index[:n_top])
@@ -494,12 +483,10 @@ def _bin_datasets(info) -> pd.DataFrame:
 
 
 def _win_tables(scores, info):
-    """Where each classifier wins: wins and average ranks per bin of data sets.  On each
-    data set the classifiers of :func:`_matrix` are ranked by u80 (1 = best, ties share the
-    average rank); a win counts 1 for the best, shared equally on ties; the data sets are
-    grouped by :func:`_bin_datasets`.  Returns ``wins, ranks``, indexed by (``factor``,
-    ``bin``) with a column ``data sets`` and one column per classifier: the (fractional)
-    number of data sets won, resp. the average rank within the bin."""
+    """Where each classifier wins, ``wins, ranks``: on each data set the classifiers of
+    :func:`_matrix` ranked by u80 (1 = best, ties share the average rank), a win 1 for the
+    best (shared on ties); indexed by (``factor``, ``bin``) of :func:`_bin_datasets`, a
+    column ``data sets`` and per classifier the (fractional) wins, resp. average rank."""
     mat = _matrix(scores, "u80")
     ranks = mat.rank(axis=1, ascending=False, method="average")
     best = mat.eq(mat.max(axis=1), axis=0).astype(float)
@@ -521,11 +508,10 @@ def _win_tables(scores, info):
 
 
 def _incomplete_table(scores, info) -> pd.DataFrame:
-    """RBC on the data sets with missing values, beside the naive classifiers: indexed by
-    data set (incomplete ones, most missing first), the share of missing cells, RBC's
-    determinacy, single accuracy, u65 and u80, the accuracy of NBC (its counterpart)
-    overall and on RBC's indeterminate instances, RBC_u's accuracy, and NCC's and LNCC's
-    u80 for reference; percentages."""
+    """RBC on the data sets with missing values (most missing first), beside the naive
+    classifiers: share of missing cells, RBC's determinacy, single accuracy, u65, u80, NBC's
+    accuracy overall and on RBC's indeterminate instances, RBC_u's accuracy, NCC's and
+    LNCC's u80 (percentages), indexed by data set."""
     inc = info.index[info["incomplete"]]
     have = set(scores.index.get_level_values("classifier"))
     cols = {"RBC determinacy": ("RBC", "determinacy"),
@@ -734,23 +720,20 @@ def tables(results, n_top=4, rope=0.01, nsamples=50000, random_state=0) -> dict:
     Returns
     -------
     dict of str -> DataFrame
-        ``registry`` (the classifiers, estimators with parameters, counterparts, how
-        they treat missing values), ``datasets`` (``results.info``),
-        ``dataset_scores`` (every metric per data set and classifier, pooled over the
-        folds, with s.e.), ``leaderboard`` (means over data sets with Monte-Carlo
-        s.e., percentages in percent), ``friedman_ranks`` and ``friedman_pairs``
-        (:func:`credal.comparisons.friedman_comparison` under u65 and u80, the
-        classifiers with a score on every data set), ``average_ranks`` (their average
-        ranks: classifier by utility), ``bayesian_top_pairs``
-        (:func:`credal.comparisons.paired_comparisons` of the ``n_top`` best-ranked),
-        ``wins_u80`` and ``ranks_by_bin_u80`` (wins and average ranks under u80 per
-        bin of data sets by size, classes and missing cells), ``incomplete`` (RBC on
-        the data sets with missing values beside the naive classifiers),
-        ``friedman_ranks_incomplete`` and ``average_ranks_incomplete`` (the same on
-        those data sets; empty with fewer than two), ``published_vs_ours`` (every
-        published number our run also measures, with ours and its s.e.),
-        ``published_vs_ours_summary`` (per source, classifier and quantity) and
-        ``settings`` (the run's folds, repeats, ``rope`` and AODE ε, for the text).
+        ``registry`` (classifiers, estimators with parameters, counterparts, treatment of
+        missing values), ``datasets`` (``results.info``), ``dataset_scores`` (every metric
+        per data set and classifier pooled over the folds, with s.e.), ``leaderboard``
+        (means over data sets with Monte-Carlo s.e., in percent), ``friedman_ranks`` and
+        ``friedman_pairs`` (:func:`credal.comparisons.friedman_comparison` under u65 and
+        u80 of the classifiers scored on every data set), ``average_ranks`` (classifier by
+        utility), ``bayesian_top_pairs`` (:func:`credal.comparisons.paired_comparisons` of
+        the ``n_top`` best-ranked), ``wins_u80`` and ``ranks_by_bin_u80`` (wins and average
+        ranks under u80 per bin of data sets by size, classes, missing cells),
+        ``incomplete`` (RBC on the data sets with missing values beside the naive
+        classifiers), ``friedman_ranks_incomplete`` and ``average_ranks_incomplete`` (the
+        same on those; empty with fewer than two), ``published_vs_ours`` (every published
+        number our run also measures, with ours and its s.e.), ``published_vs_ours_summary``
+        (per source, classifier, quantity), ``settings`` (folds, repeats, ``rope``, AODE ε).
     """
     folds, info = results.folds, results.info
     scores = _dataset_scores(folds)
@@ -786,16 +769,14 @@ def _fmt_p(p):
 
 
 #: The numbers a run may not provide ("n/a" then: without RBC, the papers' data sets, ...).
-_OPTIONAL_KEYS = (
-    [f"{k}_{m}" for m in ("u65", "u80") for k in (
-        "best", "second", "worst", "friedman_p", "cd", "k", "not_separated", "n_not_separated",
-        "inc_best", "inc_rbc_rank", "inc_rbc_pos", "inc_k", "inc_n", "inc_p")]
-    + ["best_u65_rank", "best_u80_rank", "most_determinate", "most_determinate_value",
-       "least_determinate", "least_determinate_value", "drop_min", "drop_max", "drop_min_clf",
-       "drop_max_clf", "rho_det_n_min", "rho_det_n_max", "rho_det_n_list",
-       "bayes_equivalent", "bayes_decisive", "n_pairs", "pub_rows", "pub_close",
-       "pub_mad_antonucci", "pub_mad_corani", "pub_mad_ramoni", "pub_mad_moral",
-       "rbc_rho_missing", "rbc_most_missing", "rbc_most_missing_pct", "rbc_most_missing_det"])
+_OPTIONAL_KEYS = [f"{k}_{m}" for m in ("u65", "u80") for k in (
+    "best", "second", "worst", "friedman_p", "cd", "k", "not_separated", "n_not_separated",
+    "inc_best", "inc_rbc_rank", "inc_rbc_pos", "inc_k", "inc_n", "inc_p")] + """best_u65_rank
+    best_u80_rank most_determinate most_determinate_value least_determinate
+    least_determinate_value drop_min drop_max drop_min_clf drop_max_clf rho_det_n_min
+    rho_det_n_max rho_det_n_list bayes_equivalent bayes_decisive n_pairs pub_rows pub_close
+    pub_mad_antonucci pub_mad_corani pub_mad_ramoni pub_mad_moral rbc_rho_missing
+    rbc_most_missing rbc_most_missing_pct rbc_most_missing_det""".split()
 
 
 def numbers(tables) -> dict:
@@ -967,11 +948,10 @@ def _anomalies(scores, gap=0.2):
 
 
 def _anomaly_text(anomalies, info, n_splits):
-    """The chapter's list of anomalies and what explains them: LNCC on a data set with a
-    class of fewer than ``n_splits`` rows (some training folds lack it, and an unseen class
-    explains the instance perfectly, see the text; ``tests/chapters/
-    test_chapter_leaderboard.py`` shows it on a constructed example); anything else is
-    reported as unexplained."""
+    """The anomalies listed and what explains them: LNCC on a data set with a class of fewer
+    than ``n_splits`` rows (training folds without it; an unseen class explains the instance
+    perfectly, see the text and a constructed example in ``tests/chapters/
+    test_chapter_leaderboard.py``); anything else is reported as unexplained."""
     if not anomalies:
         return "none", "Every credal classifier passes this check."
     listed = "; ".join(f"{c} on {d} ({100 * a:.0f} % against {100 * b:.0f} %)"
@@ -1074,8 +1054,7 @@ def leaderboard_determinacy(scores, info):
     cols = _ordered([c for c in scores.index.get_level_values("classifier").unique()
                      if _BY_NAME[c].kind == "credal"])
     n = len(cols)
-    ncol = min(2, max(1, n))
-    nrow = int(np.ceil(n / ncol))
+    ncol, nrow = min(2, max(1, n)), int(np.ceil(n / min(2, max(1, n))))
     fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 2.4 * nrow), sharex=True,
                              sharey=True, squeeze=False)
     for ax, c in zip(axes.ravel(), cols):
@@ -1090,8 +1069,8 @@ def leaderboard_determinacy(scores, info):
         ax.plot([float(np.exp(np.log(size[b]).mean())) for b in sel if b.any()],
                 [float(d[b].median()) for b in sel if b.any()], color="black", lw=1.2,
                 marker="s", ms=3, label="median per size bin")
-        ax.set(xscale="log", title=c)
-        ax.title.set_fontsize(10)
+        ax.set(xscale="log")
+        ax.set_title(c, fontsize=10)
         ax.grid(alpha=0.3)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
@@ -1127,8 +1106,7 @@ def leaderboard_cd_diagrams(ranks):
         cd_diagram(avg[m].dropna(), float(ranks.loc[m, "cd_95%"]), ax=ax,
                    title=f"{m}: average rank over {int(ranks.loc[m, 'n_datasets'])} data "
                          "sets\n(1 = best; CD = Nemenyi critical difference at 95%)")
-        ax.set_xlabel("average rank")
-        ax.set_ylabel("")
+        ax.set(xlabel="average rank", ylabel="")
     fig.tight_layout()
     return fig
 
@@ -1168,14 +1146,12 @@ def leaderboard_wins(win_ranks, wins):
         for i, j in zip(*np.nonzero(w > 0)):
             ax.text(j, i, f"{w[i, j]:.1f}".rstrip("0").rstrip("."), ha="center", va="center",
                     fontsize=9, color="black" if mat[i, j] < (vmin + vmax) / 2 else "white")
-        ax.set_yticks(range(len(sub)))
-        ax.set_yticklabels([f"{b} ({int(n)})" for b, n in zip(sub.index, sub["data sets"])])
+        ax.set_yticks(range(len(sub)), [f"{b} ({int(n)})"
+                                        for b, n in zip(sub.index, sub["data sets"])])
         ax.set_ylabel({"size": "instances", "classes": "classes",
                        "missing": "missing cells"}[f])
-    top = axes[0, 0]
-    top.set_xticks(range(len(clf)))
-    top.set_xticklabels(clf, rotation=90)
-    top.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False)
+    axes[0, 0].set_xticks(range(len(clf)), clf, rotation=90)
+    axes[0, 0].tick_params(top=True, labeltop=True, bottom=False, labelbottom=False)
     axes[-1, 0].tick_params(labelbottom=False)
     axes[-1, 0].set_xlabel("classifier (bins: number of data sets in brackets)")
     cb = fig.colorbar(im, ax=list(axes[:, 0]), fraction=0.05, pad=0.02,
@@ -1210,12 +1186,9 @@ def leaderboard_bayes_pairs(pairs):
         v = pairs[col].to_numpy(dtype=float)
         ax.barh(y, v, left=left, color=colour, label=lab, height=0.7)
         left += v
-    ax.set_yticks(y)
-    ax.set_yticklabels([f"{m}: {a} (a) vs {b} (b)" for m, a, b in
-                        zip(pairs["label"], pairs["a"], pairs["b"])])
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("posterior probability")
-    ax.set_ylabel("pair of classifiers")
+    ax.set_yticks(y, [f"{m}: {a} (a) vs {b} (b)" for m, a, b in
+                      zip(pairs["label"], pairs["a"], pairs["b"])])
+    ax.set(xlim=(0, 1), xlabel="posterior probability", ylabel="pair of classifiers")
     ax.legend(ncol=3, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.tight_layout()
     return fig
