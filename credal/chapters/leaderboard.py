@@ -156,20 +156,20 @@ def classifiers(names=(), params=None, n_features=None) -> dict:
     The precise counterparts need no estimator of their own: their labels are the
     ``predict`` of the credal classifier their registry entry names (``source``).
 
+    The SPODE ensembles' ε becomes ``min(ε, 0.9 / (n_features + 1))``: their credal set
+    needs ``ε < 1/(k + 1)`` for ``k`` SPODEs, and with 99 or more features the paper's
+    0.01 is too large.
+
     Parameters
     ----------
     names : sequence of str
-        Registry names (credal or precise); empty = every credal classifier.  A name
-        pulls in the credal classifier whose ``predict`` gives its counterpart's labels
-        (``"LNCC"`` adds ``"NCC"``; ``"NBC"`` gives ``"NCC"``).
+        Registry names, empty = every credal classifier; a name pulls in the credal
+        classifier whose ``predict`` gives its counterpart's labels (``"LNCC"`` adds
+        ``"NCC"``; ``"NBC"`` gives ``"NCC"``).
     params : dict, optional
-        Classifier parameters (:data:`DEFAULT_PARAMS` keys); unknown keys raise
-        ValueError.
+        Classifier parameters (:data:`DEFAULT_PARAMS` keys; others raise ValueError).
     n_features : int, optional
-        Features of the data set: the SPODE ensembles' ε becomes
-        ``min(ε, 0.9 / (n_features + 1))`` (their credal set needs ``ε < 1/(k + 1)``
-        for ``k`` SPODEs: on data sets with 99 or more features the paper's 0.01 is too
-        large).
+        Features of the data set (for the SPODE ensembles' ε).
 
     Returns
     -------
@@ -197,14 +197,11 @@ def classifiers(names=(), params=None, n_features=None) -> dict:
 # ---------------------------------------------------------- run: the protocol
 
 def _observed_classes(ds):
-    """``(name, X, y)`` of a data set whose class keeps only the classes that occur (the
-    tuple :func:`credal.experiments.cross_validate` takes).
-
-    Some files declare classes that no row has (anneal's class 4, the three heart
-    disease labels that Weka's copies never use, ...).  No test instance can have such
-    a class, and a credal classifier cannot rule out a class it has never seen (the IDM
-    leaves its probability vacuous), so the leaderboard removes them before the folds
-    are drawn.  Classes that occur in the data set but miss some training fold are kept."""
+    """``(name, X, y)`` (as :func:`credal.experiments.cross_validate` takes it) with only the
+    classes that occur.  Some files declare classes no row has (anneal's class 4, the three
+    heart disease labels Weka's copies never use, ...): no test instance can have one, and a
+    credal classifier cannot rule out a class it has never seen (the IDM leaves it vacuous),
+    so they go before the folds are drawn; classes missing from some training fold stay."""
     y = ds.y
     if isinstance(y.dtype, pd.CategoricalDtype):
         y = y.cat.remove_unused_categories()
@@ -212,12 +209,10 @@ def _observed_classes(ds):
 
 
 def _dataset_info(data) -> pd.DataFrame:
-    """Size, features, classes and share of missing values of the data sets (catalogue
-    names or loaded), indexed by ``dataset``: ``n`` (rows with a class), ``features``,
-    ``classes`` (observed), ``unused_classes`` (declared but never observed),
-    ``min_class_count`` (rows of the rarest observed class), ``pct_missing`` (missing
-    feature cells, percent, among those rows) and ``incomplete`` (any missing feature
-    value)."""
+    """The data sets (catalogue names or loaded), indexed by ``dataset``: ``n`` (rows with a
+    class), ``features``, ``classes`` (observed), ``unused_classes`` (declared, never
+    observed), ``min_class_count`` (rows of the rarest observed class), ``pct_missing``
+    (missing feature cells among those rows, percent), ``incomplete`` (any missing)."""
     rows = []
     for d in data:
         ds = datasets.load(d) if isinstance(d, str) else d
@@ -234,14 +229,12 @@ def _dataset_info(data) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("dataset")
 
 
-#: Output of :func:`run`.  ``folds``: the engine's fold table of the credal classifiers,
-#: plus one row per fold for each precise counterpart; for a credal classifier
-#: ``precise_accuracy``, ``precise_on_determinate`` and ``precise_on_indeterminate`` are its
-#: counterpart's accuracy on all, determinate and indeterminate test instances,
-#: ``own_accuracy`` the accuracy of its own ``predict``; ``counterpart`` names the
-#: counterpart.  ``info``: the data sets (:func:`_dataset_info`) with ``k_mdl``, the mean
-#: number of features left by the fold preprocessing.  ``params``: the classifier
-#: parameters used; ``classifiers``: the registry names asked for (empty = all).
+#: Output of :func:`run`.  ``folds``: the engine's fold table of the credal classifiers plus
+#: a row per fold of each precise counterpart; a credal row's ``precise_accuracy``,
+#: ``precise_on_determinate``, ``precise_on_indeterminate``: its counterpart's accuracy on
+#: all, determinate, indeterminate test instances; ``own_accuracy``: its own ``predict``'s;
+#: ``counterpart`` its name.  ``info``: :func:`_dataset_info` with ``k_mdl`` (mean features
+#: left by the fold preprocessing).  ``params``; ``classifiers`` (asked for, empty = all).
 _Result = namedtuple("_Result", "folds info params classifiers", defaults=((),))
 
 
@@ -316,23 +309,21 @@ def run(data, *, classifiers=(), params=None, n_splits=5, n_repeats=10, random_s
         n_jobs=1, cache_dir=None) -> _Result:
     """Evaluate the registry's classifiers on data sets under one protocol.
 
-    Every data set goes through :func:`credal.experiments.cross_validate` (no progress
-    bar) with the default preprocessing (MDL discretisation fitted on each training fold,
-    features left with a single category removed, no imputation), the same folds for every
-    classifier, rows with a missing class dropped and declared classes that never occur
-    removed (a credal classifier cannot rule out a class it has never seen).  RBC (scope
-    "incomplete") runs only on data sets with a missing feature value.  Classifiers whose
-    counterpart labels come from another classifier (LNCC and RBC from NCC) are run in a
-    second engine call that keeps the per-instance predictions, from which their
-    counterpart's accuracy on their determinate and indeterminate instances is computed.
+    Every data set goes through :func:`credal.experiments.cross_validate` (no progress bar;
+    MDL fitted on each training fold, features left with one category removed, no
+    imputation; the same folds for every classifier), rows with a missing class dropped,
+    declared classes that never occur removed (a credal classifier cannot rule out a class
+    it has never seen).  RBC (scope "incomplete") runs only on data sets with a missing
+    value.  Classifiers whose counterpart labels come from another (LNCC and RBC from NCC)
+    run in a second engine call keeping the predictions, which give their counterpart's
+    accuracy on their determinate and indeterminate instances.
 
     Parameters
     ----------
     data : list of str or Dataset
         Data sets (catalogue names or loaded).
     classifiers : sequence of str
-        Registry names (as for :func:`classifiers`; a credal name also adds its
-        counterpart); empty = all.
+        Registry names as for :func:`classifiers` (with their counterparts); empty = all.
     params : dict, optional
         Classifier parameters (:data:`DEFAULT_PARAMS`).
     n_splits, n_repeats, random_state : int
@@ -385,14 +376,12 @@ def _dataset_scores(folds) -> pd.DataFrame:
     return out
 
 
-#: Metrics of the leaderboard table: column -> (metric, percent?)
-_TABLE_METRICS = {
-    "determinacy": ("determinacy", True), "single accuracy": ("single_accuracy", True),
-    "set accuracy": ("set_accuracy", True),
-    "indeterminate size": ("indeterminate_size", False),
-    "D-acc": ("discounted_accuracy", True), "u65": ("u65", True), "u80": ("u80", True),
-    "counterpart on indeterminate": ("precise_on_indeterminate", True),
-    "counterpart accuracy": ("accuracy", True)}
+#: Metrics of the leaderboard table: column -> metric (in percent, but the indeterminate size)
+_TABLE_METRICS = {"determinacy": "determinacy", "single accuracy": "single_accuracy",
+                  "set accuracy": "set_accuracy", "indeterminate size": "indeterminate_size",
+                  "D-acc": "discounted_accuracy", "u65": "u65", "u80": "u80",
+                  "counterpart on indeterminate": "precise_on_indeterminate",
+                  "counterpart accuracy": "accuracy"}
 
 
 def _ordered(names):
@@ -400,14 +389,12 @@ def _ordered(names):
 
 
 def _leaderboard_table(folds, scores) -> pd.DataFrame:
-    """Means over data sets of every indicator, per classifier, with Monte-Carlo s.e.:
-    each classifier over the data sets it ran on (RBC and RBC_u: those with missing values;
-    a conditional indicator such as the set accuracy where it is defined), the s.e. from
-    the spread of the same mean over the repeats
-    (:func:`credal.comparisons.repeat_standard_error`).  Indexed by classifier: ``kind``,
-    ``counterpart``, ``data sets`` and, per column of the table, its mean and ``<column>
-    s.e.``; percentages in percent."""
-    metrics = [m for m, _ in _TABLE_METRICS.values()]
+    """Means over data sets of every indicator per classifier, each over the data sets it ran
+    on (RBC, RBC_u: those with missing values; a conditional indicator such as the set
+    accuracy where defined), with the Monte-Carlo s.e. from the spread of the same mean over
+    the repeats (:func:`credal.comparisons.repeat_standard_error`).  Indexed by classifier:
+    ``kind``, ``counterpart``, ``data sets``, each column and its ``<column> s.e.``; percent."""
+    metrics = list(_TABLE_METRICS.values())
     # the mean over data sets, on all repeats together and on each repeat alone
     # (credal.comparisons.repeat_standard_error with this statistic, computed once)
     value = scores[metrics].groupby(level="classifier").mean().stack(future_stack=True)
@@ -421,10 +408,10 @@ def _leaderboard_table(folds, scores) -> pd.DataFrame:
         row = {"classifier": n, "kind": _BY_NAME[n].kind,
                "counterpart": _BY_NAME[n].counterpart,
                "data sets": len(scores.xs(n, level="classifier"))}
-        for col, (m, pct) in _TABLE_METRICS.items():
-            f = 100.0 if pct else 1.0
-            row[col] = value.get((n, m), np.nan) * f
-            row[f"{col} s.e."] = se.get((n, m), np.nan) * f
+        for col, m in _TABLE_METRICS.items():
+            f = 1.0 if m == "indeterminate_size" else 100.0
+            row.update({col: value.get((n, m), np.nan) * f,
+                        f"{col} s.e.": se.get((n, m), np.nan) * f})
         rows.append(row)
     return pd.DataFrame(rows).set_index("classifier")
 
@@ -462,11 +449,10 @@ def _average_ranks(ranks) -> pd.DataFrame:
 
 
 def _top_pairs(scores, average, n_top, rope, nsamples, random_state) -> pd.DataFrame:
-    """Bayesian signed-rank (and Wilcoxon) comparisons of the best-ranked classifiers: for
-    each metric (a column of ``average``, the ``average_ranks`` table), every pair among
-    the ``n_top`` best-ranked, on the data sets (a precise classifier's utility is its
-    accuracy); the rows of :func:`credal.comparisons.paired_comparisons` (``rope``,
-    ``nsamples``, ``random_state``), ``a`` the better-ranked."""
+    """Bayesian signed-rank (and Wilcoxon) comparisons: per metric (a column of ``average``,
+    the ``average_ranks`` table) every pair of the ``n_top`` best-ranked, on the data sets (a
+    precise classifier's utility is its accuracy), ``a`` the better-ranked; the rows of
+    :func:`credal.comparisons.paired_comparisons` (``rope``, ``nsamples``, ``random_state``)."""
     comps = []
     for m in average.columns:
         top = list(average[m].sort_values(kind="stable").index[:n_top])
@@ -497,12 +483,10 @@ def _bin_datasets(info) -> pd.DataFrame:
 
 
 def _win_tables(scores, info):
-    """Where each classifier wins: wins and average ranks per bin of data sets.  On each
-    data set the classifiers of :func:`_matrix` are ranked by u80 (1 = best, ties share the
-    average rank); a win counts 1 for the best, shared equally on ties; the data sets are
-    grouped by :func:`_bin_datasets`.  Returns ``wins, ranks``, indexed by (``factor``,
-    ``bin``) with a column ``data sets`` and one column per classifier: the (fractional)
-    number of data sets won, resp. the average rank within the bin."""
+    """Where each classifier wins, ``wins, ranks``: on each data set the classifiers of
+    :func:`_matrix` ranked by u80 (1 = best, ties share the average rank), a win 1 for the
+    best (shared on ties); indexed by (``factor``, ``bin``) of :func:`_bin_datasets`, a
+    column ``data sets`` and per classifier the (fractional) wins, resp. average rank."""
     mat = _matrix(scores, "u80")
     ranks = mat.rank(axis=1, ascending=False, method="average")
     best = mat.eq(mat.max(axis=1), axis=0).astype(float)
@@ -524,11 +508,10 @@ def _win_tables(scores, info):
 
 
 def _incomplete_table(scores, info) -> pd.DataFrame:
-    """RBC on the data sets with missing values, beside the naive classifiers: indexed by
-    data set (incomplete ones, most missing first), the share of missing cells, RBC's
-    determinacy, single accuracy, u65 and u80, the accuracy of NBC (its counterpart)
-    overall and on RBC's indeterminate instances, RBC_u's accuracy, and NCC's and LNCC's
-    u80 for reference; percentages."""
+    """RBC on the data sets with missing values (most missing first), beside the naive
+    classifiers: share of missing cells, RBC's determinacy, single accuracy, u65, u80, NBC's
+    accuracy overall and on RBC's indeterminate instances, RBC_u's accuracy, NCC's and
+    LNCC's u80 (percentages), indexed by data set."""
     inc = info.index[info["incomplete"]]
     have = set(scores.index.get_level_values("classifier"))
     cols = {"RBC determinacy": ("RBC", "determinacy"),
@@ -545,6 +528,77 @@ def _incomplete_table(scores, info) -> pd.DataFrame:
 
 # -------------------------------------------- the papers' numbers beside ours
 
+_COMPARISON_COLUMNS = ["source", "data set", "paper's name", "classifier", "quantity",
+                       "published", "ours", "ours s.e.", "difference", "note"]
+
+#: Antonucci et al.'s families -> (our classifier, the run's parameter that must equal theirs).
+_FAMILY = {"NCC": ("NCC-ε", "ncc_epsilon"), "LNCC": ("LNCC", "lncc_alpha")}
+#: data/published/README.md: Antonucci's D-acc and NBC-I look swapped for hepatitis.
+_SWAPPED = {"hepatitis": {"D_acc": "NBC_I", "NBC_I": "D_acc"}}
+_SPECIAL_NOTES = {
+    "swapped": "the paper's D-acc and NBC-I columns look swapped for hepatitis; compared "
+               "after swapping them back",
+    "Echocardiogram": "our class is alive at one year; the paper's is still alive",
+    "HeartC": "our copy keeps 2 of the 5 labels"}
+_MORAL = ("Moral slides", "moral-trees", "slides: one train/test split (and their own "
+          "discretisation); ours: cross-validation")
+#: Corani & Antonucci's averages (the last: BMA-AODE*'s only).
+_AVERAGES = [("average determinacy", "determinacy"), ("average set-accuracy", "set_accuracy"),
+             ("average indeterminate output size", "indeterminate_size"),
+             ("average accuracy on safe instances", "precise_on_determinate"),
+             ("average accuracy on prior-dependent instances", "precise_on_indeterminate"),
+             ("average share of instances that are prior-dependent", "100 - determinacy")]
+
+
+#: The published numbers our protocol also measures, in the order of the comparison:
+#: ``(source, catalogue group, table, paper's name, note, items)``.  With a paper's name
+#: (its data sets as a whole) the items are ``(quantity prefix, published classifier, ours,
+#: metric)``: the mean over the group's data sets we ran (at least two) against the first
+#: published row with that prefix and classifier (a classifier ``<family>_<value>`` only
+#: where the run's parameter equals ``value``).  Without, the items are ``(published column,
+#: ours, metric, quantity)`` per row of the table, the paper's data set mapped by
+#: :func:`_paper_map`; ours None: the row's ``family`` (:data:`_FAMILY`), only where its
+#: ``parameter_value`` equals the run's.  A metric "100 - m" is the complement of ``m``.
+_PUBLISHED = (
+    ("Antonucci et al. Table 2", "antonucci-lncc", "antonucci_table2_uci", None,
+     "paper: 10-fold CV protocol of the paper; ours: the leaderboard's cross-validation",
+     (("Det", None, "determinacy", "determinacy"),
+      ("Sgl_acc", None, "single_accuracy", "single accuracy"),
+      ("D_acc", None, "discounted_accuracy", "D-acc"),
+      ("NBC_I", None, "precise_on_indeterminate", "NBC on indeterminate"))),
+    ("Antonucci et al. Sec. 5.2", "antonucci-lncc", "antonucci_headline_numbers",
+     "9 binary data sets", "six of the paper's nine data sets are not named; ours are a "
+     "reconstruction", [(q, pub, _FAMILY[pub.split("_")[0]][0], m)
+                        for q, m in (("average determinacy", "determinacy"),
+                                     ("average single-accuracy", "single_accuracy"),
+                                     ("average NBC-I", "precise_on_indeterminate"),
+                                     ("average discounted accuracy", "discounted_accuracy"))
+                        for pub in ("NCC_0.05", "LNCC_0.75")]),
+    ("Corani & Antonucci Sec. 3.2", "corani-antonucci", "corani_headline_numbers",
+     "40 data sets (39 distinct)", "paper: missing values imputed; ours: no imputation "
+     "(each classifier's rule)",
+     [(q, f"{ours[:-1]} (instances split by {ours})" if m.startswith("precise") else ours,
+       ours, m) for ours, k in (("BMA-AODE*", 6), ("COMP-AODE*", 5)) for q, m in _AVERAGES[:k]]),
+
+    ("Ramoni & Sebastiani Table 1", "ramoni-sebastiani", "ramoni_table1_accuracy_coverage",
+     None, "paper: 5 x 5-fold CV, numeric features in 5 equal-frequency bins; ours: MDL "
+     "inside each training fold",
+     (("NBCm_acc", "NBC", "accuracy", "accuracy"),
+      ("RBCd_acc", "RBC", "single_accuracy", "RBC_d accuracy"),
+      ("RBCd_cov", "RBC", "determinacy", "RBC_d coverage"),
+      ("RBCu_acc", "RBC_u", "accuracy", "accuracy"))),
+    *((_MORAL[0], _MORAL[1], table, None, _MORAL[2], (item,)) for table, item in (
+        ("moral_classic_methods", ("NB_test", "NBC", "accuracy", "test accuracy")),
+        ("moral_tu2_single", ("TU2_test", "CDT", "single_accuracy",
+                              "test accuracy on determinate instances")),
+        ("moral_tu2_single", ("UC_test", "CDT", "100 - determinacy",
+                              "test % unclassified (indeterminate)")),
+        ("moral_global_comparison_frequency", ("TU2_test", "CDT-freq", "accuracy",
+                                               "test accuracy")),
+        ("moral_double_method", ("TU2_double_test", "CDT-double-freq", "accuracy",
+                                 "test accuracy")))))
+
+
 def _paper_map(group):
     """Paper's name -> catalogue name for one paper group (``data/catalogue.toml``)."""
     return {spec["papers"][group]["name"]: name
@@ -552,175 +606,81 @@ def _paper_map(group):
             if (spec.get("papers", {}).get(group) or {}).get("name")}
 
 
-def _ours(scores, dataset, clf, metric, complement=False):
-    """Our score (percent) of ``clf`` on ``dataset`` and its s.e. (NaN when not run)."""
-    if (dataset, clf) not in scores.index:
-        return np.nan, np.nan
-    v = 100 * float(scores.loc[(dataset, clf), metric])
-    s = 100 * float(scores.loc[(dataset, clf), f"{metric}_se"]) if f"{metric}_se" in scores \
-        else np.nan
-    return (100 - v if complement else v), s
+def _ours(scores, per_repeat, clf, metric, where):
+    """Ours for a published number: ``(value, s.e., data sets)`` of ``clf``'s ``metric``
+    (percent; the indeterminate size in classes; "100 - m" the complement of ``m``), on one
+    data set (``where`` a name: the pooled s.e. of ``scores``) or the mean over the data
+    sets ``where`` (the s.e. of :func:`credal.comparisons.repeat_standard_error` with that
+    mean as the statistic, from the precomputed ``per_repeat`` scores); NaN when not run."""
+    comp, metric = metric.startswith("100 - "), metric.removeprefix("100 - ")
+    scale = 1.0 if metric == "indeterminate_size" else 100.0
+    if isinstance(where, str):
+        if (where, clf) not in scores.index:
+            return np.nan, np.nan, 0
+        v, n = scale * float(scores.loc[(where, clf), metric]), 1
+        se = scale * float(scores.loc[(where, clf), f"{metric}_se"]) \
+            if f"{metric}_se" in scores else np.nan
+    else:
+        vals = scores[metric].xs(clf, level="classifier").reindex(where).dropna()
+        if vals.empty:
+            return np.nan, np.nan, 0
+        pr = per_repeat[metric].xs(clf, level="classifier")
+        reps = pr[pr.index.get_level_values("dataset").isin(where)].groupby(
+            level="repeat").mean()
+        se = scale * (float(reps.std(ddof=1) / np.sqrt(len(reps))) if len(reps) > 1
+                      else np.nan)
+        v, n = float(vals.mean()) * scale, int(len(vals))
+    return (scale - v if comp else v), se, n
 
 
-def _mean_over(scores, per_repeat, names, clf, metric, scale=100.0, complement=False):
-    """Mean of a metric over data sets ``names``, its Monte-Carlo standard error and the
-    number of data sets (:func:`credal.comparisons.repeat_standard_error` with the mean over
-    the data sets as the statistic, from precomputed pooled and per-repeat scores)."""
-    v = scores[metric].xs(clf, level="classifier").reindex(names).dropna()
-    if v.empty:
-        return np.nan, np.nan, 0
-    pr = per_repeat[metric].xs(clf, level="classifier")
-    pr = pr[pr.index.get_level_values("dataset").isin(names)]
-    reps = pr.groupby(level="repeat").mean()
-    se = float(reps.std(ddof=1) / np.sqrt(len(reps))) if len(reps) > 1 else np.nan
-    mean = float(v.mean()) * scale
-    return (scale - mean if complement else mean), se * scale, int(len(v))
-
-
-_COMPARISON_COLUMNS = ["source", "data set", "paper's name", "classifier", "quantity",
-                       "published", "ours", "ours s.e.", "difference", "note"]
-
-
-def _row(source, dataset, paper_name, clf, quantity, published, ours, se, note):
-    return dict(zip(_COMPARISON_COLUMNS, (source, dataset, paper_name, clf, quantity,
-                                          published, ours, se, ours - published, note)))
-
-
-def _antonucci_rows(scores, per_repeat, p, have_ds, have_clf):
-    """Antonucci, Cattaneo & Corani: Table 2 and the averages of Sec. 5.2 (NCC-ε and
-    LNCC, when the run's ε and α equal the paper's)."""
-    amap, rows = _paper_map("antonucci-lncc"), []
-    metric_of = {"Det": ("determinacy", "determinacy"),
-                 "Sgl_acc": ("single_accuracy", "single accuracy"),
-                 "D_acc": ("discounted_accuracy", "D-acc"),
-                 "NBC_I": ("precise_on_indeterminate", "NBC on indeterminate")}
-    ours_param = {"NCC": ("NCC-ε", p["ncc_epsilon"]), "LNCC": ("LNCC", p["lncc_alpha"])}
-    for _, r in datasets.published("antonucci_table2_uci").iterrows():
-        clf, val = ours_param[r["family"]]
-        ds = amap.get(r["dataset"])
-        if ds not in have_ds or clf not in have_clf or not np.isclose(val, r["parameter_value"]):
-            continue
-        # data/published/README.md: D-acc and NBC-I look swapped for hepatitis
-        swap = {"D_acc": "NBC_I", "NBC_I": "D_acc"} if r["dataset"] == "hepatitis" else {}
-        for col, (metric, qname) in metric_of.items():
-            pub_col = swap.get(col, col)
-            note = ("the paper's D-acc and NBC-I columns look swapped for hepatitis; compared "
-                    "after swapping them back" if col in swap else "paper: 10-fold CV protocol "
-                    "of the paper; ours: the leaderboard's cross-validation")
-            rows.append(_row("Antonucci et al. Table 2", ds, r["dataset"], clf, qname,
-                             float(r[pub_col]), *_ours(scores, ds, clf, metric), note))
-    names = [d for d in datasets.names("antonucci-lncc") if d in have_ds]
-    amean = {"average determinacy": "determinacy", "average single-accuracy": "single_accuracy",
-             "average NBC-I": "precise_on_indeterminate",
-             "average discounted accuracy": "discounted_accuracy"}
-    for _, r in datasets.published("antonucci_headline_numbers").iterrows():
-        q = next((k for k in amean if str(r["quantity"]).startswith(k)), None)
-        if q is None or r["classifier"] not in ("NCC_0.05", "LNCC_0.75"):
-            continue
-        fam, pv = r["classifier"].split("_")
-        clf, val = ours_param[fam]
-        if clf not in have_clf or not np.isclose(val, float(pv)) or len(names) < 2:
-            continue
-        v, s, n = _mean_over(scores, per_repeat, names, clf, amean[q])
-        rows.append(_row("Antonucci et al. Sec. 5.2", f"mean of {n}", "9 binary data sets",
-                         clf, q.replace("average ", "mean "), float(r["value"]), v, s,
-                         "six of the paper's nine data sets are not named; ours are a "
-                         "reconstruction"))
-    return rows
-
-
-#: Corani & Antonucci's averages: (quantity prefix, published classifier, ours, metric,
-#: scale, complement)
-_CORANI = [(q, clf, ours, m, 1 if m == "indeterminate_size" else 100, False)
-           for ours in ("BMA-AODE*", "COMP-AODE*")
-           for q, clf, m in (
-               ("average determinacy", ours, "determinacy"),
-               ("average set-accuracy", ours, "set_accuracy"),
-               ("average indeterminate output size", ours, "indeterminate_size"),
-               ("average accuracy on safe instances",
-                f"{ours[:-1]} (instances split by {ours})", "precise_on_determinate"),
-               ("average accuracy on prior-dependent instances",
-                f"{ours[:-1]} (instances split by {ours})", "precise_on_indeterminate"))]
-_CORANI.insert(5, ("average share of instances that are prior-dependent", "BMA-AODE*",
-                   "BMA-AODE*", "determinacy", 100, True))
-
-
-def _corani_rows(scores, per_repeat, have_ds, have_clf):
-    """Corani & Antonucci: the averages of Sec. 3.2 over their data sets (BMA-AODE*,
-    COMP-AODE* and their counterparts)."""
-    names = [d for d in datasets.names("corani-antonucci") if d in have_ds]
-    ch = datasets.published("corani_headline_numbers")
-    rows = []
-    for prefix, pub_clf, clf, metric, scale, comp in _CORANI:
-        hit = ch[ch["quantity"].str.startswith(prefix) & (ch["classifier"] == pub_clf)]
-        if hit.empty or clf not in have_clf or len(names) < 2:
-            continue
-        v, s, n = _mean_over(scores, per_repeat, names, clf, metric, scale, comp)
-        qn = prefix.replace("average ", "mean ")
-        if metric.startswith("precise_on"):
-            qn += f" ({_BY_NAME[clf].counterpart})"
-        rows.append(_row("Corani & Antonucci Sec. 3.2", f"mean of {n}",
-                         "40 data sets (39 distinct)", clf, qn, float(hit["value"].iloc[0]),
-                         v, s, "paper: missing values imputed; ours: no imputation (each "
-                               "classifier's rule)"))
-    return rows
-
-
-def _per_dataset_rows(scores, have_ds, have_clf):
-    """Ramoni & Sebastiani (Table 1: NBC_m, RBC_d and RBC_u per data set) and Moral's
-    slides (naive Bayes and the credal trees per data set)."""
-    rows, rmap = [], _paper_map("ramoni-sebastiani")
-    rnote = ("paper: 5 x 5-fold CV, numeric features in 5 equal-frequency bins; ours: "
-             "MDL inside each training fold")
-    special = {"Echocardiogram": "our class is alive at one year; the paper's is still "
-                                 "alive", "HeartC": "our copy keeps 2 of the 5 labels"}
-    for _, r in datasets.published("ramoni_table1_accuracy_coverage").iterrows():
-        ds = rmap.get(r["dataset"])
-        if ds not in have_ds:
-            continue
-        for col, clf, metric, qname in (("NBCm_acc", "NBC", "accuracy", "accuracy"),
-                                        ("RBCd_acc", "RBC", "single_accuracy", "RBC_d accuracy"),
-                                        ("RBCd_cov", "RBC", "determinacy", "RBC_d coverage"),
-                                        ("RBCu_acc", "RBC_u", "accuracy", "accuracy")):
-            if clf in have_clf:
-                rows.append(_row("Ramoni & Sebastiani Table 1", ds, r["dataset"], clf, qname,
-                                 float(r[col]), *_ours(scores, ds, clf, metric),
-                                 special.get(r["dataset"], rnote)))
-    mmap = _paper_map("moral-trees")
-    for table, col, clf, metric, qname, comp in (
-            ("moral_classic_methods", "NB_test", "NBC", "accuracy", "test accuracy", False),
-            ("moral_tu2_single", "TU2_test", "CDT", "single_accuracy",
-             "test accuracy on determinate instances", False),
-            ("moral_tu2_single", "UC_test", "CDT", "determinacy",
-             "test % unclassified (indeterminate)", True),
-            ("moral_global_comparison_frequency", "TU2_test", "CDT-freq", "accuracy",
-             "test accuracy", False),
-            ("moral_double_method", "TU2_double_test", "CDT-double-freq", "accuracy",
-             "test accuracy", False)):
-        for _, r in datasets.published(table).iterrows():
-            ds = mmap.get(r["dataset"])
-            if ds in have_ds and clf in have_clf:
-                rows.append(_row("Moral slides", ds, r["dataset"], clf, qname, float(r[col]),
-                                 *_ours(scores, ds, clf, metric, complement=comp),
-                                 "slides: one train/test split (and their own "
-                                 "discretisation); ours: cross-validation"))
-    return rows
+def _run_matches(p, family, value):
+    """Whether the run's parameter of Antonucci et al.'s ``family`` equals ``value``
+    (True for any other classifier)."""
+    return family not in _FAMILY or bool(np.isclose(p[_FAMILY[family][1]], float(value)))
 
 
 def _published_comparison(scores, folds, params=None) -> pd.DataFrame:
-    """The published numbers that our protocol also measures, beside ours (sources in
-    ``credal.datasets.published``: :func:`_antonucci_rows` with the run's ``params``,
-    :func:`_corani_rows`, :func:`_per_dataset_rows`).  The papers used other protocols
-    (see ``note``): the differences measure the protocol as much as the classifiers.
-    ``scores``: the ``dataset_scores`` table; ``folds``: the fold table of :func:`run` (for
-    the averages' standard errors).  Columns :data:`_COMPARISON_COLUMNS`; percentages in
-    percent, except the indeterminate output size."""
+    """The published numbers that our protocol also measures, beside ours (the sources of
+    :data:`_PUBLISHED`, in ``credal.datasets.published``; Antonucci et al.'s only at the
+    run's ``params``).  The papers used other protocols (see ``note``): the differences
+    measure the protocol as much as the classifiers.  ``scores``: the ``dataset_scores``
+    table; ``folds``: the fold table of :func:`run` (for the averages' standard errors).
+    Columns :data:`_COMPARISON_COLUMNS`; percentages in percent, except the indeterminate
+    output size."""
     per_repeat = comparisons.dataset_scores(folds, by=("dataset", "classifier", "repeat"))
     have_ds = set(scores.index.get_level_values("dataset"))
     have_clf = set(scores.index.get_level_values("classifier"))
-    rows = (_antonucci_rows(scores, per_repeat, _params(params), have_ds, have_clf)
-            + _corani_rows(scores, per_repeat, have_ds, have_clf)
-            + _per_dataset_rows(scores, have_ds, have_clf))
+    p, rows = _params(params), []
+
+    def add(source, ds, paper_name, clf, quantity, published, where, metric, note):
+        v, se, n = _ours(scores, per_repeat, clf, metric, where)
+        rows.append((source, f"mean of {n}" if ds is None else ds, paper_name, clf, quantity,
+                     published, v, se, v - published, note))
+
+    for source, group, table, paper, note, items in _PUBLISHED:
+        pub = datasets.published(table)
+        if paper:                                  # a mean over the paper's data sets
+            names = [d for d in datasets.names(group) if d in have_ds]
+            for prefix, pub_clf, clf, metric in items:
+                hit = pub[pub["quantity"].str.startswith(prefix) & (pub["classifier"] == pub_clf)]
+                if (hit.empty or clf not in have_clf or len(names) < 2
+                        or not _run_matches(p, *pub_clf.partition("_")[::2])):
+                    continue
+                q = prefix.replace("average ", "mean ") + (
+                    f" ({_BY_NAME[clf].counterpart})" if "split by" in pub_clf else "")
+                add(source, None, paper, clf, q, float(hit["value"].iloc[0]), names, metric,
+                    note)
+            continue
+        ds_of = _paper_map(group)
+        for _, r in pub.iterrows():
+            ds, swap = ds_of.get(r["dataset"]), _SWAPPED.get(r["dataset"], {})
+            for col, clf, metric, q in items:
+                if clf is None and _run_matches(p, r["family"], r["parameter_value"]):
+                    clf = _FAMILY[r["family"]][0]
+                if ds in have_ds and clf in have_clf:
+                    add(source, ds, r["dataset"], clf, q, float(r[swap.get(col, col)]), ds,
+                        metric, _SPECIAL_NOTES["swapped"] if col in swap
+                        else _SPECIAL_NOTES.get(r["dataset"], note))
     return pd.DataFrame(rows, columns=_COMPARISON_COLUMNS)
 
 
@@ -753,32 +713,27 @@ def tables(results, n_top=4, rope=0.01, nsamples=50000, random_state=0) -> dict:
     results : _Result
         :func:`run`'s output.
     n_top : int
-        The best-ranked classifiers (per utility) compared pairwise by the Bayesian
-        signed-rank test.
+        The best-ranked classifiers per utility, compared pairwise by the Bayesian test.
     rope, nsamples, random_state
-        That test's half-width of practical equivalence, posterior samples and seed
-        (:func:`credal.comparisons.paired_comparisons`).
+        That test's (:func:`credal.comparisons.paired_comparisons`) ROPE, samples, seed.
 
     Returns
     -------
     dict of str -> DataFrame
-        ``registry`` (the classifiers, estimators with parameters, counterparts, how
-        they treat missing values), ``datasets`` (``results.info``),
-        ``dataset_scores`` (every metric per data set and classifier, pooled over the
-        folds, with s.e.), ``leaderboard`` (means over data sets with Monte-Carlo
-        s.e., percentages in percent), ``friedman_ranks`` and ``friedman_pairs``
-        (:func:`credal.comparisons.friedman_comparison` under u65 and u80, the
-        classifiers with a score on every data set), ``average_ranks`` (their average
-        ranks: classifier by utility), ``bayesian_top_pairs``
-        (:func:`credal.comparisons.paired_comparisons` of the ``n_top`` best-ranked),
-        ``wins_u80`` and ``ranks_by_bin_u80`` (wins and average ranks under u80 per
-        bin of data sets by size, classes and missing cells), ``incomplete`` (RBC on
-        the data sets with missing values beside the naive classifiers),
-        ``friedman_ranks_incomplete`` and ``average_ranks_incomplete`` (the same on
-        those data sets; empty with fewer than two), ``published_vs_ours`` (every
-        published number our run also measures, with ours and its s.e.),
-        ``published_vs_ours_summary`` (per source, classifier and quantity) and
-        ``settings`` (the run's folds, repeats, ``rope`` and AODE ε, for the text).
+        ``registry`` (classifiers, estimators with parameters, counterparts, treatment of
+        missing values), ``datasets`` (``results.info``), ``dataset_scores`` (every metric
+        per data set and classifier pooled over the folds, with s.e.), ``leaderboard``
+        (means over data sets with Monte-Carlo s.e., in percent), ``friedman_ranks`` and
+        ``friedman_pairs`` (:func:`credal.comparisons.friedman_comparison` under u65 and
+        u80 of the classifiers scored on every data set), ``average_ranks`` (classifier by
+        utility), ``bayesian_top_pairs`` (:func:`credal.comparisons.paired_comparisons` of
+        the ``n_top`` best-ranked), ``wins_u80`` and ``ranks_by_bin_u80`` (wins and average
+        ranks under u80 per bin of data sets by size, classes, missing cells),
+        ``incomplete`` (RBC on the data sets with missing values beside the naive
+        classifiers), ``friedman_ranks_incomplete`` and ``average_ranks_incomplete`` (the
+        same on those; empty with fewer than two), ``published_vs_ours`` (every published
+        number our run also measures, with ours and its s.e.), ``published_vs_ours_summary``
+        (per source, classifier, quantity), ``settings`` (folds, repeats, ``rope``, AODE ε).
     """
     folds, info = results.folds, results.info
     scores = _dataset_scores(folds)
@@ -794,8 +749,8 @@ def tables(results, n_top=4, rope=0.01, nsamples=50000, random_state=0) -> dict:
                           "aode_epsilon": results.params["aode_epsilon"]}, dtype=object)
     return {"registry": _registry_table(results.params, results.classifiers),
             "datasets": info, "dataset_scores": scores,
-            "leaderboard": _leaderboard_table(folds, scores),
-            "friedman_ranks": ranks, "friedman_pairs": rank_pairs, "average_ranks": average,
+            "leaderboard": _leaderboard_table(folds, scores), "friedman_ranks": ranks,
+            "friedman_pairs": rank_pairs, "average_ranks": average,
             "bayesian_top_pairs": _top_pairs(scores, average, n_top, rope, nsamples,
                                              random_state),
             "wins_u80": wins, "ranks_by_bin_u80": win_ranks,
@@ -814,16 +769,14 @@ def _fmt_p(p):
 
 
 #: The numbers a run may not provide ("n/a" then: without RBC, the papers' data sets, ...).
-_OPTIONAL_KEYS = (
-    [f"{k}_{m}" for m in ("u65", "u80") for k in (
-        "best", "second", "worst", "friedman_p", "cd", "k", "not_separated", "n_not_separated",
-        "inc_best", "inc_rbc_rank", "inc_rbc_pos", "inc_k", "inc_n", "inc_p")]
-    + ["best_u65_rank", "best_u80_rank", "most_determinate", "most_determinate_value",
-       "least_determinate", "least_determinate_value", "drop_min", "drop_max", "drop_min_clf",
-       "drop_max_clf", "rho_det_n_min", "rho_det_n_max", "rho_det_n_list",
-       "bayes_equivalent", "bayes_decisive", "n_pairs", "pub_rows", "pub_close",
-       "pub_mad_antonucci", "pub_mad_corani", "pub_mad_ramoni", "pub_mad_moral",
-       "rbc_rho_missing", "rbc_most_missing", "rbc_most_missing_pct", "rbc_most_missing_det"])
+_OPTIONAL_KEYS = [f"{k}_{m}" for m in ("u65", "u80") for k in (
+    "best", "second", "worst", "friedman_p", "cd", "k", "not_separated", "n_not_separated",
+    "inc_best", "inc_rbc_rank", "inc_rbc_pos", "inc_k", "inc_n", "inc_p")] + """best_u65_rank
+    best_u80_rank most_determinate most_determinate_value least_determinate
+    least_determinate_value drop_min drop_max drop_min_clf drop_max_clf rho_det_n_min
+    rho_det_n_max rho_det_n_list bayes_equivalent bayes_decisive n_pairs pub_rows pub_close
+    pub_mad_antonucci pub_mad_corani pub_mad_ramoni pub_mad_moral rbc_rho_missing
+    rbc_most_missing rbc_most_missing_pct rbc_most_missing_det""".split()
 
 
 def numbers(tables) -> dict:
@@ -995,11 +948,10 @@ def _anomalies(scores, gap=0.2):
 
 
 def _anomaly_text(anomalies, info, n_splits):
-    """The chapter's list of anomalies and what explains them: LNCC on a data set with a
-    class of fewer than ``n_splits`` rows (some training folds lack it, and an unseen class
-    explains the instance perfectly, see the text; ``tests/chapters/
-    test_chapter_leaderboard.py`` shows it on a constructed example); anything else is
-    reported as unexplained."""
+    """The anomalies listed and what explains them: LNCC on a data set with a class of fewer
+    than ``n_splits`` rows (training folds without it; an unseen class explains the instance
+    perfectly, see the text and a constructed example in ``tests/chapters/
+    test_chapter_leaderboard.py``); anything else is reported as unexplained."""
     if not anomalies:
         return "none", "Every credal classifier passes this check."
     listed = "; ".join(f"{c} on {d} ({100 * a:.0f} % against {100 * b:.0f} %)"
@@ -1037,13 +989,10 @@ def leaderboard_heatmap(scores, info, max_rows=22):
 
     Parameters
     ----------
-    scores : DataFrame
-        The ``dataset_scores`` table of :func:`tables`.
-    info : DataFrame
-        The ``datasets`` table of :func:`tables` (``n`` orders the rows).
+    scores, info : DataFrame
+        The ``dataset_scores`` and ``datasets`` tables of :func:`tables` (``n`` orders rows).
     max_rows : int
-        Data sets per panel: longer lists are split into panels of equal length, stacked,
-        so that the text keeps 9 pt at the book's text width.
+        Data sets per panel (longer lists: stacked panels of equal length, text at 9 pt).
 
     Returns
     -------
@@ -1093,10 +1042,8 @@ def leaderboard_determinacy(scores, info):
 
     Parameters
     ----------
-    scores : DataFrame
-        The ``dataset_scores`` table of :func:`tables`.
-    info : DataFrame
-        The ``datasets`` table of :func:`tables`.
+    scores, info : DataFrame
+        The ``dataset_scores`` and ``datasets`` tables of :func:`tables`.
 
     Returns
     -------
@@ -1107,8 +1054,7 @@ def leaderboard_determinacy(scores, info):
     cols = _ordered([c for c in scores.index.get_level_values("classifier").unique()
                      if _BY_NAME[c].kind == "credal"])
     n = len(cols)
-    ncol = min(2, max(1, n))
-    nrow = int(np.ceil(n / ncol))
+    ncol, nrow = min(2, max(1, n)), int(np.ceil(n / min(2, max(1, n))))
     fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 2.4 * nrow), sharex=True,
                              sharey=True, squeeze=False)
     for ax, c in zip(axes.ravel(), cols):
@@ -1123,8 +1069,8 @@ def leaderboard_determinacy(scores, info):
         ax.plot([float(np.exp(np.log(size[b]).mean())) for b in sel if b.any()],
                 [float(d[b].median()) for b in sel if b.any()], color="black", lw=1.2,
                 marker="s", ms=3, label="median per size bin")
-        ax.set(xscale="log", title=c)
-        ax.title.set_fontsize(10)
+        ax.set(xscale="log")
+        ax.set_title(c, fontsize=10)
         ax.grid(alpha=0.3)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
@@ -1160,8 +1106,7 @@ def leaderboard_cd_diagrams(ranks):
         cd_diagram(avg[m].dropna(), float(ranks.loc[m, "cd_95%"]), ax=ax,
                    title=f"{m}: average rank over {int(ranks.loc[m, 'n_datasets'])} data "
                          "sets\n(1 = best; CD = Nemenyi critical difference at 95%)")
-        ax.set_xlabel("average rank")
-        ax.set_ylabel("")
+        ax.set(xlabel="average rank", ylabel="")
     fig.tight_layout()
     return fig
 
@@ -1175,10 +1120,8 @@ def leaderboard_wins(win_ranks, wins):
 
     Parameters
     ----------
-    win_ranks : DataFrame
-        The ``ranks_by_bin_u80`` table of :func:`tables`.
-    wins : DataFrame
-        The ``wins_u80`` table of :func:`tables`.
+    win_ranks, wins : DataFrame
+        The ``ranks_by_bin_u80`` and ``wins_u80`` tables of :func:`tables`.
 
     Returns
     -------
@@ -1203,14 +1146,12 @@ def leaderboard_wins(win_ranks, wins):
         for i, j in zip(*np.nonzero(w > 0)):
             ax.text(j, i, f"{w[i, j]:.1f}".rstrip("0").rstrip("."), ha="center", va="center",
                     fontsize=9, color="black" if mat[i, j] < (vmin + vmax) / 2 else "white")
-        ax.set_yticks(range(len(sub)))
-        ax.set_yticklabels([f"{b} ({int(n)})" for b, n in zip(sub.index, sub["data sets"])])
+        ax.set_yticks(range(len(sub)), [f"{b} ({int(n)})"
+                                        for b, n in zip(sub.index, sub["data sets"])])
         ax.set_ylabel({"size": "instances", "classes": "classes",
                        "missing": "missing cells"}[f])
-    top = axes[0, 0]
-    top.set_xticks(range(len(clf)))
-    top.set_xticklabels(clf, rotation=90)
-    top.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False)
+    axes[0, 0].set_xticks(range(len(clf)), clf, rotation=90)
+    axes[0, 0].tick_params(top=True, labeltop=True, bottom=False, labelbottom=False)
     axes[-1, 0].tick_params(labelbottom=False)
     axes[-1, 0].set_xlabel("classifier (bins: number of data sets in brackets)")
     cb = fig.colorbar(im, ax=list(axes[:, 0]), fraction=0.05, pad=0.02,
@@ -1245,12 +1186,9 @@ def leaderboard_bayes_pairs(pairs):
         v = pairs[col].to_numpy(dtype=float)
         ax.barh(y, v, left=left, color=colour, label=lab, height=0.7)
         left += v
-    ax.set_yticks(y)
-    ax.set_yticklabels([f"{m}: {a} (a) vs {b} (b)" for m, a, b in
-                        zip(pairs["label"], pairs["a"], pairs["b"])])
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("posterior probability")
-    ax.set_ylabel("pair of classifiers")
+    ax.set_yticks(y, [f"{m}: {a} (a) vs {b} (b)" for m, a, b in
+                      zip(pairs["label"], pairs["a"], pairs["b"])])
+    ax.set(xlim=(0, 1), xlabel="posterior probability", ylabel="pair of classifiers")
     ax.legend(ncol=3, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.tight_layout()
     return fig

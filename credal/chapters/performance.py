@@ -60,29 +60,25 @@ _PEERS = {
 
 
 def _peer_split(name, random_state=0):
-    """The data of the peer comparison: complete rows, a stratified split, MDL.  ``name``
-    is a catalogue name, optionally followed by `` x<k>`` (e.g. ``"nursery x10"``: the
-    training and test parts are then each repeated ``k`` times after the split).  Rows with
-    a missing value are dropped, the split (a third of the rows to the test part) is
-    stratified (seed ``random_state``), and :func:`credal.preprocessing.make_preprocessor`
-    (MDL discretisation, removal of features left with one value) is fitted on the training
-    part only.  Returns ``Xtr, ytr, Xte, yte``: DataFrames of categoricals and categorical
-    labels (index reset)."""
+    """The data of the peer comparison, ``Xtr, ytr, Xte, yte`` (DataFrames of categoricals
+    and categorical labels, index reset): the rows of catalogue data set ``name`` without a
+    missing value, split stratified (seed ``random_state``) with a third to the test part,
+    :func:`credal.preprocessing.make_preprocessor` (MDL, features left with one value
+    removed) fitted on the training part; ``"<name> x<k>"`` repeats both parts ``k`` times."""
     from sklearn.model_selection import train_test_split
 
     from credal.preprocessing import make_preprocessor
 
-    base, _, times = name.partition(" x")
-    if times and not times.isdigit():
+    base, _, k = name.partition(" x")
+    if k and not k.isdigit():
         raise ValueError(f"data set {name!r}: expected '<name>' or '<name> x<k>'")
-    k = int(times) if times else 1
     ds = datasets.load(base)
     keep = ~(ds.X.isna().any(axis=1).to_numpy() | ds.y.isna().to_numpy())
     X, y = ds.X.loc[keep].reset_index(drop=True), ds.y.loc[keep].reset_index(drop=True)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=1 / 3, stratify=y,
                                           random_state=random_state)
     prep = make_preprocessor().fit(Xtr, ytr)
-    return tuple(pd.concat([d] * k, ignore_index=True)
+    return tuple(pd.concat([d] * int(k or 1), ignore_index=True)
                  for d in (prep.transform(Xtr), ytr, prep.transform(Xte), yte))
 
 
@@ -91,24 +87,21 @@ def _arff_quote(value):
 
 
 def _write_arff(X, y, path, relation="credal"):
-    """Write nominal data as ARFF (declared categories, class last, ``?`` = missing).
-
-    ``X``: DataFrame of categoricals, ``y``: categorical Series; returns the Path written."""
-    cols = {**{c: X[c] for c in X.columns}, "class": y}
+    """Write ``X`` (DataFrame of categoricals) and ``y`` (categorical Series) as ARFF
+    (declared categories, class last, ``?`` = missing); returns the Path written."""
     if "class" in X.columns:
         raise ValueError("a feature is named 'class'; rename it before writing ARFF")
     lines, body = [f"@relation {_arff_quote(relation)}", ""], []
-    for c, s in cols.items():
+    for c, s in {**{c: X[c] for c in X.columns}, "class": y}.items():
         if not isinstance(s.dtype, pd.CategoricalDtype):
             raise TypeError(f"column {c!r} is not categorical (discretise it first)")
         cats = np.array([_arff_quote(v) for v in s.cat.categories] + ["?"], dtype=object)
         lines.append(f"@attribute {_arff_quote(c)} {{{','.join(cats[:-1])}}}")
         body.append(cats[s.cat.codes.to_numpy()])        # code -1 takes the last: "?"
-    lines += ["", "@data"]
-    rows = np.stack(body, axis=1)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines + [",".join(r) for r in rows.tolist()]) + "\n")
+    path.write_text("\n".join(lines + ["", "@data"] + [
+        ",".join(r) for r in np.stack(body, axis=1).tolist()]) + "\n")
     return path
 
 
@@ -116,21 +109,20 @@ def _weka_classpath():
     """The class path of the Weka timer (Weka's jar :data:`_WEKA_JAR`), compiling it when
     needed: ``(classpath, reason)``, the class path, or None when Java or Weka is missing or
     the driver does not compile, and why not (empty when available)."""
-    jar = _WEKA_JAR
+    jar, src = _WEKA_JAR, _WEKA_SOURCE
     if shutil.which("java") is None:
         return None, "no Java runtime (`java` is not on the PATH)"
     if not jar.is_file():
         return None, f"Weka is not installed (no {jar}; Debian package `weka`)"
     cls = _WEKA_BUILD / "WekaTimer.class"
-    if not cls.is_file() or (_WEKA_SOURCE.is_file()
-                             and cls.stat().st_mtime < _WEKA_SOURCE.stat().st_mtime):
-        if not _WEKA_SOURCE.is_file():
-            return None, f"the Weka timer's source {_WEKA_SOURCE} is missing"
+    if not cls.is_file() or (src.is_file() and cls.stat().st_mtime < src.stat().st_mtime):
+        if not src.is_file():
+            return None, f"the Weka timer's source {src} is missing"
         if shutil.which("javac") is None:
             return None, "no Java compiler for the Weka timer (Debian `default-jdk-headless`)"
         _WEKA_BUILD.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(["javac", "-cp", str(jar), "-d", str(_WEKA_BUILD),
-                               str(_WEKA_SOURCE)], capture_output=True, text=True)
+        done = subprocess.run(["javac", "-cp", str(jar), "-d", str(_WEKA_BUILD), str(src)],
+                              capture_output=True, text=True)
         if done.returncode != 0:
             return None, f"the Weka timer did not compile: {done.stderr.strip()[:300]}"
     return os.pathsep.join([str(_WEKA_BUILD), str(jar)]), ""
@@ -152,27 +144,14 @@ def _memory_verdict(credal_mb, low_mb, high_mb, slack_mb=0.0):
     ``low_mb`` may lie above the truth: :data:`_SAMPLE_SLACK_MB` for the bounds of
     :meth:`WekaSession.sample`), "> Weka" when it exceeds the upper bound, "within the
     JVM's bounds" otherwise (undecided)."""
-    if credal_mb <= low_mb - slack_mb:
-        return "≤ Weka"
-    if credal_mb > high_mb:
-        return "> Weka"
-    return "within the JVM's bounds"
+    return ("≤ Weka" if credal_mb <= low_mb - slack_mb else "> Weka" if credal_mb > high_mb
+            else "within the JVM's bounds")
 
 
 class WekaSession:
-    """One JVM running ``WekaTimer`` (line protocol on its stdin/stdout).
-
-    Parameters
-    ----------
-    classpath : str
-        From :func:`_weka_classpath`.
-    jvm_options : sequence of str
-        E.g. :data:`_MEMORY_JVM` for the session that measures memory.
-
-    Attributes
-    ----------
-    weka_version, java_version : str
-    """
+    """One JVM running ``WekaTimer`` (line protocol on its stdin/stdout), started with the
+    class path of :func:`_weka_classpath` and ``jvm_options`` (e.g. :data:`_MEMORY_JVM` for
+    the session that measures memory); ``weka_version`` and ``java_version`` (str)."""
 
     def __init__(self, classpath, jvm_options=()):
         self._err = tempfile.TemporaryFile(mode="w+")
@@ -210,30 +189,29 @@ class WekaSession:
         return {"best_s": float(best), "median_s": float(med), "accuracy": float(acc)}
 
     def memory(self, classifier, train, test=None):
-        """Heap of one fit + classification, in MB: ``allocated_mb`` (all the bytes the
-        run allocated), ``retained_mb`` (what the model keeps after a full GC),
-        ``peak_low_mb`` and ``peak_high_mb`` (the peak of the heap in use during the
-        run over the heap in use before it lies between the two; tight in a session
-        started with :data:`_MEMORY_JVM`), ``collections``.  ``memory("check", mb)``
-        measures a run that only holds an array of ``mb`` MB (a check of the method)."""
-        extra = (train,) if test is None else (train, test)
-        alloc, kept, low, high, gcs = self._ask("mem", classifier, *extra)
+        """Heap of one fit + classification, in MB: ``allocated_mb`` (all the bytes the run
+        allocated), ``retained_mb`` (what the model keeps after a full GC), ``peak_low_mb``
+        and ``peak_high_mb`` (the peak of the heap in use during the run over the heap in use
+        before it lies between the two; tight in a session started with :data:`_MEMORY_JVM`),
+        ``collections``.  ``memory("check", mb)``: a run that only holds ``mb`` MB."""
+        alloc, kept, low, high, gcs = self._ask("mem", classifier, train,
+                                                *(() if test is None else (test,)))
         return {"allocated_mb": float(alloc), "retained_mb": float(kept),
                 "peak_low_mb": float(low), "peak_high_mb": float(high), "collections": int(gcs)}
 
     def sample(self, classifier, train, test=None, runs=50, seconds=5.0):
-        """Bounds on the peak heap of a warm fit + classification, from collections
-        forced back to back by a second thread while the run repeats (``WekaTimer.java``
-        says how): for runs that allocate too little for :meth:`memory`'s bounds to be
-        tight.  The JVM must use the serial collector (:data:`_MEMORY_JVM`).
-        ``classifier, train, test`` as for :meth:`memory` (``sample("check", mb)``
-        measures a run that holds ``mb`` MB while 4 MB of 1 KB arrays pass through a ring
-        of 16: true peak ``mb`` + 0.016 MB); at most ``runs`` runs after 5 untimed warm-up
-        runs, or fewer when ``seconds`` have passed (at least one).  Returns a dict with
-        ``peak_low_mb``, ``peak_high_mb``, ``runs`` and ``samples`` (the collections that
-        gave a reading)."""
-        extra = (train,) if test is None else (train, test)
-        low, high, done, n = self._ask("sample", classifier, *extra, int(runs), float(seconds))
+        """Bounds on the peak heap of a warm fit + classification, from collections forced
+        back to back by a second thread while the run repeats (``WekaTimer.java`` says how),
+        for runs that allocate too little for :meth:`memory`'s bounds to be tight; the JVM
+        must use the serial collector (:data:`_MEMORY_JVM`).  Arguments as for
+        :meth:`memory` (``sample("check", mb)`` holds ``mb`` MB while 4 MB of 1 KB arrays
+        pass through a ring of 16: true peak ``mb`` + 0.016 MB); at most ``runs`` runs after
+        5 untimed warm-up runs, fewer once ``seconds`` have passed (at least one).  A dict:
+        ``peak_low_mb``, ``peak_high_mb``, ``runs``, ``samples`` (collections that gave a
+        reading)."""
+        low, high, done, n = self._ask("sample", classifier, train,
+                                       *(() if test is None else (test,)), int(runs),
+                                       float(seconds))
         return {"peak_low_mb": float(low), "peak_high_mb": float(high), "runs": int(done),
                 "samples": int(n)}
 
@@ -263,19 +241,18 @@ def _credal_run(factory, Xtr, ytr, Xte):
     return time.perf_counter() - t, pred
 
 
-def _peak_mb(fn):
-    """The :mod:`tracemalloc` peak of ``fn()`` (tracing on) beyond what was allocated
-    before it, in MB."""
-    base = tracemalloc.get_traced_memory()[0]
-    tracemalloc.reset_peak()
-    fn()
-    return (tracemalloc.get_traced_memory()[1] - base) / 2 ** 20
-
-
-def _credal_peak_mb(factory, Xtr, ytr, Xte):
+def _peak_mb(*calls):
+    """The :mod:`tracemalloc` peak of each of ``calls`` in turn beyond what was allocated
+    before it, in MB (a list; tracing on during the calls only)."""
     tracemalloc.start()
     try:
-        return _peak_mb(lambda: factory().fit(Xtr, ytr).predict(Xte))
+        peaks = []
+        for fn in calls:
+            base = tracemalloc.get_traced_memory()[0]
+            tracemalloc.reset_peak()
+            fn()
+            peaks.append((tracemalloc.get_traced_memory()[1] - base) / 2 ** 20)
+        return peaks
     finally:
         tracemalloc.stop()
 
@@ -284,33 +261,30 @@ def _peer_timings(names, repeats=5, warmup=3, memory=True, random_state=0,
                  workdir=None) -> pd.DataFrame:
     """Fit + classification time of credal's C4.5, naive Bayes and AODE against Weka's.
 
-    For each data set of ``names`` (:func:`_peer_split`, seed ``random_state``; e.g.
-    ``"nursery x10"``) the training and test parts are written as ARFF files
-    (:func:`_write_arff`, under ``workdir``, default ``build/peers``) that one JVM
-    (:class:`WekaSession`) reads once.  For each classifier of :data:`_PEERS` both sides first
-    run ``warmup`` untimed times, then ``repeats`` rounds each time one Weka run and then one
-    credal run.  Weka's timed region is ``buildClassifier`` on a fresh classifier plus
-    ``classifyInstance`` of every test row, data already in memory, timed in the JVM;
-    credal's is ``fit`` on a fresh model plus ``predict`` of the test rows from the DataFrames
-    of categoricals (the conversion to codes included).  With ``memory``, one more untimed
-    run per side measures memory: credal's :mod:`tracemalloc` peak; for Weka, in a second JVM
-    started with :data:`_MEMORY_JVM`, the bounds on the peak of the heap in use of
-    :meth:`WekaSession.memory` (data loaded before), the bytes the run allocated and what the
-    model keeps after a full GC; :func:`_memory_verdict` compares the peaks.  When those
-    bounds leave the verdict undecided (a run that allocates too little for collections to
-    happen during it), :meth:`WekaSession.sample` bounds the peak of warm runs instead, and
-    the verdict is taken from its bounds.  Without Java or Weka (:func:`_weka_classpath`)
-    only credal is timed and the Weka columns are left out; ``attrs["weka"]`` says why.
+    Each data set of ``names`` (:func:`_peer_split`, seed ``random_state``; e.g. ``"nursery
+    x10"``) is written as training and test ARFF files (:func:`_write_arff`, under
+    ``workdir``, default ``build/peers``) that one JVM (:class:`WekaSession`) reads once.  Per
+    classifier of :data:`_PEERS` both sides run ``warmup`` untimed times, then ``repeats``
+    rounds of one Weka run and one credal run.  Timed: Weka's ``buildClassifier`` on a fresh
+    classifier plus ``classifyInstance`` of every test row (data in memory, timed in the
+    JVM); credal's ``fit`` on a fresh model plus ``predict`` from the DataFrames of
+    categoricals (the conversion to codes included).  With ``memory``, one more untimed run
+    per side: credal's :mod:`tracemalloc` peak; Weka's, in a second JVM with
+    :data:`_MEMORY_JVM`, :meth:`WekaSession.memory` (data loaded before): bounds on the peak
+    of the heap in use, the bytes allocated, what the model keeps after a full GC; the
+    verdict (:func:`_memory_verdict`) from those bounds or, when they leave it undecided (too
+    few allocations for collections during the run), from :meth:`WekaSession.sample`'s on
+    warm runs.  Without Java or Weka (:func:`_weka_classpath`) only credal is timed, without
+    the Weka columns; ``attrs["weka"]`` says why.
 
-    Returns one row per (data set, classifier): ``credal``, ``peer``, ``n_train``,
-    ``n_test``, ``features``, ``credal_best_s``, ``credal_median_s``, ``credal_accuracy``
-    (and ``credal_peak_mb``); with Weka also ``weka_best_s``, ``weka_median_s``,
-    ``weka_accuracy``, ``agreement`` (share of test rows that both classify alike),
-    ``ratio`` (Weka's best / credal's best; ≥ 1 = credal at least as fast), ``ratio_median``
-    (and ``weka_allocated_mb``, ``weka_retained_mb``, ``weka_peak_low_mb``,
-    ``weka_peak_high_mb``, ``memory_bounds`` (which measurement gave the two bounds: "first
-    run" or "<k> warm runs, collections forced"), ``memory_verdict``).  ``attrs``: ``weka``
-    (version, or why Weka is missing), ``java``, ``weka_available``, ``repeats``,
+    One row per (data set, classifier): ``credal``, ``peer``, ``n_train``, ``n_test``,
+    ``features``, ``credal_best_s``, ``credal_median_s``, ``credal_accuracy`` (and
+    ``credal_peak_mb``); with Weka ``weka_best_s``, ``weka_median_s``, ``weka_accuracy``,
+    ``agreement`` (share of test rows classified alike), ``ratio`` (Weka's best / credal's;
+    ≥ 1 = credal at least as fast), ``ratio_median`` (and ``weka_allocated_mb``,
+    ``weka_retained_mb``, ``weka_peak_low_mb``, ``weka_peak_high_mb``, ``memory_bounds``
+    ("first run" or "<k> warm runs, collections forced"), ``memory_verdict``).  ``attrs``:
+    ``weka`` (version, or why missing), ``java``, ``weka_available``, ``repeats``,
     ``warmup``."""
     if int(repeats) < 1 or int(warmup) < 0:
         raise ValueError(f"repeats must be >= 1 and warmup >= 0; got {repeats}, {warmup}")
@@ -335,9 +309,8 @@ def _peer_timings(names, repeats=5, warmup=3, memory=True, random_state=0,
                     _weka_memory(row, peer, files, msession)
                 rows.append(row)
     finally:
-        for s in (session, msession):
-            if s is not None:
-                s.close()
+        for s in filter(None, (session, msession)):
+            s.close()
     out = pd.DataFrame(rows)
     out.attrs.update(weka=f"Weka {session.weka_version}" if session else reason,
                      java=session.java_version if session else "",
@@ -368,7 +341,7 @@ def _time_peers(row, factory, peer, data, files, stem, session, repeats, warmup,
         row.update(credal_best_s=min(ours), credal_median_s=float(np.median(ours)),
                    credal_accuracy=float(np.mean(codes == truth)))
         if memory:
-            row["credal_peak_mb"] = _credal_peak_mb(factory, Xtr, ytr, Xte)
+            row["credal_peak_mb"] = _peak_mb(lambda: factory().fit(Xtr, ytr).predict(Xte))[0]
     if session is not None:
         row.update(weka_best_s=min(theirs), weka_median_s=float(np.median(theirs)),
                    weka_accuracy=float(np.mean(wpred == truth)),
@@ -440,21 +413,20 @@ def _throughput(names, classifiers=(), repeat=3, baseline_rows=50, baseline_seco
                 random_state=0) -> pd.DataFrame:
     """Instances classified per second, ours and the solver baseline's.
 
-    On the first fold of each data set (:func:`_prepared_fold`, seed ``random_state``),
-    each credal classifier (``classifiers``: registry names, empty = all; the leaderboard's
-    default parameters) is fitted on the training part and its ``predict_set`` timed on the
-    whole test part (best of ``repeat``), from the integer code matrix of the test part (the
-    conversion from the DataFrame of categoricals is done once beforehand, as it would be
-    for any implementation) and, for reference, from the DataFrame itself, as the engine
-    passes it.  Its baseline (:data:`BASELINES`) then classifies the test rows in order, one
-    row per call on the same codes, in the same process, until ``baseline_rows`` rows are
-    done or ``baseline_seconds`` have passed (at least one row); its rate is extrapolated
-    from those rows, and its sets are compared with ours on them.
+    On the first fold of each data set (:func:`_prepared_fold`, seed ``random_state``), each
+    credal classifier (``classifiers``: registry names, empty = all; the leaderboard's default
+    parameters) is fitted on the training part and its ``predict_set`` timed on the whole test
+    part (best of ``repeat``) from the test part's integer codes (converted once beforehand,
+    as for any implementation) and, for reference, from its DataFrame as the engine passes
+    it.  Its baseline (:data:`BASELINES`) then classifies the test rows in order, one row per
+    call on the same codes, in the same process, until ``baseline_rows`` rows are done or
+    ``baseline_seconds`` have passed (at least one row): its rate is extrapolated from those
+    rows, and its sets compared with ours on them.
 
-    Returns one row per (data set, classifier): ``n_train``, ``n_test``, ``classes``,
-    ``features``, ``fit_s``, ``ours_per_s`` (codes), ``ours_frame_per_s`` (DataFrame),
-    ``baseline``, ``baseline_rows``, ``baseline_per_s``, ``ratio`` (ours / baseline) and
-    ``same_sets`` (rows where the sets agree, out of ``baseline_rows``)."""
+    One row per (data set, classifier): ``n_train``, ``n_test``, ``classes``, ``features``,
+    ``fit_s``, ``ours_per_s`` (codes), ``ours_frame_per_s`` (DataFrame), ``baseline``,
+    ``baseline_rows``, ``baseline_per_s``, ``ratio`` (ours / baseline), ``same_sets`` (rows
+    where the sets agree, out of ``baseline_rows``)."""
     from credal.preprocessing import to_codes
 
     rows = []
@@ -488,14 +460,12 @@ def _throughput(names, classifiers=(), repeat=3, baseline_rows=50, baseline_seco
 
 def _fit_scaling(name, classifiers=(), sizes=(), feature_counts=(), repeat=3,
                  random_state=0) -> pd.DataFrame:
-    """Fit time against the number of training rows and of features.
-
-    The data set ``name`` is preprocessed once (MDL fitted on all rows).  For each size
-    ``n`` in ``sizes`` a stratified-free random subsample of ``n`` rows (seed
-    ``random_state``) is fitted with all features; for each ``k`` in ``feature_counts``
-    the first ``k`` features of all rows are fitted.  Each time is the best of ``repeat``
-    fits of each credal classifier (``classifiers``).  Returns the columns
-    ``classifier``, ``axis`` ("n" or "k"), ``value``, ``fit_s``."""
+    """Fit time against the number of training rows and of features: ``name`` preprocessed
+    once (MDL fitted on all rows); for each ``n`` in ``sizes`` a random (not stratified)
+    subsample of ``n`` rows (seed ``random_state``) with all features, for each ``k`` in
+    ``feature_counts`` the first ``k`` features of all rows; the best of ``repeat`` fits of
+    each credal classifier (``classifiers``).  Columns ``classifier``, ``axis`` ("n" or
+    "k"), ``value``, ``fit_s``."""
     from credal.experiments import default_preprocessing
 
     X, y = _complete_rows(name)
@@ -513,34 +483,25 @@ def _fit_scaling(name, classifiers=(), sizes=(), feature_counts=(), repeat=3,
     rows = []
     for axis, value, Xs, ys in jobs:
         for cname, model in leaderboard.classifiers(classifiers, n_features=Xs.shape[1]).items():
-            def fit(model=model, Xs=Xs, ys=ys):
-                with warnings.catch_warnings(action="ignore"):
-                    return model.fit(Xs, ys)
-
-            secs, _ = _best_time(fit, repeat, min_total=2.0)
+            with warnings.catch_warnings(action="ignore"):
+                secs, _ = _best_time(lambda: model.fit(Xs, ys), repeat, min_total=2.0)
             rows.append({"classifier": cname, "axis": axis, "value": value, "fit_s": secs})
     return pd.DataFrame(rows)
 
 
 def _peak_memory(name, classifiers=(), random_state=0) -> pd.DataFrame:
-    """Peak memory (tracemalloc) of fitting and of classifying, and the model's size.
-
-    On the first fold of ``name`` (:func:`_prepared_fold`), each credal classifier
-    (``classifiers``) is fitted and then classifies the test part (``predict_set``) under
-    :mod:`tracemalloc`; the peaks count the memory allocated by Python and numpy during
-    each call beyond what was allocated before it.  Returns a DataFrame indexed by
-    classifier: ``fit peak MB``, ``predict_set peak MB``, ``model MB`` (pickled size),
+    """Peak memory of fitting and of classifying, and the model's size: on the first fold
+    of ``name`` (:func:`_prepared_fold`) each credal classifier (``classifiers``) is fitted,
+    then classifies the test part (``predict_set``), under :mod:`tracemalloc` (the memory
+    Python and numpy allocate during each call beyond what was allocated before it).  Indexed
+    by classifier: ``fit peak MB``, ``predict_set peak MB``, ``model MB`` (pickled size),
     ``n_train``, ``n_test``, ``features``."""
     Xtr, ytr, Xte, _ = _prepared_fold(name, random_state)
     rows = []
     for cname, model in leaderboard.classifiers(classifiers, n_features=Xtr.shape[1]).items():
-        tracemalloc.start()
-        try:
-            with warnings.catch_warnings(action="ignore"):
-                fit_peak = _peak_mb(lambda: model.fit(Xtr, ytr))
-            pred_peak = _peak_mb(lambda: model.predict_set(Xte))
-        finally:
-            tracemalloc.stop()
+        with warnings.catch_warnings(action="ignore"):
+            fit_peak, pred_peak = _peak_mb(lambda: model.fit(Xtr, ytr),
+                                           lambda: model.predict_set(Xte))
         size = len(pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL))
         rows.append({"classifier": cname, "fit peak MB": fit_peak,
                      "predict_set peak MB": pred_peak, "model MB": size / 2 ** 20,
@@ -555,8 +516,8 @@ def classifiers(credal=()) -> dict:
     Parameters
     ----------
     credal : sequence of str
-        Names of the leaderboard's registry (empty = every credal classifier), as for
-        :func:`credal.chapters.leaderboard.classifiers` (its default parameters).
+        Registry names, empty = every credal classifier (as for
+        :func:`credal.chapters.leaderboard.classifiers`, its default parameters).
 
     Returns
     -------
@@ -577,16 +538,13 @@ def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
 
     Parameters
     ----------
-    peer_datasets : sequence of str
-        Data sets of the comparison with Weka (``"<name> x<k>"`` repeats both parts
-        ``k`` times), timed by :func:`_peer_timings` with ``peer_repeats`` interleaved
-        rounds after ``peer_warmup`` untimed runs per side, and memory when
-        ``peer_memory``.
-    throughput_datasets : sequence of str
-        Instances per second of the credal classifiers ``classifiers`` (registry names,
-        empty = all; the leaderboard's default parameters) and of their solver baselines,
-        on the first fold of each (:func:`_throughput`: best of ``repeat``, at most
-        ``baseline_rows`` instances or ``baseline_seconds`` per baseline).
+    peer_datasets, peer_repeats, peer_warmup, peer_memory
+        The comparison with Weka (:func:`_peer_timings`; ``"<name> x<k>"`` repeats both
+        parts ``k`` times): interleaved rounds, untimed runs per side, memory or not.
+    throughput_datasets, classifiers, repeat, baseline_rows, baseline_seconds
+        Instances per second of the credal classifiers (registry names, empty = all; the
+        leaderboard's default parameters) and their solver baselines on the first fold of
+        each (:func:`_throughput`): best of ``repeat``, rows and seconds per baseline.
     scaling_dataset, scaling_sizes : str, sequence of int
         Fit time against the number of rows, on random subsamples of this data set.
     features_dataset, feature_counts : str, sequence of int
@@ -601,9 +559,8 @@ def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
     Returns
     -------
     dict
-        ``peers``, ``throughput``, ``scaling`` (both axes), ``memory``, ``timings``
-        (DataFrames, where measured) and ``settings`` (a dict: the data sets, the
-        baselines' limits and the profile, for the text).
+        ``peers``, ``throughput``, ``scaling`` (both axes), ``memory``, ``timings`` (where
+        measured) and ``settings`` (data sets, the baselines' limits, profile: for the text).
     """
     out = {"settings": dict(scaling_dataset=scaling_dataset, features_dataset=features_dataset,
                             memory_dataset=memory_dataset, baseline_rows=baseline_rows,
@@ -677,8 +634,7 @@ def _scaling_slopes(scaling) -> pd.DataFrame:
             slope, se = float((yv[1] - yv[0]) / (x[1] - x[0])), np.nan
         else:
             slope, se = np.nan, np.nan
-        rows.setdefault(clf, {})[f"slope {axis}"] = slope
-        rows[clf][f"s.e. {axis}"] = se
+        rows.setdefault(clf, {}).update({f"slope {axis}": slope, f"s.e. {axis}": se})
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "classifier"
     cols = [c for c in ("slope n", "s.e. n", "slope k", "s.e. k") if c in out]
@@ -704,15 +660,14 @@ def _chapter_timings(profile, root=".") -> pd.DataFrame:
 
 def _goals_table(throughput_table, timings, slopes=None, own_seconds=None, budgets=None,
                  peers=None) -> pd.DataFrame:
-    """The project's performance goals against what was measured: ``throughput_table``
-    (:func:`_throughput`): at least 1000 times the solver baseline's rate; ``timings``
-    (:func:`_chapter_timings`, this chapter's time replaced by ``own_seconds``, its running
-    time in the current run): the chapters' ``budgets`` (chapter -> minutes) and the whole
-    book within 20 minutes; ``slopes`` (:func:`_scaling_slopes`, optional): learning linear
-    in n (slope ≤ 1.2); ``peers`` (:func:`_peer_timings`, optional): at least as fast as the
-    Weka peer, and peak memory at most its (not measured when Weka did not run).  Returns
-    the columns ``goal``, ``measured``, ``met`` ("yes", "no", "undecided" (memory within the
-    bounds of the JVM's peak) or "not measured")."""
+    """The project's performance goals against the measurements (columns ``goal``,
+    ``measured``, ``met``: "yes", "no", "undecided" (memory within the bounds of the JVM's
+    peak) or "not measured"): ``throughput_table`` (:func:`_throughput`) at least 1000 times
+    the solver baseline's rate; ``timings`` (:func:`_chapter_timings`, this chapter's time
+    replaced by ``own_seconds``, its time in this run) within the chapters' ``budgets``
+    (chapter -> minutes) and the whole book within 20 minutes; ``slopes``
+    (:func:`_scaling_slopes`) linear learning in n (slope ≤ 1.2); ``peers``
+    (:func:`_peer_timings`) at least as fast as Weka, peak memory at most Weka's."""
     rows = []
     by_peer = list(peers.groupby("classifier", sort=False)) if peers is not None else []
     for clf, g in by_peer:
@@ -765,11 +720,9 @@ def tables(results, own_seconds=None, budgets=None) -> dict:
     ----------
     results : dict
         :func:`run`.
-    own_seconds : float, optional
-        This chapter's own running time in this run, for the goals (it replaces the
-        recorded time of an earlier run).
-    budgets : dict of str -> float, optional
-        Chapter -> budget in minutes, for the goals.
+    own_seconds, budgets : float, dict of str -> float, optional
+        For the goals: this chapter's time in this run (replacing any recorded earlier
+        one) and chapter -> budget in minutes.
 
     Returns
     -------
