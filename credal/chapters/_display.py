@@ -275,28 +275,12 @@ def _break_long_words(text: str, longest: int = 18) -> str:
 
 def table_html(cells: pd.DataFrame, *, caption=None, csv_href=None, collapse=False,
                verdict_columns=("verdict",), wrap=()) -> str:
-    """The HTML of a formatted table (see :func:`show_table`).
-
-    Parameters
-    ----------
-    cells : DataFrame
-        Strings, as :func:`format_table` returns.
-    caption : str, optional
-        Shown above the table (``code`` and *emphasis* kept).
-    csv_href : str, optional
-        Link to the CSV, shown under the table.
-    collapse : bool
-        Put the table in a ``<details>`` block (closed) with the row count in its summary.
-    verdict_columns : tuple of str
-        Columns whose cells get the classes ``credal-verdict credal-v-<verdict>``
-        (coloured by book/_static/credal.css).
-    wrap : tuple of str
-        Columns whose text wraps (class ``credal-text``); columns that are not numeric
-        wrap anyway.
-
-    Returns
-    -------
-    str
+    """The HTML of a formatted table (see :func:`show_table`): ``cells`` are strings, as
+    :func:`format_table` returns; ``caption`` is shown above (``code`` and *emphasis* kept),
+    the link ``csv_href`` to the CSV under it; ``collapse`` puts the table in a closed
+    ``<details>`` block with the row count in its summary; cells of ``verdict_columns`` get
+    the classes ``credal-verdict credal-v-<verdict>`` (coloured by book/_static/credal.css);
+    columns in ``wrap`` wrap their text (class ``credal-text``), as non-numeric columns do.
     """
     import html
     verdict_columns = {str(c).lower() for c in verdict_columns}
@@ -557,21 +541,10 @@ def comparison_table(df: pd.DataFrame, notebook: str, table: str, *, label,
     """Save a published-vs-ours table as CSV (unchanged) and show it in the standard layout.
 
     The reader sees label -> published -> ours -> tolerance -> verdict (coloured) ->
-    note (wrapped), at most seven columns (:func:`comparison_layout`); the CSV linked
-    under it holds ``df`` with all its columns, as :func:`save_table` writes it.
-
-    Parameters
-    ----------
-    df : DataFrame
-    notebook, table : str
-        As for :func:`show_table`.
-    label, published, ours, tolerance, verdict, note, unit, digits
-        See :func:`comparison_layout`.
-    caption : str, optional
-    csv_index : bool, default False
-        Write ``df``'s index to the CSV.
-    max_rows, collapse, root, display
-        As for :func:`show_table`.
+    note (wrapped), at most seven columns (:func:`comparison_layout`, whose arguments
+    ``label`` to ``digits`` are); the CSV linked under it holds ``df`` with all its columns
+    (its index only with ``csv_index``). ``notebook``, ``table``, ``caption``, ``max_rows``,
+    ``collapse``, ``root`` and ``display`` are as for :func:`show_table`.
 
     Returns
     -------
