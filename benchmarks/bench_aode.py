@@ -19,7 +19,7 @@ numeric columns, removal of single-category features) the script
 
 With ``--chapter`` it instead measures what the book chapter ``credal-aode`` costs:
 the CPU time (single thread) of one fold of every classifier of
-``credal.chapters.credal_aode.paper_classifiers`` and of the fold's preprocessing (median/mode
+``credal.chapters.credal_aode.classifiers`` and of the fold's preprocessing (median/mode
 imputation, MDL discretisation, removal of single-category features), on the six largest
 data sets of the paper or on the data sets named after the flag, and the CPU time the
 paper profile's 10 x 5 folds would take on them.
@@ -92,10 +92,10 @@ LARGEST = ("nursery", "pendigits", "kr_vs_kp", "waveform", "page_blocks", "hypot
 
 def chapter(names=LARGEST, folds=50):
     """CPU seconds of one fold per classifier (and preprocessing) of the chapter."""
-    from credal.chapters.credal_aode import paper_classifiers
+    from credal.chapters.credal_aode import classifiers
 
     warnings.filterwarnings("ignore", message="The least populated class")
-    est = paper_classifiers()
+    est = classifiers()
     cols = ["prep"] + list(est)
     print(f"{'data set':12s}" + "".join(f"{c:>11s}" for c in cols) + f"{'total':>9s}")
     totals = np.zeros(len(cols))

@@ -238,14 +238,28 @@ def main():
           "ordered pair.")
 
 
+def naive_data(theta, n, seed):
+    """``n`` instances of a naive model with a uniform binary class and binary features,
+    ``theta[j, c]`` = P(F_j = 1 | c), as categoricals (both values always declared)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    codes = (rng.random((n, len(theta))) < theta[:, y].T).astype(np.int8)
+    cats = pd.Index(np.arange(2, dtype=np.int8))
+    X = pd.DataFrame({f"F{j + 1}": pd.Categorical.from_codes(codes[:, j], categories=cats)
+                      for j in range(len(theta))})
+    return X, pd.Series(pd.Categorical.from_codes(y, categories=cats), name="class")
+
+
 def artificial(repeat):
     """Engine-style calls on artificial data: distinct rows vs every row."""
-    from credal import naive
-    from credal.chapters.likelihood_ncc import draw_naive_parameters, sample_naive
+    from credal import _tables
 
-    params = draw_naive_parameters(np.random.default_rng(0))
-    Xtr, ytr = sample_naive(params, 50, 1)
-    Xte, _ = sample_naive(params, 10_000, 2)
+    # as the chapter's study: ten binary features whose chances under the two classes are
+    # uniform and differ by at least 0.1
+    draws = np.random.default_rng(0).random((100, 2))
+    theta = draws[np.abs(draws[:, 0] - draws[:, 1]) >= 0.1][:10]
+    Xtr, ytr = naive_data(theta, 50, 1)
+    Xte, _ = naive_data(theta, 10_000, 2)
     codes = codes_of(Xte)
     models = ([LNCC(alpha=a).fit(Xtr, ytr) for a in (0.35, 0.55, 0.75, 0.95)]
               + [NCC(epsilon=e).fit(Xtr, ytr) for e in (0.05, 0.15, 0.25, 0.35)])
@@ -265,7 +279,7 @@ def artificial(repeat):
     t_ours, a = best_time(ours, repeat)
     t_base, b = best_time(every_row, repeat)
     same = all(np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1]) for x, y in zip(a, b))
-    n_distinct = len(naive._unique_rows(codes, models[0].n_values_)[0])
+    n_distinct = len(_tables.unique_rows(codes, models[0].n_values_)[0])
     print("\nartificial study, one experiment (10 000 test rows, "
           f"{n_distinct} distinct; 4 LNCC + 4 NCC, predict and predict_set each):")
     print(f"  distinct rows {t_ours:8.3f} s   every row, every call {t_base:8.3f} s   "

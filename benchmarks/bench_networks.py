@@ -1,7 +1,7 @@
 """Speed of Dash & Cooper's experiments: the chapter's trial loop at its largest settings.
 
-Runs, exactly as the chapter does (random_network_trials of
-credal.chapters.exact_model_averaging: batched random networks and sampling,
+Runs, exactly as the chapter does (``run`` of credal.chapters.exact_model_averaging:
+batched random networks and sampling,
 evaluation through credal.experiments, ROC areas from the engine's predictions
 table):
 
@@ -36,19 +36,16 @@ import pandas as pd
 
 from credal import experiments
 from credal.averaging import ModelAveragedNaiveBayes
-from credal.chapters.exact_model_averaging import (
-    dash_cooper_classifiers,
-    enumeration_check,
-    random_network_trials,
-    sample_random_trials,
-)
+from credal.chapters.exact_model_averaging import classifiers, run, sample_random_trials
 from credal.networks import choose_class_node, random_network, sample
 
 
 def chapter_test(label, n_features, max_parents, n_train, n_test, trials, jobs, seed):
     t0 = time.perf_counter()
-    df = random_network_trials(n_features, n_train, max_parents, n_test=n_test,
-                               n_trials=trials, test=label, random_state=seed, n_jobs=jobs)
+    settings = dict(n_features=n_features, n_train=n_train, max_parents=max_parents,
+                    n_test=n_test, n_trials=trials)
+    df = run({label: settings}, check_n_features=None, random_state=seed,
+             n_jobs=jobs)["trials"][label]
     wall = time.perf_counter() - t0
     sec = df.attrs["seconds"]
     n_rec = trials * (n_train + n_test)
@@ -109,7 +106,7 @@ def engine_overhead(n_features, trials=40, n_train=200, n_test=100, seed=0):
         y = pd.Series(pd.Categorical.from_codes(x[:, c], dtype=states))
         items.append(experiments.holdout_item(f"t{t}", (X[:n_train], y.iloc[:n_train]),
                                               (X[n_train:], y.iloc[n_train:])))
-    clf = dash_cooper_classifiers(2)
+    clf = classifiers(2)
     experiments.cross_validate(clf, items[:1], use_predefined_split=True,
                                preprocessing=None, keep_codes=True, progress=False)
     t = time.perf_counter()
@@ -136,7 +133,7 @@ def engine_overhead(n_features, trials=40, n_train=200, n_test=100, seed=0):
 
 def enumeration_ratio(n_features=12):
     t = time.perf_counter()
-    out = enumeration_check(n_features=n_features, n_train=200, n_test=100, random_state=0)
+    out = run({}, check_n_features=n_features, random_state=0)["check"]  # 200 + 100 records
     both = time.perf_counter() - t
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, (200, n_features))

@@ -1,6 +1,7 @@
 """credal's C4.5, naive Bayes and AODE against Weka 3.6's J48, NaiveBayes and AODE.
 
-The performance chapter's headline table (:func:`credal.chapters.performance.peer_timings`):
+The performance chapter's headline table (:func:`credal.chapters.performance.run` with
+``peer_datasets`` only, then its ``peers_headline`` and ``peers_details`` tables):
 each data set keeps its complete rows, is split 2/3-1/3 (stratified, seeded) and
 MDL-discretised on the training part; both parts are written as nominal ARFF files under
 ``build/peers``.  One JVM runs ``benchmarks/weka/WekaTimer.java`` (compiled into
@@ -16,7 +17,7 @@ Run: ``.venv/bin/python benchmarks/bench_peers.py [--datasets nursery,kr_vs_kp,a
 
 Memory (unless ``--no-memory``): credal's ``tracemalloc`` peak of one fit + predict, and
 the bounds on the JVM's peak live heap of one run, measured in a second JVM
-(``MEMORY_JVM``), with a verdict (``memory_verdict``); where those bounds leave it
+(the chapter's memory JVM options), with a verdict; where those bounds leave it
 undecided, the bounds of warm runs with collections forced (``WekaSession.sample``).
 """
 
@@ -26,7 +27,7 @@ import argparse
 
 import pandas as pd
 
-from credal.chapters.performance import peer_details, peer_table, peer_timings
+from credal.chapters.performance import run, tables
 
 DATASETS = "nursery,kr_vs_kp,adult,nursery x10"
 
@@ -41,16 +42,17 @@ def main(argv=None):
     ap.add_argument("--csv", help="also write the details table to this CSV file")
     a = ap.parse_args(argv)
     names = [n.strip() for n in a.datasets.split(",") if n.strip()]
-    peers = peer_timings(names, repeats=a.repeats, warmup=a.warmup, memory=not a.no_memory,
-                         random_state=a.seed)
+    t = tables(run(peer_datasets=names, peer_repeats=a.repeats, peer_warmup=a.warmup,
+                   peer_memory=not a.no_memory, random_state=a.seed))
+    peers = t["peers"]
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         print(f"{peers.attrs['weka']}; {peers.attrs['java'] or 'no JVM'}; "
               f"warm-up {a.warmup}, best and median of {a.repeats} interleaved rounds")
-        tab = peer_table(peers)
+        tab = t["peers_headline"]
         print(f"\n{tab.attrs['values']}")
         print(tab.round(2).to_string())
         print("\ndetails (times in ms)")
-        details = peer_details(peers)
+        details = t["peers_details"]
         print(details.round(3).to_string(index=False))
         if a.csv:
             details.to_csv(a.csv, index=False)

@@ -12,7 +12,7 @@ It ends with the time of one 5-fold cross-validation of the three classifiers at
 full size, and the paper's 5 x 5-fold protocol extrapolated from it.
 
 ``--chapter`` instead times the chapter's whole experiment through the evaluation
-engine (``credal.chapters.robust_bayes.run_experiment``: 19 data sets plus the
+engine (``credal.chapters.robust_bayes.run``, its main run: 19 data sets plus the
 echocardiogram variant, 5 x 5-fold CV, no cache) and shows where the time goes,
 per data set and per step (preprocessing, fit, predict) summed over folds and
 classifiers.
@@ -170,7 +170,7 @@ def chapter(n_jobs=2):
 
     variants = datasets.names("ramoni-sebastiani") + ["echocardiogram:still_alive"]
     t0 = time.perf_counter()
-    folds = robust_bayes.run_experiment(variants, n_jobs=n_jobs, cache_dir=None)
+    folds = robust_bayes.run(variants, n_jobs=n_jobs, cache_dir=None)["folds"]
     wall = time.perf_counter() - t0
     steps = folds.groupby("dataset")[["fit_time", "predict_time"]].sum()
     # preprocessing is shared by the three classifiers of a fold: count it once

@@ -10,6 +10,8 @@ experiments    the one cross-validation engine (tidy tables, fold cache, joblib)
 plotting       generic figures (CD diagram, IDM interval, credal simplex, utility)
 idm            imprecise Dirichlet model intervals
 naive          naive Bayes, NCC, NCC-epsilon and the likelihood-based LNCC
+dominance      NCC's exact dominance test (used by naive)
+likelihood     LNCC's profile likelihood and exact dominance threshold (used by naive)
 aode           AODE, BMA-AODE, COMP-AODE and their credal versions (Corani & Antonucci)
 robust         robust Bayes classifier (Ramoni & Sebastiani) and its baselines
 averaging      model averaging over naive structures (Dash & Cooper) and CMA

@@ -1,13 +1,17 @@
-"""Per-row sums of table rows indexed by category codes, by joint tables of feature groups.
+"""Per-row sums of table rows indexed by category codes, and the naive count tables.
 
 Several classifiers score an instance by a sum, over its observed features, of one
 row of a per-(feature, category) table (the end terms of the NCC and LNCC
 certificates, with the naive Bayes log-likelihood alongside; CMA's per-feature
-log-ratio bounds).  Gathering
-one table row per feature costs one pass over the rows per feature; here
-consecutive features are grouped so that one pass serves a whole group, from a
-joint table (one row per combination of the group's categories, missing
-included) built once per fitted model.  Not public.
+log-ratio bounds).  Gathering one table row per feature costs one pass over the rows
+per feature; here consecutive features are grouped so that one pass serves a whole
+group, from a joint table (one row per combination of the group's categories, missing
+included) built once per fitted model (:func:`joint_tables`, :func:`joint_sum`).  The
+naive classifiers of :mod:`credal.naive` count their training rows and sum their log
+conditionals the same way, by groups of features (:func:`count_plan`,
+:func:`group_keys`), and predict once per distinct row (:func:`unique_rows`).
+:class:`DerivedTables` keeps the tables derived from a fitted model.  Not public: the
+names are shared by the core modules.
 """
 
 from __future__ import annotations
@@ -16,10 +20,22 @@ import functools
 
 import numpy as np
 
-__all__: list[str] = []
+__all__ = [
+    "joint_tables",
+    "joint_sum",
+    "DerivedTables",
+    "count_plan",
+    "group_keys",
+    "unique_rows",
+]
 
-# Joint tables of feature groups (see _joint_tables) hold at most this many rows.
+# Joint tables of feature groups (see joint_tables) hold at most this many rows.
 _GROUP_ROWS = 256
+# Counting and scoring of the naive classifiers visit consecutive features in groups
+# whose joint table (missing included) times the number of classes has at most this
+# many cells: one pass then serves several features while the tables stay small
+# (larger groups bought no speed on the benchmark data sets, only memory).
+_COUNT_CELLS = 1024
 
 
 @functools.lru_cache(maxsize=64)
@@ -67,8 +83,8 @@ def _group_plan(n_values):
     return tuple(groups), mult, start
 
 
-def _joint_tables(tab, n_values):
-    """Joint tables of feature groups, for :func:`_joint_sum`.
+def joint_tables(tab, n_values):
+    """Joint tables of feature groups, for :func:`joint_sum`.
 
     Parameters
     ----------
@@ -103,14 +119,14 @@ def _joint_tables(tab, n_values):
     return joint, mult, start
 
 
-def _joint_sum(init, tables, codes):
+def joint_sum(init, tables, codes):
     """``init`` plus, per row, the table rows of its observed categories.
 
     Parameters
     ----------
     init : ndarray, shape (ncol,)
     tables : tuple
-        :func:`_joint_tables` of the per-cell table.
+        :func:`joint_tables` of the per-cell table.
     codes : int array, shape (n, m)
         Category codes; -1 (missing) adds nothing.
 
@@ -134,7 +150,7 @@ def _joint_sum(init, tables, codes):
     return acc
 
 
-class _DerivedTables:
+class DerivedTables:
     """Mixin: tables derived from a fitted model, built on first use.
 
     ``fit`` must call :meth:`_reset_derived`; the tables are left out of pickles
@@ -156,3 +172,90 @@ class _DerivedTables:
         state = super().__getstate__()
         state.pop("_derived", None)
         return state
+
+
+@functools.lru_cache(maxsize=64)
+def count_plan(n_values, K):
+    """Feature groups for counting a naive model and summing its log conditionals.
+
+    Returns a tuple of ``(features, place, start, P, M, rows)`` per group: the row of a
+    group's joint table is ``sum_j (code_j + 1) place_j`` (``start = sum place``
+    added apart, so the codes need no shift), ``P`` rows; ``M`` (0/1, shape
+    (sum_j (n_values[j] + 1), P)) sums joint rows into each feature's table
+    (row 0: missing), None for a group of one feature; ``rows`` is the slice of
+    those tables in the features' stacked tables.
+    """
+    r = np.asarray(n_values, np.int64) + 1
+    plan, j, row = [], 0, 0
+    while j < len(r):
+        g, P = [j], int(r[j])
+        while j + 1 < len(r) and K * P * r[j + 1] <= _COUNT_CELLS:
+            j += 1
+            g.append(j)
+            P *= int(r[j])
+        j += 1
+        place = [int(np.prod(r[k + 1:g[-1] + 1])) for k in g]
+        p = np.arange(P)
+        M = None if len(g) == 1 else np.concatenate(
+            [(p // q % r[k] == np.arange(r[k])[:, None]) for k, q in zip(g, place)]).astype(float)
+        size = int(r[g].sum())
+        plan.append((g, place, sum(place), P, M, slice(row, row + size)))
+        row += size
+    return tuple(plan)
+
+
+def group_keys(codes, plan):
+    """Row of each group's joint table, per row of a code matrix or list of columns
+    (yielded one group at a time: only one group's keys are held)."""
+    matrix = isinstance(codes, np.ndarray)
+    n = codes.shape[0] if matrix else len(codes[0])
+    for g, place, start, P, *_ in plan:
+        dt = np.int16 if P < 2**15 else np.intp  # narrow keys when they fit
+        key, term = np.full(n, start, dtype=dt), np.empty(n, dtype=dt)
+        for j, q in zip(g, place):  # column by column: two key-sized arrays at most
+            np.multiply(codes[:, j] if matrix else codes[j], dt(q), out=term, casting="unsafe")
+            key += term
+        yield key
+
+
+def unique_rows(codes, n_values):
+    """Distinct rows of a code matrix.
+
+    Parameters
+    ----------
+    codes : int array, shape (n, m)
+        Category codes, -1 = missing.
+    n_values : int array, shape (m,)
+
+    Returns
+    -------
+    rows : ndarray, shape (u, m)
+        The distinct rows, in increasing order of their mixed-radix integer key,
+        when that key fits in 62 bits; otherwise ``codes`` itself (no search for
+        repeats).
+    inverse : ndarray of int, shape (n,)
+        ``rows[inverse]`` equals ``codes``.
+    """
+    n, m = codes.shape
+    if n < 2 or m == 0:
+        inv = np.zeros(n, dtype=np.int64) if m == 0 else np.arange(n)
+        return codes[: min(n, 1)] if m == 0 else codes, inv
+    radix = np.asarray(n_values, dtype=np.float64) + 1.0
+    bits = np.sum(np.log2(radix))
+    if bits < 62:
+        mult = np.ones(m, dtype=np.int64)
+        mult[1:] = np.cumprod(radix[:-1].astype(np.int64))
+        key = (codes + 1) @ mult
+        if 2.0**bits <= 8 * n + 4096:  # few possible rows: a presence table, O(n)
+            present = np.zeros(int(round(2.0**bits)) + 1, dtype=bool)
+            present[key] = True
+            slot = np.cumsum(present) - 1
+            inv = slot[key]
+            first = np.empty(int(present.sum()), dtype=np.int64)
+            first[inv[::-1]] = np.arange(n - 1, -1, -1)
+            return codes[first], inv
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        return codes[first], inv.reshape(-1)
+    # too many possible rows for an integer key: repeated rows are then rare, and
+    # sorting whole rows would cost more than it saves
+    return codes, np.arange(n)

@@ -7,7 +7,7 @@ compression coefficients with a null model, and the credal versions
 ``CredalBMAAODE`` / ``CredalCompAODE`` return the classes that are maximal over a
 credal set of prior weights (epsilon-contamination), decided exactly for all rows
 and class pairs in log space. ``AODE`` classifies row by row in compiled code with
-products of probabilities (:func:`credal._compiled.aode_log_proba`). The estimation
+products of probabilities (:func:`credal._compiled_aode.aode_log_proba`). The estimation
 choices, the exact dominance tests and their derivations are in the book's Algorithms
 appendix.
 """
@@ -294,9 +294,10 @@ def _pair_counts(codes, y_idx, weight, nv, n_classes):
     """``counts[c, u, w]``: weight of the rows of class ``c`` with flat values ``u`` and
     ``w`` (both observed; same-feature ``u != w``: 0), shape (K, V, V), from the codes
     ``(k, n)`` (``-1`` = missing): one pass over the rows in compiled code
-    (:func:`credal._compiled.pair_counts`; no (pairs, rows) temporaries).  Integers
+    (:func:`credal._compiled_aode.pair_counts`; no (pairs, rows) temporaries).  Integers
     (int32) for unit weights, floats otherwise."""
-    from ._compiled import code_dtype, pair_counts  # numba compiles (or loads) it on first use
+    from ._compiled import code_dtype  # numba compiles (or loads) the kernels on first use
+    from ._compiled_aode import pair_counts
 
     # narrow codes as they are (one compiled version per width), others converted
     if codes.dtype not in (np.int8, np.int16, np.int32) or not codes.flags.c_contiguous:
@@ -377,7 +378,7 @@ class _SPODEEnsemble(BaseClassifier):
             n_j = n_cj.sum(axis=0)                                # rows with A_j observed
             log_root = np.log(n_cu + b) - np.log(n_j[feat] + K * nv[feat] * b)
 
-        from ._compiled import child_table
+        from ._compiled_aode import child_table
 
         # children P(w | c, u), the slot V of a missing value neutral (0 in logarithms,
         # 1 in probabilities), as is a pair of values of one feature; layout (w, u, c)
@@ -532,8 +533,9 @@ class AODE(PreciseMixin, _SPODEEnsemble):
     On complete data with ``frequency_limit=0`` every SPODE is used, as in the
     authors' code, and ``"posterior"`` is COMP-AODE with equal weights.
 
-    Counting and classification run in compiled code (numba, :mod:`credal._compiled`;
-    the first use in a new environment compiles it, a few seconds, then it is cached).
+    Counting and classification run in compiled code (numba,
+    :mod:`credal._compiled_aode`; the first use in a new environment compiles it, a
+    few seconds, then it is cached).
 
     Parameters
     ----------
@@ -580,7 +582,7 @@ class AODE(PreciseMixin, _SPODEEnsemble):
         return np.stack(BaseClassifier._predict_input(self, X))
 
     def _log_proba(self, codes):
-        from ._compiled import aode_log_proba  # numba compiles (or loads) it on first use
+        from ._compiled_aode import aode_log_proba  # numba compiles (or loads) it on first use
 
         # a SPODE is usable when its super-parent value is observed and frequent enough
         usable = self._value_freq >= self.frequency_limit

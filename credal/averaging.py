@@ -11,13 +11,13 @@ formulas are in the book's Algorithms appendix.
 
 from __future__ import annotations
 
-
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
-from ._tables import _DerivedTables, _joint_sum, _joint_tables
+from ._tables import DerivedTables, joint_sum, joint_tables
 from .base import BaseClassifier, CredalMixin, PreciseMixin
 from ._validation import check_fit_input, check_in_range, check_positive
+from .dominance import LOG_TIE
 
 __all__ = [
     "ModelAveragedNaiveBayes",
@@ -281,11 +281,7 @@ class ModelAveragedNaiveBayes(PreciseMixin, _NaiveAveragingBase):
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
 
-# Log-ratio margin of CMA's dominance test (rounding of exact ties).
-_LOG_TIE = 1e-11
-
-
-class CMA(CredalMixin, _DerivedTables, _NaiveAveragingBase):
+class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
     """Credal model averaging over naive feature subsets (Corani & Zaffalon 2008).
 
     The prior includes each feature independently with a probability known only
@@ -354,14 +350,14 @@ class CMA(CredalMixin, _DerivedTables, _NaiveAveragingBase):
         Feature ``i`` with code ``k`` adds ``min(d_lo, d_hi)`` to the ratio of
         ``(a, b)``, ``d_p = g_p(a) - g_p(b)`` with ``g_p`` the log factors at inclusion
         probability ``p``; these ``K * K`` terms per (feature, category) cell are
-        gathered per feature group (:func:`credal._tables._joint_sum`).
+        gathered per feature group (:func:`credal._tables.joint_sum`).
 
         Returns
         -------
         init : ndarray, shape (K * K,)
             The class prior part ``log P(a) - log P(b)``.
         tables
-            :func:`credal._tables._joint_tables` of the cell terms.
+            :func:`credal._tables.joint_tables` of the cell terms.
         """
         lo, hi, _ = self._bounds
         _, R, K = self._log_rel_arc.shape  # R - 1 categories at most, then missing
@@ -375,7 +371,7 @@ class CMA(CredalMixin, _DerivedTables, _NaiveAveragingBase):
             d.append(g[:, :, None] - g[:, None, :])
         tab = np.minimum(d[0], d[1]).reshape(-1, K * K)
         cp = self.class_log_prior_
-        return (cp[:, None] - cp[None, :]).ravel(), _joint_tables(tab, self.n_values_)
+        return (cp[:, None] - cp[None, :]).ravel(), joint_tables(tab, self.n_values_)
 
     def _log_factors(self, codes, p):
         """``log[p rho^C_i(c, f_i) + (1 - p) rho^0_i(f_i)] - log rho^0_i(f_i)``, (n, m, K).
@@ -415,12 +411,12 @@ class CMA(CredalMixin, _DerivedTables, _NaiveAveragingBase):
         K = len(self.classes_)
         out = np.empty((n, K, K))
         for sl in _row_chunks(n, 2 * K * K):
-            out[sl] = _joint_sum(init, tables, codes[sl]).reshape(-1, K, K)
+            out[sl] = joint_sum(init, tables, codes[sl]).reshape(-1, K, K)
         return out
 
     def _sets(self, codes):
         # a margin for rounding: an exact tie computed as +4e-16 is no dominance
-        return ~(self._min_log_ratio(codes) > _LOG_TIE).any(axis=1)
+        return ~(self._min_log_ratio(codes) > LOG_TIE).any(axis=1)
 
     def _scores(self, codes):
         # the counterpart: model averaging at inclusion probability ``arc_prior``

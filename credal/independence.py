@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import numbers
-import re
 
 import numpy as np
 from scipy import special, stats
@@ -21,7 +20,6 @@ from scipy import special, stats
 from ._validation import check_counts, check_positive, check_S
 
 __all__ = [
-    "DEFAULT_SCORES",
     "DEPENDENCE",
     "INDEPENDENCE",
     "UNDECIDED",
@@ -51,7 +49,6 @@ __all__ = [
     "joint_log_loss",
     "kl_divergence",
     "conditional_log_loss",
-    "score_decisions",
 ]
 
 #: Decision codes used by :func:`decide`, :func:`imprecise_decision` and the simulation.
@@ -455,7 +452,8 @@ def imp_variant_score(counts, variant, s=1.0):
 
     * ``"SWAP"``: the transposed table (``X`` and ``Y`` exchanged).
     * ``"GE"``, ``"HALF"``: the stated score (only the decision of an exact tie
-      differs, see :func:`score_decisions`).
+      differs: as dependence, or left undecided; the independence-scores chapter's
+      ``IMP_GE`` and ``IMP_HALF``).
     * ``"ROWS"``: each conditional IDM gets ``s/r`` (``r`` rows), ``Y`` keeps ``s``.
     * ``"JOINT"``: ``H*(X) + H*(Y) - H*(X, Y)``, the last on the joint IDM (``s`` on
       the ``rc`` cells).
@@ -1022,154 +1020,3 @@ def conditional_log_loss(P, P_cond):
     Q = _check_dist(P_cond, "P_cond")
     with np.errstate(divide="ignore"):
         return -np.sum(special.xlogy(P, Q), axis=(-2, -1))
-
-
-# ------------------------------------------------------------------ score registry
-
-_NUM = r"(\d+(?:\.\d+)?)"
-
-
-def _parse_score(name):
-    """Map a score name to (kind, parameter)."""
-    if not isinstance(name, str):
-        raise ValueError(f"score names must be strings; got {name!r}")
-    fixed = {
-        "K2": ("K2", None),
-        "BIC": ("BIC", None),
-        "AKA": ("AKA", None),
-        "AIC": ("AKA", None),
-        "IMP": ("IMP", 1.0),
-    }
-    if name in fixed:
-        return fixed[name]
-    patterns = [
-        (rf"CHI{_NUM}", "CHI"),
-        (rf"BD{_NUM}MOD", "BDMOD"),
-        (rf"BD{_NUM}MOD_CLS", "BDMOD_CLS"),
-        (rf"BD{_NUM}_ODDS{_NUM}", "BD_ODDS"),
-        (rf"BD{_NUM}", "BD"),
-        (rf"IMP{_NUM}", "IMP"),
-        (rf"IMP_([A-Z]+){_NUM}?", "IMP_VARIANT"),
-        (rf"IMP_T{_NUM}", "IMP_T"),
-        (rf"NEW{_NUM}?", "NEW"),
-        (rf"NEW{_NUM}?_BOX", "NEW_BOX"),
-        (rf"NEW{_NUM}?_BOX_PI", "NEW_BOX_PI"),
-        (rf"NEW{_NUM}?_FULL", "NEW_FULL"),
-        (rf"NEW{_NUM}?_FULL_PI", "NEW_FULL_PI"),
-    ]
-    for pat, kind in patterns:
-        m = re.fullmatch(pat, name)
-        if m:
-            val = m.group(1)
-            if kind == "IMP_VARIANT":
-                if val not in IMP_VARIANTS:
-                    continue  # e.g. IMP_T0.01, matched below
-                s = float(m.group(2)) if m.group(2) is not None else 1.0
-                if s <= 0:
-                    raise ValueError(f"score {name!r}: the IDM parameter must be > 0")
-                return kind, (val, s)
-            if kind.startswith("NEW"):
-                return kind, float(val) if val is not None else 2.0
-            v = float(val)
-            if kind == "BD_ODDS":
-                odds = float(m.group(2))
-                if v <= 0 or odds <= 0:
-                    raise ValueError(f"score {name!r}: S and the prior odds must be > 0")
-                return kind, (v, odds)
-            if kind == "CHI" and not 0 < v < 1:
-                raise ValueError(f"score {name!r}: the CHI level must lie in (0, 1)")
-            if v <= 0 and kind != "IMP_T":
-                raise ValueError(f"score {name!r}: the parameter must be > 0")
-            return kind, v
-    raise ValueError(
-        f"unknown score {name!r}; known: CHI<alpha> (e.g. CHI0.05), K2, BD<S> (e.g. BD2), "
-        "BIC, AKA, IMP, IMP<s>, IMP_<VARIANT>[<s>] (variants: " + ", ".join(IMP_VARIANTS) + "), "
-        "IMP_T<t>, BD<S>MOD, BD<S>MOD_CLS, BD<S>_ODDS<k>, NEW[<S>], NEW[<S>]_BOX, "
-        "NEW[<S>]_BOX_PI, NEW[<S>]_FULL, NEW[<S>]_FULL_PI"
-    )
-
-
-DEFAULT_SCORES = ("CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA", "IMP")
-
-
-def score_decisions(counts, scores=DEFAULT_SCORES):
-    """Decisions of several scores on many tables at once.
-
-    Score names: ``CHI<alpha>`` (dependence iff CHI > 1 - alpha, e.g. ``CHI0.05``),
-    ``K2``, ``BD<S>`` (BDe with sample size S, e.g. ``BD2``, ``BD0.02``),
-    ``BD<S>_ODDS<k>`` (the same Bayes factor with prior odds ``k : 1`` in favour of
-    independence, i.e. ``P(Dep) = 1/(1+k)``: dependence iff ``P(D|Dep)/P(D|Ind) > k``;
-    the slides' "PRIOR" column, see :func:`prior_odds_decision`), ``BIC``,
-    ``AKA`` (alias ``AIC``), ``IMP`` / ``IMP<s>`` (IDM upper entropy, s = 1 by
-    default), ``IMP_<VARIANT>[<s>]`` (the readings of IMP of
-    :func:`imp_variant_score`, e.g. ``IMP_UPEXP``, ``IMP_ROWS2``; ``IMP_GE`` decides an
-    exact tie as dependence, ``IMP_HALF`` returns :data:`UNDECIDED` on an exact tie,
-    to be counted as half an error by :func:`exact_errors`), ``IMP_T<t>`` (the stated
-    IMP with the threshold ``t`` nats: dependence iff IMP > t), ``BD<S>MOD`` and ``BD<S>MOD_CLS`` (:func:`bdmod_score`, estimation and
-    classification versions), and the imprecise score with sample size S (default
-    2): ``NEW[<S>]`` = the slides' approximate method (rule lower value, independence
-    unless the lower value exceeds 1), ``NEW[<S>]_BOX`` / ``NEW[<S>]_FULL`` = the
-    three-way rule on the optimised interval of the box / full parameter set, and
-    the same with ``_PI`` = preferring independence.
-
-    Parameters
-    ----------
-    counts : array-like of int, shape (..., r, c)
-        The imprecise interval scores need 2x2 tables.
-    scores : sequence of str
-
-    Returns
-    -------
-    dict of str -> ndarray of int8, shape (...)
-        :data:`DEPENDENCE`, :data:`INDEPENDENCE` or (three-way only) :data:`UNDECIDED`.
-    """
-    a = check_counts(counts)
-    if isinstance(scores, str):
-        scores = [scores]
-    parsed = {name: _parse_score(name) for name in scores}
-    n = a.sum(axis=(-2, -1))
-    out = {}
-    cache = {}
-    for name, (kind, v) in parsed.items():
-        if kind == "CHI":
-            if "chi" not in cache:
-                cache["chi"] = chi_score(a)
-            out[name] = decide(cache["chi"], 1.0 - v, atol=0.0)
-        elif kind == "K2":
-            out[name] = decide(k2_score(a), n=n)
-        elif kind == "BD":
-            out[name] = decide(bde_score(a, v), n=n)
-        elif kind == "BD_ODDS":
-            out[name] = prior_odds_decision(bde_score(a, v[0]), v[1], n=n)
-        elif kind == "BIC":
-            out[name] = decide(bic_score(a), n=n)
-        elif kind == "AKA":
-            out[name] = decide(aic_score(a), n=n)
-        elif kind == "IMP":
-            out[name] = decide(imp_score(a, v), atol=IMP_TIE)
-        elif kind == "IMP_T":
-            out[name] = decide(imp_score(a), v, atol=IMP_TIE)
-        elif kind == "IMP_VARIANT":
-            variant, s = v
-            sc = imp_variant_score(a, variant, s)
-            if variant == "GE":
-                out[name] = np.where(sc >= -IMP_TIE, DEPENDENCE, INDEPENDENCE).astype(np.int8)
-            elif variant == "HALF":
-                tie = np.abs(sc) <= IMP_TIE
-                out[name] = np.where(tie, UNDECIDED, decide(sc, atol=IMP_TIE)).astype(np.int8)
-            else:
-                out[name] = decide(sc, atol=IMP_TIE)
-        elif kind == "BDMOD":
-            out[name] = decide(bdmod_score(a, v, "estimation"), n=n)
-        elif kind == "BDMOD_CLS":
-            out[name] = decide(bdmod_score(a, v, "classification"), n=n)
-        elif kind == "NEW":
-            out[name] = imprecise_decision(imprecise_score_rule(a, v), prefer_independence=True, n=n)
-        else:
-            region = "box" if "BOX" in kind else "full"
-            key = ("interval", region, v)
-            if key not in cache:
-                cache[key] = imprecise_score_interval(a, v, region)
-            lo, hi = cache[key]
-            out[name] = imprecise_decision(lo, hi, prefer_independence=kind.endswith("_PI"), n=n)
-    return out

@@ -45,7 +45,7 @@ def ncc_baseline_sets(model, X):
     """NCC / NCC-ε sets by bounded scalar minimisation, one ordered pair at a time.
 
     For classes ``c'``, ``c''`` the lower log-ratio is the minimum over ``τ`` in
-    ``[0, 1]`` of ``ψ(τ)`` (module docstring of :mod:`credal.naive`, written for the
+    ``[0, 1]`` of ``ψ(τ)`` (:func:`credal.dominance.ncc_log_infimum`, written for the
     ε-contaminated credal set); :func:`scipy.optimize.minimize_scalar` (bounded) finds
     it and the end points are checked.  ``c''`` is dropped iff some ``c'`` has
     ``min ψ > 0``.

@@ -91,12 +91,12 @@ def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
 
     Notes
     -----
-    Compiled (:func:`credal._compiled.credal_tree_gains`), node by node and feature
-    (pair) by feature: every (cell, class) total adds its instances' weights in their
-    order, as a per-node dense ``np.bincount`` would; only the non-empty cells enter
-    the upper entropies.
+    Compiled (:func:`credal._compiled_credal_tree.credal_tree_gains`), node by node
+    and feature (pair) by feature: every (cell, class) total adds its instances'
+    weights in their order, as a per-node dense ``np.bincount`` would; only the
+    non-empty cells enter the upper entropies.
     """
-    from ._compiled import credal_tree_gains  # numba compiles (or loads) it on first use
+    from ._compiled_credal_tree import credal_tree_gains  # numba compiles (or loads) it
 
     g1, g2 = credal_tree_gains(codesT, np.asarray(nv, dtype=np.int64), np.asarray(y, dtype=np.int64), K,
                                float(s), np.asarray(lid, dtype=np.int64), np.asarray(w, dtype=float),
@@ -254,8 +254,8 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     proportions as weights.
 
     The tree grows level by level; the gains of all nodes of a level are computed in
-    compiled code (numba, :mod:`credal._compiled`; the first fit in a new environment
-    compiles it, a few seconds, and caches it next to the module).
+    compiled code (numba, :mod:`credal._compiled_credal_tree`; the first fit in a new
+    environment compiles it, a few seconds, and caches it next to the module).
 
     Parameters
     ----------
@@ -628,7 +628,7 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     empty branch gets its parent's class distribution.
 
     Growing, collapsing and pruning run node by node in compiled code (numba,
-    :mod:`credal._compiled`; the first fit in a new environment compiles it, about 20 s,
+    :mod:`credal._compiled_c45`; the first fit in a new environment compiles it, about 20 s,
     and caches it next to the module); prediction walks the complete rows in compiled
     code and spreads rows with missing values in numpy.  Sums add in numpy's order,
     so trees and probabilities equal the recursive reference's bit for bit.
@@ -687,7 +687,7 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         many = self.n_values_ >= 0.3 * len(y_idx)
         in_average = np.ones(len(many), dtype=bool) if many.all() else ~many
         self._K = len(self.classes_)
-        from ._compiled import fit_c45  # numba compiles (or loads) it on first use
+        from ._compiled_c45 import fit_c45  # numba compiles (or loads) it on first use
 
         self._feat, self._first, self._nch, self._bag, self._empty, self._counts = fit_c45(
             self._code_matrix(cols, len(y_idx)), y_idx.astype(np.int64), self.n_values_.astype(np.int64),
@@ -701,7 +701,8 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     _as_columns = True  # narrow code columns in, one small code matrix out
 
     def _code_matrix(self, cols, n):
-        """The code columns as one (n, F) matrix for the kernels (:func:`credal._compiled.code_dtype`)."""
+        """The code columns as one (n, F) matrix for the kernels
+        (:func:`credal._compiled.code_dtype`)."""
         from ._compiled import code_dtype
 
         small = code_dtype(self.n_values_)

@@ -18,7 +18,7 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 import credal
-from credal.naive import _LnccPairs, _lncc_log_threshold
+from credal.likelihood import LnccPairs, lncc_log_threshold
 from test_common import CLASSIFIERS, IDS
 
 WEIGHTED = [credal.NaiveBayes(), credal.NCC(), credal.NCC(epsilon=0.2), credal.LNCC(),
@@ -240,8 +240,8 @@ def test_lncc_exact_threshold_with_fractional_counts_matches_dense_search(scale)
     args = (n1 * scale, n1j * scale, np.repeat(n1[:, None] * scale, m, 1),
             n2 * scale, n2j * scale, np.repeat(n2[:, None] * scale, m, 1),
             rng.random((q, m)) < 0.9)
-    fwd, rev = _lncc_log_threshold(*args)
-    pairs = _LnccPairs(*args)
+    fwd, rev = lncc_log_threshold(*args)
+    pairs = LnccPairs(*args)
     u = np.linspace(0.0, 1.0, 100001)[1:-1]
     x = pairs.x_lo[:, None] + (pairs.x_hi - pairs.x_lo)[:, None] * u
     x = np.concatenate([x, np.zeros((q, 1)), np.ones((q, 1))], axis=1)

@@ -5,7 +5,8 @@ slow implementations written here (loops over cells with math.lgamma, the way
 pgmpy's K2Score / BDeuScore / BicScore compute local scores; pgmpy itself is not
 installed) and from scipy (optimisers, chi2_contingency).  The slides' simulation and
 the comparison with their published tables are tested with their chapter
-(tests/chapters/test_chapter_independence_scores.py); BDeu structure search in
+(tests/chapters/test_chapter_independence_scores.py), with the slides' score names
+(``score_decisions`` there); BDeu structure search in
 tests/test_structure.py.
 """
 
@@ -43,7 +44,6 @@ from credal.independence import (
     k2_score,
     kl_divergence,
     mutual_information,
-    score_decisions,
     upper_entropy,
     upper_entropy_distribution,
 )
@@ -504,10 +504,6 @@ def test_bad_parameters_raise():
         imprecise_score_interval(np.ones((3, 2)), 2)
     with pytest.raises(ValueError, match="kind"):
         bdmod_score(t, 2, "nope")
-    with pytest.raises(ValueError, match="unknown score"):
-        score_decisions(t, ["FOO"])
-    with pytest.raises(ValueError, match="CHI"):
-        score_decisions(t, ["CHI1.5"])
 
 
 def test_empty_table_has_defined_result():
@@ -518,27 +514,7 @@ def test_empty_table_has_defined_result():
     lo, hi = imprecise_score_interval(z, 2.0)
     assert lo == 0.0 and hi == 0.0
     assert imprecise_decision(lo, hi, n=0) == UNDECIDED
-    dec = score_decisions(z, ["K2", "BIC", "CHI0.05", "IMP", "NEW", "NEW_BOX"])
-    assert all(int(v) == INDEPENDENCE for k, v in dec.items() if k != "NEW_BOX")
-    assert int(dec["NEW_BOX"]) == UNDECIDED
     np.testing.assert_allclose(estimate_joint(z, True), 0.25)
-
-
-# --------------------------------------------------------------- score decisions
-
-
-def test_score_decisions_match_individual_functions():
-    rng = np.random.default_rng(10)
-    T = rng.multinomial(15, rng.dirichlet([1, 1, 1, 1], size=300)).reshape(-1, 2, 2)
-    n = T.sum(axis=(1, 2))
-    d = score_decisions(T, ["CHI0.05", "CHI0.20", "K2", "BD4", "BIC", "AKA", "IMP", "BD2MOD", "NEW"])
-    chi = chi_score(T)
-    assert np.array_equal(d["CHI0.05"], (chi > 0.95).astype(int))
-    assert np.array_equal(d["CHI0.20"], (chi > 0.80).astype(int))
-    assert np.array_equal(d["K2"], decide(k2_score(T), n=n))
-    assert np.array_equal(d["BD4"], decide(bde_score(T, 4), n=n))
-    assert np.array_equal(d["AKA"], decide(aic_score(T), n=n))
-    assert np.array_equal(d["NEW"], imprecise_decision(imprecise_score_rule(T, 2), prefer_independence=True, n=n))
 
 
 # ------------------------------------------------------------- prior odds, BDMOD
@@ -552,14 +528,12 @@ def test_prior_odds_decision_and_registry():
     n = T.sum(axis=(1, 2))
     # Odds 1 is the equal-prior rule; odds k moves the threshold to ln k.
     np.testing.assert_array_equal(prior_odds_decision(bf, 1.0, n=n), decide(bf, n=n))
-    got = score_decisions(T, ["BD2_ODDS5", "BD2"])
-    np.testing.assert_array_equal(got["BD2_ODDS5"], (bf > math.log(5) + 1e-9 * n).astype(int))
+    odds5 = prior_odds_decision(bf, 5.0, n=n)
+    np.testing.assert_array_equal(odds5, (bf > math.log(5) + 1e-9 * n).astype(int))
     # A larger prior weight on independence never adds dependence decisions.
-    assert np.all(got["BD2_ODDS5"] <= got["BD2"])
+    assert np.all(odds5 <= decide(bf, n=n))
     with pytest.raises(ValueError, match="odds"):
         prior_odds_decision(bf, 0.0)
-    with pytest.raises(ValueError, match="unknown score"):
-        score_decisions(T, ["BD2_ODDS"])
 
 
 def test_bdmod_coinciding_estimates_give_zero():
@@ -671,19 +645,10 @@ def test_imp_variants_agree_with_base_and_order():
         assert imp_variant_score(np.zeros((2, 2)), v) == 0.0
 
 
-def test_imp_variant_names_and_tie_rules():
+def test_imp_variant_bad_names():
     tie = np.array([[1, 1], [1, 0]])  # H*(Y) and both rows saturate at ln 2: IMP = 0
     assert imp_score(tie) == pytest.approx(0.0, abs=1e-15)
-    d = score_decisions(tie, ["IMP", "IMP_GE", "IMP_HALF", "IMP_T0", "IMP_UPEXP", "IMP_ROWS2"])
-    assert (d["IMP"], d["IMP_GE"], d["IMP_HALF"], d["IMP_T0"]) == (INDEPENDENCE, DEPENDENCE, UNDECIDED,
-                                                                   INDEPENDENCE)
     strong = np.array([[5, 0], [0, 5]])
-    d = score_decisions(strong, ["IMP_GE", "IMP_HALF", "IMP_T0.1", "IMP_T1"])
-    assert (d["IMP_GE"], d["IMP_HALF"], d["IMP_T0.1"], d["IMP_T1"]) == (DEPENDENCE, DEPENDENCE,
-                                                                        DEPENDENCE, INDEPENDENCE)
-    for bad in ("IMP_FOO", "IMP_UPEXP0", "IMP_"):
-        with pytest.raises(ValueError):
-            score_decisions(strong, [bad])
     from credal.independence import imp_variant_score
 
     with pytest.raises(ValueError):

@@ -26,10 +26,14 @@ from scipy.optimize import brentq, minimize, minimize_scalar
 from scipy.special import xlogy
 from sklearn.base import clone
 
+import credal.dominance as dominance
+import credal.likelihood as likelihood
 import credal.naive as naive
 from conftest import expected, read_conformance
 from credal import _tables, datasets
-from credal.naive import _LOG_TIE, LNCC, NCC, NaiveBayes, _LnccPairs, _lncc_log_threshold, _ncc_log_infimum
+from credal.dominance import ncc_log_infimum
+from credal.likelihood import LnccPairs, lncc_log_threshold
+from credal.naive import LNCC, LOG_TIE, NCC, NaiveBayes
 
 HERE = Path(__file__).resolve().parent
 CONF = HERE / "conformance"  # copy of ../shared/conformance
@@ -74,7 +78,7 @@ def test_ncc_dominance_matrix_gives_the_same_sets(conformance):
     for eps in (0.0, 0.01, 0.3):
         model = NCC(epsilon=eps).fit(Xtr, ytr)
         lr = model.dominance_log_ratio(Xte)
-        np.testing.assert_array_equal(model.predict_set(Xte), ~np.any(lr > _LOG_TIE, axis=1))
+        np.testing.assert_array_equal(model.predict_set(Xte), ~np.any(lr > LOG_TIE, axis=1))
 
 
 # ---------------------------------------------------------------------------
@@ -87,7 +91,7 @@ def _one(n1, n2, n1j, n2j, *, s=1.0, eps=0.0, K=2, nv=None, o1j=None, o2j=None):
     nv = np.full(n1j.shape[1], 2) if nv is None else np.asarray(nv)
     o1j = np.full_like(n1j, n1) if o1j is None else np.atleast_2d(o1j).astype(float)
     o2j = np.full_like(n2j, n2) if o2j is None else np.atleast_2d(o2j).astype(float)
-    v, t = _ncc_log_infimum([n1], [n2], n1j, n2j, o1j, o2j, np.ones_like(n1j, bool),
+    v, t = ncc_log_infimum([n1], [n2], n1j, n2j, o1j, o2j, np.ones_like(n1j, bool),
                             nv, s, eps, K)
     return np.exp(v[0]), t[0]
 
@@ -226,7 +230,7 @@ def ncc_problems():
     probs = [_random_ncc_problem(rng) for _ in range(1500)]
     ours = []
     for p in probs:
-        v, _ = _ncc_log_infimum([p["n1"]], [p["n2"]], p["n1j"][None], p["n2j"][None],
+        v, _ = ncc_log_infimum([p["n1"]], [p["n2"]], p["n1j"][None], p["n2j"][None],
                                 p["o1j"][None], p["o2j"][None], p["mask"][None],
                                 p["nv"], p["s"], p["eps"], p["K"])
         ours.append(v[0])
@@ -350,11 +354,11 @@ def _certificate_cases(seed, n_cases=60):
 def _certificate_states(model, Xt):
     """State of every (row, a, b) by the certificates, shape (n, K, K)."""
     K = len(model.classes_)
-    terms, zero, scale, _ = naive._ncc_end_terms(
+    terms, zero, scale, _ = dominance.ncc_end_terms(
         model.class_count_, model._flat, model.observed_count_,
         model.n_values_, Xt, float(model.s), float(model.epsilon))
     rows, a, b = np.nonzero(np.broadcast_to(~np.eye(K, dtype=bool), (len(Xt), K, K)))
-    st_ = naive._ncc_certify(terms, zero, scale, Xt.shape[1],
+    st_ = dominance.ncc_certify(terms, zero, scale, Xt.shape[1],
                              (1 - model.epsilon) * model.s, a, b, rows)
     out = np.zeros((len(Xt), K, K), dtype=np.int8)
     out[rows, a, b] = st_
@@ -426,7 +430,7 @@ def test_ncc_certified_sets_on_random_models_and_fused_nbc():
         got = model._predict_set_codes(Xt)
         np.testing.assert_array_equal(got, _sets_without_certificates(model, Xt))
         lt = model._log_tables("perks", float(model.s))
-        *_, jll = naive._ncc_end_terms(
+        *_, jll = dominance.ncc_end_terms(
             model.class_count_, model._flat, model.observed_count_,
             model.n_values_, Xt, float(model.s), float(model.epsilon), lt)
         np.testing.assert_allclose(jll, model._joint_log_likelihood(Xt, "perks", model.s),
@@ -452,7 +456,7 @@ def test_table_sum_equals_the_feature_by_feature_sum(seed):
     n = int(rng.integers(0, 500))
     codes = (rng.random((n, m)) * nv).astype(np.int64)
     codes[rng.random((n, m)) < 0.2] = -1
-    got = _tables._joint_sum(init, _tables._joint_tables(tab, nv), codes)
+    got = _tables.joint_sum(init, _tables.joint_tables(tab, nv), codes)
     ref = np.broadcast_to(init, (n, ncol)).copy()
     for j in range(m):
         rows = codes[:, j] >= 0
@@ -474,7 +478,7 @@ def test_lncc_side_merges_equal_poles_like_a_dictionary():
         oj = np.minimum(rng.integers(0, 8, (q, m)), n[:, None]).astype(float)
         nj = np.floor(oj * rng.random((q, m)) * rng.choice([0, 1, 1], (q, m)))
         k = (rng.random((q, m)) < 0.8) & (nj != oj)
-        side = naive._Side(n, nj, oj, k)
+        side = likelihood._Side(n, nj, oj, k)
         for r in range(q):
             ref = {n[r]: 1.0}
             ref[0.0] = ref.get(0.0, 0.0) - 1.0
@@ -490,7 +494,7 @@ def test_lncc_side_merges_equal_poles_like_a_dictionary():
 
 def _lncc_one(n1, n1j, n2, n2j, grid=None):
     n1j, n2j = np.atleast_2d(np.asarray(n1j, float)), np.atleast_2d(np.asarray(n2j, float))
-    out = _lncc_log_threshold([n1], n1j, np.full_like(n1j, n1), [n2], n2j,
+    out = lncc_log_threshold([n1], n1j, np.full_like(n1j, n1), [n2], n2j,
                               np.full_like(n2j, n2), np.ones_like(n1j, bool), grid=grid)
     return np.exp(out[0][0]), np.exp(out[1][0])
 
@@ -576,7 +580,7 @@ def test_lncc_example_3_exact_threshold():
 )
 def test_lncc_reference_vectors(n1, n1j, n2, n2j, t0, alpha):
     n1j_, n2j_ = np.atleast_2d(np.asarray(n1j, float)), np.atleast_2d(np.asarray(n2j, float))
-    pairs = _LnccPairs([n1], n1j_, np.full_like(n1j_, n1), [n2], n2j_, np.full_like(n2j_, n2),
+    pairs = LnccPairs([n1], n1j_, np.full_like(n1j_, n1), [n2], n2j_, np.full_like(n2j_, n2),
                        np.ones_like(n1j_, bool))
     la, _, x0 = pairs.log_threshold()
     assert x0[0] - 0.5 == pytest.approx(t0, abs=1e-8)
@@ -651,10 +655,10 @@ def test_lncc_threshold_equals_dense_grid_search():
 
     n1 = np.array([p[0] for p in probs])
     n2 = np.array([p[3] for p in probs])
-    fwd, rev = _lncc_log_threshold(n1, pad(1, 0), pad(2, 0), n2, pad(4, 0), pad(5, 0),
+    fwd, rev = lncc_log_threshold(n1, pad(1, 0), pad(2, 0), n2, pad(4, 0), pad(5, 0),
                                    pad(6, False).astype(bool))
     # mirrored problems give the reverse direction
-    rev2, fwd2 = _lncc_log_threshold(n2, pad(4, 0), pad(5, 0), n1, pad(1, 0), pad(2, 0),
+    rev2, fwd2 = lncc_log_threshold(n2, pad(4, 0), pad(5, 0), n1, pad(1, 0), pad(2, 0),
                                      pad(6, False).astype(bool))
     np.testing.assert_allclose(np.exp(fwd), np.exp(fwd2), atol=1e-10)
     np.testing.assert_allclose(np.exp(rev), np.exp(rev2), atol=1e-10)
@@ -680,10 +684,10 @@ def test_lncc_grid_option_is_the_papers_method():
         ref_rev = np.max(lL[lg >= 0]) - np.max(lL)
         args = (np.array([p[0]]), p[1][None], p[2][None], np.array([p[3]]), p[4][None],
                 p[5][None], p[6][None])
-        fwd, rev = _lncc_log_threshold(*args, grid=250)
+        fwd, rev = lncc_log_threshold(*args, grid=250)
         assert np.exp(fwd[0]) == pytest.approx(np.exp(ref_fwd), rel=1e-9, abs=1e-300)
         assert np.exp(rev[0]) == pytest.approx(np.exp(ref_rev), rel=1e-9, abs=1e-300)
-        exact = np.exp(_lncc_log_threshold(*args)[0][0])
+        exact = np.exp(lncc_log_threshold(*args)[0][0])
         worst = max(worst, abs(np.exp(fwd[0]) - exact))
     assert worst < 0.05
 
@@ -704,7 +708,7 @@ def test_lncc_profile_is_theorem_2():
         n1, n2 = float(np.sum(y == 0)), float(np.sum(y == 1))
         n1j = np.sum((X == 0) & (y[:, None] == 0), axis=0).astype(float)
         n2j = np.sum((X == 0) & (y[:, None] == 1), axis=0).astype(float)
-        pairs = _LnccPairs([n1], n1j[None], np.full((1, m), n1), [n2], n2j[None],
+        pairs = LnccPairs([n1], n1j[None], np.full((1, m), n1), [n2], n2j[None],
                            np.full((1, m), n2), np.ones((1, m), bool))
 
         def log_lik(tc, t1, t2):
@@ -823,7 +827,7 @@ def test_nbc_class_in_ncc_set_and_predict_is_nbc(data, s, eps):
     assert sets.shape == (len(Xt), len(model.classes_))
     assert np.all(sets[np.arange(len(Xt)), top])
     np.testing.assert_array_equal(model.predict(Xt), nbc.predict(Xt))
-    np.testing.assert_array_equal(sets, ~np.any(model.dominance_log_ratio(Xt) > _LOG_TIE, axis=1))
+    np.testing.assert_array_equal(sets, ~np.any(model.dominance_log_ratio(Xt) > LOG_TIE, axis=1))
 
 
 @PROPS
@@ -869,7 +873,7 @@ def test_ncc_sets_with_and_without_certificates_are_equal(data, s, eps):
     codes = model._predict_input(Xt)
     got = model._predict_set_codes(codes)
     np.testing.assert_array_equal(got, _sets_without_certificates(model, codes))
-    np.testing.assert_array_equal(got, ~np.any(model.dominance_log_ratio(Xt) > _LOG_TIE, axis=1))
+    np.testing.assert_array_equal(got, ~np.any(model.dominance_log_ratio(Xt) > LOG_TIE, axis=1))
 
 
 def _permute(X, y, Xt, perm_c, perm_f, K):
@@ -1090,7 +1094,7 @@ def _certificate_problems(model, codes, levels, n_near, near_floor=-np.inf):
     """Exact thresholds, end terms and the (row, a < b) problems of ``codes``, with
     ``levels`` extended by levels within 1e-6 relative of ``n_near`` thresholds."""
     lt = model._compute_log_threshold(codes)
-    terms, scale = naive._lncc_end_terms(model.class_count_, model._flat,
+    terms, scale = likelihood.lncc_end_terms(model.class_count_, model._flat,
                                          model.observed_count_, model._offsets, codes)
     a, b = model._pair_index(ordered=False)
     B, P = codes.shape[0], a.size
@@ -1112,9 +1116,9 @@ def test_lncc_certificates_agree_with_the_exact_threshold():
             model, codes, [0.05, 0.5, 0.75, 0.95, 0.999, 1.0], 3)
         for alpha in levels:
             la = np.log(alpha)
-            fwd, rev, _, _ = naive._lncc_certify(terms, scale, codes.shape[1], la, aa, bb, rows)
+            fwd, rev, _, _ = likelihood.lncc_certify(terms, scale, codes.shape[1], la, aa, bb, rows)
             for st, x, z in ((fwd, aa, bb), (rev, bb, aa)):
-                exact = la > lt[rows, x, z] + _LOG_TIE
+                exact = la > lt[rows, x, z] + LOG_TIE
                 assert np.all(exact[st == 1]) and not np.any(exact[st == -1])
                 if alpha in (0.05, 0.5, 0.75, 0.95, 0.999):
                     decided += np.count_nonzero(st)
@@ -1153,7 +1157,7 @@ def test_lncc_outside_certificate_agrees_with_the_exact_threshold():
             model, codes, [0.35, 0.55, 0.75, 0.95], 2, near_floor=-3.0)
         for alpha in levels:
             la = np.log(alpha)
-            fwd, rev, bounds, tol = naive._lncc_certify(terms, scale, codes.shape[1], la,
+            fwd, rev, bounds, tol = likelihood.lncc_certify(terms, scale, codes.shape[1], la,
                                                         aa, bb, rows)
             left = (fwd == 0) & (bounds[0] > tol)
             right = (rev == 0) & (bounds[1] < -tol)
@@ -1165,12 +1169,12 @@ def test_lncc_outside_certificate_agrees_with_the_exact_threshold():
             # the direction decided: a over b where x0 < 0, b over a where x0 > 1
             x = np.where(right[go], bb[go], aa[go])
             z = np.where(right[go], aa[go], bb[go])
-            exact = la > lt[rows[go], x, z] + _LOG_TIE
+            exact = la > lt[rows[go], x, z] + LOG_TIE
             assert np.all(exact[st == 1]) and not np.any(exact[st == -1])
             # where x0 is outside [0, 1], the other direction is never a dominance
             w = np.where(right[go], aa[go], bb[go])
             assert not np.any(la > lt[rows[go], w, np.where(right[go], bb[go], aa[go])]
-                              + _LOG_TIE)
+                              + LOG_TIE)
             if alpha in (0.35, 0.55, 0.75, 0.95):
                 decided += np.count_nonzero(st)
                 total += st.size
@@ -1178,7 +1182,7 @@ def test_lncc_outside_certificate_agrees_with_the_exact_threshold():
         cnt, obs = model._gather(codes[rows])
         k = np.arange(rows.size)
         cc, oc = model.class_count_, model.observed_count_
-        pairs = _LnccPairs(cc[aa], cnt[k, aa], oc[aa], cc[bb], cnt[k, bb], oc[bb], obs)
+        pairs = LnccPairs(cc[aa], cnt[k, aa], oc[aa], cc[bb], cnt[k, bb], oc[bb], obs)
         grid = pairs.x_lo[:, None] * np.linspace(0.999, 0.0, 60)[None, :]
         lL = pairs.log_L(np.arange(pairs.q), grid)
         assert np.all(np.diff(lL, axis=1) >= -1e-9 * (1 + np.abs(lL[:, 1:])))
@@ -1194,12 +1198,12 @@ def test_lncc_certified_sets_equal_the_exact_thresholds_on_kr_vs_kp():
     X, y = ds.X.iloc[::2], ds.y.iloc[::2]
     model = LNCC().fit(X, y)
     codes = model._predict_input(ds.X.iloc[1::4])
-    codes = naive._unique_rows(codes, model.n_values_)[0]
+    codes = _tables.unique_rows(codes, model.n_values_)[0]
     lt = model._compute_log_threshold(codes)
     eye = np.eye(2, dtype=bool)
     for alpha in (0.35, 0.55, 0.75, 0.95):
         model.set_params(alpha=alpha)
-        want = (np.log(alpha) > lt + _LOG_TIE) & ~eye
+        want = (np.log(alpha) > lt + LOG_TIE) & ~eye
         np.testing.assert_array_equal(model._dominance_codes(codes), want)
 
 
@@ -1213,7 +1217,7 @@ def test_lncc_dominance_from_certificates_equals_the_full_thresholds():
         for alpha in (0.05, 0.5, 0.75, 0.95, 0.999, 1.0, 0.0):
             model.set_params(alpha=alpha)
             with np.errstate(divide="ignore"):
-                want = (np.log(alpha) > lt + _LOG_TIE) & ~eye
+                want = (np.log(alpha) > lt + LOG_TIE) & ~eye
             np.testing.assert_array_equal(model._dominance_codes(codes), want)
 
 
@@ -1227,7 +1231,7 @@ def test_lncc_dominance_from_certificates_equals_the_full_thresholds():
 def test_unique_rows_rebuild_the_codes(n, m, nv):
     rng = np.random.default_rng(n + m)
     codes = rng.integers(-1, nv, (n, m))
-    rows, inv = naive._unique_rows(codes, np.full(m, nv))
+    rows, inv = _tables.unique_rows(codes, np.full(m, nv))
     np.testing.assert_array_equal(rows[inv], codes)
     if m and n and m * np.log2(nv + 1) < 62:  # a key fits: rows are distinct
         assert len(rows) == len(np.unique(codes, axis=0))
@@ -1311,7 +1315,7 @@ def test_ncc_simple_epsilon_model_equals_weka_ip_plugin(conformance):
     simple = NCC(epsilon=0.01, epsilon_model="simple").fit(Xtr, ytr)
     np.testing.assert_array_equal(simple.predict_set(Xte), ref)
     lr = simple.dominance_log_ratio(Xte)
-    np.testing.assert_array_equal(~np.any(lr > _LOG_TIE, axis=1), ref)
+    np.testing.assert_array_equal(~np.any(lr > LOG_TIE, axis=1), ref)
     contaminated = NCC(epsilon=0.01).fit(Xtr, ytr).predict_set(Xte)
     if name != "vote":
         assert np.any(contaminated != ref)
@@ -1342,7 +1346,7 @@ def simple_problems():
         p["eps"] = float(rng.choice([0.0, 0.01, 0.1, 0.3, 0.5, rng.random() / 2]))
         probs.append(p)
     ours = np.array([
-        _ncc_log_infimum([p["n1"]], [p["n2"]], p["n1j"][None], p["n2j"][None],
+        ncc_log_infimum([p["n1"]], [p["n2"]], p["n1j"][None], p["n2j"][None],
                          p["o1j"][None], p["o2j"][None], p["mask"][None], p["nv"],
                          p["s"], p["eps"], p["K"], "simple")[0][0] for p in probs])
     return probs, ours
@@ -1417,4 +1421,4 @@ def test_ncc_simple_certified_sets_equal_the_exact_ones():
         got = model._predict_set_codes(Xt)
         np.testing.assert_array_equal(got, _sets_without_certificates(model, Xt))
         lr = model.dominance_log_ratio(Xt)
-        np.testing.assert_array_equal(got, ~np.any(lr > _LOG_TIE, axis=1))
+        np.testing.assert_array_equal(got, ~np.any(lr > LOG_TIE, axis=1))

@@ -6,15 +6,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from credal.chapters.leaderboard import REGISTRY, make_estimators
-from credal.chapters.performance import prepared_fold
+from credal import datasets
+from credal.chapters.leaderboard import REGISTRY, classifiers
+from credal.experiments import default_preprocessing, fold_splits
 from credal.reference import BASELINES
 
 
+def _prepared_fold(name):
+    """The first of 5 folds (seed 0), preprocessed as in the engine."""
+    ds = datasets.load(name)
+    keep = ~ds.y.isna().to_numpy()
+    X, y = ds.X.loc[keep].reset_index(drop=True), ds.y.loc[keep].reset_index(drop=True)
+    _, _, tr, te = fold_splits(y, n_splits=5, n_repeats=1, random_state=0)[0]
+    prep = default_preprocessing().fit(X.iloc[tr], y.iloc[tr])
+    return prep.transform(X.iloc[tr]), y.iloc[tr], prep.transform(X.iloc[te]), y.iloc[te]
+
+
 def _check_baseline(name, clf, rows=None, n_features=None, **params):
-    Xtr, ytr, Xte, _ = prepared_fold(name)
-    model = make_estimators([clf], params or None,
-                           n_features=n_features or Xtr.shape[1])[clf].fit(Xtr, ytr)
+    Xtr, ytr, Xte, _ = _prepared_fold(name)
+    model = classifiers([clf], params or None,
+                        n_features=n_features or Xtr.shape[1])[clf].fit(Xtr, ytr)
     X = Xte if rows is None else Xte.iloc[:rows]
     fast = model.predict_set(X)
     base = BASELINES[clf][0](model, X)

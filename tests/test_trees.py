@@ -30,7 +30,8 @@ from credal.trees import (
 )
 
 from reference.frozen_c45 import FrozenC45Tree, _add_errs as frozen_add_errs
-from credal._compiled import _add_errs as _compiled_add_errs, _psum, _upper_entropy
+from credal._compiled_c45 import _add_errs as _compiled_add_errs, _psum
+from credal._compiled_credal_tree import _upper_entropy
 
 
 def _add_errs(N, e, cf):
@@ -803,7 +804,7 @@ def test_c45_api_and_errors():
 # ------------------------------------------- the old (recursive) C4.5, frozen
 #
 # tests/reference/frozen_c45.py is the recursive numpy C45Tree of commit 263dd07 (one node
-# and one feature at a time): the compiled tree (credal/_compiled.py) must give the same
+# and one feature at a time): the compiled tree (credal/_compiled_c45.py) must give the same
 # trees, the same predictions and the same probabilities, bit for bit.
 
 

@@ -369,7 +369,8 @@ class Published:
         File name without ``.csv`` (see :func:`credal.datasets.published`).
     where : dict
         ``{column: value}``: the rows whose columns equal these values (compared as
-        text, so ``{"d": 25}`` matches ``25`` and ``"25"``).
+        text, so ``{"d": 25}`` matches ``25`` and ``"25"``); a list or tuple of values
+        matches any of them.
     column : str, default ``"value"``
         The column holding the number.
     reduce : {None, "mean", "sum"}
@@ -397,7 +398,8 @@ class Published:
         for col, val in self.where.items():
             if col not in df.columns:
                 raise KeyError(f"published table {self.table!r} has no column {col!r}")
-            mask &= text[col].str.strip().to_numpy() == str(val).strip()
+            wanted = [str(v).strip() for v in (val if isinstance(val, (list, tuple)) else [val])]
+            mask &= text[col].str.strip().isin(wanted).to_numpy()
         hit = text.loc[mask, self.column]
         if hit.empty:
             raise KeyError(f"no row of published table {self.table!r} has {self.where}")
@@ -472,7 +474,11 @@ class Reading:
 
     ``value`` is ours; ``se``, ``spread``, ``n_ours``, ``se_published``, ``n_published``,
     ``extra`` / ``extra_why`` and ``rounding`` are passed to :func:`tolerance` when given;
-    ``note`` is added to the row's note after the declaration's own.
+    ``note`` is added to the row's note after the declaration's own.  ``tolerance`` is a
+    finished tolerance the chapter computed under the same rule (z = 3 times a combined
+    standard error it explains in ``note``); it replaces :func:`tolerance`.  ``published`` is for
+    a statement whose number depends on the run (the paper says "all" of its settings: the
+    number of settings run); the declaration's ``Published`` still names the statement.
     """
 
     value: float
@@ -485,6 +491,8 @@ class Reading:
     extra_why: str = ""
     rounding: float | None = None
     note: str = ""
+    published: float | None = None
+    tolerance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -521,8 +529,12 @@ class Headline:
         :data:`NOT_COMPARABLE_REASONS`, then its evidence; makes the verdict
         "not comparable".
     differs_why : str, optional
-        When set (even to ""), a row outside its tolerance gets "differs by <gap>" and
-        this reason in its note.
+        When set (even to ""), a row outside its tolerance gets "differs by <gap>" (or
+        only "differs" with ``differs_gap=False``) and this reason in its note.
+    differs_gap : bool, default True
+    describe : bool, default True
+        Whether the note ends with the tolerance's parts (:meth:`Tolerance.describe`);
+        False when the note already states them in words.
     kind : {"value", "count"}
         A count is compared as a count (:func:`count_test`), never through a tolerance:
         ours is the reading's value out of its ``n_ours`` trials, the paper's out of
@@ -551,6 +563,8 @@ class Headline:
     extra_why: str = ""
     not_comparable: str = ""
     differs_why: str | None = None
+    differs_gap: bool = True
+    describe: bool = True
     extra_evidence: str = ""
     kind: str = "value"
     bounds: tuple | None = None
@@ -598,6 +612,8 @@ class Headline:
         if not isinstance(reading, Reading):
             reading = Reading(float(reading))
         pub = self.published.value() if self.published is not None else np.nan
+        if reading.published is not None:
+            pub = float(reading.published)
         if self.kind == "count":
             return self._count_row(reading, pub)
         printed = self.printed
@@ -612,12 +628,16 @@ class Headline:
             printed=None if rounding is not None else printed, scale=scale,
             rounding=rounding, extra=reading.extra or self.extra,
             extra_why=reading.extra_why or self.extra_why)
+        if reading.tolerance is not None:
+            tol = float(reading.tolerance)
+        elif not self.describe:
+            tol = float(tol)
         note = "; ".join(t for t in (self.note, reading.note) if t)
         ours = float(reading.value)
         if (self.differs_why is not None and np.isfinite(pub) and np.isfinite(ours)
                 and abs(ours - pub) > float(tol) + 1e-12):
-            note = f"{note}; differs by {ours - pub:+.3g}" + (
-                f": {self.differs_why}" if self.differs_why else "")
+            gap = f" by {ours - pub:+.3g}" if self.differs_gap else ""
+            note = f"{note}; differs{gap}" + (f": {self.differs_why}" if self.differs_why else "")
         row = {"quantity": self.quantity, "published": pub, "ours": ours, "tolerance": tol,
                "unit": self.unit, "note": note}
         if self.bounds is not None and np.isfinite(pub) and \
@@ -750,4 +770,6 @@ class Headlines:
         """
         rows = [h.row(tables) for h in self.rows if only is None or only(h)]
         rows = [r for r in rows if r is not None]
+        if not rows:  # nothing of this paper was run at this profile
+            return pd.DataFrame(columns=HEADLINE_COLUMNS + ["verdict"])
         return headline_table(rows, paper=self.paper, chapter=self.chapter)

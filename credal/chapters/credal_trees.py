@@ -1,59 +1,46 @@
-"""Chapter "Credal decision trees" (notebook ``credal-trees``).
-
-Serafín Moral's slides on credal decision trees (Abellán & Moral): the simple and
-double credal trees of :class:`credal.CredalDecisionTree` against naive Bayes and C4.5
-(:class:`credal.C45Tree`) on the slides' eleven UCI data sets.  Here: the line-up
-(:func:`moral_tree_estimators`); the run (:func:`moral_tree_design`, train/test splits of
-the slides' sizes for :func:`credal.experiments.cross_validate`, and
-:func:`moral_tree_runs`); the slides' tables with ours beside them
-(:func:`moral_tree_table`); the numbers for the text; the headline rows for the
-reproduction report; and the figure of ours against the published values.
+"""Chapter "Credal decision trees" (notebook ``credal-trees``): Serafín Moral's slides on
+credal decision trees (Abellán & Moral), the simple and double credal trees of
+:class:`credal.CredalDecisionTree` against naive Bayes and C4.5 (:class:`credal.C45Tree`) on
+the slides' eleven UCI data sets.  Here: the line-up (:func:`classifiers`), the runs
+(:func:`run`), every table shown (:func:`tables`), the numbers for the text (:func:`numbers`),
+the headline numbers (:data:`HEADLINE`) and the figure (:func:`ours_vs_published_figure`).
 """
 
 from __future__ import annotations
 
-import numbers
+from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from credal import datasets
-from credal.chapters._display import book_style, glance, save_table, show_table
-from credal.chapters._verdicts import headline_table
+from credal._validation import check_int
+from credal.chapters._verdicts import Headline, Headlines, Published, Reading, published_text
 from credal.experiments import cross_validate, holdout_item
 from credal.preprocessing import make_preprocessor
 from credal.robust import NaiveBayesMissing
 from credal.trees import C45Tree, CredalDecisionTree
 
-__all__ = [
-    # the classifiers it compares
-    "moral_tree_estimators",
-    # run
-    "moral_tree_design", "moral_tree_runs",
-    # tables
-    "moral_tree_table", "display_tree_table", "display_tree_design", "save_table",
-    # numbers for the text
-    "tree_table_summary", "train_test_gap",
-    # the box at the top of the chapter
-    "CITATION", "PAPER_MAP", "glance_box", "book_style", "show_table", "display_protocols",
-    # other protocols, and the hepatitis split
-    "PROTOCOLS", "moral_protocol_runs", "moral_protocol_table", "consistent_case_counts",
-    "hepatitis_split_arithmetic",
-    # headline rows
-    "headline",
-    # figures
-    "ours_vs_published_figure",
-]
+__all__ = ["CITATION", "HEADLINE", "classifiers", "numbers", "ours_vs_published_figure", "run",
+           "tables"]
+
+#: the slides (their title page; they carry no date) and the method's paper they cite
+CITATION = ('S. Moral, "Discovering independence", lecture slides (second part: classification '
+            'trees), Departamento de Ciencias de la Computación, Universidad de Granada, Spain '
+            '(undated; cites work up to 2005); the method: J. Abellán and S. Moral, "Building '
+            'classification trees using the total uncertainty criterion", *International Journal '
+            'of Intelligent Systems* 18 (2003) 1215-1225.')
+
+#: the slides' data sets whose class variable differs from ours (5 classes there, 2 here)
+_EXCLUDE = ("Cleveland", "Cleveland nominal")
 
 
 # -------------------------------------------------------- the classifiers it compares
 
-#: Names of the classifiers compared in the credal-trees chapter (slides' labels).
-MORAL_CLASSIFIERS = ("NB", "C4.5", "TU2 simple", "TU2 double")
 
-
-def moral_tree_estimators(s=1.0):
+def classifiers(s=1.0):
     """The four classifiers of the slides' tree experiments.
 
     ``NB``: naive Bayes with Laplace (+1) estimates, missing values ignored
@@ -72,70 +59,75 @@ def moral_tree_estimators(s=1.0):
     -------
     dict of str -> estimator
     """
-    return {
-        "NB": NaiveBayesMissing(strategy="ignore", prior="laplace"),
-        "C4.5": C45Tree(),
-        "TU2 simple": CredalDecisionTree(s=s, branching="simple"),
-        "TU2 double": CredalDecisionTree(s=s, branching="double"),
-    }
+    return {"NB": NaiveBayesMissing(strategy="ignore", prior="laplace"), "C4.5": C45Tree(),
+            "TU2 simple": CredalDecisionTree(s=s, branching="simple"),
+            "TU2 double": CredalDecisionTree(s=s, branching="double")}
 
 
 # -------------------------------------------------------------------------------- run
 
 
-def moral_tree_design(names=None, *, n_repeats=10, random_state=0):
-    """Train/test splits with the slides' sizes, as items for the evaluation engine.
+def run(estimators, names=None, *, n_repeats=10, random_state=0, n_jobs=1, cache_dir=None):
+    """The slides' train/test design, the engine's run on it and the other protocols.
 
-    For each data set of ``credal.datasets.names("moral-trees")``:
-
-    * rows: if the slides' ``n_train + n_test`` is smaller than the number of rows
-      of our file, only the rows without missing values are kept (the slides'
-      sizes match the complete rows of these sets); otherwise every row;
-    * classes never observed in the kept rows are dropped from the class variable
-      (our Cleveland copies have 2 of 5 declared classes);
-    * split: the data set's own fixed split when it ships one (Monks1); otherwise a
-      stratified random split with exactly the slides' training size and the other
-      rows as test set, drawn ``n_repeats`` times with seeds ``random_state + r``.
-
-    Each split gives two engine items: ``"<name>|<r>|test"`` (train on the training
-    part, evaluate on the test part) and ``"<name>|<r>|train"`` (evaluate on the
-    training part itself, the slides' training accuracy).
+    The design, per data set.  Rows: only those without missing values if the slides'
+    ``n_train + n_test`` is smaller than our file (the slides' sizes match the complete
+    rows of these sets), otherwise every row; classes no kept row has are dropped (our
+    Cleveland copies have 2 of 5 declared classes).  Split: the data set's own fixed
+    split when it ships one (Monks1), otherwise a stratified random split with exactly
+    the slides' training size and the other rows as test set, drawn ``n_repeats`` times
+    with seeds ``random_state + r``.  Each split is evaluated twice by
+    :func:`credal.experiments.cross_validate`: trained on the training part and scored
+    on the test part (item ``"<name>|<r>|test"``), and scored on the training part
+    itself (``"<name>|<r>|train"``, the slides' training accuracy).  NB, C4.5 and the
+    simple tree also run under the other protocols (:func:`_protocol_runs`).
 
     Parameters
     ----------
+    estimators : dict of str -> estimator
+        The line-up, :func:`classifiers`.
     names : sequence of str, optional
-        Data sets (default: the slides' eleven).
+        Data sets (default: the slides' eleven, ``credal.datasets.names("moral-trees")``).
     n_repeats : int
         Random splits per data set (a fixed split is used once).
     random_state : int
+        Seed of the splits and of the protocols' 10-fold CV.
+    n_jobs, cache_dir
+        Passed to :func:`credal.experiments.cross_validate`.
 
     Returns
     -------
-    items : list of tuple
-        ``(name, X, y, split)`` items for :func:`credal.experiments.cross_validate`
-        with ``use_predefined_split=True``.
-    design : DataFrame
-        One row per data set: the slides' name and sizes beside ours, the row and
-        split policies.
+    dict
+        ``design`` (one row per data set: the slides' name and sizes beside ours, the row
+        and split policies), ``runs`` (:func:`_tidy`) and ``protocol_runs`` (the same
+        with a ``protocol`` column).
     """
-    if not isinstance(n_repeats, numbers.Integral) or n_repeats < 1:
-        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
-    if not isinstance(random_state, numbers.Integral):
-        raise ValueError(f"random_state must be an integer; got {random_state!r}")
-    names = list(datasets.names("moral-trees")) if names is None else list(names)
+    items, design = _design(names, n_repeats, random_state)
+    result = cross_validate(estimators, items, use_predefined_split=True, n_jobs=n_jobs,
+                            cache_dir=cache_dir, progress=False)
+    chosen = {k: estimators[k] for k in ("NB", "C4.5", "TU2 simple") if k in estimators}
+    return {"design": design, "runs": _tidy(result), "protocol_runs": _protocol_runs(
+        items, chosen, n_jobs=n_jobs, cache_dir=cache_dir, random_state=random_state)}
+
+
+def _slides_name(name):
+    """The slides' name of a data set, from its catalogue entry (None if not there)."""
+    return datasets.spec(name).get("papers", {}).get("moral-trees", {}).get("name")
+
+
+def _design(names, n_repeats, random_state):
+    """The engine's items ``(name, X, y, split)`` and the design table (see :func:`run`)."""
+    n_repeats, random_state = check_int("n_repeats", n_repeats, 1), check_int("random_state", random_state, 0)
     pub = datasets.published("moral_uci_datasets").set_index("dataset")
     items, rows = [], []
-    for name in names:
-        # The slides' name of the data set, from its catalogue entry.
-        paper = datasets.spec(name).get("papers", {}).get("moral-trees", {}).get("name")
+    for name in list(datasets.names("moral-trees")) if names is None else list(names):
+        paper = _slides_name(name)
         if paper is None or paper not in pub.index:
             raise ValueError(f"{name!r} is not in the slides' data-set list")
-        d = datasets.load(name)
-        p = pub.loc[paper]
+        p, d = pub.loc[paper], datasets.load(name)
         X, y = d.X, d.y
         complete = ~X.isna().any(axis=1).to_numpy()
-        paper_n = int(p["n_train"] + p["n_test"])
-        drop_incomplete = paper_n < len(X) and d.split is None
+        drop_incomplete = int(p["n_train"] + p["n_test"]) < len(X) and d.split is None
         if drop_incomplete:
             X, y = X[complete].reset_index(drop=True), y[complete].reset_index(drop=True)
         y = y.cat.remove_unused_categories()
@@ -146,7 +138,7 @@ def moral_tree_design(names=None, *, n_repeats=10, random_state=0):
         else:
             n_train = min(int(p["n_train"]), len(y) - 1)
             splits = [train_test_split(np.arange(len(y)), train_size=n_train, stratify=y.to_numpy(),
-                                       random_state=int(random_state) + r) for r in range(n_repeats)]
+                                       random_state=random_state + r) for r in range(n_repeats)]
             how = f"stratified random split, {n_repeats} repetitions"
         for r, (tr, te) in enumerate(splits):
             tr, te = np.sort(tr), np.sort(te)
@@ -155,303 +147,175 @@ def moral_tree_design(names=None, *, n_repeats=10, random_state=0):
             items.append(holdout_item(f"{name}|{r}|test", train, test))
             items.append(holdout_item(f"{name}|{r}|train", train, train))
         rows.append({
-            "dataset": paper, "name": name,
-            "paper_n_train": int(p["n_train"]), "paper_n_test": int(p["n_test"]),
-            "n_rows_file": d.n_rows, "n_complete_rows": int(complete.sum()),
-            "rows_used": "complete rows" if drop_incomplete else "all rows",
-            "n_train": len(splits[0][0]), "n_test": len(splits[0][1]),
-            "paper_n_variables": int(p["n_variables"]), "n_variables": d.n_features,
+            "dataset": paper, "name": name, "paper_n_train": int(p["n_train"]),
+            "paper_n_test": int(p["n_test"]), "n_rows_file": d.n_rows, "n_complete_rows": int(complete.sum()),
+            "rows_used": "complete rows" if drop_incomplete else "all rows", "n_train": len(splits[0][0]),
+            "n_test": len(splits[0][1]), "paper_n_variables": int(p["n_variables"]), "n_variables": d.n_features,
             "n_variables_varying": int(sum(X[c].nunique(dropna=True) > 1 for c in X.columns)),
-            "paper_n_classes": int(p["n_classes"]), "n_classes": int(len(y.cat.categories)),
-            "split": how,
-        })
+            "paper_n_classes": int(p["n_classes"]), "n_classes": int(len(y.cat.categories)), "split": how})
     return items, pd.DataFrame(rows)
 
 
-def moral_tree_runs(result):
-    """Tidy per-split metrics from the engine's result on :func:`moral_tree_design` items.
-
-    Parameters
-    ----------
-    result : credal.experiments.CVResult
-
-    Returns
-    -------
-    DataFrame
-        One row per (data set, repeat, part, classifier): ``accuracy`` (precise),
-        ``single_accuracy`` (determinate instances), ``unclassified`` (share of
-        indeterminate instances), all in percent, plus ``n_test``.
-    """
+def _tidy(result):
+    """Per-split metrics of the engine's result on the design's items, one row per (data set,
+    repeat, part, classifier): ``n_eval``, ``accuracy`` (precise), ``single_accuracy``
+    (determinate instances), ``unclassified`` (indeterminate instances), in percent."""
     f = result.folds
     parts = f["dataset"].str.split("|", expand=True)
-    out = pd.DataFrame({
-        "name": parts[0], "repeat": parts[1].astype(int), "part": parts[2],
-        "classifier": f["classifier"], "n_eval": f["n_test"],
-        "accuracy": 100 * f["precise_accuracy"],
-        "single_accuracy": 100 * f["single_accuracy"],
-        "unclassified": 100 * (1 - f["determinacy"]),
-    })
+    out = pd.DataFrame({"name": parts[0], "repeat": parts[1].astype(int), "part": parts[2],
+                        "classifier": f["classifier"], "n_eval": f["n_test"],
+                        "accuracy": 100 * f["precise_accuracy"], "single_accuracy": 100 * f["single_accuracy"],
+                        "unclassified": 100 * (1 - f["determinacy"])})
     return out.sort_values(["name", "classifier", "part", "repeat"], kind="stable").reset_index(drop=True)
+
+
+#: The protocols of the chapter's protocol table: name -> what it does.
+_PROTOCOLS = {"hold-out": "learn on a training part of the slides' size, score on the other rows "
+                          "(MDL fitted on the training part): the chapter's main run",
+              "10-fold CV": "10-fold stratified cross-validation on the same rows",
+              "MDL on all rows": "hold-out, with the MDL cut points fitted on all rows (test rows included)",
+              "equal-frequency bins": "hold-out, with 5 equal-frequency bins instead of MDL",
+              "scored on training data": "learn on the training part and score on that same part",
+              "learned on train+test": "learn on all rows (test part included), score on the test part"}
+
+
+def _protocol_runs(items, estimators, *, n_jobs=1, cache_dir=None, random_state=0):
+    """The slides' comparison under the protocols that need runs of their own (:func:`_tidy`
+    rows with a ``protocol`` column), from the design's hold-out items (``"<name>|<r>|test"``):
+    10-fold CV on the same rows (first split's rows, once, seed ``random_state``); hold-out
+    with MDL fitted on all rows; hold-out with 5 equal-frequency bins; learning on all rows,
+    scoring on the test part.  (The hold-out and the training-part scores: the main run.)"""
+    hold = [it for it in items if it[0].endswith("|test")]
+    if not hold:
+        raise ValueError("no hold-out items: pass the items of the chapter's design")
+    mdl_all, both, first = [], [], {}
+    for name, X, y, split in hold:
+        mdl_all.append((name, make_preprocessor(drop_single=False).fit(X, y).transform(X), y, split))
+        test = split == "test"
+        both.append(holdout_item(name, (X, y), (X[test].reset_index(drop=True), y[test].reset_index(drop=True))))
+        first.setdefault(name.split("|")[0], (f"{name.split('|')[0]}|0|test", X, y))  # CV rows
+    def cv(data, **kw):
+        return cross_validate(estimators, data, n_jobs=n_jobs, cache_dir=cache_dir, progress=False, **kw)
+    runs = {"10-fold CV": cv(list(first.values()), n_splits=10, n_repeats=1, random_state=random_state),
+            "MDL on all rows": cv(mdl_all, use_predefined_split=True, preprocessing=make_preprocessor(discretize=None)),
+            "equal-frequency bins": cv(hold, use_predefined_split=True,
+                                       preprocessing=make_preprocessor(discretize="equal-frequency")),
+            "learned on train+test": cv(both, use_predefined_split=True)}
+    return pd.concat([_tidy(r).assign(protocol=p) for p, r in runs.items()], ignore_index=True)
 
 
 # ----------------------------------------------------------------------------- tables
 
-# The slides' tables: output column -> (classifier, part, metric, published table,
-# published column).  Metrics are percentages; "accuracy" is the precise accuracy (for
-# the credal trees: the frequency criterion, the most frequent class at the leaf),
-# "single_accuracy" the accuracy on determinate instances, "unclassified" the share
-# of instances given more than one class.
-_MORAL_TABLES = {
-    "classic": [
-        ("NB train", "NB", "train", "accuracy", "moral_classic_methods", "NB_train"),
-        ("NB test", "NB", "test", "accuracy", "moral_classic_methods", "NB_test"),
-        ("C4.5 train", "C4.5", "train", "accuracy", "moral_classic_methods", "C45_train"),
-        ("C4.5 test", "C4.5", "test", "accuracy", "moral_classic_methods", "C45_test"),
-    ],
-    "credal": [
-        ("simple: train accuracy", "TU2 simple", "train", "single_accuracy", "moral_tu2_single", "TU2_train"),
-        ("simple: train UC %", "TU2 simple", "train", "unclassified", "moral_tu2_single", "UC_train"),
-        ("simple: test accuracy", "TU2 simple", "test", "single_accuracy", "moral_tu2_single", "TU2_test"),
-        ("simple: test UC %", "TU2 simple", "test", "unclassified", "moral_tu2_single", "UC_test"),
-        ("double: train accuracy", "TU2 double", "train", "single_accuracy", None, None),
-        ("double: train UC %", "TU2 double", "train", "unclassified", None, None),
-        ("double: test accuracy", "TU2 double", "test", "single_accuracy", None, None),
-        ("double: test UC %", "TU2 double", "test", "unclassified", None, None),
-    ],
-    "frequency": [
+# The slides' tables: output column -> (classifier, part, metric, published table, column),
+# in percent: "accuracy" is the precise accuracy (credal trees: the frequency criterion, the
+# leaf's most frequent class), "single_accuracy" that on determinate instances,
+# "unclassified" the share of instances given several classes (double tree: not on the slides).
+_SLIDES_TABLES = {
+    "classic_methods": [(f"{c} {part}", c, part, "accuracy", "moral_classic_methods", f"{pc}_{part}")
+                        for c, pc in (("NB", "NB"), ("C4.5", "C45")) for part in ("train", "test")],
+    "credal_trees_dominance": [
+        (f"{tree}: {part} {what}", f"TU2 {tree}", part, metric,
+         "moral_tu2_single" if tree == "simple" else None, f"{pc}_{part}" if tree == "simple" else None)
+        for tree in ("simple", "double") for part in ("train", "test")
+        for what, metric, pc in (("accuracy", "single_accuracy", "TU2"), ("UC %", "unclassified", "UC"))],
+    "frequency_criterion": [
         ("TU2 simple", "TU2 simple", "test", "accuracy", "moral_global_comparison_frequency", "TU2_test"),
         ("TU2 double", "TU2 double", "test", "accuracy", "moral_double_method", "TU2_double_test"),
         ("NB", "NB", "test", "accuracy", "moral_global_comparison_frequency", "NB_test"),
-        ("C4.5", "C4.5", "test", "accuracy", "moral_global_comparison_frequency", "C45_test"),
-    ],
+        ("C4.5", "C4.5", "test", "accuracy", "moral_global_comparison_frequency", "C45_test")],
 }
 
 
-def moral_tree_table(runs, design, which):
+def tables(results):
+    """Every table of the chapter from :func:`run`'s results (dict of str -> DataFrame).
+
+    ``runs``; ``datasets`` (the design); ``classic_methods`` (NB and C4.5, training and test
+    accuracy), ``credal_trees_dominance`` (the credal trees' accuracy on determinate
+    instances and % unclassified, UC, training and test) and ``frequency_criterion`` (test
+    accuracy, trees with the frequency criterion), one row per (data set, column)
+    (:func:`_slides_table`); ``protocols`` (:func:`_protocol_table`); ``hepatitis_split``
+    (:func:`_hepatitis_split`); ``tu1_published_only`` (the slides' TU1 line).  The cells
+    the book shows where they join columns: ``datasets_cells``, ``classic_methods_cells``,
+    ``credal_simple_cells``, ``credal_double_cells``, ``frequency_criterion_cells`` ("ours
+    ± SE (slides')", :func:`_cells`) and ``protocols_cells`` ("ours (gap)")."""
+    design, runs = results["design"], results["runs"]
+    out = {"runs": runs, "datasets": design, **{w: _slides_table(runs, design, w) for w in _SLIDES_TABLES},
+           "protocols": _protocol_table(runs, results["protocol_runs"], design),
+           "hepatitis_split": _hepatitis_split(), "datasets_cells": _design_cells(design),
+           "tu1_published_only": datasets.published("moral_tu1_simple_double").set_index("function")}
+    out["classic_methods_cells"] = _cells(out["classic_methods"])
+    for tree in ("simple", "double"):
+        out[f"credal_{tree}_cells"] = _cells(out["credal_trees_dominance"], prefix=tree)
+    out["frequency_criterion_cells"] = _cells(out["frequency_criterion"])
+    out["protocols_cells"] = _protocol_cells(out["protocols"])
+    return out
+
+
+def _slides_table(runs, design, which):
     """One of the slides' tables, ours (mean over splits) beside the published values.
 
-    Parameters
-    ----------
-    runs : DataFrame
-        Output of :func:`moral_tree_runs`.
-    design : DataFrame
-        Output of :func:`moral_tree_design`.
-    which : {"classic", "credal", "frequency"}
-        NB and C4.5 train/test accuracy; the credal trees' accuracy on determinate
-        instances and % unclassified (UC) on train and test; the frequency-criterion
-        comparison of test accuracies.
-
-    Returns
-    -------
-    DataFrame
-        Long form, one row per (data set, column): ``dataset`` (slides' name),
-        ``name``, ``column``, ``ours`` (mean over the splits, percent), ``se`` (its
-        standard error), ``sd`` (split-to-split standard deviation), ``n_splits``,
-        ``published``, ``difference`` and ``z`` = difference / (sd sqrt(1 + 1/n_splits)),
-        the difference in units of the spread of one split's result (the slides
-        report a single split).  ``published`` is NaN where the slides give nothing
-        (the double tree's dominance results, Monks1); ``sd``, ``se`` and ``z`` are
-        NaN for a data set evaluated on a single split.
+    One row per (data set, column): ``dataset`` (slides' name), ``name``, ``column``,
+    ``ours`` (mean over the splits, percent), ``se`` (its standard error), ``sd``
+    (split-to-split standard deviation), ``n_splits``, ``published``, ``difference`` and
+    ``z`` = difference / (sd sqrt(1 + 1/n_splits)), the difference in units of the
+    spread of one split's result (the slides report a single split).  ``published`` is
+    NaN where the slides give nothing (the double tree's dominance results, Monks1);
+    ``sd``, ``se`` and ``z`` are NaN for a data set evaluated on a single split.
     """
-    if which not in _MORAL_TABLES:
-        raise ValueError(f"which must be one of {sorted(_MORAL_TABLES)}; got {which!r}")
-    pubs = {}
+    pubs = {c[4]: datasets.published(c[4]).set_index("dataset") for c in _SLIDES_TABLES[which] if c[4]}
     rows = []
     for _, d in design.iterrows():
-        for col, clf, part, metric, ptab, pcol in _MORAL_TABLES[which]:
+        for col, clf, part, metric, ptab, pcol in _SLIDES_TABLES[which]:
             sub = runs[(runs["name"] == d["name"]) & (runs["classifier"] == clf) & (runs["part"] == part)]
-            v = sub[metric].to_numpy(dtype=float)
-            v = v[~np.isnan(v)]
+            v = sub[metric].dropna().to_numpy(dtype=float)
             k = len(v)
             mean = float(v.mean()) if k else np.nan
             # One split (a fixed split, or n_repeats = 1) gives no estimate of the spread.
             sd = float(v.std(ddof=1)) if k > 1 else np.nan
-            p = np.nan
-            if ptab is not None:
-                if ptab not in pubs:
-                    pubs[ptab] = datasets.published(ptab).set_index("dataset")
-                if d["dataset"] in pubs[ptab].index:
-                    p = float(pubs[ptab].loc[d["dataset"], pcol])
-            diff = mean - p
-            scale = sd * np.sqrt(1 + 1 / k) if k else np.nan
-            if np.isnan(diff) or np.isnan(scale):
-                z = np.nan
-            elif scale > 1e-9:
-                z = diff / scale
-            else:
-                z = 0.0 if abs(diff) < 0.05 else float(np.sign(diff) * np.inf)
+            p = float(pubs[ptab][pcol].get(d["dataset"], np.nan)) if ptab else np.nan
+            diff, scale = mean - p, sd * np.sqrt(1 + 1 / k) if k else np.nan
+            z = (np.nan if np.isnan(diff) or np.isnan(scale) else diff / scale if scale > 1e-9
+                 else 0.0 if abs(diff) < 0.05 else float(np.sign(diff) * np.inf))
             rows.append({"dataset": d["dataset"], "name": d["name"], "column": col,
                          "ours": mean, "se": sd / np.sqrt(k) if k else np.nan, "sd": sd,
                          "n_splits": k, "published": p, "difference": diff, "z": z})
     return pd.DataFrame(rows)
 
 
-def display_tree_table(table, decimals=1, z_flag=3.0, prefix=None):
-    """Readable wide copy of :func:`moral_tree_table`: "ours ± SE (published)" cells.
-
-    A star marks a difference larger than ``z_flag`` split-to-split standard
-    deviations; "–" stands for a value the slides do not give; a data set evaluated
-    on a single split has no standard error (and no star).
-
-    Parameters
-    ----------
-    table : DataFrame
-    decimals : int
-    z_flag : float
-    prefix : str, optional
-        Keep only the columns named ``"<prefix>: ..."`` and drop the prefix from their
-        names (e.g. ``"simple"`` for the simple tree's half of the dominance table).
-
-    Returns
-    -------
-    DataFrame of str, index = the slides' data-set names.
-    """
+def _cells(table, prefix=None, z_flag=3.0):
+    """"ours ± SE (slides')" cells of a :func:`_slides_table`, one column per ``column``
+    (only the ``"<prefix>: ..."`` ones, prefix dropped, when given), one row per data
+    set; a star marks ``|z| > z_flag``, "–" a value the slides do not give."""
     if prefix is not None:
-        table = table[table["column"].str.startswith(f"{prefix}: ")]
-        table = table.assign(column=table["column"].str[len(prefix) + 2:])
+        table = table[table["column"].str.startswith(f"{prefix}: ")].assign(
+            column=lambda t: t["column"].str[len(prefix) + 2:])
     def cell(o, s, p, z):
-        txt = f"{o:.{decimals}f}" if np.isfinite(o) else "–"
-        if np.isfinite(o) and np.isfinite(s):
-            txt += f" ± {s:.{decimals}f}"
-        txt += f" ({p:.{decimals}f})" if np.isfinite(p) else " (–)"
+        txt = f"{o:.1f}" + (f" ± {s:.1f}" if np.isfinite(s) else "") if np.isfinite(o) else "–"
+        txt += f" ({p:.1f})" if np.isfinite(p) else " (–)"
         return txt + (" *" if np.isfinite(z) and abs(z) > z_flag or np.isinf(z) else "")
 
-    t = table.assign(cell=[cell(o, s, p, z) for o, s, p, z in
-                           zip(table["ours"], table["se"], table["published"], table["z"])])
-    order = list(dict.fromkeys(t["column"]))
-    rows = list(dict.fromkeys(t["dataset"]))
-    out = t.pivot(index="dataset", columns="column", values="cell").loc[rows, order]
-    out.index.name = "data set"
-    out.columns.name = None
+    t = table.assign(cell=[cell(*r) for r in zip(table["ours"], table["se"], table["published"], table["z"])])
+    out = t.pivot(index="dataset", columns="column", values="cell").loc[
+        list(dict.fromkeys(t["dataset"])), list(dict.fromkeys(t["column"]))]
+    out.index.name, out.columns.name = "data set", None
     return out
 
 
-def display_tree_design(design):
-    """Readable copy of the ``design`` table of :func:`moral_tree_design`.
-
-    Parameters
-    ----------
-    design : DataFrame
-
-    Returns
-    -------
-    DataFrame indexed by the slides' data-set names.
-    """
-    def pair(a, b):
-        return f"{a} / {b}"
-    out = pd.DataFrame({
+def _design_cells(design):
+    """The design as the book shows it: the slides' sizes beside ours, per data set."""
+    def pairs(a, b, c=None):
+        return [f"{x} / {y}" + (f" ({v} not constant)" if c and v != y else "")
+                for x, y, v in zip(design[a], design[b], design[c or b])]
+    return pd.DataFrame({
         "our data set": design["name"].to_numpy(),
-        "train / test (slides)": [pair(a, b) for a, b in zip(design["paper_n_train"],
-                                                             design["paper_n_test"])],
-        "train / test (ours)": [pair(a, b) for a, b in zip(design["n_train"], design["n_test"])],
+        "train / test (slides)": pairs("paper_n_train", "paper_n_test"),
+        "train / test (ours)": pairs("n_train", "n_test"),
         "rows used": [f"{u} ({c} of {n} complete)" for u, c, n in
                       zip(design["rows_used"], design["n_complete_rows"], design["n_rows_file"])],
-        "variables (slides / ours)": [f"{a} / {b}" + (f" ({v} not constant)" if v != b else "")
-                                      for a, b, v in zip(design["paper_n_variables"], design["n_variables"],
-                                                         design["n_variables_varying"])],
-        "classes (slides / ours)": [f"{a} / {b}" for a, b in
-                                    zip(design["paper_n_classes"], design["n_classes"])],
+        "variables (slides / ours)": pairs("paper_n_variables", "n_variables", "n_variables_varying"),
+        "classes (slides / ours)": pairs("paper_n_classes", "n_classes"),
     }, index=pd.Index(design["dataset"].to_numpy(), name="data set"))
-    return out
 
-
-def display_protocols(protocols):
-    """Compact view of :func:`moral_protocol_table`: ``"ours (gap)"`` per figure.
-
-    Parameters
-    ----------
-    protocols : DataFrame
-
-    Returns
-    -------
-    DataFrame of str (the CSV keeps every column).
-    """
-    def cell(v, g):
-        if not np.isfinite(v):
-            return "\u2013"
-        txt = f"{v:.1f}"
-        return txt + (f" ({g:+.1f})".replace("-", "\u2212") if np.isfinite(g) else "")
-    short = {"NB": "NB", "C4.5": "C4.5", "tree, frequency": "tree, freq.",
-             "tree, determinate": "tree, det."}
-    out = pd.DataFrame({"what it does": protocols["what it does"]}, index=protocols.index)
-    for col, name in short.items():
-        out[name] = [cell(v, g) for v, g in zip(protocols[col].astype(float),
-                                                protocols[f"gap: {col}"].astype(float))]
-    out["data sets"] = protocols["data sets"]
-    return out
-
-
-# --------------------------------------------------------------- numbers for the text
-
-
-def tree_table_summary(table, z_flag=3.0, exclude=()):
-    """Numbers for the chapter text: compared cells, cells beyond ``z_flag``, mean gap.
-
-    Parameters
-    ----------
-    table : DataFrame
-        Output of :func:`moral_tree_table`.
-    z_flag : float
-    exclude : sequence of str
-        Slides' data-set names left out (e.g. those whose class variable differs).
-
-    Returns
-    -------
-    dict
-        ``cells`` (cells with a published value), ``beyond`` (``|z|`` > z_flag),
-        ``flagged`` (``"column: data set"`` list), ``mean_difference`` (ours minus
-        published, percentage points) and, per column, ``mean_difference:<column>``.
-    """
-    t = table[np.isfinite(table["published"]) & ~table["dataset"].isin(list(exclude))]
-    z = np.abs(t["z"].to_numpy(dtype=float))
-    bad = t[z > z_flag]
-    out = {"cells": int(len(t)), "beyond": int(len(bad)),
-           "flagged": ", ".join(f"{c}: {d}" for c, d in zip(bad["column"], bad["dataset"])),
-           "mean_difference": float(t["difference"].mean()) if len(t) else float("nan")}
-    for col in dict.fromkeys(t["column"]):
-        out[f"mean_difference:{col}"] = float(t.loc[t["column"] == col, "difference"].mean())
-    return out
-
-
-def train_test_gap(table, train_column, test_column, exclude=()):
-    """Mean drop from training to test accuracy, ours and the slides', over data sets.
-
-    Parameters
-    ----------
-    table : DataFrame
-        Output of :func:`moral_tree_table`.
-    train_column, test_column : str
-        Column labels of the training and the test value (e.g. ``"C4.5 train"``).
-    exclude : sequence of str
-        Slides' data-set names left out.
-
-    Returns
-    -------
-    dict
-        ``ours`` and ``published``: mean of (train - test) in percentage points over
-        the data sets where the slides give both values; ``n``: their number.
-    """
-    t = table[~table["dataset"].isin(list(exclude))]
-    tr = t[t["column"] == train_column].set_index("dataset")
-    te = t[t["column"] == test_column].set_index("dataset")
-    both = tr.index[np.isfinite(tr["published"]) & np.isfinite(te.loc[tr.index, "published"])]
-    return {"ours": float((tr.loc[both, "ours"] - te.loc[both, "ours"]).mean()),
-            "published": float((tr.loc[both, "published"] - te.loc[both, "published"]).mean()),
-            "n": int(len(both))}
-
-
-# ------------------------------------------------- other protocols, hepatitis split
-
-#: The protocols of the chapter's protocol table: name -> what it does.
-PROTOCOLS = {
-    "hold-out": "learn on a training part of the slides' size, score on the other rows "
-                "(MDL fitted on the training part): the chapter's main run",
-    "10-fold CV": "10-fold stratified cross-validation on the same rows",
-    "MDL on all rows": "hold-out, with the MDL cut points fitted on all rows (test rows included)",
-    "equal-frequency bins": "hold-out, with 5 equal-frequency bins instead of MDL",
-    "scored on training data": "learn on the training part and score on that same part",
-    "learned on train+test": "learn on all rows (test part included), score on the test part",
-}
 
 # Columns of the protocol table: label -> (classifier, metric, published table, column).
 _PROTOCOL_COLUMNS = {
@@ -462,105 +326,28 @@ _PROTOCOL_COLUMNS = {
 }
 
 
-def moral_protocol_runs(items, estimators, *, n_jobs=1, cache_dir=None, random_state=0):
-    """The slides' comparison under the protocols that need runs of their own.
-
-    From the hold-out items of :func:`moral_tree_design` (those named
-    ``"<name>|<r>|test"``): 10-fold CV on the same rows (first split's rows, one
-    repetition); hold-out with MDL fitted on all rows; hold-out with 5
-    equal-frequency bins; and learning on all rows, scoring on the test part.  (The
-    hold-out and the training-part scores are in the main run.)
-
-    Parameters
-    ----------
-    items : list
-        Items of :func:`moral_tree_design`.
-    estimators : dict
-        Usually a subset of :func:`moral_tree_estimators`.
-    n_jobs, cache_dir : passed to :func:`credal.experiments.cross_validate`.
-    random_state : int
-        Seed of the 10-fold CV.
-
-    Returns
-    -------
-    DataFrame
-        :func:`moral_tree_runs` rows with a ``protocol`` column.
-    """
-    hold = [it for it in items if it[0].endswith("|test")]
-    if not hold:
-        raise ValueError("no hold-out items: pass the items of moral_tree_design")
-    kw = dict(n_jobs=n_jobs, cache_dir=cache_dir, progress=False)
-    mdl_all, both = [], []
-    for name, X, y, split in hold:
-        Xd = make_preprocessor(drop_single=False).fit(X, y).transform(X)
-        mdl_all.append((name, Xd, y, split))
-        test = split == "test"
-        both.append(holdout_item(name, (X, y), (X[test].reset_index(drop=True), y[test].reset_index(drop=True))))
-    first = {}
-    for name, X, y, _ in hold:  # one set of rows per data set for the CV
-        first.setdefault(name.split("|")[0], (f"{name.split('|')[0]}|0|test", X, y))
-    runs = {
-        "10-fold CV": cross_validate(estimators, list(first.values()), n_splits=10, n_repeats=1,
-                                     random_state=random_state, **kw),
-        "MDL on all rows": cross_validate(estimators, mdl_all, use_predefined_split=True,
-                                          preprocessing=make_preprocessor(discretize=None), **kw),
-        "equal-frequency bins": cross_validate(estimators, hold, use_predefined_split=True,
-                                               preprocessing=make_preprocessor(discretize="equal-frequency"), **kw),
-        "learned on train+test": cross_validate(estimators, both, use_predefined_split=True, **kw),
-    }
-    return pd.concat([moral_tree_runs(r).assign(protocol=p) for p, r in runs.items()], ignore_index=True)
-
-
-def moral_protocol_table(runs, protocol_runs, exclude=("Cleveland", "Cleveland nominal"), design=None):
+def _protocol_table(runs, protocol_runs, design):
     """One row per protocol: what it does and what it gives against the slides' figures.
 
-    Each cell is our mean over the data sets where the slides give a test figure
-    (``exclude`` left out), with, in the ``gap:`` columns, ours minus the slides'
-    mean over the same data sets.  A data set's value is first averaged over its
-    splits or folds.  The first row holds the slides' own means.
-
-    Parameters
-    ----------
-    runs : DataFrame
-        :func:`moral_tree_runs` of the main run (gives "hold-out" and "scored on
-        training data").
-    protocol_runs : DataFrame
-        :func:`moral_protocol_runs` output.
-    exclude : sequence of str
-        Slides' data-set names left out.
-    design : DataFrame, optional
-        :func:`moral_tree_design` output, to name the data sets as the slides do
-        (default: the catalogue's entries).
-
-    Returns
-    -------
-    DataFrame
-        Index: "slides" then the protocols of :data:`PROTOCOLS` that have runs;
-        columns ``what it does``, the four figures of ``_PROTOCOL_COLUMNS`` and their
-        ``gap:`` columns (percentage points), and ``data sets``.
-    """
-    parts = [runs[runs["part"] == "test"].assign(protocol="hold-out"),
-             runs[runs["part"] == "train"].assign(protocol="scored on training data"),
-             protocol_runs]
-    allruns = pd.concat(parts, ignore_index=True)
-    if design is not None:
-        paper = dict(zip(design["name"], design["dataset"]))
-    else:
-        paper = {n: datasets.spec(n).get("papers", {}).get("moral-trees", {}).get("name")
-                 for n in allruns["name"].unique()}
-    allruns = allruns.assign(dataset=allruns["name"].map(paper))
-    allruns = allruns[~allruns["dataset"].isin(list(exclude))]
+    Each cell is our mean over the data sets where the slides give a test figure (Cleveland
+    sets left out; a data set's value first averaged over its splits or folds), and, in the
+    ``gap:`` columns, ours minus the slides' mean over the same data sets (points).  Index:
+    "slides" (the slides' own means), then the protocols of :data:`_PROTOCOLS` that have runs
+    ("hold-out" and "scored on training data" from ``runs``, the others from
+    ``protocol_runs``); columns ``what it does``, the figures of :data:`_PROTOCOL_COLUMNS`,
+    their ``gap:`` columns and ``data sets``."""
+    allruns = pd.concat([runs[runs["part"] == "test"].assign(protocol="hold-out"),
+                         runs[runs["part"] == "train"].assign(protocol="scored on training data"),
+                         protocol_runs], ignore_index=True)
+    allruns = allruns.assign(dataset=allruns["name"].map(dict(zip(design["name"], design["dataset"]))))
+    allruns = allruns[~allruns["dataset"].isin(list(_EXCLUDE))]
     means = allruns.groupby(["protocol", "dataset", "classifier"])[["accuracy", "single_accuracy"]].mean()
-    pub = {}
     rows = {"slides": {"what it does": "the slides' figures (test part)"}}
-    for protocol, what in PROTOCOLS.items():
-        if protocol in means.index.get_level_values(0):
-            rows[protocol] = {"what it does": what}
+    rows.update({p: {"what it does": what} for p, what in _PROTOCOLS.items()
+                 if p in means.index.get_level_values(0)})
     n_sets = {}
     for label, (clf, metric, ptab, pcol) in _PROTOCOL_COLUMNS.items():
-        if ptab not in pub:
-            pub[ptab] = datasets.published(ptab).set_index("dataset")
-        p = pub[ptab][pcol]
+        p = datasets.published(ptab).set_index("dataset")[pcol]
         for protocol in list(rows)[1:]:
             m = means.loc[protocol]
             if clf not in m.index.get_level_values("classifier"):  # not in this run
@@ -573,276 +360,238 @@ def moral_protocol_table(runs, protocol_runs, exclude=("Cleveland", "Cleveland n
             n_sets[protocol] = max(n_sets.get(protocol, 0), len(common))
             if protocol == "hold-out":
                 rows["slides"][label] = float(p[common].mean()) if common else np.nan
-    for protocol in list(rows)[1:]:
-        rows[protocol]["data sets"] = n_sets.get(protocol, 0)
-    rows["slides"]["data sets"] = n_sets.get("hold-out", 0)
+    for protocol in rows:
+        rows[protocol]["data sets"] = n_sets.get("hold-out" if protocol == "slides" else protocol, 0)
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "protocol"
-    cols = ["what it does"] + list(_PROTOCOL_COLUMNS) + [f"gap: {c}" for c in _PROTOCOL_COLUMNS] + ["data sets"]
-    return out[cols]
+    return out[["what it does", *_PROTOCOL_COLUMNS, *(f"gap: {c}" for c in _PROTOCOL_COLUMNS), "data sets"]]
 
 
-def consistent_case_counts(percent, sizes, decimals=1, unclassified=None):
-    """Which numbers of test cases can give a printed percentage.
+def _protocol_cells(protocols):
+    """The protocol table as the book shows it: ``"ours (gap)"`` per figure."""
+    def cell(v, g):
+        return "\u2013" if not np.isfinite(v) else f"{v:.1f}" + (
+            f" ({g:+.1f})".replace("-", "\u2212") if np.isfinite(g) else "")
+    out = pd.DataFrame({"what it does": protocols["what it does"]}, index=protocols.index)
+    for col, name in {"NB": "NB", "C4.5": "C4.5", "tree, frequency": "tree, freq.",
+                      "tree, determinate": "tree, det."}.items():
+        out[name] = [cell(v, g) for v, g in zip(protocols[col].astype(float),
+                                                protocols[f"gap: {col}"].astype(float))]
+    out["data sets"] = protocols["data sets"]
+    return out
+
+
+def _consistent_case_counts(percent, sizes, decimals=1, unclassified=None):
+    """Which numbers of test cases (among ``sizes``, increasing) can give a printed percentage.
 
     ``n`` is consistent with ``percent`` when some ``k`` in 0..n gives
-    ``round(100 k / n, decimals) == percent``.  With ``unclassified`` (a printed
-    share of instances given several classes), the accuracy is on the determinate
-    instances: some ``u`` must give the printed share and some ``k`` in 0..n-u the
-    accuracy on the ``n - u`` others.
-
-    Parameters
-    ----------
-    percent : float
-    sizes : iterable of int
-        Candidate numbers of cases.
-    decimals : int
-        Decimals printed.
-    unclassified : float, optional
-
-    Returns
-    -------
-    list of int
-        The consistent sizes, increasing.
+    ``round(100 k / n, decimals) == percent``.  With ``unclassified`` (a printed share of
+    instances given several classes), the accuracy is on the determinate instances: some
+    ``u`` must give the printed share and some ``k`` in 0..n-u the accuracy on the
+    ``n - u`` others.
     """
     half = 0.5 * 10.0 ** -decimals + 1e-9
 
     def fits(value, n):
-        k = np.arange(n + 1)
-        return bool(np.any(np.abs(100.0 * k / n - value) <= half)) if n > 0 else False
-
-    out = []
-    for n in sorted(int(v) for v in sizes):
-        if unclassified is None:
-            ok = fits(percent, n)
-        else:
-            ok = any(abs(100.0 * u / n - unclassified) <= half and fits(percent, n - u) for u in range(n))
-        if ok:
-            out.append(n)
-    return out
+        return bool(np.any(np.abs(100.0 * np.arange(n + 1) / n - value) <= half)) if n > 0 else False
+    return [n for n in sorted(int(v) for v in sizes)
+            if (fits(percent, n) if unclassified is None else
+                any(abs(100.0 * u / n - unclassified) <= half and fits(percent, n - u) for u in range(n)))]
 
 
-def hepatitis_split_arithmetic(sizes=range(10, 41)):
+def _hepatitis_split(sizes=range(10, 41)):
     """The number of Hepatitis test cases that each of the slides' test figures allows.
 
-    The slides give 59 training and 21 test cases (80 complete rows).  Each test
-    figure is a count over the test cases, printed to one decimal: the sizes it
-    allows tell which split produced it.
-
-    Parameters
-    ----------
-    sizes : iterable of int
-        Candidate numbers of test cases.
-
-    Returns
-    -------
-    DataFrame
-        One row per figure: ``figure``, ``published`` (%), ``sizes`` (the consistent
-        candidates, as text), ``21 cases`` and ``27 cases`` (bool).
+    The slides give 59 training and 21 test cases (80 complete rows).  Each test figure
+    is a count over the test cases, printed to one decimal: the sizes it allows tell
+    which split produced it.  One row per figure: ``figure``, ``published`` (%),
+    ``sizes`` (the consistent candidates among ``sizes``, as text), ``21 cases`` and
+    ``27 cases`` (bool).
     """
-    sizes = list(sizes)
-
     def val(table, col):
         return float(datasets.published(table).set_index("dataset").loc["Hepatitis", col])
-
-    uc = val("moral_tu2_single", "UC_test")
-    figures = [
-        ("NB, test accuracy", val("moral_classic_methods", "NB_test"), None),
-        ("C4.5, test accuracy", val("moral_classic_methods", "C45_test"), None),
-        ("simple tree, frequency criterion", val("moral_global_comparison_frequency", "TU2_test"), None),
-        ("double tree, frequency criterion", val("moral_double_method", "TU2_double_test"), None),
-        (f"simple tree, determinate instances (UC {uc:g} %)", val("moral_tu2_single", "TU2_test"), uc),
-    ]
-    rows = []
-    for label, value, u in figures:
-        ok = consistent_case_counts(value, sizes, unclassified=u)
-        rows.append({"figure": label, "published": value, "sizes": ", ".join(map(str, ok)) or "none",
+    uc, rows = val("moral_tu2_single", "UC_test"), []
+    for label, table, col, u in (
+            ("NB, test accuracy", "moral_classic_methods", "NB_test", None),
+            ("C4.5, test accuracy", "moral_classic_methods", "C45_test", None),
+            ("simple tree, frequency criterion", "moral_global_comparison_frequency", "TU2_test", None),
+            ("double tree, frequency criterion", "moral_double_method", "TU2_double_test", None),
+            (f"simple tree, determinate instances (UC {uc:g} %)", "moral_tu2_single", "TU2_test", uc)):
+        ok = _consistent_case_counts(val(table, col), list(sizes), unclassified=u)
+        rows.append({"figure": label, "published": val(table, col), "sizes": ", ".join(map(str, ok)) or "none",
                      "21 cases": 21 in ok, "27 cases": 27 in ok})
     return pd.DataFrame(rows)
 
 
-# ------------------------------------------ headline rows for the reproduction report
+# --------------------------------------------------------------- numbers for the text
 
 
-def _headline_part(column):
-    return "train" if "train" in column else "test"
+def numbers(tables):
+    """Every number the chapter's text quotes, formatted, by name (dict of str -> str).
 
-
-def _headline_spread(table, design):
-    """Variance of one split's result per row of a :func:`moral_tree_table` table.
-
-    The split-to-split variance ``sd**2`` plus our mean's ``se**2``; where a data set
-    was evaluated on a single split (no ``sd``), the binomial variance of a
-    proportion on the part's cases (``design``'s ``n_train`` / ``n_test``; for the
-    accuracy on determinate instances, the share of them in the same row's "UC %"
-    column) stands in for both.  Returns (variances, whether the fallback was used).
+    From :func:`tables`: ``n_repeats``; for the NB and C4.5 table (``classic_*``), the
+    credal-tree table (``credal_*``) and the frequency-criterion table (``freq_*``): the
+    compared cells, those beyond 3 split-to-split SDs and which (``*_x``: the Cleveland
+    sets left out), the mean gap to the slides (points); ``soy_nb``; the mean drop from
+    training to test accuracy, the slides' and ours (``gap_tu2_*``, ``gap_c45_*``, over
+    ``gap_n`` data sets); the mean accuracies over the comparable data sets
+    (``freq_mean_*``) and on Monks1 (``monks_*``); the protocols' gaps to the slides
+    (``prot_<protocol>_<figure>``).
     """
-    sd = table["sd"].to_numpy(dtype=float)
-    se = table["se"].to_numpy(dtype=float)
-    var = sd ** 2 + np.where(np.isfinite(se), se, 0.0) ** 2
-    missing = ~np.isfinite(sd)
-    if missing.any() and design is not None:
-        sizes = design.set_index("dataset")
-        for i in np.flatnonzero(missing):
-            r = table.iloc[i]
-            if r["dataset"] not in sizes.index:
-                continue
-            n = float(sizes.loc[r["dataset"], f"n_{_headline_part(r['column'])}"])
-            col = str(r["column"])
-            if col.endswith("accuracy") and ":" in col:
-                uc = table[(table["dataset"] == r["dataset"])
-                           & (table["column"] == col.replace("accuracy", "UC %"))]["ours"]
-                if len(uc) and np.isfinite(uc.iloc[0]):
-                    n *= 1.0 - float(uc.iloc[0]) / 100.0
-            p = float(r["ours"]) / 100.0
-            if n >= 1 and np.isfinite(p):
-                var[i] = 1e4 * p * (1.0 - p) / n
-    return var, bool(missing.any())
+    classic, credal, freq = (tables[k] for k in ("classic_methods", "credal_trees_dominance",
+                                                 "frequency_criterion"))
+    sc, sc_x = _summary(classic), _summary(classic, _EXCLUDE)
+    scr, sf = _summary(credal, _EXCLUDE), _summary(freq, _EXCLUDE)
+    soy = classic[(classic["dataset"] == "Soybean-small") & (classic["column"] == "NB test")]["ours"]
+    out = {"n_repeats": str(int(tables["runs"]["repeat"].max()) + 1),
+           "classic_cells": str(sc["cells"]), "classic_beyond": str(sc["beyond"]),
+           "classic_beyond_x": str(sc_x["beyond"]), "classic_flagged_x": sc_x["flagged"] or "none",
+           "classic_gap_x": f"{sc_x['mean_difference']:+.1f}",
+           "soy_nb": f"{float(soy.mean()):.1f}" if len(soy) else "–",
+           "credal_cells_x": str(scr["cells"]), "credal_beyond_x": str(scr["beyond"]),
+           "credal_flagged_x": scr["flagged"] or "none"}
+    for key, col in (("test", "test accuracy"), ("train", "train accuracy"),
+                     ("uc_test", "test UC %"), ("uc_train", "train UC %")):
+        out[f"credal_gap_{key}"] = f"{scr[f'mean_difference:simple: {col}']:+.1f}"
+    for key, table, tree in (("tu2", credal, "simple: {} accuracy"), ("c45", classic, "C4.5 {}")):
+        t = table[~table["dataset"].isin(_EXCLUDE)]
+        tr = t[t["column"] == tree.format("train")].set_index("dataset")
+        te = t[t["column"] == tree.format("test")].set_index("dataset")
+        both = tr.index[np.isfinite(tr["published"]) & np.isfinite(te.loc[tr.index, "published"])]
+        for short, which in (("pub", "published"), ("ours", "ours")):
+            out[f"gap_{key}_{short}"] = f"{float((tr.loc[both, which] - te.loc[both, which]).mean()):.1f}"
+        out.setdefault("gap_n", str(len(both)))
+    mean_acc = freq[~freq["dataset"].isin([*_EXCLUDE, "Monks1"])].groupby("column", sort=False)["ours"].mean()
+    monks = freq[freq["dataset"] == "Monks1"].set_index("column")["ours"]
+    for key, col in (("simple", "TU2 simple"), ("double", "TU2 double"), ("nb", "NB"), ("c45", "C4.5")):
+        out[f"freq_gap_{key}"] = f"{sf[f'mean_difference:{col}']:+.1f}"
+        out[f"freq_mean_{key}"] = f"{mean_acc[col]:.1f}"
+        if key in ("simple", "double"):
+            out[f"monks_{key}"] = f"{monks.get(col, float('nan')):.1f}"
+    for key, row in (("holdout", "hold-out"), ("cv", "10-fold CV"), ("mdl", "MDL on all rows"),
+                     ("ef", "equal-frequency bins"), ("train", "scored on training data"), ("both", "learned on train+test")):
+        for fig, col in (("tree", "tree, frequency"), ("det", "tree, determinate"), ("c45", "C4.5"), ("nb", "NB")):
+            out[f"prot_{key}_{fig}"] = f"{tables['protocols'].loc[row, f'gap: {col}']:+.1f}"
+    return out
 
 
-def headline(classic, credal, frequency, design=None, *, exclude=("Cleveland", "Cleveland nominal")):
-    """The slides' headline numbers beside ours, for the reproduction report.
-
-    Each row averages one column of the slides' tables over the data sets where the
-    slides give a value and we have one (``exclude`` left out): test accuracy of NB,
-    C4.5 and the simple and double credal trees with the frequency criterion; the
-    simple credal tree's accuracy on determinate instances and its share of
-    unclassified instances (UC), on the training and on the test part; NB's and
-    C4.5's training accuracy; and the mean drop from training to test accuracy of
-    the simple credal tree (determinate instances) and of C4.5.
-
-    Tolerance: the slides report one split per data set, so a mean of their values
-    varies like a mean of single-split results: three times
-    ``sqrt(sum(sd**2 + se**2) + K * 0.1**2 / 12) / K`` over the ``K`` data sets,
-    with ``sd`` our split-to-split standard deviation of one split's result,
-    ``se`` the standard error of our mean and ``0.1**2 / 12`` the rounding of a
-    printed value (for a drop, the train and test terms are added, as if
-    independent).  Where a data set was evaluated on a single split (e.g. the smoke
-    profile) the binomial variance of the part's accuracy stands in for ``sd``
-    (``design`` needed; the note says so).
-
-    Parameters
-    ----------
-    classic, credal, frequency : DataFrame
-        :func:`moral_tree_table` output for ``"classic"``, ``"credal"`` and
-        ``"frequency"``.
-    design : DataFrame, optional
-        :func:`moral_tree_design` output (sizes of the parts, for the single-split
-        fallback).
-    exclude : sequence of str
-        Slides' data-set names left out (default: the two Cleveland sets, whose
-        class variable differs from the slides').
-
-    Returns
-    -------
-    DataFrame
-        :func:`credal.chapters._verdicts.headline_table` layout, one row per headline number.
-    """
-    exclude = list(exclude)
-    rounding = 0.1 ** 2 / 12.0
-    left_out = f" ({', '.join(exclude)} left out: different class variable)" if exclude else ""
-    tol_txt = ("tolerance: 3 SD of a mean of single-split results (our split-to-split SD per data set, "
-               "the SE of our mean and the printed rounding)")
-    fallback_txt = "; single split per data set in this run: binomial SD of the part instead"
-    protocol = ("the slides' credal trees lose almost nothing from training to test, unlike their own "
-                "C4.5; ours do; of the protocols tried only in-sample scoring reaches their tree test "
-                "figures, and on Hepatitis those figures imply 21 test cases against 27 for NB and C4.5 "
-                "(see the chapter's protocol table)")
-
-    def comparable(table, column):
-        t = table[(table["column"] == column) & ~table["dataset"].isin(exclude)]
-        ok = np.isfinite(t["published"].to_numpy(dtype=float)) & np.isfinite(t["ours"].to_numpy(dtype=float))
-        t = t[ok]
-        var, fb = _headline_spread(t, design)
-        return t.set_index("dataset"), pd.Series(var, index=t["dataset"].to_numpy()), fb
-
-    rows = []
-
-    def spread_note(tol, fallback):
-        if not np.isfinite(tol):
-            return "; single split per data set and no design: no spread, tolerance unknown"
-        return fallback_txt if fallback else ""
-
-    def add(quantity, published, ours, tol, unit, note, why):
-        if np.isfinite(published) and np.isfinite(ours) and np.isfinite(tol) and abs(ours - published) > tol:
-            note += "; " + why
-        rows.append({"quantity": quantity, "published": published, "ours": ours, "tolerance": tol,
-                     "unit": unit, "note": note})
-
-    def mean_row(table, column, quantity, why):
-        t, var, fb = comparable(table, column)
-        k = len(t)
-        if k == 0:
-            add(quantity, np.nan, np.nan, np.nan, "%", "no data set with both values", "")
-            return
-        tol = 3.0 * float(np.sqrt(np.sum(var.to_numpy()) + k * rounding)) / k
-        note = f"mean over {k} data sets{left_out}; {tol_txt}" + spread_note(tol, fb)
-        add(quantity, float(t["published"].mean()), float(t["ours"].mean()), tol, "%", note, why)
-
-    def drop_row(table, train_col, test_col, quantity, why):
-        tr, vtr, fb1 = comparable(table, train_col)
-        te, vte, fb2 = comparable(table, test_col)
-        both = [d for d in tr.index if d in te.index]
-        k = len(both)
-        if k == 0:
-            add(quantity, np.nan, np.nan, np.nan, "points", "no data set with both values", "")
-            return
-        pub = float((tr.loc[both, "published"] - te.loc[both, "published"]).mean())
-        ours = float((tr.loc[both, "ours"] - te.loc[both, "ours"]).mean())
-        tol = 3.0 * float(np.sqrt(np.sum(vtr[both].to_numpy()) + np.sum(vte[both].to_numpy())
-                                  + 2 * k * rounding)) / k
-        note = (f"mean of (train - test) over {k} data sets{left_out}; {tol_txt}, train and test "
-                "combined as if independent" + spread_note(tol, fb1 or fb2))
-        add(quantity, pub, ours, tol, "points", note, why)
-
-    classic_why = "see the chapter's table of NB and C4.5"
-    mean_row(classic, "NB test", "NB: mean test accuracy", classic_why)
-    mean_row(classic, "C4.5 test", "C4.5: mean test accuracy", classic_why)
-    mean_row(frequency, "TU2 simple", "simple credal tree (frequency criterion): mean test accuracy", protocol)
-    mean_row(frequency, "TU2 double", "double credal tree (frequency criterion): mean test accuracy", protocol)
-    mean_row(credal, "simple: test accuracy",
-             "simple credal tree (dominance): mean test accuracy on determinate instances", protocol)
-    mean_row(credal, "simple: test UC %", "simple credal tree (dominance): mean % unclassified, test",
-             "see the chapter's credal-tree table")
-    mean_row(credal, "simple: train accuracy",
-             "simple credal tree (dominance): mean training accuracy on determinate instances",
-             "see the chapter's credal-tree table")
-    mean_row(credal, "simple: train UC %", "simple credal tree (dominance): mean % unclassified, training",
-             "see the chapter's credal-tree table")
-    mean_row(classic, "NB train", "NB: mean training accuracy", classic_why)
-    mean_row(classic, "C4.5 train", "C4.5: mean training accuracy", classic_why)
-    drop_row(credal, "simple: train accuracy", "simple: test accuracy",
-             "simple credal tree: mean drop from training to test accuracy (determinate instances)", protocol)
-    drop_row(classic, "C4.5 train", "C4.5 test", "C4.5: mean drop from training to test accuracy",
-             classic_why)
-    return headline_table(rows, paper="Moral (slides)", chapter="credal-trees")
+def _summary(table, exclude=(), z_flag=3.0):
+    """Compared cells (with a published value, ``exclude`` left out), those beyond
+    ``z_flag`` (``beyond``, and which: ``flagged``), the mean gap to the slides
+    (``mean_difference``, points), overall and per column (``mean_difference:<column>``)."""
+    t = table[np.isfinite(table["published"]) & ~table["dataset"].isin(list(exclude))]
+    bad = t[np.abs(t["z"].to_numpy(dtype=float)) > z_flag]
+    out = {"cells": int(len(t)), "beyond": int(len(bad)),
+           "flagged": ", ".join(f"{c}: {d}" for c, d in zip(bad["column"], bad["dataset"])),
+           "mean_difference": float(t["difference"].mean()) if len(t) else float("nan")}
+    for col in dict.fromkeys(t["column"]):
+        out[f"mean_difference:{col}"] = float(t.loc[t["column"] == col, "difference"].mean())
+    return out
 
 
-# ------------------------------------------------------------ the chapter's "at a glance" box
-
-#: the slides (their title page; they carry no date) and the method's paper they cite
-CITATION = ('S. Moral, "Discovering independence", lecture slides (second part: classification '
-            'trees), Departamento de Ciencias de la Computación, Universidad de Granada, Spain '
-            '(undated; cites work up to 2005); the method: J. Abellán and S. Moral, "Building '
-            'classification trees using the total uncertainty criterion", *International Journal '
-            'of Intelligent Systems* 18 (2003) 1215-1225.')
-
-#: the paper's tables and figures and where this chapter shows them
-PAPER_MAP = [
-    ("the data sets (training and test sizes)", "the data sets table"),
-    ("NB and C4.5, training and test accuracy", "the Naive Bayes and C4.5 table"),
-    ("TU2, simple method: accuracy and UC", "the determinate-accuracy table"),
-    ("global comparison (frequency criterion) and the double method",
-     ("the frequency-criterion table and its figure", "fig-trees-vs-slides")),
-    ("TU1, simple and double", "the TU1 section (shown as published)"),
-]
+# ---------------------------------------------------------------------- headline rows
+#
+# Each headline number averages a column of the slides' tables (or the drop from its training
+# to its test column) over the slides' data sets with a value, Cleveland sets left out
+# (_SlidesMean).  The slides report one split per data set, so a mean of their values varies
+# like a mean of single-split results; tolerance: 3 sqrt(sum(sd**2 + se**2) + K 0.1**2 / 12) / K
+# over the K data sets (sd: our split-to-split SD of one split's result, se: the SE of our mean,
+# 0.1**2 / 12: a printed value's rounding; for a drop, train and test terms added as if
+# independent); on a single split (e.g. the smoke profile) the binomial variance of the
+# part's accuracy stands in for sd**2 + se**2.  It enters the report's rule as its
+# documented extra term (the rule's SE terms would add the rounding in full).
 
 
-def glance_box(headline, *, summary=None, notebook='credal-trees', mapping=None):
-    """The chapter's box at the top of the page (:func:`credal.chapters._common.glance`
-    with this chapter's citation and :data:`PAPER_MAP`)."""
-    return glance(CITATION, notebook, mapping=PAPER_MAP if mapping is None else mapping,
-                  headline=headline, summary=summary)
+@dataclass(frozen=True)
+class _SlidesMean(Published):
+    """:class:`Published`, averaged over the slides' data sets that have a value in
+    ``column`` (and ``minus``), in the catalogue's order, the Cleveland sets left out;
+    with ``minus``, the mean of ``column - minus``.  (``Published.where`` cannot name a
+    list of rows, nor a difference of two columns.)"""
+
+    minus: str | None = None
+
+    def _rows(self):
+        t = datasets.published(self.table).set_index("dataset")[[c for c in (self.column, self.minus) if c]]
+        return [d for d in map(_slides_name, datasets.names("moral-trees"))
+                if d in t.index and d not in _EXCLUDE and t.loc[d].notna().all()]
+
+    def cells(self) -> pd.Series:
+        return published_text(self.table).set_index("dataset").loc[self._rows(), self.column]
+
+    def value(self) -> float:
+        t = datasets.published(self.table).set_index("dataset").loc[self._rows()]
+        return float((t[self.column] - (t[self.minus] if self.minus else 0.0)).mean())
+
+
+def _slides_mean(tables, table, column, published, why, minus=None):
+    """Ours for a :class:`_SlidesMean` row: the mean of ``column`` (with ``minus``: of
+    ``column - minus``) over the same data sets, with the tolerance above (NaN, "not
+    comparable", when one of them was not run); ``why`` joins the note when ours differs."""
+    t, wanted = tables[table], list(published.cells().index)
+    sizes = tables["datasets"].set_index("dataset")
+    ours, variances, fallback = [], [], False
+    for col in [column, minus] if minus else [column]:
+        c = t[t["column"] == col].set_index("dataset")
+        if not all(d in c.index and np.isfinite(c.loc[d, "ours"]) for d in wanted):
+            return Reading(np.nan, note=f"this run lacks some of the slides' {len(wanted)} data sets")
+        c = c.loc[wanted]
+        sd, se = c["sd"].to_numpy(dtype=float), c["se"].to_numpy(dtype=float)
+        p = c["ours"].to_numpy(dtype=float) / 100.0
+        n = sizes.loc[wanted, "n_train" if "train" in col else "n_test"].to_numpy(dtype=float)
+        # one split per data set: the binomial variance of the part's accuracy instead
+        variances.append(np.where(np.isfinite(sd), sd ** 2 + np.where(np.isfinite(se), se, 0.0) ** 2,
+                                  1e4 * p * (1.0 - p) / n))
+        ours.append(c["ours"].reset_index(drop=True))
+        fallback |= bool((~np.isfinite(sd)).any())
+    k = len(wanted)
+    value = float((ours[0] - ours[1]).mean() if minus else ours[0].mean())
+    tol = 3.0 * float(np.sqrt(sum(np.sum(v) for v in variances) + len(ours) * k * (0.1 ** 2 / 12.0))) / k
+    note = (f"mean{' of (train - test)' if minus else ''} over {k} data sets ({', '.join(_EXCLUDE)} "
+            "left out: different class variable); tolerance: 3 SD of a mean of single-split results "
+            "(our split-to-split SD per data set, the SE of our mean and the printed rounding)"
+            + (", train and test combined as if independent" if minus else "")
+            + ("; single split per data set in this run: binomial SD of the part instead" if fallback else "")
+            + (f"; {why}" if abs(value - published.value()) > tol else ""))
+    return Reading(value, tolerance=tol, note=note)
+
+
+_PROTOCOL_WHY = ("the slides' credal trees lose almost nothing from training to test, unlike their "
+                 "own C4.5; ours do; of the protocols tried only in-sample scoring reaches their tree "
+                 "test figures, and on Hepatitis those figures imply 21 test cases against 27 for NB "
+                 "and C4.5 (see the chapter's protocol table)")
+_CLASSIC_WHY, _CREDAL_WHY = "see the chapter's table of NB and C4.5", "see the chapter's credal-tree table"
+
+
+def _headline(quantity, table, column, why, minus=None):
+    """The headline row of ``column`` of one of the slides' tables (``minus``: the drop)."""
+    pub = {c[0]: (c[4], c[5]) for c in _SLIDES_TABLES[table]}
+    published = _SlidesMean(pub[column][0], column=pub[column][1], reduce="mean",
+                            minus=pub[minus][1] if minus else None)
+    return Headline(quantity, published, partial(_slides_mean, table=table, column=column,
+                                                 published=published, why=why, minus=minus),
+                    unit="points" if minus else "%")
+
+
+HEADLINE = Headlines(paper="Moral (slides)", chapter="credal-trees", rows=tuple(_headline(*r) for r in (
+    ("NB: mean test accuracy", "classic_methods", "NB test", _CLASSIC_WHY),
+    ("C4.5: mean test accuracy", "classic_methods", "C4.5 test", _CLASSIC_WHY),
+    *((f"{tree} credal tree (frequency criterion): mean test accuracy", "frequency_criterion",
+       f"TU2 {tree}", _PROTOCOL_WHY) for tree in ("simple", "double")),
+    ("simple credal tree (dominance): mean test accuracy on determinate instances",
+     "credal_trees_dominance", "simple: test accuracy", _PROTOCOL_WHY),
+    ("simple credal tree (dominance): mean % unclassified, test", "credal_trees_dominance",
+     "simple: test UC %", _CREDAL_WHY),
+    ("simple credal tree (dominance): mean training accuracy on determinate instances",
+     "credal_trees_dominance", "simple: train accuracy", _CREDAL_WHY),
+    ("simple credal tree (dominance): mean % unclassified, training", "credal_trees_dominance",
+     "simple: train UC %", _CREDAL_WHY),
+    ("NB: mean training accuracy", "classic_methods", "NB train", _CLASSIC_WHY),
+    ("C4.5: mean training accuracy", "classic_methods", "C4.5 train", _CLASSIC_WHY),
+    ("simple credal tree: mean drop from training to test accuracy (determinate instances)",
+     "credal_trees_dominance", "simple: train accuracy", _PROTOCOL_WHY, "simple: test accuracy"),
+    ("C4.5: mean drop from training to test accuracy", "classic_methods", "C4.5 train",
+     _CLASSIC_WHY, "C4.5 test"))))
 
 
 # ---------------------------------------------------------------------------- figures
@@ -858,9 +607,9 @@ def ours_vs_published_figure(tables, titles=None, unit="%"):
     Parameters
     ----------
     tables : sequence of DataFrame
-        Long tables of :func:`moral_tree_table` (columns ``column``,
-        ``ours``, ``se``, ``published``); cells without a published value are
-        skipped.  One marker per ``column``.
+        Long tables of :func:`tables` (``classic_methods``, ``credal_trees_dominance``,
+        ``frequency_criterion``; columns ``column``, ``ours``, ``se``, ``published``);
+        cells without a published value are skipped.  One marker per ``column``.
     titles : sequence of str, optional
     unit : str
         Unit of the values, for the axis labels.
@@ -880,8 +629,7 @@ def ours_vs_published_figure(tables, titles=None, unit="%"):
                              constrained_layout=True, squeeze=False)
     for ax, tab, title in zip(axes[0], tables, titles):
         tab = tab[np.isfinite(tab["published"])]
-        cols = list(dict.fromkeys(tab["column"]))
-        for k, col in enumerate(cols):
+        for k, col in enumerate(dict.fromkeys(tab["column"])):
             t = tab[tab["column"] == col]
             ax.errorbar(t["published"], t["ours"], yerr=2 * t["se"].fillna(0.0), ls="none",
                         marker=_MARKERS[k % len(_MARKERS)], color=_COLOURS[k % len(_COLOURS)],
@@ -890,15 +638,11 @@ def ours_vs_published_figure(tables, titles=None, unit="%"):
             se = tab["se"].fillna(0.0)
             lo = float(np.nanmin([tab["published"].min(), (tab["ours"] - 2 * se).min()]))
             hi = float(np.nanmax([tab["published"].max(), (tab["ours"] + 2 * se).max()]))
-            pad = 0.05 * (hi - lo + 1)
-            ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="k", lw=0.8, ls="--",
-                    label="ours = slides")
-            ax.set_xlim(lo - pad, hi + pad)
-            ax.set_ylim(lo - pad, hi + pad)
+            lim = (lo - 0.05 * (hi - lo + 1), hi + 0.05 * (hi - lo + 1))
+            ax.plot(lim, lim, color="k", lw=0.8, ls="--", label="ours = slides")
+            ax.set(xlim=lim, ylim=lim)
         ax.set_aspect("equal")
-        ax.set_xlabel(f"slides ({unit})")
-        ax.set_ylabel(f"ours, mean over splits ± 2 SE ({unit})")
-        ax.set_title(title)
+        ax.set(xlabel=f"slides ({unit})", ylabel=f"ours, mean over splits ± 2 SE ({unit})", title=title)
         ax.grid(alpha=0.3)
         ax.legend(frameon=False, fontsize="small", loc="upper left")
     return fig

@@ -1,13 +1,9 @@
 """Chapter code of the ``datasets`` notebook: the data sets the book uses.
 
-The chapter describes every data set of ``data/catalogue.toml`` (read by the core
-module :mod:`credal.datasets`) and puts each paper's list of data sets, with its
-published sizes, beside the shipped files.  Here: :func:`overview` (one row per data
-set), :func:`paper_lists` (every paper's list) with :func:`features_after_mdl` (the
-"k" of Corani & Antonucci's Table 2), :func:`dropped_classes` (declared classes no row
-has, which :func:`credal.datasets.load` drops), :func:`display_table` (their readable versions for
-the book) and the figure :func:`dataset_map`.  No classifiers, numbers for the text or
-headline rows: this chapter reproduces no result.
+Every data set of ``data/catalogue.toml`` (read by the core module :mod:`credal.datasets`),
+and each paper's list of data sets, with its published sizes, beside the shipped files:
+:func:`run`, :func:`tables` (every table shown), :func:`numbers` (the counts the text quotes)
+and the figure :func:`dataset_map`.  No classifiers or headline rows: it reproduces no result.
 """
 
 from __future__ import annotations
@@ -16,17 +12,13 @@ import numpy as np
 import pandas as pd
 
 from credal import datasets
-from credal.chapters._display import book_style, format_number, MISSING, save_table, show_table
+from credal.chapters._display import MISSING, format_number
+from credal.preprocessing import make_preprocessor
 
-__all__ = ["book_style", "dataset_map", "display_table", "dropped_classes",
-           "features_after_mdl", "overview", "paper_lists", "paper_view", "save_table",
-           "show_table"]
+__all__ = ["dataset_map", "numbers", "run", "tables"]
 
-#: short label of each paper group in the overview's "papers" column
-_SHORT_GROUP = {"corani-antonucci": "Corani", "antonucci-lncc": "Antonucci",
-                "ramoni-sebastiani": "Ramoni", "moral-trees": "Moral"}
-
-#: panel title of each paper group in :func:`dataset_map`
+#: each paper group's authors: panel titles of :func:`dataset_map`; the overview's
+#: "papers" column names the first author
 _PAPER_TITLE = {"corani-antonucci": "Corani & Antonucci",
                 "antonucci-lncc": "Antonucci, Cattaneo & Corani",
                 "ramoni-sebastiani": "Ramoni & Sebastiani", "moral-trees": "Moral"}
@@ -39,118 +31,83 @@ _LIST_EXTRA = {"corani-antonucci": ("k", "classes"),
 # --------------------------------------------------------------------------- run
 
 
-def features_after_mdl(dataset: datasets.Dataset) -> int:
-    """Number of features left by the papers' preprocessing fitted on the whole data set.
+def run(groups=None, discretize=True) -> dict:
+    """Everything the chapter computes from the catalogue and the shipped files, as a dict.
 
-    Median/mode imputation, Fayyad–Irani MDL discretisation of the numeric features,
-    then removal of features with a single category (rows without a class are left
-    out of the fit).  This is how the "k" column of Corani & Antonucci's Table 2 is
-    obtained.
-
-    Parameters
-    ----------
-    dataset : credal.datasets.Dataset
-
-    Returns
-    -------
-    int
+    ``overview`` (:func:`_overview`: the data sets of the paper groups ``groups``, a str or
+    list of :func:`credal.datasets.groups`, None or empty = all), ``dropped_classes``
+    (:func:`_dropped_classes`, of those data sets) and ``paper_lists``
+    (:func:`_paper_lists`); with ``discretize``, the features left by the papers'
+    preprocessing (:func:`_features_after_mdl`) are counted once for both.
     """
-    from credal.preprocessing import make_preprocessor
+    overview = _overview(groups, discretize)
+    known = dict(overview["n_features_mdl"]) if discretize else {}
+    return {"overview": overview, "dropped_classes": _dropped_classes(overview),
+            "paper_lists": _paper_lists(discretize, known)}
 
+
+def _features_after_mdl(dataset: datasets.Dataset) -> int:
+    """Number of features left by the papers' preprocessing fitted on the whole data set:
+    median/mode imputation, Fayyad–Irani MDL discretisation of the numeric features, then
+    removal of features with a single category (rows without a class are left out of the
+    fit).  This is how the "k" column of Corani & Antonucci's Table 2 is obtained."""
     keep = dataset.y.notna().to_numpy()
     X, y = dataset.X.loc[keep], dataset.y.loc[keep]
     return int(make_preprocessor(impute=True, discretize="mdl", drop_single=True)
                .fit(X, y).transform(X).shape[1])
 
 
-def dropped_classes(names=None) -> pd.DataFrame:
-    """Where a file declares classes that no row has (dropped by ``datasets.load``).
-
-    Parameters
-    ----------
-    names : list of str, optional
-        Data sets to inspect (default: every one of the catalogue).
-
-    Returns
-    -------
-    DataFrame indexed by ``dataset``: ``declared`` and ``observed`` (numbers of
-    classes), ``dropped`` (the labels, comma separated) and ``groups``; only data
-    sets with at least one dropped class.
-    """
-    rows = []
-    for name in datasets.names() if names is None else names:
-        ds = datasets.load(name)
-        if ds.dropped_classes:
-            rows.append({"dataset": name, "declared": ds.n_classes + len(ds.dropped_classes),
-                         "observed": ds.n_classes, "dropped": ", ".join(ds.dropped_classes),
-                         "groups": ", ".join(ds.groups)})
-    return pd.DataFrame(rows, columns=["dataset", "declared", "observed", "dropped",
-                                       "groups"]).set_index("dataset")
+def _dropped_classes(overview) -> pd.DataFrame:
+    """Where a file declares classes that no row has (dropped by ``datasets.load``): the
+    data sets of :func:`_overview` with a dropped class, indexed by ``dataset``: ``declared``
+    and ``observed`` (numbers of classes), ``dropped`` (the labels, comma separated), ``groups``."""
+    d = overview[overview["dropped_classes"].fillna("") != ""]
+    return pd.DataFrame({"declared": d["n_classes"] + _n_dropped(d), "observed": d["n_classes"],
+                         "dropped": d["dropped_classes"], "groups": d["groups"]}).rename_axis("dataset")
 
 
-def overview(groups=None, discretize=True) -> pd.DataFrame:
-    """The data chapter's table: one row per data set, indexed by name.
+def _n_dropped(overview) -> pd.Series:
+    """The number of declared classes no row has, per data set of :func:`_overview`."""
+    return overview["dropped_classes"].fillna("").map(lambda v: len(v.split(", ")) if v else 0)
 
-    Parameters
-    ----------
-    groups : None, str or list of str
-        Keep the data sets of these paper groups (:func:`credal.datasets.groups`);
-        None or an empty list = all.
-    discretize : bool
-        Add ``n_features_mdl`` (:func:`features_after_mdl`).
 
-    Returns
-    -------
-    DataFrame
-        Columns ``title, n_rows, n_features, [n_features_mdl,] n_classes,
-        dropped_classes, pct_missing, groups, files, source, licence`` (``n_classes``
-        counts the classes some row has; ``dropped_classes`` lists declared ones no
-        row has).
-    """
+def _overview(groups=None, discretize=True) -> pd.DataFrame:
+    """One row per data set (of ``groups``; None or empty = all), indexed by name ("data
+    set"): ``title, n_rows, n_features, [n_features_mdl,] n_classes, dropped_classes,
+    pct_missing, groups, files, source, licence`` (``n_classes`` counts the classes some row
+    has; ``dropped_classes`` lists declared ones no row has)."""
     cat = datasets.catalogue().set_index("name")
     if groups:
         wanted = [groups] if isinstance(groups, str) else list(groups)
-        keep = sorted({n for g in wanted for n in datasets.names(g)})
-        cat = cat.loc[keep]
-    cols = ["title", "n_rows", "n_features", "n_classes", "dropped_classes",
-            "pct_missing", "groups", "files", "source", "licence"]
-    out = cat[cols].copy()
+        cat = cat.loc[sorted({n for g in wanted for n in datasets.names(g)})]
+    out = cat[["title", "n_rows", "n_features", "n_classes", "dropped_classes",
+               "pct_missing", "groups", "files", "source", "licence"]].rename_axis("data set")
     if discretize:
-        out.insert(3, "n_features_mdl",
-                   [features_after_mdl(datasets.load(n)) for n in out.index])
+        out.insert(3, "n_features_mdl", [_features_after_mdl(datasets.load(n)) for n in out.index])
     return out
 
 
-def paper_lists(discretize=True) -> pd.DataFrame:
+def _paper_lists(discretize=True, known=None) -> pd.DataFrame:
     """Every paper's list of data sets with its published sizes beside ours.
 
-    Parameters
-    ----------
-    discretize : bool
-        For Corani & Antonucci, add our ``k`` (:func:`features_after_mdl`).
-
-    Returns
-    -------
-    DataFrame
-        Long form: ``group, paper_name, name, paper_n, n_rows`` and the group's
-        extra published columns (``paper_k``, ``paper_classes`` for Corani &
-        Antonucci; ``paper_n_train`` ... for Moral), ``k`` (ours), ``n_classes``
-        (classes some row has), ``n_dropped_classes`` and ``note`` (why a number differs, from the catalogue).
+    Long form: ``group, paper_name, name, paper_n, n_rows`` and the group's extra published
+    columns (``paper_k``, ``paper_classes`` for Corani & Antonucci; ``paper_n_train`` ...
+    for Moral), ``k`` (ours, with ``discretize``; ``known``: name -> k already counted),
+    ``n_classes`` (classes some row has), ``n_dropped_classes`` and ``note`` (why a number
+    differs, from the catalogue).
     """
-    data = datasets.catalogue_data()
-    rows = []
-    for g in data.get("groups", {}):
+    known, rows = dict(known or {}), []
+    for g in datasets.catalogue_data().get("groups", {}):
         for name in datasets.names(g):
-            spec = datasets.spec(name)
+            spec, ds = datasets.spec(name), datasets.load(name)
             info = spec.get("papers", {}).get(g, {})
-            ds = datasets.load(name)
             row = {"group": g, "paper_name": info.get("name", "(not named)"), "name": name,
                    "paper_n": info.get("n"), "n_rows": ds.n_rows,
                    "n_classes": ds.n_classes, "n_dropped_classes": len(ds.dropped_classes)}
             for key in _LIST_EXTRA.get(g, ()):
                 row[f"paper_{key}"] = info.get(key)
             if g == "corani-antonucci" and discretize:
-                row["k"] = features_after_mdl(ds)
+                row["k"] = known[name] if name in known else _features_after_mdl(ds)
             row["note"] = info.get("note") or (
                 spec.get("notes", "") if info.get("n") not in (None, ds.n_rows) else "")
             rows.append(row)
@@ -164,55 +121,36 @@ def paper_lists(discretize=True) -> pd.DataFrame:
 # --------------------------------------------------------------------------- tables
 
 
-def display_table(df: pd.DataFrame, kind: str, group: str | None = None) -> pd.DataFrame:
-    """A readable copy of :func:`overview` or :func:`paper_lists` output for the book.
+def tables(results) -> dict:
+    """Every table of the chapter from :func:`run`'s results (dict of str -> DataFrame).
 
-    Parameters
-    ----------
-    df : DataFrame
-    kind : {"overview", "sources", "paper"}
-    group : str
-        With ``kind="paper"``: the paper group to show.
-
-    Returns
-    -------
-    DataFrame with human-readable column names (index = data set or paper name).
+    ``overview``, ``dropped_classes`` and ``paper_lists`` as :func:`run` gives them;
+    ``sources`` (title, files, source and licence of each data set); per paper group ``g``,
+    ``paper_list-<g>`` (its rows of ``paper_lists``).  The cells the book shows where they
+    join columns: ``overview_cells`` (classes with the dropped ones, papers by first author)
+    and ``paper_list-<g>_cells`` (:func:`_paper_cells`).
     """
-    if kind == "overview":
-        out = pd.DataFrame(index=df.index)
-        out["rows"] = df["n_rows"]
-        out["features"] = df["n_features"]
-        if "n_features_mdl" in df:
-            out["after MDL"] = df["n_features_mdl"]
-        dropped = df["dropped_classes"].fillna("").map(lambda v: len(v.split(", ")) if v else 0)
-        out["classes"] = [f"{k}" if not d else f"{k} (+{d} dropped)"
-                          for k, d in zip(df["n_classes"], dropped)]
-        out["missing %"] = df["pct_missing"].map(lambda v: f"{v:.1f}")
-        out["papers"] = df["groups"].fillna("").map(
-            lambda gs: ", ".join(_SHORT_GROUP.get(g, g) for g in gs.split(", ") if g))
-        out.index.name = "data set"
-        return out
-    if kind == "sources":
-        out = df[["title", "files", "source", "licence"]].copy()
-        out.index.name = "data set"
-        return out
-    if kind == "paper":
-        if group not in datasets.catalogue_data().get("groups", {}):
-            raise KeyError(f"unknown group {group!r}; groups: {datasets.groups()}")
-        d = df[df["group"] == group].dropna(axis=1, how="all")
-        keep = ["paper_name", "name"] + [c for c in d.columns if c.startswith("paper_")
-                                         and c != "paper_name"]
-        keep += [c for c in ("n_rows", "k", "n_classes", "note") if c in d.columns]
-        d = d.assign(n_classes=[f"{a}" if not b else f"{a} (+{b} dropped)" for a, b in
-                                zip(d["n_classes"], d["n_dropped_classes"])])
-        out = d[keep].rename(columns={
-            "paper_name": "paper's name", "name": "our name", "paper_n": "n (paper)",
-            "n_rows": "n (ours)", "paper_k": "k (paper)", "k": "k (ours)",
-            "paper_classes": "classes (paper)", "n_classes": "classes (ours)",
-            "paper_n_train": "train (paper)", "paper_n_test": "test (paper)",
-            "paper_n_variables": "variables (paper)", "paper_n_classes": "classes (paper)"})
-        return out.set_index("paper's name")
-    raise ValueError(f"kind must be 'overview', 'sources' or 'paper'; got {kind!r}")
+    ov, lists = results["overview"], results["paper_lists"]
+    out = {"overview": ov, "dropped_classes": results["dropped_classes"], "paper_lists": lists,
+           "sources": ov[["title", "files", "source", "licence"]]}
+    out["overview_cells"] = pd.DataFrame({
+        "rows": ov["n_rows"], "features": ov["n_features"],
+        **({"after MDL": ov["n_features_mdl"]} if "n_features_mdl" in ov else {}),
+        "classes": _classes(ov["n_classes"], _n_dropped(ov)),
+        "missing %": ov["pct_missing"],
+        "papers": ov["groups"].fillna("").map(
+            lambda gs: ", ".join(_PAPER_TITLE.get(g, g).split(" ")[0].rstrip(",")
+                                 for g in gs.split(", ") if g))},
+        index=ov.index)
+    for g in datasets.groups():
+        out[f"paper_list-{g}"] = lists[lists["group"] == g]
+        out[f"paper_list-{g}_cells"] = _paper_cells(out[f"paper_list-{g}"])
+    return out
+
+
+def _classes(n, dropped) -> list:
+    """The number of classes some row has, and the declared ones dropped (``"2 (+3 dropped)"``)."""
+    return [f"{k}" if not d else f"{k} (+{d} dropped)" for k, d in zip(n, dropped)]
 
 
 def _cell(x) -> str:
@@ -227,44 +165,32 @@ def _pair(paper, ours) -> str:
     return o if p == o else f"{p} / {o}"
 
 
-def paper_view(lists: pd.DataFrame, group: str) -> pd.DataFrame:
-    """A paper's list of data sets in at most seven columns, the paper's number beside ours.
-
-    Cells ``"paper / ours"`` hold the published number and ours, or one number where
-    the two agree; ``"–"`` marks a number the paper does not give.
-
-    Parameters
-    ----------
-    lists : DataFrame
-        Output of :func:`paper_lists`.
-    group : str
-        The paper group.
-
-    Returns
-    -------
-    DataFrame of str with a fresh index.
-    """
-    d = display_table(lists, "paper", group).reset_index()
-    out = pd.DataFrame({"paper's name": d["paper's name"], "our name": d["our name"]})
-    if "n (paper)" in d:
-        out["rows (paper / ours)"] = [_pair(p, o) for p, o in zip(d["n (paper)"], d["n (ours)"])]
-    else:
-        out["rows (ours)"] = [_cell(o) for o in d["n (ours)"]]
-    if "train (paper)" in d:
+def _paper_cells(rows: pd.DataFrame) -> pd.DataFrame:
+    """A paper's list (its rows of :func:`_paper_lists`) in at most seven columns of text:
+    ``"paper / ours"``, or one number where both agree; "–" for a number not given."""
+    d = rows.dropna(axis=1, how="all").reset_index(drop=True)
+    out = pd.DataFrame({"paper's name": d["paper_name"], "our name": d["name"]})
+    out["rows (paper / ours)" if "paper_n" in d else "rows (ours)"] = [
+        _pair(p, o) for p, o in zip(d.get("paper_n", d["n_rows"]), d["n_rows"])]
+    if "paper_n_train" in d:
         out["train + test (paper)"] = [f"{_cell(a)} + {_cell(b)}" for a, b in
-                                       zip(d["train (paper)"], d["test (paper)"])]
-    if "variables (paper)" in d:
-        out["variables (paper)"] = [_cell(v) for v in d["variables (paper)"]]
-    if "k (paper)" in d:
-        ours = d["k (ours)"] if "k (ours)" in d else [np.nan] * len(d)
-        out["k (paper / ours)"] = [_pair(p, o) for p, o in zip(d["k (paper)"], ours)]
-    if "classes (paper)" in d:
-        out["classes (paper / ours)"] = [_pair(p, o) for p, o in
-                                         zip(d["classes (paper)"], d["classes (ours)"])]
-    else:
-        out["classes (ours)"] = d["classes (ours)"].astype(str)
+                                       zip(d["paper_n_train"], d["paper_n_test"])]
+    if "paper_n_variables" in d:
+        out["variables (paper)"] = [_cell(v) for v in d["paper_n_variables"]]
+    if "paper_k" in d:
+        out["k (paper / ours)"] = [_pair(p, o) for p, o in zip(d["paper_k"], d.get("k", [np.nan] * len(d)))]
+    classes = _classes(d["n_classes"], d["n_dropped_classes"])
+    paper = next((c for c in ("paper_classes", "paper_n_classes") if c in d), None)
+    out["classes (paper / ours)" if paper else "classes (ours)"] = [
+        _pair(p, o) for p, o in zip(d[paper] if paper else classes, classes)]
     out["note"] = d["note"].fillna("").astype(str)
     return out
+
+
+def numbers(tables) -> dict:
+    """The counts the chapter's text quotes, formatted: ``n_datasets`` (the overview's data
+    sets) and ``n_dropped_sets`` (those whose file declares classes no row has)."""
+    return {"n_datasets": str(len(tables["overview"])), "n_dropped_sets": str(len(tables["dropped_classes"]))}
 
 
 # --------------------------------------------------------------------------- figures
@@ -276,16 +202,13 @@ def _place_labels(ax, names, x, y, fontsize=9):
     Candidate spots right, left, above and below the point are tried in turn; when
     all overlap, the spot with the least overlap is taken (no name is dropped).
     """
-    fig = ax.figure
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    spots = [((4, 1), "left", "bottom"), ((4, -2), "left", "top"),
-             ((-4, 1), "right", "bottom"), ((-4, -2), "right", "top"),
-             ((0, 5), "center", "bottom"), ((0, -5), "center", "top"),
-             ((8, 9), "left", "bottom"), ((8, -10), "left", "top"),
-             ((-8, 9), "right", "bottom"), ((-8, -10), "right", "top")]
-    placed = []
-    axbox = ax.get_window_extent(renderer)
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    spots = [((4, 1), "left", "bottom"), ((4, -2), "left", "top"), ((-4, 1), "right", "bottom"),
+             ((-4, -2), "right", "top"), ((0, 5), "center", "bottom"), ((0, -5), "center", "top"),
+             ((8, 9), "left", "bottom"), ((8, -10), "left", "top"), ((-8, 9), "right", "bottom"),
+             ((-8, -10), "right", "top")]
+    placed, axbox = [], ax.get_window_extent(renderer)
     for order in np.argsort(x):
         best = None
         for offset, ha, va in spots:
@@ -316,7 +239,7 @@ def dataset_map(overview, groups=None, width: float = 6.8):
     Parameters
     ----------
     overview : DataFrame
-        Output of :func:`overview` (uses ``n_rows``, ``n_features_mdl`` or
+        :func:`tables`' ``overview`` (uses ``n_rows``, ``n_features_mdl`` or
         ``n_features``, ``n_classes``, ``pct_missing``, ``groups``).
     groups : list of str, optional
         Panels to draw; default: every group present.
@@ -337,8 +260,7 @@ def dataset_map(overview, groups=None, width: float = 6.8):
         raise ValueError("no paper group to draw")
     sizes = {g: int(member.map(lambda gs, g=g: g in gs).sum()) for g in groups}
     # a paper with many data sets gets a full-width panel, the others two per row
-    wide = [g for g in groups if sizes[g] > 15]
-    narrow = [g for g in groups if sizes[g] <= 15]
+    wide, narrow = [g for g in groups if sizes[g] > 15], [g for g in groups if sizes[g] <= 15]
     layout = [[g] for g in wide] + [narrow[i:i + 2] for i in range(0, len(narrow), 2)]
     heights = [0.62 * width if len(r) == 1 and r[0] in wide else 0.5 * width for r in layout]
     fig = plt.figure(figsize=(width, sum(heights) + 0.5), layout="constrained")
@@ -349,8 +271,7 @@ def dataset_map(overview, groups=None, width: float = 6.8):
             spec = grid[i, :] if len(r) == 1 and g in wide else grid[i, j]
             axes[g] = fig.add_subplot(spec, sharex=first, sharey=first)
             first = first or axes[g]
-    x_all = overview["n_rows"].astype(float)
-    y_all = overview[feat].clip(lower=1).astype(float)
+    x_all, y_all = overview["n_rows"].astype(float), overview[feat].clip(lower=1).astype(float)
     for g, ax in axes.items():
         inside = member.map(lambda gs: g in gs).to_numpy()
         ax.scatter(x_all[~inside], y_all[~inside], s=10, color="0.85", zorder=1)
@@ -362,15 +283,13 @@ def dataset_map(overview, groups=None, width: float = 6.8):
                    edgecolors="tab:blue", zorder=2, label="complete")
         ax.scatter(x[miss], y[miss], s=size[miss], color="tab:orange", alpha=0.8,
                    zorder=2, label="with missing values")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_title(f"{_PAPER_TITLE.get(g, g)} ({int(inside.sum())} data sets)",
-                     fontsize=10)
+        ax.set(xscale="log", yscale="log")
+        ax.set_title(f"{_PAPER_TITLE.get(g, g)} ({int(inside.sum())} data sets)", fontsize=10)
         ax.grid(True, which="major", lw=0.3, color="0.85")
         ax.tick_params(labelsize=9, labelbottom=True, labelleft=True)
         ax.set_xlabel("rows (log scale)", fontsize=10)
-        label = "features after MDL" if feat == "n_features_mdl" else "features"
-        ax.set_ylabel(f"{label} (log scale)", fontsize=10)
+        ax.set_ylabel(f"{'features after MDL' if feat == 'n_features_mdl' else 'features'} (log scale)",
+                      fontsize=10)
     fig.legend(*first.get_legend_handles_labels(), loc="outside upper center",
                ncol=2, frameon=False, fontsize=9)
     for g, ax in axes.items():

@@ -4,18 +4,20 @@ Reruns the experiments of Dash & Cooper's Sec. 4.2 (their Procedure 2): data dra
 from random Bayesian networks (Procedure 1) and from ALARM and HEPAR II, the
 model-averaged naive Bayes (MA) against the naive Bayes with every arc (MAP), both
 :class:`credal.averaging.ModelAveragedNaiveBayes`, scored by ROC area through
-:func:`credal.experiments.cross_validate`. Here: the two classifiers and the integer
-code preprocessing, the trial loops (:func:`random_network_trials`,
-:func:`network_trials`) and the closed-form check (:func:`enumeration_check`), the
-chapter's tables beside the paper's statements, the numbers for the text, the
-headline rows of the reproduction report and the figures (the layout of the paper's
-Figures 2-5). Generic ROC helpers live in :mod:`credal.metrics`.
+:func:`credal.experiments.cross_validate`. The chapter's interface: the two classifiers
+(:func:`classifiers`), every run (:func:`run`: the closed-form check by enumeration and
+the trials of each test, sampled in batches by :func:`sample_random_trials`), the
+tables beside the paper's statements (:func:`tables`), the numbers for the text
+(:func:`numbers`), the headline rows of the reproduction report (:data:`HEADLINE`) and
+the figures (the layout of the paper's Figures 2-5). Generic ROC helpers live in
+:mod:`credal.metrics`.
 """
 
 from __future__ import annotations
 
 import time
 import zlib
+from functools import partial
 
 import joblib
 import numpy as np
@@ -25,71 +27,19 @@ from scipy.special import logsumexp
 
 from credal import datasets, experiments
 from credal.averaging import ModelAveragedNaiveBayes, naive_family_statistics
-from credal.chapters._display import (
-    at_a_glance,
-    book_style,
-    comparison_layout,
-    comparison_table,
-    save_table,
-    show_table,
-    TEXT_WIDTH,
-)
-from credal.chapters._verdicts import headline_table, tolerance
-from credal.metrics import (
-    binary_log_odds,
-    binary_roc_areas,
-    delta_roc,
-    delta_roc_remaining,
-    roc_area,
-)
+from credal.chapters._display import TEXT_WIDTH
+from credal.chapters._verdicts import Headline, Headlines, Published, Reading, verdict_counts
+from credal.metrics import (binary_log_odds, binary_roc_areas, delta_roc, delta_roc_remaining,
+                            roc_area)
 from credal._validation import check_int
-from credal.networks import (
-    GOLDEN_GAMMA,
-    forward_sample,
-    random_structure,
-    splitmix64,
-    load_network,
-    split_class,
-)
+from credal.networks import (GOLDEN_GAMMA, forward_sample, load_network, random_structure,
+                             split_class, splitmix64)
 
-__all__ = [
-    "enumeration_check",
-    "random_network_trials",
-    "network_trials",
-    "summarise_tests",
-    "display_summary",
-    "settings_table",
-    "paper_comparison",
-    "shared_setting",
-    "chapter_numbers",
-    "headline",
-    "chance_count",
-    "chance_probability",
-    "paper_trials",
-    "columns_comparison",
-    "CPT_COLUMNS",
-    "random_networks_figure",
-    "delta_roc_figure",
-    "save_table",
-    "show_table",
-    "comparison_table",
-    "book_style",
-    "at_a_glance",
-    "CITATION",
-    "glance_mapping",
-    "glance",
-    "summary_view",
-    "statements_view",
-    "shared_view",
-    "columns_view",
-    "headline_view",
-    "paper_bands",
-]
+__all__ = ["CITATION", "HEADLINE", "classifiers", "run", "tables", "numbers",
+           "sample_random_trials", "random_networks_figure", "delta_roc_figure"]
 
 #: The paper, as the chapter's at-a-glance box cites it (title and authors as in
 #: ../shared/papers/dash-cooper-exact-model-averaging-naive-bayes.txt).
-_CHAPTER = "exact-model-averaging"
-
 CITATION = ("D. Dash and G. F. Cooper (2002). *Exact model averaging with naive Bayesian "
             "classifiers*. ICML 2002 (International Conference on Machine Learning).")
 
@@ -98,12 +48,11 @@ CITATION = ("D. Dash and G. F. Cooper (2002). *Exact model averaging with naive 
 # The classifiers: MA and MAP naive Bayes (Dash & Cooper, Sec. 4.2)
 # --------------------------------------------------------------------------------------
 
-
 #: Names of the two classifiers in the engine's tables.
-MA_NAME, MAP_NAME = "MA naive", "MAP naive"
+_MA, _MAP = "MA naive", "MAP naive"
 
 
-def dash_cooper_classifiers(min_categories=2):
+def classifiers(min_categories=2):
     """The two classifiers Dash & Cooper compare, with the K2 prior and uniform structure prior.
 
     Parameters
@@ -115,35 +64,25 @@ def dash_cooper_classifiers(min_categories=2):
     Returns
     -------
     dict of str -> ModelAveragedNaiveBayes
-        ``MA_NAME``: exact averaging over all naive structures (``structure="average"``);
-        ``MAP_NAME``: every arc, posterior-mean parameters (``structure="full"``).
+        ``"MA naive"``: exact averaging over all naive structures (``structure="average"``);
+        ``"MAP naive"``: every arc, posterior-mean parameters (``structure="full"``).
     """
-    return {
-        MA_NAME: ModelAveragedNaiveBayes(alpha=1.0, arc_prior=0.5, prior="k2",
-                                         structure="average", min_categories=min_categories),
-        MAP_NAME: ModelAveragedNaiveBayes(alpha=1.0, arc_prior=0.5, prior="k2",
-                                          structure="full", min_categories=min_categories),
-    }
+    return {name: ModelAveragedNaiveBayes(alpha=1.0, arc_prior=0.5, prior="k2",
+                                          structure=structure, min_categories=min_categories)
+            for name, structure in ((_MA, "average"), (_MAP, "full"))}
 
 
 # --------------------------------------------------------------------------------------
-# Run: Procedure 2 through the evaluation engine
+# Run: Procedure 2 through the evaluation engine (see run()); the engine's predictions
+# table is reduced to one ROC area per (trial, classifier)
 # --------------------------------------------------------------------------------------
-#
-# A trial draws data from a generating network, fits the model-averaged naive Bayes
-# (MA) and the naive Bayes with every arc and posterior-mean parameters (the paper's
-# MAP naive classifier) on N_r records, and compares their ROC areas on N_test
-# records. Trials are evaluated by credal.experiments.cross_validate, one call per
-# batch of trials (each trial a holdout item with a predefined split); the
-# predictions table is then reduced to one ROC area per (trial, classifier).
-
 
 # cells (records x nodes) of generated data held at once by one batch
 _BATCH_CELLS = 1 << 22
 _MAX_BATCH_TRIALS = 50
 
 
-def roc_areas(result):
+def _roc_areas(result):
     """One ROC area per (data set, classifier) from the engine's predictions table.
 
     Parameters
@@ -164,7 +103,7 @@ def roc_areas(result):
     """
     pred = result.predictions
     if pred.empty or pred["proba"].isna().any():
-        raise ValueError("roc_areas needs the predictions table with class probabilities "
+        raise ValueError("_roc_areas needs the predictions table with class probabilities "
                          "(keep_predictions=True, classifiers with predict_proba)")
     # groups numbered in order of first appearance, like drop_duplicates keeps them
     gid = pred.groupby(["dataset", "classifier"], sort=False).ngroup().to_numpy()
@@ -175,51 +114,57 @@ def roc_areas(result):
     areas = np.full(n_groups, np.nan)
     binary = (pred["dataset"].map({d: len(c) for d, c in result.classes.items()}) == 2
               ).to_numpy()
+    done = np.unique(gid[binary])
     if binary.any():
         proba = np.array(pred["proba"][binary].tolist(), dtype=np.float64)
-        a = binary_roc_areas(gid[binary], positive[binary], binary_log_odds(proba))
-        done = np.unique(gid[binary])
-        areas[done] = a[done]
-    for k in np.setdiff1d(np.arange(n_groups), np.unique(gid[binary])):
+        areas[done] = binary_roc_areas(gid[binary], positive[binary], binary_log_odds(proba))[done]
+    for k in np.setdiff1d(np.arange(n_groups), done):
         sub = pred[gid == k]
         if sub["y_true"].nunique() > 1:
             cls = result.classes[keys.loc[k, "dataset"]]
             areas[k] = roc_area(sub["y_true"].to_numpy(), np.array(list(sub["proba"])), cls)
-    out = keys
-    out["roc_area"] = areas
-    out["n_test"] = np.bincount(gid, minlength=n_groups)
-    out["n_positive"] = np.bincount(gid, weights=positive, minlength=n_groups).astype(np.int64)
-    return out
+    return keys.assign(roc_area=areas, n_test=np.bincount(gid, minlength=n_groups),
+                       n_positive=np.bincount(gid, weights=positive,
+                                              minlength=n_groups).astype(np.int64))
 
 
-def _evaluate_trials(items, meta, classifiers, cache_dir):
-    """One engine call for a batch of holdout items; one row per trial with both areas."""
+def _evaluate_batch(t0, c0, meta, data, n_train, classifiers, cache_dir):
+    """One engine call for a batch of trials begun at ``t0`` (wall) and ``c0`` (processor).
+
+    ``data`` holds each trial's ``(X, y)``, its first ``n_train`` records for training;
+    returns ``meta`` (one row per trial, named in its ``dataset`` column) with both
+    areas, and the batch's times.
+    """
+    items = [experiments.holdout_item(name, (X[:n_train], y.iloc[:n_train]),
+                                      (X[n_train:], y.iloc[n_train:]))
+             for name, (X, y) in zip(meta["dataset"], data)]
+    t1 = time.perf_counter()
     res = experiments.cross_validate(
         # integer codes straight to the classifiers: no DataFrame of hundreds of
         # categorical columns per trial (most of the engine's time otherwise)
         classifiers, items, use_predefined_split=True, preprocessing=None, keep_codes=True,
         n_jobs=1, cache_dir=cache_dir, progress=False, keep_predictions=True)
-    areas = roc_areas(res).pivot(index="dataset", columns="classifier", values="roc_area")
-    out = meta.copy()
-    out["roc_ma"] = areas.loc[out["dataset"], MA_NAME].to_numpy()
-    out["roc_map"] = areas.loc[out["dataset"], MAP_NAME].to_numpy()
-    return out
+    areas = _roc_areas(res).pivot(index="dataset", columns="classifier", values="roc_area")
+    return (meta.assign(roc_ma=areas.loc[meta["dataset"], _MA].to_numpy(),
+                        roc_map=areas.loc[meta["dataset"], _MAP].to_numpy()),
+            {"generate": t1 - t0, "engine": time.perf_counter() - t1,
+             "cpu": time.process_time() - c0})
 
 
-def _add_deltas(df):
-    """Delta_ROC and delta_ROC (in percent) where both areas are defined."""
-    ok = df["roc_ma"].notna() & df["roc_map"].notna()
-    d = np.full(len(df), np.nan)
-    r = np.full(len(df), np.nan)
-    if ok.any():
-        ma, mp = df.loc[ok, "roc_ma"].to_numpy(), df.loc[ok, "roc_map"].to_numpy()
-        pos = mp > 0
-        dd = np.full(len(ma), np.nan)
-        dd[pos] = delta_roc(ma[pos], mp[pos])
-        d[ok.to_numpy()] = 100.0 * dd
-        r[ok.to_numpy()] = 100.0 * np.atleast_1d(delta_roc_remaining(ma, mp))
-    df["delta_roc"] = d
-    df["delta_roc_remaining"] = r
+def _collect(jobs, n_jobs, sort):
+    """Run the batches (in parallel); their trials sorted by ``sort``, with Delta_ROC and
+    delta_ROC (in percent, where both areas are defined), and the batches' summed times in
+    ``attrs["seconds"]``."""
+    out = joblib.Parallel(n_jobs=n_jobs)(jobs)
+    df = pd.concat([f for f, _ in out], ignore_index=True).drop(columns="dataset")
+    df = df.sort_values(sort, kind="stable").reset_index(drop=True)
+    ma, mp = df["roc_ma"].to_numpy(dtype=float), df["roc_map"].to_numpy(dtype=float)
+    ok = ~np.isnan(ma) & ~np.isnan(mp)
+    pos = ok & (mp > 0)
+    df["delta_roc"], df["delta_roc_remaining"] = np.full(len(df), np.nan), np.nan
+    df.loc[pos, "delta_roc"] = 100.0 * delta_roc(ma[pos], mp[pos])
+    df.loc[ok, "delta_roc_remaining"] = 100.0 * delta_roc_remaining(ma[ok], mp[ok])
+    df.attrs["seconds"] = {k: sum(t[k] for _, t in out) for k in ("generate", "engine", "cpu")}
     return df
 
 
@@ -237,56 +182,39 @@ def _random_batch(test, n_features, max_parents, n_train, n_test, trials, random
     codes, cls = sample_random_trials(n_features + 1, max_parents, n_train + n_test, seeds,
                                       columns=columns)
     states = pd.CategoricalDtype(["0", "1"])
-    items, names = [], []
-    for t, x, c in zip(trials, codes, cls):
-        name = f"{test}|N={n_features}|Nk={max_parents}|Nr={n_train}|Ntest={n_test}|trial={t}"
-        X = np.delete(x, c, axis=1)
-        y = pd.Series(pd.Categorical.from_codes(x[:, c], dtype=states))
-        items.append(experiments.holdout_item(
-            name, (X[:n_train], y.iloc[:n_train]), (X[n_train:], y.iloc[n_train:])))
-        names.append(name)
-    t1 = time.perf_counter()
-    meta = pd.DataFrame({"dataset": names, "test": test, "n_features": n_features,
-                         "max_parents": max_parents, "n_train": n_train, "n_test": n_test,
-                         "trial": list(trials), "class_node": [f"X{c + 1}" for c in cls]})
-    out = _evaluate_trials(items, meta, dash_cooper_classifiers(2), cache_dir)
-    return out, {"generate": t1 - t0, "engine": time.perf_counter() - t1,
-                 "cpu": time.process_time() - c0}
+    data = [(np.delete(x, c, axis=1), pd.Series(pd.Categorical.from_codes(x[:, c], dtype=states)))
+            for x, c in zip(codes, cls)]
+    meta = pd.DataFrame({
+        "dataset": [f"{test}|N={n_features}|Nk={max_parents}|Nr={n_train}|Ntest={n_test}|"
+                    f"trial={t}" for t in trials],
+        "test": test, "n_features": n_features, "max_parents": max_parents,
+        "n_train": n_train, "n_test": n_test, "trial": list(trials),
+        "class_node": [f"X{c + 1}" for c in cls]})
+    return _evaluate_batch(t0, c0, meta, data, n_train, classifiers(2), cache_dir)
 
 
 def _network_batch(test, network, class_node, n_train, n_test, trials, random_state,
                    cache_dir):
     t0, c0 = time.perf_counter(), time.process_time()
-    k = network.index(class_node)
+    k, n = network.index(class_node), n_train + n_test
     states = pd.CategoricalDtype(list(network.states(k)))
     dtype = np.int8 if network.n_states.max() <= 127 else np.int64
-    setting = (k, n_train, n_test)
-    n = n_train + n_test
     # each trial's uniforms are those credal.networks.sample draws from the trial's
     # seed; one forward pass over all of them shares the per-node work of the batch
     u = np.concatenate([
-        np.random.default_rng(_trial_seed(random_state, test, setting, t)).random(
+        np.random.default_rng(_trial_seed(random_state, test, (k, n_train, n_test), t)).random(
             (network.n_nodes, n)) for t in trials], axis=1)
-    codes = forward_sample(network, u)
-    items, names = [], []
-    for j, t in enumerate(trials):
-        x = codes[j * n:(j + 1) * n].astype(dtype)
-        X, yc = split_class(network, x, k)
-        y = pd.Series(pd.Categorical.from_codes(yc, dtype=states))
-        name = f"{test}|class={network.nodes[k]}|Nr={n_train}|Ntest={n_test}|trial={t}"
-        items.append(experiments.holdout_item(
-            name, (X[:n_train], y.iloc[:n_train]), (X[n_train:], y.iloc[n_train:])))
-        names.append(name)
-    t1 = time.perf_counter()
-    meta = pd.DataFrame({"dataset": names, "test": test, "network": network.name,
-                         "n_features": network.n_nodes - 1,
-                         "max_parents": network.max_in_degree, "n_train": n_train,
-                         "n_test": n_test, "trial": list(trials),
-                         "class_node": network.nodes[k]})
-    clf = dash_cooper_classifiers(np.delete(network.n_states, k))
-    out = _evaluate_trials(items, meta, clf, cache_dir)
-    return out, {"generate": t1 - t0, "engine": time.perf_counter() - t1,
-                 "cpu": time.process_time() - c0}
+    codes = forward_sample(network, u).astype(dtype).reshape(len(trials), n, -1)
+    data = [(X, pd.Series(pd.Categorical.from_codes(yc, dtype=states)))
+            for X, yc in (split_class(network, x, k) for x in codes)]
+    meta = pd.DataFrame({
+        "dataset": [f"{test}|class={network.nodes[k]}|Nr={n_train}|Ntest={n_test}|trial={t}"
+                    for t in trials],
+        "test": test, "network": network.name, "n_features": network.n_nodes - 1,
+        "max_parents": network.max_in_degree, "n_train": n_train, "n_test": n_test,
+        "trial": list(trials), "class_node": network.nodes[k]})
+    clf = classifiers(np.delete(network.n_states, k))
+    return _evaluate_batch(t0, c0, meta, data, n_train, clf, cache_dir)
 
 
 def _batches(n_trials, cells_per_trial, max_cells):
@@ -294,88 +222,50 @@ def _batches(n_trials, cells_per_trial, max_cells):
     return [range(a, min(n_trials, a + size)) for a in range(0, n_trials, size)]
 
 
-def _run_jobs(jobs, n_jobs):
-    out = joblib.Parallel(n_jobs=n_jobs)(jobs)
-    frames = [f for f, _ in out]
-    timing = {k: sum(t[k] for _, t in out) for k in ("generate", "engine", "cpu")}
-    return frames, timing
-
-
-def _as_list(v, name):
-    vals = list(np.atleast_1d(v).tolist())
+def _as_list(v, name, low=1):
+    vals = [check_int(name, x, low) for x in np.atleast_1d(v).tolist()]
     if not vals:
         raise ValueError(f"{name} is empty")
-    for x in vals:
-        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 0:
-            raise ValueError(f"{name} must hold non-negative integers; got {x!r}")
-    return [int(x) for x in vals]
+    return vals
 
 
-# Trials of Procedure 2 sampled in batches: every trial's random network and data at
-# once, each trial equal to sampling it alone (tests/chapters check it).
-
-def _split_pieces(m, bits):
-    """Multipliers (T, k) cut into ``64 // bits`` pieces of ``bits`` bits, as float64 (T, k, p)."""
-    mask = np.uint64((1 << bits) - 1)
-    return np.stack([((m >> np.uint64(bits * c)) & mask).astype(np.float64)
-                     for c in range(64 // bits)], axis=2)
-
-
-def _join_pieces(part, bits):
-    """``sum_c part[..., c] << (bits * c)`` modulo 2**64 (exact integer sums as float64)."""
-    part = part.astype(np.uint64)
-    out = part[..., 0].copy()
-    for c in range(1, part.shape[-1]):
-        out += part[..., c] << np.uint64(bits * c)
-    return out
-
-
-def _piece_bits(k, n_states):
-    """Widest piece whose products summed over ``k`` parents stay exact in float64.
-
-    A piece below ``2**bits`` times a value below ``n_states`` summed over ``k``
-    terms stays below ``2**53`` when ``(n_states - 1) * k < 2**(53 - bits)``; 32-bit
-    pieces (two matrix columns) then suffice, else 16-bit ones (four columns).
-    """
-    return 32 if (n_states - 1) * max(k, 1) < 2**21 else 16
-
-
-def _key_sums(v, m, n_states=128):
+def _key_sums(v, m, n_states=128, parents=None):
     """``sum_j v[t, j, r] * m[t, j]`` modulo 2**64, shape (T, n), with floating-point BLAS.
 
-    The multipliers are split into 16- or 32-bit pieces (:func:`_piece_bits`) so that
-    every float64 matrix product is exact; the pieces are then recombined with
-    wrapping uint64 shifts. About twice as fast as uint64 multiply-and-sum.
-    """
-    bits = _piece_bits(v.shape[1], n_states)
-    part = np.matmul(v.astype(np.float64).transpose(0, 2, 1), _split_pieces(m, bits))
-    return _join_pieces(part, bits)
+    The multipliers are cut into pieces of ``bits`` bits so that every float64 matrix
+    product is exact, and the products of the pieces recombined with wrapping uint64
+    shifts: about twice as fast as uint64 multiply-and-sum. A piece below ``2**bits``
+    times a value below ``n_states`` summed over ``k`` terms stays below ``2**53`` when
+    ``(n_states - 1) * k < 2**(53 - bits)``; 32-bit pieces (two matrix columns) then
+    suffice, else 16-bit ones (four columns).
 
-
-def _dense_key_sums(xf, parents, m, n_states):
-    """:func:`_key_sums` for node ``i = xf.shape[1]`` from the values of all earlier nodes.
-
-    ``xf`` (T, i, n) holds the float64 values of nodes ``0..i-1``; each trial's
-    multipliers are scattered into a dense (i, pieces) matrix with zeros for the
-    non-parents. When most earlier nodes are parents this costs about as many
-    operations as the gathered product but skips gathering and converting the
+    With ``parents`` (T, k), the parents of node ``i = v.shape[1]``, ``v`` (T, i, n)
+    holds the float64 values of all earlier nodes ``0..i-1`` instead of the parents'
+    values: each trial's multipliers are scattered into a dense (i, pieces) matrix with
+    zeros for the non-parents. When most earlier nodes are parents this costs about as
+    many operations as the gathered product but skips gathering and converting the
     parents' values.
     """
-    T, i, _ = xf.shape
-    bits = _piece_bits(i, n_states)
-    pieces = _split_pieces(m, bits)  # (T, k, p)
-    dense = np.zeros((T, i, pieces.shape[2]))
-    real = m != 0  # padding has multiplier 0 and may point at node 0
-    t_idx = np.broadcast_to(np.arange(T)[:, None], m.shape)
-    dense[t_idx[real], parents[real]] = pieces[real]
-    return _join_pieces(np.matmul(xf.transpose(0, 2, 1), dense), bits)
+    T, k = v.shape[:2]
+    bits = 32 if (n_states - 1) * max(k, 1) < 2**21 else 16
+    mask = np.uint64((1 << bits) - 1)
+    pieces = np.stack([((m >> np.uint64(bits * c)) & mask).astype(np.float64)
+                       for c in range(64 // bits)], axis=2)  # (T, k, pieces)
+    if parents is not None:
+        dense = np.zeros((T, k, pieces.shape[2]))
+        real = m != 0  # padding has multiplier 0 and may point at node 0
+        dense[np.broadcast_to(np.arange(T)[:, None], m.shape)[real], parents[real]] = pieces[real]
+        pieces = dense
+    part = np.matmul(v.astype(np.float64, copy=False).transpose(0, 2, 1), pieces)
+    shift = np.uint64(bits) * np.arange(part.shape[-1], dtype=np.uint64)
+    return (part.astype(np.uint64) << shift).sum(axis=-1, dtype=np.uint64)
 
 
 #: How a CPT column is drawn: uniformly on the simplex (normalised exponentials, as
 #: :class:`credal.networks.RandomNetwork`), or as normalised independent uniforms (the
 #: chapter's sensitivity run: a common reading of "uniform", more concentrated near the
 #: centre of the simplex).
-CPT_COLUMNS = ("simplex", "normalised-uniforms")
+_CPT_COLUMNS = ("simplex", "normalised-uniforms")
 
 
 def _positive_columns(h, keys, n_states, columns="simplex"):
@@ -387,23 +277,20 @@ def _positive_columns(h, keys, n_states, columns="simplex"):
     by element; ``"normalised-uniforms"`` normalises the same uniforms instead of
     their exponential transforms.
     """
-    if columns not in CPT_COLUMNS:
-        raise ValueError(f"columns must be one of {CPT_COLUMNS}; got {columns!r}")
-    scale = 1.0 / 9007199254740992.0
+    if columns not in _CPT_COLUMNS:
+        raise ValueError(f"columns must be one of {_CPT_COLUMNS}; got {columns!r}")
 
-    def weight(u):
+    def weight(z):  # the uniform drawn from a hash, and its weight
+        u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * (1.0 / 9007199254740992.0)
         return -np.log(u) if columns == "simplex" else u
 
     if n_states == 2:
         # the two states' weights as separate contiguous arrays; e0 + e1 is the
         # row sum of RandomNetwork._conditional
-        e0 = weight(((splitmix64(h + keys[0]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
-        e1 = weight(((splitmix64(h + keys[1]) >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
+        e0, e1 = weight(splitmix64(h + keys[0])), weight(splitmix64(h + keys[1]))
         return e0 / (e0 + e1)
-    z = splitmix64(h[:, :, None] + keys[None, None, :])
-    e = weight(((z >> np.uint64(11)).astype(np.float64) + 0.5) * scale)
-    p = e / e.sum(axis=2, keepdims=True)
-    return np.cumsum(p[:, :, :-1], axis=2)
+    e = weight(splitmix64(h[:, :, None] + keys[None, None, :]))
+    return np.cumsum((e / e.sum(axis=2, keepdims=True))[:, :, :-1], axis=2)
 
 
 def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
@@ -438,7 +325,7 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     n_states : int >= 2
         States of every node.
     columns : {"simplex", "normalised-uniforms"}
-        How CPT columns are drawn (:data:`CPT_COLUMNS`); the equivalence above holds
+        How CPT columns are drawn (:data:`_CPT_COLUMNS`); the equivalence above holds
         for ``"simplex"``, the other keeps the structures, class nodes and uniforms.
 
     Returns
@@ -455,24 +342,33 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     if n_states > 127:
         raise ValueError(f"n_states must be <= 127 (int8 codes); got {n_states}")
     seeds = list(random_states)
-    T = len(seeds)
-    if T == 0:
+    if not seeds:
         return np.zeros((0, n, n_nodes), dtype=np.int8), np.zeros(0, dtype=np.int64)
-    structures, cls, U = [], np.empty(T, dtype=np.int64), np.empty((T, n_nodes, n))
+    cls, U = np.empty(len(seeds), dtype=np.int64), np.empty((len(seeds), n_nodes, n))
+    structures = []
     for t, s in enumerate(seeds):
         rng = np.random.default_rng(s)
         structures.append(random_structure(n_nodes, max_parents, rng))
         cls[t] = rng.integers(n_nodes)  # choose_class_node: every node has >= 2 states
         rng.random(out=U[t])  # the same draws as rng.random((n_nodes, n)), without a copy
+    x = _sample_structures(structures, U, n_states, columns)
+    return np.ascontiguousarray(x.transpose(0, 2, 1)), cls
+
+
+def _sample_structures(structures, U, r, columns):
+    """Forward sampling of every trial of :func:`sample_random_trials` at once.
+
+    ``structures`` are the trials' :func:`credal.networks.random_structure` draws
+    (parent sets, key multipliers and seeds of each node), padded here to the widest
+    parent set of each node; ``U`` (T, n_nodes, n) their uniforms. Returns the codes,
+    int8 of shape (T, n_nodes, n).
+    """
+    T, n_nodes, n = U.shape
     k_all = max(p.shape[1] for _, p, _, _ in structures)
-    P = np.zeros((T, n_nodes, k_all), dtype=np.int64)
-    M = np.zeros((T, n_nodes, k_all), dtype=np.uint64)
-    for t, (_, p, m, _) in enumerate(structures):
-        P[t, :, : p.shape[1]] = p
-        M[t, :, : m.shape[1]] = m
+    P, M = (np.stack([np.pad(st[j], ((0, 0), (0, k_all - st[j].shape[1]))) for st in structures])
+            for j in (1, 2))
     S = np.stack([st[3] for st in structures])
     k_node = np.max([st[0] for st in structures], axis=0)  # widest parent set per node
-    r = n_states
     # few parent configurations: one column per configuration; otherwise one per
     # record, keyed from all earlier nodes at once when most of them are parents
     table = [r**int(k) <= max(n, 1) for k in k_node]
@@ -480,8 +376,7 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
     x = np.zeros((T, n_nodes, n), dtype=np.int8)
     xf = np.zeros((T, n_nodes, n)) if any(dense) else None  # float64 copy of x for BLAS
     tt = np.arange(T)[:, None]
-    t_all = np.arange(T)
-    keys = np.arange(1, n_states + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
+    keys = np.arange(1, r + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
     for i in range(n_nodes):
         k = int(k_node[i])
         if table[i]:
@@ -491,155 +386,58 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, n_states=2,
                 axis=2, dtype=np.uint64) + S[:, i, None]  # (T, r**k)
             cfg = np.zeros((T, n), dtype=np.int64)  # configuration index of each record
             for d in range(k):
-                cfg += x[t_all, P[:, i, d]] * np.int64(r**d)
+                cfg += x[tt[:, 0], P[:, i, d]] * np.int64(r**d)
         elif dense[i]:
-            h = _dense_key_sums(xf[:, :i], P[:, i, :k], M[:, i, :k], r) + S[:, i, None]
-        else:
-            v = x[tt, P[:, i, :k]]  # (T, k, n) parent values
-            h = _key_sums(v, M[:, i, :k], r) + S[:, i, None]  # (T, n)
+            h = _key_sums(xf[:, :i], M[:, i, :k], r, parents=P[:, i, :k]) + S[:, i, None]
+        else:  # from the parent values, (T, k, n)
+            h = _key_sums(x[tt, P[:, i, :k]], M[:, i, :k], r) + S[:, i, None]  # (T, n)
         # the column of RandomNetwork._conditional for every key, all trials at once
         p = _positive_columns(h, keys, r, columns)
-        if r == 2:
-            x[:, i] = U[:, i] >= (np.take_along_axis(p, cfg, axis=1) if table[i] else p)
-        else:
-            if table[i]:
-                p = np.take_along_axis(p, cfg[:, :, None], axis=1)
-            x[:, i] = (U[:, i, :, None] >= p).sum(axis=2)
+        if table[i]:
+            p = np.take_along_axis(p, cfg if r == 2 else cfg[:, :, None], axis=1)
+        x[:, i] = U[:, i] >= p if r == 2 else (U[:, i, :, None] >= p).sum(axis=2)
         if xf is not None:
             xf[:, i] = x[:, i]
-    return np.ascontiguousarray(x.transpose(0, 2, 1)), cls
+    return x
 
 
-def random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_trials=500,
+def _random_network_trials(n_features, n_train, max_parents, *, n_test=100, n_trials=500,
                           test="random", random_state=0, n_jobs=1, cache_dir=None,
                           max_batch_cells=_BATCH_CELLS, columns="simplex", seed_test=None):
-    """Dash & Cooper's Procedure 2 on random networks (Procedure 1), through the engine.
-
-    For every combination of the given ``n_features`` (N), ``n_train`` (N_r) and
-    ``max_parents`` (N_k), and every trial: draw a random network over N + 1 binary
-    nodes, pick the class node uniformly, sample N_r + N_test records, fit the
-    MA and MAP naive classifiers (:func:`dash_cooper_classifiers`) on the first N_r
-    and score both on the rest by ROC area.
-
-    Trials are generated in batches (:func:`sample_random_trials`),
-    each batch evaluated by one :func:`credal.experiments.cross_validate` call
-    (holdout items with a predefined split, predictions kept), and batches run in
-    parallel with joblib. Trial ``t`` of a setting always gets the same seed,
-    derived from ``random_state``, ``test``, the setting and ``t``: results do not
-    depend on ``n_jobs`` or on the batch size.
-
-    Parameters
-    ----------
-    n_features, n_train, max_parents : int or list of int
-        Number of features N (>= 1), training records N_r (>= 1) and maximum
-        in-degree N_k.
-    n_test : int
-        Test records per trial.
-    n_trials : int
-        Trials per setting.
-    test : str
-        Name of the test; recorded and part of the seeds.
-    random_state : int
-    n_jobs : int
-        joblib workers over batches.
-    cache_dir : path-like, optional
-        The engine's cache of finished (trial, classifier) pairs.
-    max_batch_cells : int
-        Records x nodes generated at once by one batch (memory bound).
-    columns : {"simplex", "normalised-uniforms"}
-        How CPT columns are drawn (:data:`CPT_COLUMNS`; the paper's reading is
-        "simplex", the other is the chapter's sensitivity run).
-    seed_test : str, optional
-        Test name used in the seeds instead of ``test`` (a sensitivity run then
-        draws the same structures, class nodes and uniforms as that test).
-
-    Returns
-    -------
-    DataFrame
-        One row per (setting, trial): ``test``, ``n_features``, ``max_parents``,
-        ``n_train``, ``n_test``, ``trial``, ``class_node``, ``roc_ma``, ``roc_map``,
-        ``delta_roc`` and ``delta_roc_remaining`` (percent; NaN where the test records
-        hold a single class). ``attrs["seconds"]`` holds the wall time spent
-        generating data (``"generate"``) and in the engine (``"engine"``), and the
-        processor time of both (``"cpu"``), each summed over workers.
-    """
-    Ns = _as_list(n_features, "n_features")
-    Nrs = _as_list(n_train, "n_train")
-    Nks = _as_list(max_parents, "max_parents")
-    if min(Ns) < 1 or min(Nrs) < 1 or n_test < 1 or n_trials < 1:
-        raise ValueError("n_features, n_train, n_test and n_trials must be >= 1")
-    jobs = []
-    for N in Ns:
-        for Nk in Nks:
-            for Nr in Nrs:
-                for trials in _batches(n_trials, (Nr + n_test) * (N + 1), max_batch_cells):
-                    jobs.append(joblib.delayed(_random_batch)(
-                        test, N, Nk, Nr, n_test, trials, random_state, cache_dir, columns,
-                        seed_test))
-    frames, timing = _run_jobs(jobs, n_jobs)
-    out = _finish(frames, ["n_features", "max_parents", "n_train", "trial"])
-    out.attrs["seconds"] = timing
-    return out
+    """Procedure 2 on random networks (Procedure 1) for :func:`run`, which documents the
+    arguments; ``test`` is the name in the seeds unless ``seed_test`` is given."""
+    Ns, Nrs = _as_list(n_features, "n_features"), _as_list(n_train, "n_train")
+    Nks, n_test = _as_list(max_parents, "max_parents", 0), check_int("n_test", n_test, 1)
+    n_trials = check_int("n_trials", n_trials, 1)
+    return _collect([joblib.delayed(_random_batch)(test, N, Nk, Nr, n_test, trials, random_state,
+                                                   cache_dir, columns, seed_test)
+                     for N in Ns for Nk in Nks for Nr in Nrs
+                     for trials in _batches(n_trials, (Nr + n_test) * (N + 1), max_batch_cells)],
+                    n_jobs, ["n_features", "max_parents", "n_train", "trial"])
 
 
-def network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
+def _network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
                    test=None, random_state=0, n_jobs=1, cache_dir=None,
                    max_batch_cells=_BATCH_CELLS):
-    """Dash & Cooper's Procedure 2 on a fixed network (ALARM, HEPAR II), through the engine.
-
-    For every class node, every N_r in ``n_train`` and every trial: sample
-    N_r + N_test records from ``network``, fit the MA and MAP naive classifiers on
-    the first N_r with the node as class and every other node as a feature, and
-    score both on the rest by ROC area. Batching, seeds and parallelism as in
-    :func:`random_network_trials`.
-
-    Parameters
-    ----------
-    network : credal.networks.BayesianNetwork or str
-        A network or the name of a shipped one (:func:`credal.networks.load_network`).
-    class_nodes : str or list of str
-    n_train : int or list of int
-    n_test, n_trials : int
-    test : str, optional
-        Name of the test (default: the network's name).
-    random_state, n_jobs, cache_dir, max_batch_cells
-        As in :func:`random_network_trials`.
-
-    Returns
-    -------
-    DataFrame
-        As :func:`random_network_trials`, with ``network`` and ``class_node``.
-    """
-    if isinstance(network, str):
-        network = load_network(network)
+    """Procedure 2 on a fixed network (ALARM, HEPAR II) for :func:`run`, which documents
+    the arguments; ``test`` defaults to the network's name."""
+    network = load_network(network) if isinstance(network, str) else network
     nodes = [class_nodes] if isinstance(class_nodes, str) else list(class_nodes)
     if not nodes:
         raise ValueError("class_nodes is empty")
-    for v in nodes:
-        network.index(v)  # raises with the list of nodes
-    Nrs = _as_list(n_train, "n_train")
-    if min(Nrs) < 1 or n_test < 1 or n_trials < 1:
-        raise ValueError("n_train, n_test and n_trials must be >= 1")
+    [network.index(v) for v in nodes]  # raises with the list of nodes
+    Nrs, n_test = _as_list(n_train, "n_train"), check_int("n_test", n_test, 1)
+    n_trials = check_int("n_trials", n_trials, 1)
     test = network.name if test is None else test
-    jobs = []
-    for v in nodes:
-        for Nr in Nrs:
-            for trials in _batches(n_trials, (Nr + n_test) * network.n_nodes, max_batch_cells):
-                jobs.append(joblib.delayed(_network_batch)(
-                    test, network, v, Nr, n_test, trials, random_state, cache_dir))
-    frames, timing = _run_jobs(jobs, n_jobs)
-    out = _finish(frames, ["class_node", "n_train", "trial"])
-    out.attrs["seconds"] = timing
-    return out
+    return _collect([joblib.delayed(_network_batch)(test, network, v, Nr, n_test, trials,
+                                                    random_state, cache_dir)
+                     for v in nodes for Nr in Nrs
+                     for trials in _batches(n_trials, (Nr + n_test) * network.n_nodes,
+                                            max_batch_cells)],
+                    n_jobs, ["class_node", "n_train", "trial"])
 
 
-def _finish(frames, sort):
-    df = pd.concat(frames, ignore_index=True).drop(columns="dataset")
-    df = df.sort_values(sort, kind="stable").reset_index(drop=True)
-    return _add_deltas(df)
-
-
-def enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, random_state=0):
+def _enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, random_state=0):
     """Compare the closed-form averaged classifier with explicit averaging over 2**N structures.
 
     Data come from one random network (Procedure 1, binary nodes, class node chosen
@@ -657,9 +455,9 @@ def enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, ran
     Returns
     -------
     dict
-        ``n_structures``, ``max_abs_difference`` (largest difference of a class
-        probability over the test records), ``same_class`` (share of test records
-        on which both pick the same class) and ``n_test``.
+        ``n_features``, ``n_structures``, ``max_abs_difference`` (largest difference
+        of a class probability over the test records), ``same_class`` (share of test
+        records on which both pick the same class) and ``n_test``.
     """
     if not 1 <= int(n_features) <= 16:
         raise ValueError(f"n_features must lie in [1, 16] (2**N structures); got {n_features!r}")
@@ -668,9 +466,8 @@ def enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, ran
     x, c = codes[0].astype(np.int64), int(cls[0])
     X, y = np.delete(x, c, axis=1), x[:, c]
     Xtr, ytr, Xte = X[:n_train], y[:n_train], X[n_train:]
-    model = ModelAveragedNaiveBayes(min_categories=2).fit(Xtr, pd.Categorical.from_codes(
-        ytr, categories=["0", "1"]))
-    fast = model.predict_proba(Xte)
+    fast = ModelAveragedNaiveBayes(min_categories=2).fit(
+        Xtr, pd.Categorical.from_codes(ytr, categories=["0", "1"])).predict_proba(Xte)
     st = naive_family_statistics(Xtr, ytr, np.full(n_features, 2), 2)
     S = ((np.arange(2**n_features)[:, None] >> np.arange(n_features)[None, :]) & 1).astype(bool)
     log_post = np.where(S, st["log_ml_arc"], st["log_ml_no_arc"]).sum(axis=1)  # uniform prior
@@ -684,34 +481,97 @@ def enumeration_check(n_features=10, n_train=200, n_test=100, max_parents=5, ran
     # P(c, f | D) = sum over structures of P(c, f | S, D) P(S | D), then conditioned on f
     avg = logsumexp(log_post[:, None, None] + joint, axis=0)
     slow = np.exp(avg - logsumexp(avg, axis=1, keepdims=True))
-    return {"n_structures": int(2**n_features), "n_test": int(n_test),
-            "max_abs_difference": float(np.abs(fast - slow).max()),
+    return {"n_features": int(n_features), "n_structures": int(2**n_features),
+            "n_test": int(n_test), "max_abs_difference": float(np.abs(fast - slow).max()),
             "same_class": float(np.mean(fast.argmax(1) == slow.argmax(1)))}
 
 
-# --------------------------------------------------------------------------------------
-# Tables of the chapter: our means beside the paper's statements
-# --------------------------------------------------------------------------------------
+#: The paper's tests: their setting column and their label in ``dash_cooper_test_settings.csv``
+#: (``"columns"``, the sensitivity run with other CPT columns, is not the paper's).
+_TESTS = {"nodes": ("n_features", "nodes test"), "records": ("n_train", "training-records test"),
+          "density": ("max_parents", "density test"),
+          "worst-case": ("n_train", "worst-case training-records test"),
+          "alarm": ("n_train", "ALARM network"), "hepar2": ("n_train", "HEPAR network")}
 
 
-#: Tests of the chapter, their setting column and the paper's figure.
-DASH_COOPER_TESTS = {
-    "nodes": ("n_features", "Fig. 2(a)"),
-    "records": ("n_train", "Fig. 2(b)"),
-    "density": ("max_parents", "Fig. 2(c)"),
-    "worst-case": ("n_train", "Fig. 3"),
-    "alarm": ("n_train", "Fig. 4"),
-    "hepar2": ("n_train", "Fig. 5"),
-}
+def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=None):
+    """Every computation of the chapter: the check by enumeration and the trials of each test.
+
+    A trial of a random-network test draws a random network over N + 1 binary nodes
+    (Procedure 1), picks the class node uniformly, samples N_r + N_test records, fits
+    the MA and MAP naive classifiers (:func:`classifiers`) on the first N_r and scores
+    both on the rest by ROC area (Procedure 2), for every combination of the given N,
+    N_r and N_k. A network test does the same with records sampled from a fixed
+    network, for every class node (every other node is a feature). Trials are
+    generated in batches (:func:`sample_random_trials`), each batch evaluated by one
+    :func:`credal.experiments.cross_validate` call (holdout items with a predefined
+    split, predictions kept), and batches run in parallel with joblib. Trial ``t`` of
+    a setting always gets the same seed, derived from ``random_state``, the test's
+    name, the setting and ``t``: results do not depend on ``n_jobs``, on the batch
+    size or on which other tests run.
+
+    Parameters
+    ----------
+    settings : dict of str -> dict
+        Test name (``"nodes"``, ``"records"``, ``"density"``, ``"worst-case"``,
+        ``"alarm"``, ``"hepar2"`` and the sensitivity run ``"columns"``) -> its
+        settings. A random-network test: ``n_features`` (N >= 1), ``n_train``
+        (N_r >= 1) and ``max_parents`` (N_k), each an int or a list of int;
+        ``n_test`` (test records per trial, default 100), ``n_trials`` (per setting,
+        default 500), and optionally ``test`` (its name in the tables and the seeds;
+        default the key), ``seed_test`` (the name used in the seeds instead: a
+        sensitivity run then draws the same structures, class nodes and uniforms as
+        that test) and ``columns`` (how CPT columns are drawn, :data:`_CPT_COLUMNS`:
+        ``"simplex"``, the paper's reading, or ``"normalised-uniforms"``). A network
+        test: ``network`` (a :class:`credal.networks.BayesianNetwork` or the name of a
+        shipped one), ``class_nodes`` (str or list), ``n_train`` (int or list),
+        ``n_test`` (default 1000) and ``n_trials`` (default 100). Either may give
+        ``max_batch_cells``: records x nodes generated at once by one batch (memory
+        bound).
+    check_n_features : int or None
+        Features of the check by enumeration (:func:`_enumeration_check`, ``2**N``
+        structures); None skips it.
+    random_state : int
+    n_jobs : int
+        joblib workers over batches of trials.
+    cache_dir : path-like, optional
+        The engine's cache of finished (trial, classifier) pairs.
+
+    Returns
+    -------
+    dict
+        ``"trials"``: test -> DataFrame, one row per (setting, trial): ``test``,
+        ``n_features``, ``max_parents``, ``n_train``, ``n_test``, ``trial``,
+        ``class_node``, ``roc_ma``, ``roc_map``, ``delta_roc`` and
+        ``delta_roc_remaining`` (percent; NaN where the test records hold a single
+        class; network tests add ``network``); its ``attrs["seconds"]`` holds the
+        wall time spent generating data (``"generate"``) and in the engine
+        (``"engine"``), and the processor time of both (``"cpu"``), each summed over
+        workers. ``"check"``: the check by enumeration (``n_features``,
+        ``n_structures``, ``n_test``, ``max_abs_difference``, ``same_class``).
+        ``"seconds"``: test -> wall time of its trials.
+    """
+    out = {"trials": {}, "seconds": {}, "check": None if check_n_features is None else
+           _enumeration_check(n_features=check_n_features, random_state=random_state)}
+    for key, kw in settings.items():
+        kw, t0 = dict(kw, random_state=random_state, n_jobs=n_jobs, cache_dir=cache_dir), \
+            time.perf_counter()
+        out["trials"][key] = (_network_trials(kw.pop("network"), **kw) if "network" in kw else
+                              _random_network_trials(test=kw.pop("test", key), **kw))
+        out["seconds"][key] = time.perf_counter() - t0
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# The chapter's tables (our means beside the paper's statements) and the numbers its
+# text quotes
+# --------------------------------------------------------------------------------------
+
 _SYMBOL = {"n_features": "N", "n_train": "N_r", "max_parents": "N_k"}
 
 
-def _by(test):
-    col = DASH_COOPER_TESTS[test][0]
-    return ["class_node", col] if test in ("alarm", "hepar2") else [col]
-
-
-def _pooled(trials, q):
+def _pooled_stats(trials, q):
+    """Mean, sd, count and 99% interval of the mean of ``q`` over ``trials``."""
     v = trials[q].dropna().to_numpy()
     n = len(v)
     if n == 0:
@@ -721,16 +581,9 @@ def _pooled(trials, q):
     return mean, sd, n, (mean - half, mean + half)
 
 
-def _verdict(ok, *values):
-    """'yes'/'no', or '–' when a value it rests on is missing (NaN or an empty count)."""
-    for v in values:
-        if v is None or not np.isfinite(v) or v == 0 and isinstance(v, (int, np.integer)):
-            return "–"
-    return "yes" if ok else "no"
-
-
-def _fmt(v, nd=1):
-    return "–" if v is None or not np.isfinite(v) else f"{v:.{nd}f}"
+def _ci(lo, hi):
+    """An interval as the tables print it (2 decimals; "–" for a missing end)."""
+    return " to ".join("–" if not np.isfinite(v) else f"{v:.2f}" for v in (lo, hi))
 
 
 def _values(vals):
@@ -738,13 +591,13 @@ def _values(vals):
     return ", ".join(map(str, vals)) if vals else "–"
 
 
-def summarise_trials(trials, by, confidence=0.99):
+def _summarise_trials(trials, by, confidence=0.99):
     """Mean, spread and confidence interval of Delta_ROC and delta_ROC per setting.
 
     Parameters
     ----------
     trials : DataFrame
-        Output of :func:`random_network_trials` or :func:`network_trials`.
+        Output of :func:`_random_network_trials` or :func:`_network_trials`.
     by : str or list of str
         Setting columns, e.g. ``"n_features"`` or ``["class_node", "n_train"]``.
     confidence : float
@@ -764,8 +617,7 @@ def summarise_trials(trials, by, confidence=0.99):
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1); got {confidence!r}")
     g = trials.groupby(by, sort=True)
-    out = pd.DataFrame({"n_trials": g.size(),
-                        "n_used": g["delta_roc_remaining"].count(),
+    out = pd.DataFrame({"n_trials": g.size(), "n_used": g["delta_roc_remaining"].count(),
                         "roc_map": g["roc_map"].mean(), "roc_ma": g["roc_ma"].mean()})
     for q in ("delta_roc", "delta_roc_remaining"):
         n = g[q].count().astype(float)
@@ -774,43 +626,19 @@ def summarise_trials(trials, by, confidence=0.99):
         with np.errstate(invalid="ignore"):
             half = stats.t.ppf(0.5 + confidence / 2, n - 1) * se
             tstat = mean / se
-        out[f"{q}_mean"] = mean
-        out[f"{q}_sd"] = sd
-        out[f"{q}_se"] = se
-        out[f"{q}_ci_low"] = mean - half
-        out[f"{q}_ci_high"] = mean + half
-        out[f"{q}_p"] = 2 * stats.t.sf(np.abs(tstat), n - 1)
+        out = out.assign(**{f"{q}_mean": mean, f"{q}_sd": sd, f"{q}_se": se,
+                            f"{q}_ci_low": mean - half, f"{q}_ci_high": mean + half,
+                            f"{q}_p": 2 * stats.t.sf(np.abs(tstat), n - 1)})
     return out.reset_index()
 
 
-def summarise_tests(results, confidence=0.99):
-    """:func:`summarise_trials` of every test, by its setting column.
-
-    Parameters
-    ----------
-    results : dict of str -> DataFrame
-        Trials keyed as :data:`DASH_COOPER_TESTS`.
-    confidence : float
-
-    Returns
-    -------
-    dict of str -> DataFrame
-        Random-network tests by their varied setting; ``"alarm"`` and ``"hepar2"``
-        by class node and ``n_train``.
-    """
-    unknown = set(results) - set(DASH_COOPER_TESTS)
-    if unknown:
-        raise ValueError(f"unknown tests {sorted(unknown)}; known: {list(DASH_COOPER_TESTS)}")
-    return {k: summarise_trials(df, _by(k), confidence) for k, df in results.items()}
-
-
-def display_summary(summary, x=None):
-    """A readable version of :func:`summarise_trials` for the chapter.
+def _means(summary, x=None):
+    """A readable version of :func:`_summarise_trials` for the chapter.
 
     Parameters
     ----------
     summary : DataFrame
-        Output of :func:`summarise_trials`.
+        Output of :func:`_summarise_trials`.
     x : str, optional
         The setting column (``"n_features"``, ``"n_train"`` or ``"max_parents"``);
         default: the one of them that ``summary`` has.
@@ -827,29 +655,28 @@ def display_summary(summary, x=None):
         if len(have) != 1:
             raise ValueError(f"cannot tell the setting column among {have}; pass x")
         x = have[0]
-    out = pd.DataFrame()
-    if "class_node" in summary:
-        out["class node"] = summary["class_node"]
-    out[_SYMBOL.get(x, x)] = summary[x].astype(int)
-    out["trials used"] = summary["n_used"].astype(int)
-    out["ROC MAP"] = summary["roc_map"].round(3)
-    out["ROC MA"] = summary["roc_ma"].round(3)
+    out = summary[["class_node"]].rename(columns={"class_node": "class node"}) \
+        if "class_node" in summary else pd.DataFrame()
+    out = out.assign(**{_SYMBOL.get(x, x): summary[x].astype(int),
+                        "trials used": summary["n_used"].astype(int),
+                        "ROC MAP": summary["roc_map"].round(3),
+                        "ROC MA": summary["roc_ma"].round(3)})
     for q, name in (("delta_roc", "Δ_ROC %"), ("delta_roc_remaining", "δ_ROC %")):
         out[f"{name} mean"] = summary[f"{q}_mean"].round(2)
         out[f"{name} SE"] = summary[f"{q}_se"].round(2)
-        out[f"{name} 99% CI"] = [f"{_fmt(a, 2)} to {_fmt(b, 2)}" for a, b in
-                                 zip(summary[f"{q}_ci_low"], summary[f"{q}_ci_high"])]
+        out[f"{name} 99% CI"] = list(map(_ci, summary[f"{q}_ci_low"], summary[f"{q}_ci_high"]))
         out[f"{name} sd"] = summary[f"{q}_sd"].round(2)
     return out
 
 
-def settings_table(results):
+def _settings_table(results, summaries):
     """The settings of every test as published beside the ones we ran.
 
     Parameters
     ----------
-    results : dict of str -> DataFrame
-        As in :func:`paper_comparison`.
+    results, summaries : dict of str -> DataFrame
+        The trials of each test, keyed as :data:`_TESTS`, and their summaries
+        (:func:`_summarise_trials`).
 
     Returns
     -------
@@ -857,208 +684,26 @@ def settings_table(results):
         One row per test: ``test``, ``figure``, and for N, N_r, N_test, N_k,
         trials and class nodes the paper's value and ours.
     """
-    pub = datasets.published("dash_cooper_test_settings")
-    names = {"nodes": "nodes test", "records": "training-records test",
-             "density": "density test", "worst-case": "worst-case training-records test",
-             "alarm": "ALARM network", "hepar2": "HEPAR network"}
+    pub = datasets.published("dash_cooper_test_settings").set_index("test")
     rows = []
-    for key, label in names.items():
-        p = pub[pub["test"] == label].iloc[0]
-        t = results.get(key)
-        row = {"test": key, "figure": p["figure"]}
-        ours = {}
+    for key, (_, label) in _TESTS.items():
+        p, t, ours = pub.loc[label], results.get(key), {}
         if t is not None and not t.empty:
-            per = t.groupby(_by(key)).size()
             nodes = sorted(t["class_node"].unique()) if key in ("alarm", "hepar2") else []
             ours = {"N": _values(t["n_features"]), "N_r": _values(t["n_train"]),
                     "N_test": _values(t["n_test"]), "N_k": _values(t["max_parents"]),
-                    "trials": _values(per), "class": ", ".join(nodes) or "random node"}
-        for col, pcol in (("N", "N"), ("N_r", "N_r"), ("N_test", "N_test"), ("N_k", "N_k"),
-                          ("trials", "N_trials"), ("class", "class_nodes")):
-            row[f"{col} (paper)"] = str(p[pcol]).replace(";", ",")
-            row[f"{col} (ours)"] = ours.get(col, "–")
-        rows.append(row)
+                    "trials": _values(summaries[key]["n_trials"]),
+                    "class": ", ".join(nodes) or "random node"}
+        rows.append({"test": key, "figure": p["figure"], **{
+            f"{col} ({who})": v for col, pcol in (
+                ("N", "N"), ("N_r", "N_r"), ("N_test", "N_test"), ("N_k", "N_k"),
+                ("trials", "N_trials"), ("class", "class_nodes"))
+            for who, v in (("paper", str(p[pcol]).replace(";", ",")),
+                           ("ours", ours.get(col, "–")))}})
     return pd.DataFrame(rows)
 
 
-def paper_comparison(results, check=None):
-    """Every numerical statement of Dash & Cooper's Sec. 4.2 beside our value.
-
-    Parameters
-    ----------
-    results : dict of str -> DataFrame
-        Trials of the tests, keyed as :data:`DASH_COOPER_TESTS` (``"nodes"``,
-        ``"records"``, ``"density"``, ``"worst-case"``, ``"alarm"``, ``"hepar2"``);
-        missing tests give empty rows.
-    check : dict, optional
-        Output of :func:`enumeration_check` (statement 8).
-
-    Returns
-    -------
-    DataFrame
-        One row per statement of ``dash_cooper_statements.csv`` that has a
-        measurable counterpart: ``id``, ``test``, ``quantity``, ``paper`` (the
-        published value), ``ours``, ``how ours is computed`` (with the 99%
-        confidence interval where ours is a mean) and ``agrees``. Means agree when
-        the paper's value lies in our 99% interval or within 1 percentage point of
-        our mean (figures read by eye); ±1σ ends when within 2 points; counts when
-        equal. ROC changes are in percent.
-    """
-    pub = datasets.published("dash_cooper_statements").set_index("id")
-    rows = []
-
-    def add(i, ours, how, agrees, quantity=None, paper=None):
-        rows.append({"id": i, "test": pub.loc[i, "test"],
-                     "quantity": quantity or pub.loc[i, "quantity"],
-                     "paper": paper if paper is not None else pub.loc[i, "value"],
-                     "ours": ours, "how": how, "agrees": agrees})
-
-    def mean_row(i, trials, q, label):
-        mean, sd, n, (lo, hi) = _pooled(trials, q)
-        p = float(pub.loc[i, "value"])
-        ok = bool(np.isfinite(mean) and (lo <= p <= hi or abs(mean - p) <= 1.0))
-        add(i, round(mean, 2), f"{label}; 99% CI {_fmt(lo, 2)} to {_fmt(hi, 2)} (n = {n})",
-            "yes" if np.isfinite(mean) and ok else ("–" if not np.isfinite(mean) else "no"))
-
-    def spread_rows(i_lo, i_hi, trials, q, label):
-        mean, sd, n, _ = _pooled(trials, q)
-        for i, v in ((i_lo, mean - sd), (i_hi, mean + sd)):
-            p = float(pub.loc[i, "value"])
-            add(i, round(v, 2), f"mean {'-' if i == i_lo else '+'} 1 sd, {label} (n = {n})",
-                "–" if not np.isfinite(v) else ("yes" if abs(v - p) <= 2.0 else "no"))
-
-    def share_row(i, trials, q, lo, hi, label):
-        v = trials[q].dropna()
-        share = 100.0 * float(((v >= lo) & (v <= hi)).mean()) if len(v) else np.nan
-        add(i, round(share, 1), f"share of trials with {lo} <= {q} <= {hi}, {label}",
-            "–" if not np.isfinite(share) else ("yes" if abs(share - 70) <= 10 else "no"),
-            quantity=f"share of trials in the stated {q} region")
-
-    def significant(summary, both=True):
-        ok = summary["delta_roc_ci_low"] > 0
-        if both:
-            ok &= summary["delta_roc_remaining_ci_low"] > 0
-        return int(ok.sum()), len(summary)
-
-    def summ(test):
-        t = results.get(test)
-        return None if t is None or t.empty else summarise_trials(t, _by(test))
-
-    if check is not None:
-        same = check["same_class"] == 1.0 and check["max_abs_difference"] < 1e-9
-        add(8, f"{check['max_abs_difference']:.1e}",
-            f"largest difference of a class probability over {check['n_test']} test records, "
-            f"{check['n_structures']} structures; same class on "
-            f"{100 * check['same_class']:.0f}% of them",
-            "yes" if same else "no", paper="identical predictions")
-
-    s = summ("nodes")
-    if s is not None:
-        t = results["nodes"]
-        k, n = significant(s)
-        add(11, f"{k} of {n}", "settings N with both 99% CIs above 0",
-            "yes" if k == n - 1 else "no", paper=f"{n - 1} of {n}" if n == 9 else "all but one")
-        big = t[t["n_features"] > 150]
-        sel = _values(big["n_features"])
-        mean_row(13, big, "delta_roc", f"trials with N in {{{sel}}}")
-        mean_row(14, big, "delta_roc_remaining", f"trials with N in {{{sel}}}")
-        wide = t[t["n_features"] >= 100]
-        sel = _values(wide["n_features"])
-        share_row(15, wide, "delta_roc", -1, 11, f"N in {{{sel}}}")
-        spread_rows(16, 17, wide, "delta_roc", f"N in {{{sel}}}")
-        spread_rows(18, 19, wide, "delta_roc_remaining", f"N in {{{sel}}}")
-
-    s = summ("records")
-    if s is not None:
-        t = results["records"]
-        k, n = significant(s)
-        add(20, f"{k} of {n}", "settings N_r with both 99% CIs above 0",
-            "yes" if k == n else "no", paper=f"{n} of {n}" if n == 8 else "all")
-        top = s.loc[s["delta_roc_mean"].idxmax()]
-        top_r = s.loc[s["delta_roc_remaining_mean"].idxmax()]
-        for i, row, q in ((21, top, "delta_roc"), (22, top_r, "delta_roc_remaining")):
-            p = float(pub.loc[i, "value"])
-            ok = row[f"{q}_ci_low"] <= p <= row[f"{q}_ci_high"] or abs(row[f"{q}_mean"] - p) <= 1
-            add(i, round(float(row[f"{q}_mean"]), 2),
-                f"largest mean over N_r (at N_r = {int(row['n_train'])}); 99% CI "
-                f"{_fmt(row[f'{q}_ci_low'], 2)} to {_fmt(row[f'{q}_ci_high'], 2)}",
-                "yes" if ok else "no")
-        at = int(top["n_train"])
-        inside = "yes" if 200 <= at <= 800 else "no"
-        add(23, at, "N_r of the largest mean Delta_ROC", inside,
-            quantity="N_r of the local maximum", paper="200 to 800")
-        share_row(25, t, "delta_roc", -4, 9, "all N_r")
-        spread_rows(26, 27, t, "delta_roc", "all N_r")
-        spread_rows(28, 29, t, "delta_roc_remaining", "all N_r")
-
-    s = summ("density")
-    if s is not None:
-        t = results["density"]
-        sparse_s = s[s["max_parents"] < 10]
-        k, n = significant(sparse_s)
-        add(31, f"{k} of {n}", "settings N_k < 10 with both 99% CIs above 0",
-            _verdict(k == n, n), paper=f"{n} of {n}" if n == 9 else "all")
-        for i_lo, i_hi, q in ((32, 33, "delta_roc"), (34, 35, "delta_roc_remaining")):
-            lo_m, hi_m = sparse_s[f"{q}_mean"].min(), sparse_s[f"{q}_mean"].max()
-            p_lo, p_hi = float(pub.loc[i_lo, "value"]), float(pub.loc[i_hi, "value"])
-            add(i_lo, round(float(lo_m), 2), "smallest mean over N_k < 10",
-                _verdict(abs(lo_m - p_lo) <= 1, lo_m))
-            add(i_hi, round(float(hi_m), 2), "largest mean over N_k < 10",
-                _verdict(abs(hi_m - p_hi) <= 1, hi_m))
-        sparse = t[t["max_parents"] < 10]
-        spread_rows(36, 37, sparse, "delta_roc", "N_k < 10")
-        spread_rows(38, 39, sparse, "delta_roc_remaining", "N_k < 10")
-        dense = t[t["max_parents"] >= 100]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.float64(_pooled(sparse, "delta_roc")[0]) / _pooled(dense, "delta_roc")[0]
-        add(40, round(float(ratio), 2),
-            f"mean Delta_ROC for N_k < 10 / mean for N_k in {{{_values(dense['max_parents'])}}}",
-            "–" if not np.isfinite(ratio) else ("yes" if 2 <= ratio <= 3 else "no"),
-            quantity="factor by which the mean drops", paper="2 to 3")
-        dense_s = s[s["max_parents"] >= 20]
-        k = int((dense_s["delta_roc_ci_low"] <= 0).sum())
-        add(41, f"{k} of {len(dense_s)}", "settings N_k >= 20 whose Delta_ROC 99% CI "
-            "includes 0", _verdict(k > 0, len(dense_s)),
-            quantity="dense graphs: Delta_ROC no longer significant at some points",
-            paper="some")
-
-    s = summ("worst-case")
-    if s is not None:
-        better = int((s["delta_roc_ci_low"] > 0).sum())
-        worse = int(((s["delta_roc_p"] < 0.05) & (s["delta_roc_mean"] < 0)).sum())
-        add(42, f"MA better at {better}, MAP better at {worse} of {len(s)}",
-            "settings N_r where Delta_ROC's 99% CI is above 0 / where MAP is better "
-            "(two-sided p < 0.05)", "yes" if worse == 0 else "no",
-            paper="little if any gain; MAP never significantly better")
-
-    s = summ("alarm")
-    if s is not None:
-        ana = s[s["class_node"].str.lower() == "anaphylaxis"]
-        worse = int(((ana["delta_roc_p"] < 0.05) & (ana["delta_roc_mean"] < 0)).sum())
-        add(43, f"{worse} of {len(ana)}", "N_r values on anaphylaxis where MAP is better "
-            "(Delta_ROC < 0, two-sided p < 0.05)", "yes" if worse == 2 else "no",
-            paper=f"2 of {len(ana)}")
-        miss = int((s["delta_roc_ci_low"] <= 0).sum())
-        add(45, f"{miss} of {len(s)}", "points (both class nodes) whose Delta_ROC 99% CI "
-            "includes or is below 0", "yes" if miss >= len(s) / 4 else "no",
-            quantity="ALARM points that miss the 99% level", paper="many")
-
-    s = summ("hepar2")
-    if s is not None:
-        k = int((s["delta_roc_ci_low"] > 0).sum())
-        add(46, f"{k} of {len(s)}", "points (both class nodes) whose Delta_ROC 99% CI is "
-            "above 0", "yes" if len(s) / 2 < k < len(s) else "no",
-            quantity="HEPAR points with MA gains at the 99% level",
-            paper="typically, not always")
-    out = pd.DataFrame(rows, columns=["id", "test", "quantity", "paper", "ours", "how",
-                                      "agrees"])
-    out["paper"] = out["paper"].astype(str)
-    out["ours"] = out["ours"].astype(str)
-    out = out.rename(columns={"how": "how ours is computed"})
-    return out.sort_values("id", kind="stable").reset_index(drop=True)
-
-
-def shared_setting(results, n_features=200, n_train=200, max_parents=5):
+def _shared_setting(results, n_features=200, n_train=200, max_parents=5):
     """The setting N = 200, N_r = 200, N_k = 5 that three random-network tests share.
 
     The nodes, training-records and density tests each contain it (at N = 200,
@@ -1068,7 +713,7 @@ def shared_setting(results, n_features=200, n_train=200, max_parents=5):
     Parameters
     ----------
     results : dict of str -> DataFrame
-        Trials keyed as :data:`DASH_COOPER_TESTS`.
+        Trials keyed as :data:`_TESTS`.
     n_features, n_train, max_parents : int
         The shared setting.
 
@@ -1084,230 +729,200 @@ def shared_setting(results, n_features=200, n_train=200, max_parents=5):
              "density": ("4 to 6 (N_k < 10)", "4 to 8 (N_k < 10)")}
     rows = []
     for test, (p_d, p_r) in paper.items():
-        t = results.get(test)
-        if t is None:
-            continue
+        t = results.get(test, pd.DataFrame(columns=["n_features", "n_train", "max_parents"]))
         t = t[(t["n_features"] == n_features) & (t["n_train"] == n_train)
               & (t["max_parents"] == max_parents)]
         if t.empty:
             continue
         row = {"test": test, "trials used": int(t["delta_roc_remaining"].notna().sum())}
-        for q, name, p in (("delta_roc", "Δ_ROC %", p_d), ("delta_roc_remaining", "δ_ROC %", p_r)):
-            mean, _, _, (lo, hi) = _pooled(t, q)
-            row[f"{name} mean"] = round(mean, 2)
-            row[f"{name} 99% CI"] = f"{_fmt(lo, 2)} to {_fmt(hi, 2)}"
-            row[f"{name} paper"] = p
+        for q, name, p in zip(("delta_roc", "delta_roc_remaining"), ("Δ_ROC %", "δ_ROC %"),
+                              (p_d, p_r)):
+            mean, _, _, ci = _pooled_stats(t, q)
+            row.update({f"{name} mean": round(mean, 2), f"{name} 99% CI": _ci(*ci),
+                        f"{name} paper": p})
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-# --------------------------------------------------------------------------------------
-# Compact views of the tables for the book (the CSVs keep every column)
-# --------------------------------------------------------------------------------------
-
-
-def glance_mapping():
-    """The paper's figures and checks -> the chapter's, for :func:`at_a_glance`.
-
-    Returns
-    -------
-    list of (str, str or (str, str))
-        The second item of a pair is (text, anchor) when it links a figure of the page.
-    """
-    return [("Sec. 3.2, the check by enumeration", "Table 1"),
-            ("Figure 2 (a)-(c)", ("random networks, with the paper's values as bands",
-                                  "fig-dc-random")),
-            ("Figure 3", ("the least favourable case", "fig-dc-worst")),
-            ("Figure 4", ("ALARM", "fig-dc-alarm")),
-            ("Figure 5", ("HEPAR II", "fig-dc-hepar")),
-            ("Sec. 4.2, the numerical statements", "Tables 10 and 11")]
-
-
-def glance(headline_rows, comparison, check=None, profile=None):
-    """The chapter's at-a-glance box (:func:`at_a_glance`), ready for ``myst_nb.glue``.
+def _columns_tables(nodes, uniforms):
+    """The sensitivity run's tables: the nodes test's headline statements under the two
+    CPT-column generators.
 
     Parameters
     ----------
-    headline_rows : DataFrame
-        :func:`headline` (its verdicts are counted).
-    comparison : DataFrame
-        :func:`paper_comparison` (the outcome sentence counts its ``agrees``).
-    check : dict, optional
-        :func:`enumeration_check`.
-    profile : str, optional
-        Parameter profile of the run (default: as :func:`at_a_glance` decides).
+    nodes, uniforms : DataFrame
+        The main run's nodes-test trials and the sensitivity run's (same seeds, CPT
+        columns from normalised uniforms).
 
     Returns
     -------
-    object
-        Displays as the box's HTML.
+    dict of str -> DataFrame
+        ``columns_trials`` (``uniforms``), ``columns_simplex_trials`` (the main run's
+        trials at the sensitivity run's N and trial numbers), their summaries
+        ``summary_columns_simplex`` / ``summary_columns_uniforms``, and
+        ``columns_comparison``: indexed by ``quantity``, one row per statement measured
+        on both (means and ±1σ ends; counts left out): ``published``, then ours,
+        tolerance and verdict for each generator, by the report's rule (:data:`HEADLINE`).
     """
-    judged = comparison[comparison["agrees"] != "–"]
-    outcome = []
+    same = nodes[nodes["n_features"].isin(uniforms["n_features"].unique())
+                 & (nodes["trial"] <= uniforms["trial"].max())]
+    out, cmp = {"columns_trials": uniforms, "columns_simplex_trials": same}, None
+    for tag, key, trials in (("simplex", "simplex", same),
+                             ("normalised uniforms", "uniforms", uniforms)):
+        out[f"summary_columns_{key}"] = s = _summarise_trials(trials, "n_features")
+        h = HEADLINE.judge({"trials_nodes": trials, "summary_nodes": s})
+        h = h[h["unit"] != "count"].set_index("quantity")
+        cmp = (pd.DataFrame({"published": h["published"]}) if cmp is None else cmp).assign(
+            **{f"{c} ({tag})": h[c] for c in ("ours", "tolerance", "verdict")})
+    out["columns_comparison"] = cmp
+    return out
+
+
+def tables(results):
+    """Every table of the chapter, from :func:`run`'s results.
+
+    Parameters
+    ----------
+    results : dict
+        Output of :func:`run`.
+
+    Returns
+    -------
+    dict of str -> DataFrame
+        ``check`` (the check by enumeration, one row) and ``enumeration_check`` (it as
+        Table 1 prints it); for each test ``<k>`` of the paper: ``trials_<k>`` (its
+        trials), ``summary_<k>`` (:func:`_summarise_trials` by its setting: means,
+        standard errors, 99% intervals, spread and p-values, percent) and ``means_<k>``
+        (the same rounded, with readable names: Tables 3-5 and 7-9); ``settings`` (the
+        paper's settings beside ours, Table 2), ``paper_comparison`` (Table 10),
+        ``shared_setting`` (Table 6); with the sensitivity run: ``columns_trials``,
+        ``columns_simplex_trials``, ``summary_columns_simplex``,
+        ``summary_columns_uniforms`` and ``columns_comparison`` (Table 12); and
+        ``seconds`` (wall and processor time of each test's trials).
+    """
+    trials = {k: v for k, v in results["trials"].items() if k in _TESTS}
+    out, check = {}, results.get("check")
     if check is not None:
-        outcome.append(f"The closed form equals averaging over all "
-                       f"{check['n_structures']:,} structures (largest difference "
-                       f"{check['max_abs_difference']:.1e}).")
-    outcome.append(f"{int((judged['agrees'] == 'yes').sum())} of the paper's {len(judged)} "
-                   "statements agree with our runs (Table 10).")
-    box = at_a_glance(CITATION, _CHAPTER, mapping=glance_mapping(), headline=headline_rows,
-                      profile=profile, summary=" ".join(outcome), display=False)
-    from IPython.display import HTML  # the book's kernel has IPython
-
-    return HTML(box)  # displayable and gluable
-
-
-def _pm(mean, se, nd=2):
-    if mean is None or not np.isfinite(mean):
-        return "–"
-    return f"{mean:.{nd}f}" + ("" if se is None or not np.isfinite(se) else f" ± {se:.{nd}f}")
-
-
-def summary_view(summary, x=None):
-    """:func:`summarise_trials` in at most seven columns: the setting, trials used, both
-    ROC areas and each measure as "mean ± SE" (percent).  The 99% intervals and the
-    spread are drawn in the figures and kept in :func:`display_summary`'s CSV.
-
-    Parameters
-    ----------
-    summary : DataFrame
-        Output of :func:`summarise_trials`.
-    x : str, optional
-        As for :func:`display_summary`.
-
-    Returns
-    -------
-    DataFrame
-    """
-    full = display_summary(summary, x)
-    setting = [c for c in full.columns if c in _SYMBOL.values()]
-    out = full[[c for c in ("class node",) if c in full] + setting
-               + ["trials used", "ROC MAP", "ROC MA"]].copy()
-    for q, name in (("delta_roc", "Δ_ROC %"), ("delta_roc_remaining", "δ_ROC %")):
-        out[f"{name} (mean ± SE)"] = [_pm(m, e) for m, e in
-                                      zip(summary[f"{q}_mean"], summary[f"{q}_se"])]
-    return out.reset_index(drop=True)
-
-
-def statements_view(comparison):
-    """:func:`paper_comparison` in six columns: id, the statement (test: quantity), the
-    paper's value, ours, ``agrees`` and how ours is computed (wrapped)."""
-    out = pd.DataFrame({
-        "id": comparison["id"].astype(int),
-        "statement": [f"{t}: {q}" for t, q in zip(comparison["test"], comparison["quantity"])],
-        "paper": comparison["paper"].astype(str),
-        "ours": comparison["ours"].astype(str),
-        "agrees": comparison["agrees"].astype(str),
-        "how ours is computed": comparison["how ours is computed"].astype(str)})
+        out["check"] = pd.DataFrame([check])
+        out["enumeration_check"] = pd.DataFrame([{
+            "features N": check["n_features"], "structures": check["n_structures"],
+            "test records": check["n_test"],
+            "largest difference of a class probability": f"{check['max_abs_difference']:.1e}",
+            "same class chosen": f"{100 * check['same_class']:.0f}%"}])
+    summaries = {k: _summarise_trials(t, ["class_node"] * (k in ("alarm", "hepar2"))
+                                      + [_TESTS[k][0]]) for k, t in trials.items()}
+    for k, t in trials.items():
+        out[f"trials_{k}"], out[f"summary_{k}"] = t, summaries[k]
+        out[f"means_{k}"] = _means(summaries[k])
+    out["settings"] = _settings_table(trials, summaries)
+    out["paper_comparison"] = _statements(out)
+    out["shared_setting"] = _shared_setting(trials)
+    if "columns" in results["trials"] and "nodes" in trials:
+        out.update(_columns_tables(trials["nodes"], results["trials"]["columns"]))
+    out["seconds"] = pd.DataFrame(
+        [{"test": k, "main": k in _TESTS, "wall": results.get("seconds", {}).get(k, np.nan),
+          "cpu": t.attrs.get("seconds", {}).get("cpu", np.nan)}
+         for k, t in results["trials"].items()], columns=["test", "main", "wall", "cpu"])
     return out
 
 
-def shared_view(shared):
-    """:func:`shared_setting` in six columns: each measure as "mean (99% CI)" beside the
-    paper's reading."""
-    out = pd.DataFrame({"test": shared["test"], "trials used": shared["trials used"]})
-    for name in ("Δ_ROC %", "δ_ROC %"):
-        out[f"{name} ours (99% CI)"] = [f"{_fmt(m, 2)} ({ci})" for m, ci in
-                                        zip(shared[f"{name} mean"], shared[f"{name} 99% CI"])]
-        out[f"{name} paper"] = shared[f"{name} paper"]
-    return out
-
-
-def headline_view(headline_rows):
-    """:func:`headline` in the standard comparison layout (:func:`comparison_layout`):
-    quantity, published, ours, tolerance, verdict, note.  Numbers too small for fixed
-    decimals (the exactness row's 1e-15 against a tolerance of 1e-9) are written in
-    scientific notation, so that they do not print as zeros."""
-    out = headline_rows.copy()
-    for col in ("published", "ours", "tolerance"):
-        vals = out[col].astype(float)
-        tiny = vals.abs().lt(1e-4) & vals.ne(0)
-        if tiny.any():
-            out[col] = pd.Series([f"{v:.1e}" if t else v for v, t in zip(vals, tiny)],
-                                 index=out.index, dtype=object)
-    return comparison_layout(out, label="quantity")
-
-
-def columns_view(cols_cmp):
-    """:func:`columns_comparison` in the standard layout, one row per statement and
-    generator: quantity, generator, published, ours, tolerance, verdict."""
-    rows = []
-    for tag in ("simplex", "normalised uniforms"):
-        part = pd.DataFrame({"quantity": cols_cmp.index.astype(str),
-                             "CPT columns": tag,
-                             "published": cols_cmp["published"].to_numpy(float),
-                             "ours": cols_cmp[f"ours ({tag})"].to_numpy(float),
-                             "tolerance": cols_cmp[f"tolerance ({tag})"].to_numpy(float),
-                             "verdict": cols_cmp[f"verdict ({tag})"].to_numpy()})
-        rows.append(part)
-    long = pd.concat(rows, ignore_index=True)
-    order = {q: i for i, q in enumerate(cols_cmp.index.astype(str))}
-    long = long.sort_values("quantity", key=lambda c: c.map(order), kind="stable")
-    return comparison_layout(long.reset_index(drop=True), label=["quantity", "CPT columns"],
-                             note=None)
-
-
-# --------------------------------------------------------------------------------------
-# Numbers for the text
-# --------------------------------------------------------------------------------------
-
-
-def chapter_numbers(comparison, check=None):
-    """Text snippets of the chapter, keyed for ``myst_nb.glue``.
+def numbers(tables):
+    """The numbers the chapter's text quotes, formatted, keyed for ``myst_nb.glue``.
 
     Parameters
     ----------
-    comparison : DataFrame
-        Output of :func:`paper_comparison`.
-    check : dict, optional
-        Output of :func:`enumeration_check`.
+    tables : dict of str -> DataFrame
+        Output of :func:`tables`.
 
     Returns
     -------
     dict of str -> str
-        ``ours_<id>`` and ``agrees_<id>`` for every statement of ``comparison``;
-        ``n_statements`` and ``n_agree``; with ``check``: ``check_difference``,
-        ``check_structures`` and ``check_same``.
+        ``ours_<id>`` and ``agrees_<id>`` for every statement of Table 10,
+        ``n_statements`` and ``n_agree`` (statements judged, and agreeing);
+        ``check_difference``, ``check_structures``, ``check_same`` (the check by
+        enumeration); ``time_<test>`` (seconds), ``time_total`` and ``cpu_total``
+        (minutes, the paper's tests), ``n_trials_total``; ``dense_roc_map`` and
+        ``sparse_roc_map`` (mean MAP area for N_k >= 40 and N_k < 10); ``h_repro``,
+        ``h_differs`` and ``h_rows`` (the headline verdicts); ``alarm_points``,
+        ``alarm_chance`` and ``alarm_p2`` (ALARM's anaphylaxis points and what chance
+        gives); with the sensitivity run, ``columns_n``, ``columns_trials``,
+        ``cols_repro_simplex``, ``cols_repro_normalised``, ``cols_rows`` and the mean
+        gains ``cols_d_simplex``, ``cols_d_uniforms``, ``cols_dr_simplex``,
+        ``cols_dr_uniforms``.
     """
-    out = {}
-    for _, r in comparison.iterrows():
-        out[f"ours_{r['id']}"] = str(r["ours"])
-        out[f"agrees_{r['id']}"] = str(r["agrees"])
-    judged = comparison[comparison["agrees"] != "–"]
-    out["n_statements"] = str(len(judged))
-    out["n_agree"] = str(int((judged["agrees"] == "yes").sum()))
-    if check is not None:
-        out["check_difference"] = f"{check['max_abs_difference']:.1e}"
-        out["check_structures"] = f"{check['n_structures']:,}"
-        out["check_same"] = f"{100 * check['same_class']:.0f}%"
+    cmp = tables["paper_comparison"]
+    out = {f"{k}_{i}": str(v) for i, o, a in zip(cmp["id"], cmp["ours"], cmp["agrees"])
+           for k, v in (("ours", o), ("agrees", a))}
+    judged = cmp[cmp["agrees"] != "–"]
+    out.update(n_statements=str(len(judged)), n_agree=str(int((judged["agrees"] == "yes").sum())))
+    if "check" in tables:
+        c = tables["check"].iloc[0]
+        out.update(check_difference=f"{c['max_abs_difference']:.1e}",
+                   check_structures=f"{int(c['n_structures']):,}",
+                   check_same=f"{100 * c['same_class']:.0f}%")
+    sec = tables["seconds"]
+    out.update({f"time_{k}": f"{v:.0f}" for k, v in zip(sec["test"], sec["wall"])})
+    main = sec[sec["main"]]
+    out.update(time_total=f"{main['wall'].sum() / 60:.1f}",
+               cpu_total=f"{main['cpu'].sum() / 60:.1f}")
+    out["n_trials_total"] = f"{sum(len(tables[f'trials_{k}']) for k in main['test']):,}"
+    counts = verdict_counts(HEADLINE.judge(tables))
+    out.update(h_repro=str(counts["reproduced"]), h_differs=str(counts["differs"]),
+               h_rows=str(sum(counts.values())))
+    if "summary_density" in tables:
+        s = tables["summary_density"]
+        out["dense_roc_map"] = f"{s.loc[s['max_parents'] >= 40, 'roc_map'].mean():.2f}"
+        out["sparse_roc_map"] = f"{s.loc[s['max_parents'] < 10, 'roc_map'].mean():.2f}"
+    if "summary_alarm" in tables:
+        s = tables["summary_alarm"]
+        n = int((s["class_node"].str.lower() == "anaphylaxis").sum())
+        out.update(alarm_points=str(n), alarm_chance=f"{_chance_count(n)[0]:.1f}",
+                   alarm_p2=f"{_chance_probability(2, n):.2f}")
+    if "columns_comparison" in tables:
+        uni, cmp = tables["columns_trials"], tables["columns_comparison"]
+        out.update(columns_n=_values(uni["n_features"]), cols_rows=str(len(cmp)),
+                   columns_trials=str(int(uni["trial"].max()) + 1))
+        for tag, key in (("simplex", "simplex"), ("normalised uniforms", "uniforms")):
+            s = tables[f"summary_columns_{key}"]
+            out[f"cols_repro_{tag.split()[0]}"] = str(
+                int((cmp[f"verdict ({tag})"] == "reproduced").sum()))
+            out[f"cols_dr_{key}"] = f"{s['delta_roc_remaining_mean'].mean():.1f}"
+            out[f"cols_d_{key}"] = f"{s['delta_roc_mean'].mean():.1f}"
     return out
 
 
 # --------------------------------------------------------------------------------------
-# Headline rows of the reproduction report
+# The paper's statements, each read once from tables() (:func:`_read`): Table 10 and the
+# headline rows of the reproduction report (each published number declared once)
 # --------------------------------------------------------------------------------------
+#
+# Every tolerance follows the report's rule (credal.chapters._verdicts.tolerance). The
+# paper's standard error is estimated from the spread of our trials and its own trial
+# count per setting
+# (dash_cooper_test_settings.csv; pooled settings add their counts). For a mean the
+# extra term is 0.5 points (the paper's "about": a value read off a figure); for a ±1σ
+# end (standard error of mean ± sd: sd sqrt(1/n + 1/(2(n-1)))) 1.5 points (the end of a
+# dashed bar); for a share of trials, the binomial standard errors and 4.5 points more
+# ("about 70%"); for a ratio the delta-method standard errors and the half-width of the
+# stated range. Counts of significant settings are exact, except the counts of points
+# where MAP beats MA significantly, whose standard error is that of the chance count
+# (_chance_count), ours and the paper's.
 
-
-#: Tests of the chapter -> their label in ``dash_cooper_test_settings.csv``.
-_SETTINGS_LABEL = {"nodes": "nodes test", "records": "training-records test",
-                   "density": "density test", "worst-case": "worst-case training-records test",
-                   "alarm": "ALARM network", "hepar2": "HEPAR network"}
-
-#: Two-sided level of the paper's "MAP significantly better" points, and the chance a
-#: point where MA and MAP are equal is called so (one tail).
+_STATEMENTS = "dash_cooper_statements"
+_PUB = datasets.published(_STATEMENTS).set_index("id")
+#: Two-sided level of the paper's "MAP significantly better" points.
 _CHANCE_LEVEL = 0.05
+_BIG_R = ("our delta_ROC is larger than the paper's readings throughout (the same "
+          "definition, (R^ - R)/(1 - R)); see the CPT-column sensitivity run")
 
 
-def paper_trials(test):
+def _paper_trials(test):
     """Trials per setting of one of the paper's tests (``dash_cooper_test_settings.csv``)."""
-    pub = datasets.published("dash_cooper_test_settings")
-    row = pub[pub["test"] == _SETTINGS_LABEL[test]]
-    if len(row) != 1:
-        raise ValueError(f"no trial count for test {test!r}")
-    return int(row["N_trials"].iloc[0])
+    pub = datasets.published("dash_cooper_test_settings").set_index("test")
+    return int(pub.loc[_TESTS[test][1], "N_trials"])
 
 
-def chance_count(n_points, level=_CHANCE_LEVEL):
+def _chance_count(n_points, level=_CHANCE_LEVEL):
     """Points expected significant in MAP's favour by chance alone, and their SD.
 
     Where MA and MAP are equal, a two-sided test at ``level`` calls MAP significantly
@@ -1324,295 +939,346 @@ def chance_count(n_points, level=_CHANCE_LEVEL):
     return n_points * q, float(np.sqrt(n_points * q * (1 - q)))
 
 
-def chance_probability(k, n_points, level=_CHANCE_LEVEL):
+def _chance_probability(k, n_points, level=_CHANCE_LEVEL):
     """Upper bound on the probability of ``k`` or more points significant in MAP's favour
-    by chance alone among ``n_points`` (the binomial of :func:`chance_count`)."""
+    by chance alone among ``n_points`` (the binomial of :func:`_chance_count`)."""
     return float(stats.binom.sf(k - 1, n_points, level / 2)) if k >= 1 else 1.0
 
 
-def headline(results, check=None, confidence=0.99, reading=0.5, band_reading=1.5):
-    """Dash & Cooper's numerical statements in the reproduction report's layout.
+def _summary(tables, test, keep=None):
+    """The summary of ``test`` (settings kept by ``keep(setting)``), None if not run."""
+    s = tables.get(f"summary_{test}", pd.DataFrame())
+    s = s if keep is None or s.empty else s[keep(s[_TESTS[test][0]])]
+    return None if s.empty else s
 
-    One row per numerical statement of ``dash_cooper_statements.csv`` that the
-    chapter measures (the ones :func:`paper_comparison` judges).  Every tolerance
-    follows the report's rule (:func:`credal.chapters._verdicts.tolerance`): 3 x the
-    root sum of squares of our standard error and the paper's, plus half a unit of
-    the printed digit, plus a documented extra term.  The paper's standard error is
-    estimated from the spread of our trials and its own trial count per setting
-    (``dash_cooper_test_settings.csv``; pooled settings add their counts).  For a
-    mean the extra term is ``reading`` (the paper's "about": a value read off a
-    figure); for a ±1σ end (standard error of mean ± sd: ``sd sqrt(1/n + 1/(2(n-1)))``)
-    it is ``band_reading`` (the end of a dashed bar); for a share of trials, the
-    binomial standard errors and 4.5 points more ("about 70%"); for a ratio the
-    delta-method standard errors and the half-width of the stated range.  Counts of
-    significant settings are exact, except the counts of points where MAP beats MA
-    significantly, whose standard error is that of the chance count
-    (:func:`chance_count`), ours and the paper's.
 
-    Parameters
-    ----------
-    results : dict of str -> DataFrame
-        Trials keyed as :data:`DASH_COOPER_TESTS`; tests that are missing give no rows.
-    check : dict, optional
-        Output of :func:`enumeration_check` (the exactness row).
-    confidence : float
-        Level of the intervals that decide which settings are significant (the
-        paper's 99%).
-    reading : float
-        Extra term, in percentage points, of a mean read off a figure.
-    band_reading : float
-        Extra term, in percentage points, of a ±1σ bar end read off a figure.
+def _cells(ours, how, ok, *rests_on, **printed):
+    """Table 10's cells of a statement: ``agrees`` is "yes"/"no" as ``ok`` says, or "–"
+    when a value it rests on is missing (NaN or an empty count)."""
+    missing = any(v is None or not np.isfinite(v) or v == 0 and isinstance(v, (int, np.integer))
+                  for v in rests_on)
+    return {"ours": ours, "how": how, "agrees": "–" if missing else "yes" if ok else "no",
+            **printed}
 
-    Returns
-    -------
-    DataFrame
-        :func:`credal.chapters._verdicts.headline_table` with ``paper="Dash & Cooper (2002)"`` and
-        ``chapter="exact-model-averaging"``; ROC changes in percent.
-    """
-    pub = datasets.published("dash_cooper_statements").set_index("id")
-    rows = []
-    why_read = "'about': read off a figure"
 
-    def add(i, ours, tol, note, published=None, quantity=None, unit=None, why=""):
-        p = float(pub.loc[i, "value"]) if published is None else float(published)
-        ours = float(ours) if ours is not None else np.nan
-        off = np.isfinite(ours) and abs(ours - p) > float(tol) + 1e-12
-        rows.append({"quantity": f"{pub.loc[i, 'test']}: {quantity or pub.loc[i, 'quantity']}",
-                     "published": p, "ours": ours, "tolerance": tol,
-                     "unit": unit or str(pub.loc[i, "unit"]),
-                     "note": note + (f"; differs: {why}" if off and why else "")})
+def _mean_reading(mean, sd, n, n_paper, note):
+    ok = np.isfinite(sd)  # else no standard errors
+    return Reading(mean, spread=sd if ok else None, n_ours=n if ok else None,
+                   n_published=n_paper if ok else None, note=note)
 
-    def stats_of(v):
-        v = v.dropna().to_numpy(dtype=float)
-        n = len(v)
-        if n < 2:
-            return np.nan, np.nan, n
-        return float(v.mean()), float(v.std(ddof=1)), n
 
-    def printed(i):
-        return f"{float(pub.loc[i, 'value']):g}"
+def _check_statement(tables, p):
+    """Statement 8: the closed form against averaging over every structure."""
+    if "check" not in tables:
+        return None
+    c = tables["check"].iloc[0]
+    d, n_s = float(c["max_abs_difference"]), int(c["n_structures"])
+    return (Reading(d, note=f"largest class-probability difference, closed form vs. "
+                            f"enumeration of {n_s} structures; rounding term 1e-9 (floating "
+                            f"point)"),
+            _cells(f"{d:.1e}", f"largest difference of a class probability over "
+                               f"{int(c['n_test'])} test records, {n_s} structures; same "
+                               f"class on {100 * c['same_class']:.0f}% of them",
+                   c["same_class"] == 1.0 and d < 1e-9, paper="identical predictions"))
 
-    def mean_tol(i, sd, n, n_paper):
-        if not np.isfinite(sd):
-            return tolerance(printed=printed(i), extra=reading, extra_why=why_read)
-        return tolerance(spread=sd, n_ours=n, n_published=n_paper, printed=printed(i),
-                         extra=reading, extra_why=why_read)
 
-    def mean_row(i, trials, q, label, n_paper, why=""):
-        mean, sd, n = stats_of(trials[q])
-        add(i, mean, mean_tol(i, sd, n, n_paper),
-            f"mean of {label} (n = {n}; the paper's {n_paper})", why=why)
+def _n_significant(tables, p, test, over, n_paper, keep=None, but=0):
+    """Settings where both gains' 99% intervals lie above 0; the published number is the
+    paper's "all" (``but=0``) or "all but one" (``but=1``) of the settings run, printed
+    as a count when we ran the paper's ``n_paper`` settings."""
+    s = _summary(tables, test, keep)
+    if s is None:
+        return None
+    k = int(((s["delta_roc_ci_low"] > 0) & (s["delta_roc_remaining_ci_low"] > 0)).sum())
+    n, all_ = len(s), "all but one" if but else "all"
+    how = f"settings {over} with both 99% CIs above 0"
+    return (Reading(float(k), published=n - but, note=f"{how} (paper: {all_}); exact count"),
+            _cells(f"{k} of {n}", how, k == n - but, n,
+                   paper=f"{n - but} of {n}" if n == n_paper else all_))
 
-    def band_rows(i_lo, i_hi, trials, q, label, n_paper, why=""):
-        mean, sd, n = stats_of(trials[q])
 
+def _pooled(tables, p, test, kind, q="delta_roc", keep=None, label=None, sign=1, lo=-1, hi=1):
+    """A statement on the trials of ``test`` pooled over the settings ``keep`` keeps
+    (labelled ``label``; default: the settings' values), beside the paper's number of
+    trials behind the same pool: ``kind`` is ``"mean"`` (of ``q``, with its 99% interval),
+    ``"end"`` (mean ``sign`` 1 sd of ``q``: an end of the paper's ±1σ bars) or ``"share"``
+    (percentage of trials with ``lo <= delta_roc <= hi``; the paper: about 70%)."""
+    t, col = tables.get(f"trials_{test}"), _TESTS[test][0]
+    t = t if t is None or keep is None else t[keep(t[col])]
+    if t is None or t.empty:
+        return None
+    label = label or f"{_SYMBOL[col]} in {{{_values(t[col])}}}"
+    n_paper = _paper_trials(test) * t[col].nunique()
+    mean, sd, n, (ci_lo, ci_hi) = _pooled_stats(t, q)
+    of = f"{label} (n = {n}; the paper's {n_paper})"
+    if kind == "mean":
+        return (_mean_reading(mean, sd, n, n_paper, f"mean of {of}"),
+                _cells(round(mean, 2),
+                       f"trials with {label}; 99% CI {_ci(ci_lo, ci_hi)} (n = {n})",
+                       ci_lo <= p <= ci_hi or abs(mean - p) <= 1.0, mean))
+    if kind == "end":
         def se(m):  # SE of mean ± sd: var(mean) + var(sd) ≈ sd²/m + sd²/(2(m-1))
-            return sd * np.sqrt(1 / m + 1 / (2 * (m - 1))) if m > 1 and np.isfinite(sd) \
-                else 0.0
+            return sd * np.sqrt(1 / m + 1 / (2 * (m - 1))) if m > 1 and np.isfinite(sd) else 0.0
 
-        for i, sign in ((i_lo, -1), (i_hi, 1)):
-            add(i, mean + sign * sd,
-                tolerance(se(n), se(n_paper), printed=printed(i), extra=band_reading,
-                          extra_why="end of a dashed ±1σ bar read off a figure"),
-                f"mean {'-' if sign < 0 else '+'} 1 sd of {label} (n = {n}; the paper's "
-                f"{n_paper})", why=why)
-
-    def share_row(i, trials, q, lo, hi, label, n_paper):
-        v = trials[q].dropna()
-        n = len(v)
-        share = 100.0 * float(((v >= lo) & (v <= hi)).mean()) if n else np.nan
-        spread = 100 * np.sqrt(share / 100 * (1 - share / 100)) if n else 0.0
-        tol = (tolerance(spread=spread, n_ours=n, n_published=n_paper, printed="70",
-                         extra=4.5, extra_why="'about 70%'") if n
-               else tolerance(printed="70", extra=4.5, extra_why="'about 70%'"))
-        add(i, share, tol, f"share of trials with {lo} <= {q} <= {hi}, {label} "
-            f"(n = {n}; the paper's {n_paper})",
-            quantity=f"share of trials in the stated {q} region (%)", unit="percent")
-
-    def significant(summary):
-        ok = (summary["delta_roc_ci_low"] > 0) & (summary["delta_roc_remaining_ci_low"] > 0)
-        return int(ok.sum()), len(summary)
-
-    def summ(test):
-        t = results.get(test)
-        return None if t is None or t.empty else summarise_trials(t, _by(test), confidence)
-
-    def map_better_row(i, s, published, quantity, what, why=""):
-        worse = int(((s["delta_roc_p"] < _CHANCE_LEVEL) & (s["delta_roc_mean"] < 0)).sum())
-        mu, sd = chance_count(len(s))
-        p_pub = chance_probability(published, len(s))
-        note = (f"{what} (of {len(s)}) where MAP is better (Delta_ROC < 0, two-sided p < "
-                f"{_CHANCE_LEVEL:g}); chance alone gives at most {mu:.2f} such points (SD "
-                f"{sd:.2f}), ours and the paper's (assumed as many points)")
-        if published >= 1:
-            note += f"; P(>= {published:g} by chance) = {p_pub:.2g}"
-        add(i, worse, tolerance(sd, sd), note, published=published, quantity=quantity,
-            unit="count", why=why)
-
-    big_r = ("our delta_ROC is larger than the paper's readings throughout (the same "
-             "definition, (R^ - R)/(1 - R)); see the CPT-column sensitivity run")
-    if check is not None:
-        add(8, check["max_abs_difference"], tolerance(rounding=1e-9),
-            f"largest class-probability difference, closed form vs. enumeration of "
-            f"{check['n_structures']} structures; rounding term 1e-9 (floating point)",
-            published=0.0, quantity="closed form vs. brute-force averaging: largest difference",
-            unit="probability", why="the closed form is not exact")
-
-    s = summ("nodes")
-    if s is not None:
-        t = results["nodes"]
-        n_p = paper_trials("nodes")
-        k, n = significant(s)
-        add(11, k, tolerance(), "settings N with both 99% CIs above 0 (paper: all but one); "
-            "exact count", published=n - 1,
-            quantity="settings N with both gains significant at 99%", unit="count")
-        big, wide = t[t["n_features"] > 150], t[t["n_features"] >= 100]
-        if len(big):
-            lab = f"N in {{{_values(big['n_features'])}}}"
-            n_big = n_p * big["n_features"].nunique()
-            mean_row(13, big, "delta_roc", lab, n_big, why="our Delta_ROC levels off higher")
-            mean_row(14, big, "delta_roc_remaining", lab, n_big, why=big_r)
-        if len(wide):
-            lab = f"N in {{{_values(wide['n_features'])}}}"
-            n_wide = n_p * wide["n_features"].nunique()
-            share_row(15, wide, "delta_roc", -1, 11, lab, n_wide)
-            band_rows(16, 17, wide, "delta_roc", lab, n_wide, why="our trials spread wider")
-            band_rows(18, 19, wide, "delta_roc_remaining", lab, n_wide, why=big_r)
-
-    s = summ("records")
-    if s is not None:
-        t = results["records"]
-        n_p = paper_trials("records")
-        k, n = significant(s)
-        add(20, k, tolerance(), "settings N_r with both 99% CIs above 0 (paper: all); exact "
-            "count", published=n, quantity="settings N_r with both gains significant at 99%",
-            unit="count")
-        for i, q in ((21, "delta_roc"), (22, "delta_roc_remaining")):
-            row = s.loc[s[f"{q}_mean"].idxmax()]
-            n = int(row["n_used"])
-            add(i, row[f"{q}_mean"], mean_tol(i, float(row[f"{q}_sd"]), n, n_p),
-                f"largest mean over N_r (at N_r = {int(row['n_train'])}; n = {n}, the "
-                f"paper's {n_p})",
-                why=big_r if q == "delta_roc_remaining" else "our maximum is higher")
-        top = s.loc[s["delta_roc_mean"].idxmax()]
-        add(23, top["n_train"], tolerance(rounding=300.0), "N_r of the largest mean "
-            "Delta_ROC; published = middle of the stated 200 to 800, rounding term = half "
-            "that range", published=500.0,
-            quantity="N_r of the local maximum of Delta_ROC", unit="records",
-            why="our maximum lies outside the paper's 200 to 800 records")
-        n_all = n_p * t["n_train"].nunique()
-        share_row(25, t, "delta_roc", -4, 9, "all N_r", n_all)
-        band_rows(26, 27, t, "delta_roc", "all N_r", n_all, why="our trials spread differently")
-        band_rows(28, 29, t, "delta_roc_remaining", "all N_r", n_all, why=big_r)
-
-    s = summ("density")
-    if s is not None:
-        t = results["density"]
-        n_p = paper_trials("density")
-        sparse_s = s[s["max_parents"] < 10]
-        if len(sparse_s):
-            k, n = significant(sparse_s)
-            add(31, k, tolerance(), "settings N_k < 10 with both 99% CIs above 0 (paper: all); "
-                "exact count", published=n,
-                quantity="settings N_k < 10 with both gains significant at 99%", unit="count")
-            for i_lo, i_hi, q in ((32, 33, "delta_roc"), (34, 35, "delta_roc_remaining")):
-                for i, row, what in ((i_lo, sparse_s.loc[sparse_s[f"{q}_mean"].idxmin()],
-                                      "smallest"),
-                                     (i_hi, sparse_s.loc[sparse_s[f"{q}_mean"].idxmax()],
-                                      "largest")):
-                    n = int(row["n_used"])
-                    add(i, row[f"{q}_mean"], mean_tol(i, float(row[f"{q}_sd"]), n, n_p),
-                        f"{what} mean over N_k < 10 (at N_k = {int(row['max_parents'])}; "
-                        f"n = {n}, the paper's {n_p})",
-                        why=big_r if q == "delta_roc_remaining"
-                        else "our means over N_k < 10 span a different range")
-            sparse = t[t["max_parents"] < 10]
-            n_sp = n_p * sparse["max_parents"].nunique()
-            band_rows(36, 37, sparse, "delta_roc", "N_k < 10", n_sp,
-                      why="our trials spread wider")
-            band_rows(38, 39, sparse, "delta_roc_remaining", "N_k < 10", n_sp, why=big_r)
-        dense = t[t["max_parents"] >= 100]
-        if len(sparse_s) and len(dense):
-            sparse = t[t["max_parents"] < 10]
-            m1, sd1, n1 = stats_of(sparse["delta_roc"])
-            m2, sd2, n2 = stats_of(dense["delta_roc"])
-            p1 = n_p * sparse["max_parents"].nunique()
-            p2 = n_p * dense["max_parents"].nunique()
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = m1 / m2
-
-                def se_ratio(a, b):  # delta method, the two means independent
-                    return float(abs(ratio) * np.hypot(sd1 / np.sqrt(a) / m1,
-                                                       sd2 / np.sqrt(b) / m2))
-
-                se_o, se_p = se_ratio(n1, n2), se_ratio(p1, p2)
-            tol = (tolerance(se_o, se_p, rounding=0.5) if np.isfinite(se_o) and
-                   np.isfinite(se_p) else tolerance(rounding=0.5))
-            add(40, ratio, tol,
-                f"mean Delta_ROC for N_k < 10 / for N_k in {{{_values(dense['max_parents'])}}} "
-                f"(delta-method SEs); published = middle of 'about 2 or 3', rounding term = "
-                f"half that range", published=2.5,
-                quantity="factor by which mean Delta_ROC drops for very dense graphs",
-                why="our gain falls further in dense networks, which stay significant")
-
-    s = summ("worst-case")
-    if s is not None:
-        map_better_row(42, s, 0, "settings where MAP beats MA significantly",
-                       "settings N_r (paper: never)",
-                       why="MAP wins at more training sizes than chance explains")
-
-    s = summ("alarm")
-    if s is not None:
-        ana = s[s["class_node"].str.lower() == "anaphylaxis"]
-        if len(ana):
-            map_better_row(43, ana, float(pub.loc[43, "value"]), None,
-                           "N_r values on anaphylaxis",
-                           why="the paper's two points are more than chance explains; they "
-                           "depend on training sizes the paper does not report (ours start "
-                           "at 25)")
-    return headline_table(rows, paper="Dash & Cooper (2002)", chapter=_CHAPTER)
+        end, pm = mean + sign * sd, "-" if sign < 0 else "+"
+        return (Reading(end, se=se(n), se_published=se(n_paper), note=f"mean {pm} 1 sd of {of}"),
+                _cells(round(end, 2), f"mean {pm} 1 sd, {label} (n = {n})", abs(end - p) <= 2.0,
+                       end))
+    v = t["delta_roc"].dropna()
+    how = f"share of trials with {lo} <= delta_roc <= {hi}, {label}"
+    share = 100.0 * float(((v >= lo) & (v <= hi)).mean()) if len(v) else np.nan
+    note = f"{how} (n = {len(v)}; the paper's {n_paper})"
+    reading = Reading(share, spread=100 * np.sqrt(share / 100 * (1 - share / 100)),
+                      n_ours=len(v), n_published=n_paper, note=note) if len(v) else \
+        Reading(np.nan, note=note)
+    return reading, _cells(round(share, 1), how, abs(share - p) <= 10, share,
+                           quantity="share of trials in the stated delta_roc region")
 
 
-def columns_comparison(simplex, uniforms):
-    """The nodes test's headline statements under the two CPT-column generators.
+def _extreme_mean(tables, p, test, q, largest, keep=None, over="N_r", ci=False):
+    """The largest (or smallest) mean of ``q`` over the settings of ``test``; Table 10
+    shows where and its 99% interval when ``ci``."""
+    s = _summary(tables, test, keep)
+    if s is None:
+        return None
+    row = s.loc[s[f"{q}_mean"].idxmax() if largest else s[f"{q}_mean"].idxmin()]
+    col, n, n_p = _TESTS[test][0], int(row["n_used"]), _paper_trials(test)
+    mean, lo, hi = row[f"{q}_mean"], row[f"{q}_ci_low"], row[f"{q}_ci_high"]
+    how = f"{'largest' if largest else 'smallest'} mean over {over}"
+    at = f"at {_SYMBOL[col]} = {int(row[col])}"
+    return (_mean_reading(mean, float(row[f"{q}_sd"]), n, n_p,
+                          f"{how} ({at}; n = {n}, the paper's {n_p})"),
+            _cells(round(float(mean), 2),
+                   how + (f" ({at}); 99% CI {_ci(lo, hi)}" if ci else ""),
+                   ci and lo <= p <= hi or abs(mean - p) <= 1, mean))
+
+
+def _peak(tables, p):
+    """N_r of the largest mean Delta_ROC of the training-records test."""
+    s = _summary(tables, "records")
+    if s is None:
+        return None
+    at = int(s.loc[s["delta_roc_mean"].idxmax(), "n_train"])
+    return float(at), _cells(at, "N_r of the largest mean Delta_ROC", 200 <= at <= 800,
+                             quantity="N_r of the local maximum", paper="200 to 800")
+
+
+def _dense_drop(tables, p):
+    """Mean Delta_ROC for N_k < 10 over the mean for N_k >= 100, with delta-method SEs."""
+    t = tables.get("trials_density", pd.DataFrame({"max_parents": []}))
+    sparse, dense = t[t["max_parents"] < 10], t[t["max_parents"] >= 100]
+    if sparse.empty or dense.empty:
+        return None
+    (m1, sd1, n1, _), (m2, sd2, n2, _) = (_pooled_stats(x, "delta_roc") for x in (sparse, dense))
+    n_p = _paper_trials("density")
+    p1, p2 = n_p * sparse["max_parents"].nunique(), n_p * dense["max_parents"].nunique()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.float64(m1) / m2
+        # delta method, the two means independent
+        se_o, se_p = (float(abs(ratio) * np.hypot(sd1 / np.sqrt(a) / m1, sd2 / np.sqrt(b) / m2))
+                      for a, b in ((n1, n2), (p1, p2)))
+    dense_k = f"N_k in {{{_values(dense['max_parents'])}}}"
+    note = (f"mean Delta_ROC for N_k < 10 / for {dense_k} (delta-method SEs); published = "
+            f"middle of 'about 2 or 3', rounding term = half that range")
+    ok = np.isfinite(se_o) and np.isfinite(se_p)
+    return (Reading(float(ratio), se=se_o if ok else None, se_published=se_p if ok else None,
+                    note=note),
+            _cells(round(float(ratio), 2), f"mean Delta_ROC for N_k < 10 / mean for {dense_k}",
+                   2 <= ratio <= 3, ratio, quantity="factor by which the mean drops",
+                   paper="2 to 3"))
+
+
+def _map_better(tables, p, test):
+    """Settings where MAP beats MA significantly, judged against the chance count (the
+    worst-case test, where the paper says never; ALARM's anaphylaxis node)."""
+    s = _summary(tables, test)
+    if s is not None and test == "alarm":
+        s = s[s["class_node"].str.lower() == "anaphylaxis"]
+    if s is None or s.empty:
+        return None
+    p, n = (p if np.isfinite(p) else 0.0), len(s)
+    wins = int(((s["delta_roc_p"] < _CHANCE_LEVEL) & (s["delta_roc_mean"] < 0)).sum())
+    mu, sd = _chance_count(n)
+    what = "settings N_r (paper: never)" if test == "worst-case" else "N_r values on anaphylaxis"
+    note = (f"{what} (of {n}) where MAP is better (Delta_ROC < 0, two-sided p < "
+            f"{_CHANCE_LEVEL:g}); chance alone gives at most {mu:.2f} such points (SD "
+            f"{sd:.2f}), ours and the paper's (assumed as many points)")
+    if p >= 1:
+        note += f"; P(>= {p:g} by chance) = {_chance_probability(p, n):.2g}"
+    if test == "worst-case":
+        cells = _cells(f"MA better at {int((s['delta_roc_ci_low'] > 0).sum())}, MAP better at "
+                       f"{wins} of {n}", "settings N_r where Delta_ROC's 99% CI is above 0 / "
+                       "where MAP is better (two-sided p < 0.05)", wins == 0,
+                       paper="little if any gain; MAP never significantly better")
+    else:
+        cells = _cells(f"{wins} of {n}", "N_r values on anaphylaxis where MAP is better "
+                       "(Delta_ROC < 0, two-sided p < 0.05)", wins == p, paper=f"{p:g} of {n}")
+    return Reading(wins, se=sd, se_published=sd, note=note), cells
+
+
+def _ci_count(tables, p, test, above, how, agrees, keep=None, **printed):
+    """Settings whose Delta_ROC 99% interval lies above 0 (``above``) or not, for Table 10
+    only (``agrees(k, n)``)."""
+    s = _summary(tables, test, keep)
+    if s is None:
+        return None
+    ci = s["delta_roc_ci_low"]
+    k, n = int((ci > 0 if above else ci <= 0).sum()), len(s)
+    return None, _cells(f"{k} of {n}", how, agrees(k, n), n, **printed)
+
+
+#: The ends of the paper's ±1σ regions: test -> (statement ids, pool kept, its label, why
+#: our Delta_ROC ends may differ)
+_WIDER = "our trials spread wider"
+_BAND_ENDS = {"nodes": ((16, 17, 18, 19), lambda n: n >= 100, None, _WIDER),
+              "records": ((26, 27, 28, 29), None, "all N_r", "our trials spread differently"),
+              "density": ((36, 37, 38, 39), lambda k: k < 10, "N_k < 10", _WIDER)}
+#: How each statement of dash_cooper_statements.csv is read from tables(), for Table 10
+#: and the headline rows: statement id -> reader(tables, published value).
+_READERS = {
+    8: _check_statement,
+    11: partial(_n_significant, test="nodes", over="N", n_paper=9, but=1),
+    13: partial(_pooled, test="nodes", kind="mean", keep=lambda n: n > 150),
+    14: partial(_pooled, test="nodes", kind="mean", q="delta_roc_remaining",
+                keep=lambda n: n > 150),
+    15: partial(_pooled, test="nodes", kind="share", lo=-1, hi=11, keep=lambda n: n >= 100),
+    20: partial(_n_significant, test="records", over="N_r", n_paper=8),
+    21: partial(_extreme_mean, test="records", q="delta_roc", largest=True, ci=True),
+    22: partial(_extreme_mean, test="records", q="delta_roc_remaining", largest=True, ci=True),
+    23: _peak,
+    25: partial(_pooled, test="records", kind="share", lo=-4, hi=9, label="all N_r"),
+    31: partial(_n_significant, test="density", over="N_k < 10", n_paper=9, keep=lambda k: k < 10),
+    **{i: partial(_extreme_mean, test="density", q=q, largest=largest, keep=lambda k: k < 10,
+                  over="N_k < 10")
+       for i, q, largest in ((32, "delta_roc", False), (33, "delta_roc", True),
+                             (34, "delta_roc_remaining", False),
+                             (35, "delta_roc_remaining", True))},
+    40: _dense_drop,
+    41: partial(_ci_count, test="density", above=False, keep=lambda k: k >= 20,
+                how="settings N_k >= 20 whose Delta_ROC 99% CI includes 0",
+                agrees=lambda k, n: k > 0, paper="some",
+                quantity="dense graphs: Delta_ROC no longer significant at some points"),
+    42: partial(_map_better, test="worst-case"),
+    43: partial(_map_better, test="alarm"),
+    45: partial(_ci_count, test="alarm", above=False,
+                how="points (both class nodes) whose Delta_ROC 99% CI includes or is below 0",
+                agrees=lambda k, n: k >= n / 4, quantity="ALARM points that miss the 99% level",
+                paper="many"),
+    46: partial(_ci_count, test="hepar2", above=True,
+                how="points (both class nodes) whose Delta_ROC 99% CI is above 0",
+                agrees=lambda k, n: n / 2 < k < n, paper="typically, not always",
+                quantity="HEPAR points with MA gains at the 99% level"),
+    **{i: partial(_pooled, test=test, kind="end", q=q, sign=sign, keep=keep, label=label)
+       for test, (ids, keep, label, _) in _BAND_ENDS.items()
+       for i, q, sign in zip(ids, ("delta_roc",) * 2 + ("delta_roc_remaining",) * 2,
+                             (-1, 1, -1, 1))},
+}
+
+
+def _read(tables, i, part=None):
+    """Statement ``i`` of dash_cooper_statements.csv read by its reader (:data:`_READERS`):
+    ``(reading, cells)``, the :class:`Reading` of the headline row (None for a statement
+    only Table 10 judges) and Table 10's ``ours``, ``how`` and ``agrees`` (and ``paper`` /
+    ``quantity`` where the CSV's text is not what the table prints); or one ``part`` of
+    them; None when the test it needs was not run."""
+    read = _READERS[i](tables, float(_PUB.loc[i, "value"]))
+    return read if read is None or part is None else read[part]
+
+
+def _statements(tables):
+    """Every numerical statement of Dash & Cooper's Sec. 3.2 and 4.2 beside our value (Table 10).
 
     Parameters
     ----------
-    simplex, uniforms : DataFrame
-        Nodes-test trials (:func:`random_network_trials`) with columns drawn uniformly on
-        the simplex (the main run, restricted to the same N) and as normalised uniforms
-        (the sensitivity run, same seeds).
+    tables : dict of str -> DataFrame
+        ``check``, ``trials_<k>`` and ``summary_<k>`` of :func:`tables`; tests not run
+        give no rows.
 
     Returns
     -------
     DataFrame
-        One row per statement measured on both (means and ±1σ ends; counts left out):
-        ``published``, then ours, tolerance and verdict for each generator, by the
-        report's rule (:func:`headline`).
+        One row per statement of ``dash_cooper_statements.csv`` that has a
+        measurable counterpart: ``id``, ``test``, ``quantity``, ``paper`` (the
+        published value), ``ours``, ``how ours is computed`` (with the 99%
+        confidence interval where ours is a mean) and ``agrees``. Means agree when
+        the paper's value lies in our 99% interval or within 1 percentage point of
+        our mean (figures read by eye); ±1σ ends when within 2 points; counts when
+        equal. ROC changes are in percent.
     """
-    out = None
-    for tag, trials in (("simplex", simplex), ("normalised uniforms", uniforms)):
-        h = headline({"nodes": trials})
-        h = h[h["unit"] != "count"].set_index("quantity")
-        if out is None:
-            out = pd.DataFrame({"published": h["published"]})
-        out[f"ours ({tag})"] = h["ours"]
-        out[f"tolerance ({tag})"] = h["tolerance"]
-        out[f"verdict ({tag})"] = h["verdict"]
-    return out
+    rows = [{"id": i, "test": _PUB.loc[i, "test"], "quantity": _PUB.loc[i, "quantity"],
+             "paper": _PUB.loc[i, "value"], **cells} for i in sorted(_READERS)
+            if (cells := _read(tables, i, part=1)) is not None]
+    out = pd.DataFrame(rows, columns=["id", "test", "quantity", "paper", "ours", "how",
+                                      "agrees"])
+    out[["paper", "ours"]] = out[["paper", "ours"]].astype(str)
+    return out.rename(columns={"how": "how ours is computed"})
 
+
+def _stmt(i, quantity=None, unit=None, published=None, why=None, **kw):
+    """The declaration of statement ``i`` of ``dash_cooper_statements.csv`` (ours read by
+    :data:`_READERS`); a row outside its tolerance gets "differs: <why>" in its note."""
+    return Headline(quantity=f"{_PUB.loc[i, 'test']}: {quantity or _PUB.loc[i, 'quantity']}",
+                    published=published or Published(_STATEMENTS, {"id": i}),
+                    ours=partial(_read, i=i, part=0),
+                    unit=unit or str(_PUB.loc[i, "unit"]), differs_why=why, differs_gap=False,
+                    **kw)
+
+
+_MEAN = dict(extra=0.5, extra_why="'about': read off a figure")
+_SHARE = dict(extra=4.5, extra_why="'about 70%'", unit="percent",
+              quantity="share of trials in the stated delta_roc region (%)")
+_COUNT = dict(unit="count", rounding=0.0)
+
+
+def _bands_of(test):
+    ids, *_, why = _BAND_ENDS[test]
+    return tuple(_stmt(i, why=why if i in ids[:2] else _BIG_R, extra=1.5,
+                       extra_why="end of a dashed ±1σ bar read off a figure") for i in ids)
+
+
+HEADLINE = Headlines(paper="Dash & Cooper (2002)", chapter="exact-model-averaging", rows=(
+    _stmt(8, "closed form vs. brute-force averaging: largest difference", "probability",
+          Published("dash_cooper_headline_numbers", {"key": "closed_form_difference"}),
+          rounding=1e-9, why="the closed form is not exact"),
+    _stmt(11, "settings N with both gains significant at 99%", **_COUNT),
+    _stmt(13, why="our Delta_ROC levels off higher", **_MEAN),
+    _stmt(14, why=_BIG_R, **_MEAN),
+    _stmt(15, **_SHARE),
+    *_bands_of("nodes"),
+    _stmt(20, "settings N_r with both gains significant at 99%", **_COUNT),
+    _stmt(21, why="our maximum is higher", **_MEAN),
+    _stmt(22, why=_BIG_R, **_MEAN),
+    _stmt(23, "N_r of the local maximum of Delta_ROC", "records",
+          Published(_STATEMENTS, {"test": "training-records test", "unit": "records"},
+                    reduce="mean"), rounding=300.0,
+          note="N_r of the largest mean Delta_ROC; published = middle of the stated 200 to "
+               "800, rounding term = half that range",
+          why="our maximum lies outside the paper's 200 to 800 records"),
+    _stmt(25, **_SHARE),
+    *_bands_of("records"),
+    _stmt(31, "settings N_k < 10 with both gains significant at 99%", **_COUNT),
+    *(_stmt(i, why="our means over N_k < 10 span a different range" if i < 34 else _BIG_R,
+            **_MEAN) for i in (32, 33, 34, 35)),
+    *_bands_of("density"),
+    _stmt(40, "factor by which mean Delta_ROC drops for very dense graphs",
+          published=Published(_STATEMENTS, {"test": "density test", "unit": "factor"},
+                               reduce="mean"),
+          rounding=0.5, why="our gain falls further in dense networks, which stay significant"),
+    _stmt(42, "settings where MAP beats MA significantly", "count",
+          Published("dash_cooper_headline_numbers", {"key": "worst_case_map_better"}),
+          rounding=0.0, why="MAP wins at more training sizes than chance explains"),
+    _stmt(43, rounding=0.0,
+          why="the paper's two points are more than chance explains; they depend on training "
+              "sizes the paper does not report (ours start at 25)"),
+))
 
 
 # --------------------------------------------------------------------------------------
 # Figures: the layout of the paper's Figures 2-5
 # --------------------------------------------------------------------------------------
 
-
-_XLABEL = {
-    "n_features": "number of features N",
-    "n_train": "training records N_r",
-    "max_parents": "maximum in-degree N_k",
-}
+_XLABEL = {"n_features": "number of features N", "n_train": "training records N_r",
+           "max_parents": "maximum in-degree N_k"}
 _SERIES = (
     ("delta_roc", "Δ_ROC (relative gain)", "tab:blue", "o", 1 / 1.06),
     ("delta_roc_remaining", "δ_ROC (share of the missing area)", "tab:orange", "s", 1.06),
@@ -1621,29 +1287,17 @@ _NEEDED = ("mean", "sd", "ci_low", "ci_high")
 #: smallest text of the figures, in points (the book shows them at natural size)
 _SMALL = 9
 
-#: The paper's stated values drawn on Figure 2, by test: (measure, kind, statement ids of
-#: the value(s), the range of the setting they are stated for: a number, or ``("id", i)``
-#: for the value of statement ``i``).  ``kind`` is ``"mean"`` (a mean or a range of
-#: means) or ``"spread"`` (the region holding about 70% of the trials, the ±1σ bars).
-#: The ranges are the paper's words (Sec. 4.2): "N > 150", "N ≳ 100", "between 200 and
-#: 800 records" (ids 23-24), "N_k < 10" (id 30).
-_BANDS = {
-    "nodes": (("delta_roc", "mean", (13,), (150.0, np.inf)),
-              ("delta_roc_remaining", "mean", (14,), (150.0, np.inf)),
-              ("delta_roc", "spread", (16, 17), (100.0, np.inf)),
-              ("delta_roc_remaining", "spread", (18, 19), (100.0, np.inf))),
-    "records": (("delta_roc", "mean", (21,), (("id", 23), ("id", 24))),
-                ("delta_roc_remaining", "mean", (22,), (("id", 23), ("id", 24))),
-                ("delta_roc", "spread", (26, 27), (-np.inf, np.inf)),
-                ("delta_roc_remaining", "spread", (28, 29), (-np.inf, np.inf))),
-    "density": (("delta_roc", "mean", (32, 33), (-np.inf, ("id", 30))),
-                ("delta_roc_remaining", "mean", (34, 35), (-np.inf, ("id", 30))),
-                ("delta_roc", "spread", (36, 37), (-np.inf, ("id", 30))),
-                ("delta_roc_remaining", "spread", (38, 39), (-np.inf, ("id", 30)))),
-}
+#: The paper's stated values drawn on Figure 2, by test: the statement ids of its mean (or
+#: range of means) of Delta_ROC and of delta_ROC, the range of the setting they are stated
+#: for, and that of its ±1σ regions (ids in :data:`_BAND_ENDS`); a bound is a number or
+#: ``("id", i)``, the value of statement ``i``. The ranges are the paper's words (Sec.
+#: 4.2): "N > 150", "N ≳ 100", "between 200 and 800 records" (ids 23-24), "N_k < 10" (id 30).
+_BANDS = {"nodes": (((13,), (14,)), (150.0, np.inf), (100.0, np.inf)),
+          "records": (((21,), (22,)), (("id", 23), ("id", 24)), (-np.inf, np.inf)),
+          "density": (((32, 33), (34, 35)), (-np.inf, ("id", 30)), (-np.inf, ("id", 30)))}
 
 
-def paper_bands(test):
+def _paper_bands(test):
     """The values Dash & Cooper state for one test of their Figure 2, as bands to draw.
 
     Parameters
@@ -1662,39 +1316,38 @@ def paper_bands(test):
     """
     if test not in _BANDS:
         raise ValueError(f"the paper states values for the tests {sorted(_BANDS)}; got {test!r}")
-    pub = datasets.published("dash_cooper_statements").set_index("id")
+    (mean_d, mean_r), x_mean, x_band = _BANDS[test]
+    ends = _BAND_ENDS[test][0]
 
     def bound(b):
-        return float(pub.loc[b[1], "value"]) if isinstance(b, tuple) else float(b)
+        return float(_PUB.loc[b[1], "value"]) if isinstance(b, tuple) else float(b)
 
     rows = []
-    for q, kind, ids, (x_lo, x_hi) in _BANDS[test]:
-        vals = [float(pub.loc[i, "value"]) for i in ids]
+    for q, kind, ids, (x_lo, x_hi) in (
+            ("delta_roc", "mean", mean_d, x_mean), ("delta_roc_remaining", "mean", mean_r, x_mean),
+            ("delta_roc", "spread", ends[:2], x_band),
+            ("delta_roc_remaining", "spread", ends[2:], x_band)):
+        vals = [float(_PUB.loc[i, "value"]) for i in ids]
         rows.append({"measure": q, "kind": kind, "low": min(vals), "high": max(vals),
                      "x_low": bound(x_lo), "x_high": bound(x_hi),
                      "ids": ", ".join(map(str, ids))})
     return pd.DataFrame(rows)
 
 
-def _check(summary, x):
+def _panel(ax, summary, x, log_x=True):
+    """Means with 99% CIs (solid) and ±1 sd of the trials (dashed) of both measures."""
     missing = [c for c in [x] + [f"{q}_{s}" for q, *_ in _SERIES for s in _NEEDED]
                if c not in summary]
     if missing:
-        raise ValueError(f"summary lacks columns {missing}; pass the output of "
-                         "summarise_trials")
+        raise ValueError(f"summary lacks columns {missing}; pass a summary_<test> table "
+                         "of tables()")
     if summary.empty:
         raise ValueError("summary is empty")
-
-
-def _panel(ax, summary, x, log_x=True):
-    """Means with 99% CIs (solid) and ±1 sd of the trials (dashed) of both measures."""
     s = summary.sort_values(x)
     xs = s[x].to_numpy(dtype=float)
     for q, label, color, marker, shift in _SERIES:
         pos = xs * shift if log_x else xs + (shift - 1) * 10
-        mean = s[f"{q}_mean"].to_numpy()
-        sd = s[f"{q}_sd"].to_numpy()
-        lo, hi = s[f"{q}_ci_low"].to_numpy(), s[f"{q}_ci_high"].to_numpy()
+        mean, sd, lo, hi = (s[f"{q}_{c}"].to_numpy() for c in _NEEDED)
         spread = ax.errorbar(pos, mean, yerr=sd, fmt="none", ecolor=color, elinewidth=0.9,
                              alpha=0.6, capsize=2)
         spread[-1][0].set_linestyle("--")
@@ -1719,7 +1372,7 @@ def _panel(ax, summary, x, log_x=True):
 
 
 def _bands(ax, bands):
-    """Draw the paper's stated values (:func:`paper_bands`) behind a panel's points."""
+    """Draw the paper's stated values (:func:`_paper_bands`) behind a panel's points."""
     colour = {q: c for q, _, c, *_ in _SERIES}
     left, right = ax.get_xlim()
     for _, b in bands.iterrows():
@@ -1745,8 +1398,7 @@ def _legend_handles(ax, bands=False):
     from matplotlib.patches import Patch
 
     handles, labels = ax.get_legend_handles_labels()
-    handles += [Line2D([], [], color="0.3", lw=1.8), Line2D([], [], color="0.3", lw=0.8,
-                                                             ls="--")]
+    handles += [Line2D([], [], color="0.3", lw=1.8), Line2D([], [], color="0.3", lw=0.8, ls="--")]
     labels += ["99% interval of the mean", "±1 sd of the trials"]
     if bands:
         handles += [Patch(color="0.5", alpha=0.35, lw=0),
@@ -1765,7 +1417,7 @@ def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
     Parameters
     ----------
     summary : DataFrame
-        Output of :func:`summarise_trials`.
+        Output of :func:`_summarise_trials`.
     x : str
         Setting on the horizontal axis: ``"n_features"``, ``"n_train"`` or
         ``"max_parents"``.
@@ -1782,7 +1434,6 @@ def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
     """
     import matplotlib.pyplot as plt
 
-    _check(summary, x)
     keys = [None] if panel is None else list(dict.fromkeys(summary[panel]))
     ncols = min(2, len(keys))
     nrows = -(-len(keys) // ncols)
@@ -1797,9 +1448,8 @@ def delta_roc_figure(summary, x, panel=None, titles=None, log_x=True):
             ax.set_title((titles or {}).get(k, str(k)), fontsize=10)
     for ax in axes.ravel()[len(keys):]:
         ax.set_axis_off()
-    for row in axes:
-        for ax in row[1:]:
-            ax.set_ylabel("")
+    for ax in axes[:, 1:].ravel():
+        ax.set_ylabel("")
     fig.tight_layout(rect=(0, foot / (3.1 * nrows + foot), 1, 1))
     handles, labels = _legend_handles(axes[0][0])
     fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False, fontsize=_SMALL,
@@ -1816,10 +1466,10 @@ def random_networks_figure(nodes, records, density, bands=True):
     Parameters
     ----------
     nodes, records, density : DataFrame
-        Outputs of :func:`summarise_trials` by ``n_features``,
+        Outputs of :func:`_summarise_trials` by ``n_features``,
         ``n_train`` and ``max_parents``.
     bands : bool, default True
-        Draw the paper's stated values behind our points (:func:`paper_bands`): its
+        Draw the paper's stated values behind our points (:func:`_paper_bands`): its
         means as shaded bands in the colour of the measure, and the region it says
         holds about 70% of the trials as dotted lines (to compare with our dashed ±1 sd
         bars), each over the range of the setting the statement covers.
@@ -1834,17 +1484,14 @@ def random_networks_figure(nodes, records, density, bands=True):
     parts = ((nodes, "n_features", "(a) nodes test", "nodes"),
              (records, "n_train", "(b) training-records test", "records"),
              (density, "max_parents", "(c) density test", "density"))
-    for s, x, *_ in parts:
-        _check(s, x)
     fig, axes = plt.subplots(2, 2, figsize=(TEXT_WIDTH, 6.4))
     for ax, (s, x, title, test) in zip(axes.ravel(), parts):
         _panel(ax, s, x)
         if bands:
-            _bands(ax, paper_bands(test))
+            _bands(ax, _paper_bands(test))
         ax.set_title(title, fontsize=10)
     axes[0][1].set_ylabel("")
-    legend_ax = axes[1][1]
-    legend_ax.set_axis_off()
+    (legend_ax := axes[1][1]).set_axis_off()
     fig.tight_layout(h_pad=1.2, w_pad=1.0)
     handles, labels = _legend_handles(axes[0][0], bands=bands)
     legend_ax.legend(handles, labels, loc="center", frameon=False, fontsize=_SMALL,

@@ -1,22 +1,23 @@
 """Performance chapter: the classifiers' speed and memory, measured while the book builds.
 
-Serves ``notebooks/performance.md``.  The headline compares the precise classifiers
-that have a widely used peer (C4.5, naive Bayes, AODE) with Weka 3.6's J48, NaiveBayes
-and AODE, timed warm inside one JVM by ``benchmarks/weka/WekaTimer.java`` and
-interleaved with credal's own runs on the same discretised data (:func:`peer_timings`;
-without Java or Weka the credal side alone is measured and the reason is recorded).
-Then the credal entries of the leaderboard's registry
-(:mod:`credal.chapters.leaderboard`) against their slow solver baselines
-(:data:`credal.reference.BASELINES`): instances classified per second, fit time against
-the numbers of rows and of features, peak memory; the tables (peers, slopes, the
-chapters' wall times, the project's goals against the measurements), the numbers quoted
-in the text and the two figures.
+Serves ``notebooks/performance.md``.  The headline compares the precise classifiers that
+have a widely used peer (C4.5, naive Bayes, AODE) with Weka 3.6's J48, NaiveBayes and AODE,
+timed warm inside one JVM by ``benchmarks/weka/WekaTimer.java`` (driven by
+:class:`WekaSession`) and interleaved with credal's own runs on the same discretised data;
+without Java or Weka the credal side alone is measured and the reason is recorded.  Then the
+credal classifiers of the leaderboard (:func:`credal.chapters.leaderboard.classifiers`)
+against their slow solver baselines (:data:`credal.reference.BASELINES`): instances
+classified per second, fit time against the numbers of rows and of features, peak memory.
+:func:`classifiers` is the line-up, :func:`run` measures, :func:`tables` gives every table
+(peers, slopes, the chapters' wall times, the project's goals against the measurements),
+:func:`numbers` the numbers quoted in the text; two figures.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import platform
 import shutil
 import subprocess
 import tempfile
@@ -28,85 +29,45 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import credal
 from credal import datasets
-from credal.chapters._display import book_style, save_table, show_table
-from credal.chapters.leaderboard import _complete_rows, _ordered, entries, make_estimators
+from credal.chapters import leaderboard
 from credal.reference import BASELINES
 
-__all__ = [
-    # run: peers
-    "PEERS", "WEKA_JAR", "peer_split", "write_arff", "weka_classpath", "WekaSession",
-    "peer_timings", "MEMORY_JVM", "SAMPLE_SLACK_MB", "memory_verdict",
-    # run: solver baselines
-    "prepared_fold", "throughput", "fit_scaling", "peak_memory",
-    # tables
-    "peer_table", "peer_details", "scaling_slopes", "chapter_timings", "goals_table", "save_table",
-    "show_table", "book_style",
-    # numbers for the text
-    "performance_numbers", "peer_numbers",
-    # figures
-    "performance_throughput", "performance_scaling",
-]
+__all__ = ["classifiers", "run", "tables", "numbers", "WekaSession", "performance_throughput",
+           "performance_scaling"]
 
 
-# ============================================================================
-# run: against the peers (Weka 3.6, warm, in one JVM)
-# ============================================================================
+# ------------------------ run: against the peers (Weka 3.6, warm, in one JVM)
 
-ROOT = Path(__file__).resolve().parents[2]
+_ROOT = Path(__file__).resolve().parents[2]
 
 #: Weka's jar as the Debian package ``weka`` installs it (``$WEKA_JAR`` overrides).
-WEKA_JAR = Path(os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar"))
-_WEKA_SOURCE = ROOT / "benchmarks" / "weka" / "WekaTimer.java"
-_WEKA_BUILD = ROOT / "build" / "weka"
-
-
-def _c45():
-    from credal import C45Tree
-    return C45Tree()
-
-
-def _naive_bayes():
-    from credal import NaiveBayes
-    return NaiveBayes(prior="laplace")          # +1 per cell: Weka's estimator
-
-
-def _aode():
-    from credal import AODE
-    return AODE(prior="laplace", root_estimate="joint")   # Weka's AODE estimates
+_WEKA_JAR = Path(os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar"))
+_WEKA_SOURCE = _ROOT / "benchmarks" / "weka" / "WekaTimer.java"
+_WEKA_BUILD = _ROOT / "build" / "weka"
 
 
 #: classifier -> (what credal runs, its Weka peer, a factory of the credal model).
-PEERS = {
-    "C4.5": ("C45Tree()", "weka.classifiers.trees.J48", _c45),
+#: NaiveBayes adds 1 per cell (Weka's estimator); AODE uses Weka's AODE estimates.
+_PEERS = {
+    "C4.5": ("C45Tree()", "weka.classifiers.trees.J48", lambda: credal.C45Tree()),
     "naive Bayes": ('NaiveBayes(prior="laplace")', "weka.classifiers.bayes.NaiveBayes",
-                    _naive_bayes),
-    "AODE": ('AODE(prior="laplace", root_estimate="joint")',
-             "weka.classifiers.bayes.AODE", _aode),
+                    lambda: credal.NaiveBayes(prior="laplace")),
+    "AODE": ('AODE(prior="laplace", root_estimate="joint")', "weka.classifiers.bayes.AODE",
+             lambda: credal.AODE(prior="laplace", root_estimate="joint")),
 }
 
 
-def peer_split(name, random_state=0, test_size=1 / 3):
-    """The data of the peer comparison: complete rows, a stratified split, MDL.
-
-    ``name`` is a catalogue name, optionally followed by `` x<k>`` (e.g.
-    ``"nursery x10"``): the training and test parts of the data set are then each
-    repeated ``k`` times after the split.  Rows with a missing value are dropped, the
-    split is stratified (seed ``random_state``), and
-    :func:`credal.preprocessing.make_preprocessor` (MDL discretisation, removal of
-    features left with one value) is fitted on the training part only.
-
-    Parameters
-    ----------
-    name : str
-    random_state : int
-    test_size : float
-
-    Returns
-    -------
-    Xtr, ytr, Xte, yte
-        DataFrames of categoricals and categorical labels (index reset).
-    """
+def _peer_split(name, random_state=0):
+    """The data of the peer comparison: complete rows, a stratified split, MDL.  ``name``
+    is a catalogue name, optionally followed by `` x<k>`` (e.g. ``"nursery x10"``: the
+    training and test parts are then each repeated ``k`` times after the split).  Rows with
+    a missing value are dropped, the split (a third of the rows to the test part) is
+    stratified (seed ``random_state``), and :func:`credal.preprocessing.make_preprocessor`
+    (MDL discretisation, removal of features left with one value) is fitted on the training
+    part only.  Returns ``Xtr, ytr, Xte, yte``: DataFrames of categoricals and categorical
+    labels (index reset)."""
     from sklearn.model_selection import train_test_split
 
     from credal.preprocessing import make_preprocessor
@@ -118,35 +79,21 @@ def peer_split(name, random_state=0, test_size=1 / 3):
     ds = datasets.load(base)
     keep = ~(ds.X.isna().any(axis=1).to_numpy() | ds.y.isna().to_numpy())
     X, y = ds.X.loc[keep].reset_index(drop=True), ds.y.loc[keep].reset_index(drop=True)
-    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=test_size, stratify=y,
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=1 / 3, stratify=y,
                                           random_state=random_state)
     prep = make_preprocessor().fit(Xtr, ytr)
-    Xtr, Xte = prep.transform(Xtr), prep.transform(Xte)
-
-    def rep(d):
-        return pd.concat([d] * k, ignore_index=True)
-
-    return rep(Xtr), rep(ytr), rep(Xte), rep(yte)
+    return tuple(pd.concat([d] * k, ignore_index=True)
+                 for d in (prep.transform(Xtr), ytr, prep.transform(Xte), yte))
 
 
 def _arff_quote(value):
     return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def write_arff(X, y, path, relation="credal"):
+def _write_arff(X, y, path, relation="credal"):
     """Write nominal data as ARFF (declared categories, class last, ``?`` = missing).
 
-    Parameters
-    ----------
-    X : DataFrame of categoricals
-    y : categorical Series
-    path : path-like
-    relation : str
-
-    Returns
-    -------
-    Path
-    """
+    ``X``: DataFrame of categoricals, ``y``: categorical Series; returns the Path written."""
     cols = {**{c: X[c] for c in X.columns}, "class": y}
     if "class" in X.columns:
         raise ValueError("a feature is named 'class'; rename it before writing ARFF")
@@ -165,22 +112,11 @@ def write_arff(X, y, path, relation="credal"):
     return path
 
 
-def weka_classpath(jar=None):
-    """The class path of the Weka timer, compiling it when needed.
-
-    Parameters
-    ----------
-    jar : path-like, optional
-        Weka's jar (default :data:`WEKA_JAR`).
-
-    Returns
-    -------
-    classpath : str or None
-        None when Java or Weka is missing or the driver does not compile.
-    reason : str
-        Why not (empty when available).
-    """
-    jar = Path(jar) if jar is not None else WEKA_JAR
+def _weka_classpath():
+    """The class path of the Weka timer (Weka's jar :data:`_WEKA_JAR`), compiling it when
+    needed: ``(classpath, reason)``, the class path, or None when Java or Weka is missing or
+    the driver does not compile, and why not (empty when available)."""
+    jar = _WEKA_JAR
     if shutil.which("java") is None:
         return None, "no Java runtime (`java` is not on the PATH)"
     if not jar.is_file():
@@ -203,32 +139,19 @@ def weka_classpath(jar=None):
 # The JVM that measures memory (``WekaTimer.java`` says why): a young generation of
 # 512 KB and an old one kept a few percent above its live part collect often and fully,
 # so the heap is seen within ~0.5 MB of its live part before and after collections.
-MEMORY_JVM = ("-XX:+UseSerialGC", "-Xmn512k", "-Xms2m", "-XX:MinHeapFreeRatio=1",
+_MEMORY_JVM = ("-XX:+UseSerialGC", "-Xmn512k", "-Xms2m", "-XX:MinHeapFreeRatio=1",
               "-XX:MaxHeapFreeRatio=5", "-XX:-ShrinkHeapInSteps", "-XX:MarkSweepDeadRatio=0")
-
-
 # What the low bound of :meth:`WekaSession.sample` may read above a known peak: its
 # check (the tests) found at most 0.0012 MB; a verdict from it leaves this much room.
-SAMPLE_SLACK_MB = 0.005
+_SAMPLE_SLACK_MB = 0.005
 
 
-def memory_verdict(credal_mb, low_mb, high_mb, slack_mb=0.0):
-    """credal's peak against the JVM's peak, known to lie in ``[low_mb, high_mb]``.
-
-    Parameters
-    ----------
-    credal_mb, low_mb, high_mb : float
-    slack_mb : float
-        How far ``low_mb`` may lie above the truth (:data:`SAMPLE_SLACK_MB` for the
-        bounds of :meth:`WekaSession.sample`).
-
-    Returns
-    -------
-    str
-        "≤ Weka" when credal's peak is at most the lower bound (less ``slack_mb``),
-        "> Weka" when it exceeds the upper bound, "within the JVM's bounds" otherwise
-        (undecided).
-    """
+def _memory_verdict(credal_mb, low_mb, high_mb, slack_mb=0.0):
+    """credal's peak against the JVM's peak, known to lie in ``[low_mb, high_mb]``: "≤
+    Weka" when credal's peak is at most the lower bound less ``slack_mb`` (how far
+    ``low_mb`` may lie above the truth: :data:`_SAMPLE_SLACK_MB` for the bounds of
+    :meth:`WekaSession.sample`), "> Weka" when it exceeds the upper bound, "within the
+    JVM's bounds" otherwise (undecided)."""
     if credal_mb <= low_mb - slack_mb:
         return "≤ Weka"
     if credal_mb > high_mb:
@@ -242,19 +165,18 @@ class WekaSession:
     Parameters
     ----------
     classpath : str
-        From :func:`weka_classpath`.
-    java : str
+        From :func:`_weka_classpath`.
     jvm_options : sequence of str
-        E.g. :data:`MEMORY_JVM` for the session that measures memory.
+        E.g. :data:`_MEMORY_JVM` for the session that measures memory.
 
     Attributes
     ----------
     weka_version, java_version : str
     """
 
-    def __init__(self, classpath, java="java", jvm_options=()):
+    def __init__(self, classpath, jvm_options=()):
         self._err = tempfile.TemporaryFile(mode="w+")
-        self._proc = subprocess.Popen([java, *jvm_options, "-cp", classpath, "WekaTimer"],
+        self._proc = subprocess.Popen(["java", *jvm_options, "-cp", classpath, "WekaTimer"],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=self._err, text=True, bufsize=1)
         first = self._proc.stdout.readline().strip()
@@ -262,7 +184,7 @@ class WekaSession:
             self.close()
             raise RuntimeError(f"the Weka timer did not start: {first!r} {self._stderr()}")
         self.weka_version = first.split(",", 1)[1]
-        v = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
+        v = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
         self.java_version = v.splitlines()[0].strip() if v else "unknown"
 
     def _stderr(self):
@@ -281,12 +203,8 @@ class WekaSession:
         return answer.split(",")[2:]
 
     def run(self, classifier, train, test, repeats=1, warmup=0, predictions=None):
-        """Time ``repeats`` fits + classifications after ``warmup`` untimed ones.
-
-        Returns
-        -------
-        dict with ``best_s``, ``median_s``, ``accuracy``.
-        """
+        """Time ``repeats`` fits + classifications after ``warmup`` untimed ones: a dict
+        with ``best_s``, ``median_s``, ``accuracy``."""
         extra = [warmup] + ([predictions] if predictions is not None else [])
         _, best, med, acc = self._ask("run", classifier, train, test, repeats, *extra)
         return {"best_s": float(best), "median_s": float(med), "accuracy": float(acc)}
@@ -296,7 +214,7 @@ class WekaSession:
         run allocated), ``retained_mb`` (what the model keeps after a full GC),
         ``peak_low_mb`` and ``peak_high_mb`` (the peak of the heap in use during the
         run over the heap in use before it lies between the two; tight in a session
-        started with :data:`MEMORY_JVM`), ``collections``.  ``memory("check", mb)``
+        started with :data:`_MEMORY_JVM`), ``collections``.  ``memory("check", mb)``
         measures a run that only holds an array of ``mb`` MB (a check of the method)."""
         extra = (train,) if test is None else (train, test)
         alloc, kept, low, high, gcs = self._ask("mem", classifier, *extra)
@@ -307,24 +225,13 @@ class WekaSession:
         """Bounds on the peak heap of a warm fit + classification, from collections
         forced back to back by a second thread while the run repeats (``WekaTimer.java``
         says how): for runs that allocate too little for :meth:`memory`'s bounds to be
-        tight.  The JVM must use the serial collector (:data:`MEMORY_JVM`).
-
-        Parameters
-        ----------
-        classifier, train, test : str
-            As for :meth:`memory`; ``sample("check", mb)`` measures a run that holds
-            ``mb`` MB while 4 MB of 1 KB arrays pass through a ring of 16 (true peak
-            ``mb`` + 0.016 MB).
-        runs : int
-            At most this many runs, after 5 untimed warm-up runs ...
-        seconds : float
-            ... or fewer when this time has passed (at least one).
-
-        Returns
-        -------
-        dict with ``peak_low_mb``, ``peak_high_mb``, ``runs`` and ``samples`` (the
-        collections that gave a reading).
-        """
+        tight.  The JVM must use the serial collector (:data:`_MEMORY_JVM`).
+        ``classifier, train, test`` as for :meth:`memory` (``sample("check", mb)``
+        measures a run that holds ``mb`` MB while 4 MB of 1 KB arrays pass through a ring
+        of 16: true peak ``mb`` + 0.016 MB); at most ``runs`` runs after 5 untimed warm-up
+        runs, or fewer when ``seconds`` have passed (at least one).  Returns a dict with
+        ``peak_low_mb``, ``peak_high_mb``, ``runs`` and ``samples`` (the collections that
+        gave a reading)."""
         extra = (train,) if test is None else (train, test)
         low, high, done, n = self._ask("sample", classifier, *extra, int(runs), float(seconds))
         return {"peak_low_mb": float(low), "peak_high_mb": float(high), "runs": int(done),
@@ -356,140 +263,76 @@ def _credal_run(factory, Xtr, ytr, Xte):
     return time.perf_counter() - t, pred
 
 
+def _peak_mb(fn):
+    """The :mod:`tracemalloc` peak of ``fn()`` (tracing on) beyond what was allocated
+    before it, in MB."""
+    base = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    fn()
+    return (tracemalloc.get_traced_memory()[1] - base) / 2 ** 20
+
+
 def _credal_peak_mb(factory, Xtr, ytr, Xte):
     tracemalloc.start()
     try:
-        base = tracemalloc.get_traced_memory()[0]
-        tracemalloc.reset_peak()
-        factory().fit(Xtr, ytr).predict(Xte)
-        return (tracemalloc.get_traced_memory()[1] - base) / 2 ** 20
+        return _peak_mb(lambda: factory().fit(Xtr, ytr).predict(Xte))
     finally:
         tracemalloc.stop()
 
 
-def peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, random_state=0,
-                 workdir=None, jar=None) -> pd.DataFrame:
+def _peer_timings(names, repeats=5, warmup=3, memory=True, random_state=0,
+                 workdir=None) -> pd.DataFrame:
     """Fit + classification time of credal's C4.5, naive Bayes and AODE against Weka's.
 
-    For each data set (:func:`peer_split`) the training and test parts are written as
-    ARFF files (:func:`write_arff`) that one JVM (:class:`WekaSession`) reads once.
-    For each classifier of :data:`PEERS` both sides first run ``warmup`` untimed
-    times, then ``repeats`` rounds each time one Weka run and then one credal run.
-    Weka's timed region is ``buildClassifier`` on a fresh classifier plus
+    For each data set of ``names`` (:func:`_peer_split`, seed ``random_state``; e.g.
+    ``"nursery x10"``) the training and test parts are written as ARFF files
+    (:func:`_write_arff`, under ``workdir``, default ``build/peers``) that one JVM
+    (:class:`WekaSession`) reads once.  For each classifier of :data:`_PEERS` both sides first
+    run ``warmup`` untimed times, then ``repeats`` rounds each time one Weka run and then one
+    credal run.  Weka's timed region is ``buildClassifier`` on a fresh classifier plus
     ``classifyInstance`` of every test row, data already in memory, timed in the JVM;
-    credal's is ``fit`` on a fresh model plus ``predict`` of the test rows from the
-    DataFrames of categoricals (the conversion to codes included).  With
-    ``memory``, one more untimed run per side measures memory: credal's
-    :mod:`tracemalloc` peak; for Weka, in a second JVM started with
-    :data:`MEMORY_JVM`, the bounds on the peak of the heap in use of
-    :meth:`WekaSession.memory` (data loaded before), the bytes the run allocated and
-    what the model keeps after a full GC; :func:`memory_verdict` compares the peaks.
-    When those bounds leave the verdict undecided (a run that allocates too little for
-    collections to happen during it), :meth:`WekaSession.sample` bounds the peak of
-    warm runs instead, and the verdict is taken from its bounds.
+    credal's is ``fit`` on a fresh model plus ``predict`` of the test rows from the DataFrames
+    of categoricals (the conversion to codes included).  With ``memory``, one more untimed
+    run per side measures memory: credal's :mod:`tracemalloc` peak; for Weka, in a second JVM
+    started with :data:`_MEMORY_JVM`, the bounds on the peak of the heap in use of
+    :meth:`WekaSession.memory` (data loaded before), the bytes the run allocated and what the
+    model keeps after a full GC; :func:`_memory_verdict` compares the peaks.  When those
+    bounds leave the verdict undecided (a run that allocates too little for collections to
+    happen during it), :meth:`WekaSession.sample` bounds the peak of warm runs instead, and
+    the verdict is taken from its bounds.  Without Java or Weka (:func:`_weka_classpath`)
+    only credal is timed and the Weka columns are left out; ``attrs["weka"]`` says why.
 
-    Without Java or Weka (:func:`weka_classpath`) only credal is timed and the Weka
-    columns are left out; ``attrs["weka"]`` says why.
-
-    Parameters
-    ----------
-    names : sequence of str
-        Data sets, e.g. ``["nursery", "kr_vs_kp", "adult", "nursery x10"]``.
-    classifiers : sequence of str
-        Keys of :data:`PEERS` (empty = all).
-    repeats, warmup : int
-    memory : bool
-    random_state : int
-        Seed of the split.
-    workdir : path-like, optional
-        Where the ARFF files go (default ``build/peers`` of the project).
-    jar : path-like, optional
-        Weka's jar (default :data:`WEKA_JAR`).
-
-    Returns
-    -------
-    DataFrame
-        One row per (data set, classifier): ``credal``, ``peer``, ``n_train``,
-        ``n_test``, ``features``, ``credal_best_s``, ``credal_median_s``,
-        ``credal_accuracy`` (and ``credal_peak_mb``); with Weka also ``weka_best_s``,
-        ``weka_median_s``, ``weka_accuracy``, ``agreement`` (share of test rows that
-        both classify alike), ``ratio`` (Weka's best / credal's best; ≥ 1 = credal at
-        least as fast), ``ratio_median`` (and ``weka_allocated_mb``,
-        ``weka_retained_mb``, ``weka_peak_low_mb``, ``weka_peak_high_mb``,
-        ``memory_bounds`` (which measurement gave the two bounds: "first run" or
-        "<k> warm runs, collections forced"), ``memory_verdict``).
-        ``attrs``: ``weka`` (version, or why Weka is missing), ``java``, ``repeats``,
-        ``warmup``.
-    """
+    Returns one row per (data set, classifier): ``credal``, ``peer``, ``n_train``,
+    ``n_test``, ``features``, ``credal_best_s``, ``credal_median_s``, ``credal_accuracy``
+    (and ``credal_peak_mb``); with Weka also ``weka_best_s``, ``weka_median_s``,
+    ``weka_accuracy``, ``agreement`` (share of test rows that both classify alike),
+    ``ratio`` (Weka's best / credal's best; ≥ 1 = credal at least as fast), ``ratio_median``
+    (and ``weka_allocated_mb``, ``weka_retained_mb``, ``weka_peak_low_mb``,
+    ``weka_peak_high_mb``, ``memory_bounds`` (which measurement gave the two bounds: "first
+    run" or "<k> warm runs, collections forced"), ``memory_verdict``).  ``attrs``: ``weka``
+    (version, or why Weka is missing), ``java``, ``weka_available``, ``repeats``,
+    ``warmup``."""
     if int(repeats) < 1 or int(warmup) < 0:
         raise ValueError(f"repeats must be >= 1 and warmup >= 0; got {repeats}, {warmup}")
-    chosen = list(classifiers) or list(PEERS)
-    unknown = [c for c in chosen if c not in PEERS]
-    if unknown:
-        raise KeyError(f"no peer for {unknown}; known: {list(PEERS)}")
-    workdir = Path(workdir) if workdir is not None else ROOT / "build" / "peers"
-    classpath, reason = weka_classpath(jar)
+    workdir = Path(workdir) if workdir is not None else _ROOT / "build" / "peers"
+    classpath, reason = _weka_classpath()
     session = WekaSession(classpath) if classpath else None
-    msession = WekaSession(classpath, jvm_options=MEMORY_JVM) if classpath and memory else None
+    msession = WekaSession(classpath, jvm_options=_MEMORY_JVM) if classpath and memory else None
     rows = []
     try:
         for name in names:
-            Xtr, ytr, Xte, yte = peer_split(name, random_state)
+            data = _peer_split(name, random_state)
             stem = name.replace(" ", "_")
-            tr = write_arff(Xtr, ytr, workdir / f"{stem}-train.arff", stem)
-            te = write_arff(Xte, yte, workdir / f"{stem}-test.arff", stem)
-            truth = yte.cat.codes.to_numpy()
-            for clf in chosen:
-                what, peer, factory = PEERS[clf]
+            files = (_write_arff(data[0], data[1], workdir / f"{stem}-train.arff", stem),
+                     _write_arff(data[2], data[3], workdir / f"{stem}-test.arff", stem))
+            for clf, (what, peer, factory) in _PEERS.items():
                 row = {"dataset": name, "classifier": clf, "credal": what,
-                       "peer": "Weka " + peer.rsplit(".", 1)[1], "n_train": len(Xtr),
-                       "n_test": len(Xte), "features": Xtr.shape[1]}
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    for _ in range(int(warmup)):
-                        _, pred = _credal_run(factory, Xtr, ytr, Xte)
-                    if session is not None:
-                        out = workdir / f"{stem}-{peer.rsplit('.', 1)[1]}.pred"
-                        session.run(peer, tr, te, 1, int(warmup), predictions=out)
-                        wpred = np.loadtxt(out, dtype=int, ndmin=1)
-                    ours, theirs = [], []
-                    for _ in range(int(repeats)):     # interleaved: Weka, then credal
-                        if session is not None:
-                            theirs.append(session.run(peer, tr, te)["best_s"])
-                        secs, pred = _credal_run(factory, Xtr, ytr, Xte)
-                        ours.append(secs)
-                    codes = pd.Categorical(pred, categories=ytr.cat.categories).codes
-                    row.update(credal_best_s=min(ours), credal_median_s=float(np.median(ours)),
-                               credal_accuracy=float(np.mean(codes == truth)))
-                    if memory:
-                        row["credal_peak_mb"] = _credal_peak_mb(factory, Xtr, ytr, Xte)
-                if session is not None:
-                    row.update(weka_best_s=min(theirs),
-                               weka_median_s=float(np.median(theirs)),
-                               weka_accuracy=float(np.mean(wpred == truth)),
-                               agreement=float(np.mean(wpred == codes)))
-                    row.update(ratio=row["weka_best_s"] / row["credal_best_s"],
-                               ratio_median=row["weka_median_s"] / row["credal_median_s"])
-                    if memory:
-                        m = msession.memory(peer, tr, te)
-                        row.update(weka_allocated_mb=m["allocated_mb"],
-                                   weka_retained_mb=m["retained_mb"],
-                                   weka_peak_low_mb=m["peak_low_mb"],
-                                   weka_peak_high_mb=m["peak_high_mb"],
-                                   memory_bounds="first run",
-                                   memory_verdict=memory_verdict(row["credal_peak_mb"],
-                                                                 m["peak_low_mb"],
-                                                                 m["peak_high_mb"]))
-                        if row["memory_verdict"].startswith("within"):
-                            # too few collections in one run: warm runs, collections forced
-                            m = msession.sample(peer, tr, te)
-                            row.update(weka_peak_low_mb=m["peak_low_mb"],
-                                       weka_peak_high_mb=m["peak_high_mb"],
-                                       memory_bounds=f"{m['runs']} warm runs, "
-                                                     "collections forced",
-                                       memory_verdict=memory_verdict(
-                                           row["credal_peak_mb"], m["peak_low_mb"],
-                                           m["peak_high_mb"], SAMPLE_SLACK_MB))
+                       "peer": "Weka " + peer.rsplit(".", 1)[1], "n_train": len(data[0]),
+                       "n_test": len(data[2]), "features": data[0].shape[1]}
+                _time_peers(row, factory, peer, data, files, workdir / stem, session,
+                            int(repeats), int(warmup), memory)
+                if msession is not None:
+                    _weka_memory(row, peer, files, msession)
                 rows.append(row)
     finally:
         for s in (session, msession):
@@ -503,33 +346,79 @@ def peer_timings(names, classifiers=(), repeats=5, warmup=3, memory=True, random
     return out
 
 
-# ============================================================================
-# run: against the solver baselines
-# ============================================================================
+def _time_peers(row, factory, peer, data, files, stem, session, repeats, warmup, memory):
+    """Both sides' times (interleaved: Weka, then credal), accuracies and agreement,
+    and credal's memory peak, into ``row`` (see :func:`_peer_timings`)."""
+    Xtr, ytr, Xte, yte = data
+    truth = yte.cat.codes.to_numpy()
+    with warnings.catch_warnings(action="ignore"):
+        for _ in range(warmup):
+            _, pred = _credal_run(factory, Xtr, ytr, Xte)
+        if session is not None:
+            out = Path(f"{stem}-{peer.rsplit('.', 1)[1]}.pred")
+            session.run(peer, *files, 1, warmup, predictions=out)
+            wpred = np.loadtxt(out, dtype=int, ndmin=1)
+        ours, theirs = [], []
+        for _ in range(repeats):
+            if session is not None:
+                theirs.append(session.run(peer, *files)["best_s"])
+            secs, pred = _credal_run(factory, Xtr, ytr, Xte)
+            ours.append(secs)
+        codes = pd.Categorical(pred, categories=ytr.cat.categories).codes
+        row.update(credal_best_s=min(ours), credal_median_s=float(np.median(ours)),
+                   credal_accuracy=float(np.mean(codes == truth)))
+        if memory:
+            row["credal_peak_mb"] = _credal_peak_mb(factory, Xtr, ytr, Xte)
+    if session is not None:
+        row.update(weka_best_s=min(theirs), weka_median_s=float(np.median(theirs)),
+                   weka_accuracy=float(np.mean(wpred == truth)),
+                   agreement=float(np.mean(wpred == codes)))
+        row.update(ratio=row["weka_best_s"] / row["credal_best_s"],
+                   ratio_median=row["weka_median_s"] / row["credal_median_s"])
 
-def prepared_fold(name, random_state=0, n_splits=5):
-    """The first cross-validation fold of a data set, preprocessed as in the engine.
 
-    Parameters
-    ----------
-    name : str
-        Catalogue name.
-    random_state : int
-        Seed of the folds.
-    n_splits : int
+def _weka_memory(row, peer, files, msession):
+    """The JVM's memory of one run and the verdict against credal's peak, into ``row``:
+    the bounds of the first run, or of warm runs with collections forced when those
+    leave the verdict undecided."""
+    m = msession.memory(peer, *files)
+    row.update(weka_allocated_mb=m["allocated_mb"], weka_retained_mb=m["retained_mb"],
+               weka_peak_low_mb=m["peak_low_mb"], weka_peak_high_mb=m["peak_high_mb"],
+               memory_bounds="first run",
+               memory_verdict=_memory_verdict(row["credal_peak_mb"], m["peak_low_mb"],
+                                              m["peak_high_mb"]))
+    if row["memory_verdict"].startswith("within"):
+        # too few collections in one run: warm runs, collections forced
+        m = msession.sample(peer, *files)
+        row.update(weka_peak_low_mb=m["peak_low_mb"], weka_peak_high_mb=m["peak_high_mb"],
+                   memory_bounds=f"{m['runs']} warm runs, collections forced",
+                   memory_verdict=_memory_verdict(row["credal_peak_mb"], m["peak_low_mb"],
+                                                  m["peak_high_mb"], _SAMPLE_SLACK_MB))
 
-    Returns
-    -------
-    Xtr, ytr, Xte, yte
-        DataFrames of categoricals (MDL fitted on the training part) and labels.
-    """
+
+# ------------------------------------------ run: against the solver baselines
+
+def _complete_rows(name):
+    """``X, y`` of a catalogue data set: the rows with a class, index reset."""
+    ds = datasets.load(name)
+    keep = ~ds.y.isna().to_numpy()
+    return ds.X.loc[keep].reset_index(drop=True), ds.y.loc[keep].reset_index(drop=True)
+
+
+def _ordered(names):
+    """``names`` in the order of the leaderboard's registry."""
+    order = {e.name: i for i, e in enumerate(leaderboard.REGISTRY)}
+    return sorted(names, key=lambda n: order.get(n, len(order)))
+
+
+def _prepared_fold(name, random_state=0):
+    """The first of 5 cross-validation folds (seed ``random_state``) of a catalogue data
+    set, preprocessed as in the engine: ``Xtr, ytr, Xte, yte``, DataFrames of categoricals
+    (MDL fitted on the training part) and labels."""
     from credal.experiments import default_preprocessing, fold_splits
 
-    ds = datasets.load(name)
-    X, y = _complete_rows(ds)
-    X, y = X.reset_index(drop=True), y.reset_index(drop=True)
-    _, _, tr, te = fold_splits(y, n_splits=n_splits, n_repeats=1,
-                               random_state=random_state)[0]
+    X, y = _complete_rows(name)
+    _, _, tr, te = fold_splits(y, n_splits=5, n_repeats=1, random_state=random_state)[0]
     prep = default_preprocessing().fit(X.iloc[tr], y.iloc[tr])
     return prep.transform(X.iloc[tr]), y.iloc[tr], prep.transform(X.iloc[te]), y.iloc[te]
 
@@ -537,7 +426,7 @@ def prepared_fold(name, random_state=0, n_splits=5):
 def _best_time(fn, repeat, min_total=1.0):
     """Best of up to ``repeat`` runs (stops repeating once ``min_total`` s are spent)."""
     best, spent, out = np.inf, 0.0, None
-    for r in range(max(1, int(repeat))):
+    for _ in range(max(1, int(repeat))):
         t = time.perf_counter()
         out = fn()
         dt = time.perf_counter() - t
@@ -547,131 +436,85 @@ def _best_time(fn, repeat, min_total=1.0):
     return best, out
 
 
-def throughput(names, classifiers=(), params=None, repeat=3, baseline_rows=50,
-               baseline_seconds=3.0, random_state=0) -> pd.DataFrame:
+def _throughput(names, classifiers=(), repeat=3, baseline_rows=50, baseline_seconds=3.0,
+                random_state=0) -> pd.DataFrame:
     """Instances classified per second, ours and the solver baseline's.
 
-    On the first fold of each data set (:func:`prepared_fold`), each credal classifier
-    is fitted on the training part and its ``predict_set`` timed on the whole test
-    part (best of ``repeat``), from the integer code matrix of the test part (the
-    conversion from the DataFrame of categoricals is done once beforehand, as it would
-    be for any implementation) and, for reference, from the DataFrame itself, as the
-    engine passes it.  Its baseline (:data:`BASELINES`) then classifies the test rows
-    in order, one row per call on the same codes, in the same process, until
-    ``baseline_rows`` rows are done or ``baseline_seconds`` have passed (at least one
-    row); its rate is extrapolated from those rows, and its sets are compared with
-    ours on them.
+    On the first fold of each data set (:func:`_prepared_fold`, seed ``random_state``),
+    each credal classifier (``classifiers``: registry names, empty = all; the leaderboard's
+    default parameters) is fitted on the training part and its ``predict_set`` timed on the
+    whole test part (best of ``repeat``), from the integer code matrix of the test part (the
+    conversion from the DataFrame of categoricals is done once beforehand, as it would be
+    for any implementation) and, for reference, from the DataFrame itself, as the engine
+    passes it.  Its baseline (:data:`BASELINES`) then classifies the test rows in order, one
+    row per call on the same codes, in the same process, until ``baseline_rows`` rows are
+    done or ``baseline_seconds`` have passed (at least one row); its rate is extrapolated
+    from those rows, and its sets are compared with ours on them.
 
-    Parameters
-    ----------
-    names : sequence of str
-        Data sets.
-    classifiers : sequence of str
-        Credal entries (empty = all).
-    params : dict, optional
-    repeat : int
-    baseline_rows : int
-    baseline_seconds : float
-    random_state : int
-        Seed of the folds.
-
-    Returns
-    -------
-    DataFrame
-        One row per (data set, classifier): ``n_train``, ``n_test``, ``classes``,
-        ``features``, ``fit_s``, ``ours_per_s`` (codes), ``ours_frame_per_s``
-        (DataFrame), ``baseline``, ``baseline_rows``,
-        ``baseline_per_s``, ``ratio`` (ours / baseline) and ``same_sets`` (rows where
-        the sets agree, out of ``baseline_rows``).
-    """
+    Returns one row per (data set, classifier): ``n_train``, ``n_test``, ``classes``,
+    ``features``, ``fit_s``, ``ours_per_s`` (codes), ``ours_frame_per_s`` (DataFrame),
+    ``baseline``, ``baseline_rows``, ``baseline_per_s``, ``ratio`` (ours / baseline) and
+    ``same_sets`` (rows where the sets agree, out of ``baseline_rows``)."""
     from credal.preprocessing import to_codes
 
-    credal_names = [e.name for e in entries(classifiers, kind="credal")]
     rows = []
     for name in names:
-        Xtr, ytr, Xte, yte = prepared_fold(name, random_state)
+        Xtr, ytr, Xte, yte = _prepared_fold(name, random_state)
         codes = to_codes(Xte)[0]
-        est = make_estimators(credal_names, params, n_features=Xtr.shape[1])
-        for cname, model in est.items():
+        for cname, model in leaderboard.classifiers(classifiers,
+                                                    n_features=Xtr.shape[1]).items():
             t = time.perf_counter()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
+            with warnings.catch_warnings(action="ignore"):
                 model.fit(Xtr, ytr)
             fit_s = time.perf_counter() - t
             secs, sets = _best_time(lambda: model.predict_set(codes), repeat)
             fsecs, _ = _best_time(lambda: model.predict_set(Xte), repeat)
             fn, method = BASELINES[cname]
-            done, bsets, t0 = 0, [], time.perf_counter()
-            while done < min(baseline_rows, len(codes)):
-                bsets.append(fn(model, codes[done:done + 1]))
-                done += 1
-                if time.perf_counter() - t0 > baseline_seconds:
-                    break
-            bsecs = time.perf_counter() - t0
+            bsets, t0 = [], time.perf_counter()
+            while len(bsets) < min(baseline_rows, len(codes)) and (
+                    not bsets or time.perf_counter() - t0 <= baseline_seconds):
+                bsets.append(fn(model, codes[len(bsets):len(bsets) + 1]))
+            done, bsecs = len(bsets), time.perf_counter() - t0
             bsets = np.concatenate(bsets)
             rate, brate = len(codes) / secs, done / bsecs
             rows.append({"dataset": name, "classifier": cname, "n_train": len(Xtr),
                          "n_test": len(Xte), "classes": len(model.classes_),
                          "features": Xtr.shape[1], "fit_s": fit_s, "ours_per_s": rate,
-                         "ours_frame_per_s": len(Xte) / fsecs,
-                         "baseline": method, "baseline_rows": done,
-                         "baseline_per_s": brate, "ratio": rate / brate,
+                         "ours_frame_per_s": len(Xte) / fsecs, "baseline": method,
+                         "baseline_rows": done, "baseline_per_s": brate, "ratio": rate / brate,
                          "same_sets": int(np.all(bsets == sets[:done], axis=1).sum())})
     return pd.DataFrame(rows)
 
 
-def fit_scaling(name, classifiers=(), params=None, sizes=(), feature_counts=(),
-                repeat=3, random_state=0) -> pd.DataFrame:
+def _fit_scaling(name, classifiers=(), sizes=(), feature_counts=(), repeat=3,
+                 random_state=0) -> pd.DataFrame:
     """Fit time against the number of training rows and of features.
 
-    The data set is preprocessed once (MDL fitted on all rows).  For each size ``n``
-    in ``sizes`` a stratified-free random subsample of ``n`` rows (seed
-    ``random_state``) is fitted with all features; for each ``k`` in
-    ``feature_counts`` the first ``k`` features of all rows are fitted.  Each time is
-    the best of ``repeat`` fits.
-
-    Parameters
-    ----------
-    name : str
-    classifiers : sequence of str
-        Credal entries (empty = all).
-    params : dict, optional
-    sizes, feature_counts : sequence of int
-    repeat : int
-    random_state : int
-
-    Returns
-    -------
-    DataFrame with columns ``classifier``, ``axis`` ("n" or "k"), ``value``,
-    ``fit_s``.
-    """
+    The data set ``name`` is preprocessed once (MDL fitted on all rows).  For each size
+    ``n`` in ``sizes`` a stratified-free random subsample of ``n`` rows (seed
+    ``random_state``) is fitted with all features; for each ``k`` in ``feature_counts``
+    the first ``k`` features of all rows are fitted.  Each time is the best of ``repeat``
+    fits of each credal classifier (``classifiers``).  Returns the columns
+    ``classifier``, ``axis`` ("n" or "k"), ``value``, ``fit_s``."""
     from credal.experiments import default_preprocessing
 
-    ds = datasets.load(name)
-    X, y = _complete_rows(ds)
-    X, y = X.reset_index(drop=True), y.reset_index(drop=True)
+    X, y = _complete_rows(name)
     X = default_preprocessing().fit(X, y).transform(X)
-    rng = np.random.default_rng(random_state)
-    perm = rng.permutation(len(X))
-    credal_names = [e.name for e in entries(classifiers, kind="credal")]
-    rows = []
+    perm = np.random.default_rng(random_state).permutation(len(X))
     jobs = [("n", int(n), X.iloc[perm[:int(n)]], y.iloc[perm[:int(n)]])
             for n in sizes if int(n) <= len(X)]
     jobs += [("k", int(k), X.iloc[:, :int(k)], y) for k in feature_counts
              if int(k) <= X.shape[1]]
     if jobs:  # one untimed fit each, so that first-call costs (imports, caches) do not count
         _, _, Xs, ys = min(jobs, key=lambda j: len(j[2]) * j[2].shape[1])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            for model in make_estimators(credal_names, params,
-                                         n_features=Xs.shape[1]).values():
+        with warnings.catch_warnings(action="ignore"):
+            for model in leaderboard.classifiers(classifiers, n_features=Xs.shape[1]).values():
                 model.fit(Xs, ys)
+    rows = []
     for axis, value, Xs, ys in jobs:
-        est = make_estimators(credal_names, params, n_features=Xs.shape[1])
-        for cname, model in est.items():
+        for cname, model in leaderboard.classifiers(classifiers, n_features=Xs.shape[1]).items():
             def fit(model=model, Xs=Xs, ys=ys):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
+                with warnings.catch_warnings(action="ignore"):
                     return model.fit(Xs, ys)
 
             secs, _ = _best_time(fit, repeat, min_total=2.0)
@@ -679,97 +522,134 @@ def fit_scaling(name, classifiers=(), params=None, sizes=(), feature_counts=(),
     return pd.DataFrame(rows)
 
 
-def peak_memory(name, classifiers=(), params=None, random_state=0) -> pd.DataFrame:
+def _peak_memory(name, classifiers=(), random_state=0) -> pd.DataFrame:
     """Peak memory (tracemalloc) of fitting and of classifying, and the model's size.
 
-    On the first fold of ``name`` (:func:`prepared_fold`), each credal classifier is
-    fitted and then classifies the test part (``predict_set``) under
-    :mod:`tracemalloc`; the peaks count the memory allocated by Python and numpy
-    during each call beyond what was allocated before it.
-
-    Parameters
-    ----------
-    name : str
-    classifiers : sequence of str
-    params : dict, optional
-    random_state : int
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``fit peak MB``, ``predict_set peak MB``,
-    ``model MB`` (pickled size), ``n_train``, ``n_test``, ``features``.
-    """
-    Xtr, ytr, Xte, _ = prepared_fold(name, random_state)
-    credal_names = [e.name for e in entries(classifiers, kind="credal")]
-    est = make_estimators(credal_names, params, n_features=Xtr.shape[1])
+    On the first fold of ``name`` (:func:`_prepared_fold`), each credal classifier
+    (``classifiers``) is fitted and then classifies the test part (``predict_set``) under
+    :mod:`tracemalloc`; the peaks count the memory allocated by Python and numpy during
+    each call beyond what was allocated before it.  Returns a DataFrame indexed by
+    classifier: ``fit peak MB``, ``predict_set peak MB``, ``model MB`` (pickled size),
+    ``n_train``, ``n_test``, ``features``."""
+    Xtr, ytr, Xte, _ = _prepared_fold(name, random_state)
     rows = []
-    for cname, model in est.items():
+    for cname, model in leaderboard.classifiers(classifiers, n_features=Xtr.shape[1]).items():
         tracemalloc.start()
         try:
-            base = tracemalloc.get_traced_memory()[0]
-            tracemalloc.reset_peak()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                model.fit(Xtr, ytr)
-            fit_peak = tracemalloc.get_traced_memory()[1] - base
-            base = tracemalloc.get_traced_memory()[0]
-            tracemalloc.reset_peak()
-            model.predict_set(Xte)
-            pred_peak = tracemalloc.get_traced_memory()[1] - base
+            with warnings.catch_warnings(action="ignore"):
+                fit_peak = _peak_mb(lambda: model.fit(Xtr, ytr))
+            pred_peak = _peak_mb(lambda: model.predict_set(Xte))
         finally:
             tracemalloc.stop()
         size = len(pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL))
-        rows.append({"classifier": cname, "fit peak MB": fit_peak / 2 ** 20,
-                     "predict_set peak MB": pred_peak / 2 ** 20, "model MB": size / 2 ** 20,
+        rows.append({"classifier": cname, "fit peak MB": fit_peak,
+                     "predict_set peak MB": pred_peak, "model MB": size / 2 ** 20,
                      "n_train": len(Xtr), "n_test": len(Xte), "features": Xtr.shape[1]})
     return pd.DataFrame(rows).set_index("classifier")
 
 
-# ============================================================================
-# tables
-# ============================================================================
-
-def peer_table(peers) -> pd.DataFrame:
-    """The headline: Weka's time over credal's, per classifier and data set.
+def classifiers(credal=()) -> dict:
+    """The line-up: credal's peers of Weka, then the credal classifiers timed against
+    their solver baselines.
 
     Parameters
     ----------
-    peers : DataFrame
-        :func:`peer_timings`.
+    credal : sequence of str
+        Names of the leaderboard's registry (empty = every credal classifier), as for
+        :func:`credal.chapters.leaderboard.classifiers` (its default parameters).
 
     Returns
     -------
-    DataFrame
-        Rows "classifier vs peer", one column per data set: the ratio of the best
-        times (≥ 1 = credal at least as fast).  Without Weka: credal's best time in
-        ms instead (``attrs["values"]`` says which).
+    dict of str -> estimator
+        ``"C4.5"``, ``"naive Bayes"`` and ``"AODE"`` (set up as Weka's J48, NaiveBayes
+        and AODE estimate), then the credal classifiers (registry names).
     """
+    return {**{name: factory() for name, (_, _, factory) in _PEERS.items()},
+            **leaderboard.classifiers(credal)}
+
+
+def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
+        throughput_datasets=(), classifiers=(), repeat=3, baseline_rows=40,
+        baseline_seconds=2.0, scaling_dataset=None, scaling_sizes=(), features_dataset=None,
+        feature_counts=(), memory_dataset=None, timings_profile=None,
+        random_state=0) -> dict:
+    """Every measurement of the chapter (a part whose data sets are not given is skipped).
+
+    Parameters
+    ----------
+    peer_datasets : sequence of str
+        Data sets of the comparison with Weka (``"<name> x<k>"`` repeats both parts
+        ``k`` times), timed by :func:`_peer_timings` with ``peer_repeats`` interleaved
+        rounds after ``peer_warmup`` untimed runs per side, and memory when
+        ``peer_memory``.
+    throughput_datasets : sequence of str
+        Instances per second of the credal classifiers ``classifiers`` (registry names,
+        empty = all; the leaderboard's default parameters) and of their solver baselines,
+        on the first fold of each (:func:`_throughput`: best of ``repeat``, at most
+        ``baseline_rows`` instances or ``baseline_seconds`` per baseline).
+    scaling_dataset, scaling_sizes : str, sequence of int
+        Fit time against the number of rows, on random subsamples of this data set.
+    features_dataset, feature_counts : str, sequence of int
+        Fit time against the number of features, on the first ``k`` features.
+    memory_dataset : str
+        :mod:`tracemalloc` peaks on the first fold of this data set.
+    timings_profile : str
+        The profile of ``results/_timings/<profile>.csv`` holding the chapters' times.
+    random_state : int
+        Seed of the splits, folds and subsamples.
+
+    Returns
+    -------
+    dict
+        ``peers``, ``throughput``, ``scaling`` (both axes), ``memory``, ``timings``
+        (DataFrames, where measured) and ``settings`` (a dict: the data sets, the
+        baselines' limits and the profile, for the text).
+    """
+    out = {"settings": dict(scaling_dataset=scaling_dataset, features_dataset=features_dataset,
+                            memory_dataset=memory_dataset, baseline_rows=baseline_rows,
+                            baseline_seconds=baseline_seconds, profile=timings_profile)}
+    if peer_datasets:
+        out["peers"] = _peer_timings(peer_datasets, repeats=peer_repeats, warmup=peer_warmup,
+                                     memory=peer_memory, random_state=random_state)
+    kw = dict(classifiers=classifiers, repeat=repeat, random_state=random_state)
+    if throughput_datasets:
+        out["throughput"] = _throughput(throughput_datasets, baseline_rows=baseline_rows,
+                                        baseline_seconds=baseline_seconds, **kw)
+    parts = ([_fit_scaling(scaling_dataset, sizes=scaling_sizes, **kw)] if scaling_dataset
+             else []) + ([_fit_scaling(features_dataset, feature_counts=feature_counts, **kw)]
+                         if features_dataset else [])
+    if parts:
+        out["scaling"] = pd.concat(parts, ignore_index=True)
+    if memory_dataset:
+        out["memory"] = _peak_memory(memory_dataset, classifiers, random_state)
+    if timings_profile:
+        out["timings"] = _chapter_timings(timings_profile)
+    return out
+
+
+# --------------------------------------------------------------------- tables
+
+def _peer_table(peers) -> pd.DataFrame:
+    """The headline: Weka's time over credal's, per classifier and data set.
+
+    Rows "classifier vs peer" of :func:`_peer_timings`, one column per data set: the
+    ratio of the best times (≥ 1 = credal at least as fast).  Without Weka: credal's best
+    time in ms instead (``attrs["values"]`` says which)."""
     weka = "ratio" in peers
     label = peers["classifier"] + (" vs " + peers["peer"] if weka else "")
     out = peers.assign(row=label).pivot(index="row", columns="dataset",
                                         values="ratio" if weka else "credal_best_s")
-    out = out.loc[list(dict.fromkeys(label)), list(dict.fromkeys(peers["dataset"]))]
-    if not weka:
-        out = out * 1e3
+    out = out.loc[list(dict.fromkeys(label)), list(dict.fromkeys(peers["dataset"]))] * (
+        1 if weka else 1e3)
     out.index.name, out.columns.name = "classifier", None
     out.attrs["values"] = ("Weka time / credal time (best of each)" if weka
                            else "credal best time (ms)")
     return out
 
 
-def peer_details(peers) -> pd.DataFrame:
-    """Times (ms), accuracies, agreement and memory of the peer comparison, one row per
-    data set and classifier (the Weka columns only when Weka ran).
-
-    Parameters
-    ----------
-    peers : DataFrame
-        :func:`peer_timings`.
-
-    Returns
-    -------
-    DataFrame
-    """
+def _peer_details(peers) -> pd.DataFrame:
+    """Times (ms), accuracies, agreement and memory of :func:`_peer_timings`, one row per
+    data set and classifier (the Weka columns only when Weka ran)."""
     names = {"credal_best_s": "credal best (ms)", "credal_median_s": "credal median (ms)",
              "weka_best_s": "Weka best (ms)", "weka_median_s": "Weka median (ms)",
              "ratio": "ratio (best)", "ratio_median": "ratio (median)",
@@ -778,26 +658,15 @@ def peer_details(peers) -> pd.DataFrame:
              "weka_allocated_mb": "JVM allocated MB", "weka_retained_mb": "JVM model MB",
              "weka_peak_low_mb": "JVM peak MB (low)", "weka_peak_high_mb": "JVM peak MB (high)",
              "memory_bounds": "JVM bounds from", "memory_verdict": "credal's peak"}
-    out = peers.drop(columns=["credal"]).copy()
-    for c in out.columns:
-        if c.endswith("_s"):
-            out[c] = out[c] * 1e3
+    out = peers.drop(columns=["credal"])
+    out[[c for c in out if c.endswith("_s")]] *= 1e3
     return out.rename(columns=names)
 
 
-def scaling_slopes(scaling) -> pd.DataFrame:
-    """Least-squares slopes of log fit time against log n and log k.
-
-    Parameters
-    ----------
-    scaling : DataFrame
-        :func:`fit_scaling`.
-
-    Returns
-    -------
-    DataFrame indexed by classifier: ``slope n``, ``s.e. n``, ``slope k``, ``s.e. k``
-    (NaN with fewer than three points).
-    """
+def _scaling_slopes(scaling) -> pd.DataFrame:
+    """Least-squares slopes of log fit time against log n and log k (:func:`_fit_scaling`):
+    indexed by classifier, ``slope n``, ``s.e. n``, ``slope k``, ``s.e. k`` (NaN with fewer
+    than three points)."""
     rows = {}
     for (clf, axis), g in scaling.groupby(["classifier", "axis"], sort=False):
         x, yv = np.log(g["value"].to_numpy(float)), np.log(g["fit_s"].to_numpy(float))
@@ -816,192 +685,194 @@ def scaling_slopes(scaling) -> pd.DataFrame:
     return out[cols].loc[_ordered(out.index)]
 
 
-def chapter_timings(profile="paper", root=None, notebooks=None) -> pd.DataFrame:
-    """Wall time of every chapter as recorded by ``book/execute.py``.
-
-    ``book/execute.py`` updates ``results/_timings/<profile>.csv`` as each notebook
-    finishes; a chapter never executed at that profile, or not yet executed in the
-    current run, has no time (the performance chapter is executed last for this).
-
-    Parameters
-    ----------
-    profile : str
-        Profile name (the file's stem).
-    root : path-like, optional
-        Project root (default: the current directory).
-    notebooks : sequence of str, optional
-        Chapter names (default: the stems of ``notebooks/*.md`` under ``root``).
-
-    Returns
-    -------
-    DataFrame indexed by chapter: ``seconds`` (NaN = not measured) and ``status``.
-    """
-    base = Path(root) if root is not None else Path.cwd()
-    if notebooks is None:
-        notebooks = sorted(p.stem for p in (base / "notebooks").glob("*.md"))
-    path = base / "results" / "_timings" / f"{profile}.csv"
+def _chapter_timings(profile, root=".") -> pd.DataFrame:
+    """Wall time of every chapter (the stems of ``notebooks/*.md`` under ``root``) as
+    ``book/execute.py`` records it in ``results/_timings/<profile>.csv`` when each notebook
+    finishes; a chapter never executed at that profile, or not yet executed in the current
+    run, has no time (the performance chapter is executed last for this).  Indexed by
+    chapter: ``seconds`` (NaN = not measured) and ``status``."""
+    path = Path(root) / "results" / "_timings" / f"{profile}.csv"
     rec = pd.read_csv(path) if path.is_file() else pd.DataFrame(columns=["notebook", "seconds"])
     rec = rec.drop_duplicates("notebook", keep="last").set_index("notebook")["seconds"]
-    out = pd.DataFrame(index=pd.Index(list(notebooks), name="chapter"))
+    out = pd.DataFrame(index=pd.Index(sorted(p.stem for p in (Path(root) / "notebooks").glob(
+        "*.md")), name="chapter"))
     out["seconds"] = [float(rec[n]) if n in rec.index else np.nan for n in out.index]
     out["status"] = ["measured" if np.isfinite(s) else "not measured at this profile"
                      for s in out["seconds"]]
     return out
 
 
-def goals_table(throughput_table, timings, slopes=None, own_seconds=None,
-                own_name="performance", budgets=None, ratio_goal=1000.0,
-                book_goal_minutes=20.0, peers=None) -> pd.DataFrame:
-    """The project's performance goals against what was measured.
+def _goals_table(throughput_table, timings, slopes=None, own_seconds=None, budgets=None,
+                 peers=None) -> pd.DataFrame:
+    """The project's performance goals against what was measured: ``throughput_table``
+    (:func:`_throughput`): at least 1000 times the solver baseline's rate; ``timings``
+    (:func:`_chapter_timings`, this chapter's time replaced by ``own_seconds``, its running
+    time in the current run): the chapters' ``budgets`` (chapter -> minutes) and the whole
+    book within 20 minutes; ``slopes`` (:func:`_scaling_slopes`, optional): learning linear
+    in n (slope ≤ 1.2); ``peers`` (:func:`_peer_timings`, optional): at least as fast as the
+    Weka peer, and peak memory at most its (not measured when Weka did not run).  Returns
+    the columns ``goal``, ``measured``, ``met`` ("yes", "no", "undecided" (memory within the
+    bounds of the JVM's peak) or "not measured")."""
+    rows = []
+    by_peer = list(peers.groupby("classifier", sort=False)) if peers is not None else []
+    for clf, g in by_peer:
+        goal = f"{clf}: at least as fast as {g['peer'].iloc[0]} (fit + classification)"
+        worst = g.loc[g["ratio"].idxmin()] if "ratio" in g else None
+        rows.append((goal, "Weka not available", "not measured") if worst is None else (
+            goal, f"{worst['ratio']:.2f}× at worst ({worst['dataset']})",
+            "yes" if worst["ratio"] >= 1 else "no"))
+    for clf, g in by_peer if peers is not None and "memory_verdict" in peers else ():
+        v = g["memory_verdict"]
+        more, within = g[v == "> Weka"], g[v.str.startswith("within")]
+        rows.append((f"{clf}: peak memory at most {g['peer'].iloc[0]}'s",
+                     f"≤ in {int((v == '≤ Weka').sum())} of {len(g)}"
+                     + (f", within the bounds in {len(within)}" if len(within) else "")
+                     + (f", above in {len(more)} ({', '.join(more['dataset'])})"
+                        if len(more) else ""),
+                     "no" if len(more) else "undecided" if len(within) else "yes"))
+    for clf, g in throughput_table.groupby("classifier", sort=False):
+        worst = g.loc[g["ratio"].idxmin()]
+        rows.append((f"{clf}: ≥ 1000× the solver baseline's instances/s",
+                     f"{worst['ratio']:,.0f}× at worst ({worst['dataset']}); "
+                     f"median {g['ratio'].median():,.0f}×",
+                     "yes" if worst["ratio"] >= 1000 else "no"))
+    for clf, r in slopes.iterrows() if slopes is not None and "slope n" in slopes else ():
+        rows.append((f"{clf}: learning linear in n (log-log slope ≤ 1.2)",
+                     f"slope {r['slope n']:.2f}", "yes" if r["slope n"] <= 1.2 else "no"))
+    t = timings["seconds"].copy()
+    if own_seconds is not None and "performance" in t.index:
+        t["performance"] = float(own_seconds)
+    for chap, minutes in (budgets or {}).items():
+        v = t.get(chap, np.nan)
+        rows.append((f"chapter {chap} at this profile ≤ {minutes:g} min",
+                     f"{v / 60:.1f} min" if np.isfinite(v) else "not measured",
+                     ("yes" if v <= 60 * minutes else "no") if np.isfinite(v)
+                     else "not measured"))
+    missing = [c for c in t.index if not np.isfinite(t[c])]
+    total = float(t.sum(skipna=True))
+    rows.append(("whole book at this profile ≤ 20 min on 2 cores (chapter execution; the "
+                 "HTML build is not timed)",
+                 f"{total / 60:.1f} min for {len(t) - len(missing)} of {len(t)} chapters"
+                 + (f" (no time for: {', '.join(missing)})" if missing else ""),
+                 "no" if total > 60 * 20 else ("yes" if not missing else "not measured")))
+    return pd.DataFrame(rows, columns=["goal", "measured", "met"])
+
+
+def tables(results, own_seconds=None, budgets=None) -> dict:
+    """Every table of the chapter, from :func:`run`'s measurements (those it made).
 
     Parameters
     ----------
-    throughput_table : DataFrame
-        :func:`throughput`.
-    timings : DataFrame
-        :func:`chapter_timings`.
-    slopes : DataFrame, optional
-        :func:`scaling_slopes`; adds "learning is linear in n" (slope ≤ 1.2).
+    results : dict
+        :func:`run`.
     own_seconds : float, optional
-        This chapter's own running time in the current run (replaces its recorded
-        time, which is from an earlier run).
-    own_name : str
+        This chapter's own running time in this run, for the goals (it replaces the
+        recorded time of an earlier run).
     budgets : dict of str -> float, optional
-        Chapter -> budget in minutes.
-    ratio_goal : float
-    book_goal_minutes : float
-    peers : DataFrame, optional
-        :func:`peer_timings`; adds "at least as fast as the Weka peer" per classifier
-        (not measured when Weka did not run).
+        Chapter -> budget in minutes, for the goals.
 
     Returns
     -------
-    DataFrame with columns ``goal``, ``measured``, ``met`` ("yes", "no", "undecided"
-    (memory within the bounds of the JVM's peak) or "not measured").
-    """
-    rows = []
-    for clf, g in (peers.groupby("classifier", sort=False) if peers is not None else ()):
-        goal = f"{clf}: at least as fast as {g['peer'].iloc[0]} (fit + classification)"
-        if "ratio" not in g:
-            rows.append({"goal": goal, "measured": "Weka not available",
-                         "met": "not measured"})
-            continue
-        worst = g.loc[g["ratio"].idxmin()]
-        rows.append({"goal": goal, "measured": f"{worst['ratio']:.2f}× at worst "
-                                               f"({worst['dataset']})",
-                     "met": "yes" if worst["ratio"] >= 1 else "no"})
-    for clf, g in (peers.groupby("classifier", sort=False)
-                   if peers is not None and "memory_verdict" in peers else ()):
-        v = g["memory_verdict"]
-        more, within = g[v == "> Weka"], g[v.str.startswith("within")]
-        rows.append({"goal": f"{clf}: peak memory at most {g['peer'].iloc[0]}'s",
-                     "measured": f"≤ in {int((v == '≤ Weka').sum())} of {len(g)}"
-                                 + (f", within the bounds in {len(within)}" if len(within) else "")
-                                 + (f", above in {len(more)} ({', '.join(more['dataset'])})"
-                                    if len(more) else ""),
-                     "met": "no" if len(more) else "undecided" if len(within) else "yes"})
-    for clf, g in throughput_table.groupby("classifier", sort=False):
-        worst = g.loc[g["ratio"].idxmin()]
-        rows.append({"goal": f"{clf}: ≥ {ratio_goal:g}× the solver baseline's instances/s",
-                     "measured": f"{worst['ratio']:,.0f}× at worst ({worst['dataset']}); "
-                                 f"median {g['ratio'].median():,.0f}×",
-                     "met": "yes" if worst["ratio"] >= ratio_goal else "no"})
-    if slopes is not None and "slope n" in slopes:
-        for clf, r in slopes.iterrows():
-            rows.append({"goal": f"{clf}: learning linear in n (log-log slope ≤ 1.2)",
-                         "measured": f"slope {r['slope n']:.2f}",
-                         "met": "yes" if r["slope n"] <= 1.2 else "no"})
-    t = timings["seconds"].copy()
-    if own_seconds is not None and own_name in t.index:
-        t[own_name] = float(own_seconds)
-    for chap, minutes in (budgets or {}).items():
-        v = t.get(chap, np.nan)
-        rows.append({"goal": f"chapter {chap} at this profile ≤ {minutes:g} min",
-                     "measured": f"{v / 60:.1f} min" if np.isfinite(v) else "not measured",
-                     "met": ("yes" if v <= 60 * minutes else "no") if np.isfinite(v)
-                     else "not measured"})
-    missing = [c for c in t.index if not np.isfinite(t[c])]
-    total = float(t.sum(skipna=True))
-    measured = f"{total / 60:.1f} min for {len(t) - len(missing)} of {len(t)} chapters"
-    if missing:
-        measured += f" (no time for: {', '.join(missing)})"
-    rows.append({"goal": f"whole book at this profile ≤ {book_goal_minutes:g} min on 2 cores "
-                         "(chapter execution; the HTML build is not timed)",
-                 "measured": measured,
-                 "met": ("no" if total > 60 * book_goal_minutes else
-                         ("yes" if not missing else "not measured"))})
-    return pd.DataFrame(rows)
-
-
-# ============================================================================
-# numbers for the text
-# ============================================================================
-
-def performance_numbers(tp, slopes, memory, timings) -> dict:
-    """Strings quoted in the performance chapter's text.
-
-    Returns
-    -------
-    dict of str -> str
+    dict of str -> DataFrame
+        ``peers`` (:func:`_peer_timings`, with its ``attrs``), ``peers_headline``
+        (Weka's time over credal's, classifier by data set), ``peers_details`` (times in
+        ms, accuracies, agreement, memory), ``throughput``, ``fit_scaling``,
+        ``fit_slopes`` (log-log slopes of fit time against n and k), ``peak_memory``,
+        ``chapter_timings``, ``goals`` (the project's goals against the measurements;
+        needs the throughput and the timings) and ``settings`` (the run's settings
+        and ``seconds``, ``own_seconds``, for the text).
     """
     out = {}
-    out["ratio_min"] = f"{tp['ratio'].min():,.0f}"
-    out["ratio_min_where"] = f"{tp.loc[tp['ratio'].idxmin(), 'classifier']} on " \
-                             f"{tp.loc[tp['ratio'].idxmin(), 'dataset']}"
-    out["ratio_max"] = f"{tp['ratio'].max():,.0f}"
-    out["ratio_max_where"] = f"{tp.loc[tp['ratio'].idxmax(), 'classifier']} on " \
-                             f"{tp.loc[tp['ratio'].idxmax(), 'dataset']}"
-    out["ratio_median"] = f"{tp['ratio'].median():,.0f}"
-    below = tp[tp["ratio"] < 1000]
-    out["n_below_goal"] = str(len(below))
-    out["n_cases"] = str(len(tp))
-    out["below_goal"] = "; ".join(f"{c} on {d} ({r:,.0f}×)" for c, d, r in
-                                  zip(below["classifier"], below["dataset"], below["ratio"])) \
-        or "none"
-    agree = tp["same_sets"].sum()
-    out["agree"] = f"{agree} of {tp['baseline_rows'].sum()}"
-    slow = tp.loc[tp["ours_per_s"].idxmin()]
-    out["slowest"] = f"{slow['classifier']} on {slow['dataset']} " \
-                     f"({slow['ours_per_s']:,.0f} instances/s)"
-    if "slope n" in slopes:
-        s = slopes["slope n"].dropna()
-        out["slope_n_min"], out["slope_n_max"] = f"{s.min():.2f}", f"{s.max():.2f}"
-        out["slope_n_max_clf"] = s.idxmax()
-    if "slope k" in slopes:
-        s = slopes["slope k"].dropna()
-        out["slope_k_min"], out["slope_k_max"] = f"{s.min():.2f}", f"{s.max():.2f}"
-        out["slope_k_max_clf"] = s.idxmax()
-        out["slope_k_min_clf"] = s.idxmin()
-    big = memory["fit peak MB"].idxmax()
-    out["mem_max_clf"] = big
-    out["mem_max"] = f"{memory.loc[big, 'fit peak MB']:.0f}"
-    bigp = memory["predict_set peak MB"].idxmax()
-    out["mem_pred_clf"] = bigp
-    out["mem_pred"] = f"{memory.loc[bigp, 'predict_set peak MB']:.0f}"
-    out["n_timed"] = str(int(timings["seconds"].notna().sum()))
-    out["n_chapters"] = str(len(timings))
+    if "peers" in results:
+        out.update(peers=results["peers"], peers_headline=_peer_table(results["peers"]),
+                   peers_details=_peer_details(results["peers"]))
+    for key, name in (("throughput", "throughput"), ("scaling", "fit_scaling"),
+                      ("memory", "peak_memory"), ("timings", "chapter_timings")):
+        if key in results:
+            out[name] = results[key]
+    if "scaling" in results:
+        out["fit_slopes"] = _scaling_slopes(results["scaling"])
+    if "throughput" in results and "timings" in results:
+        out["goals"] = _goals_table(results["throughput"], results["timings"],
+                                    out.get("fit_slopes"), own_seconds, budgets,
+                                    results.get("peers"))
+    out["settings"] = pd.Series({**results["settings"], "seconds": own_seconds},
+                                dtype=object).rename_axis("setting").to_frame("value")
     return out
 
 
-def peer_numbers(peers) -> dict:
-    """Strings quoted in the text about the peer comparison.
+# ------------------------------------------------------- numbers for the text
+
+def numbers(tables) -> dict:
+    """Strings quoted in the performance chapter's text (glued by the notebook).
+
+    Parameters
+    ----------
+    tables : dict of str -> DataFrame
+        :func:`tables`.
 
     Returns
     -------
     dict of str -> str
+        The numbers of the tables present, this machine (``machine``), the run's
+        settings and, when :func:`tables` was given it, this chapter's time in
+        minutes (``elapsed``).
     """
+    st = tables["settings"]["value"]
+    out = {"machine": f"{platform.machine()}, {os.cpu_count()} logical CPUs, Python "
+                      f"{platform.python_version()}", "baseline_rows": str(st["baseline_rows"]),
+           "baseline_seconds": f"{st['baseline_seconds']:g}",
+           **{k: st[k] for k in ("profile", "scaling_dataset", "features_dataset",
+                                 "memory_dataset")}}
+    if st["seconds"] is not None:
+        out["elapsed"] = f"{st['seconds'] / 60:.1f}"
+    if {"throughput", "fit_slopes", "peak_memory", "chapter_timings"} <= set(tables):
+        out.update(_performance_numbers(tables["throughput"], tables["fit_slopes"],
+                                        tables["peak_memory"], tables["chapter_timings"]))
+    if "peers" in tables:
+        out.update(_peer_numbers(tables["peers"]))
+    return out
+
+
+def _performance_numbers(tp, slopes, memory, timings) -> dict:
+    """Strings quoted in the text about the throughput, the slopes, memory and timings."""
+    lo, hi, slow = tp.loc[tp["ratio"].idxmin()], tp.loc[tp["ratio"].idxmax()], \
+        tp.loc[tp["ours_per_s"].idxmin()]
+    below = tp[tp["ratio"] < 1000]
+    fit, pred = memory["fit peak MB"], memory["predict_set peak MB"]
+    out = {"ratio_min": f"{tp['ratio'].min():,.0f}",
+           "ratio_min_where": f"{lo['classifier']} on {lo['dataset']}",
+           "ratio_max": f"{tp['ratio'].max():,.0f}",
+           "ratio_max_where": f"{hi['classifier']} on {hi['dataset']}",
+           "ratio_median": f"{tp['ratio'].median():,.0f}",
+           "n_below_goal": str(len(below)), "n_cases": str(len(tp)),
+           "below_goal": "; ".join(f"{c} on {d} ({r:,.0f}×)" for c, d, r in zip(
+               below["classifier"], below["dataset"], below["ratio"])) or "none",
+           "agree": f"{tp['same_sets'].sum()} of {tp['baseline_rows'].sum()}",
+           "slowest": f"{slow['classifier']} on {slow['dataset']} "
+                      f"({slow['ours_per_s']:,.0f} instances/s)",
+           "mem_max_clf": fit.idxmax(), "mem_max": f"{fit.max():.0f}",
+           "mem_pred_clf": pred.idxmax(), "mem_pred": f"{pred.max():.0f}",
+           "n_timed": str(int(timings["seconds"].notna().sum())),
+           "n_chapters": str(len(timings))}
+    for a in ("n", "k"):
+        if f"slope {a}" in slopes:
+            s = slopes[f"slope {a}"].dropna()
+            out.update({f"slope_{a}_min": f"{s.min():.2f}", f"slope_{a}_max": f"{s.max():.2f}",
+                        f"slope_{a}_max_clf": s.idxmax(), f"slope_{a}_min_clf": s.idxmin()})
+    return out
+
+
+def _peer_numbers(peers) -> dict:
+    """Strings quoted in the text about the peer comparison."""
     a = peers.attrs
-    out = {"weka": a.get("weka", ""), "java": a.get("java", "") or "none",
-           "peer_repeats": str(a.get("repeats", "")), "peer_warmup": str(a.get("warmup", "")),
-           "peer_datasets": ", ".join(dict.fromkeys(peers["dataset"])),
-           "n_peer_cases": str(len(peers))}
+    out = {"peer_repeats": str(a.get("repeats", "")), "peer_warmup": str(a.get("warmup", "")),
+           "peer_datasets": ", ".join(dict.fromkeys(peers["dataset"]))}
     if "ratio" not in peers:
-        why = a.get("weka") or "not available"
-        out["peer_status"] = (f"Weka was not timed on this machine: {why}. The table gives "
-                              "credal's best times (ms) only.")
-        out["peer_summary"] = "Without Weka there is no ratio to report."
-        out["memory_summary"] = "Without Weka there is no memory to compare."
-        return out
+        return {**out, "peer_status": f"Weka was not timed on this machine: "
+                f"{a.get('weka') or 'not available'}. The table gives credal's best times (ms) "
+                "only.", "peer_summary": "Without Weka there is no ratio to report.",
+                "memory_summary": "Without Weka there is no memory to compare."}
     lo, hi = peers["ratio"].idxmin(), peers["ratio"].idxmax()
     slower = peers[peers["ratio"] < 1]
     out["peer_status"] = (f"{a.get('weka')} ran in one Java virtual machine "
@@ -1020,7 +891,8 @@ def peer_numbers(peers) -> dict:
     if "memory_verdict" in peers:
         v = peers["memory_verdict"]
         more = peers[v == "> Weka"]
-        sampled = int((peers["memory_bounds"] != "first run").sum()) if "memory_bounds" in peers else 0
+        sampled = int((peers["memory_bounds"] != "first run").sum()) \
+            if "memory_bounds" in peers else 0
         out["memory_summary"] = (
             f"credal's peak is at most Weka's in {int((v == '≤ Weka').sum())} of {len(peers)} "
             f"cases, within the bounds of the JVM's peak in {int(v.str.startswith('within').sum())} "
@@ -1035,9 +907,7 @@ def peer_numbers(peers) -> dict:
     return out
 
 
-# ============================================================================
-# figures
-# ============================================================================
+# -------------------------------------------------------------------- figures
 
 def performance_throughput(tp):
     """Instances classified per second: ours against the solver baseline.
@@ -1045,7 +915,7 @@ def performance_throughput(tp):
     Parameters
     ----------
     tp : DataFrame
-        :func:`throughput`.
+        :func:`_throughput`.
 
     Returns
     -------
@@ -1061,27 +931,24 @@ def performance_throughput(tp):
     nrow = -(-len(names) // ncol)
     fig, axes = plt.subplots(nrow, ncol, figsize=(6.8, nrow * (0.9 + 0.3 * len(clf)) + 0.4),
                              sharey=True, squeeze=False, layout="constrained")
+    y = np.arange(len(clf))[::-1]
     for ax, name in zip(axes.flat, names):
         sub = tp[tp["dataset"] == name].set_index("classifier").reindex(clf)
-        y = np.arange(len(clf))[::-1]
         for yi, (c, r) in zip(y, sub.iterrows()):
-            if not np.isfinite(r["ours_per_s"]):
-                continue
-            ax.plot([r["baseline_per_s"], r["ours_per_s"]], [yi, yi], color="0.6", lw=1)
-            ax.text(np.sqrt(r["baseline_per_s"] * r["ours_per_s"]), yi + 0.12,
-                    f"\u00d7{r['ratio']:,.0f}".replace(",", "\u2009"), ha="center",
-                    va="bottom", fontsize=9)
+            if np.isfinite(r["ours_per_s"]):
+                ax.plot([r["baseline_per_s"], r["ours_per_s"]], [yi, yi], color="0.6", lw=1)
+                ax.text(np.sqrt(r["baseline_per_s"] * r["ours_per_s"]), yi + 0.12,
+                        f"\u00d7{r['ratio']:,.0f}".replace(",", "\u2009"), ha="center",
+                        va="bottom", fontsize=9)
         ax.scatter(sub["ours_per_s"], y, color="tab:blue", zorder=3, label="credal (ours)")
         ax.scatter(sub["baseline_per_s"], y, color="tab:red", marker="x", zorder=3,
                    label="solver baseline")
-        ax.set_xscale("log")
+        ax.set(xscale="log", yticks=y, ylim=(-0.7, len(clf) - 0.1))
         ax.set_title(name, fontsize=10)
         ax.set_xlabel("instances per second (log)", fontsize=10)
         ax.grid(alpha=0.3, axis="x")
-        ax.set_yticks(y)
         ax.set_yticklabels(clf, fontsize=9)
         ax.tick_params(labelsize=9)
-        ax.set_ylim(-0.7, len(clf) - 0.1)
     for ax in list(axes.flat)[len(names):]:
         ax.set_visible(False)
     fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside upper center", ncol=2,
@@ -1095,9 +962,9 @@ def performance_scaling(scaling, slopes=None):
     Parameters
     ----------
     scaling : DataFrame
-        :func:`fit_scaling`.
+        :func:`_fit_scaling`.
     slopes : DataFrame, optional
-        :func:`scaling_slopes` (shown in the legends).
+        :func:`_scaling_slopes` (shown in the legends).
 
     Returns
     -------
@@ -1113,29 +980,25 @@ def performance_scaling(scaling, slopes=None):
     clf = _ordered(list(dict.fromkeys(scaling["classifier"])))
     cmap = plt.get_cmap("tab10")
     for ax, a in zip(axes[:, 0], axes_names):
+        on = scaling[scaling["axis"] == a]
         for i, c in enumerate(clf):
-            g = scaling[(scaling["classifier"] == c) & (scaling["axis"] == a)]
-            if g.empty:
-                continue
-            lab = c
-            if slopes is not None and f"slope {a}" in slopes and c in slopes.index:
-                lab = f"{c} (slope {slopes.loc[c, f'slope {a}']:.2f})"
-            ax.plot(g["value"], g["fit_s"], marker="o", ms=3, color=cmap(i % 10),
-                    ls="-" if i < 10 else "--", label=lab)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
+            g = on[on["classifier"] == c]
+            if len(g):
+                has = slopes is not None and f"slope {a}" in slopes and c in slopes.index
+                ax.plot(g["value"], g["fit_s"], marker="o", ms=3, color=cmap(i % 10),
+                        ls="-" if i < 10 else "--", label=f"{c} (slope "
+                        f"{slopes.loc[c, f'slope {a}']:.2f})" if has else c)
+        ax.set(xscale="log", yscale="log")
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
         ax.grid(alpha=0.3, which="both")
-        ax.set_xlabel("training instances n (log)" if a == "n" else
-                      "features k (log)", fontsize=10)
+        ax.set_xlabel("training instances n (log)" if a == "n" else "features k (log)",
+                      fontsize=10)
         ax.set_ylabel("fit time (s, log)", fontsize=10)
         ax.tick_params(labelsize=9)
-        if a == "n":
-            v = np.array(sorted(set(scaling.loc[scaling["axis"] == "n", "value"])), float)
-            if len(v) > 1:
-                ref = scaling.loc[scaling["axis"] == "n", "fit_s"].median()
-                ax.plot(v, ref * v / np.sqrt(v[0] * v[-1]), color="black", lw=0.8, ls=":",
-                        label="slope 1 (linear)")
+        v = np.array(sorted(set(on["value"])), float)
+        if a == "n" and len(v) > 1:
+            ax.plot(v, on["fit_s"].median() * v / np.sqrt(v[0] * v[-1]), color="black",
+                    lw=0.8, ls=":", label="slope 1 (linear)")
         ax.legend(fontsize=9, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     return fig

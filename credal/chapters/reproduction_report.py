@@ -1,43 +1,39 @@
 """Chapter code of the ``reproduction-report`` notebook: every paper's headline numbers.
 
-Each chapter writes its headline rows (:func:`credal.chapters._verdicts.headline_table`:
-published value, ours, tolerance, note) to ``results/<chapter>/headline.csv``; the
-report gathers them all with :func:`collect`, which recomputes each row's verdict
-(``reproduced``, ``differs`` or ``not comparable``, see :mod:`credal.chapters._common`),
-and draws the verdicts per paper with :func:`verdict_chart`.  No classifiers, runs or
-headline rows of its own: this chapter only summarises the others.
+Each chapter writes its headline rows (``HEADLINE.judge(tables)``, see
+:mod:`credal.chapters._verdicts`: published value, ours, tolerance, note) to
+``results/<chapter>/headline.csv``; :func:`run` gathers them all and recomputes each
+row's verdict (``reproduced``, ``differs`` or ``not comparable``), :func:`tables` splits
+them paper by paper and counts the verdicts, :func:`numbers` gives the counts the text
+quotes, and :func:`deviation_plot` and :func:`verdict_chart` draw them.  No classifiers
+or headline rows of its own: this chapter only summarises the others.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from credal.chapters._display import book_style, comparison_layout, save_table, show_table
-from credal.chapters._verdicts import HEADLINE_COLUMNS, verdicts
+from credal.chapters._verdicts import HEADLINE_COLUMNS, verdict_counts, verdicts
 
-__all__ = ["book_style", "by_paper", "collect", "deviation_plot", "save_table",
-           "show_paper_tables", "show_table", "slug", "standardised_deviation",
-           "verdict_chart", "verdict_table"]
+__all__ = ["run", "tables", "numbers", "deviation_plot", "verdict_chart"]
 
-#: the verdicts, in the order of every table and figure
-VERDICTS = ("reproduced", "differs", "not comparable")
+#: the verdicts, in the order of every table and figure, and their colours
+_COLOURS = {"reproduced": "tab:green", "differs": "tab:orange", "not comparable": "0.6"}
 
 
-# --------------------------------------------------------------------------- run
-
-
-def collect(root=None) -> pd.DataFrame:
+def run(root=None) -> pd.DataFrame:
     """Concatenate every ``results/*/headline.csv`` under ``root`` (default: cwd).
 
     Returns
     -------
     DataFrame
-        :data:`credal.chapters._common.HEADLINE_COLUMNS` plus ``verdict`` (recomputed,
-        so an edited tolerance cannot leave a stale verdict); empty with those columns
-        if nothing was found.
+        :data:`credal.chapters._verdicts.HEADLINE_COLUMNS` plus ``verdict`` (recomputed,
+        so an edited tolerance cannot leave a stale verdict; a stored "not comparable"
+        override survives); empty with those columns if nothing was found.
     """
     base = Path(root) if root is not None else Path.cwd()
     files = sorted((base / "results").glob("*/headline.csv"))
@@ -49,7 +45,6 @@ def collect(root=None) -> pd.DataFrame:
         missing = set(HEADLINE_COLUMNS) - set(df.columns)
         if missing:
             raise ValueError(f"{f}: missing columns {sorted(missing)}")
-        # a stored "not comparable" override survives; other verdicts are recomputed
         frames.append(df[HEADLINE_COLUMNS + ["verdict"] * ("verdict" in df)])
     out = pd.concat(frames, ignore_index=True)
     for col in ("unit", "note"):
@@ -57,21 +52,57 @@ def collect(root=None) -> pd.DataFrame:
     return out[HEADLINE_COLUMNS].assign(verdict=verdicts(out))
 
 
-def standardised_deviation(headlines) -> pd.Series:
-    """``(ours - published) / tolerance`` of each headline row.
+def tables(headlines) -> dict:
+    """The report's tables, from the rows of :func:`run`.
+
+    Returns
+    -------
+    dict of str -> DataFrame
+        ``headlines`` (every row), ``verdicts`` (number of headline numbers per paper
+        and verdict, with a total row ``all papers`` and column ``total``) and, per
+        paper in the order papers first appear, ``headlines-<slug of the paper>``: its
+        rows with a leading column ``#`` (1, 2, ... within the paper, the rows of
+        :func:`deviation_plot`) and a fresh index.
+    """
+    out = {"headlines": headlines}
+    for paper in dict.fromkeys(headlines["paper"]):
+        rows = headlines[headlines["paper"] == paper].reset_index(drop=True)
+        out[f"headlines-{_slug(paper)}"] = rows.assign(**{"#": np.arange(1, len(rows) + 1)})[
+            ["#"] + list(headlines.columns)]
+    t = (headlines.groupby(["paper", "verdict"], sort=False).size().unstack(fill_value=0)
+         .reindex(columns=list(_COLOURS), fill_value=0))
+    t.loc["all papers"] = t.sum()
+    t["total"] = t.sum(axis=1)
+    t.index.name, t.columns.name = "paper", None
+    out["verdicts"] = t.astype(int)
+    return out
+
+
+def numbers(tables) -> dict:
+    """The counts the report's text quotes: ``n_numbers``, ``n_reproduced``,
+    ``n_differs``, ``n_na`` (not comparable) and ``n_papers`` (str)."""
+    h = tables["headlines"]
+    counts = verdict_counts(h)
+    return {"n_numbers": str(len(h)), "n_reproduced": str(counts["reproduced"]),
+            "n_differs": str(counts["differs"]), "n_na": str(counts["not comparable"]),
+            "n_papers": str(h["paper"].nunique())}
+
+
+def _slug(text: str) -> str:
+    """A file-name part of a paper's name: ``"Dash & Cooper (2002)"`` -> ``"dash-cooper-2002"``."""
+    out = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    if not out:
+        raise ValueError(f"no letters or digits in {text!r}")
+    return out
+
+
+def _standardised_deviation(headlines) -> pd.Series:
+    """``(ours - published) / tolerance`` of each row of :func:`run` (a Series named
+    ``z``, aligned with ``headlines``).
 
     A row is reproduced exactly when this lies in [-1, 1].  With a zero tolerance the
     value is 0 when the two numbers are equal and +-inf otherwise; NaN where either
     number is missing.
-
-    Parameters
-    ----------
-    headlines : DataFrame
-        Output of :func:`collect` (columns ``published``, ``ours``, ``tolerance``).
-
-    Returns
-    -------
-    Series named ``z``, aligned with ``headlines``.
     """
     diff = headlines["ours"].astype(float) - headlines["published"].astype(float)
     tol = headlines["tolerance"].astype(float)
@@ -81,94 +112,13 @@ def standardised_deviation(headlines) -> pd.Series:
     return pd.Series(z, index=headlines.index, name="z")
 
 
-# --------------------------------------------------------------------------- tables
-
-
-def slug(text: str) -> str:
-    """A file-name part of a paper's name: ``"Dash & Cooper (2002)"`` -> ``"dash-cooper-2002"``."""
-    import re
-    out = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
-    if not out:
-        raise ValueError(f"no letters or digits in {text!r}")
-    return out
-
-
-def by_paper(headlines):
-    """The report's rows paper by paper, numbered as the figure's rows.
-
-    Parameters
-    ----------
-    headlines : DataFrame
-        Output of :func:`collect`.
-
-    Returns
-    -------
-    list of (str, DataFrame)
-        In the order papers first appear; each frame has a leading column ``#``
-        (1, 2, ... within the paper) and a fresh index.
-    """
-    out = []
-    for paper in dict.fromkeys(headlines["paper"]):
-        rows = headlines[headlines["paper"] == paper].reset_index(drop=True)
-        out.append((paper, rows.assign(**{"#": np.arange(1, len(rows) + 1)})
-                    [["#"] + list(headlines.columns)]))
-    return out
-
-
-def show_paper_tables(headlines, notebook: str = "reproduction-report", root=None,
-                      display: bool = True):
-    """One collapsible published-vs-ours table per paper (Table 1, 2, ...).
-
-    Shown: ``#``, quantity (with its unit), published, ours, tolerance, verdict
-    (coloured) and the note (wrapped); saved: the paper's rows of :func:`collect` with
-    ``#``, as ``results/<notebook>/headlines-<slug>.csv``.
-
-    Returns
-    -------
-    list of DataFrame
-        The layouts shown (strings).
-    """
-    layouts = []
-    for k, (paper, rows) in enumerate(by_paper(headlines), start=1):
-        unit = rows["unit"].fillna("").astype(str)
-        shown = rows.assign(quantity=[f"{q} ({u})" if u.strip() else q
-                                      for q, u in zip(rows["quantity"], unit)])
-        layout = comparison_layout(shown, label=["#", "quantity"])
-        chapters = list(dict.fromkeys(rows["chapter"]))
-        caption = (f"Table {k}. {paper}: {len(rows)} headline numbers (chapter"
-                   f"{'s' if len(chapters) > 1 else ''} "
-                   + " and ".join(f"*{c}*" for c in chapters) + ").")
-        show_table(layout, notebook, f"headlines-{slug(paper)}", caption=caption, csv=rows,
-                   index=False, csv_index=False, collapse=True, wrap=("note", "quantity"),
-                   root=root, display=display)
-        layouts.append(layout)
-    return layouts
-
-
-def verdict_table(headlines) -> pd.DataFrame:
-    """Number of headline numbers per paper and verdict, with a total row and column."""
-    t = (headlines.groupby(["paper", "verdict"], sort=False).size().unstack(fill_value=0)
-         .reindex(columns=list(VERDICTS), fill_value=0))
-    t.loc["all papers"] = t.sum()
-    t["total"] = t.sum(axis=1)
-    t.index.name = "paper"
-    t.columns.name = None
-    return t.astype(int)
-
-
-# --------------------------------------------------------------------------- figures
-
-#: colour of each verdict, in the bars' order
-_COLOURS = dict(zip(VERDICTS, ("tab:green", "tab:orange", "0.6")))
-
-
 def verdict_chart(headlines, ax=None):
     """Stacked horizontal bars: number of headline numbers per paper and verdict.
 
     Parameters
     ----------
     headlines : DataFrame
-        Output of :func:`collect` (columns ``paper``, ``verdict``).
+        :func:`run` (columns ``paper``, ``verdict``).
     ax : matplotlib Axes, optional
 
     Returns
@@ -208,6 +158,39 @@ def _two_columns(sizes):
     return sorted(best[1])          # the first paper's column on the left
 
 
+def _deviation_panel(ax, paper, rows, zz, top, ticks):
+    """One paper's panel of :func:`deviation_plot` (``zz``: its rows' z)."""
+    verdict, n, y = rows["verdict"].to_numpy(), len(rows), np.arange(1, len(rows) + 1)
+    ax.axvspan(-1, 1, color="tab:green", alpha=0.12, lw=0)
+    ax.axvline(0, color="0.5", lw=0.6)
+    for v, colour in _COLOURS.items():
+        m = verdict == v
+        ok = m & np.isfinite(zz)
+        face = colour if v != "not comparable" else "none"
+        ax.scatter(zz[ok], y[ok], s=22, color=face, edgecolors=colour, zorder=3)
+        for side, marker in ((1, ">"), (-1, "<")):
+            edge = m & np.isinf(zz) & (np.sign(zz) == side)
+            ax.scatter(np.full(edge.sum(), side * top), y[edge], marker=marker,
+                       s=34, color=face, edgecolors=colour, zorder=3, clip_on=False)
+    missing = np.isnan(zz)
+    for yi, pub in zip(y[missing], rows["published"].to_numpy()[missing]):
+        what = "no published number" if np.isnan(pub) else "no number of ours"
+        ax.text(0, yi, what, ha="center", va="center", fontsize=9, color="0.35",
+                style="italic")
+    counts = pd.Series(verdict).value_counts()
+    ax.set_title(f"{paper}\n" + ", ".join(f"{counts.get(v, 0)} {v}"
+                                          for v in _COLOURS if counts.get(v, 0)),
+                 fontsize=9.5, loc="left")
+    ax.set_xscale("symlog", linthresh=1.0, linscale=1.0)
+    ax.set_xlim(-top, top)
+    ax.set_xticks(ticks, [f"{t:g}".replace("-", "\u2212") for t in ticks])
+    ax.set_ylim(n + 0.7, 0.3)
+    ax.set_yticks(y, [str(k) if n <= 25 or k % 2 else "" for k in y])
+    ax.grid(True, axis="x", lw=0.4, color="0.85")
+    ax.tick_params(labelsize=9)
+    ax.tick_params(axis="y", length=0)
+
+
 def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
     """Dot plot of ``(ours - published) / tolerance``: one row per headline number.
 
@@ -221,7 +204,7 @@ def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
     Parameters
     ----------
     headlines : DataFrame
-        Output of :func:`collect`.
+        :func:`run`.
     row_height, width : float
         Inches per row and figure width (text at least 9 pt at this width).
 
@@ -235,7 +218,7 @@ def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
     if headlines.empty:
         raise ValueError("no headline numbers to draw")
     papers = list(dict.fromkeys(headlines["paper"]))
-    z = standardised_deviation(headlines)
+    z = _standardised_deviation(headlines)
     finite = np.abs(z[np.isfinite(z)])
     top = max(10.0, 10.0 ** np.ceil(np.log10(1.05 * finite.max()))) if len(finite) else 10.0
     extra = 4                                    # rows' worth of title and x tick labels
@@ -251,39 +234,9 @@ def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
         grid = sub.add_gridspec(len(members) + (pad > 0), 1,
                                 height_ratios=ratios + [pad] * (pad > 0))
         for k, i in enumerate(members):
-            paper, n = papers[i], sizes[i] - extra
-            ax = sub.add_subplot(grid[k])
-            rows = headlines[headlines["paper"] == paper]
-            zz, verdict = z.loc[rows.index].to_numpy(), rows["verdict"].to_numpy()
-            y = np.arange(1, n + 1)
-            ax.axvspan(-1, 1, color="tab:green", alpha=0.12, lw=0)
-            ax.axvline(0, color="0.5", lw=0.6)
-            for v, colour in _COLOURS.items():
-                m = verdict == v
-                ok = m & np.isfinite(zz)
-                face = colour if v != "not comparable" else "none"
-                ax.scatter(zz[ok], y[ok], s=22, color=face, edgecolors=colour, zorder=3)
-                for side, marker in ((1, ">"), (-1, "<")):
-                    edge = m & np.isinf(zz) & (np.sign(zz) == side)
-                    ax.scatter(np.full(edge.sum(), side * top), y[edge], marker=marker,
-                               s=34, color=face, edgecolors=colour, zorder=3, clip_on=False)
-            missing = np.isnan(zz)
-            for yi, pub in zip(y[missing], rows["published"].to_numpy()[missing]):
-                what = "no published number" if np.isnan(pub) else "no number of ours"
-                ax.text(0, yi, what, ha="center", va="center", fontsize=9, color="0.35",
-                        style="italic")
-            counts = pd.Series(verdict).value_counts()
-            ax.set_title(f"{paper}\n" + ", ".join(f"{counts.get(v, 0)} {v}"
-                                                  for v in _COLOURS if counts.get(v, 0)),
-                         fontsize=9.5, loc="left")
-            ax.set_xscale("symlog", linthresh=1.0, linscale=1.0)
-            ax.set_xlim(-top, top)
-            ax.set_xticks(ticks, [f"{t:g}".replace("-", "\u2212") for t in ticks])
-            ax.set_ylim(n + 0.7, 0.3)
-            ax.set_yticks(y, [str(k) if n <= 25 or k % 2 else "" for k in y])
-            ax.grid(True, axis="x", lw=0.4, color="0.85")
-            ax.tick_params(axis="y", length=0, labelsize=9)
-            ax.tick_params(axis="x", labelsize=9)
+            rows = headlines[headlines["paper"] == papers[i]]
+            _deviation_panel(sub.add_subplot(grid[k]), papers[i], rows,
+                             z.loc[rows.index].to_numpy(), top, ticks)
     fig.supxlabel("(ours \u2212 published) / tolerance: linear within \u00b11, "
                   "logarithmic beyond", fontsize=10)
     handles = [Line2D([], [], marker="o", ls="", color=c, markerfacecolor=c

@@ -7,6 +7,7 @@ statements in data/published; the figures on random per-data-set scores.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ from conftest import synthetic_cv
 
 
 def _synthetic(seed=0, **kw):
-    kw.setdefault("classifiers", chapter.PAPER_CLASSIFIERS)
+    kw.setdefault("classifiers", chapter._PAPER_CLASSIFIERS)
     return synthetic_cv(seed, **kw)
 
 PUBLISHED = Path(__file__).resolve().parents[2] / "data" / "published"
@@ -49,12 +50,35 @@ def chapter_scores():
     return res, comparisons.dataset_scores(res.folds)
 
 
+#: catalogue names (all in the authors' archive) given to the synthetic data sets
+_REAL = ["iris", "zoo", "labor", "lymph", "wine", "tae", "haberman"]
+
+
+def _renamed(res):
+    names = dict(zip(sorted(res.classes), _REAL))
+    folds = res.folds.assign(dataset=res.folds["dataset"].map(names))
+    return type(res)(predictions=res.predictions, folds=folds,
+                     classes={names[d]: c for d, c in res.classes.items()})
+
+
+@pytest.fixture(scope="module")
+def chapter_tables():
+    """:func:`chapter.tables` of a synthetic run (with the joint-average AODE) and a
+    synthetic sensitivity run, on data sets named as in the authors' archive."""
+    res, _ = _synthetic(classifiers=chapter._PAPER_CLASSIFIERS + ("AODE (joint)",))
+    protocol, _ = _synthetic(seed=1, n_repeats=2)
+    results = dict(main=_renamed(res), protocol=_renamed(protocol), n_datasets=6, n_splits=2,
+                   n_repeats=3, epsilon=0.01, prune_factor=1e4, s=1.0, rope=0.01,
+                   bayes_samples=300, bayes_seed=0)
+    return chapter.tables(results)
+
+
 # --------------------------------------------------------------------------- classifiers
 
 
 def test_paper_classifiers_and_counterparts():
-    est = chapter.paper_classifiers(epsilon=0.02, prune_factor=100.0, s=2.0, ncc_s=1.5, cdt_s=0.5)
-    assert tuple(est) == chapter.PAPER_CLASSIFIERS
+    est = chapter.classifiers(epsilon=0.02, prune_factor=100.0, s=2.0, ncc_s=1.5, cdt_s=0.5)
+    assert tuple(est) == chapter._PAPER_CLASSIFIERS
     assert est["BMA-AODE*"].get_params()["epsilon"] == 0.02
     assert est["BMA-AODE"].prune_factor == 100.0 and est["COMP-AODE"].s == 2.0
     assert est["NCC"].s == 1.5 and est["CDT"].s == 0.5
@@ -64,7 +88,7 @@ def test_paper_classifiers_and_counterparts():
     assert all(e.get_params()["prior"] == "perks" for n, e in est.items()
                if "AODE" in n)
     # the side check and the authors' floors
-    more = chapter.paper_classifiers(joint_check=True, ensembles_only=True,
+    more = chapter.classifiers(joint_check=True, ensembles_only=True,
                                      posterior_floor=1e-4, likelihood_floor=0.01)
     assert list(more) == ["AODE", "BMA-AODE", "COMP-AODE", "BMA-AODE*", "COMP-AODE*",
                           "AODE (joint)"]
@@ -79,7 +103,7 @@ def test_paper_classifiers_and_counterparts():
     rng = np.random.default_rng(5)
     X, y, nv = _random_data(rng, 80, 4, 3, p_missing=0.0)
     Xte = np.column_stack([rng.integers(0, v, size=40) for v in nv])
-    for c, p in chapter.PAPER_COUNTERPARTS.items():
+    for c, p in chapter._COUNTERPARTS.items():
         np.testing.assert_array_equal(clone(est[c]).fit(X, y).predict(Xte),
                                       clone(est[p]).fit(X, y).predict(Xte))
 
@@ -91,7 +115,7 @@ def test_every_paper_comparison_names_one_published_row():
     pub = pd.read_csv(PUBLISHED / "corani_headline_numbers.csv")
     wilcoxon_rows = pub["quantity"].str.startswith("Wilcoxon") | pub["value"].eq("n.s.")
     used = set()
-    for c in chapter.PAPER_COMPARISONS:
+    for c in chapter._COMPARISONS:
         if c["published"] is not None:
             assert chapter._published_value(pub, c["published"]) in ("<0.01", "<0.05", "n.s.")
             used.add(c["published"])
@@ -104,8 +128,8 @@ def test_every_paper_comparison_names_one_published_row():
 
 def test_wilcoxon_table_reads_the_published_statements(chapter_scores):
     _, sc = chapter_scores
-    t = chapter.wilcoxon_table(sc, nsamples=500).set_index("id")
-    assert len(t) == len(chapter.PAPER_COMPARISONS) == 16
+    t = chapter._wilcoxon_table(sc, nsamples=500).set_index("id")
+    assert len(t) == len(chapter._COMPARISONS) == 16
     assert t.loc["acc_aode_bma", "published_p"] == "<0.01"
     assert t.loc["acc_comp_aode", "published_p"] == "n.s."
     assert t.loc["u65_comp_bma_star", "published_p"] == "<0.05"
@@ -120,10 +144,7 @@ def test_wilcoxon_table_reads_the_published_statements(chapter_scores):
         if r["same_direction"] is not None:
             sign = 1 if r["higher_is_better"] else -1
             assert r["same_direction"] == (sign * r["mean_difference"] > 0)
-    d = chapter.display_wilcoxon(t.reset_index())
-    assert "p (paper)" in d and d.columns[0] == "comparison (a vs b)" and d.shape[1] <= 7
-    b = chapter.display_bayesian(t.reset_index())
-    np.testing.assert_allclose(b[["P(a better)", "P(equivalent)", "P(b better)"]].sum(axis=1), 1,
+    np.testing.assert_allclose(t[["p_a_better", "p_rope", "p_b_better"]].sum(axis=1), 1,
                                atol=2e-3)
 
 
@@ -145,7 +166,7 @@ def test_headline_statistics_by_hand():
                    "u80_on_indeterminate": [nan, .7, .4, .6]}
     sc = _scores(vals)
     n = pd.Series([100, 200, 50, 1000], index=ds)
-    h = chapter.headline_statistics(sc, n, n_classes=[2, 3, 4, 3])
+    h = chapter._section3_statistics(sc, n, n_classes=[2, 3, 4, 3])
     np.testing.assert_allclose(h["brier_increase_bma"], 10.0)
     np.testing.assert_allclose(h["brier_reduction_comp"], 10.0)
     np.testing.assert_allclose(h["n_classes"], 3.0)
@@ -171,34 +192,44 @@ def test_headline_statistics_by_hand():
 
 def test_headline_table_and_numbers(chapter_scores):
     res, sc = chapter_scores
-    h = chapter.headline_table(res)
+    h = chapter._section3_table(res)
     assert h.loc["det_bma", "published"] == "94" and h.loc["fully_det_comp", "published"] == "18"
     assert h.loc["r_n_comp", "published"] == "" and h.loc["r_n_bma", "published"] == "0.3"
     assert np.isnan(h.loc["fully_det_bma", "se"]) and np.isfinite(h.loc["det_bma", "se"])
-    sizes = chapter.dataset_sizes(res)
+    sizes = chapter._dataset_sizes(res)
     assert sizes.loc["d0", "classes"] == len(res.classes["d0"])
-    stats_all = chapter.headline_statistics(sc, sizes["n"], sizes["classes"])
+    stats_all = chapter._section3_statistics(sc, sizes["n"], sizes["classes"])
     np.testing.assert_allclose(h["ours"].to_numpy(float), stats_all[h.index].to_numpy(float))
-    d = chapter.display_headline(h)
-    d = d.set_index("quantity (classifier)")
-    assert d.loc["average determinacy (BMA-AODE*)", "paper"] == "94" and d.shape[1] <= 6
-    assert "±" in d.loc["average determinacy (BMA-AODE*)", "ours ± s.e."] or \
-        not np.isfinite(h.loc["det_bma", "se"])
-    means = chapter.paper_means(h)
-    assert means["det_bma"] == 94.0 and "r_n_p_bma" not in means
-    w = chapter.wilcoxon_table(sc, nsamples=200)
-    ranks, pairs = chapter.friedman_tables(sc)
-    num = chapter.chapter_numbers(h, w, ranks, pairs)
+
+
+def test_tables_and_numbers(chapter_tables):
+    t = chapter_tables
+    assert {"dataset_scores", "settings", "section3_numbers", "section3_sources", "comparisons",
+            "friedman_ranks", "friedman_pairs", "aode_estimates_check", "precise_per_dataset",
+            "credal_per_dataset", "utilities_per_dataset", "archive_comparison",
+            "archive_summary", "fully_determinate", "fully_determinate_per_dataset",
+            "authors_protocol_scores", "classes_check", "complexity"} <= set(t)
+    assert list(t["section3_sources"].index) == list(t["section3_numbers"].index)
+    num = chapter.numbers(t)
     assert num["pub_det_comp"] == "99" and num["h_fully_det_bma"].isdigit()
-    assert num["pub_acc_aode_bma"] == "<0.01" and num["pub_brier_aode_bma"] == "—"
+    assert num["pub_acc_aode_bma"] == "<0.01" and num["pub_safe_bma"] == "83"
     assert int(num["claims_total"]) == 15 and 0 <= int(num["claims_held"]) <= 15
-    assert num["best_u65"] in chapter.FRIEDMAN_CLASSIFIERS
-    assert "sig90_u80" in num and all(isinstance(v, str) for v in num.values())
+    assert num["best_u65"] in chapter._FRIEDMAN_CLASSIFIERS
+    assert num["n_runs"] == "3" and num["n_compared"] == "6"
+    assert num["protocol_acc_aode_within"] != "not run" and num["fd_book_bma"].endswith(" of 6")
+    assert num["check_lower"].endswith(" of 6") and num["a_friedman_cd"] == "0.465"
+    assert int(num["n_report"]) == len(chapter.HEADLINE) == 45
+    assert all(isinstance(v, str) for v in num.values())
+    # every name the prose quotes is a number, and no other
+    text = (Path(__file__).resolve().parents[2] / "notebooks" / "credal-aode.md").read_text()
+    quoted = set(re.findall(r"\{glue:text\}`([^`]+)`", text))
+    assert quoted <= set(num) and set(num) - quoted <= {"n_report", "n_reproduced",
+                                                        "n_differ", "n_not_comparable"} | quoted
 
 
 def test_friedman_tables_published_statements(chapter_scores):
     _, sc = chapter_scores
-    ranks, pairs = chapter.friedman_tables(sc)
+    ranks, pairs = chapter._friedman_tables(sc)
     assert list(ranks.index) == ["u65", "u80"]
     assert (ranks["best_published"] == "COMP-AODE*").all()
     assert (pairs["published_95%"] == "no").all()
@@ -207,57 +238,59 @@ def test_friedman_tables_published_statements(chapter_scores):
     assert pub90[("u65", frozenset({"COMP-AODE*", "CMA"}))] == "COMP-AODE*"
     assert pub90[("u80", frozenset({"COMP-AODE*", "CDT"}))] == "COMP-AODE*"
     assert pub90[("u65", frozenset({"CDT", "CMA"}))] == "no"
-    r, p = chapter.display_friedman(ranks, pairs)
-    assert "CD 95%" in r.columns and "paper: significant at 90%" in p.columns
+    assert "cd_95%" in ranks.columns and "published_90%" in pairs.columns
 
 
 def test_per_dataset_tables_and_settings(chapter_scores):
     res, _ = chapter_scores
     sc = comparisons.dataset_scores(res.folds, se=True)
-    sizes = chapter.dataset_sizes(res)
-    t = chapter.per_dataset_table(sc, sizes, "determinate")
+    sizes = chapter._dataset_sizes(res)
+    per = chapter._per_dataset_tables(sc, sizes)
+    t = per["precise"]
     assert list(t.columns[:4]) == ["n", "classes", "accuracy AODE", "accuracy AODE s.e."]
     assert t["n"].is_monotonic_increasing and len(t) == 6
-    u = chapter.per_dataset_table(sc, sizes, "utilities")
-    assert "u80 CDT" in u and "u65 NCC s.e." in u
-    with pytest.raises(ValueError, match="part"):
-        chapter.per_dataset_table(sc, sizes, "nope")
-    s = chapter.settings_table(39, 10, 5, 0.01, 1e4, 1.0)
+    u = per["utilities"]
+    assert "u80 CDT" in u and "u65 NCC s.e." in u and list(per) == ["precise", "credal",
+                                                                      "utilities"]
+    s = chapter._settings_table(dict(n_datasets=39, n_repeats=10, n_splits=5,
+                                     epsilon=0.01, prune_factor=1e4, s=1.0))
     assert s.loc["data sets", "paper"] == "40" and s.loc["epsilon", "ours"] == "0.01"
     assert s.loc["BMA keeps SPODEs with L >= L_max x", "ours"] == "0.0001"
 
 
-def test_report_headline_rows(chapter_scores):
-    res, sc = chapter_scores
-    h = chapter.headline_table(res)
-    w = chapter.wilcoxon_table(sc, nsamples=200)
-    ranks, pairs = chapter.friedman_tables(sc)
-    rep = chapter.report_headline(h, w, ranks, pairs, n_repeats=3)
+def test_headline_rows(chapter_tables):
+    t = chapter_tables
+    chapter.HEADLINE.check()
+    rep = chapter.HEADLINE.judge(t)
+    h, w = t["section3_numbers"], t["comparisons"].set_index("id")
     assert list(rep.columns) == _verdicts.HEADLINE_COLUMNS + ["verdict"]
-    assert (rep["chapter"] == "credal-aode").all() and (rep["paper"] == chapter.PAPER).all()
+    assert (rep["chapter"] == "credal-aode").all()
+    assert (rep["paper"] == chapter.HEADLINE.paper).all()
     det = rep[rep["quantity"] == "average determinacy (BMA-AODE*)"].iloc[0]
     se = h.loc["det_bma", "se"]
     assert det["published"] == 94.0 and det["ours"] == h.loc["det_bma", "ours"]
     # the report's rule: 3 x our SE combined with the paper's (our spread over its 5 runs)
     # + half a printed unit; our 3 repeats
-    se_pub = se * np.sqrt(3) / np.sqrt(chapter.PUBLISHED_RUNS)
+    se_pub = se * np.sqrt(3) / np.sqrt(chapter._PUBLISHED_RUNS)
     np.testing.assert_allclose(det["tolerance"], 0.5 + 3 * np.hypot(se, se_pub))
     size = rep[rep["quantity"] == "average indeterminate output size (BMA-AODE*)"].iloc[0]
     se = h.loc["size_bma", "se"]
     np.testing.assert_allclose(size["tolerance"], 0.05 + 3 * np.hypot(
-        se, se * np.sqrt(3) / np.sqrt(chapter.PUBLISHED_RUNS)))
+        se, se * np.sqrt(3) / np.sqrt(chapter._PUBLISHED_RUNS)))
+    assert "ours under the authors' protocol" in size["note"]
     count = rep[rep["quantity"] == "data sets with determinacy 100% (COMP-AODE*)"].iloc[0]
     assert count["tolerance"] == 0.5 and count["published"] == 18
     # the utility-gain ranges and the two 90% Friedman claims are not comparable
     nc = rep[rep["verdict"] == "not comparable"]
-    assert len(nc) == 6 and nc["note"].str.startswith("not comparable").all()
+    assert len(nc) == 6 and nc["note"].str.contains("not comparable: the authors' own").all()
     assert nc["quantity"].str.contains("prior-dependent instances, (?:10|90)th").sum() == 4
     assert nc["quantity"].str.contains("at 90%").sum() == 2
     # one row per printed significance statement, coded 1 / 0
     sig = rep[rep["quantity"].str.startswith("significant:")]
     assert len(sig) == 15 and set(sig["published"]) == {0.0, 1.0}
+    assert (sig["tolerance"] == 0).all()
     ns = sig[sig["quantity"].str.contains("COMP-AODE vs AODE \\(paper: n.s.")].iloc[0]
-    p_acc = w.set_index("id").loc["acc_comp_aode", "wilcoxon_p"]
+    p_acc = w.loc["acc_comp_aode", "wilcoxon_p"]
     assert ns["published"] == 0 and ns["ours"] == float(p_acc < 0.05)
     fr = rep[rep["quantity"].str.contains("at 90%")]
     assert len(fr) == 2 and (fr["published"] == 1).all()
@@ -265,10 +298,10 @@ def test_report_headline_rows(chapter_scores):
 
 
 def test_reference_check_examples_and_gap():
-    res, _ = _synthetic(seed=4, n_datasets=7, classifiers=chapter.PAPER_CLASSIFIERS
+    res, _ = _synthetic(seed=4, n_datasets=7, classifiers=chapter._PAPER_CLASSIFIERS
                         + ("AODE (joint)",))
     sc = comparisons.dataset_scores(res.folds)
-    chk = chapter.reference_check(sc)
+    chk = chapter._reference_check(sc)
     assert list(chk.index) == ["AODE", "AODE (joint)"]
     b = comparisons.score_matrix(sc, "brier")
     np.testing.assert_allclose(chk.loc["AODE (joint)", "Brier COMP-AODE / reference"],
@@ -277,19 +310,17 @@ def test_reference_check_examples_and_gap():
                                (b["BMA-AODE"] / b["AODE (joint)"]).mean())
     np.testing.assert_allclose(chk.loc["AODE", "p Brier COMP-AODE"],
                                st.wilcoxon(b["COMP-AODE"], b["AODE"]).pvalue)
-    num = chapter.check_numbers(chk)
+    num = chapter._example_numbers({"dataset_scores": sc, "aode_estimates_check": chk})
     ratio = (b["COMP-AODE"] / b["AODE (joint)"]).mean()
     assert num["check_ratio"] == f"{100 * (ratio - 1):+.1f}"
     assert num["check_lower"] == f"{int((b['AODE (joint)'] < b['AODE']).sum())} of 7"
-    assert chapter.check_numbers(pd.DataFrame())["check_p_u65"] == "n/a"
-    shown = chapter.display_reference_check(chk)
-    assert list(shown.columns) == list(chk.index) and list(shown.index) == list(chk.columns)
-    assert shown.loc["p Brier COMP-AODE", "AODE"] == _display.format_p(
-        chk.loc["AODE", "p Brier COMP-AODE"])
+    ex = chapter._example_numbers({"dataset_scores": sc, "aode_estimates_check": pd.DataFrame()})
+    assert ex["check_p_u65"] == "n/a"
     # the synthetic credal classifiers draw their own predictions: a gap exists
-    assert chapter.counterpart_gap(sc) > 0
-    w = chapter.wilcoxon_table(sc, nsamples=200)
-    ex = chapter.chapter_examples(sc, w)
+    assert float(ex["counterpart_gap"]) > 0
+    w = chapter._wilcoxon_table(sc, nsamples=200)
+    ex |= chapter._test_numbers({"comparisons": w, **dict(zip(
+        ("friedman_ranks", "friedman_pairs"), chapter._friedman_tables(sc)))})
     ratio = (b["BMA-AODE"] / b["AODE"]).sort_values(ascending=False)
     assert ex["brier_worst_bma"].split(", ")[0] == ratio.index[0]
     n_ind = sc["n_indeterminate"].xs("COMP-AODE*", level="classifier")
@@ -307,18 +338,18 @@ def test_reference_check_examples_and_gap():
 def test_archive_names_match_the_catalogue():
     from credal import datasets
 
-    a = chapter.archive_table()
+    a = chapter._archive_table()
     assert set(a.index) <= set(datasets.names("corani-antonucci"))
     assert len(a) == len(pd.read_csv(PUBLISHED / "corani_authors_archive_per_dataset.csv"))
     assert a.loc["heart_h", "archive_name"] == "heart_hReplaceMissing"
     dup = pd.DataFrame({"name": ["zoo", "zoo_removedID"], "n": [1, 1]})
     with pytest.raises(ValueError, match="twice"):
-        chapter.archive_table(dup)
+        chapter._archive_table(dup)
 
 
 def test_archive_scores_by_hand():
-    a = chapter.archive_table()
-    sc = chapter.archive_scores(a)
+    a = chapter._archive_table()
+    sc = chapter._archive_scores(a)
     r, row = sc.loc[("lymph", "BMA-AODE*")], a.loc["lymph"]
     det = row["B_det"]
     for u in ("u65", "u80"):
@@ -335,8 +366,8 @@ def test_archive_scores_by_hand():
 def test_archive_statistics_give_the_papers_pooled_figures():
     """With spambase (fully determinate, absent from the archive's table) added, the
     archive gives the pooled figures its README records: 94.3 % / 7 and 99.4 % / 18."""
-    a = chapter.archive_table()
-    st_ = chapter.archive_statistics(a)
+    a = chapter._archive_table()
+    st_ = _archive_statistics(a)
     assert st_["fully_det_bma"] == (a["B_det"] >= 1).sum()
     np.testing.assert_allclose(st_["det_bma"], 100 * a["B_det"].mean())
     np.testing.assert_allclose(st_["brier_increase_bma"],
@@ -345,15 +376,20 @@ def test_archive_statistics_give_the_papers_pooled_figures():
     spam.index = pd.Index(["spambase"], name="dataset")
     spam[["B_det", "C_det"]] = 1.0
     spam[["B_setacc", "C_setacc", "B_pset", "C_pset", "B_size", "C_size"]] = np.nan
-    full = chapter.archive_statistics(pd.concat([a, spam]))
+    full = _archive_statistics(pd.concat([a, spam]))
     assert (round(full["det_bma"], 1), full["fully_det_bma"]) == (94.3, 7)
     assert (round(full["det_comp"], 1), full["fully_det_comp"]) == (99.4, 18)
     assert round(full["set_acc_bma"], 1) == 90.3 and round(full["prior_dep_bma"], 1) == 52.9
 
 
+def _archive_statistics(archive):
+    """The paper's Section 3 numbers read from the archive exactly as ours are."""
+    return chapter._section3_statistics(chapter._archive_scores(archive), archive["n"])
+
+
 def _fake_scores(archive, shift=0.01, se=0.005):
     """Our scores = the archive's shifted by ``shift``, with a standard error."""
-    sc = chapter.archive_scores(archive).copy()
+    sc = chapter._archive_scores(archive).copy()
     for m in ("accuracy", "determinacy", "u65"):
         sc[m] = sc[m] + shift
         sc[f"{m}_se"] = se
@@ -361,10 +397,10 @@ def _fake_scores(archive, shift=0.01, se=0.005):
 
 
 def test_archive_comparison_and_summary():
-    a = chapter.archive_table().iloc[:6]
+    a = chapter._archive_table().iloc[:6]
     sc = _fake_scores(a)
-    comp = chapter.archive_comparison(sc, a, n_repeats=10)
-    assert set(comp["measure"]) == {m for m, _, _ in chapter.ARCHIVE_MEASURES}
+    comp = chapter._archive_comparison(sc, a, n_repeats=10)
+    assert set(comp["measure"]) == {m for m, _, _ in chapter._ARCHIVE_MEASURES}
     row = comp[(comp["measure"] == "accuracy") & (comp["classifier"] == "AODE")].iloc[0]
     np.testing.assert_allclose(row["difference"], 0.01)
     runs = round(a.loc[row["dataset"], "folds"] / 10)
@@ -376,44 +412,54 @@ def test_archive_comparison_and_summary():
     assert brier["within"].isna().all()
     # per-data-set repeats: with the same SE, fewer repeats mean a smaller spread and
     # so a smaller estimate of the archive's error
-    per = chapter.archive_comparison(sc, a, n_repeats={d: 2 for d in a.index})
+    per = chapter._archive_comparison(sc, a, n_repeats={d: 2 for d in a.index})
     assert (per["tolerance"].dropna() < comp["tolerance"].dropna().to_numpy()).all()
-    summ = chapter.archive_summary(comp)
+    summ = chapter._archive_summary(comp)
     r = summ.loc[("accuracy", "AODE")]
     assert r["data sets"] == 6 and np.isclose(r["mean difference"], 0.01)
     assert r["within tolerance"] == f"{int(comp.loc[comp['measure'].eq('accuracy') & comp['classifier'].eq('AODE'), 'within'].sum())} of 6"
-    shown = chapter.display_archive_summary({"book": summ})
-    assert shown.shape == (len(summ), 7) and list(shown["run"].unique()) == ["book"]
-    num = chapter.archive_numbers(chapter.archive_statistics(a), {"book": summ})
+    stats_ = _archive_statistics(a)
+    summ, per = chapter._fully_determinate_table({
+        chapter._ARCHIVE_LABEL: chapter._archive_scores(a), chapter._BOOK_LABEL: _fully_scores(a)})
+    num = chapter._archive_numbers({
+        "archive_summary": pd.concat({"book": chapter._archive_summary(comp)}, names=["run"]),
+        "fully_determinate": summ,
+        "section3_sources": pd.DataFrame({"authors' archive": stats_})})
     assert num["book_acc_aode_mad"] == "0.010" and num["protocol_acc_aode_within"] == "not run"
     assert num["fd_protocol_bma"] == "not run" and num["a_friedman_cd"] == "0.465"
+    assert num["a_ind_low_bma"] == f"{stats_['ind_low_bma']:.1f}"
 
 
-def test_fully_determinate_table():
-    a = chapter.archive_table().iloc[:8]
+def _fully_scores(a):
     ours = _fake_scores(a, shift=0.0)
     ours["n_test"] = 10 * a["n"].reindex(ours.index.get_level_values(0)).to_numpy()
     ours["n_indeterminate"] = np.rint((1 - ours["determinacy"]) * ours["n_test"])
-    summ, per = chapter.fully_determinate_table({chapter.BOOK_LABEL: ours}, a)
-    arch = summ.loc[(chapter.ARCHIVE_LABEL, "COMP-AODE*")]
+    return ours
+
+
+def test_fully_determinate_table():
+    a = chapter._archive_table().iloc[:8]
+    ours = _fully_scores(a)
+    summ, per = chapter._fully_determinate_table({
+        chapter._ARCHIVE_LABEL: chapter._archive_scores(a), chapter._BOOK_LABEL: ours})
+    arch = summ.loc[(chapter._ARCHIVE_LABEL, "COMP-AODE*")]
     assert arch["fully determinate"] == (a["C_det"] >= 1).sum()
-    np.testing.assert_allclose(per[f"{chapter.ARCHIVE_LABEL}: predictions COMP-AODE*"],
+    np.testing.assert_allclose(per[f"{chapter._ARCHIVE_LABEL}: predictions COMP-AODE*"],
                                a["folds"] * a["n"] / 10)
     np.testing.assert_allclose(arch["predictions per data set (median)"],
                                (a["folds"] * a["n"] / 10).median())
-    book = summ.loc[(chapter.BOOK_LABEL, "BMA-AODE*")]
+    book = summ.loc[(chapter._BOOK_LABEL, "BMA-AODE*")]
     assert book["fully determinate"] == (a["B_det"] >= 1).sum()
     assert book["predictions per data set (median)"] == (10 * a["n"]).median()
-    num = chapter.archive_numbers(pd.Series(dtype=float), {}, summ)
+    num = chapter._archive_numbers({
+        "archive_summary": pd.DataFrame(index=pd.MultiIndex.from_tuples(
+            [], names=["run", "measure", "classifier"])),
+        "fully_determinate": summ,
+        "section3_sources": pd.DataFrame({"authors' archive": _archive_statistics(a)})})
     assert num["fd_book_bma"] == f"{book['fully determinate']} of 8"
-    views = dict(chapter.fully_determinate_views(per))
-    assert set(views) == {"BMA-AODE*", "COMP-AODE*"}
-    v = views["COMP-AODE*"]
-    assert list(v.columns) == [chapter.ARCHIVE_LABEL, chapter.BOOK_LABEL]
-    d = v.index[0]
-    assert v.loc[d, chapter.BOOK_LABEL] == (
-        f"{per.loc[d, f'{chapter.BOOK_LABEL}: indeterminate COMP-AODE*']:.0f} of "
-        f"{per.loc[d, f'{chapter.BOOK_LABEL}: predictions COMP-AODE*']:.0f}")
+    assert num["fd_archive_comp"] == f"{arch['fully determinate']} of 8"
+    assert list(per.columns[:2]) == [f"{chapter._ARCHIVE_LABEL}: predictions BMA-AODE*",
+                                     f"{chapter._ARCHIVE_LABEL}: indeterminate BMA-AODE*"]
 
 
 def test_class_counts_against_table2():
@@ -422,17 +468,27 @@ def test_class_counts_against_table2():
     sizes = pd.DataFrame({"n": 1, "classes": listed})
     sizes.loc["glass", "classes"] = 6                   # class 4 of glass never occurs
     sizes.loc["spambase"] = (4601, 2)
-    diff = chapter.classes_check(sizes, t2)
+    diff = chapter._classes_check(sizes, t2)
     assert list(diff.index) == ["glass"] and diff.loc["glass"].tolist() == [7, 6]
     # Table 2 with spambase for its second ecoli row: the archive's 3.625
-    assert chapter.table2_classes_mean(sizes, t2) == 3.625
+    assert chapter._table2_classes_mean(sizes, t2) == 3.625
 
 
-def test_authors_protocol_run():
+def test_authors_protocol_run(monkeypatch):
     from credal.preprocessing import MDLDiscretizer
 
     names = ["iris", "labor"]
-    items = chapter.authors_protocol_data(names)
+    seen, engine = [], chapter.cross_validate
+
+    def capture(classifiers, items, **kw):      # the data the cross-validation gets
+        seen.extend(items)
+        return engine(classifiers, items, **kw)
+
+    est = {"AODE": chapter.classifiers(ensembles_only=True)["AODE"]}
+    with monkeypatch.context() as m:
+        m.setattr(chapter, "cross_validate", capture)
+        chapter._authors_protocol_run(names, est, n_splits=3, runs_small=1)
+    items = sorted(seen, key=lambda it: it[0])
     X = items[0][1]
     assert len(items[0][2]) == len(X) == 150
     assert not X.isna().any().any()
@@ -443,18 +499,17 @@ def test_authors_protocol_run():
     cuts = MDLDiscretizer().fit(raw.X, raw.y).cut_points_
     col = raw.X.columns[0]
     assert len(X[col].cat.categories) == len(cuts[col]) + 1
-    est = {"AODE": chapter.paper_classifiers(ensembles_only=True)["AODE"]}
-    res = chapter.authors_protocol_run(names, est, n_splits=3, runs_small=2, runs_large=1,
+    res = chapter._authors_protocol_run(names, est, n_splits=3, runs_small=2, runs_large=1,
                                        large_n=100)
     reps = res.folds.groupby("dataset")["repeat"].nunique()
     assert reps.to_dict() == {"iris": 1, "labor": 2}          # iris has 150 rows > 100
     assert (res.folds.groupby("dataset")["fold"].nunique() == 3).all()
     assert (res.folds.groupby("dataset")["n_test"].sum() / reps).to_dict() == {
         "iris": 150, "labor": 57}
-    only = chapter.authors_protocol_run(names, est, n_splits=3, runs_small=1, max_n=100)
+    only = chapter._authors_protocol_run(names, est, n_splits=3, runs_small=1, max_n=100)
     assert set(only.folds["dataset"]) == {"labor"}
     with pytest.raises(ValueError, match="max_n"):
-        chapter.authors_protocol_run(names, est, max_n=10)
+        chapter._authors_protocol_run(names, est, max_n=10)
 
 
 # --------------------------------------------------------------------------- figures
@@ -465,7 +520,7 @@ def _figure_scores():
     names = [f"d{i}" for i in range(8)]
     rows = []
     for d in names:
-        for c in chapter.PAPER_CLASSIFIERS:
+        for c in chapter._PAPER_CLASSIFIERS:
             det = 1.0 if d == "d0" else rng.uniform(0.8, 1)
             rows.append({"dataset": d, "classifier": c, "accuracy": rng.uniform(0.6, 0.95),
                          "brier": rng.uniform(0.05, 0.3), "determinacy": det,
@@ -491,22 +546,22 @@ def test_chapter_figures(tmp_path):
     table = pd.DataFrame({"label": ["a vs b", "c vs d"], "p_a_better": [0.7, np.nan],
                           "p_rope": [0.2, np.nan], "p_b_better": [0.1, np.nan]})
     figs = {
-        "scatter": chapter.aode_accuracy_scatter(scores),
-        "brier": chapter.aode_relative_brier(scores, sizes),
-        "det": chapter.aode_determinacy(scores, sizes),
-        "safe": chapter.aode_safe_vs_prior_dependent(scores),
-        "utility": chapter.aode_relative_utility(scores, sizes),
-        "ranks": chapter.aode_friedman_ranks(ranks, ["CDT", "CMA", "COMP-AODE*"]),
-        "bayes": chapter.aode_bayesian_comparisons(table),
-        "archive": chapter.aode_archive_scatter(chapter.archive_comparison(
-            _fake_scores(chapter.archive_table()), chapter.archive_table())),
+        "scatter": chapter._aode_accuracy_scatter(scores),
+        "brier": chapter._aode_ratios("brier", scores, sizes),
+        "det": chapter._aode_determinacy(scores, sizes),
+        "safe": chapter._aode_safe_vs_prior_dependent(scores),
+        "utility": chapter._aode_ratios("utility", scores, sizes),
+        "ranks": chapter._aode_friedman_ranks(ranks),
+        "bayes": chapter._aode_bayesian_comparisons(table),
+        "archive": chapter._aode_archive_scatter(chapter._archive_comparison(
+            _fake_scores(chapter._archive_table()), chapter._archive_table())),
     }
     paper = {"brier_increase_bma": 3.0, "det_bma": 94.0, "safe_bma": 83.0,
              "prior_dep_bma": 52.0, "rel_u65_bma": 1.0, "rel_high_comp": 1.0}
-    figs["brier_paper"] = chapter.aode_relative_brier(scores, sizes, paper=paper)
-    figs["det_paper"] = chapter.aode_determinacy(scores, sizes, paper=paper)
-    figs["safe_paper"] = chapter.aode_safe_vs_prior_dependent(scores, paper=paper)
-    figs["utility_paper"] = chapter.aode_relative_utility(scores, sizes, paper=paper)
+    figs["brier_paper"] = chapter._aode_ratios("brier", scores, sizes, paper=paper)
+    figs["det_paper"] = chapter._aode_determinacy(scores, sizes, paper=paper)
+    figs["safe_paper"] = chapter._aode_safe_vs_prior_dependent(scores, paper=paper)
+    figs["utility_paper"] = chapter._aode_ratios("utility", scores, sizes, paper=paper)
     for name, fig in figs.items():
         shown = [ax for ax in fig.axes if ax.get_visible()]
         for ax in shown:
@@ -538,11 +593,11 @@ def test_chapter_figures(tmp_path):
     ax = figs["archive"].axes[0]
     assert len([a for a in figs["archive"].axes if a.get_visible()]) == 3
     assert ax.lines[0].get_label() == "identity"
-    n = len(chapter.archive_table())
+    n = len(chapter._archive_table())
     assert sum(len(c.get_offsets()) for c in ax.collections) == 2 * n
     plt.close("all")
     with pytest.raises(KeyError, match="classifier"):
-        chapter.aode_accuracy_scatter(scores, others=("nope",))
+        chapter._aode_accuracy_scatter(scores.drop("BMA-AODE", level="classifier"))
 
 
 def test_structure_diagrams_and_complexity_table():
@@ -559,39 +614,47 @@ def test_structure_diagrams_and_complexity_table():
     def nodes(fig):
         return [len([p for p in ax.patches if isinstance(p, Circle)]) for ax in fig.axes]
 
-    f1 = chapter.structure_diagrams("figure1")
-    f2 = chapter.structure_diagrams("figure2")
+    f1 = chapter.figure("structures")
+    f2 = chapter.figure("spode")
     # naive Bayes: 4 class arcs; TAN: + a tree over 4 features (3 arcs); SPODE: 4 + 3
     assert arrows(f1) == [4, 7] and arrows(f2) == [7, 7]
     assert nodes(f1) == [5, 5] and nodes(f2) == [5, 5]
     plt.close("all")
-    with pytest.raises(ValueError, match="figure1"):
-        chapter.structure_diagrams("figure3")
-    t = chapter.complexity_table()
+    with pytest.raises(ValueError, match="kind"):
+        chapter.figure("figure3", {"dataset_scores": None, "sizes": None,
+                                   "section3_numbers": pd.DataFrame({"published": []})})
+    t = chapter._complexity_table()
     pub = pd.read_csv(PUBLISHED / "corani_table1_complexity.csv")
     assert len(t) == len(pub) and t.shape[1] <= 7
     assert list(t["time per instance (paper)"]) == ["O(ℓk²)", "O(ℓk²)", "O(ℓ²k³)"]
     assert list(t["learning time (paper)"]) == ["O(nk²)", "O(n(ℓ+k)k)", "O(n(ℓ+k)k)"]
     bad = pub.assign(algorithm=["AODE", "X", "BMA-AODE*/COMP-AODE*"])
     with pytest.raises(KeyError, match="'X'"):
-        chapter.complexity_table(bad)
+        chapter._complexity_table(bad)
 
 
-def test_per_dataset_views(chapter_scores):
-    res, sc = chapter_scores
-    sizes = chapter.dataset_sizes(res)
-    for part, n_views in (("determinate", 2), ("credal", 2), ("utilities", 2)):
-        table = chapter.per_dataset_table(sc, sizes, part)
-        views = chapter.per_dataset_views(table, part)
-        assert len(views) == n_views
-        for what, view in views:
-            assert view.shape[1] <= 8 and list(view.index) == list(table.index)
-            assert not any(c.endswith("s.e.") for c in view.columns)
-    what, view = chapter.per_dataset_views(
-        chapter.per_dataset_table(sc, sizes, "determinate"), "determinate")[0]
-    assert what == "accuracy"
-    np.testing.assert_allclose(view["BMA-AODE"], table_col := chapter.per_dataset_table(
-        sc, sizes, "determinate")["accuracy BMA-AODE"])
-    assert len(table_col) == len(view)
-    with pytest.raises(ValueError, match="part"):
-        chapter.per_dataset_views(view, "nope")
+def test_figure_draws_every_kind_from_the_tables(chapter_tables):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    for kind in ("structures", "spode", "accuracy", "brier", "determinacy", "safe", "utility",
+                 "ranks", "bayes", "archive"):
+        fig = chapter.figure(kind, chapter_tables)
+        assert fig.get_figwidth() <= _display.TEXT_WIDTH + 1e-9, kind
+        if kind == "determinacy":   # the paper's printed 94 %, read from section3_numbers
+            assert any(np.allclose(line.get_ydata(), 94.0) for line in fig.axes[0].lines)
+    plt.close("all")
+    with pytest.raises(ValueError, match="kind"):
+        chapter.figure("nope", chapter_tables)
+
+
+def test_per_dataset_tables_hold_the_notebooks_views(chapter_tables):
+    """The notebook shows one metric (or one credal classifier) per table."""
+    t = chapter_tables
+    for name, pick in (("precise_per_dataset", "accuracy "), ("utilities_per_dataset", "u80 ")):
+        cols = [c for c in t[name].columns if c.startswith(pick) and not c.endswith("s.e.")]
+        assert 3 <= len(cols) <= 8
+    credal = [c for c in t["credal_per_dataset"].columns if c.endswith(" COMP-AODE*")]
+    assert len(credal) == 5  # five indicators (their standard errors end in "s.e.")

@@ -1,12 +1,14 @@
 """Tests of the credal-trees chapter (credal.chapters.credal_trees).
 
-The slides' train/test design and the tables built from the engine's results, the
-headline rows (from synthetic runs), the figure and the notebook's parameters.
+The slides' train/test design, the run and the tables built from the engine's results,
+the numbers the text quotes, the headline rows (from synthetic runs), the figure and the
+notebook's parameters.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import matplotlib
@@ -18,7 +20,8 @@ import pandas as pd
 import pytest
 from conftest import notebook_parameters
 
-from credal import datasets, experiments
+from credal import datasets
+from credal.chapters import _display
 from credal.chapters import credal_trees as chapter
 from credal.chapters._verdicts import HEADLINE_COLUMNS, verdicts
 
@@ -55,9 +58,8 @@ def test_defaults_are_the_slides_scale():
 # ------------------------------------------------------------- the design and the run
 
 
-def test_moral_tree_design_sizes_and_policies():
-    items, design = chapter.moral_tree_design(["hepatitis", "vote1", "monks1", "heart_c"], n_repeats=3,
-                                              random_state=5)
+def test_design_sizes_and_policies():
+    items, design = chapter._design(["hepatitis", "vote1", "monks1", "heart_c"], 3, 5)
     d = design.set_index("name")
     # Hepatitis: the slides' 59 + 21 = 80 rows are the complete rows.
     assert d.loc["hepatitis", "rows_used"] == "complete rows"
@@ -85,76 +87,97 @@ def test_moral_tree_design_sizes_and_policies():
     frac = y0[s0 == "test"].value_counts(normalize=True).sort_index()
     full = y0.value_counts(normalize=True).sort_index()
     np.testing.assert_allclose(frac, full, atol=0.06)
-    again, _ = chapter.moral_tree_design(["hepatitis"], n_repeats=3, random_state=5)
+    again, _ = chapter._design(["hepatitis"], 3, 5)
     pd.testing.assert_frame_equal(again[0][1], by["hepatitis|0|test"][1])
     with pytest.raises(ValueError, match="n_repeats"):
-        chapter.moral_tree_design(["hepatitis"], n_repeats=0)
+        chapter._design(["hepatitis"], 0, 0)
     with pytest.raises(ValueError, match="slides"):
-        chapter.moral_tree_design(["iris"])
+        chapter._design(["iris"], 1, 0)
 
 
-def test_moral_tree_tables_from_the_engine():
-    items, design = chapter.moral_tree_design(["soybean_small", "hepatitis"], n_repeats=2, random_state=0)
-    res = experiments.cross_validate(chapter.moral_tree_estimators(), items, use_predefined_split=True,
-                                     progress=False)
-    runs = chapter.moral_tree_runs(res)
+@pytest.fixture(scope="module")
+def small_run():
+    """The chapter's run on two data sets, two splits each, and its tables."""
+    results = chapter.run(chapter.classifiers(), ["soybean_small", "hepatitis"], n_repeats=2)
+    return results, chapter.tables(results)
+
+
+def test_tables_from_the_engine(small_run):
+    results, t = small_run
+    runs, design = t["runs"], t["datasets"]
+    assert runs is results["runs"] and design is results["design"]
     assert set(runs.classifier) == {"NB", "C4.5", "TU2 simple", "TU2 double"}
     assert len(runs) == 2 * 2 * 2 * 4
     # Precise classifiers are always determinate.
     assert np.all(runs[runs.classifier.isin(["NB", "C4.5"])].unclassified == 0)
     hep = runs[(runs.name == "hepatitis") & (runs.part == "test")]
     assert np.all(hep.n_eval == 21)
-    classic = chapter.moral_tree_table(runs, design, "classic")
+    classic = t["classic_methods"]
     row = classic[(classic.dataset == "Hepatitis") & (classic.column == "NB test")].iloc[0]
     v = hep[hep.classifier == "NB"].accuracy
     assert row.ours == pytest.approx(v.mean()) and row.sd == pytest.approx(v.std(ddof=1))
     assert row.published == 81.5
     assert row.z == pytest.approx((v.mean() - 81.5) / (v.std(ddof=1) * math.sqrt(1.5)))
-    credal_tab = chapter.moral_tree_table(runs, design, "credal")
+    credal_tab = t["credal_trees_dominance"]
     assert credal_tab[credal_tab.column.str.startswith("double")].published.isna().all()
-    freq = chapter.moral_tree_table(runs, design, "frequency")
-    assert set(freq.column) == {"TU2 simple", "TU2 double", "NB", "C4.5"}
-    disp = chapter.display_tree_table(classic)
+    assert set(t["frequency_criterion"].column) == {"TU2 simple", "TU2 double", "NB", "C4.5"}
+    # the cells the book shows
+    disp = t["classic_methods_cells"]
     assert list(disp.index) == ["Soybean-small", "Hepatitis"] and " ± " in disp.iloc[0, 0]
-    assert chapter.display_tree_design(design).shape[0] == 2
-    s = chapter.tree_table_summary(classic, exclude=["Soybean-small"])
-    assert s["cells"] == 4
-    gap = chapter.train_test_gap(classic, "C4.5 train", "C4.5 test")
-    assert gap["n"] == 2
-    assert gap["published"] == pytest.approx(((100 - 100) + (96.2 - 85.2)) / 2)
-    with pytest.raises(ValueError, match="which"):
-        chapter.moral_tree_table(runs, design, "nope")
+    assert list(t["credal_simple_cells"].columns) == ["train accuracy", "train UC %",
+                                                      "test accuracy", "test UC %"]
+    assert t["credal_double_cells"].iloc[0, 0].endswith("(–)")
+    assert t["datasets_cells"].shape[0] == 2
+    assert t["hepatitis_split"].shape[0] == 5 and list(t["tu1_published_only"].index) == ["TU1"]
+
+
+def test_numbers_for_the_text(small_run):
+    _, t = small_run
+    n = chapter.numbers(t)
+    assert all(isinstance(v, str) for v in n.values())
+    text = (ROOT / "notebooks" / f"{NOTEBOOK}.md").read_text()
+    quoted = set(re.findall(r"\{glue:text\}`([^`]+)`", text))
+    assert quoted <= set(n), quoted - set(n)
+    # Soybean-small and Hepatitis: 2 data sets x 4 columns with a published value.
+    assert n["classic_cells"] == "8" and n["n_repeats"] == "2" and n["gap_n"] == "2"
+    classic = t["classic_methods"].set_index(["dataset", "column"])
+    drop = classic["published"].xs("C4.5 train", level="column") - classic["published"].xs(
+        "C4.5 test", level="column")
+    assert n["gap_c45_pub"] == f"{drop.mean():.1f}" == f"{((100 - 100) + (96.2 - 85.2)) / 2:.1f}"
+    assert n["soy_nb"] == f"{classic.loc[('Soybean-small', 'NB test'), 'ours']:.1f}"
+    assert n["monks_simple"] == "nan"  # Monks1 not run here
 
 
 # ------------------------------------------------- other protocols, hepatitis split
 
 
-def test_moral_protocol_runs_build_each_protocol():
-    items, design = chapter.moral_tree_design(["hepatitis", "soybean_small"], n_repeats=2, random_state=0)
-    line_up = chapter.moral_tree_estimators()
-    est = {k: line_up[k] for k in ("NB", "TU2 simple")}
-    pr = chapter.moral_protocol_runs(items, est)
+def test_protocol_runs_build_each_protocol(small_run):
+    results, t = small_run
+    pr = results["protocol_runs"]
     assert set(pr.protocol) == {"10-fold CV", "MDL on all rows", "equal-frequency bins", "learned on train+test"}
-    hep = pr[pr.name == "hepatitis"]
+    assert set(pr.classifier) == {"NB", "C4.5", "TU2 simple"}
+    hep = pr[(pr.name == "hepatitis") & (pr.classifier == "NB")]
     # 10-fold CV of the 80 complete rows, once; the hold-out variants score the 21 test cases.
     cv = hep[hep.protocol == "10-fold CV"]
-    assert cv.n_eval.sum() == 2 * 80 and set(cv.n_eval) <= {8}
+    assert cv.n_eval.sum() == 80 and set(cv.n_eval) <= {8}
     for p in ("MDL on all rows", "equal-frequency bins", "learned on train+test"):
-        assert set(hep[hep.protocol == p].n_eval) == {21} and len(hep[hep.protocol == p]) == 2 * 2
-    # Learning on the test rows too can only help the frequency tree on them (in-sample).
-    res = experiments.cross_validate(est, items, use_predefined_split=True, progress=False)
-    runs = chapter.moral_tree_runs(res)
-    tab = chapter.moral_protocol_table(runs, pr, design=design)
-    assert list(tab.index) == ["slides"] + list(chapter.PROTOCOLS)
+        assert set(hep[hep.protocol == p].n_eval) == {21} and len(hep[hep.protocol == p]) == 2
+    tab = t["protocols"]
+    assert list(tab.index) == ["slides"] + list(chapter._PROTOCOLS)
     # Soybean-small is the only set with a published NB figure here besides Hepatitis.
     assert tab.loc["slides", "NB"] == pytest.approx((81.5 + 93.8) / 2)
+    runs = t["runs"]
     hold = runs[(runs.part == "test") & (runs.classifier == "NB")].groupby("name").accuracy.mean()
     assert tab.loc["hold-out", "NB"] == pytest.approx(hold.mean())
     assert tab.loc["hold-out", "gap: NB"] == pytest.approx(hold.mean() - (81.5 + 93.8) / 2)
-    assert np.isnan(tab.loc["hold-out", "C4.5"])  # no C4.5 runs here
     assert (tab["data sets"] == 2).all()
+    no_c45 = chapter._protocol_table(runs[runs.classifier != "C4.5"], pr[pr.classifier != "C4.5"],
+                                     t["datasets"])
+    assert np.isnan(no_c45.loc["hold-out", "C4.5"])  # no C4.5 runs
+    assert t["protocols_cells"].loc["hold-out", "NB"].startswith(f"{hold.mean():.1f} (")
+    items, _ = chapter._design(["hepatitis"], 1, 0)
     with pytest.raises(ValueError, match="hold-out"):
-        chapter.moral_protocol_runs([it for it in items if it[0].endswith("train")], est)
+        chapter._protocol_runs([it for it in items if it[0].endswith("train")], chapter.classifiers())
 
 
 def test_consistent_case_counts_brute_force():
@@ -163,16 +186,16 @@ def test_consistent_case_counts_brute_force():
         n = int(rng.integers(5, 60))
         k = int(rng.integers(0, n + 1))
         v = round(100 * k / n, 1)
-        got = chapter.consistent_case_counts(v, range(1, 61))
+        got = chapter._consistent_case_counts(v, range(1, 61))
         want = [m for m in range(1, 61) if any(abs(round(100 * j / m, 1) - v) < 1e-9 for j in range(m + 1))]
         assert got == want and n in got
     # determinate accuracy with a printed unclassified share: 18 of 19, 2 of 21 unclassified
-    assert 21 in chapter.consistent_case_counts(94.7, [21], unclassified=9.5)
-    assert chapter.consistent_case_counts(94.7, [27], unclassified=9.5) == []
+    assert 21 in chapter._consistent_case_counts(94.7, [21], unclassified=9.5)
+    assert chapter._consistent_case_counts(94.7, [27], unclassified=9.5) == []
 
 
-def test_hepatitis_split_arithmetic():
-    t = chapter.hepatitis_split_arithmetic().set_index("figure")
+def test_hepatitis_split():
+    t = chapter._hepatitis_split().set_index("figure")
     precise = t.loc[["NB, test accuracy", "C4.5, test accuracy"]]
     trees = t.drop(precise.index)
     assert precise["27 cases"].all() and not precise["21 cases"].any()
@@ -208,27 +231,60 @@ def _tree_runs(names, n_repeats, shift=0.0, rng=None):
     return pd.DataFrame(rows)
 
 
+def _slides_design(names=None):
+    """A design table (names and sizes) for synthetic runs on the slides' data sets."""
+    names = list(datasets.names("moral-trees")) if names is None else names
+    pub = datasets.published("moral_uci_datasets").set_index("dataset")
+    paper = [datasets.spec(n)["papers"]["moral-trees"]["name"] for n in names]
+    return pd.DataFrame({"dataset": paper, "name": names, "n_train": pub.loc[paper, "n_train"].to_numpy(),
+                         "n_test": pub.loc[paper, "n_test"].to_numpy()})
+
+
+def _synthetic_tables(design, n_repeats):
+    runs = _tree_runs(design["name"], n_repeats)
+    return {"runs": runs, "datasets": design,
+            **{w: chapter._slides_table(runs, design, w) for w in chapter._SLIDES_TABLES}}
+
+
 @pytest.mark.parametrize("n_repeats", [1, 5])
 def test_trees_headline_from_synthetic_runs(n_repeats):
-    design = pd.DataFrame({"dataset": ["Australian", "Heart", "Pima", "Cleveland"],
-                           "name": ["australian", "heart", "pima", "cleveland"],
-                           "n_train": [460, 180, 512, 200], "n_test": [230, 90, 256, 97]})
-    runs = _tree_runs(design["name"], n_repeats)
-    tabs = [chapter.moral_tree_table(runs, design, w) for w in ("classic", "credal", "frequency")]
-    h = chapter.headline(*tabs, design)
+    design = _slides_design()
+    tabs = _synthetic_tables(design, n_repeats)
+    h = chapter.HEADLINE.judge(tabs)
     _check_headline(h, "credal-trees")
     assert len(h) == 12
     row = h.set_index("quantity")
     pub = datasets.published("moral_classic_methods").set_index("dataset")
-    # Means over the three comparable data sets (Cleveland left out by default).
-    assert row.loc["NB: mean test accuracy", "published"] == pytest.approx(
-        pub.loc[["Australian", "Heart", "Pima"], "NB_test"].mean())
-    assert h["note"].str.contains("mean over 3 data sets").sum() == 10
+    # Means over the eight comparable data sets (Cleveland left out; Monks1 has no figure).
+    comparable = [d for d in design["dataset"] if d in pub.index and not d.startswith("Cleveland")]
+    assert len(comparable) == 8
+    assert row.loc["NB: mean test accuracy", "published"] == pytest.approx(pub.loc[comparable, "NB_test"].mean())
+    assert row.loc["C4.5: mean drop from training to test accuracy", "published"] == pytest.approx(
+        (pub.loc[comparable, "C45_train"] - pub.loc[comparable, "C45_test"]).mean())
+    nb = tabs["classic_methods"].set_index(["dataset", "column"]).loc[comparable]
+    assert row.loc["NB: mean test accuracy", "ours"] == pytest.approx(
+        nb.xs("NB test", level="column")["ours"].mean())
+    assert h["note"].str.contains("mean over 8 data sets").sum() == 10
     binomial = h["note"].str.contains("binomial")
     assert binomial.all() if n_repeats == 1 else not binomial.any()
-    # Without the spread (one split, no design) the tolerance is unknown, not zero.
+    # the tolerance: 3 SD of a mean of K single-split results (module comment)
+    t = tabs["classic_methods"]
+    t = t[(t.column == "NB test") & t.dataset.isin(comparable)]
     if n_repeats == 1:
-        assert np.isnan(chapter.headline(*tabs)["tolerance"]).all()
+        p = t["ours"].to_numpy() / 100
+        n = design.set_index("dataset").loc[t["dataset"], "n_test"].to_numpy()
+        var = 1e4 * p * (1 - p) / n
+    else:
+        var = t["sd"].to_numpy() ** 2 + t["se"].to_numpy() ** 2
+    assert row.loc["NB: mean test accuracy", "tolerance"] == pytest.approx(
+        3 * math.sqrt(var.sum() + 8 * 0.01 / 12) / 8)
+
+
+def test_trees_headline_needs_every_data_set():
+    """A run without some of the slides' data sets gives no comparable mean."""
+    h = chapter.HEADLINE.judge(_synthetic_tables(_slides_design(["australian", "heart_statlog"]), 2))
+    assert len(h) == 12 and (h["verdict"] == "not comparable").all()
+    assert h["note"].str.contains("lacks some of the slides' 8 data sets").all()
 
 
 # ---------------------------------------------------------------------------- figures
@@ -254,6 +310,6 @@ def test_trees_figure(tmp_path):
 
 def test_glance_box_cites_the_slides_and_the_method():
     h = pd.DataFrame({"verdict": ["reproduced", "differs", "differs"]})
-    html = chapter.glance_box(h).data
+    html = _display.glance(chapter.CITATION, NOTEBOOK, headline=h).data
     assert "Discovering independence" in html and "Abellán" in html and "(2003) 1215-1225" in html
     assert "2 differs" in html and "make notebook NB=credal-trees" in html

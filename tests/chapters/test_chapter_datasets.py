@@ -1,4 +1,5 @@
-"""The data chapter (credal.chapters.datasets): its tables and its figure."""
+"""The data chapter (credal.chapters.datasets): its run, its tables, the numbers of its
+text and its figure."""
 
 import matplotlib
 
@@ -12,9 +13,7 @@ from credal.chapters import datasets as chapter
 
 
 def test_public_names():
-    assert sorted(chapter.__all__) == ["book_style", "dataset_map", "display_table",
-                                       "dropped_classes", "features_after_mdl", "overview",
-                                       "paper_lists", "paper_view", "save_table", "show_table"]
+    assert sorted(chapter.__all__) == ["dataset_map", "numbers", "run", "tables"]
     for n in chapter.__all__:
         assert callable(getattr(chapter, n))
 
@@ -23,46 +22,59 @@ def test_public_names():
 def test_features_after_mdl_is_corani_k(name):
     table = datasets.published("corani_table2_datasets").drop_duplicates("dataset")
     k = int(table.set_index("dataset").loc[name, "k"])
-    assert chapter.features_after_mdl(datasets.load(name)) == k
+    assert chapter._features_after_mdl(datasets.load(name)) == k
 
 
-def test_overview_and_its_display():
-    ov = chapter.overview(groups="antonucci-lncc", discretize=False)
+@pytest.fixture(scope="module")
+def lncc_tables():
+    """The chapter's run and tables for one paper's data sets, without MDL."""
+    results = chapter.run(groups="antonucci-lncc", discretize=False)
+    return results, chapter.tables(results)
+
+
+def test_overview_and_its_display(lncc_tables):
+    results, t = lncc_tables
+    ov = t["overview"]
+    assert ov is results["overview"]
     assert list(ov.index) == sorted(datasets.names("antonucci-lncc"))
     assert "n_features_mdl" not in ov
     assert list(ov.columns) == ["title", "n_rows", "n_features", "n_classes",
                                 "dropped_classes", "pct_missing", "groups", "files",
                                 "source", "licence"]
-    everything = chapter.overview(discretize=False)
+    everything = chapter._overview(discretize=False)
     assert list(everything.index) == list(datasets.catalogue()["name"])
-    shown = chapter.display_table(ov, "overview")
-    assert shown.index.name == "data set"
+    shown = t["overview_cells"]
+    assert shown.index.name == "data set" == ov.index.name
     assert list(shown.columns) == ["rows", "features", "classes", "missing %", "papers"]
     assert all("Antonucci" in p for p in shown["papers"])
-    sources = chapter.display_table(ov, "sources")
-    assert list(sources.columns) == ["title", "files", "source", "licence"]
-    with pytest.raises(ValueError, match="kind must be"):
-        chapter.display_table(ov, "nothing")
+    assert list(t["sources"].columns) == ["title", "files", "source", "licence"]
+    assert chapter.numbers(t) == {"n_datasets": str(len(ov)),
+                                  "n_dropped_sets": str(len(t["dropped_classes"]))}
+    with_mdl = chapter.tables(chapter.run(groups="moral-trees"))["overview_cells"]
+    assert list(with_mdl.columns) == ["rows", "features", "after MDL", "classes", "missing %",
+                                      "papers"]
 
 
-def test_paper_lists_and_their_display():
-    lists = chapter.paper_lists(discretize=False)
+def test_paper_lists_and_their_display(lncc_tables):
+    _, t = lncc_tables
+    lists = t["paper_lists"]
     assert "k" not in lists
     for g in datasets.groups():
         assert (lists["group"] == g).sum() == len(datasets.names(g))
+        pd.testing.assert_frame_equal(t[f"paper_list-{g}"], lists[lists["group"] == g])
     assert lists["paper_n"].dtype == "Int64"
-    corani = chapter.display_table(lists, "paper", "corani-antonucci")
-    assert corani.index.name == "paper's name"
-    assert {"our name", "n (paper)", "n (ours)", "k (paper)", "classes (paper)",
-            "classes (ours)"} <= set(corani.columns)
-    moral = chapter.display_table(lists, "paper", "moral-trees")
-    assert {"train (paper)", "test (paper)", "variables (paper)"} <= set(moral.columns)
-    with pytest.raises(KeyError, match="unknown group"):
-        chapter.display_table(lists, "paper", "no-such-paper")
+    corani = t["paper_list-corani-antonucci_cells"]
+    assert list(corani.columns) == ["paper's name", "our name", "rows (paper / ours)",
+                                    "k (paper / ours)", "classes (paper / ours)", "note"]
+    moral = t["paper_list-moral-trees_cells"]
+    assert {"train + test (paper)", "variables (paper)"} <= set(moral.columns)
+    # a k counted for the overview is not counted again
+    k = chapter._paper_lists(known={n: -1 for n in datasets.names("corani-antonucci")})
+    assert (k.loc[k["group"] == "corani-antonucci", "k"] == -1).all()
 
 
 def test_dataset_map_draws_every_group(tmp_path):
-    ov = chapter.overview(groups=["antonucci-lncc", "moral-trees"], discretize=False)
+    ov = chapter._overview(groups=["antonucci-lncc", "moral-trees"], discretize=False)
     fig = chapter.dataset_map(ov)
     titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
     assert any("Antonucci, Cattaneo & Corani (9" in t for t in titles)
@@ -79,8 +91,10 @@ def test_dataset_map_draws_every_group(tmp_path):
 
 
 def test_saved_tables_round_trip(tmp_path):
-    ov = chapter.overview(groups="moral-trees", discretize=False)
-    path = chapter.save_table(ov, "datasets", "overview", root=tmp_path)
+    from credal.chapters._display import save_table
+
+    ov = chapter._overview(groups="moral-trees", discretize=False)
+    path = save_table(ov, "datasets", "overview", root=tmp_path)
     assert path == tmp_path / "results" / "datasets" / "overview.csv"
     back = pd.read_csv(path, index_col=0)
     assert list(back.index) == list(ov.index)
@@ -90,7 +104,7 @@ def test_dropped_classes_lists_where_declared_classes_never_occur():
     """Declared/observed counts from the raw files (read independently of load)."""
     from credal._readers import read_arff
 
-    table = chapter.dropped_classes()
+    table = chapter._dropped_classes(chapter._overview(discretize=False))
     assert list(table.columns) == ["declared", "observed", "dropped", "groups"]
     assert {"heart_c", "heart_h", "glass", "anneal"} <= set(table.index)
     assert "vote" not in table.index and "spambase" not in table.index
@@ -104,15 +118,14 @@ def test_dropped_classes_lists_where_declared_classes_never_occur():
     assert table.loc["heart_c", "declared"] == 5 and table.loc["heart_c", "observed"] == 2
     assert "corani-antonucci" in table.loc["glass", "groups"]
     # the overview shows the dropped classes next to the observed ones
-    shown = chapter.display_table(chapter.overview(groups="corani-antonucci",
-                                                   discretize=False), "overview")
+    shown = chapter.tables(chapter.run(groups="corani-antonucci", discretize=False))["overview_cells"]
     assert shown.loc["heart_h", "classes"] == "2 (+3 dropped)"
     assert shown.loc["vote" if "vote" in shown.index else "iris", "classes"].isdigit()
     assert len(shown) == 40 and "spambase" in shown.index
 
 
-def test_corani_list_has_spambase_for_the_second_ecoli():
-    lists = chapter.paper_lists(discretize=False)
+def test_corani_list_has_spambase_for_the_second_ecoli(lncc_tables):
+    lists = lncc_tables[1]["paper_lists"]
     corani = lists[lists["group"] == "corani-antonucci"].set_index("name")
     assert len(corani) == 40
     assert pd.isna(corani.loc["spambase", "paper_n"])
@@ -120,16 +133,17 @@ def test_corani_list_has_spambase_for_the_second_ecoli():
     assert corani.loc["spambase", "n_rows"] == 4601
 
 
-def test_paper_view_fits_and_pairs_numbers():
-    lists = chapter.paper_lists(discretize=False)
+def test_paper_cells_fit_and_pair_numbers(lncc_tables):
+    t = lncc_tables[1]
+    lists = t["paper_lists"]
     for g in datasets.groups():
-        view = chapter.paper_view(lists, g)
+        view = t[f"paper_list-{g}_cells"]
         assert view.shape[1] <= 7 and len(view) == (lists["group"] == g).sum()
-    moral = chapter.paper_view(lists, "moral-trees").set_index("our name")
+    moral = t["paper_list-moral-trees_cells"].set_index("our name")
     # equal numbers print once, different ones as "paper / ours"
     assert moral.loc["australian", "rows (paper / ours)"] == "690"
     assert moral.loc["breast_cancer", "rows (paper / ours)"] == "277 / 286"
     assert moral.loc["breast_cancer", "train + test (paper)"] == "184 + 93"
-    corani = chapter.paper_view(lists, "corani-antonucci").set_index("our name")
+    corani = t["paper_list-corani-antonucci_cells"].set_index("our name")
     assert corani.loc["spambase", "rows (paper / ours)"] == "\u2013 / 4601"
     assert corani.loc["anneal", "classes (paper / ours)"] == "6 / 5 (+1 dropped)"

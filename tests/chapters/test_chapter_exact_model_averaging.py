@@ -20,16 +20,32 @@ from scipy import stats
 from credal import experiments
 from credal.averaging import ModelAveragedNaiveBayes
 from credal.chapters import exact_model_averaging as chapter
-from credal.chapters.exact_model_averaging import (
-    MA_NAME,
-    MAP_NAME,
-    network_trials,
-    random_network_trials,
-    roc_areas,
-    summarise_trials,
-)
+from credal.chapters.exact_model_averaging import sample_random_trials
 from credal.metrics import delta_roc, delta_roc_remaining, roc_area
 from credal.networks import choose_class_node, load_network, random_network, sample
+
+MA_NAME, MAP_NAME = chapter.classifiers()
+roc_areas, summarise_trials = chapter._roc_areas, chapter._summarise_trials
+
+
+def random_network_trials(n_features, n_train, max_parents, *, test="random",
+                          random_state=0, cache_dir=None, **kw):
+    """The trials of one random-network test, through the chapter's run()."""
+    settings = dict(n_features=n_features, n_train=n_train, max_parents=max_parents, **kw)
+    return chapter.run({test: settings}, check_n_features=None, random_state=random_state,
+                       cache_dir=cache_dir)["trials"][test]
+
+
+def network_trials(network, class_nodes, n_train, *, random_state=0, **kw):
+    """The trials of one network test, through the chapter's run()."""
+    settings = dict(network=network, class_nodes=class_nodes, n_train=n_train, **kw)
+    return chapter.run({"net": settings}, check_n_features=None,
+                       random_state=random_state)["trials"]["net"]
+
+
+def _tables(res, check=None):
+    """The chapter's tables() of fake trials (no run times)."""
+    return chapter.tables({"trials": res, "check": check})
 
 # --------------------------------------------------------------------------------------
 # ROC areas from the engine's tables; the integer-code preprocessing
@@ -49,7 +65,7 @@ def test_roc_areas_from_engine_tables():
         items.append(experiments.holdout_item(
             f"d{t}", (X[:50], ys.iloc[:50]), (X[50:], ys.iloc[50:])))
     res = experiments.cross_validate(
-        chapter.dash_cooper_classifiers(3), items, use_predefined_split=True,
+        chapter.classifiers(3), items, use_predefined_split=True,
         preprocessing=None, keep_codes=True, progress=False)
     areas = roc_areas(res).set_index(["dataset", "classifier"])
     for name in ("d0", "d2"):
@@ -107,9 +123,13 @@ def test_random_network_trials_match_direct_computation():
 def test_trials_do_not_depend_on_batching_jobs_or_cache(tmp_path):
     kw = dict(n_test=30, n_trials=6, test="b", random_state=3)
     a = random_network_trials(8, 40, 3, **kw)
-    b = random_network_trials(8, 40, 3, max_batch_cells=1, n_jobs=2, **kw)
+    b = random_network_trials(8, 40, 3, max_batch_cells=1, **kw)
     c = random_network_trials(8, 40, 3, cache_dir=tmp_path, **kw)
     d = random_network_trials(8, 40, 3, cache_dir=tmp_path, **kw)  # read from the cache
+    jobs = chapter.run({"b": dict(n_features=8, n_train=40, max_parents=3, n_test=30,
+                                  n_trials=6, max_batch_cells=1)}, check_n_features=None,
+                       random_state=3, n_jobs=2)["trials"]["b"]
+    pd.testing.assert_frame_equal(a, jobs)
     for other in (b, c, d):
         pd.testing.assert_frame_equal(a, other)
     e = random_network_trials(8, 40, 3, **{**kw, "random_state": 4})
@@ -145,7 +165,7 @@ def test_network_trials_on_alarm():
 @pytest.mark.parametrize("kwargs, msg", [
     (dict(n_features=[], n_train=10, max_parents=2), "empty"),
     (dict(n_features=0, n_train=10, max_parents=2), ">= 1"),
-    (dict(n_features=3, n_train=[10.5], max_parents=2), "integers"),
+    (dict(n_features=3, n_train=[10.5], max_parents=2), "integer"),
 ])
 def test_trial_arguments_are_checked(kwargs, msg):
     with pytest.raises(ValueError, match=msg):
@@ -181,7 +201,7 @@ def test_summarise_trials_intervals():
     assert s.loc[5, "delta_roc_ci_high"] == pytest.approx(hi)
     assert s.loc[5, "delta_roc_se"] == pytest.approx(stats.sem(v))
     assert s.loc[5, "delta_roc_p"] == pytest.approx(stats.ttest_1samp(v, 0).pvalue)
-    shown = chapter.display_summary(s.reset_index())
+    shown = chapter._means(s.reset_index())
     assert list(shown.columns[:4]) == ["N", "trials used", "ROC MAP", "ROC MA"]
     with pytest.raises(ValueError, match="confidence"):
         summarise_trials(df, "n_features", confidence=1.5)
@@ -194,8 +214,9 @@ def test_paper_comparison_and_settings():
         "density": _fake_trials("density", "max_parents", [1, 5, 9, 100, 200]),
     }
     res["density"].loc[res["density"]["max_parents"] >= 100, "delta_roc"] -= 1.0
-    check = chapter.enumeration_check(n_features=6, random_state=1)
-    cmp = chapter.paper_comparison(res, check).set_index("id")
+    check = chapter.run({}, check_n_features=6, random_state=1)["check"]
+    t = _tables(res, check)
+    cmp = t["paper_comparison"].set_index("id")
     assert cmp.loc[8, "agrees"] == "yes"
     pooled = res["nodes"].query("n_features > 150")["delta_roc"]
     assert float(cmp.loc[13, "ours"]) == pytest.approx(pooled.mean(), abs=0.006)
@@ -206,15 +227,15 @@ def test_paper_comparison_and_settings():
     hi = res["density"].query("max_parents >= 100")["delta_roc"].mean()
     assert float(cmp.loc[40, "ours"]) == pytest.approx(lo / hi, abs=0.006)
     assert 42 not in cmp.index and 46 not in cmp.index  # tests not run: no rows
-    numbers = chapter.chapter_numbers(cmp.reset_index(), check)
+    numbers = chapter.numbers(t)
     assert numbers["ours_13"] == str(cmp.loc[13, "ours"]) and "check_difference" in numbers
-    st = chapter.settings_table(res).set_index("test")
+    assert numbers["n_trials_total"] == f"{sum(len(v) for v in res.values()):,}"
+    st = t["settings"].set_index("test")
     assert st.loc["nodes", "N (ours)"] == "5, 10, 20, 40, 80, 100, 150, 200, 500"
     assert st.loc["nodes", "N (paper)"] == st.loc["nodes", "N (ours)"]
     assert st.loc["alarm", "N (ours)"] == "–"
-    with pytest.raises(ValueError, match="unknown tests"):
-        chapter.summarise_tests({"other": res["nodes"]})
-    shared = chapter.shared_setting(res).set_index("test")
+    assert "trials_other" not in _tables({**res, "other": res["nodes"]})  # not the paper's
+    shared = t["shared_setting"].set_index("test")
     assert list(shared.index) == ["nodes", "records", "density"]
     one = res["records"].query("n_train == 200")["delta_roc"]
     assert shared.loc["records", "Δ_ROC % mean"] == pytest.approx(one.mean(), abs=0.006)
@@ -222,11 +243,11 @@ def test_paper_comparison_and_settings():
 
 
 def test_enumeration_check_is_exact():
-    out = chapter.enumeration_check(n_features=7, n_train=80, n_test=40, random_state=3)
+    out = chapter._enumeration_check(n_features=7, n_train=80, n_test=40, random_state=3)
     assert out["n_structures"] == 128 and out["max_abs_difference"] < 1e-12
     assert out["same_class"] == 1.0
     with pytest.raises(ValueError, match="n_features"):
-        chapter.enumeration_check(n_features=20)
+        chapter.run({}, check_n_features=20)
 
 
 def _texts(fig):
@@ -280,19 +301,19 @@ def test_paper_bands_are_the_statements():
     from credal import datasets
 
     pub = datasets.published("dash_cooper_statements").set_index("id")["value"].astype(float)
-    b = chapter.paper_bands("nodes").set_index(["measure", "kind"])
+    b = chapter._paper_bands("nodes").set_index(["measure", "kind"])
     assert b.loc[("delta_roc", "mean"), ["low", "high"]].tolist() == [pub[13], pub[13]]
     assert b.loc[("delta_roc_remaining", "spread"), ["low", "high"]].tolist() \
         == [pub[18], pub[19]]
     assert b.loc[("delta_roc", "mean"), "x_low"] == 150 and np.isinf(
         b.loc[("delta_roc", "mean"), "x_high"])
-    r = chapter.paper_bands("records").set_index(["measure", "kind"])
+    r = chapter._paper_bands("records").set_index(["measure", "kind"])
     assert r.loc[("delta_roc", "mean"), ["x_low", "x_high"]].tolist() == [pub[23], pub[24]]
-    d = chapter.paper_bands("density").set_index(["measure", "kind"])
+    d = chapter._paper_bands("density").set_index(["measure", "kind"])
     assert d.loc[("delta_roc", "mean"), ["low", "high"]].tolist() == [pub[32], pub[33]]
     assert (d["x_high"] == pub[30]).all() and np.isinf(d["x_low"]).all()
     with pytest.raises(ValueError, match="states values"):
-        chapter.paper_bands("alarm")
+        chapter._paper_bands("alarm")
 
 
 def _band_lines(ax, y):
@@ -319,46 +340,52 @@ def test_bands_drawn_over_the_stated_settings_only():
     assert not _band_lines(bare, [5, 5]) and not _band_lines(bare, [11, 11])
 
 
-def test_compact_views_fit_the_column():
+def test_tables_the_chapter_shows():
+    from credal.chapters import _display
+
     res = {"nodes": _fake_trials("nodes", "n_features", [5, 200]),
            "records": _fake_trials("records", "n_train", [25, 200]),
            "density": _fake_trials("density", "max_parents", [2, 5])}
-    summaries = chapter.summarise_tests(res)
-    v = chapter.summary_view(summaries["nodes"])
-    assert v.shape[1] <= 7 and list(v.columns[:2]) == ["N", "trials used"]
-    s = summaries["nodes"].iloc[0]
-    assert v["Δ_ROC % (mean ± SE)"].iloc[0] == f"{s['delta_roc_mean']:.2f} ± " \
-                                               f"{s['delta_roc_se']:.2f}"
-    cmp = chapter.paper_comparison(res)
-    sv = chapter.statements_view(cmp)
-    assert sv.shape == (len(cmp), 6) and sv["statement"].iloc[0].startswith(cmp["test"].iloc[0])
-    sh = chapter.shared_view(chapter.shared_setting(res))
-    assert sh.shape[1] == 6 and sh["Δ_ROC % ours (99% CI)"].iloc[0].endswith(")")
-    check = {"max_abs_difference": 2e-15, "n_structures": 64, "n_test": 10, "same_class": 1.0}
-    h = chapter.headline(res, check)
-    hv = chapter.headline_view(h)
-    assert list(hv.columns) == ["quantity", "published", "ours", "tolerance", "verdict", "note"]
-    assert hv["ours"].iloc[0] == "2.0e-15" and hv["tolerance"].iloc[0] == "1.0e-09"
-    assert (hv["verdict"] == h["verdict"]).all()
-    cc = chapter.columns_comparison(res["nodes"], res["nodes"])
-    cv = chapter.columns_view(cc)
-    assert len(cv) == 2 * len(cc) and cv.shape[1] == 6
-    assert set(cv["CPT columns"]) == {"simplex", "normalised uniforms"}
+    check = {"n_features": 6, "max_abs_difference": 2e-15, "n_structures": 64, "n_test": 10,
+             "same_class": 1.0}
+    t = _tables({**res, "columns": res["nodes"]}, check)
+    m = t["means_nodes"]
+    assert list(m.columns[:4]) == ["N", "trials used", "ROC MAP", "ROC MA"]
+    s = t["summary_nodes"].set_index("n_features")
+    assert m.set_index("N").loc[5, "Δ_ROC % SE"] == round(s.loc[5, "delta_roc_se"], 2)
+    assert t["enumeration_check"].loc[0, "largest difference of a class probability"] \
+        == "2.0e-15"
+    assert list(t["paper_comparison"].columns) == ["id", "test", "quantity", "paper", "ours",
+                                                    "how ours is computed", "agrees"]
+    assert list(t["shared_setting"]["test"]) == ["nodes", "records", "density"]
+    h = chapter.HEADLINE.judge(t)
+    shown = _display.format_table(h[["quantity", "published", "ours", "tolerance"]],
+                                  formats={c: ".3g" for c in ("published", "ours", "tolerance")})
+    assert shown["ours"].iloc[0] == "2e\u221215" and shown["tolerance"].iloc[0] == "1e\u221209"
+    cc = t["columns_comparison"]  # the same trials under both labels: the same verdicts
+    assert cc.index.name == "quantity" and cc.shape[1] == 7
+    assert (cc["verdict (simplex)"] == cc["verdict (normalised uniforms)"]).all()
+    assert not cc.index.str.contains("significant").any()  # counts left out
+    n = chapter.numbers(t)
+    assert n["cols_rows"] == str(len(cc)) and n["columns_n"] == "5, 200"
 
 
 def test_glance_box():
+    from credal.chapters import _display
+
     res = {"nodes": _fake_trials("nodes", "n_features", [5, 200])}
-    check = {"max_abs_difference": 2e-15, "n_structures": 1024, "n_test": 10, "same_class": 1.0}
-    h = chapter.headline(res, check)
-    cmp = chapter.paper_comparison(res, check)
-    html = chapter.glance(h, cmp, check, profile="smoke")._repr_html_()
+    check = {"n_features": 10, "max_abs_difference": 2e-15, "n_structures": 1024, "n_test": 10,
+             "same_class": 1.0}
+    t = _tables(res, check)
+    h = chapter.HEADLINE.judge(t)
+    n = chapter.numbers(t)
+    assert n["check_structures"] == "1,024" and n["check_difference"] == "2.0e-15"
+    html = _display.at_a_glance(chapter.CITATION, "exact-model-averaging", headline=h,
+                                profile="smoke", display=False)
     assert "D. Dash and G. F. Cooper (2002)" in html and "ICML 2002" in html
     assert "Exact model averaging with naive Bayesian classifiers" in html
-    judged = cmp[cmp["agrees"] != "–"]
-    assert f"{(judged['agrees'] == 'yes').sum()} of the paper's {len(judged)}" in html
-    n = int((h["verdict"] == "reproduced").sum())
-    assert f"{n} reproduced" in html and "make notebook NB=exact-model-averaging " \
-        "PROFILE=smoke" in html and 'href="#fig-dc-random"' in html
+    assert f"{n['h_repro']} reproduced" in html and "make notebook NB=exact-model-averaging " \
+        "PROFILE=smoke" in html
 
 
 def test_headline_layout_and_verdicts():
@@ -370,8 +397,10 @@ def test_headline_layout_and_verdicts():
         "density": _fake_trials("density", "max_parents", [1, 5, 100]),
         "worst-case": _fake_trials("worst-case", "n_train", [25, 200]),
     }
-    check = {"max_abs_difference": 1e-15, "n_structures": 64, "n_test": 10, "same_class": 1.0}
-    h = chapter.headline(res, check)
+    check = {"n_features": 6, "max_abs_difference": 1e-15, "n_structures": 64, "n_test": 10,
+             "same_class": 1.0}
+    chapter.HEADLINE.check()
+    h = chapter.HEADLINE.judge(_tables(res, check))
     assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
     assert (h["paper"] == "Dash & Cooper (2002)").all()
     assert (h["chapter"] == "exact-model-averaging").all()
@@ -400,7 +429,7 @@ def test_headline_layout_and_verdicts():
     assert band["tolerance"] == pytest.approx(3 * np.hypot(se(n), se(m)) + 0.5 + 1.5)
     # the worst case's count of MAP wins: tolerance from the chance count
     cnt = h[h["quantity"].str.contains("MAP beats MA")].iloc[0]
-    mu, sd = chapter.chance_count(2)
+    mu, sd = chapter._chance_count(2)
     assert cnt["tolerance"] == pytest.approx(3 * np.sqrt(2) * sd)
     assert h.iloc[0]["verdict"] == "reproduced"  # closed form exact
     assert not h["quantity"].str.startswith("ALARM").any()  # test not run: no row
@@ -408,26 +437,26 @@ def test_headline_layout_and_verdicts():
 
 
 def test_chance_count_and_paper_trials():
-    mu, sd = chapter.chance_count(8)
+    mu, sd = chapter._chance_count(8)
     assert mu == pytest.approx(0.2) and sd == pytest.approx(np.sqrt(8 * 0.025 * 0.975))
     # the binomial it stands for, by simulation
     draws = np.random.default_rng(0).binomial(8, 0.025, 200_000)
     assert draws.mean() == pytest.approx(mu, abs=0.01)
     assert draws.std() == pytest.approx(sd, abs=0.01)
-    assert [chapter.paper_trials(t) for t in ("nodes", "records", "worst-case", "alarm")] \
+    assert [chapter._paper_trials(t) for t in ("nodes", "records", "worst-case", "alarm")] \
         == [500, 200, 1000, 100]
     with pytest.raises(KeyError):
-        chapter.paper_trials("nope")
+        chapter._paper_trials("nope")
 
 
 def test_alarm_count_row_judged_against_chance():
     """Two MAP wins where chance gives 0.2 of them: the row states the chance count."""
     trials = _fake_trials("alarm", "n_train", [25, 50])
     trials["class_node"] = "ANAPHYLAXIS"
-    h = chapter.headline({"alarm": trials})
+    h = chapter.HEADLINE.judge(_tables({"alarm": trials}))
     row = h[h["quantity"].str.startswith("ALARM")].iloc[0]
     assert row["published"] == 2 and row["unit"] == "count"
-    mu, sd = chapter.chance_count(2)
+    mu, sd = chapter._chance_count(2)
     assert row["tolerance"] == pytest.approx(3 * np.sqrt(2) * sd)
     assert "chance alone" in row["note"] and "P(>= 2 by chance)" in row["note"]
 
@@ -442,7 +471,9 @@ def test_cpt_columns_normalised_uniforms(r):
     assert not np.array_equal(a, b)
     # a root node's column is u / sum(u) of the key's uniforms: its state-0 chance is
     # more central than a Dirichlet(1) draw; check the formula on raw keys
-    from credal.chapters.exact_model_averaging import GOLDEN_GAMMA, splitmix64, _positive_columns
+    from credal.networks import GOLDEN_GAMMA, splitmix64
+
+    _positive_columns = chapter._positive_columns
 
     h = np.arange(1000, dtype=np.uint64)[None, :] * np.uint64(7919)
     keys = np.arange(1, r + 1, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
@@ -461,8 +492,6 @@ def test_cpt_columns_normalised_uniforms(r):
 
 
 # ----------------------------------------------- batch sampling of Procedure 2's trials
-
-from credal.chapters.exact_model_averaging import sample_random_trials  # noqa: E402
 
 
 @pytest.mark.parametrize("n_nodes, k, n, r", [
@@ -497,8 +526,7 @@ def test_sample_random_trials_edge_cases():
 
 @pytest.mark.parametrize("k, r", [(3, 2), (200, 2), (50, 128), (5000, 3)])
 def test_key_sums_are_exact_modulo_2_64(k, r):
-    from credal.chapters.exact_model_averaging import _key_sums
-
+    _key_sums = chapter._key_sums
     rng = np.random.default_rng(k)
     v = rng.integers(0, r, (2, k, 11)).astype(np.int8)
     m = rng.integers(0, 2**64, (2, k), dtype=np.uint64)

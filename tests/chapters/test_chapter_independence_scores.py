@@ -1,6 +1,7 @@
 """Tests of the independence-scores chapter (credal.chapters.independence_scores).
 
-The slides' simulation, its exact expectation, the comparison with the published tables,
+The slides' score names and the decisions they name (moved here from credal.independence),
+the chapter's interface (classifiers, run, tables, numbers, HEADLINE), the slides' simulation, its exact expectation, the comparison with the published tables,
 the readings the chapter identifies, BDeu networks learned from independent data, the
 headline rows, the figures and the notebook's parameters.  The chapter claims that the
 slides' "Dir(0.5, 0.5)" experiment was run with Dirichlet parameters 0.25 and that their
@@ -11,6 +12,7 @@ the small sample sizes (exact expectations, no simulation noise).
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import matplotlib
@@ -22,16 +24,23 @@ import pandas as pd
 import pytest
 from conftest import notebook_parameters
 
-from credal import datasets
 from credal.chapters import independence_scores as chapter
+from credal.chapters import _display
 from credal.chapters._verdicts import HEADLINE_COLUMNS, verdicts
 from credal.independence import (
     DEPENDENCE,
+    INDEPENDENCE,
+    UNDECIDED,
+    aic_score,
+    bde_score,
+    chi_score,
     decide,
     estimate_joint,
+    imp_score,
+    imprecise_decision,
+    imprecise_score_rule,
     k2_score,
     kl_divergence,
-    score_decisions,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,13 +81,70 @@ def test_defaults_are_the_slides_scale():
     assert (p["network_vars"], p["network_cases"]) == (12, 4)
 
 
+# ------------------------------------------------------- the slides' score vocabulary
+
+
+def test_score_decisions_match_individual_functions():
+    rng = np.random.default_rng(10)
+    T = rng.multinomial(15, rng.dirichlet([1, 1, 1, 1], size=300)).reshape(-1, 2, 2)
+    n = T.sum(axis=(1, 2))
+    d = chapter._score_decisions(T, ["CHI0.05", "CHI0.20", "K2", "BD4", "BIC", "AKA", "IMP", "BD2MOD", "NEW"])
+    chi = chi_score(T)
+    assert np.array_equal(d["CHI0.05"], (chi > 0.95).astype(int))
+    assert np.array_equal(d["CHI0.20"], (chi > 0.80).astype(int))
+    assert np.array_equal(d["K2"], decide(k2_score(T), n=n))
+    assert np.array_equal(d["BD4"], decide(bde_score(T, 4), n=n))
+    assert np.array_equal(d["AKA"], decide(aic_score(T), n=n))
+    assert np.array_equal(d["NEW"], imprecise_decision(imprecise_score_rule(T, 2), prefer_independence=True, n=n))
+    # the line-up applies the same rules, one score at a time
+    lineup = chapter.classifiers(["K2", "NEW", "BD2_ODDS5", "IMP_UPEXP", "NEW_BOX_PI"])
+    assert np.array_equal(lineup["K2"](T), d["K2"]) and np.array_equal(lineup["NEW"](T), d["NEW"])
+    assert "prior odds 5 : 1" in repr(lineup["BD2_ODDS5"]) and "preferring" in repr(lineup["NEW_BOX_PI"])
+    assert list(chapter.classifiers()) == ["CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA", "IMP"]
+
+
+def test_score_names_prior_odds_and_bad_names():
+    T = np.random.default_rng(20).multinomial(12, [0.3, 0.2, 0.1, 0.4], size=300).reshape(-1, 2, 2)
+    bf = bde_score(T, 2.0)
+    n = T.sum(axis=(1, 2))
+    got = chapter._score_decisions(T, ["BD2_ODDS5", "BD2"])
+    np.testing.assert_array_equal(got["BD2_ODDS5"], (bf > math.log(5) + 1e-9 * n).astype(int))
+    # A larger prior weight on independence never adds dependence decisions.
+    assert np.all(got["BD2_ODDS5"] <= got["BD2"])
+    t = [[1, 2], [3, 4]]
+    for bad, match in (("FOO", "unknown score"), ("CHI1.5", "CHI"), ("BD2_ODDS", "unknown score")):
+        with pytest.raises(ValueError, match=match):
+            chapter._score_decisions(t, [bad])
+    with pytest.raises(ValueError, match="unknown score"):
+        chapter.classifiers(["XYZ"])
+
+
+def test_empty_table_and_imp_tie_rules():
+    z = np.zeros((2, 2), int)
+    dec = chapter._score_decisions(z, ["K2", "BIC", "CHI0.05", "IMP", "NEW", "NEW_BOX"])
+    assert all(int(v) == INDEPENDENCE for k, v in dec.items() if k != "NEW_BOX")
+    assert int(dec["NEW_BOX"]) == UNDECIDED
+    tie = np.array([[1, 1], [1, 0]])  # H*(Y) and both rows saturate at ln 2: IMP = 0
+    assert imp_score(tie) == pytest.approx(0.0, abs=1e-15)
+    d = chapter._score_decisions(tie, ["IMP", "IMP_GE", "IMP_HALF", "IMP_T0", "IMP_UPEXP", "IMP_ROWS2"])
+    assert (d["IMP"], d["IMP_GE"], d["IMP_HALF"], d["IMP_T0"]) == (INDEPENDENCE, DEPENDENCE, UNDECIDED,
+                                                                   INDEPENDENCE)
+    strong = np.array([[5, 0], [0, 5]])
+    d = chapter._score_decisions(strong, ["IMP_GE", "IMP_HALF", "IMP_T0.1", "IMP_T1"])
+    assert (d["IMP_GE"], d["IMP_HALF"], d["IMP_T0.1"], d["IMP_T1"]) == (DEPENDENCE, DEPENDENCE,
+                                                                        DEPENDENCE, INDEPENDENCE)
+    for bad in ("IMP_FOO", "IMP_UPEXP0", "IMP_"):
+        with pytest.raises(ValueError):
+            chapter._score_decisions(strong, [bad])
+
+
 # --------------------------------------------------------------------- the simulation
 
 
 def test_simulation_structure_and_reproducibility():
     kw = dict(sizes=[3, 20], n_pairs=500, scores=["CHI0.05", "K2", "BD2", "NEW", "NEW_BOX"], random_state=3)
-    a = chapter.simulate_independence(**kw, return_tables=True)
-    b = chapter.simulate_independence(**kw)
+    a = chapter._simulate_independence(**kw)
+    b = chapter._simulate_independence(**kw)
     pd.testing.assert_frame_equal(a.errors, b.errors)
     pd.testing.assert_frame_equal(a.losses, b.losses)
     e = a.errors
@@ -94,21 +160,16 @@ def test_simulation_structure_and_reproducibility():
     # Losses: KL >= 0 and the cross-entropy is KL + H(P).
     L = a.losses
     assert np.all(L.kl_joint >= 0) and np.all(L.joint_log_loss > L.kl_joint)
-    # The per-table output agrees with the summaries and with a direct recomputation.
-    tab = a.tables
-    sub = tab[(tab["size"] == 20) & (tab.true_model == "independence")]
-    counts = sub[["n00", "n01", "n10", "n11"]].to_numpy().reshape(-1, 2, 2)
-    k2_dep = int(np.sum(decide(k2_score(counts), n=20) == DEPENDENCE))
-    got = e[(e.score == "K2") & (e["size"] == 20) & (e.true_model == "independence")].errors.item()
-    assert got == k2_dep
-    P = sub[["p00", "p01", "p10", "p11"]].to_numpy().reshape(-1, 2, 2)
-    d = sub["K2"].to_numpy() == DEPENDENCE
-    kl = np.mean(kl_divergence(P, estimate_joint(counts, d)))
-    got = L[(L.score == "K2") & (L["size"] == 20) & (L.true_model == "independence")].kl_joint.item()
-    assert got == pytest.approx(kl, rel=1e-12)
-    # True independence: every p is an outer product of its margins.
-    pm = P.sum(2)[:, :, None] * P.sum(1)[:, None, :]
-    np.testing.assert_allclose(P, pm, atol=1e-12)
+    # One size of one model, recomputed from the same draws: decisions, errors and losses.
+    P = np.random.default_rng(0).dirichlet([1, 1, 1, 1], size=400).reshape(-1, 2, 2)
+    (err, loss), = chapter._simulate_size(P, "independence", 20, ["K2"], np.random.default_rng(7))
+    flat = P.reshape(-1, 4)
+    counts = np.random.default_rng(7).multinomial(20, flat / flat.sum(1, keepdims=True)).reshape(-1, 2, 2)
+    d = decide(k2_score(counts), n=20) == DEPENDENCE
+    assert err["errors"] == int(np.sum(d)) and err["n_pairs"] == 400
+    kl = kl_divergence(P, estimate_joint(counts, d))
+    assert loss["kl_joint"] == pytest.approx(np.mean(kl), rel=1e-12)
+    assert loss["kl_joint_se"] == pytest.approx(np.std(kl, ddof=1) / 20, rel=1e-9)
     w = a.wide("errors", "total")
     assert list(w.columns) == kw["scores"] and list(w.index) == [3, 20]
 
@@ -120,7 +181,7 @@ def test_simulation_agrees_with_published_counts():
     score's approximate method) must fall within 4.5 binomial standard errors of the
     published counts; IMP is checked only where it coincides with K2 (N <= 5).
     """
-    res = chapter.simulate_independence(
+    res = chapter._simulate_independence(
         sizes=[3, 10, 100, 1000],
         n_pairs=10000,
         scores=["CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA", "IMP", "NEW"],
@@ -146,17 +207,17 @@ def test_simulation_agrees_with_published_counts():
 
 def test_simulation_bad_arguments():
     with pytest.raises(ValueError, match="sizes"):
-        chapter.simulate_independence(sizes=[0])
+        chapter._simulate_independence(sizes=[0])
     with pytest.raises(ValueError, match="n_pairs"):
-        chapter.simulate_independence(n_pairs=0)
-    with pytest.raises(ValueError, match="prior_y_given_x"):
-        chapter.simulate_independence(prior_y_given_x=(1.0, -1.0))
+        chapter._simulate_independence(n_pairs=0)
+    with pytest.raises(ValueError, match="a must be > 0"):
+        chapter._simulate_independence(a=-1.0)
     with pytest.raises(ValueError, match="unknown score"):
-        chapter.simulate_independence(scores=["XYZ"])
+        chapter._simulate_independence(scores=["XYZ"])
 
 
 def test_simulation_standard_errors():
-    res = chapter.simulate_independence(sizes=[5, 50], n_pairs=400, scores=["K2", "BD2"], random_state=4)
+    res = chapter._simulate_independence(sizes=[5, 50], n_pairs=400, scores=["K2", "BD2"], random_state=4)
     e = res.errors
     p = e.errors / 400
     np.testing.assert_allclose(e.errors_se, np.sqrt(400 * p * (1 - p)))
@@ -164,26 +225,18 @@ def test_simulation_standard_errors():
     dep = res.wide("errors", "dependence", "errors_se")
     ind_ = res.wide("errors", "independence", "errors_se")
     np.testing.assert_allclose(tot, np.sqrt(dep**2 + ind_**2))
-    tab = chapter.simulate_independence(sizes=[5], n_pairs=400, scores=["K2"], random_state=4,
-                                        return_tables=True).tables
-    sub = tab[tab.true_model == "dependence"]
-    P = sub[["p00", "p01", "p10", "p11"]].to_numpy().reshape(-1, 2, 2)
-    counts = sub[["n00", "n01", "n10", "n11"]].to_numpy().reshape(-1, 2, 2)
-    kl = kl_divergence(P, estimate_joint(counts, sub["K2"].to_numpy() == DEPENDENCE))
-    L = res.losses.query("true_model == 'dependence' and size == 5 and score == 'K2'")
-    assert L.kl_joint_se.item() == pytest.approx(np.std(kl, ddof=1) / 20, rel=1e-9)
 
 
 # ----------------------------------------------------------------- exact expectations
 
 
 def test_all_tables_and_exact_probabilities():
-    T = chapter.all_tables(4)
+    T = chapter._all_tables(4)
     assert T.shape == (math.comb(7, 3), 2, 2)
     assert np.all(T.sum(axis=(1, 2)) == 4) and len({tuple(t.ravel()) for t in T}) == len(T)
-    assert chapter.all_tables(0).shape == (1, 2, 2) and chapter.all_tables(2, 1, 3).shape == (6, 1, 3)
-    for priors in [((1, 1), (1, 1), (0.5, 0.5)), ((0.25, 0.25), (2, 2), (3, 1))]:
-        pdep, pind = chapter.table_probabilities(T, *priors)
+    assert chapter._all_tables(0).shape == (1, 2, 2)
+    for a in (None, 0.25, 2.0):
+        pdep, pind = chapter._table_probabilities(T, a)
         assert pdep.sum() == pytest.approx(1.0) and pind.sum() == pytest.approx(1.0)
     # One table by numerical integration over the Dirichlet draws: the integral
     # factorises into one-dimensional Beta moments, each integrated by quadrature
@@ -197,7 +250,7 @@ def test_all_tables_and_exact_probabilities():
 
     t = np.array([[2, 1], [0, 1]])
     coef = math.factorial(4) / (math.factorial(2) * math.factorial(1) * math.factorial(0) * math.factorial(1))
-    pdep, pind = chapter.table_probabilities(t[None], (1, 1), (1, 1), (0.5, 0.5))
+    pdep, pind = chapter._table_probabilities(t[None])
     want_dep = coef * moment(1, 1, 3, 1) * moment(0.5, 0.5, 2, 1) * moment(0.5, 0.5, 0, 1)
     want_ind = coef * moment(1, 1, 3, 1) * moment(1, 1, 2, 2)
     assert pdep[0] == pytest.approx(want_dep, rel=1e-8)
@@ -205,17 +258,17 @@ def test_all_tables_and_exact_probabilities():
 
 
 def test_exact_errors_agree_with_simulation():
-    ex = chapter.exact_errors([3, 10], ["K2", "BD2", "IMP"], n_pairs=20000)
-    sim = chapter.simulate_independence(sizes=[3, 10], n_pairs=20000, scores=["K2", "BD2", "IMP"],
+    ex = chapter._exact_errors([3, 10], ["K2", "BD2", "IMP"], n_pairs=20000)
+    sim = chapter._simulate_independence(sizes=[3, 10], n_pairs=20000, scores=["K2", "BD2", "IMP"],
                                         random_state=5)
     m = ex.merge(sim.errors, on=["true_model", "size", "score"], suffixes=("_exact", "_sim"))
     z = (m.errors_sim - m.errors_exact) / m.errors_se_exact
     assert np.all(np.abs(z) < 4.5), m
     # The slides' IMP differs from its stated definition at N = 10 (see the chapter);
     # K2 and BDe agree with the published counts' exact expectation.
-    pub = chapter.published_table("moral_errors_dependence")
-    exact = chapter.exact_errors([3, 10], ["K2", "BD2", "IMP"])
-    ag = chapter.agreement_by_score(chapter.exact_agreement(pub, exact, "dependence"))
+    pub = chapter._published_table("moral_errors_dependence")
+    exact = chapter._exact_errors([3, 10], ["K2", "BD2", "IMP"])
+    ag = chapter._agreement_by_score([chapter._exact_agreement(pub, exact, "dependence")])
     assert ag.loc["K2", "max_abs_z"] < 3 and ag.loc["BD2", "max_abs_z"] < 3
     assert ag.loc["IMP", "max_abs_z"] > 5 and ag.loc["IMP", "worst_size"] == 10
 
@@ -223,36 +276,31 @@ def test_exact_errors_agree_with_simulation():
 def test_exact_errors_count_a_coin_on_ties_as_half_an_error():
     # IMP_HALF leaves ties undecided; a coin settles them: half the tie probability is
     # an error under each model.
-    full = chapter.exact_errors([3], ["IMP_HALF"])
-    half = chapter.exact_errors([3], ["IMP_HALF"], undecided_error=0.5)
-    ge, plain = chapter.exact_errors([3], ["IMP_GE"]), chapter.exact_errors([3], ["IMP"])
+    full = chapter._exact_errors([3], ["IMP_HALF"])
+    half = chapter._exact_errors([3], ["IMP_HALF"], undecided_error=0.5)
+    ge, plain = chapter._exact_errors([3], ["IMP_GE"]), chapter._exact_errors([3], ["IMP"])
     for model in ("dependence", "independence"):
         pick = lambda df: float(df.loc[df.true_model == model, "errors"].iloc[0])  # noqa: E731
         assert pick(half) == pytest.approx((pick(ge) + pick(plain)) / 2, rel=1e-12)
         assert pick(full) > pick(half)
-    with pytest.raises(ValueError):
-        chapter.exact_errors([3], ["IMP"], undecided_error=1.5)
 
 
 # --------------------------------------------------------- comparison with the slides
 
 
 def test_compare_with_published_scaling_and_z():
-    res = chapter.simulate_independence(sizes=[3, 10], n_pairs=1000, scores=["K2", "BD2"], random_state=6)
+    res = chapter._simulate_independence(sizes=[3, 10], n_pairs=1000, scores=["K2", "BD2"], random_state=6)
     ours = res.wide("errors", "dependence")
     pub = pd.DataFrame({"K2": ours["K2"] * 100, "BD2": ours["BD2"] * 100 + 5000}, index=ours.index)
-    c = chapter.compare_with_published(res, pub, true_model="dependence", n_pairs_published=100000)
+    c = chapter._compare_with_published(res, pub, true_model="dependence", n_pairs_published=100000)
     k2 = c[c.score == "K2"]
     np.testing.assert_allclose(k2.ours, k2.published)  # rescaled to 100 000 pairs
     assert np.all(k2.z == 0)
     se = res.wide("errors", "dependence", "errors_se")["BD2"].to_numpy()
     want_sd = np.sqrt((se * 100) ** 2 + (se * 10) ** 2)
     np.testing.assert_allclose(c[c.score == "BD2"].se_difference, want_sd)
-    s = chapter.comparison_summary(c)
-    assert s["cells"] == 4 and s["beyond"] == 2 and s["flagged"] == "BD2@3, BD2@10"
-    disp = chapter.display_comparison(c)
-    assert list(disp.columns) == ["K2", "BD2"] and disp.loc[3, "BD2"].endswith("*")
-    assert " ± " in disp.loc[3, "K2"]
+    s = chapter._summary({"c": c}, "x", "c")
+    assert s["x_cells"] == 4 and s["x_beyond"] == 2 and s["x_flagged"] == "BD2@3, BD2@10"
     # Printed means: rounding of the last printed digit enters the SE.
     assert chapter._printed_resolution(0.00016) == pytest.approx(1e-5)
     assert chapter._printed_resolution(2.678415) == pytest.approx(1e-6)
@@ -263,14 +311,13 @@ def test_compare_with_published_scaling_and_z():
 
 
 def test_dir0505_table_is_explained_by_parameters_one_quarter():
-    pub = chapter.published_table("moral_errors_dir0505")
-    scan = chapter.scan_symmetric_priors(pub, [0.2, 0.25, 0.3, 0.5], [3, 5, 10, 20])
+    scan = chapter._scan_symmetric_priors([0.2, 0.25, 0.3, 0.5], [3, 5, 10, 20])
     assert scan["rms_z"].idxmin() == 0.25
     assert scan.loc[0.25, "max_abs_z"] < 3 and scan.loc[0.5, "beyond_3_se"] > 10
 
 
 def test_prior_column_is_bde_with_prior_odds_five():
-    scan = chapter.scan_prior_odds(datasets.published("moral_prior_new"), [1.0, 4.0, 5.0, 6.0], [5, 10, 20])
+    scan = chapter._scan_prior_odds([1.0, 4.0, 5.0, 6.0], [5, 10, 20])
     assert scan["rms_z"].idxmin() == 5.0 and scan.loc[5.0, "max_abs_z"] < 3
     assert scan.loc[5.0, "p_dependence"] == pytest.approx(1 / 6)
 
@@ -278,25 +325,23 @@ def test_prior_column_is_bde_with_prior_odds_five():
 def test_imp_swap_is_identical_in_expectation():
     # The generating models are exchangeable in X and Y (Dir(1,1) x Dir(1/2,1/2)^2 is
     # Dir(1/2,1/2,1/2,1/2) on the joint), so exchanging the roles cannot matter.
-    T = chapter.all_tables(10)
-    pd_, pi_ = chapter.table_probabilities(T)
-    pdt, pit = chapter.table_probabilities(np.swapaxes(T, 1, 2))
+    T = chapter._all_tables(10)
+    pd_, pi_ = chapter._table_probabilities(T)
+    pdt, pit = chapter._table_probabilities(np.swapaxes(T, 1, 2))
     np.testing.assert_allclose(pdt, pd_, rtol=1e-12)
     np.testing.assert_allclose(pit, pi_, rtol=1e-12)
-    ex = chapter.exact_errors([10, 20], ["IMP", "IMP_SWAP"])
+    ex = chapter._exact_errors([10, 20], ["IMP", "IMP_SWAP"])
     a = ex[ex.score == "IMP"]["errors"].to_numpy()
     b = ex[ex.score == "IMP_SWAP"]["errors"].to_numpy()
     np.testing.assert_allclose(a, b, rtol=1e-10)
     # ... although the two decide differently on many single tables.
-    d = score_decisions(T, ["IMP", "IMP_SWAP"])
+    d = chapter._score_decisions(T, ["IMP", "IMP_SWAP"])
     assert np.mean(d["IMP"] != d["IMP_SWAP"]) > 0.05
 
 
 def test_imp_variant_check_and_threshold_fit():
-    pub_dep = chapter.published_table("moral_errors_dependence")
-    pub_ind = chapter.published_table("moral_errors_independence")
     names = ["IMP", "IMP_SWAP", "IMP_GE", "IMP_HALF", "IMP_UPEXP"]
-    chk = chapter.imp_variant_check(pub_dep, pub_ind, names, [3, 5, 10])
+    chk = chapter._imp_variant_check(names, [3, 5, 10])
     assert list(chk.index) == names and chk["cells"].eq(6).all()
     assert chk.loc["IMP", "rms_z"] == pytest.approx(chk.loc["IMP_SWAP", "rms_z"], rel=1e-9)
     # Ties decided as dependence, or by a coin, contradict the counts at N = 3.
@@ -304,48 +349,75 @@ def test_imp_variant_check_and_threshold_fit():
     assert chk.loc["IMP", "worst_size"] == 10
     assert chk.loc["IMP_UPEXP", "max_abs_z"] < chk.loc["IMP", "max_abs_z"]
     assert chk.loc["IMP", "reading"] == "as stated, s = 1"
-    fit = chapter.imp_threshold_fit(pub_dep, pub_ind, [3, 10])
+    fit = chapter._imp_threshold_fit([3, 10])
     assert fit.loc[3, "threshold"] == 0.0
     t = fit.loc[10, "threshold"]
     assert t > 0
     # The fitted threshold reproduces its own dependence count (checked through the
     # IMP_T<t> score) but not the independence count.
-    ex = chapter.exact_errors([10], [f"IMP_T{float(t)!r}"])
+    ex = chapter._exact_errors([10], [f"IMP_T{float(t)!r}"])
     assert float(ex.loc[ex.true_model == "dependence", "errors"].iloc[0]) == pytest.approx(
         fit.loc[10, "dependence_expected"], rel=1e-12)
     assert abs(fit.loc[10, "dependence_z"]) < 3 and abs(fit.loc[10, "independence_z"]) > 5
 
 
 def test_published_table_helpers():
-    eff = chapter.published_table("moral_effect_of_S_dependence", rename=lambda c: "BD" + c[2:])
+    eff = chapter._published_table("moral_effect_of_S_dependence", rename=lambda c: "BD" + c[2:])
     assert list(eff.columns) == ["BD0.02", "BD0.2", "BD1.0", "BD1.6", "BD2", "BD4", "BD16"]
-    new = chapter.published_table("moral_prior_new", "independence", {"BDe_S2": "BD2", "PRIOR": "BD2_ODDS5"})
+    new = chapter._published_table("moral_prior_new", "independence", {"BDe_S2": "BD2", "PRIOR": "BD2_ODDS5"})
     assert list(new.columns) == ["BD2", "BD2_ODDS5", "NEW"] and new.loc[3, "BD2"] == 33397
-    rep = chapter.published_column_as(chapter.published_table("moral_errors_dependence"), "IMP", ["IMP1", "IMP2"])
-    assert (rep["IMP1"] == rep["IMP2"]).all()
 
 
 # --------------------------------------------- networks learned from independent data
 
 
 def test_learning_from_independent_data():
-    d = chapter.independent_sample(12, 4, random_state=0)
-    assert d.shape == (4, 12) and set(np.unique(d)) <= {0, 1}
-    runs, first, data = chapter.learn_from_independent_data(12, 4, S=10.0, n_repeats=8, random_state=1)
-    again, _, _ = chapter.learn_from_independent_data(12, 4, S=10.0, n_repeats=8, random_state=1)
+    runs, first = chapter._learn_from_independent_data(12, 4, S=10.0, n_repeats=8, random_state=1)
+    again, _ = chapter._learn_from_independent_data(12, 4, S=10.0, n_repeats=8, random_state=1)
     pd.testing.assert_frame_equal(runs, again)
     # The slides' warning: with 4 cases the learned graph is dense although the true
     # graph is empty, and it scores better than the truth.
     assert runs.n_arcs.mean() > 10
     assert np.all(runs.score > runs.empty_score)
     assert len(first.edges) == runs.n_arcs.iloc[0] and first.n_isolated == runs.n_isolated.iloc[0]
-    summ = chapter.summarise_learned_networks(runs)
+    summ = chapter._summarise_learned_networks(runs)
     assert summ.loc["arcs", "mean"] == pytest.approx(runs.n_arcs.mean())
-    by = chapter.learned_networks_by_S([1.0, 10.0], n_repeats=4, random_state=1)
+    by = chapter._learned_networks_by_S([1.0, 10.0], n_repeats=4, random_state=1)
     assert list(by.index) == [1.0, 10.0] and by.loc[1.0, "same_skeleton"] == 1.0
 
 
 # ---------------------------------------------------------------------- headline rows
+
+
+SMALL_RUN = dict(n_pairs=300, sizes=[10, 100, 1000], variant_sizes=[10, 100], n_pairs_s=300,
+                 exact_sizes=[3, 5], imp_variants=["IMP1"], alphas=[0.25, 0.5], odds_values=[5.0],
+                 network_vars=6, network_repeats=3, network_S_values=[10.0], seed=1)
+
+
+@pytest.fixture(scope="module")
+def small_tables():
+    return chapter.tables(chapter.run(**SMALL_RUN))
+
+
+def test_tables_and_numbers_of_a_small_run(small_tables):
+    t = small_tables
+    # every CSV the notebook writes, computed once
+    saved = {"errors_dependence", "errors_independence", "errors_total", "exact_check_errors",
+             "exact_check_imp_variants", "imp_threshold_fit", "kl_dependence", "kl_independence",
+             "kl_total", "loglik_dir22", "errors_dir0505_as_stated", "dir0505_prior_scan",
+             "errors_dir0505_read_as_best_a", "loglik_dir0505_ours", "effect_of_S_independence",
+             "effect_of_S_dependence", "exact_check_effect_of_S", "bd2mod_estimation",
+             "bd2mod_classification", "prior_odds_scan", "imprecise_score_independence",
+             "imprecise_score_dependence", "network_summary", "network_by_S"}
+    assert saved <= set(t) and all(isinstance(v, pd.DataFrame) for v in t.values())
+    n = chapter.numbers(t)
+    assert all(isinstance(v, str) for v in n.values())
+    # every name the notebook's prose quotes is there
+    text = (ROOT / "notebooks" / f"{NOTEBOOK}.md").read_text()
+    quoted = set(re.findall(r"\{glue:text\}`(\w+)`", text))
+    assert quoted and quoted <= set(n), quoted - set(n)
+    assert n["n_pairs"] == "300" and n["best_a"] == "0.25" and n["imp_n_variants"] == "2"
+    assert n["network_S"] == "10" and n["net_repeats"] == "3"
 
 
 def _check_headline(h, name):
@@ -359,38 +431,12 @@ def _check_headline(h, name):
     assert h["note"].str.contains("tolerance").all()
 
 
-def test_independence_headline_from_a_small_simulation():
-    sc = ["CHI0.05", "CHI0.20", "K2", "BD2", "BD4", "BIC", "AKA", "IMP", "BD2MOD", "BD2MOD_CLS",
-          "BD0.02", "BD0.2", "BD1.0", "BD1.6", "BD16", "NEW", "BD2_ODDS5"]
-    res = chapter.simulate_independence([10, 100, 1000], 300, scores=sc, random_state=1)
-    res05 = chapter.simulate_independence([100], 300, prior_x=(0.5, 0.5), prior_y=(0.5, 0.5),
-                                          prior_y_given_x=(0.5, 0.5), scores=["BD2"], random_state=2)
-    S = lambda c: "BD" + c[2:]  # noqa: E731
-    names_new = {"BDe_S2": "BD2", "PRIOR": "BD2_ODDS5"}
-    cmp = chapter.compare_with_published
-    kw = dict(
-        errors_total=cmp(res, chapter.published_table("moral_errors_total"), true_model="total"),
-        errors_dependence=cmp(res, chapter.published_table("moral_errors_dependence")),
-        kl_total=cmp(res, chapter.published_table("moral_kl_total"), what="losses", true_model="total"),
-        effect_of_S_independence=cmp(res, chapter.published_table("moral_effect_of_S_independence", rename=S),
-                                     true_model="independence", n_pairs_published=100000),
-        effect_of_S_dependence=cmp(res, chapter.published_table("moral_effect_of_S_dependence", rename=S),
-                                   true_model="dependence", n_pairs_published=100000),
-        new_independence=cmp(res, chapter.published_table("moral_prior_new", "independence", names_new),
-                             true_model="independence", n_pairs_published=100000),
-        new_dependence=cmp(res, chapter.published_table("moral_prior_new", "dependence", names_new),
-                           true_model="dependence", n_pairs_published=100000),
-        bd2mod_estimation=cmp(res, chapter.published_table("moral_bd2mod_estimation"), what="losses",
-                              true_model="total", value="joint_log_loss"),
-        bd2mod_classification=cmp(res, chapter.published_table("moral_bd2mod_classification",
-                                                               rename={"BD2MOD": "BD2MOD_CLS"}),
-                                  what="losses", true_model="total", value="conditional_log_loss"),
-    )
-    runs, _, _ = chapter.learn_from_independent_data(6, 4, S=10.0, n_repeats=3, random_state=0)
-    h = chapter.headline(**kw, errors_dir0505=cmp(res05, chapter.published_table("moral_errors_dir0505"),
-                                                  true_model="total"),
-                         network_summary=chapter.summarise_learned_networks(runs), network_repeats=3)
+def test_headline_of_a_small_run(small_tables):
+    t = small_tables
+    chapter.HEADLINE.check()
+    h = chapter.HEADLINE.judge(t)
     _check_headline(h, "independence-scores")
+    assert len(h) == len(chapter.HEADLINE) == 19
     row = h.set_index("quantity")
     # Published values are the slides' cells; PRIOR and NEW add the two true models.
     assert row.loc["BD2: total errors at N = 100", "published"] == 3611
@@ -398,15 +444,16 @@ def test_independence_headline_from_a_small_simulation():
     assert row.loc["BDe: fewest total errors over S at N = 100", "published"] == 7448 + 28335
     assert row.loc["isolated variables in a BDeu network learned from 4 cases of 12 independent "
                    "variables", "published"] == 3
-    # The tolerance is three of the chapter's standard errors of the difference.
-    c = kw["errors_total"].set_index(["size", "score"]).loc[(100, "BD2")]
-    assert row.loc["BD2: total errors at N = 100", "tolerance"] == pytest.approx(3 * c["se_difference"])
-    # A size this run did not simulate: the slides' value, ours missing.
-    h2 = chapter.headline(**kw, size=20)
-    r20 = h2.set_index("quantity").loc["BD2: total errors at N = 20"]
-    assert r20["published"] == 5853 and np.isnan(r20["ours"]) and r20["verdict"] == "not comparable"
-    with pytest.raises(ValueError, match="network_repeats"):
-        chapter.headline(**kw, network_summary=chapter.summarise_learned_networks(runs))
+    # The tolerance is three of the chapter's standard errors of the difference, and the
+    # note states the rule in words (no appended parts).
+    c = t["errors_total"].set_index(["size", "score"]).loc[(100, "BD2")]
+    assert row.loc["BD2: total errors at N = 100", "tolerance"] == 3 * c["se_difference"]
+    assert row.loc["BD2: total errors at N = 100", "ours"] == c["ours"]
+    assert not h["note"].str.contains("sqrt").any()
+    # A size this run did not simulate: the row is left out.
+    t2 = dict(t, errors_total=t["errors_total"][t["errors_total"]["size"] != 1000])
+    h2 = chapter.HEADLINE.judge(t2)
+    assert len(h2) == 17 and not h2["quantity"].str.contains("N = 1000").any()
 
 
 # ---------------------------------------------------------------------------- figures
@@ -421,23 +468,23 @@ def _labelled(fig):
 
 
 def test_independence_figures(tmp_path):
-    res = chapter.simulate_independence(sizes=[3, 10, 100], n_pairs=300, random_state=0)
-    dep = chapter.compare_with_published(res, chapter.published_table("moral_errors_dependence"),
+    res = chapter._simulate_independence(sizes=[3, 10, 100], n_pairs=300, random_state=0)
+    dep = chapter._compare_with_published(res, chapter._published_table("moral_errors_dependence"),
                                          true_model="dependence")
     fig = chapter.score_errors_figure([dep, dep], titles=["a", "b"])
     _labelled(fig)
     assert len(fig.axes) == 2
-    resS = chapter.simulate_independence(sizes=[3, 10], n_pairs=300, scores=["BD0.2", "BD2", "BD16"],
+    resS = chapter._simulate_independence(sizes=[3, 10], n_pairs=300, scores=["BD0.2", "BD2", "BD16"],
                                          random_state=0)
-    eff = chapter.compare_with_published(resS, chapter.published_table("moral_effect_of_S_dependence",
+    eff = chapter._compare_with_published(resS, chapter._published_table("moral_effect_of_S_dependence",
                                                                        rename=lambda c: "BD" + c[2:]),
                                          true_model="dependence", n_pairs_published=100000)
     fig2 = chapter.effect_of_s_figure([eff])
     _labelled(fig2)
-    fig3 = chapter.network_figure([(), (0,), (0, 1), ()], names=list("ABCD"), title="t")
+    fig3 = chapter.network_figure([(), (0,), (0, 1), ()], title="t")
     # a circle layout: no axes, the counts in the title
     assert not fig3.axes[0].axison and "3 arcs; 1 isolated" in fig3.axes[0].get_title()
-    dep_ind = chapter.compare_with_published(res, chapter.published_table("moral_errors_independence"),
+    dep_ind = chapter._compare_with_published(res, chapter._published_table("moral_errors_independence"),
                                              true_model="independence")
     fig4 = chapter.zscore_heatmap([dep, dep_ind, dep], titles=["a", "b", "c"])
     _labelled(fig4)
@@ -457,33 +504,26 @@ def test_independence_figures(tmp_path):
         chapter.zscore_heatmap([])
     with pytest.raises(ValueError, match="titles"):
         chapter.zscore_heatmap([dep], titles=["a", "b"])
-    with pytest.raises(ValueError, match="names"):
-        chapter.network_figure([(), ()], names=["a"])
+    with pytest.raises(ValueError, match="no node"):
+        chapter.network_figure([])
 
 
-def test_compact_comparison_and_its_display(tmp_path):
-    res = chapter.simulate_independence(sizes=[3, 10], n_pairs=300, random_state=1)
-    dep = chapter.compare_with_published(res, chapter.published_table("moral_errors_dependence"),
-                                         true_model="dependence")
-    c = chapter.compact_comparison(dep)
-    assert list(c.columns) == ["N", "score", "published", "ours", "tolerance", "z", "verdict"]
-    # the verdict is the book's rule |ours - published| <= tolerance, i.e. |z| <= 3
-    assert ((c["verdict"] == "reproduced") == (dep["z"].abs() <= 3)).all()
-    assert np.allclose(c["tolerance"], 3 * dep["se_difference"])
+def test_comparison_layout_verdicts_are_the_z_rule():
+    # the notebook shows a comparison as _display.comparison_layout with the tolerance of
+    # three standard errors of the difference: reproduced iff |z| <= 3
+    res = chapter._simulate_independence(sizes=[3, 10], n_pairs=300, random_state=1)
+    dep = chapter._compare_with_published(res, chapter._published_table("moral_errors_dependence"),
+                                          true_model="dependence")
     bad = dep.assign(ours=dep["published"] + 10 * dep["se_difference"] + 1)
     bad["z"] = (bad["ours"] - bad["published"]) / bad["se_difference"]
-    assert (chapter.compact_comparison(bad)["verdict"] == "differs").all()
-    layout = chapter.show_comparison(dep, "nb", "t", root=tmp_path, display=False)
-    assert list(layout.columns)[-2:] == ["z", "verdict"] and len(layout.columns) <= 7
-    # the CSV keeps the full comparison, unchanged
-    back = pd.read_csv(tmp_path / "results" / "nb" / "t.csv")
-    assert list(back.columns) == list(dep.columns) and len(back) == len(dep)
-    with pytest.raises(ValueError, match="lacks columns"):
-        chapter.compact_comparison(dep.drop(columns=["z"]))
+    for c, want in ((dep, dep["z"].abs() <= 3), (bad, False)):
+        view = c.assign(N=c["size"], tolerance=3 * c["se_difference"])
+        layout = _display.comparison_layout(view, label=["N", "score"], max_decimals=6)
+        assert ((layout["verdict"] == "reproduced") == want).all()
 
 
 def test_glance_box_cites_the_slides():
     h = pd.DataFrame({"verdict": ["reproduced", "differs", "not comparable"]})
-    html = chapter.glance_box(h).data
+    html = _display.glance(chapter.CITATION, NOTEBOOK, mapping=chapter.SLIDES_MAP, headline=h).data
     assert "Discovering independence" in html and "Moral" in html
     assert "1 reproduced" in html and "1 differs" in html and "make notebook NB=independence-scores" in html

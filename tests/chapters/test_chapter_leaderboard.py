@@ -2,9 +2,9 @@
 
 * the registry: counterparts, scopes, estimators; each credal classifier's ``predict``
   is its registered counterpart's choice (checked against the fitted counterpart);
-* the protocol runner: counterpart accuracies read across classifiers, precise rows,
-  RBC only on incomplete data, determinism;
-* the tables built from the fold table, the numbers of the text, the figures.
+* the protocol runner (``run``): counterpart accuracies read across classifiers, precise
+  rows, RBC only on incomplete data, determinism;
+* ``tables`` built from the fold table, ``numbers`` of the text, the figures.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import pytest
 
 import credal
 from credal.chapters import leaderboard as lb
-from credal.chapters.performance import prepared_fold
 from credal.experiments import cross_validate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,39 +45,53 @@ def test_registry_is_consistent():
             assert cp.source == (e.source or e.name) or e.name == "NCC-ε"
         else:
             assert reg[e.source].kind == "credal"
-    est = lb.make_estimators(credal_names)
+    est = lb.classifiers()
+    assert list(est) == credal_names
     assert [type(v).__name__ for v in est.values()] == [
         "NCC", "NCC", "LNCC", "CMA", "CredalBMAAODE", "CredalCompAODE", "CredalDecisionTree",
         "CredalDecisionTree", "RobustBayes"]
     # plain library classes: the engine's cache keys do not depend on the chapter module
     assert all(not type(v).__module__.startswith("credal.chapters") for v in est.values())
     assert est["CDT-double"].branching == "double" and est["NCC-ε"].epsilon == 0.05
-    tab = lb.registry_table()
+    tab = lb._registry_table()
     assert list(tab.index) == [e.name for e in lb.REGISTRY]
     assert tab.loc["LNCC", "counterpart labels"] == "NCC's predict"
     assert "epsilon=0.05" in tab.loc["NCC-ε", "estimator"]
     with pytest.raises(ValueError, match="unknown classifier parameters"):
-        lb.registry_table({"bogus": 1})
+        lb.classifiers(params={"bogus": 1})
 
 
 def test_entries_pull_in_counterparts_and_sources():
-    names = [e.name for e in lb.entries(["LNCC"])]
+    names = [e.name for e in lb._entries(["LNCC"])]
     assert names == ["NCC", "LNCC", "NBC"]
-    assert [e.name for e in lb.entries(["BMA-AODE"])] == ["BMA-AODE*", "BMA-AODE"]
-    assert [e.name for e in lb.entries(["RBC"], kind="credal")] == ["NCC", "RBC"]
+    assert [e.name for e in lb._entries(["BMA-AODE"])] == ["BMA-AODE*", "BMA-AODE"]
+    assert [e.name for e in lb._entries(["RBC"], kind="credal")] == ["NCC", "RBC"]
+    # the line-up: the credal classifiers the names need
+    assert list(lb.classifiers(["RBC"])) == ["NCC", "RBC"]
+    assert list(lb.classifiers(["NBC"])) == ["NCC"]
     with pytest.raises(KeyError):
-        lb.entries(["AODE+"])
+        lb._entries(["AODE+"])
+    with pytest.raises(KeyError):
+        lb.classifiers(["AODE+"])
 
 
 def test_aode_epsilon_cap():
-    assert lb.aode_epsilon(0.01, 30) == 0.01
-    assert lb.aode_epsilon(0.01, 279) == pytest.approx(0.9 / 280)
-    est = lb.make_estimators(["BMA-AODE*", "COMP-AODE*"], n_features=279)
+    assert lb._aode_epsilon(0.01, 30) == 0.01
+    assert lb._aode_epsilon(0.01, 279) == pytest.approx(0.9 / 280)
+    est = lb.classifiers(["BMA-AODE*", "COMP-AODE*"], n_features=279)
     assert est["BMA-AODE*"].epsilon < 1 / 280 and est["COMP-AODE*"].epsilon < 1 / 280
 
 
 def _fold(name, seed=0):
-    return prepared_fold(name, random_state=seed)
+    """The first of 5 folds, preprocessed as in the engine (MDL on the training part)."""
+    from credal.experiments import default_preprocessing, fold_splits
+
+    ds = credal.datasets.load(name)
+    keep = ~ds.y.isna().to_numpy()
+    X, y = ds.X.loc[keep].reset_index(drop=True), ds.y.loc[keep].reset_index(drop=True)
+    _, _, tr, te = fold_splits(y, n_splits=5, n_repeats=1, random_state=seed)[0]
+    prep = default_preprocessing().fit(X.iloc[tr], y.iloc[tr])
+    return prep.transform(X.iloc[tr]), y.iloc[tr], prep.transform(X.iloc[te]), y.iloc[te]
 
 
 @pytest.mark.parametrize("name", ["labor", "postoperative"])
@@ -87,8 +100,8 @@ def test_predict_is_the_registered_counterpart(name):
     its frequency leaves; RBC's counterpart NBC equals NBC_m of Ramoni & Sebastiani."""
     Xtr, ytr, Xte, _ = _fold(name)
     p = lb.DEFAULT_PARAMS
-    est = lb.make_estimators(["NCC", "NCC-ε", "CMA", "BMA-AODE*", "COMP-AODE*", "CDT",
-                              "CDT-double"], n_features=Xtr.shape[1])
+    est = lb.classifiers(["NCC", "NCC-ε", "CMA", "BMA-AODE*", "COMP-AODE*", "CDT",
+                          "CDT-double"], n_features=Xtr.shape[1])
     nbc = credal.NaiveBayes(prior="perks", s=p["ncc_s"]).fit(Xtr, ytr).predict(Xte)
     pairs = {
         "NCC": nbc, "NCC-ε": nbc,
@@ -118,12 +131,16 @@ def test_predict_is_the_registered_counterpart(name):
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     cache = tmp_path_factory.mktemp("lbcache")
-    res = lb.run_leaderboard(SMALL, n_splits=3, n_repeats=2, random_state=1, n_jobs=1,
-                             cache_dir=cache)
+    res = lb.run(SMALL, n_splits=3, n_repeats=2, random_state=1, n_jobs=1, cache_dir=cache)
     return res, cache
 
 
-def test_run_leaderboard_tables(small_run):
+@pytest.fixture(scope="module")
+def small_tables(small_run):
+    return lb.tables(small_run[0], n_top=3, nsamples=500)
+
+
+def test_run_fold_table(small_run):
     res, _ = small_run
     f = res.folds
     info = res.info
@@ -155,7 +172,7 @@ def test_counterpart_on_indeterminate_matches_predictions(small_run):
     """LNCC's counterpart accuracy on its indeterminate instances, recomputed here
     from the engine's per-instance table."""
     res, cache = small_run
-    est = lb.make_estimators(["NCC", "LNCC"])
+    est = lb.classifiers(["LNCC"])
     cv = cross_validate(est, "postoperative", n_splits=3, n_repeats=2, random_state=1,
                         cache_dir=cache, progress=False)
     p = cv.predictions
@@ -174,51 +191,51 @@ def test_counterpart_on_indeterminate_matches_predictions(small_run):
 
 def test_run_is_deterministic_and_cached(small_run):
     res, cache = small_run
-    again = lb.run_leaderboard(SMALL, n_splits=3, n_repeats=2, random_state=1, n_jobs=1,
-                               cache_dir=cache)
+    again = lb.run(SMALL, n_splits=3, n_repeats=2, random_state=1, n_jobs=1, cache_dir=cache)
     drop = ["fit_time", "predict_time", "prep_time"]
     pd.testing.assert_frame_equal(res.folds.drop(columns=drop), again.folds.drop(columns=drop))
-    only = lb.run_leaderboard(["haberman"], classifiers=["NCC"], n_splits=3, n_repeats=1)
+    only = lb.run(["haberman"], classifiers=["NCC"], n_splits=3, n_repeats=1)
     assert set(only.folds["classifier"]) == {"NCC", "NBC"}
 
 
-def test_summary_tables(small_run):
+def test_summary_tables(small_run, small_tables):
     res, _ = small_run
-    sc = lb.dataset_scores(res.folds)
+    t = small_tables
+    sc = t["dataset_scores"]
     assert "u80_se" in sc
-    tab = lb.leaderboard_table(res.folds, sc)
+    tab = t["leaderboard"]
     assert tab.loc["RBC", "data sets"] == int(res.info["incomplete"].sum())
     assert tab.loc["NCC", "data sets"] == len(SMALL)
     assert ((tab["determinacy"] > 0) & (tab["determinacy"] <= 100)).all()
     assert (tab.loc[tab["kind"] == "precise", "determinacy"] == 100).all()
     assert (tab["u80"] >= tab["u65"] - 1e-9).all()
-    shown = lb.display_leaderboard(tab)
-    assert "±" in shown.loc["NCC", "u80 %"]
-    views = lb.leaderboard_views(shown)
-    assert len(views) == 2 and all(v.shape[1] <= 6 for _, v in views)
-    assert sum(v.shape[1] for _, v in views) == len(shown.columns) - 1  # all but "kind"
-    ranks, pairs = lb.rank_tables(sc)
+    assert tab["u80 s.e."].notna().all()          # two repeats: Monte-Carlo errors
+    ranks = t["friedman_ranks"]
     assert "RBC" not in ranks.columns and "NCC" in ranks.columns
     assert set(ranks.index) == {"u65", "u80"}
     k = len([c for c in ranks.columns if c in tab.index])
     row = ranks.loc["u65", [c for c in ranks.columns if c in tab.index]]
     assert row.sum() == pytest.approx(k * (k + 1) / 2)
-    top = lb.top_pair_comparisons(sc, ranks, n_top=3, nsamples=500)
+    avg = t["average_ranks"]
+    assert list(avg.columns) == ["u65", "u80"] and list(avg.index) == list(row.index)
+    np.testing.assert_allclose(avg["u65"], row.astype(float))
+    top = t["bayesian_top_pairs"]
     assert len(top) == 6
     assert np.allclose(top[["p_a_better", "p_rope", "p_b_better"]].sum(axis=1), 1)
-    assert len(lb.display_pairs(top)) == 6
-    wins, wr = lb.win_tables(sc, res.info)
+    # the pairs are the three best-ranked under each utility
+    best = set(avg["u80"].sort_values(kind="stable").index[:3])
+    assert set(top.loc[top["label"] == "u80", ["a", "b"]].to_numpy().ravel()) == best
+    wins = t["wins_u80"]
     clf = [c for c in wins.columns if c != "data sets"]
     assert wins.loc[("all", "all data sets"), clf].sum() == pytest.approx(len(SMALL))
     for factor in ("size", "classes", "missing"):
         assert wins.loc[factor, "data sets"].sum() == len(SMALL)
-    inc = lb.incomplete_table(sc, res.info)
+    inc = t["incomplete"]
     assert set(inc.index) == set(res.info.index[res.info["incomplete"]])
-    views = lb.incomplete_views(inc)
-    assert len(views) == 2 and all(v.shape[1] <= 6 for _, v in views)
-    assert set().union(*(v.columns for _, v in views)) == set(inc.columns)
-    inc_ranks, _ = lb.rank_tables(sc, datasets_=list(inc.index))
-    assert "RBC" in inc_ranks.columns
+    assert "RBC" in t["friedman_ranks_incomplete"].columns
+    assert "RBC" in t["average_ranks_incomplete"].index
+    assert list(t["registry"].index) == [e.name for e in lb.REGISTRY]
+    assert t["settings"].loc["n_repeats", "value"] == 2
 
 
 def test_classes_that_never_occur_are_removed():
@@ -226,9 +243,9 @@ def test_classes_that_never_occur_are_removed():
     # leaderboard's own check then finds nothing more to remove
     ds = credal.datasets.load("anneal")
     assert len(ds.y.cat.categories) == 5 == ds.y.nunique() and list(ds.dropped_classes) == ["4"]
-    name, X, y = lb.observed_classes(ds)
+    name, X, y = lb._observed_classes(ds)
     assert name == "anneal" and X is ds.X and list(y.cat.categories) == list(ds.y.cat.categories)
-    info = lb.dataset_info([ds, "iris"])
+    info = lb._dataset_info([ds, "iris"])
     assert info.loc["anneal", "unused_classes"] == 0 and info.loc["iris", "unused_classes"] == 0
 
 
@@ -270,19 +287,19 @@ def test_lncc_returns_a_class_unseen_in_training_alone():
 def test_bins():
     info = pd.DataFrame({"n": [50, 200, 201, 6000], "classes": [2, 3, 6, 5],
                          "pct_missing": [0.0, 0.5, 5.0, 7.0]}, index=list("abcd"))
-    b = lb.bin_datasets(info)
+    b = lb._bin_datasets(info)
     assert list(b["size"]) == ["n ≤ 200", "n ≤ 200", "200 < n ≤ 1000", "n > 5000"]
     assert list(b["classes"]) == ["2 classes", "3–5 classes", "6+ classes", "3–5 classes"]
     assert list(b["missing"]) == ["no missing", "0–5 % missing", "0–5 % missing",
                                   "> 5 % missing"]
 
 
-def test_published_comparison_reads_the_papers(small_run):
+def test_published_comparison_reads_the_papers(small_run, small_tables):
     res, _ = small_run
-    sc = lb.dataset_scores(res.folds)
+    sc = small_tables["dataset_scores"]
     # haberman is in Antonucci et al.'s Table 2, labor among their (reconstructed) nine;
     # all three are Corani & Antonucci data sets
-    pub = lb.published_comparison(sc, res.folds)
+    pub = small_tables["published_vs_ours"]
     assert set(pub["source"]) >= {"Antonucci et al. Sec. 5.2", "Corani & Antonucci Sec. 3.2"}
     row = pub[(pub["source"] == "Corani & Antonucci Sec. 3.2")
               & (pub["classifier"] == "BMA-AODE*") & (pub["quantity"] == "mean determinacy")]
@@ -292,57 +309,42 @@ def test_published_comparison_reads_the_papers(small_run):
     assert row["ours"].iloc[0] == pytest.approx(want)
     np.testing.assert_allclose(pub["difference"], pub["ours"] - pub["published"])
     # a parameter that differs from the paper's drops the rows that depend on it
-    other = lb.published_comparison(sc, res.folds, {"ncc_epsilon": 0.15})
+    other = lb._published_comparison(sc, res.folds, {"ncc_epsilon": 0.15})
     assert not ((other["classifier"] == "NCC-ε")
                 & other["source"].str.startswith("Antonucci")).any()
-    summ = lb.published_summary(pub)
-    shown = lb.display_published(pub)
-    assert len(shown) == len(pub) and shown.shape[1] <= 7
-    close = lb.close_to_published(pub)
+    summ = small_tables["published_vs_ours_summary"]
+    close = lb._close(pub)
     ok = pub["ours"].notna()
-    assert (shown.loc[ok, "within 2 s.e. + 1"] == np.where(close[ok], "yes", "no")).all()
     assert int(close[ok].sum()) == int(summ["within 2 s.e. + 1"].sum())
     assert summ["rows"].sum() == len(pub.dropna(subset=["ours"]))
 
 
-def test_chapter_numbers_cover_the_text(small_run):
-    res, _ = small_run
-    sc = lb.dataset_scores(res.folds)
-    tab = lb.leaderboard_table(res.folds, sc)
-    ranks, rp = lb.rank_tables(sc)
-    pairs = lb.top_pair_comparisons(sc, ranks, n_top=3, nsamples=500)
-    wins, wr = lb.win_tables(sc, res.info)
-    inc = list(res.info.index[res.info["incomplete"]])
-    pub = lb.published_comparison(sc, res.folds)
-    inc_ranks, _ = lb.rank_tables(sc, datasets_=inc)
-    nums = lb.chapter_numbers(res, sc, tab, ranks, pairs, rp, wins, wr,
-                              lb.published_summary(pub), inc_ranks, pub)
+def test_numbers_cover_the_text(small_tables):
+    nums = lb.numbers(small_tables)
     assert nums["inc_rbc_pos_u80"] != "n/a" and nums["best_u80"] != "n/a"
+    assert nums["n_repeats"] == "2" and nums["n_folds"] == "3" and nums["rope_points"] == "1"
     text = (ROOT / "notebooks" / "leaderboard.md").read_text()
     import re
 
     used = set(re.findall(r"\{glue:text\}`([^`]+)`", text))
-    produced = set(nums) | {"aode_eps_capped", "rope_points"}
-    assert not used - produced, used - produced
+    assert not used - set(nums), used - set(nums)
     assert all(isinstance(v, str) for v in nums.values())
 
 
 # ---------------------------------------------------------------------------- figures
 
-def test_figures(small_run):
+def test_figures(small_run, small_tables):
     import matplotlib.pyplot as plt
 
     res, _ = small_run
-    sc = lb.dataset_scores(res.folds)
-    ranks, _ = lb.rank_tables(sc)
-    pairs = lb.top_pair_comparisons(sc, ranks, n_top=3, nsamples=500)
-    wins, wr = lb.win_tables(sc, res.info)
+    t = small_tables
+    sc = t["dataset_scores"]
     figs = [lb.leaderboard_heatmap(sc, res.info),
             lb.leaderboard_determinacy(sc, res.info),
-            lb.leaderboard_cd_diagrams(ranks),
-            lb.leaderboard_wins(wr, wins),
-            lb.leaderboard_bayes_pairs(pairs),
-            lb.published_scatter(lb.published_comparison(sc, res.folds))]
+            lb.leaderboard_cd_diagrams(t["friedman_ranks"]),
+            lb.leaderboard_wins(t["ranks_by_bin_u80"], t["wins_u80"]),
+            lb.leaderboard_bayes_pairs(t["bayesian_top_pairs"]),
+            lb.published_scatter(t["published_vs_ours"])]
     # a long heatmap is split into panels of at most max_rows data sets
     split = lb.leaderboard_heatmap(sc, res.info, max_rows=2)
     panels = [ax for ax in split.axes if ax.get_images()]

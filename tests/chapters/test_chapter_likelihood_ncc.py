@@ -1,6 +1,7 @@
 """Tests of the likelihood-based NCC chapter (credal.chapters.likelihood_ncc): the
 artificial data generator, the worked examples, indicators, matched determinacy,
-tables, the headline rows and the figures."""
+tables, the headline declarations, the chapter's interface (run, tables, numbers) and the
+figures.  The chapter's internals are private names of its module, tested here."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from scipy.special import expit, xlogy
 from credal import datasets, metrics
 from credal.chapters import likelihood_ncc as chapter
 from credal.chapters._verdicts import HEADLINE_COLUMNS
-from credal.chapters.likelihood_ncc import TwoClassProfile
 from credal.naive import LNCC, NCC, NaiveBayes
 
 PUB1 = datasets.published("antonucci_table1_artificial")
@@ -31,24 +31,23 @@ PUB2 = datasets.published("antonucci_table2_uci")
 
 
 def test_parameters_meet_the_gap_and_are_reproducible():
-    p = chapter.draw_naive_parameters(chapter.study_rng(0, 0, 1), n_features=50)
-    q = chapter.draw_naive_parameters(chapter.study_rng(0, 0, 1), n_features=50)
-    assert p.n_features == 50 and p.n_classes == 2
-    np.testing.assert_array_equal(p.class_prior, [0.5, 0.5])
-    for a, b in zip(p.conditionals, q.conditionals):
+    p = chapter._draw_naive_parameters(chapter._study_rng(0, 0, 1), n_features=50)
+    q = chapter._draw_naive_parameters(chapter._study_rng(0, 0, 1), n_features=50)
+    assert len(p) == 50
+    for a, b in zip(p, q):
         np.testing.assert_array_equal(a, b)
         assert a.shape == (2, 2)
         np.testing.assert_allclose(a.sum(axis=1), 1.0)
         assert abs(a[0, 1] - a[1, 1]) >= 0.1
-    r = chapter.draw_naive_parameters(chapter.study_rng(0, 0, 2))
-    assert not np.array_equal(r.conditionals[0], p.conditionals[0])
+    r = chapter._draw_naive_parameters(chapter._study_rng(0, 0, 2))
+    assert not np.array_equal(r[0], p[0])
 
 
 def test_parameters_are_uniform_under_the_constraint():
     """Rejection sampling: theta(f|c) uniform on the square minus the band |u - v| < g."""
     rng = np.random.default_rng(1)
-    p = chapter.draw_naive_parameters(rng, n_features=4000, min_gap=0.3)
-    th = np.array([t[:, 1] for t in p.conditionals])
+    p = chapter._draw_naive_parameters(rng, n_features=4000, min_gap=0.3)
+    th = np.array([t[:, 1] for t in p])
     assert np.all(np.abs(th[:, 0] - th[:, 1]) >= 0.3)
     # marginal density of u on the allowed set is proportional to 1 - |band at u|;
     # its mean is 1/2 by symmetry and P(u < 0.3) = 0.3 * 0.7 / 0.49 ... checked loosely
@@ -56,34 +55,24 @@ def test_parameters_are_uniform_under_the_constraint():
     area = 0.7**2  # allowed area for g = 0.3
     p_low = (0.3 * (1 - 0.3) - 0.3**2 / 2) / area  # integral over u < 0.3 of the allowed length
     assert np.mean(th[:, 0] < 0.3) == pytest.approx(p_low, abs=0.03)
-    multi = chapter.draw_naive_parameters(rng, n_features=3, n_values=[2, 3, 4], n_classes=3)
-    for t in multi.conditionals:
-        for a in range(3):
-            for b in range(a + 1, 3):
-                assert np.all(np.abs(t[a] - t[b]) >= 0.1)
-    with pytest.raises(ValueError):
-        chapter.draw_naive_parameters(rng, min_gap=1.0)
-    with pytest.raises(RuntimeError):
-        chapter.draw_naive_parameters(rng, n_values=6, n_classes=4, min_gap=0.5, max_tries=50)
 
 
 def test_samples_follow_the_model_and_declare_every_category():
-    params = chapter.NaiveParameters(np.array([0.3, 0.7]),
-                                     (np.array([[0.9, 0.1], [0.2, 0.8]]),
-                                      np.array([[0.5, 0.3, 0.2], [0.1, 0.1, 0.8]])))
-    X, y = chapter.sample_naive(params, 40_000, 7)
+    params = [np.array([[0.9, 0.1], [0.2, 0.8]]), np.array([[0.5, 0.5], [0.1, 0.9]])]
+    rng = np.random.default_rng
+    X, y = chapter._sample_naive(params, 40_000, rng(7))
     assert list(X.columns) == ["F1", "F2"]
     assert list(y.cat.categories) == [0, 1]
-    assert np.mean(y.cat.codes == 1) == pytest.approx(0.7, abs=0.01)
-    for j, t in enumerate(params.conditionals):
+    assert np.mean(y.cat.codes == 1) == pytest.approx(0.5, abs=0.01)
+    for j, t in enumerate(params):
         for c in range(2):
-            freq = np.bincount(X.iloc[:, j].cat.codes[y.cat.codes == c], minlength=t.shape[1])
+            freq = np.bincount(X.iloc[:, j].cat.codes[y.cat.codes == c], minlength=2)
             np.testing.assert_allclose(freq / freq.sum(), t[c], atol=0.015)
-    small, ys = chapter.sample_naive(params, 1, 0)
-    assert [len(small[c].cat.categories) for c in small] == [2, 3]
+    small, ys = chapter._sample_naive(params, 1, rng(0))
+    assert [len(small[c].cat.categories) for c in small] == [2, 2]
     assert len(ys.cat.categories) == 2
-    X2, y2 = chapter.sample_naive(params, 100, 3)
-    X3, y3 = chapter.sample_naive(params, 100, 3)
+    X2, y2 = chapter._sample_naive(params, 100, rng(3))
+    X3, y3 = chapter._sample_naive(params, 100, rng(3))
     pd.testing.assert_frame_equal(X2, X3)
     pd.testing.assert_series_equal(y2, y3)
 
@@ -91,18 +80,18 @@ def test_samples_follow_the_model_and_declare_every_category():
 def test_naive_study_goes_through_the_engine_and_is_reproducible():
     est = {"NCC_0.05": NCC(epsilon=0.05), "LNCC_0.75": LNCC(alpha=0.75)}
     kw = dict(sizes=(12, 30), n_theta=2, n_train_sets=2, n_test=300, seed=4)
-    f = chapter.naive_study(est, **kw)
+    f = chapter._naive_study(est, **kw)
     assert len(f) == 2 * 2 * 2 * 2
     assert set(f["d"]) == {12, 30} and set(f["theta"]) == {0, 1}
     assert set(f["n_train"]) == {12, 30} and set(f["n_test"]) == {300}
-    g = chapter.naive_study(est, **kw)
+    g = chapter._naive_study(est, **kw)
     cols = ["dataset", "classifier", "determinacy", "single_accuracy",
             "discounted_accuracy", "precise_on_indeterminate"]
     pd.testing.assert_frame_equal(f[cols], g[cols])
     # one experiment recomputed by hand from the same streams
-    params = chapter.draw_naive_parameters(chapter.study_rng(4, 0, 1))
-    Xte, yte = chapter.sample_naive(params, 300, chapter.study_rng(4, 1, 1, 30))
-    Xtr, ytr = chapter.sample_naive(params, 30, chapter.study_rng(4, 2, 1, 30, 1))
+    params = chapter._draw_naive_parameters(chapter._study_rng(4, 0, 1))
+    Xte, yte = chapter._sample_naive(params, 300, chapter._study_rng(4, 1, 1, 30))
+    Xtr, ytr = chapter._sample_naive(params, 30, chapter._study_rng(4, 2, 1, 30, 1))
     model = LNCC(alpha=0.75).fit(Xtr, ytr)
     want = metrics.summary(model.predict_set(Xte), yte, precise_pred=model.predict(Xte))
     row = f[(f["d"] == 30) & (f["theta"] == 1) & (f["train_set"] == 1)
@@ -117,7 +106,7 @@ def test_naive_study_goes_through_the_engine_and_is_reproducible():
 
 
 def test_binomial_likelihood_interval():
-    lo, up = chapter.binomial_likelihood_interval([5, 0, 7, 3], [10, 4, 7, 9], 0.85)
+    lo, up = chapter._binomial_likelihood_interval([5, 0, 7, 3], [10, 4, 7, 9], 0.85)
     n, N = np.array([5, 0, 7, 3.0]), np.array([10, 4, 7, 9.0])
     p = n / N
 
@@ -129,19 +118,13 @@ def test_binomial_likelihood_interval():
     assert lo[1] == 0 and up[1] == pytest.approx(1 - 0.85 ** (1 / 4))
     assert up[2] == 1 and lo[2] == pytest.approx(0.85 ** (1 / 7))
     assert np.all(lo <= p) and np.all(p <= up)
-    df = chapter.likelihood_vs_idm([2, 10, 100], alpha=0.85, s=2)
-    np.testing.assert_allclose(df["idm_upper"], (df["n"] + 2) / (df["N"] + 2))
-    # the paper's point: the likelihood interval shrinks more slowly than the IDM's
-    assert df["likelihood_upper"].iloc[-1] > df["idm_upper"].iloc[-1]
-    with pytest.raises(ValueError):
-        chapter.likelihood_vs_idm([3], fraction=0.5)
 
 
 def test_example_2_profile():
-    prof = TwoClassProfile(**chapter.EXAMPLE2)
+    prof = chapter._TwoClassProfile(**chapter._EXAMPLE2)
     assert (prof.a, prof.b) == (-5.5, 1.5)
     assert prof.t0() == pytest.approx(-2.0, abs=1e-12)
-    assert prof.t_hat() == pytest.approx(1 / 3, abs=1e-6)
+    assert prof._argmax(prof.a, prof.b) == pytest.approx(1 / 3, abs=1e-6)
     assert prof.thresholds()[0] == pytest.approx(3**6 / 5**5, rel=1e-9)
     t = np.linspace(-5.4, 1.4, 7)
     # the paper's ratio (11 + 2t)/(3 - 2t), and L proportional to (11 + 2t)^5 (3 - 2t)
@@ -158,29 +141,29 @@ def test_example_2_profile():
     best = min(minimize(nll, z0, method="BFGS").fun
                for z0 in np.random.default_rng(0).normal(size=(6, 3)))
     assert -best == pytest.approx(prof.max_log_L(), abs=1e-7)
-    cloud = chapter.example2_cloud(4000, 1)
+    ex2 = chapter._example2(4000, 2, (0.2, 0.75), seed=1)
+    cloud, cuts = ex2["cloud"], ex2["cuts"]
     assert cloud["relative_likelihood"].max() <= 1.0
     # no sampled model lies above the envelope at its posterior
     env = prof.curve(20001)
     upper = np.interp(cloud["posterior"], env["posterior"], env["relative_likelihood"])
     assert np.all(cloud["relative_likelihood"] <= upper + 1e-3)
     # the sampled cut lies inside the exact one, and the sampled threshold below it
-    cuts = chapter.example2_cuts(cloud, [0.2, 0.75])
     for a in (0.2, 0.75):
         ex = cuts[(cuts["alpha"] == a) & (cuts["source"] == "exact")].iloc[0]
         mc = cuts[(cuts["alpha"] == a) & (cuts["source"] == "Monte Carlo")].iloc[0]
         assert ex["low"] <= mc["low"] and mc["high"] <= ex["high"]
-    assert chapter.cloud_threshold(cloud) <= 3**6 / 5**5
 
 
 def test_example_2_and_3_summaries():
-    s2 = chapter.example2_summary(n_samples=500, n_replicates=3)
+    s2 = chapter._example2(n_samples=500, n_replicates=3)["example2"]
     row = s2[s2["quantity"].str.startswith("alpha*")].iloc[0]
     assert row["exact"] == pytest.approx(0.23328, abs=1e-10)
     assert row["monte_carlo"] <= row["exact"]
     dom = s2[s2["quantity"].str.endswith("(1 = yes)")]
     assert dom["exact"].tolist() == [0.0, 1.0] and dom["published"].tolist() == [0.0, 1.0]
-    s3 = chapter.example3_summary().set_index("quantity")["ours"]
+    ex3 = chapter._example3(n_points=501)
+    s3 = ex3["example3"].set_index("quantity")["ours"]
     assert s3.iloc[0] == pytest.approx(0.2117763992, abs=1e-9)
     assert s3.iloc[1] == pytest.approx(0.2109, abs=5e-5)
     assert s3.iloc[2] == pytest.approx(0.2117763992, abs=1e-7)
@@ -188,7 +171,7 @@ def test_example_2_and_3_summaries():
     assert s3.iloc[4] == pytest.approx(1.0)
     assert s3.iloc[5] == pytest.approx(0.2571202769, abs=1e-8)
     assert s3.iloc[6] == 1.0
-    prof = chapter.example3_profiles(501)
+    prof = ex3["profiles"]
     assert set(prof["likelihood"]) == {"with the new instance", "without the new instance"}
     assert prof["relative_likelihood"].max() <= 1.0
 
@@ -199,11 +182,11 @@ def test_profile_thresholds_agree_with_the_lncc(seed):
     n1, n2 = rng.integers(3, 25, 2)
     m = int(rng.integers(1, 4))
     n1j, n2j = rng.integers(0, n1 + 1, m), rng.integers(0, n2 + 1, m)
-    X, y, x = chapter.two_class_data(n1, n1j, n2, n2j)
+    X, y, x = chapter._two_class_data(n1, n1j, n2, n2j)
     model = LNCC().fit(X, y)
     np.testing.assert_array_equal(model.category_count_[0][:, 1], [n1j[0], n2j[0]])
     thr = model.dominance_threshold(x)[0]
-    a1, a2 = TwoClassProfile(n1, n1j, n2, n2j).thresholds()
+    a1, a2 = chapter._TwoClassProfile(n1, n1j, n2, n2j).thresholds()
     assert a1 == pytest.approx(thr[0, 1], abs=2e-6)
     assert a2 == pytest.approx(thr[1, 0], abs=2e-6)
 
@@ -227,23 +210,25 @@ def _fake_folds(rng, groups, n_test=50):
     return pd.DataFrame(rows), raw
 
 
-def test_pooled_indicators_pool_the_instances():
+def test_uci_summary_pools_the_instances_of_a_repetition():
     rng = np.random.default_rng(0)
     groups = [{"dataset": "a", "classifier": "NCC_0.05", "repeat": r, "fold": k}
               for r in range(2) for k in range(3)]
     folds, raw = _fake_folds(rng, groups)
-    pooled = chapter.pooled_indicators(folds, ["dataset", "classifier", "repeat"])
+    got = chapter._uci_summary(folds).loc[("a", "NCC_0.05")]
+    per = []
     for r in range(2):
         parts = [x for x in raw if x[0]["repeat"] == r]
         sets = np.vstack([p[1] for p in parts])
         y = np.concatenate([p[2] for p in parts])
         pred = np.concatenate([p[3] for p in parts])
-        m = metrics.summary(sets, y, precise_pred=pred)
-        got = pooled.loc[("a", "NCC_0.05", r)]
-        assert got["Det"] == pytest.approx(m["determinacy"])
-        assert got["Sgl_acc"] == pytest.approx(m["single_accuracy"])
-        assert got["D_acc"] == pytest.approx(m["discounted_accuracy"])
-        assert got["NBC_I"] == pytest.approx(m["precise_on_indeterminate"])
+        per.append(metrics.summary(sets, y, precise_pred=pred))
+    for k, col in (("determinacy", "Det"), ("single_accuracy", "Sgl_acc"),
+                   ("discounted_accuracy", "D_acc"), ("precise_on_indeterminate", "NBC_I")):
+        v = 100 * np.array([m[k] for m in per])
+        assert got[col] == pytest.approx(v.mean())
+        assert got[f"{col}_se"] == pytest.approx(v.std(ddof=1) / np.sqrt(2))
+    assert got["n_repeats"] == 2 and got["n_nbc_i"] == 2
 
 
 def test_artificial_summary_uses_cluster_standard_errors():
@@ -254,7 +239,7 @@ def test_artificial_summary_uses_cluster_standard_errors():
                          "determinacy": 0.8 + 0.05 * th + 0.01 * r, "single_accuracy": 0.9,
                          "discounted_accuracy": 0.85,
                          "precise_on_indeterminate": np.nan if r == 0 else 0.5})
-    s = chapter.artificial_summary(pd.DataFrame(rows))
+    s = chapter._artificial_summary(pd.DataFrame(rows))[0]
     row = s.loc[(25, "NCC_0.05")]
     theta_means = np.array([0.815, 0.865, 0.915])
     assert row["Det"] == pytest.approx(100 * theta_means.mean())
@@ -269,15 +254,14 @@ def test_artificial_summary_rebuilds_the_nbc_row_from_an_ncc():
              "single_accuracy": 0.95, "discounted_accuracy": 0.9,
              "precise_on_indeterminate": 0.5, "precise_accuracy": 0.9 + 0.01 * th}
             for c in ("NCC_0.05", "LNCC_0.75") for th in range(3)]
-    s = chapter.artificial_summary(pd.DataFrame(rows))
+    s = chapter._artificial_summary(pd.DataFrame(rows))[0]
     nbc = s.loc[(25, "NBC")]
     assert nbc["Det"] == 100 and nbc["Sgl_acc"] == pytest.approx(91.0)
     assert nbc["D_acc"] == pytest.approx(91.0) and np.isnan(nbc["NBC_I"])
     assert nbc["family"] == "NBC"
     with_nbc = pd.DataFrame(rows + [{**rows[0], "classifier": "NBC", "determinacy": 1.0,
                                      "single_accuracy": 0.5, "precise_accuracy": 0.5}])
-    assert chapter.artificial_summary(with_nbc).loc[(25, "NBC"), "Sgl_acc"] == 50.0
-    assert "NBC" not in chapter.chapter_estimators(nbc=False)
+    assert chapter._artificial_summary(with_nbc)[0].loc[(25, "NBC"), "Sgl_acc"] == 50.0
 
 
 def _summary(group, values):
@@ -292,14 +276,22 @@ def _summary(group, values):
     return pd.DataFrame(rows).set_index([group, "classifier"])
 
 
-def _small_headline(t1):
-    """The chapter's headline from ``t1`` and small runs of the two examples, and example 3."""
-    avg = chapter.default_averages(_summary("dataset", {
-        (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
-        for c in ("NCC_0.05", "LNCC_0.75")}))
-    ex2 = chapter.example2_summary(n_samples=200, n_replicates=2)
-    ex3 = chapter.example3_summary()
-    return chapter.headline(ex2, ex3, t1, avg), ex3
+def _headline_tables(folds=None, avg=None):
+    """What HEADLINE reads of the chapter's tables: small runs of the two examples, Table 1
+    of an artificial study (default :func:`_study_folds`) and the Sec. 5.2 averages."""
+    f = _study_folds() if folds is None else folds
+    art, theta = chapter._artificial_summary(f)
+    if avg is None:
+        avg = chapter._default_averages(_summary("dataset", {
+            (ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
+            for c in ("NCC_0.05", "LNCC_0.75")}))
+    return {"example2": chapter._example2(n_samples=200, n_replicates=2)["example2"],
+            "example3": chapter._example3()["example3"], "table1": chapter._table1(art),
+            "artificial_theta": theta, "default_averages": avg}
+
+
+def _is_table1(h):
+    return h.quantity.startswith("Table 1:")
 
 
 def test_match_determinacy_rule_and_ties():
@@ -308,19 +300,19 @@ def test_match_determinacy_rule_and_ties():
                        (50, "NCC_0.05"): 91.0, (50, "NCC_0.25"): 95.0,
                        (50, "LNCC_0.75"): 94.0, (50, "LNCC_0.95"): 97.0,
                        (25, "NBC"): 100.0})
-    m = chapter.match_determinacy(s, "d")
+    m = chapter._matched_pairs(s, "d")
     # d = 25: two exact ties; the smaller epsilon wins, then the larger alpha
     assert tuple(m.loc[25, ["NCC", "LNCC"]]) == ("NCC_0.05", "LNCC_0.95")
-    assert m.loc[25, "gap"] == 0
+    assert m.loc[25, "Det gap"] == 0
     assert tuple(m.loc[50, ["NCC", "LNCC"]]) == ("NCC_0.25", "LNCC_0.75")
-    assert m.loc[50, "gap"] == pytest.approx(1.0)
+    assert m.loc[50, "Det gap"] == pytest.approx(1.0)
 
 
 def test_table1_and_table2_put_the_published_values_beside_ours():
     vals = {(d, c): 90.0 + i for d in (25, 50, 100)
             for i, c in enumerate(["NCC_0.05", "NCC_0.15", "NCC_0.25", "NCC_0.35",
                                    "LNCC_0.35", "LNCC_0.55", "LNCC_0.75", "LNCC_0.95"])}
-    t1 = chapter.table1(_summary("d", vals))
+    t1 = chapter._table1(_summary("d", vals))
     for _, r in PUB1.iterrows():
         row = t1.loc[(r["n"], r["classifier"])]
         assert row["Det_paper"] == r["Det"] and row["pair"].startswith("paper's")
@@ -328,7 +320,7 @@ def test_table1_and_table2_put_the_published_values_beside_ours():
     assert t1["pair"].eq("ours").any()
     uvals = {(ds, c): v for (d, c), v in vals.items() if d == 25
              for ds in ("credit_g", "haberman", "hepatitis", "vote")}
-    t2 = chapter.table2(_summary("dataset", uvals))
+    t2 = chapter._table2(_summary("dataset", uvals))
     assert set(t2.index.get_level_values("dataset")) == {"credit_g", "haberman", "hepatitis"}
     hep = t2.loc[("hepatitis", "NCC_0.05")]
     printed = PUB2[(PUB2["dataset"] == "hepatitis") & (PUB2["classifier"] == "NCC_0.05")].iloc[0]
@@ -336,19 +328,19 @@ def test_table1_and_table2_put_the_published_values_beside_ours():
     assert "swapped" in hep["note"]
     ger = t2.loc[("credit_g", "LNCC_0.95")]
     assert ger["Det_paper"] == 95.7
-    shown = chapter.comparison_view(t2)
+    shown = chapter._shown(t2)
     assert list(shown.columns) == ["pair", "Det", "Sgl-acc", "D-acc", "NBC-I"]
     assert shown.loc[("credit_g", "LNCC_0.95"), "Det"] == "97.0 ± 0.1 (95.7)"
     assert shown.loc[("hepatitis", "NCC_0.05"), "pair"].endswith("swapped back")
     ours_only = t2.index[t2["pair"] == "ours"]
     assert all("(" not in shown.loc[i, "Det"] for i in ours_only)  # no published value
-    assert chapter.published_table2(fix_swap=False)["note"].eq("").all()
+    assert t2["note"].eq("").sum() == len(t2) - 2  # only hepatitis' two rows say so
 
 
 def test_default_averages():
     s = _summary("dataset", {(ds, c): det for ds, det in (("a", 90.0), ("b", 96.0))
                              for c in ("NCC_0.05", "LNCC_0.75")})
-    avg = chapter.default_averages(s)
+    avg = chapter._default_averages(s)
     assert avg.loc["NCC_0.05", "Det"] == pytest.approx(93.0)
     assert avg.loc["NCC_0.05", "Det_se"] == pytest.approx(np.sqrt(2 * 0.1**2) / 2)
     assert avg.loc["NCC_0.05", "Det_paper"] == 96.3
@@ -357,7 +349,7 @@ def test_default_averages():
 
 
 def test_chapter_estimators_are_named_like_the_paper():
-    est = chapter.chapter_estimators()
+    est = chapter.classifiers()
     assert list(est) == ["NBC", "NCC_0.05", "NCC_0.15", "NCC_0.25", "NCC_0.35",
                          "LNCC_0.35", "LNCC_0.55", "LNCC_0.75", "LNCC_0.95"]
     assert isinstance(est["NBC"], NaiveBayes) and est["LNCC_0.75"].alpha == 0.75
@@ -395,70 +387,61 @@ def _legible(fig):
 def test_figures_have_labelled_axes_and_are_legible():
     import matplotlib.pyplot as plt
 
-    df = chapter.likelihood_vs_idm(range(2, 41, 2))
-    figs = [chapter.likelihood_idm_figure(df)]
-    cloud = chapter.example2_cloud(300, 0)
-    env = TwoClassProfile(**chapter.EXAMPLE2).curve(201)
-    figs.append(chapter.likelihood_cloud_figure(cloud, env, chapter.example2_cuts(cloud),
-                                                0.23328))
-    figs.append(chapter.profile_likelihood_figure(chapter.example3_profiles(201),
-                                                  {"alpha*": 0.21}))
+    ex2, ex3 = chapter._example2(300, 2), chapter._example3(n_points=201)
     vals = {(d, c): 90.0 + d / 50 for d in (25, 50, 100)
             for c in ("NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95", "NBC")}
-    figs.append(chapter.determinacy_vs_size_figure(_summary("d", vals), PUB1))
     u = _summary("dataset", {(ds, c): 90.0 + i for i, ds in enumerate("abc")
                              for c in ("NCC_0.05", "LNCC_0.75")})
-    figs.append(chapter.ncc_lncc_scatter_figure(u))
-    avg = chapter.default_averages(u)
-    fig = chapter.ncc_lncc_scatter_figure(u, averages=avg)
+    N = np.arange(2, 41, 2)
+    t = {"figure1_intervals": pd.DataFrame({
+             "N": N, "n": N // 2, "idm_upper": (N // 2 + 2) / (N + 2),
+             "likelihood_upper": chapter._binomial_likelihood_interval(N // 2, N, 0.85)[1]}),
+         "settings": pd.DataFrame({"value": pd.Series({"fig1_alpha": 0.85, "fig1_s": 2.0})}),
+         "example2_cloud": ex2["cloud"], "example2_cuts_first_cloud": ex2["cuts"],
+         "example2_envelope": chapter._TwoClassProfile(**chapter._EXAMPLE2).curve(201),
+         "example2": ex2["example2"],
+         "example3_profiles": ex3["profiles"], "example3": ex3["example3"],
+         "artificial_all_classifiers": _summary("d", vals), "uci_all_classifiers": u}
+    avg = t["default_averages"] = chapter._default_averages(u)
+    figs = [f(t) for f in (chapter.likelihood_idm_figure, chapter.likelihood_cloud_figure,
+                           chapter.profile_likelihood_figure, chapter.determinacy_vs_size_figure,
+                           chapter.ncc_lncc_scatter_figure)]
+    fig = figs[-1]
     det = fig.axes[0]
     paper = [ln for ln in det.get_lines() if ln.get_label() == "the paper's average"]
     assert len(paper) == 1 and paper[0].get_xydata().tolist() == [
         [avg.loc["NCC_0.05", "Det_paper"], avg.loc["LNCC_0.75", "Det_paper"]]]
     lo, hi = det.get_xlim()
     assert lo <= avg.loc["NCC_0.05", "Det_paper"] <= hi  # the limits make room for it
-    figs.append(fig)
     for fig in figs:
         fig.canvas.draw()  # settle the layout before reading positions
         assert _labelled(fig) and _legible(fig)
     plt.close("all")
 
 
-def test_compact_views_and_the_glance_box():
+def test_compact_layouts_and_the_citation():
     vals = {(d, c): 90.0 + i for d in (25, 50, 100)
             for i, c in enumerate(["NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95"])}
     s = _summary("d", vals)
-    pairs = chapter.matched_pairs_table(s, "d")
-    pv = chapter.pairs_view(pairs)
+    pairs = chapter._matched_pairs(s, "d")
+    pv = chapter._shown(pairs)
     assert pv.shape[1] == 6 and pv.index.name == "d"  # with the index: seven columns
-    r = pairs.iloc[0]
-    assert pv["Det (NCC / LNCC)"].iloc[0] == f"{r['Det NCC']:.1f} / {r['Det LNCC']:.1f}"
-    t1 = chapter.table1(s)
-    v = chapter.comparison_view(t1)
+    r = pairs.loc[25]
+    assert pv.loc[25, "Det (NCC / LNCC)"] == f"{r['Det NCC']:.1f} / {r['Det LNCC']:.1f}"
+    t1 = chapter._table1(s)
+    v = chapter._shown(t1)
     assert v.shape[1] + t1.index.nlevels <= 7
-    assert set(chapter.VIEW_WRAP) <= set(v.columns)
-    lit = chapter.table1_verdicts(t1)
-    gen = chapter.generator_comparison(lit, lit)
-    gv = chapter.generator_view(gen)
-    assert len(gv) == 2 * len(gen) and list(gv.columns) == [
-        "quantity", "generator", "published", "ours", "tolerance", "verdict"]
-    h, ex3 = _small_headline(t1)
-    html = chapter.glance(h, ex3, profile="smoke")._repr_html_()
-    assert "A. Antonucci, M. E. G. V. Cattaneo and G. Corani (2011)" in html
-    assert "Likelihood-based naive credal classifier" in html and "ISIPTA 2011" in html
-    assert f"from alpha = {ex3['ours'].iloc[0]:.4f} on" in html
-    n = int((h["verdict"] == "differs").sum())
-    assert f"{n} differs" in html and "NB=likelihood-ncc PROFILE=smoke" in html
-    assert 'href="#fig-lncc-determinacy"' in html
+    assert list(v.columns) == ["pair", "Det", "Sgl-acc", "D-acc", "NBC-I"]
+    assert "A. Antonucci, M. E. G. V. Cattaneo and G. Corani (2011)" in chapter.CITATION
+    assert "Likelihood-based naive credal classifier" in chapter.CITATION
+    assert "ISIPTA 2011" in chapter.CITATION
 
 
 def test_headline_has_the_report_layout():
-    vals = {(d, c): 90.0 + i for d in (25, 50, 100)
-            for i, c in enumerate(["NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95"])}
-    t1 = chapter.table1(_summary("d", vals))
-    h, ex3 = _small_headline(t1)
+    chapter.HEADLINE.check()
+    h = chapter.HEADLINE.judge(_headline_tables())
     assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
-    assert 5 <= len(h) <= 25 and h["quantity"].is_unique
+    assert len(h) == len(chapter.HEADLINE) == 22 and h["quantity"].is_unique
     assert np.isfinite(h["published"]).all() and np.isfinite(h["ours"]).all()
     assert (h["tolerance"] >= 0).all()
     assert set(h["verdict"]) <= {"reproduced", "differs"}
@@ -466,9 +449,62 @@ def test_headline_has_the_report_layout():
     by = h.set_index("quantity")
     ex3_row = by.loc["Example 3: LNCC returns c from this alpha on"]
     assert ex3_row["published"] == 0.22 and ex3_row["verdict"] == "reproduced"
+    assert ex3_row["tolerance"] == 0.01  # rounded up by the paper: a whole unit
+    dom = by.loc["Example 2: c dominates at alpha = 0.2 (1 = yes)"]
+    assert (dom["published"], dom["ours"], dom["tolerance"]) == (0.0, 0.0, 0.0)
     sec = by.loc["Sec. 5.2: average Det of NCC_0.05 over the UCI data sets"]
     assert sec["published"] == 96.3 and sec["ours"] == pytest.approx(93.0)
-    assert sec["verdict"] == "differs" and "differs by" in sec["note"]
+    assert sec["verdict"] == "differs" and "; differs by -3.3; tolerance" in sec["note"]
+    t1 = h[h["quantity"].str.startswith("Table 1:")]
+    assert len(t1) == 8 and (t1["verdict"] == "differs").any()
+    why = "the literal generator's naive Bayes is more accurate than the paper's Table 1"
+    assert all((why in n) == (v == "differs") for n, v in zip(t1["note"], t1["verdict"]))
+    # a row whose data were not run is left out
+    t = _headline_tables()
+    t["example2"] = t["example2"][~t["example2"]["quantity"].str.startswith("alpha = 0.2")]
+    assert len(chapter.HEADLINE.judge(t)) == 21
+
+
+def test_run_tables_and_numbers_at_a_tiny_size():
+    res = chapter.run(chapter.classifiers((0.05, 0.25), (0.75, 0.95)), fig1_max_n=10,
+                      cloud_samples=100, cloud_replicates=2, profile_points=51, n_theta=2,
+                      n_train_sets=2, n_test=200, harder_n_test=200, harder_n_train_sets=2,
+                      calibration_draws=4, uci_datasets=["haberman"], n_splits=2,
+                      n_repeats=1)
+    assert set(res["artificial"]["classifier"]) == {"NCC_0.05", "NCC_0.25", "LNCC_0.75",
+                                                    "LNCC_0.95"}
+    assert "NBC" in set(res["uci"]["classifier"])
+    assert 0 < res["settings"]["gap_scale"] < 1 and res["settings"]["n_pairs"] == 4
+    iv = res["intervals"]  # Figure 1: n = N / 2, IDM with s = 2, likelihood with alpha = 0.85
+    assert iv["N"].tolist() == [2, 4, 6, 8, 10] and (iv["n"] * 2 == iv["N"]).all()
+    np.testing.assert_allclose(iv["idm_upper"], (iv["n"] + 2) / (iv["N"] + 2))
+    np.testing.assert_allclose(iv["likelihood_upper"],
+                               chapter._binomial_likelihood_interval(iv["n"], iv["N"], 0.85)[1])
+    # the paper's point: the likelihood interval shrinks more slowly than the IDM's
+    assert iv["likelihood_upper"].iloc[-1] > iv["idm_upper"].iloc[-1]
+    t = chapter.tables(res)
+    for name in ("figure1_intervals", "example2_cuts_first_cloud", "example2", "example3",
+                 "table1", "artificial_matched_pairs", "artificial_nbc_accuracy",
+                 "artificial_all_classifiers", "harder_all_classifiers", "harder_nbc_accuracy",
+                 "harder_table1", "generator_comparison", "uci_datasets", "table2",
+                 "uci_matched_pairs", "default_averages", "uci_all_classifiers"):
+        assert isinstance(t[name], pd.DataFrame) and len(t[name]), name
+    gen = t["generator_comparison"]
+    assert len(gen) == 8 and list(gen.columns) == [
+        "published", "ours (literal)", "tolerance (literal)", "verdict (literal)",
+        "ours (harder)", "tolerance (harder)", "verdict (harder)"]
+    assert gen.index[0] == "Det of NCC, mean of the paper's rows (NCC_0.25, NCC_0.05, NCC_0.25)"
+    gv = t["generator_long"]
+    assert len(gv) == 16 and list(gv.columns) == [
+        "quantity", "generator", "published", "ours", "tolerance", "verdict"]
+    assert gv["generator"].tolist()[:2] == ["literal", "harder"]
+    assert gv["verdict"].tolist()[::2] == t["generator_comparison"]["verdict (literal)"].tolist()
+    n = chapter.numbers(t)
+    assert all(isinstance(v, str) for v in n.values())
+    assert n["ex3_exact"] == "0.2117763992" and n["n_pairs"] == "4" and n["n_uci"] == "1"
+    assert n["sizes_text"] == "25, 50, 100" and n["fig1_n_last"] == "10"
+    h = chapter.HEADLINE.judge(t)
+    assert len(h) == 22 and set(h["verdict"]) <= {"reproduced", "differs", "not comparable"}
 
 
 # ---------------------------------------------------------------------------
@@ -478,32 +514,25 @@ def test_headline_has_the_report_layout():
 
 @pytest.mark.parametrize("scale", [0.0, 0.3, 0.75, 1.0])
 def test_gap_scale_shrinks_the_literal_draws(scale):
-    base = chapter.draw_naive_parameters(chapter.study_rng(3, 0, 7), n_features=30)
-    hard = chapter.draw_naive_parameters(chapter.study_rng(3, 0, 7), n_features=30,
+    base = chapter._draw_naive_parameters(chapter._study_rng(3, 0, 7), n_features=30)
+    hard = chapter._draw_naive_parameters(chapter._study_rng(3, 0, 7), n_features=30,
                                          gap_scale=scale)
-    for a, b in zip(base.conditionals, hard.conditionals):
+    for a, b in zip(base, hard):
         np.testing.assert_allclose(b.sum(axis=1), 1.0)
         assert np.all((b >= 0) & (b <= 1))
         g, h = abs(a[0, 0] - a[1, 0]), abs(b[0, 0] - b[1, 0])
         assert h == pytest.approx(0.1 + scale * (g - 0.1))  # the constraint still holds
         np.testing.assert_allclose(b.mean(axis=0), a.mean(axis=0))  # shrunk to the mean
-    multi = chapter.draw_naive_parameters(np.random.default_rng(2), n_features=5,
-                                          n_values=3, n_classes=3, gap_scale=scale)
-    for t in multi.conditionals:
-        gaps = [np.abs(t[i] - t[j]).min() for i in range(3) for j in range(i + 1, 3)]
-        assert min(gaps) >= 0.1 - 1e-12
-    with pytest.raises(ValueError, match="gap_scale"):
-        chapter.draw_naive_parameters(0, gap_scale=1.5)
 
 
 def test_perks_nb_accuracy_equals_the_naive_bayes_classifier():
     rng = np.random.default_rng(8)
     for case in range(6):
-        params = chapter.draw_naive_parameters(rng, n_features=int(rng.integers(1, 8)))
+        params = chapter._draw_naive_parameters(rng, n_features=int(rng.integers(1, 8)))
         yt, Xt = chapter._sample_codes(params, 500, rng)
         R, d = 4, int(rng.integers(3, 40))
         y, X = chapter._sample_codes(params, R * d, rng)
-        got = chapter.perks_nb_accuracy(X.reshape(R, d, -1), y.reshape(R, d), Xt, yt)
+        got = chapter._perks_nb_accuracy(X.reshape(R, d, -1), y.reshape(R, d), Xt, yt)
         Xte = pd.DataFrame({f"F{j}": pd.Categorical.from_codes(Xt[:, j], categories=[0, 1])
                             for j in range(Xt.shape[1])})
         for r in range(R):
@@ -514,30 +543,26 @@ def test_perks_nb_accuracy_equals_the_naive_bayes_classifier():
             lp = nb.predict_log_proba(Xte)
             tie = np.abs(lp[:, 1] - lp[:, 0]) < 1e-9
             pred = np.asarray(nb.predict(Xte)).astype(int)
-            ours = chapter.perks_nb_accuracy(X[None, r * d:(r + 1) * d], y[None, r * d:(r + 1) * d],
+            ours = chapter._perks_nb_accuracy(X[None, r * d:(r + 1) * d], y[None, r * d:(r + 1) * d],
                                              Xt[~tie], yt[~tie])[0]
             assert ours == pytest.approx(np.mean(pred[~tie] == yt[~tie]))
         assert got.shape == (R,)
-    with pytest.raises(ValueError, match="shapes"):
-        chapter.perks_nb_accuracy(np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((4, 3)),
-                                  np.zeros(4))
 
 
 def test_calibration_of_the_harder_generator():
     kw = dict(sizes=(25, 100), n_theta=6, n_train_sets=4, n_test=400, seed=1)
-    lit = chapter.nbc_accuracy_curve(1.0, **kw)
-    mid = chapter.nbc_accuracy_curve(0.5, **kw)
-    low = chapter.nbc_accuracy_curve(0.0, **kw)
+    lit = chapter._nbc_accuracy_curve(1.0, **kw)
+    mid = chapter._nbc_accuracy_curve(0.5, **kw)
+    low = chapter._nbc_accuracy_curve(0.0, **kw)
     assert (low < mid).all() and (mid < lit).all()
-    pd.testing.assert_series_equal(lit, chapter.nbc_accuracy_curve(1.0, **kw))  # seeded
-    target = pd.Series({25: mid[25] + 0.3, 100: mid[100] - 0.1})
-    cal = chapter.calibrate_gap_scale(target, **kw)
-    assert 0 < cal["gap_scale"] < 1
-    assert cal["accuracy"].mean() == pytest.approx(target.mean(), abs=0.3)
-    pd.testing.assert_series_equal(cal["literal"], lit)
-    with pytest.raises(ValueError, match="not between"):
-        chapter.calibrate_gap_scale(pd.Series({25: 99.9, 100: 99.9}), **kw)
-    imp = chapter.implied_nbc_accuracy()
+    pd.testing.assert_series_equal(lit, chapter._nbc_accuracy_curve(1.0, **kw))  # seeded
+    imp = chapter._implied_nbc_accuracy()
+    cal = chapter._calibrate_gap_scale(**kw)  # to the paper's implied accuracy
+    assert 0 < cal < 1
+    target = imp.loc[[25, 100], "implied"].mean()
+    assert chapter._nbc_accuracy_curve(cal, **kw).mean() == pytest.approx(target, abs=0.3)
+    with pytest.raises(ValueError, match="no target"):
+        chapter._calibrate_gap_scale(**{**kw, "sizes": (25, 30)})
     p = PUB1[PUB1["n"] == 25]
     want = ((p["Det"] * p["Sgl_acc"] + (100 - p["Det"]) * p["NBC_I"]) / 100).mean()
     assert imp.loc[25, "implied"] == pytest.approx(want)
@@ -563,14 +588,13 @@ def _study_folds(n_theta=5, acc=0.95, spread=0.01, seed=0):
 
 def test_theta_means_and_the_nbc_accuracy_test():
     f = _study_folds()
-    th = chapter.theta_means(f)
-    art = chapter.artificial_summary(f)
+    art, th = chapter._artificial_summary(f)
     assert th.loc[(25, "NCC_0.05")]["Det"].mean() == pytest.approx(art.loc[(25, "NCC_0.05"),
                                                                            "Det"])
-    check = chapter.nbc_accuracy_check(art, th)
+    check = chapter._nbc_accuracy_check(art, th)
     assert list(check.index) == [25, 50, 100, "all"]
     acc = th.xs("NBC", level="classifier")["Sgl_acc"].unstack("d")
-    imp = chapter.implied_nbc_accuracy()
+    imp = chapter._implied_nbc_accuracy()
     for d in (25, 100):
         v = acc[d]
         diff = v.mean() - imp.loc[d, "implied"]
@@ -581,22 +605,20 @@ def test_theta_means_and_the_nbc_accuracy_test():
     allv = acc.mean(axis=1)
     assert check.loc["all", "NBC accuracy (ours)"] == pytest.approx(allv.mean())
     assert check.loc["all", "p-value"] < 1e-4  # 95 % against the paper's 87-90 %
-    shown = chapter.nbc_check_view(check)
-    assert list(shown.columns) == ["NBC accuracy, ours", "implied by the paper", "difference",
-                                   "t", "p-value"]
-    assert shown.loc["all", "NBC accuracy, ours"] == \
-        f"{check.loc['all', 'NBC accuracy (ours)']:.1f} ± {check.loc['all', 'SE']:.1f}"
-    assert (shown["p-value"] == check["p-value"]).all()  # printed by show_table's format_p
-    assert "t" not in chapter.nbc_accuracy_check(art).columns
+    # the columns the book shows
+    assert {"NBC accuracy (ours)", "SE", "NBC accuracy implied by the paper", "difference",
+            "t", "p-value"} <= set(check.columns)
+    assert check.loc["all", "SE"] == pytest.approx(allv.std(ddof=1) / np.sqrt(5))
 
 
 def test_table1_rows_follow_the_verdict_rule():
     f = _study_folds(n_theta=6, spread=0.02)
-    th = chapter.theta_means(f)
-    t1 = chapter.table1(chapter.artificial_summary(f))
-    rows = {r["quantity"]: r for r in chapter.table1_rows(t1, th, label="T")}
-    q = "T: Sgl-acc of NCC, mean of the paper's rows (NCC_0.25, NCC_0.05, NCC_0.25)"
-    r = rows[q]
+    art, th = chapter._artificial_summary(f)
+    t1 = chapter._table1(art)
+    tabs = {"table1": t1, "artificial_theta": th, "harder_table1": t1, "harder_theta": th}
+    v = chapter.HEADLINE.judge(tabs, only=_is_table1)
+    q = "Table 1: Sgl-acc of NCC, mean of the paper's rows (NCC_0.25, NCC_0.05, NCC_0.25)"
+    r = v.set_index("quantity").loc[q]
     keys = [(25, "NCC_0.25"), (50, "NCC_0.05"), (100, "NCC_0.25")]
     per = th["Sgl_acc"].unstack("theta").reindex(keys).mean(axis=0)
     sd = per.std(ddof=1)
@@ -604,16 +626,17 @@ def test_table1_rows_follow_the_verdict_rule():
     # the sizes share their draws: wider than the old "independent sizes" SE
     se_indep = np.sqrt(sum(t1.loc[k, "Sgl_acc_se"] ** 2 for k in keys)) / 3
     assert 3 * sd / np.sqrt(6) > 3 * se_indep
-    v = chapter.table1_verdicts(t1, th)
     assert list(v.columns) == HEADLINE_COLUMNS + ["verdict"] and len(v) == 8
     assert v["note"].str.contains("the paper's 20 draws").all()
-    comp = chapter.generator_comparison(v, chapter.table1_verdicts(t1, th, label="Harder"))
-    assert list(comp.columns) == ["published", "ours (literal)", "tolerance (literal)",
-                                  "verdict (literal)", "ours (harder)", "tolerance (harder)",
-                                  "verdict (harder)"]
-    assert len(comp) == 8
-    no_theta = chapter.table1_rows(t1)  # fully correlated fallback
-    assert all(float(x["tolerance"]) > 0.05 for x in no_theta)
+    harder = chapter._HARDER.judge(tabs)
+    assert harder["quantity"].str.startswith("Table 1 (harder): ").all()
+    assert (harder["tolerance"].to_numpy() == v["tolerance"].to_numpy()).all()
+    assert not harder["note"].str.contains("literal generator").any()  # no reason given
+    one = _study_folds(n_theta=1)  # one draw: no spread, the rounding only
+    art1, th1 = chapter._artificial_summary(one)
+    tabs = {"table1": chapter._table1(art1), "artificial_theta": th1}
+    v1 = chapter.HEADLINE.judge(tabs, only=_is_table1)
+    assert (v1["tolerance"] == 0.05).all() and v1["note"].str.contains("rounding only").all()
 
 
 def test_sec52_tolerance_has_the_data_set_choice_term():
@@ -621,13 +644,11 @@ def test_sec52_tolerance_has_the_data_set_choice_term():
                              (("credit_g", 95.0), ("a", 90.0), ("b", 96.0), ("c", 99.0))
                              for c in ("NCC_0.05", "LNCC_0.75")})
     s["n_repeats"] = 10
-    avg = chapter.default_averages(s)
+    avg = chapter._default_averages(s)
     sd = np.std([90.0, 96.0, 99.0], ddof=1)
     assert avg.loc["NCC_0.05", "Det_choice_sd"] == pytest.approx(sd * np.sqrt(6) / 9)
     assert avg.loc["NCC_0.05", "n_repeats"] == 10
-    t1 = chapter.table1(_summary("d", {(d, c): 90.0 for d in (25, 50, 100) for c in
-                                       ("NCC_0.05", "NCC_0.25", "LNCC_0.75", "LNCC_0.95")}))
-    h = chapter.headline(chapter.example2_summary(200, 2), chapter.example3_summary(), t1, avg)
+    h = chapter.HEADLINE.judge(_headline_tables(avg=avg))
     row = h.set_index("quantity").loc["Sec. 5.2: average Det of NCC_0.05 over the UCI data sets"]
     se = avg.loc["NCC_0.05", "Det_se"]
     want = 3 * np.hypot(se, se * np.sqrt(10)) + 0.05 + sd * np.sqrt(6) / 9

@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 
 from credal.chapters import performance as perf
-from credal.chapters.leaderboard import make_estimators
+from credal.chapters import leaderboard
 from credal.experiments import cross_validate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,21 +32,21 @@ ROOT = Path(__file__).resolve().parents[2]
 # ------------------------------------------------------------------------------ peers
 
 def test_peer_split_repeats_and_stratifies():
-    Xtr, ytr, Xte, yte = perf.peer_split("monks1", random_state=1)
+    Xtr, ytr, Xte, yte = perf._peer_split("monks1", random_state=1)
     assert len(Xtr) + len(Xte) == 556 and abs(len(Xte) - 556 / 3) <= 1
     # stratified: the class shares of both parts differ by less than one row's share
     share = ytr.value_counts(normalize=True) - yte.value_counts(normalize=True)
     assert share.abs().max() < 1 / len(Xte) + 1e-12
-    X2, y2, T2, t2 = perf.peer_split("monks1 x3", random_state=1)
+    X2, y2, T2, t2 = perf._peer_split("monks1 x3", random_state=1)
     assert len(X2) == 3 * len(Xtr) and len(T2) == 3 * len(Xte)
     pd.testing.assert_frame_equal(X2.iloc[len(Xtr):2 * len(Xtr)].reset_index(drop=True), Xtr)
     pd.testing.assert_series_equal(t2.iloc[-len(yte):].reset_index(drop=True), yte)
     # numeric columns are MDL-discretised on the training part: categoricals only
-    Xi, _, Ti, _ = perf.peer_split("iris")
+    Xi, _, Ti, _ = perf._peer_split("iris")
     assert all(isinstance(d, pd.CategoricalDtype) for d in Xi.dtypes)
     assert list(Xi.columns) == list(Ti.columns)
     with pytest.raises(ValueError, match="x<k>"):
-        perf.peer_split("monks1 xten")
+        perf._peer_split("monks1 xten")
 
 
 def test_write_arff_round_trip(tmp_path):
@@ -57,7 +57,7 @@ def test_write_arff_round_trip(tmp_path):
                                                         "unused"]),
                       "c": pd.Categorical(["x", "y", "x", "y"])})
     y = pd.Series(pd.Categorical(["p", "q", "q", "p"]))
-    path = perf.write_arff(X, y, tmp_path / "t.arff", relation="a b")
+    path = perf._write_arff(X, y, tmp_path / "t.arff", relation="a b")
     got, rel = read_arff(path)
     assert rel == "a b" and list(got.columns) == ["a b", "c", "class"]
     assert list(got["a b"].cat.categories) == list(X["a b"].cat.categories)
@@ -65,14 +65,14 @@ def test_write_arff_round_trip(tmp_path):
     assert got["a b"].isna().tolist() == [False, False, False, True]
     assert list(got["class"]) == list(y)
     with pytest.raises(TypeError, match="not categorical"):
-        perf.write_arff(X.assign(c=1.0), y, tmp_path / "u.arff")
+        perf._write_arff(X.assign(c=1.0), y, tmp_path / "u.arff")
 
 
 def _check_peer_tables(peers):
-    tab = perf.peer_table(peers)
-    assert tab.shape == (len(perf.PEERS), peers["dataset"].nunique())
+    tab = perf._peer_table(peers)
+    assert tab.shape == (len(perf._PEERS), peers["dataset"].nunique())
     assert np.isfinite(tab.to_numpy()).all()
-    det = perf.peer_details(peers)
+    det = perf._peer_details(peers)
     assert "credal best (ms)" in det
     np.testing.assert_allclose(det["credal best (ms)"], 1e3 * peers["credal_best_s"])
     assert (peers["credal_best_s"] <= peers["credal_median_s"]).all()
@@ -80,10 +80,10 @@ def _check_peer_tables(peers):
 
 
 def test_peer_timings_against_weka(tmp_path):
-    classpath, reason = perf.weka_classpath()
+    classpath, reason = perf._weka_classpath()
     if classpath is None:
         pytest.skip(reason)
-    peers = perf.peer_timings(["monks1", "iris"], repeats=2, warmup=1, workdir=tmp_path)
+    peers = perf._peer_timings(["monks1", "iris"], repeats=2, warmup=1, workdir=tmp_path)
     assert peers.attrs["weka_available"] and peers.attrs["weka"].startswith("Weka 3.6")
     assert list(peers["peer"])[:3] == ["Weka J48", "Weka NaiveBayes", "Weka AODE"]
     # same data and estimators: Weka's and credal's classes agree row by row
@@ -101,12 +101,12 @@ def test_peer_timings_against_weka(tmp_path):
     tab, det = _check_peer_tables(peers)
     assert tab.index[0] == "C4.5 vs Weka J48" and "Weka time / credal time" in tab.attrs["values"]
     assert {"JVM model MB", "JVM peak MB (low)", "JVM peak MB (high)", "credal's peak"} <= set(det)
-    words = perf.peer_numbers(peers)
+    words = perf._peer_numbers(peers)
     assert "one Java virtual machine" in words["peer_status"]
     assert "100.0 %" in words["peer_summary"]
     assert f"of {len(peers)} cases" in words["memory_summary"]
     tp = pd.DataFrame({"dataset": ["d"], "classifier": ["NCC"], "ratio": [2000.0]})
-    g = perf.goals_table(tp, perf.chapter_timings("paper", root=tmp_path, notebooks=[]),
+    g = perf._goals_table(tp, perf._chapter_timings("paper", root=tmp_path),
                          peers=peers)
     assert g["goal"].iloc[0].startswith("C4.5: at least as fast as Weka J48")
     assert set(g["met"].iloc[:3]) <= {"yes", "no"}
@@ -123,10 +123,10 @@ def test_peer_timings_against_weka(tmp_path):
 def test_jvm_peak_bounds_find_an_array_of_known_size():
     # the memory session's bounds on the peak heap bracket a run that holds n MB while
     # 32 MB of garbage passes through a ring of 0.5 MB (promoted, then dead)
-    classpath, reason = perf.weka_classpath()
+    classpath, reason = perf._weka_classpath()
     if classpath is None:
         pytest.skip(reason)
-    with perf.WekaSession(classpath, jvm_options=perf.MEMORY_JVM) as session:
+    with perf.WekaSession(classpath, jvm_options=perf._MEMORY_JVM) as session:
         for mb in (0.0, 0.5, 3.0, 20.0):
             m = session.memory("check", mb)
             peak = mb + 0.5
@@ -139,15 +139,15 @@ def test_jvm_sampled_peak_bounds_find_a_small_array():
     # the bounds of warm runs with collections forced bracket a run that holds n MB
     # while 4 MB of 1 KB arrays pass through a ring of 16 KB; the low one reads at most
     # SAMPLE_SLACK_MB above the truth (a lower bound of the verdict)
-    classpath, reason = perf.weka_classpath()
+    classpath, reason = perf._weka_classpath()
     if classpath is None:
         pytest.skip(reason)
-    with perf.WekaSession(classpath, jvm_options=perf.MEMORY_JVM) as session:
+    with perf.WekaSession(classpath, jvm_options=perf._MEMORY_JVM) as session:
         for mb in (0.0, 0.01, 0.05, 0.2, 1.0):
             m = session.sample("check", mb, runs=20, seconds=5)
             peak = mb + 16 * (1024 + 16) / 2**20
             assert m["runs"] == 20 and m["samples"] >= 1, m   # fewer on a loaded machine
-            assert peak - 0.01 <= m["peak_low_mb"] <= peak + perf.SAMPLE_SLACK_MB, m
+            assert peak - 0.01 <= m["peak_low_mb"] <= peak + perf._SAMPLE_SLACK_MB, m
             assert peak <= m["peak_high_mb"] <= peak + 1.5, m
         # after sampling, the notification bounds of "mem" work again
         m = session.memory("check", 0.5)
@@ -167,105 +167,131 @@ def test_memory_summary_says_which_bounds_were_sampled():
     peers = pd.DataFrame(rows)
     peers.attrs.update(weka="Weka 3.6.14", java="openjdk", weka_available=True, repeats=3,
                        warmup=1)
-    words = perf.peer_numbers(peers)["memory_summary"]
+    words = perf._peer_numbers(peers)["memory_summary"]
     assert "at most Weka's in 2 of 3 cases" in words and "above it in 1" in words
     assert "the bounds of 1 from warm runs with collections forced" in words
 
 
 def test_memory_verdict():
-    assert perf.memory_verdict(0.4, 0.5, 0.9) == "≤ Weka"
-    assert perf.memory_verdict(0.5, 0.5, 0.9) == "≤ Weka"
-    assert perf.memory_verdict(0.7, 0.5, 0.9) == "within the JVM's bounds"
-    assert perf.memory_verdict(0.9, 0.5, 0.9) == "within the JVM's bounds"
-    assert perf.memory_verdict(1.0, 0.5, 0.9) == "> Weka"
-    assert perf.memory_verdict(0.5, 0.5, 0.9, slack_mb=0.005) == "within the JVM's bounds"
-    assert perf.memory_verdict(0.495, 0.5, 0.9, slack_mb=0.005) == "≤ Weka"
+    assert perf._memory_verdict(0.4, 0.5, 0.9) == "≤ Weka"
+    assert perf._memory_verdict(0.5, 0.5, 0.9) == "≤ Weka"
+    assert perf._memory_verdict(0.7, 0.5, 0.9) == "within the JVM's bounds"
+    assert perf._memory_verdict(0.9, 0.5, 0.9) == "within the JVM's bounds"
+    assert perf._memory_verdict(1.0, 0.5, 0.9) == "> Weka"
+    assert perf._memory_verdict(0.5, 0.5, 0.9, slack_mb=0.005) == "within the JVM's bounds"
+    assert perf._memory_verdict(0.495, 0.5, 0.9, slack_mb=0.005) == "≤ Weka"
 
 
 @pytest.mark.parametrize("missing", ["jar", "java"])
 def test_peer_timings_without_weka(tmp_path, monkeypatch, missing):
     if missing == "jar":
-        monkeypatch.setattr(perf, "WEKA_JAR", tmp_path / "no-weka.jar")
+        monkeypatch.setattr(perf, "_WEKA_JAR", tmp_path / "no-weka.jar")
         why = "Weka is not installed"
     else:
         real = perf.shutil.which
         monkeypatch.setattr(perf.shutil, "which", lambda c: None if c == "java" else real(c))
         why = "no Java runtime"
-    classpath, reason = perf.weka_classpath()
+    classpath, reason = perf._weka_classpath()
     assert classpath is None and why in reason
-    peers = perf.peer_timings(["monks1"], repeats=2, warmup=0, memory=False, workdir=tmp_path)
+    peers = perf._peer_timings(["monks1"], repeats=2, warmup=0, memory=False, workdir=tmp_path)
     assert not peers.attrs["weka_available"] and why in peers.attrs["weka"]
     assert not [c for c in peers.columns if "weka" in c or "ratio" in c or c == "agreement"]
     tab, det = _check_peer_tables(peers)
-    assert "ms" in tab.attrs["values"] and list(tab.index) == list(perf.PEERS)
+    assert "ms" in tab.attrs["values"] and list(tab.index) == list(perf._PEERS)
     assert not [c for c in det.columns if "Weka" in c or "JVM" in c]
-    words = perf.peer_numbers(peers)
+    words = perf._peer_numbers(peers)
     assert why in words["peer_status"] and "no ratio" in words["peer_summary"]
     tp = pd.DataFrame({"dataset": ["d"], "classifier": ["NCC"], "ratio": [2000.0]})
-    g = perf.goals_table(tp, perf.chapter_timings("paper", root=tmp_path, notebooks=[]),
+    g = perf._goals_table(tp, perf._chapter_timings("paper", root=tmp_path),
                          peers=peers)
     assert list(g["met"].iloc[:3]) == ["not measured"] * 3
 
 
 def test_peer_timings_checks_arguments():
-    with pytest.raises(KeyError, match="no peer"):
-        perf.peer_timings(["monks1"], classifiers=["CART"])
     with pytest.raises(ValueError, match="repeats"):
-        perf.peer_timings(["monks1"], repeats=0)
+        perf._peer_timings(["monks1"], repeats=0)
 
 
 # ------------------------------------------------------------------------- measurements
 
 def test_throughput_and_memory():
-    tp = perf.throughput(["labor"], classifiers=["NCC", "CDT"], repeat=1, baseline_rows=5,
+    tp = perf._throughput(["labor"], classifiers=["NCC", "CDT"], repeat=1, baseline_rows=5,
                          baseline_seconds=5.0)
     assert list(tp["classifier"]) == ["NCC", "CDT"]
     assert (tp["same_sets"] == tp["baseline_rows"]).all() and (tp["baseline_rows"] == 5).all()
     assert (tp["ratio"] > 0).all()
     np.testing.assert_allclose(tp["ratio"], tp["ours_per_s"] / tp["baseline_per_s"])
-    mem = perf.peak_memory("labor", classifiers=["NCC"])
+    mem = perf._peak_memory("labor", classifiers=["NCC"])
     assert list(mem.index) == ["NCC"] and (mem["fit peak MB"] > 0).all()
     assert (mem["model MB"] > 0).all()
 
 
 def test_fit_scaling_and_slopes():
-    sc = perf.fit_scaling("credit_g", classifiers=["NCC"], sizes=[200, 400, 800],
+    sc = perf._fit_scaling("credit_g", classifiers=["NCC"], sizes=[200, 400, 800],
                           feature_counts=[4, 8], repeat=1)
     assert set(sc["axis"]) == {"n", "k"} and len(sc) == 5
-    sl = perf.scaling_slopes(sc)
+    sl = perf._scaling_slopes(sc)
     assert np.isfinite(sl.loc["NCC", "slope n"]) and np.isfinite(sl.loc["NCC", "slope k"])
     assert np.isnan(sl.loc["NCC", "s.e. k"])      # two points: no standard error
     fake = pd.DataFrame({"classifier": "X", "axis": "n", "value": [10, 100, 1000],
                          "fit_s": [1e-3, 1e-1, 10.0]})
-    assert perf.scaling_slopes(fake).loc["X", "slope n"] == pytest.approx(2.0)
+    assert perf._scaling_slopes(fake).loc["X", "slope n"] == pytest.approx(2.0)
 
 
 def test_chapter_timings_and_goals(tmp_path):
     (tmp_path / "notebooks").mkdir()
     for n in ("a", "b", "performance"):
         (tmp_path / "notebooks" / f"{n}.md").write_text("")
-    t = perf.chapter_timings("paper", root=tmp_path)
+    t = perf._chapter_timings("paper", root=tmp_path)
     assert t["seconds"].isna().all() and (t["status"] != "measured").all()
     (tmp_path / "results" / "_timings").mkdir(parents=True)
     (tmp_path / "results" / "_timings" / "paper.csv").write_text(
         "notebook,profile,seconds\na,paper,600\nb,paper,700\n")
-    t = perf.chapter_timings("paper", root=tmp_path)
+    t = perf._chapter_timings("paper", root=tmp_path)
     assert t.loc["a", "seconds"] == 600 and np.isnan(t.loc["performance", "seconds"])
     tp = pd.DataFrame({"dataset": ["d", "e"], "classifier": ["NCC", "NCC"],
                        "ratio": [2000.0, 500.0]})
-    g = perf.goals_table(tp, t, own_seconds=30.0, budgets={"a": 15, "b": 5})
+    g = perf._goals_table(tp, t, own_seconds=30.0, budgets={"a": 15, "b": 5})
     assert g.iloc[0]["met"] == "no" and "500" in g.iloc[0]["measured"]
     assert list(g["met"])[1:] == ["yes", "no", "no"]   # a, b, the whole book (> 20 min)
     t2 = t.copy()
     t2.loc["b", "seconds"] = np.nan
-    g2 = perf.goals_table(tp, t2, own_seconds=30.0)
+    g2 = perf._goals_table(tp, t2, own_seconds=30.0)
     assert g2.iloc[-1]["met"] == "not measured" and "b" in g2.iloc[-1]["measured"]
     # this chapter's own time in this run replaces the recorded one (an earlier run)
     t3 = t.copy()
     t3.loc["performance", "seconds"] = 5000.0
-    g3 = perf.goals_table(tp, t3.assign(seconds=t3["seconds"].where(t3.index != "b", 100.0)),
+    g3 = perf._goals_table(tp, t3.assign(seconds=t3["seconds"].where(t3.index != "b", 100.0)),
                           own_seconds=30.0)
     assert g3.iloc[-1]["met"] == "yes" and g3.iloc[-1]["measured"].startswith("12.2 min")
+
+
+def test_run_tables_numbers(tmp_path, monkeypatch):
+    """The chapter's interface on a tiny profile without Weka: every table the notebook
+    shows, and every number its text quotes."""
+    monkeypatch.setattr(perf, "_WEKA_JAR", tmp_path / "no-weka.jar")
+    lineup = perf.classifiers(["NCC"])
+    assert list(lineup) == ["C4.5", "naive Bayes", "AODE", "NCC"]
+    res = perf.run(peer_datasets=["monks1"], peer_repeats=1, peer_warmup=0, peer_memory=False,
+                   throughput_datasets=["labor"], classifiers=["NCC"], repeat=1,
+                   baseline_rows=2, baseline_seconds=1.0, scaling_dataset="labor",
+                   scaling_sizes=[20, 40], features_dataset="labor", feature_counts=[4, 8],
+                   memory_dataset="labor", timings_profile="smoke")
+    t = perf.tables(res, own_seconds=60.0, budgets={"performance": 5})
+    assert {"peers", "peers_headline", "peers_details", "throughput", "fit_scaling",
+            "fit_slopes", "peak_memory", "chapter_timings", "goals", "settings"} <= set(t)
+    assert set(t["fit_scaling"]["axis"]) == {"n", "k"}
+    assert "chapter performance at this profile ≤ 5 min" in set(t["goals"]["goal"])
+    nums = perf.numbers(t)
+    assert nums["elapsed"] == "1.0" and nums["baseline_rows"] == "2"
+    text = (ROOT / "notebooks" / "performance.md").read_text()
+    import re
+
+    used = set(re.findall(r"\{glue:text\}`([^`]+)`", text))
+    assert not used - set(nums), used - set(nums)
+    only_peers = perf.tables(perf.run(peer_datasets=["monks1"], peer_repeats=1,
+                                      peer_warmup=0, peer_memory=False))
+    assert set(only_peers) == {"peers", "peers_headline", "peers_details", "settings"}
 
 
 # ---------------------------------------------------------------------------- figures
@@ -280,7 +306,7 @@ def test_figures():
     figs.append(perf.performance_throughput(tp))
     scal = pd.DataFrame({"classifier": ["NCC"] * 3 + ["NCC"] * 2, "axis": ["n"] * 3 + ["k"] * 2,
                          "value": [10, 100, 1000, 4, 8], "fit_s": [1e-3, 1e-2, 1e-1, 1e-3, 2e-3]})
-    figs.append(perf.performance_scaling(scal, perf.scaling_slopes(scal)))
+    figs.append(perf.performance_scaling(scal, perf._scaling_slopes(scal)))
     for fig in figs:
         assert isinstance(fig, matplotlib.figure.Figure)
         shown = [ax for ax in fig.axes if ax.get_visible()]
@@ -336,7 +362,7 @@ def test_engine_on_a_local_dask_cluster():
     distributed = pytest.importorskip("distributed")
     import joblib
 
-    est = make_estimators(["NCC", "CDT"])
+    est = leaderboard.classifiers(["NCC", "CDT"])
     kw = dict(n_splits=3, n_repeats=2, random_state=0, progress=False)
     ref = cross_validate(est, ["iris", "labor"], n_jobs=1, **kw)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

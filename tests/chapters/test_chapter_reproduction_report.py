@@ -15,10 +15,8 @@ from credal.chapters._verdicts import HEADLINE_COLUMNS, headline_table
 
 
 def test_public_names():
-    assert sorted(chapter.__all__) == ["book_style", "by_paper", "collect", "deviation_plot",
-                                       "save_table", "show_paper_tables", "show_table", "slug",
-                                       "standardised_deviation", "verdict_chart",
-                                       "verdict_table"]
+    assert sorted(chapter.__all__) == ["deviation_plot", "numbers", "run", "tables",
+                                       "verdict_chart"]
 
 
 def test_verdicts_and_collect(tmp_path):
@@ -34,14 +32,14 @@ def test_verdicts_and_collect(tmp_path):
     b = headline_table([{"quantity": "x", "published": 1, "ours": 1, "tolerance": 0}],
                        paper="Q", chapter="ch2")
     save_table(b, "ch2", "headline", root=tmp_path, index=False)
-    got = chapter.collect(tmp_path)
+    got = chapter.run(tmp_path)
     assert len(got) == 4 and list(got.chapter) == ["ch1"] * 3 + ["ch2"]
     assert list(got.verdict) == ["reproduced", "differs", "not comparable", "reproduced"]
     assert got.note.iloc[1] == "different folds" and got.note.iloc[0] == ""
 
 
 def test_empty_and_bad_input(tmp_path):
-    assert chapter.collect(tmp_path).empty
+    assert chapter.run(tmp_path).empty
     with pytest.raises(ValueError, match="need the keys"):
         headline_table([{"quantity": "x", "ours": 1}], paper="P", chapter="c")
     with pytest.raises(ValueError, match=">= 0"):
@@ -50,7 +48,7 @@ def test_empty_and_bad_input(tmp_path):
     (tmp_path / "results" / "bad").mkdir(parents=True)
     pd.DataFrame({"a": [1]}).to_csv(tmp_path / "results" / "bad" / "headline.csv")
     with pytest.raises(ValueError, match="missing columns"):
-        chapter.collect(tmp_path)
+        chapter.run(tmp_path)
 
 
 def test_verdict_chart_counts_per_paper(tmp_path):
@@ -86,7 +84,7 @@ def _two_papers():
 
 def test_standardised_deviation():
     h = _two_papers()
-    z = chapter.standardised_deviation(h)
+    z = chapter._standardised_deviation(h)
     assert z.iloc[0] == pytest.approx(0.5) and z.iloc[1] == pytest.approx(-3.0)
     assert z.iloc[2] == -np.inf and z.iloc[3] == 0.0 and np.isnan(z.iloc[4])
     assert z.iloc[5] == pytest.approx(2.0)
@@ -95,26 +93,22 @@ def test_standardised_deviation():
     assert ((z.abs() <= 1) == (h["verdict"] == "reproduced"))[judged].all()
 
 
-def test_by_paper_tables_and_counts(tmp_path):
+def test_tables_per_paper_and_counts():
     h = _two_papers()
-    parts = chapter.by_paper(h)
-    assert [p for p, _ in parts] == ["P (2020)", "Q & R"]
-    assert list(parts[0][1]["#"]) == [1, 2, 3, 4, 5, 6] and list(parts[1][1]["#"]) == [1, 2]
-    layouts = chapter.show_paper_tables(h, "rep", root=tmp_path, display=False)
-    assert list(layouts[0].columns) == ["#", "quantity", "published", "ours", "tolerance",
-                                        "verdict", "note"]
-    assert layouts[0]["quantity"].iloc[0] == "a (%)" and layouts[0]["quantity"].iloc[1] == "b"
-    assert list(layouts[0]["verdict"]) == list(h["verdict"].iloc[:6])
-    saved = pd.read_csv(tmp_path / "results" / "rep" / "headlines-q-r.csv")
-    assert list(saved["quantity"]) == ["a", "b"] and list(saved["#"]) == [1, 2]
-    assert (tmp_path / "book" / "generated" / "_extra" / "tables" / "rep"
-            / "headlines-p-2020.csv").is_file()
-    t = chapter.verdict_table(h)
-    assert list(t.columns) == ["reproduced", "differs", "not comparable", "total"]
-    assert t.loc["P (2020)"].tolist() == [2, 2, 2, 6]
-    assert t.loc["all papers", "total"] == len(h)
+    t = chapter.tables(h)
+    assert [k for k in t if k.startswith("headlines-")] == ["headlines-p-2020", "headlines-q-r"]
+    p, q = t["headlines-p-2020"], t["headlines-q-r"]
+    assert list(p["#"]) == [1, 2, 3, 4, 5, 6] and list(q["#"]) == [1, 2]
+    assert list(p.columns) == ["#"] + list(h.columns) and list(q["quantity"]) == ["a", "b"]
+    assert list(p["verdict"]) == list(h["verdict"].iloc[:6])
+    v = t["verdicts"]
+    assert list(v.columns) == ["reproduced", "differs", "not comparable", "total"]
+    assert v.loc["P (2020)"].tolist() == [2, 2, 2, 6]
+    assert v.loc["all papers", "total"] == len(h)
+    assert chapter.numbers(t) == {"n_numbers": "8", "n_reproduced": "3", "n_differs": "3",
+                                  "n_na": "2", "n_papers": "2"}
     with pytest.raises(ValueError, match="no letters"):
-        chapter.slug("&&")
+        chapter._slug("&&")
 
 
 def test_deviation_plot_rows_and_markers(tmp_path):

@@ -17,7 +17,7 @@ from credal import datasets
 from credal.chapters import robust_bayes as chapter
 from credal.chapters._verdicts import HEADLINE_COLUMNS
 from credal.experiments import cross_validate, fold_splits
-from credal.chapters.robust_bayes import expected_cost, max_cost_ratio, residual_accuracy
+from credal.chapters.robust_bayes import max_cost_ratio, residual_accuracy
 from credal.robust import RobustBayes
 
 PUBLISHED = Path(__file__).resolve().parents[2] / "data" / "published"
@@ -30,6 +30,27 @@ TIMING = ["fit_time", "predict_time", "prep_time"]
 # ----------------------------------------------------------------------------
 # helpers
 # ----------------------------------------------------------------------------
+def expected_cost(accuracy, coverage=1.0, *, cost_wrong=1.0, cost_unclassified=0.0):
+    """Expected cost per case: ``C_w (1 - theta) gamma + C_i (1 - gamma)`` (Section 4.3)."""
+    return cost_wrong * (1 - accuracy) * coverage + cost_unclassified * (1 - coverage)
+
+
+def settings(**kw):
+    """Settings of a run, as :func:`chapter.run` records them."""
+    return {"variants": [], "n_bins": 5, "alpha": 1.0, "n_splits": 5, "n_repeats": 5,
+            "paper_rows": True, "unlabelled": "drop", "unlabelled_variants": [],
+            "bins_repeats": 5, "exclude": [], **kw}
+
+
+def tables_from(summary, exclude=(), classes=None):
+    """The chapter's tables from a summary (the data table holds only the classes)."""
+    t1 = chapter._table1(summary)
+    data = pd.DataFrame({"classes": "2"}, index=t1.index)
+    for lab, k in (classes or {}).items():
+        data.loc[lab, "classes"] = k
+    return chapter._tables(summary, data, settings(exclude=list(exclude)))
+
+
 def summary_from_published(paper_names):
     """A pooled_summary-like table holding the paper's own Table 1 values."""
     labels = {"Adult": "adult", "Annealing": "anneal_orig", "Vote": "vote",
@@ -53,37 +74,37 @@ def summary_from_published(paper_names):
 @pytest.fixture(scope="module")
 def small_run():
     """A real (tiny) run through the engine: two small data sets, 2 x 3-fold CV."""
-    return chapter.run_experiment(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3,
-                                  n_repeats=2, random_state=1)
+    return chapter._cross_validate(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3,
+                                   n_repeats=2, random_state=1)
 
 
 # ----------------------------------------------------------------------------
 # data
 # ----------------------------------------------------------------------------
 def test_variants():
-    assert chapter.parse_variant("echocardiogram:still_alive") == ("echocardiogram",
+    assert chapter._parse_variant("echocardiogram:still_alive") == ("echocardiogram",
                                                                   "still_alive")
-    assert chapter.parse_variant("vote") == ("vote", None)
-    assert chapter.variant_label("vote") == "vote"
-    assert chapter.variant_label("a:b") == "a (class: b)"
+    assert chapter._parse_variant("vote") == ("vote", None)
+    assert chapter._variant_label("vote") == "vote"
+    assert chapter._variant_label("a:b") == "a (class: b)"
     for bad in ("", "a:b:c", 3):
         with pytest.raises(ValueError):
-            chapter.parse_variant(bad)
+            chapter._parse_variant(bad)
 
 
 def test_paper_data_rows_and_class_swap():
-    label, X, y = chapter.paper_data("anneal_orig")
+    label, X, y = chapter._paper_data("anneal_orig")
     assert label == "anneal_orig" and len(X) == len(y) == 798  # the paper's training rows
-    assert len(chapter.paper_data("anneal_orig", paper_rows=False)[1]) == 898
-    label, X, y = chapter.paper_data("echocardiogram:still_alive")
+    assert len(chapter._paper_data("anneal_orig", paper_rows=False)[1]) == 898
+    label, X, y = chapter._paper_data("echocardiogram:still_alive")
     assert label == "echocardiogram (class: still_alive)"
     assert y.name == "still_alive" and int(y.notna().sum()) == 131  # the paper's size
     assert "still_alive" not in X.columns and X.columns[-1] == "alive_at_1"
     assert isinstance(X["alive_at_1"].dtype, pd.CategoricalDtype)
     with pytest.raises(KeyError):
-        chapter.paper_data("vote:nope")
+        chapter._paper_data("vote:nope")
     with pytest.raises(ValueError, match="numeric"):
-        chapter.paper_data("echocardiogram:survival")
+        chapter._paper_data("echocardiogram:survival")
 
 
 def _toy(n=40, seed=0):
@@ -98,7 +119,7 @@ def _toy(n=40, seed=0):
 def test_cv_items_put_unlabelled_rows_in_every_training_part():
     X, y = _toy()
     miss = y.isna().to_numpy()
-    items = chapter.cv_items([("toy", X, y)], n_splits=4, n_repeats=2, random_state=3,
+    items = chapter._cv_items([("toy", X, y)], n_splits=4, n_repeats=2, random_state=3,
                              unlabelled="train")
     assert len(items) == 8
     ref = fold_splits(y[~miss], n_splits=4, n_repeats=2, random_state=3)
@@ -108,24 +129,24 @@ def test_cv_items_put_unlabelled_rows_in_every_training_part():
         assert (split[miss] == "train").all()
         np.testing.assert_array_equal(np.flatnonzero(split == "test"), lab[te])
         assert Xi is X and yi is y
-    dropped = chapter.cv_items([("toy", X, y)], unlabelled="drop")
+    dropped = chapter._cv_items([("toy", X, y)], unlabelled="drop")
     assert len(dropped) == 1 and len(dropped[0][1]) == int((~miss).sum())
-    complete = chapter.cv_items([("c", X, y.fillna("u"))], unlabelled="train")
+    complete = chapter._cv_items([("c", X, y.fillna("u"))], unlabelled="train")
     assert len(complete) == 1 and len(complete[0]) == 3
     with pytest.raises(ValueError):
-        chapter.cv_items([("a::b", X, y)])
+        chapter._cv_items([("a::b", X, y)])
     with pytest.raises(ValueError):
-        chapter.cv_items([("toy", X, y)], unlabelled="keep")
+        chapter._cv_items([("toy", X, y)], unlabelled="keep")
 
 
 def test_engine_with_unlabelled_rows_and_collect_folds():
     X, y = _toy(60, seed=2)
     miss = int(y.isna().sum())
-    items = chapter.cv_items([("toy", X, y)], n_splits=3, n_repeats=2, unlabelled="train")
-    res = cross_validate(chapter.chapter_estimators(), items, n_splits=3, n_repeats=2,
+    items = chapter._cv_items([("toy", X, y)], n_splits=3, n_repeats=2, unlabelled="train")
+    res = cross_validate(chapter.classifiers(), items, n_splits=3, n_repeats=2,
                          preprocessing=_prep(), use_predefined_split=True,
                          drop_missing_y=False, progress=False, keep_predictions=False)
-    f = chapter.collect_folds(res.folds)
+    f = chapter._collect_folds(res.folds)
     assert set(f["dataset"]) == {"toy"}
     assert sorted(set(zip(f["repeat"], f["fold"]))) == [(r, k) for r in range(2)
                                                         for k in range(3)]
@@ -145,20 +166,24 @@ def _prep():
 # ----------------------------------------------------------------------------
 def test_run_experiment_is_reproducible(small_run):
     f = small_run
-    assert set(f["classifier"]) == set(chapter.CLASSIFIER_NAMES)
+    assert set(f["classifier"]) == set(chapter._CLASSIFIER_NAMES) == set(chapter.classifiers())
     assert set(f["dataset"]) == {"lung_cancer", "bridges_v2"}
     # bridges: the 2 class-less rows are dropped, the other 105 are each scored once a replicate
     b = f[(f["dataset"] == "bridges_v2") & (f["classifier"] == "RBC")]
     assert b.groupby("repeat")["n_test"].sum().eq(105).all()
-    again = chapter.run_experiment(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3,
-                                   n_repeats=2, random_state=1)
-    pd.testing.assert_frame_equal(f.drop(columns=TIMING), again.drop(columns=TIMING))
+    res = chapter.run(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3, n_repeats=2,
+                      random_state=1, exclude=["lung_cancer"])
+    assert set(res) == {"settings", "folds", "unlabelled", "bins"}
+    assert res["settings"]["exclude"] == ["lung_cancer"] and res["unlabelled"] == {}
+    assert list(res["bins"]) == [3]  # the bin-count study always runs n_bins
+    for again in (res["folds"], res["bins"][3]):
+        pd.testing.assert_frame_equal(f.drop(columns=TIMING), again.drop(columns=TIMING))
 
 
 def test_pooled_summary_counts(small_run):
-    s = chapter.pooled_summary(small_run)
+    s = chapter._pooled_summary(small_run)
     paired = {f"{a} - {b}" for a, b in chapter._PAIRED}
-    assert set(s["quantity"]) == set(chapter.QUANTITIES) | {"RBC_u on unclassified"} | paired
+    assert set(s["quantity"]) == set(chapter._QUANTITIES) | {"RBC_u on unclassified"} | paired
     f = small_run
     # a paired difference: its estimate is the difference, its Monte-Carlo SE that of the
     # per-replicate differences (smaller than the two SEs combined when they co-vary)
@@ -207,7 +232,7 @@ def test_pooled_summary_by_hand():
             rows.append({**base, "classifier": "RBC", "precise_accuracy": 0.75,
                          "determinacy": 0.75, "single_accuracy": 2 / 3,
                          "precise_on_indeterminate": 1.0})
-    e = chapter.pooled_summary(pd.DataFrame(rows)).set_index("quantity")
+    e = chapter._pooled_summary(pd.DataFrame(rows)).set_index("quantity")
     assert e.loc["NBC_m", "estimate"] == pytest.approx(10 / 16)
     assert e.loc["NBC_m", "n_scored"] == 8
     # replicate estimates 0.5 and 0.75: sd 0.1768, / sqrt(2)
@@ -223,15 +248,15 @@ def test_pooled_summary_by_hand():
 def test_tables_reproduce_the_paper_from_its_own_values():
     names = ["Adult", "Annealing", "Vote", "BCancer", "HeartC"]
     s = summary_from_published(names)
-    t1 = chapter.table1(s)
+    t1 = chapter._table1(s)
     assert "(not public)" in t1.index  # KDD99 keeps its published row
     ours = t1.loc[[i for i in t1.index if i != "(not public)"]]
     assert len(ours) == len(names)  # public data sets not run are left out
-    for q in chapter.QUANTITIES:
+    for q in chapter._QUANTITIES:
         np.testing.assert_allclose(ours[q], ours[f"{q} paper"])
-    c = chapter.compare_table1(t1)
+    c = chapter._compare_table1(t1)
     assert (c["mean |difference|"] < 1e-9).all() and (c["within noise"] == len(names)).all()
-    t2 = chapter.table2(s).drop(index="(not public)")
+    t2 = chapter._table2(s).drop(index="(not public)")
     pub = PUB2.set_index("dataset")
     # Eq. 14 on the published Table 1 gives the published RBC_u residuals (4 decimals)
     np.testing.assert_allclose(t2["RBC_u residual"],
@@ -242,17 +267,11 @@ def test_tables_reproduce_the_paper_from_its_own_values():
     assert adult["size"] == 48842
     # HeartC: the formula gives negative NBC residuals, which the paper prints as 0
     assert t2.loc["heart_c", "NBC_m residual"] < 0 == t2.loc["heart_c", "NBC_m residual paper"]
-    shown = chapter.display_table1(t1)
-    assert shown.loc["adult", "NBC_m"].endswith(" / 81.74")
-    assert shown.loc["(not public)", "NBC_m"].startswith("\u2013 / ")
-    assert shown.shape[1] <= 7
-    shown2 = chapter.display_table2(t2)
-    assert shown2.shape[1] <= 7 and "RBC_u on unclassified" not in shown2.columns
-    assert shown2.loc["adult", "max Ci/Cw"].endswith(" / 0.35")
+    assert t1.loc["adult", "NBC_m paper"] == 81.74 and np.isnan(t1.loc["(not public)", "NBC_m"])
 
 
 def test_halfwidths_are_one_standard_error():
-    ratios, summary = chapter.halfwidth_check()
+    ratios, summary = chapter._halfwidth_check()
     # Adult NBC_m: 0.23 / (100 sqrt(0.8174 * 0.1826 / 48842)) = 1.315
     assert ratios.loc["Adult", "NBC_m"] == pytest.approx(1.315, abs=2e-3)
     acc = ratios[["NBC_m", "NBC_*", "RBC_d", "RBC_u"]].to_numpy().ravel()
@@ -261,8 +280,8 @@ def test_halfwidths_are_one_standard_error():
 
 
 def test_paper_claims_on_published_values():
-    t1 = chapter.table1(summary_from_published(["Adult", "Vote", "Credit"]))
-    c = chapter.paper_claims(t1)
+    t1 = chapter._table1(summary_from_published(["Adult", "Vote", "Credit"]))
+    c = chapter._paper_claims(t1)
     # the rows of the table: the three data sets and KDD99 (published only)
     assert c.loc["RBC_d most accurate", "paper"] == 4 == c.loc["RBC_d most accurate",
                                                                "paper data sets"]
@@ -272,10 +291,8 @@ def test_paper_claims_on_published_values():
     assert c.loc["RBC_u >= NBC_m and NBC_*", "ours"] == 2
 
 
-def test_chapter_numbers_have_every_key():
-    s = summary_from_published(["Adult", "Vote"])
-    t1, t2 = chapter.table1(s), chapter.table2(s)
-    n = chapter.chapter_numbers(t1, t2)
+def test_numbers_have_every_key():
+    n = chapter.numbers(tables_from(summary_from_published(["Adult", "Vote"])))
     assert n["adult_nbcm"] == "81.7" and n["adult_nbcm_paper"] == "81.74"
     assert n["adult_nbcm_diff"] == "+0.0"
     assert n["heart_c_nbcm"] == "n/a"  # not run, but the key exists
@@ -286,13 +303,19 @@ def test_chapter_numbers_have_every_key():
     # RBC_u - NBC_m: Adult 82.50 - 81.74 in the paper's numbers
     assert n["gain_u_m_max_ours"] == "Adult, +0.8"
     assert n["gain_u_m_n_ours"] == "2" and n["gain_u_m_n_paper"] == "3"  # with KDD99
+    # the settings, the studies not run and arrhythmia's missing cells
+    assert n["n_bins"] == "5" and n["alpha"] == "1" and n["excluded"] == "none"
+    assert n["unl_n"] == "0" and n["unl_zero_cov"] == "none" and n["bins_best"] == "n/a"
+    assert n["gain_bin_n"] == "2" and n["gain_multi_ours"] == "n/a"
+    assert int(n["arr_rows"]) == 452 and 0 < float(n["arr_top_share"]) <= 100
 
 
 def test_headline_for_the_report():
+    chapter.HEADLINE.check()
     names = ["Adult", "Annealing", "Vote", "BCancer", "Credit"]
     s = summary_from_published(names)  # our values are the paper's own
-    t1, t2 = chapter.table1(s), chapter.table2(s)
-    h = chapter.headline(t1, t2, s)
+    t = tables_from(s)
+    h = chapter.HEADLINE.judge(t)
     assert list(h.columns) == HEADLINE_COLUMNS + ["verdict"]
     assert 5 <= len(h) <= 20 and h["quantity"].is_unique
     assert (h["paper"] == "Ramoni & Sebastiani (2001)").all()
@@ -313,9 +336,9 @@ def test_headline_for_the_report():
     assert h.loc["claim: data sets where RBC_d is the most accurate", "published"] == 5
     assert h.loc["claim: data sets where RBC_u >= NBC_m and NBC_*", "ours"] == 3  # not Credit
     # a gap beyond the tolerance is flagged, and the note names the largest one
-    worse = t1.copy()
-    worse.loc["anneal_orig", "NBC_m"] += 30
-    h2 = chapter.headline(worse, t2, None, exclude=["vote"]).set_index("quantity")
+    worse = tables_from(s, exclude=["vote"])
+    worse["table1"].loc["anneal_orig", "NBC_m"] += 30
+    h2 = chapter.HEADLINE.judge(worse).set_index("quantity")
     row = h2.loc["Table 1: mean accuracy of NBC_m"]
     assert row["verdict"] == "differs" and "anneal_orig +30.0" in row["note"]
     assert "4 data sets" in row["note"] and "vote left out" in row["note"]
@@ -327,55 +350,50 @@ def test_headline_for_the_report():
     # gains apart for binary and multi-class data sets; excluded data sets say why
     data = pd.DataFrame({"classes": ["2", "6 (5 seen)", "2", "2", "2"]},
                         index=["adult", "anneal_orig", "vote", "breast_w", "credit_a"])
-    assert list(chapter.observed_classes(data)) == [2, 5, 2, 2, 2]
-    h3 = chapter.headline(t1, t2, s, exclude=["vote"], data=data.reindex(t1.index).fillna("2"))
-    h3 = h3.set_index("quantity")
+    assert list(chapter._observed_classes(data)) == [2, 5, 2, 2, 2]
+    s3 = summary_from_published(names + ["HeartC"])
+    t3 = tables_from(s3, exclude=["heart_c"], classes={"anneal_orig": "6 (5 seen)"})
+    h3 = chapter.HEADLINE.judge(t3).set_index("quantity")
     for group in ("binary", "multi-class"):
         assert h3.loc[f"Table 1: mean gain of RBC_u over NBC_m, {group} data sets",
                       "verdict"] == "reproduced"
     assert "anneal_orig" in h3.loc["Table 1: mean gain of RBC_u over NBC_m, multi-class "
                                    "data sets", "note"]
-    left = h3.loc["vote: accuracy of NBC_m (left out of the comparison)"]
-    assert left["verdict"] == "not comparable" and "left out" in left["note"]
-    g = chapter.gain_by_classes(t1, data.reindex(t1.index).fillna("2"))
-    assert g.loc["multi-class", "data sets"] == 1
+    left = h3.loc["heart_c: accuracy of NBC_m (left out of the comparison)"]
+    assert left["verdict"] == "not comparable" and "left out: our copy has two" in left["note"]
+    assert "vote: accuracy of NBC_m (left out of the comparison)" not in h3.index
+    assert t3["gain_by_classes"].loc["multi-class", "data sets"] == 1
 
 
 def test_data_table(small_run):
-    s = chapter.pooled_summary(small_run)
-    d = chapter.data_table(["bridges_v2", "lung_cancer"], s)
+    s = chapter._pooled_summary(small_run)
+    d = chapter._data_table(["bridges_v2", "lung_cancer"], s)
     assert d.loc["bridges_v2", "without class"] == 2
     assert d.loc["bridges_v2", "rows scored"] == 105 == d.loc["bridges_v2", "size (paper)"]
     assert "dropped" in d.loc["bridges_v2", "note"]
     assert d.loc["lung_cancer", "note"] == ""
-    shown = chapter.display_data_table(d)
-    assert shown.loc["bridges_v2", "rows scored / paper"] == "105 / 105"
-    assert shown.shape[1] <= 7
-    d2 = chapter.data_table(["bridges_v2"], s, unlabelled="train")
+    d2 = chapter._data_table(["bridges_v2"], s, unlabelled="train")
     assert "never scored" in d2.loc["bridges_v2", "note"]
 
 
 def test_unlabelled_and_bins_studies():
-    u = chapter.unlabelled_study(["bridges_v2", "lung_cancer"], n_bins=3, n_splits=3,
-                                 n_repeats=1)
-    assert list(u.index.get_level_values(0).unique()) == ["bridges_v2"]  # lung_cancer: no gap
+    res = chapter.run(["heart_s"], n_bins=3, n_splits=3, n_repeats=1, bins=[2, 4],
+                      unlabelled_variants=["bridges_v2", "lung_cancer"])
+    assert res["settings"]["unlabelled_variants"] == ["bridges_v2"]  # lung_cancer: no gap
+    t = chapter.tables(res)
+    u = t["unlabelled_rows"]
+    assert list(u.index.get_level_values(0).unique()) == ["bridges_v2"]
     assert set(u.index.get_level_values(1)) == {"dropped", "in training"}
     assert (u["rows scored"] == 105).all() and (u["rows without class"] == 2).all()
-    nums = chapter.unlabelled_numbers(u)
-    assert nums["unl_n"] == "1" and set(nums) == {"unl_n", "unl_cov_falls", "unl_zero_cov",
-                                                  "unl_max_u_gap"}
-    assert chapter.unlabelled_numbers(pd.DataFrame())["unl_zero_cov"] == "none"
-    b = chapter.bins_study(["heart_s"], [2, 4], n_splits=3, n_repeats=1)
-    assert list(b.index) == [2, 4]
-    assert set(chapter.QUANTITIES) <= set(b.columns) and (b["cells compared"] == 5).all()
+    b = t["bins_study"]
+    assert list(b.index) == [2, 3, 4]
+    assert set(chapter._QUANTITIES) <= set(b.columns) and (b["cells compared"] == 5).all()
     assert b["largest coverage gap"].str.startswith("heart_s:").all()
-    shown_u, shown_b = chapter.display_unlabelled(u), chapter.display_bins(b)
-    assert shown_u.shape[1] <= 6 and shown_b.shape[1] <= 7
-    assert shown_b.loc[2, "within noise"].endswith(" of 5")
-    nb = chapter.bins_numbers(b)
-    assert nb["bins_best"] in ("2", "4")
-    assert float(nb["bins_acc_low"]) <= float(nb["bins_acc_high"])
-    assert chapter.bins_numbers(pd.DataFrame())["bins_best"] == "n/a"
+    n = chapter.numbers(t)
+    assert n["unl_n"] == "1" and n["unl_zero_cov"] in ("none", "bridges_v2")
+    assert n["bins_best"] in ("2", "3", "4")
+    assert float(n["bins_acc_low"]) <= float(n["bins_acc_high"])
+    assert n["n_variants"] == "1" and n["n_bins"] == "3"
 
 
 # ----------------------------------------------------------------------------
@@ -383,7 +401,7 @@ def test_unlabelled_and_bins_studies():
 # ----------------------------------------------------------------------------
 def test_figures(tmp_path, small_run):
     s = summary_from_published(["Adult", "Annealing", "Vote"])
-    t1 = chapter.table1(s)
+    t1 = chapter._table1(s)
     t1.loc["vote", "RBC_d"] = np.nan  # a data set with no classified case
     for i, fig in enumerate([chapter.rbc_accuracy_coverage_figure(t1),
                              chapter.robust_ours_vs_paper_figure(t1)]):
@@ -418,7 +436,7 @@ def test_figure_labels_do_not_overlap():
     assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
     plt.close(fig)
     # the chapter's figures: at most two panels per row, at the book's text width
-    t1 = chapter.table1(summary_from_published(["Adult", "Annealing", "Vote", "Credit", "BCancer", "HeartC"]))
+    t1 = chapter._table1(summary_from_published(["Adult", "Annealing", "Vote", "Credit", "BCancer", "HeartC"]))
     for fig in (chapter.rbc_accuracy_coverage_figure(t1), chapter.robust_ours_vs_paper_figure(t1)):
         shown = [ax for ax in fig.axes if ax.get_visible()]
         assert len({round(ax.get_position().x0, 2) for ax in shown}) <= 2
@@ -426,12 +444,10 @@ def test_figure_labels_do_not_overlap():
         plt.close(fig)
 
 
-def test_glance_box_cites_the_paper():
-    h = pd.DataFrame({"verdict": ["reproduced", "reproduced", "not comparable"]})
-    html = chapter.glance_box(h).data
-    assert "Ramoni" in html and "Sebastiani" in html and "Robust Bayes classifiers" in html
-    assert "Artificial Intelligence</em> 125 (2001) 209-226" in html
-    assert "2 reproduced" in html and "make notebook NB=robust-bayes" in html
+def test_citation_and_interface():
+    assert "Ramoni" in chapter.CITATION and "Robust Bayes classifiers" in chapter.CITATION
+    assert "*Artificial Intelligence* 125 (2001) 209-226" in chapter.CITATION
+    assert len(chapter.__all__) <= 12 and all(hasattr(chapter, k) for k in chapter.__all__)
 
 
 # ----------------------------------------------------------------------------
@@ -540,5 +556,3 @@ def test_decision_rule_input_checks():
         max_cost_ratio([0.5, np.nan])
     with pytest.raises(ValueError, match="empty"):
         max_cost_ratio([])
-    with pytest.raises(ValueError, match="cost_unclassified"):
-        expected_cost(0.9, 0.5, cost_unclassified=-1)

@@ -117,11 +117,11 @@ def test_headline_table_verdicts_and_override():
     assert _verdicts.verdicts(stale).tolist() == df["verdict"].tolist()
 
 
-def test_headline_table_override_survives_collect(tmp_path):
+def test_headline_table_override_survives_the_report(tmp_path):
     from credal.chapters import reproduction_report
     df = _verdicts.headline_table(_rows(), paper="P", chapter="c")
     _display.save_table(df, "c", "headline", root=tmp_path, index=False)
-    got = reproduction_report.collect(tmp_path)
+    got = reproduction_report.run(tmp_path)
     assert got["verdict"].tolist() == df["verdict"].tolist()
     assert list(got.columns) == _verdicts.HEADLINE_COLUMNS + ["verdict"]
 
@@ -559,3 +559,21 @@ def test_every_difference_carries_a_cause():
     assert _judge(cause=cause)["cause"].iloc[0] == ""      # reproduced: no cause to give
     with pytest.raises(ValueError, match="cause of a difference"):
         _verdicts.Headline(**_BASE, cause="noise").check()
+
+
+def test_declaration_options_for_notes_lists_and_empty_runs():
+    base = dict(quantity="q", published=_SGL, ours=lambda t: _verdicts.Reading(84.0, se=0.1))
+    judged = _verdicts.Headlines("P", "nb", (_verdicts.Headline(**base, describe=False),)).judge({})
+    assert judged["note"].iloc[0] == "" and judged["tolerance"].iloc[0] == pytest.approx(0.35)
+    given = _verdicts.Headline(**{**base, "ours": lambda t: _verdicts.Reading(
+        84.0, tolerance=0.5, note="3 SD of a mean of single-split results")})
+    row = _verdicts.Headlines("P", "nb", (given,)).judge({})
+    assert row["tolerance"].iloc[0] == 0.5
+    assert row["note"].iloc[0] == "3 SD of a mean of single-split results"
+    both = _verdicts.Published("antonucci_headline_numbers",
+                               {"quantity": "average single-accuracy (Sgl-acc)",
+                                "classifier": ["NCC_0.05", "LNCC_0.75"]}, reduce="mean")
+    assert both.value() == pytest.approx((84.2 + 85.5) / 2)
+    empty = _verdicts.Headlines("P", "nb", (_verdicts.Headline(**{**base, "ours": lambda t: None}),))
+    assert list(empty.judge({}).columns) == _verdicts.HEADLINE_COLUMNS + ["verdict"]
+    assert empty.judge({}).empty

@@ -1,0 +1,172 @@
+"""Compiled imprecise information gains of :class:`credal.trees.CredalDecisionTree`.
+
+Imported on first use (see :mod:`credal._compiled`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = ["credal_tree_gains"]
+
+
+@njit(cache=True)
+def _upper_entropy(n, s, buf):
+    """Upper entropy (nats) of the IDM set of the counts ``n`` (K,): the counts below a
+    water level are raised to it with the prior mass ``s`` (the maximum-entropy member,
+    as in :mod:`credal.independence`; sorted counts), then ``-sum p ln p``.  ``buf``
+    (K,) is scratch."""
+    K = n.shape[0]
+    buf[:] = n
+    for i in range(1, K):          # insertion sort: K is small
+        v, j = buf[i], i - 1
+        while j >= 0 and buf[j] > v:
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = v
+    acc, level = 0.0, 0.0
+    for r in range(K):             # first r whose level does not reach the next count
+        acc += buf[r]
+        level = (s + acc) / (r + 1)
+        if r == K - 1 or level <= buf[r + 1]:
+            break
+    tot = 0.0
+    for c in range(K):
+        tot += n[c]
+    tot += s
+    h = 0.0
+    for c in range(K):
+        p = max(n[c], level) / tot
+        if p > 0.0:
+            h -= p * math.log(p)
+    return h
+
+
+@njit(cache=True)
+def credal_tree_gains(codesT, nv, y, K, s, lid, w, avail, double):
+    """Imprecise information gains of a level of :class:`credal.trees.CredalDecisionTree`:
+    of each available feature, and with ``double`` of each pair of available features
+    (their joint values; a row counts when both are observed), at each node.
+
+    Parameters
+    ----------
+    codesT : ndarray of int, shape (F, n_inst)
+        Codes (-1 = missing) of the candidate features, instances grouped by node.
+    nv : ndarray of int, shape (F,)
+    y : ndarray of int, shape (n_inst,)
+    K : int
+    s : float
+    lid : ndarray of int, shape (n_inst,)
+        Node (0 .. A-1) of each instance, non-decreasing.
+    w : ndarray of float, shape (n_inst,)
+    avail : ndarray of bool, shape (A, F)
+    double : bool
+
+    Returns
+    -------
+    g1 : ndarray of float, shape (A, F)
+    g2 : ndarray of float, shape (A, F (F - 1) / 2), or (A, 0) without ``double``
+        The pairs in the order of ``np.triu_indices(F, 1)``.  ``-inf`` where a
+        feature (pair) is not available or never observed at the node.
+    """
+    F, n = codesT.shape
+    A = avail.shape[0]
+    P = F * (F - 1) // 2 if double else 0
+    g1, g2 = np.full((A, F), -np.inf), np.full((A, P), -np.inf)
+    top = 1
+    for f in range(F):
+        top = max(top, nv[f] * (nv.max() if double else 1))
+    # dense counts while the cells are few for the rows (bounded memory); else the
+    # observed (cell, class) keys are sorted
+    cnt = np.zeros(min(top * K, 4 * n + 256))
+    keys = np.empty(n, dtype=np.int64)
+    parent, buf = np.zeros(K), np.zeros(K)
+    lo = 0
+    for a in range(A):
+        hi = lo
+        W = 0.0
+        while hi < n and lid[hi] == a:
+            W += w[hi]
+            hi += 1
+        q = 0
+        for i in range(F):
+            for j in range(i, F if double else i + 1):    # j == i: the single feature
+                if not (avail[a, i] and avail[a, j]):
+                    if j > i:
+                        q += 1
+                    continue
+                nj = nv[j] if j > i else 1
+                m = nv[i] * nj
+                dense = m * K <= cnt.shape[0]
+                if dense:
+                    cnt[:m * K] = 0.0
+                nk = 0
+                for r in range(lo, hi):   # each (cell, class) total in instance order
+                    v = codesT[i, r]
+                    if j > i:
+                        u = codesT[j, r]
+                        v = v * nj + u if v >= 0 and u >= 0 else -1
+                    if v >= 0:
+                        if dense:
+                            cnt[v * K + y[r]] += w[r]
+                        else:
+                            keys[nk] = r
+                            nk += 1
+                if dense:
+                    gain = _gain(cnt, m, K, s, W, parent, buf)
+                else:
+                    gain = _gain_sparse(keys[:nk], codesT, i, j, nj, y, w, K, s, W, parent, buf)
+                if j > i:
+                    g2[a, q] = gain
+                    q += 1
+                else:
+                    g1[a, i] = gain
+        lo = hi
+    return g1, g2
+
+
+@njit(cache=True)
+def _gain_sparse(rows, codesT, i, j, nj, y, w, K, s, W, parent, buf):
+    """:func:`_gain` for cells too many to count densely: the observed ``rows`` sorted
+    (stably) by cell and class, each total added in row order into the non-empty cells
+    only, in cell order."""
+    key = np.empty(rows.shape[0], dtype=np.int64)
+    for t in range(rows.shape[0]):
+        r = rows[t]
+        v = codesT[i, r] if j == i else codesT[i, r] * nj + codesT[j, r]
+        key[t] = v * K + y[r]
+    order = np.argsort(key, kind="mergesort")
+    cnt = np.zeros(rows.shape[0] * K)         # at most one non-empty cell per row
+    m, last = 0, -1
+    for t in range(order.shape[0]):
+        v = key[order[t]] // K
+        if v != last:
+            m, last = m + 1, v
+        cnt[(m - 1) * K + key[order[t]] - v * K] += w[rows[order[t]]]
+    return _gain(cnt, m, K, s, W, parent, buf)
+
+
+@njit(cache=True)
+def _gain(cnt, m, K, s, W, parent, buf):
+    """IIG of a split into the ``m`` cells of ``cnt`` ((m * K,) class counts) at a node of
+    total weight ``W``: ``known / W * (H*(parent) - sum_v n_v H*(cell_v) / known)``
+    over the non-empty cells; ``-inf`` without any."""
+    parent[:] = 0.0
+    known, after, seen = 0.0, 0.0, False
+    for v in range(m):
+        t = 0.0
+        for c in range(K):
+            t += cnt[v * K + c]
+        if t == 0.0:                    # an empty cell adds nothing
+            continue
+        seen = True
+        for c in range(K):
+            parent[c] += cnt[v * K + c]
+        known += t
+        after += t * _upper_entropy(cnt[v * K:(v + 1) * K], s, buf)
+    if not seen:
+        return -np.inf
+    return (known / W) * (_upper_entropy(parent, s, buf) - after / known)
