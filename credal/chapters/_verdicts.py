@@ -60,7 +60,8 @@ from scipy import stats
 
 __all__ = ["ALPHA_VERDICT", "CAUSES", "Cell", "FITTED", "HEADLINE_COLUMNS", "Headline",
            "Headlines", "NOT_COMPARABLE", "NOT_COMPARABLE_REASONS", "Published", "Reading",
-           "Tolerance", "VERDICTS", "Z_VERDICT", "count_test", "first", "half_unit",
+           "Tolerance", "UNKNOWN_CAUSE", "VERDICTS", "Z_VERDICT", "count_test", "first",
+           "half_unit",
            "headline_table", "meets_published", "published_text", "tolerance",
            "verdict_counts", "verdicts"]
 
