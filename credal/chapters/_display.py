@@ -61,7 +61,7 @@ P_COLUMNS = frozenset({"p", "p-value", "p value", "p_value", "pvalue"})
 #: the run-time placeholder of :func:`at_a_glance`, filled in by book/execute.py
 RUNTIME_CLASS = "credal-runtime"
 
-_VERDICT_CLASSES = {"reproduced": "reproduced", "differs": "differs",
+_VERDICT_CLASSES = {"reproduced": "reproduced", "differs": "differs", "fitted": "fitted",
                     NOT_COMPARABLE: "not-comparable"}
 
 

@@ -28,11 +28,24 @@ the report's ~150 numbers fewer than one correct number is expected to be called
 Verdicts:
 
 * ``reproduced``: ``|ours - published| <= tolerance``;
-* ``differs``: outside the tolerance (the row's note says why);
-* ``not comparable``: the paper gives no number or we could not compute one (NaN), or the
-  chapter overrides the row (``verdict="not comparable"`` with a note) because the
-  published number cannot be derived from the paper's own data, or the data version it
-  used is unknown.
+* ``differs``: outside the tolerance, with its cause (:data:`CAUSES`: ours, the protocol or
+  data, or the paper, each with its evidence; ``unknown`` until a chapter finds it);
+* ``not comparable``: for one of three reasons only (:data:`NOT_COMPARABLE_REASONS`: the
+  paper prints no number, the data it used are not available, the number cannot come
+  from the authors' own data), or computed: we could not compute ours (NaN), or the
+  tolerance covers every value the quantity can take (*no power*);
+* ``fitted``: a number of ours fitted to the published table cannot reproduce that table.
+
+What the rule refuses (:meth:`Headline.check` and the builder):
+
+* an extra term that nothing measures: a constant ``extra`` needs ``extra_evidence`` (the
+  measurement behind it: a figure's resolution from its axis and pixel size, a spread over
+  the possible data-set choices); a reading's ``extra`` is computed from data;
+* a count judged by widening a tolerance: counts are compared as counts
+  (``kind="count"``: Fisher's exact test of ours k1 of n1 against the paper's k2 of n2, or
+  the conditional binomial test of two Poisson counts), reproduced when the two-sided
+  p-value is at least :data:`ALPHA_VERDICT`, the normal tail of ``z = 3``;
+* noise as a reason: noise belongs in the standard errors, never in an override.
 """
 
 from __future__ import annotations
@@ -43,19 +56,35 @@ from decimal import Decimal, InvalidOperation
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-__all__ = ["Cell", "HEADLINE_COLUMNS", "Headline", "Headlines", "NOT_COMPARABLE", "Published",
-           "Reading", "Tolerance", "Z_VERDICT", "first", "half_unit", "headline_table",
-           "meets_published", "published_text", "tolerance", "verdict_counts", "verdicts"]
+__all__ = ["ALPHA_VERDICT", "CAUSES", "Cell", "FITTED", "HEADLINE_COLUMNS", "Headline",
+           "Headlines", "NOT_COMPARABLE", "NOT_COMPARABLE_REASONS", "Published", "Reading",
+           "Tolerance", "UNKNOWN_CAUSE", "VERDICTS", "Z_VERDICT", "count_test", "first",
+           "half_unit",
+           "headline_table", "meets_published", "published_text", "tolerance",
+           "verdict_counts", "verdicts"]
 
 HEADLINE_COLUMNS = ["paper", "chapter", "quantity", "published", "ours", "tolerance",
-                    "unit", "note"]
+                    "unit", "note", "cause"]
 
 #: multiplier of the combined standard error in every tolerance (see module doc)
 Z_VERDICT = 3.0
+#: the two-sided tail of ``Z_VERDICT``: a count test's p-value below it means "differs"
+ALPHA_VERDICT = float(2 * stats.norm.sf(Z_VERDICT))
 
-#: the only verdict a chapter may impose on a row (the others follow from the numbers)
+#: verdicts a chapter may impose on a row (the others follow from the numbers)
 NOT_COMPARABLE = "not comparable"
+FITTED = "fitted"
+#: every verdict, in the order of the report's tables and figures
+VERDICTS = ("reproduced", "differs", NOT_COMPARABLE, FITTED)
+#: the only reasons a row may be declared not comparable
+NOT_COMPARABLE_REASONS = ("the paper prints no number", "the data it used are not available",
+                          "the number cannot come from the authors' own data")
+#: what a chapter may name as the cause of a difference (with its evidence)
+CAUSES = ("ours", "protocol or data", "the paper")
+#: the cause of a difference nobody has traced yet
+UNKNOWN_CAUSE = "unknown"
 
 
 def half_unit(printed, scale: float = 1.0) -> float:
@@ -215,8 +244,10 @@ def headline_table(rows, paper: str, chapter: str) -> pd.DataFrame:
         Each with ``quantity`` (str), ``published`` (float or NaN), ``ours`` (float or
         NaN), ``tolerance`` (float >= 0, or a :class:`Tolerance`, whose
         :meth:`~Tolerance.describe` is then appended to the note) and optionally ``unit``,
-        ``note`` and ``verdict``: ``"not comparable"`` (with a note saying why) overrides
-        the computed verdict; None/empty leaves it computed.
+        ``note``, ``cause`` (of a difference: one of :data:`CAUSES` and its evidence, used
+        only if the row differs; a difference without one gets ``"unknown"``) and
+        ``verdict``: ``"not comparable"`` or ``"fitted"`` (with a note saying why)
+        overrides the computed verdict; None/empty leaves it computed.
     paper : str
         Short citation, e.g. ``"Ramoni & Sebastiani (2001)"``.
     chapter : str
@@ -237,11 +268,11 @@ def headline_table(rows, paper: str, chapter: str) -> pd.DataFrame:
         if override is None or (isinstance(override, float) and np.isnan(override)) \
                 or override == "":
             r["verdict"] = ""
-        elif override != NOT_COMPARABLE:
+        elif override not in (NOT_COMPARABLE, FITTED):
             raise ValueError(f"row {r.get('quantity')!r}: a chapter may only set the verdict "
-                             f"{NOT_COMPARABLE!r}; got {override!r}")
+                             f"{NOT_COMPARABLE!r} or {FITTED!r}; got {override!r}")
         elif not str(r.get("note") or "").strip():
-            raise ValueError(f"row {r.get('quantity')!r}: a 'not comparable' override needs a "
+            raise ValueError(f"row {r.get('quantity')!r}: a {override!r} override needs a "
                              "note saying why")
     df = pd.DataFrame(rows)
     required = {"quantity", "published", "ours", "tolerance"}
@@ -252,26 +283,31 @@ def headline_table(rows, paper: str, chapter: str) -> pd.DataFrame:
     if (df["tolerance"].dropna() < 0).any():
         raise ValueError("tolerances must be >= 0")
     df["paper"], df["chapter"] = paper, chapter
-    for col in ("unit", "note"):
+    for col in ("unit", "note", "cause"):
         if col not in df:
             df[col] = ""
         df[col] = df[col].fillna("")
-    return df[HEADLINE_COLUMNS].assign(verdict=verdicts(df))
+    v = verdicts(df)
+    df["cause"] = np.where(v == "differs", df["cause"].where(df["cause"] != "", UNKNOWN_CAUSE), "")
+    return df[HEADLINE_COLUMNS].assign(verdict=v)
 
 
 def verdicts(df: pd.DataFrame) -> pd.Series:
-    """``reproduced`` / ``differs`` / ``not comparable`` for each row (see module doc).
+    """``reproduced`` / ``differs`` / ``not comparable`` / ``fitted`` for each row.
 
     A ``verdict`` column, if ``df`` has one, is honoured only where it says
-    ``"not comparable"`` (a chapter's override); every other verdict is recomputed from
-    ``published``, ``ours`` and ``tolerance``, so a stale verdict cannot survive.
+    ``"not comparable"`` or ``"fitted"`` (a chapter's override or the builder's no-power
+    verdict); every other verdict is recomputed from ``published``, ``ours`` and
+    ``tolerance``, so a stale verdict cannot survive.
     """
     pub, ours, tol = (df[c].astype(float).to_numpy() for c in ("published", "ours", "tolerance"))
     ok = np.isfinite(pub) & np.isfinite(ours)
-    if "verdict" in df:
-        ok &= df["verdict"].astype(object).to_numpy() != NOT_COMPARABLE
+    kept = (df["verdict"].astype(object).to_numpy() if "verdict" in df
+            else np.full(len(df), "", dtype=object))
+    ok &= (kept != NOT_COMPARABLE) & (kept != FITTED)
     close = ok & (np.abs(ours - pub) <= np.where(np.isfinite(tol), tol, 0.0) + 1e-12)
-    out = np.where(~ok, NOT_COMPARABLE, np.where(close, "reproduced", "differs"))
+    out = np.where(~ok, np.where(kept == FITTED, FITTED, NOT_COMPARABLE),
+                   np.where(close, "reproduced", "differs"))
     return pd.Series(out, index=df.index, name="verdict")
 
 
@@ -304,11 +340,11 @@ def meets_published(pvalue, published):
 
 
 def verdict_counts(headline) -> dict:
-    """``{"reproduced": n, "differs": n, "not comparable": n}`` of a headline table
-    (a DataFrame with a ``verdict`` column, or the verdicts themselves)."""
+    """``{"reproduced": n, "differs": n, "not comparable": n, "fitted": n}`` of a headline
+    table (a DataFrame with a ``verdict`` column, or the verdicts themselves)."""
     v = headline["verdict"] if isinstance(headline, pd.DataFrame) else pd.Series(headline)
     counts = v.astype(str).value_counts()
-    out = {k: int(counts.get(k, 0)) for k in ("reproduced", "differs", NOT_COMPARABLE)}
+    out = {k: int(counts.get(k, 0)) for k in VERDICTS}
     other = int(len(v) - sum(out.values()))
     if other:
         raise ValueError(f"unknown verdicts in the headline table: "
@@ -486,12 +522,13 @@ class Headline:
     se_published, n_published : optional
         The published number's standard error, or its number of trials (the SE is then
         estimated from our spread); a reading's values take precedence.
-    extra, extra_why : float, str
-        A documented systematic term (the report's rule: added in full, reason required).
+    extra, extra_why, extra_evidence : float, str, str
+        A constant systematic term, added in full: its reason and the measurement behind
+        it (required; a reading's ``extra`` is computed from data instead).
     not_comparable : str
-        Why the row cannot be judged (the paper prints no number, its data are not
-        available, or the number cannot come from the authors' own data); makes the
-        verdict "not comparable".
+        Why the row cannot be judged: text starting with one of
+        :data:`NOT_COMPARABLE_REASONS`, then its evidence; makes the verdict
+        "not comparable".
     differs_why : str, optional
         When set (even to ""), a row outside its tolerance gets "differs by <gap>" (or
         only "differs" with ``differs_gap=False``) and this reason in its note.
@@ -499,6 +536,19 @@ class Headline:
     describe : bool, default True
         Whether the note ends with the tolerance's parts (:meth:`Tolerance.describe`);
         False when the note already states them in words.
+    kind : {"value", "count"}
+        A count is compared as a count (:func:`count_test`), never through a tolerance:
+        ours is the reading's value out of its ``n_ours`` trials, the paper's out of
+        ``n_published`` (both None: two Poisson counts).
+    bounds : (float, float), optional
+        The smallest and largest value the quantity can take (e.g. (0, 100) for a
+        percentage): a tolerance that covers them all gives "not comparable (no power)".
+    fitted : str
+        Set when a number of ours was fitted to this published table (what was fitted);
+        the verdict is then "fitted", never "reproduced".
+    cause : str
+        Of a difference: text starting with one of :data:`CAUSES`, then its evidence;
+        used when the row differs (a difference without one has cause "unknown").
     """
 
     quantity: str
@@ -516,9 +566,14 @@ class Headline:
     differs_why: str | None = None
     differs_gap: bool = True
     describe: bool = True
+    extra_evidence: str = ""
+    kind: str = "value"
+    bounds: tuple | None = None
+    fitted: str = ""
+    cause: str = ""
 
     def check(self) -> None:
-        """Raise ValueError if the declaration is incomplete (see :meth:`Headlines.check`)."""
+        """Raise ValueError if the declaration breaks the rule (see the module doc)."""
         where = f"headline {self.quantity!r}"
         if not self.quantity.strip():
             raise ValueError("a headline row needs its quantity")
@@ -526,6 +581,25 @@ class Headline:
             raise ValueError(f"{where}: no published value and no reason (not_comparable)")
         if self.extra and not self.extra_why.strip():
             raise ValueError(f"{where}: an extra tolerance term needs its reason (extra_why)")
+        if self.extra and not self.extra_evidence.strip():
+            raise ValueError(f"{where}: an extra term must come from something measured and "
+                             "shown (extra_evidence); an asserted term cannot make a row "
+                             "reproduced")
+        if self.not_comparable and not self.not_comparable.startswith(NOT_COMPARABLE_REASONS):
+            raise ValueError(f"{where}: 'not comparable' only when "
+                             f"{'; '.join(NOT_COMPARABLE_REASONS)} (start the reason with one "
+                             f"of these, then the evidence); got {self.not_comparable!r}")
+        if self.cause and not self.cause.startswith(CAUSES):
+            raise ValueError(f"{where}: the cause of a difference starts with one of "
+                             f"{CAUSES}, then its evidence; got {self.cause!r}")
+        if self.kind not in ("value", "count"):
+            raise ValueError(f"{where}: kind must be 'value' or 'count'; got {self.kind!r}")
+        if self.kind == "count" and (self.extra or self.rounding or self.se_published):
+            raise ValueError(f"{where}: a count is compared as a count (count_test), not "
+                             "through a tolerance: no extra, rounding or standard error")
+        if self.bounds is not None and not (len(self.bounds) == 2
+                                            and self.bounds[0] < self.bounds[1]):
+            raise ValueError(f"{where}: bounds must be (low, high) with low < high")
         if not callable(self.ours):
             raise ValueError(f"{where}: ours must be a Cell or a callable of the tables")
         if self.published is not None:
@@ -541,6 +615,8 @@ class Headline:
         pub = self.published.value() if self.published is not None else np.nan
         if reading.published is not None:
             pub = float(reading.published)
+        if self.kind == "count":
+            return self._count_row(reading, pub)
         printed = self.printed
         rounding = reading.rounding if reading.rounding is not None else self.rounding
         if printed is None and rounding is None and self.published is not None:
@@ -565,10 +641,86 @@ class Headline:
             note = f"{note}; differs{gap}" + (f": {self.differs_why}" if self.differs_why else "")
         row = {"quantity": self.quantity, "published": pub, "ours": ours, "tolerance": tol,
                "unit": self.unit, "note": note}
+        if self.bounds is not None and np.isfinite(pub) and \
+                pub - float(tol) <= self.bounds[0] and pub + float(tol) >= self.bounds[1]:
+            self._impose(row, NOT_COMPARABLE, f"no power: the tolerance {float(tol):.3g} covers "
+                         f"every possible value [{self.bounds[0]:g}, {self.bounds[1]:g}]")
+        return self._overrides(row)
+
+    def _overrides(self, row):
+        """The declared verdicts (fitted, not comparable) and cause, applied to a row."""
+        if self.fitted:
+            self._impose(row, FITTED, f"fitted: {self.fitted}")
         if self.not_comparable:
-            row["verdict"] = NOT_COMPARABLE
-            row["note"] = f"{note}; {self.not_comparable}" if note else self.not_comparable
+            self._impose(row, NOT_COMPARABLE, self.not_comparable)
+        row["cause"] = self.cause
         return row
+
+    @staticmethod
+    def _impose(row, verdict, why):
+        row["verdict"] = verdict
+        row["note"] = f"{row['note']}; {why}" if row["note"] else why
+
+    def _count_row(self, reading, pub):
+        """A count compared as a count: :func:`count_test`, its acceptance as tolerance."""
+        n_ours, n_pub = reading.n_ours, first(reading.n_published, self.n_published)
+        ours = float(reading.value)
+        p, (low, high), test = count_test(ours, n_ours, pub, n_pub)
+        side = high if ours >= pub else low
+        tol = max(0.0, abs(side - pub)) if np.isfinite(side) else 0.0
+        of = (lambda k, n: f"{k:g}" + (f" of {n}" if n is not None else ""))
+        text = (f"count test ({test}): ours {of(ours, n_ours)}, the paper's {of(pub, n_pub)}, "
+                f"two-sided p = {p:.2g} (reproduced when p >= {ALPHA_VERDICT:.2g}, as z = "
+                f"{Z_VERDICT:g}); ours accepted from {low:g} to {high:g}")
+        note = "; ".join(t for t in (self.note, reading.note, text) if t)
+        row = {"quantity": self.quantity, "published": pub, "ours": ours, "tolerance": tol,
+               "unit": self.unit, "note": note}
+        top = n_ours if n_ours is not None else np.inf
+        if low <= 0 and high >= top:
+            self._impose(row, NOT_COMPARABLE, "no power: every possible count passes the test")
+        return self._overrides(row)
+
+
+def count_test(k_ours, n_ours, k_pub, n_pub, alpha=None):
+    """Two counts compared as counts.
+
+    With both numbers of trials, Fisher's exact test of ``k_ours`` of ``n_ours`` against
+    ``k_pub`` of ``n_pub`` (binomial model of both sides); with neither, the conditional
+    test of two Poisson counts of equal exposure (``k_ours`` given the total is
+    Binomial(total, 1/2)).
+
+    Parameters
+    ----------
+    k_ours, k_pub : int
+    n_ours, n_pub : int or None
+        Both or neither.
+    alpha : float, default :data:`ALPHA_VERDICT`
+
+    Returns
+    -------
+    p : float
+        Two-sided p-value of ours against the paper's.
+    accepted : (float, float)
+        The smallest and largest count of ours the test would accept (p >= alpha), with
+        the paper's count fixed; (nan, nan) when none would.
+    test : str
+        ``"Fisher's exact"`` or ``"Poisson"``.
+    """
+    alpha = ALPHA_VERDICT if alpha is None else alpha
+    if (n_ours is None) != (n_pub is None):
+        raise ValueError("give both numbers of trials (binomial counts) or neither (Poisson)")
+    k_pub = int(round(k_pub))
+    if n_ours is not None:
+        def pvalue(k):
+            return stats.fisher_exact([[k, n_ours - k], [k_pub, n_pub - k_pub]])[1]
+        candidates, test = range(0, int(n_ours) + 1), "Fisher's exact"
+    else:
+        def pvalue(k):
+            return stats.binomtest(k, k + k_pub, 0.5).pvalue if k + k_pub else 1.0
+        candidates, test = range(0, 3 * k_pub + 30), "Poisson"
+    ok = [k for k in candidates if pvalue(k) >= alpha]
+    accepted = (float(min(ok)), float(max(ok))) if ok else (np.nan, np.nan)
+    return float(pvalue(int(round(k_ours)))), accepted, test
 
 
 def first(*values):

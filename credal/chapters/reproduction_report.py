@@ -17,12 +17,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from credal.chapters._verdicts import HEADLINE_COLUMNS, verdict_counts, verdicts
+from credal.chapters._verdicts import (CAUSES, HEADLINE_COLUMNS, UNKNOWN_CAUSE, verdict_counts,
+                                       verdicts)
 
 __all__ = ["run", "tables", "numbers", "deviation_plot", "verdict_chart"]
 
 #: the verdicts, in the order of every table and figure, and their colours
-_COLOURS = {"reproduced": "tab:green", "differs": "tab:orange", "not comparable": "0.6"}
+_COLOURS = {"reproduced": "tab:green", "differs": "tab:orange", "not comparable": "0.6",
+            "fitted": "tab:purple"}
 
 
 def run(root=None) -> pd.DataFrame:
@@ -42,14 +44,18 @@ def run(root=None) -> pd.DataFrame:
     frames = []
     for f in files:
         df = pd.read_csv(f, keep_default_na=True)
+        if "cause" not in df:  # written before differences carried their cause
+            df["cause"] = ""
         missing = set(HEADLINE_COLUMNS) - set(df.columns)
         if missing:
             raise ValueError(f"{f}: missing columns {sorted(missing)}")
         frames.append(df[HEADLINE_COLUMNS + ["verdict"] * ("verdict" in df)])
     out = pd.concat(frames, ignore_index=True)
-    for col in ("unit", "note"):
+    for col in ("unit", "note", "cause"):
         out[col] = out[col].astype(object).where(out[col].notna(), "").astype(str)
-    return out[HEADLINE_COLUMNS].assign(verdict=verdicts(out))
+    v = verdicts(out)
+    out["cause"] = np.where(v == "differs", out["cause"].where(out["cause"] != "", UNKNOWN_CAUSE), "")
+    return out[HEADLINE_COLUMNS].assign(verdict=v)
 
 
 def tables(headlines) -> dict:
@@ -59,7 +65,9 @@ def tables(headlines) -> dict:
     -------
     dict of str -> DataFrame
         ``headlines`` (every row), ``verdicts`` (number of headline numbers per paper
-        and verdict, with a total row ``all papers`` and column ``total``) and, per
+        and verdict, with a total row ``all papers`` and column ``total``), ``causes``
+        (the differences per paper by cause: ours, protocol or data, the paper, unknown;
+        the cause is the first words of a row's ``cause``, its evidence follows) and, per
         paper in the order papers first appear, ``headlines-<slug of the paper>``: its
         rows with a leading column ``#`` (1, 2, ... within the paper, the rows of
         :func:`deviation_plot`) and a fresh index.
@@ -75,17 +83,32 @@ def tables(headlines) -> dict:
     t["total"] = t.sum(axis=1)
     t.index.name, t.columns.name = "paper", None
     out["verdicts"] = t.astype(int)
+    d = headlines[headlines["verdict"] == "differs"]
+    kind = d["cause"].map(lambda c: next((k for k in CAUSES if str(c).startswith(k)),
+                                         UNKNOWN_CAUSE))
+    c = (pd.crosstab(d["paper"], kind).reindex(index=list(dict.fromkeys(headlines["paper"])),
+                                              columns=list(CAUSES) + [UNKNOWN_CAUSE],
+                                              fill_value=0))
+    c.loc["all papers"] = c.sum()
+    c["differs"] = c.sum(axis=1)
+    c.index.name, c.columns.name = "paper", None
+    out["causes"] = c.astype(int)
     return out
 
 
 def numbers(tables) -> dict:
     """The counts the report's text quotes: ``n_numbers``, ``n_reproduced``,
-    ``n_differs``, ``n_na`` (not comparable) and ``n_papers`` (str)."""
-    h = tables["headlines"]
+    ``n_differs``, ``n_na`` (not comparable), ``n_fitted``, ``n_papers`` and the
+    differences by cause, ``n_cause_ours``, ``n_cause_protocol``, ``n_cause_paper``,
+    ``n_cause_unknown`` (str)."""
+    h, causes = tables["headlines"], tables["causes"].loc["all papers"]
     counts = verdict_counts(h)
-    return {"n_numbers": str(len(h)), "n_reproduced": str(counts["reproduced"]),
-            "n_differs": str(counts["differs"]), "n_na": str(counts["not comparable"]),
-            "n_papers": str(h["paper"].nunique())}
+    out = {"n_numbers": str(len(h)), "n_reproduced": str(counts["reproduced"]),
+           "n_differs": str(counts["differs"]), "n_na": str(counts["not comparable"]),
+           "n_fitted": str(counts["fitted"]), "n_papers": str(h["paper"].nunique())}
+    for key, cause in zip(("ours", "protocol", "paper", "unknown"), list(CAUSES) + [UNKNOWN_CAUSE]):
+        out[f"n_cause_{key}"] = str(int(causes[cause]))
+    return out
 
 
 def _slug(text: str) -> str:

@@ -62,7 +62,7 @@ def test_verdict_chart_counts_per_paper(tmp_path):
     assert ax.get_xlabel() and ax.get_ylabel()
     # one bar per paper and verdict, stacked: P = 2 reproduced + 1 differs + 1 n.c.
     widths = [p.get_width() for p in ax.patches]
-    assert widths == [2, 1, 1, 0, 1, 0]
+    assert widths == [2, 1, 1, 0, 1, 0, 0, 0]  # the last pair: fitted
     fig.savefig(tmp_path / "verdicts.png")
     with pytest.raises(ValueError, match="no headline"):
         chapter.verdict_chart(headlines.iloc[:0])
@@ -102,11 +102,16 @@ def test_tables_per_paper_and_counts():
     assert list(p.columns) == ["#"] + list(h.columns) and list(q["quantity"]) == ["a", "b"]
     assert list(p["verdict"]) == list(h["verdict"].iloc[:6])
     v = t["verdicts"]
-    assert list(v.columns) == ["reproduced", "differs", "not comparable", "total"]
-    assert v.loc["P (2020)"].tolist() == [2, 2, 2, 6]
+    assert list(v.columns) == ["reproduced", "differs", "not comparable", "fitted", "total"]
+    assert v.loc["P (2020)"].tolist() == [2, 2, 2, 0, 6]
     assert v.loc["all papers", "total"] == len(h)
+    c = t["causes"]
+    assert list(c.columns) == ["ours", "protocol or data", "the paper", "unknown", "differs"]
+    assert c.loc["all papers", "differs"] == 3 and c.loc["all papers", "unknown"] == 3
     assert chapter.numbers(t) == {"n_numbers": "8", "n_reproduced": "3", "n_differs": "3",
-                                  "n_na": "2", "n_papers": "2"}
+                                  "n_na": "2", "n_fitted": "0", "n_papers": "2",
+                                  "n_cause_ours": "0", "n_cause_protocol": "0",
+                                  "n_cause_paper": "0", "n_cause_unknown": "3"}
     with pytest.raises(ValueError, match="no letters"):
         chapter._slug("&&")
 

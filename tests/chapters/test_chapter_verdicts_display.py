@@ -284,7 +284,8 @@ def test_comparison_table_saves_the_full_frame(tmp_path, monkeypatch):
 
 def test_verdict_counts_and_durations():
     v = pd.DataFrame({"verdict": ["reproduced", "differs", "reproduced", "not comparable"]})
-    assert _verdicts.verdict_counts(v) == {"reproduced": 2, "differs": 1, "not comparable": 1}
+    assert _verdicts.verdict_counts(v) == {"reproduced": 2, "differs": 1, "not comparable": 1,
+                                           "fitted": 0}
     with pytest.raises(ValueError, match="unknown verdicts"):
         _verdicts.verdict_counts(["reproduced", "maybe"])
     assert [_display.format_duration(s) for s in (41.4, 185, 3725)] == \
@@ -475,6 +476,89 @@ def test_headline_check_refuses_incomplete_declarations(kwargs, match):
         _verdicts.Headline(**{**base, **kwargs}).check()
     with pytest.raises(ValueError, match="declared twice"):
         _verdicts.Headlines("P", "nb", (_verdicts.Headline(**base),) * 2).check()
+
+
+# --------------------------------------------------------------------------- the rule's refusals
+
+_BASE = dict(quantity="q", published=_SGL, ours=lambda t: _verdicts.Reading(84.0, se=0.1))
+
+
+def _judge(**kwargs):
+    return _verdicts.Headlines("P", "nb", (_verdicts.Headline(**{**_BASE, **kwargs}),)).judge({})
+
+
+def test_an_asserted_extra_term_is_refused():
+    with pytest.raises(ValueError, match="measured and shown"):
+        _verdicts.Headline(**_BASE, extra=1.5, extra_why="read off a figure").check()
+    ok = _verdicts.Headline(**_BASE, extra=1.5, extra_why="read off a figure",
+                            extra_evidence="one pixel of Fig. 3 is 1.5 points of its y axis")
+    ok.check()
+
+
+def test_a_count_is_compared_as_a_count_not_by_widening_the_tolerance():
+    seven = dict(kind="count", ours=lambda t: _verdicts.Reading(2, n_ours=17), n_published=17,
+                 published=_verdicts.Published("antonucci_headline_numbers",
+                                               {"quantity": "average single-accuracy (Sgl-acc)",
+                                                "classifier": "NCC_0.05"}, scale=15 / 84.2))
+    row = _judge(**seven)
+    assert row["published"].iloc[0] == pytest.approx(15)
+    assert row["verdict"].iloc[0] == "differs"          # 2 of 17 against 15 of 17
+    assert "Fisher's exact" in row["note"].iloc[0]
+    p, (low, high), _ = _verdicts.count_test(2, 17, 15, 17)
+    assert p < _verdicts.ALPHA_VERDICT and low > 2
+    # the old rule (the count added to the tolerance) would have passed any count from 2 up
+    close = _judge(**{**seven, "ours": lambda t: _verdicts.Reading(14, n_ours=17)})
+    assert close["verdict"].iloc[0] == "reproduced"
+    with pytest.raises(ValueError, match="compared as a count"):
+        _verdicts.Headline(**{**_BASE, **seven, "extra": 5.0, "extra_why": "x",
+                              "extra_evidence": "y"}).check()
+
+
+def test_count_test_acceptance_matches_its_p_values():
+    for k_pub, n in [(15, 17), (5, 20), (0, 10), (10, 10)]:
+        p, (low, high), _ = _verdicts.count_test(k_pub, n, k_pub, n)
+        assert p == pytest.approx(1.0) and low <= k_pub <= high
+        for k in range(n + 1):
+            inside = _verdicts.count_test(k, n, k_pub, n)[0] >= _verdicts.ALPHA_VERDICT
+            assert inside == (low <= k <= high)
+    p, (low, high), test = _verdicts.count_test(5, None, 13, None)
+    assert test == "Poisson" and low <= 13 <= high
+
+
+def test_a_tolerance_covering_every_value_has_no_power():
+    wide = _judge(ours=lambda t: _verdicts.Reading(50.0, se=30.0), bounds=(0, 100))
+    assert wide["verdict"].iloc[0] == "not comparable"
+    assert "no power" in wide["note"].iloc[0]
+    narrow = _judge(bounds=(0, 100))
+    assert narrow["verdict"].iloc[0] == "reproduced"
+    tiny = _judge(kind="count", n_published=3, ours=lambda t: _verdicts.Reading(1, n_ours=3),
+                  published=_verdicts.Published(_SGL.table, _SGL.where, scale=1 / 84.2))
+    assert tiny["verdict"].iloc[0] == "not comparable"     # 3 trials: every count passes
+
+
+def test_a_number_fitted_to_the_table_cannot_reproduce_it():
+    row = _judge(fitted="the prior odds 5:1 were chosen to match this table")
+    assert row["verdict"].iloc[0] == "fitted"
+    assert _verdicts.verdicts(row).iloc[0] == "fitted"    # survives recomputation
+
+
+@pytest.mark.parametrize("reason", ["noise: SE about 5", "the gap suggests another data version",
+                                    "our data set differs"])
+def test_overrides_only_for_the_three_reasons(reason):
+    with pytest.raises(ValueError, match="'not comparable' only when"):
+        _verdicts.Headline(**_BASE, not_comparable=reason).check()
+    for allowed in _verdicts.NOT_COMPARABLE_REASONS:
+        _verdicts.Headline(**_BASE, not_comparable=f"{allowed}: evidence").check()
+
+
+def test_every_difference_carries_a_cause():
+    far = dict(ours=lambda t: _verdicts.Reading(80.0, se=0.1))
+    assert _judge(**far)["cause"].iloc[0] == "unknown"
+    cause = "ours: the SPODE weights differ from the authors' archive (Table 7)"
+    assert _judge(**far, cause=cause)["cause"].iloc[0] == cause
+    assert _judge(cause=cause)["cause"].iloc[0] == ""      # reproduced: no cause to give
+    with pytest.raises(ValueError, match="cause of a difference"):
+        _verdicts.Headline(**_BASE, cause="noise").check()
 
 
 def test_declaration_options_for_notes_lists_and_empty_runs():
