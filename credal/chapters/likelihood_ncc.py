@@ -737,11 +737,14 @@ def run(estimators=None, **params):
         the seed of every random choice, the engine's options); ``cache_simulation``
         (cache the artificial study's folds too: about 0.5 GB at the paper's size).
 
-    Returns a dict: ``settings`` (the parameters, ``n_pairs`` of (NCC, LNCC) and the
-    harder run's ``gap_scale``), ``intervals`` (Figure 1: ``N``, ``n``, ``likelihood_*``
-    and ``idm_*`` ends ``lower``, ``upper``), ``cloud``, ``cuts``, ``example2``
-    (:func:`_example2`), ``envelope``, ``profiles``, ``example3``, the engine's fold tables
-    ``artificial``, ``harder``, ``uci``, and ``uci_datasets`` (names).
+    Returns
+    -------
+    dict
+        ``settings`` (the parameters, ``n_pairs`` of (NCC, LNCC) and the harder run's
+        ``gap_scale``), ``intervals`` (Figure 1: ``N``, ``n``, ``likelihood_*`` and ``idm_*``
+        ends ``lower``, ``upper``), ``cloud``, ``cuts``, ``example2`` (:func:`_example2`),
+        ``envelope``, ``profiles``, ``example3``, the engine's fold tables ``artificial``,
+        ``harder``, ``uci``, and ``uci_datasets`` (names).
     """
     if set(params) - set(_RUN):
         raise TypeError(f"run() got unknown parameters {sorted(set(params) - set(_RUN))}")
