@@ -603,7 +603,7 @@ def _columns_tables(nodes, uniforms):
                              ("normalised uniforms", "uniforms", uniforms)):
         out[f"summary_columns_{key}"] = s = _summarise_trials(trials, "n_features")
         h = HEADLINE.judge({"trials_nodes": trials, "summary_nodes": s})
-        h = h[h["unit"] != "count"].set_index("quantity")
+        h = h[~h["unit"].isin(("count", "yes/no"))].set_index("quantity")
         cmp = (pd.DataFrame({"published": h["published"]}) if cmp is None else cmp).assign(
             **{f"{c} ({tag})": h[c] for c in ("ours", "tolerance", "verdict")})
     out["columns_comparison"] = cmp
@@ -723,12 +723,14 @@ def numbers(tables):
 # headline rows of the reproduction report (each published number declared once).
 # Every tolerance follows the report's rule (credal.chapters._verdicts.tolerance). The paper's
 # standard error is estimated from the spread of our trials and its own trial count per
-# setting (dash_cooper_test_settings.csv; pooled settings add their counts). Extra terms: a
-# mean 0.5 points (the paper's "about": a value read off a figure); a ±1σ end (SE of mean ±
-# sd: sd sqrt(1/n + 1/(2(n-1)))) 1.5 points (the end of a dashed bar); a share of trials,
-# binomial SEs and 4.5 points ("about 70%"); a ratio, delta-method SEs and the half-width of
+# setting (dash_cooper_test_settings.csv; pooled settings add their counts). No extra terms:
+# the paper's figures are not available to us, so no reading resolution can be measured;
+# its "about 5%", "about 70%" and "-1% <~ ... <~ +11%" keep the rounding of their printed
+# digit (half a unit). A ±1σ end has the SE of mean ± sd, sd sqrt(1/n + 1/(2(n-1))); a share
+# of trials binomial SEs and bounds (0, 100); a ratio delta-method SEs and the half-width of
 # the stated range. Counts of significant settings are exact, except the points where MAP
 # beats MA significantly: SE of the chance count (_chance_count), ours and the paper's.
+# Claims in words ("some", "many", "typically") are yes/no rows (1 = the claim holds).
 
 _STATEMENTS = "dash_cooper_statements"
 _PUB = datasets.published(_STATEMENTS).set_index("id")
@@ -930,14 +932,30 @@ def _map_better(tables, p, test):
 
 
 def _ci_count(tables, p, test, above, how, agrees, keep=None, **printed):
-    """Settings whose Delta_ROC 99% interval lies above 0 (``above``) or not, for Table 10
-    only (``agrees(k, n)``)."""
+    """Settings whose Delta_ROC 99% interval lies above 0 (``above``) or not; the paper's
+    claim in words holds when ``agrees(k, n)``: a yes/no reading (1 = it holds)."""
     s = _summary(tables, test, keep)
     if s is None:
         return None
     ci = s["delta_roc_ci_low"]
     k, n = int((ci > 0 if above else ci <= 0).sum()), len(s)
-    return None, _cells(f"{k} of {n}", how, agrees(k, n), n, **printed)
+    return (Reading(float(agrees(k, n)), note=f"{how}: {k} of {n}; 1 = the paper's "
+                                             f"'{printed['paper']}' holds (Table 10's rule)"),
+            _cells(f"{k} of {n}", how, agrees(k, n), n, **printed))
+
+
+def _at_95(tables, p):
+    """Statement 12: every N has both gains above 0 at the 95% level (the paper: all at 99%
+    but one, and that one at 95%)."""
+    s = _summary(tables, "nodes")
+    if s is None:
+        return None
+    k, n = int(np.logical_and.reduce([(s[f"{q}_p"] < 0.05) & (s[f"{q}_mean"] > 0) for q in
+                                      ("delta_roc", "delta_roc_remaining")]).sum()), len(s)
+    how = "settings N with both gains above 0 at the 95% level (two-sided p < 0.05)"
+    return (Reading(float(k == n), note=f"{how}: {k} of {n}; 1 = every N"),
+            _cells(f"{k} of {n}", how, k == n, n, paper="all", quantity="every N significant "
+                   "at the 95% level at least (the exception included)"))
 
 
 #: The ends of the paper's ±1σ regions: test -> (statement ids, pool kept, its label, why
@@ -1001,17 +1019,22 @@ def _stmt(i, read, quantity=None, unit=None, published=None, why=None, **kw):
                     **kw)
 
 
-_MEAN = dict(extra=0.5, extra_why="'about': read off a figure")
-_SHARE = dict(extra=4.5, extra_why="'about 70%'", unit="percent",
+_MEAN = dict(note="the paper's 'about' (or 'around'): the rounding of its printed digit only")
+_SHARE = dict(bounds=(0.0, 100.0), unit="percent",
               quantity="share of trials in the stated delta_roc region (%)")
 _COUNT = dict(unit="count", rounding=0.0)
+
+
+def _claim(key):
+    """A claim in words as a yes/no row (dash_cooper_headline_numbers.csv: 1 = it holds)."""
+    return dict(unit="yes/no", published=Published("dash_cooper_headline_numbers", {"key": key}),
+                rounding=0.0, bounds=(0.0, 1.0), why="")
 
 
 def _bands_of(test):
     ids, keep, label, why = _BAND_ENDS[test]
     return tuple(_stmt(i, partial(_pooled, test=test, kind="end", q=q, sign=sign, keep=keep,
-                                  label=label), why=why if i in ids[:2] else _BIG_R, extra=1.5,
-                       extra_why="end of a dashed ±1σ bar read off a figure")
+                                  label=label), why=why if i in ids[:2] else _BIG_R)
                  for i, q, sign in zip(ids, ("delta_roc",) * 2 + ("delta_roc_remaining",) * 2,
                                        (-1, 1, -1, 1)))
 
@@ -1058,6 +1081,11 @@ HEADLINE = Headlines(paper="Dash & Cooper (2002)", chapter="exact-model-averagin
           published=Published(_STATEMENTS, {"test": "density test", "unit": "factor"},
                                reduce="mean"),
           rounding=0.5, why="our gain falls further in dense networks, which stay significant"),
+    _stmt(12, _at_95, "every N with both gains significant at 95% (1 = yes)", **_claim("nodes_95")),
+    *(_stmt(i, _READERS[i], q, **_claim(key)) for i, key, q in (
+        (41, "dense_not_significant", "some dense points (N_k >= 20) not significant (1 = yes)"),
+        (45, "alarm_many_below_99", "many points below the 99% level (1 = yes)"),
+        (46, "hepar_typically_99", "MA gains at 99% typically, not always (1 = yes)"))),
     _stmt(42, partial(_map_better, test="worst-case"),
           "settings where MAP beats MA significantly", "count",
           Published("dash_cooper_headline_numbers", {"key": "worst_case_map_better"}),
