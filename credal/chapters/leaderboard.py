@@ -137,8 +137,7 @@ def _registry_table(params=None, names=()) -> pd.DataFrame:
         d["counterpart labels"] = (f"{e.source}'s predict" if e.source or e.kind != "credal"
                                    else "its own predict")
         rows.append(d)
-    df = pd.DataFrame(rows).set_index("name")
-    df.index.name = "classifier"
+    df = pd.DataFrame(rows).set_index("name").rename_axis("classifier")
     df["data sets"] = df.pop("scope").map({"all": "all", "incomplete": "with missing values"})
     return df[["kind", "estimator", "counterpart", "counterpart labels", "data sets",
                "missing", "reference"]].rename(columns={"missing": "missing values"})
@@ -202,9 +201,7 @@ def _observed_classes(ds):
     heart disease labels Weka's copies never use, ...): no test instance can have one, and a
     credal classifier cannot rule out a class it has never seen (the IDM leaves it vacuous),
     so they go before the folds are drawn; classes missing from some training fold stay."""
-    y = ds.y
-    if isinstance(y.dtype, pd.CategoricalDtype):
-        y = y.cat.remove_unused_categories()
+    y = ds.y.cat.remove_unused_categories() if isinstance(ds.y.dtype, pd.CategoricalDtype) else ds.y
     return ds.name, ds.X, y
 
 
@@ -219,8 +216,7 @@ def _dataset_info(data) -> pd.DataFrame:
         keep = ~ds.y.isna().to_numpy()
         X, y = ds.X.loc[keep], ds.y.loc[keep]
         counts = pd.Series(y).value_counts().loc[lambda v: v > 0]
-        declared = len(y.cat.categories) if isinstance(y.dtype, pd.CategoricalDtype) \
-            else len(counts)
+        declared = len(y.cat.categories) if isinstance(y.dtype, pd.CategoricalDtype) else len(counts)
         rows.append({"dataset": ds.name, "n": len(X), "features": X.shape[1],
                      "classes": len(counts), "unused_classes": declared - len(counts),
                      "min_class_count": int(counts.min()) if len(y) else 0,
@@ -350,8 +346,7 @@ def run(data, *, classifiers=(), params=None, n_splits=5, n_repeats=10, random_s
     folds = (folds.assign(_o=folds["classifier"].map(_ORDER))
              .sort_values(["dataset", "_o", "repeat", "fold"], kind="stable")
              .drop(columns="_o").reset_index(drop=True))
-    info = pd.concat(infos)
-    info["k_mdl"] = pd.Series(k_used)
+    info = pd.concat(infos).assign(k_mdl=pd.Series(k_used))
     return _Result(folds=folds, info=info, params=p, classifiers=tuple(classifiers))
 
 
@@ -363,9 +358,8 @@ def _dataset_scores(folds) -> pd.DataFrame:
     if folds["repeat"].nunique() >= 2:
         return comparisons.dataset_scores(folds, se=True)
     out = comparisons.dataset_scores(folds)
-    for m in comparisons.POOLED_METRICS:
-        if m in out:
-            out.insert(out.columns.get_loc(m) + 1, f"{m}_se", np.nan)
+    for m in [m for m in comparisons.POOLED_METRICS if m in out]:
+        out.insert(out.columns.get_loc(m) + 1, f"{m}_se", np.nan)
     return out
 
 
@@ -396,13 +390,11 @@ def _leaderboard_table(folds, scores) -> pd.DataFrame:
         future_stack=True) if n_rep > 1 else value * np.nan
     rows = []
     for n in _ordered(scores.index.get_level_values("classifier").unique()):
-        row = {"classifier": n, "kind": _BY_NAME[n].kind,
-               "counterpart": _BY_NAME[n].counterpart,
+        row = {"classifier": n, "kind": _BY_NAME[n].kind, "counterpart": _BY_NAME[n].counterpart,
                "data sets": len(scores.xs(n, level="classifier"))}
         for col, m in _TABLE_METRICS.items():
             f = 1.0 if m == "indeterminate_size" else 100.0
-            row.update({col: value.get((n, m), np.nan) * f,
-                        f"{col} s.e.": se.get((n, m), np.nan) * f})
+            row.update({col: value.get((n, m), np.nan) * f, f"{col} s.e.": se.get((n, m), np.nan) * f})
         rows.append(row)
     return pd.DataFrame(rows).set_index("classifier")
 
@@ -433,10 +425,8 @@ def _average_ranks(ranks) -> pd.DataFrame:
     order) by metric (columns); empty for an empty table."""
     if ranks.empty:
         return pd.DataFrame()
-    out = ranks[[c for c in ranks.columns if c not in _RANK_META
-                 and not str(c).startswith("cd_")]].T.astype(float)
-    out.index.name, out.columns.name = "classifier", None
-    return out
+    return ranks[[c for c in ranks.columns if c not in _RANK_META and not str(c).startswith(
+        "cd_")]].T.astype(float).rename_axis(index="classifier", columns=None)
 
 
 def _top_pairs(scores, average, n_top, rope, nsamples, random_state) -> pd.DataFrame:
@@ -880,8 +870,8 @@ def _pair_and_win_numbers(out, pairs, wins, win_ranks):
             or "none"
         out["n_pairs"] = str(len(pairs))
     allw = wins.loc[("all", "all data sets")].drop("data sets")
-    out["most_wins"] = allw.astype(float).idxmax()
-    out["most_wins_n"] = f"{allw.max():.1f}".rstrip("0").rstrip(".")
+    out.update(most_wins=allw.astype(float).idxmax(),
+               most_wins_n=f"{allw.max():.1f}".rstrip("0").rstrip("."))
     for factor in ("size", "classes", "missing"):
         best = win_ranks.loc[factor].drop(columns="data sets").astype(float).idxmin(axis=1)
         out[f"bestrank_{factor}"] = "; ".join(f"{b}: {c}" for b, c in best.items())
@@ -891,8 +881,8 @@ def _published_numbers(out, published, summary):
     """How close the published numbers are, per source; the counts behind the
     sentence on Moral's tree results."""
     if len(summary):
-        out["pub_rows"] = str(int(summary["rows"].sum()))
-        out["pub_close"] = str(int(summary["within 2 s.e. + 1"].sum()))
+        out.update(pub_rows=str(int(summary["rows"].sum())),
+                   pub_close=str(int(summary["within 2 s.e. + 1"].sum())))
         for src in summary.index.get_level_values("source").unique():
             sub = summary.xs(src, level="source")
             mad = (sub["mean |diff.|"] * sub["rows"]).sum() / sub["rows"].sum()
@@ -901,10 +891,9 @@ def _published_numbers(out, published, summary):
     tol = 2 * mor["ours s.e."].fillna(0) + 1.0
     trees = mor["classifier"].str.startswith("CDT") & mor["quantity"].str.contains("accuracy")
     nb = mor["classifier"] == "NBC"
-    out["moral_tree_rows"] = str(int(trees.sum()))
-    out["moral_tree_above"] = str(int(((mor["published"] - mor["ours"]) > tol)[trees].sum()))
-    out["moral_nb_rows"] = str(int(nb.sum()))
-    out["moral_nb_close"] = str(int(_close(mor)[nb].sum()))
+    out.update(moral_tree_rows=str(int(trees.sum())), moral_nb_rows=str(int(nb.sum())),
+               moral_tree_above=str(int(((mor["published"] - mor["ours"]) > tol)[trees].sum())),
+               moral_nb_close=str(int(_close(mor)[nb].sum())))
 
 
 def _anomaly_text(scores, info, n_splits, gap=0.2):

@@ -159,8 +159,9 @@ class WekaSession:
                                       stderr=self._err, text=True, bufsize=1)
         first = self._proc.stdout.readline().strip()
         if not first.startswith("ready,"):
+            err = self._stderr()
             self.close()
-            raise RuntimeError(f"the Weka timer did not start: {first!r} {self._stderr()}")
+            raise RuntimeError(f"the Weka timer did not start: {first!r} {err}")
         self.weka_version = first.split(",", 1)[1]
         v = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
         self.java_version = v.splitlines()[0].strip() if v else "unknown"
@@ -195,8 +196,8 @@ class WekaSession:
         ``collections``.  ``memory("check", mb)``: a run that only holds ``mb`` MB."""
         alloc, kept, low, high, gcs = self._ask("mem", classifier, train,
                                                 *(() if test is None else (test,)))
-        return {"allocated_mb": float(alloc), "retained_mb": float(kept),
-                "peak_low_mb": float(low), "peak_high_mb": float(high), "collections": int(gcs)}
+        return dict(allocated_mb=float(alloc), retained_mb=float(kept), peak_low_mb=float(low),
+                    peak_high_mb=float(high), collections=int(gcs))
 
     def sample(self, classifier, train, test=None, runs=50, seconds=5.0):
         """Bounds on the peak heap of a warm fit + classification, from collections forced
@@ -432,10 +433,8 @@ def _throughput(names, classifiers=(), repeat=3, baseline_rows=50, baseline_seco
         codes = to_codes(Xte)[0]
         for cname, model in leaderboard.classifiers(classifiers,
                                                     n_features=Xtr.shape[1]).items():
-            t = time.perf_counter()
             with warnings.catch_warnings(action="ignore"):
-                model.fit(Xtr, ytr)
-            fit_s = time.perf_counter() - t
+                fit_s, _ = _best_time(lambda: model.fit(Xtr, ytr), 1)
             secs, sets = _best_time(lambda: model.predict_set(codes), repeat)
             fsecs, _ = _best_time(lambda: model.predict_set(Xte), repeat)
             fn, method = BASELINES[cname]
@@ -443,8 +442,7 @@ def _throughput(names, classifiers=(), repeat=3, baseline_rows=50, baseline_seco
             while len(bsets) < min(baseline_rows, len(codes)) and (
                     not bsets or time.perf_counter() - t0 <= baseline_seconds):
                 bsets.append(fn(model, codes[len(bsets):len(bsets) + 1]))
-            done, bsecs = len(bsets), time.perf_counter() - t0
-            bsets = np.concatenate(bsets)
+            done, bsecs, bsets = len(bsets), time.perf_counter() - t0, np.concatenate(bsets)
             rate, brate = len(codes) / secs, done / bsecs
             rows.append({"dataset": name, "classifier": cname, "n_train": len(Xtr),
                          "n_test": len(Xte), "classes": len(model.classes_),
