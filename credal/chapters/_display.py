@@ -44,7 +44,6 @@ def save_table(df: pd.DataFrame, notebook: str, table: str, root=None, index=Tru
     return path
 
 
-
 #: what a missing value (NaN, None, NA) prints as
 MISSING = "\u2013"
 #: thousands separator: the narrow no-break space (a thin space that never breaks a number)
@@ -66,12 +65,8 @@ _VERDICT_CLASSES = {"reproduced": "reproduced", "differs": "differs", "fitted": 
 
 
 def _is_missing(x) -> bool:
-    if x is None or x is pd.NA or x is pd.NaT:
-        return True
-    try:
-        return bool(isinstance(x, (float, np.floating)) and np.isnan(x))
-    except TypeError:
-        return False
+    return x is None or x is pd.NA or x is pd.NaT or bool(
+        isinstance(x, (float, np.floating)) and np.isnan(x))
 
 
 def _is_number(x) -> bool:
@@ -125,9 +120,8 @@ def column_decimals(values, digits: int = 3, max_decimals: int = 4) -> int:
     ----------
     values : array-like
         The column's numbers (NaN and non-numbers are ignored).
-    digits : int, default 3
-        Significant digits of the median absolute (non-zero) value.
-    max_decimals : int, default 4
+    digits, max_decimals : int, default 3 and 4
+        Significant digits of the median absolute (non-zero) value; at most that many decimals.
 
     Returns
     -------
@@ -148,9 +142,8 @@ def format_p(p, smallest: float = 1e-4) -> str:
 
     Parameters
     ----------
-    p : float
-    smallest : float, default 1e-4
-        Values below it print as ``"< smallest"``.
+    p, smallest : float
+        The p-value; values below ``smallest`` (default 1e-4) print as ``"< smallest"``.
 
     Returns
     -------
@@ -222,8 +215,7 @@ def format_table(df: pd.DataFrame, *, digits: int = 3, formats=None,
         a str; missing values are :data:`MISSING`.
     """
     formats = dict(formats or {})
-    unknown = set(formats) - set(df.columns) - set(df.index.names)
-    if unknown:
+    if unknown := set(formats) - set(df.columns) - set(df.index.names):
         raise KeyError(f"formats names columns the table does not have: {sorted(map(str, unknown))}")
     if index is None:
         index = not (isinstance(df.index, pd.RangeIndex) and df.index.name is None)
@@ -234,11 +226,10 @@ def format_table(df: pd.DataFrame, *, digits: int = 3, formats=None,
             "Unnamed:")) for col in out.columns]
     cols = {}
     for j, (key, name) in enumerate(zip(keys, out.columns)):
-        col = out.iloc[:, j]
-        fmt = formats.get(key, formats.get(name))
-        cell = _column_formatter(name, col.tolist(), fmt, digits)
-        cols[j] = [cell(x) for x in col.tolist()]
-    res = pd.DataFrame({j: v for j, v in cols.items()}, dtype=object)
+        values = out.iloc[:, j].tolist()
+        cell = _column_formatter(name, values, formats.get(key, formats.get(name)), digits)
+        cols[j] = [cell(x) for x in values]
+    res = pd.DataFrame(cols, dtype=object)
     res.columns = [str(c) for c in out.columns]
     return res
 
@@ -284,14 +275,9 @@ def table_html(cells: pd.DataFrame, *, caption=None, csv_href=None, collapse=Fal
     """
     import html
     verdict_columns = {str(c).lower() for c in verdict_columns}
-    kinds = []
-    for name in cells.columns:
-        col = cells[name].tolist()
-        numeric = all(_is_numeric_cell(c) for c in col) and name not in wrap
-        if str(name).lower() in verdict_columns:
-            kinds.append("verdict")
-        else:
-            kinds.append("num" if numeric else "text")
+    kinds = ["verdict" if str(name).lower() in verdict_columns else "num"
+             if all(_is_numeric_cell(c) for c in cells[name].tolist()) and name not in wrap
+             else "text" for name in cells.columns]
     head = "".join(f'<th class="credal-{k}">{_inline(n)}</th>'
                    for n, k in zip(cells.columns, kinds))
     rows = []
@@ -309,9 +295,8 @@ def table_html(cells: pd.DataFrame, *, caption=None, csv_href=None, collapse=Fal
         rows.append("<tr>" + "".join(tds) + "</tr>")
     table = (f'<table class="credal-table"><thead><tr>{head}</tr></thead>'
              f'<tbody>{"".join(rows)}</tbody></table>')
-    n = len(cells)
     if collapse:
-        table = (f'<details class="credal-details"><summary>Show the table ({n} rows, '
+        table = (f'<details class="credal-details"><summary>Show the table ({len(cells)} rows, '
                  f'{cells.shape[1]} columns)</summary>{table}</details>')
     parts = ['<div class="credal-table-block">']
     if caption:
@@ -368,10 +353,8 @@ def show_table(df: pd.DataFrame, notebook: str, table: str, *, caption=None, csv
     ----------
     df : DataFrame
         The table to show.
-    notebook : str
-        The chapter's notebook name (``results/<notebook>/``).
-    table : str
-        File name of the table, without ``.csv``.
+    notebook, table : str
+        The chapter's notebook name (``results/<notebook>/``); the table's file name, no ``.csv``.
     caption : str, optional
         Shown above the table, e.g. ``"Table 3. Accuracy per data set (the paper's
         Table 2)."``.  Number the tables yourself, per chapter.
@@ -385,16 +368,14 @@ def show_table(df: pd.DataFrame, notebook: str, table: str, *, caption=None, csv
         ``index`` decides for the table written.
     digits, formats
         Rounding, see :func:`format_table`.
-    max_rows : int, default :data:`MAX_ROWS`
-        Longer tables go in a collapsible block (closed), unless ``collapse`` says.
-    collapse : bool, optional
-        Force (True) or prevent (False) the collapsible block.
+    max_rows, collapse : int (default :data:`MAX_ROWS`), bool (optional)
+        Longer tables go in a collapsible block (closed); ``collapse`` forces (True) or
+        prevents (False) it.
     wrap : tuple of str
         Columns whose text wraps even if it looks numeric.
-    root : path, optional
-        Project root (default: the working directory, as :func:`save_table`).
-    display : bool, default True
-        Display the table (in a notebook); False only writes the files.
+    root, display : path (optional), bool (default True)
+        Project root (default: the working directory, as :func:`save_table`); False only
+        writes the files (no display in a notebook).
 
     Returns
     -------
@@ -448,15 +429,12 @@ def comparison_layout(df: pd.DataFrame, *, label, published="published", ours="o
         The column(s) naming what a row compares (at most 3).
     published, ours : str
         Columns of the paper's number and ours.
-    tolerance : str or None
-        Column of the tolerance; None leaves it out.
+    tolerance, note, unit : str or None
+        Columns of the tolerance, of notes (wrapped; left out when absent) and of units
+        (shown after the tolerance); None leaves each out.
     verdict : str
         Column of the verdict; if ``df`` has none, it is computed by :func:`verdicts`
         from ``published``, ``ours`` and ``tolerance``.
-    note : str or None
-        Column of notes (wrapped); left out when None or absent.
-    unit : str or None
-        Column of units, shown after the tolerance.
     digits, max_decimals : int
 
     Returns
@@ -468,8 +446,7 @@ def comparison_layout(df: pd.DataFrame, *, label, published="published", ours="o
         raise ValueError(f"give one to three label columns; got {labels}")
     needed = labels + [published, ours] + ([tolerance] if tolerance else []) \
         + ([unit] if unit else [])
-    missing = [c for c in needed if c not in df.columns]
-    if missing:
+    if missing := [c for c in needed if c not in df.columns]:
         raise KeyError(f"comparison table: no column(s) {missing}; the table has "
                        f"{list(map(str, df.columns))}")
     d = df.reset_index(drop=True)
@@ -484,21 +461,12 @@ def comparison_layout(df: pd.DataFrame, *, label, published="published", ours="o
         raise KeyError(f"comparison table: no verdict column {verdict!r} and no tolerance to "
                        "compute one from")
 
-    out = {}
-    for c in labels:
-        out[str(c)] = format_table(d[[c]], digits=digits, index=False).iloc[:, 0].tolist()
-    pub_cells, our_cells, tol_cells = [], [], []
-    for _, row in d.iterrows():
-        p_cell, o_cell, t_cell = _comparison_cells(row[published], row[ours],
-                                                   row[tolerance] if tolerance else None,
-                                                   digits, max_decimals)
-        pub_cells.append(p_cell)
-        our_cells.append(o_cell)
-        if tolerance:
-            tol_cells.append(t_cell)
-    out[str(published)], out[str(ours)] = pub_cells, our_cells
-    if tolerance:
-        out[str(tolerance)] = tol_cells
+    out = {str(c): format_table(d[[c]], digits=digits, index=False).iloc[:, 0].tolist()
+           for c in labels}
+    cells = [_comparison_cells(row[published], row[ours], row[tolerance] if tolerance else None,
+                               digits, max_decimals) for _, row in d.iterrows()]
+    for i, c in enumerate([published, ours] + ([tolerance] if tolerance else [])):
+        out[str(c)] = [x[i] for x in cells]
     if unit:
         out[str(unit)] = [MISSING if _is_missing(x) else str(x) for x in d[unit]]
     out["verdict"] = [MISSING if _is_missing(v) or v == "" else str(v) for v in verdict_col]
@@ -522,9 +490,8 @@ def _comparison_cells(p, o, t, digits, max_decimals):
         dec = 2
 
     def cell(x, decimals=dec):
-        if _is_missing(x):
-            return MISSING
-        return format_number(x, decimals) if _is_number(x) else str(x)
+        return MISSING if _is_missing(x) else format_number(x, decimals) if _is_number(x) \
+            else str(x)
     if _is_number(t) and not _is_missing(t) and 0 < float(t) < 10 ** (-dec):
         tdec = min(max_decimals + 2, -math.floor(math.log10(float(t))))
         t_cell = cell(t, max(dec, tdec))
@@ -662,16 +629,10 @@ def at_a_glance(citation: str, notebook: str, *, mapping=None, headline=None,
     if summary:
         rows.append(f"<dt>Outcome</dt><dd>{_inline(summary)}</dd>")
     if mapping:
-        items = []
-        for theirs, ours_item in mapping:
-            if isinstance(ours_item, (tuple, list)):
-                text, anchor = ours_item
-                ours_html = f'<a href="#{html.escape(str(anchor))}">{_inline(text)}</a>'
-            else:
-                ours_html = _inline(ours_item)
-            items.append(f"<li>{_inline(theirs)} \u2192 {ours_html}</li>")
-        rows.append(f'<dt>The paper \u2192 this chapter</dt><dd><ul>{"".join(items)}'
-                    "</ul></dd>")
+        items = "".join(f"<li>{_inline(theirs)} \u2192 " + (
+            f'<a href="#{html.escape(str(o[1]))}">{_inline(o[0])}</a>'
+            if isinstance(o, (tuple, list)) else _inline(o)) + "</li>" for theirs, o in mapping)
+        rows.append(f'<dt>The paper \u2192 this chapter</dt><dd><ul>{items}</ul></dd>')
     if headline is not None:
         counts = verdict_counts(headline)
         badges = " ".join(

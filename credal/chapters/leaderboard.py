@@ -137,8 +137,7 @@ def _registry_table(params=None, names=()) -> pd.DataFrame:
         d["counterpart labels"] = (f"{e.source}'s predict" if e.source or e.kind != "credal"
                                    else "its own predict")
         rows.append(d)
-    df = pd.DataFrame(rows).set_index("name")
-    df.index.name = "classifier"
+    df = pd.DataFrame(rows).set_index("name").rename_axis("classifier")
     df["data sets"] = df.pop("scope").map({"all": "all", "incomplete": "with missing values"})
     return df[["kind", "estimator", "counterpart", "counterpart labels", "data sets",
                "missing", "reference"]].rename(columns={"missing": "missing values"})
@@ -202,9 +201,7 @@ def _observed_classes(ds):
     heart disease labels Weka's copies never use, ...): no test instance can have one, and a
     credal classifier cannot rule out a class it has never seen (the IDM leaves it vacuous),
     so they go before the folds are drawn; classes missing from some training fold stay."""
-    y = ds.y
-    if isinstance(y.dtype, pd.CategoricalDtype):
-        y = y.cat.remove_unused_categories()
+    y = ds.y.cat.remove_unused_categories() if isinstance(ds.y.dtype, pd.CategoricalDtype) else ds.y
     return ds.name, ds.X, y
 
 
@@ -219,8 +216,7 @@ def _dataset_info(data) -> pd.DataFrame:
         keep = ~ds.y.isna().to_numpy()
         X, y = ds.X.loc[keep], ds.y.loc[keep]
         counts = pd.Series(y).value_counts().loc[lambda v: v > 0]
-        declared = len(y.cat.categories) if isinstance(y.dtype, pd.CategoricalDtype) \
-            else len(counts)
+        declared = len(y.cat.categories) if isinstance(y.dtype, pd.CategoricalDtype) else len(counts)
         rows.append({"dataset": ds.name, "n": len(X), "features": X.shape[1],
                      "classes": len(counts), "unused_classes": declared - len(counts),
                      "min_class_count": int(counts.min()) if len(y) else 0,
@@ -245,16 +241,13 @@ def _counterpart_folds(preds, credal_name, source_name):
     b = preds.loc[preds["classifier"] == source_name, key + ["y_pred"]]
     m = a.merge(b, on=key, how="left", validate="one_to_one")
     if m["y_pred"].isna().any():
-        raise ValueError(f"{source_name} has no prediction for some test rows of "
-                         f"{credal_name}")
-    correct = (m["y_pred"].astype(str) == m["y_true"].astype(str)).astype(float)
+        raise ValueError(f"{source_name} has no prediction for some test rows of {credal_name}")
+    c = (m["y_pred"].astype(str) == m["y_true"].astype(str)).astype(float)
     ind = m["set_size"].to_numpy() > 1
-    frame = pd.DataFrame({"repeat": m["repeat"], "fold": m["fold"], "c": correct,
-                          "c_det": correct.where(~ind), "c_ind": correct.where(ind)})
-    g = frame.groupby(["repeat", "fold"], sort=True)
-    return pd.DataFrame({"precise_accuracy": g["c"].mean(),
-                         "precise_on_determinate": g["c_det"].mean(),
-                         "precise_on_indeterminate": g["c_ind"].mean()}).reset_index()
+    return pd.DataFrame({"repeat": m["repeat"], "fold": m["fold"], "precise_accuracy": c,
+                         "precise_on_determinate": c.where(~ind),
+                         "precise_on_indeterminate": c.where(ind)}).groupby(
+        ["repeat", "fold"], sort=True).mean().reset_index()
 
 
 def _precise_rows(folds, entry):
@@ -326,12 +319,8 @@ def run(data, *, classifiers=(), params=None, n_splits=5, n_repeats=10, random_s
         Registry names as for :func:`classifiers` (with their counterparts); empty = all.
     params : dict, optional
         Classifier parameters (:data:`DEFAULT_PARAMS`).
-    n_splits, n_repeats, random_state : int
-        The folds (:func:`credal.experiments.fold_splits`).
-    n_jobs : int
-        joblib workers over folds.
-    cache_dir : path-like, optional
-        The engine's fold cache.
+    n_splits, n_repeats, random_state, n_jobs, cache_dir : int, int, int, int, path-like
+        The folds (:func:`credal.experiments.fold_splits`), joblib workers, the fold cache.
 
     Returns
     -------
@@ -357,8 +346,7 @@ def run(data, *, classifiers=(), params=None, n_splits=5, n_repeats=10, random_s
     folds = (folds.assign(_o=folds["classifier"].map(_ORDER))
              .sort_values(["dataset", "_o", "repeat", "fold"], kind="stable")
              .drop(columns="_o").reset_index(drop=True))
-    info = pd.concat(infos)
-    info["k_mdl"] = pd.Series(k_used)
+    info = pd.concat(infos).assign(k_mdl=pd.Series(k_used))
     return _Result(folds=folds, info=info, params=p, classifiers=tuple(classifiers))
 
 
@@ -370,9 +358,8 @@ def _dataset_scores(folds) -> pd.DataFrame:
     if folds["repeat"].nunique() >= 2:
         return comparisons.dataset_scores(folds, se=True)
     out = comparisons.dataset_scores(folds)
-    for m in comparisons.POOLED_METRICS:
-        if m in out:
-            out.insert(out.columns.get_loc(m) + 1, f"{m}_se", np.nan)
+    for m in [m for m in comparisons.POOLED_METRICS if m in out]:
+        out.insert(out.columns.get_loc(m) + 1, f"{m}_se", np.nan)
     return out
 
 
@@ -395,8 +382,6 @@ def _leaderboard_table(folds, scores) -> pd.DataFrame:
     the repeats (:func:`credal.comparisons.repeat_standard_error`).  Indexed by classifier:
     ``kind``, ``counterpart``, ``data sets``, each column and its ``<column> s.e.``; percent."""
     metrics = list(_TABLE_METRICS.values())
-    # the mean over data sets, on all repeats together and on each repeat alone
-    # (credal.comparisons.repeat_standard_error with this statistic, computed once)
     value = scores[metrics].groupby(level="classifier").mean().stack(future_stack=True)
     per = comparisons.dataset_scores(folds, by=("dataset", "classifier", "repeat"))
     reps = per[metrics].groupby(level=["classifier", "repeat"]).mean()
@@ -405,13 +390,11 @@ def _leaderboard_table(folds, scores) -> pd.DataFrame:
         future_stack=True) if n_rep > 1 else value * np.nan
     rows = []
     for n in _ordered(scores.index.get_level_values("classifier").unique()):
-        row = {"classifier": n, "kind": _BY_NAME[n].kind,
-               "counterpart": _BY_NAME[n].counterpart,
+        row = {"classifier": n, "kind": _BY_NAME[n].kind, "counterpart": _BY_NAME[n].counterpart,
                "data sets": len(scores.xs(n, level="classifier"))}
         for col, m in _TABLE_METRICS.items():
             f = 1.0 if m == "indeterminate_size" else 100.0
-            row.update({col: value.get((n, m), np.nan) * f,
-                        f"{col} s.e.": se.get((n, m), np.nan) * f})
+            row.update({col: value.get((n, m), np.nan) * f, f"{col} s.e.": se.get((n, m), np.nan) * f})
         rows.append(row)
     return pd.DataFrame(rows).set_index("classifier")
 
@@ -442,10 +425,8 @@ def _average_ranks(ranks) -> pd.DataFrame:
     order) by metric (columns); empty for an empty table."""
     if ranks.empty:
         return pd.DataFrame()
-    out = ranks[[c for c in ranks.columns if c not in _RANK_META
-                 and not str(c).startswith("cd_")]].T.astype(float)
-    out.index.name, out.columns.name = "classifier", None
-    return out
+    return ranks[[c for c in ranks.columns if c not in _RANK_META and not str(c).startswith(
+        "cd_")]].T.astype(float).rename_axis(index="classifier", columns=None)
 
 
 def _top_pairs(scores, average, n_top, rope, nsamples, random_state) -> pd.DataFrame:
@@ -453,13 +434,11 @@ def _top_pairs(scores, average, n_top, rope, nsamples, random_state) -> pd.DataF
     the ``average_ranks`` table) every pair of the ``n_top`` best-ranked, on the data sets (a
     precise classifier's utility is its accuracy), ``a`` the better-ranked; the rows of
     :func:`credal.comparisons.paired_comparisons` (``rope``, ``nsamples``, ``random_state``)."""
-    comps = []
-    for m in average.columns:
-        top = list(average[m].sort_values(kind="stable").index[:n_top])
-        for i, a in enumerate(top):
-            for b in top[i + 1:]:
-                comps.append({"a": a, "b": b, "metric": m, "id": f"{m}: {a} vs {b}",
-                              "label": m})
+    from itertools import combinations
+
+    comps = [{"a": a, "b": b, "metric": m, "id": f"{m}: {a} vs {b}", "label": m}
+             for m in average.columns
+             for a, b in combinations(average[m].sort_values(kind="stable").index[:n_top], 2)]
     return comparisons.paired_comparisons(scores, comps, rope=rope, nsamples=nsamples,
                                           random_state=random_state)
 
@@ -540,8 +519,6 @@ _SPECIAL_NOTES = {
                "after swapping them back",
     "Echocardiogram": "our class is alive at one year; the paper's is still alive",
     "HeartC": "our copy keeps 2 of the 5 labels"}
-_MORAL = ("Moral slides", "moral-trees", "slides: one train/test split (and their own "
-          "discretisation); ours: cross-validation")
 #: Corani & Antonucci's averages (the last: BMA-AODE*'s only).
 _AVERAGES = [("average determinacy", "determinacy"), ("average set-accuracy", "set_accuracy"),
              ("average indeterminate output size", "indeterminate_size"),
@@ -587,7 +564,8 @@ _PUBLISHED = (
       ("RBCd_acc", "RBC", "single_accuracy", "RBC_d accuracy"),
       ("RBCd_cov", "RBC", "determinacy", "RBC_d coverage"),
       ("RBCu_acc", "RBC_u", "accuracy", "accuracy"))),
-    *((_MORAL[0], _MORAL[1], table, None, _MORAL[2], (item,)) for table, item in (
+    *(("Moral slides", "moral-trees", table, None, "slides: one train/test split (and their "
+       "own discretisation); ours: cross-validation", (item,)) for table, item in (
         ("moral_classic_methods", ("NB_test", "NBC", "accuracy", "test accuracy")),
         ("moral_tu2_single", ("TU2_test", "CDT", "single_accuracy",
                               "test accuracy on determinate instances")),
@@ -764,10 +742,6 @@ def tables(results, n_top=4, rope=0.01, nsamples=50000, random_state=0) -> dict:
 
 # ----------------------------------------- numbers quoted in the chapter text
 
-def _fmt_p(p):
-    return "n/a" if not np.isfinite(p) else f"{p:.2g}" if p >= 1e-4 else "< 0.0001"
-
-
 #: The numbers a run may not provide ("n/a" then: without RBC, the papers' data sets, ...).
 _OPTIONAL_KEYS = [f"{k}_{m}" for m in ("u65", "u80") for k in (
     "best", "second", "worst", "friedman_p", "cd", "k", "not_separated", "n_not_separated",
@@ -810,18 +784,7 @@ def numbers(tables) -> dict:
     _pair_and_win_numbers(out, tables["bayesian_top_pairs"], tables["wins_u80"],
                           tables["ranks_by_bin_u80"])
     _published_numbers(out, tables["published_vs_ours"], tables["published_vs_ours_summary"])
-    out["anomalies"], out["anomaly_cause"] = _anomaly_text(_anomalies(scores), info,
-                                                           setting["n_folds"])
-    if "RBC" in set(scores.index.get_level_values("classifier")):   # RBC against missing cells
-        from scipy.stats import spearmanr
-
-        d = scores["determinacy"].xs("RBC", level="classifier")
-        miss = info["pct_missing"].reindex(d.index)
-        if len(d) > 2 and d.nunique() > 1:
-            out["rbc_rho_missing"] = f"{float(spearmanr(d, miss).statistic):.2f}"
-        top = miss.idxmax()
-        out.update(rbc_most_missing=str(top), rbc_most_missing_pct=f"{miss[top]:.0f}",
-                   rbc_most_missing_det=f"{100 * d[top]:.0f}")
+    out["anomalies"], out["anomaly_cause"] = _anomaly_text(scores, info, setting["n_folds"])
     return out
 
 
@@ -831,30 +794,31 @@ def _rank_numbers(out, ranks, average, pairs=None):
     the leader, RBC's place and the test)."""
     for m in [m for m in ("u65", "u80") if m in ranks.index]:
         order = average[m].sort_values(kind="stable")
-        p, k = _fmt_p(float(ranks.loc[m, "friedman_p"])), str(len(order))
+        r, names = ranks.loc[m], list(order.index)
+        p, k = float(r["friedman_p"]), str(len(order))
+        p = "n/a" if not np.isfinite(p) else f"{p:.2g}" if p >= 1e-4 else "< 0.0001"
         if pairs is None:
-            out.update({f"inc_best_{m}": order.index[0], f"inc_k_{m}": k, f"inc_p_{m}": p,
-                        f"inc_n_{m}": str(int(ranks.loc[m, "n_datasets"]))})
-            if "RBC" in order.index:
-                out[f"inc_rbc_rank_{m}"] = f"{order['RBC']:.2f}"
-                out[f"inc_rbc_pos_{m}"] = str(int(list(order.index).index("RBC")) + 1)
+            out.update({f"inc_best_{m}": names[0], f"inc_k_{m}": k, f"inc_p_{m}": p,
+                        f"inc_n_{m}": str(int(r["n_datasets"]))})
+            if "RBC" in names:
+                out.update({f"inc_rbc_rank_{m}": f"{order['RBC']:.2f}",
+                            f"inc_rbc_pos_{m}": str(names.index("RBC") + 1)})
             continue
-        best = order.index[0]
-        out.update({f"best_{m}": best, f"best_{m}_rank": f"{order.iloc[0]:.2f}",
-                    f"second_{m}": order.index[1], f"worst_{m}": order.index[-1],
-                    f"friedman_p_{m}": p, f"k_{m}": k,
-                    f"cd_{m}": f"{float(ranks.loc[m, 'cd_95%']):.2f}"})
-        sig = pairs[(pairs["scores"] == m) & pairs["significant_95%"]]
-        tied = [c for c in order.index[1:]
-                if not ((sig["better"] == best) & (sig["worse"] == c)).any()]
-        out[f"not_separated_{m}"] = ", ".join(tied) if tied else "none"
-        out[f"n_not_separated_{m}"] = str(len(tied))
+        sig = pairs[(pairs["scores"] == m) & pairs["significant_95%"]
+                    & (pairs["better"] == names[0])]
+        tied = [c for c in names[1:] if c not in set(sig["worse"])]
+        out.update({f"best_{m}": names[0], f"best_{m}_rank": f"{order.iloc[0]:.2f}",
+                    f"second_{m}": names[1], f"worst_{m}": names[-1], f"friedman_p_{m}": p,
+                    f"k_{m}": k, f"cd_{m}": f"{float(r['cd_95%']):.2f}",
+                    f"not_separated_{m}": ", ".join(tied) or "none",
+                    f"n_not_separated_{m}": str(len(tied))})
 
 
 def _board_numbers(out, board, scores, info):
     """Determinacy and the counterparts' drop on indeterminate instances (the credal
     classifiers run on every data set), credal ahead of its counterpart data set by
-    data set, determinacy against size (Spearman)."""
+    data set, determinacy against size (Spearman); RBC's determinacy against the share
+    of missing cells."""
     from scipy.stats import spearmanr
 
     cred_any = [c for c in board.index if _BY_NAME[c].kind == "credal"]
@@ -870,22 +834,27 @@ def _board_numbers(out, board, scores, info):
                    drop_min_clf=gap.idxmin(), drop_max_clf=gap.idxmax())
     have = set(scores.index.get_level_values("classifier"))
     for m in ("u65", "u80"):
-        ahead = []
-        for c in [c for c in cred_any if _BY_NAME[c].counterpart in have]:
-            pair = pd.concat([scores[m].xs(c, level="classifier"), scores["accuracy"].xs(
-                _BY_NAME[c].counterpart, level="classifier")], axis=1, join="inner").dropna()
-            ahead.append(f"{c} {int((pair.iloc[:, 0] > pair.iloc[:, 1] + 1e-12).sum())}"
-                         f"/{len(pair)}")
-        out[f"credal_ahead_{m}"] = "; ".join(ahead)
-    rhos = {}
-    for c in cred_any:
-        d = scores["determinacy"].xs(c, level="classifier")
-        if d.nunique() > 1:
-            rhos[c] = float(spearmanr(d, info["n"].reindex(d.index)).statistic)
+        both = {c: pd.concat([scores[m].xs(c, level="classifier"), scores["accuracy"].xs(
+            _BY_NAME[c].counterpart, level="classifier")], axis=1, join="inner").dropna()
+            for c in cred_any if _BY_NAME[c].counterpart in have}
+        out[f"credal_ahead_{m}"] = "; ".join(
+            f"{c} {int((b.iloc[:, 0] > b.iloc[:, 1] + 1e-12).sum())}/{len(b)}"
+            for c, b in both.items())
+    dets = {c: scores["determinacy"].xs(c, level="classifier") for c in cred_any}
+    rhos = {c: float(spearmanr(d, info["n"].reindex(d.index)).statistic)
+            for c, d in dets.items() if d.nunique() > 1}
     if rhos:
         out.update(rho_det_n_min=f"{min(rhos.values()):.2f}",
                    rho_det_n_max=f"{max(rhos.values()):.2f}",
                    rho_det_n_list="; ".join(f"{c} {r:.2f}" for c, r in rhos.items()))
+    if "RBC" in have:
+        d = scores["determinacy"].xs("RBC", level="classifier")
+        miss = info["pct_missing"].reindex(d.index)
+        if len(d) > 2 and d.nunique() > 1:
+            out["rbc_rho_missing"] = f"{float(spearmanr(d, miss).statistic):.2f}"
+        top = miss.idxmax()
+        out.update(rbc_most_missing=str(top), rbc_most_missing_pct=f"{miss[top]:.0f}",
+                   rbc_most_missing_det=f"{100 * d[top]:.0f}")
 
 
 def _pair_and_win_numbers(out, pairs, wins, win_ranks):
@@ -901,8 +870,8 @@ def _pair_and_win_numbers(out, pairs, wins, win_ranks):
             or "none"
         out["n_pairs"] = str(len(pairs))
     allw = wins.loc[("all", "all data sets")].drop("data sets")
-    out["most_wins"] = allw.astype(float).idxmax()
-    out["most_wins_n"] = f"{allw.max():.1f}".rstrip("0").rstrip(".")
+    out.update(most_wins=allw.astype(float).idxmax(),
+               most_wins_n=f"{allw.max():.1f}".rstrip("0").rstrip("."))
     for factor in ("size", "classes", "missing"):
         best = win_ranks.loc[factor].drop(columns="data sets").astype(float).idxmin(axis=1)
         out[f"bestrank_{factor}"] = "; ".join(f"{b}: {c}" for b, c in best.items())
@@ -912,8 +881,8 @@ def _published_numbers(out, published, summary):
     """How close the published numbers are, per source; the counts behind the
     sentence on Moral's tree results."""
     if len(summary):
-        out["pub_rows"] = str(int(summary["rows"].sum()))
-        out["pub_close"] = str(int(summary["within 2 s.e. + 1"].sum()))
+        out.update(pub_rows=str(int(summary["rows"].sum())),
+                   pub_close=str(int(summary["within 2 s.e. + 1"].sum())))
         for src in summary.index.get_level_values("source").unique():
             sub = summary.xs(src, level="source")
             mad = (sub["mean |diff.|"] * sub["rows"]).sum() / sub["rows"].sum()
@@ -922,36 +891,25 @@ def _published_numbers(out, published, summary):
     tol = 2 * mor["ours s.e."].fillna(0) + 1.0
     trees = mor["classifier"].str.startswith("CDT") & mor["quantity"].str.contains("accuracy")
     nb = mor["classifier"] == "NBC"
-    out["moral_tree_rows"] = str(int(trees.sum()))
-    out["moral_tree_above"] = str(int(((mor["published"] - mor["ours"]) > tol)[trees].sum()))
-    out["moral_nb_rows"] = str(int(nb.sum()))
-    out["moral_nb_close"] = str(int(_close(mor)[nb].sum()))
+    out.update(moral_tree_rows=str(int(trees.sum())), moral_nb_rows=str(int(nb.sum())),
+               moral_tree_above=str(int(((mor["published"] - mor["ours"]) > tol)[trees].sum())),
+               moral_nb_close=str(int(_close(mor)[nb].sum())))
 
 
-def _anomalies(scores, gap=0.2):
-    """``(classifier, data set, single accuracy, counterpart's accuracy)`` where a
-    credal classifier's single accuracy is more than ``gap`` below its counterpart's
-    accuracy with at least 5 % of the instances determinate (its determinate
-    instances should be the easy ones)."""
-    out = []
-    names = set(scores.index.get_level_values("classifier"))
-    for e in REGISTRY:
-        if e.kind != "credal" or e.name not in names or e.counterpart not in names:
-            continue
+def _anomaly_text(scores, info, n_splits, gap=0.2):
+    """The anomalies listed and what explains them.  An anomaly: a credal classifier whose
+    single accuracy on a data set is more than ``gap`` below its counterpart's accuracy with
+    at least 5 % of the instances determinate (its determinate instances should be the easy
+    ones).  Explained: LNCC on a data set with a class of fewer than ``n_splits`` rows
+    (training folds without it; an unseen class explains the instance perfectly, see the text
+    and a constructed example in ``tests/chapters/test_chapter_leaderboard.py``); anything
+    else is reported as unexplained."""
+    anomalies, names = [], set(scores.index.get_level_values("classifier"))
+    for e in [e for e in REGISTRY if e.kind == "credal" and {e.name, e.counterpart} <= names]:
         single = scores["single_accuracy"].xs(e.name, level="classifier")
-        det = scores["determinacy"].xs(e.name, level="classifier")
-        acc = scores["accuracy"].xs(e.counterpart, level="classifier")
-        bad = (acc.reindex(single.index) - single > gap) & (det > 0.05)
-        out += [(e.name, d, float(single[d]), float(acc[d]))
-                for d in single.index[bad.fillna(False).to_numpy()]]
-    return out
-
-
-def _anomaly_text(anomalies, info, n_splits):
-    """The anomalies listed and what explains them: LNCC on a data set with a class of fewer
-    than ``n_splits`` rows (training folds without it; an unseen class explains the instance
-    perfectly, see the text and a constructed example in ``tests/chapters/
-    test_chapter_leaderboard.py``); anything else is reported as unexplained."""
+        acc = scores["accuracy"].xs(e.counterpart, level="classifier").reindex(single.index)
+        bad = (acc - single > gap) & (scores["determinacy"].xs(e.name, level="classifier") > 0.05)
+        anomalies += [(e.name, d, single[d], acc[d]) for d in single.index[bad.to_numpy()]]
     if not anomalies:
         return "none", "Every credal classifier passes this check."
     listed = "; ".join(f"{c} on {d} ({100 * a:.0f} % against {100 * b:.0f} %)"
@@ -1010,8 +968,7 @@ def leaderboard_heatmap(scores, info, max_rows=22):
                              figsize=(TEXT_WIDTH, sum(1.4 + 0.24 * len(ch) for ch in chunks)),
                              gridspec_kw={"height_ratios": [len(ch) for ch in chunks]})
     cmap = plt.get_cmap("Blues").with_extremes(bad="#dddddd")
-    vmax = max(5.0, float(np.nanpercentile(gap_all, 95))
-               if np.isfinite(gap_all).any() else 5.0)
+    vmax = max(5.0, float(np.nanpercentile(gap_all, 95)) if np.isfinite(gap_all).any() else 5.0)
     for ax, ch in zip(axes[:, 0], chunks):
         gap = gap_all[ch]
         im = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0, vmax=vmax, aspect="auto")
@@ -1022,14 +979,12 @@ def leaderboard_heatmap(scores, info, max_rows=22):
         ax.xaxis.tick_top()
         for lab in ax.get_xticklabels():
             lab.set_fontstyle("italic" if _BY_NAME[lab.get_text()].kind == "precise" else "normal")
-        ax.set_yticks(range(len(ch)), [f"{rows[r].replace('_', ' ')} "
-                                       f"({int(info.loc[rows[r], 'n'])})" for r in ch])
-        ax.set_ylabel("data set (instances)")
+        ax.set(yticks=range(len(ch)), ylabel="data set (instances)", yticklabels=[
+            f"{rows[r].replace('_', ' ')} ({int(info.loc[rows[r], 'n'])})" for r in ch])
     axes[0, 0].xaxis.set_label_position("top")
     axes[0, 0].set_xlabel("classifier (precise counterparts in italics)")
-    cb = fig.colorbar(im, ax=list(axes[:, 0]), orientation="horizontal", fraction=0.04,
-                      pad=0.02, aspect=30, shrink=0.7)
-    cb.set_label("u80 points behind the best on the data set")
+    fig.colorbar(im, ax=list(axes[:, 0]), orientation="horizontal", fraction=0.04, pad=0.02,
+                 aspect=30, shrink=0.7, label="u80 points behind the best on the data set")
     return fig
 
 
@@ -1054,9 +1009,9 @@ def leaderboard_determinacy(scores, info):
     cols = _ordered([c for c in scores.index.get_level_values("classifier").unique()
                      if _BY_NAME[c].kind == "credal"])
     n = len(cols)
-    ncol, nrow = min(2, max(1, n)), int(np.ceil(n / min(2, max(1, n))))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(TEXT_WIDTH, 2.4 * nrow), sharex=True,
-                             sharey=True, squeeze=False)
+    ncol = min(2, max(1, n))
+    fig, axes = plt.subplots(-(-n // ncol), ncol, figsize=(TEXT_WIDTH, 2.4 * -(-n // ncol)),
+                             sharex=True, sharey=True, squeeze=False)
     for ax, c in zip(axes.ravel(), cols):
         d = scores["determinacy"].xs(c, level="classifier") * 100
         size = info["n"].reindex(d.index).astype(float)
@@ -1137,7 +1092,6 @@ def leaderboard_wins(win_ranks, wins):
                              figsize=(TEXT_WIDTH, 2.2 + 0.32 * sum(heights) + 0.3 * len(factors)),
                              gridspec_kw={"height_ratios": heights}, constrained_layout=True)
     vmin, vmax = np.nanmin(win_ranks[clf].to_numpy(float)), np.nanmax(win_ranks[clf])
-    im = None
     for ax, f in zip(axes[:, 0], factors):
         sub = win_ranks.loc[f]
         mat = sub[clf].to_numpy(dtype=float)
@@ -1146,17 +1100,15 @@ def leaderboard_wins(win_ranks, wins):
         for i, j in zip(*np.nonzero(w > 0)):
             ax.text(j, i, f"{w[i, j]:.1f}".rstrip("0").rstrip("."), ha="center", va="center",
                     fontsize=9, color="black" if mat[i, j] < (vmin + vmax) / 2 else "white")
-        ax.set_yticks(range(len(sub)), [f"{b} ({int(n)})"
-                                        for b, n in zip(sub.index, sub["data sets"])])
-        ax.set_ylabel({"size": "instances", "classes": "classes",
-                       "missing": "missing cells"}[f])
+        ax.set(yticks=range(len(sub)), yticklabels=[f"{b} ({int(n)})" for b, n in zip(
+            sub.index, sub["data sets"])], ylabel={"size": "instances", "classes": "classes",
+                                                  "missing": "missing cells"}[f])
     axes[0, 0].set_xticks(range(len(clf)), clf, rotation=90)
     axes[0, 0].tick_params(top=True, labeltop=True, bottom=False, labelbottom=False)
     axes[-1, 0].tick_params(labelbottom=False)
     axes[-1, 0].set_xlabel("classifier (bins: number of data sets in brackets)")
-    cb = fig.colorbar(im, ax=list(axes[:, 0]), fraction=0.05, pad=0.02,
-                      orientation="horizontal", aspect=40)
-    cb.set_label("average rank within the bin (1 = best)")
+    fig.colorbar(im, ax=list(axes[:, 0]), fraction=0.05, pad=0.02, orientation="horizontal",
+                 aspect=40, label="average rank within the bin (1 = best)")
     return fig
 
 
@@ -1176,10 +1128,8 @@ def leaderboard_bayes_pairs(pairs):
     """
     import matplotlib.pyplot as plt
 
-    n = len(pairs)
-    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 1.2 + 0.3 * max(n, 1)))
-    y = np.arange(n)[::-1]
-    left = np.zeros(n)
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 1.2 + 0.3 * max(len(pairs), 1)))
+    y, left = np.arange(len(pairs))[::-1], np.zeros(len(pairs))
     for col, colour, lab in (("p_a_better", "tab:blue", "a better"),
                              ("p_rope", "0.7", "practically equivalent"),
                              ("p_b_better", "tab:orange", "b better")):
@@ -1216,8 +1166,7 @@ def published_scatter(comparison):
     c = c[~c["quantity"].str.contains("size")]
     close = _close(c)
     fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 5.2), constrained_layout=True)
-    lo = float(np.floor(min(c["published"].min(), c["ours"].min(), 100) / 10) * 10) \
-        if len(c) else 0.0
+    lo = float(np.floor(min(c["published"].min(), c["ours"].min(), 100) / 10) * 10) if len(c) else 0.0
     ax.plot([lo, 100], [lo, 100], color="black", lw=1, label="identity")
     ax.fill_between([lo, 100], [lo - 1, 99], [lo + 1, 101], color="0.85", lw=0,
                     label="± 1 point")

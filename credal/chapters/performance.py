@@ -109,12 +109,11 @@ def _weka_classpath():
     """The class path of the Weka timer (Weka's jar :data:`_WEKA_JAR`), compiling it when
     needed: ``(classpath, reason)``, the class path, or None when Java or Weka is missing or
     the driver does not compile, and why not (empty when available)."""
-    jar, src = _WEKA_JAR, _WEKA_SOURCE
+    jar, src, cls = _WEKA_JAR, _WEKA_SOURCE, _WEKA_BUILD / "WekaTimer.class"
     if shutil.which("java") is None:
         return None, "no Java runtime (`java` is not on the PATH)"
     if not jar.is_file():
         return None, f"Weka is not installed (no {jar}; Debian package `weka`)"
-    cls = _WEKA_BUILD / "WekaTimer.class"
     if not cls.is_file() or (src.is_file() and cls.stat().st_mtime < src.stat().st_mtime):
         if not src.is_file():
             return None, f"the Weka timer's source {src} is missing"
@@ -160,8 +159,9 @@ class WekaSession:
                                       stderr=self._err, text=True, bufsize=1)
         first = self._proc.stdout.readline().strip()
         if not first.startswith("ready,"):
+            err = self._stderr()
             self.close()
-            raise RuntimeError(f"the Weka timer did not start: {first!r} {self._stderr()}")
+            raise RuntimeError(f"the Weka timer did not start: {first!r} {err}")
         self.weka_version = first.split(",", 1)[1]
         v = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
         self.java_version = v.splitlines()[0].strip() if v else "unknown"
@@ -196,8 +196,8 @@ class WekaSession:
         ``collections``.  ``memory("check", mb)``: a run that only holds ``mb`` MB."""
         alloc, kept, low, high, gcs = self._ask("mem", classifier, train,
                                                 *(() if test is None else (test,)))
-        return {"allocated_mb": float(alloc), "retained_mb": float(kept),
-                "peak_low_mb": float(low), "peak_high_mb": float(high), "collections": int(gcs)}
+        return dict(allocated_mb=float(alloc), retained_mb=float(kept), peak_low_mb=float(low),
+                    peak_high_mb=float(high), collections=int(gcs))
 
     def sample(self, classifier, train, test=None, runs=50, seconds=5.0):
         """Bounds on the peak heap of a warm fit + classification, from collections forced
@@ -212,8 +212,7 @@ class WekaSession:
         low, high, done, n = self._ask("sample", classifier, train,
                                        *(() if test is None else (test,)), int(runs),
                                        float(seconds))
-        return {"peak_low_mb": float(low), "peak_high_mb": float(high), "runs": int(done),
-                "samples": int(n)}
+        return dict(peak_low_mb=float(low), peak_high_mb=float(high), runs=int(done), samples=int(n))
 
     def close(self):
         """Stop the JVM."""
@@ -288,8 +287,7 @@ def _peer_timings(names, repeats=5, warmup=3, memory=True, random_state=0,
     ``warmup``."""
     if int(repeats) < 1 or int(warmup) < 0:
         raise ValueError(f"repeats must be >= 1 and warmup >= 0; got {repeats}, {warmup}")
-    workdir = Path(workdir) if workdir is not None else _ROOT / "build" / "peers"
-    classpath, reason = _weka_classpath()
+    workdir, (classpath, reason) = Path(workdir or _ROOT / "build" / "peers"), _weka_classpath()
     session = WekaSession(classpath) if classpath else None
     msession = WekaSession(classpath, jvm_options=_MEMORY_JVM) if classpath and memory else None
     rows = []
@@ -435,10 +433,8 @@ def _throughput(names, classifiers=(), repeat=3, baseline_rows=50, baseline_seco
         codes = to_codes(Xte)[0]
         for cname, model in leaderboard.classifiers(classifiers,
                                                     n_features=Xtr.shape[1]).items():
-            t = time.perf_counter()
             with warnings.catch_warnings(action="ignore"):
-                model.fit(Xtr, ytr)
-            fit_s = time.perf_counter() - t
+                fit_s, _ = _best_time(lambda: model.fit(Xtr, ytr), 1)
             secs, sets = _best_time(lambda: model.predict_set(codes), repeat)
             fsecs, _ = _best_time(lambda: model.predict_set(Xte), repeat)
             fn, method = BASELINES[cname]
@@ -446,8 +442,7 @@ def _throughput(names, classifiers=(), repeat=3, baseline_rows=50, baseline_seco
             while len(bsets) < min(baseline_rows, len(codes)) and (
                     not bsets or time.perf_counter() - t0 <= baseline_seconds):
                 bsets.append(fn(model, codes[len(bsets):len(bsets) + 1]))
-            done, bsecs = len(bsets), time.perf_counter() - t0
-            bsets = np.concatenate(bsets)
+            done, bsecs, bsets = len(bsets), time.perf_counter() - t0, np.concatenate(bsets)
             rate, brate = len(codes) / secs, done / bsecs
             rows.append({"dataset": name, "classifier": cname, "n_train": len(Xtr),
                          "n_test": len(Xte), "classes": len(model.classes_),
@@ -545,16 +540,12 @@ def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
         Instances per second of the credal classifiers (registry names, empty = all; the
         leaderboard's default parameters) and their solver baselines on the first fold of
         each (:func:`_throughput`): best of ``repeat``, rows and seconds per baseline.
-    scaling_dataset, scaling_sizes : str, sequence of int
-        Fit time against the number of rows, on random subsamples of this data set.
-    features_dataset, feature_counts : str, sequence of int
-        Fit time against the number of features, on the first ``k`` features.
-    memory_dataset : str
-        :mod:`tracemalloc` peaks on the first fold of this data set.
-    timings_profile : str
-        The profile of ``results/_timings/<profile>.csv`` holding the chapters' times.
-    random_state : int
-        Seed of the splits, folds and subsamples.
+    scaling_dataset, scaling_sizes, features_dataset, feature_counts
+        Fit time against the number of rows (random subsamples of the first data set) and
+        of features (the first ``k`` features of the second).
+    memory_dataset, timings_profile, random_state : str, str, int
+        :mod:`tracemalloc` peaks on the first fold of this data set; the profile of
+        ``results/_timings/<profile>.csv`` (the chapters' times); the seed of the splits.
 
     Returns
     -------
@@ -572,9 +563,9 @@ def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
     if throughput_datasets:
         out["throughput"] = _throughput(throughput_datasets, baseline_rows=baseline_rows,
                                         baseline_seconds=baseline_seconds, **kw)
-    parts = ([_fit_scaling(scaling_dataset, sizes=scaling_sizes, **kw)] if scaling_dataset
-             else []) + ([_fit_scaling(features_dataset, feature_counts=feature_counts, **kw)]
-                         if features_dataset else [])
+    parts = [_fit_scaling(d, **{arg: v}, **kw) for d, arg, v in (
+        (scaling_dataset, "sizes", scaling_sizes), (features_dataset, "feature_counts",
+                                                     feature_counts)) if d]
     if parts:
         out["scaling"] = pd.concat(parts, ignore_index=True)
     if memory_dataset:
@@ -596,9 +587,8 @@ def _peer_table(peers) -> pd.DataFrame:
     label = peers["classifier"] + (" vs " + peers["peer"] if weka else "")
     out = peers.assign(row=label).pivot(index="row", columns="dataset",
                                         values="ratio" if weka else "credal_best_s")
-    out = out.loc[list(dict.fromkeys(label)), list(dict.fromkeys(peers["dataset"]))] * (
-        1 if weka else 1e3)
-    out.index.name, out.columns.name = "classifier", None
+    out = (out.loc[list(dict.fromkeys(label)), list(dict.fromkeys(peers["dataset"]))]
+           * (1 if weka else 1e3)).rename_axis(index="classifier", columns=None)
     out.attrs["values"] = ("Weka time / credal time (best of each)" if weka
                            else "credal best time (ms)")
     return out
@@ -635,8 +625,7 @@ def _scaling_slopes(scaling) -> pd.DataFrame:
         else:
             slope, se = np.nan, np.nan
         rows.setdefault(clf, {}).update({f"slope {axis}": slope, f"s.e. {axis}": se})
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "classifier"
+    out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("classifier")
     cols = [c for c in ("slope n", "s.e. n", "slope k", "s.e. k") if c in out]
     return out[cols].loc[_ordered(out.index)]
 
@@ -650,12 +639,10 @@ def _chapter_timings(profile, root=".") -> pd.DataFrame:
     path = Path(root) / "results" / "_timings" / f"{profile}.csv"
     rec = pd.read_csv(path) if path.is_file() else pd.DataFrame(columns=["notebook", "seconds"])
     rec = rec.drop_duplicates("notebook", keep="last").set_index("notebook")["seconds"]
-    out = pd.DataFrame(index=pd.Index(sorted(p.stem for p in (Path(root) / "notebooks").glob(
-        "*.md")), name="chapter"))
-    out["seconds"] = [float(rec[n]) if n in rec.index else np.nan for n in out.index]
-    out["status"] = ["measured" if np.isfinite(s) else "not measured at this profile"
-                     for s in out["seconds"]]
-    return out
+    names = pd.Index(sorted(p.stem for p in (Path(root) / "notebooks").glob("*.md")), name="chapter")
+    seconds = [float(rec[n]) if n in rec.index else np.nan for n in names]
+    return pd.DataFrame({"seconds": seconds, "status": ["measured" if np.isfinite(s) else
+                         "not measured at this profile" for s in seconds]}, index=names)
 
 
 def _goals_table(throughput_table, timings, slopes=None, own_seconds=None, budgets=None,
@@ -671,11 +658,11 @@ def _goals_table(throughput_table, timings, slopes=None, own_seconds=None, budge
     rows = []
     by_peer = list(peers.groupby("classifier", sort=False)) if peers is not None else []
     for clf, g in by_peer:
-        goal = f"{clf}: at least as fast as {g['peer'].iloc[0]} (fit + classification)"
-        worst = g.loc[g["ratio"].idxmin()] if "ratio" in g else None
-        rows.append((goal, "Weka not available", "not measured") if worst is None else (
-            goal, f"{worst['ratio']:.2f}× at worst ({worst['dataset']})",
-            "yes" if worst["ratio"] >= 1 else "no"))
+        w = g.loc[g["ratio"].idxmin()] if "ratio" in g else None
+        rows.append((f"{clf}: at least as fast as {g['peer'].iloc[0]} (fit + classification)",
+                     *(("Weka not available", "not measured") if w is None else (
+                         f"{w['ratio']:.2f}× at worst ({w['dataset']})",
+                         "yes" if w["ratio"] >= 1 else "no"))))
     for clf, g in by_peer if peers is not None and "memory_verdict" in peers else ():
         v = g["memory_verdict"]
         more, within = g[v == "> Weka"], g[v.str.startswith("within")]
@@ -699,10 +686,9 @@ def _goals_table(throughput_table, timings, slopes=None, own_seconds=None, budge
         t["performance"] = float(own_seconds)
     for chap, minutes in (budgets or {}).items():
         v = t.get(chap, np.nan)
-        rows.append((f"chapter {chap} at this profile ≤ {minutes:g} min",
-                     f"{v / 60:.1f} min" if np.isfinite(v) else "not measured",
-                     ("yes" if v <= 60 * minutes else "no") if np.isfinite(v)
-                     else "not measured"))
+        rows.append((f"chapter {chap} at this profile ≤ {minutes:g} min", *(
+            (f"{v / 60:.1f} min", "yes" if v <= 60 * minutes else "no") if np.isfinite(v)
+            else ("not measured", "not measured"))))
     missing = [c for c in t.index if not np.isfinite(t[c])]
     total = float(t.sum(skipna=True))
     rows.append(("whole book at this profile ≤ 20 min on 2 cores (chapter execution; the "
@@ -789,30 +775,23 @@ def numbers(tables) -> dict:
 
 def _performance_numbers(tp, slopes, memory, timings) -> dict:
     """Strings quoted in the text about the throughput, the slopes, memory and timings."""
-    lo, hi, slow = tp.loc[tp["ratio"].idxmin()], tp.loc[tp["ratio"].idxmax()], \
-        tp.loc[tp["ours_per_s"].idxmin()]
-    below = tp[tp["ratio"] < 1000]
+    r = tp["ratio"]
+    lo, hi, slow = tp.loc[r.idxmin()], tp.loc[r.idxmax()], tp.loc[tp["ours_per_s"].idxmin()]
+    below = tp[r < 1000]
     fit, pred = memory["fit peak MB"], memory["predict_set peak MB"]
-    out = {"ratio_min": f"{tp['ratio'].min():,.0f}",
-           "ratio_min_where": f"{lo['classifier']} on {lo['dataset']}",
-           "ratio_max": f"{tp['ratio'].max():,.0f}",
-           "ratio_max_where": f"{hi['classifier']} on {hi['dataset']}",
-           "ratio_median": f"{tp['ratio'].median():,.0f}",
-           "n_below_goal": str(len(below)), "n_cases": str(len(tp)),
-           "below_goal": "; ".join(f"{c} on {d} ({r:,.0f}×)" for c, d, r in zip(
+    out = {"ratio_min": f"{r.min():,.0f}", "ratio_min_where": f"{lo['classifier']} on {lo['dataset']}",
+           "ratio_max": f"{r.max():,.0f}", "ratio_max_where": f"{hi['classifier']} on {hi['dataset']}",
+           "ratio_median": f"{r.median():,.0f}", "n_below_goal": str(len(below)), "n_cases": str(len(tp)),
+           "below_goal": "; ".join(f"{c} on {d} ({x:,.0f}×)" for c, d, x in zip(
                below["classifier"], below["dataset"], below["ratio"])) or "none",
            "agree": f"{tp['same_sets'].sum()} of {tp['baseline_rows'].sum()}",
-           "slowest": f"{slow['classifier']} on {slow['dataset']} "
-                      f"({slow['ours_per_s']:,.0f} instances/s)",
+           "slowest": f"{slow['classifier']} on {slow['dataset']} ({slow['ours_per_s']:,.0f} instances/s)",
            "mem_max_clf": fit.idxmax(), "mem_max": f"{fit.max():.0f}",
            "mem_pred_clf": pred.idxmax(), "mem_pred": f"{pred.max():.0f}",
-           "n_timed": str(int(timings["seconds"].notna().sum())),
-           "n_chapters": str(len(timings))}
-    for a in ("n", "k"):
-        if f"slope {a}" in slopes:
-            s = slopes[f"slope {a}"].dropna()
-            out.update({f"slope_{a}_min": f"{s.min():.2f}", f"slope_{a}_max": f"{s.max():.2f}",
-                        f"slope_{a}_max_clf": s.idxmax(), f"slope_{a}_min_clf": s.idxmin()})
+           "n_timed": str(int(timings["seconds"].notna().sum())), "n_chapters": str(len(timings))}
+    for a, s in ((a, slopes[f"slope {a}"].dropna()) for a in ("n", "k") if f"slope {a}" in slopes):
+        out.update({f"slope_{a}_min": f"{s.min():.2f}", f"slope_{a}_max": f"{s.max():.2f}",
+                    f"slope_{a}_max_clf": s.idxmax(), f"slope_{a}_min_clf": s.idxmin()})
     return out
 
 
@@ -826,37 +805,30 @@ def _peer_numbers(peers) -> dict:
                 f"{a.get('weka') or 'not available'}. The table gives credal's best times (ms) "
                 "only.", "peer_summary": "Without Weka there is no ratio to report.",
                 "memory_summary": "Without Weka there is no memory to compare."}
-    lo, hi = peers["ratio"].idxmin(), peers["ratio"].idxmax()
+    lo, hi = peers.loc[peers["ratio"].idxmin()], peers.loc[peers["ratio"].idxmax()]
     slower = peers[peers["ratio"] < 1]
-    out["peer_status"] = (f"{a.get('weka')} ran in one Java virtual machine "
-                          f"({a.get('java')}). The table gives Weka's time over credal's "
-                          "(best of each): at least 1 means credal is at least as fast.")
+    out["peer_status"] = (f"{a.get('weka')} ran in one Java virtual machine ({a.get('java')}). "
+                          "The table gives Weka's time over credal's (best of each): at least "
+                          "1 means credal is at least as fast.")
     out["peer_summary"] = (
         f"Both sides classify at least {100 * peers['agreement'].min():.1f} % of the test "
         f"rows alike. Credal is at least as fast in {int((peers['ratio'] >= 1).sum())} of "
-        f"{len(peers)} cases; the ratio ranges from {peers.loc[lo, 'ratio']:.2f} "
-        f"({peers.loc[lo, 'classifier']} on {peers.loc[lo, 'dataset']}) to "
-        f"{peers.loc[hi, 'ratio']:.2f} ({peers.loc[hi, 'classifier']} on "
-        f"{peers.loc[hi, 'dataset']}). Slower than Weka: "
-        + ("; ".join(f"{c} on {d} ({r:.2f})" for c, d, r in
-                     zip(slower["classifier"], slower["dataset"], slower["ratio"])) or "none")
-        + ".")
+        f"{len(peers)} cases; the ratio ranges from {lo['ratio']:.2f} ({lo['classifier']} on "
+        f"{lo['dataset']}) to {hi['ratio']:.2f} ({hi['classifier']} on {hi['dataset']}). "
+        "Slower than Weka: " + ("; ".join(f"{c} on {d} ({r:.2f})" for c, d, r in zip(
+            slower["classifier"], slower["dataset"], slower["ratio"])) or "none") + ".")
+    out["memory_summary"] = "Memory was not measured against Weka in this run."
     if "memory_verdict" in peers:
-        v = peers["memory_verdict"]
-        more = peers[v == "> Weka"]
-        sampled = int((peers["memory_bounds"] != "first run").sum()) \
-            if "memory_bounds" in peers else 0
+        v, more = peers["memory_verdict"], peers[peers["memory_verdict"] == "> Weka"]
+        sampled = int((peers["memory_bounds"] != "first run").sum()) if "memory_bounds" in peers else 0
         out["memory_summary"] = (
             f"credal's peak is at most Weka's in {int((v == '≤ Weka').sum())} of {len(peers)} "
             f"cases, within the bounds of the JVM's peak in {int(v.str.startswith('within').sum())} "
             f"and above it in {len(more)}"
-            + (f" (the bounds of {sampled} from warm runs with collections forced)"
-               if sampled else "")
+            + (f" (the bounds of {sampled} from warm runs with collections forced)" if sampled else "")
             + (": " + "; ".join(f"{c} on {d} ({m:.2f} MB against at most {h:.2f})" for c, d, m, h in
                                 zip(more["classifier"], more["dataset"], more["credal_peak_mb"],
                                     more["weka_peak_high_mb"])) if len(more) else "") + ".")
-    else:
-        out["memory_summary"] = "Memory was not measured against Weka in this run."
     return out
 
 
@@ -896,11 +868,10 @@ def performance_throughput(tp):
         ax.scatter(sub["ours_per_s"], y, color="tab:blue", zorder=3, label="credal (ours)")
         ax.scatter(sub["baseline_per_s"], y, color="tab:red", marker="x", zorder=3,
                    label="solver baseline")
-        ax.set(xscale="log", yticks=y, ylim=(-0.7, len(clf) - 0.1))
+        ax.set(xscale="log", yticks=y, yticklabels=clf, ylim=(-0.7, len(clf) - 0.1),
+               xlabel="instances per second (log)")
         ax.set_title(name, fontsize=10)
-        ax.set_xlabel("instances per second (log)", fontsize=10)
         ax.grid(alpha=0.3, axis="x")
-        ax.set_yticklabels(clf, fontsize=9)
         ax.tick_params(labelsize=9)
     for ax in list(axes.flat)[len(names):]:
         ax.set_visible(False)
@@ -941,13 +912,11 @@ def performance_scaling(scaling, slopes=None):
                 ax.plot(g["value"], g["fit_s"], marker="o", ms=3, color=cmap(i % 10),
                         ls="-" if i < 10 else "--", label=f"{c} (slope "
                         f"{slopes.loc[c, f'slope {a}']:.2f})" if has else c)
-        ax.set(xscale="log", yscale="log")
+        ax.set(xscale="log", yscale="log", ylabel="fit time (s, log)", xlabel=(
+            "training instances n (log)" if a == "n" else "features k (log)"))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
         ax.grid(alpha=0.3, which="both")
-        ax.set_xlabel("training instances n (log)" if a == "n" else "features k (log)",
-                      fontsize=10)
-        ax.set_ylabel("fit time (s, log)", fontsize=10)
         ax.tick_params(labelsize=9)
         v = np.array(sorted(set(on["value"])), float)
         if a == "n" and len(v) > 1:

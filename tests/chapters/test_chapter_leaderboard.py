@@ -255,16 +255,17 @@ def test_anomaly_check():
     sc = pd.DataFrame({"single_accuracy": [0.9, 0.8, 0.9, 0.3, 0.8, 0.2],
                        "determinacy": [0.9, 1.0, 0.9, 0.5, 1.0, 0.9],
                        "accuracy": [0.85, 0.8, 0.8, 0.7, 0.8, 0.7]}, index=idx)
-    found = lb._anomalies(sc)
-    assert [(c, d) for c, d, _, _ in found] == [("NCC", "b"), ("LNCC", "b")]
     info = pd.DataFrame({"min_class_count": [10, 1]}, index=["a", "b"])
-    listed, cause = lb._anomaly_text(found, info, n_splits=5)
+    listed, cause = lb._anomaly_text(sc, info, n_splits=5)
     assert listed == "NCC on b (30 % against 80 %); LNCC on b (20 % against 80 %)"
     assert cause.startswith("The LNCC cases are LNCC") and "Not explained: NCC on b" in cause
-    # a common class everywhere: nothing is explained away
-    listed, cause = lb._anomaly_text(found[1:], info.assign(min_class_count=10), n_splits=5)
-    assert cause.startswith("Not explained: LNCC on b")
-    assert lb._anomaly_text([], info, 5) == ("none", "Every credal classifier passes this check.")
+    # a common class everywhere: nothing is explained away (NCC on b fine: LNCC alone)
+    fine = sc.assign(single_accuracy=sc["single_accuracy"].where(sc.index != ("b", "NCC"), 0.9))
+    listed, cause = lb._anomaly_text(fine, info.assign(min_class_count=10), n_splits=5)
+    assert listed == "LNCC on b (20 % against 80 %)" and cause.startswith("Not explained: LNCC on b")
+    # determinacy below 5 %: not an anomaly
+    assert lb._anomaly_text(fine.assign(determinacy=0.01), info, 5) == (
+        "none", "Every credal classifier passes this check.")
 
 
 def test_lncc_returns_a_class_unseen_in_training_alone():
