@@ -16,8 +16,8 @@ One verdict rule for every headline number of every chapter (:func:`tolerance`):
 * ``se_published``: the published number's standard error, as printed, or estimated from
   its trial count and our spread (``spread / sqrt(n_published)``);
 * ``rounding``: half a unit of the last digit the paper prints;
-* ``extra``: a documented term for a known systematic gap (e.g. a guessed choice of data
-  sets), stated in the row's note.
+* ``extra``: a measured term for a known systematic gap (e.g. the spread over the possible
+  choices of data sets), stated in the row's note with its evidence.
 
 The two standard errors are independent random errors, so they combine in quadrature; the
 rounding and the extra term are bounded, not random, so they are added in full.  ``z = 3``
@@ -25,27 +25,14 @@ keeps the chance of flagging a correct number at 0.27 % (two-sided normal), so t
 the report's ~150 numbers fewer than one correct number is expected to be called
 *differs* by chance alone.
 
-Verdicts:
-
-* ``reproduced``: ``|ours - published| <= tolerance``;
-* ``differs``: outside the tolerance, with its cause (:data:`CAUSES`: ours, the protocol or
-  data, or the paper, each with its evidence; ``unknown`` until a chapter finds it);
-* ``not comparable``: for one of three reasons only (:data:`NOT_COMPARABLE_REASONS`: the
-  paper prints no number, the data it used are not available, the number cannot come
-  from the authors' own data), or computed: we could not compute ours (NaN), or the
-  tolerance covers every value the quantity can take (*no power*);
-* ``fitted``: a number of ours fitted to the published table cannot reproduce that table.
-
-What the rule refuses (:meth:`Headline.check` and the builder):
-
-* an extra term that nothing measures: a constant ``extra`` needs ``extra_evidence`` (the
-  measurement behind it: a figure's resolution from its axis and pixel size, a spread over
-  the possible data-set choices); a reading's ``extra`` is computed from data;
-* a count judged by widening a tolerance: counts are compared as counts
-  (``kind="count"``: Fisher's exact test of ours k1 of n1 against the paper's k2 of n2, or
-  the conditional binomial test of two Poisson counts), reproduced when the two-sided
-  p-value is at least :data:`ALPHA_VERDICT`, the normal tail of ``z = 3``;
-* noise as a reason: noise belongs in the standard errors, never in an override.
+Verdicts: ``reproduced`` (``|ours - published| <= tolerance``); ``differs``, with its cause
+(:data:`CAUSES`, with evidence; ``unknown`` until a chapter finds it); ``not comparable``,
+for one of :data:`NOT_COMPARABLE_REASONS` only, or computed (no number of ours; or *no
+power*: the tolerance covers every value the quantity can take); ``fitted`` (a number of
+ours fitted to the published table cannot reproduce it).  The rule refuses an extra term
+that nothing measures, a count judged by widening a tolerance (counts are compared as
+counts, :func:`count_test`, at :data:`ALPHA_VERDICT`, the two-sided tail of ``z = 3``) and
+noise as a reason (noise belongs in the standard errors); see :class:`Headline`.
 """
 
 from __future__ import annotations
