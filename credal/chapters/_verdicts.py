@@ -700,13 +700,27 @@ def count_test(k_ours, n_ours, k_pub, n_pub, alpha=None):
     if n_ours is not None:
         def pvalue(k):
             return stats.fisher_exact([[k, n_ours - k], [k_pub, n_pub - k_pub]])[1]
-        candidates, test = range(0, int(n_ours) + 1), "Fisher's exact"
+        top, test, centre = int(n_ours), "Fisher's exact", round(k_pub * n_ours / n_pub)
     else:
         def pvalue(k):
             return stats.binomtest(k, k + k_pub, 0.5).pvalue if k + k_pub else 1.0
-        candidates, test = range(0, 3 * k_pub + 30), "Poisson"
-    ok = [k for k in candidates if pvalue(k) >= alpha]
-    accepted = (float(min(ok)), float(max(ok))) if ok else (np.nan, np.nan)
+        top, test, centre = 3 * k_pub + 29, "Poisson", k_pub
+    # the accepted counts form an interval around the paper's rate, and the p-value falls
+    # away from it on either side: find each end by bisection (a few dozen tests where n is
+    # large) instead of testing every count
+    centre = min(max(int(centre), 0), top)
+    if pvalue(centre) >= alpha:
+        ends = []
+        for bound in (0, top):
+            inside, outside = centre, bound + (1 if bound else -1)  # outside: past the range
+            while abs(outside - inside) > 1:
+                mid = (inside + outside) // 2
+                inside, outside = (mid, outside) if pvalue(mid) >= alpha else (inside, mid)
+            ends.append(float(inside))
+        accepted = tuple(ends)
+    else:
+        ok = [k for k in range(top + 1) if pvalue(k) >= alpha]
+        accepted = (float(min(ok)), float(max(ok))) if ok else (np.nan, np.nan)
     return float(pvalue(int(round(k_ours)))), accepted, test
 
 

@@ -577,3 +577,17 @@ def test_declaration_options_for_notes_lists_and_empty_runs():
     empty = _verdicts.Headlines("P", "nb", (_verdicts.Headline(**{**base, "ours": lambda t: None}),))
     assert list(empty.judge({}).columns) == _verdicts.HEADLINE_COLUMNS + ["verdict"]
     assert empty.judge({}).empty
+
+
+def test_count_test_ends_equal_a_scan_of_every_count():
+    """The bisection for the accepted ends gives what testing every count gives."""
+    from scipy import stats
+    rng = np.random.default_rng(3)
+    for _ in range(120):
+        n1, n2 = (int(x) for x in rng.integers(1, 60, 2))
+        k2 = int(rng.integers(0, n2 + 1))
+        ok = [k for k in range(n1 + 1) if stats.fisher_exact(
+            [[k, n1 - k], [k2, n2 - k2]])[1] >= _verdicts.ALPHA_VERDICT]
+        got = _verdicts.count_test(0, n1, k2, n2)[1]
+        assert got == ((float(min(ok)), float(max(ok))) if ok else got), (n1, k2, n2)
+        assert ok == list(range(min(ok), max(ok) + 1))  # an interval
