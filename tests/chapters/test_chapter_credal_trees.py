@@ -280,6 +280,17 @@ def test_trees_headline_from_synthetic_runs(n_repeats):
         3 * math.sqrt(var.sum() + 8 * 0.01 / 12) / 8)
 
 
+def test_trees_headline_declarations_obey_the_rule():
+    """Issue 24: the declarations pass check(); every row has its range (percent, or points
+    of a drop); the rows of the trees' test figures name their cause, with its evidence."""
+    chapter.HEADLINE.check()
+    rows = {h.quantity: h for h in chapter.HEADLINE}
+    assert all(h.bounds == ((-100, 100) if "drop" in q else (0, 100)) for q, h in rows.items())
+    caused = [q for q, h in rows.items() if h.cause]
+    assert len(caused) == 4 and all(rows[q].cause.startswith("protocol or data: ") for q in caused)
+    assert not any(h.extra or h.not_comparable or h.fitted for h in rows.values())
+
+
 def test_trees_headline_needs_every_data_set():
     """A run without some of the slides' data sets gives no comparable mean."""
     h = chapter.HEADLINE.judge(_synthetic_tables(_slides_design(["australian", "heart_statlog"]), 2))

@@ -426,9 +426,23 @@ def _check_headline(h, name):
     assert 5 <= len(h) <= 20 and h["quantity"].is_unique
     assert np.isfinite(h["published"]).all()
     assert np.isfinite(h["ours"]).all() and (h["tolerance"] >= 0).all()
-    assert set(h["verdict"]) <= {"reproduced", "differs", "not comparable"}
+    assert set(h["verdict"]) <= {"reproduced", "differs", "not comparable", "fitted"}
     pd.testing.assert_series_equal(h["verdict"], verdicts(h))
-    assert h["note"].str.contains("tolerance").all()
+    assert h["note"].str.contains("tolerance|count test").all()
+
+
+def test_headline_declarations_obey_the_rule():
+    """Issue 24: the declarations pass check(); counts of errors are compared as counts,
+    PRIOR is fitted to its own table, the isolated variables have their range."""
+    chapter.HEADLINE.check()
+    rows = {h.quantity: h for h in chapter.HEADLINE}
+    counts = [q for q, h in rows.items() if "errors" in q]
+    assert len(counts) == 15 and all(rows[q].kind == "count" for q in counts)
+    assert all(h.kind == "value" for q, h in rows.items() if q not in counts)
+    assert [q for q, h in rows.items() if h.fitted] == [q for q in rows if q.startswith("PRIOR")]
+    iso = [h for q, h in rows.items() if q.startswith("isolated")]
+    assert iso[0].bounds == (0, 12)
+    assert not any(h.extra or h.not_comparable for h in rows.values())
 
 
 def test_headline_of_a_small_run(small_tables):
@@ -444,12 +458,21 @@ def test_headline_of_a_small_run(small_tables):
     assert row.loc["BDe: fewest total errors over S at N = 100", "published"] == 7448 + 28335
     assert row.loc["isolated variables in a BDeu network learned from 4 cases of 12 independent "
                    "variables", "published"] == 3
-    # The tolerance is three of the chapter's standard errors of the difference, and the
-    # note states the rule in words (no appended parts).
+    # Counts of errors are compared as counts: ours of our pairs (600: two models of 300)
+    # against the slides' of theirs, by Fisher's exact test, not through a tolerance.
     c = t["errors_total"].set_index(["size", "score"]).loc[(100, "BD2")]
-    assert row.loc["BD2: total errors at N = 100", "tolerance"] == 3 * c["se_difference"]
-    assert row.loc["BD2: total errors at N = 100", "ours"] == c["ours"]
+    bd2 = row.loc["BD2: total errors at N = 100"]
+    assert bd2["ours"] == round(c["ours"] * 600 / 20000) and bd2["ours"] == int(bd2["ours"])
+    assert f"ours {bd2['ours']:g} of 600, the paper's 3611 of 20000" in bd2["note"]
+    assert "count test (Fisher's exact)" in bd2["note"]
+    assert "of 200000" in row.loc["NEW (imprecise BDe score): total errors at N = 100", "note"]
+    # Means keep the tolerance of 3 SE of the difference, stated in words (no appended parts).
+    kl = t["kl_total"].set_index(["size", "score"]).loc[(100, "BD2")]
+    assert row.loc["BD2: total KL divergence at N = 100", "tolerance"] == 3 * kl["se_difference"]
     assert not h["note"].str.contains("sqrt").any()
+    # The prior odds of PRIOR were fitted to the PRIOR column it is judged against (issue 24).
+    prior = row.loc[[q for q in row.index if q.startswith("PRIOR")][0]]
+    assert prior["verdict"] == "fitted" and "prior_odds_scan" in prior["note"]
     # A size this run did not simulate: the row is left out.
     t2 = dict(t, errors_total=t["errors_total"][t["errors_total"]["size"] != 1000])
     h2 = chapter.HEADLINE.judge(t2)
