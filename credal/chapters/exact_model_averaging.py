@@ -65,8 +65,7 @@ def classifiers(min_categories=2):
             for name, structure in ((_MA, "average"), (_MAP, "full"))}
 
 
-# ------ Run: Procedure 2 through the evaluation engine (see run()), one ROC area per (trial,
-# classifier)
+# ---- Run: Procedure 2 through the evaluation engine (run()), one ROC area per (trial, classifier)
 
 # cells (records x nodes) of generated data held at once by one batch
 _BATCH_CELLS = 1 << 22
@@ -123,8 +122,7 @@ def _collect(jobs, n_jobs, sort):
     df = pd.concat([f for f, _ in out], ignore_index=True).drop(columns="dataset")
     df = df.sort_values(sort, kind="stable").reset_index(drop=True)
     ma, mp = df["roc_ma"].to_numpy(dtype=float), df["roc_map"].to_numpy(dtype=float)
-    ok = ~np.isnan(ma) & ~np.isnan(mp)
-    pos = ok & (mp > 0)
+    pos = (ok := ~np.isnan(ma) & ~np.isnan(mp)) & (mp > 0)
     df["delta_roc"], df["delta_roc_remaining"] = np.full(len(df), np.nan), np.nan
     df.loc[pos, "delta_roc"] = 100.0 * delta_roc(ma[pos], mp[pos])
     df.loc[ok, "delta_roc_remaining"] = 100.0 * delta_roc_remaining(ma[ok], mp[ok])
@@ -182,8 +180,7 @@ def _batches(n_trials, cells_per_trial, max_cells):
 
 
 def _as_list(v, name, low=1):
-    vals = [check_int(name, x, low) for x in np.atleast_1d(v).tolist()]
-    if not vals:
+    if not (vals := [check_int(name, x, low) for x in np.atleast_1d(v).tolist()]):
         raise ValueError(f"{name} is empty")
     return vals
 
@@ -229,8 +226,7 @@ def _positive_columns(h, keys, columns="simplex"):
         u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * (1.0 / 9007199254740992.0)
         return -np.log(u) if columns == "simplex" else u
 
-    # the two states' weights as separate contiguous arrays; e0 + e1 is the row sum of
-    # RandomNetwork._conditional
+    # the two states' weights as separate contiguous arrays; e0 + e1: the row sum of _conditional
     e0, e1 = weight(splitmix64(h + keys[0])), weight(splitmix64(h + keys[1]))
     return e0 / (e0 + e1)
 
@@ -272,11 +268,10 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, columns="sim
     """
     n_nodes, max_parents, n = (check_int(k, v, low) for k, v, low in (
         ("n_nodes", n_nodes, 1), ("max_parents", max_parents, 0), ("n", n, 1)))
-    seeds = list(random_states)
-    if not seeds:
+    if not (seeds := list(random_states)):
         return np.zeros((0, n, n_nodes), dtype=np.int8), np.zeros(0, dtype=np.int64)
-    cls, U = np.empty(len(seeds), dtype=np.int64), np.empty((len(seeds), n_nodes, n))
-    structures = []
+    T, structures = len(seeds), []
+    cls, U = np.empty(T, dtype=np.int64), np.empty((T, n_nodes, n))
     for t, s in enumerate(seeds):
         rng = np.random.default_rng(s)
         structures.append(random_structure(n_nodes, max_parents, rng))
@@ -475,8 +470,7 @@ def _ci(lo, hi):  # an interval as the tables print it (2 decimals; "–" for a 
 
 
 def _values(vals):
-    vals = sorted(set(int(v) for v in vals))
-    return ", ".join(map(str, vals)) if vals else "–"
+    return ", ".join(map(str, sorted({int(v) for v in vals}))) or "–"
 
 
 def _summarise_trials(trials, by):
@@ -521,8 +515,7 @@ def _settings_table(results, summaries):
     """Table 2, one row per test of :data:`_TESTS` (``results``: trials, ``summaries``:
     theirs): ``test``, ``figure``, and for N, N_r, N_test, N_k, trials and class nodes the
     paper's value and ours."""
-    pub = datasets.published("dash_cooper_test_settings").set_index("test")
-    rows = []
+    pub, rows = datasets.published("dash_cooper_test_settings").set_index("test"), []
     for key, (_, label) in _TESTS.items():
         p, t, ours = pub.loc[label], results.get(key), {}
         if t is not None and not t.empty:
@@ -581,8 +574,7 @@ def _columns_tables(nodes, uniforms):
         h = h[~h["unit"].isin(("count", "yes/no"))].set_index("quantity")
         cmp = (pd.DataFrame({"published": h["published"]}) if cmp is None else cmp).assign(
             **{f"{c} ({tag})": h[c] for c in ("ours", "tolerance", "verdict")})
-    out["columns_comparison"] = cmp
-    return out
+    return out | {"columns_comparison": cmp}
 
 
 def tables(results):
@@ -759,9 +751,8 @@ def _check_statement(tables, p):
         return None
     c = tables["check"].iloc[0]
     d, n_s = float(c["max_abs_difference"]), int(c["n_structures"])
-    return (Reading(d, note=f"largest class-probability difference, closed form vs. "
-                            f"enumeration of {n_s} structures; rounding term 1e-9 (floating "
-                            f"point)"),
+    return (Reading(d, note=f"largest class-probability difference, closed form vs. enumeration "
+                            f"of {n_s} structures; rounding term 1e-9 (floating point)"),
             _cells(f"{d:.1e}", f"largest difference of a class probability over "
                                f"{int(c['n_test'])} test records, {n_s} structures; same "
                                f"class on {100 * c['same_class']:.0f}% of them",
@@ -772,8 +763,7 @@ def _n_significant(tables, p, test, over, n_paper, keep=None, but=0):
     """Settings where both gains' 99% intervals lie above 0; the published number is the
     paper's "all" (``but=0``) or "all but one" (``but=1``) of the settings run, printed
     as a count when we ran the paper's ``n_paper`` settings."""
-    s = _summary(tables, test, keep)
-    if s is None:
+    if (s := _summary(tables, test, keep)) is None:
         return None
     k = int(((s["delta_roc_ci_low"] > 0) & (s["delta_roc_remaining_ci_low"] > 0)).sum())
     n, all_ = len(s), "all but one" if but else "all"
@@ -799,8 +789,7 @@ def _pooled(tables, p, test, kind, q="delta_roc", keep=None, label=None, sign=1,
     of = f"{label} (n = {n}; the paper's {n_paper})"
     if kind == "mean":
         return (_mean_reading(mean, sd, n, n_paper, f"mean of {of}"),
-                _cells(round(mean, 2),
-                       f"trials with {label}; 99% CI {_ci(ci_lo, ci_hi)} (n = {n})",
+                _cells(round(mean, 2), f"trials with {label}; 99% CI {_ci(ci_lo, ci_hi)} (n = {n})",
                        ci_lo <= p <= ci_hi or abs(mean - p) <= 1.0, mean))
     if kind == "end":
         def se(m):  # SE of mean ± sd: var(mean) + var(sd) ≈ sd²/m + sd²/(2(m-1))
@@ -814,9 +803,9 @@ def _pooled(tables, p, test, kind, q="delta_roc", keep=None, label=None, sign=1,
     how = f"share of trials with {lo} <= delta_roc <= {hi}, {label}"
     share = 100.0 * float(((v >= lo) & (v <= hi)).mean()) if len(v) else np.nan
     note = f"{how} (n = {len(v)}; the paper's {n_paper})"
-    reading = Reading(share, spread=100 * np.sqrt(share / 100 * (1 - share / 100)),
-                      n_ours=len(v), n_published=n_paper, note=note) if len(v) else \
-        Reading(np.nan, note=note)
+    reading = Reading(share, note=note, **(dict(
+        spread=100 * np.sqrt(share / 100 * (1 - share / 100)), n_ours=len(v), n_published=n_paper)
+        if len(v) else {}))
     return reading, _cells(round(share, 1), how, abs(share - p) <= 10, share,
                            quantity="share of trials in the stated delta_roc region")
 
@@ -824,8 +813,7 @@ def _pooled(tables, p, test, kind, q="delta_roc", keep=None, label=None, sign=1,
 def _extreme_mean(tables, p, test, q, largest, keep=None, over="N_r", ci=False):
     """The largest (or smallest) mean of ``q`` over the settings of ``test``; Table 10
     shows where and its 99% interval when ``ci``."""
-    s = _summary(tables, test, keep)
-    if s is None:
+    if (s := _summary(tables, test, keep)) is None:
         return None
     row = s.loc[s[f"{q}_mean"].idxmax() if largest else s[f"{q}_mean"].idxmin()]
     col, n, n_p = _TESTS[test][0], int(row["n_used"]), _paper_trials(test)
@@ -841,8 +829,7 @@ def _extreme_mean(tables, p, test, q, largest, keep=None, over="N_r", ci=False):
 
 def _peak(tables, p):
     """N_r of the largest mean Delta_ROC of the training-records test."""
-    s = _summary(tables, "records")
-    if s is None:
+    if (s := _summary(tables, "records")) is None:
         return None
     at = int(s.loc[s["delta_roc_mean"].idxmax(), "n_train"])
     return float(at), _cells(at, "N_r of the largest mean Delta_ROC", 200 <= at <= 800,
@@ -867,8 +854,7 @@ def _dense_drop(tables, p):
     note = (f"mean Delta_ROC for N_k < 10 / for {dense_k} (delta-method SEs); published = "
             f"middle of 'about 2 or 3', rounding term = half that range")
     ok = np.isfinite(se_o) and np.isfinite(se_p)
-    return (Reading(float(ratio), se=se_o if ok else None, se_published=se_p if ok else None,
-                    note=note),
+    return (Reading(float(ratio), note=note, **(dict(se=se_o, se_published=se_p) if ok else {})),
             _cells(round(float(ratio), 2), f"mean Delta_ROC for N_k < 10 / mean for {dense_k}",
                    2 <= ratio <= 3, ratio, quantity="factor by which the mean drops",
                    paper="2 to 3"))
@@ -905,8 +891,7 @@ def _map_better(tables, p, test):
 def _ci_count(tables, p, test, above, how, agrees, keep=None, **printed):
     """Settings whose Delta_ROC 99% interval lies above 0 (``above``) or not; the paper's
     claim in words holds when ``agrees(k, n)``: a yes/no reading (1 = it holds)."""
-    s = _summary(tables, test, keep)
-    if s is None:
+    if (s := _summary(tables, test, keep)) is None:
         return None
     ci = s["delta_roc_ci_low"]
     k, n = int((ci > 0 if above else ci <= 0).sum()), len(s)
@@ -918,8 +903,7 @@ def _ci_count(tables, p, test, above, how, agrees, keep=None, **printed):
 def _at_95(tables, p):
     """Statement 12: every N has both gains above 0 at the 95% level (the paper: all at 99%
     but one, and that one at 95%)."""
-    s = _summary(tables, "nodes")
-    if s is None:
+    if (s := _summary(tables, "nodes")) is None:
         return None
     k, n = int(np.logical_and.reduce([(s[f"{q}_p"] < 0.05) & (s[f"{q}_mean"] > 0) for q in
                                       ("delta_roc", "delta_roc_remaining")]).sum()), len(s)
@@ -950,8 +934,8 @@ _READERS = {
     46: partial(_ci_count, test="hepar2", above=True,
                 how="points (both class nodes) whose Delta_ROC 99% CI is above 0",
                 agrees=lambda k, n: n / 2 < k < n, paper="typically, not always",
-                quantity="HEPAR points with MA gains at the 99% level"),
-}
+                quantity="HEPAR points with MA gains at the 99% level")}
+
 
 def _read(tables, i, part=None):
     """Statement ``i`` of dash_cooper_statements.csv read by its reader (:data:`_READERS`):
@@ -985,9 +969,8 @@ def _stmt(i, read, quantity=None, unit=None, published=None, why=None, **kw):
     _READERS[i] = read
     return Headline(quantity=f"{_PUB.loc[i, 'test']}: {quantity or _PUB.loc[i, 'quantity']}",
                     published=published or Published(_STATEMENTS, {"id": i}),
-                    ours=partial(_read, i=i, part=0),
-                    unit=unit or str(_PUB.loc[i, "unit"]), differs_why=why, differs_gap=False,
-                    **kw)
+                    ours=partial(_read, i=i, part=0), unit=unit or str(_PUB.loc[i, "unit"]),
+                    differs_why=why, differs_gap=False, **kw)
 
 
 _MEAN = dict(note="the paper's 'about' (or 'around'): the rounding of its printed digit only")
@@ -1109,9 +1092,8 @@ def _paper_bands(test):
 
 def _panel(ax, summary, x):
     """Means with 99% CIs (solid) and ±1 sd of the trials (dashed) of both measures."""
-    missing = [c for c in [x] + [f"{q}_{s}" for q, *_ in _SERIES for s in _NEEDED]
-               if c not in summary]
-    if missing:
+    if missing := [c for c in [x] + [f"{q}_{s}" for q, *_ in _SERIES for s in _NEEDED]
+                   if c not in summary]:
         raise ValueError(f"summary lacks columns {missing}; pass a summary_<test> table "
                          "of tables()")
     if summary.empty:
@@ -1210,9 +1192,8 @@ def delta_roc_figure(summary, x, panel=None, titles=None):
     for ax in axes[:, 1:].ravel():
         ax.set_ylabel("")
     fig.tight_layout(rect=(0, foot / (3.1 * nrows + foot), 1, 1))
-    handles, labels = _legend_handles(axes[0][0])
-    fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False, fontsize=_SMALL,
-               bbox_to_anchor=(0.5, 0.0))
+    fig.legend(*_legend_handles(axes[0][0]), loc="lower center", ncol=2, frameon=False,
+               fontsize=_SMALL, bbox_to_anchor=(0.5, 0.0))
     return fig
 
 
@@ -1248,7 +1229,6 @@ def random_networks_figure(nodes, records, density):
     axes[0][1].set_ylabel("")
     (legend_ax := axes[1][1]).set_axis_off()
     fig.tight_layout(h_pad=1.2, w_pad=1.0)
-    handles, labels = _legend_handles(axes[0][0], bands=True)
-    legend_ax.legend(handles, labels, loc="center", frameon=False, fontsize=_SMALL,
-                     handlelength=2.2)
+    legend_ax.legend(*_legend_handles(axes[0][0], bands=True), loc="center", frameon=False,
+                     fontsize=_SMALL, handlelength=2.2)
     return fig
