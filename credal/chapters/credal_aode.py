@@ -1,15 +1,15 @@
 """Chapter ``credal-aode``: Corani & Antonucci, credal ensembles of SPODEs.
 
-The paper compares AODE, BMA-AODE and COMP-AODE (precise) with their credal versions
-BMA-AODE* and COMP-AODE* and with NCC, CMA and the credal decision tree.  The chapter's
-interface: :func:`classifiers` (the eight classifiers under the paper's names),
-:func:`run` (the cross-validation, and the sensitivity run under the protocol the authors
-actually ran), :func:`tables` (every table, computed once: every paired comparison of
-Section 3, the numbers of its text, the Friedman ranks, the per-data-set and settings
-tables, and the authors' own archived per-data-set results beside ours),
-:func:`numbers` (the numbers the text quotes), :data:`HEADLINE` (the chapter's rows of
-the reproduction report), :data:`CITATION` and :func:`figure`.  The classifiers
-themselves are in :mod:`credal.aode`; generic table assembly in :mod:`credal.comparisons`.
+The paper compares AODE, BMA-AODE and COMP-AODE (precise) with their credal versions BMA-AODE*
+and COMP-AODE* and with NCC, CMA and the credal decision tree. The chapter's interface:
+:func:`classifiers` (the eight classifiers under the paper's names), :func:`run` (the
+cross-validation, and the sensitivity run under the protocol the authors actually ran),
+:func:`tables` (every table, computed once: every paired comparison of Section 3, the numbers of
+its text, the Friedman ranks, the per-data-set and settings tables, and the authors' own archived
+per-data-set results beside ours), :func:`numbers` (the numbers the text quotes),
+:data:`HEADLINE` (the chapter's rows of the reproduction report), :data:`CITATION` and
+:func:`figure`. The classifiers themselves are in :mod:`credal.aode`; generic table assembly in
+:mod:`credal.comparisons`.
 """
 
 from __future__ import annotations
@@ -111,8 +111,7 @@ def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_la
     :func:`credal.experiments.cross_validate`.  Returns a CVResult without predictions."""
     items = []
     for name in names:
-        d = load(name)
-        keep = d.y.notna().to_numpy()
+        keep = (d := load(name)).y.notna().to_numpy()
         X, y = d.X.loc[keep].reset_index(drop=True), d.y.loc[keep].reset_index(drop=True)
         if not max_n or len(y) <= max_n:  # Weka keeps single-valued features
             items.append((name, make_preprocessor(impute=True, discretize="mdl", drop_single=False
@@ -225,8 +224,7 @@ _COMPARISONS = (
 def _published_value(table, key):
     if key is None:
         return ""
-    hit = table[(table["quantity"] == key[0]) & (table["classifier"] == key[1])]
-    if len(hit) != 1:
+    if len(hit := table[(table["quantity"] == key[0]) & (table["classifier"] == key[1])]) != 1:
         raise KeyError(f"{len(hit)} published rows match {key!r}")
     return str(hit["value"].iloc[0])
 
@@ -334,10 +332,9 @@ def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
     u65 (``ind_low``) and u80 (``ind_high``), the gain under u80 being the larger."""
     from scipy import stats as st
     aode = _by_dataset(scores, "AODE", "brier")
-    out = {"brier_increase_bma":
-           100 * ((_by_dataset(scores, "BMA-AODE", "brier") / aode).mean() - 1),
-           "brier_reduction_comp":
-           100 * (1 - (_by_dataset(scores, "COMP-AODE", "brier") / aode).mean()),
+    r_bma, r_comp = (_by_dataset(scores, c, "brier") / aode for c in ("BMA-AODE", "COMP-AODE"))
+    out = {"brier_increase_bma": 100 * (r_bma.mean() - 1),
+           "brier_reduction_comp": 100 * (1 - r_comp.mean()),
            "n_classes": float(np.mean(n_classes)) if n_classes is not None else np.nan}
     for c, p in _COUNTERPARTS.items():
         det, acc_ind, acc = (_by_dataset(scores, x, m) for x, m in (
@@ -526,8 +523,7 @@ def _archive_scores(archive):
         else:
             f = f.assign(brier=archive[f"br_{sfx}"], n_folds=archive["folds"])
         frames.append(f)
-    out = pd.concat(frames).rename_axis("dataset").reset_index()
-    return out.set_index(["dataset", "classifier"]).sort_index()
+    return pd.concat(frames).set_index("classifier", append=True).sort_index()  # by dataset
 
 
 #: the per-data-set quantities compared with the archive: (measure, classifier, metric)
@@ -1111,8 +1107,8 @@ def _complexity_table() -> pd.DataFrame:
     paper's l), v average values of a feature."""
     def orders(text):  # "O(l k^2 v^2)" as printed in the book: "O(ℓk²v²)" (ℓ, the number
         # of classes, is not mistaken for a 1 or an I)
-        out = str(text).replace("^2", "²").replace("^3", "³").replace("l", "ℓ")
-        return out.replace(" (", "(").replace(") ", ")").replace(" ", "")
+        return (str(text).replace("^2", "²").replace("^3", "³").replace("l", "ℓ")
+                .replace(" ", ""))
 
     return pd.DataFrame([
         {"classifiers": str(r.algorithm).replace("/", ", "),
@@ -1209,8 +1205,7 @@ def _aode_determinacy(scores, sizes, paper):
         det = 100 * _by_dataset(scores, c, "determinacy")
         ax.scatter(n.reindex(det.index), det, s=26, marker="os"[i], alpha=0.8,
                    color=f"C{i}", label=f"{c} (our mean {det.mean():.1f}%)")
-        v = paper.get(f"det_{c.split('-')[0].lower()}")
-        if v is not None:
+        if (v := paper.get(f"det_{c.split('-')[0].lower()}")) is not None:
             ax.axhline(v, color=f"C{i}", lw=1.5, ls=":", label=f"{c}, paper's mean {v:g}%")
     worst = 100 * _by_dataset(scores, "BMA-AODE*", "determinacy")
     for name in worst.nsmallest(4).index:
@@ -1279,8 +1274,7 @@ def _aode_friedman_ranks(ranks):
     """Figure 7, a panel per utility (row of :func:`_friedman_tables`' ``ranks``): each
     average rank a dot within one bar per level spanning ``rank ± CD/2`` (bars that do
     not overlap: a significant difference at that level, the paper's display)."""
-    levels = [c for c in ranks.columns if str(c).startswith("cd_")]
-    k = len(_FRIEDMAN_CLASSIFIERS)
+    levels, k = [c for c in ranks.columns if str(c).startswith("cd_")], len(_FRIEDMAN_CLASSIFIERS)
     fig, axes = _grid(len(ranks), 1.4 + 0.45 * k, sharey=True)
     widths = np.linspace(1.5, 5.0, len(levels))  # thin bars for the first level (95%)
     for ax, u in zip(axes.ravel(), ranks.index):
