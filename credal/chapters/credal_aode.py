@@ -1157,8 +1157,7 @@ def _dot_figure(sizes, panels):
                     ax.scatter(v[mask], y[mask], s=22, marker="oDs"[i % 3], color=color,
                                zorder=3, label=what if name is None else f"{name}: {what}",
                                facecolors=color if i == 0 else "none")
-            m = float(np.nanmean(v))
-            ax.axvline(m, color="tab:red", lw=1.2, ls=["--", "-."][i % 2],
+            ax.axvline(m := float(np.nanmean(v)), color="tab:red", lw=1.2, ls=["--", "-."][i % 2],
                        label=f"our mean{'' if name is None else ' ' + name} {m:.3f}")
         for i, (key, val) in enumerate(paper.items()):
             label = "paper's mean" + ("" if key is None else " " + key)
