@@ -856,16 +856,15 @@ def _example_numbers(t):
     r_comp = (_by_dataset(scores, "COMP-AODE", "brier") / ref).sort_values()
     sa = _by_dataset(scores, "COMP-AODE*", "set_accuracy")
     m_bma, m_comp = (_by_dataset(scores, c, "n_indeterminate") for c in _COUNTERPARTS)
-    gap = max((_by_dataset(scores, c, "accuracy") - _by_dataset(scores, p, "accuracy")
-               ).abs().max() for c, p in _COUNTERPARTS.items())
+    gap = float(max((_by_dataset(scores, c, "accuracy") - _by_dataset(scores, p, "accuracy")
+                     ).abs().max() for c, p in _COUNTERPARTS.items()))
     out = {"brier_worst_bma": names(r_bma[r_bma > 1].index, 5),
            "brier_best_comp": names(r_comp[r_comp < 1].index, 3),
            "brier_worst_comp": names(r_comp[r_comp > 1].index[::-1], 4),
            "setacc_low_comp": ", ".join(f"{d.replace('_', ' ')} ({int(m_comp[d])} instances)"
                                         for d in sa[sa < 0.5].index) or "none",
-           "median_ind_bma": f"{m_bma[m_bma > 0].median():.0f}" if (m_bma > 0).any() else "0",
-           "median_ind_comp": f"{m_comp[m_comp > 0].median():.0f}" if (m_comp > 0).any()
-           else "0", "counterpart_gap": f"{float(gap):.2g}"}
+           **{f"median_ind_{k}": f"{m[m > 0].median():.0f}" if (m > 0).any() else "0"
+              for k, m in (("bma", m_bma), ("comp", m_comp))}, "counterpart_gap": f"{gap:.2g}"}
     keys = {"check_ratio": "Brier COMP-AODE / reference",
             "check_ratio_bma": "Brier BMA-AODE / reference", "check_p_brier": "p Brier COMP-AODE",
             **{f"check_p_{u}": f"p {u} COMP-AODE*" for u in ("u65", "u80")},
@@ -1028,8 +1027,7 @@ def figure(kind, tables=None):
     """
     if kind in ("structures", "spode"):
         return _structure_diagrams(kind)
-    t = tables
-    scores, sizes = t["dataset_scores"], t["sizes"]
+    scores, sizes = (t := tables)["dataset_scores"], t["sizes"]
     # the paper's printed numbers by row id (bounds such as "<0.01" left out), drawn
     v = pd.to_numeric(t["section3_numbers"]["published"], errors="coerce")
     paper = {k: float(x) for k, x in v[np.isfinite(v)].items()}
