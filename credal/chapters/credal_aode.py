@@ -1,15 +1,15 @@
 """Chapter ``credal-aode``: Corani & Antonucci, credal ensembles of SPODEs.
 
-The paper compares AODE, BMA-AODE and COMP-AODE (precise) with their credal versions
-BMA-AODE* and COMP-AODE* and with NCC, CMA and the credal decision tree.  The chapter's
-interface: :func:`classifiers` (the eight classifiers under the paper's names),
-:func:`run` (the cross-validation, and the sensitivity run under the protocol the authors
-actually ran), :func:`tables` (every table, computed once: every paired comparison of
-Section 3, the numbers of its text, the Friedman ranks, the per-data-set and settings
-tables, and the authors' own archived per-data-set results beside ours),
-:func:`numbers` (the numbers the text quotes), :data:`HEADLINE` (the chapter's rows of
-the reproduction report), :data:`CITATION` and :func:`figure`.  The classifiers
-themselves are in :mod:`credal.aode`; generic table assembly in :mod:`credal.comparisons`.
+The paper compares AODE, BMA-AODE and COMP-AODE (precise) with their credal versions BMA-AODE*
+and COMP-AODE* and with NCC, CMA and the credal decision tree. The chapter's interface:
+:func:`classifiers` (the eight classifiers under the paper's names), :func:`run` (the
+cross-validation, and the sensitivity run under the protocol the authors actually ran),
+:func:`tables` (every table, computed once: every paired comparison of Section 3, the numbers of
+its text, the Friedman ranks, the per-data-set and settings tables, and the authors' own archived
+per-data-set results beside ours), :func:`numbers` (the numbers the text quotes),
+:data:`HEADLINE` (the chapter's rows of the reproduction report), :data:`CITATION` and
+:func:`figure`. The classifiers themselves are in :mod:`credal.aode`; generic table assembly in
+:mod:`credal.comparisons`.
 """
 
 from __future__ import annotations
@@ -48,46 +48,39 @@ def classifiers(epsilon=0.01, prune_factor=1e4, s=1.0, ncc_s=1.0, cma_alpha=1.0,
                 likelihood_floor=None, ensembles_only=False):
     """The eight classifiers of the chapter, keyed by the paper's names.
 
-    Every ensemble uses the authors' parameter prior: FullBNT's "BDeu" spreads the
-    equivalent sample size ``s`` uniformly over each table's cells, which is
-    :class:`credal.aode.AODE`'s ``prior="perks"``.  AODE averages the SPODE
-    *posteriors* with equal weights (the paper's Sec. 2.1 and the authors' code) over
-    every SPODE (``frequency_limit=0``, as their code), so it is COMP-AODE with equal
-    weights.
+    Every ensemble uses the authors' parameter prior: FullBNT's "BDeu" spreads the equivalent
+    sample size ``s`` uniformly over each table's cells, which is :class:`credal.aode.AODE`'s
+    ``prior="perks"``. AODE averages the SPODE *posteriors* with equal weights (the paper's Sec.
+    2.1 and the authors' code) over every SPODE (``frequency_limit=0``, as their code), so it is
+    COMP-AODE with equal weights.
 
     Parameters
     ----------
-    epsilon : float
-        The paper's ``epsilon`` (all occurrences: BMA-AODE*'s and COMP-AODE*'s prior
-        lower bound, COMP-AODE's null-model prior); paper: 0.01.
-    prune_factor : float
-        BMA keeps SPODEs with ``L_j >= L_max / prune_factor``; paper: 1e4.
-    s : float
-        Equivalent sample size of the Dirichlet priors of the SPODE tables; paper: 1.
-    ncc_s : float
-        IDM hyperparameter of NCC.
-    cma_alpha : float
-        Equivalent sample size of CMA.
-    cdt_s : float
-        IDM hyperparameter of the credal decision tree.
+    epsilon, prune_factor, s : float
+        The paper's ``epsilon`` (all occurrences: BMA-AODE*'s and COMP-AODE*'s prior lower bound,
+        COMP-AODE's null-model prior; paper: 0.01); BMA keeps SPODEs with ``L_j >= L_max /
+        prune_factor`` (paper: 1e4); ``s``, the equivalent sample size of the Dirichlet priors of
+        the SPODE tables (paper: 1).
+    ncc_s, cma_alpha, cdt_s : float
+        IDM hyperparameter of NCC, equivalent sample size of CMA, IDM hyperparameter of the credal
+        decision tree.
     joint_check : bool
-        Add ``"AODE (joint)"``, the average of the SPODE joints (Webb's AODE, as Weka
-        computes it) with the same tables, to show how much the comparisons with AODE
-        depend on how the SPODEs are averaged.
+        Add ``"AODE (joint)"``, the average of the SPODE joints (Webb's AODE, as Weka computes it)
+        with the same tables, to show how much the comparisons with AODE depend on how the SPODEs
+        are averaged.
     posterior_floor, likelihood_floor : float, optional
-        The probability floors of the authors' code (1e-4 on every SPODE posterior,
-        0.01 on the true-class probability inside each conditional log-likelihood),
-        passed to the five ensembles; None: off (the paper states no floor).
+        The probability floors of the authors' code (1e-4 on every SPODE posterior, 0.01 on the
+        true-class probability inside each conditional log-likelihood), passed to the five
+        ensembles; None: off (the paper states no floor).
     ensembles_only : bool
         Return AODE and the four ensembles only (no NCC, CMA, CDT).
 
     Returns
     -------
     dict of str -> estimator
-        ``AODE``, ``BMA-AODE``, ``COMP-AODE`` (precise), ``BMA-AODE*``,
-        ``COMP-AODE*`` (credal; ``predict`` gives the precise counterpart's class),
-        ``NCC`` (:class:`credal.naive.NCC`), ``CMA`` and ``CDT`` (and
-        ``AODE (joint)``).
+        ``AODE``, ``BMA-AODE``, ``COMP-AODE`` (precise), ``BMA-AODE*``, ``COMP-AODE*`` (credal;
+        ``predict`` gives the precise counterpart's class), ``NCC`` (:class:`credal.naive.NCC`),
+        ``CMA`` and ``CDT`` (and ``AODE (joint)``).
     """
     floors = dict(posterior_floor=posterior_floor, likelihood_floor=likelihood_floor)
     out = {"AODE": AODE(s=s, aggregate="posterior", frequency_limit=0,
@@ -118,8 +111,7 @@ def _authors_protocol_run(names, classifiers, n_splits=10, runs_small=5, runs_la
     :func:`credal.experiments.cross_validate`.  Returns a CVResult without predictions."""
     items = []
     for name in names:
-        d = load(name)
-        keep = d.y.notna().to_numpy()
+        keep = (d := load(name)).y.notna().to_numpy()
         X, y = d.X.loc[keep].reset_index(drop=True), d.y.loc[keep].reset_index(drop=True)
         if not max_n or len(y) <= max_n:  # Weka keeps single-valued features
             items.append((name, make_preprocessor(impute=True, discretize="mdl", drop_single=False
@@ -151,38 +143,33 @@ def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
         bayes_samples=50000, bayes_seed=0):
     """The chapter's cross-validation: every classifier on the same folds.
 
-    Inside each training fold, missing values are imputed (median / mode), numeric
-    features discretised by the MDL method and single-category features dropped.  With
-    ``protocol_run``, the five AODE ensembles of the same line-up (same ``epsilon``,
-    ``prune_factor`` and ``s``, with the authors' probability floors: 1e-4 on each SPODE
-    posterior, 0.01 on each true-class probability inside the conditional
-    log-likelihoods) also run under the protocol the authors actually ran, as a
-    sensitivity run.
+    Inside each training fold, missing values are imputed (median / mode), numeric features
+    discretised by the MDL method and single-category features dropped. With ``protocol_run``, the
+    five AODE ensembles of the same line-up (same ``epsilon``, ``prune_factor`` and ``s``, with the
+    authors' probability floors: 1e-4 on each SPODE posterior, 0.01 on each true-class probability
+    inside the conditional log-likelihoods) also run under the protocol the authors actually ran,
+    as a sensitivity run.
 
     Parameters
     ----------
     names : list of str
-        Catalogue names of the data sets.
-    classifiers : dict of str -> estimator
-        :func:`classifiers`.
+        Catalogue names of the data sets; ``classifiers``: :func:`classifiers`.
     n_splits, n_repeats, random_state, n_jobs, cache_dir
         Of :func:`credal.experiments.cross_validate`.
-    protocol_run : bool
-        Also run the sensitivity run under the authors' protocol.
-    protocol_max_n : int, optional
-        Leave data sets with more rows than this out of the sensitivity run (None or 0:
-        none).
+    protocol_run, protocol_max_n : bool, int or None
+        Also run the sensitivity run under the authors' protocol, leaving out the data sets with
+        more rows than ``protocol_max_n`` (None or 0: none).
     rope, bayes_samples, bayes_seed
-        Half-width of practical equivalence, posterior samples and seed of the Bayesian
-        signed-rank tests that :func:`tables` runs.
+        Half-width of practical equivalence, posterior samples and seed of the Bayesian signed-rank
+        tests that :func:`tables` runs.
 
     Returns
     -------
     dict
-        ``main`` (:class:`credal.experiments.CVResult`, without per-instance
-        predictions), ``protocol`` (the sensitivity run's, or None) and the settings
-        :func:`tables` needs: ``n_datasets``, ``n_splits``, ``n_repeats``, ``epsilon``,
-        ``prune_factor``, ``s``, ``rope``, ``bayes_samples``, ``bayes_seed``.
+        ``main`` (:class:`credal.experiments.CVResult`, without per-instance predictions),
+        ``protocol`` (the sensitivity run's, or None) and the settings :func:`tables` needs:
+        ``n_datasets``, ``n_splits``, ``n_repeats``, ``epsilon``, ``prune_factor``, ``s``,
+        ``rope``, ``bayes_samples``, ``bayes_seed``.
     """
     main = cross_validate(
         classifiers, names, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
@@ -202,10 +189,9 @@ def run(names, classifiers, n_splits=5, n_repeats=10, random_state=0, n_jobs=1,
 # ---------------------------------------------------------------------- tables
 _W = "Wilcoxon p-value, "
 _ODD = ("comp_bma_star", "u80")  # the paper gives a difference, no direction, here
-#: every paired comparison of the paper's Section 3 (Sections 3.3-3.4: u65 then u80 for
-#: each pair), with the row of ``corani_headline_numbers.csv`` that states its outcome
-#: (None: the paper gives no p-value) and the classifier the paper says is better (None:
-#: no direction claimed)
+#: every paired comparison of the paper's Section 3 (Sections 3.3-3.4: u65 then u80 for each pair),
+#: with the row of ``corani_headline_numbers.csv`` that states its outcome (None: the paper gives
+#: no p-value) and the classifier the paper says is better (None: no direction claimed)
 _COMPARISONS = (
     *(dict(id=i, section="3.1", label=f"{m}: {a} vs {b}", a=a, b=b, metric=metric,
            higher_is_better=metric != "brier", claim=claim, published=q and (q, f"{a} vs {b}"))
@@ -238,8 +224,7 @@ _COMPARISONS = (
 def _published_value(table, key):
     if key is None:
         return ""
-    hit = table[(table["quantity"] == key[0]) & (table["classifier"] == key[1])]
-    if len(hit) != 1:
+    if len(hit := table[(table["quantity"] == key[0]) & (table["classifier"] == key[1])]) != 1:
         raise KeyError(f"{len(hit)} published rows match {key!r}")
     return str(hit["value"].iloc[0])
 
@@ -347,10 +332,9 @@ def _section3_statistics(scores, n_rows, n_classes=None) -> pd.Series:
     u65 (``ind_low``) and u80 (``ind_high``), the gain under u80 being the larger."""
     from scipy import stats as st
     aode = _by_dataset(scores, "AODE", "brier")
-    out = {"brier_increase_bma":
-           100 * ((_by_dataset(scores, "BMA-AODE", "brier") / aode).mean() - 1),
-           "brier_reduction_comp":
-           100 * (1 - (_by_dataset(scores, "COMP-AODE", "brier") / aode).mean()),
+    r_bma, r_comp = (_by_dataset(scores, c, "brier") / aode for c in ("BMA-AODE", "COMP-AODE"))
+    out = {"brier_increase_bma": 100 * (r_bma.mean() - 1),
+           "brier_reduction_comp": 100 * (1 - r_comp.mean()),
            "n_classes": float(np.mean(n_classes)) if n_classes is not None else np.nan}
     for c, p in _COUNTERPARTS.items():
         det, acc_ind, acc = (_by_dataset(scores, x, m) for x, m in (
@@ -411,8 +395,7 @@ def _friedman_tables(scores):
     clf = list(_FRIEDMAN_CLASSIFIERS)
     mats = {u: comparisons.score_matrix(scores, u, clf) for u in ("u65", "u80")}
     ranks, pairs = comparisons.friedman_comparison(mats, alphas=(0.05, 0.10))
-    ranks["best"] = ranks[clf].idxmin(axis=1)
-    ranks["best_published"] = "COMP-AODE*"
+    ranks = ranks.assign(best=ranks[clf].idxmin(axis=1), best_published="COMP-AODE*")
     pairs["published_95%"] = "no"
     pairs["published_90%"] = [_FRIEDMAN_PUBLISHED_90.get((u, frozenset({b, w})), "no")
                               for u, b, w in zip(pairs["scores"], pairs["better"], pairs["worse"])]
@@ -439,13 +422,9 @@ def _per_dataset_tables(scores, sizes):
     followed by its ``s.e.`` when ``scores`` has ``<metric>_se``."""
     out = {}
     for part, pairs in _PER_DATASET.items():
-        cols = {}
-        for metric, clf in pairs:
-            name = f"{_METRIC_NAMES.get(metric, metric)} {clf}"
-            cols[name] = _by_dataset(scores, clf, metric)
-            if f"{metric}_se" in scores:
-                cols[f"{name} s.e."] = _by_dataset(scores, clf, f"{metric}_se")
-        t = pd.DataFrame(cols)
+        t = pd.DataFrame({f"{_METRIC_NAMES.get(m, m)} {c}{tag}": _by_dataset(scores, c, m + sfx)
+                          for m, c in pairs for tag, sfx in (("", ""), (" s.e.", "_se"))
+                          if not sfx or f"{m}_se" in scores})
         t = pd.concat([sizes[["n", "classes"]].reindex(t.index), t], axis=1)
         out[part] = t.sort_values(["n"], kind="stable").rename_axis("data set")
     return out
@@ -479,8 +458,8 @@ def _reference_check(scores):
     (Brier, accuracy) and COMP-AODE* (u65, u80) against it."""
     rows, first = [], _by_dataset(scores, "AODE", "brier")
     for ref in ("AODE", "AODE (joint)"):
-        b_ref, b_ch = (_by_dataset(scores, c, "brier") for c in (ref, "COMP-AODE"))
-        a_ref, a_ch = (_by_dataset(scores, c, "accuracy") for c in (ref, "COMP-AODE"))
+        (b_ref, b_ch), (a_ref, a_ch) = ([_by_dataset(scores, c, m) for c in (ref, "COMP-AODE")]
+                                        for m in ("brier", "accuracy"))
         row = {"reference": ref, "accuracy": a_ref.mean(), "Brier": b_ref.mean(),
                "Brier below AODE": f"{int((b_ref < first).sum())} of {len(first)}",
                "Brier BMA-AODE / reference":
@@ -497,11 +476,9 @@ def _reference_check(scores):
 # ------------------------------------------------------- the authors' archive
 #: names of the authors' archived result files that differ from the catalogue's
 _ARCHIVE_NAMES = {
-    "credit_a_missingReplaced": "credit_a", "hayes_roth_all": "hayes_roth",
-    "heart_c_missingReplaced": "heart_c", "heart_hReplaceMissing": "heart_h",
-    "hepatitis_missingReplaced": "hepatitis", "hypothyroidReplaceMissing": "hypothyroid",
-    "labor_missingReplaced": "labor", "monks1_merged_reorder": "monks1",
-    "monks2_merged_reorder": "monks2", "monks3_merged_reorder": "monks3",
+    **{f"{d}_missingReplaced": d for d in ("credit_a", "heart_c", "hepatitis", "labor")},
+    **{f"{d}ReplaceMissing": d for d in ("heart_h", "hypothyroid")},
+    **{f"monks{i}_merged_reorder": f"monks{i}" for i in (1, 2, 3)}, "hayes_roth_all": "hayes_roth",
     "postoperative_patient_data": "postoperative", "waveform_5000": "waveform",
     "wine_reorder": "wine", "zoo_removedID": "zoo"}
 #: the authors' Friedman input, as ../shared/paper-tables/README.md records it: the
@@ -511,15 +488,13 @@ _ARCHIVE_FRIEDMAN = {"u65": ("CMA", 0.18), "u80": ("CDT", 0.28), "cd_90%": 0.465
 _ARCHIVE_LABEL, _BOOK_LABEL, _PROTOCOL_LABEL = ("authors' archive", "ours, book protocol",
                                              "ours, authors' protocol")
 #: archive column of each credal measure, after ``B_`` (BMA-AODE*) or ``C_`` (COMP-AODE*)
-_ARCHIVE_COLUMNS = {"determinacy": "det", "single_accuracy": "sacc",
-                    "set_accuracy": "setacc", "indeterminate_size": "size", "u65": "u65",
-                    "u80": "u80", "precise_on_determinate": "psingle",
-                    "precise_on_indeterminate": "pset"}
+_ARCHIVE_COLUMNS = {"determinacy": "det", "single_accuracy": "sacc", "set_accuracy": "setacc",
+                    "indeterminate_size": "size", "u65": "u65", "u80": "u80",
+                    "precise_on_determinate": "psingle", "precise_on_indeterminate": "pset"}
 
 
 def _archive_table():
-    """The authors' archived per-data-set results indexed by catalogue name (their file
-    name in ``archive_name``)."""
+    """The authors' archived per-data-set results by catalogue name (file: ``archive_name``)."""
     a = published("corani_authors_archive_per_dataset").rename(columns={"name": "archive_name"})
     a.index = pd.Index([_ARCHIVE_NAMES.get(x, x) for x in a["archive_name"]], name="dataset")
     if a.index.duplicated().any():
@@ -548,8 +523,7 @@ def _archive_scores(archive):
         else:
             f = f.assign(brier=archive[f"br_{sfx}"], n_folds=archive["folds"])
         frames.append(f)
-    out = pd.concat(frames).rename_axis("dataset").reset_index()
-    return out.set_index(["dataset", "classifier"]).sort_index()
+    return pd.concat(frames).set_index("classifier", append=True).sort_index()  # by dataset
 
 
 #: the per-data-set quantities compared with the archive: (measure, classifier, metric)
@@ -637,8 +611,8 @@ def _fully_determinate_table(runs):
                              f"{d.replace('_', ' ')} ({n_pred[d]:.0f})" for d in full)})
             per[f"{label}: predictions {c}"] = n_pred
             per[f"{label}: indeterminate {c}"] = np.rint(part["n_indeterminate"].astype(float))
-    summary = pd.DataFrame(rows).set_index(["source", "classifier"])
-    return summary, pd.DataFrame(per).rename_axis("data set")
+    return (pd.DataFrame(rows).set_index(["source", "classifier"]),
+            pd.DataFrame(per).rename_axis("data set"))
 
 
 def _table2_classes():
@@ -650,8 +624,8 @@ def _classes_check(sizes):
     """``Table 2``'s class counts beside ``ours`` (of ``sizes``), only where they differ:
     Table 2 counts the largest class code + 1 (the authors' code), so a class no row has
     still counts; :func:`credal.datasets.load` keeps only the classes that occur."""
-    both = pd.DataFrame({"Table 2": _table2_classes(), "ours": sizes["classes"]})
-    both = both.dropna().astype(int)
+    both = pd.DataFrame({"Table 2": _table2_classes(), "ours": sizes["classes"]}).dropna()
+    both = both.astype(int)
     return both[both["Table 2"] != both["ours"]].rename_axis("data set")
 
 
@@ -674,20 +648,19 @@ def tables(results):
     Returns
     -------
     dict of str -> DataFrame
-        ``dataset_scores`` (:func:`credal.comparisons.dataset_scores` with standard
-        errors), ``sizes`` (instances ``n`` and ``classes`` per data set), ``settings``,
-        ``classes_check`` (class counts that differ from Table 2), ``complexity`` (Table
-        1), ``section3_numbers`` (every number of Section 3 beside ours, indexed by id),
-        ``section3_sources`` (the same ids read from the authors' archive and from the
-        sensitivity run: columns ``authors' archive`` and ``ours, authors' protocol``),
-        ``comparisons`` (every paired comparison, Wilcoxon and Bayesian signed-rank),
-        ``friedman_ranks`` and ``friedman_pairs`` (Figure 7), ``aode_estimates_check``
-        (the comparisons against AODE averaging the joints; empty without that
-        classifier), ``precise_per_dataset``, ``credal_per_dataset`` and
-        ``utilities_per_dataset``, ``archive_comparison`` and ``archive_summary`` (ours
-        against the authors' archive, per data set and summarised per run),
-        ``fully_determinate`` and ``fully_determinate_per_dataset``, and
-        ``authors_protocol_scores`` (with the sensitivity run only).
+        ``dataset_scores`` (:func:`credal.comparisons.dataset_scores` with standard errors),
+        ``sizes`` (instances ``n`` and ``classes`` per data set), ``settings``, ``classes_check``
+        (class counts that differ from Table 2), ``complexity`` (Table 1), ``section3_numbers``
+        (every number of Section 3 beside ours, indexed by id), ``section3_sources`` (the same ids
+        read from the authors' archive and from the sensitivity run: columns ``authors' archive``
+        and ``ours, authors' protocol``), ``comparisons`` (every paired comparison, Wilcoxon and
+        Bayesian signed-rank), ``friedman_ranks`` and ``friedman_pairs`` (Figure 7),
+        ``aode_estimates_check`` (the comparisons against AODE averaging the joints; empty without
+        that classifier), ``precise_per_dataset``, ``credal_per_dataset`` and
+        ``utilities_per_dataset``, ``archive_comparison`` and ``archive_summary`` (ours against the
+        authors' archive, per data set and summarised per run), ``fully_determinate`` and
+        ``fully_determinate_per_dataset``, and ``authors_protocol_scores`` (with the sensitivity
+        run only).
     """
     main = results["main"]
     scores, sizes = comparisons.dataset_scores(main.folds, se=True), _dataset_sizes(main)
@@ -734,17 +707,15 @@ def numbers(tables):
     Returns
     -------
     dict of str -> str
-        The run's size (``n_datasets``, ``n_runs``, ``n_folds``, ...); the Section 3
-        numbers: ``h_<id>`` (ours), ``h_<id>_se`` and ``pub_<id>`` (as printed, "—"
-        without); each comparison's ``p_<id>``, ``pub_<id>`` (the printed p-value
-        statement), ``wins_<id>`` (``"x of n"``) and ``holds_<id>`` (whether the paper's
-        statement holds for ours); ``claims_held`` / ``claims_total``; the Friedman
-        ``friedman_p_<u>``, ``best_<u>``, ``sig95_<u>`` / ``sig90_<u>``; the archive's
-        (``a_<id>``, ``a_friedman_<u>``), the archive comparisons
-        (``<run>_<measure>_<classifier>_<within|mad|gaps>``, ``fd_<source>_<k>``,
-        ``lp_*``: :func:`_lp_numbers`), the
-        joint-average check (``check_*``), data sets the text names and the headline
-        verdict counts (``n_report``, ``n_reproduced``, ``n_differ``,
+        The run's size (``n_datasets``, ``n_runs``, ``n_folds``, ...); the Section 3 numbers:
+        ``h_<id>`` (ours), ``h_<id>_se`` and ``pub_<id>`` (as printed, "—" without); each
+        comparison's ``p_<id>``, ``pub_<id>`` (the printed p-value statement), ``wins_<id>`` (``"x
+        of n"``) and ``holds_<id>`` (whether the paper's statement holds for ours); ``claims_held``
+        / ``claims_total``; the Friedman ``friedman_p_<u>``, ``best_<u>``, ``sig95_<u>`` /
+        ``sig90_<u>``; the archive's (``a_<id>``, ``a_friedman_<u>``), the archive comparisons
+        (``<run>_<measure>_<classifier>_<within|mad|gaps>``, ``fd_<source>_<k>``, ``lp_*``:
+        :func:`_lp_numbers`), the joint-average check (``check_*``), data sets the text names and
+        the headline verdict counts (``n_report``, ``n_reproduced``, ``n_differ``,
         ``n_not_comparable``); the constants ``_N_*`` name the ones the text quotes.
     """
     t = tables
@@ -824,28 +795,26 @@ def _test_numbers(t):
 
 
 #: glue names of the archive comparisons: (run, measure, classifier, summary column)
-_N_ARCHIVE = {
-    "book_acc_aode_within": ("book", "accuracy", "AODE", "within tolerance"),
-    "book_acc_aode_mad": ("book", "accuracy", "AODE", "median |difference|"),
-    "book_det_bma_within": ("book", "determinacy", "BMA-AODE*", "within tolerance"),
-    "book_det_bma_mad": ("book", "determinacy", "BMA-AODE*", "median |difference|"),
-    "book_det_bma_gaps": ("book", "determinacy", "BMA-AODE*", "largest gaps"),
-    "book_size_bma_gaps": ("book", "indeterminate size", "BMA-AODE*", "largest gaps"),
-    "protocol_acc_aode_within": ("protocol", "accuracy", "AODE", "within tolerance"),
-    "protocol_det_bma_within": ("protocol", "determinacy", "BMA-AODE*", "within tolerance")}
+_N_ARCHIVE = {f"{run_}_{short}_{k}": (run_, measure, clf, {
+    "within": "within tolerance", "mad": "median |difference|", "gaps": "largest gaps"}[k])
+    for run_, short, measure, clf, ks in (
+        ("book", "acc_aode", "accuracy", "AODE", "within mad"),
+        ("book", "det_bma", "determinacy", "BMA-AODE*", "within mad gaps"),
+        ("book", "size_bma", "indeterminate size", "BMA-AODE*", "gaps"),
+        *(("protocol", x, m, c, "within") for x, m, c in (
+            ("acc_aode", "accuracy", "AODE"), ("det_bma", "determinacy", "BMA-AODE*"))))
+    for k in ks.split()}
 
 
 def _archive_numbers(t):
     summary, fully, src = t["archive_summary"], t["fully_determinate"], t["section3_sources"]
     out = {name: _fmt(src.loc[name[2:], "authors' archive"], "") for name in
            ("a_ind_low_bma", "a_ind_high_bma", "a_ind_low_comp", "a_ind_high_comp")}
-    for name, (run_, measure, clf, col) in _N_ARCHIVE.items():
-        if (run_, measure, clf) not in summary.index:
-            out[name] = "not run"  # e.g. no sensitivity run
-            continue
-        v = summary.loc[(run_, measure, clf), col]
-        out[name] = f"{v:.3f}" if col == "median |difference|" else v or (
-            "n/a" if col == "within tolerance" else "none")
+    for name, (run_, measure, clf, col) in _N_ARCHIVE.items():  # not run: no sensitivity run
+        key = (run_, measure, clf)
+        v = summary.loc[key, col] if key in summary.index else None
+        out[name] = "not run" if v is None else f"{v:.3f}" if col == "median |difference|" else (
+            v or ("n/a" if col == "within tolerance" else "none"))
     # the fully determinate counts (fd_<source>_<k>, "x of n") and the median predictions
     # per data set (fd_<source>_<k>_pred), but for the archive's COMP-AODE*
     for source, label in (("archive", _ARCHIVE_LABEL), ("book", _BOOK_LABEL),
@@ -857,9 +826,8 @@ def _archive_numbers(t):
             if name != "fd_archive_comp":
                 out[name + "_pred"] = "not run" if r is None else (
                     f"{r['predictions per data set (median)']:,.0f}")
-    return out | {"a_friedman_u65": f"{_ARCHIVE_FRIEDMAN['u65'][1]:.2f}",
-                  "a_friedman_u80": f"{_ARCHIVE_FRIEDMAN['u80'][1]:.2f}",
-                  "a_friedman_cd": f"{_ARCHIVE_FRIEDMAN['cd_90%']:.3f}"}
+    return out | {f"a_friedman_{u}": f"{_ARCHIVE_FRIEDMAN[u][1]:.2f}" for u in ("u65", "u80")
+                  } | {"a_friedman_cd": f"{_ARCHIVE_FRIEDMAN['cd_90%']:.3f}"}
 
 
 def _lp_numbers(t):
@@ -888,20 +856,19 @@ def _example_numbers(t):
     r_comp = (_by_dataset(scores, "COMP-AODE", "brier") / ref).sort_values()
     sa = _by_dataset(scores, "COMP-AODE*", "set_accuracy")
     m_bma, m_comp = (_by_dataset(scores, c, "n_indeterminate") for c in _COUNTERPARTS)
-    gap = max((_by_dataset(scores, c, "accuracy") - _by_dataset(scores, p, "accuracy")
-               ).abs().max() for c, p in _COUNTERPARTS.items())
+    gap = float(max((_by_dataset(scores, c, "accuracy") - _by_dataset(scores, p, "accuracy")
+                     ).abs().max() for c, p in _COUNTERPARTS.items()))
     out = {"brier_worst_bma": names(r_bma[r_bma > 1].index, 5),
            "brier_best_comp": names(r_comp[r_comp < 1].index, 3),
            "brier_worst_comp": names(r_comp[r_comp > 1].index[::-1], 4),
            "setacc_low_comp": ", ".join(f"{d.replace('_', ' ')} ({int(m_comp[d])} instances)"
                                         for d in sa[sa < 0.5].index) or "none",
-           "median_ind_bma": f"{m_bma[m_bma > 0].median():.0f}" if (m_bma > 0).any() else "0",
-           "median_ind_comp": f"{m_comp[m_comp > 0].median():.0f}" if (m_comp > 0).any()
-           else "0", "counterpart_gap": f"{float(gap):.2g}"}
+           **{f"median_ind_{k}": f"{m[m > 0].median():.0f}" if (m > 0).any() else "0"
+              for k, m in (("bma", m_bma), ("comp", m_comp))}, "counterpart_gap": f"{gap:.2g}"}
     keys = {"check_ratio": "Brier COMP-AODE / reference",
-            "check_ratio_bma": "Brier BMA-AODE / reference",
-            "check_p_brier": "p Brier COMP-AODE", "check_p_u65": "p u65 COMP-AODE*",
-            "check_p_u80": "p u80 COMP-AODE*", "check_lower": "Brier below AODE"}
+            "check_ratio_bma": "Brier BMA-AODE / reference", "check_p_brier": "p Brier COMP-AODE",
+            **{f"check_p_{u}": f"p {u} COMP-AODE*" for u in ("u65", "u80")},
+            "check_lower": "Brier below AODE"}
     if "AODE (joint)" not in check.index:
         return out | dict.fromkeys(keys, "n/a")
     row = check.loc["AODE (joint)"]
@@ -951,13 +918,12 @@ def _section3_reading(key):
                 ("authors' archive", "authors' archive"),
                 ("ours, authors' protocol", "ours under the authors' protocol"))
             if np.isfinite(src[col]))) if x)
-        se = float(r["se"])
+        se, kw = float(r["se"]), {}
         if r["unit"] == "count":  # of our data sets, against the paper's 40
-            return Reading(float(r["ours"]), n_ours=len(sizes), note=note)
-        if not np.isfinite(se):
-            return Reading(float(r["ours"]), note=note)
-        return Reading(float(r["ours"]), se=se, spread=se * np.sqrt(n_repeats),
-                       n_published=_PUBLISHED_RUNS, note=note)
+            kw = dict(n_ours=len(sizes))
+        elif np.isfinite(se):
+            kw = dict(se=se, spread=se * np.sqrt(n_repeats), n_published=_PUBLISHED_RUNS)
+        return Reading(float(r["ours"]), note=note, **kw)
     return read
 
 
@@ -1044,17 +1010,16 @@ def figure(kind, tables=None):
     Parameters
     ----------
     kind : str
-        ``"structures"`` (the paper's Figure 1: naive Bayes and a TAN), ``"spode"``
-        (Figure 2: two SPODEs), ``"accuracy"`` (Figure 3: AODE against BMA-AODE and
-        COMP-AODE), ``"brier"`` (Figure 4: Brier loss relative to AODE),
-        ``"determinacy"`` (determinacy against n), ``"safe"`` (Figure 5: accuracy on safe
-        vs prior-dependent instances), ``"utility"`` (Figure 6: utility over the
-        counterpart's accuracy), ``"ranks"`` (Figure 7: Friedman ranks with critical
-        differences), ``"bayes"`` (Bayesian signed-rank probabilities of every
-        comparison) or ``"archive"`` (ours against the authors' archive).
+        ``"structures"`` (the paper's Figure 1: naive Bayes and a TAN), ``"spode"`` (Figure 2: two
+        SPODEs), ``"accuracy"`` (Figure 3: AODE against BMA-AODE and COMP-AODE), ``"brier"``
+        (Figure 4: Brier loss relative to AODE), ``"determinacy"`` (determinacy against n),
+        ``"safe"`` (Figure 5: accuracy on safe vs prior-dependent instances), ``"utility"`` (Figure
+        6: utility over the counterpart's accuracy), ``"ranks"`` (Figure 7: Friedman ranks with
+        critical differences), ``"bayes"`` (Bayesian signed-rank probabilities of every comparison)
+        or ``"archive"`` (ours against the authors' archive).
     tables : dict of str -> DataFrame, optional
-        :func:`tables` (not needed for ``"structures"`` and ``"spode"``); the paper's
-        numbers are drawn from its ``section3_numbers``.
+        :func:`tables` (not needed for ``"structures"`` and ``"spode"``); the paper's numbers are
+        drawn from its ``section3_numbers``.
 
     Returns
     -------
@@ -1062,8 +1027,7 @@ def figure(kind, tables=None):
     """
     if kind in ("structures", "spode"):
         return _structure_diagrams(kind)
-    t = tables
-    scores, sizes = t["dataset_scores"], t["sizes"]
+    scores, sizes = (t := tables)["dataset_scores"], t["sizes"]
     # the paper's printed numbers by row id (bounds such as "<0.01" left out), drawn
     v = pd.to_numeric(t["section3_numbers"]["published"], errors="coerce")
     paper = {k: float(x) for k, x in v[np.isfinite(v)].items()}
@@ -1091,7 +1055,6 @@ def _structure_diagrams(kind):
     orange): ``"structures"`` (Figure 1) naive Bayes beside a TAN (feature arcs forming a
     tree); ``"spode"`` (Figure 2) the SPODEs with super-parent A1 and A3 (every other
     feature depends on the class and the super-parent; AODE averages k of them)."""
-    import matplotlib.pyplot as plt
     from matplotlib.patches import Circle, FancyArrowPatch
     pos = {"C": (1.5, 1.55), **{f"A{i}": (float(i - 1), 0.0) for i in range(1, 5)}}
     nb = [("C", f"A{i}") for i in range(1, 5)]
@@ -1105,12 +1068,11 @@ def _structure_diagrams(kind):
                    [("C", f"A{sp}")] + [("C", o) for o in others]
                    + [(f"A{sp}", o) for o in others], f"A{sp}")
                   for sp in (1, 3) for others in [[f"A{i}" for i in range(1, 5) if i != sp]]]
-    fig, axes = plt.subplots(1, 2, figsize=(TEXT_WIDTH, 2.7), constrained_layout=True)
-    for ax, (title, pos, edges, parent) in zip(axes, panels):
+    fig, axes = _grid(2, 2.7)
+    for ax, (title, pos, edges, parent) in zip(axes[0], panels):
         for a, b in edges:
-            (x0, y0), (x1, y1) = pos[a], pos[b]
-            bend = 0.35 if abs(y0 - y1) < 1e-9 else 0.0   # arcs between nodes of one row
-            ax.add_patch(FancyArrowPatch((x0, y0), (x1, y1), arrowstyle="-|>", shrinkA=14,
+            bend = 0.35 if abs(pos[a][1] - pos[b][1]) < 1e-9 else 0.0  # arcs within one row
+            ax.add_patch(FancyArrowPatch(pos[a], pos[b], arrowstyle="-|>", shrinkA=14,
                                          mutation_scale=12, lw=1.1, color="0.25", shrinkB=14,
                                          connectionstyle=f"arc3,rad={bend}"))
         for name, (x, y) in pos.items():
@@ -1143,8 +1105,8 @@ def _complexity_table() -> pd.DataFrame:
     paper's l), v average values of a feature."""
     def orders(text):  # "O(l k^2 v^2)" as printed in the book: "O(ℓk²v²)" (ℓ, the number
         # of classes, is not mistaken for a 1 or an I)
-        out = str(text).replace("^2", "²").replace("^3", "³").replace("l", "ℓ")
-        return out.replace(" (", "(").replace(") ", ")").replace(" ", "")
+        return (str(text).replace("^2", "²").replace("^3", "³").replace("l", "ℓ")
+                .replace(" ", ""))
 
     return pd.DataFrame([
         {"classifiers": str(r.algorithm).replace("/", ", "),
@@ -1178,11 +1140,9 @@ def _dot_figure(sizes, panels):
     means in red, the legend below.  ``panels``: (series, xlabel, title, better_below,
     reference, paper) each: ``series`` (name or None -> Series), ``paper`` (name or None
     -> the paper's value, a (low, high) band or None, drawn in green)."""
-    import matplotlib.pyplot as plt
     order = list(sizes["n"].astype(float).sort_values(kind="stable").index)
     y, labels = np.arange(len(order))[::-1], {}
-    fig, axes = plt.subplots(1, len(panels), figsize=(TEXT_WIDTH, 2.8 + 0.19 * len(order)),
-                             sharey=True, squeeze=False, constrained_layout=True)
+    fig, axes = _grid(len(panels), 2.8 + 0.19 * len(order), sharey=True)  # one row: 2 panels
     for ax, (series, xlabel, title, below, reference, paper) in zip(axes[0], panels):
         ax.axvline(1.0, color="black", lw=1)
         for i, (name, s) in enumerate(series.items()):
@@ -1195,8 +1155,7 @@ def _dot_figure(sizes, panels):
                     ax.scatter(v[mask], y[mask], s=22, marker="oDs"[i % 3], color=color,
                                zorder=3, label=what if name is None else f"{name}: {what}",
                                facecolors=color if i == 0 else "none")
-            m = float(np.nanmean(v))
-            ax.axvline(m, color="tab:red", lw=1.2, ls=["--", "-."][i % 2],
+            ax.axvline(m := float(np.nanmean(v)), color="tab:red", lw=1.2, ls=["--", "-."][i % 2],
                        label=f"our mean{'' if name is None else ' ' + name} {m:.3f}")
         for i, (key, val) in enumerate(paper.items()):
             label = "paper's mean" + ("" if key is None else " " + key)
@@ -1238,15 +1197,12 @@ def _square(ax, lo, hi, xlabel, ylabel, **legend):
 def _aode_determinacy(scores, sizes, paper):
     """Determinacy of the credal AODEs against ``sizes["n"]``; the ``paper``'s averages
     (``det_bma``, ``det_comp``; ``paper``: its numbers by row id) dotted."""
-    import matplotlib.pyplot as plt
-    n = sizes["n"].astype(float)
-    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.0), constrained_layout=True)
+    n, (fig, ((ax,),)) = sizes["n"].astype(float), _grid(1, 4.0)
     for i, c in enumerate(_COUNTERPARTS):
         det = 100 * _by_dataset(scores, c, "determinacy")
         ax.scatter(n.reindex(det.index), det, s=26, marker="os"[i], alpha=0.8,
                    color=f"C{i}", label=f"{c} (our mean {det.mean():.1f}%)")
-        v = paper.get(f"det_{c.split('-')[0].lower()}")
-        if v is not None:
+        if (v := paper.get(f"det_{c.split('-')[0].lower()}")) is not None:
             ax.axhline(v, color=f"C{i}", lw=1.5, ls=":", label=f"{c}, paper's mean {v:g}%")
     worst = 100 * _by_dataset(scores, "BMA-AODE*", "determinacy")
     for name in worst.nsmallest(4).index:
@@ -1315,8 +1271,7 @@ def _aode_friedman_ranks(ranks):
     """Figure 7, a panel per utility (row of :func:`_friedman_tables`' ``ranks``): each
     average rank a dot within one bar per level spanning ``rank ± CD/2`` (bars that do
     not overlap: a significant difference at that level, the paper's display)."""
-    levels = [c for c in ranks.columns if str(c).startswith("cd_")]
-    k = len(_FRIEDMAN_CLASSIFIERS)
+    levels, k = [c for c in ranks.columns if str(c).startswith("cd_")], len(_FRIEDMAN_CLASSIFIERS)
     fig, axes = _grid(len(ranks), 1.4 + 0.45 * k, sharey=True)
     widths = np.linspace(1.5, 5.0, len(levels))  # thin bars for the first level (95%)
     for ax, u in zip(axes.ravel(), ranks.index):
@@ -1339,10 +1294,9 @@ def _aode_friedman_ranks(ranks):
 def _aode_bayesian_comparisons(table):
     """One stacked bar per comparison of :func:`_wilcoxon_table`: the Bayesian signed-rank
     P(a better), P(practically equivalent), P(b better)."""
-    import matplotlib.pyplot as plt
     t = table.dropna(subset=["p_a_better"])
     y, left = np.arange(len(t))[::-1], np.zeros(len(t))
-    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 1.2 + 0.3 * len(t)), constrained_layout=True)
+    fig, ((ax,),) = _grid(1, 1.2 + 0.3 * len(t))
     for col, color, name in (("p_a_better", "tab:blue", "a better"),
                              ("p_rope", "0.75", "practically equivalent"),
                              ("p_b_better", "tab:orange", "b better")):

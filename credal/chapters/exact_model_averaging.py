@@ -65,8 +65,7 @@ def classifiers(min_categories=2):
             for name, structure in ((_MA, "average"), (_MAP, "full"))}
 
 
-# ------ Run: Procedure 2 through the evaluation engine (see run()), one ROC area per (trial,
-# classifier)
+# ---- Run: Procedure 2 through the evaluation engine (run()), one ROC area per (trial, classifier)
 
 # cells (records x nodes) of generated data held at once by one batch
 _BATCH_CELLS = 1 << 22
@@ -74,11 +73,10 @@ _MAX_BATCH_TRIALS = 50
 
 
 def _roc_areas(result):
-    """One ROC area per (data set, classifier) from a CVResult of two-class data sets run
-    with ``keep_predictions=True``: columns ``dataset``, ``classifier`` and ``roc_area`` (NaN
-    where the test records hold a single class), :func:`credal.metrics.binary_roc_areas` of
-    the second class on :func:`credal.metrics.binary_log_odds` (saturated probabilities do
-    not tie)."""
+    """One ROC area per (data set, classifier) from a CVResult of two-class data sets run with
+    ``keep_predictions=True``: columns ``dataset``, ``classifier`` and ``roc_area`` (NaN where the
+    test records hold a single class), :func:`credal.metrics.binary_roc_areas` of the second class
+    on :func:`credal.metrics.binary_log_odds` (saturated probabilities do not tie)."""
     pred = result.predictions
     if pred.empty or pred["proba"].isna().any() or any(len(c) != 2
                                                        for c in result.classes.values()):
@@ -124,8 +122,7 @@ def _collect(jobs, n_jobs, sort):
     df = pd.concat([f for f, _ in out], ignore_index=True).drop(columns="dataset")
     df = df.sort_values(sort, kind="stable").reset_index(drop=True)
     ma, mp = df["roc_ma"].to_numpy(dtype=float), df["roc_map"].to_numpy(dtype=float)
-    ok = ~np.isnan(ma) & ~np.isnan(mp)
-    pos = ok & (mp > 0)
+    pos = (ok := ~np.isnan(ma) & ~np.isnan(mp)) & (mp > 0)
     df["delta_roc"], df["delta_roc_remaining"] = np.full(len(df), np.nan), np.nan
     df.loc[pos, "delta_roc"] = 100.0 * delta_roc(ma[pos], mp[pos])
     df.loc[ok, "delta_roc_remaining"] = 100.0 * delta_roc_remaining(ma[ok], mp[ok])
@@ -183,8 +180,7 @@ def _batches(n_trials, cells_per_trial, max_cells):
 
 
 def _as_list(v, name, low=1):
-    vals = [check_int(name, x, low) for x in np.atleast_1d(v).tolist()]
-    if not vals:
+    if not (vals := [check_int(name, x, low) for x in np.atleast_1d(v).tolist()]):
         raise ValueError(f"{name} is empty")
     return vals
 
@@ -230,8 +226,7 @@ def _positive_columns(h, keys, columns="simplex"):
         u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * (1.0 / 9007199254740992.0)
         return -np.log(u) if columns == "simplex" else u
 
-    # the two states' weights as separate contiguous arrays; e0 + e1 is the row sum of
-    # RandomNetwork._conditional
+    # the two states' weights as separate contiguous arrays; e0 + e1: the row sum of _conditional
     e0, e1 = weight(splitmix64(h + keys[0])), weight(splitmix64(h + keys[1]))
     return e0 / (e0 + e1)
 
@@ -255,12 +250,9 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, columns="sim
 
     Parameters
     ----------
-    n_nodes : int >= 1
-        Nodes per network (features + class).
-    max_parents : int >= 0
-        Maximum in-degree N_k.
-    n : int >= 1
-        Records per trial.
+    n_nodes, max_parents, n : int
+        Nodes per network (features + class, >= 1), maximum in-degree N_k (>= 0), records
+        per trial (>= 1).
     random_states : sequence of int, SeedSequence or Generator
         One seed per trial.
     columns : {"simplex", "normalised-uniforms"}
@@ -274,14 +266,12 @@ def sample_random_trials(n_nodes, max_parents, n, random_states, *, columns="sim
     class_index : ndarray of int64, shape (n_trials,)
         Index of the class node chosen in each trial.
     """
-    n_nodes = check_int("n_nodes", n_nodes, 1)
-    max_parents = check_int("max_parents", max_parents, 0)
-    n = check_int("n", n, 1)
-    seeds = list(random_states)
-    if not seeds:
+    n_nodes, max_parents, n = (check_int(k, v, low) for k, v, low in (
+        ("n_nodes", n_nodes, 1), ("max_parents", max_parents, 0), ("n", n, 1)))
+    if not (seeds := list(random_states)):
         return np.zeros((0, n, n_nodes), dtype=np.int8), np.zeros(0, dtype=np.int64)
-    cls, U = np.empty(len(seeds), dtype=np.int64), np.empty((len(seeds), n_nodes, n))
-    structures = []
+    T, structures = len(seeds), []
+    cls, U = np.empty(T, dtype=np.int64), np.empty((T, n_nodes, n))
     for t, s in enumerate(seeds):
         rng = np.random.default_rng(s)
         structures.append(random_structure(n_nodes, max_parents, rng))
@@ -334,38 +324,30 @@ def _sample_structures(structures, U, columns):
     return x
 
 
-def _random_network_trials(n_features, n_train, max_parents, *, test, random_state, n_jobs,
-                           cache_dir, n_test=100, n_trials=500, max_batch_cells=_BATCH_CELLS,
-                           columns="simplex", seed_test=None):
-    """Procedure 2 on random networks (Procedure 1) for :func:`run`, which documents the
-    arguments; ``test`` is the name in the seeds unless ``seed_test`` is given."""
-    Ns, Nrs = _as_list(n_features, "n_features"), _as_list(n_train, "n_train")
-    Nks, n_test = _as_list(max_parents, "max_parents", 0), check_int("n_test", n_test, 1)
-    n_trials = check_int("n_trials", n_trials, 1)
+def _test_trials(test, n_train, *, random_state, n_jobs, cache_dir, network=None, class_nodes=(),
+                 n_features=None, max_parents=None, n_test=None, n_trials=None,
+                 max_batch_cells=_BATCH_CELLS, columns="simplex", seed_test=None):
+    """Procedure 2 for one test of :func:`run`, which documents the arguments: on a fixed
+    ``network`` (ALARM, HEPAR II; the test named after it), else on random networks (Procedure 1;
+    ``test`` is the name in the seeds unless ``seed_test`` is given)."""
+    fixed, Nrs = network is not None, _as_list(n_train, "n_train")
+    n_test, n_trials = (check_int(k, (d[0] if fixed else d[1]) if v is None else v, 1) for k, v, d
+                        in (("n_test", n_test, (1000, 100)), ("n_trials", n_trials, (100, 500))))
+    if fixed:
+        network = load_network(network) if isinstance(network, str) else network
+        if not (nodes := [v for v in class_nodes if network.index(v) >= 0]):  # index raises
+            raise ValueError("class_nodes is empty")  # with the list of nodes
+        return _collect([joblib.delayed(_network_batch)(network.name, network, v, Nr, n_test,
+                                                        trials, random_state, cache_dir)
+                         for v in nodes for Nr in Nrs for trials in _batches(
+                             n_trials, (Nr + n_test) * network.n_nodes, max_batch_cells)],
+                        n_jobs, ["class_node", "n_train", "trial"])
+    Ns, Nks = _as_list(n_features, "n_features"), _as_list(max_parents, "max_parents", 0)
     return _collect([joblib.delayed(_random_batch)(test, N, Nk, Nr, n_test, trials, random_state,
                                                    cache_dir, columns, seed_test)
                      for N in Ns for Nk in Nks for Nr in Nrs
                      for trials in _batches(n_trials, (Nr + n_test) * (N + 1), max_batch_cells)],
                     n_jobs, ["n_features", "max_parents", "n_train", "trial"])
-
-
-def _network_trials(network, class_nodes, n_train, *, n_test=1000, n_trials=100,
-                    random_state, n_jobs, cache_dir, max_batch_cells=_BATCH_CELLS):
-    """Procedure 2 on a fixed network (ALARM, HEPAR II; the test named after it) for
-    :func:`run`, which documents the arguments."""
-    network = load_network(network) if isinstance(network, str) else network
-    nodes, test = list(class_nodes), network.name
-    if not nodes:
-        raise ValueError("class_nodes is empty")
-    [network.index(v) for v in nodes]  # raises with the list of nodes
-    Nrs, n_test = _as_list(n_train, "n_train"), check_int("n_test", n_test, 1)
-    n_trials = check_int("n_trials", n_trials, 1)
-    return _collect([joblib.delayed(_network_batch)(test, network, v, Nr, n_test, trials,
-                                                    random_state, cache_dir)
-                     for v in nodes for Nr in Nrs
-                     for trials in _batches(n_trials, (Nr + n_test) * network.n_nodes,
-                                            max_batch_cells)],
-                    n_jobs, ["class_node", "n_train", "trial"])
 
 
 def _enumeration_check(n_features, random_state):
@@ -415,61 +397,56 @@ _TESTS = {"nodes": ("n_features", "nodes test"), "records": ("n_train", "trainin
 def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=None):
     """Every computation of the chapter: the check by enumeration and the trials of each test.
 
-    A random-network trial draws a network over N + 1 binary nodes (Procedure 1), picks
-    the class node uniformly, samples N_r + N_test records, fits MA and MAP
-    (:func:`classifiers`) on the first N_r and scores both on the rest by ROC area
-    (Procedure 2), for every combination of the given N, N_r and N_k; a network test
-    samples a fixed network, for every class node. Trials are generated in batches
-    (:func:`sample_random_trials`), each one :func:`credal.experiments.cross_validate`
-    call (holdout items, predictions kept), batches in parallel (joblib). Trial ``t`` of a
-    setting gets a seed from ``random_state``, the test's name, the setting and ``t``:
-    results do not depend on ``n_jobs``, the batch size or which other tests run.
+    A random-network trial draws a network over N + 1 binary nodes (Procedure 1), picks the class
+    node uniformly, samples N_r + N_test records, fits MA and MAP (:func:`classifiers`) on the
+    first N_r and scores both on the rest by ROC area (Procedure 2), for every combination of the
+    given N, N_r and N_k; a network test samples a fixed network, for every class node. Trials are
+    generated in batches (:func:`sample_random_trials`), each one
+    :func:`credal.experiments.cross_validate` call (holdout items, predictions kept), batches in
+    parallel (joblib). Trial ``t`` of a setting gets a seed from ``random_state``, the test's name,
+    the setting and ``t``: results do not depend on ``n_jobs``, the batch size or which other tests
+    run.
 
     Parameters
     ----------
     settings : dict of str -> dict
-        Test name (``"nodes"``, ``"records"``, ``"density"``, ``"worst-case"``,
-        ``"alarm"``, ``"hepar2"``, the sensitivity run ``"columns"``) -> its settings.
-        A random-network test: ``n_features`` (N >= 1), ``n_train`` (N_r >= 1) and
-        ``max_parents`` (N_k), each an int or list of int; ``n_test`` (per trial,
-        default 100), ``n_trials`` (per setting, default 500), optionally ``test`` (its
-        name in the tables and seeds; default the key), ``seed_test`` (the name in the
-        seeds instead: the same structures, class nodes and uniforms as that test) and
+        Test name (``"nodes"``, ``"records"``, ``"density"``, ``"worst-case"``, ``"alarm"``,
+        ``"hepar2"``, the sensitivity run ``"columns"``) -> its settings. A random-network test:
+        ``n_features`` (N >= 1), ``n_train`` (N_r >= 1) and ``max_parents`` (N_k), each an int or
+        list of int; ``n_test`` (per trial, default 100), ``n_trials`` (per setting, default 500),
+        optionally ``test`` (its name in the tables and seeds; default the key), ``seed_test`` (the
+        name in the seeds instead: the same structures, class nodes and uniforms as that test) and
         ``columns`` (:data:`_CPT_COLUMNS`: ``"simplex"``, the paper's reading, or
         ``"normalised-uniforms"``). A network test: ``network`` (a
-        :class:`credal.networks.BayesianNetwork` or a shipped one's name),
-        ``class_nodes`` (list), ``n_train`` (int or list), ``n_test`` (default 1000),
-        ``n_trials`` (default 100). Either may give ``max_batch_cells``: records x nodes
-        generated at once by one batch (memory bound).
+        :class:`credal.networks.BayesianNetwork` or a shipped one's name), ``class_nodes`` (list),
+        ``n_train`` (int or list), ``n_test`` (default 1000), ``n_trials`` (default 100). Either
+        may give ``max_batch_cells``: records x nodes generated at once by one batch (memory
+        bound).
     check_n_features : int or None
-        Features of the check by enumeration (:func:`_enumeration_check`, ``2**N``
-        structures); None skips it.
-    random_state : int
-    n_jobs : int
-        joblib workers over batches of trials.
-    cache_dir : path-like, optional
-        The engine's cache of finished (trial, classifier) pairs.
+        Features of the check by enumeration (:func:`_enumeration_check`, ``2**N`` structures);
+        None skips it.
+    random_state, n_jobs, cache_dir : int, int, path-like or None
+        Seed; joblib workers over batches of trials; the engine's cache of finished (trial,
+        classifier) pairs.
 
     Returns
     -------
     dict
-        ``"trials"``: test -> DataFrame, one row per (setting, trial): ``test``,
-        ``n_features``, ``max_parents``, ``n_train``, ``n_test``, ``trial``,
-        ``class_node``, ``roc_ma``, ``roc_map``, ``delta_roc`` and ``delta_roc_remaining``
-        (percent; NaN where the test records hold one class; network tests add
-        ``network``); ``attrs["seconds"]``: wall time generating data (``"generate"``),
-        in the engine (``"engine"``), processor time of both (``"cpu"``), summed over
-        workers. ``"check"``: the check by enumeration (``n_features``,
-        ``n_structures``, ``n_test``, ``max_abs_difference``, ``same_class``).
-        ``"seconds"``: test -> wall time of its trials.
+        ``"trials"``: test -> DataFrame, one row per (setting, trial): ``test``, ``n_features``,
+        ``max_parents``, ``n_train``, ``n_test``, ``trial``, ``class_node``, ``roc_ma``,
+        ``roc_map``, ``delta_roc`` and ``delta_roc_remaining`` (percent; NaN where the test records
+        hold one class; network tests add ``network``); ``attrs["seconds"]``: wall time generating
+        data (``"generate"``), in the engine (``"engine"``), processor time of both (``"cpu"``),
+        summed over workers. ``"check"``: the check by enumeration (``n_features``,
+        ``n_structures``, ``n_test``, ``max_abs_difference``, ``same_class``). ``"seconds"``: test
+        -> wall time of its trials.
     """
     out = {"trials": {}, "seconds": {}, "check": None if check_n_features is None else
            _enumeration_check(n_features=check_n_features, random_state=random_state)}
     for key, kw in settings.items():
-        kw, t0 = dict(kw, random_state=random_state, n_jobs=n_jobs, cache_dir=cache_dir), \
-            time.perf_counter()
-        out["trials"][key] = (_network_trials(kw.pop("network"), **kw) if "network" in kw else
-                              _random_network_trials(test=kw.pop("test", key), **kw))
+        t0 = time.perf_counter()
+        out["trials"][key] = _test_trials(**{"test": key, **kw}, random_state=random_state,
+                                          n_jobs=n_jobs, cache_dir=cache_dir)
         out["seconds"][key] = time.perf_counter() - t0
     return out
 
@@ -481,23 +458,19 @@ _SYMBOL = {"n_features": "N", "n_train": "N_r", "max_parents": "N_k"}
 
 def _pooled_stats(trials, q):
     """Mean, sd, count and 99% interval of the mean of ``q`` over ``trials``."""
-    v = trials[q].dropna().to_numpy()
-    n = len(v)
-    if n == 0:
+    if (n := len(v := trials[q].dropna().to_numpy())) == 0:
         return np.nan, np.nan, np.nan, (np.nan, np.nan)
     mean, sd = float(v.mean()), float(v.std(ddof=1)) if n > 1 else np.nan
     half = stats.t.ppf(0.995, n - 1) * sd / np.sqrt(n) if n > 1 else np.nan
     return mean, sd, n, (mean - half, mean + half)
 
 
-def _ci(lo, hi):
-    """An interval as the tables print it (2 decimals; "–" for a missing end)."""
+def _ci(lo, hi):  # an interval as the tables print it (2 decimals; "–" for a missing end)
     return " to ".join("–" if not np.isfinite(v) else f"{v:.2f}" for v in (lo, hi))
 
 
 def _values(vals):
-    vals = sorted(set(int(v) for v in vals))
-    return ", ".join(map(str, vals)) if vals else "–"
+    return ", ".join(map(str, sorted({int(v) for v in vals}))) or "–"
 
 
 def _summarise_trials(trials, by):
@@ -510,8 +483,7 @@ def _summarise_trials(trials, by):
     out = pd.DataFrame({"n_trials": g.size(), "n_used": g["delta_roc_remaining"].count(),
                         "roc_map": g["roc_map"].mean(), "roc_ma": g["roc_ma"].mean()})
     for q in ("delta_roc", "delta_roc_remaining"):
-        n = g[q].count().astype(float)
-        mean, sd = g[q].mean(), g[q].std(ddof=1)
+        n, mean, sd = g[q].count().astype(float), g[q].mean(), g[q].std(ddof=1)
         se = sd / np.sqrt(n)
         with np.errstate(invalid="ignore"):
             half = stats.t.ppf(0.995, n - 1) * se
@@ -523,20 +495,19 @@ def _summarise_trials(trials, by):
 
 
 def _means(summary, x):
-    """:func:`_summarise_trials` by the setting ``x``, rounded, with readable names: ROC
-    changes in percent, each mean with its standard error, 99% interval and the sd of the
-    trials."""
+    """:func:`_summarise_trials` by the setting ``x``, rounded, with readable names: ROC changes in
+    percent, each mean with its standard error, 99% interval and the sd of the trials."""
     out = summary[["class_node"]].rename(columns={"class_node": "class node"}) \
         if "class_node" in summary else pd.DataFrame()
     out = out.assign(**{_SYMBOL.get(x, x): summary[x].astype(int),
                         "trials used": summary["n_used"].astype(int),
-                        "ROC MAP": summary["roc_map"].round(3),
-                        "ROC MA": summary["roc_ma"].round(3)})
+                        **{f"ROC {k.upper()}": summary[f"roc_{k}"].round(3)
+                           for k in ("map", "ma")}})
     for q, name in (("delta_roc", "Δ_ROC %"), ("delta_roc_remaining", "δ_ROC %")):
-        out[f"{name} mean"] = summary[f"{q}_mean"].round(2)
-        out[f"{name} SE"] = summary[f"{q}_se"].round(2)
-        out[f"{name} 99% CI"] = list(map(_ci, summary[f"{q}_ci_low"], summary[f"{q}_ci_high"]))
-        out[f"{name} sd"] = summary[f"{q}_sd"].round(2)
+        out = out.assign(**{f"{name} mean": summary[f"{q}_mean"].round(2),
+                            f"{name} SE": summary[f"{q}_se"].round(2), f"{name} 99% CI": list(
+                                map(_ci, summary[f"{q}_ci_low"], summary[f"{q}_ci_high"])),
+                            f"{name} sd": summary[f"{q}_sd"].round(2)})
     return out
 
 
@@ -544,8 +515,7 @@ def _settings_table(results, summaries):
     """Table 2, one row per test of :data:`_TESTS` (``results``: trials, ``summaries``:
     theirs): ``test``, ``figure``, and for N, N_r, N_test, N_k, trials and class nodes the
     paper's value and ours."""
-    pub = datasets.published("dash_cooper_test_settings").set_index("test")
-    rows = []
+    pub, rows = datasets.published("dash_cooper_test_settings").set_index("test"), []
     for key, (_, label) in _TESTS.items():
         p, t, ours = pub.loc[label], results.get(key), {}
         if t is not None and not t.empty:
@@ -555,9 +525,8 @@ def _settings_table(results, summaries):
                     "trials": _values(summaries[key]["n_trials"]),
                     "class": ", ".join(nodes) or "random node"}
         rows.append({"test": key, "figure": p["figure"], **{
-            f"{col} ({who})": v for col, pcol in (
-                ("N", "N"), ("N_r", "N_r"), ("N_test", "N_test"), ("N_k", "N_k"),
-                ("trials", "N_trials"), ("class", "class_nodes"))
+            f"{col} ({who})": v for col, pcol in (*((c, c) for c in ("N", "N_r", "N_test", "N_k")),
+                                                  ("trials", "N_trials"), ("class", "class_nodes"))
             for who, v in (("paper", str(p[pcol]).replace(";", ",")),
                            ("ours", ours.get(col, "–")))}})
     return pd.DataFrame(rows)
@@ -582,8 +551,7 @@ def _shared_setting(results):
         for q, name, p in zip(("delta_roc", "delta_roc_remaining"), ("Δ_ROC %", "δ_ROC %"),
                               (p_d, p_r)):
             mean, _, _, ci = _pooled_stats(t, q)
-            row.update({f"{name} mean": round(mean, 2), f"{name} 99% CI": _ci(*ci),
-                        f"{name} paper": p})
+            row |= {f"{name} mean": round(mean, 2), f"{name} 99% CI": _ci(*ci), f"{name} paper": p}
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -606,8 +574,7 @@ def _columns_tables(nodes, uniforms):
         h = h[~h["unit"].isin(("count", "yes/no"))].set_index("quantity")
         cmp = (pd.DataFrame({"published": h["published"]}) if cmp is None else cmp).assign(
             **{f"{c} ({tag})": h[c] for c in ("ours", "tolerance", "verdict")})
-    out["columns_comparison"] = cmp
-    return out
+    return out | {"columns_comparison": cmp}
 
 
 def tables(results):
@@ -667,16 +634,15 @@ def numbers(tables):
     Returns
     -------
     dict of str -> str
-        ``ours_<id>``, ``agrees_<id>`` (each statement of Table 10), ``n_statements``,
-        ``n_agree``; ``check_difference``, ``check_structures``, ``check_same`` (the check
-        by enumeration); ``time_<test>`` (seconds), ``time_total``, ``cpu_total`` (minutes,
-        the paper's tests), ``n_trials_total``; ``dense_roc_map``, ``sparse_roc_map`` (mean
-        MAP area for N_k >= 40, N_k < 10); ``h_repro``, ``h_differs``, ``h_rows`` (headline
-        verdicts); ``alarm_points``, ``alarm_chance``, ``alarm_p2`` (ALARM's anaphylaxis
-        points and what chance gives); with the sensitivity run, ``columns_n``,
-        ``columns_trials``, ``cols_repro_simplex``, ``cols_repro_normalised``,
-        ``cols_rows`` and the mean gains ``cols_d_<g>``, ``cols_dr_<g>`` (``<g>``:
-        ``simplex``, ``uniforms``).
+        ``ours_<id>``, ``agrees_<id>`` (each statement of Table 10), ``n_statements``, ``n_agree``;
+        ``check_difference``, ``check_structures``, ``check_same`` (the check by enumeration);
+        ``time_<test>`` (seconds), ``time_total``, ``cpu_total`` (minutes, the paper's tests),
+        ``n_trials_total``; ``dense_roc_map``, ``sparse_roc_map`` (mean MAP area for N_k >= 40, N_k
+        < 10); ``h_repro``, ``h_differs``, ``h_rows`` (headline verdicts); ``alarm_points``,
+        ``alarm_chance``, ``alarm_p2`` (ALARM's anaphylaxis points and what chance gives); with the
+        sensitivity run, ``columns_n``, ``columns_trials``, ``cols_repro_simplex``,
+        ``cols_repro_normalised``, ``cols_rows`` and the mean gains ``cols_d_<g>``, ``cols_dr_<g>``
+        (``<g>``: ``simplex``, ``uniforms``).
     """
     cmp = tables["paper_comparison"]
     out = {f"{k}_{i}": str(v) for i, o, a in zip(cmp["id"], cmp["ours"], cmp["agrees"])
@@ -691,18 +657,16 @@ def numbers(tables):
     sec = tables["seconds"]
     out.update({f"time_{k}": f"{v:.0f}" for k, v in zip(sec["test"], sec["wall"])})
     main = sec[sec["main"]]
-    out.update(time_total=f"{main['wall'].sum() / 60:.1f}",
-               cpu_total=f"{main['cpu'].sum() / 60:.1f}")
+    out |= {f"{k}_total": f"{main[c].sum() / 60:.1f}" for k, c in (("time", "wall"),
+                                                                     ("cpu", "cpu"))}
     out["n_trials_total"] = f"{sum(len(tables[f'trials_{k}']) for k in main['test']):,}"
     counts = verdict_counts(HEADLINE.judge(tables))
     out.update(h_repro=str(counts["reproduced"]), h_differs=str(counts["differs"]),
                h_rows=str(sum(counts.values())))
-    if "summary_density" in tables:
-        s = tables["summary_density"]
-        out["dense_roc_map"] = f"{s.loc[s['max_parents'] >= 40, 'roc_map'].mean():.2f}"
-        out["sparse_roc_map"] = f"{s.loc[s['max_parents'] < 10, 'roc_map'].mean():.2f}"
-    if "summary_alarm" in tables:
-        s = tables["summary_alarm"]
+    if (s := tables.get("summary_density")) is not None:
+        out |= {f"{k}_roc_map": f"{s.loc[m, 'roc_map'].mean():.2f}" for k, m in (
+            ("dense", s["max_parents"] >= 40), ("sparse", s["max_parents"] < 10))}
+    if (s := tables.get("summary_alarm")) is not None:
         n = int((s["class_node"].str.lower() == "anaphylaxis").sum())
         out.update(alarm_points=str(n), alarm_chance=f"{_chance_count(n)[0]:.1f}",
                    alarm_p2=f"{_chance_probability(2, n):.2f}")
@@ -742,8 +706,8 @@ _BIG_R = ("our delta_ROC is larger than the paper's readings throughout (the sam
 
 def _paper_trials(test):
     """Trials per setting of one of the paper's tests (``dash_cooper_test_settings.csv``)."""
-    pub = datasets.published("dash_cooper_test_settings").set_index("test")
-    return int(pub.loc[_TESTS[test][1], "N_trials"])
+    return int(datasets.published("dash_cooper_test_settings").set_index("test").loc[
+        _TESTS[test][1], "N_trials"])
 
 
 def _chance_count(n_points):
@@ -776,10 +740,9 @@ def _cells(ours, how, ok, *rests_on, **printed):
             **printed}
 
 
-def _mean_reading(mean, sd, n, n_paper, note):
-    ok = np.isfinite(sd)  # else no standard errors
-    return Reading(mean, spread=sd if ok else None, n_ours=n if ok else None,
-                   n_published=n_paper if ok else None, note=note)
+def _mean_reading(mean, sd, n, n_paper, note):  # no standard errors without a finite sd
+    return Reading(mean, note=note, **(dict(spread=sd, n_ours=n, n_published=n_paper)
+                                       if np.isfinite(sd) else {}))
 
 
 def _check_statement(tables, p):
@@ -788,9 +751,8 @@ def _check_statement(tables, p):
         return None
     c = tables["check"].iloc[0]
     d, n_s = float(c["max_abs_difference"]), int(c["n_structures"])
-    return (Reading(d, note=f"largest class-probability difference, closed form vs. "
-                            f"enumeration of {n_s} structures; rounding term 1e-9 (floating "
-                            f"point)"),
+    return (Reading(d, note=f"largest class-probability difference, closed form vs. enumeration "
+                            f"of {n_s} structures; rounding term 1e-9 (floating point)"),
             _cells(f"{d:.1e}", f"largest difference of a class probability over "
                                f"{int(c['n_test'])} test records, {n_s} structures; same "
                                f"class on {100 * c['same_class']:.0f}% of them",
@@ -801,8 +763,7 @@ def _n_significant(tables, p, test, over, n_paper, keep=None, but=0):
     """Settings where both gains' 99% intervals lie above 0; the published number is the
     paper's "all" (``but=0``) or "all but one" (``but=1``) of the settings run, printed
     as a count when we ran the paper's ``n_paper`` settings."""
-    s = _summary(tables, test, keep)
-    if s is None:
+    if (s := _summary(tables, test, keep)) is None:
         return None
     k = int(((s["delta_roc_ci_low"] > 0) & (s["delta_roc_remaining_ci_low"] > 0)).sum())
     n, all_ = len(s), "all but one" if but else "all"
@@ -828,8 +789,7 @@ def _pooled(tables, p, test, kind, q="delta_roc", keep=None, label=None, sign=1,
     of = f"{label} (n = {n}; the paper's {n_paper})"
     if kind == "mean":
         return (_mean_reading(mean, sd, n, n_paper, f"mean of {of}"),
-                _cells(round(mean, 2),
-                       f"trials with {label}; 99% CI {_ci(ci_lo, ci_hi)} (n = {n})",
+                _cells(round(mean, 2), f"trials with {label}; 99% CI {_ci(ci_lo, ci_hi)} (n = {n})",
                        ci_lo <= p <= ci_hi or abs(mean - p) <= 1.0, mean))
     if kind == "end":
         def se(m):  # SE of mean ± sd: var(mean) + var(sd) ≈ sd²/m + sd²/(2(m-1))
@@ -843,9 +803,9 @@ def _pooled(tables, p, test, kind, q="delta_roc", keep=None, label=None, sign=1,
     how = f"share of trials with {lo} <= delta_roc <= {hi}, {label}"
     share = 100.0 * float(((v >= lo) & (v <= hi)).mean()) if len(v) else np.nan
     note = f"{how} (n = {len(v)}; the paper's {n_paper})"
-    reading = Reading(share, spread=100 * np.sqrt(share / 100 * (1 - share / 100)),
-                      n_ours=len(v), n_published=n_paper, note=note) if len(v) else \
-        Reading(np.nan, note=note)
+    reading = Reading(share, note=note, **(dict(
+        spread=100 * np.sqrt(share / 100 * (1 - share / 100)), n_ours=len(v), n_published=n_paper)
+        if len(v) else {}))
     return reading, _cells(round(share, 1), how, abs(share - p) <= 10, share,
                            quantity="share of trials in the stated delta_roc region")
 
@@ -853,8 +813,7 @@ def _pooled(tables, p, test, kind, q="delta_roc", keep=None, label=None, sign=1,
 def _extreme_mean(tables, p, test, q, largest, keep=None, over="N_r", ci=False):
     """The largest (or smallest) mean of ``q`` over the settings of ``test``; Table 10
     shows where and its 99% interval when ``ci``."""
-    s = _summary(tables, test, keep)
-    if s is None:
+    if (s := _summary(tables, test, keep)) is None:
         return None
     row = s.loc[s[f"{q}_mean"].idxmax() if largest else s[f"{q}_mean"].idxmin()]
     col, n, n_p = _TESTS[test][0], int(row["n_used"]), _paper_trials(test)
@@ -870,8 +829,7 @@ def _extreme_mean(tables, p, test, q, largest, keep=None, over="N_r", ci=False):
 
 def _peak(tables, p):
     """N_r of the largest mean Delta_ROC of the training-records test."""
-    s = _summary(tables, "records")
-    if s is None:
+    if (s := _summary(tables, "records")) is None:
         return None
     at = int(s.loc[s["delta_roc_mean"].idxmax(), "n_train"])
     return float(at), _cells(at, "N_r of the largest mean Delta_ROC", 200 <= at <= 800,
@@ -896,8 +854,7 @@ def _dense_drop(tables, p):
     note = (f"mean Delta_ROC for N_k < 10 / for {dense_k} (delta-method SEs); published = "
             f"middle of 'about 2 or 3', rounding term = half that range")
     ok = np.isfinite(se_o) and np.isfinite(se_p)
-    return (Reading(float(ratio), se=se_o if ok else None, se_published=se_p if ok else None,
-                    note=note),
+    return (Reading(float(ratio), note=note, **(dict(se=se_o, se_published=se_p) if ok else {})),
             _cells(round(float(ratio), 2), f"mean Delta_ROC for N_k < 10 / mean for {dense_k}",
                    2 <= ratio <= 3, ratio, quantity="factor by which the mean drops",
                    paper="2 to 3"))
@@ -934,8 +891,7 @@ def _map_better(tables, p, test):
 def _ci_count(tables, p, test, above, how, agrees, keep=None, **printed):
     """Settings whose Delta_ROC 99% interval lies above 0 (``above``) or not; the paper's
     claim in words holds when ``agrees(k, n)``: a yes/no reading (1 = it holds)."""
-    s = _summary(tables, test, keep)
-    if s is None:
+    if (s := _summary(tables, test, keep)) is None:
         return None
     ci = s["delta_roc_ci_low"]
     k, n = int((ci > 0 if above else ci <= 0).sum()), len(s)
@@ -947,8 +903,7 @@ def _ci_count(tables, p, test, above, how, agrees, keep=None, **printed):
 def _at_95(tables, p):
     """Statement 12: every N has both gains above 0 at the 95% level (the paper: all at 99%
     but one, and that one at 95%)."""
-    s = _summary(tables, "nodes")
-    if s is None:
+    if (s := _summary(tables, "nodes")) is None:
         return None
     k, n = int(np.logical_and.reduce([(s[f"{q}_p"] < 0.05) & (s[f"{q}_mean"] > 0) for q in
                                       ("delta_roc", "delta_roc_remaining")]).sum()), len(s)
@@ -979,8 +934,8 @@ _READERS = {
     46: partial(_ci_count, test="hepar2", above=True,
                 how="points (both class nodes) whose Delta_ROC 99% CI is above 0",
                 agrees=lambda k, n: n / 2 < k < n, paper="typically, not always",
-                quantity="HEPAR points with MA gains at the 99% level"),
-}
+                quantity="HEPAR points with MA gains at the 99% level")}
+
 
 def _read(tables, i, part=None):
     """Statement ``i`` of dash_cooper_statements.csv read by its reader (:data:`_READERS`):
@@ -1014,9 +969,8 @@ def _stmt(i, read, quantity=None, unit=None, published=None, why=None, **kw):
     _READERS[i] = read
     return Headline(quantity=f"{_PUB.loc[i, 'test']}: {quantity or _PUB.loc[i, 'quantity']}",
                     published=published or Published(_STATEMENTS, {"id": i}),
-                    ours=partial(_read, i=i, part=0),
-                    unit=unit or str(_PUB.loc[i, "unit"]), differs_why=why, differs_gap=False,
-                    **kw)
+                    ours=partial(_read, i=i, part=0), unit=unit or str(_PUB.loc[i, "unit"]),
+                    differs_why=why, differs_gap=False, **kw)
 
 
 _MEAN = dict(note="the paper's 'about' (or 'around'): the rounding of its printed digit only")
@@ -1124,33 +1078,27 @@ def _paper_bands(test):
     ``high`` (percent; equal for one value), ``x_low`` and ``x_high`` (the setting's range
     the statement covers; ±inf when open) and ``ids`` (of dash_cooper_statements.csv)."""
     (mean_d, mean_r), x_mean, x_band = _BANDS[test]
-    ends = _BAND_ENDS[test][0]
-
-    def bound(b):
-        return float(_PUB.loc[b[1], "value"]) if isinstance(b, tuple) else float(b)
-
-    rows = []
-    for q, kind, ids, (x_lo, x_hi) in (
+    ends, rows = _BAND_ENDS[test][0], []
+    for q, kind, ids, xr in (
             ("delta_roc", "mean", mean_d, x_mean), ("delta_roc_remaining", "mean", mean_r, x_mean),
             ("delta_roc", "spread", ends[:2], x_band),
             ("delta_roc_remaining", "spread", ends[2:], x_band)):
         vals = [float(_PUB.loc[i, "value"]) for i in ids]
+        x_lo, x_hi = (float(_PUB.loc[b[1], "value"] if isinstance(b, tuple) else b) for b in xr)
         rows.append({"measure": q, "kind": kind, "low": min(vals), "high": max(vals),
-                     "x_low": bound(x_lo), "x_high": bound(x_hi), "ids": ", ".join(map(str, ids))})
+                     "x_low": x_lo, "x_high": x_hi, "ids": ", ".join(map(str, ids))})
     return pd.DataFrame(rows)
 
 
 def _panel(ax, summary, x):
     """Means with 99% CIs (solid) and ±1 sd of the trials (dashed) of both measures."""
-    missing = [c for c in [x] + [f"{q}_{s}" for q, *_ in _SERIES for s in _NEEDED]
-               if c not in summary]
-    if missing:
+    if missing := [c for c in [x] + [f"{q}_{s}" for q, *_ in _SERIES for s in _NEEDED]
+                   if c not in summary]:
         raise ValueError(f"summary lacks columns {missing}; pass a summary_<test> table "
                          "of tables()")
     if summary.empty:
         raise ValueError("summary is empty")
-    s = summary.sort_values(x)
-    xs = s[x].to_numpy(dtype=float)
+    xs = (s := summary.sort_values(x))[x].to_numpy(dtype=float)
     for q, label, color, marker, shift in _SERIES:
         pos = xs * shift
         mean, sd, lo, hi = (s[f"{q}_{c}"].to_numpy() for c in _NEEDED)
@@ -1161,13 +1109,11 @@ def _panel(ax, summary, x):
                     ms=4, elinewidth=1.8, capsize=3, label=label, linestyle="-", lw=0.8, zorder=3)
     ax.axhline(0, color="0.4", lw=0.7)
     ax.set_xscale("log")
-    ticks = np.unique(xs)
-    if len(ticks) > 6:  # 1-2-5 ticks inside the range, so that labels do not collide
+    if len(ticks := np.unique(xs)) > 6:  # 1-2-5 ticks inside the range: labels do not collide
         nice = np.array([m * 10**e for e in range(-1, 7) for m in (1, 2, 5)], dtype=float)
         inside = nice[(nice >= ticks.min()) & (nice <= ticks.max())]
         ticks = inside if len(inside) <= 6 else inside[::2]
-    ax.set_xticks(ticks)
-    ax.set_xticklabels([f"{t:g}" for t in ticks], fontsize=_SMALL)
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks], fontsize=_SMALL)
     ax.minorticks_off()
     ax.tick_params(labelsize=_SMALL)
     ax.set_xlabel(_XLABEL.get(x, x) + " (log scale)", fontsize=10)
@@ -1222,10 +1168,8 @@ def delta_roc_figure(summary, x, panel=None, titles=None):
         Output of :func:`_summarise_trials`.
     x : str
         Setting on the horizontal axis: ``"n_features"``, ``"n_train"`` or ``"max_parents"``.
-    panel : str, optional
-        Column splitting the rows into panels (e.g. ``"class_node"``).
-    titles : dict, optional
-        Panel title for each value of ``panel``.
+    panel, titles : str and dict, optional
+        Column splitting the rows into panels (e.g. ``"class_node"``); title of each panel.
 
     Returns
     -------
@@ -1234,10 +1178,8 @@ def delta_roc_figure(summary, x, panel=None, titles=None):
     import matplotlib.pyplot as plt
 
     keys = [None] if panel is None else list(dict.fromkeys(summary[panel]))
-    ncols = min(2, len(keys))
-    nrows = -(-len(keys) // ncols)
-    width = TEXT_WIDTH if ncols == 2 else 0.8 * TEXT_WIDTH
-    foot = 0.55  # inches under the panels for the legend
+    ncols, foot = min(2, len(keys)), 0.55  # inches under the panels for the legend
+    nrows, width = -(-len(keys) // ncols), TEXT_WIDTH if ncols == 2 else 0.8 * TEXT_WIDTH
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, 3.1 * nrows + foot),
                              squeeze=False, sharey=True)
     for ax, k in zip(axes.ravel(), keys):
@@ -1250,9 +1192,8 @@ def delta_roc_figure(summary, x, panel=None, titles=None):
     for ax in axes[:, 1:].ravel():
         ax.set_ylabel("")
     fig.tight_layout(rect=(0, foot / (3.1 * nrows + foot), 1, 1))
-    handles, labels = _legend_handles(axes[0][0])
-    fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False, fontsize=_SMALL,
-               bbox_to_anchor=(0.5, 0.0))
+    fig.legend(*_legend_handles(axes[0][0]), loc="lower center", ncol=2, frameon=False,
+               fontsize=_SMALL, bbox_to_anchor=(0.5, 0.0))
     return fig
 
 
@@ -1288,7 +1229,6 @@ def random_networks_figure(nodes, records, density):
     axes[0][1].set_ylabel("")
     (legend_ax := axes[1][1]).set_axis_off()
     fig.tight_layout(h_pad=1.2, w_pad=1.0)
-    handles, labels = _legend_handles(axes[0][0], bands=True)
-    legend_ax.legend(handles, labels, loc="center", frameon=False, fontsize=_SMALL,
-                     handlelength=2.2)
+    legend_ax.legend(*_legend_handles(axes[0][0], bands=True), loc="center", frameon=False,
+                     fontsize=_SMALL, handlelength=2.2)
     return fig
