@@ -159,17 +159,13 @@ def tolerance(se_ours=None, se_published=None, *, spread=None, n_ours=None, n_pu
         Standard deviation of one trial (ours), in the unit of the comparison.
     n_ours, n_published : int, optional
         Number of independent trials behind our number / the published one.
-    printed : str or int, optional
+    printed, scale : str or int, float (default 1), optional
         The published number as printed, or its number of decimals: the rounding term is
-        :func:`half_unit` of it (times ``scale``).
-    scale : float, default 1
-        Printed unit -> comparison unit, for ``printed``.
+        :func:`half_unit` of it times ``scale`` (printed unit -> comparison unit).
     rounding : float, optional
         The rounding term itself, instead of ``printed`` (e.g. for a range's half-width).
-    extra : float, default 0
-        A documented systematic term, added in full; say why in ``extra_why``.
-    extra_why : str
-        Required when ``extra > 0``.
+    extra, extra_why : float (default 0), str
+        A measured systematic term, added in full, and why (required when ``extra > 0``).
     z : float, default :data:`Z_VERDICT`
 
     Returns
@@ -223,26 +219,15 @@ def tolerance(se_ours=None, se_published=None, *, spread=None, n_ours=None, n_pu
 
 
 def headline_table(rows, paper: str, chapter: str) -> pd.DataFrame:
-    """Build a chapter's headline table in the report's layout.
+    """A chapter's headline rows in the report's layout (:data:`HEADLINE_COLUMNS` and
+    ``verdict``), for the paper's short citation ``paper`` and the notebook ``chapter``.
 
-    Parameters
-    ----------
-    rows : list of dict
-        Each with ``quantity`` (str), ``published`` (float or NaN), ``ours`` (float or
-        NaN), ``tolerance`` (float >= 0, or a :class:`Tolerance`, whose
-        :meth:`~Tolerance.describe` is then appended to the note) and optionally ``unit``,
-        ``note``, ``cause`` (of a difference: one of :data:`CAUSES` and its evidence, used
-        only if the row differs; a difference without one gets ``"unknown"``) and
-        ``verdict``: ``"not comparable"`` or ``"fitted"`` (with a note saying why)
-        overrides the computed verdict; None/empty leaves it computed.
-    paper : str
-        Short citation, e.g. ``"Ramoni & Sebastiani (2001)"``.
-    chapter : str
-        Notebook name (``results/<chapter>/``).
-
-    Returns
-    -------
-    DataFrame with :data:`HEADLINE_COLUMNS` and a ``verdict`` column.
+    Each row of ``rows`` (dicts, as :meth:`Headline.row` makes them) has ``quantity``,
+    ``published`` and ``ours`` (float or NaN), ``tolerance`` (>= 0, or a :class:`Tolerance`,
+    whose :meth:`~Tolerance.describe` then ends the note) and optionally ``unit``, ``note``,
+    ``cause`` (used only if the row differs; a difference without one gets ``"unknown"``)
+    and ``verdict``: ``"not comparable"`` or ``"fitted"`` (with a note saying why)
+    overrides the computed verdict.
     """
     rows = [dict(r) for r in rows]
     for r in rows:
@@ -461,12 +446,11 @@ class Reading:
     """Our number and what the tolerance needs of it (see :func:`tolerance`).
 
     ``value`` is ours; ``se``, ``spread``, ``n_ours``, ``se_published``, ``n_published``,
-    ``extra`` / ``extra_why`` and ``rounding`` are passed to :func:`tolerance` when given;
-    ``note`` is added to the row's note after the declaration's own.  ``tolerance`` is a
-    finished tolerance the chapter computed under the same rule (z = 3 times a combined
-    standard error it explains in ``note``); it replaces :func:`tolerance`.  ``published`` is for
-    a statement whose number depends on the run (the paper says "all" of its settings: the
-    number of settings run); the declaration's ``Published`` still names the statement.
+    ``extra`` / ``extra_why`` and ``rounding`` go to :func:`tolerance`; ``note`` follows the
+    declaration's own.  ``tolerance``: a finished tolerance the chapter computed under the
+    same rule (z = 3 times a combined SE its ``note`` explains), instead of :func:`tolerance`.
+    ``published``: the number of a statement that depends on the run (the paper's "all" of
+    its settings: the number of settings run); the declaration still names the statement.
     """
 
     value: float
@@ -669,29 +653,15 @@ class Headline:
 
 
 def count_test(k_ours, n_ours, k_pub, n_pub, alpha=None):
-    """Two counts compared as counts.
+    """Two counts compared as counts: with both numbers of trials ``n_ours``, ``n_pub``,
+    Fisher's exact test of ``k_ours`` of ``n_ours`` against ``k_pub`` of ``n_pub`` (a binomial
+    model of both sides); with neither, the conditional test of two Poisson counts of equal
+    exposure (``k_ours`` given the total is Binomial(total, 1/2)).
 
-    With both numbers of trials, Fisher's exact test of ``k_ours`` of ``n_ours`` against
-    ``k_pub`` of ``n_pub`` (binomial model of both sides); with neither, the conditional
-    test of two Poisson counts of equal exposure (``k_ours`` given the total is
-    Binomial(total, 1/2)).
-
-    Parameters
-    ----------
-    k_ours, k_pub : int
-    n_ours, n_pub : int or None
-        Both or neither.
-    alpha : float, default :data:`ALPHA_VERDICT`
-
-    Returns
-    -------
-    p : float
-        Two-sided p-value of ours against the paper's.
-    accepted : (float, float)
-        The smallest and largest count of ours the test would accept (p >= alpha), with
-        the paper's count fixed; (nan, nan) when none would.
-    test : str
-        ``"Fisher's exact"`` or ``"Poisson"``.
+    Returns ``(p, accepted, test)``: the two-sided p-value of ours against the paper's; the
+    smallest and largest count of ours the test would accept (p >= ``alpha``, default
+    :data:`ALPHA_VERDICT`) with the paper's count fixed, (nan, nan) when none would; and
+    ``"Fisher's exact"`` or ``"Poisson"``.
     """
     alpha = ALPHA_VERDICT if alpha is None else alpha
     if (n_ours is None) != (n_pub is None):
