@@ -352,7 +352,8 @@ def check_counts(counts, name="counts", *, min_ndim=2, integer=True):
 def check_choice(name, value, choices):
     """``value`` after checking it is one of the strings ``choices``."""
     if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {list(choices)}; got {value!r}")
+        shown = sorted(choices) if isinstance(choices, (set, frozenset)) else list(choices)
+        raise ValueError(f"{name} must be one of {shown}; got {value!r}")
     return value
 
 

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from credal.base import BaseClassifier, CredalMixin, PreciseMixin
-from credal._validation import check_fit_input, check_in_range, check_positive
+from credal._validation import check_choice, check_fit_input, check_in_range, check_positive
 
 __all__ = ["AODE", "BMAAODE", "CompAODE", "CredalBMAAODE", "CredalCompAODE",
            "bma_lower_log_ratio", "comp_min_margin", "comp_min_ratio"]
@@ -225,12 +225,6 @@ def comp_min_ratio(alpha, beta, log_lik, null_log_lik, epsilon, n_models, *, max
 # --------------------------------------------------------------------------- estimation
 
 
-def _check_choice(name, value, choices):
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {sorted(choices)}; got {value!r}")
-    return value
-
-
 def _distinct(codes, n_values, y=None, n_classes=1):
     """Distinct columns of codes (k, n) (``-1`` = missing), with their classes ``y`` if
     given: ``(first, inverse)``, ``codes[:, first][:, inverse] == codes``; None when a
@@ -316,8 +310,8 @@ class _SPODEEnsemble(BaseClassifier):
     # ----- fitting
 
     def _check_common(self):
-        _check_choice("prior", self.prior, {"perks", "laplace"})
-        _check_choice("root_estimate", self.root_estimate, {"chain", "joint"})
+        check_choice("prior", self.prior, {"perks", "laplace"})
+        check_choice("root_estimate", self.root_estimate, {"chain", "joint"})
         check_positive("s", self.s)
         # the authors' optional floors (None = off); classes without one get None
         self._floors = [None if getattr(self, f, None) is None else
@@ -574,7 +568,7 @@ class AODE(PreciseMixin, _SPODEEnsemble):
         lim = self.frequency_limit
         if isinstance(lim, bool) or not isinstance(lim, numbers.Integral) or lim < 0:
             raise ValueError(f"frequency_limit must be an integer >= 0; got {lim!r}")
-        _check_choice("aggregate", self.aggregate, {"joint", "posterior"})
+        check_choice("aggregate", self.aggregate, {"joint", "posterior"})
         if self.posterior_floor is not None and self.aggregate == "joint":
             raise ValueError('posterior_floor needs aggregate="posterior"')
         self._fit_tables(X, y, distinct=False, log=False, rows=False)
