@@ -47,7 +47,7 @@ from scipy import stats
 
 __all__ = ["ALPHA_VERDICT", "CAUSES", "Cell", "FITTED", "HEADLINE_COLUMNS", "Headline",
            "Headlines", "NOT_COMPARABLE", "NOT_COMPARABLE_REASONS", "Published", "Reading",
-           "Tolerance", "UNKNOWN_CAUSE", "VERDICTS", "Z_VERDICT", "count_test", "first",
+           "Tolerance", "UNKNOWN_CAUSE", "VERDICTS", "Z_VERDICT", "count_test",
            "half_unit",
            "headline_table", "meets_published", "published_text", "tolerance",
            "verdict_counts", "verdicts"]
@@ -360,16 +360,13 @@ class Published:
 
     def cells(self) -> pd.Series:
         """The matching cells as printed (text), in file order."""
-        from credal.datasets import published
-
-        df = published(self.table)
         text = published_text(self.table)
-        if self.column not in df.columns:
+        if self.column not in text.columns:
             raise KeyError(f"published table {self.table!r} has no column {self.column!r}; "
-                           f"columns: {list(df.columns)}")
-        mask = np.ones(len(df), dtype=bool)
+                           f"columns: {list(text.columns)}")
+        mask = np.ones(len(text), dtype=bool)
         for col, val in self.where.items():
-            if col not in df.columns:
+            if col not in text.columns:
                 raise KeyError(f"published table {self.table!r} has no column {col!r}")
             wanted = [str(v).strip() for v in (val if isinstance(val, (list, tuple)) else [val])]
             mask &= text[col].str.strip().isin(wanted).to_numpy()
@@ -594,9 +591,9 @@ class Headline:
             printed = self.published.printed()
         scale = self.published.scale if self.published is not None else 1.0
         tol = tolerance(
-            reading.se, first(reading.se_published, self.se_published),
+            reading.se, _first(reading.se_published, self.se_published),
             spread=reading.spread, n_ours=reading.n_ours,
-            n_published=first(reading.n_published, self.n_published),
+            n_published=_first(reading.n_published, self.n_published),
             printed=None if rounding is not None else printed, scale=scale,
             rounding=rounding, extra=reading.extra or self.extra,
             extra_why=reading.extra_why or self.extra_why)
@@ -634,7 +631,7 @@ class Headline:
 
     def _count_row(self, reading, pub):
         """A count compared as a count: :func:`count_test`, its acceptance as tolerance."""
-        n_ours, n_pub = reading.n_ours, first(reading.n_published, self.n_published)
+        n_ours, n_pub = reading.n_ours, _first(reading.n_published, self.n_published)
         ours = float(reading.value)
         p, (low, high), test = count_test(ours, n_ours, pub, n_pub)
         side = high if ours >= pub else low
@@ -694,7 +691,7 @@ def count_test(k_ours, n_ours, k_pub, n_pub, alpha=None):
     return float(pvalue(int(round(k_ours)))), accepted, test
 
 
-def first(*values):
+def _first(*values):
     """The first of ``values`` that is not None (None if all are)."""
     return next((v for v in values if v is not None), None)
 
