@@ -1,7 +1,7 @@
 """The data sets of the compendium: catalogue, loading and integrity checks.
 
 The raw files live in ``data/raw`` (byte copies of public files, checked by
-``data/SHA256SUMS``). ``data/catalogue.toml`` says, for every data set name,
+``data/SHA256SUMS``), and in ``data/added`` for the papers' own versions found later. ``data/catalogue.toml`` says, for every data set name,
 which files it is built from, how to read them (format, class column, columns
 to drop, header fixes), its source, licence and the papers that use it, with
 each paper's own name for it and published size.
@@ -107,6 +107,13 @@ def _parse_sums(path: str, *stat_key) -> dict:
 def _sha256(path: str, *stat_key) -> str:
     with open(path, "rb") as fh:
         return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _data_file(name: str) -> Path:
+    """A catalogue file: in ``data/raw`` (the shared copies, never changed) or, failing that,
+    in ``data/added`` (papers' versions found later; its README gives their provenance)."""
+    raw = data_dir() / "raw" / name
+    return raw if raw.is_file() else data_dir() / "added" / name
 
 
 def _check_raw(path: Path) -> None:
@@ -395,12 +402,11 @@ def load(name: str) -> Dataset:
     ids = list(entry.get("ids", []))
     drop = list(entry.get("drop", []))
 
-    raw = data_dir() / "raw"
     frames, found_ids = [], set()
     for f in files:
         options = {**read, **file_options.get(f, {})}
-        _check_raw(raw / f)
-        frame = _read_file(raw / f, fmt, options, name, class_col)
+        _check_raw(path := _data_file(f))
+        frame = _read_file(path, fmt, options, name, class_col)
         # ids may exist in only some files (hayes-roth's name column)
         present = [c for c in ids if c in frame.columns]
         found_ids.update(present)
@@ -532,7 +538,8 @@ def published(table: str) -> pd.DataFrame:
 
 
 def verify_checksums() -> list[str]:
-    """Check ``data/raw`` against ``data/SHA256SUMS`` (every file hashed afresh).
+    """Check ``data/raw`` and ``data/added`` against ``data/SHA256SUMS`` (every file hashed
+    afresh).
 
     Returns
     -------
@@ -540,6 +547,6 @@ def verify_checksums() -> list[str]:
         Files listed in ``SHA256SUMS`` that are missing or whose SHA-256
         differs (empty when all is well).
     """
-    raw, sums = data_dir() / "raw", data_dir() / "SHA256SUMS"
+    sums = data_dir() / "SHA256SUMS"
     return [f for f, digest in _parse_sums(*_stat_key(sums, "checksum list")).items()
-            if not (raw / f).is_file() or _sha256.__wrapped__(str(raw / f)) != digest]
+            if not (p := _data_file(f)).is_file() or _sha256.__wrapped__(str(p)) != digest]

@@ -27,6 +27,7 @@ from credal._readers import natural_sort, parse_arff, parse_delimited, parse_tab
 
 ROOT = Path(__file__).resolve().parents[1] / "data"
 RAW = ROOT / "raw"
+ADDED = ROOT / "added"  # papers' versions found after the shared copies (its README)
 CONFORMANCE = Path(__file__).resolve().parent / "conformance" / "data"  # copy of ../shared
 CATALOGUE = tomllib.loads((ROOT / "catalogue.toml").read_text())
 SPECS = CATALOGUE["datasets"]
@@ -51,8 +52,11 @@ def loaded():
 
 
 def _manifest() -> dict[str, dict]:
-    with open(RAW / "MANIFEST.csv", newline="") as fh:
-        return {row["file"]: row for row in csv.DictReader(fh)}
+    rows = {}
+    for folder in (RAW, ADDED):
+        with open(folder / "MANIFEST.csv", newline="") as fh:
+            rows.update({row["file"]: row for row in csv.DictReader(fh)})
+    return rows
 
 
 MANIFEST = _manifest()
@@ -165,7 +169,7 @@ def test_heart_c_nominal_keeps_exactly_the_nominal_columns(loaded):
 def test_group_sizes_and_names():
     allnames = datasets.names()
     assert allnames == sorted(allnames)
-    assert 58 <= len(allnames) <= 62
+    assert 60 <= len(allnames) <= 64
     for group, size in GROUP_SIZES.items():
         members = datasets.names(group)
         assert len(members) == size, group
@@ -285,7 +289,7 @@ def test_moral_table(loaded):
     for name, p in info.items():
         assert p["n"] == p["n_train"] + p["n_test"]
     # Moral's sizes are the rows without missing values where the file has any
-    for name in ("breast_w", "breast_cancer", "hepatitis", "heart_c_nominal",
+    for name in ("breast_w", "breast_cancer", "hepatitis", "heart_c5", "heart_c5_nominal",
                  "heart_statlog", "diabetes", "australian", "soybean_small"):
         assert _complete_rows(loaded[name]) == info[name]["n"], name
     # fixed split of monks1
@@ -295,7 +299,9 @@ def test_moral_table(loaded):
     # variable counts that the paper's figures determine
     assert loaded["vote1"].n_features == info["vote1"]["n_variables"]
     assert loaded["vote1"].n_rows == info["vote1"]["n"]
-    assert loaded["heart_c_nominal"].n_features == info["heart_c_nominal"]["n_variables"]
+    assert loaded["heart_c5_nominal"].n_features == info["heart_c5_nominal"]["n_variables"]
+    for name in ("heart_c5", "heart_c5_nominal"):  # the 5 diagnosis grades, all observed
+        assert loaded[name].n_classes == info[name]["n_classes"], name
     soy = loaded["soybean_small"].X
     informative = sum(soy[c].nunique() > 1 for c in soy.columns)
     assert informative == info["soybean_small"]["n_variables"]
@@ -337,7 +343,7 @@ def test_every_raw_file_is_used_by_some_entry():
         for spec in CATALOGUE.get(section, {}).values():
             used.update(spec["files"])
             for f in spec["files"]:
-                assert (RAW / f).is_file(), f
+                assert (RAW / f).is_file() or (ADDED / f).is_file(), f
     docs = set(CATALOGUE["catalogue"]["documentation"])
     for f in docs:
         assert (RAW / f).is_file(), f
@@ -442,7 +448,8 @@ def test_wine_class_is_first_attribute(loaded):
 @pytest.mark.parametrize(
     "name, n_train, n_test",
     [("monks1", 124, 432), ("monks2", 169, 432), ("monks3", 122, 432),
-     ("hayes_roth", 132, 28), ("adult", 32561, 16281), ("anneal_orig", 798, 100)],
+     ("hayes_roth", 132, 28), ("adult", 32561, 16281), ("anneal_orig", 798, 100),
+     ("sick", 2800, 972)],
 )
 def test_split_sizes(name, n_train, n_test, loaded):
     split = loaded[name].split
@@ -455,7 +462,30 @@ def test_split_sizes(name, n_train, n_test, loaded):
 
 def test_split_none_without_fixed_split(loaded):
     assert loaded["vote"].split is None
-    assert loaded["sick"].split is None
+    assert loaded["audiology"].split is None  # 200 + 26, order inside the file unknown
+
+
+def test_sick_training_rows_are_ucis_training_file(loaded):
+    """data/added/README.md: an independent copy of UCI's sick.data holds 2799 of the first
+    2800 rows of sick.arff, in order; the first row's values and the class counts of the
+    training part (171 sick) are UCI's."""
+    ds = loaded["sick"]
+    train = ds.y[ds.split == "train"]
+    assert train.value_counts().to_dict() == {"negative": 2629, "sick": 171}
+    assert ds.X.loc[0, "age"] == 41 and ds.X.loc[0, "referral source"] == "SVHC"
+
+
+def test_added_files_have_their_provenance():
+    """Every file in data/added is used, listed in its MANIFEST with a second copy it was
+    checked against, and has a checksum (the loader verifies it)."""
+    files = {p.name for p in ADDED.iterdir() if p.is_file()} - {"README.md", "MANIFEST.csv"}
+    with open(ADDED / "MANIFEST.csv", newline="") as fh:
+        rows = {r["file"]: r for r in csv.DictReader(fh)}
+    assert files == set(rows)
+    sums = (ROOT / "SHA256SUMS").read_text()
+    for f, row in rows.items():
+        assert row["verified_against"].strip(), f
+        assert f"  {f}\n" in sums, f
 
 
 def test_monks_split_rows_are_the_files_rows(loaded):
