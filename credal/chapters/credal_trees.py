@@ -33,10 +33,6 @@ CITATION = ('S. Moral, "Discovering independence", lecture slides (second part: 
             'classification trees using the total uncertainty criterion", *International Journal '
             'of Intelligent Systems* 18 (2003) 1215-1225.')
 
-#: the slides' data sets whose class variable differs from ours (5 classes there, 2 here)
-_EXCLUDE = ("Cleveland", "Cleveland nominal")
-
-
 # -------------------------------------------------------- the classifiers it compares
 
 
@@ -72,8 +68,8 @@ def run(estimators, names=None, *, n_repeats=10, random_state=0, n_jobs=1, cache
 
     The design, per data set.  Rows: only those without missing values if the slides'
     ``n_train + n_test`` is smaller than our file (the slides' sizes match the complete
-    rows of these sets), otherwise every row; classes no kept row has are dropped (our
-    Cleveland copies have 2 of 5 declared classes).  Split: the data set's own fixed
+    rows of these sets), otherwise every row; classes no kept row has are dropped.  Split:
+    the data set's own fixed
     split when it ships one (Monks1), otherwise a stratified random split with exactly
     the slides' training size and the other rows as test set, drawn ``n_repeats`` times
     with seeds ``random_state + r``.  Each split is evaluated twice by
@@ -329,8 +325,8 @@ _PROTOCOL_COLUMNS = {
 def _protocol_table(runs, protocol_runs, design):
     """One row per protocol: what it does and what it gives against the slides' figures.
 
-    Each cell is our mean over the data sets where the slides give a test figure (Cleveland
-    sets left out; a data set's value first averaged over its splits or folds), and, in the
+    Each cell is our mean over the data sets where the slides give a test figure (a data
+    set's value first averaged over its splits or folds), and, in the
     ``gap:`` columns, ours minus the slides' mean over the same data sets (points).  Index:
     "slides" (the slides' own means), then the protocols of :data:`_PROTOCOLS` that have runs
     ("hold-out" and "scored on training data" from ``runs``, the others from
@@ -340,7 +336,6 @@ def _protocol_table(runs, protocol_runs, design):
                          runs[runs["part"] == "train"].assign(protocol="scored on training data"),
                          protocol_runs], ignore_index=True)
     allruns = allruns.assign(dataset=allruns["name"].map(dict(zip(design["name"], design["dataset"]))))
-    allruns = allruns[~allruns["dataset"].isin(list(_EXCLUDE))]
     means = allruns.groupby(["protocol", "dataset", "classifier"])[["accuracy", "single_accuracy"]].mean()
     rows = {"slides": {"what it does": "the slides' figures (test part)"}}
     rows.update({p: {"what it does": what} for p, what in _PROTOCOLS.items()
@@ -431,37 +426,36 @@ def numbers(tables):
 
     From :func:`tables`: ``n_repeats``; for the NB and C4.5 table (``classic_*``), the
     credal-tree table (``credal_*``) and the frequency-criterion table (``freq_*``): the
-    compared cells, those beyond 3 split-to-split SDs and which (``*_x``: the Cleveland
-    sets left out), the mean gap to the slides (points); ``soy_nb``; the mean drop from
-    training to test accuracy, the slides' and ours (``gap_tu2_*``, ``gap_c45_*``, over
-    ``gap_n`` data sets); the mean accuracies over the comparable data sets
+    compared cells, those beyond 3 split-to-split SDs and which, the mean gap to the slides
+    (points); ``soy_nb``; the mean drop from training to test accuracy, the slides' and ours (``gap_tu2_*``, ``gap_c45_*``, over
+    ``gap_n`` data sets); the mean accuracies over the data sets with random splits
     (``freq_mean_*``) and on Monks1 (``monks_*``); the protocols' gaps to the slides
     (``prot_<protocol>_<figure>``).
     """
     classic, credal, freq = (tables[k] for k in ("classic_methods", "credal_trees_dominance",
                                                  "frequency_criterion"))
-    sc, sc_x = _summary(classic), _summary(classic, _EXCLUDE)
-    scr, sf = _summary(credal, _EXCLUDE), _summary(freq, _EXCLUDE)
+    sc, scr, sf = _summary(classic), _summary(credal), _summary(freq)
     soy = classic[(classic["dataset"] == "Soybean-small") & (classic["column"] == "NB test")]["ours"]
     out = {"n_repeats": str(int(tables["runs"]["repeat"].max()) + 1),
            "classic_cells": str(sc["cells"]), "classic_beyond": str(sc["beyond"]),
-           "classic_beyond_x": str(sc_x["beyond"]), "classic_flagged_x": sc_x["flagged"] or "none",
-           "classic_gap_x": f"{sc_x['mean_difference']:+.1f}",
+           "classic_flagged": sc["flagged"] or "none",
+           "classic_gap": f"{sc['mean_difference']:+.1f}",
            "soy_nb": f"{float(soy.mean()):.1f}" if len(soy) else "–",
-           "credal_cells_x": str(scr["cells"]), "credal_beyond_x": str(scr["beyond"]),
-           "credal_flagged_x": scr["flagged"] or "none"}
+           "credal_cells": str(scr["cells"]), "credal_beyond": str(scr["beyond"]),
+           "credal_flagged": scr["flagged"] or "none"}
     for key, col in (("test", "test accuracy"), ("train", "train accuracy"),
                      ("uc_test", "test UC %"), ("uc_train", "train UC %")):
         out[f"credal_gap_{key}"] = f"{scr[f'mean_difference:simple: {col}']:+.1f}"
     for key, table, tree in (("tu2", credal, "simple: {} accuracy"), ("c45", classic, "C4.5 {}")):
-        t = table[~table["dataset"].isin(_EXCLUDE)]
-        tr = t[t["column"] == tree.format("train")].set_index("dataset")
-        te = t[t["column"] == tree.format("test")].set_index("dataset")
+        tr = table[table["column"] == tree.format("train")].set_index("dataset")
+        te = table[table["column"] == tree.format("test")].set_index("dataset")
         both = tr.index[np.isfinite(tr["published"]) & np.isfinite(te.loc[tr.index, "published"])]
         for short, which in (("pub", "published"), ("ours", "ours")):
             out[f"gap_{key}_{short}"] = f"{float((tr.loc[both, which] - te.loc[both, which]).mean()):.1f}"
         out.setdefault("gap_n", str(len(both)))
-    mean_acc = freq[~freq["dataset"].isin([*_EXCLUDE, "Monks1"])].groupby("column", sort=False)["ours"].mean()
+    random_split = freq[freq["dataset"] != "Monks1"]
+    mean_acc = random_split.groupby("column", sort=False)["ours"].mean()
+    out["freq_mean_n"] = str(random_split["dataset"].nunique())
     monks = freq[freq["dataset"] == "Monks1"].set_index("column")["ours"]
     for key, col in (("simple", "TU2 simple"), ("double", "TU2 double"), ("nb", "NB"), ("c45", "C4.5")):
         out[f"freq_gap_{key}"] = f"{sf[f'mean_difference:{col}']:+.1f}"
@@ -475,11 +469,11 @@ def numbers(tables):
     return out
 
 
-def _summary(table, exclude=(), z_flag=3.0):
-    """Compared cells (with a published value, ``exclude`` left out), those beyond
+def _summary(table, z_flag=3.0):
+    """Compared cells (with a published value), those beyond
     ``z_flag`` (``beyond``, and which: ``flagged``), the mean gap to the slides
     (``mean_difference``, points), overall and per column (``mean_difference:<column>``)."""
-    t = table[np.isfinite(table["published"]) & ~table["dataset"].isin(list(exclude))]
+    t = table[np.isfinite(table["published"])]
     bad = t[np.abs(t["z"].to_numpy(dtype=float)) > z_flag]
     out = {"cells": int(len(t)), "beyond": int(len(bad)),
            "flagged": ", ".join(f"{c}: {d}" for c, d in zip(bad["column"], bad["dataset"])),
@@ -492,8 +486,7 @@ def _summary(table, exclude=(), z_flag=3.0):
 # ---------------------------------------------------------------------- headline rows
 #
 # Each headline number averages a column of the slides' tables (or the drop from its training
-# to its test column) over the slides' data sets with a value, Cleveland sets left out
-# (_SlidesMean).  The slides report one split per data set, so a mean of their values varies
+# to its test column) over the slides' data sets with a value (_SlidesMean).  The slides report one split per data set, so a mean of their values varies
 # like a mean of single-split results; tolerance: 3 sqrt(sum(sd**2 + se**2) + K 0.1**2 / 12) / K
 # over the K data sets (sd: our split-to-split SD of one split's result, se: the SE of our mean,
 # 0.1**2 / 12: a printed value's rounding; for a drop, train and test terms added as if
@@ -505,8 +498,7 @@ def _summary(table, exclude=(), z_flag=3.0):
 @dataclass(frozen=True)
 class _SlidesMean(Published):
     """:class:`Published`, averaged over the slides' data sets that have a value in
-    ``column`` (and ``minus``), in the catalogue's order, the Cleveland sets left out;
-    with ``minus``, the mean of ``column - minus``.  (``Published.where`` cannot name a
+    ``column`` (and ``minus``), in the catalogue's order; with ``minus``, the mean of ``column - minus``.  (``Published.where`` cannot name a
     list of rows, nor a difference of two columns.)"""
 
     minus: str | None = None
@@ -514,7 +506,7 @@ class _SlidesMean(Published):
     def _rows(self):
         t = datasets.published(self.table).set_index("dataset")[[c for c in (self.column, self.minus) if c]]
         return [d for d in map(_slides_name, datasets.names("moral-trees"))
-                if d in t.index and d not in _EXCLUDE and t.loc[d].notna().all()]
+                if d in t.index and t.loc[d].notna().all()]
 
     def cells(self) -> pd.Series:
         return published_text(self.table).set_index("dataset").loc[self._rows(), self.column]
@@ -547,8 +539,7 @@ def _slides_mean(tables, table, column, published, why, minus=None):
     k = len(wanted)
     value = float((ours[0] - ours[1]).mean() if minus else ours[0].mean())
     tol = 3.0 * float(np.sqrt(sum(np.sum(v) for v in variances) + len(ours) * k * (0.1 ** 2 / 12.0))) / k
-    note = (f"mean{' of (train - test)' if minus else ''} over {k} data sets ({', '.join(_EXCLUDE)} "
-            "left out: different class variable); tolerance: 3 SD of a mean of single-split results "
+    note = (f"mean{' of (train - test)' if minus else ''} over {k} data sets; tolerance: 3 SD of a mean of single-split results "
             "(our split-to-split SD per data set, the SE of our mean and the printed rounding)"
             + (", train and test combined as if independent" if minus else "")
             + ("; single split per data set in this run: binomial SD of the part instead" if fallback else "")

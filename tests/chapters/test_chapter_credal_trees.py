@@ -59,7 +59,7 @@ def test_defaults_are_the_slides_scale():
 
 
 def test_design_sizes_and_policies():
-    items, design = chapter._design(["hepatitis", "vote1", "monks1", "heart_c"], 3, 5)
+    items, design = chapter._design(["hepatitis", "vote1", "monks1", "heart_c5"], 3, 5)
     d = design.set_index("name")
     # Hepatitis: the slides' 59 + 21 = 80 rows are the complete rows.
     assert d.loc["hepatitis", "rows_used"] == "complete rows"
@@ -68,10 +68,10 @@ def test_design_sizes_and_policies():
     assert d.loc["vote1", "rows_used"] == "all rows" and d.loc["vote1", "n_test"] == 135
     # Monks1: the data set's own split, used once.
     assert d.loc["monks1", "split"].startswith("fixed") and d.loc["monks1", "n_train"] == 124
-    # Cleveland: 296 complete rows here, so the test part has 96 (slides: 97); the
-    # unobserved declared classes are dropped.
-    assert (d.loc["heart_c", "n_train"], d.loc["heart_c", "n_test"]) == (200, 96)
-    assert d.loc["heart_c", "n_classes"] == 2 and d.loc["heart_c", "paper_n_classes"] == 5
+    # Cleveland: UCI's 5-grade file (data/added), whose 297 complete rows are the slides'
+    # 200 + 97, with the slides' 5 classes.
+    assert (d.loc["heart_c5", "n_train"], d.loc["heart_c5", "n_test"]) == (200, 97)
+    assert d.loc["heart_c5", "n_classes"] == 5 and d.loc["heart_c5", "paper_n_classes"] == 5
     names = [it[0] for it in items]
     assert len(names) == 2 * (3 + 3 + 1 + 3) and len(set(names)) == len(names)
     by = {it[0]: it for it in items}
@@ -255,16 +255,16 @@ def test_trees_headline_from_synthetic_runs(n_repeats):
     assert len(h) == 12
     row = h.set_index("quantity")
     pub = datasets.published("moral_classic_methods").set_index("dataset")
-    # Means over the eight comparable data sets (Cleveland left out; Monks1 has no figure).
-    comparable = [d for d in design["dataset"] if d in pub.index and not d.startswith("Cleveland")]
-    assert len(comparable) == 8
+    # Means over the ten data sets with a figure (Monks1 has none).
+    comparable = [d for d in design["dataset"] if d in pub.index and np.isfinite(pub.loc[d, "NB_test"])]
+    assert len(comparable) == 10
     assert row.loc["NB: mean test accuracy", "published"] == pytest.approx(pub.loc[comparable, "NB_test"].mean())
     assert row.loc["C4.5: mean drop from training to test accuracy", "published"] == pytest.approx(
         (pub.loc[comparable, "C45_train"] - pub.loc[comparable, "C45_test"]).mean())
     nb = tabs["classic_methods"].set_index(["dataset", "column"]).loc[comparable]
     assert row.loc["NB: mean test accuracy", "ours"] == pytest.approx(
         nb.xs("NB test", level="column")["ours"].mean())
-    assert h["note"].str.contains("mean over 8 data sets").sum() == 10
+    assert h["note"].str.contains("mean over 10 data sets").sum() == 10
     binomial = h["note"].str.contains("binomial")
     assert binomial.all() if n_repeats == 1 else not binomial.any()
     # the tolerance: 3 SD of a mean of K single-split results (module comment)
@@ -277,7 +277,7 @@ def test_trees_headline_from_synthetic_runs(n_repeats):
     else:
         var = t["sd"].to_numpy() ** 2 + t["se"].to_numpy() ** 2
     assert row.loc["NB: mean test accuracy", "tolerance"] == pytest.approx(
-        3 * math.sqrt(var.sum() + 8 * 0.01 / 12) / 8)
+        3 * math.sqrt(var.sum() + 10 * 0.01 / 12) / 10)
 
 
 def test_trees_headline_declarations_obey_the_rule():
@@ -295,7 +295,7 @@ def test_trees_headline_needs_every_data_set():
     """A run without some of the slides' data sets gives no comparable mean."""
     h = chapter.HEADLINE.judge(_synthetic_tables(_slides_design(["australian", "heart_statlog"]), 2))
     assert len(h) == 12 and (h["verdict"] == "not comparable").all()
-    assert h["note"].str.contains("lacks some of the slides' 8 data sets").all()
+    assert h["note"].str.contains("lacks some of the slides' 10 data sets").all()
 
 
 # ---------------------------------------------------------------------------- figures
