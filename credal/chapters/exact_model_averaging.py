@@ -768,7 +768,8 @@ def _n_significant(tables, p, test, over, n_paper, keep=None, but=0):
     k = int(((s["delta_roc_ci_low"] > 0) & (s["delta_roc_remaining_ci_low"] > 0)).sum())
     n, all_ = len(s), "all but one" if but else "all"
     how = f"settings {over} with both 99% CIs above 0"
-    return (Reading(float(k), published=n - but, note=f"{how} (paper: {all_}); exact count"),
+    return (Reading(float(k), published=n - but, n_ours=n, n_published=n,
+                    note=f"{how} (paper: {all_})"),
             _cells(f"{k} of {n}", how, k == n - but, n,
                    paper=f"{n - but} of {n}" if n == n_paper else all_))
 
@@ -885,7 +886,7 @@ def _map_better(tables, p, test):
     else:
         cells = _cells(f"{wins} of {n}", "N_r values on anaphylaxis where MAP is better "
                        "(Delta_ROC < 0, two-sided p < 0.05)", wins == p, paper=f"{p:g} of {n}")
-    return Reading(wins, se=sd, se_published=sd, note=note), cells
+    return Reading(wins, n_ours=n, n_published=n, note=note), cells
 
 
 def _ci_count(tables, p, test, above, how, agrees, keep=None, **printed):
@@ -976,7 +977,7 @@ def _stmt(i, read, quantity=None, unit=None, published=None, why=None, **kw):
 _MEAN = dict(note="the paper's 'about' (or 'around'): the rounding of its printed digit only")
 _SHARE = dict(bounds=(0.0, 100.0), unit="percent",
               quantity="share of trials in the stated delta_roc region (%)")
-_COUNT = dict(unit="count", rounding=0.0)
+_COUNT = dict(unit="count", kind="count")
 
 
 def _claim(key):
@@ -1043,8 +1044,8 @@ HEADLINE = Headlines(paper="Dash & Cooper (2002)", chapter="exact-model-averagin
     _stmt(42, partial(_map_better, test="worst-case"),
           "settings where MAP beats MA significantly", "count",
           Published("dash_cooper_headline_numbers", {"key": "worst_case_map_better"}),
-          rounding=0.0, why="MAP wins at more training sizes than chance explains"),
-    _stmt(43, partial(_map_better, test="alarm"), rounding=0.0,
+          kind="count", why="MAP wins at more training sizes than chance explains"),
+    _stmt(43, partial(_map_better, test="alarm"), kind="count",
           why="the paper's two points are more than chance explains; they depend on training "
               "sizes the paper does not report (ours start at 25)"),
 ))

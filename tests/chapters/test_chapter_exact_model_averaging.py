@@ -433,10 +433,11 @@ def test_headline_layout_and_verdicts():
 
     assert band["ours"] == pytest.approx(wide.mean() + sd)
     assert band["tolerance"] == pytest.approx(3 * np.hypot(se(n), se(m)) + 0.5)
-    # the worst case's count of MAP wins: tolerance from the chance count
+    # the worst case's count of MAP wins, compared as a count (issue 24): on 2 settings
+    # every count passes Fisher's exact test, so the row has no power
     cnt = h[h["quantity"].str.contains("MAP beats MA")].iloc[0]
-    mu, sd = chapter._chance_count(2)
-    assert cnt["tolerance"] == pytest.approx(3 * np.sqrt(2) * sd)
+    assert "count test (Fisher's exact)" in cnt["note"]
+    assert cnt["verdict"] == "not comparable" and "no power" in cnt["note"]
     assert h.iloc[0]["verdict"] == "reproduced"  # closed form exact
     assert not h["quantity"].str.startswith("ALARM").any()  # test not run: no row
     assert not h["note"].str.contains("divides by").any()
@@ -480,14 +481,14 @@ def test_chance_count_and_paper_trials():
 
 
 def test_alarm_count_row_judged_against_chance():
-    """Two MAP wins where chance gives 0.2 of them: the row states the chance count."""
+    """Two MAP wins where chance gives 0.2 of them: the row states the chance count and
+    compares ours with the paper's as counts (Fisher's exact test on as many points)."""
     trials = _fake_trials("alarm", "n_train", [25, 50])
     trials["class_node"] = "ANAPHYLAXIS"
     h = chapter.HEADLINE.judge(_tables({"alarm": trials}))
     row = h[h["quantity"].str.startswith("ALARM: points where MAP")].iloc[0]
     assert row["published"] == 2 and row["unit"] == "count"
-    mu, sd = chapter._chance_count(2)
-    assert row["tolerance"] == pytest.approx(3 * np.sqrt(2) * sd)
+    assert "count test (Fisher's exact)" in row["note"]
     assert "chance alone" in row["note"] and "P(>= 2 by chance)" in row["note"]
 
 
