@@ -576,6 +576,8 @@ def _tool_table(tools) -> pd.DataFrame:
     """The peer tools' headline: per "classifier vs peer" (rows) and data set (columns),
     the peer's time over credal's, best of each with the median of each in brackets
     ("disagrees" where the outputs differ: no time counted)."""
+    if not len(tools):
+        return pd.DataFrame(index=pd.Index([], name="classifier vs peer"))
     label = tools["classifier"] + " vs " + tools["peer"]
     out = tools.assign(row=label, cell=tools.apply(_cell, axis=1)).pivot(
         index="row", columns="dataset", values="cell")
