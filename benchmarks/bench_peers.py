@@ -68,7 +68,7 @@ def main(argv=None):
             details.to_csv(a.csv, index=False)
         if "peer_tools" in t:
             tools = t["peer_tools"]
-            print("\n" + " ".join(f"{name}: {why}." for name, why in tools.attrs["tools"].items()))
+            print("\npeer tools: " + "; ".join(tools.attrs["tools"].values()))
             if len(tools):
                 tab = t["peer_tools_headline"]
                 print(f"\n{tab.attrs['values']}")

@@ -634,7 +634,8 @@ def _tool_numbers(tools) -> dict:
     missing = {n: r for n, r in why.items() if n not in ran}
     out["tools_status"] = (
         ("Timed here: " + " and ".join(why[n] for n in ran) + ". " if ran else "")
-        + "".join(f"Not timed, {n}: {r}; its rows are left out. " for n, r in missing.items()))
+        + "".join(f"Not timed, {n}: {r}; its rows are left out. " for n, r in missing.items())
+    ).strip()
     for clf, (_, _, _, peers) in _TOOL_PEERS.items():
         for tool, model, label in peers:
             g = tools[(tools["classifier"] == clf) & (tools["peer"] == label)]
