@@ -16,8 +16,16 @@ CHROMIUM ?= /usr/bin/chromium
 WEKA_JAR ?= /usr/share/java/weka.jar
 WEKA_TIMER := build/weka/WekaTimer.class
 export WEKA_JAR
+# The peer tools (the Weka IP plugin's sources, JNCC2's jar): outside the project, never
+# copied into it (the chapter reads $CREDAL_PEERS, by default the same folder).
+PEERS_DIR ?= ../shared/peers
+IP_PLUGIN_SRC := $(PEERS_DIR)/weka-ip-plugin/weka-3.7-IP-Plugin-src
+JNCC2_JAR := $(PEERS_DIR)/jncc2/jncc2Rel1.11/jncc2-rel1.11.jar
+IP_TIMER := build/ip-plugin/weka/classifiers/credalClassifiers/credalNB/IpPluginTimer.class
+JNCC2_TIMER := build/jncc2/jncc20/Jncc2Timer.class
+export CREDAL_PEERS := $(abspath $(PEERS_DIR))
 
-.PHONY: test book notebooks notebook html clean setup weka
+.PHONY: test book notebooks notebook html clean setup weka peers
 
 setup: $(STAMP)
 
@@ -27,17 +35,17 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[book,test]'
 	touch $(STAMP)
 
-test: $(STAMP) weka
+test: $(STAMP) weka peers
 	$(PY) -m pytest
 
 # Execute every notebook listed in book/_toc.yml at PROFILE, then build the HTML book.
 book: notebooks html
 
-notebooks: $(STAMP) weka
+notebooks: $(STAMP) weka peers
 	$(PY) book/execute.py --profile $(PROFILE)
 
 # One notebook: make notebook NB=datasets PROFILE=smoke
-notebook: $(STAMP) weka
+notebook: $(STAMP) weka peers
 	$(PY) book/execute.py --profile $(PROFILE) --only $(NB)
 
 html: $(STAMP) $(CHROMIUM)
@@ -70,6 +78,27 @@ $(WEKA_TIMER): benchmarks/weka/WekaTimer.java
 	fi
 	mkdir -p $(@D)
 	javac -cp $(WEKA_JAR) -d $(@D) $<
+
+# The timers of the Weka IP plugin (compiled with the plugin's sources against Weka's jar)
+# and of JNCC2 1.11, for the performance chapter's peer table; without them the chapter
+# leaves those rows out, so a failure here does not stop the build.
+peers: weka
+	@$(MAKE) -s --no-print-directory $(IP_TIMER) || \
+	  echo "The Weka IP plugin's timer was not built: the performance chapter will leave its rows out" >&2
+	@$(MAKE) -s --no-print-directory $(JNCC2_TIMER) || \
+	  echo "The JNCC2 timer was not built: the performance chapter will leave its rows out" >&2
+
+$(IP_TIMER): benchmarks/ip_plugin/IpPluginTimer.java
+	@test -f $(WEKA_JAR) && test -d $(IP_PLUGIN_SRC) && command -v javac >/dev/null 2>&1 || \
+	  { echo "The Weka IP plugin's timer needs $(WEKA_JAR), javac and the plugin's sources in $(IP_PLUGIN_SRC)" >&2; exit 1; }
+	mkdir -p build/ip-plugin
+	javac -encoding ISO-8859-1 -nowarn -cp $(WEKA_JAR) -sourcepath $(IP_PLUGIN_SRC) -d build/ip-plugin $<
+
+$(JNCC2_TIMER): benchmarks/jncc2/Jncc2Timer.java
+	@test -f $(JNCC2_JAR) && command -v javac >/dev/null 2>&1 || \
+	  { echo "The JNCC2 timer needs javac and $(JNCC2_JAR)" >&2; exit 1; }
+	mkdir -p build/jncc2
+	javac -cp $(JNCC2_JAR) -d build/jncc2 $<
 
 clean:
 	rm -rf book/_build book/generated build results .pytest_cache .hypothesis

@@ -1,4 +1,4 @@
-"""credal's C4.5, naive Bayes and AODE against Weka 3.6's J48, NaiveBayes and AODE.
+"""credal's classifiers against Weka 3.6, the Weka IP plugin and JNCC2 1.11.
 
 The performance chapter's headline table (:func:`credal.chapters.performance.run` with
 ``peer_datasets`` only, then its ``peers_headline`` and ``peers_details`` tables):
@@ -13,7 +13,15 @@ of every test row (data in memory); credal's: ``fit`` + ``predict`` from the Dat
 least as fast).  Without Java or Weka only credal's times are printed, with the reason.
 
 Run: ``.venv/bin/python benchmarks/bench_peers.py [--datasets nursery,kr_vs_kp,adult,"nursery x10"]
-[--repeats 11] [--warmup 5] [--no-memory] [--csv details.csv]``
+[--repeats 11] [--warmup 5] [--no-memory] [--no-tools] [--csv details.csv]``
+
+The same data then time credal's NCC, NCC-ε, CMA, BMA, credal tree and naive Bayes against
+the Weka imprecise-probability plugin (NaiveCredal with ε = 0 and 0.01, Cma, Bma,
+CredalDecisionTree) and JNCC2 1.11 (NCC, NBC), one JVM per tool (the chapter's
+``peer_tools_headline`` and ``peer_tools_details``): ratio = peer's time / credal's, best
+and median of the rounds, counted only where both give the same set (or class) on every
+test row.  The plugin's sources and JNCC2's jar are read from ``../shared/peers``
+(``$CREDAL_PEERS``); a missing tool is left out with the reason.  ``--no-tools`` skips them.
 
 Memory (unless ``--no-memory``): credal's ``tracemalloc`` peak of one fit + predict, and
 the bounds on the JVM's peak live heap of one run, measured in a second JVM
@@ -38,12 +46,14 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=11)
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--no-memory", action="store_true", help="skip the memory runs")
+    ap.add_argument("--no-tools", action="store_true", help="skip the IP plugin and JNCC2")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--csv", help="also write the details table to this CSV file")
     a = ap.parse_args(argv)
     names = [n.strip() for n in a.datasets.split(",") if n.strip()]
     t = tables(run(peer_datasets=names, peer_repeats=a.repeats, peer_warmup=a.warmup,
-                   peer_memory=not a.no_memory, random_state=a.seed))
+                   peer_memory=not a.no_memory, peer_tools=not a.no_tools,
+                   random_state=a.seed))
     peers = t["peers"]
     with pd.option_context("display.width", 200, "display.max_columns", 30):
         print(f"{peers.attrs['weka']}; {peers.attrs['java'] or 'no JVM'}; "
@@ -56,6 +66,15 @@ def main(argv=None):
         print(details.round(3).to_string(index=False))
         if a.csv:
             details.to_csv(a.csv, index=False)
+        if "peer_tools" in t:
+            tools = t["peer_tools"]
+            print("\npeer tools: " + "; ".join(tools.attrs["tools"].values()))
+            if len(tools):
+                tab = t["peer_tools_headline"]
+                print(f"\n{tab.attrs['values']}")
+                print(tab.to_string())
+                print("\ndetails (times in ms)")
+                print(t["peer_tools_details"].round(3).to_string(index=False))
 
 
 if __name__ == "__main__":

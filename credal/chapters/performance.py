@@ -148,20 +148,20 @@ def _memory_verdict(credal_mb, low_mb, high_mb, slack_mb=0.0):
 
 
 class WekaSession:
-    """One JVM running ``WekaTimer`` (line protocol on its stdin/stdout), started with the
-    class path of :func:`_weka_classpath` and ``jvm_options`` (e.g. :data:`_MEMORY_JVM` for
-    the session that measures memory); ``weka_version`` and ``java_version`` (str)."""
+    """One JVM running ``main`` (``WekaTimer`` or a peer tool's timer; line protocol on its
+    stdin/stdout) with the class path of :func:`_weka_classpath` and ``jvm_options`` (e.g.
+    :data:`_MEMORY_JVM` to measure memory); ``weka_version`` and ``java_version`` (str)."""
 
-    def __init__(self, classpath, jvm_options=()):
-        self._err = tempfile.TemporaryFile(mode="w+")
-        self._proc = subprocess.Popen(["java", *jvm_options, "-cp", classpath, "WekaTimer"],
+    def __init__(self, classpath, jvm_options=(), main="WekaTimer"):
+        self._err, self._main = tempfile.TemporaryFile(mode="w+"), main
+        self._proc = subprocess.Popen(["java", *jvm_options, "-cp", classpath, main],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=self._err, text=True, bufsize=1)
         first = self._proc.stdout.readline().strip()
         if not first.startswith("ready,"):
             err = self._stderr()
             self.close()
-            raise RuntimeError(f"the Weka timer did not start: {first!r} {err}")
+            raise RuntimeError(f"{main} did not start: {first!r} {err}")
         self.weka_version = first.split(",", 1)[1]
         v = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
         self.java_version = v.splitlines()[0].strip() if v else "unknown"
@@ -172,12 +172,12 @@ class WekaSession:
 
     def _ask(self, *fields):
         if self._proc.poll() is not None:
-            raise RuntimeError(f"the Weka timer has exited: {self._stderr()}")
+            raise RuntimeError(f"{self._main} has exited: {self._stderr()}")
         self._proc.stdin.write("\t".join(str(f) for f in fields) + "\n")
         self._proc.stdin.flush()
         answer = self._proc.stdout.readline().strip()
         if not answer.startswith("ok,"):
-            raise RuntimeError(f"Weka timer, {fields[0]} {fields[1]}: "
+            raise RuntimeError(f"{self._main}, {fields[0]} {fields[1]}: "
                                f"{answer or 'no answer'} {self._stderr()}")
         return answer.split(",")[2:]
 
@@ -367,6 +367,301 @@ def _weka_memory(row, peer, files, msession):
                                                   m["peak_high_mb"], _SAMPLE_SLACK_MB))
 
 
+# --- section: the peer table: the Weka IP plugin and JNCC2 (issue 27) ---
+
+#: The peer tools' files (``../shared/peers`` from the project root; ``$CREDAL_PEERS``
+#: overrides): the plugin's Java sources and JNCC2's jar, never copied into the project.
+_PEERS_DIR = Path(os.environ.get("CREDAL_PEERS", _ROOT.parent / "shared" / "peers"))
+_PLUGIN_SRC = Path("weka-ip-plugin", "weka-3.7-IP-Plugin-src")
+_JNCC2_JAR = Path("jncc2", "jncc2Rel1.11", "jncc2-rel1.11.jar")
+
+#: tool -> (its name, driver source, build folder, driver class) of the JVM that times it.
+_TOOLS = {
+    "ip": ("Weka IP plugin", _ROOT / "benchmarks" / "ip_plugin" / "IpPluginTimer.java",
+           _ROOT / "build" / "ip-plugin",
+           "weka.classifiers.credalClassifiers.credalNB.IpPluginTimer"),
+    "jncc2": ("JNCC2 1.11", _ROOT / "benchmarks" / "jncc2" / "Jncc2Timer.java",
+              _ROOT / "build" / "jncc2", "jncc20.Jncc2Timer"),
+}
+
+#: credal's classifier -> (what credal runs, its factory, "set" (``predict_set``) or "class"
+#: (``predict``), its peers: (tool, the driver's model, label)).  The parameters are those
+#: under which the conformance tests find the peers' exact sets and classes.
+_TOOL_PEERS = {
+    "NCC": ("NCC(s=1)", lambda: credal.NCC(s=1.0), "set",
+            (("ip", "NaiveCredal-eps0", "IP NaiveCredal ε=0"), ("jncc2", "NCC", "JNCC2 NCC"))),
+    "NCC-ε": ('NCC(epsilon=0.01, epsilon_model="simple")',
+              lambda: credal.NCC(epsilon=0.01, epsilon_model="simple"), "set",
+              (("ip", "NaiveCredal-eps0.01", "IP NaiveCredal ε=0.01"),)),
+    "CMA": ('CMA(prior="bdeu")', lambda: credal.CMA(alpha=1.0, inclusion_lower=0.1,
+                                                     inclusion_upper=0.9, prior="bdeu"),
+            "set", (("ip", "Cma", "IP Cma"),)),
+    "BMA": ('ModelAveragedNaiveBayes(prior="bdeu")',
+            lambda: credal.ModelAveragedNaiveBayes(alpha=1.0, prior="bdeu"), "class",
+            (("ip", "Bma", "IP Bma"),)),
+    "credal tree": ('CredalDecisionTree(ties="drop")',
+                    lambda: credal.CredalDecisionTree(s=1.0, ties="drop"), "set",
+                    (("ip", "CredalDecisionTree", "IP CredalDecisionTree"),)),
+    "naive Bayes": ('NaiveBayes(prior="laplace")', lambda: credal.NaiveBayes(prior="laplace"),
+                    "class", (("jncc2", "NBC", "JNCC2 NBC"),)),
+}
+
+
+def _shown(path):
+    """``path`` relative to the project root when below its parent (for the text)."""
+    return os.path.relpath(path, _ROOT) if Path(path).is_relative_to(_ROOT.parent) else str(path)
+
+
+def _tool_classpath(tool):
+    """``(classpath, reason)`` of a peer tool's timer (:data:`_TOOLS`), compiled into
+    ``build/`` when missing or older than its source (the plugin from its sources in
+    :data:`_PEERS_DIR`, against Weka's jar): None and why when Java, Weka, the plugin's
+    sources, JNCC2's jar or a compiler is missing, or the driver does not compile."""
+    name, src, build, main = _TOOLS[tool]
+    peers = Path(_PEERS_DIR)
+    if shutil.which("java") is None:
+        return None, "no Java runtime (`java` is not on the PATH)"
+    if tool == "ip":
+        if not _WEKA_JAR.is_file():
+            return None, f"Weka is not installed (no {_WEKA_JAR}; Debian package `weka`)"
+        jar, plugin = _WEKA_JAR, peers / _PLUGIN_SRC
+        if not plugin.is_dir():
+            return None, f"the plugin's sources are missing (no {_shown(plugin)})"
+        options = ["-encoding", "ISO-8859-1", "-nowarn", "-sourcepath", str(plugin)]
+    else:
+        jar, options = peers / _JNCC2_JAR, []
+        if not jar.is_file():
+            return None, f"JNCC2's jar is missing (no {_shown(jar)})"
+    cls = build / (main.replace(".", "/") + ".class")
+    if not cls.is_file() or cls.stat().st_mtime < src.stat().st_mtime:
+        if shutil.which("javac") is None:
+            return None, f"no Java compiler for the {name} timer (Debian `default-jdk-headless`)"
+        build.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(["javac", *options, "-cp", str(jar), "-d", str(build), str(src)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            return None, f"the {name} timer did not compile: {done.stderr.strip()[:300]}"
+    return os.pathsep.join([str(build), str(jar)]), ""
+
+
+def _read_sets(path, n_classes):
+    """The sets a timer wrote (one line per row, class indices), as a bool array."""
+    lines = Path(path).read_text().splitlines()
+    out = np.zeros((len(lines), n_classes), dtype=bool)
+    for i, line in enumerate(lines):
+        out[i, [int(v) for v in line.split()]] = True
+    return out
+
+
+def _as_sets(pred, model, categories):
+    """credal's ``predict_set`` (columns in ``model.classes_``) or ``predict`` (labels) as a
+    bool array with one column per category of the class, in their declared order."""
+    pos = pd.Index(categories)
+    if pred.ndim == 2:
+        out = np.zeros((len(pred), len(pos)), dtype=bool)
+        out[:, pos.get_indexer(model.classes_)] = pred
+        return out
+    return np.eye(len(pos), dtype=bool)[pos.get_indexer(pred)]
+
+
+def _judge(row, ours, theirs):
+    """The agreement check: the peer's sets (or classes) against credal's, row by row.  A
+    time counts only when they agree on every test row; otherwise ``ratio`` and
+    ``ratio_median`` are NaN and ``status`` says on how many rows they differ."""
+    same = (ours.shape == theirs.shape) and np.all(ours == theirs, axis=1)
+    row["agreement"] = float(np.mean(same)) if ours.shape == theirs.shape else 0.0
+    if row["agreement"] == 1.0:
+        row.update(ratio=row["peer_best_s"] / row["credal_best_s"], status="same outputs",
+                   ratio_median=row["peer_median_s"] / row["credal_median_s"])
+    else:
+        bad = len(ours) - int(np.sum(same)) if ours.shape == theirs.shape else len(ours)
+        row.update(ratio=np.nan, ratio_median=np.nan,
+                   status=f"disagrees on {bad} of {len(ours)} rows: time not counted")
+    return row
+
+
+def _time_tools(base, spec, data, files, stem, sessions, repeats, warmup):
+    """One credal classifier against its live peers on one data set, interleaved: each
+    round runs every peer once, then credal once; rows as :func:`_tool_timings`."""
+    what, factory, kind, peers = spec
+    Xtr, ytr, Xte, _ = data
+    method = "predict_set" if kind == "set" else "predict"
+
+    def ours():
+        t = time.perf_counter()
+        model = factory().fit(Xtr, ytr)
+        out = getattr(model, method)(Xte)
+        return time.perf_counter() - t, _as_sets(np.asarray(out), model, ytr.cat.categories)
+
+    with warnings.catch_warnings(action="ignore"):
+        for _ in range(warmup):
+            ours()
+        theirs, times, mine = {}, {p: [] for p in peers}, []
+        for tool, model, _ in peers:
+            out = f"{stem}-{model}.sets"
+            sessions[tool].run(model, *files, 1, warmup, predictions=out)
+            theirs[model] = _read_sets(out, len(ytr.cat.categories))
+        for _ in range(repeats):
+            for p in peers:
+                times[p].append(sessions[p[0]].run(p[1], *files)["best_s"])
+            secs, sets = ours()
+            mine.append(secs)
+    rows = []
+    for tool, model, label in peers:
+        t = times[(tool, model, label)]
+        rows.append(_judge({**base, "credal": what, "tool": _TOOLS[tool][0], "peer": label,
+                            "credal_best_s": min(mine), "credal_median_s": float(np.median(mine)),
+                            "peer_best_s": min(t), "peer_median_s": float(np.median(t))},
+                           sets, theirs[model]))
+    return rows
+
+
+def _tool_timings(names, repeats=5, warmup=3, random_state=0, workdir=None) -> pd.DataFrame:
+    """Fit + classification time of credal's NCC, NCC-ε, CMA, BMA, credal tree and naive
+    Bayes against the Weka IP plugin's and JNCC2's (:data:`_TOOL_PEERS`), as
+    :func:`_peer_timings` times Weka: the same ARFF files, one JVM per tool for the whole
+    run (:func:`_tool_classpath`; the drivers' headers say what they time), ``warmup``
+    untimed runs per side, then ``repeats`` rounds of one run of each peer and one of
+    credal (``fit`` + ``predict_set``, or ``predict`` against BMA and JNCC2's NBC, from the
+    DataFrames).  The peer's sets (or classes) are compared with credal's row by row
+    (:func:`_judge`) before a time counts.  A tool that is missing leaves its rows out.
+
+    One row per (data set, classifier, peer): ``credal``, ``tool``, ``peer``, ``n_train``,
+    ``n_test``, ``features``, ``credal_best_s``, ``credal_median_s``, ``peer_best_s``,
+    ``peer_median_s``, ``agreement`` (share of test rows alike), ``ratio`` (peer's best /
+    credal's), ``ratio_median``, ``status``.  ``attrs``: ``tools`` (tool name -> its version,
+    or why it is missing), ``repeats``, ``warmup``."""
+    if int(repeats) < 1 or int(warmup) < 0:
+        raise ValueError(f"repeats must be >= 1 and warmup >= 0; got {repeats}, {warmup}")
+    workdir, sessions, status, rows = Path(workdir or _ROOT / "build" / "peers"), {}, {}, []
+    try:
+        for tool, (name, _, _, main) in _TOOLS.items():
+            classpath, status[name] = _tool_classpath(tool)
+            if classpath:
+                sessions[tool] = WekaSession(classpath, main=main)
+                status[name] = (f"the Weka IP plugin (on Weka {sessions[tool].weka_version})"
+                                if tool == "ip" else name)
+        for name in names if sessions else ():
+            data, stem = _peer_split(name, random_state), name.replace(" ", "_")
+            files = (_write_arff(data[0], data[1], workdir / f"{stem}-train.arff", stem),
+                     _write_arff(data[2], data[3], workdir / f"{stem}-test.arff", stem))
+            base = {"dataset": name, "n_train": len(data[0]), "n_test": len(data[2]),
+                    "features": data[0].shape[1]}
+            for clf, (what, factory, kind, peers) in _TOOL_PEERS.items():
+                live = tuple(p for p in peers if p[0] in sessions)
+                if live:
+                    rows += _time_tools({**base, "classifier": clf}, (what, factory, kind, live),
+                                        data, files, workdir / stem, sessions, int(repeats),
+                                        int(warmup))
+    finally:
+        for s in sessions.values():
+            s.close()
+    out = pd.DataFrame(rows, columns=_TOOL_COLUMNS)
+    out.attrs.update(tools=status, available=[_TOOLS[t][0] for t in sessions],
+                     repeats=int(repeats), warmup=int(warmup))
+    return out
+
+
+_TOOL_COLUMNS = ["dataset", "classifier", "n_train", "n_test", "features", "credal", "tool",
+                 "peer", "credal_best_s", "credal_median_s", "peer_best_s", "peer_median_s",
+                 "agreement", "ratio", "ratio_median", "status"]
+
+
+def _cell(r):
+    return (f"{r['ratio']:.2f} ({r['ratio_median']:.2f})" if np.isfinite(r["ratio"])
+            else "disagrees")
+
+
+def _tool_table(tools) -> pd.DataFrame:
+    """The peer tools' headline: per "classifier vs peer" (rows) and data set (columns),
+    the peer's time over credal's, best of each with the median of each in brackets
+    ("disagrees" where the outputs differ: no time counted)."""
+    if not len(tools):
+        return pd.DataFrame(index=pd.Index([], name="classifier vs peer"))
+    label = tools["classifier"] + " vs " + tools["peer"]
+    out = tools.assign(row=label, cell=tools.apply(_cell, axis=1)).pivot(
+        index="row", columns="dataset", values="cell")
+    out = out.loc[list(dict.fromkeys(label)), list(dict.fromkeys(tools["dataset"]))]
+    out = out.rename_axis(index="classifier vs peer", columns=None)
+    out.attrs["values"] = "Peer time / credal time, best of each (median of each)"
+    return out
+
+
+def _tool_tables(tools) -> dict:
+    """``peer_tools`` (:func:`_tool_timings`), its headline (:func:`_tool_table`) and
+    details (:func:`_tool_details`); empty without ``tools``."""
+    return {} if tools is None else dict(peer_tools=tools, peer_tools_headline=_tool_table(
+        tools), peer_tools_details=_tool_details(tools))
+
+
+def _tool_details(tools) -> pd.DataFrame:
+    """Times (ms), ratios, agreement and status of :func:`_tool_timings`."""
+    out = tools.drop(columns=["credal", "tool"])
+    out[[c for c in out if c.endswith("_s")]] *= 1e3
+    return out.rename(columns={
+        "credal_best_s": "credal best (ms)", "credal_median_s": "credal median (ms)",
+        "peer_best_s": "peer best (ms)", "peer_median_s": "peer median (ms)",
+        "ratio": "ratio (best)", "ratio_median": "ratio (median)", "agreement": "same output"})
+
+
+def _tool_key(tool, model):
+    return f"tools_{tool}_{model}".replace("-", "_").replace(".", "").lower()
+
+
+def _tool_goals(tools) -> list:
+    """Goal rows (issue 27): every credal classifier at least twice as fast as each peer
+    of :data:`_TOOL_PEERS` on every data set, each ratio shown (best, median)."""
+    rows, why = [], tools.attrs.get("tools", {})
+    for clf, (_, _, _, peers) in _TOOL_PEERS.items():
+        for tool, _, label in peers:
+            g = tools[(tools["classifier"] == clf) & (tools["peer"] == label)]
+            goal = f"{clf}: at least 2× as fast as {label} on every data set (issue 27)"
+            if not len(g):
+                rows.append((goal, why.get(_TOOLS[tool][0]) or "not measured", "not measured"))
+                continue
+            shown = "; ".join(f"{d} {_cell(r)}" for d, (_, r) in zip(g["dataset"], g.iterrows()))
+            met = ("no (outputs differ)" if g["ratio"].isna().any()
+                   else "yes" if (g["ratio"] >= 2).all() else "no")
+            rows.append((goal, shown, met))
+    return rows
+
+
+def _tool_numbers(tools) -> dict:
+    """Strings quoted in the text about the peer tools: ``tools_status``, ``tools_summary``
+    and, per peer (``tools_<tool>_<model>``), its ratios or why it was not measured."""
+    why, out = tools.attrs.get("tools", {}), {}
+    ran = [n for n in tools.attrs.get("available", [])]
+    missing = {n: r for n, r in why.items() if n not in ran}
+    out["tools_status"] = (
+        ("Timed here: " + " and ".join(why[n] for n in ran) + ". " if ran else "")
+        + "".join(f"Not timed, {n}: {r}; its rows are left out. " for n, r in missing.items())
+    ).strip()
+    for clf, (_, _, _, peers) in _TOOL_PEERS.items():
+        for tool, model, label in peers:
+            g = tools[(tools["classifier"] == clf) & (tools["peer"] == label)]
+            ok = g[g["ratio"].notna()]
+            text = (f"not measured ({why.get(_TOOLS[tool][0], 'not run')})" if not len(g) else
+                    f"{ok['ratio'].min():.2f}× to {ok['ratio'].max():.2f}× (medians "
+                    f"{ok['ratio_median'].min():.2f}× to {ok['ratio_median'].max():.2f}×), "
+                    f"lowest on {ok.loc[ok['ratio'].idxmin(), 'dataset']}" if len(ok) else "")
+            bad = g[g["ratio"].isna()]
+            text += ("; " if text and len(bad) else "") + "; ".join(
+                f"{s} on {d}" for s, d in zip(bad["status"], bad["dataset"]))
+            out[_tool_key(tool, model)] = text
+    ok = tools[tools["ratio"].notna()]
+    below = ok[ok["ratio"] < 2]
+    out["tools_summary"] = (
+        "No peer tool was timed." if not len(tools) else
+        f"Outputs agree in {len(ok)} of {len(tools)} cases; in those, credal is at least "
+        f"twice as fast in {len(ok) - len(below)}. Below 2: " + ("; ".join(
+            f"{c} vs {p} on {d} ({r:.2f})" for c, p, d, r in zip(
+                below["classifier"], below["peer"], below["dataset"], below["ratio"]))
+            or "none") + ".")
+    return out
+
+# --- end of section ---
+
+
 # ------------------------------------------ run: against the solver baselines
 
 def _complete_rows(name):
@@ -525,7 +820,7 @@ def classifiers(credal=()) -> dict:
 
 
 def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
-        throughput_datasets=(), classifiers=(), repeat=3, baseline_rows=40,
+        peer_tools=True, throughput_datasets=(), classifiers=(), repeat=3, baseline_rows=40,
         baseline_seconds=2.0, scaling_dataset=None, scaling_sizes=(), features_dataset=None,
         feature_counts=(), memory_dataset=None, timings_profile=None,
         random_state=0) -> dict:
@@ -533,9 +828,10 @@ def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
 
     Parameters
     ----------
-    peer_datasets, peer_repeats, peer_warmup, peer_memory
+    peer_datasets, peer_repeats, peer_warmup, peer_memory, peer_tools
         The comparison with Weka (:func:`_peer_timings`; ``"<name> x<k>"`` repeats both
-        parts ``k`` times): interleaved rounds, untimed runs per side, memory or not.
+        parts ``k`` times): interleaved rounds, untimed runs per side, memory or not;
+        with ``peer_tools`` the IP plugin and JNCC2 too (:func:`_tool_timings`).
     throughput_datasets, classifiers, repeat, baseline_rows, baseline_seconds
         Instances per second of the credal classifiers (registry names, empty = all; the
         leaderboard's default parameters) and their solver baselines on the first fold of
@@ -550,7 +846,7 @@ def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
     Returns
     -------
     dict
-        ``peers``, ``throughput``, ``scaling`` (both axes), ``memory``, ``timings`` (where
+        ``peers``, ``peer_tools``, ``throughput``, ``scaling`` (both axes), ``memory``, ``timings`` (where
         measured) and ``settings`` (data sets, the baselines' limits, profile: for the text).
     """
     out = {"settings": dict(scaling_dataset=scaling_dataset, features_dataset=features_dataset,
@@ -559,6 +855,8 @@ def run(*, peer_datasets=(), peer_repeats=11, peer_warmup=5, peer_memory=True,
     if peer_datasets:
         out["peers"] = _peer_timings(peer_datasets, repeats=peer_repeats, warmup=peer_warmup,
                                      memory=peer_memory, random_state=random_state)
+    if peer_datasets and peer_tools:
+        out["peer_tools"] = _tool_timings(peer_datasets, peer_repeats, peer_warmup, random_state)
     kw = dict(classifiers=classifiers, repeat=repeat, random_state=random_state)
     if throughput_datasets:
         out["throughput"] = _throughput(throughput_datasets, baseline_rows=baseline_rows,
@@ -646,15 +944,15 @@ def _chapter_timings(profile, root=".") -> pd.DataFrame:
 
 
 def _goals_table(throughput_table, timings, slopes=None, own_seconds=None, budgets=None,
-                 peers=None) -> pd.DataFrame:
+                 peers=None, tools=None) -> pd.DataFrame:
     """The project's performance goals against the measurements (columns ``goal``,
     ``measured``, ``met``: "yes", "no", "undecided" (memory within the bounds of the JVM's
     peak) or "not measured"): ``throughput_table`` (:func:`_throughput`) at least 1000 times
     the solver baseline's rate; ``timings`` (:func:`_chapter_timings`, this chapter's time
     replaced by ``own_seconds``, its time in this run) within the chapters' ``budgets``
     (chapter -> minutes) and the whole book within 20 minutes; ``slopes``
-    (:func:`_scaling_slopes`) linear learning in n (slope ≤ 1.2); ``peers``
-    (:func:`_peer_timings`) at least as fast as Weka, peak memory at most Weka's."""
+    (:func:`_scaling_slopes`) linear learning in n (slope ≤ 1.2); ``peers`` (:func:`_peer_timings`)
+    as fast as Weka, peak memory at most Weka's; ``tools``: :func:`_tool_goals`."""
     rows = []
     by_peer = list(peers.groupby("classifier", sort=False)) if peers is not None else []
     for clf, g in by_peer:
@@ -672,6 +970,7 @@ def _goals_table(throughput_table, timings, slopes=None, own_seconds=None, budge
                      + (f", above in {len(more)} ({', '.join(more['dataset'])})"
                         if len(more) else ""),
                      "no" if len(more) else "undecided" if len(within) else "yes"))
+    rows += _tool_goals(tools) if tools is not None else []
     for clf, g in throughput_table.groupby("classifier", sort=False):
         worst = g.loc[g["ratio"].idxmin()]
         rows.append((f"{clf}: ≥ 1000× the solver baseline's instances/s",
@@ -714,8 +1013,8 @@ def tables(results, own_seconds=None, budgets=None) -> dict:
     -------
     dict of str -> DataFrame
         ``peers`` (:func:`_peer_timings`, with its ``attrs``), ``peers_headline``
-        (Weka's time over credal's, classifier by data set), ``peers_details`` (times in
-        ms, accuracies, agreement, memory), ``throughput``, ``fit_scaling``,
+        (Weka's time over credal's by data set), ``peers_details`` (times in ms, accuracies,
+        agreement, memory), ``peer_tools*`` (:func:`_tool_tables`), ``throughput``, ``fit_scaling``,
         ``fit_slopes`` (log-log slopes of fit time against n and k), ``peak_memory``,
         ``chapter_timings``, ``goals`` (the project's goals against the measurements;
         needs the throughput and the timings) and ``settings`` (the run's settings
@@ -725,6 +1024,7 @@ def tables(results, own_seconds=None, budgets=None) -> dict:
     if "peers" in results:
         out.update(peers=results["peers"], peers_headline=_peer_table(results["peers"]),
                    peers_details=_peer_details(results["peers"]))
+    out.update(_tool_tables(results.get("peer_tools")))
     for key, name in (("throughput", "throughput"), ("scaling", "fit_scaling"),
                       ("memory", "peak_memory"), ("timings", "chapter_timings")):
         if key in results:
@@ -734,7 +1034,7 @@ def tables(results, own_seconds=None, budgets=None) -> dict:
     if "throughput" in results and "timings" in results:
         out["goals"] = _goals_table(results["throughput"], results["timings"],
                                     out.get("fit_slopes"), own_seconds, budgets,
-                                    results.get("peers"))
+                                    results.get("peers"), results.get("peer_tools"))
     out["settings"] = pd.Series({**results["settings"], "seconds": own_seconds},
                                 dtype=object).rename_axis("setting").to_frame("value")
     return out
@@ -770,6 +1070,7 @@ def numbers(tables) -> dict:
                                         tables["peak_memory"], tables["chapter_timings"]))
     if "peers" in tables:
         out.update(_peer_numbers(tables["peers"]))
+    out.update(_tool_numbers(tables["peer_tools"]) if "peer_tools" in tables else {})
     return out
 
 

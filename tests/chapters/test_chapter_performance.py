@@ -212,6 +212,98 @@ def test_peer_timings_checks_arguments():
         perf._peer_timings(["monks1"], repeats=0)
 
 
+# ------------------------------------------ peers: the Weka IP plugin and JNCC2 (issue 27)
+
+def _tools_or_skip():
+    found = {t: perf._tool_classpath(t) for t in perf._TOOLS}
+    if not any(cp for cp, _ in found.values()):
+        pytest.skip("; ".join(why for _, why in found.values()))
+    return found
+
+
+def test_tool_timings_agree_with_credal(tmp_path):
+    found = _tools_or_skip()
+    tools = perf._tool_timings(["monks1"], repeats=2, warmup=1, workdir=tmp_path)
+    ran = {perf._TOOLS[t][0] for t, (cp, _) in found.items() if cp}
+    assert set(tools["tool"]) == ran == set(tools.attrs["available"])
+    want = [(c, p[2]) for c, spec in perf._TOOL_PEERS.items() for p in spec[3]
+            if perf._TOOLS[p[0]][0] in ran]
+    assert list(zip(tools["classifier"], tools["peer"])) == want
+    # the conformance tests' parameters: every set (or class) the same, row by row
+    assert (tools["agreement"] == 1).all() and (tools["status"] == "same outputs").all()
+    np.testing.assert_allclose(tools["ratio"], tools["peer_best_s"] / tools["credal_best_s"])
+    np.testing.assert_allclose(tools["ratio_median"],
+                               tools["peer_median_s"] / tools["credal_median_s"])
+    assert (tools["peer_best_s"] <= tools["peer_median_s"]).all()
+    tab = perf._tool_table(tools)
+    assert tab.shape == (len(want), 1) and tab.index[0] == f"{want[0][0]} vs {want[0][1]}"
+    assert tab.iloc[0, 0] == f"{tools['ratio'].iloc[0]:.2f} ({tools['ratio_median'].iloc[0]:.2f})"
+    det = perf._tool_details(tools)
+    np.testing.assert_allclose(det["peer best (ms)"], 1e3 * tools["peer_best_s"])
+    words = perf._tool_numbers(tools)
+    assert "Timed here" in words["tools_status"] and "Outputs agree in" in words["tools_summary"]
+    assert words["tools_jncc2_ncc"].endswith("lowest on monks1") or "jncc2" not in found
+    goals = perf._tool_goals(tools)
+    assert len(goals) == sum(len(spec[3]) for spec in perf._TOOL_PEERS.values())
+    assert all(g[2] in {"yes", "no", "not measured"} for g in goals)
+
+
+def test_agreement_check_refuses_a_disagreeing_peer(tmp_path, monkeypatch):
+    row = {"peer_best_s": 2.0, "credal_best_s": 1.0, "peer_median_s": 3.0, "credal_median_s": 1.0}
+    ours = np.array([[1, 0], [1, 1], [0, 1]], bool)
+    ok = perf._judge(dict(row), ours, ours.copy())
+    assert ok["ratio"] == 2.0 and ok["ratio_median"] == 3.0 and ok["agreement"] == 1.0
+    bad = perf._judge(dict(row), ours, ours[[0, 0, 2]])
+    assert np.isnan(bad["ratio"]) and np.isnan(bad["ratio_median"])
+    assert bad["status"] == "disagrees on 1 of 3 rows: time not counted"
+    assert np.isnan(perf._judge(dict(row), ours, ours[:2])["ratio"])    # rows missing
+    # end to end: a credal model with other sets than JNCC2's NCC is refused, and said so
+    found = _tools_or_skip()
+    if not found["jncc2"][0]:
+        pytest.skip(found["jncc2"][1])
+    monkeypatch.setattr(perf, "_TOOL_PEERS", {"NCC": (
+        "NCC(s=4)", lambda: perf.credal.NCC(s=4.0), "set", (("jncc2", "NCC", "JNCC2 NCC"),))})
+    tools = perf._tool_timings(["monks1"], repeats=1, warmup=0, workdir=tmp_path)
+    assert tools["agreement"].iloc[0] < 1 and np.isnan(tools["ratio"].iloc[0])
+    assert tools["status"].iloc[0].startswith("disagrees on")
+    assert perf._tool_table(tools).iloc[0, 0] == "disagrees"
+    assert perf._tool_goals(tools)[0][2] == "no (outputs differ)"
+    assert "disagrees on" in perf._tool_numbers(tools)["tools_jncc2_ncc"]
+
+
+@pytest.mark.parametrize("missing", ["plugin", "jncc2", "java"])
+def test_tool_timings_leave_a_missing_tool_out(tmp_path, monkeypatch, missing):
+    if missing == "java":
+        real = perf.shutil.which
+        monkeypatch.setattr(perf.shutil, "which", lambda c: None if c == "java" else real(c))
+    else:   # the peers' folder without the plugin's sources, or without JNCC2's jar
+        peers = tmp_path / "peers"
+        keep = perf._JNCC2_JAR if missing == "plugin" else perf._PLUGIN_SRC
+        (peers / keep).parent.mkdir(parents=True)
+        (peers / keep).symlink_to(perf._PEERS_DIR / keep)
+        monkeypatch.setattr(perf, "_PEERS_DIR", peers)
+    name = {"plugin": "Weka IP plugin", "jncc2": "JNCC2 1.11"}.get(missing)
+    tools = perf._tool_timings(["monks1"], repeats=1, warmup=0, workdir=tmp_path)
+    why = tools.attrs["tools"]
+    if missing == "java":
+        assert tools.empty and all("no Java runtime" in w for w in why.values())
+        assert perf._tool_table(tools).empty
+    else:
+        gone = "the plugin's sources are missing" if missing == "plugin" else "jar is missing"
+        assert gone in why[name] and name not in tools.attrs["available"]
+        assert name not in set(tools["tool"])
+        if len(tools):
+            assert not perf._tool_table(tools).index.str.contains(
+                "IP " if missing == "plugin" else "JNCC2").any()
+    words = perf._tool_numbers(tools)
+    assert "Not timed" in words["tools_status"] and "rows are left out" in words["tools_status"]
+    key = "tools_ip_cma" if missing != "jncc2" else "tools_jncc2_nbc"
+    assert words[key].startswith("not measured (")
+    goals = perf._tool_goals(tools)
+    assert [g[2] for g in goals if ("IP " if missing != "jncc2" else "JNCC2") in g[0]] == [
+        "not measured"] * (5 if missing != "jncc2" else 2)
+
+
 # ------------------------------------------------------------------------- measurements
 
 def test_throughput_and_memory():
@@ -278,8 +370,9 @@ def test_run_tables_numbers(tmp_path, monkeypatch):
                    scaling_sizes=[20, 40], features_dataset="labor", feature_counts=[4, 8],
                    memory_dataset="labor", timings_profile="smoke")
     t = perf.tables(res, own_seconds=60.0, budgets={"performance": 5})
-    assert {"peers", "peers_headline", "peers_details", "throughput", "fit_scaling",
-            "fit_slopes", "peak_memory", "chapter_timings", "goals", "settings"} <= set(t)
+    assert {"peers", "peers_headline", "peers_details", "peer_tools", "peer_tools_headline",
+            "peer_tools_details", "throughput", "fit_scaling", "fit_slopes", "peak_memory",
+            "chapter_timings", "goals", "settings"} <= set(t)
     assert set(t["fit_scaling"]["axis"]) == {"n", "k"}
     assert "chapter performance at this profile ≤ 5 min" in set(t["goals"]["goal"])
     nums = perf.numbers(t)
@@ -290,7 +383,7 @@ def test_run_tables_numbers(tmp_path, monkeypatch):
     used = set(re.findall(r"\{glue:text\}`([^`]+)`", text))
     assert not used - set(nums), used - set(nums)
     only_peers = perf.tables(perf.run(peer_datasets=["monks1"], peer_repeats=1,
-                                      peer_warmup=0, peer_memory=False))
+                                      peer_warmup=0, peer_memory=False, peer_tools=False))
     assert set(only_peers) == {"peers", "peers_headline", "peers_details", "settings"}
 
 
