@@ -20,7 +20,13 @@ For each page listed in ``book/_toc.yml`` (the root ``index`` included) the chec
   image shown below 55 % of its natural width (collapsed ``<details>`` are opened to
   measure them); ``--layout=warn`` (or ``CREDAL_LAYOUT=warn``) reports these two as
   warnings instead, for a book whose chapters are not all converted yet;
-* optionally saves a full-page screenshot per page (JPEG) for human review.
+* the claim box (issue 28): on a paper chapter (the part "The papers" of the table of
+  contents) the paper's reference and its first claim (``credal.chapters._claims``) must
+  start within the first screen, above :data:`FIRST_SCREEN` px at 1280x800;
+* every link to a served file of ``results/`` or ``data/`` (``a.credal-file``, made by
+  ``book/_ext/credal_provenance.py``) must resolve;
+* optionally saves a full-page screenshot per page (JPEG) for human review, and with
+  ``--first-screens`` one 1280x800 screenshot of each paper chapter's first screen.
 
 ``book/check_offline.py`` is the static counterpart (no browser needed).
 
@@ -73,6 +79,10 @@ VIEWPORT = {"width": 1280, "height": 800}
 MIN_IMAGE_SCALE = 0.55
 #: what the layout checks do with a problem: "fail" the page or only "warn"
 LAYOUT_MODES = ("fail", "warn")
+#: the claim box's reference and first claim must start above this (the first screen)
+FIRST_SCREEN = 800
+#: the table of contents' part whose chapters are the papers (each has a claim box)
+PAPERS_CAPTION = "The papers"
 # JPEG: full-page PNGs of the longest chapters (~30,000 px) take ~1.6x as long to encode.
 SCREENSHOT = {"type": "jpeg", "quality": 85}
 
@@ -121,6 +131,46 @@ def toc_pages(toc: Path = BOOK / "_toc.yml") -> list[str]:
 
     walk({k: v for k, v in data.items() if k != "root"})
     return [p.removesuffix(".md").removesuffix(".ipynb") for p in pages]
+
+
+def paper_pages(toc: Path = BOOK / "_toc.yml") -> list[str]:
+    """The document names of the part :data:`PAPERS_CAPTION` of the table of contents."""
+    import yaml
+
+    data = yaml.safe_load(toc.read_text(encoding="utf-8"))
+    return [c["file"].removesuffix(".md").removesuffix(".ipynb")
+            for part in data.get("parts", []) if part.get("caption") == PAPERS_CAPTION
+            for c in part.get("chapters", [])]
+
+
+def claim_problems(page: str, tops: dict, limit: int = FIRST_SCREEN) -> list[str]:
+    """The claim-box problems of a paper chapter, from :data:`_CLAIMS_JS`'s measure.
+
+    Parameters
+    ----------
+    page : str
+        Document name, for the messages.
+    tops : dict
+        ``ref`` and ``claim``: the top (px from the top of the page, at load) of the
+        paper's reference and of the first claim, or None when the page has none.
+    limit : int
+        The first screen's height.
+
+    Returns
+    -------
+    list of str
+        One message per element missing or starting at or below ``limit``.
+    """
+    out = []
+    for key, what in (("ref", "the paper's reference"), ("claim", "the first claim")):
+        top = tops.get(key)
+        if top is None:
+            out.append(f"{page}.html: no claim box: {what} is missing "
+                       "(credal.chapters._display.claim_box, glued under the title)")
+        elif top >= limit:
+            out.append(f"{page}.html: {what} starts at {top:.0f} px, below the first "
+                       f"screen ({limit} px at 1280x800)")
+    return out
 
 
 def source_of(docname: str) -> Path:
@@ -311,10 +361,18 @@ _LAYOUT_JS = """() => {
   return {column: Math.round(column), tables, images};
 }"""
 
+# The claim box's reference and first claim, measured at load (no scrolling).
+_CLAIMS_JS = """() => {
+  const top = sel => { const e = document.querySelector(sel);
+    return e ? e.getBoundingClientRect().top + window.scrollY : null; };
+  return {ref: top('.credal-claims .credal-claims-ref'), claim: top('.credal-claims li.credal-claim')};
+}"""
+
 # Every link to a table's CSV must resolve in the built book (checked from Python, so
 # that the check's own requests are not counted as the page's).
-_CSV_LINKS_JS = """() => Array.from(document.querySelectorAll('a.credal-csv')).map(
-  a => ({href: a.getAttribute('href'), url: a.href}))"""
+_CSV_LINKS_JS = """() => Array.from(document.querySelectorAll('a.credal-csv, a.credal-file')).map(
+  a => ({href: a.getAttribute('href'), url: a.href,
+         kind: a.classList.contains('credal-csv') ? 'CSV' : 'file'}))"""
 
 
 def _status(url: str) -> int:
@@ -372,7 +430,8 @@ def _is_local(url: str) -> bool:
 
 
 def _check_page(context, base: str, page: str, html_dir: Path, shots: Path | None,
-                layout_mode: str = "fail") -> PageReport:
+                layout_mode: str = "fail", claims: bool = False,
+                first_screen: Path | None = None) -> PageReport:
     rep = PageReport(page=page)
     source = source_of(page)
     rep.expects_math = source_has_math(source)
@@ -421,6 +480,13 @@ def _check_page(context, base: str, page: str, html_dir: Path, shots: Path | Non
         if resp is None or not resp.ok:
             problems.append(f"{page}.html: page did not load "
                             f"(HTTP {resp.status if resp else 'none'})")
+        if claims:
+            tab.evaluate("() => document.fonts.ready.then(() => true)")
+            problems += claim_problems(page, tab.evaluate(_CLAIMS_JS))
+            if first_screen is not None:
+                target = first_screen / f"{page}.png"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tab.screenshot(path=str(target), full_page=False, timeout=TIMEOUT_MS)
         content = tab.evaluate(_CONTENT_JS)
         if content["text"] == 0 or not content["h1"]:
             problems.append(f"{page}.html: no main content or title rendered")
@@ -459,7 +525,7 @@ def _check_page(context, base: str, page: str, html_dir: Path, shots: Path | Non
         for ln in links:
             status = _status(ln["url"]) if _is_local(ln["url"]) else -1
             if status != 200:
-                problems.append(f"{page}.html: CSV link {ln['href']} does not resolve "
+                problems.append(f"{page}.html: {ln['kind']} link {ln['href']} does not resolve "
                                 f"(HTTP {status if status > 0 else 'error'})")
 
         tab.evaluate("() => document.fonts.ready.then(() => true)")
@@ -481,7 +547,8 @@ def _check_page(context, base: str, page: str, html_dir: Path, shots: Path | Non
 
 def check_book(html_dir: Path = DEFAULT_HTML, pages: list[str] | None = None,
                chromium: str | None = None, screenshots: Path | None = None,
-               layout: str | None = None) -> list[PageReport]:
+               layout: str | None = None, claim_pages=None,
+               first_screens: Path | None = None) -> list[PageReport]:
     """Load every page in one headless Chromium and return one report per page.
 
     Parameters
@@ -499,6 +566,12 @@ def check_book(html_dir: Path = DEFAULT_HTML, pages: list[str] | None = None,
         What a layout problem (table wider than the column, image shrunk below
         :data:`MIN_IMAGE_SCALE`) does: fail the page, or only go to ``warnings``.
         Default ``$CREDAL_LAYOUT``, else ``"fail"``.
+    claim_pages : collection of str, optional
+        The pages that must show the claim box in their first screen; default
+        :func:`paper_pages`.
+    first_screens : Path, optional
+        Directory for a 1280x800 screenshot of each of those pages' first screen
+        (``<page>.png``).
 
     Returns
     -------
@@ -520,7 +593,9 @@ def check_book(html_dir: Path = DEFAULT_HTML, pages: list[str] | None = None,
                                      args=CHROMIUM_ARGS)
         try:
             context = browser.new_context(viewport=VIEWPORT, service_workers="block")
-            return [_check_page(context, base, page, Path(html_dir), screenshots, layout)
+            claim_pages = set(paper_pages() if claim_pages is None else claim_pages)
+            return [_check_page(context, base, page, Path(html_dir), screenshots, layout,
+                                page in claim_pages, first_screens)
                     for page in pages]
         finally:
             browser.close()
@@ -532,6 +607,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--screenshots", type=Path, default=DEFAULT_SCREENSHOTS,
                         help="directory for full-page screenshots (default: %(default)s)")
     parser.add_argument("--no-screenshots", action="store_true")
+    parser.add_argument("--first-screens", type=Path, default=None,
+                        help="directory for a 1280x800 screenshot of each paper chapter's "
+                             "first screen")
     parser.add_argument("--chromium", help="Chromium binary (default: found on PATH)")
     parser.add_argument("--layout", choices=LAYOUT_MODES,
                         default=os.environ.get("CREDAL_LAYOUT") or "fail",
@@ -549,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     reports = check_book(args.html_dir, chromium=chromium,
                          screenshots=None if args.no_screenshots else args.screenshots,
-                         layout=args.layout)
+                         layout=args.layout, first_screens=args.first_screens)
     for rep in reports:
         print(rep.summary())
         for problem in rep.problems:

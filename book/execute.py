@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import ast
 import csv
+import json
 import os
 import re
 import subprocess
@@ -169,6 +170,46 @@ def parameter_type_errors(defaults: dict, values: dict) -> list[str]:
     return errors
 
 
+def _tool_version(cmd: list[str], pattern: str) -> str:
+    """The first match of ``pattern`` in a command's output, or why there is none."""
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"not available ({type(exc).__name__})"
+    m = re.search(pattern, done.stdout + done.stderr)
+    return m.group(1) if m else "not available"
+
+
+def environment() -> dict:
+    """The versions of what the chapters ran with: Python, the numerical stack, Weka and
+    Java (for the execution-status page; no machine path)."""
+    from importlib import import_module
+
+    env = {"Python": ".".join(map(str, sys.version_info[:3]))}
+    for name, mod in (("credal", "credal"), ("numpy", "numpy"), ("scipy", "scipy"),
+                      ("pandas", "pandas"), ("scikit-learn", "sklearn"), ("numba", "numba"),
+                      ("matplotlib", "matplotlib"), ("papermill", "papermill")):
+        try:
+            env[name] = str(getattr(import_module(mod), "__version__", "unknown"))
+        except ImportError:
+            env[name] = "not installed"
+    jar = os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar")
+    env["Weka"] = (_tool_version(["java", "-cp", jar, "weka.core.Version"], r"(\d+\.\d+\.\d+)")
+                   if Path(jar).is_file() else "not installed (the performance chapter "
+                   "leaves its Weka columns out)")
+    env["Java"] = _tool_version(["java", "-version"], r'version "([^"]+)"')
+    return env
+
+
+def _record_build_info(out_dir: Path, profile: str) -> None:
+    """``book/generated/_build_info.json``: the profile and environment of this run, read
+    by the book's provenance footer and execution-status page (book/_ext)."""
+    path = out_dir / "_build_info.json"
+    info = {"profile": profile, "environment": environment(),
+            "executed": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    path.write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="paper")
@@ -214,6 +255,7 @@ def main(argv=None) -> int:
     # where show_table copies the CSVs; book/_config.yml serves it (html_extra_path)
     (out_dir / "_extra" / "tables").mkdir(parents=True, exist_ok=True)
     stderr_filter = _StderrFilter()
+    _record_build_info(out_dir, args.profile)
     for src in sources:
         name = src.stem
         ipynb = ROOT / "build" / "notebooks" / f"{name}.ipynb"

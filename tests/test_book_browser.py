@@ -264,3 +264,63 @@ def test_docstring_hook_rewrites_formulas_only():
     credal_autodoc._formulas(None, "function", "f", None, {}, lines)
     assert lines[0] == r"The rule :math:`P(a) \le P(b)` on ``n_classes``."
     assert lines[4:] == ["    ``P(a) <= P(b)`` stays", ">>> ``alpha``"]
+
+
+# The claim box (issue 28): on a paper chapter the reference and the first claim start
+# within the first screen; shown failing on a page where they start lower or are missing.
+
+def _claims_box():
+    return ("<div class='credal-claims'><p class='credal-claims-ref'>A. Author. A paper. "
+            "2001.</p><ol><li class='credal-claim'>A claim.</li></ol></div>")
+
+
+@pytest.fixture(scope="module")
+def claim_pages(tmp_path_factory):
+    reason = _no_browser()
+    if reason:
+        if REQUIRED:
+            pytest.fail(f"CREDAL_BROWSER_TEST=require but {reason}")
+        pytest.skip(reason)
+    html = tmp_path_factory.mktemp("claims")
+    pages = {"box_on_top": _claims_box() + "<div style='height:2000px'></div>",
+             "box_below": "<div style='height:900px'>introduction</div>" + _claims_box(),
+             "claim_below": ("<div class='credal-claims'><p class='credal-claims-ref'>A. "
+                             "Author.</p><div style='height:900px'></div><ol><li "
+                             "class='credal-claim'>A claim.</li></ol></div>"),
+             "no_box": "<p>no box</p>"}
+    for name, body in pages.items():
+        (html / f"{name}.html").write_text(_page(body))
+    shots = tmp_path_factory.mktemp("first")
+    reports = check_browser.check_book(html, list(pages), claim_pages=set(pages),
+                                       first_screens=shots)
+    return {r.page: r for r in reports}, shots
+
+
+def test_claim_box_in_the_first_screen_passes(claim_pages):
+    reports, shots = claim_pages
+    assert reports["box_on_top"].problems == []
+    assert (shots / "box_on_top.png").is_file()
+
+
+@pytest.mark.parametrize("page, message", [
+    ("box_below", "the paper's reference starts at"),
+    ("claim_below", "the first claim starts at"),
+    ("no_box", "no claim box: the paper's reference is missing")])
+def test_claim_box_check_fails_on_a_bad_page(claim_pages, page, message):
+    problems = claim_pages[0][page].problems
+    assert any(message in p for p in problems), problems
+    if page != "no_box":
+        assert any("below the first screen (800 px at 1280x800)" in p for p in problems)
+
+
+@pytest.mark.parametrize("tops, n", [({"ref": 120, "claim": 300}, 0),
+                                     ({"ref": 120, "claim": 800}, 1),
+                                     ({"ref": None, "claim": None}, 2)])
+def test_claim_problems_threshold(tops, n):
+    assert len(check_browser.claim_problems("p", tops)) == n
+
+
+def test_paper_pages_are_the_papers_part():
+    assert check_browser.paper_pages() == [
+        "generated/likelihood-ncc", "generated/credal-aode", "generated/exact-model-averaging",
+        "generated/robust-bayes", "generated/independence-scores", "generated/credal-trees"]

@@ -25,7 +25,7 @@ import pandas as pd
 from credal.chapters._verdicts import NOT_COMPARABLE, verdict_counts, verdicts
 
 __all__ = ["MISSING", "RUNTIME_CLASS", "TEXT_WIDTH", "at_a_glance", "book_style",
-           "comparison_layout", "comparison_table", "format_duration", "format_number",
+           "claim_box", "comparison_layout", "comparison_table", "format_duration", "format_number",
            "format_p", "format_table", "glance", "p_text", "previous_run_time", "results_dir",
            "save_table", "show_table"]
 
@@ -668,3 +668,15 @@ def glance(citation: str, notebook: str, **kwargs):
     from IPython.display import HTML
 
     return HTML(at_a_glance(citation, notebook, display=False, **kwargs))
+
+
+# --- section: the claim box's entry for the notebooks (issue 28) ---
+def claim_box(chapter: str, headline, *, cite: str, **kwargs):
+    """The claim box under a paper chapter's title (the paper's reference, its claims in
+    words with our verdicts, the rerun command and the run's provenance): see
+    :func:`credal.chapters._claims.claim_box`, whose arguments these are.  A notebook
+    glues it as ``claims`` and shows it with ``{glue} claims`` right under its title."""
+    from credal.chapters._claims import claim_box as box
+
+    return box(chapter, headline, cite=cite, **kwargs)
+# --- end of section ---
