@@ -1343,10 +1343,12 @@ def _missing_numbers(tables):
     ncc2; ``q`` in acc, det, u65, u80); ``mis_<k>_nb_det``/``_nb_indet`` (rbcd, ncc, ncc2);
     ``mis_ncc2_le_ncc`` (data sets where NCC2's determinacy <= NCC's), ``mis_ncc2_zero``
     (NCC2 never determinate), ``mis_ncc2_beats_rbcd`` (NCC2's u65 above RBC_d's),
-    ``mis_best_u65``.  (b): ``ms_datasets``, ``ms_n``, ``ms_repeats``, ``ms_strength``,
+    ``mis_best_u65``, ``mis_ncc2_nb_lower`` of ``mis_ncc2_nb_both`` (data sets where naive
+    Bayes is less accurate where NCC2 is indeterminate, of those where both are defined).  (b): ``ms_datasets``, ``ms_n``, ``ms_repeats``, ``ms_strength``,
     ``ms_odds``, ``ms_rates``, ``ms_lo``/``ms_hi`` (smallest, largest rate);
     ``ms_<m>_<k>_<q>_<lo|hi>`` (``m`` mcar or inf, ``q`` acc, det, u65) and
-    ``ms_<m>_best_u65_<lo|hi>`` (the line-up's best u65)."""
+    ``ms_<m>_best_u65_<lo|hi>`` and ``ms_<m>_best_credal_u65_<lo|hi>`` (the best u65 of
+    the line-up, of RBC_d, NCC and NCC2)."""
     na, out = "n/a", {}
     a = tables.get("missing_lineup", pd.DataFrame())
     per = a.drop(index="mean", level=0) if len(a) else a
@@ -1358,14 +1360,18 @@ def _missing_numbers(tables):
             ("det", "determinate"), ("indet", "indeterminate"))})
     if len(per):
         w = {q: per[q].unstack("classifier") for q in ("determinacy", "u65")}
+        nb = per.xs("NCC2", level="classifier")[["NB on determinate", "NB on indeterminate"]]
+        both = nb.dropna()
+        out.update(mis_ncc2_nb_both=str(len(both)), mis_ncc2_nb_lower=str(int(
+            (both["NB on indeterminate"] < both["NB on determinate"]).sum())))
         out.update(mis_n=str(len(w["u65"])), mis_ncc2_le_ncc=str(int(
             (w["determinacy"]["NCC2"] <= w["determinacy"]["NCC"]).sum())), mis_ncc2_zero=str(
             int((w["determinacy"]["NCC2"] == 0).sum())), mis_ncc2_beats_rbcd=str(int(
                 (w["u65"]["NCC2"] > w["u65"]["RBC_d"]).sum())),
             mis_best_u65=str(a.loc["mean", "u65"].idxmax()))
     else:
-        out.update({k: na for k in ("mis_n", "mis_ncc2_le_ncc", "mis_ncc2_zero",
-                                    "mis_ncc2_beats_rbcd", "mis_best_u65")})
+        out.update({k: na for k in ("mis_n", "mis_ncc2_le_ncc", "mis_ncc2_zero", "mis_best_u65",
+                                    "mis_ncc2_beats_rbcd", "mis_ncc2_nb_both", "mis_ncc2_nb_lower")})
     st = (tables["missing_settings"]["value"] if "missing_settings" in tables
           else pd.Series({"datasets": [], "rates": [], "repeats": 0, "strength": np.nan}))
     b, rates = tables.get("missing_study", pd.DataFrame()), sorted(st["rates"])
@@ -1380,7 +1386,9 @@ def _missing_numbers(tables):
         ok = len(b) and (mech, float(rates[i]), name) in b.index
         out[f"ms_{m}_{k}_{q}_{end}"] = _fmt(b.loc[(mech, float(rates[i]), name), c] if ok else np.nan)
         if k == "nbcm" and q == "acc":
-            out[f"ms_{m}_best_u65_{end}"] = str(b.loc[(mech, float(rates[i])), "u65"].idxmax()) \
+            u = b.loc[(mech, float(rates[i])), "u65"] if ok else None
+            out[f"ms_{m}_best_u65_{end}"] = str(u.idxmax()) if ok else na
+            out[f"ms_{m}_best_credal_u65_{end}"] = str(u.loc[["RBC_d", "NCC", "NCC2"]].idxmax()) \
                 if ok else na
     return out
 
