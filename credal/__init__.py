@@ -4,6 +4,7 @@ Modules
 -------
 datasets       the shipped data sets (catalogue, loading, checksums)
 preprocessing  MDL and equal-frequency discretisation, imputation, feature removal
+missing        deletion mechanisms for controlled studies (MCAR, informative)
 metrics        determinacy, single/set accuracy, discounted accuracy, u65/u80, Brier
 stats          Wilcoxon, Friedman + Nemenyi, Bayesian signed-rank
 experiments    the one cross-validation engine (tidy tables, fold cache, joblib)
@@ -23,7 +24,7 @@ reference      slow reference computations (solver baselines) for tests and benc
 trees          credal decision tree (Abellán & Moral) and C4.5
 """
 
-from credal import (datasets, experiments, idm, independence, metrics, networks,
+from credal import (datasets, experiments, idm, independence, metrics, missing, networks,
                     preprocessing, stats, structure)
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA, ModelAveragedNaiveBayes
@@ -41,6 +42,7 @@ __all__ = [
     "idm",
     "independence",
     "metrics",
+    "missing",
     "networks",
     "preprocessing",
     "stats",

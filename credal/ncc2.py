@@ -162,7 +162,10 @@ class NCC2(NCC):
         L = max([int((p < 1).sum(-1).max(initial=0)) for p in pts] + [0])
         return (np.stack([np.pad(p[..., :L], ((0, 0), (0, 0), (0, L - p[..., :L].shape[-1])),
                                  constant_values=1.0) for p in pts], 2),
-                np.stack([v[..., :L + 1] for v in vals], 2))
+                # a feature with fewer pieces repeats its last one (never reached: its
+                # padded breakpoints are 1)
+                np.stack([np.pad(v[..., :L + 1], ((0, 0), (0, 0), (0, L + 1 - v[..., :L + 1]
+                                 .shape[-1])), mode="edge") for v in vals], 2))
 
     def _exact_log_inf(self, codes, rows, a, b):
         """Log of the infimum dominance ratio of ``a`` over ``b`` on ``codes[rows]``, over

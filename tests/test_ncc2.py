@@ -339,3 +339,30 @@ def test_predict_is_naive_bayes_and_the_engine_reports_the_diagnostics():
     row = res.summary().iloc[0]
     assert 0 < row["determinacy"] < 1 and row["indeterminate_size"] == 2.0
     assert row["precise_on_determinate"] > row["precise_on_indeterminate"]
+
+
+def test_features_with_fewer_envelope_pieces_than_others():
+    """A feature of a single value (no breakpoint; the chapters keep such features) beside
+    features whose envelopes have breakpoints in (0, 1): the per-feature pieces are padded to
+    a common length (this raised a shape error on bridges), and the sets still equal the
+    brute force of every completion."""
+    rng = np.random.default_rng(5)
+    found = 0
+    for _ in range(5000):
+        X, y, Xt, nv, train, test = _tiny_problem(rng)
+        X, Xt = (np.column_stack([a, np.zeros(len(a), int)]) for a in (X, Xt))
+        nv = np.append(nv, 1)
+        X[1, -1], Xt[::2, -1] = -1, -1
+        train, test = np.append(train, True), np.append(test, True)
+        s = float(rng.choice([0.5, 1.0, 2.0]))
+        model = NCC2(s=s, non_mar_train=list(np.nonzero(train)[0]),
+                     non_mar_test=list(np.nonzero(test)[0])).fit(X, y)
+        pts, vals = model._envelopes()
+        if not (pts < 1).any():
+            continue
+        assert vals.shape[-1] == pts.shape[-1] + 1
+        _check(X, y, Xt, nv, train, test, s)
+        found += 1
+        if found == 20:
+            break
+    assert found == 20

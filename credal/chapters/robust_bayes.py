@@ -27,7 +27,7 @@ from credal._validation import check_choice
 from credal.robust import NaiveBayesMissing, RobustBayes
 
 __all__ = ["classifiers", "run", "tables", "numbers", "HEADLINE", "CITATION",
-           "rbc_accuracy_coverage_figure", "robust_ours_vs_paper_figure"]
+           "rbc_accuracy_coverage_figure", "robust_ours_vs_paper_figure", "missing_data_figure"]
 
 #: the paper, as its first page gives it
 CITATION = ('M. Ramoni and P. Sebastiani, "Robust Bayes classifiers", *Artificial Intelligence* '
@@ -197,14 +197,14 @@ def _collect_folds(folds):
 
 
 def _cross_validate(variants, *, n_bins, alpha, n_splits, n_repeats, random_state, paper_rows,
-                    unlabelled, n_jobs, cache_dir, progress):
+                    unlabelled, n_jobs, cache_dir, progress, extra=None):
     """Cross-validate NBC_m, NBC_* and RBC on the data sets, as in the paper: one engine
     call (parameters as for :func:`run`), its fold table as :func:`_collect_folds` gives it."""
     items = _cv_items([_paper_data(v, paper_rows=paper_rows) for v in variants],
                       n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
                       unlabelled=unlabelled)
     return _collect_folds(cross_validate(
-        classifiers(alpha), items, n_splits=n_splits, n_repeats=n_repeats,
+        {**classifiers(alpha), **(extra or {})}, items, n_splits=n_splits, n_repeats=n_repeats,
         random_state=random_state, preprocessing=make_preprocessor(
             impute=False, discretize="equal-frequency", n_bins=n_bins, drop_single=False),
         use_predefined_split=True, drop_missing_y=False, n_jobs=n_jobs, cache_dir=cache_dir,
@@ -213,7 +213,7 @@ def _cross_validate(variants, *, n_bins, alpha, n_splits, n_repeats, random_stat
 
 def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_state=0,
         paper_rows=True, unlabelled="drop", unlabelled_variants=(), bins=(), bins_repeats=None,
-        exclude=(), n_jobs=1, cache_dir=None, progress=False):
+        exclude=(), missing=None, n_jobs=1, cache_dir=None, progress=False):
     """The chapter's experiments: the main run, the unlabelled-rows and bin-count studies.
 
     Each is a call of :func:`credal.experiments.cross_validate` on :func:`classifiers` (numeric
@@ -247,6 +247,9 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
     exclude : list of str
         Data set labels left out of the comparison with the paper (their data are not the
         paper's); kept in the results for :func:`tables`.
+    missing : dict, optional
+        The section on missing data: NCC and NCC2 join the main run; the controlled study's
+        ``datasets``, ``rates`` (%), ``repeats`` and ``strength`` (:func:`_missing_run`).
     n_jobs, cache_dir, progress
         Passed to :func:`credal.experiments.cross_validate`.
 
@@ -257,7 +260,7 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
         row per data set, classifier, repeat and fold, with ``n_test``, ``determinacy``,
         ``single_accuracy``, ``precise_accuracy``, ``precise_on_indeterminate``...),
         ``unlabelled`` (``{"dropped": folds, "in training": folds}``, empty when no variant
-        lacks a class) and ``bins`` (bin count -> folds).
+        lacks a class), ``bins`` (bin count -> folds) and ``missing`` (:func:`_missing_run`).
     """
     if variants is None:
         variants = datasets.names("ramoni-sebastiani") + ["echocardiogram:still_alive"]
@@ -266,8 +269,9 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
     keep = [v for v in unlabelled_variants
             if _paper_data(v, paper_rows=paper_rows)[2].isna().any()]
     reps = n_repeats if bins_repeats is None else bins_repeats
-    folds = _cross_validate(variants, n_bins=n_bins, n_repeats=n_repeats,
-                            unlabelled=unlabelled, **cv)
+    folds, ncc = _split_lineup(_cross_validate(  # NCC, NCC2: the section on missing data
+        variants, n_bins=n_bins, n_repeats=n_repeats, unlabelled=unlabelled,
+        extra=_missing_classifiers(), **cv))
     return {
         "settings": dict(variants=list(variants), n_bins=n_bins, alpha=alpha, n_splits=n_splits,
                          n_repeats=n_repeats, paper_rows=paper_rows, unlabelled=unlabelled,
@@ -280,6 +284,7 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
         "bins": {int(b): folds if (int(b), reps) == (n_bins, n_repeats) else _cross_validate(
             variants, n_bins=int(b), n_repeats=reps, unlabelled=unlabelled, **cv)
             for b in sorted(set(bins) | {n_bins})},
+        "missing": _missing_run(ncc, missing, cv={**cv, "n_bins": n_bins}),
     }
 
 
@@ -621,9 +626,9 @@ def tables(results):
         rows, ``all missing`` cells) and ``settings`` (the run's parameters, ``value``).
     """
     s, summary = results["settings"], _pooled_summary(results["folds"])
-    return _tables(summary, _data_table(s["variants"], summary, paper_rows=s["paper_rows"],
-                                        unlabelled=s["unlabelled"]),
-                   s, results["unlabelled"], results["bins"])
+    return {**_tables(summary, _data_table(s["variants"], summary, paper_rows=s["paper_rows"],
+                                           unlabelled=s["unlabelled"]),
+                      s, results["unlabelled"], results["bins"]), **_missing_tables(results)}
 
 
 def _tables(summary, data, settings, unlabelled=None, bins=None):
@@ -705,6 +710,7 @@ def numbers(tables):
                         f"{key}_{k}_diff": _fmt(ours - pub, 1, sign=True)})
     out.update(_comparison_numbers(tables))
     out.update(_study_numbers(tables))
+    out.update(_missing_numbers(tables))  # the section on missing data
     return out
 
 
@@ -1187,3 +1193,244 @@ def robust_ours_vs_paper_figure(t1):
                       [_short_label(n, rr["paper's name"]) for n, rr in r[far].iterrows()],
                       obstacles=r.loc[~far, [f"{q} paper", q]].to_numpy(dtype=float))
     return fig
+
+
+# --- section: two conservative answers to missing data (issue 25) ---
+# NCC (missing values MAR) and NCC2 (every feature non-MAR in training and testing) beside
+# NBC_m and RBC: (a) in the main run, on the paper's data sets and folds; (b) a controlled
+# study, values deleted from complete data sets by credal.missing's two mechanisms.
+import itertools  # noqa: E402
+
+from credal.missing import delete_at_random, delete_informatively  # noqa: E402
+from credal.naive import NCC  # noqa: E402
+from credal.ncc2 import NCC2  # noqa: E402
+
+#: the section's line-up as its tables name it (RBC_d and RBC_u are one RobustBayes)
+_LINEUP = ("NBC_m", "RBC_d", "RBC_u", "NCC", "NCC2")
+_MECHANISMS = ("MCAR", "informative")
+_SCORES = ("accuracy", "determinacy", "u65", "u80", "NB on determinate", "NB on indeterminate")
+
+
+def _missing_classifiers(s=1.0):
+    """NCC (MAR) and NCC2 with every feature non-MAR in training and testing, IDM ``s``."""
+    return {"NCC": NCC(s=s), "NCC2": NCC2(s=s, non_mar_train="all", non_mar_test="all")}
+
+
+def _split_lineup(folds):
+    """(the chapter's rows, NCC's and NCC2's rows) of an engine fold table."""
+    mine = folds["classifier"].isin(list(classifiers())).to_numpy()
+    return folds[mine].reset_index(drop=True), folds[~mine].reset_index(drop=True)
+
+
+def _lineup_scores(folds, by):
+    """The line-up's scores pooled over the fold rows of each group ``by`` (list of columns),
+    as Table 1 pools them (counts rounded per fold): one row per group and :data:`_LINEUP`
+    name, columns ``by``, ``classifier``, ``n`` and :data:`_SCORES` (fractions).  ``accuracy``
+    is the accuracy when determinate (all cases for NBC_m and RBC_u, determinacy 1);
+    ``NB on (in)determinate`` the precise counterpart's accuracy where the set is (not) a
+    single class (NCC, NCC2: their naive Bayes; RBC_d: RBC_u)."""
+    f = folds[folds["classifier"].isin(["NBC_m", "RBC", "NCC", "NCC2"])].reset_index(drop=True)
+    n = f["n_test"].to_numpy(dtype=float)
+    v = {c: np.nan_to_num(f[c].to_numpy(dtype=float)) for c in (
+        "determinacy", "precise_accuracy", "single_accuracy", "u65", "u80",
+        "precise_on_determinate", "precise_on_indeterminate")}
+    k = np.rint(v["determinacy"] * n)
+    c = pd.DataFrame({"n": n, "k": k, "all": np.rint(v["precise_accuracy"] * n),
+                      "det": np.rint(v["single_accuracy"] * k), "u65": v["u65"] * n,
+                      "u80": v["u80"] * n, "nbd": np.rint(v["precise_on_determinate"] * k),
+                      "nbi": np.rint(v["precise_on_indeterminate"] * (n - k))}, index=f.index)
+    g = c.join(f[list(by) + ["classifier"]]).groupby(list(by) + ["classifier"]).sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = pd.DataFrame({"n": g["n"], "accuracy": g["det"] / g["k"], "determinacy": g["k"] / g[
+            "n"], "u65": g["u65"] / g["n"], "u80": g["u80"] / g["n"], "NB on determinate": g[
+            "nbd"] / g["k"], "NB on indeterminate": g["nbi"] / (g["n"] - g["k"])}).reset_index()
+    acc, rbc = (g["all"] / g["n"]).to_numpy(), (s["classifier"] == "RBC").to_numpy()
+    u = s[rbc].assign(classifier="RBC_u", determinacy=1.0, accuracy=acc[rbc], u65=acc[rbc],
+                      u80=acc[rbc])
+    s["classifier"] = s["classifier"].replace({"RBC": "RBC_d"})
+    u.loc[:, ["NB on determinate", "NB on indeterminate"]] = np.nan  # precise: not defined
+    s.loc[s["classifier"] == "NBC_m", ["NB on determinate", "NB on indeterminate"]] = np.nan
+    out = pd.concat([s, u], ignore_index=True)
+    out["classifier"] = pd.Categorical(out["classifier"], categories=list(_LINEUP))
+    return out.sort_values(list(by) + ["classifier"], kind="stable").reset_index(drop=True)
+
+
+def _missing_study(names, rates, repeats, strength, *, n_bins, alpha, random_state, n_jobs,
+                   cache_dir, progress):
+    """The controlled study's fold table: each complete data set of ``names``, values deleted
+    by each of :data:`_MECHANISMS` at each of ``rates`` (percent of the cells), ``repeats``
+    times.  Repetition ``r`` deletes with seed ``random_state + r`` (the same draws for every
+    rate and mechanism, so a larger rate deletes a superset of the cells) from training and
+    test features alike, and splits the rows once, stratified, two thirds for training and
+    one third for testing (the first fold of :func:`credal.experiments.fold_splits` with 3
+    folds and the same seed; the same split for every rate and mechanism); NBC_m, RBC, NCC
+    and NCC2 go through one engine call.  Columns of the engine's fold table, ``dataset``,
+    ``mechanism``, ``rate`` (percent) and ``repeat`` = ``r``."""
+    lineup = {**{k: v for k, v in classifiers(alpha).items() if k != "NBC_*"},
+              **_missing_classifiers()}
+    data = {n: datasets.load(n) for n in names}
+    if bad := [n for n, d in data.items() if d.X.isna().any().any() or d.y.isna().any()]:
+        raise ValueError(f"the study deletes values from complete data sets; {bad} have "
+                         "missing values (choose from datasets.catalogue() with pct_missing 0)")
+    items = []
+    for (n, d), r in itertools.product(data.items(), range(int(repeats))):
+        split = np.full(len(d.y), "train", dtype=object)
+        split[next(iter(fold_splits(d.y, n_splits=3, n_repeats=1, random_state=random_state + r)))[3]] = "test"
+        items += [(f"{n}|{mech}|{rate:g}|{r}", delete_at_random(d.X, rate / 100, random_state + r)
+                   if mech == "MCAR" else delete_informatively(d.X, d.y, rate / 100, strength,
+                                                               random_state + r), d.y, split)
+                  for mech in _MECHANISMS for rate in rates]
+    f = cross_validate(lineup, items, preprocessing=make_preprocessor(
+        impute=False, discretize="equal-frequency", n_bins=n_bins, drop_single=False),
+        use_predefined_split=True, n_jobs=n_jobs, cache_dir=cache_dir, progress=progress,
+        keep_predictions=False).folds
+    key = f["dataset"].str.split("|", expand=True)
+    return f.assign(dataset=key[0], mechanism=key[1], rate=key[2].astype(float),
+                    repeat=key[3].astype(int))
+
+
+def _missing_run(ncc_folds, study, *, cv):
+    """``run(...)["missing"]``: NCC's and NCC2's rows of the main run (``folds``), the
+    study's parameters (``settings``: ``datasets``, ``rates``, ``repeats``, ``strength``)
+    and its fold table (``study``, :func:`_missing_study`; empty without data sets)."""
+    st = {"datasets": [], "rates": [5, 10, 20, 30], "repeats": 10, "strength": 2.0,
+          **(study or {})}
+    keys = ("n_bins", "alpha", "random_state", "n_jobs", "cache_dir", "progress")
+    return {"folds": ncc_folds, "settings": st, "study": _missing_study(
+        st["datasets"], st["rates"], st["repeats"], st["strength"], **{k: cv[k] for k in keys})
+        if st["datasets"] else pd.DataFrame()}
+
+
+def _missing_tables(results):
+    """``missing_lineup``: (a), :func:`_lineup_scores` per data set of the main run and their
+    mean (index data set, classifier; percent); ``missing_study``: (b), index mechanism, rate
+    (%), classifier; ``accuracy``, ``determinacy``, ``u65`` (percent: the mean over data sets,
+    then over repetitions) each with its ``SE`` (over the repetitions); ``missing_study_by_
+    dataset`` (the same per data set, no SE); ``missing_settings``."""
+    m = results.get("missing")
+    if not m:
+        return {}
+    a = _lineup_scores(pd.concat([results["folds"], m["folds"]]), ["dataset"]).set_index(
+        ["dataset", "classifier"])[list(_SCORES)] * 100
+    mean = a.groupby(level="classifier", observed=True).mean()
+    a = pd.concat([a, mean.set_index(pd.MultiIndex.from_product([["mean"], mean.index]))])
+    a.index.names = ["data set", "classifier"]
+    out = {"missing_lineup": a, "missing_settings": pd.DataFrame({"value": pd.Series(
+        m["settings"], dtype=object)}), "missing_study": pd.DataFrame(),
+        "missing_study_by_dataset": pd.DataFrame()}
+    if len(f := m["study"]):
+        s = _lineup_scores(f, ["mechanism", "rate", "repeat", "dataset"])
+        q = ["accuracy", "determinacy", "u65"]
+        out["missing_study_by_dataset"] = s.groupby(["mechanism", "rate", "dataset", "classifier"],
+                                                    observed=True)[q].mean() * 100
+        per = s.groupby(["mechanism", "rate", "classifier", "repeat"], observed=True)[q].mean()
+        g = per.groupby(level=["mechanism", "rate", "classifier"], observed=True)
+        se = (g.std(ddof=1) / np.sqrt(g.size().to_numpy()[:, None]))
+        t = pd.concat({"mean": g.mean(), "SE": se}, axis=1) * 100
+        t.columns = [a_ if w == "mean" else f"{a_} SE" for w, a_ in t.columns]
+        out["missing_study"] = t[[c for a_ in q for c in (a_, f"{a_} SE")]].rename_axis(
+            index={"rate": "rate (%)"})
+    return out
+
+
+_KEYS = {"NBC_m": "nbcm", "RBC_d": "rbcd", "RBC_u": "rbcu", "NCC": "ncc", "NCC2": "ncc2"}
+_MECH_KEYS = {"MCAR": "mcar", "informative": "inf"}
+
+
+def _missing_numbers(tables):
+    """The section's keys of :func:`numbers` ("n/a" when not run).  (a), means over the data
+    sets of ``missing_lineup``: ``mis_n``; ``mis_<k>_<q>`` (``k`` in nbcm, rbcd, rbcu, ncc,
+    ncc2; ``q`` in acc, det, u65, u80); ``mis_<k>_nb_det``/``_nb_indet`` (rbcd, ncc, ncc2);
+    ``mis_ncc2_le_ncc`` (data sets where NCC2's determinacy <= NCC's), ``mis_ncc2_zero``
+    (NCC2 never determinate), ``mis_ncc2_beats_rbcd`` (NCC2's u65 above RBC_d's),
+    ``mis_best_u65``, ``mis_ncc2_nb_lower`` of ``mis_ncc2_nb_both`` (data sets where naive
+    Bayes is less accurate where NCC2 is indeterminate, of those where both are defined).  (b): ``ms_datasets``, ``ms_n``, ``ms_repeats``, ``ms_strength``,
+    ``ms_odds``, ``ms_rates``, ``ms_lo``/``ms_hi`` (smallest, largest rate);
+    ``ms_<m>_<k>_<q>_<lo|hi>`` (``m`` mcar or inf, ``q`` acc, det, u65) and
+    ``ms_<m>_best_u65_<lo|hi>`` and ``ms_<m>_best_credal_u65_<lo|hi>`` (the best u65 of
+    the line-up, of RBC_d, NCC and NCC2)."""
+    na, out = "n/a", {}
+    a = tables.get("missing_lineup", pd.DataFrame())
+    per = a.drop(index="mean", level=0) if len(a) else a
+    for name, k in _KEYS.items():
+        r = a.loc[("mean", name)] if len(a) else pd.Series(dtype=float)
+        out.update({f"mis_{k}_{q}": _fmt(r.get(c, np.nan)) for q, c in (
+            ("acc", "accuracy"), ("det", "determinacy"), ("u65", "u65"), ("u80", "u80"))})
+        out.update({f"mis_{k}_nb_{q}": _fmt(r.get(f"NB on {c}", np.nan)) for q, c in (
+            ("det", "determinate"), ("indet", "indeterminate"))})
+    if len(per):
+        w = {q: per[q].unstack("classifier") for q in ("determinacy", "u65")}
+        nb = per.xs("NCC2", level="classifier")[["NB on determinate", "NB on indeterminate"]]
+        both = nb.dropna()
+        out.update(mis_ncc2_nb_both=str(len(both)), mis_ncc2_nb_lower=str(int(
+            (both["NB on indeterminate"] < both["NB on determinate"]).sum())))
+        out.update(mis_n=str(len(w["u65"])), mis_ncc2_le_ncc=str(int(
+            (w["determinacy"]["NCC2"] <= w["determinacy"]["NCC"]).sum())), mis_ncc2_zero=str(
+            int((w["determinacy"]["NCC2"] == 0).sum())), mis_ncc2_beats_rbcd=str(int(
+                (w["u65"]["NCC2"] > w["u65"]["RBC_d"]).sum())),
+            mis_best_u65=str(a.loc["mean", "u65"].idxmax()))
+    else:
+        out.update({k: na for k in ("mis_n", "mis_ncc2_le_ncc", "mis_ncc2_zero", "mis_best_u65",
+                                    "mis_ncc2_beats_rbcd", "mis_ncc2_nb_both", "mis_ncc2_nb_lower")})
+    st = (tables["missing_settings"]["value"] if "missing_settings" in tables
+          else pd.Series({"datasets": [], "rates": [], "repeats": 0, "strength": np.nan}))
+    b, rates = tables.get("missing_study", pd.DataFrame()), sorted(st["rates"])
+    out.update(ms_datasets=", ".join(st["datasets"]) or "none", ms_n=str(len(st["datasets"])),
+               ms_repeats=str(st["repeats"]), ms_strength=f"{st['strength']:g}",
+               ms_odds=_fmt(np.exp(st["strength"])), ms_rates=", ".join(
+                   f"{r:g}" for r in rates) or na, ms_lo=f"{rates[0]:g}" if rates else na,
+               ms_hi=f"{rates[-1]:g}" if rates else na)
+    for (mech, m), (name, k), (q, c), (end, i) in itertools.product(
+            _MECH_KEYS.items(), _KEYS.items(), (("acc", "accuracy"), ("det", "determinacy"),
+                                                ("u65", "u65")), (("lo", 0), ("hi", -1))):
+        ok = len(b) and (mech, float(rates[i]), name) in b.index
+        out[f"ms_{m}_{k}_{q}_{end}"] = _fmt(b.loc[(mech, float(rates[i]), name), c] if ok else np.nan)
+        if k == "nbcm" and q == "acc":
+            u = b.loc[(mech, float(rates[i])), "u65"] if ok else None
+            out[f"ms_{m}_best_u65_{end}"] = str(u.idxmax()) if ok else na
+            out[f"ms_{m}_best_credal_u65_{end}"] = str(u.loc[["RBC_d", "NCC", "NCC2"]].idxmax()) \
+                if ok else na
+    return out
+
+
+def missing_data_figure(study, mechanism):
+    """The controlled study for one deletion mechanism: accuracy (when determinate),
+    determinacy and u65 against the share of cells deleted, one line per classifier of the
+    line-up (mean over data sets and repetitions, bars one SE over the repetitions).
+
+    Parameters
+    ----------
+    study : DataFrame
+        ``tables(results)["missing_study"]``.
+    mechanism : {"MCAR", "informative"}
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+
+    check_choice("mechanism", mechanism, _MECHANISMS)
+    if not len(study) or mechanism not in study.index.get_level_values(0):
+        raise ValueError(f"no {mechanism} rows: pass tables(results)['missing_study'] of a "
+                         "run with the study's data sets")
+    t = study.loc[mechanism]
+    fig, axes = plt.subplots(2, 2, figsize=(TEXT_WIDTH, 5.6), constrained_layout=True)
+    styles = dict(zip(_LINEUP, [("tab:blue", "o", "-"), ("tab:red", "s", "-"),
+                                ("tab:red", "s", ":"), ("tab:green", "^", "-"),
+                                ("tab:purple", "D", "-")]))
+    for ax, (q, title) in zip(axes.flat, (("accuracy", "accuracy when determinate (%)"),
+                                          ("determinacy", "determinacy (%)"), ("u65", "u65 (%)"))):
+        for name, (colour, marker, ls) in styles.items():
+            r = t.xs(name, level="classifier")
+            ax.errorbar(r.index, r[q], yerr=r[f"{q} SE"], color=colour, marker=marker, ls=ls,
+                        ms=4, lw=1.2, capsize=2, label=name.replace("_", "$_") + (
+                            "$" if "_" in name else ""))
+        ax.set(title=title, xlabel="cells deleted (%)", xticks=list(t.index.levels[0]))
+        ax.grid(True, lw=0.3, color="0.85")
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    axes.flat[3].axis("off")
+    axes.flat[3].legend(handles, labels, loc="center", frameon=False, fontsize=10,
+                        title=f"deletion: {mechanism}")
+    return fig
+# --- end of section ---

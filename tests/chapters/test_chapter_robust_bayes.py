@@ -167,13 +167,22 @@ def _prep():
 def test_run_experiment_is_reproducible(small_run):
     f = small_run
     assert set(f["classifier"]) == {"NBC_m", "NBC_*", "RBC"} == set(chapter.classifiers())
+    # NCC and NCC2 run in the same engine call, on the same folds, apart in "missing"
+    m = chapter.run(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3, n_repeats=2,
+                    random_state=1)["missing"]
+    assert set(m["folds"]["classifier"]) == {"NCC", "NCC2"} and not len(m["study"])
+    for c in ("NCC", "NCC2"):
+        g = m["folds"][m["folds"]["classifier"] == c]
+        rbc = f[f["classifier"] == "RBC"]
+        np.testing.assert_array_equal(g[["dataset", "repeat", "fold", "n_test", "n_train"]],
+                                      rbc[["dataset", "repeat", "fold", "n_test", "n_train"]])
     assert set(f["dataset"]) == {"lung_cancer", "bridges_v2"}
     # bridges: the 2 class-less rows are dropped, the other 105 are each scored once a replicate
     b = f[(f["dataset"] == "bridges_v2") & (f["classifier"] == "RBC")]
     assert b.groupby("repeat")["n_test"].sum().eq(105).all()
     res = chapter.run(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3, n_repeats=2,
                       random_state=1, exclude=["lung_cancer"])
-    assert set(res) == {"settings", "folds", "unlabelled", "bins"}
+    assert set(res) == {"settings", "folds", "unlabelled", "bins", "missing"}
     assert res["settings"]["exclude"] == ["lung_cancer"] and res["unlabelled"] == {}
     assert list(res["bins"]) == [3]  # the bin-count study always runs n_bins
     for again in (res["folds"], res["bins"][3]):
@@ -595,3 +604,113 @@ def test_decision_rule_input_checks():
         chapter._max_cost_ratio([0.5, np.nan])
     with pytest.raises(ValueError, match="empty"):
         chapter._max_cost_ratio([])
+
+
+# ----------------------------------------------------------------------------
+# the section on missing data (issue 25): NCC, NCC2, NBC_m and RBC
+# ----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def missing_tables():
+    """A tiny run with the section: two of the paper's data sets and a controlled study on
+    two complete data sets, 2 rates, 2 repetitions."""
+    res = chapter.run(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3, n_repeats=2,
+                      random_state=1, missing=dict(datasets=["zoo", "haberman"], rates=[10, 30],
+                                                   repeats=2, strength=2.0))
+    return res, chapter.tables(res)
+
+
+def test_missing_tables_shapes(missing_tables):
+    res, t = missing_tables
+    a, b, by = t["missing_lineup"], t["missing_study"], t["missing_study_by_dataset"]
+    lineup = list(chapter._LINEUP)
+    assert list(a.index) == [(d, c) for d in ("bridges_v2", "lung_cancer", "mean") for c in lineup]
+    assert list(a.columns) == list(chapter._SCORES)
+    assert list(b.index) == [(m, r, c) for m in ("MCAR", "informative") for r in (10.0, 30.0)
+                             for c in lineup]
+    assert list(b.columns) == ["accuracy", "accuracy SE", "determinacy", "determinacy SE",
+                               "u65", "u65 SE"]
+    assert len(by) == 2 * 2 * 2 * len(lineup)
+    # precise classifiers always answer; every score is a percentage
+    for tab in (a, b):
+        assert (tab.xs("NBC_m", level="classifier")["determinacy"] == 100).all()
+        assert (tab.xs("RBC_u", level="classifier")["determinacy"] == 100).all()
+        assert ((tab.fillna(0) >= 0) & (tab.fillna(0) <= 100)).all().all()
+    # the study: each repetition tests one stratified third of each data set, all classifiers
+    f = res["missing"]["study"]
+    assert set(f["classifier"]) == {"NBC_m", "RBC", "NCC", "NCC2"}
+    assert set(f["repeat"]) == {0, 1} and set(f["mechanism"]) == {"MCAR", "informative"}
+    n = f.groupby(["dataset", "mechanism", "rate", "repeat", "classifier"])["n_test"].sum()
+    assert set(n.loc["zoo"]) == {34} and set(n.loc["haberman"]) == {102}
+    # an average over repetitions of the means over data sets, SE over the repetitions
+    r = chapter._lineup_scores(f, ["mechanism", "rate", "repeat", "dataset"])
+    one = r[(r["mechanism"] == "MCAR") & (r["rate"] == 30) & (r["classifier"] == "NCC")]
+    per_rep = one.groupby("repeat")["u65"].mean() * 100
+    assert b.loc[("MCAR", 30.0, "NCC"), "u65"] == pytest.approx(per_rep.mean())
+    assert b.loc[("MCAR", 30.0, "NCC"), "u65 SE"] == pytest.approx(per_rep.std(ddof=1) / np.sqrt(2))
+
+
+def test_ncc2_is_less_determinate_than_ncc(missing_tables):
+    """On the same rows NCC2 (every feature non-MAR) is never more determinate than NCC."""
+    _, t = missing_tables
+    a = t["missing_lineup"]["determinacy"].unstack("classifier")
+    assert (a["NCC2"] <= a["NCC"] + 1e-9).all()
+    by = t["missing_study_by_dataset"]["determinacy"].unstack("classifier")
+    assert (by["NCC2"] <= by["NCC"] + 1e-9).all()
+
+
+def test_missing_lineup_equals_the_main_table(missing_tables):
+    """NBC_m, RBC_d (accuracy, coverage) and RBC_u equal Table 1 where they overlap, and
+    the naive Bayes columns are the engine's diagnostics pooled by counts."""
+    res, t = missing_tables
+    a, t1 = t["missing_lineup"], t["table1"]
+    for d in ("bridges_v2", "lung_cancer"):
+        for cls, col, q in (("NBC_m", "accuracy", "NBC_m"), ("RBC_d", "accuracy", "RBC_d"),
+                            ("RBC_d", "determinacy", "RBC_d coverage"),
+                            ("RBC_u", "accuracy", "RBC_u")):
+            assert a.loc[(d, cls), col] == pytest.approx(t1.loc[d, q], abs=1e-9)
+        g = res["missing"]["folds"]
+        g = g[(g["dataset"] == d) & (g["classifier"] == "NCC2")]
+        k = np.rint(g["determinacy"] * g["n_test"])
+        nbi = np.rint(g["precise_on_indeterminate"].fillna(0) * (g["n_test"] - k)).sum()
+        assert a.loc[(d, "NCC2"), "NB on indeterminate"] == pytest.approx(
+            100 * nbi / (g["n_test"] - k).sum())
+        assert a.loc[(d, "NCC2"), "determinacy"] == pytest.approx(100 * k.sum() / g["n_test"].sum())
+    mean = a.xs("mean", level="data set")
+    per = a.drop(index="mean", level="data set")
+    assert mean.loc["NCC", "u65"] == pytest.approx(per.xs("NCC", level="classifier")["u65"].mean())
+
+
+def test_missing_numbers_and_figure(missing_tables, tmp_path):
+    import matplotlib.pyplot as plt
+
+    _, t = missing_tables
+    n = chapter.numbers(t)
+    assert n["ms_datasets"] == "zoo, haberman" and n["ms_lo"] == "10" and n["ms_hi"] == "30"
+    assert n["ms_odds"] == "7.4" and n["mis_n"] == "2"
+    assert n["ms_mcar_nbcm_det_hi"] == "100.0"
+    assert n["ms_inf_ncc_u65_lo"] == f"{t['missing_study'].loc[('informative', 10.0, 'NCC'), 'u65']:.1f}"
+    assert n["mis_ncc2_le_ncc"] == "2"
+    # every key exists when the section did not run
+    empty = chapter.numbers(tables_from(summary_from_published(["Adult"])))
+    assert {k for k in n if k.startswith(("mis_", "ms_"))} == {
+        k for k in empty if k.startswith(("mis_", "ms_"))}
+    assert empty["ms_inf_ncc2_u65_hi"] == "n/a" and empty["mis_best_u65"] == "n/a"
+    for m in ("MCAR", "informative"):
+        fig = chapter.missing_data_figure(t["missing_study"], m)
+        assert fig.get_figwidth() <= chapter.TEXT_WIDTH + 1e-9
+        assert fig.get_figheight() * 100 <= 600  # px at the book's width (6.8 in = 690 px)
+        shown = [ax for ax in fig.axes if ax.axison]
+        assert len(shown) == 3 and len({round(ax.get_position().x0, 2) for ax in shown}) <= 2
+        assert len(fig.axes[3].get_legend().get_texts()) == len(chapter._LINEUP) <= 6
+        fig.savefig(tmp_path / f"{m}.png")
+        plt.close(fig)
+    with pytest.raises(ValueError, match="mechanism"):
+        chapter.missing_data_figure(t["missing_study"], "MNAR")
+    with pytest.raises(ValueError, match="no MCAR rows"):
+        chapter.missing_data_figure(pd.DataFrame(), "MCAR")
+
+
+def test_missing_study_needs_complete_data():
+    with pytest.raises(ValueError, match="complete data sets"):
+        chapter._missing_study(["vote"], [10], 1, 2.0, n_bins=3, alpha=1.0, random_state=0,
+                               n_jobs=1, cache_dir=None, progress=False)
