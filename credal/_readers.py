@@ -31,21 +31,11 @@ import arff
 import numpy as np
 import pandas as pd
 
-__all__ = [
-    "read_arff",
-    "parse_arff",
-    "read_tab",
-    "parse_tab",
-    "read_delimited",
-    "parse_delimited",
-    "natural_sort",
-]
-
-# ---------------------------------------------------------------------------
-# shared helpers
-# ---------------------------------------------------------------------------
+__all__ = ["read_arff", "parse_arff", "read_tab", "parse_tab", "read_delimited",
+           "parse_delimited", "natural_sort"]
 
 
+# ------------------------------------------------------------------------ shared helpers
 def _decode(data: bytes, source: str) -> str:
     try:
         return data.decode("utf-8")
@@ -85,6 +75,13 @@ def natural_sort(values) -> list[str]:
     if values and all(x is not None and math.isfinite(x) for x in nums):
         return [v for _, v in sorted(zip(nums, values))]
     return sorted(values)
+
+
+def _inferred_kind(tokens) -> str:
+    """"numeric" when every token that is not None is a number (and there is one)."""
+    observed = [v for v in tokens if v is not None]
+    numeric = observed and all(_float_or_none(v) is not None for v in observed)
+    return "numeric" if numeric else "nominal"
 
 
 def _where(source: str, line: int) -> str:
@@ -129,13 +126,9 @@ def _nominal_column(values, categories, lines, name, source) -> pd.Categorical:
     bad = (codes < 0) & ~missing
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        shown = list(categories)
-        if len(shown) > 12:
-            shown = shown[:12] + ["..."]
-        raise ValueError(
-            f"{_where(source, lines[i])}: value {values[i]!r} of column {name!r} "
-            f"is not among its declared categories {shown}"
-        )
+        shown = categories[:12] + ["..."] * (len(categories) > 12)
+        raise ValueError(f"{_where(source, lines[i])}: value {values[i]!r} of column {name!r} "
+                         f"is not among its declared categories {shown}")
     return pd.Categorical.from_codes(codes, categories=_category_index(categories))
 
 
@@ -193,10 +186,7 @@ def _copy_result(result):
     return frame.copy(deep=True), (dict(extra) if isinstance(extra, dict) else extra)
 
 
-# ---------------------------------------------------------------------------
-# ARFF (liac-arff)
-# ---------------------------------------------------------------------------
-
+# ---------------------------------------------------------------------- ARFF (liac-arff)
 # Weka's "integer [1,10]" range annotations carry no data; liac-arff would also
 # truncate INTEGER values with int(float(x)), so every numeric type becomes REAL
 _NUMERIC_TYPE = re.compile(r"(?i)\s(?:numeric|real|integer)\s*(?:[\[(][^\])]*[\])])?$")
@@ -376,11 +366,7 @@ def read_arff(path: str | PathLike) -> tuple[pd.DataFrame, str]:
     return _copy_result(_arff_cached(p, blob))
 
 
-# ---------------------------------------------------------------------------
-# delimited rows (pandas.read_csv)
-# ---------------------------------------------------------------------------
-
-
+# ------------------------------------------------------ delimited rows (pandas.read_csv)
 def _split_rows(lines: list[str], start: int, sep: str | None, k: int, source: str):
     """Split the non-blank lines from ``lines[start]`` at ``sep`` (no quoting).
 
@@ -401,17 +387,11 @@ def _split_rows(lines: list[str], start: int, sep: str | None, k: int, source: s
     return fields, body.index.tolist()
 
 
-# ---------------------------------------------------------------------------
-# Orange .tab
-# ---------------------------------------------------------------------------
-
+# --------------------------------------------------------------------------- Orange .tab
 _TAB_MISSING = {"", "?", ".", "~", "NA"}  # Orange's missing-value markers
-_TAB_FLAGS = {
-    "class": "class", "c": "class",
-    "meta": "meta", "m": "meta",
-    "ignore": "ignore", "i": "ignore",
-    "weight": "weight", "w": "weight",
-}
+# Orange's flags, spelled out or by their first letter
+_TAB_FLAGS = {k: r for r in ("class", "meta", "ignore", "weight") for k in (r, r[0])}
+
 
 def _tab_type(token: str, name: str, where: str):
     t = token.strip()
@@ -470,9 +450,7 @@ def parse_tab(text: str, source: str = "<string>") -> tuple[pd.DataFrame, dict]:
     flags_raw = lines[2].split("\t")
     for lineno, fields, what in ((2, types_raw, "types"), (3, flags_raw, "flags")):
         if len(fields) > k:
-            raise ValueError(
-                f"{_where(source, lineno)}: {len(fields)} {what} for {k} columns"
-            )
+            raise ValueError(f"{_where(source, lineno)}: {len(fields)} {what} for {k} columns")
     types_raw += [""] * (k - len(types_raw))
     flags_raw += [""] * (k - len(flags_raw))
     types = [_tab_type(t, n, _where(source, 2)) for t, n in zip(types_raw, names)]
@@ -495,12 +473,7 @@ def parse_tab(text: str, source: str = "<string>") -> tuple[pd.DataFrame, dict]:
     for name, (kind, cats), col in zip(names, types, columns):
         col = list(col)
         if kind == "infer":
-            observed = [v for v in col if v is not None]
-            kind = (
-                "numeric"
-                if observed and all(_float_or_none(v) is not None for v in observed)
-                else "nominal"
-            )
+            kind = _inferred_kind(col)
         if kind == "numeric":
             out[name] = _numeric_column(col, row_lines, name, source)
         elif kind == "nominal":
@@ -535,25 +508,10 @@ def read_tab(path: str | PathLike) -> tuple[pd.DataFrame, dict]:
     return _copy_result(_tab_cached(p, blob))
 
 
-# ---------------------------------------------------------------------------
-# generic delimited text
-# ---------------------------------------------------------------------------
-
-
-def parse_delimited(
-    text: str,
-    source: str = "<string>",
-    *,
-    sep: str = ",",
-    header: bool = False,
-    names=None,
-    skip_rows: int = 0,
-    missing=("?",),
-    nominal=(),
-    numeric=(),
-    categories=None,
-    strip_suffix=None,
-) -> pd.DataFrame:
+# ---------------------------------------------------------------- generic delimited text
+def parse_delimited(text: str, source: str = "<string>", *, sep: str = ",", header: bool = False,
+                    names=None, skip_rows: int = 0, missing=("?",), nominal=(), numeric=(),
+                    categories=None, strip_suffix=None) -> pd.DataFrame:
     """Parse comma- or whitespace-separated text.
 
     Parameters
@@ -618,10 +576,8 @@ def parse_delimited(
         if names is None:
             names = head
         elif len(names) != len(head):
-            raise ValueError(
-                f"{_where(source, i + 1)}: header has {len(head)} columns, "
-                f"expected {len(names)}"
-            )
+            raise ValueError(f"{_where(source, i + 1)}: header has {len(head)} columns, "
+                             f"expected {len(names)}")
         i += 1
     if names is None:
         raise ValueError(f"{source}: column names are needed when header=False")
@@ -638,10 +594,7 @@ def parse_delimited(
     out = {}
     for name, col in zip(names, columns):
         col = np.array(col, dtype=object)
-        is_missing = np.zeros(len(col), dtype=bool)
-        for token in missing:
-            is_missing |= col == token
-        col[is_missing] = None
+        col[pd.Series(col).isin(missing).to_numpy()] = None
         suffix = strip_suffix.get(name)
         if suffix:
             col = [v[: -len(suffix)] if v is not None and v.endswith(suffix) else v
@@ -651,12 +604,7 @@ def parse_delimited(
         elif name in nominal or name in categories:
             kind = "nominal"
         else:
-            observed = [v for v in col if v is not None]
-            kind = (
-                "numeric"
-                if observed and all(_float_or_none(v) is not None for v in observed)
-                else "nominal"
-            )
+            kind = _inferred_kind(col)
         if kind == "numeric":
             out[name] = _numeric_column(col, row_lines, name, source)
         else:
@@ -670,9 +618,7 @@ def parse_delimited(
 
 @_bounded_cache
 def _delimited_cached(path: str, blob: bytes, options: tuple):
-    kw = {}
-    for key, value in options:
-        kw[key] = dict(value) if key in ("categories", "strip_suffix") else value
+    kw = {k: dict(v) if k in ("categories", "strip_suffix") else v for k, v in options}
     return parse_delimited(_decode(blob, path), source=path, **kw), None
 
 

@@ -24,20 +24,11 @@ import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
-__all__ = [
-    "check_2d",
-    "check_bool",
-    "check_features",
-    "check_target",
-    "check_fit_input",
-    "check_predict_input",
-    "check_positive",
-    "check_in_range",
-]
+__all__ = ["check_2d", "check_bool", "check_features", "check_target", "check_fit_input",
+           "check_predict_input", "check_positive", "check_in_range"]
 
 
-def check_features(X, *, n_values=None, categories=None, feature_names=None,
-                   as_columns=False):
+def check_features(X, *, n_values=None, categories=None, feature_names=None, as_columns=False):
     """Convert ``X`` to an integer code matrix and describe its encoding.
 
     A DataFrame whose columns are all of integer dtype is read as integer codes
@@ -70,10 +61,8 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
     if isinstance(X, pd.DataFrame):
         names = np.asarray(X.columns, dtype=object)
         if feature_names is not None and list(names) != list(feature_names):
-            raise ValueError(
-                f"X has columns {list(names)}, but the estimator was fitted on "
-                f"{list(feature_names)}"
-            )
+            raise ValueError(f"X has columns {list(names)}, but the estimator was fitted on "
+                             f"{list(feature_names)}")
         # the columns' own arrays, without a Series per column (pandas' internal
         # iterator where it has one; a wide frame is converted fold after fold)
         it = getattr(X, "_iter_column_arrays", None)
@@ -89,11 +78,10 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
         cols, cats = [], []
         for c, a in zip(names, arrays):
             if not isinstance(a, pd.Categorical):
-                raise TypeError(
-                    f"column {c!r} has dtype {a.dtype}; credal classifiers need "
-                    "categorical columns (discretise numeric columns first, e.g. with "
-                    "credal.preprocessing.MDLDiscretizer), or integer codes in every column"
-                )
+                raise TypeError(f"column {c!r} has dtype {a.dtype}; credal classifiers need "
+                                "categorical columns (discretise numeric columns first, e.g. with "
+                                "credal.preprocessing.MDLDiscretizer), or integer codes in every "
+                                "column")
             # the private code array and the categories Index: the public .codes view
             # and an ndarray of the categories cost ten times more, column after column
             cols.append(a._codes)
@@ -105,10 +93,8 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
                 if got is want:
                     continue
                 if len(got) != len(want) or np.any(np.asarray(got) != np.asarray(want)):
-                    raise ValueError(
-                        f"column {names[j]!r} declares categories {list(got)}, "
-                        f"but the estimator was fitted with {list(want)}"
-                    )
+                    raise ValueError(f"column {names[j]!r} declares categories {list(got)}, "
+                                     f"but the estimator was fitted with {list(want)}")
         nv = np.array([len(k) for k in cats], dtype=np.int64)
         if not as_columns:  # the narrow codes stacked as rows, then one transposing copy
             cols = (np.ascontiguousarray(np.stack(cols).T, dtype=np.int64) if cols
@@ -121,10 +107,8 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
     arr = check_2d(np.asarray(X))
     if arr.dtype.kind == "f":
         if not np.isfinite(arr).all():
-            raise ValueError(
-                "X contains NaN or infinity; code missing values as -1 in an integer "
-                "array, or pass a DataFrame of categoricals"
-            )
+            raise ValueError("X contains NaN or infinity; code missing values as -1 in an integer "
+                             "array, or pass a DataFrame of categoricals")
         if np.any(arr != np.round(arr)):
             raise ValueError("X must hold integer category codes; got non-integer values "
                              "(real-valued features: discretise first, e.g. "
@@ -178,9 +162,7 @@ def check_target(y, *, allow_missing=False):
         Index of each label in ``classes``.
     classes : ndarray, shape (n_classes,)
     """
-    if isinstance(y, (pd.Series, pd.Categorical)) and isinstance(
-        getattr(y, "dtype", None), pd.CategoricalDtype
-    ):
+    if isinstance(y, (pd.Series, pd.Categorical)) and isinstance(y.dtype, pd.CategoricalDtype):
         cat = pd.Categorical(y)
         classes = np.asarray(cat.categories)
         y_idx = np.asarray(cat.codes, dtype=np.int64)
@@ -257,18 +239,12 @@ def check_predict_input(estimator, X, *, as_columns=False):
         raise AttributeError(f"{type(estimator).__name__} is not fitted yet; call fit first")
     fitted_cats = getattr(estimator, "categories_", None)
     codes, _, cats, _ = check_features(
-        X,
-        n_values=estimator.n_values_,
-        categories=fitted_cats,
-        feature_names=getattr(estimator, "feature_names_in_", None),
-        as_columns=as_columns,
-    )
+        X, n_values=estimator.n_values_, categories=fitted_cats,
+        feature_names=getattr(estimator, "feature_names_in_", None), as_columns=as_columns)
     m = len(codes) if as_columns else codes.shape[1]
     if m != estimator.n_features_in_:
-        raise ValueError(
-            f"X has {m} features, but {type(estimator).__name__} "
-            f"is expecting {estimator.n_features_in_} features as input"
-        )
+        raise ValueError(f"X has {m} features, but {type(estimator).__name__} "
+                         f"is expecting {estimator.n_features_in_} features as input")
     if cats is None or fitted_cats is None:  # else the categories matched: codes in range
         top = (np.array([c.max(initial=-1) for c in codes]) if as_columns
                else codes.max(axis=0, initial=-1))
@@ -276,10 +252,8 @@ def check_predict_input(estimator, X, *, as_columns=False):
         if bad.size:
             j = int(bad[0])
             name = estimator.feature_names_in_[j] if hasattr(estimator, "feature_names_in_") else j
-            raise ValueError(
-                f"column {name!r} has code {int(top[j])} outside the "
-                f"{int(estimator.n_values_[j])} categories seen in fit"
-            )
+            raise ValueError(f"column {name!r} has code {int(top[j])} outside the "
+                             f"{int(estimator.n_values_[j])} categories seen in fit")
     return codes
 
 
@@ -360,9 +334,8 @@ def check_choice(name, value, choices):
 def check_ranks(avg_ranks) -> pd.Series:
     """Average ranks as a float Series after checking: >= 2 classifiers, finite, unique names."""
     if not isinstance(avg_ranks, pd.Series):
-        raise ValueError(
-            f"avg_ranks must be a pandas Series indexed by classifier; got {type(avg_ranks).__name__}"
-        )
+        raise ValueError("avg_ranks must be a pandas Series indexed by classifier; got "
+                         f"{type(avg_ranks).__name__}")
     if len(avg_ranks) < 2:
         raise ValueError(f"avg_ranks needs at least 2 classifiers; got {len(avg_ranks)}")
     try:

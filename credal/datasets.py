@@ -31,28 +31,14 @@ import pandas as pd
 
 from ._readers import natural_sort, read_arff, read_delimited, read_tab
 
-__all__ = [
-    "Dataset",
-    "names",
-    "groups",
-    "load",
-    "catalogue",
-    "catalogue_data",
-    "spec",
-    "published",
-    "data_dir",
-    "verify_checksums",
-]
+__all__ = ["Dataset", "names", "groups", "load", "catalogue", "catalogue_data", "spec",
+           "published", "data_dir", "verify_checksums"]
 
 _FORMATS = ("arff", "tab", "csv", "whitespace")
 _SPLIT_LABELS = ("train", "test")
 
 
-# ---------------------------------------------------------------------------
-# locations
-# ---------------------------------------------------------------------------
-
-
+# ----------------------------------------------------------------------------- locations
 def data_dir() -> Path:
     """The project's data folder.
 
@@ -78,9 +64,8 @@ def data_dir() -> Path:
         origin = "the credal package location"
     if not path.is_dir():
         raise FileNotFoundError(
-            f"data folder {path} (from {origin}) does not exist; set CREDAL_DATA "
-            "to the folder holding raw/, published/ and catalogue.toml"
-        )
+            f"data folder {path} (from {origin}) does not exist; set CREDAL_DATA to the folder "
+            "holding raw/, published/ and catalogue.toml")
     return path
 
 
@@ -120,11 +105,7 @@ def _check_raw(path: Path) -> None:
                          f"in {sums} (changed, truncated or extended); restore the original")
 
 
-# ---------------------------------------------------------------------------
-# catalogue
-# ---------------------------------------------------------------------------
-
-
+# ----------------------------------------------------------------------------- catalogue
 @functools.lru_cache(maxsize=8)
 def _parse_catalogue(path: str, *stat_key) -> dict:
     try:
@@ -222,11 +203,7 @@ def names(group: str | None = None) -> list[str]:
     return sorted(n for n, s in specs.items() if group in s.get("groups", ()))
 
 
-# ---------------------------------------------------------------------------
-# the Dataset record
-# ---------------------------------------------------------------------------
-
-
+# -------------------------------------------------------------------- the Dataset record
 @dataclass(frozen=True, eq=False)
 class Dataset:
     """One data set, ready for a classifier.
@@ -286,20 +263,12 @@ class Dataset:
         return float(self.X.isna().to_numpy().sum() / size) if size else 0.0
 
     def __repr__(self) -> str:
-        return (
-            f"Dataset({self.name!r}, n_rows={self.n_rows}, n_features="
-            f"{self.n_features}, n_classes={self.n_classes})"
-        )
+        return (f"Dataset({self.name!r}, n_rows={self.n_rows}, n_features={self.n_features}, "
+                f"n_classes={self.n_classes})")
 
 
-# ---------------------------------------------------------------------------
-# loading
-# ---------------------------------------------------------------------------
-
-
-def _read_file(
-    path: Path, fmt: str, options: dict, name: str, class_col: str
-) -> pd.DataFrame:
+# ------------------------------------------------------------------------------- loading
+def _read_file(path: Path, fmt: str, options: dict, name: str, class_col: str) -> pd.DataFrame:
     if fmt == "arff":
         if options:
             raise ValueError(f"catalogue entry {name!r}: ARFF files take no read options")
@@ -454,11 +423,7 @@ def load(name: str) -> Dataset:
                    split=split, files=tuple(files), dropped_classes=dropped)
 
 
-# ---------------------------------------------------------------------------
-# summaries and published tables
-# ---------------------------------------------------------------------------
-
-
+# -------------------------------------------------------- summaries and published tables
 def catalogue() -> pd.DataFrame:
     """One row per data set: what it is, its size and the papers' figures.
 
@@ -477,24 +442,15 @@ def catalogue() -> pd.DataFrame:
     for name in names():
         entry = spec(name)
         ds = load(name)
-        row = {
-            "name": name,
-            "title": ds.title,
-            "files": ", ".join(ds.files),
-            "groups": ", ".join(ds.groups),
-            "n_rows": ds.n_rows,
-            "n_features": ds.n_features,
-            "n_classes": ds.n_classes,
-            "dropped_classes": ", ".join(ds.dropped_classes),
-            "pct_missing": round(100.0 * ds.missing_fraction, 2),
-            "source": ds.source,
-            "licence": ds.licence,
-        }
+        row = {"name": name, "title": ds.title, "files": ", ".join(ds.files),
+               "groups": ", ".join(ds.groups), "n_rows": ds.n_rows, "n_features": ds.n_features,
+               "n_classes": ds.n_classes, "dropped_classes": ", ".join(ds.dropped_classes),
+               "pct_missing": round(100.0 * ds.missing_fraction, 2), "source": ds.source,
+               "licence": ds.licence}
         papers = entry.get("papers", {})
         for g in group_names:
-            info = papers.get(g)
-            row[f"{g}:name"] = (info or {}).get("name") if info is not None else None
-            row[f"{g}:n"] = (info or {}).get("n") if info is not None else None
+            info = papers.get(g) or {}
+            row[f"{g}:name"], row[f"{g}:n"] = info.get("name"), info.get("n")
         rows.append(row)
     out = pd.DataFrame(rows)
     for g in group_names:

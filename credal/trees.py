@@ -24,7 +24,7 @@ from scipy import special
 from sklearn.utils.validation import check_is_fitted
 
 from .base import BaseClassifier, CredalMixin, PreciseMixin
-from ._validation import check_fit_input, check_in_range, check_positive
+from ._validation import check_choice, check_fit_input, check_in_range, check_positive
 
 __all__ = ["CredalDecisionTree", "C45Tree"]
 
@@ -167,9 +167,7 @@ class _TreeMixin:
             lines.append(": " + self._leaf_text(self.tree_, None, decimals))
         else:
             walk(self.tree_, 0)
-        lines.append("")
-        lines.append(f"Number of leaves: {self.n_leaves_}")
-        lines.append(f"Depth: {self.depth_}")
+        lines += ["", f"Number of leaves: {self.n_leaves_}", f"Depth: {self.depth_}"]
         return "\n".join(lines)
 
 
@@ -265,14 +263,10 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         self
         """
         s = check_positive("s", self.s)
-        if self.branching not in ("simple", "double"):
-            raise ValueError(f"branching must be 'simple' or 'double'; got {self.branching!r}")
-        if self.leaf not in ("dominance", "frequency"):
-            raise ValueError(f"leaf must be 'dominance' or 'frequency'; got {self.leaf!r}")
-        if self.ties not in ("keep", "drop"):
-            raise ValueError(f"ties must be 'keep' or 'drop'; got {self.ties!r}")
-        if self.candidates not in ("observed", "all-levels"):
-            raise ValueError(f"candidates must be 'observed' or 'all-levels'; got {self.candidates!r}")
+        for name, choices in (("branching", ("simple", "double")),
+                              ("leaf", ("dominance", "frequency")), ("ties", ("keep", "drop")),
+                              ("candidates", ("observed", "all-levels"))):
+            check_choice(name, getattr(self, name), choices)
         codes, y_idx = check_fit_input(self, X, y)
         self._s = s
         self._K = len(self.classes_)
@@ -320,9 +314,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         codesT = np.ascontiguousarray(codes[:, usable].T, dtype=small)
         # Instances of the current level: training row, weight, node (sorted by node, then row),
         # and per node the available features and the parent's prediction counts.
-        rows = np.arange(n)
-        w = np.ones(n)
-        nid = np.zeros(n, dtype=np.intp)
+        rows, w, nid = np.arange(n), np.ones(n), np.zeros(n, dtype=np.intp)
         avail = np.ones((1, len(usable)), dtype=bool)
         parent_pred = np.zeros((1, K))
         n_nodes, lo = 1, 0
@@ -395,9 +387,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         bag_parts.append(bags)
         # Known values go to their branch with their weight; missing ones to
         # every branch, weighted by the branch's share of the observed weight.
-        child = [cstart[sn[known]] + val[known]]
-        cw = [wr[known] * 1.0]
-        crow = [r[known]]
+        child, cw, crow = [cstart[sn[known]] + val[known]], [wr[known] * 1.0], [r[known]]
         lost = np.flatnonzero(~known)
         frac = np.empty(cstart[-1])
         for q in np.unique(sn[lost]):
@@ -405,7 +395,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
             total = b.sum()
             frac[cstart[q]:cstart[q + 1]] = b / total if total > 0 else np.full(len(b), 1.0 / len(b))
         rep = nb[sn[lost]]
-        ch = np.repeat(cstart[sn[lost]], rep) + (np.arange(rep.sum()) - np.repeat(np.cumsum(rep) - rep, rep))
+        ch = _segments(cstart[sn[lost]], rep)
         child.append(ch)
         cw.append(np.repeat(wr[lost], rep) * frac[ch])
         crow.append(np.repeat(r[lost], rep))
@@ -508,8 +498,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
                 continue
             lost, spread = ~obs, True
             rep = n_child[node[lost]]
-            start = np.repeat(first[node[lost]], rep)
-            child = start + np.arange(rep.sum()) - np.repeat(np.cumsum(rep) - rep, rep)
+            child = _segments(first[node[lost]], rep)
             cw = np.repeat(w[lost], rep) * share[child]
             keep = cw > 0
             rows = np.concatenate([rows[obs], np.repeat(rows[lost], rep)[keep]])
@@ -765,7 +754,5 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
             return f"{label} (0.0)"
         label = self.classes_[int(np.argmax(node.counts))]
         wrong = total - node.counts.max()
-        txt = f"{label} ({total:.{decimals}f}"
-        if wrong > 1e-6:
-            txt += f"/{wrong:.{decimals}f}"
-        return txt + ")"
+        tail = f"/{wrong:.{decimals}f})" if wrong > 1e-6 else ")"
+        return f"{label} ({total:.{decimals}f}" + tail
