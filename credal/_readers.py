@@ -58,18 +58,9 @@ def _float_or_none(token: str) -> float | None:
 
 
 def natural_sort(values) -> list[str]:
-    """Sort category labels numerically when all of them are numbers.
-
-    Parameters
-    ----------
-    values : iterable of str
-
-    Returns
-    -------
-    list of str
-        Numeric order (ties broken by the text) when every label parses as a
-        finite number, plain string order otherwise.
-    """
+    """The labels ``values`` (iterable of str) sorted, as a list of str: in numeric order
+    (ties broken by the text) when every label parses as a finite number, plain string order
+    otherwise."""
     values = list(dict.fromkeys(values))
     nums = [_float_or_none(v) for v in values]
     if values and all(x is not None and math.isfinite(x) for x in nums):
@@ -226,7 +217,6 @@ def _strip_comment(line: str) -> str:
 
 def _arff_prepare(lines: list[str], source: str):
     """Check the header and normalise lines for liac-arff (in place).
-
     Returns the 1-based lines of the ``@attribute`` declarations and of the
     data rows, and the quoted attribute names: liac-arff's greedy pattern cuts
     ``'a b' {'c d'}`` wrongly and keeps escapes, so they are read here.
@@ -274,30 +264,14 @@ def _arff_prepare(lines: list[str], source: str):
 
 
 def parse_arff(text: str, source: str = "<string>") -> tuple[pd.DataFrame, str]:
-    """Parse the text of a dense Weka ARFF file with liac-arff.
-
-    Parameters
-    ----------
-    text : str
-        File contents (LF or CRLF line ends).
-    source : str
-        Name used in error messages (usually the file path).
-
-    Returns
-    -------
-    frame : DataFrame, shape (n_instances, n_attributes)
-        Nominal attributes as categoricals with the declared categories in
-        declared order (also those never observed); numeric attributes as
-        float64; string attributes as strings. Missing values are NaN.
-    relation : str
-        The ``@relation`` name.
-
-    Raises
-    ------
-    ValueError
-        On malformed input; the message names ``source``, the 1-based line and
-        the problem (liac-arff's own message where it found it). Sparse ARFF
-        and date or relational attributes are rejected.
+    """Parse ``text``, the contents (LF or CRLF line ends) of a dense Weka ARFF file, with
+    liac-arff; ``source`` (str, usually the file path) names it in error messages.
+    Returns ``(frame, relation)``: a DataFrame of shape (n_instances, n_attributes) with nominal
+    attributes as categoricals with the declared categories in declared order (also those never
+    observed), numeric attributes as float64, string attributes as strings, missing values NaN;
+    and the ``@relation`` name (str). Raises ValueError on malformed input; the message names
+    ``source``, the 1-based line and the problem (liac-arff's own message where it found it).
+    Sparse ARFF and date or relational attributes are rejected.
     """
     lines = _lines(text)
     given = list(lines)  # as written, for messages (_arff_prepare rewrites lines)
@@ -351,17 +325,8 @@ def _arff_cached(path: str, blob: bytes):
 
 
 def read_arff(path: str | PathLike) -> tuple[pd.DataFrame, str]:
-    """Read a dense Weka ARFF file (see :func:`parse_arff`).
-
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    frame : DataFrame, shape (n_instances, n_attributes)
-    relation : str
-    """
+    """Read the dense Weka ARFF file at ``path`` (str or path-like), see :func:`parse_arff`:
+    ``(frame, relation)``, a DataFrame of shape (n_instances, n_attributes) and a str."""
     p, blob = _read_blob(path)
     return _copy_result(_arff_cached(p, blob))
 
@@ -369,7 +334,6 @@ def read_arff(path: str | PathLike) -> tuple[pd.DataFrame, str]:
 # ------------------------------------------------------ delimited rows (pandas.read_csv)
 def _split_rows(lines: list[str], start: int, sep: str | None, k: int, source: str):
     """Split the non-blank lines from ``lines[start]`` at ``sep`` (no quoting).
-
     ``sep=None`` splits on runs of blanks. Returns the fields, an object array
     of shape (n_rows, k), and the 1-based line of each row. Linear in the size
     of the text, however wide (pandas.read_csv took minutes for 100,000 columns).
@@ -412,28 +376,17 @@ def _tab_type(token: str, name: str, where: str):
 
 
 def parse_tab(text: str, source: str = "<string>") -> tuple[pd.DataFrame, dict]:
-    """Parse an Orange ``.tab`` file in the three-header-line form.
-
+    """Parse ``text`` (str), an Orange ``.tab`` file in the three-header-line form; ``source``
+    (str) names it in error messages.
     Line 1 holds the column names, line 2 the types (``c``/``continuous``,
     ``d``/``discrete``, ``s``/``string``, or a space-separated value list for
     a discrete column with declared values), line 3 the flags (``class``,
     ``meta``, ``ignore``/``i``, ``weight``; empty = ordinary feature).
-
-    Parameters
-    ----------
-    text : str
-    source : str
-        Name used in error messages.
-
-    Returns
-    -------
-    frame : DataFrame, shape (n_rows, n_columns)
-        All columns, in file order. Discrete columns without a value list get
-        the observed values as categories, numerically sorted when they are all
-        numbers. Missing markers (``?``, ``~``, ``.``, ``NA``, empty) become NaN.
-    roles : dict
-        Column name -> flag (``"class"``, ``"meta"``, ``"ignore"``,
-        ``"weight"`` or ``""``).
+    Returns ``(frame, roles)``: a DataFrame of shape (n_rows, n_columns) with all columns, in
+    file order (discrete columns without a value list get the observed values as categories,
+    numerically sorted when they are all numbers; missing markers ``?``, ``~``, ``.``, ``NA``
+    and empty become NaN), and a dict column name -> flag (``"class"``, ``"meta"``,
+    ``"ignore"``, ``"weight"`` or ``""``).
     """
     lines = _lines(text)
     if len(lines) < 3:
@@ -467,8 +420,7 @@ def parse_tab(text: str, source: str = "<string>") -> tuple[pd.DataFrame, dict]:
         roles[name] = role
 
     fields, row_lines = _split_rows(lines, 3, "\t", k, source)
-    columns = [[None if (v := f.strip()) in _TAB_MISSING else v for f in col]
-               for col in fields.T]
+    columns = [[None if (v := f.strip()) in _TAB_MISSING else v for f in col] for col in fields.T]
     out = {}
     for name, (kind, cats), col in zip(names, types, columns):
         col = list(col)
@@ -491,19 +443,9 @@ def _tab_cached(path: str, blob: bytes):
 
 
 def read_tab(path: str | PathLike) -> tuple[pd.DataFrame, dict]:
-    """Read an Orange ``.tab`` file (see :func:`parse_tab`).
-
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    frame : DataFrame, shape (n_rows, n_columns)
-    roles : dict
-        Column name -> Orange flag (``"class"``, ``"meta"``, ``"ignore"``,
-        ``"weight"`` or ``""``).
-    """
+    """Read the Orange ``.tab`` file at ``path`` (str or path-like), see :func:`parse_tab`:
+    ``(frame, roles)``, a DataFrame of shape (n_rows, n_columns) and a dict column name ->
+    Orange flag (``"class"``, ``"meta"``, ``"ignore"``, ``"weight"`` or ``""``)."""
     p, blob = _read_blob(path)
     return _copy_result(_tab_cached(p, blob))
 
@@ -512,39 +454,20 @@ def read_tab(path: str | PathLike) -> tuple[pd.DataFrame, dict]:
 def parse_delimited(text: str, source: str = "<string>", *, sep: str = ",", header: bool = False,
                     names=None, skip_rows: int = 0, missing=("?",), nominal=(), numeric=(),
                     categories=None, strip_suffix=None) -> pd.DataFrame:
-    """Parse comma- or whitespace-separated text.
-
-    Parameters
-    ----------
-    text : str
-    source : str
-        Name used in error messages.
-    sep : {",", "whitespace"}
-        Field separator; ``"whitespace"`` splits on runs of blanks and tabs.
-        Around commas, surrounding blanks are stripped.
-    header : bool
-        Whether the first line (after ``skip_rows``) holds the column names.
-    names : sequence of str, optional
-        Column names; required when ``header`` is false, and when given with
-        ``header=True`` the header row is checked to have the same length and
-        then replaced by ``names``.
-    skip_rows : int
-        Number of leading lines to ignore (e.g. a header row an uploader added).
-    missing : sequence of str
-        Tokens meaning "missing".
-    nominal, numeric : sequence of str
-        Columns forced to be categorical / float. Other columns are numeric
-        when every non-missing value is a number, categorical otherwise.
-    categories : dict, optional
-        Column -> declared categories (in order) for nominal columns; a value
-        outside them is an error. Without it the observed values are used,
-        numerically sorted when they are all numbers.
-    strip_suffix : dict, optional
-        Column -> suffix removed from its values (e.g. ``{"class": "."}``).
-
-    Returns
-    -------
-    DataFrame, shape (n_rows, n_columns)
+    """Parse ``text`` (str), comma- or whitespace-separated, into a DataFrame of shape
+    (n_rows, n_columns); ``source`` (str) names it in error messages.
+    ``sep`` (``","`` or ``"whitespace"``) is the field separator: ``"whitespace"`` splits on runs
+    of blanks and tabs; around commas, surrounding blanks are stripped. ``header`` (bool): whether
+    the first line (after ``skip_rows``) holds the column names. ``names`` (sequence of str,
+    optional): column names, required when ``header`` is false; given with ``header=True``, the
+    header row is checked to have the same length and then replaced by ``names``. ``skip_rows``
+    (int): leading lines to ignore (e.g. a header row an uploader added). ``missing`` (sequence of
+    str): tokens meaning "missing". ``nominal``, ``numeric`` (sequences of str): columns forced to
+    be categorical / float; other columns are numeric when every non-missing value is a number,
+    categorical otherwise. ``categories`` (dict, optional): column -> declared categories (in
+    order) for nominal columns, a value outside them being an error; without it the observed
+    values are used, numerically sorted when they are all numbers. ``strip_suffix`` (dict,
+    optional): column -> suffix removed from its values (e.g. ``{"class": "."}``).
     """
     if sep not in (",", "whitespace"):
         raise ValueError(f"sep must be ',' or 'whitespace', got {sep!r}")
@@ -597,8 +520,7 @@ def parse_delimited(text: str, source: str = "<string>", *, sep: str = ",", head
         col[pd.Series(col).isin(missing).to_numpy()] = None
         suffix = strip_suffix.get(name)
         if suffix:
-            col = [v[: -len(suffix)] if v is not None and v.endswith(suffix) else v
-                   for v in col]
+            col = [v[:-len(suffix)] if v is not None and v.endswith(suffix) else v for v in col]
         if name in numeric:
             kind = "numeric"
         elif name in nominal or name in categories:
@@ -611,8 +533,7 @@ def parse_delimited(text: str, source: str = "<string>", *, sep: str = ",", head
             cats = categories.get(name)
             if cats is None:
                 cats = natural_sort(v for v in col if v is not None)
-            out[name] = _nominal_column(col, [str(c) for c in cats], row_lines, name,
-                                        source)
+            out[name] = _nominal_column(col, [str(c) for c in cats], row_lines, name, source)
     return pd.DataFrame(out, index=pd.RangeIndex(len(row_lines)))
 
 
@@ -623,18 +544,8 @@ def _delimited_cached(path: str, blob: bytes, options: tuple):
 
 
 def read_delimited(path: str | PathLike, **options) -> pd.DataFrame:
-    """Read comma- or whitespace-separated text (see :func:`parse_delimited`).
-
-    Parameters
-    ----------
-    path : str or path-like
-    **options
-        Passed to :func:`parse_delimited`.
-
-    Returns
-    -------
-    DataFrame, shape (n_rows, n_columns)
-    """
+    """Read the comma- or whitespace-separated text at ``path`` (str or path-like) into a
+    DataFrame of shape (n_rows, n_columns); ``**options`` go to :func:`parse_delimited`."""
     p, blob = _read_blob(path)
     frozen = []
     for key, value in sorted(options.items()):

@@ -30,33 +30,20 @@ __all__ = ["check_2d", "check_bool", "check_features", "check_target", "check_fi
 
 def check_features(X, *, n_values=None, categories=None, feature_names=None, as_columns=False):
     """Convert ``X`` to an integer code matrix and describe its encoding.
-
-    A DataFrame whose columns are all of integer dtype is read as integer codes
-    (``X.to_numpy()``, keeping the column names); otherwise every column must be
-    categorical.  Sparse matrices are not accepted (``X.toarray()`` gives codes).
-
-    Parameters
-    ----------
-    X : array-like of int, shape (n_samples, n_features), or DataFrame of categoricals
-        Category codes (``-1`` = missing) or categorical columns.
-    n_values : array of int, shape (n_features,), optional
-        Fitted numbers of categories (the caller checks codes against them).
-    categories : list of array-like, optional
-        Fitted declared categories (DataFrame input); when given, the columns of
-        ``X`` must declare the same categories.
-    feature_names : array of str, optional
-        Fitted column names (DataFrame input); when given, they must match.
-    as_columns : bool, default False
-        Return ``codes`` as a list of 1-D code arrays, one per feature, in the
-        narrowest integer dtype at hand (no int64 copy of a DataFrame).
-
-    Returns
-    -------
-    codes : ndarray of int64, shape (n_samples, n_features), or list of arrays
-    n_values : ndarray of int64, shape (n_features,)
-    categories : list of pandas.Index or None
-        The columns' declared categories; None unless they are categorical.
-    feature_names : ndarray of object or None
+    ``X``: category codes (``-1`` = missing), array-like of int of shape (n_samples,
+    n_features), or a DataFrame of categorical columns. A DataFrame whose columns are all of
+    integer dtype is read as integer codes (``X.to_numpy()``, keeping the column names);
+    otherwise every column must be categorical. Sparse matrices are not accepted
+    (``X.toarray()`` gives codes). Optional fitted values to check against: ``n_values``
+    (numbers of categories, int array (n_features,); the caller checks codes against them),
+    ``categories`` (declared categories, list of array-like: the DataFrame's columns must
+    declare the same) and ``feature_names`` (column names, must match). With ``as_columns``
+    (default False) ``codes`` is a list of 1-D code arrays, one per feature, in the narrowest
+    integer dtype at hand (no int64 copy of a DataFrame).
+    Returns ``(codes, n_values, categories, feature_names)``: an int64 ndarray (n_samples,
+    n_features) or a list of arrays; an int64 ndarray (n_features,); the columns' declared
+    categories as a list of pandas.Index, None unless they are categorical; an object ndarray
+    of column names or None.
     """
     if isinstance(X, pd.DataFrame):
         names = np.asarray(X.columns, dtype=object)
@@ -147,21 +134,10 @@ def check_bool(name, value):
 
 
 def check_target(y, *, allow_missing=False):
-    """Encode class labels.
-
-    Parameters
-    ----------
-    y : array-like, shape (n_samples,)
-        Labels, or a categorical Series (declared classes count).
-    allow_missing : bool
-        If True, missing labels (NaN/None) are coded ``-1``; otherwise they raise.
-
-    Returns
-    -------
-    y_idx : ndarray of int64, shape (n_samples,)
-        Index of each label in ``classes``.
-    classes : ndarray, shape (n_classes,)
-    """
+    """Encode the class labels ``y`` (array-like (n_samples,), or a categorical Series whose
+    declared classes count): ``(y_idx, classes)``, the int64 index (n_samples,) of each label in
+    the ndarray ``classes`` (n_classes,). With ``allow_missing``, missing labels (NaN/None) are
+    coded ``-1``; otherwise they raise."""
     if isinstance(y, (pd.Series, pd.Categorical)) and isinstance(y.dtype, pd.CategoricalDtype):
         cat = pd.Categorical(y)
         classes = np.asarray(cat.categories)
@@ -195,17 +171,11 @@ def check_target(y, *, allow_missing=False):
 
 
 def check_fit_input(estimator, X, y, *, allow_missing_y=False, as_columns=False):
-    """Validate training data and store the encoding on ``estimator``.
-
-    Sets ``n_features_in_``, ``n_values_``, ``classes_`` and, for DataFrames,
-    ``feature_names_in_`` and ``categories_`` (the latter for categorical columns).
-
-    Returns
-    -------
-    codes : ndarray of int64, shape (n_samples, n_features), or list of columns
-        (``as_columns``, see :func:`check_features`)
-    y_idx : ndarray of int64, shape (n_samples,)
-    """
+    """Validate training data and store the encoding on ``estimator``: ``n_features_in_``,
+    ``n_values_``, ``classes_`` and, for DataFrames, ``feature_names_in_`` and ``categories_``
+    (the latter for categorical columns). Returns ``(codes, y_idx)``: int64 codes (n_samples,
+    n_features), or a list of columns (``as_columns``, see :func:`check_features`), and the
+    int64 class indices (n_samples,)."""
     codes, nv, cats, names = check_features(X, as_columns=as_columns)
     n, m = (len(codes[0]) if codes else 0, len(codes)) if as_columns else codes.shape
     if m == 0:
@@ -228,13 +198,8 @@ def check_fit_input(estimator, X, y, *, allow_missing_y=False, as_columns=False)
 
 
 def check_predict_input(estimator, X, *, as_columns=False):
-    """Validate prediction data against what ``estimator`` learned in ``fit``.
-
-    Returns
-    -------
-    codes : ndarray of int64, shape (n_samples, n_features), or list of columns
-        Codes in ``[-1, n_values_[j])``.
-    """
+    """Validate prediction data against what ``estimator`` learned in ``fit``: int64 codes
+    (n_samples, n_features), or a list of columns, in ``[-1, n_values_[j])``."""
     if not hasattr(estimator, "n_values_"):
         raise AttributeError(f"{type(estimator).__name__} is not fitted yet; call fit first")
     fitted_cats = getattr(estimator, "categories_", None)

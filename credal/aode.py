@@ -133,9 +133,8 @@ def _comp_setup(alpha, beta, log_lik, null_log_lik, epsilon, n_models):
     if not 0 < eps < 1:
         raise ValueError(f"epsilon must lie in (0, 1); got {epsilon!r}")
     if n_models < kt or (n_models + 1) * eps > 1 + 1e-12:
-        raise ValueError(
-            f"need k~ <= k and (k+1)*epsilon <= 1; got k~={kt}, k={n_models}, "
-            f"epsilon={epsilon!r}")
+        raise ValueError(f"need k~ <= k and (k+1)*epsilon <= 1; got k~={kt}, k={n_models}, "
+                         f"epsilon={epsilon!r}")
     if np.any(ll <= null_log_lik):
         raise ValueError("every model must have log_lik > null_log_lik (feasibility)")
     z = -(float(null_log_lik) + np.log(eps))
@@ -658,7 +657,6 @@ class BMAAODE(_BMAFit, PreciseMixin, _SPODEEnsemble):
 
 def _check_epsilon(value, X, *, credal):
     """``epsilon`` in ``(0, 1/(k+1))`` (credal) or ``(0, 1)``, ``k`` = columns of ``X``.
-
     Checked before any counting; ``X`` that is not 2-D is left to the input checks.
     """
     shape = np.shape(X)

@@ -357,8 +357,7 @@ def load(name: str) -> Dataset:
     files = list(entry["files"])
     read = dict(entry.get("read", {}))
     file_options = entry.get("file_options", {})
-    unknown = set(file_options) - set(files)
-    if unknown:
+    if unknown := set(file_options) - set(files):
         raise ValueError(f"catalogue entry {name!r}: options for unlisted files {unknown}")
     class_col = entry["class"]
     ids = list(entry.get("ids", []))
@@ -380,11 +379,9 @@ def load(name: str) -> Dataset:
         inferred = {c for c in frames[0].columns if c not in declared}
     frame = _concat(frames, inferred, name)
 
-    lost = [c for c in ids if c not in found_ids]
-    if lost:
+    if lost := [c for c in ids if c not in found_ids]:
         raise ValueError(f"catalogue entry {name!r}: id columns {lost} not found")
-    missing_cols = [c for c in [class_col, *drop] if c not in frame.columns]
-    if missing_cols:
+    if missing_cols := [c for c in [class_col, *drop] if c not in frame.columns]:
         raise ValueError(f"catalogue entry {name!r}: columns {missing_cols} not found; the "
                          f"files have {list(frame.columns)}")
     y = frame[class_col]
@@ -395,8 +392,7 @@ def load(name: str) -> Dataset:
     X = frame.drop(columns=[class_col, *drop])
     # Integer-coded attributes that the papers' (Weka) copies typed as numeric.
     as_numeric = list(entry.get("as_numeric", []))
-    absent = [c for c in as_numeric if c not in X.columns]
-    if absent:
+    if absent := [c for c in as_numeric if c not in X.columns]:
         raise ValueError(f"catalogue entry {name!r}: as_numeric names unknown columns {absent}")
     for c in as_numeric:
         col = X[c].astype(object) if isinstance(X[c].dtype, pd.CategoricalDtype) else X[c]

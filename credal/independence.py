@@ -167,12 +167,8 @@ def mutual_information(counts):
 def _nmi(a):
     """N times the sample mutual information, clipped at 0 (rounding)."""
     nx, my, n = table_margins(a)
-    v = (
-        special.xlogy(a, a).sum(axis=(-2, -1))
-        - special.xlogy(nx, nx).sum(axis=-1)
-        - special.xlogy(my, my).sum(axis=-1)
-        + special.xlogy(n, n)
-    )
+    v = (special.xlogy(a, a).sum(axis=(-2, -1)) - special.xlogy(nx, nx).sum(axis=-1)
+         - special.xlogy(my, my).sum(axis=-1) + special.xlogy(n, n))
     # Independent-looking tables give exact zeros that rounding can push below 0.
     return np.where(v > 1e-12 * np.maximum(1.0, n * np.log(np.maximum(n, 2.0))), v, 0.0)
 
@@ -349,7 +345,6 @@ IMP_VARIANTS = {
 
 def _credal_ipd_gain(nx, h, s):
     """max over X's IDM of H(p) + sum_x p_x h_x, minus H*(X) (both on the same IDM).
-
     The maximiser is ``p_x = max(l_x, c e^{h_x})`` with ``l_x = n_x/(N + s)`` (KKT of
     a concave objective over a box-simplex), ``c`` solved exactly after sorting
     ``l_x e^{-h_x}``: a water level in the metric ``e^{h}``.
@@ -376,7 +371,6 @@ def _credal_ipd_gain(nx, h, s):
 
 def _cond_upper_entropy_joint(a, s, iters=100):
     """max over the joint IDM (parameter s on the cells) of H_P(Y | X); two rows only.
-
     With mass ``w`` added to row 0 and ``s - w`` to row 1, each row's best split is
     its own IDM maximiser, so the objective is
     ``f(w) = [(n_0 + w) H*(row 0; w) + (n_1 + s - w) H*(row 1; s - w)] / (N + s)``,
@@ -605,7 +599,6 @@ def _check_2x2(a, what):
 
 def _log_ratio_2x2(t, S, a0, p, q):
     """ln R for 2x2 tables ``t`` (T, 4) at parameters (T, P) arrays a0, p, q.
-
     Dirichlet parameters: alpha_00 = p, alpha_01 = a0 - p, alpha_10 = q,
     alpha_11 = S - a0 - q; Y under independence gets (p + q, S - p - q).
     """
@@ -634,7 +627,6 @@ def _full_params(U, S):
 
 def _pattern_search(fun, U, val, h, sign, max_iter=200, h_min=1e-9):
     """Vectorised compass search on [0, 1]^d from lattice optima.
-
     ``fun(U, idx)`` evaluates the objective of tables ``idx`` at points ``U``
     (len(idx), P, d).  ``sign = 1`` minimises, ``-1`` maximises.  The step halves
     whenever no stencil point improves; the search stops at ``h < h_min``.

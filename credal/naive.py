@@ -357,7 +357,6 @@ class NCC(_CredalNaive):
 
     def _predict_set_codes(self, codes, jll=None):
         """Maximal classes, testing only the dominators that can matter.
-
         Dominance is a strict partial order here and the Perks naive Bayes is one of the models, so
         a dominated class is dominated by a maximal class that the NBC ranks higher (NCC2: its own
         ranking, ``_end_tables``). Classes are visited in NBC order; each is tested only against
@@ -471,7 +470,6 @@ class LNCC(_CredalNaive):
 
     def _outside_states(self, codes, rows, a, b, swap, bounds, tol, log_alpha):
         """:func:`~credal.likelihood.lncc_certify_outside` on pairs ``(a, b)`` of ``codes[rows]``.
-
         ``swap`` marks pairs with ``x0 > 1``: they are decided as ``(b, a)``, the
         mirror image (``ln g(0)`` and ``ln g(1)`` swap and change sign).
         """
@@ -488,7 +486,6 @@ class LNCC(_CredalNaive):
 
     def _dominance_codes(self, codes):
         """Dominance matrix (B, K, K) at level ``alpha``, diagonal False.
-
         Exact path (``grid=None``): most pairs are decided by the bounds of
         :func:`~credal.likelihood.lncc_certify`, then, where ``x0`` lies outside
         ``[0, 1]``, by :func:`~credal.likelihood.lncc_certify_outside`; ``alpha*`` is

@@ -325,7 +325,6 @@ class RandomNetwork(BayesianNetwork):
 
 def _random_parent_sets(n_par, rng):
     """Padded parent sets: node i gets a uniformly random ``n_par[i]``-subset of ``range(i)``.
-
     The subset is the set of positions of the ``n_par[i]`` smallest of ``i`` i.i.d. uniform keys;
     rows are processed in blocks so that no more than about 4M keys exist at a time. Returns an
     int64 array (n, max(n_par)) whose row ``i`` holds node i's parents in increasing order, then
@@ -698,9 +697,8 @@ def read_bif(path, name=None) -> BayesianNetwork:
                     states = tk.names("a state name", "}")
                     tk.expect(";")
                     if len(states) != int(cnt):
-                        raise tk.error(
-                            f"variable {vname!r} declares {cnt} states but lists {len(states)}",
-                            cline)
+                        raise tk.error(f"variable {vname!r} declares {cnt} states but lists "
+                                       f"{len(states)}", cline)
                     if len(set(states)) != len(states):
                         raise tk.error(f"variable {vname!r} repeats a state name", cline)
                 else:
@@ -780,8 +778,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
             probs[child] = (pars, table, cline)
         else:
             raise tk.error(f"expected 'network', 'variable' or 'probability', found {kw!r}", line)
-    missing = [v for v in order if v not in probs]
-    if missing:
+    if missing := [v for v in order if v not in probs]:
         raise ValueError(
             f"{path}:{var_line[missing[0]]}: variable {missing[0]!r} has no probability block")
     if not order:
@@ -799,8 +796,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
         topo.append(v)
         del pending[j]
     return BayesianNetwork(topo, [var_states[v] for v in topo], [probs[v][0] for v in topo],
-                           [probs[v][1] for v in topo],
-                           name=name if name is not None else path.stem)
+                           [probs[v][1] for v in topo], name=path.stem if name is None else name)
 
 
 def load_network(name) -> BayesianNetwork:

@@ -139,7 +139,6 @@ class _FrameTransformer(TransformerMixin, BaseEstimator):
 # -------------------------- interval labels and assignment (shared by both discretisers)
 def _weka_number(x: float, digits: int = 6) -> str:
     """Format like Weka's ``Utils.doubleToString(x, 6)``.
-
     Rounds half away from zero to ``digits`` decimals and strips trailing zeros
     (``5.75``, ``1``, ``-0.5``).
     """
@@ -240,24 +239,13 @@ def _xlogx(c: np.ndarray) -> np.ndarray:
 
 def _best_split(left: np.ndarray, right: np.ndarray, table: np.ndarray | None = None):
     """Best binary split among candidates, all evaluated at once.
-
-    Parameters
-    ----------
-    left, right : ndarray of int, shape (n_candidates, n_classes)
-        Class counts on each side of every candidate cut, candidates in
-        increasing order of the cut.
-    table : ndarray of float, shape (>= n + 1,), optional
-        ``table[c] = c ln c`` for integer counts (``_xlogx(arange(n + 1))``);
-        a lookup instead of logarithms when many intervals are searched.
-
-    Returns
-    -------
-    index : int
-        Position of the candidate with the smallest class-information entropy
-        (the first one among equally good candidates).
-    entropies : ndarray of float, shape (n_candidates,)
-        Class-information entropy (bits) of every candidate:
-        ``(|L| H(L) + |R| H(R)) / (|L| + |R|)``.
+    ``left``, ``right``: int class counts (n_candidates, n_classes) on each side of every
+    candidate cut, candidates in increasing order of the cut. ``table`` (optional, float,
+    shape (>= n + 1,)): ``table[c] = c ln c`` for integer counts (``_xlogx(arange(n + 1))``), a
+    lookup instead of logarithms when many intervals are searched. Returns ``(index,
+    entropies)``: the position (int) of the candidate with the smallest class-information
+    entropy (the first one among equally good candidates), and the class-information entropy
+    (bits) ``(|L| H(L) + |R| H(R)) / (|L| + |R|)`` of every candidate, shape (n_candidates,).
     """
     f = _xlogx if table is None else table.__getitem__
     nl = left.sum(axis=1)
@@ -280,21 +268,10 @@ def _entropy_list(counts) -> float:
 
 
 def _mdl_accepts(prior, left, right) -> tuple[bool, float, float]:
-    """Fayyad & Irani's MDL test for one split (Weka's version, N - 1 cut points).
-
-    Parameters
-    ----------
-    prior, left, right : sequences of int, shape (n_classes,)
-        Class counts of the interval and of its two parts.
-
-    Returns
-    -------
-    accepted : bool
-    gain : float
-        Information gain of the split (bits).
-    threshold : float
-        ``(log2(N - 1) + delta) / N``; the split is accepted iff gain > threshold.
-    """
+    """Fayyad & Irani's MDL test for one split (Weka's version, N - 1 cut points) of an
+    interval with class counts ``prior`` into parts with ``left`` and ``right`` (sequences of
+    int, (n_classes,)): ``(accepted, gain, threshold)``, the information gain of the split in
+    bits and ``(log2(N - 1) + delta) / N``; the split is accepted iff gain > threshold."""
     prior, left, right = ([float(c) for c in v] for v in (prior, left, right))
     n = sum(prior)
     h, hl, hr = _entropy_list(prior), _entropy_list(left), _entropy_list(right)
@@ -307,7 +284,6 @@ def _mdl_accepts(prior, left, right) -> tuple[bool, float, float]:
 
 def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Cut points between adjacent distinct values ``lo < hi``: ``(lo + hi) / 2``.
-
     That is Weka's formula.  When rounding would put it outside ``[lo, hi)``
     (``lo`` and ``hi`` adjacent floats, or an overflow), ``lo`` is used instead,
     which still sends ``lo`` left and ``hi`` right under the ``x <= cut`` rule.
@@ -319,21 +295,9 @@ def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _mdl_cut_points(x: np.ndarray, y_idx: np.ndarray, n_classes: int) -> np.ndarray:
-    """Recursive Fayyad & Irani MDL cut points of one numeric column.
-
-    Parameters
-    ----------
-    x : ndarray of float, shape (n,)
-        Values (no NaN).
-    y_idx : ndarray of int, shape (n,)
-        Class indices in ``[0, n_classes)``.
-    n_classes : int
-
-    Returns
-    -------
-    cuts : ndarray of float, shape (n_cuts,)
-        Sorted cut points, each the midpoint of two adjacent distinct values.
-    """
+    """Recursive Fayyad & Irani MDL cut points of one numeric column: values ``x`` (float,
+    (n,), no NaN) with class indices ``y_idx`` (int, (n,), in ``[0, n_classes)``). Returns the
+    sorted cut points (float, (n_cuts,)), each the midpoint of two adjacent distinct values."""
     if len(x) < 2:
         return np.empty(0)
     u, inv = np.unique(x, return_inverse=True)
@@ -443,7 +407,6 @@ class MDLDiscretizer(_IntervalDiscretizer):
 # -------------------------------------------------------- equal-frequency discretisation
 def _equal_frequency_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
     """Cut points giving ``n_bins`` bins of about equal training frequency.
-
     For each ``k = 1 .. n_bins - 1`` the cut is placed at the boundary between
     adjacent distinct values whose number of values to its left is closest to
     ``k * n / n_bins`` (the lower boundary on ties), at the midpoint of the two

@@ -74,8 +74,7 @@ def ncc_baseline_sets(model, X):
                     with np.errstate(divide="ignore"):
                         return (np.log(n1 + s * t1) - np.log(n2 + s * t2)
                                 + np.sum(np.log(n1j + s * e) - np.log(o1j + s * t1)
-                                         + np.log(o2j + s * t2)
-                                         - np.log(n2j + s * (t2 - delta))))
+                                         + np.log(o2j + s * t2) - np.log(n2j + s * (t2 - delta))))
 
                 res = minimize_scalar(psi, bounds=(0.0, 1.0), method="bounded",
                                       options={"xatol": 1e-12})
@@ -132,10 +131,8 @@ def lncc_baseline_sets(model, X):
                         lp1 = np.log(n1 + x) + np.sum(np.log(n1j[k1] + x) - np.log(o1j[k1] + x))
                         lp2 = np.log(n2 + y) + np.sum(np.log(n2j[k2] + y) - np.log(o2j[k2] + y))
                         ll = (xlogy(n1, n1 + x) + xlogy(n2, n2 + y)
-                              + np.sum(xlogy(n1j[k1], n1j[k1] + x)
-                                       - xlogy(o1j[k1], o1j[k1] + x))
-                              + np.sum(xlogy(n2j[k2], n2j[k2] + y)
-                                       - xlogy(o2j[k2], o2j[k2] + y)))
+                              + np.sum(xlogy(n1j[k1], n1j[k1] + x) - xlogy(o1j[k1], o1j[k1] + x))
+                              + np.sum(xlogy(n2j[k2], n2j[k2] + y) - xlogy(o2j[k2], o2j[k2] + y)))
                     return lp1 - lp2, ll + np.logaddexp(lp1, lp2)
 
                 # the log ratio increases in t; with large counts it can keep one sign
@@ -251,8 +248,7 @@ def bma_aode_baseline_sets(model, X):
                 g, d = np.exp(lam[i, :, c1] - sg), np.exp(lam[i, :, c2] - sd)
                 res = linprog(np.r_[g, 0.0], A_ub=a_ub, b_ub=np.zeros(k),
                               A_eq=np.array([np.r_[d, 0.0], np.r_[np.ones(k), -1.0]]),
-                              b_eq=[1.0, 0.0], bounds=[(0, None)] * (k + 1),
-                              method="highs")
+                              b_eq=[1.0, 0.0], bounds=[(0, None)] * (k + 1), method="highs")
                 if res.status == 0 and res.fun > 0 and np.log(res.fun) + sg - sd > 1e-9:
                     out[i, c2] = False
     return out

@@ -54,7 +54,6 @@ class _Node:
 
 def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
     """Single and pair IIGs of several nodes at once.
-
     ``codesT`` (F, n_inst): codes (``-1`` = missing) of the candidate features, one row per
     feature, one column per instance; instances grouped by node and, within a node, in the order of
     the training rows. ``nv`` (F,): number of values of each candidate feature; ``y`` (n_inst,):
@@ -64,7 +63,6 @@ def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
     features. Returns ``(g1, g2)``: ``g1`` (A, F), the IIG of each feature at each node, ``-inf``
     where the feature is not available or never observed; ``g2`` (A, F (F - 1) / 2) or None, the
     same for the pairs ``np.triu_indices(F, 1)`` (both features available).
-
     Compiled (:func:`credal._compiled_credal_tree.credal_tree_gains`), node by node and feature
     (pair) by feature: every (cell, class) total adds its instances' weights in their order, as a
     per-node dense ``np.bincount`` would; only the non-empty cells enter the upper entropies.
@@ -87,7 +85,6 @@ def _all_levels_seen(codesT, nv, lid, A):
 
 def _level_choice(g1, g2, double):
     """Split feature (column index, -1 for none) of each node from its gains.
-
     The largest single gain wins if positive (first feature within 1e-12); with
     ``double``, a pair gain larger than every single gain (by more than 1e-12) and
     positive wins instead, splitting on the pair's feature of larger single gain.
@@ -133,10 +130,25 @@ def _link(nodes, feature, first, n_child, bags):
 
 
 class _TreeMixin:
-    """Shared fitted-tree helpers."""
+    """Shared fitted-tree helpers: ``tree_`` and ``export_text``; a subclass keeps its fitted
+    arrays in the attribute named by ``_ARRAYS`` and builds the nodes in ``_tree_nodes``."""
 
     def _check_fitted(self):
         check_is_fitted(self, "tree_")
+
+    @property
+    def tree_(self):
+        # the root node, built from the tree's arrays when first asked for (documented
+        # with the class's attributes)
+        if "_tree" not in self.__dict__:
+            if self._ARRAYS not in self.__dict__:
+                raise AttributeError("tree_ (the estimator is not fitted)")
+            self._tree = _link(*self._tree_nodes())
+        return self._tree
+
+    @tree_.setter
+    def tree_(self, root):  # a tree grown by other code (the frozen tree of tests/reference)
+        self._tree = root
 
     def export_text(self, decimals=1):
         """The fitted tree as indented text, one line per branch (Weka's layout).
@@ -274,31 +286,20 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         self._nodes = self._grow_levels(codes, y_idx)
         return self
 
-    @property
-    def tree_(self):
-        # the root node, built from the tree's arrays when first asked for (documented
-        # with the class's attributes)
-        if "_tree" not in self.__dict__:
-            if "_nodes" not in self.__dict__:
-                raise AttributeError("tree_ (the estimator is not fitted)")
-            feature, first, n_child, _, leaf_set, _ = self._nodes
-            counts, pred, bags = self._node_counts
-            nodes = []
-            for i in range(len(feature)):
-                node = _Node(counts[i].copy())
-                node.pred = pred[i]
-                node.value_set = leaf_set[i] > 0
-                nodes.append(node)
-            self._tree = _link(nodes, feature, first, n_child, bags)
-        return self._tree
+    _ARRAYS = "_nodes"
 
-    @tree_.setter
-    def tree_(self, root):  # a tree grown by other code (the frozen tree of tests/reference)
-        self._tree = root
+    def _tree_nodes(self):
+        feature, first, n_child, _, leaf_set, _ = self._nodes
+        counts, pred, bags = self._node_counts
+        nodes = []
+        for i in range(len(feature)):
+            node = _Node(counts[i].copy())
+            node.pred, node.value_set = pred[i], leaf_set[i] > 0
+            nodes.append(node)
+        return nodes, feature, first, n_child, bags
 
     def _grow_levels(self, codes, y):
         """Grow the tree level by level, all nodes of a depth evaluated together.
-
         Gives the tree of the recursive definition: each node's gains depend
         only on its own instances (rows with weights, in row order), which are
         the same whatever the order in which nodes are grown.  Nodes are numbered
@@ -459,7 +460,6 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     def _route(self, codes):
         """Leaf sets (union over the leaves a row reaches) and leaf frequencies
         (weighted by the share of the row reaching each leaf), shape (n, K) each.
-
         Rows with every split value they meet observed walk down in compiled code; the others go
         down one level at a time on the flattened tree (a fixed number of numpy calls per level,
         not per node), a row missing the split feature down every branch with the branch's share of
@@ -677,18 +677,12 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         self._node_arrays = (self._counts, self._bag)
         self.__dict__.pop("_tree", None)
 
-    @property
-    def tree_(self):
-        # the root node, built from the final tree's arrays when first asked for
-        # (documented with the class's attributes)
-        if "_tree" not in self.__dict__:
-            if "_tables" not in self.__dict__:
-                raise AttributeError("tree_ (the estimator is not fitted)")
-            feat, first, nch, _, _, _, empty = self._tables
-            counts, bag = self._node_arrays
-            nodes = [_Node(counts[i], bool(empty[i])) for i in range(len(feat))]
-            self._tree = _link(nodes, feat, first, nch, bag)
-        return self._tree
+    _ARRAYS = "_tables"
+
+    def _tree_nodes(self):
+        feat, first, nch, _, _, _, empty = self._tables
+        counts, bag = self._node_arrays
+        return [_Node(counts[i], bool(empty[i])) for i in range(len(feat))], feat, first, nch, bag
 
     # -- prediction
     def _predict_input(self, X):
