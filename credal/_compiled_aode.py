@@ -107,7 +107,6 @@ def aode_log_proba(codes, off, child, root, usable, posterior, floor):
     ``floor > 0`` and renormalised). Products of probabilities, no exponentials; a row where a
     class's total falls below ``_TINY`` is redone with sums of logarithms. A row without a usable
     super-parent is all ``-inf`` (the caller's fall-back). Returns floats (n_samples, K).
-
     ``codes`` (n_features, n_samples): category codes, -1 = missing; ``off`` (n_features,): flat
     index of each feature's first value; ``child`` (V + 1, V + 1, K): ``[u, w, c] =
     P(w | c, u)`` (super-parent value first; 1 for two values of one feature), from

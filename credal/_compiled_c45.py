@@ -50,7 +50,6 @@ def _block_sum(a, lo, n):
 @njit(cache=True)
 def _psum(a, lo, n):
     """``a[lo:lo + n].sum()`` with numpy's pairwise summation (the same bits).
-
     Above 128 terms numpy halves the range (at a multiple of 8) and adds the two halves' sums; the
     halving tree is walked here with an explicit stack (numba cannot cache recursive functions).
     """
@@ -150,7 +149,6 @@ def _small_sum(a, lo, n):
 @njit(cache=True)
 def _select(codes, y, rows, w, dist, feats, off, in_avg, K, m, table, cnt, work):
     """Split feature (column) of a node, or -1 (J48's C45ModelSelection).
-
     ``cnt`` (one slot per value ``off[k] + code`` of each used feature ``feats[k]``,
     and class) and ``work`` are scratch.
     """
@@ -532,7 +530,6 @@ def _prune(codes, y, K, cf, z, raising, complete, feat, first, nch, bag, empty, 
 @njit(cache=True)
 def fit_c45(codes, y, nv, in_avg, K, m, cf, z, collapse, pruning, raising):
     """Grow, collapse and prune a C4.5 tree.
-
     ``codes`` (n_samples, n_features): category codes, -1 = missing; ``y`` (n_samples,); ``nv``
     (n_features,): declared values per feature; ``in_avg`` (n_features,): features that enter the
     average gain; ``m``, ``cf``, ``z``: minimum instances, confidence factor and the normal

@@ -31,21 +31,11 @@ import arff
 import numpy as np
 import pandas as pd
 
-__all__ = [
-    "read_arff",
-    "parse_arff",
-    "read_tab",
-    "parse_tab",
-    "read_delimited",
-    "parse_delimited",
-    "natural_sort",
-]
-
-# ---------------------------------------------------------------------------
-# shared helpers
-# ---------------------------------------------------------------------------
+__all__ = ["read_arff", "parse_arff", "read_tab", "parse_tab", "read_delimited",
+           "parse_delimited", "natural_sort"]
 
 
+# ------------------------------------------------------------------------ shared helpers
 def _decode(data: bytes, source: str) -> str:
     try:
         return data.decode("utf-8")
@@ -68,23 +58,21 @@ def _float_or_none(token: str) -> float | None:
 
 
 def natural_sort(values) -> list[str]:
-    """Sort category labels numerically when all of them are numbers.
-
-    Parameters
-    ----------
-    values : iterable of str
-
-    Returns
-    -------
-    list of str
-        Numeric order (ties broken by the text) when every label parses as a
-        finite number, plain string order otherwise.
-    """
+    """The labels ``values`` (iterable of str) sorted, as a list of str: in numeric order
+    (ties broken by the text) when every label parses as a finite number, plain string order
+    otherwise."""
     values = list(dict.fromkeys(values))
     nums = [_float_or_none(v) for v in values]
     if values and all(x is not None and math.isfinite(x) for x in nums):
         return [v for _, v in sorted(zip(nums, values))]
     return sorted(values)
+
+
+def _inferred_kind(tokens) -> str:
+    """"numeric" when every token that is not None is a number (and there is one)."""
+    observed = [v for v in tokens if v is not None]
+    numeric = observed and all(_float_or_none(v) is not None for v in observed)
+    return "numeric" if numeric else "nominal"
 
 
 def _where(source: str, line: int) -> str:
@@ -129,13 +117,9 @@ def _nominal_column(values, categories, lines, name, source) -> pd.Categorical:
     bad = (codes < 0) & ~missing
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        shown = list(categories)
-        if len(shown) > 12:
-            shown = shown[:12] + ["..."]
-        raise ValueError(
-            f"{_where(source, lines[i])}: value {values[i]!r} of column {name!r} "
-            f"is not among its declared categories {shown}"
-        )
+        shown = categories[:12] + ["..."] * (len(categories) > 12)
+        raise ValueError(f"{_where(source, lines[i])}: value {values[i]!r} of column {name!r} "
+                         f"is not among its declared categories {shown}")
     return pd.Categorical.from_codes(codes, categories=_category_index(categories))
 
 
@@ -193,10 +177,7 @@ def _copy_result(result):
     return frame.copy(deep=True), (dict(extra) if isinstance(extra, dict) else extra)
 
 
-# ---------------------------------------------------------------------------
-# ARFF (liac-arff)
-# ---------------------------------------------------------------------------
-
+# ---------------------------------------------------------------------- ARFF (liac-arff)
 # Weka's "integer [1,10]" range annotations carry no data; liac-arff would also
 # truncate INTEGER values with int(float(x)), so every numeric type becomes REAL
 _NUMERIC_TYPE = re.compile(r"(?i)\s(?:numeric|real|integer)\s*(?:[\[(][^\])]*[\])])?$")
@@ -236,7 +217,6 @@ def _strip_comment(line: str) -> str:
 
 def _arff_prepare(lines: list[str], source: str):
     """Check the header and normalise lines for liac-arff (in place).
-
     Returns the 1-based lines of the ``@attribute`` declarations and of the
     data rows, and the quoted attribute names: liac-arff's greedy pattern cuts
     ``'a b' {'c d'}`` wrongly and keeps escapes, so they are read here.
@@ -284,30 +264,14 @@ def _arff_prepare(lines: list[str], source: str):
 
 
 def parse_arff(text: str, source: str = "<string>") -> tuple[pd.DataFrame, str]:
-    """Parse the text of a dense Weka ARFF file with liac-arff.
-
-    Parameters
-    ----------
-    text : str
-        File contents (LF or CRLF line ends).
-    source : str
-        Name used in error messages (usually the file path).
-
-    Returns
-    -------
-    frame : DataFrame, shape (n_instances, n_attributes)
-        Nominal attributes as categoricals with the declared categories in
-        declared order (also those never observed); numeric attributes as
-        float64; string attributes as strings. Missing values are NaN.
-    relation : str
-        The ``@relation`` name.
-
-    Raises
-    ------
-    ValueError
-        On malformed input; the message names ``source``, the 1-based line and
-        the problem (liac-arff's own message where it found it). Sparse ARFF
-        and date or relational attributes are rejected.
+    """Parse ``text``, the contents (LF or CRLF line ends) of a dense Weka ARFF file, with
+    liac-arff; ``source`` (str, usually the file path) names it in error messages.
+    Returns ``(frame, relation)``: a DataFrame of shape (n_instances, n_attributes) with nominal
+    attributes as categoricals with the declared categories in declared order (also those never
+    observed), numeric attributes as float64, string attributes as strings, missing values NaN;
+    and the ``@relation`` name (str). Raises ValueError on malformed input; the message names
+    ``source``, the 1-based line and the problem (liac-arff's own message where it found it).
+    Sparse ARFF and date or relational attributes are rejected.
     """
     lines = _lines(text)
     given = list(lines)  # as written, for messages (_arff_prepare rewrites lines)
@@ -361,29 +325,15 @@ def _arff_cached(path: str, blob: bytes):
 
 
 def read_arff(path: str | PathLike) -> tuple[pd.DataFrame, str]:
-    """Read a dense Weka ARFF file (see :func:`parse_arff`).
-
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    frame : DataFrame, shape (n_instances, n_attributes)
-    relation : str
-    """
+    """Read the dense Weka ARFF file at ``path`` (str or path-like), see :func:`parse_arff`:
+    ``(frame, relation)``, a DataFrame of shape (n_instances, n_attributes) and a str."""
     p, blob = _read_blob(path)
     return _copy_result(_arff_cached(p, blob))
 
 
-# ---------------------------------------------------------------------------
-# delimited rows (pandas.read_csv)
-# ---------------------------------------------------------------------------
-
-
+# ------------------------------------------------------ delimited rows (pandas.read_csv)
 def _split_rows(lines: list[str], start: int, sep: str | None, k: int, source: str):
     """Split the non-blank lines from ``lines[start]`` at ``sep`` (no quoting).
-
     ``sep=None`` splits on runs of blanks. Returns the fields, an object array
     of shape (n_rows, k), and the 1-based line of each row. Linear in the size
     of the text, however wide (pandas.read_csv took minutes for 100,000 columns).
@@ -401,17 +351,11 @@ def _split_rows(lines: list[str], start: int, sep: str | None, k: int, source: s
     return fields, body.index.tolist()
 
 
-# ---------------------------------------------------------------------------
-# Orange .tab
-# ---------------------------------------------------------------------------
-
+# --------------------------------------------------------------------------- Orange .tab
 _TAB_MISSING = {"", "?", ".", "~", "NA"}  # Orange's missing-value markers
-_TAB_FLAGS = {
-    "class": "class", "c": "class",
-    "meta": "meta", "m": "meta",
-    "ignore": "ignore", "i": "ignore",
-    "weight": "weight", "w": "weight",
-}
+# Orange's flags, spelled out or by their first letter
+_TAB_FLAGS = {k: r for r in ("class", "meta", "ignore", "weight") for k in (r, r[0])}
+
 
 def _tab_type(token: str, name: str, where: str):
     t = token.strip()
@@ -432,28 +376,17 @@ def _tab_type(token: str, name: str, where: str):
 
 
 def parse_tab(text: str, source: str = "<string>") -> tuple[pd.DataFrame, dict]:
-    """Parse an Orange ``.tab`` file in the three-header-line form.
-
+    """Parse ``text`` (str), an Orange ``.tab`` file in the three-header-line form; ``source``
+    (str) names it in error messages.
     Line 1 holds the column names, line 2 the types (``c``/``continuous``,
     ``d``/``discrete``, ``s``/``string``, or a space-separated value list for
     a discrete column with declared values), line 3 the flags (``class``,
     ``meta``, ``ignore``/``i``, ``weight``; empty = ordinary feature).
-
-    Parameters
-    ----------
-    text : str
-    source : str
-        Name used in error messages.
-
-    Returns
-    -------
-    frame : DataFrame, shape (n_rows, n_columns)
-        All columns, in file order. Discrete columns without a value list get
-        the observed values as categories, numerically sorted when they are all
-        numbers. Missing markers (``?``, ``~``, ``.``, ``NA``, empty) become NaN.
-    roles : dict
-        Column name -> flag (``"class"``, ``"meta"``, ``"ignore"``,
-        ``"weight"`` or ``""``).
+    Returns ``(frame, roles)``: a DataFrame of shape (n_rows, n_columns) with all columns, in
+    file order (discrete columns without a value list get the observed values as categories,
+    numerically sorted when they are all numbers; missing markers ``?``, ``~``, ``.``, ``NA``
+    and empty become NaN), and a dict column name -> flag (``"class"``, ``"meta"``,
+    ``"ignore"``, ``"weight"`` or ``""``).
     """
     lines = _lines(text)
     if len(lines) < 3:
@@ -470,9 +403,7 @@ def parse_tab(text: str, source: str = "<string>") -> tuple[pd.DataFrame, dict]:
     flags_raw = lines[2].split("\t")
     for lineno, fields, what in ((2, types_raw, "types"), (3, flags_raw, "flags")):
         if len(fields) > k:
-            raise ValueError(
-                f"{_where(source, lineno)}: {len(fields)} {what} for {k} columns"
-            )
+            raise ValueError(f"{_where(source, lineno)}: {len(fields)} {what} for {k} columns")
     types_raw += [""] * (k - len(types_raw))
     flags_raw += [""] * (k - len(flags_raw))
     types = [_tab_type(t, n, _where(source, 2)) for t, n in zip(types_raw, names)]
@@ -489,18 +420,12 @@ def parse_tab(text: str, source: str = "<string>") -> tuple[pd.DataFrame, dict]:
         roles[name] = role
 
     fields, row_lines = _split_rows(lines, 3, "\t", k, source)
-    columns = [[None if (v := f.strip()) in _TAB_MISSING else v for f in col]
-               for col in fields.T]
+    columns = [[None if (v := f.strip()) in _TAB_MISSING else v for f in col] for col in fields.T]
     out = {}
     for name, (kind, cats), col in zip(names, types, columns):
         col = list(col)
         if kind == "infer":
-            observed = [v for v in col if v is not None]
-            kind = (
-                "numeric"
-                if observed and all(_float_or_none(v) is not None for v in observed)
-                else "nominal"
-            )
+            kind = _inferred_kind(col)
         if kind == "numeric":
             out[name] = _numeric_column(col, row_lines, name, source)
         elif kind == "nominal":
@@ -518,75 +443,31 @@ def _tab_cached(path: str, blob: bytes):
 
 
 def read_tab(path: str | PathLike) -> tuple[pd.DataFrame, dict]:
-    """Read an Orange ``.tab`` file (see :func:`parse_tab`).
-
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    frame : DataFrame, shape (n_rows, n_columns)
-    roles : dict
-        Column name -> Orange flag (``"class"``, ``"meta"``, ``"ignore"``,
-        ``"weight"`` or ``""``).
-    """
+    """Read the Orange ``.tab`` file at ``path`` (str or path-like), see :func:`parse_tab`:
+    ``(frame, roles)``, a DataFrame of shape (n_rows, n_columns) and a dict column name ->
+    Orange flag (``"class"``, ``"meta"``, ``"ignore"``, ``"weight"`` or ``""``)."""
     p, blob = _read_blob(path)
     return _copy_result(_tab_cached(p, blob))
 
 
-# ---------------------------------------------------------------------------
-# generic delimited text
-# ---------------------------------------------------------------------------
-
-
-def parse_delimited(
-    text: str,
-    source: str = "<string>",
-    *,
-    sep: str = ",",
-    header: bool = False,
-    names=None,
-    skip_rows: int = 0,
-    missing=("?",),
-    nominal=(),
-    numeric=(),
-    categories=None,
-    strip_suffix=None,
-) -> pd.DataFrame:
-    """Parse comma- or whitespace-separated text.
-
-    Parameters
-    ----------
-    text : str
-    source : str
-        Name used in error messages.
-    sep : {",", "whitespace"}
-        Field separator; ``"whitespace"`` splits on runs of blanks and tabs.
-        Around commas, surrounding blanks are stripped.
-    header : bool
-        Whether the first line (after ``skip_rows``) holds the column names.
-    names : sequence of str, optional
-        Column names; required when ``header`` is false, and when given with
-        ``header=True`` the header row is checked to have the same length and
-        then replaced by ``names``.
-    skip_rows : int
-        Number of leading lines to ignore (e.g. a header row an uploader added).
-    missing : sequence of str
-        Tokens meaning "missing".
-    nominal, numeric : sequence of str
-        Columns forced to be categorical / float. Other columns are numeric
-        when every non-missing value is a number, categorical otherwise.
-    categories : dict, optional
-        Column -> declared categories (in order) for nominal columns; a value
-        outside them is an error. Without it the observed values are used,
-        numerically sorted when they are all numbers.
-    strip_suffix : dict, optional
-        Column -> suffix removed from its values (e.g. ``{"class": "."}``).
-
-    Returns
-    -------
-    DataFrame, shape (n_rows, n_columns)
+# ---------------------------------------------------------------- generic delimited text
+def parse_delimited(text: str, source: str = "<string>", *, sep: str = ",", header: bool = False,
+                    names=None, skip_rows: int = 0, missing=("?",), nominal=(), numeric=(),
+                    categories=None, strip_suffix=None) -> pd.DataFrame:
+    """Parse ``text`` (str), comma- or whitespace-separated, into a DataFrame of shape
+    (n_rows, n_columns); ``source`` (str) names it in error messages.
+    ``sep`` (``","`` or ``"whitespace"``) is the field separator: ``"whitespace"`` splits on runs
+    of blanks and tabs; around commas, surrounding blanks are stripped. ``header`` (bool): whether
+    the first line (after ``skip_rows``) holds the column names. ``names`` (sequence of str,
+    optional): column names, required when ``header`` is false; given with ``header=True``, the
+    header row is checked to have the same length and then replaced by ``names``. ``skip_rows``
+    (int): leading lines to ignore (e.g. a header row an uploader added). ``missing`` (sequence of
+    str): tokens meaning "missing". ``nominal``, ``numeric`` (sequences of str): columns forced to
+    be categorical / float; other columns are numeric when every non-missing value is a number,
+    categorical otherwise. ``categories`` (dict, optional): column -> declared categories (in
+    order) for nominal columns, a value outside them being an error; without it the observed
+    values are used, numerically sorted when they are all numbers. ``strip_suffix`` (dict,
+    optional): column -> suffix removed from its values (e.g. ``{"class": "."}``).
     """
     if sep not in (",", "whitespace"):
         raise ValueError(f"sep must be ',' or 'whitespace', got {sep!r}")
@@ -618,10 +499,8 @@ def parse_delimited(
         if names is None:
             names = head
         elif len(names) != len(head):
-            raise ValueError(
-                f"{_where(source, i + 1)}: header has {len(head)} columns, "
-                f"expected {len(names)}"
-            )
+            raise ValueError(f"{_where(source, i + 1)}: header has {len(head)} columns, "
+                             f"expected {len(names)}")
         i += 1
     if names is None:
         raise ValueError(f"{source}: column names are needed when header=False")
@@ -638,57 +517,35 @@ def parse_delimited(
     out = {}
     for name, col in zip(names, columns):
         col = np.array(col, dtype=object)
-        is_missing = np.zeros(len(col), dtype=bool)
-        for token in missing:
-            is_missing |= col == token
-        col[is_missing] = None
+        col[pd.Series(col).isin(missing).to_numpy()] = None
         suffix = strip_suffix.get(name)
         if suffix:
-            col = [v[: -len(suffix)] if v is not None and v.endswith(suffix) else v
-                   for v in col]
+            col = [v[:-len(suffix)] if v is not None and v.endswith(suffix) else v for v in col]
         if name in numeric:
             kind = "numeric"
         elif name in nominal or name in categories:
             kind = "nominal"
         else:
-            observed = [v for v in col if v is not None]
-            kind = (
-                "numeric"
-                if observed and all(_float_or_none(v) is not None for v in observed)
-                else "nominal"
-            )
+            kind = _inferred_kind(col)
         if kind == "numeric":
             out[name] = _numeric_column(col, row_lines, name, source)
         else:
             cats = categories.get(name)
             if cats is None:
                 cats = natural_sort(v for v in col if v is not None)
-            out[name] = _nominal_column(col, [str(c) for c in cats], row_lines, name,
-                                        source)
+            out[name] = _nominal_column(col, [str(c) for c in cats], row_lines, name, source)
     return pd.DataFrame(out, index=pd.RangeIndex(len(row_lines)))
 
 
 @_bounded_cache
 def _delimited_cached(path: str, blob: bytes, options: tuple):
-    kw = {}
-    for key, value in options:
-        kw[key] = dict(value) if key in ("categories", "strip_suffix") else value
+    kw = {k: dict(v) if k in ("categories", "strip_suffix") else v for k, v in options}
     return parse_delimited(_decode(blob, path), source=path, **kw), None
 
 
 def read_delimited(path: str | PathLike, **options) -> pd.DataFrame:
-    """Read comma- or whitespace-separated text (see :func:`parse_delimited`).
-
-    Parameters
-    ----------
-    path : str or path-like
-    **options
-        Passed to :func:`parse_delimited`.
-
-    Returns
-    -------
-    DataFrame, shape (n_rows, n_columns)
-    """
+    """Read the comma- or whitespace-separated text at ``path`` (str or path-like) into a
+    DataFrame of shape (n_rows, n_columns); ``**options`` go to :func:`parse_delimited`."""
     p, blob = _read_blob(path)
     frozen = []
     for key, value in sorted(options.items()):

@@ -32,7 +32,6 @@ _COUNT_CELLS = 1024
 @functools.lru_cache(maxsize=64)
 def _group_plan(n_values):
     """How the features of a model with these ``n_values`` (tuple, length m) are grouped.
-
     Consecutive features are grouped greedily while the product of their ``n_values + 1``
     (missing included) stays within ``_GROUP_ROWS``. Returns ``(groups, mult, start)``: the
     groups (tuple of tuples of int); ``mult`` (float, (m, G)) such that ``(codes + 1) @ mult +
@@ -66,7 +65,6 @@ def _group_plan(n_values):
 
 def joint_tables(tab, n_values):
     """Joint tables of feature groups, for :func:`joint_sum`.
-
     ``tab`` (S, ncol) has one row per (feature, category) cell, features in order
     (``n_values[j]`` rows for feature ``j``, ``n_values`` of shape (m,)); entries may be infinite
     as long as no column holds both signs. Returns ``(joint, mult, start)``: ``joint`` (R, ncol)
@@ -92,7 +90,6 @@ def joint_tables(tab, n_values):
 
 def joint_sum(init, tables, codes):
     """``init`` (ncol,) plus, per row of ``codes``, the table rows of its observed categories.
-
     ``tables`` is :func:`joint_tables` of the per-cell table; ``codes`` (n, m) are category
     codes, -1 (missing) adding nothing; the result has shape (n, ncol). One gather per feature
     group instead of one per feature (36 binary features: 8 gathers), from tables that stay in
@@ -110,7 +107,6 @@ def joint_sum(init, tables, codes):
 
 class DerivedTables:
     """Mixin: tables derived from a fitted model, built on first use.
-
     ``fit`` must call :meth:`_reset_derived`; the tables are left out of pickles
     (rebuilt on demand).
     """
@@ -135,7 +131,6 @@ class DerivedTables:
 @functools.lru_cache(maxsize=64)
 def count_plan(n_values, K):
     """Feature groups for counting a naive model and summing its log conditionals.
-
     Returns a tuple of ``(features, place, start, P, M, rows)`` per group: the row of a group's
     joint table is ``sum_j (code_j + 1) place_j`` (``start = sum place`` added apart, so the codes
     need no shift), ``P`` rows; ``M`` (0/1, shape (sum_j (n_values[j] + 1), P)) sums joint rows
@@ -177,7 +172,6 @@ def group_keys(codes, plan):
 
 def unique_rows(codes, n_values):
     """Distinct rows of a code matrix ``codes`` (n, m; -1 = missing; ``n_values`` (m,)).
-
     Returns ``(rows, inverse)``: the distinct rows (u, m), in increasing order of their
     mixed-radix integer key, when that key fits in 62 bits, otherwise ``codes`` itself (no search
     for repeats); and ``inverse`` (n,) with ``rows[inverse]`` equal to ``codes``.

@@ -24,56 +24,32 @@ import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
-__all__ = [
-    "check_2d",
-    "check_bool",
-    "check_features",
-    "check_target",
-    "check_fit_input",
-    "check_predict_input",
-    "check_positive",
-    "check_in_range",
-]
+__all__ = ["check_2d", "check_bool", "check_features", "check_target", "check_fit_input",
+           "check_predict_input", "check_positive", "check_in_range"]
 
 
-def check_features(X, *, n_values=None, categories=None, feature_names=None,
-                   as_columns=False):
+def check_features(X, *, n_values=None, categories=None, feature_names=None, as_columns=False):
     """Convert ``X`` to an integer code matrix and describe its encoding.
-
-    A DataFrame whose columns are all of integer dtype is read as integer codes
-    (``X.to_numpy()``, keeping the column names); otherwise every column must be
-    categorical.  Sparse matrices are not accepted (``X.toarray()`` gives codes).
-
-    Parameters
-    ----------
-    X : array-like of int, shape (n_samples, n_features), or DataFrame of categoricals
-        Category codes (``-1`` = missing) or categorical columns.
-    n_values : array of int, shape (n_features,), optional
-        Fitted numbers of categories (the caller checks codes against them).
-    categories : list of array-like, optional
-        Fitted declared categories (DataFrame input); when given, the columns of
-        ``X`` must declare the same categories.
-    feature_names : array of str, optional
-        Fitted column names (DataFrame input); when given, they must match.
-    as_columns : bool, default False
-        Return ``codes`` as a list of 1-D code arrays, one per feature, in the
-        narrowest integer dtype at hand (no int64 copy of a DataFrame).
-
-    Returns
-    -------
-    codes : ndarray of int64, shape (n_samples, n_features), or list of arrays
-    n_values : ndarray of int64, shape (n_features,)
-    categories : list of pandas.Index or None
-        The columns' declared categories; None unless they are categorical.
-    feature_names : ndarray of object or None
+    ``X``: category codes (``-1`` = missing), array-like of int of shape (n_samples,
+    n_features), or a DataFrame of categorical columns. A DataFrame whose columns are all of
+    integer dtype is read as integer codes (``X.to_numpy()``, keeping the column names);
+    otherwise every column must be categorical. Sparse matrices are not accepted
+    (``X.toarray()`` gives codes). Optional fitted values to check against: ``n_values``
+    (numbers of categories, int array (n_features,); the caller checks codes against them),
+    ``categories`` (declared categories, list of array-like: the DataFrame's columns must
+    declare the same) and ``feature_names`` (column names, must match). With ``as_columns``
+    (default False) ``codes`` is a list of 1-D code arrays, one per feature, in the narrowest
+    integer dtype at hand (no int64 copy of a DataFrame).
+    Returns ``(codes, n_values, categories, feature_names)``: an int64 ndarray (n_samples,
+    n_features) or a list of arrays; an int64 ndarray (n_features,); the columns' declared
+    categories as a list of pandas.Index, None unless they are categorical; an object ndarray
+    of column names or None.
     """
     if isinstance(X, pd.DataFrame):
         names = np.asarray(X.columns, dtype=object)
         if feature_names is not None and list(names) != list(feature_names):
-            raise ValueError(
-                f"X has columns {list(names)}, but the estimator was fitted on "
-                f"{list(feature_names)}"
-            )
+            raise ValueError(f"X has columns {list(names)}, but the estimator was fitted on "
+                             f"{list(feature_names)}")
         # the columns' own arrays, without a Series per column (pandas' internal
         # iterator where it has one; a wide frame is converted fold after fold)
         it = getattr(X, "_iter_column_arrays", None)
@@ -89,11 +65,10 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
         cols, cats = [], []
         for c, a in zip(names, arrays):
             if not isinstance(a, pd.Categorical):
-                raise TypeError(
-                    f"column {c!r} has dtype {a.dtype}; credal classifiers need "
-                    "categorical columns (discretise numeric columns first, e.g. with "
-                    "credal.preprocessing.MDLDiscretizer), or integer codes in every column"
-                )
+                raise TypeError(f"column {c!r} has dtype {a.dtype}; credal classifiers need "
+                                "categorical columns (discretise numeric columns first, e.g. with "
+                                "credal.preprocessing.MDLDiscretizer), or integer codes in every "
+                                "column")
             # the private code array and the categories Index: the public .codes view
             # and an ndarray of the categories cost ten times more, column after column
             cols.append(a._codes)
@@ -105,10 +80,8 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
                 if got is want:
                     continue
                 if len(got) != len(want) or np.any(np.asarray(got) != np.asarray(want)):
-                    raise ValueError(
-                        f"column {names[j]!r} declares categories {list(got)}, "
-                        f"but the estimator was fitted with {list(want)}"
-                    )
+                    raise ValueError(f"column {names[j]!r} declares categories {list(got)}, "
+                                     f"but the estimator was fitted with {list(want)}")
         nv = np.array([len(k) for k in cats], dtype=np.int64)
         if not as_columns:  # the narrow codes stacked as rows, then one transposing copy
             cols = (np.ascontiguousarray(np.stack(cols).T, dtype=np.int64) if cols
@@ -121,10 +94,8 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None,
     arr = check_2d(np.asarray(X))
     if arr.dtype.kind == "f":
         if not np.isfinite(arr).all():
-            raise ValueError(
-                "X contains NaN or infinity; code missing values as -1 in an integer "
-                "array, or pass a DataFrame of categoricals"
-            )
+            raise ValueError("X contains NaN or infinity; code missing values as -1 in an integer "
+                             "array, or pass a DataFrame of categoricals")
         if np.any(arr != np.round(arr)):
             raise ValueError("X must hold integer category codes; got non-integer values "
                              "(real-valued features: discretise first, e.g. "
@@ -163,24 +134,11 @@ def check_bool(name, value):
 
 
 def check_target(y, *, allow_missing=False):
-    """Encode class labels.
-
-    Parameters
-    ----------
-    y : array-like, shape (n_samples,)
-        Labels, or a categorical Series (declared classes count).
-    allow_missing : bool
-        If True, missing labels (NaN/None) are coded ``-1``; otherwise they raise.
-
-    Returns
-    -------
-    y_idx : ndarray of int64, shape (n_samples,)
-        Index of each label in ``classes``.
-    classes : ndarray, shape (n_classes,)
-    """
-    if isinstance(y, (pd.Series, pd.Categorical)) and isinstance(
-        getattr(y, "dtype", None), pd.CategoricalDtype
-    ):
+    """Encode the class labels ``y`` (array-like (n_samples,), or a categorical Series whose
+    declared classes count): ``(y_idx, classes)``, the int64 index (n_samples,) of each label in
+    the ndarray ``classes`` (n_classes,). With ``allow_missing``, missing labels (NaN/None) are
+    coded ``-1``; otherwise they raise."""
+    if isinstance(y, (pd.Series, pd.Categorical)) and isinstance(y.dtype, pd.CategoricalDtype):
         cat = pd.Categorical(y)
         classes = np.asarray(cat.categories)
         y_idx = np.asarray(cat.codes, dtype=np.int64)
@@ -213,17 +171,11 @@ def check_target(y, *, allow_missing=False):
 
 
 def check_fit_input(estimator, X, y, *, allow_missing_y=False, as_columns=False):
-    """Validate training data and store the encoding on ``estimator``.
-
-    Sets ``n_features_in_``, ``n_values_``, ``classes_`` and, for DataFrames,
-    ``feature_names_in_`` and ``categories_`` (the latter for categorical columns).
-
-    Returns
-    -------
-    codes : ndarray of int64, shape (n_samples, n_features), or list of columns
-        (``as_columns``, see :func:`check_features`)
-    y_idx : ndarray of int64, shape (n_samples,)
-    """
+    """Validate training data and store the encoding on ``estimator``: ``n_features_in_``,
+    ``n_values_``, ``classes_`` and, for DataFrames, ``feature_names_in_`` and ``categories_``
+    (the latter for categorical columns). Returns ``(codes, y_idx)``: int64 codes (n_samples,
+    n_features), or a list of columns (``as_columns``, see :func:`check_features`), and the
+    int64 class indices (n_samples,)."""
     codes, nv, cats, names = check_features(X, as_columns=as_columns)
     n, m = (len(codes[0]) if codes else 0, len(codes)) if as_columns else codes.shape
     if m == 0:
@@ -246,29 +198,18 @@ def check_fit_input(estimator, X, y, *, allow_missing_y=False, as_columns=False)
 
 
 def check_predict_input(estimator, X, *, as_columns=False):
-    """Validate prediction data against what ``estimator`` learned in ``fit``.
-
-    Returns
-    -------
-    codes : ndarray of int64, shape (n_samples, n_features), or list of columns
-        Codes in ``[-1, n_values_[j])``.
-    """
+    """Validate prediction data against what ``estimator`` learned in ``fit``: int64 codes
+    (n_samples, n_features), or a list of columns, in ``[-1, n_values_[j])``."""
     if not hasattr(estimator, "n_values_"):
         raise AttributeError(f"{type(estimator).__name__} is not fitted yet; call fit first")
     fitted_cats = getattr(estimator, "categories_", None)
     codes, _, cats, _ = check_features(
-        X,
-        n_values=estimator.n_values_,
-        categories=fitted_cats,
-        feature_names=getattr(estimator, "feature_names_in_", None),
-        as_columns=as_columns,
-    )
+        X, n_values=estimator.n_values_, categories=fitted_cats,
+        feature_names=getattr(estimator, "feature_names_in_", None), as_columns=as_columns)
     m = len(codes) if as_columns else codes.shape[1]
     if m != estimator.n_features_in_:
-        raise ValueError(
-            f"X has {m} features, but {type(estimator).__name__} "
-            f"is expecting {estimator.n_features_in_} features as input"
-        )
+        raise ValueError(f"X has {m} features, but {type(estimator).__name__} "
+                         f"is expecting {estimator.n_features_in_} features as input")
     if cats is None or fitted_cats is None:  # else the categories matched: codes in range
         top = (np.array([c.max(initial=-1) for c in codes]) if as_columns
                else codes.max(axis=0, initial=-1))
@@ -276,10 +217,8 @@ def check_predict_input(estimator, X, *, as_columns=False):
         if bad.size:
             j = int(bad[0])
             name = estimator.feature_names_in_[j] if hasattr(estimator, "feature_names_in_") else j
-            raise ValueError(
-                f"column {name!r} has code {int(top[j])} outside the "
-                f"{int(estimator.n_values_[j])} categories seen in fit"
-            )
+            raise ValueError(f"column {name!r} has code {int(top[j])} outside the "
+                             f"{int(estimator.n_values_[j])} categories seen in fit")
     return codes
 
 
@@ -360,9 +299,8 @@ def check_choice(name, value, choices):
 def check_ranks(avg_ranks) -> pd.Series:
     """Average ranks as a float Series after checking: >= 2 classifiers, finite, unique names."""
     if not isinstance(avg_ranks, pd.Series):
-        raise ValueError(
-            f"avg_ranks must be a pandas Series indexed by classifier; got {type(avg_ranks).__name__}"
-        )
+        raise ValueError("avg_ranks must be a pandas Series indexed by classifier; got "
+                         f"{type(avg_ranks).__name__}")
     if len(avg_ranks) < 2:
         raise ValueError(f"avg_ranks needs at least 2 classifiers; got {len(avg_ranks)}")
     try:

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from credal.base import BaseClassifier, CredalMixin, PreciseMixin
-from credal._validation import check_choice, check_fit_input, check_in_range, check_positive
+from credal._validation import (check_choice, check_fit_input, check_in_range, check_int,
+                                check_positive)
 
 __all__ = ["AODE", "BMAAODE", "CompAODE", "CredalBMAAODE", "CredalCompAODE",
            "bma_lower_log_ratio", "comp_min_margin", "comp_min_ratio"]
@@ -37,8 +38,6 @@ _MAX_CELLS = 2**28
 
 
 # --------------------------------------------------------------------------- exact tests
-
-
 def _lse(a, axis, keepdims=False):
     """``log(sum(exp(a)))`` along ``axis``, shifted by the maximum; a loop over slices
     (numpy reduces a short innermost axis many times slower)."""
@@ -119,8 +118,7 @@ def _comp_argmin(w, eps, budget):
     lam_star = np.where(has_neg[..., None], lam_star, 1.0)
     y_neg = np.where(w < 0, np.maximum(eps, a / lam_star), eps)
     y_pos = np.full(w.shape, eps)
-    np.put_along_axis(y_pos, np.argmin(w, axis=-1)[..., None],
-                      budget - (kt - 1) * eps, axis=-1)
+    np.put_along_axis(y_pos, np.argmin(w, axis=-1)[..., None], budget - (kt - 1) * eps, axis=-1)
     return np.where(has_neg[..., None], y_neg, y_pos)
 
 
@@ -135,9 +133,8 @@ def _comp_setup(alpha, beta, log_lik, null_log_lik, epsilon, n_models):
     if not 0 < eps < 1:
         raise ValueError(f"epsilon must lie in (0, 1); got {epsilon!r}")
     if n_models < kt or (n_models + 1) * eps > 1 + 1e-12:
-        raise ValueError(
-            f"need k~ <= k and (k+1)*epsilon <= 1; got k~={kt}, k={n_models}, "
-            f"epsilon={epsilon!r}")
+        raise ValueError(f"need k~ <= k and (k+1)*epsilon <= 1; got k~={kt}, k={n_models}, "
+                         f"epsilon={epsilon!r}")
     if np.any(ll <= null_log_lik):
         raise ValueError("every model must have log_lik > null_log_lik (feasibility)")
     z = -(float(null_log_lik) + np.log(eps))
@@ -223,8 +220,6 @@ def comp_min_ratio(alpha, beta, log_lik, null_log_lik, epsilon, n_models, *, max
 
 
 # --------------------------------------------------------------------------- estimation
-
-
 def _distinct(codes, n_values, y=None, n_classes=1):
     """Distinct columns of codes (k, n) (``-1`` = missing), with their classes ``y`` if
     given: ``(first, inverse)``, ``codes[:, first][:, inverse] == codes``; None when a
@@ -308,7 +303,6 @@ class _SPODEEnsemble(BaseClassifier):
     """Shared estimation of the ``k`` SPODEs (see the module docstring)."""
 
     # ----- fitting
-
     def _check_common(self):
         check_choice("prior", self.prior, {"perks", "laplace"})
         check_choice("root_estimate", self.root_estimate, {"chain", "joint"})
@@ -329,9 +323,7 @@ class _SPODEEnsemble(BaseClassifier):
         codes = np.stack(cols)                                    # (k, n), narrow
         nv = np.asarray(self.n_values_, dtype=np.int64)
         if np.any(nv < 1):
-            j = int(np.argmin(nv))
-            name = self.feature_names_in_[j] if hasattr(self, "feature_names_in_") else j
-            raise ValueError(f"feature {name!r} declares no category")
+            raise ValueError(f"feature {self._feature_name(np.argmin(nv))!r} declares no category")
         K, k = len(self.classes_), len(codes)
         if self._floors[0] is not None and self.posterior_floor * K >= 1:  # flat posteriors
             raise ValueError(f"posterior_floor must be < 1/K = {1 / K:.6g} for the {K} "
@@ -339,10 +331,9 @@ class _SPODEEnsemble(BaseClassifier):
         cells = K * (int(nv.sum()) + 1) ** 2
         if cells > _MAX_CELLS:       # checked before any table is allocated
             j = int(np.argmax(nv))
-            name = self.feature_names_in_[j] if hasattr(self, "feature_names_in_") else j
             raise ValueError(
-                f"feature {name!r} has {nv[j]} categories ({nv.sum()} over all features; "
-                f"integer codes declare 0..max code): the SPODE tables would need "
+                f"feature {self._feature_name(j)!r} has {nv[j]} categories ({nv.sum()} over all "
+                f"features; integer codes declare 0..max code): the SPODE tables would need "
                 f"{cells:.3g} cells ({cells * 8 / 2**30:.3g} GiB, limit {_MAX_CELLS:.3g})")
         self._off = off = np.concatenate([[0], np.cumsum(nv)[:-1]]).astype(np.int64)
         self._V = V = int(nv.sum())
@@ -395,6 +386,9 @@ class _SPODEEnsemble(BaseClassifier):
         self._tables, self._n_fit = {}, int(N)
         return codes, y_idx, weight
 
+    def _feature_name(self, j):
+        return self.feature_names_in_[j] if hasattr(self, "feature_names_in_") else int(j)
+
     def _flat(self, codes):
         """Flat value index of every cell of the codes ``(k, n)``, ``V`` for missing;
         shape (n, k) stored feature-major (``g.T``, the layout every evaluation reads)."""
@@ -403,7 +397,6 @@ class _SPODEEnsemble(BaseClassifier):
         return gT.T
 
     # ----- SPODE joints and posteriors
-
     def _spode_log_joint(self, g, parents=None):
         """``ln P(c, a_obs | s_j)`` for the super-parents ``parents``, shape (n, p, K);
         a missing super-parent is marginalised over its values."""
@@ -517,8 +510,6 @@ def _normalise(lj):
 
 
 # --------------------------------------------------------------------------- AODE
-
-
 class AODE(PreciseMixin, _SPODEEnsemble):
     """Averaged one-dependence estimators: the mean of the SPODE joints or posteriors.
 
@@ -565,9 +556,7 @@ class AODE(PreciseMixin, _SPODEEnsemble):
 
     def fit(self, X, y):
         """Count the training data and build every SPODE's tables; returns self."""
-        lim = self.frequency_limit
-        if isinstance(lim, bool) or not isinstance(lim, numbers.Integral) or lim < 0:
-            raise ValueError(f"frequency_limit must be an integer >= 0; got {lim!r}")
+        check_int("frequency_limit", self.frequency_limit, 0)
         check_choice("aggregate", self.aggregate, {"joint", "posterior"})
         if self.posterior_floor is not None and self.aggregate == "joint":
             raise ValueError('posterior_floor needs aggregate="posterior"')
@@ -594,13 +583,9 @@ class AODE(PreciseMixin, _SPODEEnsemble):
 
 
 # --------------------------------------------------------------------------- BMA
-
-
 def _check_prune_factor(value):
-    if (isinstance(value, bool) or not isinstance(value, numbers.Real)
-            or np.isnan(value) or value < 1):
-        raise ValueError(
-            f"prune_factor must be a number >= 1 (np.inf: no pruning); got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value >= 1:
+        raise ValueError(f"prune_factor must be a number >= 1 (np.inf: no pruning); got {value!r}")
     return float(value)
 
 
@@ -672,7 +657,6 @@ class BMAAODE(_BMAFit, PreciseMixin, _SPODEEnsemble):
 
 def _check_epsilon(value, X, *, credal):
     """``epsilon`` in ``(0, 1/(k+1))`` (credal) or ``(0, 1)``, ``k`` = columns of ``X``.
-
     Checked before any counting; ``X`` that is not 2-D is left to the input checks.
     """
     shape = np.shape(X)
@@ -753,8 +737,6 @@ class CredalBMAAODE(_BMAFit, CredalMixin, _SPODEEnsemble):
 
 
 # --------------------------------------------------------------------------- compression
-
-
 class _CompFit:
     # shared by CompAODE and CredalCompAODE (scikit-learn reads this signature)
     def __init__(self, prior="perks", s=1.0, root_estimate="chain", epsilon=0.01,
@@ -868,5 +850,4 @@ class CredalCompAODE(_CompFit, CredalMixin, _SPODEEnsemble):
             pi = 1.0 + (ll + np.log(_comp_argmin(w, eps, budget))) / z
             return (w * pi).sum(axis=-1) > _TOL * np.maximum(a, b).sum(axis=-1)
 
-        return _maximal_sets(g, terms, dominates, ll.size, len(self.classes_),
-                             log_weights=log_w)
+        return _maximal_sets(g, terms, dominates, ll.size, len(self.classes_), log_weights=log_w)

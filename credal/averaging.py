@@ -15,7 +15,7 @@ from scipy.special import gammaln, logsumexp
 
 from ._tables import DerivedTables, joint_sum, joint_tables
 from .base import BaseClassifier, CredalMixin, PreciseMixin
-from ._validation import check_fit_input, check_in_range, check_positive
+from ._validation import check_choice, check_fit_input, check_in_range, check_positive
 from .dominance import LOG_TIE
 
 __all__ = ["ModelAveragedNaiveBayes", "CMA", "naive_family_statistics"]
@@ -102,7 +102,6 @@ def naive_family_statistics(codes, y_idx, n_values, n_classes, *, alpha=1.0, pri
 
 def _family_counts(codes, y_idx, K, R):
     """``N[i, c, k]``: rows with class ``c`` and code ``k`` in feature ``i`` (missing skipped).
-
     Few categories: column sums of ``codes == k`` over each class's rows (a few passes over the
     data, several times faster than a bincount over every observed cell on large samples).
     """
@@ -136,8 +135,7 @@ class _NaiveAveragingBase(BaseClassifier):
 
     def _check_common(self):
         check_positive("alpha", self.alpha)
-        if self.prior not in _PRIORS:
-            raise ValueError(f"prior must be one of {_PRIORS}; got {self.prior!r}")
+        check_choice("prior", self.prior, _PRIORS)
 
     def _fit_statistics(self, X, y):
         codes, y_idx = check_fit_input(self, X, y)
@@ -145,10 +143,8 @@ class _NaiveAveragingBase(BaseClassifier):
             mc = np.asarray(self.min_categories)
             if (mc.dtype.kind not in "iu" or mc.ndim > 1 or np.any(mc < 1)
                     or (mc.ndim == 1 and mc.shape != self.n_values_.shape)):
-                raise ValueError(
-                    "min_categories must be an integer >= 1 or one per feature "
-                    f"({self.n_features_in_}); got {self.min_categories!r}"
-                )
+                raise ValueError("min_categories must be an integer >= 1 or one per feature "
+                                 f"({self.n_features_in_}); got {self.min_categories!r}")
             self.n_values_ = np.maximum(self.n_values_, mc).astype(np.int64)
         K = len(self.classes_)
         st = naive_family_statistics(codes, y_idx, self.n_values_, K, alpha=self.alpha,
@@ -163,8 +159,8 @@ class _NaiveAveragingBase(BaseClassifier):
         """Posterior log-odds of each arc under inclusion probability ``p``."""
         lp, lq = _log_inclusion(p)
         with np.errstate(invalid="ignore"):
-            z = lp - lq + self.log_marginal_likelihood_arc_ - self.log_marginal_likelihood_no_arc_
-        return z
+            return (lp - lq + self.log_marginal_likelihood_arc_
+                    - self.log_marginal_likelihood_no_arc_)
 
 
 class ModelAveragedNaiveBayes(PreciseMixin, _NaiveAveragingBase):
@@ -218,8 +214,7 @@ class ModelAveragedNaiveBayes(PreciseMixin, _NaiveAveragingBase):
         """Fit on category codes (or categoricals) ``X`` and labels ``y``; returns self."""
         self._check_common()
         p = check_in_range("arc_prior", self.arc_prior, 0.0, 1.0)
-        if self.structure not in _STRUCTURES:
-            raise ValueError(f"structure must be one of {_STRUCTURES}; got {self.structure!r}")
+        check_choice("structure", self.structure, _STRUCTURES)
         st = self._fit_statistics(X, y)
         z = self._arc_log_odds(p)
         # log w and log(1 - w) without forming w (z may be +-inf at arc_prior 0 or 1)
@@ -321,7 +316,6 @@ class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
 
     def _ratio_tables(self):
         """Per-cell terms of the minimum log posterior ratio of every class pair.
-
         Feature ``i`` with code ``k`` adds ``min(d_lo, d_hi)`` to the ratio of
         ``(a, b)``, ``d_p = g_p(a) - g_p(b)`` with ``g_p`` the log factors at inclusion
         probability ``p``; these ``K * K`` terms per (feature, category) cell are
@@ -345,7 +339,6 @@ class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
 
     def _log_factors(self, codes, p):
         """``log[p rho^C_i(c, f_i) + (1 - p) rho^0_i(f_i)] - log rho^0_i(f_i)``, (n, m, K).
-
         Zero for missing codes (their averaged factor is the same for every class).
         """
         lp, lq = _log_inclusion(p)

@@ -24,12 +24,11 @@ Nothing here evaluates a classifier; all numbers come from the engine's tables.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import pandas as pd
 
 from credal import stats
+from credal._validation import check_int
 
 __all__ = ["POOLED_METRICS", "dataset_scores", "score_matrix", "repeat_standard_error",
            "paired_comparisons", "friedman_comparison", "significant_pairs"]
@@ -49,8 +48,7 @@ _REQUIRED = ("n_test", "determinacy", "single_accuracy", "u65", "u80")
 def _check_folds(folds, by):
     if not isinstance(folds, pd.DataFrame):
         raise TypeError(f"folds must be the engine's fold DataFrame; got {type(folds).__name__}")
-    missing = [c for c in (*by, *_REQUIRED) if c not in folds.columns]
-    if missing:
+    if missing := [c for c in (*by, *_REQUIRED) if c not in folds.columns]:
         raise ValueError(f"folds lacks the column(s) {missing}; pass CVResult.folds")
     if folds.empty:
         raise ValueError("folds is empty")
@@ -115,10 +113,7 @@ def dataset_scores(folds, by=("dataset", "classifier"), se=False) -> pd.DataFram
         ok = (w > 0) & np.isfinite(v)
         parts[f"__num_{metric}"] = np.where(ok, w * np.where(ok, v, 0.0), 0.0)
         parts[f"__den_{metric}"] = np.where(ok, w, 0.0)
-    parts["n_test"] = n
-    parts["n_determinate"] = n_det
-    parts["n_indeterminate"] = n_ind
-    parts["n_folds"] = np.ones(len(f))
+    parts.update(n_test=n, n_determinate=n_det, n_indeterminate=n_ind, n_folds=np.ones(len(f)))
     g = pd.DataFrame(parts).groupby(by, sort=True).sum()
     out = pd.DataFrame(index=g.index)
     for metric in POOLED_METRICS:
@@ -162,8 +157,7 @@ def score_matrix(scores, metric, classifiers=None) -> pd.DataFrame:
         raise KeyError(f"no metric {metric!r}; available: {list(scores.columns)}")
     m = scores[metric].unstack("classifier")
     if classifiers is not None:
-        unknown = [c for c in classifiers if c not in m.columns]
-        if unknown:
+        if unknown := [c for c in classifiers if c not in m.columns]:
             raise KeyError(f"no classifier {unknown}; available: {list(m.columns)}")
         m = m[list(classifiers)]
     m.columns.name = None
@@ -245,8 +239,7 @@ def paired_comparisons(scores, comparisons, rope=0.01, nsamples=50000,
         "better" follows ``higher_is_better``) and ``bayes_mc_se`` (largest Monte-Carlo standard
         error of the three probabilities).
     """
-    if not isinstance(nsamples, numbers.Integral) or nsamples < 1:
-        raise ValueError(f"nsamples must be a positive integer; got {nsamples!r}")
+    check_int("nsamples", nsamples, 1)
     rows = []
     for i, comp in enumerate(comparisons):
         if "a" not in comp or "b" not in comp:

@@ -31,28 +31,14 @@ import pandas as pd
 
 from ._readers import natural_sort, read_arff, read_delimited, read_tab
 
-__all__ = [
-    "Dataset",
-    "names",
-    "groups",
-    "load",
-    "catalogue",
-    "catalogue_data",
-    "spec",
-    "published",
-    "data_dir",
-    "verify_checksums",
-]
+__all__ = ["Dataset", "names", "groups", "load", "catalogue", "catalogue_data", "spec",
+           "published", "data_dir", "verify_checksums"]
 
 _FORMATS = ("arff", "tab", "csv", "whitespace")
 _SPLIT_LABELS = ("train", "test")
 
 
-# ---------------------------------------------------------------------------
-# locations
-# ---------------------------------------------------------------------------
-
-
+# ----------------------------------------------------------------------------- locations
 def data_dir() -> Path:
     """The project's data folder.
 
@@ -78,9 +64,8 @@ def data_dir() -> Path:
         origin = "the credal package location"
     if not path.is_dir():
         raise FileNotFoundError(
-            f"data folder {path} (from {origin}) does not exist; set CREDAL_DATA "
-            "to the folder holding raw/, published/ and catalogue.toml"
-        )
+            f"data folder {path} (from {origin}) does not exist; set CREDAL_DATA to the folder "
+            "holding raw/, published/ and catalogue.toml")
     return path
 
 
@@ -127,11 +112,7 @@ def _check_raw(path: Path) -> None:
                          f"in {sums} (changed, truncated or extended); restore the original")
 
 
-# ---------------------------------------------------------------------------
-# catalogue
-# ---------------------------------------------------------------------------
-
-
+# ----------------------------------------------------------------------------- catalogue
 @functools.lru_cache(maxsize=8)
 def _parse_catalogue(path: str, *stat_key) -> dict:
     try:
@@ -229,11 +210,7 @@ def names(group: str | None = None) -> list[str]:
     return sorted(n for n, s in specs.items() if group in s.get("groups", ()))
 
 
-# ---------------------------------------------------------------------------
-# the Dataset record
-# ---------------------------------------------------------------------------
-
-
+# -------------------------------------------------------------------- the Dataset record
 @dataclass(frozen=True, eq=False)
 class Dataset:
     """One data set, ready for a classifier.
@@ -293,20 +270,12 @@ class Dataset:
         return float(self.X.isna().to_numpy().sum() / size) if size else 0.0
 
     def __repr__(self) -> str:
-        return (
-            f"Dataset({self.name!r}, n_rows={self.n_rows}, n_features="
-            f"{self.n_features}, n_classes={self.n_classes})"
-        )
+        return (f"Dataset({self.name!r}, n_rows={self.n_rows}, n_features={self.n_features}, "
+                f"n_classes={self.n_classes})")
 
 
-# ---------------------------------------------------------------------------
-# loading
-# ---------------------------------------------------------------------------
-
-
-def _read_file(
-    path: Path, fmt: str, options: dict, name: str, class_col: str
-) -> pd.DataFrame:
+# ------------------------------------------------------------------------------- loading
+def _read_file(path: Path, fmt: str, options: dict, name: str, class_col: str) -> pd.DataFrame:
     if fmt == "arff":
         if options:
             raise ValueError(f"catalogue entry {name!r}: ARFF files take no read options")
@@ -395,8 +364,7 @@ def load(name: str) -> Dataset:
     files = list(entry["files"])
     read = dict(entry.get("read", {}))
     file_options = entry.get("file_options", {})
-    unknown = set(file_options) - set(files)
-    if unknown:
+    if unknown := set(file_options) - set(files):
         raise ValueError(f"catalogue entry {name!r}: options for unlisted files {unknown}")
     class_col = entry["class"]
     ids = list(entry.get("ids", []))
@@ -417,11 +385,9 @@ def load(name: str) -> Dataset:
         inferred = {c for c in frames[0].columns if c not in declared}
     frame = _concat(frames, inferred, name)
 
-    lost = [c for c in ids if c not in found_ids]
-    if lost:
+    if lost := [c for c in ids if c not in found_ids]:
         raise ValueError(f"catalogue entry {name!r}: id columns {lost} not found")
-    missing_cols = [c for c in [class_col, *drop] if c not in frame.columns]
-    if missing_cols:
+    if missing_cols := [c for c in [class_col, *drop] if c not in frame.columns]:
         raise ValueError(f"catalogue entry {name!r}: columns {missing_cols} not found; the "
                          f"files have {list(frame.columns)}")
     y = frame[class_col]
@@ -432,8 +398,7 @@ def load(name: str) -> Dataset:
     X = frame.drop(columns=[class_col, *drop])
     # Integer-coded attributes that the papers' (Weka) copies typed as numeric.
     as_numeric = list(entry.get("as_numeric", []))
-    absent = [c for c in as_numeric if c not in X.columns]
-    if absent:
+    if absent := [c for c in as_numeric if c not in X.columns]:
         raise ValueError(f"catalogue entry {name!r}: as_numeric names unknown columns {absent}")
     for c in as_numeric:
         col = X[c].astype(object) if isinstance(X[c].dtype, pd.CategoricalDtype) else X[c]
@@ -460,11 +425,7 @@ def load(name: str) -> Dataset:
                    split=split, files=tuple(files), dropped_classes=dropped)
 
 
-# ---------------------------------------------------------------------------
-# summaries and published tables
-# ---------------------------------------------------------------------------
-
-
+# -------------------------------------------------------- summaries and published tables
 def catalogue() -> pd.DataFrame:
     """One row per data set: what it is, its size and the papers' figures.
 
@@ -483,24 +444,15 @@ def catalogue() -> pd.DataFrame:
     for name in names():
         entry = spec(name)
         ds = load(name)
-        row = {
-            "name": name,
-            "title": ds.title,
-            "files": ", ".join(ds.files),
-            "groups": ", ".join(ds.groups),
-            "n_rows": ds.n_rows,
-            "n_features": ds.n_features,
-            "n_classes": ds.n_classes,
-            "dropped_classes": ", ".join(ds.dropped_classes),
-            "pct_missing": round(100.0 * ds.missing_fraction, 2),
-            "source": ds.source,
-            "licence": ds.licence,
-        }
+        row = {"name": name, "title": ds.title, "files": ", ".join(ds.files),
+               "groups": ", ".join(ds.groups), "n_rows": ds.n_rows, "n_features": ds.n_features,
+               "n_classes": ds.n_classes, "dropped_classes": ", ".join(ds.dropped_classes),
+               "pct_missing": round(100.0 * ds.missing_fraction, 2), "source": ds.source,
+               "licence": ds.licence}
         papers = entry.get("papers", {})
         for g in group_names:
-            info = papers.get(g)
-            row[f"{g}:name"] = (info or {}).get("name") if info is not None else None
-            row[f"{g}:n"] = (info or {}).get("n") if info is not None else None
+            info = papers.get(g) or {}
+            row[f"{g}:name"], row[f"{g}:n"] = info.get("name"), info.get("n")
         rows.append(row)
     out = pd.DataFrame(rows)
     for g in group_names:

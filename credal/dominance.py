@@ -153,25 +153,17 @@ def ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_cl
         g = n2j[sel] + s * (tpp[:, None] - dl)
         with np.errstate(divide="ignore", invalid="ignore"):
             if order == 0:
-                val = (
-                    np.log(a) - np.log(b) + const[sel]
-                    - np.sum(np.where(mm, np.log(np.where(mm, c, 1.0)), 0.0), axis=1)
-                    + np.sum(
-                        np.where(mm2, np.log(np.where(mm2, d, 1.0))
-                                 - np.log(np.where(mm2, g, 1.0)), 0.0),
-                        axis=1,
-                    )
-                )
+                val = (np.log(a) - np.log(b) + const[sel]
+                       - np.sum(np.where(mm, np.log(np.where(mm, c, 1.0)), 0.0), axis=1)
+                       + np.sum(np.where(mm2, np.log(np.where(mm2, d, 1.0))
+                                         - np.log(np.where(mm2, g, 1.0)), 0.0), axis=1))
                 return val, None
             d1 = (-1.0 / a - 1.0 / b + np.sum(np.where(mm, 1.0 / c, 0.0), axis=1) + np.sum(
                 np.where(mm2, 1.0 / d - 1.0 / g, 0.0), axis=1))
             if order == 1:
                 return w * s * d1, None
-            d2 = (
-                -1.0 / a**2 + 1.0 / b**2
-                + np.sum(np.where(mm, 1.0 / c**2, 0.0), axis=1)
-                + np.sum(np.where(mm2, 1.0 / g**2 - 1.0 / d**2, 0.0), axis=1)
-            )
+            d2 = (-1.0 / a**2 + 1.0 / b**2 + np.sum(np.where(mm, 1.0 / c**2, 0.0), axis=1)
+                  + np.sum(np.where(mm2, 1.0 / g**2 - 1.0 / d**2, 0.0), axis=1))
             return w * s * d1, (w * s) ** 2 * d2
 
     lo = np.zeros(q) if lo is None else np.asarray(lo, float)
@@ -187,12 +179,10 @@ def ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, n_values, s, epsilon, n_cl
         tau[solve[at1 & ~at0]] = hi[solve[at1 & ~at0]]
         inner = solve[~at0 & ~at1]
         if inner.size:
-            x = tau[inner].copy()
-
             def fun(sel, t):
                 return parts(inner[sel], t, 2)
 
-            tau[inner] = newton_increasing(fun, lo[inner], hi[inner], x)
+            tau[inner] = newton_increasing(fun, lo[inner], hi[inner], tau[inner].copy())
     out = np.full(q, -np.inf)
     ok = np.nonzero(~zero)[0]
     if ok.size:
@@ -251,15 +241,13 @@ def ncc_end_tables(class_count, flat, observed, n_values, s, epsilon, log_tables
     -------
     tuple ``(init, joint_tables, K, with_jll, scale)`` for :func:`ncc_end_apply`.
     """
-    K = len(class_count)
-    m = len(n_values)
+    K, m = len(class_count), len(n_values)
     nv = np.asarray(n_values, float)
     span = np.repeat(np.arange(m), np.asarray(n_values, np.int64))
     w, kap, e, dl = _ncc_shares(float(epsilon), K, nv, "contamination")
     e, dl = e[span], dl[span]  # lower share of a category cell, denominator offset
     o = observed[:, span]
-    F = flat
-    Fb = F if flat_b is None else flat_b
+    F, Fb = flat, (flat if flat_b is None else flat_b)
     S = F.shape[1]
     use = (nv > 1)[span]
     zero_tab = (F + s * e <= 0) & use

@@ -11,12 +11,11 @@ tables are here too. The definitions are in the book's Algorithms appendix.
 from __future__ import annotations
 
 import itertools
-import numbers
 
 import numpy as np
 from scipy import special, stats
 
-from ._validation import check_counts, check_positive, check_S
+from ._validation import check_choice, check_counts, check_int, check_positive, check_S
 
 __all__ = ["DEPENDENCE", "INDEPENDENCE", "UNDECIDED", "IMP_TIE", "log_rising_factorial",
            "table_margins", "upper_entropy", "upper_entropy_distribution", "mutual_information",
@@ -168,12 +167,8 @@ def mutual_information(counts):
 def _nmi(a):
     """N times the sample mutual information, clipped at 0 (rounding)."""
     nx, my, n = table_margins(a)
-    v = (
-        special.xlogy(a, a).sum(axis=(-2, -1))
-        - special.xlogy(nx, nx).sum(axis=-1)
-        - special.xlogy(my, my).sum(axis=-1)
-        + special.xlogy(n, n)
-    )
+    v = (special.xlogy(a, a).sum(axis=(-2, -1)) - special.xlogy(nx, nx).sum(axis=-1)
+         - special.xlogy(my, my).sum(axis=-1) + special.xlogy(n, n))
     # Independent-looking tables give exact zeros that rounding can push below 0.
     return np.where(v > 1e-12 * np.maximum(1.0, n * np.log(np.maximum(n, 2.0))), v, 0.0)
 
@@ -219,7 +214,8 @@ def chi_score(counts):
 def _bd_parts(a, alpha_cell, alpha_row, alpha_y, S_y):
     """ln P(D|Dep) - ln P(D|Ind) without the X factor (identical in both)."""
     nx, my, n = table_margins(a)
-    dep = np.sum(log_rising_factorial(alpha_cell, a), axis=(-2, -1)) - np.sum(log_rising_factorial(alpha_row, nx), axis=-1)
+    dep = (np.sum(log_rising_factorial(alpha_cell, a), axis=(-2, -1))
+           - np.sum(log_rising_factorial(alpha_row, nx), axis=-1))
     ind = np.sum(log_rising_factorial(alpha_y, my), axis=-1) - log_rising_factorial(S_y, n)
     return dep - ind
 
@@ -349,7 +345,6 @@ IMP_VARIANTS = {
 
 def _credal_ipd_gain(nx, h, s):
     """max over X's IDM of H(p) + sum_x p_x h_x, minus H*(X) (both on the same IDM).
-
     The maximiser is ``p_x = max(l_x, c e^{h_x})`` with ``l_x = n_x/(N + s)`` (KKT of
     a concave objective over a box-simplex), ``c`` solved exactly after sorting
     ``l_x e^{-h_x}``: a water level in the metric ``e^{h}``.
@@ -376,7 +371,6 @@ def _credal_ipd_gain(nx, h, s):
 
 def _cond_upper_entropy_joint(a, s, iters=100):
     """max over the joint IDM (parameter s on the cells) of H_P(Y | X); two rows only.
-
     With mass ``w`` added to row 0 and ``s - w`` to row 1, each row's best split is
     its own IDM maximiser, so the objective is
     ``f(w) = [(n_0 + w) H*(row 0; w) + (n_1 + s - w) H*(row 1; s - w)] / (N + s)``,
@@ -521,23 +515,19 @@ def bdmod_score(counts, S=2.0, kind="estimation"):
     score : ndarray, shape (...); may be +-inf when exactly one loss is 0
     """
     S = check_S(S)
-    if kind not in ("estimation", "classification"):
-        raise ValueError(f"kind must be 'estimation' or 'classification'; got {kind!r}")
+    check_choice("kind", kind, ("estimation", "classification"))
     a = check_counts(counts)
     r, c = a.shape[-2:]
     bf = _bd_parts(a, S / (r * c), S / r, S / c, S)
-    pdep = estimate_joint(a, True, S)
-    pind = estimate_joint(a, False, S)
+    pdep, pind = estimate_joint(a, True, S), estimate_joint(a, False, S)
     if kind == "estimation":
         loss_dep = _kl_tables(pdep, pind)  # lost by choosing Ind when Dep holds
         loss_ind = _kl_tables(pind, pdep)
     else:
-        cdep = estimate_conditional(a, True, S)
-        cind = estimate_conditional(a, False, S)
+        cdep, cind = estimate_conditional(a, True, S), estimate_conditional(a, False, S)
         loss_dep = np.sum(pdep * (np.log(cdep) - np.log(cind)), axis=(-2, -1))
         loss_ind = np.sum(pind * (np.log(cind) - np.log(cdep)), axis=(-2, -1))
-    loss_dep = np.maximum(loss_dep, 0.0)
-    loss_ind = np.maximum(loss_ind, 0.0)
+    loss_dep, loss_ind = np.maximum(loss_dep, 0.0), np.maximum(loss_ind, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = bf + np.log(loss_dep) - np.log(loss_ind)
     # Tables whose two estimates coincide (e.g. N(x, y) + S/4 proportional to the
@@ -609,24 +599,17 @@ def _check_2x2(a, what):
 
 def _log_ratio_2x2(t, S, a0, p, q):
     """ln R for 2x2 tables ``t`` (T, 4) at parameters (T, P) arrays a0, p, q.
-
     Dirichlet parameters: alpha_00 = p, alpha_01 = a0 - p, alpha_10 = q,
     alpha_11 = S - a0 - q; Y under independence gets (p + q, S - p - q).
     """
     n00, n01, n10, n11 = (t[:, i : i + 1] for i in range(4))
     a1 = S - a0
     b0 = p + q
-    return (
-        log_rising_factorial(p, n00)
-        + log_rising_factorial(a0 - p, n01)
-        - log_rising_factorial(a0, n00 + n01)
-        + log_rising_factorial(q, n10)
-        + log_rising_factorial(a1 - q, n11)
-        - log_rising_factorial(a1, n10 + n11)
-        + log_rising_factorial(S, n00 + n01 + n10 + n11)
-        - log_rising_factorial(b0, n00 + n10)
-        - log_rising_factorial(S - b0, n01 + n11)
-    )
+    return (log_rising_factorial(p, n00) + log_rising_factorial(a0 - p, n01)
+            - log_rising_factorial(a0, n00 + n01) + log_rising_factorial(q, n10)
+            + log_rising_factorial(a1 - q, n11) - log_rising_factorial(a1, n10 + n11)
+            + log_rising_factorial(S, n00 + n01 + n10 + n11)
+            - log_rising_factorial(b0, n00 + n10) - log_rising_factorial(S - b0, n01 + n11))
 
 
 def _box_params(U, S):
@@ -644,7 +627,6 @@ def _full_params(U, S):
 
 def _pattern_search(fun, U, val, h, sign, max_iter=200, h_min=1e-9):
     """Vectorised compass search on [0, 1]^d from lattice optima.
-
     ``fun(U, idx)`` evaluates the objective of tables ``idx`` at points ``U``
     (len(idx), P, d).  ``sign = 1`` minimises, ``-1`` maximises.  The step halves
     whenever no stencil point improves; the search stops at ``h < h_min``.
@@ -678,9 +660,8 @@ def _box_lattice(t, S, m):
     B = log_rising_factorial(grid, n10) + log_rising_factorial(S / 2 - grid, n11)
     u = 2 * grid[0] + (S / 4) * np.arange(2 * m + 1) / m  # column-0 sums
     C = -log_rising_factorial(u, n00 + n10) - log_rising_factorial(S - u, n01 + n11)  # (T, 2m+1)
-    const = (
-        log_rising_factorial(S, n00 + n01 + n10 + n11) - log_rising_factorial(S / 2, n00 + n01) - log_rising_factorial(S / 2, n10 + n11)
-    )
+    const = (log_rising_factorial(S, n00 + n01 + n10 + n11)
+             - log_rising_factorial(S / 2, n00 + n01) - log_rising_factorial(S / 2, n10 + n11))
     # C[:, i + j] as a zero-copy (T, m+1, m+1) view.
     Cij = np.lib.stride_tricks.sliding_window_view(C, m + 1, axis=1)
     F = (A[:, :, None] + const[:, :, None]) + B[:, None, :] + Cij
@@ -757,21 +738,18 @@ def imprecise_score_interval(counts, S=2.0, region="box", *, lattice=None):
         ``min ln R`` and ``max ln R``; both 0 for an empty table.
     """
     S = check_S(S)
-    if region not in ("box", "full"):
-        raise ValueError(f"region must be 'box' or 'full'; got {region!r}")
+    check_choice("region", region, ("box", "full"))
     a = check_counts(counts)
     _check_2x2(a, "imprecise_score_interval")
-    if lattice is None:
-        lattice = 64 if region == "box" else 12
-    if not isinstance(lattice, numbers.Integral) or lattice < 2:
-        raise ValueError(f"lattice must be an integer >= 2; got {lattice!r}")
+    default = 64 if region == "box" else 12
+    lattice = check_int("lattice", default if lattice is None else lattice, 2)
     shape = a.shape[:-2]
     t = a.reshape(-1, 4)
     # Identical tables (frequent at small N) are solved once.
     uniq, inv = np.unique(t, axis=0, return_inverse=True)
     if len(uniq) == 0:
         return np.zeros(shape), np.zeros(shape)
-    lo, hi = _interval_2x2(uniq, S, region, int(lattice))
+    lo, hi = _interval_2x2(uniq, S, region, lattice)
     inv = inv.ravel()
     return lo[inv].reshape(shape), hi[inv].reshape(shape)
 
@@ -808,11 +786,7 @@ def imprecise_score_rule(counts, S=2.0):
     small = a == a.min(axis=-1, keepdims=True)
     share = small / small.sum(axis=-1, keepdims=True)
     alpha = lo + (row / 2) * share
-    nx, my, n = table_margins(a)
-    ay = alpha.sum(axis=-2)
-    dep = np.sum(log_rising_factorial(alpha, a), axis=(-2, -1)) - np.sum(log_rising_factorial(row, nx), axis=-1)
-    ind = np.sum(log_rising_factorial(ay, my), axis=-1) - log_rising_factorial(S, n)
-    return dep - ind
+    return _bd_parts(a, alpha, row, alpha.sum(axis=-2), S)
 
 
 def imprecise_decision(log_lower, log_upper=None, *, prefer_independence=False, n=None):
@@ -930,8 +904,7 @@ def joint_log_loss(P, P_est):
     -------
     loss : ndarray, shape (...)
     """
-    P = _check_dist(P, "P")
-    Q = _check_dist(P_est, "P_est")
+    P, Q = _check_dist(P, "P"), _check_dist(P_est, "P_est")
     with np.errstate(divide="ignore"):
         return -np.sum(special.xlogy(P, Q), axis=(-2, -1))
 
@@ -947,8 +920,7 @@ def kl_divergence(P, P_est):
     -------
     kl : ndarray, shape (...)
     """
-    P = _check_dist(P, "P")
-    Q = _check_dist(P_est, "P_est")
+    P, Q = _check_dist(P, "P"), _check_dist(P_est, "P_est")
     with np.errstate(divide="ignore"):
         return _kl_tables(P, Q)
 
@@ -969,7 +941,6 @@ def conditional_log_loss(P, P_cond):
     -------
     loss : ndarray, shape (...)
     """
-    P = _check_dist(P, "P")
-    Q = _check_dist(P_cond, "P_cond")
+    P, Q = _check_dist(P, "P"), _check_dist(P_cond, "P_cond")
     with np.errstate(divide="ignore"):
         return -np.sum(special.xlogy(P, Q), axis=(-2, -1))

@@ -45,11 +45,9 @@ def _xlog1py(c, u):
 
 class _Side:
     """Counts of one class of an LNCC pair, as functions of its share ``z``.
-
     ``z = x`` for ``c'`` and ``z = 1 - x`` for ``c''``. Arrays have shape (q,) for the class count
     and (q, m) for the feature counts; ``k`` marks the features that contribute (observed, with
     ``n_j != n_oj``); the others are replaced by the neutral pair ``(_PAD, _PAD)``.
-
     ``d/dz [ln p(z) - ln z] = sum_g W_g / (C_g + z)`` is also kept with equal poles
     merged, split into its decreasing part ``(Wp, Cp)`` (``W > 0``) and its
     increasing part ``(Wn, Cn)`` (``W < 0``).  Merging makes the singular terms
@@ -116,7 +114,6 @@ class _Side:
     @staticmethod
     def _ex(a, sel, z):
         """``a[sel]`` shaped to broadcast against ``z[..., None]``.
-
         ``sel`` is an index array or, for all problems, ``slice(None)`` (a view).
         """
         a = a[sel]
@@ -159,7 +156,6 @@ class _Side:
     def parts(self, sel, z):
         """``logsum`` and a decreasing and an increasing part of its derivative
         ``sum_g W_g / (C_g + z)``.
-
         Poles below 1 enter as ``W/(C+z) - W/z = -W C / (z (C+z))`` plus ``W/z``
         summed over them: when tiny counts (sample weights far below 1) cluster at
         ``z = 0`` their ``W`` sum to 0 and the parts stay small, so cell enclosures
@@ -225,13 +221,10 @@ class LnccPairs:
 
     def x0(self):
         """Root of ``g(x) = 1`` in ``(x_lo, x_hi)``."""
-        lo, hi = self.x_lo.copy(), self.x_hi.copy()
-        x = np.full(self.q, 0.5)
-
         def fun(sel, xs):
             return self.log_g(sel, xs), self.dlog_g(sel, xs)
 
-        return newton_increasing(fun, lo, hi, x)
+        return newton_increasing(fun, self.x_lo.copy(), self.x_hi.copy(), np.full(self.q, 0.5))
 
     def local_maxima(self):
         """Local maxima of ``L`` in (0, 1], found by certified cell splitting.
@@ -252,8 +245,7 @@ class LnccPairs:
         flat : ndarray of bool, shape (q,)
             Problems whose ``D`` is constant (all merged weights zero).
         """
-        q = self.q
-        G = N_CELLS
+        q, G = self.q, N_CELLS
         grid = np.arange(G + 1) / G
         flat = ~np.any(self.a.W != 0, axis=1) & ~np.any(self.b.W != 0, axis=1)
         live = np.nonzero(~flat)[0]
@@ -261,10 +253,8 @@ class LnccPairs:
         vals = self.point(slice(None) if ql == q else live,
                           np.broadcast_to(grid, (ql, G + 1)))  # (5, ql, G+1)
         cq = np.repeat(live, G)
-        x1 = np.tile(grid[:-1], ql)
-        x2 = np.tile(grid[1:], ql)
-        v1 = vals[:, :, :-1].reshape(5, -1)
-        v2 = vals[:, :, 1:].reshape(5, -1)
+        x1, x2 = np.tile(grid[:-1], ql), np.tile(grid[1:], ql)
+        v1, v2 = vals[:, :, :-1].reshape(5, -1), vals[:, :, 1:].reshape(5, -1)
         roots_p, roots_lo, roots_hi = [np.empty(0, int)], [np.empty(0)], [np.empty(0)]
         extra_p, extra_x = [], []
         for depth in range(_MAX_DEPTH + 1):
@@ -362,13 +352,11 @@ class LnccPairs:
 
     def log_threshold_grid(self, n_points):
         """The paper's method: ``L`` and ``g`` on ``n_points`` equally spaced points."""
-        q = self.q
-        idx = np.arange(q)
+        idx = np.arange(self.q)
         u = np.linspace(0.0, 1.0, n_points)
         x = self.x_lo[:, None] + (self.x_hi - self.x_lo)[:, None] * u[None, :]
         x[:, 0], x[:, -1] = self.x_lo, self.x_hi
-        lL = self.log_L(idx, x)
-        lg = self.log_g(idx, x)
+        lL, lg = self.log_L(idx, x), self.log_g(idx, x)
         top = lL.max(axis=1)
         below = np.where(lg <= 0, lL, -np.inf).max(axis=1)
         above = np.where(lg >= 0, lL, -np.inf).max(axis=1)
@@ -499,8 +487,7 @@ def lncc_certify(terms, scale, m, log_alpha, a_idx, b_idx, rows):
         dom_f, dom_r = ub_f < thr - tol, ub_r < thr - tol
         no_f = (lb_f > thr + tol) | dom_r
         no_r = (lb_r > thr + tol) | dom_f
-    fwd = np.zeros(len(rows), dtype=np.int8)
-    rev = np.zeros(len(rows), dtype=np.int8)
+    fwd, rev = np.zeros(len(rows), dtype=np.int8), np.zeros(len(rows), dtype=np.int8)
     fwd[dom_f], fwd[no_f] = 1, -1
     rev[dom_r], rev[no_r] = 1, -1
     return fwd, rev, np.stack([g0, g1, top_lo, top_hi]), tol
@@ -534,9 +521,7 @@ def lncc_certify_outside(pairs, g0, g1, top_lo, top_hi, log_alpha, tol):
     state : ndarray of int8, shape (q,)
         1: ``a`` dominates ``b``; -1: it does not; 0: undecided.
     """
-    q = pairs.q
-    lo = pairs.x_lo
-    every = slice(None)
+    lo, every = pairs.x_lo, slice(None)
     with np.errstate(divide="ignore", invalid="ignore"):
         x0 = -g0 / (g1 - g0)  # secant through x = 0 and 1: close to x0 in practice
         x0 = np.where(np.isfinite(x0) & (x0 > lo) & (x0 < 0), x0, 0.5 * lo)
@@ -559,7 +544,7 @@ def lncc_certify_outside(pairs, g0, g1, top_lo, top_hi, log_alpha, tol):
     left_lo = np.where(inside, lL[:, 0], -np.inf)
     left_hi = lL[:, 1]
     thr = log_alpha - LOG_TIE  # dominance iff ln alpha* < thr
-    state = np.zeros(q, dtype=np.int8)
+    state = np.zeros(pairs.q, dtype=np.int8)
     with np.errstate(invalid="ignore"):
         state[ok & (left_hi - top_lo < thr - tol)] = 1
         state[ok & (left_lo - top_hi > thr + tol)] = -1

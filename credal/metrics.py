@@ -72,10 +72,7 @@ __all__ = [
 ]
 
 
-# ----------------------------------------------------------------------------
-# input checking
-# ----------------------------------------------------------------------------
-
+# ------------------------------------------------------------------------ input checking
 def _check_sets(sets) -> np.ndarray:
     """Return ``sets`` as a bool array (n, K); reject bad shapes and empty rows."""
     arr = np.asarray(sets)
@@ -198,10 +195,7 @@ def _discounted(s: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return hit / s.sum(axis=1)
 
 
-# ----------------------------------------------------------------------------
-# indicators on sets
-# ----------------------------------------------------------------------------
-
+# -------------------------------------------------------------------- indicators on sets
 def determinacy(sets) -> float:
     """Fraction of instances whose set holds exactly one class.
 
@@ -381,10 +375,7 @@ def u80(sets, y, classes=None) -> float:
     return utility(sets, y, 0.8, classes=classes)
 
 
-# ----------------------------------------------------------------------------
-# precise predictions
-# ----------------------------------------------------------------------------
-
+# ------------------------------------------------------------------- precise predictions
 def precise_accuracy_on(pred, y, mask=None, classes=None) -> float:
     """Accuracy of precise predictions, restricted to the instances in ``mask``.
 
@@ -475,10 +466,7 @@ def brier_loss(proba, y, classes=None) -> float:
     return _mean((1.0 - p[np.arange(len(p)), idx]) ** 2)
 
 
-# ----------------------------------------------------------------------------
-# everything at once
-# ----------------------------------------------------------------------------
-
+# -------------------------------------------------------------------- everything at once
 def summary(sets, y, classes=None, precise_pred=None, proba=None) -> dict:
     """All indicators of a credal classifier (and of its precise counterpart).
 
@@ -540,10 +528,7 @@ def summary(sets, y, classes=None, precise_pred=None, proba=None) -> dict:
     return out
 
 
-# ----------------------------------------------------------------------------
-# ROC areas of precise class probabilities
-# ----------------------------------------------------------------------------
-
+# ---------------------------------------------- ROC areas of precise class probabilities
 def roc_area(y_true, proba, classes) -> float:
     """Area under the ROC curve of class probabilities.
 
@@ -690,11 +675,7 @@ def _check_roc(r, name):
     return r
 
 
-# ----------------------------------------------------------------------------
-# scikit-learn scorers of set-valued predictions
-# ----------------------------------------------------------------------------
-
-
+# ---------------------------------------- scikit-learn scorers of set-valued predictions
 def _predicted_sets(est, X):
     """``(sets, classes)`` of ``est`` on ``X``: its ``predict_set``, through a Pipeline's
     steps or a fitted search's ``best_estimator_`` to the credal classifier, else the

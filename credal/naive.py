@@ -13,13 +13,11 @@ tests are vectorised over rows and class pairs, certified by closed-form bounds,
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from .base import BaseClassifier, CredalMixin, PreciseMixin
 from ._tables import DerivedTables, count_plan, group_keys, unique_rows
-from ._validation import check_fit_input, check_in_range, check_positive
+from ._validation import check_choice, check_fit_input, check_in_range, check_int, check_positive
 from .dominance import LOG_TIE, ncc_certify, ncc_end_apply, ncc_end_tables, ncc_log_infimum
 from .likelihood import (N_CELLS, LnccPairs, lncc_certify, lncc_certify_outside,
                          lncc_end_apply, lncc_end_tables, lncc_log_threshold)
@@ -137,11 +135,6 @@ class _NaiveCounts(DerivedTables, BaseClassifier):
             yield slice(start, min(n, start + step))
 
 
-def _check_prior(prior):
-    if prior not in ("perks", "laplace"):
-        raise ValueError(f"prior must be 'perks' or 'laplace'; got {prior!r}")
-
-
 class NaiveBayes(PreciseMixin, _NaiveCounts):
     """Naive Bayes classifier with a Dirichlet prior (Bayesian NBC).
 
@@ -192,7 +185,7 @@ class NaiveBayes(PreciseMixin, _NaiveCounts):
         -------
         self
         """
-        _check_prior(self.prior)
+        check_choice("prior", self.prior, ("perks", "laplace"))
         check_positive("s", self.s)
         self._fit_counts(X, y, sample_weight)
         return self
@@ -216,19 +209,13 @@ class _CredalNaive(CredalMixin, _NaiveCounts):
         return np.triu_indices(K, 1)
 
     def _pair_arrays(self, codes, ordered=True):
-        """Per (row, class pair) counts, flattened to problems (row-major)."""
-        cnt, obs = self._gather(codes)
+        """:meth:`_pair_counts` of every class pair of every row, row-major."""
         a, b = self._pair_index(ordered)
-        B, m = codes.shape
-        P = a.size
-        n1 = np.broadcast_to(self.class_count_[a], (B, P)).reshape(-1)
-        n2 = np.broadcast_to(self.class_count_[b], (B, P)).reshape(-1)
-        n1j = cnt[:, a, :].reshape(B * P, m)
-        n2j = cnt[:, b, :].reshape(B * P, m)
-        o1j = np.broadcast_to(self.observed_count_[a], (B, P, m)).reshape(B * P, m)
-        o2j = np.broadcast_to(self.observed_count_[b], (B, P, m)).reshape(B * P, m)
-        mask = np.broadcast_to(obs[:, None, :], (B, P, m)).reshape(B * P, m)
-        return n1, n2, n1j, n2j, o1j, o2j, mask
+        cnt, obs = self._gather(codes)
+        rows = np.repeat(np.arange(len(codes)), a.size)
+        a, b = np.tile(a, len(codes)), np.tile(b, len(codes))
+        cc, oc = self.class_count_, self.observed_count_
+        return cc[a], cnt[rows, a], oc[a], cc[b], cnt[rows, b], oc[b], obs[rows]
 
     def _pair_counts(self, codes, rows, a, b):
         """Counts ``(n1, n1j, o1j, n2, n2j, o2j, mask)`` of the problems ``a`` vs ``b`` on
@@ -298,15 +285,13 @@ class NCC(_CredalNaive):
     values follow JNCC2's missing-at-random convention.
     """
 
-
     def __init__(self, s=1.0, epsilon=0.0, epsilon_model="contamination"):
         self.s, self.epsilon, self.epsilon_model = s, epsilon, epsilon_model
 
     def fit(self, X, y, sample_weight=None):
         """Learn the count tables; see :meth:`NaiveBayes.fit`.  Returns self."""
         check_positive("s", self.s)
-        if (model := self.epsilon_model) not in ("contamination", "simple"):
-            raise ValueError(f"epsilon_model must be 'contamination' or 'simple'; got {model!r}")
+        model = check_choice("epsilon_model", self.epsilon_model, ("contamination", "simple"))
         check_in_range("epsilon", self.epsilon, 0.0, 0.5 if model == "simple" else 1.0)
         self._fit_counts(X, y, sample_weight)
         return self
@@ -322,7 +307,7 @@ class NCC(_CredalNaive):
             return out
         P = K * (K - 1)
         for sl in self._chunks(B, P * max(m, 1) * 8):
-            n1, n2, n1j, n2j, o1j, o2j, mask = self._pair_arrays(codes[sl])
+            n1, n1j, o1j, n2, n2j, o2j, mask = self._pair_arrays(codes[sl])
             v, _ = ncc_log_infimum(n1, n2, n1j, n2j, o1j, o2j, mask, self.n_values_, float(self.s),
                                    float(self.epsilon), K, self.epsilon_model)
             out[sl] = self._pair_matrix(v, sl.stop - sl.start, 0.0)
@@ -343,8 +328,7 @@ class NCC(_CredalNaive):
             for rounding, so that an infimum ratio of exactly 1 (no dominance) computed as
             ``1 + 4e-16`` does not count, whatever the order of the features.
         """
-        codes = self._predict_input(X)
-        return self._log_ratio_codes(codes)
+        return self._log_ratio_codes(self._predict_input(X))
 
     def _exact_dominates(self, codes, rows, a, b):
         """``a`` dominates ``b`` on ``codes[rows]``, by the exact minimisation."""
@@ -373,7 +357,6 @@ class NCC(_CredalNaive):
 
     def _predict_set_codes(self, codes, jll=None):
         """Maximal classes, testing only the dominators that can matter.
-
         Dominance is a strict partial order here and the Perks naive Bayes is one of the models, so
         a dominated class is dominated by a maximal class that the NBC ranks higher (NCC2: its own
         ranking, ``_end_tables``). Classes are visited in NBC order; each is tested only against
@@ -462,18 +445,14 @@ class LNCC(_CredalNaive):
     the others are remembered for later calls at other levels.
     """
 
-
     def __init__(self, alpha=0.75, grid=None):
         self.alpha, self.grid = alpha, grid
 
     def fit(self, X, y, sample_weight=None):
         """Learn the count tables; see :meth:`NaiveBayes.fit`.  Returns self."""
         check_in_range("alpha", self.alpha, 0.0, 1.0)
-        if self.grid is not None and (
-            isinstance(self.grid, bool) or not isinstance(self.grid, numbers.Integral)
-            or self.grid < 2
-        ):
-            raise ValueError(f"grid must be None or an integer >= 2; got {self.grid!r}")
+        if self.grid is not None:
+            check_int("grid (or None)", self.grid, 2)
         self._fit_counts(X, y, sample_weight)
         return self
 
@@ -491,7 +470,6 @@ class LNCC(_CredalNaive):
 
     def _outside_states(self, codes, rows, a, b, swap, bounds, tol, log_alpha):
         """:func:`~credal.likelihood.lncc_certify_outside` on pairs ``(a, b)`` of ``codes[rows]``.
-
         ``swap`` marks pairs with ``x0 > 1``: they are decided as ``(b, a)``, the
         mirror image (``ln g(0)`` and ``ln g(1)`` swap and change sign).
         """
@@ -508,7 +486,6 @@ class LNCC(_CredalNaive):
 
     def _dominance_codes(self, codes):
         """Dominance matrix (B, K, K) at level ``alpha``, diagonal False.
-
         Exact path (``grid=None``): most pairs are decided by the bounds of
         :func:`~credal.likelihood.lncc_certify`, then, where ``x0`` lies outside
         ``[0, 1]``, by :func:`~credal.likelihood.lncc_certify_outside`; ``alpha*`` is
@@ -578,8 +555,8 @@ class LNCC(_CredalNaive):
         P = K * (K - 1) // 2  # both directions of a pair come from one profile
         width = self.grid if self.grid is not None else N_CELLS + 1
         for sl in self._chunks(B, P * (2 * m + 2) * width):
-            n1, n2, n1j, n2j, o1j, o2j, mask = self._pair_arrays(codes[sl], ordered=False)
-            v, v_rev = lncc_log_threshold(n1, n1j, o1j, n2, n2j, o2j, mask, grid=self.grid)
+            v, v_rev = lncc_log_threshold(*self._pair_arrays(codes[sl], ordered=False),
+                                          grid=self.grid)
             out[sl] = self._pair_matrix(v, sl.stop - sl.start, 0.0, v_rev)
         return out
 

@@ -35,25 +35,12 @@ import pandas as pd
 
 from ._validation import check_int
 
-__all__ = [
-    "BayesianNetwork",
-    "RandomNetwork",
-    "NETWORK_NAMES",
-    "read_bif",
-    "load_network",
-    "random_network",
-    "sample",
-    "exact_marginal",
-    "choose_class_node",
-    "split_class",
-    "MAX_BIF_CELLS",
-    # building blocks of the lazily generated networks, for studies that sample
-    # many random networks in batches (the exact-model-averaging chapter)
-    "GOLDEN_GAMMA",
-    "splitmix64",
-    "random_structure",
-    "forward_sample",
-]
+__all__ = ["BayesianNetwork", "RandomNetwork", "NETWORK_NAMES", "read_bif", "load_network",
+           "random_network", "sample", "exact_marginal", "choose_class_node", "split_class",
+           "MAX_BIF_CELLS",
+           # building blocks of the lazily generated networks, for studies that sample
+           # many random networks in batches (the exact-model-averaging chapter)
+           "GOLDEN_GAMMA", "splitmix64", "random_structure", "forward_sample"]
 
 _DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "raw"
 _NETWORK_FILES = {"alarm": "alarm.bif", "hepar2": "hepar2.bif"}
@@ -126,10 +113,8 @@ class BayesianNetwork:
                 raise ValueError(f"node {self.nodes[i]!r} lists a parent twice or a bad index")
             if len(idx) and idx.max() >= i:
                 bad = self.nodes[int(idx[idx >= i][0])] if idx.max() < n else str(idx.max())
-                raise ValueError(
-                    f"nodes are not in topological order: {bad!r} is a parent of "
-                    f"{self.nodes[i]!r} but does not come before it"
-                )
+                raise ValueError(f"nodes are not in topological order: {bad!r} is a parent of "
+                                 f"{self.nodes[i]!r} but does not come before it")
             pidx.append(idx)
         self.parent_indices = tuple(pidx)
         if cpts is None:  # lazy subclass: no tables, no configuration indices
@@ -143,10 +128,8 @@ class BayesianNetwork:
             t = np.array(t, dtype=np.float64)
             shape = (int(np.prod(self.n_states[self.parent_indices[i]])), int(self.n_states[i]))
             if t.shape != shape:
-                raise ValueError(
-                    f"CPT of {self.nodes[i]!r} has shape {t.shape}; expected {shape} "
-                    "(parent configurations x states)"
-                )
+                raise ValueError(f"CPT of {self.nodes[i]!r} has shape {t.shape}; expected {shape} "
+                                 "(parent configurations x states)")
             if not np.all(np.isfinite(t)) or np.any(t < 0):
                 raise ValueError(f"CPT of {self.nodes[i]!r} has negative or non-finite entries")
             dev = np.abs(t.sum(axis=1) - 1.0)
@@ -189,9 +172,8 @@ class BayesianNetwork:
             return self._index[node]
         except (KeyError, TypeError):
             shown = ", ".join(self.nodes[:10]) + (", ..." if self.n_nodes > 10 else "")
-            raise ValueError(
-                f"unknown node {node!r}; network {self.name!r} has {self.n_nodes} nodes: {shown}"
-            ) from None
+            raise ValueError(f"unknown node {node!r}; network {self.name!r} has {self.n_nodes} "
+                             f"nodes: {shown}") from None
 
     def states(self, node) -> tuple:
         """State names of ``node``."""
@@ -203,10 +185,8 @@ class BayesianNetwork:
 
     def __repr__(self):
         kind = "lazy " if self.is_lazy else ""
-        return (
-            f"<{type(self).__name__} {self.name!r}: {self.n_nodes} nodes, {self.n_arcs} arcs, "
-            f"max in-degree {self.max_in_degree}, {kind}CPTs>"
-        )
+        return (f"<{type(self).__name__} {self.name!r}: {self.n_nodes} nodes, {self.n_arcs} arcs, "
+                f"max in-degree {self.max_in_degree}, {kind}CPTs>")
 
     # -- probabilities ----------------------------------------------------------------
     def cpt(self, node) -> np.ndarray:
@@ -334,11 +314,9 @@ class RandomNetwork(BayesianNetwork):
         card = self.n_states[self.parent_indices[i]]
         n_cfg = float(np.prod(card.astype(float)))
         if n_cfg > _MAX_MATERIALISED_CONFIGS:
-            raise ValueError(
-                f"node {self.nodes[i]!r} has {len(card)} parents ({n_cfg:.3g} parent "
-                "configurations); its CPT is generated lazily and cannot be stored; "
-                "use conditional() for the configurations you need"
-            )
+            raise ValueError(f"node {self.nodes[i]!r} has {len(card)} parents ({n_cfg:.3g} parent "
+                             "configurations); its CPT is generated lazily and cannot be stored; "
+                             "use conditional() for the configurations you need")
         v = np.indices(tuple(card), dtype=np.int64).reshape(len(card), int(n_cfg)).T
         t = self._conditional(i, v)
         t.setflags(write=False)
@@ -347,7 +325,6 @@ class RandomNetwork(BayesianNetwork):
 
 def _random_parent_sets(n_par, rng):
     """Padded parent sets: node i gets a uniformly random ``n_par[i]``-subset of ``range(i)``.
-
     The subset is the set of positions of the ``n_par[i]`` smallest of ``i`` i.i.d. uniform keys;
     rows are processed in blocks so that no more than about 4M keys exist at a time. Returns an
     int64 array (n, max(n_par)) whose row ``i`` holds node i's parents in increasing order, then
@@ -590,15 +567,12 @@ _TOKEN = re.compile(
 class _Tokens:
     def __init__(self, text, path):
         self.path = path
-        self.items = []
-        line = 1
-        pos = 0
+        self.items, line, pos = [], 1, 0
         while pos < len(text):
             m = _TOKEN.match(text, pos)
             if m is None:  # pragma: no cover - the word class matches any other char
                 raise ValueError(f"{path}:{line}: cannot read {text[pos:pos + 20]!r}")
-            kind = m.lastgroup
-            tok = m.group()
+            kind, tok = m.lastgroup, m.group()
             if kind in ("str", "punct", "word"):
                 self.items.append((tok.strip('"') if kind == "str" else tok, line))
             line += tok.count("\n")
@@ -640,6 +614,11 @@ class _Tokens:
             if sep != ",":
                 raise self.error(f"expected ',' or '{close}', found {sep!r}",
                                  tline if item_line else sline)
+
+    def skip_statement(self):
+        """Skip the tokens up to the next ';' (a ``property`` line)."""
+        while self.next("';'")[0] != ";":
+            pass
 
     def skip_block(self):
         """Skip a balanced { ... } block (network properties)."""
@@ -705,8 +684,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
             while tk.peek() != "}":
                 key, kline = tk.next("'type' or 'property'")
                 if key == "property":
-                    while tk.next("';'")[0] != ";":
-                        pass
+                    tk.skip_statement()
                 elif key == "type":
                     tk.expect("discrete")
                     tk.expect("[")
@@ -719,9 +697,8 @@ def read_bif(path, name=None) -> BayesianNetwork:
                     states = tk.names("a state name", "}")
                     tk.expect(";")
                     if len(states) != int(cnt):
-                        raise tk.error(
-                            f"variable {vname!r} declares {cnt} states but lists {len(states)}",
-                            cline)
+                        raise tk.error(f"variable {vname!r} declares {cnt} states but lists "
+                                       f"{len(states)}", cline)
                     if len(set(states)) != len(states):
                         raise tk.error(f"variable {vname!r} repeats a state name", cline)
                 else:
@@ -729,8 +706,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
             tk.expect("}")
             if states is None:
                 raise tk.error(f"variable {vname!r} has no 'type discrete' declaration", line)
-            var_states[vname] = states
-            var_line[vname] = line
+            var_states[vname], var_line[vname] = states, line
             order.append(vname)
         elif kw == "probability":
             tk.expect("(")
@@ -773,15 +749,12 @@ def read_bif(path, name=None) -> BayesianNetwork:
                 elif tok == "default":
                     default = _parse_numbers(tk, r, where)
                 elif tok == "property":
-                    while tk.next("';'")[0] != ";":
-                        pass
+                    tk.skip_statement()
                 elif tok == "(":
                     cfg = tk.names("a parent state", ")", item_line=True)
                     if len(cfg) != len(pars):
-                        raise tk.error(
-                            f"{where}: configuration {tuple(cfg)} has {len(cfg)} values for "
-                            f"{len(pars)} parents", line,
-                        )
+                        raise tk.error(f"{where}: configuration {tuple(cfg)} has {len(cfg)} "
+                                       f"values for {len(pars)} parents", line)
                     idx = 0
                     for p, s, c in zip(pars, cfg, pcard):
                         if s not in var_states[p]:
@@ -798,17 +771,14 @@ def read_bif(path, name=None) -> BayesianNetwork:
                 table[~seen] = default
                 seen[:] = True
             if not seen.all():
-                raise tk.error(
-                    f"{where}: {int((~seen).sum())} of {n_cfg} parent configurations "
-                    "have no probabilities", cline,
-                )
+                raise tk.error(f"{where}: {int((~seen).sum())} of {n_cfg} parent configurations "
+                               "have no probabilities", cline)
             if np.any(table < 0) or np.any(np.abs(table.sum(axis=1) - 1) > _ROW_SUM_TOL):
                 raise tk.error(f"{where}: a row is negative or does not sum to 1", cline)
             probs[child] = (pars, table, cline)
         else:
             raise tk.error(f"expected 'network', 'variable' or 'probability', found {kw!r}", line)
-    missing = [v for v in order if v not in probs]
-    if missing:
+    if missing := [v for v in order if v not in probs]:
         raise ValueError(
             f"{path}:{var_line[missing[0]]}: variable {missing[0]!r} has no probability block")
     if not order:
@@ -826,8 +796,7 @@ def read_bif(path, name=None) -> BayesianNetwork:
         topo.append(v)
         del pending[j]
     return BayesianNetwork(topo, [var_states[v] for v in topo], [probs[v][0] for v in topo],
-                           [probs[v][1] for v in topo],
-                           name=name if name is not None else path.stem)
+                           [probs[v][1] for v in topo], name=path.stem if name is None else name)
 
 
 def load_network(name) -> BayesianNetwork:
@@ -871,10 +840,8 @@ def split_class(network: BayesianNetwork, data, class_node):
     """
     i = network.index(class_node)
     if network.n_states[i] < 2:
-        raise ValueError(
-            f"class node {network.nodes[i]!r} has a single state "
-            f"{list(network.states(i))}; a class needs at least two"
-        )
+        raise ValueError(f"class node {network.nodes[i]!r} has a single state "
+                         f"{list(network.states(i))}; a class needs at least two")
     if isinstance(data, pd.DataFrame):
         if list(data.columns) != list(network.nodes):
             raise ValueError("data columns must be the network's nodes, in order")

@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from credal._validation import check_bool, check_ranks
+from credal._validation import check_bool, check_int, check_ranks
 from credal.stats import cd_cliques
 
 __all__ = ["cd_diagram", "idm_interval_figure", "credal_simplex_figure", "utility_figure",
@@ -87,9 +87,7 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
             ax.text(x, 0.18, f"{int(t)}", ha="center", va="bottom", fontsize=9)
     # critical difference segment above the axis, starting at the better end
     if cd > 0:
-        x0 = 0.0
-        x1 = float(cd) / (hi - lo)
-        y_cd = 0.65
+        x0, x1, y_cd = 0.0, float(cd) / (hi - lo), 0.65
         ax.plot([x0, x1], [y_cd, y_cd], color="black", lw=1.5)
         for x in (x0, x1):
             ax.plot([x, x], [y_cd - 0.05, y_cd + 0.05], color="black", lw=1.5)
@@ -116,8 +114,7 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
         y = -0.25 - _BAR_GAP * g
         ax.plot([float(xs.min()) - 0.008, float(xs.max()) + 0.008], [y, y],
                 color="black", lw=3.5, solid_capstyle="round", gid="cd-clique")
-    ax.set_xlim(-_SIDE - 0.3, 1 + _SIDE + 0.3)
-    ax.set_ylim(bottom, 1.0)
+    ax.set(xlim=(-_SIDE - 0.3, 1 + _SIDE + 0.3), ylim=(bottom, 1.0))
     ax.axis("off")
     if title is not None:
         ax.set_title(str(title))
@@ -149,8 +146,7 @@ def idm_interval_figure(max_n=200, fraction=0.3, s_values=(1.0, 2.0), ax=None):
     matplotlib.figure.Figure
     """
     from credal.idm import idm_interval
-    if not isinstance(max_n, numbers.Integral) or max_n < 2:
-        raise ValueError(f"max_n must be an integer >= 2; got {max_n!r}")
+    check_int("max_n", max_n, 2)
     if not 0 <= fraction <= 1:
         raise ValueError(f"fraction must lie in [0, 1]; got {fraction!r}")
     fig, ax = new_axes(ax, (6.4, 3.6))
@@ -163,11 +159,8 @@ def idm_interval_figure(max_n=200, fraction=0.3, s_values=(1.0, 2.0), ax=None):
         ax.plot(n, lo[:, 0], color=col, lw=1.2, label=f"IDM interval, s = {s:g}")
         ax.plot(n, up[:, 0], color=col, lw=1.2)
     ax.axhline(fraction, color="k", ls="--", lw=1, label=f"observed frequency {fraction:g}")
-    ax.set_xscale("log")
-    ax.set_xlim(1, max_n)
-    ax.set_ylim(0, 1)
-    ax.set_xlabel("sample size n (cases, log scale)")
-    ax.set_ylabel("posterior probability of the category")
+    ax.set(xscale="log", xlim=(1, max_n), ylim=(0, 1), xlabel="sample size n (cases, log scale)",
+           ylabel="posterior probability of the category")
     ax.legend(frameon=False, fontsize="small")
     return fig
 
@@ -215,9 +208,7 @@ def credal_simplex_figure(counts, s=2.0, labels=("class a", "class b", "class c"
     offsets = [(-0.04, -0.05), (0.04, -0.05), (0, 0.04)]
     for (x, y), lab, (dx, dy) in zip(tri, labels, offsets):
         ax.text(x + dx, y + dy, f"P({lab}) = 1", ha="center", va="center", fontsize="small")
-    ax.set_aspect("equal")
-    ax.set_xlim(-0.15, 1.15)
-    ax.set_ylim(-0.12, 0.95)
+    ax.set(aspect="equal", xlim=(-0.15, 1.15), ylim=(-0.12, 0.95))
     ax.axis("off")
     ax.legend(loc="upper left", frameon=False, fontsize="small", bbox_to_anchor=(-0.05, 1.02))
     return fig
@@ -246,9 +237,7 @@ def utility_figure(u_halves=(0.65, 0.80), ax=None):
         u = utility_function(uh)
         ax.plot(x, u(x), lw=1.8, label=f"u{round(100 * uh)}: u(1/2) = {uh:g}")
         ax.plot([0.5], [u(0.5)], "o", color=ax.lines[-1].get_color())
-    ax.set_xlabel("discounted accuracy x of one prediction (1/|set| if correct, else 0)")
-    ax.set_ylabel("utility u(x)")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1.02)
+    ax.set(xlabel="discounted accuracy x of one prediction (1/|set| if correct, else 0)",
+           ylabel="utility u(x)", xlim=(0, 1), ylim=(0, 1.02))
     ax.legend(frameon=False, fontsize="small", loc="lower right")
     return fig

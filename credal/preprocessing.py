@@ -32,7 +32,6 @@ discretiser), or as a DataFrame under ``set_output(transform="pandas")``.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 import pandas as pd
@@ -42,19 +41,12 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_2d, check_bool, check_features, check_target
+from ._validation import (check_2d, check_bool, check_choice, check_features, check_int,
+                          check_target)
 
-__all__ = [
-    "MDLDiscretizer",
-    "EqualFrequencyDiscretizer",
-    "DropSingleCategory",
-    "MedianModeImputer",
-    "make_preprocessor",
-    "make_pipeline",
-    "CredalPipeline",
-    "to_codes",
-    "interval_labels",
-]
+__all__ = ["MDLDiscretizer", "EqualFrequencyDiscretizer", "DropSingleCategory",
+           "MedianModeImputer", "make_preprocessor", "make_pipeline", "CredalPipeline", "to_codes",
+           "interval_labels"]
 
 # Conditional entropies (in bits) closer than this are the same cut quality: the
 # first (smallest) cut then wins, as in Weka.  Rounding errors in our sums are
@@ -62,20 +54,16 @@ __all__ = [
 _TIE_TOL = 1e-11
 
 
-# ---------------------------------------------------------------------------
-# column checks shared by the transformers
-# ---------------------------------------------------------------------------
+# ---------------------------------------------- column checks shared by the transformers
 def _column_kind(col: pd.Series, name) -> str:
     """Return ``"categorical"`` or ``"numeric"``; raise TypeError otherwise."""
     if isinstance(col.dtype, pd.CategoricalDtype):
         return "categorical"
     if pd.api.types.is_numeric_dtype(col.dtype):
         return "numeric"
-    raise TypeError(
-        f"column {name!r} has dtype {col.dtype}; expected a pandas categorical "
-        "(nominal feature) or a numeric dtype (numeric feature). Convert text "
-        "columns with .astype('category')."
-    )
+    raise TypeError(f"column {name!r} has dtype {col.dtype}; expected a pandas categorical "
+                    "(nominal feature) or a numeric dtype (numeric feature). Convert text "
+                    "columns with .astype('category').")
 
 
 def _check_frame(X, who: str) -> pd.DataFrame:
@@ -113,17 +101,12 @@ class _FrameTransformer(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "feature_names_in_")
         X = _check_frame(X, type(self).__name__)
         if list(X.columns) != list(self.feature_names_in_):
-            raise ValueError(
-                f"X has columns {list(X.columns)}, but {type(self).__name__} was "
-                f"fitted on {list(self.feature_names_in_)} (same names, same order "
-                "required)"
-            )
+            raise ValueError(f"X has columns {list(X.columns)}, but {type(self).__name__} was "
+                             f"fitted on {list(self.feature_names_in_)} (same names, same order "
+                             "required)")
         for c in X.columns:
-            kind = _column_kind(X[c], c)
-            if kind != self.kinds_[c]:
-                raise ValueError(
-                    f"column {c!r} was {self.kinds_[c]} in fit but is {kind} now"
-                )
+            if (kind := _column_kind(X[c], c)) != self.kinds_[c]:
+                raise ValueError(f"column {c!r} was {self.kinds_[c]} in fit but is {kind} now")
         return X
 
     @staticmethod
@@ -138,13 +121,9 @@ class _FrameTransformer(TransformerMixin, BaseEstimator):
 
     def _check_input_features(self, input_features):
         check_is_fitted(self, "feature_names_in_")
-        if input_features is not None and list(input_features) != list(
-            self.feature_names_in_
-        ):
-            raise ValueError(
-                f"input_features {list(input_features)} differ from the columns "
-                f"seen in fit {list(self.feature_names_in_)}"
-            )
+        if input_features is not None and list(input_features) != list(self.feature_names_in_):
+            raise ValueError(f"input_features {list(input_features)} differ from the columns "
+                             f"seen in fit {list(self.feature_names_in_)}")
 
     def get_feature_names_out(self, input_features=None):
         """Names of the output columns (the input columns, same order).
@@ -157,12 +136,9 @@ class _FrameTransformer(TransformerMixin, BaseEstimator):
         return np.asarray(self.feature_names_in_, dtype=object)
 
 
-# ---------------------------------------------------------------------------
-# interval labels and assignment (shared by both discretisers)
-# ---------------------------------------------------------------------------
+# -------------------------- interval labels and assignment (shared by both discretisers)
 def _weka_number(x: float, digits: int = 6) -> str:
     """Format like Weka's ``Utils.doubleToString(x, 6)``.
-
     Rounds half away from zero to ``digits`` decimals and strips trailing zeros
     (``5.75``, ``1``, ``-0.5``).
     """
@@ -219,9 +195,6 @@ def _assign_intervals(values: np.ndarray, cuts: np.ndarray) -> np.ndarray:
 class _IntervalDiscretizer(_FrameTransformer):
     """Shared ``transform`` of the discretisers: numeric -> ordered categorical."""
 
-    def _learn_cuts(self, x, y_idx, n_classes):  # pragma: no cover - abstract
-        raise NotImplementedError
-
     def _set_cuts(self, cuts: dict):
         self.cut_points_ = cuts
         self.categories_ = {c: interval_labels(k) for c, k in cuts.items()}
@@ -247,17 +220,14 @@ class _IntervalDiscretizer(_FrameTransformer):
         for c in Xf.columns:
             if c in self.cut_points_:
                 codes = _assign_intervals(_numeric_values(Xf[c], c), self.cut_points_[c])
-                out[c] = pd.Categorical.from_codes(
-                    codes, categories=self.categories_[c], ordered=True
-                )
+                out[c] = pd.Categorical.from_codes(codes, categories=self.categories_[c],
+                                                   ordered=True)
             else:
                 out[c] = Xf[c]
         return self._out(pd.DataFrame(out, index=Xf.index, columns=Xf.columns), X)
 
 
-# ---------------------------------------------------------------------------
-# Fayyad & Irani MDL discretisation
-# ---------------------------------------------------------------------------
+# ----------------------------------------------------- Fayyad & Irani MDL discretisation
 def _xlogx(c: np.ndarray) -> np.ndarray:
     """``c * ln(c)`` with Weka's convention that counts <= 1e-6 contribute 0."""
     c = np.asarray(c, dtype=np.float64)
@@ -269,24 +239,13 @@ def _xlogx(c: np.ndarray) -> np.ndarray:
 
 def _best_split(left: np.ndarray, right: np.ndarray, table: np.ndarray | None = None):
     """Best binary split among candidates, all evaluated at once.
-
-    Parameters
-    ----------
-    left, right : ndarray of int, shape (n_candidates, n_classes)
-        Class counts on each side of every candidate cut, candidates in
-        increasing order of the cut.
-    table : ndarray of float, shape (>= n + 1,), optional
-        ``table[c] = c ln c`` for integer counts (``_xlogx(arange(n + 1))``);
-        a lookup instead of logarithms when many intervals are searched.
-
-    Returns
-    -------
-    index : int
-        Position of the candidate with the smallest class-information entropy
-        (the first one among equally good candidates).
-    entropies : ndarray of float, shape (n_candidates,)
-        Class-information entropy (bits) of every candidate:
-        ``(|L| H(L) + |R| H(R)) / (|L| + |R|)``.
+    ``left``, ``right``: int class counts (n_candidates, n_classes) on each side of every
+    candidate cut, candidates in increasing order of the cut. ``table`` (optional, float,
+    shape (>= n + 1,)): ``table[c] = c ln c`` for integer counts (``_xlogx(arange(n + 1))``), a
+    lookup instead of logarithms when many intervals are searched. Returns ``(index,
+    entropies)``: the position (int) of the candidate with the smallest class-information
+    entropy (the first one among equally good candidates), and the class-information entropy
+    (bits) ``(|L| H(L) + |R| H(R)) / (|L| + |R|)`` of every candidate, shape (n_candidates,).
     """
     f = _xlogx if table is None else table.__getitem__
     nl = left.sum(axis=1)
@@ -309,21 +268,10 @@ def _entropy_list(counts) -> float:
 
 
 def _mdl_accepts(prior, left, right) -> tuple[bool, float, float]:
-    """Fayyad & Irani's MDL test for one split (Weka's version, N - 1 cut points).
-
-    Parameters
-    ----------
-    prior, left, right : sequences of int, shape (n_classes,)
-        Class counts of the interval and of its two parts.
-
-    Returns
-    -------
-    accepted : bool
-    gain : float
-        Information gain of the split (bits).
-    threshold : float
-        ``(log2(N - 1) + delta) / N``; the split is accepted iff gain > threshold.
-    """
+    """Fayyad & Irani's MDL test for one split (Weka's version, N - 1 cut points) of an
+    interval with class counts ``prior`` into parts with ``left`` and ``right`` (sequences of
+    int, (n_classes,)): ``(accepted, gain, threshold)``, the information gain of the split in
+    bits and ``(log2(N - 1) + delta) / N``; the split is accepted iff gain > threshold."""
     prior, left, right = ([float(c) for c in v] for v in (prior, left, right))
     n = sum(prior)
     h, hl, hr = _entropy_list(prior), _entropy_list(left), _entropy_list(right)
@@ -336,7 +284,6 @@ def _mdl_accepts(prior, left, right) -> tuple[bool, float, float]:
 
 def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Cut points between adjacent distinct values ``lo < hi``: ``(lo + hi) / 2``.
-
     That is Weka's formula.  When rounding would put it outside ``[lo, hi)``
     (``lo`` and ``hi`` adjacent floats, or an overflow), ``lo`` is used instead,
     which still sends ``lo`` left and ``hi`` right under the ``x <= cut`` rule.
@@ -348,21 +295,9 @@ def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _mdl_cut_points(x: np.ndarray, y_idx: np.ndarray, n_classes: int) -> np.ndarray:
-    """Recursive Fayyad & Irani MDL cut points of one numeric column.
-
-    Parameters
-    ----------
-    x : ndarray of float, shape (n,)
-        Values (no NaN).
-    y_idx : ndarray of int, shape (n,)
-        Class indices in ``[0, n_classes)``.
-    n_classes : int
-
-    Returns
-    -------
-    cuts : ndarray of float, shape (n_cuts,)
-        Sorted cut points, each the midpoint of two adjacent distinct values.
-    """
+    """Recursive Fayyad & Irani MDL cut points of one numeric column: values ``x`` (float,
+    (n,), no NaN) with class indices ``y_idx`` (int, (n,), in ``[0, n_classes)``). Returns the
+    sorted cut points (float, (n_cuts,)), each the midpoint of two adjacent distinct values."""
     if len(x) < 2:
         return np.empty(0)
     u, inv = np.unique(x, return_inverse=True)
@@ -370,9 +305,7 @@ def _mdl_cut_points(x: np.ndarray, y_idx: np.ndarray, n_classes: int) -> np.ndar
     if m < 2:
         return np.empty(0)
     # cnt[j, k]: rows with value u[j] and class k; cum[j]: rows with value < u[j]
-    cnt = np.bincount(inv * n_classes + y_idx, minlength=m * n_classes).reshape(
-        m, n_classes
-    )
+    cnt = np.bincount(inv * n_classes + y_idx, minlength=m * n_classes).reshape(m, n_classes)
     cum = np.zeros((m + 1, n_classes), dtype=np.int64)
     np.cumsum(cnt, axis=0, out=cum[1:])
     table = _xlogx(np.arange(len(x) + 1))  # c ln c of every possible count
@@ -395,8 +328,7 @@ def _mdl_cut_points(x: np.ndarray, y_idx: np.ndarray, n_classes: int) -> np.ndar
         if ok:
             j = a + 1 + i
             cut_at.append(j)
-            stack.append((j, b))
-            stack.append((a, j))
+            stack += [(j, b), (a, j)]
     cut_at = np.sort(np.asarray(cut_at, dtype=np.int64))
     return _midpoints(u[cut_at - 1], u[cut_at])
 
@@ -456,9 +388,7 @@ class MDLDiscretizer(_IntervalDiscretizer):
         """
         X = self._fit_columns(X)
         if y is None:
-            raise ValueError(
-                "MDLDiscretizer is supervised: fit(X, y) needs the class labels y"
-            )
+            raise ValueError("MDLDiscretizer is supervised: fit(X, y) needs the class labels y")
         y_idx, classes = check_target(y, allow_missing=True)
         if len(y_idx) != len(X):
             raise ValueError(f"X has {len(X)} rows but y has {len(y_idx)}")
@@ -474,12 +404,9 @@ class MDLDiscretizer(_IntervalDiscretizer):
         return self
 
 
-# ---------------------------------------------------------------------------
-# equal-frequency discretisation
-# ---------------------------------------------------------------------------
+# -------------------------------------------------------- equal-frequency discretisation
 def _equal_frequency_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
     """Cut points giving ``n_bins`` bins of about equal training frequency.
-
     For each ``k = 1 .. n_bins - 1`` the cut is placed at the boundary between
     adjacent distinct values whose number of values to its left is closest to
     ``k * n / n_bins`` (the lower boundary on ties), at the midpoint of the two
@@ -540,25 +467,18 @@ class EqualFrequencyDiscretizer(_IntervalDiscretizer):
         -------
         self
         """
-        if (
-            isinstance(self.n_bins, bool)
-            or not isinstance(self.n_bins, numbers.Integral)
-            or self.n_bins < 1
-        ):
-            raise ValueError(f"n_bins must be an integer >= 1; got {self.n_bins!r}")
+        n_bins = check_int("n_bins", self.n_bins, 1)
         X = self._fit_columns(X)
         cuts = {}
         for c in X.columns:
             if self.kinds_[c] == "numeric":
                 v = _numeric_values(X[c], c)
-                cuts[c] = _equal_frequency_cut_points(v[~np.isnan(v)], int(self.n_bins))
+                cuts[c] = _equal_frequency_cut_points(v[~np.isnan(v)], n_bins)
         self._set_cuts(cuts)
         return self
 
 
-# ---------------------------------------------------------------------------
-# removal of single-category features
-# ---------------------------------------------------------------------------
+# --------------------------------------------------- removal of single-category features
 class DropSingleCategory(_FrameTransformer):
     """Remove features with fewer than two distinct values observed in training.
 
@@ -617,9 +537,7 @@ class DropSingleCategory(_FrameTransformer):
         return np.asarray(self.kept_, dtype=object)
 
 
-# ---------------------------------------------------------------------------
-# median / mode imputation
-# ---------------------------------------------------------------------------
+# -------------------------------------------------------------- median / mode imputation
 class MedianModeImputer(_FrameTransformer):
     """Fill missing values: numeric with the training median, nominal with the mode.
 
@@ -690,10 +608,8 @@ class MedianModeImputer(_FrameTransformer):
                 out[c] = col
             elif self.kinds_[c] == "categorical":
                 if fill not in col.cat.categories:
-                    raise ValueError(
-                        f"column {c!r} no longer declares the category {fill!r} "
-                        "learned as its mode in fit"
-                    )
+                    raise ValueError(f"column {c!r} no longer declares the category {fill!r} "
+                                     "learned as its mode in fit")
                 out[c] = col.fillna(fill)
             else:
                 # through float64: a median such as 2.5 cannot go into an integer column
@@ -702,9 +618,7 @@ class MedianModeImputer(_FrameTransformer):
         return self._out(pd.DataFrame(out, index=X.index, columns=X.columns), X_in)
 
 
-# ---------------------------------------------------------------------------
-# pipeline factory and codes helper
-# ---------------------------------------------------------------------------
+# ----------------------------------------------------- pipeline factory and codes helper
 def make_preprocessor(impute=False, discretize="mdl", n_bins=5, drop_single=True):
     """The papers' preprocessing as a scikit-learn Pipeline.
 
@@ -735,6 +649,8 @@ def make_preprocessor(impute=False, discretize="mdl", n_bins=5, drop_single=True
     'impute'
     """
     check_bool("impute", impute), check_bool("drop_single", drop_single)
+    if discretize is not None:
+        check_choice("discretize (or None)", discretize, ("mdl", "equal-frequency"))
     steps = []
     if impute:
         steps.append(("impute", MedianModeImputer()))
@@ -742,11 +658,6 @@ def make_preprocessor(impute=False, discretize="mdl", n_bins=5, drop_single=True
         steps.append(("discretize", MDLDiscretizer()))
     elif discretize == "equal-frequency":
         steps.append(("discretize", EqualFrequencyDiscretizer(n_bins=n_bins)))
-    elif discretize is not None:
-        raise ValueError(
-            "discretize must be 'mdl', 'equal-frequency' or None; "
-            f"got {discretize!r}"
-        )
     if drop_single:
         steps.append(("drop", DropSingleCategory()))
     if not steps:

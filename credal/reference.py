@@ -23,11 +23,8 @@ __all__ = ["ncc_baseline_sets", "lncc_baseline_sets", "cma_baseline_sets",
            "bma_aode_baseline_sets", "comp_aode_baseline_sets", "cdt_baseline_sets",
            "rbc_baseline_sets", "BASELINES", "bisection_upper_entropy"]
 
+
 # --------------------------------- solver baselines of the credal classifiers
-def _codes(model, X):
-    return check_predict_input(model, X)
-
-
 def ncc_baseline_sets(model, X):
     """NCC / NCC-ε sets by bounded scalar minimisation, one ordered pair at a time.
 
@@ -48,7 +45,7 @@ def ncc_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import minimize_scalar
-    codes = _codes(model, X)
+    codes = check_predict_input(model, X)
     K = len(model.classes_)
     s, eps = float(model.s), float(model.epsilon)
     nv = np.asarray(model.n_values_)
@@ -77,8 +74,7 @@ def ncc_baseline_sets(model, X):
                     with np.errstate(divide="ignore"):
                         return (np.log(n1 + s * t1) - np.log(n2 + s * t2)
                                 + np.sum(np.log(n1j + s * e) - np.log(o1j + s * t1)
-                                         + np.log(o2j + s * t2)
-                                         - np.log(n2j + s * (t2 - delta))))
+                                         + np.log(o2j + s * t2) - np.log(n2j + s * (t2 - delta))))
 
                 res = minimize_scalar(psi, bounds=(0.0, 1.0), method="bounded",
                                       options={"xatol": 1e-12})
@@ -109,7 +105,7 @@ def lncc_baseline_sets(model, X):
     """
     from scipy.optimize import brentq, minimize_scalar
     from scipy.special import xlogy
-    codes = _codes(model, X)
+    codes = check_predict_input(model, X)
     K = len(model.classes_)
     alpha = float(model.alpha)
     nv = np.asarray(model.n_values_)
@@ -135,10 +131,8 @@ def lncc_baseline_sets(model, X):
                         lp1 = np.log(n1 + x) + np.sum(np.log(n1j[k1] + x) - np.log(o1j[k1] + x))
                         lp2 = np.log(n2 + y) + np.sum(np.log(n2j[k2] + y) - np.log(o2j[k2] + y))
                         ll = (xlogy(n1, n1 + x) + xlogy(n2, n2 + y)
-                              + np.sum(xlogy(n1j[k1], n1j[k1] + x)
-                                       - xlogy(o1j[k1], o1j[k1] + x))
-                              + np.sum(xlogy(n2j[k2], n2j[k2] + y)
-                                       - xlogy(o2j[k2], o2j[k2] + y)))
+                              + np.sum(xlogy(n1j[k1], n1j[k1] + x) - xlogy(o1j[k1], o1j[k1] + x))
+                              + np.sum(xlogy(n2j[k2], n2j[k2] + y) - xlogy(o2j[k2], o2j[k2] + y)))
                     return lp1 - lp2, ll + np.logaddexp(lp1, lp2)
 
                 # the log ratio increases in t; with large counts it can keep one sign
@@ -186,7 +180,7 @@ def cma_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import minimize
-    codes = _codes(model, X)
+    codes = check_predict_input(model, X)
     lo, hi, _ = model._bounds
     K = len(model.classes_)
     A = model._log_rel_arc                     # (m, R + 1, K); index -1 = missing
@@ -195,10 +189,7 @@ def cma_baseline_sets(model, X):
     for i, row in enumerate(codes):
         obs = np.flatnonzero(row >= 0)
         a_rows = A[obs, row[obs]]               # (m_obs, K)
-        if lo == hi:
-            v0 = np.full(len(obs), lo)
-        else:
-            v0 = np.full(len(obs), 0.5 * (lo + hi))
+        v0 = np.full(len(obs), 0.5 * (lo + hi))  # lo itself when lo == hi
         for a in range(K):
             for b in range(K):
                 if a == b or not out[i, b]:
@@ -257,8 +248,7 @@ def bma_aode_baseline_sets(model, X):
                 g, d = np.exp(lam[i, :, c1] - sg), np.exp(lam[i, :, c2] - sd)
                 res = linprog(np.r_[g, 0.0], A_ub=a_ub, b_ub=np.zeros(k),
                               A_eq=np.array([np.r_[d, 0.0], np.r_[np.ones(k), -1.0]]),
-                              b_eq=[1.0, 0.0], bounds=[(0, None)] * (k + 1),
-                              method="highs")
+                              b_eq=[1.0, 0.0], bounds=[(0, None)] * (k + 1), method="highs")
                 if res.status == 0 and res.fun > 0 and np.log(res.fun) + sg - sd > 1e-9:
                     out[i, c2] = False
     return out
@@ -340,7 +330,7 @@ def cdt_baseline_sets(model, X):
     ndarray of bool, shape (n_samples, n_classes)
     """
     from scipy.optimize import linprog
-    codes = _codes(model, X)
+    codes = check_predict_input(model, X)
     K = len(model.classes_)
     s = float(model.s)
     memo = {}
@@ -400,7 +390,7 @@ def rbc_baseline_sets(model, X):
     -------
     ndarray of bool, shape (n_samples, n_classes)
     """
-    codes = _codes(model, X)
+    codes = check_predict_input(model, X)
     q = len(model.classes_)
     pl, pu = model.class_prob_lower_, model.class_prob_upper_
     out = np.ones((len(codes), q), dtype=bool)
@@ -414,11 +404,8 @@ def rbc_baseline_sets(model, X):
         for j in range(q):
             up[j] = pu[j] * xu[j] / (pu[j] * xu[j]
                                      + sum(pl[h] * xl[h] for h in range(q) if h != j))
-            if q > 1:
-                f = max(pu[g] * xu[g] + sum(pl[m] * xu[m] for m in range(q) if m not in (
-                    j, g)) for g in range(q) if g != j)
-            else:
-                f = 0.0
+            f = max((pu[g] * xu[g] + sum(pl[m] * xu[m] for m in range(q) if m not in (j, g))
+                     for g in range(q) if g != j), default=0.0)
             lo[j] = pl[j] * xl[j] / (pl[j] * xl[j] + f)
         for j in range(q):
             for h in range(q):
@@ -463,9 +450,6 @@ def bisection_upper_entropy(counts, s, iters=200):
     lo, hi = 0.0, max(n) + s
     for _ in range(iters):
         mid = (lo + hi) / 2
-        if sum(max(0.0, mid - v) for v in n) > s:
-            hi = mid
-        else:
-            lo = mid
+        lo, hi = (lo, mid) if sum(max(0.0, mid - v) for v in n) > s else (mid, hi)
     p = [max(v, lo) / (sum(n) + s) for v in n]
     return -sum(x * math.log(x) for x in p if x > 0)

@@ -12,11 +12,10 @@ entries or treats them as a category; ``residual_accuracy``, ``max_cost_ratio`` 
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from .base import BaseClassifier, CredalMixin, PreciseMixin
-from ._validation import (check_choice, check_fit_input, check_positive)
+from ._validation import check_choice, check_fit_input, check_positive
 
 __all__ = ["RobustBayes", "NaiveBayesMissing"]
 
@@ -39,7 +38,6 @@ def _contingency(a, y, r, q):
 
 def _logsumexp_others(L):
     """``out[:, j] = log sum_{h != j} exp(L[:, h])`` without cancellation.
-
     ``L`` and the result have shape (n, q) (``-inf`` everywhere when ``q == 1``). Prefix and
     suffix log-sum-exps avoid subtracting the excluded term, which would lose all precision
     when that term dominates.
@@ -71,7 +69,6 @@ def _max_others(L):
 
 def _gather_sum(tables, codes, q):
     """Sum over features of ``tables[i][:, codes[:, i]]``, shape (n_samples, q).
-
     Each table has shape (q, r_i + 1); its last column is used for a missing code (``-1``
     indexes the last column).
     """
@@ -164,8 +161,7 @@ class RobustBayes(CredalMixin, BaseClassifier):
             r = int(r)
             if r == 1:
                 # one category: every completion has p(a|c) = 1
-                lo = np.ones((q, 1))
-                up = np.ones((q, 1))
+                lo, up = np.ones((q, 1)), np.ones((q, 1))
             else:
                 T = _contingency(codes[:, i], y_idx, r, q)
                 n_ac = T[:q, :r]
@@ -183,10 +179,8 @@ class RobustBayes(CredalMixin, BaseClassifier):
             zero = np.zeros((q, 1))  # log 1 for a missing value in the case
             log_lo.append(np.hstack([np.log(lo), zero]))
             log_up.append(np.hstack([np.log(up), zero]))
-        self.feature_prob_lower_ = lows
-        self.feature_prob_upper_ = ups
-        self._log_lower_ = log_lo
-        self._log_upper_ = log_up
+        self.feature_prob_lower_, self.feature_prob_upper_ = lows, ups
+        self._log_lower_, self._log_upper_ = log_lo, log_up
         return self
 
     # -- intervals -------------------------------------------------------------
@@ -194,8 +188,7 @@ class RobustBayes(CredalMixin, BaseClassifier):
         q = len(self.classes_)
         Lxl = _gather_sum(self._log_lower_, codes, q)  # log xlow, (n, q)
         Lxu = _gather_sum(self._log_upper_, codes, q)  # log xup
-        lpl = np.log(self.class_prob_lower_)
-        lpu = np.log(self.class_prob_upper_)
+        lpl, lpu = np.log(self.class_prob_lower_), np.log(self.class_prob_upper_)
         log_d = np.log(self._class_width_) if self._class_width_ > 0 else -np.inf
         A = lpu + Lxu  # upper class prob x upper likelihood
         B = lpl + Lxl  # lower x lower
@@ -203,10 +196,8 @@ class RobustBayes(CredalMixin, BaseClassifier):
         log_sup = A - np.logaddexp(A, _logsumexp_others(B))
         den_inf = np.logaddexp(B, _logsumexp_others(C))
         den_inf = np.logaddexp(den_inf, log_d + _max_others(Lxu))
-        log_inf = B - den_inf
         # the bounds are ordered mathematically; clip rounding-level crossings
-        log_inf = np.minimum(log_inf, log_sup)
-        return log_inf, log_sup
+        return np.minimum(B - den_inf, log_sup), log_sup
 
     def predict_interval(self, X):
         """Posterior probability intervals of each class (Theorem 2).

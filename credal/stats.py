@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from ._validation import check_bool, check_in_range, check_ranks
+from ._validation import check_bool, check_in_range, check_int, check_ranks
 
 __all__ = ["WilcoxonResult", "FriedmanResult", "BayesianSignedRankResult", "wilcoxon", "friedman",
            "nemenyi_q", "nemenyi_cd", "cd_cliques", "bayesian_signed_rank"]
@@ -107,8 +107,7 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     -------
     float
     """
-    if not isinstance(k, numbers.Integral) or isinstance(k, bool) or k < 2:
-        raise ValueError(f"k (number of classifiers) must be an integer >= 2; got {k!r}")
+    k = check_int("k (number of classifiers)", k, 2)
     alpha = check_in_range("alpha", alpha, 0.0, 1.0, closed="neither")
     return float(_st.studentized_range.ppf(1.0 - alpha, int(k), np.inf) / np.sqrt(2.0))
 
@@ -131,9 +130,7 @@ def nemenyi_cd(k: int, n_datasets: int, alpha: float = 0.05) -> float:
     -------
     float
     """
-    if (not isinstance(n_datasets, numbers.Integral) or isinstance(n_datasets, bool)
-            or n_datasets < 1):
-        raise ValueError(f"n_datasets must be an integer >= 1; got {n_datasets!r}")
+    check_int("n_datasets", n_datasets, 1)
     q = nemenyi_q(k, alpha)
     return float(q * np.sqrt(k * (k + 1) / (6.0 * n_datasets)))
 
@@ -226,16 +223,13 @@ def friedman(scores, higher_is_better: bool = True, alpha: float = 0.05) -> Frie
     bad = ~np.isfinite(vals)
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise ValueError(
-            f"scores has a missing or infinite value (data set {df.index[i]!r}, "
-            f"classifier {df.columns[j]!r})"
-        )
+        raise ValueError(f"scores has a missing or infinite value (data set {df.index[i]!r}, "
+                         f"classifier {df.columns[j]!r})")
     r = _st.rankdata(-vals if higher_is_better else vals, method="average", axis=1)
     rank_sums = r.sum(axis=0)
     # tie sizes per row: count equal values within each row
-    srt = np.sort(vals, axis=1)
     ties = 0.0
-    for row in srt:  # N rows of k values: cheap
+    for row in vals:  # N rows of k values: cheap
         _, counts = np.unique(row, return_counts=True)
         ties += float(np.sum(counts * (counts**2 - 1.0)))
     c = 1.0 - ties / (n * k * (k * k - 1.0))
@@ -347,8 +341,7 @@ def bayesian_signed_rank(a, b, rope: float = 0.01, random_state=0,
     x, y = _paired(a, b)
     if not isinstance(rope, numbers.Real) or not np.isfinite(rope) or rope < 0:
         raise ValueError(f"rope must be a finite number >= 0; got {rope!r}")
-    if not isinstance(nsamples, numbers.Integral) or isinstance(nsamples, bool) or nsamples < 1:
-        raise ValueError(f"nsamples must be an integer >= 1; got {nsamples!r}")
+    check_int("nsamples", nsamples, 1)
     if random_state is None or not isinstance(random_state, numbers.Integral):
         raise ValueError(f"random_state must be an integer seed; got {random_state!r}")
     post = baycomp.SignedRankTest(x, y, float(rope), nsamples=int(nsamples),

@@ -10,6 +10,7 @@ changes, checked against :func:`exhaustive_bdeu`, which scores every DAG of :fun
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import numbers
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from credal._validation import check_S
+from credal._validation import check_int, check_S
 from credal.independence import log_rising_factorial
 
 __all__ = ["bdeu_local_score", "bdeu_network_score", "is_acyclic", "all_dags", "StructureResult",
@@ -87,8 +88,7 @@ def _local_score(d, ar, node, parents, S):
             rows[c] = rows.get(c, 0) + 1
             cells[c, case[node]] = cells.get((c, case[node]), 0) + 1
         a_row, a_cell = S / q, S / (q * r)
-        lg_cell = math.lgamma(a_cell)
-        lg_row = math.lgamma(a_row)
+        lg_cell, lg_row = math.lgamma(a_cell), math.lgamma(a_row)
         return float(sum(math.lgamma(a_cell + n) - lg_cell for n in cells.values())
                      - sum(math.lgamma(a_row + n) - lg_row for n in rows.values()))
     cfg = np.zeros(len(d), dtype=np.int64)
@@ -97,8 +97,7 @@ def _local_score(d, ar, node, parents, S):
     key = cfg * r + d[:, node]
     _, cell = np.unique(key, return_counts=True)
     _, row = np.unique(cfg, return_counts=True)
-    a_row = S / q
-    a_cell = S / (q * r)
+    a_row, a_cell = S / q, S / (q * r)
     return float(np.sum(log_rising_factorial(a_cell, cell)) - np.sum(log_rising_factorial(a_row, row)))
 
 
@@ -215,6 +214,11 @@ class StructureResult:
         return len(self.parents) - len(touched)
 
 
+def _family_scores(d, ar, S):
+    """``_local_score`` of the data as a function of ``(node, parents)``, remembered."""
+    return functools.cache(lambda v, ps: _local_score(d, ar, v, ps, S))
+
+
 def _closure(adj):
     """Transitive closure (paths of length >= 1) of a boolean adjacency matrix."""
     reach = adj.copy()
@@ -257,19 +261,10 @@ def hill_climb_bdeu(data, *, arities=None, S=1.0, max_parents=None, random_state
     """
     S = check_S(S)
     d, ar = _check_data(data, arities)
-    if max_parents is not None and (not isinstance(max_parents, numbers.Integral) or max_parents < 0):
-        raise ValueError(f"max_parents must be an integer >= 0; got {max_parents!r}")
-    cap = d.shape[1] if max_parents is None else int(max_parents)
+    cap = d.shape[1] if max_parents is None else check_int("max_parents", max_parents, 0)
     rng = np.random.default_rng(random_state)
     p = d.shape[1]
-    cache = {}
-
-    def fam(v, ps):
-        key = (v, ps)
-        if key not in cache:
-            cache[key] = _local_score(d, ar, v, ps, S)
-        return cache[key]
-
+    fam = _family_scores(d, ar, S)
     parents = [() for _ in range(p)]
     adj = np.zeros((p, p), dtype=bool)
     local = [fam(v, ()) for v in range(p)]
@@ -336,13 +331,7 @@ def exhaustive_bdeu(data, *, arities=None, S=1.0):
     S = check_S(S)
     d, ar = _check_data(data, arities)
     dags = all_dags(d.shape[1])
-    cache = {}
-
-    def fam(v, ps):
-        if (v, ps) not in cache:
-            cache[(v, ps)] = _local_score(d, ar, v, ps, S)
-        return cache[(v, ps)]
-
+    fam = _family_scores(d, ar, S)
     scores = np.array([sum(fam(v, ps) for v, ps in enumerate(g)) for g in dags])
     k = int(np.argmax(scores))
     return StructureResult(parents=[tuple(ps) for ps in dags[k]], score=float(scores[k])), scores

@@ -24,7 +24,7 @@ from scipy import special
 from sklearn.utils.validation import check_is_fitted
 
 from .base import BaseClassifier, CredalMixin, PreciseMixin
-from ._validation import check_fit_input, check_in_range, check_positive
+from ._validation import check_choice, check_fit_input, check_in_range, check_positive
 
 __all__ = ["CredalDecisionTree", "C45Tree"]
 
@@ -54,7 +54,6 @@ class _Node:
 
 def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
     """Single and pair IIGs of several nodes at once.
-
     ``codesT`` (F, n_inst): codes (``-1`` = missing) of the candidate features, one row per
     feature, one column per instance; instances grouped by node and, within a node, in the order of
     the training rows. ``nv`` (F,): number of values of each candidate feature; ``y`` (n_inst,):
@@ -64,7 +63,6 @@ def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
     features. Returns ``(g1, g2)``: ``g1`` (A, F), the IIG of each feature at each node, ``-inf``
     where the feature is not available or never observed; ``g2`` (A, F (F - 1) / 2) or None, the
     same for the pairs ``np.triu_indices(F, 1)`` (both features available).
-
     Compiled (:func:`credal._compiled_credal_tree.credal_tree_gains`), node by node and feature
     (pair) by feature: every (cell, class) total adds its instances' weights in their order, as a
     per-node dense ``np.bincount`` would; only the non-empty cells enter the upper entropies.
@@ -87,7 +85,6 @@ def _all_levels_seen(codesT, nv, lid, A):
 
 def _level_choice(g1, g2, double):
     """Split feature (column index, -1 for none) of each node from its gains.
-
     The largest single gain wins if positive (first feature within 1e-12); with
     ``double``, a pair gain larger than every single gain (by more than 1e-12) and
     positive wins instead, splitting on the pair's feature of larger single gain.
@@ -133,10 +130,25 @@ def _link(nodes, feature, first, n_child, bags):
 
 
 class _TreeMixin:
-    """Shared fitted-tree helpers."""
+    """Shared fitted-tree helpers: ``tree_`` and ``export_text``; a subclass keeps its fitted
+    arrays in the attribute named by ``_ARRAYS`` and builds the nodes in ``_tree_nodes``."""
 
     def _check_fitted(self):
         check_is_fitted(self, "tree_")
+
+    @property
+    def tree_(self):
+        # the root node, built from the tree's arrays when first asked for (documented
+        # with the class's attributes)
+        if "_tree" not in self.__dict__:
+            if self._ARRAYS not in self.__dict__:
+                raise AttributeError("tree_ (the estimator is not fitted)")
+            self._tree = _link(*self._tree_nodes())
+        return self._tree
+
+    @tree_.setter
+    def tree_(self, root):  # a tree grown by other code (the frozen tree of tests/reference)
+        self._tree = root
 
     def export_text(self, decimals=1):
         """The fitted tree as indented text, one line per branch (Weka's layout).
@@ -167,9 +179,7 @@ class _TreeMixin:
             lines.append(": " + self._leaf_text(self.tree_, None, decimals))
         else:
             walk(self.tree_, 0)
-        lines.append("")
-        lines.append(f"Number of leaves: {self.n_leaves_}")
-        lines.append(f"Depth: {self.depth_}")
+        lines += ["", f"Number of leaves: {self.n_leaves_}", f"Depth: {self.depth_}"]
         return "\n".join(lines)
 
 
@@ -265,14 +275,10 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         self
         """
         s = check_positive("s", self.s)
-        if self.branching not in ("simple", "double"):
-            raise ValueError(f"branching must be 'simple' or 'double'; got {self.branching!r}")
-        if self.leaf not in ("dominance", "frequency"):
-            raise ValueError(f"leaf must be 'dominance' or 'frequency'; got {self.leaf!r}")
-        if self.ties not in ("keep", "drop"):
-            raise ValueError(f"ties must be 'keep' or 'drop'; got {self.ties!r}")
-        if self.candidates not in ("observed", "all-levels"):
-            raise ValueError(f"candidates must be 'observed' or 'all-levels'; got {self.candidates!r}")
+        for name, choices in (("branching", ("simple", "double")),
+                              ("leaf", ("dominance", "frequency")), ("ties", ("keep", "drop")),
+                              ("candidates", ("observed", "all-levels"))):
+            check_choice(name, getattr(self, name), choices)
         codes, y_idx = check_fit_input(self, X, y)
         self._s = s
         self._K = len(self.classes_)
@@ -280,31 +286,20 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         self._nodes = self._grow_levels(codes, y_idx)
         return self
 
-    @property
-    def tree_(self):
-        # the root node, built from the tree's arrays when first asked for (documented
-        # with the class's attributes)
-        if "_tree" not in self.__dict__:
-            if "_nodes" not in self.__dict__:
-                raise AttributeError("tree_ (the estimator is not fitted)")
-            feature, first, n_child, _, leaf_set, _ = self._nodes
-            counts, pred, bags = self._node_counts
-            nodes = []
-            for i in range(len(feature)):
-                node = _Node(counts[i].copy())
-                node.pred = pred[i]
-                node.value_set = leaf_set[i] > 0
-                nodes.append(node)
-            self._tree = _link(nodes, feature, first, n_child, bags)
-        return self._tree
+    _ARRAYS = "_nodes"
 
-    @tree_.setter
-    def tree_(self, root):  # a tree grown by other code (the frozen tree of tests/reference)
-        self._tree = root
+    def _tree_nodes(self):
+        feature, first, n_child, _, leaf_set, _ = self._nodes
+        counts, pred, bags = self._node_counts
+        nodes = []
+        for i in range(len(feature)):
+            node = _Node(counts[i].copy())
+            node.pred, node.value_set = pred[i], leaf_set[i] > 0
+            nodes.append(node)
+        return nodes, feature, first, n_child, bags
 
     def _grow_levels(self, codes, y):
         """Grow the tree level by level, all nodes of a depth evaluated together.
-
         Gives the tree of the recursive definition: each node's gains depend
         only on its own instances (rows with weights, in row order), which are
         the same whatever the order in which nodes are grown.  Nodes are numbered
@@ -320,9 +315,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         codesT = np.ascontiguousarray(codes[:, usable].T, dtype=small)
         # Instances of the current level: training row, weight, node (sorted by node, then row),
         # and per node the available features and the parent's prediction counts.
-        rows = np.arange(n)
-        w = np.ones(n)
-        nid = np.zeros(n, dtype=np.intp)
+        rows, w, nid = np.arange(n), np.ones(n), np.zeros(n, dtype=np.intp)
         avail = np.ones((1, len(usable)), dtype=bool)
         parent_pred = np.zeros((1, K))
         n_nodes, lo = 1, 0
@@ -395,9 +388,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         bag_parts.append(bags)
         # Known values go to their branch with their weight; missing ones to
         # every branch, weighted by the branch's share of the observed weight.
-        child = [cstart[sn[known]] + val[known]]
-        cw = [wr[known] * 1.0]
-        crow = [r[known]]
+        child, cw, crow = [cstart[sn[known]] + val[known]], [wr[known] * 1.0], [r[known]]
         lost = np.flatnonzero(~known)
         frac = np.empty(cstart[-1])
         for q in np.unique(sn[lost]):
@@ -405,7 +396,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
             total = b.sum()
             frac[cstart[q]:cstart[q + 1]] = b / total if total > 0 else np.full(len(b), 1.0 / len(b))
         rep = nb[sn[lost]]
-        ch = np.repeat(cstart[sn[lost]], rep) + (np.arange(rep.sum()) - np.repeat(np.cumsum(rep) - rep, rep))
+        ch = _segments(cstart[sn[lost]], rep)
         child.append(ch)
         cw.append(np.repeat(wr[lost], rep) * frac[ch])
         crow.append(np.repeat(r[lost], rep))
@@ -469,7 +460,6 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
     def _route(self, codes):
         """Leaf sets (union over the leaves a row reaches) and leaf frequencies
         (weighted by the share of the row reaching each leaf), shape (n, K) each.
-
         Rows with every split value they meet observed walk down in compiled code; the others go
         down one level at a time on the flattened tree (a fixed number of numpy calls per level,
         not per node), a row missing the split feature down every branch with the branch's share of
@@ -508,8 +498,7 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
                 continue
             lost, spread = ~obs, True
             rep = n_child[node[lost]]
-            start = np.repeat(first[node[lost]], rep)
-            child = start + np.arange(rep.sum()) - np.repeat(np.cumsum(rep) - rep, rep)
+            child = _segments(first[node[lost]], rep)
             cw = np.repeat(w[lost], rep) * share[child]
             keep = cw > 0
             rows = np.concatenate([rows[obs], np.repeat(rows[lost], rep)[keep]])
@@ -688,18 +677,12 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         self._node_arrays = (self._counts, self._bag)
         self.__dict__.pop("_tree", None)
 
-    @property
-    def tree_(self):
-        # the root node, built from the final tree's arrays when first asked for
-        # (documented with the class's attributes)
-        if "_tree" not in self.__dict__:
-            if "_tables" not in self.__dict__:
-                raise AttributeError("tree_ (the estimator is not fitted)")
-            feat, first, nch, _, _, _, empty = self._tables
-            counts, bag = self._node_arrays
-            nodes = [_Node(counts[i], bool(empty[i])) for i in range(len(feat))]
-            self._tree = _link(nodes, feat, first, nch, bag)
-        return self._tree
+    _ARRAYS = "_tables"
+
+    def _tree_nodes(self):
+        feat, first, nch, _, _, _, empty = self._tables
+        counts, bag = self._node_arrays
+        return [_Node(counts[i], bool(empty[i])) for i in range(len(feat))], feat, first, nch, bag
 
     # -- prediction
     def _predict_input(self, X):
@@ -765,7 +748,5 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
             return f"{label} (0.0)"
         label = self.classes_[int(np.argmax(node.counts))]
         wrong = total - node.counts.max()
-        txt = f"{label} ({total:.{decimals}f}"
-        if wrong > 1e-6:
-            txt += f"/{wrong:.{decimals}f}"
-        return txt + ")"
+        tail = f"/{wrong:.{decimals}f})" if wrong > 1e-6 else ")"
+        return f"{label} ({total:.{decimals}f}" + tail
