@@ -231,11 +231,12 @@ def ncc_end_terms(class_count, flat, observed, n_values, codes, s, epsilon, log_
 
 
 def ncc_end_tables(class_count, flat, observed, n_values, s, epsilon, log_tables=None,
-                   flat_b=None):
+                   flat_b=None, model="contamination"):
     """The per-cell tables of :func:`ncc_end_terms`, grouped (:func:`joint_tables`).
 
     ``flat_b`` (default ``flat``): the counts of the dominated class ``c''`` (NCC2 adds
     the class's missing counts of the features not missing at random in training).
+    ``model``: the epsilon model of :func:`ncc_log_infimum` (its shares at ``tau = 0`` and 1).
 
     Returns
     -------
@@ -244,7 +245,7 @@ def ncc_end_tables(class_count, flat, observed, n_values, s, epsilon, log_tables
     K, m = len(class_count), len(n_values)
     nv = np.asarray(n_values, float)
     span = np.repeat(np.arange(m), np.asarray(n_values, np.int64))
-    w, kap, e, dl = _ncc_shares(float(epsilon), K, nv, "contamination")
+    w, kap, e, dl = _ncc_shares(float(epsilon), K, nv, model)
     e, dl = e[span], dl[span]  # lower share of a category cell, denominator offset
     o = observed[:, span]
     F, Fb = flat, (flat if flat_b is None else flat_b)
@@ -297,7 +298,8 @@ def ncc_end_apply(tables, codes):
 
 
 def ncc_certify(terms, zero, scale, m, w_s, a_idx, b_idx, rows):
-    """Exact sign certificates of ``min psi`` for pairs ``a`` over ``b`` of ``rows``.
+    """Exact sign certificates of ``min psi`` for pairs ``a`` over ``b`` of ``rows``
+    (int arrays of one shape, or shapes that broadcast together: the result's shape).
 
     ``psi`` is convex on ``[0, 1]``: its tangents at 0 and 1 bound it from below and its end values
     bound its minimum from above. A pair is decided when the bound clears zero by a margin far
@@ -321,7 +323,7 @@ def ncc_certify(terms, zero, scale, m, w_s, a_idx, b_idx, rows):
         t = np.clip((p1 - d1 - p0) / (d0 - d1), 0.0, 1.0)
         cross = np.where((d0 < 0) & (d1 > 0), np.fmax(p0 + d0 * t, p1 - d1 * (1.0 - t)), -np.inf)
         lower = np.fmax(np.fmax(lb0, lb1), cross)
-    state = np.zeros(len(rows), dtype=np.int8)
+    state = np.zeros(lower.shape, dtype=np.int8)
     state[lower > tol] = 1
     state[(upper < -tol) | zero[rows, a_idx]] = -1
     return state

@@ -350,6 +350,30 @@ class NCC(_CredalNaive):
         return self._derived_tables(("ncc-end", s, eps, rank), lambda: ncc_end_tables(
             self.class_count_, self._flat, self.observed_count_, self.n_values_, s, eps, lt))
 
+    def _all_pairs(self, codes):
+        """Dominance (B, K, K) of every ordered pair ("simple" model): the certificates of
+        :func:`~credal.dominance.ncc_certify` where they decide, the minimisation elsewhere
+        (the same decisions as ``dominance_log_ratio(X) > LOG_TIE``)."""
+        K, (B, m) = len(self.classes_), codes.shape
+        s, eps = float(self.s), float(self.epsilon)
+        tables = self._derived_tables(("ncc-simple", s, eps), lambda: ncc_end_tables(
+            self.class_count_, self._flat, self.observed_count_, self.n_values_, s, eps,
+            model="simple"))
+        dom = np.zeros((B, K, K), dtype=bool)
+        a, b = np.arange(K)[:, None], np.arange(K)[None, :]
+        for sl in self._chunks(B, 16 * K * K + m):
+            c = codes[sl]
+            state = np.zeros((c.shape[0], K, K), dtype=np.int8)
+            if _CERTIFY:  # every pair of every row at once, by broadcasting
+                terms, zero, scale, _ = ncc_end_apply(tables, c)
+                state = ncc_certify(terms, zero, scale, m, (1.0 - 2.0 * eps) * s, a, b,
+                                    np.arange(c.shape[0])[:, None, None])
+            state[:, np.arange(K), np.arange(K)] = -1
+            r, i, j = np.nonzero(state == 0)
+            state[r, i, j] = np.where(self._exact_dominates(c, r, i, j), 1, -1)
+            dom[sl] = state == 1
+        return dom
+
     def _open_rows(self, codes):
         """Codes to certify and rank with, and which rows only admit certificates of
         no dominance (None: every row admits both)."""
@@ -369,7 +393,7 @@ class NCC(_CredalNaive):
         if K < 2 or B == 0:
             return out
         if self.epsilon_model == "simple":  # not ordered by the naive Bayes: every pair
-            out = ~np.any(self._log_ratio_codes(codes) > LOG_TIE, axis=1)
+            out = ~np.any(self._all_pairs(codes), axis=1)
             return out | ~out.any(axis=1, keepdims=True)  # a dominance cycle: vacuous
         s, eps = float(self.s), float(self.epsilon)
         tables = self._end_tables(jll is None)

@@ -1422,3 +1422,36 @@ def test_ncc_simple_certified_sets_equal_the_exact_ones():
         np.testing.assert_array_equal(got, _sets_without_certificates(model, Xt))
         lr = model.dominance_log_ratio(Xt)
         np.testing.assert_array_equal(got, ~np.any(lr > LOG_TIE, axis=1))
+        # every ordered pair, not only the sets: certified dominance is the exact one
+        np.testing.assert_array_equal(model._all_pairs(Xt), lr > LOG_TIE)
+
+
+def test_ncc_simple_certificates_decide_most_pairs_as_the_exact_test():
+    """On larger random models (many rows, ties in the counts) the certificates of
+    every ordered pair take the exact minimisation's decision and decide most pairs."""
+    rng = np.random.default_rng(23)
+    decided = total = 0
+    for _ in range(12):
+        K, m = int(rng.integers(2, 6)), int(rng.integers(1, 9))
+        nv = rng.integers(2, 5, m)
+        n = int(rng.integers(20, 400))
+        X = (rng.random((n, m)) * nv).astype(int)
+        y = np.minimum((X[:, 0] + rng.integers(0, 2, n)) % K, K - 1)
+        y[:K] = np.arange(K)
+        Xt = (rng.random((200, m)) * nv).astype(int)
+        Xt[rng.random((200, m)) < 0.05] = -1
+        model = NCC(s=float(rng.choice([0.5, 1.0, 2.0])),
+                    epsilon=float(rng.choice([0.01, 0.1, 0.3])),
+                    epsilon_model="simple").fit(X, y)
+        lr = model.dominance_log_ratio(Xt)
+        np.testing.assert_array_equal(model._all_pairs(Xt), lr > LOG_TIE)
+        tables = dominance.ncc_end_tables(model.class_count_, model._flat, model.observed_count_,
+                                          nv, model.s, model.epsilon, model="simple")
+        terms, zero, scale, _ = dominance.ncc_end_apply(tables, Xt)
+        a, b = np.arange(K)[:, None], np.arange(K)[None, :]
+        state = dominance.ncc_certify(terms, zero, scale, m, (1 - 2 * model.epsilon) * model.s, a, b,
+                            np.arange(len(Xt))[:, None, None])
+        off = ~np.eye(K, dtype=bool)
+        decided += int(np.sum((state != 0) & off))
+        total += int(off.sum()) * len(Xt)
+    assert decided > 0.8 * total
