@@ -45,17 +45,18 @@ def _upper_entropy(n, s, buf):
 
 
 @njit(cache=True)
-def credal_tree_gains(codesT, nv, y, K, s, lid, w, avail, double):
+def credal_tree_gains(codesT, rows, nv, y, K, s, lid, w, avail, double):
     """Imprecise information gains of a level of :class:`credal.trees.CredalDecisionTree`:
     of each available feature, and with ``double`` of each pair of available features
     (their joint values; a row counts when both are observed), at each node. Arguments as in
-    :func:`credal.trees._level_gains` (``codesT`` (F, n_inst) with -1 = missing, instances
-    grouped by node; ``lid`` (n_inst,) the node 0 .. A-1 of each instance, non-decreasing).
+    :func:`credal.trees._level_gains` (``codesT`` (F, n) with -1 = missing and ``y`` (n,) of the
+    training rows; ``rows`` (n_inst,) the training row of each instance, instances grouped by
+    node; ``lid`` (n_inst,) the node 0 .. A-1 of each instance, non-decreasing).
     Returns ``g1`` (A, F) and ``g2`` (A, F (F - 1) / 2), or (A, 0) without ``double``, the pairs
     in the order of ``np.triu_indices(F, 1)``; ``-inf`` where a feature (pair) is not available
     or never observed at the node.
     """
-    F, n = codesT.shape
+    F, n = codesT.shape[0], rows.shape[0]
     A = avail.shape[0]
     P = F * (F - 1) // 2 if double else 0
     g1, g2 = np.full((A, F), -np.inf), np.full((A, P), -np.inf)
@@ -88,20 +89,21 @@ def credal_tree_gains(codesT, nv, y, K, s, lid, w, avail, double):
                     cnt[:m * K] = 0.0
                 nk = 0
                 for r in range(lo, hi):   # each (cell, class) total in instance order
-                    v = codesT[i, r]
+                    v = codesT[i, rows[r]]
                     if j > i:
-                        u = codesT[j, r]
+                        u = codesT[j, rows[r]]
                         v = v * nj + u if v >= 0 and u >= 0 else -1
                     if v >= 0:
                         if dense:
-                            cnt[v * K + y[r]] += w[r]
+                            cnt[v * K + y[rows[r]]] += w[r]
                         else:
                             keys[nk] = r
                             nk += 1
                 if dense:
                     gain = _gain(cnt, m, K, s, W, parent, buf)
                 else:
-                    gain = _gain_sparse(keys[:nk], codesT, i, j, nj, y, w, K, s, W, parent, buf)
+                    gain = _gain_sparse(keys[:nk], rows, codesT, i, j, nj, y, w, K, s, W, parent,
+                                        buf)
                 if j > i:
                     g2[a, q] = gain
                     q += 1
@@ -112,22 +114,23 @@ def credal_tree_gains(codesT, nv, y, K, s, lid, w, avail, double):
 
 
 @njit(cache=True)
-def _gain_sparse(rows, codesT, i, j, nj, y, w, K, s, W, parent, buf):
-    """:func:`_gain` for cells too many to count densely: the observed ``rows`` sorted (stably) by
-    cell and class, each total added in row order into the non-empty cells only, in cell order."""
-    key = np.empty(rows.shape[0], dtype=np.int64)
-    for t in range(rows.shape[0]):
-        r = rows[t]
+def _gain_sparse(inst, rows, codesT, i, j, nj, y, w, K, s, W, parent, buf):
+    """:func:`_gain` for cells too many to count densely: the observed instances ``inst`` (training
+    rows ``rows[inst]``) sorted (stably) by cell and class, each total added in instance order into
+    the non-empty cells only, in cell order."""
+    key = np.empty(inst.shape[0], dtype=np.int64)
+    for t in range(inst.shape[0]):
+        r = rows[inst[t]]
         v = codesT[i, r] if j == i else codesT[i, r] * nj + codesT[j, r]
         key[t] = v * K + y[r]
     order = np.argsort(key, kind="mergesort")
-    cnt = np.zeros(rows.shape[0] * K)         # at most one non-empty cell per row
+    cnt = np.zeros(inst.shape[0] * K)         # at most one non-empty cell per instance
     m, last = 0, -1
     for t in range(order.shape[0]):
         v = key[order[t]] // K
         if v != last:
             m, last = m + 1, v
-        cnt[(m - 1) * K + key[order[t]] - v * K] += w[rows[order[t]]]
+        cnt[(m - 1) * K + key[order[t]] - v * K] += w[inst[order[t]]]
     return _gain(cnt, m, K, s, W, parent, buf)
 
 

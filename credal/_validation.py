@@ -139,9 +139,9 @@ def check_target(y, *, allow_missing=False):
     the ndarray ``classes`` (n_classes,). With ``allow_missing``, missing labels (NaN/None) are
     coded ``-1``; otherwise they raise."""
     if isinstance(y, (pd.Series, pd.Categorical)) and isinstance(y.dtype, pd.CategoricalDtype):
-        cat = pd.Categorical(y)
+        cat = y.array if isinstance(y, pd.Series) else y  # the Categorical, not a new one
         classes = np.asarray(cat.categories)
-        y_idx = np.asarray(cat.codes, dtype=np.int64)
+        y_idx = cat._codes.astype(np.int64)
     else:
         if y is None:
             raise ValueError("this classifier requires y to be passed, but the target y is None")

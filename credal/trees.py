@@ -52,12 +52,13 @@ class _Node:
         return self.children is None
 
 
-def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
+def _level_gains(codesT, nv, y, K, s, lid, w, avail, double, rows=None):
     """Single and pair IIGs of several nodes at once.
-    ``codesT`` (F, n_inst): codes (``-1`` = missing) of the candidate features, one row per
-    feature, one column per instance; instances grouped by node and, within a node, in the order of
-    the training rows. ``nv`` (F,): number of values of each candidate feature; ``y`` (n_inst,):
-    class index of each instance; ``K`` classes, IDM ``s``; ``lid`` (n_inst,): node (0 .. A-1) of
+    ``codesT`` (F, n): codes (``-1`` = missing) of the candidate features, one row per
+    feature, one column per training row; ``rows`` (n_inst,): the training row of each instance
+    (default: instance i is row i), instances grouped by node and, within a node, in the order of
+    the training rows. ``nv`` (F,): number of values of each candidate feature; ``y`` (n,):
+    class index of each training row; ``K`` classes, IDM ``s``; ``lid`` (n_inst,): node (0 .. A-1) of
     each instance, non-decreasing; ``w`` (n_inst,): instance weights (> 0); ``avail`` (A, F):
     features still available at each node; ``double``: also compute the gains of the pairs of
     features. Returns ``(g1, g2)``: ``g1`` (A, F), the IIG of each feature at each node, ``-inf``
@@ -68,9 +69,10 @@ def _level_gains(codesT, nv, y, K, s, lid, w, avail, double):
     per-node dense ``np.bincount`` would; only the non-empty cells enter the upper entropies.
     """
     from ._compiled_credal_tree import credal_tree_gains  # numba compiles (or loads) it
-    g1, g2 = credal_tree_gains(codesT, np.asarray(nv, dtype=np.int64), np.asarray(y, dtype=np.int64), K,
-                               float(s), np.asarray(lid, dtype=np.int64), np.asarray(w, dtype=float),
-                               np.asarray(avail, dtype=bool), bool(double))
+    rows = np.arange(len(lid)) if rows is None else rows
+    g1, g2 = credal_tree_gains(codesT, np.asarray(rows, dtype=np.int64), np.asarray(nv, dtype=np.int64),
+                               np.asarray(y, dtype=np.int64), K, float(s), np.asarray(lid, dtype=np.int64),
+                               np.asarray(w, dtype=float), np.asarray(avail, dtype=bool), bool(double))
     return g1, (g2 if double and codesT.shape[0] >= 2 else None)
 
 
@@ -341,11 +343,10 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
                 pos[active] = np.arange(len(active))
                 inst = np.flatnonzero(pos[nid] >= 0)
                 r_a, w_a, lid = rows[inst], w[inst], pos[nid[inst]]
-            sub = codesT[:, r_a]
             cand = avail[active]
             if self.candidates == "all-levels":
-                cand = cand & _all_levels_seen(sub, nv, lid, len(active))
-            g1, g2 = _level_gains(sub, nv, y[r_a], K, s, lid, w_a, cand, double)
+                cand = cand & _all_levels_seen(codesT[:, r_a], nv, lid, len(active))
+            g1, g2 = _level_gains(codesT, nv, y, K, s, lid, w_a, cand, double, r_a)
             choice = _level_choice(g1, g2, double)
             split = choice >= 0
             if not split.any():
