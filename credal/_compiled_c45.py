@@ -15,7 +15,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["fit_c45"]
+__all__ = ["fit_c45", "finish_c45"]
 
 
 @njit(cache=True)
@@ -573,3 +573,39 @@ def fit_c45(codes, y, nv, in_avg, K, m, cf, z, collapse, pruning, raising):
             o_feat[t], o_first[t], o_nch[t] = feat[j], new_id[first[j]], nch[j]
         o_bag[t], o_empty[t], o_counts[t] = bag[j], empty[j], counts[j]
     return o_feat, o_first, o_nch, o_bag, o_empty, o_counts
+
+
+@njit(cache=True)
+def finish_c45(feat, first, nch, bag, empty, counts):
+    """Prediction arrays of a tree from :func:`fit_c45`: ``share`` (n_nodes,), each branch's part
+    of its parent's bag weight; ``emit`` (n_nodes, K), the class frequencies a leaf answers (its
+    parent's at an empty or weightless node); ``rank`` (n_nodes,), each answering leaf's place in
+    J48's depth-first walk (last branch first), the order prediction adds distributions in so that
+    sums match bit for bit; and the depth of the tree.
+    """
+    n, K = counts.shape
+    emit = np.empty((n, K))
+    zero = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        t = _small_sum(counts[i], 0, K)
+        zero[i] = t <= 0
+        emit[i] = counts[i] / (t if t > 0 else 1.0)
+    q = emit.copy()
+    share, rank, depth = np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    order, stack = 0, [0]
+    while len(stack):
+        i = stack.pop()
+        if feat[i] < 0:
+            if not empty[i]:
+                rank[i], order = order, order + 1
+            continue
+        t = _psum(bag, first[i], nch[i])
+        for c in range(first[i], first[i] + nch[i]):
+            depth[c] = depth[i] + 1
+            share[c] = bag[c] / t if t > 0 else 1.0 / nch[i]
+            if empty[c] or zero[c]:
+                emit[c] = q[i]
+            if empty[c]:
+                rank[c], order = order, order + 1
+            stack.append(c)
+    return share, emit, rank, depth.max()

@@ -644,36 +644,11 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
     def _finish(self):
         """Arrays for prediction, ``n_leaves_`` and ``depth_``, from the final tree
         (its node objects, ``tree_``, are built when first asked for)."""
-        total = self._counts.sum(axis=1, keepdims=True)
-        q = self._counts / np.where(total > 0, total, 1)
-        order = 0
-        rank = np.zeros(len(self._feat), dtype=np.intp)
-        emit, share = q.copy(), np.zeros(len(self._feat))
-        depth = np.zeros(len(self._feat), dtype=np.intp)
-        # Prediction adds the distributions reached in the order of J48's
-        # depth-first walk (last branch first), so that sums match bit for bit.
-        feat, first, nch, empty = self._feat.tolist(), self._first.tolist(), self._nch.tolist(), self._empty.tolist()
-        zero = (total[:, 0] <= 0).tolist()
-        stack = [0]
-        while stack:
-            i = stack.pop()
-            if feat[i] < 0:
-                if not empty[i]:
-                    rank[i], order = order, order + 1
-                continue
-            kids = slice(first[i], first[i] + nch[i])
-            depth[kids] = depth[i] + 1
-            b = self._bag[kids]
-            t = b.sum()
-            share[kids] = b / t if t > 0 else 1.0 / nch[i]
-            for c in range(first[i], first[i] + nch[i]):
-                if empty[c] or zero[c]:
-                    emit[c] = q[i]
-                if empty[c]:
-                    rank[c], order = order, order + 1
-            stack.extend(range(first[i], first[i] + nch[i]))
+        from ._compiled_c45 import finish_c45
+        share, emit, rank, depth = finish_c45(self._feat, self._first, self._nch, self._bag,
+                                              self._empty, self._counts)
         self.n_leaves_ = int(np.sum(self._feat < 0))
-        self.depth_ = int(depth.max())
+        self.depth_ = int(depth)
         self._tables = (self._feat, self._first, self._nch, share, emit, rank, self._empty)
         self._node_arrays = (self._counts, self._bag)
         self.__dict__.pop("_tree", None)
