@@ -474,6 +474,8 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         score = np.zeros((n, K))
         # rows that meet no missing split value reach one leaf (compiled walk)
         leaf = route_complete(np.ascontiguousarray(codes, dtype=code_dtype(self.n_values_)), feature, first)
+        if leaf.min(initial=0) >= 0:  # every row did
+            return np.take(leaf_set, leaf, axis=0) > 0, np.take(leaf_freq, leaf, axis=0)
         done = leaf >= 0
         hits[done], score[done] = leaf_set[leaf[done]], leaf_freq[leaf[done]]
         rows = np.flatnonzero(~done)
@@ -650,6 +652,8 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         self.n_leaves_ = int(np.sum(self._feat < 0))
         self.depth_ = int(depth)
         self._tables = (self._feat, self._first, self._nch, share, emit, rank, self._empty)
+        with np.errstate(invalid="ignore"):  # as a row's distribution is normalised
+            self._leaf_proba = emit / emit.sum(axis=1, keepdims=True)
         self._node_arrays = (self._counts, self._bag)
         self.__dict__.pop("_tree", None)
 
@@ -669,9 +673,11 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         n = len(cols[0]) if cols else len(X)
         codes = self._code_matrix(cols, n)
         feat, first, nch, share, emit, rank, empty = self._tables
-        proba = np.zeros((n, len(self.classes_)))
         # rows that meet no missing split value reach one leaf (compiled walk)
         leaf = route_complete(codes, feat, first)
+        if leaf.min(initial=0) >= 0:  # every row did: its leaf's normalised distribution
+            return np.take(self._leaf_proba, leaf, axis=0)
+        proba = np.zeros((n, len(self.classes_)))
         done = leaf >= 0
         proba[done] = emit[leaf[done]]
         rows = np.flatnonzero(~done)
@@ -715,7 +721,10 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
 
     def _scores(self, proba):
         # most probable class, the first in ``classes_`` order on ties within 1e-9
-        return (proba >= proba.max(axis=1, keepdims=True) - 1e-9).astype(float)
+        top = proba[:, 0].copy()
+        for col in proba.T[1:]:  # a column at a time: numpy reduces a short row slowly
+            np.maximum(top, col, out=top)
+        return (proba >= (top - 1e-9)[:, None]).astype(float)
 
     def _leaf_text(self, node, parent, decimals):
         total = node.counts.sum()
