@@ -552,7 +552,7 @@ def test_bad_predict_input():
 
 @pytest.mark.parametrize("R", [2, 3, 8, 9, 12])
 def test_family_counts_equal_bincount(R):
-    """The column-sum counts (few categories) and the bincount (many) agree with a loop."""
+    """The counts (one bincount over every cell) agree with a loop."""
     rng = np.random.default_rng(R)
     n, m, K = 300, 7, 3
     codes = rng.integers(-1, R, (n, m))
