@@ -50,10 +50,15 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None, as_
         if feature_names is not None and list(names) != list(feature_names):
             raise ValueError(f"X has columns {list(names)}, but the estimator was fitted on "
                              f"{list(feature_names)}")
-        # the columns' own arrays, without a Series per column (pandas' internal
-        # iterator where it has one; a wide frame is converted fold after fold)
-        it = getattr(X, "_iter_column_arrays", None)
-        arrays = list(it()) if it is not None else [col.array for _, col in X.items()]
+        # the columns' own arrays, without a Series per column: the blocks' arrays when
+        # each column is one block, in order (as categorical columns are), else pandas'
+        # internal iterator where it has one (a wide frame is converted fold after fold)
+        mgr, it = getattr(X, "_mgr", None), getattr(X, "_iter_column_arrays", None)
+        if (len(getattr(mgr, "blocks", ())) == len(names)
+                and np.array_equal(getattr(mgr, "blknos", None), np.arange(len(names)))):
+            arrays = list(mgr.arrays)
+        else:
+            arrays = list(it()) if it is not None else [col.array for _, col in X.items()]
         if arrays and all(a.dtype.kind in "iu" and not isinstance(a, pd.Categorical)
                           for a in arrays):
             # nullable integer columns (pandas Int64): <NA> is the missing code -1
