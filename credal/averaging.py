@@ -106,7 +106,9 @@ def _family_counts(codes, y_idx, K, R):
     per-class or per-category passes, no search for the observed cells.
     """
     n, m = codes.shape
-    cell = codes + (y_idx * R)[:, None] + (np.arange(m) * (K * R))[None, :]
+    dt = np.int32 if m * K * R < 2**31 else np.int64  # narrow cells: several times faster
+    cell = codes.astype(dt)
+    cell += (y_idx * R).astype(dt)[:, None] + (np.arange(m, dtype=dt) * (K * R))[None, :]
     cell[codes < 0] = m * K * R
     N = np.bincount(cell.ravel(), minlength=m * K * R + 1)[:-1]
     return N.reshape(m, K, R).astype(np.float64)
