@@ -68,6 +68,12 @@ def credal_tree_gains(codesT, rows, nv, y, K, s, lid, w, avail, double):
     cnt = np.zeros(min(top * K, 4 * n + 256))
     keys = np.empty(n, dtype=np.int64)
     parent, buf = np.zeros(K), np.zeros(K)
+    # singles, few cells: every feature counted in one pass over a node's instances (each
+    # cell still adds its instances' weights in their order), so that consecutive additions
+    # go to different features' cells instead of one chain through memory
+    R1 = nv.max() if F else 1
+    one = not double and F * R1 * K <= 4 * n + 256
+    cnt1 = np.zeros(F * R1 * K if one else 0)
     lo = 0
     for a in range(A):
         hi = lo
@@ -75,6 +81,19 @@ def credal_tree_gains(codesT, rows, nv, y, K, s, lid, w, avail, double):
         while hi < n and lid[hi] == a:
             W += w[hi]
             hi += 1
+        if one:
+            cnt1[:] = 0.0
+            for r in range(lo, hi):
+                row, yr, wr = rows[r], y[rows[r]], w[r]
+                for i in range(F):
+                    v = codesT[i, row]
+                    if v >= 0 and avail[a, i]:
+                        cnt1[(i * R1 + v) * K + yr] += wr
+            for i in range(F):
+                if avail[a, i]:
+                    g1[a, i] = _gain(cnt1[i * R1 * K:(i + 1) * R1 * K], nv[i], K, s, W, parent, buf)
+            lo = hi
+            continue
         q = 0
         for i in range(F):
             for j in range(i, F if double else i + 1):    # j == i: the single feature
