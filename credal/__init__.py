@@ -4,7 +4,9 @@ Modules
 -------
 datasets       the shipped data sets (catalogue, loading, checksums)
 preprocessing  MDL and equal-frequency discretisation, imputation, feature removal
-metrics        determinacy, single/set accuracy, discounted accuracy, u65/u80, Brier
+metrics        determinacy, single/set accuracy, discounted accuracy, u65/u80, Brier,
+               coverage, set size, accuracy-rejection curves
+conformal      conformal sets (MAPIE), credible sets, nested conformal calibration
 stats          Wilcoxon, Friedman + Nemenyi, Bayesian signed-rank
 experiments    the one cross-validation engine (tidy tables, fold cache, joblib)
 plotting       generic figures (CD diagram, IDM interval, credal simplex, utility)
@@ -27,6 +29,7 @@ from credal import (datasets, experiments, idm, independence, metrics, networks,
                     preprocessing, stats, structure)
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA, ModelAveragedNaiveBayes
+from credal.conformal import ConformalClassifier, CredibleSet, NestedConformal
 from credal.naive import LNCC, NCC, NaiveBayes
 from credal.ncc2 import NCC2
 from credal.preprocessing import MDLDiscretizer, make_pipeline
@@ -50,6 +53,8 @@ __all__ = [
     "C45Tree",
     "CMA",
     "CompAODE",
+    "ConformalClassifier",
+    "CredibleSet",
     "CredalBMAAODE",
     "CredalCompAODE",
     "CredalDecisionTree",
@@ -58,6 +63,7 @@ __all__ = [
     "ModelAveragedNaiveBayes",
     "NCC",
     "NCC2",
+    "NestedConformal",
     "NaiveBayes",
     "NaiveBayesMissing",
     "RobustBayes",
