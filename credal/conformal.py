@@ -46,7 +46,8 @@ from sklearn.utils.validation import check_is_fitted
 from credal._validation import check_choice, check_in_range, check_target
 from credal.base import BaseClassifier, CredalMixin
 
-__all__ = ["ConformalClassifier", "CredibleSet", "NestedConformal", "SmallCalibrationWarning"]
+__all__ = ["ConformalClassifier", "CredibleSet", "NestedConformal", "SmallCalibrationWarning",
+           "calibration_split"]
 
 
 class SmallCalibrationWarning(UserWarning):
@@ -60,19 +61,27 @@ def _rows(X, idx):
     return X.iloc[idx] if isinstance(X, (pd.DataFrame, pd.Series)) else np.asarray(X)[idx]
 
 
-def _calibration_split(y_idx, calibration_size, random_state):
-    """Stratified split of the rows into a proper training part and a calibration part.
+def calibration_split(y, calibration_size=0.3, random_state=None):
+    """The split of ``fit``: rows into a proper training part and a calibration part.
 
-    Each class sends ``round(calibration_size * n_k)`` of its ``n_k`` rows, drawn at
+    Stratified: each class sends ``round(calibration_size * n_k)`` of its ``n_k`` rows, drawn at
     random, to calibration, but always keeps one for training (a class with a single row
     is never calibrated on). Written out rather than scikit-learn's splitters, which
     refuse classes with one row, as small UCI data sets have in training folds.
+
+    Parameters
+    ----------
+    y : array-like, shape (n_samples,), or categorical Series
+        Class labels.
+    calibration_size : float in (0, 1)
+    random_state : int, RandomState or None
 
     Returns
     -------
     train, calibration : ndarray of int64
         Sorted row positions.
     """
+    y_idx = check_target(y)[0]
     rng = check_random_state(random_state)
     cal = []
     for k in np.unique(y_idx):
@@ -206,7 +215,7 @@ class ConformalClassifier(_Wrapper):
         check_choice("method", self.method, ("lac", "aps", "raps"))
         check_in_range("calibration_size", self.calibration_size, 0.0, 1.0, closed="neither")
         y_idx, codes = self._fit_target(X, y)
-        train, self.calibration_ = _calibration_split(y_idx, self.calibration_size,
+        train, self.calibration_ = calibration_split(y_idx, self.calibration_size,
                                                       self.random_state)
         self.estimator_ = self._adopt(clone(self.estimator).fit(_rows(X, train),
                                                                 codes.iloc[train]))
@@ -413,7 +422,7 @@ class NestedConformal(_Wrapper):
         alpha = check_in_range("alpha", self.alpha, 0.0, 1.0, closed="neither")
         check_in_range("calibration_size", self.calibration_size, 0.0, 1.0, closed="neither")
         y_idx, codes = self._fit_target(X, y)
-        train, self.calibration_ = _calibration_split(y_idx, self.calibration_size,
+        train, self.calibration_ = calibration_split(y_idx, self.calibration_size,
                                                       self.random_state)
         Xtr, ytr, Xcal = _rows(X, train), codes.iloc[train], _rows(X, self.calibration_)
         # a row's score is final once a set holds its class: later values skip it
