@@ -499,7 +499,7 @@ def sweep_figure(sweep):
     """u65 (left) and u80 (right) against determinacy as each method's knob moves."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(TEXT_WIDTH, 3.4), sharex=True)
+    fig, axes = plt.subplots(1, 2, figsize=(TEXT_WIDTH, 3.9), sharex=True)
     colours = dict(zip(SWEEPS, ("#1f77b4", "#17becf", "#d62728", "#2ca02c", "#9467bd")))
     for ax, u in zip(axes, ("u65", "u80")):
         for m, g in sweep.groupby("method", sort=False):
@@ -508,8 +508,9 @@ def sweep_figure(sweep):
                     label=f"{m} ({knob})")
         ax.set_xlabel("determinacy (%)")
         ax.set_ylabel(f"mean {u} (%)")
-    axes[1].legend(loc="lower right", frameon=False, fontsize=8)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=3,
+               frameon=False)
     return fig
 
 
@@ -522,7 +523,7 @@ def disagreement_figure(dis, other="LAC (NB)"):
     from matplotlib.ticker import NullFormatter, ScalarFormatter
 
     d = dis[dis["other"] == other]
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(TEXT_WIDTH, 3.2), sharey=True)
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(TEXT_WIDTH, 3.5), sharey=True)
     for axis, cov, single, title in (
             (ax, "other_cov_on_ncc_ind", "other_single_on_ncc_ind",
              f"where NCC is indeterminate: {other}"),
@@ -537,6 +538,6 @@ def disagreement_figure(dis, other="LAC (NB)"):
         axis.set_xlabel("rows of the data set")
         axis.set_title(title, fontsize=9)
     ax.set_ylabel("% of those instances")
-    ax.legend(loc="lower left", frameon=False)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    fig.legend(*ax.get_legend_handles_labels(), loc="lower center", ncol=2, frameon=False)
     return fig
