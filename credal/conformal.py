@@ -43,7 +43,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from credal._validation import check_choice, check_in_range, check_target
+from credal._validation import check_choice, check_features, check_in_range, check_target
 from credal.base import BaseClassifier, CredalMixin
 
 __all__ = ["ConformalClassifier", "CredibleSet", "NestedConformal", "SmallCalibrationWarning",
@@ -101,11 +101,45 @@ def _check_estimator(estimator, needs):
 
 
 class _Wrapper(CredalMixin, BaseClassifier):
-    """Prediction input goes to the wrapped estimator as it is (it checks it)."""
+    """Prediction input goes to the wrapped estimator as it is (it checks it), but for
+    integer codes given to an estimator of this library (:meth:`_encode`)."""
 
     def _predict_input(self, X):
         check_is_fitted(self, "classes_")
-        return X
+        return self._encode(X)
+
+    def _encode(self, X, fit=False):
+        """Integer codes as categorical columns declaring every code of the whole training
+        data (``n_values_``), at fit and at prediction, when the estimator is one of this
+        library's: fitted on the proper training part only, it would otherwise know only the
+        codes seen there and refuse a value met first in the calibration part. Other input
+        (categorical DataFrames, any input of other estimators) passes as it is."""
+        if fit:  # a refit on other input forgets the codes
+            self.__dict__.pop("n_values_", None)
+            self.__dict__.pop("code_columns_", None)
+        if not isinstance(self.estimator, BaseClassifier) or (isinstance(X, pd.DataFrame) and not
+                                                              all(d.kind in "iu" for d in X.dtypes)):
+            return X
+        codes, n_values, _, names = check_features(X)
+        if codes.shape[1] == 0:
+            return X  # the estimator says what is wrong
+        if fit:
+            self.n_values_, self.code_columns_ = n_values, names
+        elif not hasattr(self, "n_values_"):
+            return X  # fitted on categorical columns: the estimator checks the codes
+        elif len(n_values) != len(self.n_values_):
+            raise ValueError(f"X has {len(n_values)} features, but the estimator was fitted on "
+                             f"{len(self.n_values_)}")
+        elif (bad := np.flatnonzero(n_values > self.n_values_)).size:
+            j = int(bad[0])
+            raise ValueError(f"column {j if names is None else names[j]!r} has code "
+                             f"{int(n_values[j]) - 1} outside the {int(self.n_values_[j])} "
+                             "categories seen in fit")
+        # columns named as in fit (an array of codes predicts for a frame of codes)
+        names = next(c for c in (names, getattr(self, "code_columns_", None),
+                                 range(codes.shape[1])) if c is not None)
+        return pd.DataFrame({c: pd.Categorical.from_codes(codes[:, j], categories=range(n))
+                             for j, (c, n) in enumerate(zip(names, self.n_values_))})
 
     def _fit_target(self, X, y):
         """``classes_`` from ``y`` (declared categories count) and ``y`` as codes
@@ -215,6 +249,7 @@ class ConformalClassifier(_Wrapper):
         check_choice("method", self.method, ("lac", "aps", "raps"))
         check_in_range("calibration_size", self.calibration_size, 0.0, 1.0, closed="neither")
         y_idx, codes = self._fit_target(X, y)
+        X = self._encode(X, fit=True)
         train, self.calibration_ = calibration_split(y_idx, self.calibration_size,
                                                       self.random_state)
         self.estimator_ = self._adopt(clone(self.estimator).fit(_rows(X, train),
@@ -321,6 +356,7 @@ class CredibleSet(_Wrapper):
         _check_estimator(self.estimator, ("predict_proba",))
         check_in_range("mass", self.mass, 0.0, 1.0, closed="right")
         _, codes = self._fit_target(X, y)
+        X = self._encode(X, fit=True)
         self.estimator_ = self._adopt(clone(self.estimator).fit(X, codes))
         return self
 
@@ -422,6 +458,7 @@ class NestedConformal(_Wrapper):
         alpha = check_in_range("alpha", self.alpha, 0.0, 1.0, closed="neither")
         check_in_range("calibration_size", self.calibration_size, 0.0, 1.0, closed="neither")
         y_idx, codes = self._fit_target(X, y)
+        X = self._encode(X, fit=True)
         train, self.calibration_ = calibration_split(y_idx, self.calibration_size,
                                                       self.random_state)
         Xtr, ytr, Xcal = _rows(X, train), codes.iloc[train], _rows(X, self.calibration_)

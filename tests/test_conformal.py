@@ -262,7 +262,8 @@ def test_the_union_makes_any_family_nested():
 def test_nested_conformal_vacuous_with_too_few_rows():
     X, y = _naive_data(11, 12)
     with pytest.warns(SmallCalibrationWarning):
-        model = credal.NestedConformal(credal.NCC(), "s", [0.1, 1.0], alpha=0.1).fit(X, y)
+        model = credal.NestedConformal(credal.NCC(), "s", [0.1, 1.0], alpha=0.1,
+                                       random_state=0).fit(X, y)
     assert model.value_ is None and model.predict_set(X).all()
 
 
@@ -282,3 +283,22 @@ def test_pooled_coverage_over_20_repetitions_on_10_data_sets():
     pooled = res.predictions["in_set"].mean()
     assert len(res.folds) == 200
     assert pooled >= 1 - alpha - 0.02, pooled
+
+
+@pytest.mark.parametrize("make", [
+    lambda: credal.NestedConformal(credal.NCC(), "s", [0.1, 1.0], alpha=0.1, random_state=31),
+    lambda: credal.ConformalClassifier(credal.NaiveBayes(), alpha=0.25, random_state=31),
+])
+def test_integer_codes_seen_only_in_calibration_are_known(make):
+    """A code that only the calibration part holds (column 1's code 2 with seed 31) is a
+    category of the whole training data: the wrapped estimator, fitted on the proper
+    training part, is given every code of the training data, and a code beyond them is
+    refused at prediction with the library's message."""
+    X, y = _naive_data(11, 12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SmallCalibrationWarning)
+        model = make().fit(X, y)
+    assert model.predict_set(X).shape == (12, 3)
+    assert list(model.n_values_) == list(X.max(axis=0) + 1)
+    with pytest.raises(ValueError, match="outside the .* categories seen in fit"):
+        model.predict_set(X + 5)
