@@ -1009,9 +1009,9 @@ def leaderboard_determinacy(scores, info):
     cols = _ordered([c for c in scores.index.get_level_values("classifier").unique()
                      if _BY_NAME[c].kind == "credal"])
     n = len(cols)
-    ncol = min(2, max(1, n))
-    fig, axes = plt.subplots(-(-n // ncol), ncol, figsize=(TEXT_WIDTH, 2.4 * -(-n // ncol)),
-                             sharex=True, sharey=True, squeeze=False)
+    ncol = min(3, max(1, n))  # three small panels per row: the figure fits the screen
+    fig, axes = plt.subplots(-(-n // ncol), ncol, figsize=(TEXT_WIDTH, 0.5 + 1.85 * -(-n // ncol)),
+                             sharex=True, sharey=True, squeeze=False, layout="constrained")
     for ax, c in zip(axes.ravel(), cols):
         d = scores["determinacy"].xs(c, level="classifier") * 100
         size = info["n"].reindex(d.index).astype(float)
@@ -1033,8 +1033,8 @@ def leaderboard_determinacy(scores, info):
         ax.set_xlabel("instances in the data set (log scale)" if ax.get_visible() else "")
     for ax in axes[:, 0]:
         ax.set_ylabel("determinacy (%)")
-    axes.ravel()[0].legend(loc="lower right")
-    fig.tight_layout()
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside upper center", ncol=3,
+               frameon=False)
     return fig
 
 
@@ -1056,7 +1056,7 @@ def leaderboard_cd_diagrams(ranks):
 
     ms, avg = [m for m in ("u65", "u80") if m in ranks.index], _average_ranks(ranks)
     fig, axes = plt.subplots(len(ms), 1, squeeze=False,
-                             figsize=(TEXT_WIDTH, (1.9 + 0.2 * max(len(avg), 2)) * len(ms)))
+                             figsize=(TEXT_WIDTH, (1.3 + 0.14 * max(len(avg), 2)) * len(ms)))
     for ax, m in zip(axes[:, 0], ms):
         cd_diagram(avg[m].dropna(), float(ranks.loc[m, "cd_95%"]), ax=ax,
                    title=f"{m}: average rank over {int(ranks.loc[m, 'n_datasets'])} data "
@@ -1171,14 +1171,16 @@ def published_scatter(comparison):
     ax.fill_between([lo, 100], [lo - 1, 99], [lo + 1, 101], color="0.85", lw=0,
                     label="± 1 point")
     short = c["source"].map(lambda s: s.split(" Table")[0].split(" Sec.")[0])
-    for marker, src in zip("os^DvP" * 2, dict.fromkeys(short)):
-        for ok, color, what in ((True, "tab:blue", "within 2 s.e. + 1"),
-                                (False, "tab:orange", "further")):
+    for marker, src in zip("os^DvP" * 2, dict.fromkeys(short)):  # marker: source
+        ax.scatter([], [], marker=marker, color="0.4",
+                   label=f"{src} ({int((short == src).sum())})")
+        for ok, color in ((True, "tab:blue"), (False, "tab:orange")):  # colour: verdict
             sel = (short == src) & (close == ok)
-            if sel.any():
-                ax.scatter(c.loc[sel, "published"], c.loc[sel, "ours"], s=30, marker=marker,
-                           color=color, alpha=0.75, edgecolors="none",
-                           label=f"{src}: {what} ({int(sel.sum())})")
+            ax.scatter(c.loc[sel, "published"], c.loc[sel, "ours"], s=30, marker=marker,
+                       color=color, alpha=0.75, edgecolors="none")
+    for ok, color, what in ((True, "tab:blue", "within 2 s.e. + 1"),
+                            (False, "tab:orange", "further")):
+        ax.scatter([], [], color=color, label=f"{what} ({int((close == ok).sum())})")
     ax.set(xlim=(lo, 100.5), ylim=(lo, 100.5), aspect="equal",
            xlabel="published value (percent)", ylabel="ours (percent)")
     ax.grid(True, lw=0.3, color="0.85")

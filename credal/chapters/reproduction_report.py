@@ -23,7 +23,8 @@ from credal.chapters._verdicts import (CAUSES, HEADLINE_COLUMNS, UNKNOWN_CAUSE, 
 __all__ = ["run", "tables", "numbers", "deviation_plot", "verdict_chart"]
 
 #: the parts of a note that say how the tolerance or the count test was computed
-_COMPUTATION = re.compile(r"tolerance\b|count test\b|ours accepted from\b|SE:|no SE\b|no data-set choice term|single split")
+_COMPUTATION = re.compile(r"tolerance\b|count test\b|ours accepted from\b|SE:|no SE\b"
+                          r"|no data-set choice term|single split")
 #: the verdicts, in the order of every table and figure, and their colours
 _COLOURS = {"reproduced": "tab:green", "differs": "tab:orange", "not comparable": "0.6",
             "fitted": "tab:purple"}
