@@ -199,23 +199,29 @@ def numbers(tables) -> dict:
 def _place_labels(ax, names, x, y, fontsize=9):
     """Write each name next to its point where it overlaps no name placed before.
 
-    Candidate spots right, left, above and below the point are tried in turn; when
-    all overlap, the spot with the least overlap is taken (no name is dropped).
+    Candidate spots right, left, above and below the point are tried in turn, then spots
+    farther out joined to the point by a thin line; when all overlap, the spot with the
+    least overlap is taken (no name is dropped).
     """
+    from matplotlib.text import Text
+
     ax.figure.canvas.draw()
     renderer = ax.figure.canvas.get_renderer()
     spots = [((4, 1), "left", "bottom"), ((4, -2), "left", "top"), ((-4, 1), "right", "bottom"),
-             ((-4, -2), "right", "top"), ((0, 5), "center", "bottom"), ((0, -5), "center", "top"),
-             ((8, 9), "left", "bottom"), ((8, -10), "left", "top"), ((-8, 9), "right", "bottom"),
-             ((-8, -10), "right", "top")]
+             ((-4, -2), "right", "top"), ((0, 5), "center", "bottom"), ((0, -5), "center", "top")]
+    spots += [((dx * r, dy * r), ("right", "center", "left")[dx + 1],
+               ("top", "center", "bottom")[dy + 1]) for r in (10, 18, 26)
+              for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1))]
     placed, axbox = [], ax.get_window_extent(renderer)
     for order in np.argsort(x):
         best = None
         for offset, ha, va in spots:
             t = ax.annotate(names[order], (x[order], y[order]), xytext=offset,
                             textcoords="offset points", ha=ha, va=va, fontsize=fontsize,
-                            color="0.25", annotation_clip=False)
-            box = t.get_window_extent(renderer)
+                            color="0.25", annotation_clip=False, arrowprops=None if max(
+                                map(abs, offset)) < 10 else {"arrowstyle": "-", "lw": 0.5,
+                                                             "color": "0.6", "shrinkA": 0})
+            box = Text.get_window_extent(t, renderer)  # the name, not its line
             overlap = sum(max(0, min(box.x1, b.x1) - max(box.x0, b.x0))
                           * max(0, min(box.y1, b.y1) - max(box.y0, b.y0)) for b in placed)
             outside = max(0, axbox.x0 - box.x0) + max(0, box.x1 - axbox.x1) \
@@ -262,7 +268,7 @@ def dataset_map(overview, groups=None, width: float = 6.8):
     # a paper with many data sets gets a full-width panel, the others two per row
     wide, narrow = [g for g in groups if sizes[g] > 15], [g for g in groups if sizes[g] <= 15]
     layout = [[g] for g in wide] + [narrow[i:i + 2] for i in range(0, len(narrow), 2)]
-    heights = [0.62 * width if len(r) == 1 and r[0] in wide else 0.5 * width for r in layout]
+    heights = [0.55 * width if len(r) == 1 and r[0] in wide else 0.42 * width for r in layout]
     fig = plt.figure(figsize=(width, sum(heights) + 0.5), layout="constrained")
     grid = fig.add_gridspec(len(layout), 2, height_ratios=heights)
     axes, first = {}, None
