@@ -937,7 +937,7 @@ def _anomaly_text(scores, info, n_splits, gap=0.2):
 
 # -------------------------------------------------------------------- figures
 
-def leaderboard_heatmap(scores, info, max_rows=22):
+def leaderboard_heatmap(scores, info, max_rows=22, part=None):
     """Heatmap of u80 by data set (rows, by size) and classifier (columns).
 
     Each cell shows the score in percent; its colour is the gap to the best classifier on
@@ -951,6 +951,9 @@ def leaderboard_heatmap(scores, info, max_rows=22):
         The ``dataset_scores`` and ``datasets`` tables of :func:`tables` (``n`` orders rows).
     max_rows : int
         Data sets per panel (longer lists: stacked panels of equal length, text at 9 pt).
+    part : (int, int), optional
+        ``(k, n)``: draw only the k-th (from 0) of n groups of data sets by size, one
+        panel, on the colour scale of all of them (a figure per group fits the screen).
 
     Returns
     -------
@@ -964,8 +967,10 @@ def leaderboard_heatmap(scores, info, max_rows=22):
     mat = mat.loc[rows, cols] * 100
     gap_all = mat.max(axis=1).to_numpy()[:, None] - mat.to_numpy()
     chunks = np.array_split(np.arange(len(mat)), int(np.ceil(len(mat) / max_rows)))
+    if part is not None:
+        chunks = [np.array_split(np.arange(len(mat)), part[1])[part[0]]]
     fig, axes = plt.subplots(len(chunks), 1, squeeze=False, constrained_layout=True,
-                             figsize=(TEXT_WIDTH, sum(1.4 + 0.24 * len(ch) for ch in chunks)),
+                             figsize=(TEXT_WIDTH, sum(1.4 + 0.22 * len(ch) for ch in chunks)),
                              gridspec_kw={"height_ratios": [len(ch) for ch in chunks]})
     cmap = plt.get_cmap("Blues").with_extremes(bad="#dddddd")
     vmax = max(5.0, float(np.nanpercentile(gap_all, 95)) if np.isfinite(gap_all).any() else 5.0)
