@@ -1179,10 +1179,9 @@ def published_scatter(comparison):
     for marker, src in zip("os^DvP" * 2, dict.fromkeys(short)):  # marker: source
         ax.scatter([], [], marker=marker, color="0.4",
                    label=f"{src} ({int((short == src).sum())})")
-        for ok, color in ((True, "tab:blue"), (False, "tab:orange")):  # colour: verdict
-            sel = (short == src) & (close == ok)
-            ax.scatter(c.loc[sel, "published"], c.loc[sel, "ours"], s=30, marker=marker,
-                       color=color, alpha=0.75, edgecolors="none")
+        sel = (short == src).to_numpy()  # the colour: the verdict
+        ax.scatter(c.loc[sel, "published"], c.loc[sel, "ours"], s=30, marker=marker, alpha=0.75,
+                   c=np.where(close[sel], "tab:blue", "tab:orange"), edgecolors="none")
     for ok, color, what in ((True, "tab:blue", "within 2 s.e. + 1"),
                             (False, "tab:orange", "further")):
         ax.scatter([], [], color=color, label=f"{what} ({int((close == ok).sum())})")
