@@ -656,7 +656,8 @@ def check_book(html_dir: Path = DEFAULT_HTML, pages: list[str] | None = None,
         omitted.
     layout : {"fail", "warn"}, optional
         What a layout problem (table wider than the column, image shrunk below
-        :data:`MIN_IMAGE_SCALE`) does: fail the page, or only go to ``warnings``.
+        :data:`MIN_IMAGE_SCALE`, and the figure and code rules of :func:`figure_problems`)
+        does: fail the page, or only go to ``warnings``.
         Default ``$CREDAL_LAYOUT``, else ``"fail"``.
 
     Returns
@@ -694,9 +695,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chromium", help="Chromium binary (default: found on PATH)")
     parser.add_argument("--layout", choices=LAYOUT_MODES,
                         default=os.environ.get("CREDAL_LAYOUT") or "fail",
-                        help="a table wider than the column or an image shrunk below "
-                             f"{MIN_IMAGE_SCALE:.0%} of its width: fail the page or only "
-                             "warn (default: $CREDAL_LAYOUT, else %(default)s)")
+                        help="a table wider than the column, an image shrunk below "
+                             f"{MIN_IMAGE_SCALE:.0%} of its width, a figure taller than "
+                             f"{MAX_FIGURE_HEIGHT} px, with overlapping texts, a legend of "
+                             f"more than {MAX_LEGEND_ENTRIES} entries or a caption of more "
+                             f"than {MAX_CAPTION} characters, cut-off code: fail the page "
+                             "or only warn (default: $CREDAL_LAYOUT, else %(default)s)")
     args = parser.parse_args(argv)
     if not (args.html_dir / "index.html").is_file():
         print(f"no built book at {args.html_dir}", file=sys.stderr)
