@@ -1253,8 +1253,8 @@ def _aode_ratios(kind, scores, sizes, paper):
             line = None if v is None else 1 + v / 100 if p == "BMA-AODE" else 1 - v / 100
             panels.append(({None: _by_dataset(scores, p, "brier")
                             / _by_dataset(scores, "AODE", "brier")},
-                           f"Brier loss of {p} / of AODE\n(below 1: {p} better)", p, True,
-                           "AODE",
+                           f"Brier loss of {p} /\nof AODE (left of 1: {p} better)", p,
+                           True, "AODE",
                            {None: line}))
             continue
         acc, k = _by_dataset(scores, p, "accuracy"), c.split("-")[0].lower()
@@ -1263,8 +1263,8 @@ def _aode_ratios(kind, scores, sizes, paper):
         if f"rel_high_{k}" in paper:
             pub["generally below"] = (1.0, 1 + paper[f"rel_high_{k}"] / 100)
         panels.append(({u: _by_dataset(scores, c, u) / acc for u in ("u65", "u80")},
-                       f"utility of {c} / accuracy of {p}\n(above 1: {c} better)", c, False,
-                       p, pub))
+                       f"utility of {c} /\naccuracy of {p}\n(right of 1: {c} better)", c,
+                       False, p, pub))
     return _dot_figure(sizes, panels)
 
 

@@ -221,6 +221,7 @@ def _place_labels(ax, names, x, y, fontsize=9):
                             color="0.25", annotation_clip=False, arrowprops=None if max(
                                 map(abs, offset)) < 10 else {"arrowstyle": "-", "lw": 0.5,
                                                              "color": "0.6", "shrinkA": 0})
+            t.update_positions(renderer)
             box = Text.get_window_extent(t, renderer)  # the name, not its line
             overlap = sum(max(0, min(box.x1, b.x1) - max(box.x0, b.x0))
                           * max(0, min(box.y1, b.y1) - max(box.y0, b.y0)) for b in placed)

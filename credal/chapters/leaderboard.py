@@ -1030,14 +1030,13 @@ def leaderboard_determinacy(scores, info):
                 [float(d[b].median()) for b in sel if b.any()], color="black", lw=1.2,
                 marker="s", ms=3, label="median per size bin")
         ax.set(xscale="log")
+        ax.xaxis.set_minor_formatter("")  # minor labels collide in small panels
         ax.set_title(c, fontsize=10)
         ax.grid(alpha=0.3)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("instances in the data set (log scale)" if ax.get_visible() else "")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("determinacy (%)")
+    fig.supxlabel("instances in the data set (log scale)", fontsize=10)
+    fig.supylabel("determinacy (%)", fontsize=10)
     fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside upper center", ncol=3,
                frameon=False)
     return fig
