@@ -1004,7 +1004,7 @@ HEADLINE = Headlines(paper="Corani & Antonucci", chapter="credal-aode", rows=_he
 
 
 # --------------------------------------------------------------------- figures
-def figure(kind, tables=None):
+def figure(kind, tables=None, part=None):
     """One of the chapter's figures.
 
     Parameters
@@ -1020,6 +1020,8 @@ def figure(kind, tables=None):
     tables : dict of str -> DataFrame, optional
         :func:`tables` (not needed for ``"structures"`` and ``"spode"``); the paper's numbers are
         drawn from its ``section3_numbers``.
+    part : (int, int), optional
+        ``(k, n)``: ``"brier"`` and ``"utility"`` on the k-th of n groups of data sets by size.
 
     Returns
     -------
@@ -1028,6 +1030,9 @@ def figure(kind, tables=None):
     if kind in ("structures", "spode"):
         return _structure_diagrams(kind)
     scores, sizes = (t := tables)["dataset_scores"], t["sizes"]
+    if part is not None:
+        sizes = sizes.loc[np.array_split(sizes["n"].astype(float).sort_values(
+            kind="stable").index, part[1])[part[0]]]
     # the paper's printed numbers by row id (bounds such as "<0.01" left out), drawn
     v = pd.to_numeric(t["section3_numbers"]["published"], errors="coerce")
     paper = {k: float(x) for k, x in v[np.isfinite(v)].items()}
@@ -1143,18 +1148,15 @@ def _dot_figure(sizes, panels):
     band or None).  Which side of 1 is better is in the axis label."""
     order = list(sizes["n"].astype(float).sort_values(kind="stable").index)
     y, labels = np.arange(len(order))[::-1], {}
-    fig, axes = _grid(len(panels), 1.3 + 0.14 * len(order), sharey=True)  # one row: 2 panels
+    fig, axes = _grid(len(panels), 1.9 + 0.15 * len(order), sharey=True)  # one row: 2 panels
     for ax, (series, xlabel, title, below, reference, paper) in zip(axes[0], panels):
         ax.axvline(1.0, color="black", lw=1)
-        means = []
         for i, (name, s) in enumerate(series.items()):
             v, colour = s.reindex(order).to_numpy(dtype=float), "k" if name is None else f"C{i}"
-            what = "one data set" if name is None else name
-            ax.scatter(v, y, s=16, marker="oD"[i % 2], color=colour, zorder=3, label=what,
-                       facecolors=colour if i == 0 else "none")
-            ax.axvline(m := float(np.nanmean(v)), color=colour, lw=1.2, ls="--",
+            ax.scatter(v, y, s=16, marker="oD"[i % 2], color=colour, zorder=3, label=name or
+                       "one data set", facecolors=colour if i == 0 else "none")
+            ax.axvline(float(np.nanmean(s.to_numpy(dtype=float))), color=colour, ls="--",
                        label="our mean" + ("" if name is None else f" ({name})"))
-            means.append(f"{m:.3f}" + ("" if name is None else f" ({name})"))
         for i, (key, val) in enumerate(paper.items()):
             label = "paper's mean" + ("" if key is None else f" ({key})")
             if isinstance(val, tuple):
@@ -1164,8 +1166,9 @@ def _dot_figure(sizes, panels):
                            label=label)
         ax.set(yticks=y, yticklabels=[str(d).replace("_", " ") for d in order],
                ylim=(-0.7, len(order) - 0.3), xlabel=xlabel)
-        ax.set_title(f"{title}\nour mean{'s' * (len(means) > 1)}: {', '.join(means)}",
-                     fontsize=9)
+        means = [f"{np.nanmean(s.to_numpy(float)):.3f}" + (f" ({n})" if n else "")
+                 for n, s in series.items()]
+        ax.set_title(f"{title}\nour mean{'s' * (len(means) > 1)}: {', '.join(means)}", fontsize=9)
         ax.grid(True, axis="x", lw=0.3, color="0.85")
         for h, lab in zip(*ax.get_legend_handles_labels()):
             labels.setdefault(lab, h)

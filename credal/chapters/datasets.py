@@ -210,7 +210,7 @@ def _place_labels(ax, names, x, y, fontsize=9):
     spots = [((4, 1), "left", "bottom"), ((4, -2), "left", "top"), ((-4, 1), "right", "bottom"),
              ((-4, -2), "right", "top"), ((0, 5), "center", "bottom"), ((0, -5), "center", "top")]
     spots += [((dx * r, dy * r), ("right", "center", "left")[dx + 1],
-               ("top", "center", "bottom")[dy + 1]) for r in (10, 18, 26)
+               ("top", "center", "bottom")[dy + 1]) for r in (10, 18, 26, 34)
               for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1))]
     placed, axbox = [], ax.get_window_extent(renderer)
     for order in np.argsort(x):
@@ -218,9 +218,8 @@ def _place_labels(ax, names, x, y, fontsize=9):
         for offset, ha, va in spots:
             t = ax.annotate(names[order], (x[order], y[order]), xytext=offset,
                             textcoords="offset points", ha=ha, va=va, fontsize=fontsize,
-                            color="0.25", annotation_clip=False, arrowprops=None if max(
-                                map(abs, offset)) < 10 else {"arrowstyle": "-", "lw": 0.5,
-                                                             "color": "0.6", "shrinkA": 0})
+                            color="0.25", annotation_clip=False, arrowprops=None if max(map(
+                                abs, offset)) < 10 else {"arrowstyle": "-", "color": "0.6", "lw": 0.5})
             t.update_positions(renderer)
             box = Text.get_window_extent(t, renderer)  # the name, not its line
             overlap = sum(max(0, min(box.x1, b.x1) - max(box.x0, b.x0))

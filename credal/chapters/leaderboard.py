@@ -966,11 +966,10 @@ def leaderboard_heatmap(scores, info, max_rows=22, part=None):
     rows = list(info["n"].reindex(mat.index).sort_values(kind="stable").index)
     mat = mat.loc[rows, cols] * 100
     gap_all = mat.max(axis=1).to_numpy()[:, None] - mat.to_numpy()
-    chunks = np.array_split(np.arange(len(mat)), int(np.ceil(len(mat) / max_rows)))
-    if part is not None:
-        chunks = [np.array_split(np.arange(len(mat)), part[1])[part[0]]]
+    chunks = ([np.array_split(np.arange(len(mat)), part[1])[part[0]]] if part is not None
+              else np.array_split(np.arange(len(mat)), int(np.ceil(len(mat) / max_rows))))
     fig, axes = plt.subplots(len(chunks), 1, squeeze=False, constrained_layout=True,
-                             figsize=(TEXT_WIDTH, sum(1.4 + 0.22 * len(ch) for ch in chunks)),
+                             figsize=(TEXT_WIDTH, sum(2.0 + 0.2 * len(ch) for ch in chunks)),
                              gridspec_kw={"height_ratios": [len(ch) for ch in chunks]})
     cmap = plt.get_cmap("Blues").with_extremes(bad="#dddddd")
     vmax = max(5.0, float(np.nanpercentile(gap_all, 95)) if np.isfinite(gap_all).any() else 5.0)

@@ -232,10 +232,9 @@ def deviation_plot(headlines, width: float = 6.8):
         labels.append(textwrap.fill(str(paper), 24) + f"\n{len(rows)} numbers"
                       + (f", {unpaired} unpaired" if unpaired else ""))
     ax.set_yticks(range(len(papers)), labels, fontsize=9)
-    ax.set_ylim(len(papers) - 0.5, -0.5)
     ax.tick_params(axis="y", length=0)
     ax.set_xscale("symlog", linthresh=1.0, linscale=1.0)
-    ax.set_xlim(-top, top)
+    ax.set(xlim=(-top, top), ylim=(len(papers) - 0.5, -0.5))
     ticks = [t for t in (-100, -10, -1, 0, 1, 10, 100) if abs(t) < top]
     ax.set_xticks(ticks, [f"{t:g}".replace("-", "\u2212") for t in ticks])
     ax.grid(True, axis="x", lw=0.4, color="0.85")
