@@ -923,8 +923,8 @@ def performance_scaling(scaling, slopes=None):
         axes[row, 0].set_ylabel("fit time (s, log)")
     for ax, members in zip(axes[0], groups):
         has = [a for a in axes_names if slopes is not None and f"slope {a}" in slopes]
-        ax.legend(ax.get_lines()[:len(members)], [c + (" (slope " + ", ".join(
-            f"{a} {slopes.loc[c, f'slope {a}']:.2f}" for a in has) + ")" if has and c in
+        ax.legend(ax.get_lines()[:len(members)], [c + (": " + ", ".join(  # the slopes
+            f"{a} {slopes.loc[c, f'slope {a}']:.2f}" for a in has) if has and c in
             slopes.index else "") for c in members], loc="lower center", frameon=False,
-            bbox_to_anchor=(0.5, 1.0), fontsize=9)
+            bbox_to_anchor=(0.5, 1.0), fontsize=9, handlelength=1.2)
     return fig
