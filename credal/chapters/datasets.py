@@ -260,8 +260,7 @@ def dataset_map(overview, groups=None, width: float = 6.8):
 
     feat = "n_features_mdl" if "n_features_mdl" in overview else "n_features"
     member = overview["groups"].fillna("").str.split(", ")
-    if groups is None:
-        groups = sorted({g for gs in member for g in gs if g})
+    groups = sorted({g for gs in member for g in gs if g}) if groups is None else groups
     if not groups:
         raise ValueError("no paper group to draw")
     sizes = {g: int(member.map(lambda gs, g=g: g in gs).sum()) for g in groups}
@@ -289,15 +288,16 @@ def dataset_map(overview, groups=None, width: float = 6.8):
                    edgecolors="tab:blue", zorder=2, label="complete")
         ax.scatter(x[miss], y[miss], s=size[miss], color="tab:orange", alpha=0.8,
                    zorder=2, label="with missing values")
-        ax.set(xscale="log", yscale="log")
+        ax.set(xscale="log", yscale="log", xlabel="rows (log scale)")
         ax.set_title(f"{_PAPER_TITLE.get(g, g)} ({int(inside.sum())} data sets)", fontsize=10)
         ax.grid(True, which="major", lw=0.3, color="0.85")
         ax.tick_params(labelsize=9, labelbottom=True, labelleft=True)
-        ax.set_xlabel("rows (log scale)", fontsize=10)
         ax.set_ylabel(f"{'features after MDL' if feat == 'n_features_mdl' else 'features'} (log scale)",
                       fontsize=10)
-    fig.legend(*first.get_legend_handles_labels(), loc="outside upper center",
-               ncol=2, frameon=False, fontsize=9)
+    legend = fig.legend(*first.get_legend_handles_labels(), loc="outside upper center",
+                        ncol=2, frameon=False, fontsize=9)
+    for handle in legend.legend_handles:  # one size for both, whatever the panel's classes
+        handle.set_sizes([30])
     for g, ax in axes.items():
         inside = member.map(lambda gs: g in gs).to_numpy()
         _place_labels(ax, list(overview.index[inside]), x_all[inside].to_numpy(),
