@@ -265,13 +265,14 @@ def _break_long_words(text: str, longest: int = 18) -> str:
 
 
 def table_html(cells: pd.DataFrame, *, caption=None, csv_href=None, collapse=False,
-               verdict_columns=("verdict",), wrap=()) -> str:
+               verdict_columns=("verdict",), wrap=(), titles=None) -> str:
     """The HTML of a formatted table (see :func:`show_table`): ``cells`` are strings, as
     :func:`format_table` returns; ``caption`` is shown above (``code`` and *emphasis* kept),
     the link ``csv_href`` to the CSV under it; ``collapse`` puts the table in a closed
     ``<details>`` block with the row count in its summary; cells of ``verdict_columns`` get
     the classes ``credal-verdict credal-v-<verdict>`` (coloured by book/_static/credal.css);
-    columns in ``wrap`` wrap their text (class ``credal-text``), as non-numeric columns do.
+    columns in ``wrap`` wrap their text (class ``credal-text``), as non-numeric columns do;
+    ``titles`` maps a column to one tooltip per row (the cell's ``title``; "" for none).
     """
     import html
     verdict_columns = {str(c).lower() for c in verdict_columns}
@@ -280,10 +281,11 @@ def table_html(cells: pd.DataFrame, *, caption=None, csv_href=None, collapse=Fal
              else "text" for name in cells.columns]
     head = "".join(f'<th class="credal-{k}">{_inline(n)}</th>'
                    for n, k in zip(cells.columns, kinds))
+    titles = {c: list(t) for c, t in (titles or {}).items()}
     rows = []
-    for r in cells.itertuples(index=False):
+    for i, r in enumerate(cells.itertuples(index=False)):
         tds = []
-        for value, kind in zip(r, kinds):
+        for name, value, kind in zip(cells.columns, r, kinds):
             cls = f"credal-{kind}"
             if kind == "verdict":
                 cls += " credal-v-" + _VERDICT_CLASSES.get(
@@ -291,7 +293,9 @@ def table_html(cells: pd.DataFrame, *, caption=None, csv_href=None, collapse=Fal
             text = html.escape(str(value), quote=False)
             if kind == "text":
                 text = _break_long_words(text)
-            tds.append(f'<td class="{cls}">{text}</td>')
+            tip = titles[name][i] if name in titles else ""
+            tip = f' title="{html.escape(str(tip))}"' if tip else ""
+            tds.append(f'<td class="{cls}"{tip}>{text}</td>')
         rows.append("<tr>" + "".join(tds) + "</tr>")
     table = (f'<table class="credal-table"><thead><tr>{head}</tr></thead>'
              f'<tbody>{"".join(rows)}</tbody></table>')
@@ -346,7 +350,7 @@ def csv_href(notebook: str, table: str) -> str:
 
 def show_table(df: pd.DataFrame, notebook: str, table: str, *, caption=None, csv=None,
                index=None, csv_index=None, digits: int = 3, formats=None, max_rows=MAX_ROWS,
-               collapse=None, wrap=(), root=None, display=True) -> Path:
+               collapse=None, wrap=(), titles=None, root=None, display=True) -> Path:
     """Save a table as CSV and show it in the book: compact, with a link to the CSV.
 
     Parameters
@@ -373,6 +377,8 @@ def show_table(df: pd.DataFrame, notebook: str, table: str, *, caption=None, csv
         prevents (False) it.
     wrap : tuple of str
         Columns whose text wraps even if it looks numeric.
+    titles : dict of str -> sequence of str, optional
+        Tooltips (a formula behind a number): one per row of a column, "" for none.
     root, display : path (optional), bool (default True)
         Project root (default: the working directory, as :func:`save_table`); False only
         writes the files (no display in a notebook).
@@ -404,7 +410,7 @@ def show_table(df: pd.DataFrame, notebook: str, table: str, *, caption=None, csv
         cells = format_table(df, digits=digits, formats=formats, index=index)
         fold = len(cells) > max_rows if collapse is None else bool(collapse)
         html_text = table_html(cells, caption=caption, csv_href=csv_href(notebook, table),
-                               collapse=fold, wrap=tuple(wrap))
+                               collapse=fold, wrap=tuple(wrap), titles=titles)
         plain = (f"{caption}\n" if caption else "") + cells.to_string(index=False)
         _display(_HTML(html_text, plain))
     return path

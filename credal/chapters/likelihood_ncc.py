@@ -1188,33 +1188,31 @@ def profile_likelihood_figure(tables):
 
 
 def determinacy_vs_size_figure(tables):
-    """Figure 5: determinacy of NCC_eps and LNCC_alpha against the sample size d
-    (``tables["artificial_all_classifiers"]``, ± one standard error), the paper's Table 1
-    as large open markers in the colour of the same classifier."""
+    """Figure 5: determinacy of NCC_eps (left) and LNCC_alpha (right) against the sample
+    size d (``tables["artificial_all_classifiers"]``, ± one standard error), the paper's
+    Table 1 as large open markers in the colour of the same classifier."""
     summary, published = tables["artificial_all_classifiers"], catalogue.published(_TABLE1)
-    fig, ax = _axes(TEXT_WIDTH, 4.6)
-    colours = {fam: iter(c * 4) for fam, c in _COLOURS.items()}
+    fig, axes = _axes(TEXT_WIDTH, 4.0, 1, 2)
     fams = summary.groupby(level="classifier")["family"].first()
-    colour_of = {}
-    for name in sorted(fams.index[fams.isin(list(colours))],
-                       key=lambda n: (n.split("_")[0] != "NCC", n)):
-        sub, ncc = summary.xs(name, level="classifier").sort_index(), fams[name] == "NCC"
-        colour_of[name] = next(colours[fams[name]])
-        ax.errorbar(sub.index, sub["Det"], yerr=sub["Det_se"], color=colour_of[name],
-                    ls="-" if ncc else "--", marker="o" if ncc else "s", ms=4, capsize=2,
-                    lw=1.4, label=name.replace("_", " "))
-    for _, r in published.iterrows():
-        ax.plot(r["n"], r["Det"], marker="o" if r["classifier"].startswith("NCC") else "s",
-                ms=11, mfc="none", mec=colour_of.get(r["classifier"], "k"), mew=1.6, ls="")
-    for marker, fam in (("o", "NCC"), ("s", "LNCC")):
-        ax.plot([], [], marker=marker, mfc="none", mec="0.3", ls="", ms=11, mew=1.6,
-                label=f"paper's {fam} (Table 1)")
     ds = sorted(summary.index.get_level_values("d").unique())
     span = (max(ds) - min(ds)) or 1
-    ax.set_xticks(ds)
-    ax.set(xlim=(min(ds) - 0.06 * span, max(ds) + 0.06 * span),
-           xlabel="training-set size d (instances)", ylabel="determinacy (% of test instances)")
-    ax.legend(frameon=False, fontsize=_SMALL, ncol=2, loc="lower right")
+    for ax, (fam, marker, ls) in zip(axes, (("NCC", "o", "-"), ("LNCC", "s", "--"))):
+        for name, colour in zip(sorted(fams.index[fams == fam]), _COLOURS[fam] * 4):
+            sub = summary.xs(name, level="classifier").sort_index()
+            ax.errorbar(sub.index, sub["Det"], yerr=sub["Det_se"], color=colour, ls=ls,
+                        marker=marker, ms=4, capsize=2, lw=1.4, label=name.replace("_", " "))
+            pub = published[published["classifier"] == name]
+            ax.plot(pub["n"], pub["Det"], marker=marker, ms=11, mfc="none", mec=colour,
+                    mew=1.6, ls="")
+        ax.plot([], [], marker=marker, mfc="none", mec="0.3", ls="", ms=11, mew=1.6,
+                label="the paper (Table 1)")
+        ax.set_xticks(ds)
+        ax.set(xlim=(min(ds) - 0.06 * span, max(ds) + 0.06 * span), title=fam,
+               xlabel="training-set size d", ylabel="determinacy (% of test instances)")
+        ax.legend(frameon=False, fontsize=_SMALL, loc="lower right")
+    low, high = zip(*(ax.get_ylim() for ax in axes))
+    for ax in axes:
+        ax.set_ylim(min(low), max(high))
     return fig
 
 

@@ -1080,17 +1080,19 @@ def _place_labels(ax, xy, labels, obstacles=()):
         taken.append(best[1])
 
 
-def rbc_accuracy_coverage_figure(t1):
+def rbc_accuracy_coverage_figure(t1, enlarged: bool = False):
     """RBC_d accuracy against coverage per data set, published and ours, joined.
 
-    Top: every data set, an arrow from the published point to ours.  Below: the crowded
-    corner (coverage and accuracy above 80%, the dashed box above) enlarged.  Labels are
-    placed so that they do not overlap (:func:`_place_labels`).
+    Every data set, an arrow from the published point to ours; with ``enlarged``, the
+    crowded corner only (coverage and accuracy above 80%, the dashed box of the other).
+    Labels are placed so that they do not overlap (:func:`_place_labels`).
 
     Parameters
     ----------
     t1 : DataFrame
         ``tables(results)["table1"]`` (percent).
+    enlarged : bool
+        Draw the crowded corner instead of every data set.
 
     Returns
     -------
@@ -1101,44 +1103,43 @@ def rbc_accuracy_coverage_figure(t1):
 
     rows = _check_table1(t1, ["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
                               "RBC_d paper", "paper's name"])
-    fig, axes = plt.subplots(2, 1, figsize=(TEXT_WIDTH, 9.0), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.5), constrained_layout=True)
     ok, zoom = rows["RBC_d"].notna(), (80.0, 80.0)
-    for ax, title in zip(axes, ("all data sets", "enlarged: the dashed box above")):
-        ax.set_title(title, fontsize=10)
-        for xo, yo, xp, yp in rows[["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
-                                    "RBC_d paper"]].to_numpy(dtype=float):
-            if np.isfinite(yo):  # a patch of the axes, hence clipped to them
-                ax.add_patch(FancyArrowPatch((xp, yp), (xo, yo), arrowstyle="->", lw=0.8,
-                                             mutation_scale=9, color="0.6", shrinkA=3, shrinkB=3))
-            else:  # nothing classified: accuracy undefined, mark the coverage only
-                ax.plot([xp, xo], [yp, yp], color="0.75", lw=0.8, ls=":")
-        ax.scatter(rows["RBC_d coverage paper"], rows["RBC_d paper"], s=36, facecolors="none",
-                   edgecolors="tab:blue", label="published (Ramoni & Sebastiani)", zorder=3)
-        ax.scatter(rows.loc[ok, "RBC_d coverage"], rows.loc[ok, "RBC_d"], s=30,
-                   color="tab:orange", label="ours", zorder=4)
-        if (~ok).any():
-            ax.scatter(rows.loc[~ok, "RBC_d coverage"], rows.loc[~ok, "RBC_d paper"],
-                       marker="x", color="tab:red", zorder=4,
-                       label="ours: no case classified (at the paper's accuracy)")
-        ax.set(xlabel="RBC$_d$ coverage (% of cases classified)",
-               ylabel="RBC$_d$ accuracy on classified cases (%)")
-        ax.grid(True, lw=0.3, color="0.85")
-    axes[0].set_xlim(-3, 103)
-    axes[0].add_patch(plt.Rectangle(zoom, 101 - zoom[0], 101 - zoom[1], fill=False,
-                                    ls="--", lw=0.8, color="0.4"))
-    axes[1].set(xlim=(zoom[0], 101), ylim=(zoom[1], 101))
-    axes[0].legend(frameon=False, fontsize=9, loc="lower center")  # an empty region in Table 1
+    for xo, yo, xp, yp in rows[["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
+                                "RBC_d paper"]].to_numpy(dtype=float):
+        if np.isfinite(yo):  # a patch of the axes, hence clipped to them
+            ax.add_patch(FancyArrowPatch((xp, yp), (xo, yo), arrowstyle="->", lw=0.8,
+                                         mutation_scale=9, color="0.6", shrinkA=3, shrinkB=3))
+        else:  # nothing classified: accuracy undefined, mark the coverage only
+            ax.plot([xp, xo], [yp, yp], color="0.75", lw=0.8, ls=":")
+    ax.scatter(rows["RBC_d coverage paper"], rows["RBC_d paper"], s=36, facecolors="none",
+               edgecolors="tab:blue", label="published (Ramoni & Sebastiani)", zorder=3)
+    ax.scatter(rows.loc[ok, "RBC_d coverage"], rows.loc[ok, "RBC_d"], s=30,
+               color="tab:orange", label="ours", zorder=4)
+    if (~ok).any():
+        ax.scatter(rows.loc[~ok, "RBC_d coverage"], rows.loc[~ok, "RBC_d paper"],
+                   marker="x", color="tab:red", zorder=4,
+                   label="ours: no case classified (at the paper's accuracy)")
+    ax.set(xlabel="RBC$_d$ coverage (% of cases classified)",
+           ylabel="RBC$_d$ accuracy on classified cases (%)")
+    ax.grid(True, lw=0.3, color="0.85")
+    if enlarged:
+        ax.set(xlim=(zoom[0], 101), ylim=(zoom[1], 101))
+    else:
+        ax.set_xlim(-3, 103)
+        ax.add_patch(plt.Rectangle(zoom, 101 - zoom[0], 101 - zoom[1], fill=False,
+                                   ls="--", lw=0.8, color="0.4"))
+        ax.legend(frameon=False, fontsize=9, loc="lower center")  # an empty region in Table 1
     published = rows[["RBC_d coverage paper", "RBC_d paper"]].to_numpy(dtype=float)
     inside = ok & (rows["RBC_d coverage"] >= zoom[0]) & (rows["RBC_d"] >= zoom[1])
-    for k, ax in enumerate(axes):
-        lab = rows[ok & (inside if k == 1 else ~inside)]
-        _place_labels(ax, lab[["RBC_d coverage", "RBC_d"]].to_numpy(dtype=float),
-                      [_short_label(n, r["paper's name"]) for n, r in lab.iterrows()],
-                      obstacles=published[np.isfinite(published).all(axis=1)])
+    lab = rows[ok & (inside if enlarged else ~inside)]
+    _place_labels(ax, lab[["RBC_d coverage", "RBC_d"]].to_numpy(dtype=float),
+                  [_short_label(n, r["paper's name"]) for n, r in lab.iterrows()],
+                  obstacles=published[np.isfinite(published).all(axis=1)])
     return fig
 
 
-def robust_ours_vs_paper_figure(t1):
+def robust_ours_vs_paper_figure(t1, quantities=None):
     """Our Table 1 values against the published ones, one panel per quantity.
 
     Error bars: our binomial 95% interval (vertical) and 1.96 times the paper's printed
@@ -1149,6 +1150,8 @@ def robust_ours_vs_paper_figure(t1):
     ----------
     t1 : DataFrame
         ``tables(results)["table1"]`` (percent).
+    quantities : list of str, optional
+        The columns to draw, two panels per row (default: all five).
 
     Returns
     -------
@@ -1156,11 +1159,16 @@ def robust_ours_vs_paper_figure(t1):
     """
     import matplotlib.pyplot as plt
 
+    quantities = list(_QUANTITIES if quantities is None else quantities)
+    if unknown := set(quantities) - set(_QUANTITIES):
+        raise ValueError(f"unknown quantities {sorted(unknown)}; choose from {_QUANTITIES}")
     rows = _check_table1(t1, ["NBC_m", "paper's name"] + [
         f"{q}{s}" for q in _QUANTITIES for s in ("", " ±95%", " paper", " ± paper")])
-    fig, axes = plt.subplots(3, 2, figsize=(TEXT_WIDTH, 3.3 * 3), constrained_layout=True)
+    nrow = -(-len(quantities) // 2)
+    fig, axes = plt.subplots(nrow, 2, figsize=(TEXT_WIDTH, 3.3 * nrow), squeeze=False,
+                             constrained_layout=True)
     drawn = [(ax, q, rows[rows[q].notna() & rows[f"{q} paper"].notna()])
-             for ax, q in zip(axes.flat, _QUANTITIES)]
+             for ax, q in zip(axes.flat, quantities)]
     for ax, q, r in drawn:
         lo = max(0.0, 10 * np.floor(min(r[q].min(), r[f"{q} paper"].min()) / 10) - 5)
         ax.plot([lo, 100], [lo, 100], color="0.5", lw=0.8, ls="--", label="ours = paper")
@@ -1172,7 +1180,8 @@ def robust_ours_vs_paper_figure(t1):
         ax.set_title(f"{q.replace(' coverage', '').replace('_', '$_')}$ {what}", fontsize=10)
         ax.set(xlabel=f"published {what} (%)", ylabel=f"our {what} (%)")
         ax.grid(True, lw=0.3, color="0.85")
-    axes.flat[-1].set_visible(False)
+    for ax in axes.flat[len(quantities):]:
+        ax.set_visible(False)
     axes.flat[0].legend(frameon=False, fontsize=9, loc="upper left")
     for ax, q, r in drawn:
         far = (r[q] - r[f"{q} paper"]).abs() > 8.0
