@@ -121,12 +121,10 @@ def _variant_label(variant):
 
 
 def _paper_data(variant, *, paper_rows=True):
-    """Load a data set the way the chapter uses it: ``(label, X, y)``, ``label`` from
-    :func:`_variant_label`, ``X`` a DataFrame (categoricals and floats), ``y`` a categorical
-    Series, NaN where the class is missing.  With ``"name:column"`` the catalogue's class
-    becomes a nominal feature, appended last.  With ``paper_rows``, when the data set ships
-    a train/test split and the paper's size is the training part's (anneal_orig: 798 of
-    898 rows), only the training rows are kept, as the paper did."""
+    """``(label, X, y)`` of a variant (:func:`_variant_label`; X categoricals and floats, y
+    categorical, NaN where missing; with "name:column" the catalogue's class is a feature,
+    last); with ``paper_rows``, a shipped split's training rows when the paper's size is
+    theirs (anneal_orig: 798 of 898 rows; sick: 2800 of 3772), as the paper did."""
     name, target = _parse_variant(variant)
     X, y, split = (ds := datasets.load(name)).X, ds.y, ds.split
     if paper_rows and split is not None and _paper_info(name)[1] == int(
@@ -143,16 +141,12 @@ def _paper_data(variant, *, paper_rows=True):
 
 
 def _cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="drop"):
-    """Data items for :func:`credal.experiments.cross_validate` from ``(label, X, y)`` tuples.
-
-    A data set whose class is observed everywhere is passed on as is (the engine draws its
-    folds).  Rows without class cannot be scored (every metric needs the true class), but RBC
-    can learn from them: ``unlabelled="drop"`` (the paper's protocol) removes them; ``"train"``
-    makes one ``(label::repeat:fold, X, y, split)`` item per fold of
+    """Engine items from ``(label, X, y)``: as is when every class is observed; rows without
+    class (never scored; RBC can learn from them) removed with ``unlabelled="drop"`` (the
+    paper), or with ``"train"`` one ``(label::repeat:fold, X, y, split)`` item per fold of
     :func:`credal.experiments.fold_splits` on the labelled rows, every unlabelled row in every
-    training part (NBC_m and NBC_* drop them in ``fit``; RBC widens its class intervals).  Call
-    the engine with ``use_predefined_split=True, drop_missing_y=False``; :func:`_collect_folds`
-    maps the names back."""
+    training part (NBC_m, NBC_* drop them; RBC widens its class intervals). Engine:
+    ``use_predefined_split=True, drop_missing_y=False``; :func:`_collect_folds` maps back."""
     check_choice("unlabelled", unlabelled, ("train", "drop"))
     out = []
     for label, X, y in items:
@@ -1447,23 +1441,20 @@ def _every_completion(model, X):
         block = X.iloc[[i] * len(combos)].reset_index(drop=True)
         for k, c in enumerate(cols):
             block[c] = pd.Categorical([v[k] for v in combos], categories=X[c].cat.categories)
-        sets = model.predict_set(block)
-        out[i] = bool((sets.sum(axis=1) == 1).all() and (sets == sets[0]).all())
+        out[i] = bool(((s := model.predict_set(block)).sum(1) == 1).all() and (s == s[0]).all())
     return out
 
 
 def _audit_run(variants, *, alpha, n_splits, random_state, paper_rows):
-    """``{name: DataFrame}`` for the data sets run, on one repetition of the chapter's folds,
-    per bin count (3, 5, 10), in %: annealing's naive Bayes accuracies (:data:`_NB_COLS`);
-    arrhythmia's RBC_d coverage by the case's missing values (none, only the attribute most
-    often missing, others; all), under our rule and when every completion must agree, with
-    RBC_d's and NBC_m's accuracy (index bins, cases)."""
+    """``{name: DataFrame}`` of the data sets run, one repetition of the chapter's folds, per
+    bin count (3, 5, 10), %: annealing's naive Bayes accuracies (:data:`_NB_COLS`); arrhythmia's
+    RBC_d coverage by the case's missing values (none, only the attribute most often missing,
+    others; all) by our rule and by every completion, RBC_d's and NBC_m's accuracy."""
     out = {}
     for name in [v for v in ("arrhythmia", "anneal_orig") if v in variants]:
         _, X, y = _paper_data(name, paper_rows=paper_rows)
         X, y = (v.loc[y.notna().to_numpy()].reset_index(drop=True) for v in (X, y))
-        miss, rows = X.isna(), []
-        top = miss.sum().idxmax()
+        top, rows = (miss := X.isna()).sum().idxmax(), []
         pattern = np.select([~miss.any(axis=1), ~miss.drop(columns=top).any(axis=1)],
                             ["no missing value", f"only {top} missing"], "others")
         for bins, (_, _, tr, te) in itertools.product((3, 5, 10), fold_splits(
@@ -1495,10 +1486,10 @@ def _audit_numbers(tables):
     """``aud_*`` keys of :func:`numbers` ("n/a" when not run)."""
     arr, ann, out = tables.get("audit_arrhythmia", []), tables.get("audit_annealing", []), {}
     for key in ("our rule", "every completion"):
-        a = arr[f"RBC_d coverage, {key}"].xs("all cases", level="cases") if len(arr) else None
-        k = "aud_arr_" + key.split()[-1]
-        out.update({k: _fmt(a.get(5)) if len(arr) else "n/a",
-                    f"{k}_range": f"{_fmt(a.min())}–{_fmt(a.max())}" if len(arr) else "n/a"})
+        a = arr[f"RBC_d coverage, {key}"].xs("all cases", level="cases") if len(arr) else []
+        out.update({f"aud_arr_{key.split()[-1]}": _fmt(a.get(5)) if len(a) else "n/a",
+                    f"aud_arr_{key.split()[-1]}_range": f"{_fmt(min(a))}–{_fmt(max(a))}"
+                    if len(a) else "n/a"})
     out["aud_arr_none"] = _fmt(arr["RBC_d coverage, our rule"].get((5, "no missing value"))
                                if len(arr) else None)
     for key in ("NBC_m", "NBC_*"):
