@@ -26,6 +26,7 @@ from credal.chapters._verdicts import Headline, Headlines, Published, Reading
 from credal.experiments import cross_validate, holdout_item
 from credal.idm import idm_interval
 from credal.naive import LNCC, LOG_TIE, NCC, NaiveBayes
+from credal.plotting import place_labels
 
 __all__ = ["classifiers", "run", "tables", "numbers", "HEADLINE", "CITATION",
            "likelihood_idm_figure", "likelihood_cloud_figure", "profile_likelihood_figure",
@@ -1216,19 +1217,6 @@ def determinacy_vs_size_figure(tables):
     return fig
 
 
-def _label_points(ax, names, x, y, near):
-    """Name each point; a point close to one already named gets its label on another side
-    (right-up, right-down, left-up, left-down in turn)."""
-    sides = [((4, 3), "left"), ((4, -9), "left"), ((-4, 3), "right"), ((-4, -9), "right")]
-    placed = []
-    for name, xi, yi in zip(names, x, y):
-        k = sum(1 for (px, py) in placed if abs(px - xi) < near and abs(py - yi) < near)
-        (dx, dy), ha = sides[k % len(sides)]
-        ax.annotate(name, (xi, yi), xytext=(dx, dy), textcoords="offset points",
-                    fontsize=_SMALL, ha=ha)
-        placed.append((xi, yi))
-
-
 def ncc_lncc_scatter_figure(tables):
     """Figure 4: LNCC_0.75 against NCC_0.05 (the paper's defaults) on each data set of
     ``tables["uci_all_classifiers"]``, one panel per indicator, ± one standard error; the
@@ -1241,6 +1229,7 @@ def ncc_lncc_scatter_figure(tables):
     fig, axes = _axes(TEXT_WIDTH, TEXT_WIDTH, 2, 2)
     a = summary.xs(ncc, level="classifier")
     b = summary.xs(lncc, level="classifier").reindex(a.index)
+    placed = []
     for ax, (k, lab) in zip(axes.ravel(), labels.items()):
         x, y = a[k].to_numpy(float), b[k].to_numpy(float)
         ok = np.isfinite(x) & np.isfinite(y)
@@ -1258,14 +1247,16 @@ def ncc_lncc_scatter_figure(tables):
         if ok.any():
             lo = min(x[ok].min(), y[ok].min(), *extra)
             hi = max(x[ok].max(), y[ok].max(), *extra)
-            _label_points(ax, list(a.index[ok]), x[ok], y[ok], 0.05 * (hi - lo or 1.0))
             pad = 0.06 * (hi - lo if hi > lo else 1.0)
             ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="0.5", lw=0.8, ls="--")
             ax.set(xlim=(lo - pad, hi + pad), ylim=(lo - pad, hi + pad))
         ax.set_aspect("equal", adjustable="box")
         ax.set(xlabel=f"{lab} of {ncc.replace('_', ' ')} (%)",
                ylabel=f"{lab} of {lncc.replace('_', ' ')} (%)")
+        placed.append((ax, np.column_stack([x[ok], y[ok]]), list(a.index[ok]), extra))
     handles, names = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, names, loc="outside lower center", ncol=len(names), frameon=False,
                fontsize=_SMALL)
+    for ax, xy, names, extra in placed:  # once every panel's limits are final
+        place_labels(ax, xy, names, obstacles=np.reshape(extra, (-1, 2)), fontsize=_SMALL)
     return fig

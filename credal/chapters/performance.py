@@ -1155,7 +1155,7 @@ def performance_throughput(tp):
     clf = _ordered(list(dict.fromkeys(tp["classifier"])))
     ncol = min(2, len(names))                 # at most two panels per row
     nrow = -(-len(names) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(6.8, nrow * (0.9 + 0.3 * len(clf)) + 0.4),
+    fig, axes = plt.subplots(nrow, ncol, figsize=(6.8, min(nrow * (0.9 + 0.3 * len(clf)) + 0.4, 6.6)),
                              sharey=True, squeeze=False, layout="constrained")
     y = np.arange(len(clf))[::-1]
     for ax, name in zip(axes.flat, names):

@@ -24,6 +24,7 @@ from credal.chapters._verdicts import Headline, Headlines, Published, Reading, t
 from credal.experiments import cross_validate, fold_splits
 from credal.preprocessing import make_preprocessor
 from credal._validation import check_choice
+from credal.plotting import place_labels
 from credal.robust import NaiveBayesMissing, RobustBayes
 
 __all__ = ["classifiers", "run", "tables", "numbers", "HEADLINE", "CITATION",
@@ -1033,53 +1034,12 @@ def _short_label(name, paper_name):
             if "(class:" in str(name) else str(paper_name))
 
 
-# label offsets tried in turn (points): right, left, above, below, then farther out
-_LABEL_OFFSETS = [(5, 2, "left"), (-5, 2, "right"), (0, 7, "center"), (0, -13, "center"),
-                  (5, -11, "left"), (-5, -11, "right"), (9, 9, "left"), (-9, 9, "right"),
-                  (10, -18, "left"), (-10, -18, "right"), (0, 16, "center"), (0, -22, "center")]
-
-
-def _place_labels(ax, xy, labels, obstacles=()):
-    """Label points without overlaps where possible (greedy, in display space): each label
-    takes the first offset of :data:`_LABEL_OFFSETS` whose box stays inside the axes and
-    meets neither a label already placed nor a marker (``xy`` and ``obstacles``, data
-    coordinates); if none is free, the one with the least overlap.  Call after the axes
-    limits are final."""
-    ax.figure.canvas.draw()  # final layout, so that display coordinates hold
-    renderer, r = ax.figure.canvas.get_renderer(), 4.0 * ax.figure.dpi / 72.0
-    frame = ax.get_window_extent(renderer)
-    pts = np.array(list(xy) + list(obstacles), dtype=float).reshape(-1, 2)
-    taken = [(m[0] - r, m[1] - r, m[0] + r, m[1] + r)
-             for m in (ax.transData.transform(pts) if len(pts) else [])]
-    for (x, y), text in zip(xy, labels):
-        best, best_cost, own = None, np.inf, ax.transData.transform((x, y))
-        for dx, dy, ha in _LABEL_OFFSETS:
-            t = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha,
-                            fontsize=9, color="0.15")
-            bb = t.get_window_extent(renderer)
-            box = (bb.x0, bb.y0, bb.x1, bb.y1)
-            cost = sum(max(min(box[2], o[2]) - max(box[0], o[0]), 0.0) * max(
-                min(box[3], o[3]) - max(box[1], o[1]), 0.0) for o in taken if not (
-                abs((o[0] + o[2]) / 2 - own[0]) < 1e-6 and abs((o[1] + o[3]) / 2 - own[1]) < 1e-6))
-            cost += 1e6 * ((bb.x0 < frame.x0) + (bb.x1 > frame.x1) + (bb.y0 < frame.y0)
-                           + (bb.y1 > frame.y1))
-            if cost < best_cost:
-                if best is not None:
-                    best[0].remove()
-                best, best_cost = (t, box), cost
-            else:
-                t.remove()
-            if cost == 0:
-                break
-        taken.append(best[1])
-
-
 def rbc_accuracy_coverage_figure(t1, enlarged: bool = False):
     """RBC_d accuracy against coverage per data set, published and ours, joined.
 
     Every data set, an arrow from the published point to ours; with ``enlarged``, the
     crowded corner only (coverage and accuracy above 80%, the dashed box of the other).
-    Labels are placed so that they do not overlap (:func:`_place_labels`).
+    Labels are placed so that they do not overlap (:func:`credal.plotting.place_labels`).
 
     Parameters
     ----------
@@ -1127,7 +1087,7 @@ def rbc_accuracy_coverage_figure(t1, enlarged: bool = False):
     published = rows[["RBC_d coverage paper", "RBC_d paper"]].to_numpy(dtype=float)
     inside = ok & (rows["RBC_d coverage"] >= zoom[0]) & (rows["RBC_d"] >= zoom[1])
     lab = rows[ok & (inside if enlarged else ~inside)]
-    _place_labels(ax, lab[["RBC_d coverage", "RBC_d"]].to_numpy(dtype=float),
+    place_labels(ax, lab[["RBC_d coverage", "RBC_d"]].to_numpy(dtype=float),
                   [_short_label(n, r["paper's name"]) for n, r in lab.iterrows()],
                   obstacles=published[np.isfinite(published).all(axis=1)])
     return fig
@@ -1179,7 +1139,7 @@ def robust_ours_vs_paper_figure(t1, quantities=None):
     axes.flat[0].legend(frameon=False, fontsize=9, loc="upper left")
     for ax, q, r in drawn:
         far = (r[q] - r[f"{q} paper"]).abs() > 8.0
-        _place_labels(ax, r.loc[far, [f"{q} paper", q]].to_numpy(dtype=float),
+        place_labels(ax, r.loc[far, [f"{q} paper", q]].to_numpy(dtype=float),
                       [_short_label(n, rr["paper's name"]) for n, rr in r[far].iterrows()],
                       obstacles=r.loc[~far, [f"{q} paper", q]].to_numpy(dtype=float))
     return fig

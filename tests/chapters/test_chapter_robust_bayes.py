@@ -15,6 +15,7 @@ import pytest
 
 from credal import datasets
 from credal.chapters import robust_bayes as chapter
+from credal.plotting import place_labels
 from credal.chapters._verdicts import HEADLINE_COLUMNS
 from credal.experiments import cross_validate, fold_splits
 from credal.robust import RobustBayes
@@ -483,7 +484,7 @@ def test_figure_labels_do_not_overlap():
     ax.scatter(*xy.T)
     ax.set_xlim(0, 100)
     ax.set_ylim(0, 100)
-    chapter._place_labels(ax, xy, [f"data set {i}" for i in range(8)])
+    place_labels(ax, xy, [f"data set {i}" for i in range(8)])
     r = fig.canvas.get_renderer()
     boxes = [t.get_window_extent(r) for t in ax.texts]
     assert len(boxes) == 8
