@@ -3,8 +3,9 @@
 #   make book [PROFILE=paper] set up .venv if needed, execute every notebook with papermill
 #                             at the given parameter profile, build the book (-W), then
 #                             check it offline and in headless Chromium
-#                             (LAYOUT=warn: tables wider than the text column and shrunk
-#                             figures are reported as warnings instead of failing)
+#                             (LAYOUT=warn: tables wider than the text column, shrunk or
+#                             too tall figures, overlapping labels, long legends and
+#                             captions, cut-off code are reported as warnings, not failures)
 PROFILE ?= paper
 LAYOUT ?= fail
 PYTHON ?= python3

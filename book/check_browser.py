@@ -25,6 +25,11 @@ For each page listed in ``book/_toc.yml`` (the root ``index`` included) the chec
   start within the first screen, above :data:`FIRST_SCREEN` px at 1280x800;
 * every link to a served file of ``results/`` or ``data/`` (``a.credal-file``, made by
   ``book/_ext/credal_provenance.py``) must resolve;
+* figures and code at 1280x800 (issue 28): fails on an image taller than 700 px, on a
+  figure whose texts overlap (the bounding boxes of the text groups of its SVG, rotation
+  included), on a legend of more than 8 entries, on a figure caption longer than 300
+  characters and on a code block wider than its box (cut off or scrolled); ``--layout``
+  treats these as it treats the two above;
 * optionally saves a full-page screenshot per page (JPEG) for human review, and with
   ``--first-screens`` one 1280x800 screenshot of each paper chapter's first screen.
 
@@ -83,6 +88,14 @@ LAYOUT_MODES = ("fail", "warn")
 FIRST_SCREEN = 800
 #: the table of contents' part whose chapters are the papers (each has a claim box)
 PAPERS_CAPTION = "The papers"
+#: issue 28: a figure fits the first screen (800 px less the header) ...
+MAX_FIGURE_HEIGHT = 700
+#: ... its legend has at most this many entries (more: label the lines directly) ...
+MAX_LEGEND_ENTRIES = 8
+#: ... and its caption at most this many characters (the rest belongs in the text)
+MAX_CAPTION = 300
+#: two texts of a figure collide when their boxes overlap by more than this (px) both ways
+TEXT_OVERLAP_PX = 1.0
 # JPEG: full-page PNGs of the longest chapters (~30,000 px) take ~1.6x as long to encode.
 SCREENSHOT = {"type": "jpeg", "quality": 85}
 
@@ -420,6 +433,151 @@ def layout_problems(page: str, layout: dict, min_scale: float = MIN_IMAGE_SCALE)
     return out
 
 
+# Figures and code (issue 28).  matplotlib writes each text of an SVG as a group holding,
+# per line, a comment (the text) followed by a <g transform=...> of glyph paths: the box of
+# that <g> mapped through its screen matrix is the text's oriented box (rotation kept).  Each
+# SVG is fetched, measured in an off-screen copy at its natural size, and removed.
+_FIGURES_JS = """async (overlapPx) => {
+  const art = document.querySelector('article.bd-article') || document.querySelector('main')
+    || document.body;
+  const closed = Array.from(art.querySelectorAll('details:not([open])'));
+  closed.forEach(d => d.open = true);
+  const quad = (el) => {
+    const b = el.getBBox(), m = el.getScreenCTM();
+    return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height],
+            [b.x, b.y + b.height]].map(([x, y]) => [m.a * x + m.c * y + m.e,
+                                                    m.b * x + m.d * y + m.f]);
+  };
+  // separating axes of two convex quads: they collide when they overlap on every axis
+  const collide = (p, q) => {
+    for (const poly of [p, q]) for (let i = 0; i < 4; i++) {
+      const [x0, y0] = poly[i], [x1, y1] = poly[(i + 1) % 4];
+      const len = Math.hypot(x1 - x0, y1 - y0);
+      if (len === 0) continue;
+      const ax = -(y1 - y0) / len, ay = (x1 - x0) / len;
+      const pr = r => r.map(([x, y]) => x * ax + y * ay);
+      const a = pr(p), b = pr(q);
+      if (Math.min(Math.max(...a), Math.max(...b)) - Math.max(Math.min(...a), Math.min(...b))
+          <= overlapPx) return false;
+    }
+    return true;
+  };
+  const svgFigure = async (im) => {
+    const res = await fetch(im.currentSrc || im.src);
+    const doc = new DOMParser().parseFromString(await res.text(), 'image/svg+xml');
+    if (doc.documentElement.nodeName !== 'svg') return {texts: 0, overlaps: [], legends: []};
+    const box = document.createElement('div');
+    box.style.cssText = 'position:absolute;left:-40000px;top:0;visibility:hidden';
+    box.appendChild(document.importNode(doc.documentElement, true));
+    document.body.appendChild(box);
+    const root = box.firstElementChild, groups = new Map();
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_COMMENT);
+    while (walk.nextNode()) {
+      const c = walk.currentNode, inner = c.nextElementSibling, g = c.parentNode;
+      if (!inner || inner.nodeName !== 'g' || g.nodeName !== 'g') continue;
+      const b = inner.getBBox();
+      if (b.width * b.height === 0) continue;
+      if (!groups.has(g)) groups.set(g, {label: '', quads: []});
+      const t = groups.get(g);
+      t.label = (t.label + ' ' + c.data.trim()).trim();
+      t.quads.push(quad(inner));
+    }
+    const texts = Array.from(groups.values());
+    const aabb = t => t.quads.flat().reduce((r, [x, y]) => [Math.min(r[0], x),
+      Math.min(r[1], y), Math.max(r[2], x), Math.max(r[3], y)], [1e9, 1e9, -1e9, -1e9]);
+    texts.forEach(t => t.box = aabb(t));
+    const overlaps = [];
+    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
+      const a = texts[i].box, b = texts[j].box;
+      if (a[0] > b[2] - overlapPx || b[0] > a[2] - overlapPx || a[1] > b[3] - overlapPx
+          || b[1] > a[3] - overlapPx) continue;
+      if (texts[i].quads.some(p => texts[j].quads.some(q => collide(p, q))))
+        overlaps.push([texts[i].label.slice(0, 40), texts[j].label.slice(0, 40)]);
+    }
+    // a legend's texts are its entries, less the title: the first text when nothing but
+    // the frame (a first child whose box holds every text) comes before it
+    const legends = Array.from(root.querySelectorAll('g[id^="legend"]')).map(lg => {
+      const kids = Array.from(lg.children), labels = kids.filter(k => groups.has(k));
+      if (!labels.length) return 0;
+      const first = labels[0], before = first.previousElementSibling;
+      const frame = kids[0] !== first && kids[0].getBoundingClientRect();
+      const holds = frame && labels.every(k => { const r = k.getBoundingClientRect();
+        return r.left >= frame.left && r.right <= frame.right && r.top >= frame.top
+          && r.bottom <= frame.bottom; });
+      const titled = before === null || (before === kids[0] && holds);
+      return labels.length - (titled && labels.length > 1 ? 1 : 0);
+    });
+    box.remove();
+    return {texts: texts.length, overlaps, legends};
+  };
+  const images = [];
+  for (const im of Array.from(art.querySelectorAll('img'))) {
+    if (!(im.complete && im.naturalWidth > 0)) continue;
+    const src = im.getAttribute('src') || '';
+    const rec = {src: src.split('/').pop().slice(0, 60),
+                 height: Math.round(im.getBoundingClientRect().height),
+                 texts: 0, overlaps: [], legends: []};
+    if (/\\.svg([?#].*)?$/i.test(src) || src.startsWith('data:image/svg'))
+      Object.assign(rec, await svgFigure(im));
+    images.push(rec);
+  }
+  const captions = Array.from(art.querySelectorAll('figure figcaption')).map(fc => {
+    const body = fc.querySelector('.caption-text') || fc;
+    return body.innerText.replace(/\\s+/g, ' ').trim();
+  });
+  const code = Array.from(art.querySelectorAll('pre')).filter(pre => pre.offsetParent !== null)
+    .map(pre => ({scroll: pre.scrollWidth, client: pre.clientWidth,
+                  line: pre.innerText.split('\\n').reduce((a, b) => b.length > a.length ? b : a, '')
+                        .trim().slice(0, 50)}))
+    .filter(c => c.scroll > c.client + 1);
+  closed.forEach(d => d.open = false);
+  return {images, captions, code};
+}"""
+
+
+def figure_problems(page: str, figures: dict, max_height: int = MAX_FIGURE_HEIGHT,
+                    max_entries: int = MAX_LEGEND_ENTRIES,
+                    max_caption: int = MAX_CAPTION) -> list[str]:
+    """The figure and code problems of one page, from what :data:`_FIGURES_JS` measured.
+
+    Parameters
+    ----------
+    page : str
+        Document name, for the messages.
+    figures : dict
+        ``images`` (``src``, shown ``height`` in px, ``overlaps``: pairs of colliding
+        texts, ``legends``: entries per legend), ``captions`` (figure caption texts) and
+        ``code`` (``line``, ``scroll`` and ``client`` widths of each code block wider than
+        its box).
+    max_height, max_entries, max_caption : int
+        Tallest image (px), most legend entries, longest caption (characters).
+
+    Returns
+    -------
+    list of str
+        One message per image taller than ``max_height``, per figure with colliding
+        texts, per legend of more than ``max_entries`` entries, per caption longer than
+        ``max_caption`` and per code block cut off.
+    """
+    out = []
+    for im in figures["images"]:
+        where = f"{page}.html: figure {im['src']}"
+        if im["height"] > max_height:
+            out.append(f"{where} is {im['height']} px tall (at most {max_height}: split or "
+                       "facet it)")
+        if im["overlaps"]:
+            pairs = "; ".join(f"{a!r} / {b!r}" for a, b in im["overlaps"][:4])
+            out.append(f"{where}: {len(im['overlaps'])} pair(s) of texts overlap: {pairs}")
+        out += [f"{where}: legend of {n} entries (at most {max_entries}: label directly)"
+                for n in im["legends"] if n > max_entries]
+    out += [f"{page}.html: figure caption of {len(c)} characters (at most {max_caption}: "
+            f"move the rest into the text): {c[:60]!r}..."
+            for c in figures["captions"] if len(c) > max_caption]
+    out += [f"{page}.html: code cut off, {c['scroll']} px wide in a {c['client']} px box: "
+            f"{c['line']!r}" for c in figures["code"]]
+    return out
+
+
 def _known(message: str) -> bool:
     return any(known in message for known in KNOWN_ERRORS)
 
@@ -532,6 +690,7 @@ def _check_page(context, base: str, page: str, html_dir: Path, shots: Path | Non
         layout = tab.evaluate(_LAYOUT_JS)
         rep.tables, rep.column_width = len(layout["tables"]), layout["column"]
         rep.layout = layout_problems(page, layout)
+        rep.layout += figure_problems(page, tab.evaluate(_FIGURES_JS, TEXT_OVERLAP_PX))
         (rep.warnings if layout_mode == "warn" else problems).extend(rep.layout)
         if shots is not None:
             target = shots / f"{page}.{SCREENSHOT['type']}"
@@ -564,7 +723,8 @@ def check_book(html_dir: Path = DEFAULT_HTML, pages: list[str] | None = None,
         omitted.
     layout : {"fail", "warn"}, optional
         What a layout problem (table wider than the column, image shrunk below
-        :data:`MIN_IMAGE_SCALE`) does: fail the page, or only go to ``warnings``.
+        :data:`MIN_IMAGE_SCALE`, and the figure and code rules of :func:`figure_problems`)
+        does: fail the page, or only go to ``warnings``.
         Default ``$CREDAL_LAYOUT``, else ``"fail"``.
     claim_pages : collection of str, optional
         The pages that must show the claim box in their first screen; default
@@ -613,9 +773,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chromium", help="Chromium binary (default: found on PATH)")
     parser.add_argument("--layout", choices=LAYOUT_MODES,
                         default=os.environ.get("CREDAL_LAYOUT") or "fail",
-                        help="a table wider than the column or an image shrunk below "
-                             f"{MIN_IMAGE_SCALE:.0%} of its width: fail the page or only "
-                             "warn (default: $CREDAL_LAYOUT, else %(default)s)")
+                        help="a table wider than the column, an image shrunk below "
+                             f"{MIN_IMAGE_SCALE:.0%} of its width, a figure taller than "
+                             f"{MAX_FIGURE_HEIGHT} px, with overlapping texts, a legend of "
+                             f"more than {MAX_LEGEND_ENTRIES} entries or a caption of more "
+                             f"than {MAX_CAPTION} characters, cut-off code: fail the page "
+                             "or only warn (default: $CREDAL_LAYOUT, else %(default)s)")
     args = parser.parse_args(argv)
     if not (args.html_dir / "index.html").is_file():
         print(f"no built book at {args.html_dir}", file=sys.stderr)

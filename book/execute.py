@@ -12,7 +12,7 @@ times of all the chapters before it.
 
 What the book shows of a run: the notebook's documented default parameter cell, folded
 (``hide-input``) so that a reader can open it, followed by papermill's injected cell
-labelled with the profile; the at-a-glance box (``credal.chapters._display.at_a_glance``)
+labelled with the profile; the claim box (``credal.chapters._claims.claim_box``)
 with the time measured here written into it.  The kernel sees ``CREDAL_PROFILE`` (the
 profile's name, for the box's rerun command).  ipykernel's warning about TCP without
 encryption, the same for every kernel, is printed once per run of this script.
@@ -85,8 +85,8 @@ def _show_effective_parameters(path: Path, profile: str) -> None:
 
 
 def _fill_run_time(path: Path, seconds: float) -> int:
-    """Write this run's time into the at-a-glance box (``credal.chapters._display.
-    at_a_glance`` leaves a ``<span class="credal-runtime">`` with the previous run's
+    """Write this run's time into the claim box (``credal.chapters._claims.claim_box``
+    leaves a ``<span class="credal-runtime">`` with the previous run's
     time, since the box is shown before the notebook has finished).  Returns the number
     of spans filled."""
     nb = nbformat.read(path, as_version=4)
@@ -272,7 +272,7 @@ def main(argv=None) -> int:
                "--no-progress-bar", "--log-level", "WARNING"]
         print(f"[execute] {name} (profile {args.profile})", flush=True)
         start = time.perf_counter()
-        env = dict(os.environ, CREDAL_PROFILE=args.profile)  # read by at_a_glance
+        env = dict(os.environ, CREDAL_PROFILE=args.profile)  # read by the claim box
         with subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True,
                               bufsize=1) as proc:
             for line in proc.stderr:

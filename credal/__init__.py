@@ -5,7 +5,9 @@ Modules
 datasets       the shipped data sets (catalogue, loading, checksums)
 preprocessing  MDL and equal-frequency discretisation, imputation, feature removal
 missing        deletion mechanisms for controlled studies (MCAR, informative)
-metrics        determinacy, single/set accuracy, discounted accuracy, u65/u80, Brier
+metrics        determinacy, single/set accuracy, discounted accuracy, u65/u80, Brier,
+               coverage, set size, accuracy-rejection curves
+conformal      conformal sets (MAPIE), credible sets, nested conformal calibration
 stats          Wilcoxon, Friedman + Nemenyi, Bayesian signed-rank
 experiments    the one cross-validation engine (tidy tables, fold cache, joblib)
 plotting       generic figures (CD diagram, IDM interval, credal simplex, utility)
@@ -28,6 +30,7 @@ from credal import (datasets, experiments, idm, independence, metrics, missing, 
                     preprocessing, stats, structure)
 from credal.aode import AODE, BMAAODE, CompAODE, CredalBMAAODE, CredalCompAODE
 from credal.averaging import CMA, ModelAveragedNaiveBayes
+from credal.conformal import ConformalClassifier, CredibleSet, NestedConformal
 from credal.naive import LNCC, NCC, NaiveBayes
 from credal.ncc2 import NCC2
 from credal.preprocessing import MDLDiscretizer, make_pipeline
@@ -52,6 +55,8 @@ __all__ = [
     "C45Tree",
     "CMA",
     "CompAODE",
+    "ConformalClassifier",
+    "CredibleSet",
     "CredalBMAAODE",
     "CredalCompAODE",
     "CredalDecisionTree",
@@ -60,6 +65,7 @@ __all__ = [
     "ModelAveragedNaiveBayes",
     "NCC",
     "NCC2",
+    "NestedConformal",
     "NaiveBayes",
     "NaiveBayesMissing",
     "RobustBayes",

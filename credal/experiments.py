@@ -304,8 +304,10 @@ def _run_one(est, Xtr, ytr, Xte):
     sets = None if sets is None else np.asarray(sets, dtype=bool)
     proba = None if proba is None else np.asarray(proba, dtype=float)
     t2 = time.perf_counter()
+    # a conformal LAC set may be empty (allows_empty_sets): scored as an error, not refused
     return {"classes": np.asarray(est.classes_), "pred": pred, "sets": sets, "proba": proba,
-            "fit_time": t1 - t0, "predict_time": t2 - t1}
+            "fit_time": t1 - t0, "predict_time": t2 - t1,
+            "allows_empty": bool(getattr(est, "allows_empty_sets", False))}
 
 
 def _check_result(res, y_te, who):
@@ -316,7 +318,7 @@ def _check_result(res, y_te, who):
                            ("predict_proba", proba, (n_test, K))):
         if a is not None and np.shape(a) != shape:
             raise ValueError(f"{who}.{what} returned shape {np.shape(a)}, expected {shape}")
-    if sets is not None and not sets.any(axis=1).all():
+    if sets is not None and not res.get("allows_empty") and not sets.any(axis=1).all():
         raise ValueError(f"{who}.predict_set returned an empty set")
     index = pd.Index(res["classes"])
     if (index.get_indexer(y_te) < 0).any():
@@ -380,7 +382,9 @@ class CVResult:
         (labels joined by ``|``) and ``proba`` (tuple in class order, or None).
     folds : DataFrame
         One row per (data set, classifier, repeat, fold) with sizes, timings and the
-        metrics of :func:`credal.metrics.summary` (precise classifiers: singleton sets).
+        metrics of :func:`credal.metrics.summary` (precise classifiers: singleton sets;
+        empty sets, which only a classifier with ``allows_empty_sets`` may return, count
+        as errors).
     classes : dict
         Data set name -> array of class labels (column order of ``proba``).
     """
@@ -403,7 +407,7 @@ class CVResult:
             column.setdefault(str(c), j)
         out = np.zeros((len(df), len(column)), dtype=bool)
         for i, s in enumerate(df["set"]):
-            out[i, [column[lab] for lab in s.split("|")]] = True
+            out[i, [column[lab] for lab in s.split("|") if s]] = True  # "": empty set
         return out
 
 
@@ -535,7 +539,8 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
             if sets is None:
                 sets = np.zeros((len(te), len(cls)), dtype=bool)
                 sets[np.arange(len(te)), pi] = True
-            m = metric_summary(sets, yi, precise_pred=pi, proba=r["proba"])
+            m = metric_summary(sets, yi, precise_pred=pi, proba=r["proba"],
+                               allow_empty=r.get("allows_empty", False))
             fold_rows.append({"dataset": dname, "classifier": cname, "repeat": rep,
                               "fold": fold, "n_train": len(tr), "n_test": len(te),
                               "n_features_used": r["n_features_used"],

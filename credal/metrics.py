@@ -24,7 +24,15 @@ indeterminate_size     mean set size on the indeterminate instances
 discounted_accuracy    mean of ``1{y in set} / |set|``
 utility / u65 / u80    mean of ``u(1{y in set} / |set|)`` for a quadratic utility
 coverage               share of *all* instances whose set holds the truth
+set_size               mean number of classes returned, over all instances
 =====================  ==========================================================
+
+Conformal sets (:class:`credal.conformal.ConformalClassifier` with LAC) can be empty;
+:func:`summary` accepts them with ``allow_empty=True`` and counts each as an error (not
+covered, discounted accuracy and utilities 0, size 0, neither determinate nor
+indeterminate) and reports their share as ``empty_sets``.
+:func:`accuracy_rejection` gives the accuracy-rejection curve of a family of set
+predictors (one knob moved).
 
 Every function returns a Python float.  When the instances an indicator averages
 over are absent (no determinate instance for ``single_accuracy``, none
@@ -56,6 +64,7 @@ __all__ = [
     "u65",
     "u80",
     "coverage",
+    "accuracy_rejection",
     "precise_accuracy_on",
     "brier_loss",
     "summary",
@@ -72,9 +81,10 @@ __all__ = [
 ]
 
 
-# ------------------------------------------------------------------------ input checking
-def _check_sets(sets) -> np.ndarray:
-    """Return ``sets`` as a bool array (n, K); reject bad shapes and empty rows."""
+# ----------------------------------------------------------------------- input checking
+def _check_sets(sets, allow_empty=False) -> np.ndarray:
+    """Return ``sets`` as a bool array (n, K); reject bad shapes and (unless
+    ``allow_empty``) empty rows."""
     arr = np.asarray(sets)
     if arr.ndim != 2:
         raise ValueError(
@@ -92,7 +102,7 @@ def _check_sets(sets) -> np.ndarray:
             raise ValueError("sets must be boolean (or 0/1); got other values")
         arr = arr.astype(bool)
     empty = ~arr.any(axis=1)
-    if empty.any():
+    if empty.any() and not allow_empty:
         rows = np.flatnonzero(empty)
         raise ValueError(
             f"sets has {len(rows)} empty row(s) (first: row {int(rows[0])}); "
@@ -375,7 +385,43 @@ def u80(sets, y, classes=None) -> float:
     return utility(sets, y, 0.8, classes=classes)
 
 
-# ------------------------------------------------------------------- precise predictions
+def accuracy_rejection(sets_by_value, y, classes=None, values=None) -> pd.DataFrame:
+    """Accuracy-rejection curve of a family of set predictors (one knob moved).
+
+    An instance given several classes is *rejected* (the classifier abstains from a
+    single answer); the curve is the accuracy on the determinate instances against the
+    share rejected, one point per value of the knob.
+
+    Parameters
+    ----------
+    sets_by_value : sequence of bool arrays, each (n_samples, n_classes), or an array
+        (n_values, n_samples, n_classes): the sets at each value of the knob.
+    y, classes : see :func:`single_accuracy`.
+    values : sequence, optional
+        The knob's values (default ``0 .. n_values - 1``).
+
+    Returns
+    -------
+    DataFrame
+        One row per value: ``value``, ``rejected`` (share of instances with more than
+        one class), ``accuracy`` (:func:`single_accuracy`, nan when none is
+        determinate), ``coverage`` and ``set_size`` (mean over all instances).
+    """
+    sets_by_value = list(sets_by_value)
+    values = range(len(sets_by_value)) if values is None else list(values)
+    if len(values) != len(sets_by_value):
+        raise ValueError(f"values has {len(values)} entries but there are "
+                         f"{len(sets_by_value)} set arrays")
+    rows = []
+    for v, sets in zip(values, sets_by_value):
+        m = summary(sets, y, classes=classes)
+        rows.append({"value": v, "rejected": _mean(np.asarray(sets).sum(axis=1) > 1),
+                     "accuracy": m["single_accuracy"], "coverage": m["coverage"],
+                     "set_size": m["set_size"]})
+    return pd.DataFrame(rows, columns=["value", "rejected", "accuracy", "coverage", "set_size"])
+
+
+# ------------------------------------------------------------------ precise predictions
 def precise_accuracy_on(pred, y, mask=None, classes=None) -> float:
     """Accuracy of precise predictions, restricted to the instances in ``mask``.
 
@@ -466,8 +512,8 @@ def brier_loss(proba, y, classes=None) -> float:
     return _mean((1.0 - p[np.arange(len(p)), idx]) ** 2)
 
 
-# -------------------------------------------------------------------- everything at once
-def summary(sets, y, classes=None, precise_pred=None, proba=None) -> dict:
+# ------------------------------------------------------------------- everything at once
+def summary(sets, y, classes=None, precise_pred=None, proba=None, allow_empty=False) -> dict:
     """All indicators of a credal classifier (and of its precise counterpart).
 
     Parameters
@@ -481,32 +527,40 @@ def summary(sets, y, classes=None, precise_pred=None, proba=None) -> dict:
         encoded like ``y``.
     proba : array-like, shape (n_samples, n_classes), optional
         Probabilities of the precise counterpart.
+    allow_empty : bool
+        Accept empty sets (conformal LAC sets) and count each as an error.
 
     Returns
     -------
     dict of str to float
         Keys ``determinacy``, ``single_accuracy``, ``set_accuracy``,
         ``indeterminate_size``, ``discounted_accuracy``, ``u65``, ``u80``,
-        ``coverage``; with ``precise_pred`` also ``precise_accuracy``,
+        ``coverage``, ``set_size`` (mean over all instances), ``empty_sets`` (their
+        share); with ``precise_pred`` also ``precise_accuracy``,
         ``precise_on_determinate`` and ``precise_on_indeterminate`` (NBC-I);
         with ``proba`` also ``brier``.  Values are ``nan`` on empty selections
         as in the individual functions.
     """
-    s, idx = _sets_and_y(sets, y, classes)
+    s = _check_sets(sets, allow_empty=allow_empty)
+    idx = _class_indices(y, classes, s.shape[1])
     n = len(s)
+    if len(idx) != n:
+        raise ValueError(f"sets has {n} rows but y has {len(idx)}")
     size = s.sum(axis=1)
-    det = size == 1
+    det, ind = size == 1, size > 1
     hit = s[np.arange(n), idx]
-    x = hit / size
+    x = np.divide(hit, size, out=np.zeros(n), where=size > 0)  # an empty set scores 0
     out = {
         "determinacy": _mean(det),
         "single_accuracy": _mean(hit[det]),
-        "set_accuracy": _mean(hit[~det]),
-        "indeterminate_size": _mean(size[~det].astype(float)),
+        "set_accuracy": _mean(hit[ind]),
+        "indeterminate_size": _mean(size[ind].astype(float)),
         "discounted_accuracy": _mean(x),
         "u65": _mean(1.6 * x - 0.6 * x * x),
         "u80": _mean(2.2 * x - 1.2 * x * x),
         "coverage": _mean(hit),
+        "set_size": _mean(size.astype(float)),
+        "empty_sets": _mean(size == 0),
     }
     if precise_pred is not None:
         if classes is None and isinstance(getattr(y, "dtype", None), pd.CategoricalDtype):

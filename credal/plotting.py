@@ -15,7 +15,7 @@ from credal._validation import check_bool, check_int, check_ranks
 from credal.stats import cd_cliques
 
 __all__ = ["cd_diagram", "idm_interval_figure", "credal_simplex_figure", "utility_figure",
-           "new_axes"]
+           "new_axes", "place_labels"]
 
 # vertical layout, in axis data units (the axis line sits at y = 0)
 _ROW = 0.35       # spacing between classifier label lines
@@ -59,17 +59,14 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
     k = len(s)
     order = s.sort_values(ascending=bool(lower_is_better), kind="stable")
     groups = cd_cliques(s, float(cd))
-    lo = min(1.0, float(np.floor(s.min())))
-    hi = max(float(k), float(np.ceil(s.max())))
+    lo, hi = min(1.0, float(np.floor(s.min()))), max(float(k), float(np.ceil(s.max())))
 
     def pos(r):
         # map a rank to [0, 1], better end at 0
         t = (np.asarray(r, dtype=float) - lo) / (hi - lo)
         return t if lower_is_better else 1.0 - t
 
-    n_left = (k + 1) // 2
-    bars_bottom = -0.25 - _BAR_GAP * max(len(groups), 1)
-    first_row = bars_bottom - 0.2
+    n_left, first_row = (k + 1) // 2, -0.45 - _BAR_GAP * max(len(groups), 1)
     n_rows = max(n_left, k - n_left)
     bottom = first_row - _ROW * (n_rows - 1) - 0.3
     if ax is None:
@@ -80,8 +77,7 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
     # rank axis with integer and half ticks
     ax.plot([0, 1], [0, 0], **line)
     for t in np.arange(lo, hi + 0.25, 0.5):
-        major = float(t).is_integer()
-        x = float(pos(t))
+        x, major = float(pos(t)), float(t).is_integer()
         ax.plot([x, x], [0, 0.12 if major else 0.06], **line)
         if major:
             ax.text(x, 0.18, f"{int(t)}", ha="center", va="bottom", fontsize=9)
@@ -95,14 +91,9 @@ def cd_diagram(avg_ranks, cd: float, ax=None, title=None, lower_is_better: bool 
     # classifier lines and names
     names = list(order.index)
     for i, name in enumerate(names):
-        r = float(order.iloc[i])
-        x = float(pos(r))
-        if i < n_left:
-            y = first_row - _ROW * i
-            xe, ha = -_SIDE, "right"
-        else:
-            y = first_row - _ROW * (k - 1 - i)
-            xe, ha = 1 + _SIDE, "left"
+        x = float(pos(r := float(order.iloc[i])))
+        y, xe, ha = ((first_row - _ROW * i, -_SIDE, "right") if i < n_left
+                     else (first_row - _ROW * (k - 1 - i), 1 + _SIDE, "left"))
         ax.plot([x, x, xe], [0, y, y], **line)
         ax.text(xe + (-0.01 if ha == "right" else 0.01), y, str(name), ha=ha,
                 va="center", fontsize=10, gid="cd-name")
@@ -241,3 +232,54 @@ def utility_figure(u_halves=(0.65, 0.80), ax=None):
            ylabel="utility u(x)", xlim=(0, 1), ylim=(0, 1.02))
     ax.legend(frameon=False, fontsize="small", loc="lower right")
     return fig
+
+
+# label offsets tried in turn (points): right, left, above, below, then farther out
+_LABEL_OFFSETS = [(5, 2, "left"), (-5, 2, "right"), (0, 7, "center"), (0, -13, "center"),
+                  (5, -11, "left"), (-5, -11, "right"), (9, 9, "left"), (-9, 9, "right"),
+                  (10, -18, "left"), (-10, -18, "right"), (0, 16, "center"), (0, -22, "center")]
+
+
+def place_labels(ax, xy, labels, obstacles=(), fontsize=9):
+    """Name points without overlaps where possible (greedy, in display space).
+
+    Each label takes the first of a dozen offsets around its point whose box stays inside
+    the axes and meets no label already placed, no marker (``xy`` and ``obstacles``) and
+    not the axes' legend; when none is free, the offset with the least overlap. Call after
+    the axes limits (and the legend, if any) are final.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    xy : array-like, shape (n, 2)
+        The points to name, data coordinates.
+    labels : sequence of str, length n
+    obstacles : array-like, shape (m, 2)
+        Other markers the labels should avoid, data coordinates.
+    fontsize : float
+    """
+    ax.figure.canvas.draw()  # final layout, so that display coordinates hold
+    renderer, r = ax.figure.canvas.get_renderer(), 4.0 * ax.figure.dpi / 72.0
+    frame, pts = ax.get_window_extent(renderer), np.array([*xy, *obstacles], float).reshape(-1, 2)
+    taken = [(u - r, v - r, u + r, v + r)
+             for u, v in (ax.transData.transform(pts) if len(pts) else [])]
+    if ax.get_legend() is not None:
+        taken.append(tuple(ax.get_legend().get_window_extent(renderer).extents))
+    for (x, y), text in zip(xy, labels):
+        own, tries = ax.transData.transform((x, y)), []
+        for dx, dy, ha in _LABEL_OFFSETS:
+            t = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha,
+                            fontsize=fontsize, color="0.15")
+            b = tuple(t.get_window_extent(renderer).extents)
+            cost = sum(max(min(b[2], o[2]) - max(b[0], o[0]), 0.0) * max(min(b[3], o[3]) - max(
+                b[1], o[1]), 0.0) for o in taken if not np.allclose(
+                ((o[0] + o[2]) / 2, (o[1] + o[3]) / 2), own, rtol=0.0, atol=1e-6))
+            tries.append((cost + 1e6 * ((b[0] < frame.x0) + (b[2] > frame.x1) + (b[1] < frame.y0)
+                                        + (b[3] > frame.y1)), t, b))
+            if tries[-1][0] == 0:
+                break
+        best = min(tries, key=lambda c: c[0])  # the first of the least overlapping
+        for _, t, _ in tries:
+            if t is not best[1]:
+                t.remove()
+        taken.append(best[2])

@@ -150,6 +150,52 @@ SVG = ("<svg xmlns='http://www.w3.org/2000/svg' width='600pt' height='300pt' "
        "viewBox='0 0 600 300'><rect width='600' height='300' fill='#38c'/></svg>")
 
 
+def _svg(draw, size=(6.8, 3.0)) -> str:
+    """A matplotlib figure as the book writes it (SVG, text as paths)."""
+    import io
+
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context({"svg.fonttype": "path"}):
+        fig = Figure(figsize=size)
+        draw(fig.add_subplot())
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg")
+    return buf.getvalue()
+
+
+def _lines(n, title=None, frame=True):
+    def draw(ax):
+        for i in range(n):
+            ax.plot([0, 1], [i, i + 1], label=f"line {i}")
+        ax.legend(title=title, frameon=frame, ncols=2, fontsize=7)
+    return draw
+
+
+def _crowded(ax):
+    ax.set_xticks(range(30), [f"data set {i}" for i in range(30)])  # tick labels collide
+
+
+def _rotated(ax):
+    # at 45 degrees these labels clear each other, though their upright boxes overlap
+    ax.set_xticks(range(20), [f"label {i}" for i in range(20)], rotation=45, ha="right")
+
+
+FIGURE_SVGS = {"fig_ok.svg": (_lines(8, title="eight lines"), (6.8, 3.0)),
+               "fig_unframed.svg": (_lines(8, frame=False), (6.8, 3.0)),
+               "fig_rotated.svg": (_rotated, (6.8, 3.0)),
+               "fig_tall.svg": (_lines(2), (4.0, 8.0)),
+               "fig_legend.svg": (_lines(9, title="nine lines"), (6.8, 3.0)),
+               "fig_crowded.svg": (_crowded, (6.8, 3.0))}
+
+
+def _figure(src, caption="A figure."):
+    return (f"<figure><img src='{src}' style='max-width:100%;height:auto'><figcaption>"
+            f"<p><span class='caption-number'>Fig. 1 </span><span class='caption-text'>"
+            f"{caption}</span></p></figcaption></figure>")
+
+
 @pytest.fixture(scope="module")
 def bad_pages(tmp_path_factory):
     reason = _no_browser()
@@ -169,7 +215,18 @@ def bad_pages(tmp_path_factory):
         "folded_wide": f"<details><summary>s</summary><table><tr>{wide_row}</tr></table></details>",
         "shrunk": "<img src='fig.svg' style='width:300px'>",
         "badcsv": "<p><a class='credal-csv' href='missing.csv'>CSV</a></p>",
+        "good_figures": _figure("fig_ok.svg", "x" * 300) + _figure("fig_unframed.svg")
+                        + _figure("fig_rotated.svg")
+                        + "<pre style='width:300px;overflow:auto'>short = 1</pre>",
+        "tall": _figure("fig_tall.svg"),
+        "legend": _figure("fig_legend.svg"),
+        "crowded": _figure("fig_crowded.svg"),
+        "caption": _figure("fig_ok.svg", "x" * 301),
+        "code": "<div class='cell_input'><pre style='width:300px;overflow:auto'>"
+                + "result = compute(" + ", ".join(f"arg{i}" for i in range(30)) + ")</pre></div>",
     }
+    for name, (draw, size) in FIGURE_SVGS.items():
+        (html / name).write_text(_svg(draw, size))
     for name, body in pages.items():
         (html / f"{name}.html").write_text(_page(body))
     fail = {r.page: r for r in check_browser.check_book(html, list(pages), layout="fail")}
@@ -193,6 +250,36 @@ def test_each_check_fails_on_a_bad_page(bad_pages, page, message):
     assert any(message in p for p in rep.problems), rep.problems
     if page != "badcsv":  # the layout checks: the message names the column width
         assert rep.layout and all("636 px" in m or "natural" in m for m in rep.layout)
+
+
+def test_figure_checks_pass_good_figures(bad_pages):
+    """Eight legend entries (a title apart, framed or not), a 300-character caption,
+    rotated labels that clear each other and a code block that fits all pass."""
+    good = bad_pages[0]["good_figures"]
+    assert good.problems == [] and good.images_loaded == 3
+
+
+@pytest.mark.parametrize("page, message", [
+    ("tall", "figure fig_tall.svg is 768 px tall (at most 700"),
+    ("legend", "figure fig_legend.svg: legend of 9 entries (at most 8"),
+    ("crowded", "pair(s) of texts overlap: 'data set 0' / 'data set 1'"),
+    ("caption", "figure caption of 301 characters (at most 300"),
+    ("code", "code cut off, ")])
+def test_each_figure_check_fails_on_a_bad_page(bad_pages, page, message):
+    rep = bad_pages[0][page]
+    assert any(message in p for p in rep.problems), rep.problems
+    assert len(rep.problems) == 1, rep.problems  # that rule only
+    assert rep.layout == rep.problems
+
+
+def test_figure_problems_thresholds():
+    im = {"src": "a.svg", "height": 700, "overlaps": [], "legends": [8, 3]}
+    ok = {"images": [im], "captions": ["c" * 300], "code": []}
+    assert check_browser.figure_problems("p", ok) == []
+    bad = {"images": [{**im, "height": 701, "legends": [9], "overlaps": [("a", "b")]}],
+           "captions": ["c" * 301], "code": [{"line": "x", "scroll": 400, "client": 300}]}
+    out = check_browser.figure_problems("p", bad)
+    assert len(out) == 5 and all(m.startswith("p.html: ") for m in out)
 
 
 def test_layout_warn_mode_reports_without_failing(bad_pages):

@@ -35,7 +35,7 @@ def _ref_all(sets, y, u_half_list=(0.65, 0.8)):
         xs = list(xs)
         return float(sum(xs, Fraction(0)) / len(xs)) if xs else float("nan")
 
-    x = [Fraction(int(h), s) for h, s in zip(hits, sizes)]
+    x = [Fraction(int(h), s) if s else Fraction(0) for h, s in zip(hits, sizes)]  # empty: 0
     out = {
         "determinacy": mean(Fraction(int(s == 1)) for s in sizes),
         "single_accuracy": mean(Fraction(int(hits[i])) for i in det),
@@ -43,6 +43,8 @@ def _ref_all(sets, y, u_half_list=(0.65, 0.8)):
         "indeterminate_size": mean(Fraction(sizes[i]) for i in ind),
         "discounted_accuracy": mean(x),
         "coverage": mean(Fraction(int(h)) for h in hits),
+        "set_size": mean(Fraction(s) for s in sizes),
+        "empty_sets": mean(Fraction(int(s == 0)) for s in sizes),
     }
 
     def u_lagrange(xv, uh):
@@ -102,9 +104,44 @@ def test_every_indicator_matches_instance_by_instance_reference(data):
         }
         summ = M.summary(sets, y)
     for key, val in ref.items():
-        _assert_same(got[key], val)
+        if key in got:
+            _assert_same(got[key], val)
         _assert_same(summ[key], val)
     assert set(summ) == set(ref)
+
+
+@settings(max_examples=100, deadline=None)
+@given(sets_and_y(), st.integers(0, 2**31 - 1))
+def test_summary_with_empty_sets_matches_the_reference(data, seed):
+    """Empty sets (conformal LAC) are errors: not covered, utility 0, size 0."""
+    sets, y = data
+    sets = sets.copy()
+    sets[np.random.default_rng(seed).random(len(sets)) < 0.3] = False
+    ref = _ref_all(sets.tolist(), y.tolist())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        summ = M.summary(sets, y, allow_empty=True)
+    for key, val in ref.items():
+        _assert_same(summ[key], val)
+    if not sets.any(axis=1).all():
+        with pytest.raises(ValueError, match="empty row"):
+            M.summary(sets, y)
+
+
+def test_accuracy_rejection_curve_is_the_single_accuracy_per_value():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 50)
+    family = [np.eye(3, dtype=bool)[y] | (rng.random((50, 3)) < q) for q in (0.0, 0.3, 0.8)]
+    family[0][:10] = np.eye(3, dtype=bool)[(y[:10] + 1) % 3]  # some errors
+    curve = M.accuracy_rejection(family, y, values=[1, 2, 3])
+    assert list(curve["value"]) == [1, 2, 3]
+    for (_, row), sets in zip(curve.iterrows(), family):
+        assert row["rejected"] == pytest.approx((sets.sum(axis=1) > 1).mean())
+        _assert_same(row["accuracy"], M.single_accuracy(sets, y))
+        assert row["coverage"] == pytest.approx(M.coverage(sets, y))
+    assert curve["rejected"].is_monotonic_increasing
+    with pytest.raises(ValueError, match="values has 2 entries"):
+        M.accuracy_rejection(family, y, values=[1, 2])
 
 
 @settings(max_examples=100, deadline=None)
@@ -346,7 +383,7 @@ def test_empty_selections_give_nan_silently():
 def test_summary_keys():
     sets = np.array([[1, 0], [1, 1]], dtype=bool)
     base = {"determinacy", "single_accuracy", "set_accuracy", "indeterminate_size",
-            "discounted_accuracy", "u65", "u80", "coverage"}
+            "discounted_accuracy", "u65", "u80", "coverage", "set_size", "empty_sets"}
     assert set(M.summary(sets, [0, 1])) == base
     full = M.summary(sets, [0, 1], precise_pred=[0, 0], proba=[[0.8, 0.2], [0.6, 0.4]])
     assert set(full) == base | {"precise_accuracy", "precise_on_determinate",

@@ -57,3 +57,40 @@ def test_introduction_figures_on_given_axes():
     assert plotting.credal_simplex_figure([1, 1, 1], ax=a2) is fig
     assert plotting.utility_figure(ax=a3) is fig
     plt.close(fig)
+
+
+def test_place_labels_keeps_crowded_labels_apart_and_off_the_legend():
+    """Names on crowded points (one next to the legend): the placed labels overlap each
+    other far less than labels all put on the same side, and none covers the legend."""
+    import matplotlib.pyplot as plt
+    from credal.plotting import place_labels
+
+    xy = np.array([[0.30, 0.30], [0.45, 0.30], [0.30, 0.45], [0.45, 0.45], [0.375, 0.375],
+                   [0.12, 0.80]])
+    names = [f"data set {i}" for i in range(6)]
+
+    def area(a, b):  # of the intersection, px^2 (boxes that only touch: 0)
+        return (max(min(a.x1, b.x1) - max(a.x0, b.x0), 0.0)
+                * max(min(a.y1, b.y1) - max(a.y0, b.y0), 0.0))
+
+    overlaps = []
+    for placed in (True, False):
+        fig, ax = plt.subplots(figsize=(5, 4))
+        ax.plot(xy[:, 0], xy[:, 1], "o", label="points")
+        ax.set(xlim=(0, 1), ylim=(0, 1))
+        ax.legend(loc="upper left")
+        if placed:
+            place_labels(ax, xy, names)
+        else:
+            for (x, y), n in zip(xy, names):
+                ax.annotate(n, (x, y), xytext=(5, 2), textcoords="offset points", fontsize=9)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        boxes = [t.get_window_extent(renderer) for t in ax.texts]
+        assert len(boxes) == 6
+        overlaps.append(sum(area(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]))
+        if placed:
+            legend = ax.get_legend().get_window_extent(renderer)
+            assert max(area(b, legend) for b in boxes) < 1.0
+        plt.close(fig)
+    assert overlaps[0] < 0.5 * overlaps[1], overlaps

@@ -11,7 +11,7 @@ every quantity that starts with it).  A claim's verdict follows from its rows' v
 The reference comes from the book's bibliography, ``book/references.bib`` (formatted by
 pybtex, which sphinxcontrib-bibtex installs), so that the box and the bibliography page
 say the same.  The run time is the span that book/execute.py fills in when the notebook
-has finished (see :func:`credal.chapters._display.at_a_glance`).
+has finished.
 """
 
 from __future__ import annotations

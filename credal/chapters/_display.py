@@ -1,5 +1,6 @@
 """The book's display: tables (formatted, saved as CSV, linked for download), figures'
-style, the "at a glance" box and run times.  One :func:`show_table` shows every table.
+style and run times (the claim box: ``credal.chapters._claims``).  One :func:`show_table`
+shows every table.
 
 ``show_table`` writes the CSV (as ``save_table`` does) and a copy under
 ``book/generated/_extra/tables/<notebook>/``; book/_config.yml lists
@@ -22,11 +23,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from credal.chapters._verdicts import NOT_COMPARABLE, verdict_counts, verdicts
+from credal.chapters._verdicts import NOT_COMPARABLE, verdicts
 
-__all__ = ["MISSING", "RUNTIME_CLASS", "TEXT_WIDTH", "at_a_glance", "book_style",
+__all__ = ["MISSING", "RUNTIME_CLASS", "TEXT_WIDTH", "book_style",
            "claim_box", "comparison_layout", "comparison_table", "format_duration", "format_number",
-           "format_p", "format_table", "glance", "p_text", "previous_run_time", "results_dir",
+           "format_p", "format_table", "p_text", "previous_run_time", "results_dir",
            "save_table", "show_table"]
 
 def results_dir(notebook: str, root=None) -> Path:
@@ -57,7 +58,7 @@ TEXT_WIDTH = 6.8
 MAX_ROWS = 15
 #: columns formatted by :func:`format_p` unless ``formats`` says otherwise
 P_COLUMNS = frozenset({"p", "p-value", "p value", "p_value", "pvalue"})
-#: the run-time placeholder of :func:`at_a_glance`, filled in by book/execute.py
+#: the run-time placeholder of the claim box, filled in by book/execute.py
 RUNTIME_CLASS = "credal-runtime"
 
 _VERDICT_CLASSES = {"reproduced": "reproduced", "differs": "differs", "fitted": "fitted",
@@ -265,13 +266,14 @@ def _break_long_words(text: str, longest: int = 18) -> str:
 
 
 def table_html(cells: pd.DataFrame, *, caption=None, csv_href=None, collapse=False,
-               verdict_columns=("verdict",), wrap=()) -> str:
+               verdict_columns=("verdict",), wrap=(), titles=None) -> str:
     """The HTML of a formatted table (see :func:`show_table`): ``cells`` are strings, as
     :func:`format_table` returns; ``caption`` is shown above (``code`` and *emphasis* kept),
     the link ``csv_href`` to the CSV under it; ``collapse`` puts the table in a closed
     ``<details>`` block with the row count in its summary; cells of ``verdict_columns`` get
     the classes ``credal-verdict credal-v-<verdict>`` (coloured by book/_static/credal.css);
-    columns in ``wrap`` wrap their text (class ``credal-text``), as non-numeric columns do.
+    columns in ``wrap`` wrap their text (class ``credal-text``), as non-numeric columns do;
+    ``titles`` maps a column to one tooltip per row (the cell's ``title``; "" for none).
     """
     import html
     verdict_columns = {str(c).lower() for c in verdict_columns}
@@ -280,10 +282,11 @@ def table_html(cells: pd.DataFrame, *, caption=None, csv_href=None, collapse=Fal
              else "text" for name in cells.columns]
     head = "".join(f'<th class="credal-{k}">{_inline(n)}</th>'
                    for n, k in zip(cells.columns, kinds))
+    titles = {c: list(t) for c, t in (titles or {}).items()}
     rows = []
-    for r in cells.itertuples(index=False):
+    for i, r in enumerate(cells.itertuples(index=False)):
         tds = []
-        for value, kind in zip(r, kinds):
+        for name, value, kind in zip(cells.columns, r, kinds):
             cls = f"credal-{kind}"
             if kind == "verdict":
                 cls += " credal-v-" + _VERDICT_CLASSES.get(
@@ -291,7 +294,9 @@ def table_html(cells: pd.DataFrame, *, caption=None, csv_href=None, collapse=Fal
             text = html.escape(str(value), quote=False)
             if kind == "text":
                 text = _break_long_words(text)
-            tds.append(f'<td class="{cls}">{text}</td>')
+            tip = titles[name][i] if name in titles else ""
+            tip = f' title="{html.escape(str(tip))}"' if tip else ""
+            tds.append(f'<td class="{cls}"{tip}>{text}</td>')
         rows.append("<tr>" + "".join(tds) + "</tr>")
     table = (f'<table class="credal-table"><thead><tr>{head}</tr></thead>'
              f'<tbody>{"".join(rows)}</tbody></table>')
@@ -346,7 +351,7 @@ def csv_href(notebook: str, table: str) -> str:
 
 def show_table(df: pd.DataFrame, notebook: str, table: str, *, caption=None, csv=None,
                index=None, csv_index=None, digits: int = 3, formats=None, max_rows=MAX_ROWS,
-               collapse=None, wrap=(), root=None, display=True) -> Path:
+               collapse=None, wrap=(), titles=None, root=None, display=True) -> Path:
     """Save a table as CSV and show it in the book: compact, with a link to the CSV.
 
     Parameters
@@ -373,6 +378,8 @@ def show_table(df: pd.DataFrame, notebook: str, table: str, *, caption=None, csv
         prevents (False) it.
     wrap : tuple of str
         Columns whose text wraps even if it looks numeric.
+    titles : dict of str -> sequence of str, optional
+        Tooltips (a formula behind a number): one per row of a column, "" for none.
     root, display : path (optional), bool (default True)
         Project root (default: the working directory, as :func:`save_table`); False only
         writes the files (no display in a notebook).
@@ -404,7 +411,7 @@ def show_table(df: pd.DataFrame, notebook: str, table: str, *, caption=None, csv
         cells = format_table(df, digits=digits, formats=formats, index=index)
         fold = len(cells) > max_rows if collapse is None else bool(collapse)
         html_text = table_html(cells, caption=caption, csv_href=csv_href(notebook, table),
-                               collapse=fold, wrap=tuple(wrap))
+                               collapse=fold, wrap=tuple(wrap), titles=titles)
         plain = (f"{caption}\n" if caption else "") + cells.to_string(index=False)
         _display(_HTML(html_text, plain))
     return path
@@ -579,95 +586,6 @@ def previous_run_time(notebook: str, profile: str, root=None):
     except (KeyError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
         return None
     return float(hit.iloc[-1]) if len(hit) else None
-
-
-def at_a_glance(citation: str, notebook: str, *, mapping=None, headline=None,
-                profile=None, summary=None, root=None, display=True) -> str:
-    """The box at the top of a paper chapter: citation, what maps to what, verdicts,
-    run time and the rerun command.
-
-    Parameters
-    ----------
-    citation : str
-        Full citation: authors, year, title, venue (``*title*`` prints in italics).
-    notebook : str
-        The chapter's notebook name (for the rerun command and the run time).
-    mapping : list of (str, str), optional
-        Pairs (the paper's item, ours), e.g. ``("Table 2", "Table 3 (accuracy per
-        data set)")``; the second may be a (text, anchor) pair to link ``#anchor`` on the
-        page (a figure's ``name``).
-    headline : DataFrame, optional
-        The chapter's headline table (:func:`headline_table`); its verdicts are counted.
-    profile : str, optional
-        Parameter profile of this run; default ``$CREDAL_PROFILE`` (set by
-        book/execute.py), else ``"paper"``.
-    summary : str, optional
-        One or two sentences on the outcome.
-    root : path, optional
-        Project root, for the previous run's time (default: working directory).
-    display : bool, default True
-
-    Returns
-    -------
-    str
-        The box's HTML.
-
-    Notes
-    -----
-    The run time is known only when the notebook has finished, after the box is shown.
-    The box prints the time of the previous run at this profile (``results/_timings``)
-    in a ``<span class="credal-runtime">``, and book/execute.py replaces that span's text
-    with the time it measured for this very run when the notebook finishes.  Run
-    outside book/execute.py, the box keeps the previous run's time (or says it has none).
-    """
-    import html
-    import os
-    profile = profile or os.environ.get("CREDAL_PROFILE") or "paper"
-    rows = ['<div class="credal-glance admonition note"><p class="admonition-title">'
-            'At a glance</p><dl class="credal-glance-list">',
-            f"<dt>Paper</dt><dd>{_inline(citation)}</dd>"]
-    if summary:
-        rows.append(f"<dt>Outcome</dt><dd>{_inline(summary)}</dd>")
-    if mapping:
-        items = "".join(f"<li>{_inline(theirs)} \u2192 " + (
-            f'<a href="#{html.escape(str(o[1]))}">{_inline(o[0])}</a>'
-            if isinstance(o, (tuple, list)) else _inline(o)) + "</li>" for theirs, o in mapping)
-        rows.append(f'<dt>The paper \u2192 this chapter</dt><dd><ul>{items}</ul></dd>')
-    if headline is not None:
-        counts = verdict_counts(headline)
-        badges = " ".join(
-            f'<span class="credal-verdict credal-v-{_VERDICT_CLASSES[k]}">{n} {k}</span>'
-            for k, n in counts.items())
-        rows.append(f"<dt>Verdicts</dt><dd>{sum(counts.values())} headline numbers: "
-                    f"{badges}</dd>")
-    before = previous_run_time(notebook, profile, root)
-    runtime = (f"{format_duration(before)} (previous run)" if before is not None
-               else "not measured yet (book/execute.py measures it)")
-    rows.append(f"<dt>Run time (profile <code>{html.escape(profile)}</code>)</dt><dd>"
-                f'<span class="{RUNTIME_CLASS}">{runtime}</span></dd>')
-    rows.append(f"<dt>Rerun</dt><dd><code>make notebook NB={html.escape(notebook)} "
-                f"PROFILE={html.escape(profile)}</code></dd>")
-    rows.append("</dl></div>")
-    box = "".join(rows)
-    if display:
-        _display(_HTML(box, f"At a glance: {citation}"))
-    return box
-
-
-def glance(citation: str, notebook: str, **kwargs):
-    """:func:`at_a_glance` as an object a notebook can display or glue (``IPython.display.HTML``):
-    a chapter computes its box after its headline rows and shows it at the top of the page.
-
-    Parameters
-    ----------
-    citation, notebook
-        As for :func:`at_a_glance`.
-    **kwargs
-        Any other argument of :func:`at_a_glance` but ``display``.
-    """
-    from IPython.display import HTML
-
-    return HTML(at_a_glance(citation, notebook, display=False, **kwargs))
 
 
 # --- section: the claim box's entry for the notebooks (issue 28) ---

@@ -1004,7 +1004,7 @@ HEADLINE = Headlines(paper="Corani & Antonucci", chapter="credal-aode", rows=_he
 
 
 # --------------------------------------------------------------------- figures
-def figure(kind, tables=None):
+def figure(kind, tables=None, part=None):
     """One of the chapter's figures.
 
     Parameters
@@ -1020,6 +1020,8 @@ def figure(kind, tables=None):
     tables : dict of str -> DataFrame, optional
         :func:`tables` (not needed for ``"structures"`` and ``"spode"``); the paper's numbers are
         drawn from its ``section3_numbers``.
+    part : (int, int), optional
+        ``(k, n)``: ``"brier"`` and ``"utility"`` on the k-th of n groups of data sets by size.
 
     Returns
     -------
@@ -1028,6 +1030,9 @@ def figure(kind, tables=None):
     if kind in ("structures", "spode"):
         return _structure_diagrams(kind)
     scores, sizes = (t := tables)["dataset_scores"], t["sizes"]
+    if part is not None:
+        sizes = sizes.loc[np.array_split(sizes["n"].astype(float).sort_values(
+            kind="stable").index, part[1])[part[0]]]
     # the paper's printed numbers by row id (bounds such as "<0.01" left out), drawn
     v = pd.to_numeric(t["section3_numbers"]["published"], errors="coerce")
     paper = {k: float(x) for k, x in v[np.isfinite(v)].items()}
@@ -1136,42 +1141,39 @@ def _aode_accuracy_scatter(scores):
 
 def _dot_figure(sizes, panels):
     """Ratios to 1 in panels side by side sharing one row per data set (by ``sizes["n"]``,
-    smallest on top), blue where better than the reference, orange where worse, our
-    means in red, the legend below.  ``panels``: (series, xlabel, title, better_below,
-    reference, paper) each: ``series`` (name or None -> Series), ``paper`` (name or None
-    -> the paper's value, a (low, high) band or None, drawn in green)."""
+    smallest on top): one colour per series, its mean dashed and the paper's dotted in the
+    same colour (a band in green), the means in the panel's title, the legend above.
+    ``panels``: (series, xlabel, title, better_below, reference, paper) each: ``series``
+    (name or None -> Series), ``paper`` (name or None -> the paper's value, a (low, high)
+    band or None).  Which side of 1 is better is in the axis label."""
     order = list(sizes["n"].astype(float).sort_values(kind="stable").index)
     y, labels = np.arange(len(order))[::-1], {}
-    fig, axes = _grid(len(panels), 2.8 + 0.19 * len(order), sharey=True)  # one row: 2 panels
+    fig, axes = _grid(len(panels), 1.9 + 0.15 * len(order), sharey=True)  # one row: 2 panels
     for ax, (series, xlabel, title, below, reference, paper) in zip(axes[0], panels):
         ax.axvline(1.0, color="black", lw=1)
         for i, (name, s) in enumerate(series.items()):
-            v = s.reindex(order).to_numpy(dtype=float)
-            better, worse = (v < 1, v > 1) if below else (v > 1, v < 1)
-            for mask, color, what in ((better, "tab:blue", f"better than {reference}"),
-                                      (worse, "tab:orange", f"worse than {reference}"),
-                                      (~better & ~worse, "0.55", "equal")):
-                if mask.any():
-                    ax.scatter(v[mask], y[mask], s=22, marker="oDs"[i % 3], color=color,
-                               zorder=3, label=what if name is None else f"{name}: {what}",
-                               facecolors=color if i == 0 else "none")
-            ax.axvline(m := float(np.nanmean(v)), color="tab:red", lw=1.2, ls=["--", "-."][i % 2],
-                       label=f"our mean{'' if name is None else ' ' + name} {m:.3f}")
+            v, colour = s.reindex(order).to_numpy(dtype=float), "k" if name is None else f"C{i}"
+            ax.scatter(v, y, s=16, marker="oD"[i % 2], color=colour, zorder=3, label=name or
+                       "one data set", facecolors=colour if i == 0 else "none")
+            ax.axvline(float(np.nanmean(s.to_numpy(dtype=float))), color=colour, ls="--",
+                       label="our mean" + ("" if name is None else f" ({name})"))
         for i, (key, val) in enumerate(paper.items()):
-            label = "paper's mean" + ("" if key is None else " " + key)
+            label = "paper's mean" + ("" if key is None else f" ({key})")
             if isinstance(val, tuple):
-                ax.axvspan(*val, color="tab:green", alpha=0.15, lw=0, label=label)
+                ax.axvspan(*val, color="tab:green", alpha=0.15, lw=0, label=f"paper: {key}")
             elif val is not None:
-                ax.axvline(val, color="tab:green", lw=1.6, ls=[":", (0, (5, 2, 1, 2))][i % 2],
-                           label=f"{label} {val:.2f}")
+                ax.axvline(val, color="k" if key is None else f"C{i}", lw=1.6, ls=":",
+                           label=label)
         ax.set(yticks=y, yticklabels=[str(d).replace("_", " ") for d in order],
                ylim=(-0.7, len(order) - 0.3), xlabel=xlabel)
-        ax.set_title(title, fontsize=10)
+        means = [f"{np.nanmean(s.to_numpy(float)):.3f}" + (f" ({n})" if n else "")
+                 for n, s in series.items()]
+        ax.set_title(f"{title}\nour mean{'s' * (len(means) > 1)}: {', '.join(means)}", fontsize=9)
         ax.grid(True, axis="x", lw=0.3, color="0.85")
         for h, lab in zip(*ax.get_legend_handles_labels()):
             labels.setdefault(lab, h)
     axes[0, 0].set_ylabel("data set (smallest on top)")
-    fig.legend(list(labels.values()), list(labels), loc="outside lower center", ncol=2,
+    fig.legend(list(labels.values()), list(labels), loc="outside upper center", ncol=4,
                frameon=False)
     return fig
 
@@ -1254,16 +1256,18 @@ def _aode_ratios(kind, scores, sizes, paper):
             line = None if v is None else 1 + v / 100 if p == "BMA-AODE" else 1 - v / 100
             panels.append(({None: _by_dataset(scores, p, "brier")
                             / _by_dataset(scores, "AODE", "brier")},
-                           f"Brier loss of {p} /\nBrier loss of AODE", p, True, "AODE",
+                           f"Brier loss of {p} /\nof AODE (left of 1: {p} better)", p,
+                           True, "AODE",
                            {None: line}))
             continue
         acc, k = _by_dataset(scores, p, "accuracy"), c.split("-")[0].lower()
         pub = {u: 1 + paper[f"rel_{u}_{k}"] / 100 for u in ("u65", "u80")
                if f"rel_{u}_{k}" in paper}
         if f"rel_high_{k}" in paper:
-            pub["(generally below)"] = (1.0, 1 + paper[f"rel_high_{k}"] / 100)
+            pub["generally below"] = (1.0, 1 + paper[f"rel_high_{k}"] / 100)
         panels.append(({u: _by_dataset(scores, c, u) / acc for u in ("u65", "u80")},
-                       f"utility of {c} /\naccuracy of {p}", c, False, p, pub))
+                       f"utility of {c} /\naccuracy of {p}\n(right of 1: {c} better)", c,
+                       False, p, pub))
     return _dot_figure(sizes, panels)
 
 
@@ -1325,7 +1329,8 @@ def _aode_archive_scatter(comparison):
         for i, (clf, g) in enumerate(part.groupby("classifier", sort=False)):
             ax.scatter(g["theirs"], g["ours"], s=22, marker="os^Dv"[i % 5], alpha=0.75,
                        label=f"{clf} ({len(g)})")
-        far = part.reindex(part["difference"].abs().sort_values(ascending=False).index)[:2]
+        far = part.reindex(part["difference"].abs().sort_values(ascending=False).index)
+        far = far.drop_duplicates("dataset")[:2]  # a data set named once, not per classifier
         for _, r in far.iterrows():
             ax.annotate(r["dataset"].replace("_", " "), (r["theirs"], r["ours"]),
                         fontsize=9, color="0.3", xytext=(4, -10), textcoords="offset points")

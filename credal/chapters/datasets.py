@@ -199,23 +199,29 @@ def numbers(tables) -> dict:
 def _place_labels(ax, names, x, y, fontsize=9):
     """Write each name next to its point where it overlaps no name placed before.
 
-    Candidate spots right, left, above and below the point are tried in turn; when
-    all overlap, the spot with the least overlap is taken (no name is dropped).
+    Candidate spots right, left, above and below the point are tried in turn, then spots
+    farther out joined to the point by a thin line; when all overlap, the spot with the
+    least overlap is taken (no name is dropped).
     """
+    from matplotlib.text import Text
+
     ax.figure.canvas.draw()
     renderer = ax.figure.canvas.get_renderer()
     spots = [((4, 1), "left", "bottom"), ((4, -2), "left", "top"), ((-4, 1), "right", "bottom"),
-             ((-4, -2), "right", "top"), ((0, 5), "center", "bottom"), ((0, -5), "center", "top"),
-             ((8, 9), "left", "bottom"), ((8, -10), "left", "top"), ((-8, 9), "right", "bottom"),
-             ((-8, -10), "right", "top")]
+             ((-4, -2), "right", "top"), ((0, 5), "center", "bottom"), ((0, -5), "center", "top")]
+    spots += [((dx * r, dy * r), ("right", "center", "left")[dx + 1],
+               ("top", "center", "bottom")[dy + 1]) for r in (10, 18, 26, 34)
+              for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1))]
     placed, axbox = [], ax.get_window_extent(renderer)
     for order in np.argsort(x):
         best = None
         for offset, ha, va in spots:
             t = ax.annotate(names[order], (x[order], y[order]), xytext=offset,
                             textcoords="offset points", ha=ha, va=va, fontsize=fontsize,
-                            color="0.25", annotation_clip=False)
-            box = t.get_window_extent(renderer)
+                            color="0.25", annotation_clip=False, arrowprops=None if max(map(
+                                abs, offset)) < 10 else {"arrowstyle": "-", "color": "0.6", "lw": 0.5})
+            t.update_positions(renderer)
+            box = Text.get_window_extent(t, renderer)  # the name, not its line
             overlap = sum(max(0, min(box.x1, b.x1) - max(box.x0, b.x0))
                           * max(0, min(box.y1, b.y1) - max(box.y0, b.y0)) for b in placed)
             outside = max(0, axbox.x0 - box.x0) + max(0, box.x1 - axbox.x1) \
@@ -254,15 +260,14 @@ def dataset_map(overview, groups=None, width: float = 6.8):
 
     feat = "n_features_mdl" if "n_features_mdl" in overview else "n_features"
     member = overview["groups"].fillna("").str.split(", ")
-    if groups is None:
-        groups = sorted({g for gs in member for g in gs if g})
+    groups = sorted({g for gs in member for g in gs if g}) if groups is None else groups
     if not groups:
         raise ValueError("no paper group to draw")
     sizes = {g: int(member.map(lambda gs, g=g: g in gs).sum()) for g in groups}
     # a paper with many data sets gets a full-width panel, the others two per row
     wide, narrow = [g for g in groups if sizes[g] > 15], [g for g in groups if sizes[g] <= 15]
     layout = [[g] for g in wide] + [narrow[i:i + 2] for i in range(0, len(narrow), 2)]
-    heights = [0.62 * width if len(r) == 1 and r[0] in wide else 0.5 * width for r in layout]
+    heights = [0.55 * width if len(r) == 1 and r[0] in wide else 0.42 * width for r in layout]
     fig = plt.figure(figsize=(width, sum(heights) + 0.5), layout="constrained")
     grid = fig.add_gridspec(len(layout), 2, height_ratios=heights)
     axes, first = {}, None
@@ -283,15 +288,16 @@ def dataset_map(overview, groups=None, width: float = 6.8):
                    edgecolors="tab:blue", zorder=2, label="complete")
         ax.scatter(x[miss], y[miss], s=size[miss], color="tab:orange", alpha=0.8,
                    zorder=2, label="with missing values")
-        ax.set(xscale="log", yscale="log")
+        ax.set(xscale="log", yscale="log", xlabel="rows (log scale)")
         ax.set_title(f"{_PAPER_TITLE.get(g, g)} ({int(inside.sum())} data sets)", fontsize=10)
         ax.grid(True, which="major", lw=0.3, color="0.85")
         ax.tick_params(labelsize=9, labelbottom=True, labelleft=True)
-        ax.set_xlabel("rows (log scale)", fontsize=10)
         ax.set_ylabel(f"{'features after MDL' if feat == 'n_features_mdl' else 'features'} (log scale)",
                       fontsize=10)
-    fig.legend(*first.get_legend_handles_labels(), loc="outside upper center",
-               ncol=2, frameon=False, fontsize=9)
+    legend = fig.legend(*first.get_legend_handles_labels(), loc="outside upper center",
+                        ncol=2, frameon=False, fontsize=9)
+    for handle in legend.legend_handles:  # one size for both, whatever the panel's classes
+        handle.set_sizes([30])
     for g, ax in axes.items():
         inside = member.map(lambda gs: g in gs).to_numpy()
         _place_labels(ax, list(overview.index[inside]), x_all[inside].to_numpy(),

@@ -1140,7 +1140,6 @@ def _lines_figure(comparisons, titles, ylabel, height, x, group, xlabel, label):
         ax.set(xscale="log", xlabel=xlabel, ylabel=ylabel)
         ax.set_title(title, fontsize=10)
         ax.grid(alpha=0.3)
-    axes[0, -1].plot([], [], ls="none", marker="o", mfc="none", color="k", label="slides")
     handles, labels = axes[0, -1].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", frameon=False, fontsize=9,
                ncol=min(6, len(labels)), title="lines: ours (± 2 SE); circles: the slides",

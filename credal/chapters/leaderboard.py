@@ -937,7 +937,7 @@ def _anomaly_text(scores, info, n_splits, gap=0.2):
 
 # -------------------------------------------------------------------- figures
 
-def leaderboard_heatmap(scores, info, max_rows=22):
+def leaderboard_heatmap(scores, info, max_rows=22, part=None):
     """Heatmap of u80 by data set (rows, by size) and classifier (columns).
 
     Each cell shows the score in percent; its colour is the gap to the best classifier on
@@ -951,6 +951,9 @@ def leaderboard_heatmap(scores, info, max_rows=22):
         The ``dataset_scores`` and ``datasets`` tables of :func:`tables` (``n`` orders rows).
     max_rows : int
         Data sets per panel (longer lists: stacked panels of equal length, text at 9 pt).
+    part : (int, int), optional
+        ``(k, n)``: draw only the k-th (from 0) of n groups of data sets by size, one
+        panel, on the colour scale of all of them (a figure per group fits the screen).
 
     Returns
     -------
@@ -963,9 +966,10 @@ def leaderboard_heatmap(scores, info, max_rows=22):
     rows = list(info["n"].reindex(mat.index).sort_values(kind="stable").index)
     mat = mat.loc[rows, cols] * 100
     gap_all = mat.max(axis=1).to_numpy()[:, None] - mat.to_numpy()
-    chunks = np.array_split(np.arange(len(mat)), int(np.ceil(len(mat) / max_rows)))
+    chunks = ([np.array_split(np.arange(len(mat)), part[1])[part[0]]] if part is not None
+              else np.array_split(np.arange(len(mat)), int(np.ceil(len(mat) / max_rows))))
     fig, axes = plt.subplots(len(chunks), 1, squeeze=False, constrained_layout=True,
-                             figsize=(TEXT_WIDTH, sum(1.4 + 0.24 * len(ch) for ch in chunks)),
+                             figsize=(TEXT_WIDTH, sum(2.0 + 0.2 * len(ch) for ch in chunks)),
                              gridspec_kw={"height_ratios": [len(ch) for ch in chunks]})
     cmap = plt.get_cmap("Blues").with_extremes(bad="#dddddd")
     vmax = max(5.0, float(np.nanpercentile(gap_all, 95)) if np.isfinite(gap_all).any() else 5.0)
@@ -1009,9 +1013,9 @@ def leaderboard_determinacy(scores, info):
     cols = _ordered([c for c in scores.index.get_level_values("classifier").unique()
                      if _BY_NAME[c].kind == "credal"])
     n = len(cols)
-    ncol = min(2, max(1, n))
-    fig, axes = plt.subplots(-(-n // ncol), ncol, figsize=(TEXT_WIDTH, 2.4 * -(-n // ncol)),
-                             sharex=True, sharey=True, squeeze=False)
+    ncol = min(3, max(1, n))  # three small panels per row: the figure fits the screen
+    fig, axes = plt.subplots(-(-n // ncol), ncol, figsize=(TEXT_WIDTH, 0.5 + 1.85 * -(-n // ncol)),
+                             sharex=True, sharey=True, squeeze=False, layout="constrained")
     for ax, c in zip(axes.ravel(), cols):
         d = scores["determinacy"].xs(c, level="classifier") * 100
         size = info["n"].reindex(d.index).astype(float)
@@ -1025,16 +1029,15 @@ def leaderboard_determinacy(scores, info):
                 [float(d[b].median()) for b in sel if b.any()], color="black", lw=1.2,
                 marker="s", ms=3, label="median per size bin")
         ax.set(xscale="log")
+        ax.xaxis.set_minor_formatter("")  # minor labels collide in small panels
         ax.set_title(c, fontsize=10)
         ax.grid(alpha=0.3)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("instances in the data set (log scale)" if ax.get_visible() else "")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("determinacy (%)")
-    axes.ravel()[0].legend(loc="lower right")
-    fig.tight_layout()
+    fig.supxlabel("instances in the data set (log scale)", fontsize=10)
+    fig.supylabel("determinacy (%)", fontsize=10)
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside upper center", ncol=3,
+               frameon=False)
     return fig
 
 
@@ -1056,7 +1059,7 @@ def leaderboard_cd_diagrams(ranks):
 
     ms, avg = [m for m in ("u65", "u80") if m in ranks.index], _average_ranks(ranks)
     fig, axes = plt.subplots(len(ms), 1, squeeze=False,
-                             figsize=(TEXT_WIDTH, (1.9 + 0.2 * max(len(avg), 2)) * len(ms)))
+                             figsize=(TEXT_WIDTH, (1.3 + 0.14 * max(len(avg), 2)) * len(ms)))
     for ax, m in zip(axes[:, 0], ms):
         cd_diagram(avg[m].dropna(), float(ranks.loc[m, "cd_95%"]), ax=ax,
                    title=f"{m}: average rank over {int(ranks.loc[m, 'n_datasets'])} data "
@@ -1171,14 +1174,15 @@ def published_scatter(comparison):
     ax.fill_between([lo, 100], [lo - 1, 99], [lo + 1, 101], color="0.85", lw=0,
                     label="± 1 point")
     short = c["source"].map(lambda s: s.split(" Table")[0].split(" Sec.")[0])
-    for marker, src in zip("os^DvP" * 2, dict.fromkeys(short)):
-        for ok, color, what in ((True, "tab:blue", "within 2 s.e. + 1"),
-                                (False, "tab:orange", "further")):
-            sel = (short == src) & (close == ok)
-            if sel.any():
-                ax.scatter(c.loc[sel, "published"], c.loc[sel, "ours"], s=30, marker=marker,
-                           color=color, alpha=0.75, edgecolors="none",
-                           label=f"{src}: {what} ({int(sel.sum())})")
+    for marker, src in zip("os^DvP" * 2, dict.fromkeys(short)):  # marker: source
+        ax.scatter([], [], marker=marker, color="0.4",
+                   label=f"{src} ({int((short == src).sum())})")
+        sel = (short == src).to_numpy()  # the colour: the verdict
+        ax.scatter(c.loc[sel, "published"], c.loc[sel, "ours"], s=30, marker=marker, alpha=0.75,
+                   c=np.where(close[sel], "tab:blue", "tab:orange"), edgecolors="none")
+    for ok, color, what in ((True, "tab:blue", "within 2 s.e. + 1"),
+                            (False, "tab:orange", "further")):
+        ax.scatter([], [], color=color, label=f"{what} ({int((close == ok).sum())})")
     ax.set(xlim=(lo, 100.5), ylim=(lo, 100.5), aspect="equal",
            xlabel="published value (percent)", ylabel="ours (percent)")
     ax.grid(True, lw=0.3, color="0.85")

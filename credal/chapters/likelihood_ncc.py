@@ -26,6 +26,7 @@ from credal.chapters._verdicts import Headline, Headlines, Published, Reading
 from credal.experiments import cross_validate, holdout_item
 from credal.idm import idm_interval
 from credal.naive import LNCC, LOG_TIE, NCC, NaiveBayes
+from credal.plotting import place_labels
 
 __all__ = ["classifiers", "run", "tables", "numbers", "HEADLINE", "CITATION",
            "likelihood_idm_figure", "likelihood_cloud_figure", "profile_likelihood_figure",
@@ -1188,47 +1189,32 @@ def profile_likelihood_figure(tables):
 
 
 def determinacy_vs_size_figure(tables):
-    """Figure 5: determinacy of NCC_eps and LNCC_alpha against the sample size d
-    (``tables["artificial_all_classifiers"]``, ± one standard error), the paper's Table 1
-    as large open markers in the colour of the same classifier."""
+    """Figure 5: determinacy of NCC_eps (left) and LNCC_alpha (right) against the sample
+    size d (``tables["artificial_all_classifiers"]``, ± one standard error), the paper's
+    Table 1 as large open markers in the colour of the same classifier."""
     summary, published = tables["artificial_all_classifiers"], catalogue.published(_TABLE1)
-    fig, ax = _axes(TEXT_WIDTH, 4.6)
-    colours = {fam: iter(c * 4) for fam, c in _COLOURS.items()}
+    fig, axes = _axes(TEXT_WIDTH, 4.0, 1, 2)
     fams = summary.groupby(level="classifier")["family"].first()
-    colour_of = {}
-    for name in sorted(fams.index[fams.isin(list(colours))],
-                       key=lambda n: (n.split("_")[0] != "NCC", n)):
-        sub, ncc = summary.xs(name, level="classifier").sort_index(), fams[name] == "NCC"
-        colour_of[name] = next(colours[fams[name]])
-        ax.errorbar(sub.index, sub["Det"], yerr=sub["Det_se"], color=colour_of[name],
-                    ls="-" if ncc else "--", marker="o" if ncc else "s", ms=4, capsize=2,
-                    lw=1.4, label=name.replace("_", " "))
-    for _, r in published.iterrows():
-        ax.plot(r["n"], r["Det"], marker="o" if r["classifier"].startswith("NCC") else "s",
-                ms=11, mfc="none", mec=colour_of.get(r["classifier"], "k"), mew=1.6, ls="")
-    for marker, fam in (("o", "NCC"), ("s", "LNCC")):
-        ax.plot([], [], marker=marker, mfc="none", mec="0.3", ls="", ms=11, mew=1.6,
-                label=f"paper's {fam} (Table 1)")
     ds = sorted(summary.index.get_level_values("d").unique())
     span = (max(ds) - min(ds)) or 1
-    ax.set_xticks(ds)
-    ax.set(xlim=(min(ds) - 0.06 * span, max(ds) + 0.06 * span),
-           xlabel="training-set size d (instances)", ylabel="determinacy (% of test instances)")
-    ax.legend(frameon=False, fontsize=_SMALL, ncol=2, loc="lower right")
+    for ax, (fam, marker, ls) in zip(axes, (("NCC", "o", "-"), ("LNCC", "s", "--"))):
+        for name, colour in zip(sorted(fams.index[fams == fam]), _COLOURS[fam] * 4):
+            sub = summary.xs(name, level="classifier").sort_index()
+            ax.errorbar(sub.index, sub["Det"], yerr=sub["Det_se"], color=colour, ls=ls,
+                        marker=marker, ms=4, capsize=2, lw=1.4, label=name.replace("_", " "))
+            pub = published[published["classifier"] == name]
+            ax.plot(pub["n"], pub["Det"], marker=marker, ms=11, mfc="none", mec=colour,
+                    mew=1.6, ls="")
+        ax.plot([], [], marker=marker, mfc="none", mec="0.3", ls="", ms=11, mew=1.6,
+                label="the paper (Table 1)")
+        ax.set_xticks(ds)
+        ax.set(xlim=(min(ds) - 0.06 * span, max(ds) + 0.06 * span), title=fam,
+               xlabel="training-set size d", ylabel="determinacy (% of test instances)")
+        ax.legend(frameon=False, fontsize=_SMALL, loc="lower right")
+    low, high = zip(*(ax.get_ylim() for ax in axes))
+    for ax in axes:
+        ax.set_ylim(min(low), max(high))
     return fig
-
-
-def _label_points(ax, names, x, y, near):
-    """Name each point; a point close to one already named gets its label on another side
-    (right-up, right-down, left-up, left-down in turn)."""
-    sides = [((4, 3), "left"), ((4, -9), "left"), ((-4, 3), "right"), ((-4, -9), "right")]
-    placed = []
-    for name, xi, yi in zip(names, x, y):
-        k = sum(1 for (px, py) in placed if abs(px - xi) < near and abs(py - yi) < near)
-        (dx, dy), ha = sides[k % len(sides)]
-        ax.annotate(name, (xi, yi), xytext=(dx, dy), textcoords="offset points",
-                    fontsize=_SMALL, ha=ha)
-        placed.append((xi, yi))
 
 
 def ncc_lncc_scatter_figure(tables):
@@ -1243,6 +1229,7 @@ def ncc_lncc_scatter_figure(tables):
     fig, axes = _axes(TEXT_WIDTH, TEXT_WIDTH, 2, 2)
     a = summary.xs(ncc, level="classifier")
     b = summary.xs(lncc, level="classifier").reindex(a.index)
+    placed = []
     for ax, (k, lab) in zip(axes.ravel(), labels.items()):
         x, y = a[k].to_numpy(float), b[k].to_numpy(float)
         ok = np.isfinite(x) & np.isfinite(y)
@@ -1260,14 +1247,16 @@ def ncc_lncc_scatter_figure(tables):
         if ok.any():
             lo = min(x[ok].min(), y[ok].min(), *extra)
             hi = max(x[ok].max(), y[ok].max(), *extra)
-            _label_points(ax, list(a.index[ok]), x[ok], y[ok], 0.05 * (hi - lo or 1.0))
             pad = 0.06 * (hi - lo if hi > lo else 1.0)
             ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="0.5", lw=0.8, ls="--")
             ax.set(xlim=(lo - pad, hi + pad), ylim=(lo - pad, hi + pad))
         ax.set_aspect("equal", adjustable="box")
         ax.set(xlabel=f"{lab} of {ncc.replace('_', ' ')} (%)",
                ylabel=f"{lab} of {lncc.replace('_', ' ')} (%)")
+        placed.append((ax, np.column_stack([x[ok], y[ok]]), list(a.index[ok]), extra))
     handles, names = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, names, loc="outside lower center", ncol=len(names), frameon=False,
                fontsize=_SMALL)
+    for ax, xy, names, extra in placed:  # once every panel's limits are final
+        place_labels(ax, xy, names, obstacles=np.reshape(extra, (-1, 2)), fontsize=_SMALL)
     return fig

@@ -1155,7 +1155,7 @@ def performance_throughput(tp):
     clf = _ordered(list(dict.fromkeys(tp["classifier"])))
     ncol = min(2, len(names))                 # at most two panels per row
     nrow = -(-len(names) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(6.8, nrow * (0.9 + 0.3 * len(clf)) + 0.4),
+    fig, axes = plt.subplots(nrow, ncol, figsize=(6.8, min(nrow * (0.9 + 0.3 * len(clf)) + 0.4, 6.6)),
                              sharey=True, squeeze=False, layout="constrained")
     y = np.arange(len(clf))[::-1]
     for ax, name in zip(axes.flat, names):
@@ -1182,7 +1182,8 @@ def performance_throughput(tp):
 
 
 def performance_scaling(scaling, slopes=None):
-    """Fit time against the number of rows (left) and of features (right), log-log.
+    """Fit time against the number of rows (top) and of features (bottom), log-log, the
+    classifiers in three columns of panels (legends of a few entries, with the slopes).
 
     Parameters
     ----------
@@ -1199,29 +1200,32 @@ def performance_scaling(scaling, slopes=None):
     from matplotlib.ticker import FuncFormatter
 
     axes_names = [a for a in ("n", "k") if a in set(scaling["axis"])]
-    # one panel per row, the legend (with the slopes) beside it: names stay 9 pt
-    fig, axes = plt.subplots(len(axes_names), 1, figsize=(6.8, 3.4 * len(axes_names)),
-                             squeeze=False, layout="constrained")
     clf = _ordered(list(dict.fromkeys(scaling["classifier"])))
-    cmap = plt.get_cmap("tab10")
-    for ax, a in zip(axes[:, 0], axes_names):
+    per = -(-len(clf) // 3)
+    groups = [clf[i:i + per] for i in range(0, len(clf), per)]
+    fig, axes = plt.subplots(len(axes_names), len(groups), figsize=(6.8, 0.9 + 2.4 * len(
+        axes_names)), squeeze=False, sharey="row", layout="constrained")
+    for row, a in enumerate(axes_names):
         on = scaling[scaling["axis"] == a]
-        for i, c in enumerate(clf):
-            g = on[on["classifier"] == c]
-            if len(g):
-                has = slopes is not None and f"slope {a}" in slopes and c in slopes.index
-                ax.plot(g["value"], g["fit_s"], marker="o", ms=3, color=cmap(i % 10),
-                        ls="-" if i < 10 else "--", label=f"{c} (slope "
-                        f"{slopes.loc[c, f'slope {a}']:.2f})" if has else c)
-        ax.set(xscale="log", yscale="log", ylabel="fit time (s, log)", xlabel=(
-            "training instances n (log)" if a == "n" else "features k (log)"))
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-        ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
-        ax.grid(alpha=0.3, which="both")
-        ax.tick_params(labelsize=9)
         v = np.array(sorted(set(on["value"])), float)
-        if a == "n" and len(v) > 1:
-            ax.plot(v, on["fit_s"].median() * v / np.sqrt(v[0] * v[-1]), color="black",
-                    lw=0.8, ls=":", label="slope 1 (linear)")
-        ax.legend(fontsize=9, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+        for ax, members in zip(axes[row], groups):
+            for c in members:
+                g = on[on["classifier"] == c]
+                ax.plot(g["value"], g["fit_s"], marker="o", ms=3, label=c,
+                        color=plt.get_cmap("tab10")(clf.index(c) % 10))
+            if a == "n" and len(v) > 1:  # the linear slope, for comparison (the caption)
+                ax.plot(v, on["fit_s"].median() * v / np.sqrt(v[0] * v[-1]), color="black",
+                        lw=0.8, ls=":")
+            ax.set(xscale="log", yscale="log", xlabel="training instances n (log)" if a == "n"
+                   else "features k (log)")
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
+            ax.xaxis.set_minor_formatter(FuncFormatter(lambda x, _: ""))
+            ax.grid(alpha=0.3, which="both")
+        axes[row, 0].set_ylabel("fit time (s, log)")
+    for ax, members in zip(axes[0], groups):
+        has = [a for a in axes_names if slopes is not None and f"slope {a}" in slopes]
+        ax.legend(ax.get_lines()[:len(members)], [c + (": " + ", ".join(  # the slopes
+            f"{a} {slopes.loc[c, f'slope {a}']:.2f}" for a in has) if has and c in
+            slopes.index else "") for c in members], loc="lower center", frameon=False,
+            bbox_to_anchor=(0.5, 1.0), fontsize=9, handlelength=1.2)
     return fig

@@ -22,6 +22,9 @@ from credal.chapters._verdicts import (CAUSES, HEADLINE_COLUMNS, UNKNOWN_CAUSE, 
 
 __all__ = ["run", "tables", "numbers", "deviation_plot", "verdict_chart"]
 
+#: the parts of a note that say how the tolerance or the count test was computed
+_COMPUTATION = re.compile(r"tolerance\b|count test\b|ours accepted from\b|SE:|no SE\b"
+                          r"|no data-set choice term|single split")
 #: the verdicts, in the order of every table and figure, and their colours
 _COLOURS = {"reproduced": "tab:green", "differs": "tab:orange", "not comparable": "0.6",
             "fitted": "tab:purple"}
@@ -70,13 +73,20 @@ def tables(headlines) -> dict:
         the cause is the first words of a row's ``cause``, its evidence follows) and, per
         paper in the order papers first appear, ``headlines-<slug of the paper>``: its
         rows with a leading column ``#`` (1, 2, ... within the paper, the rows of
-        :func:`deviation_plot`) and a fresh index.
+        :func:`deviation_plot`) and a fresh index; and ``notes-<slug>``, what the book shows
+        of each row's note: ``note`` without the tolerance's computation, which is in
+        ``tolerance`` (the tolerance cell's tooltip).
     """
     out = {"headlines": headlines}
     for paper in dict.fromkeys(headlines["paper"]):
         rows = headlines[headlines["paper"] == paper].reset_index(drop=True)
         out[f"headlines-{_slug(paper)}"] = rows.assign(**{"#": np.arange(1, len(rows) + 1)})[
             ["#"] + list(headlines.columns)]
+        parts = [[p for p in str(n).split("; ") if p] for n in rows["note"]]
+        how = [[p for p in ps if _COMPUTATION.match(p)] for ps in parts]
+        out[f"notes-{_slug(paper)}"] = pd.DataFrame(
+            {"note": ["; ".join(p for p in ps if p not in h) for ps, h in zip(parts, how)],
+             "tolerance": ["; ".join(h) for h in how]})
     t = (headlines.groupby(["paper", "verdict"], sort=False).size().unstack(fill_value=0)
          .reindex(columns=list(_COLOURS), fill_value=0))
     t.loc["all papers"] = t.sum()
@@ -168,73 +178,29 @@ def verdict_chart(headlines, ax=None):
     return ax.figure
 
 
-def _two_columns(sizes):
-    """Split panels (in order) between two columns with the smallest tallest column."""
-    best = None
-    for mask in range(2 ** len(sizes)):
-        cols = [[i for i in range(len(sizes)) if (mask >> i & 1) == c] for c in (0, 1)]
-        if not cols[0]:
-            continue
-        tallest = max(sum(sizes[i] for i in c) for c in cols)
-        if best is None or tallest < best[0]:
-            best = (tallest, cols)
-    return sorted(best[1])          # the first paper's column on the left
+def deviation_plot(headlines, width: float = 6.8):
+    """Strip chart of ``(ours - published) / tolerance``: one dot per headline number.
 
-
-def _deviation_panel(ax, paper, rows, zz, top, ticks):
-    """One paper's panel of :func:`deviation_plot` (``zz``: its rows' z)."""
-    verdict, n, y = rows["verdict"].to_numpy(), len(rows), np.arange(1, len(rows) + 1)
-    ax.axvspan(-1, 1, color="tab:green", alpha=0.12, lw=0)
-    ax.axvline(0, color="0.5", lw=0.6)
-    for v, colour in _COLOURS.items():
-        m = verdict == v
-        ok = m & np.isfinite(zz)
-        face = colour if v != "not comparable" else "none"
-        ax.scatter(zz[ok], y[ok], s=22, color=face, edgecolors=colour, zorder=3)
-        for side, marker in ((1, ">"), (-1, "<")):
-            edge = m & np.isinf(zz) & (np.sign(zz) == side)
-            ax.scatter(np.full(edge.sum(), side * top), y[edge], marker=marker,
-                       s=34, color=face, edgecolors=colour, zorder=3, clip_on=False)
-    missing = np.isnan(zz)
-    for yi, pub in zip(y[missing], rows["published"].to_numpy()[missing]):
-        what = "no published number" if np.isnan(pub) else "no number of ours"
-        ax.text(0, yi, what, ha="center", va="center", fontsize=9, color="0.35",
-                style="italic")
-    counts = pd.Series(verdict).value_counts()
-    ax.set_title(f"{paper}\n" + ", ".join(f"{counts.get(v, 0)} {v}"
-                                          for v in _COLOURS if counts.get(v, 0)),
-                 fontsize=9.5, loc="left")
-    ax.set_xscale("symlog", linthresh=1.0, linscale=1.0)
-    ax.set_xlim(-top, top)
-    ax.set_xticks(ticks, [f"{t:g}".replace("-", "\u2212") for t in ticks])
-    ax.set_ylim(n + 0.7, 0.3)
-    ax.set_yticks(y, [str(k) if n <= 25 or k % 2 else "" for k in y])
-    ax.grid(True, axis="x", lw=0.4, color="0.85")
-    ax.tick_params(labelsize=9)
-    ax.tick_params(axis="y", length=0)
-
-
-def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
-    """Dot plot of ``(ours - published) / tolerance``: one row per headline number.
-
-    One panel per paper (rows numbered as in the report's tables, 1 = the paper's first
-    row; the panels in two columns when there are several papers), dots coloured by
-    verdict, a band for ``|z| <= 1`` (reproduced) and a symmetric-log x axis (linear
-    within +-1).  A zero tolerance with unequal numbers (a yes/no statement that
-    disagrees: infinite z) is drawn as a triangle at the axis' edge; a row without one
-    of the two numbers says so in place of a dot.
+    One band per paper; within it the dots are spread over five lanes by their order
+    along the axis (so that neighbours do not hide each other), coloured by verdict. A
+    shaded band marks ``|z| <= 1`` (reproduced) on a symmetric-log x axis (linear within
+    +-1). A zero tolerance with unequal numbers (a yes/no statement that disagrees:
+    infinite z) is a triangle at the axis' edge; the paper's label counts its numbers and
+    those without both values (no dot).
 
     Parameters
     ----------
     headlines : DataFrame
         :func:`run`.
-    row_height, width : float
-        Inches per row and figure width (text at least 9 pt at this width).
+    width : float
+        Figure width in inches (text at least 9 pt at the book's text width).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
+    import textwrap
+
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
@@ -244,24 +210,36 @@ def deviation_plot(headlines, row_height: float = 0.16, width: float = 7.0):
     z = _standardised_deviation(headlines)
     finite = np.abs(z[np.isfinite(z)])
     top = max(10.0, 10.0 ** np.ceil(np.log10(1.05 * finite.max()))) if len(finite) else 10.0
-    extra = 4                                    # rows' worth of title and x tick labels
-    sizes = [int((headlines["paper"] == p).sum()) + extra for p in papers]
-    columns = _two_columns(sizes) if len(papers) > 1 else [[0]]
-    height = max(sum(sizes[i] for i in c) for c in columns)
-    fig = plt.figure(figsize=(width, row_height * height + 0.8), layout="constrained")
-    subfigs = np.atleast_1d(fig.subfigures(1, len(columns)))
+    fig, ax = plt.subplots(figsize=(width, 1.3 + 0.62 * len(papers)), layout="constrained")
+    ax.axvspan(-1, 1, color="tab:green", alpha=0.12, lw=0)
+    ax.axvline(0, color="0.5", lw=0.6)
+    labels = []
+    for i, paper in enumerate(papers):
+        rows = headlines[headlines["paper"] == paper]
+        zz, verdict = z.loc[rows.index].to_numpy(), rows["verdict"].to_numpy()
+        rank = np.argsort(np.argsort(np.nan_to_num(zz, posinf=top, neginf=-top),
+                                     kind="stable"), kind="stable")
+        y = i + 0.14 * (rank % 5 - 2)
+        for v, colour in _COLOURS.items():
+            face = colour if v != "not comparable" else "none"
+            ok = (verdict == v) & np.isfinite(zz)
+            ax.scatter(zz[ok], y[ok], s=18, color=face, edgecolors=colour, zorder=3)
+            for side, marker in ((1, ">"), (-1, "<")):
+                edge = (verdict == v) & np.isinf(zz) & (np.sign(zz) == side)
+                ax.scatter(np.full(edge.sum(), side * top), y[edge], marker=marker, s=30,
+                           color=face, edgecolors=colour, zorder=3, clip_on=False)
+        unpaired = int(np.isnan(zz).sum())
+        labels.append(textwrap.fill(str(paper), 24) + f"\n{len(rows)} numbers"
+                      + (f", {unpaired} unpaired" if unpaired else ""))
+    ax.set_yticks(range(len(papers)), labels, fontsize=9)
+    ax.tick_params(axis="y", length=0)
+    ax.set_xscale("symlog", linthresh=1.0, linscale=1.0)
+    ax.set(xlim=(-top, top), ylim=(len(papers) - 0.5, -0.5))
     ticks = [t for t in (-100, -10, -1, 0, 1, 10, 100) if abs(t) < top]
-    for sub, members in zip(subfigs, columns):
-        ratios = [sizes[i] for i in members]
-        pad = height - sum(ratios)
-        grid = sub.add_gridspec(len(members) + (pad > 0), 1,
-                                height_ratios=ratios + [pad] * (pad > 0))
-        for k, i in enumerate(members):
-            rows = headlines[headlines["paper"] == papers[i]]
-            _deviation_panel(sub.add_subplot(grid[k]), papers[i], rows,
-                             z.loc[rows.index].to_numpy(), top, ticks)
-    fig.supxlabel("(ours \u2212 published) / tolerance: linear within \u00b11, "
-                  "logarithmic beyond", fontsize=10)
+    ax.set_xticks(ticks, [f"{t:g}".replace("-", "\u2212") for t in ticks])
+    ax.grid(True, axis="x", lw=0.4, color="0.85")
+    ax.set_xlabel("(ours \u2212 published) / tolerance: linear within \u00b11, "
+                  "logarithmic beyond")
     handles = [Line2D([], [], marker="o", ls="", color=c, markerfacecolor=c
                       if v != "not comparable" else "none", label=v) for v, c in _COLOURS.items()]
     handles.append(Line2D([], [], marker=">", ls="", color="0.3",

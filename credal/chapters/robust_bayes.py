@@ -24,6 +24,7 @@ from credal.chapters._verdicts import Headline, Headlines, Published, Reading, t
 from credal.experiments import cross_validate, fold_splits
 from credal.preprocessing import make_preprocessor
 from credal._validation import check_choice
+from credal.plotting import place_labels
 from credal.robust import NaiveBayesMissing, RobustBayes
 
 __all__ = ["classifiers", "run", "tables", "numbers", "HEADLINE", "CITATION",
@@ -121,12 +122,10 @@ def _variant_label(variant):
 
 
 def _paper_data(variant, *, paper_rows=True):
-    """Load a data set the way the chapter uses it: ``(label, X, y)``, ``label`` from
-    :func:`_variant_label`, ``X`` a DataFrame (categoricals and floats), ``y`` a categorical
-    Series, NaN where the class is missing.  With ``"name:column"`` the catalogue's class
-    becomes a nominal feature, appended last.  With ``paper_rows``, when the data set ships
-    a train/test split and the paper's size is the training part's (anneal_orig: 798 of
-    898 rows), only the training rows are kept, as the paper did."""
+    """``(label, X, y)`` of a variant (:func:`_variant_label`; X categoricals and floats, y
+    categorical, NaN where missing; with "name:column" the catalogue's class is a feature,
+    last); with ``paper_rows``, a shipped split's training rows when the paper's size is
+    theirs (anneal_orig: 798 of 898 rows; sick: 2800 of 3772), as the paper did."""
     name, target = _parse_variant(variant)
     X, y, split = (ds := datasets.load(name)).X, ds.y, ds.split
     if paper_rows and split is not None and _paper_info(name)[1] == int(
@@ -143,16 +142,12 @@ def _paper_data(variant, *, paper_rows=True):
 
 
 def _cv_items(items, *, n_splits=5, n_repeats=5, random_state=0, unlabelled="drop"):
-    """Data items for :func:`credal.experiments.cross_validate` from ``(label, X, y)`` tuples.
-
-    A data set whose class is observed everywhere is passed on as is (the engine draws its
-    folds).  Rows without class cannot be scored (every metric needs the true class), but RBC
-    can learn from them: ``unlabelled="drop"`` (the paper's protocol) removes them; ``"train"``
-    makes one ``(label::repeat:fold, X, y, split)`` item per fold of
+    """Engine items from ``(label, X, y)``: as is when every class is observed; rows without
+    class (never scored; RBC can learn from them) removed with ``unlabelled="drop"`` (the
+    paper), or with ``"train"`` one ``(label::repeat:fold, X, y, split)`` item per fold of
     :func:`credal.experiments.fold_splits` on the labelled rows, every unlabelled row in every
-    training part (NBC_m and NBC_* drop them in ``fit``; RBC widens its class intervals).  Call
-    the engine with ``use_predefined_split=True, drop_missing_y=False``; :func:`_collect_folds`
-    maps the names back."""
+    training part (NBC_m, NBC_* drop them; RBC widens its class intervals). Engine:
+    ``use_predefined_split=True, drop_missing_y=False``; :func:`_collect_folds` maps back."""
     check_choice("unlabelled", unlabelled, ("train", "drop"))
     out = []
     for label, X, y in items:
@@ -1039,58 +1034,19 @@ def _short_label(name, paper_name):
             if "(class:" in str(name) else str(paper_name))
 
 
-# label offsets tried in turn (points): right, left, above, below, then farther out
-_LABEL_OFFSETS = [(5, 2, "left"), (-5, 2, "right"), (0, 7, "center"), (0, -13, "center"),
-                  (5, -11, "left"), (-5, -11, "right"), (9, 9, "left"), (-9, 9, "right"),
-                  (10, -18, "left"), (-10, -18, "right"), (0, 16, "center"), (0, -22, "center")]
-
-
-def _place_labels(ax, xy, labels, obstacles=()):
-    """Label points without overlaps where possible (greedy, in display space): each label
-    takes the first offset of :data:`_LABEL_OFFSETS` whose box stays inside the axes and
-    meets neither a label already placed nor a marker (``xy`` and ``obstacles``, data
-    coordinates); if none is free, the one with the least overlap.  Call after the axes
-    limits are final."""
-    ax.figure.canvas.draw()  # final layout, so that display coordinates hold
-    renderer, r = ax.figure.canvas.get_renderer(), 4.0 * ax.figure.dpi / 72.0
-    frame = ax.get_window_extent(renderer)
-    pts = np.array(list(xy) + list(obstacles), dtype=float).reshape(-1, 2)
-    taken = [(m[0] - r, m[1] - r, m[0] + r, m[1] + r)
-             for m in (ax.transData.transform(pts) if len(pts) else [])]
-    for (x, y), text in zip(xy, labels):
-        best, best_cost, own = None, np.inf, ax.transData.transform((x, y))
-        for dx, dy, ha in _LABEL_OFFSETS:
-            t = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha,
-                            fontsize=9, color="0.15")
-            bb = t.get_window_extent(renderer)
-            box = (bb.x0, bb.y0, bb.x1, bb.y1)
-            cost = sum(max(min(box[2], o[2]) - max(box[0], o[0]), 0.0) * max(
-                min(box[3], o[3]) - max(box[1], o[1]), 0.0) for o in taken if not (
-                abs((o[0] + o[2]) / 2 - own[0]) < 1e-6 and abs((o[1] + o[3]) / 2 - own[1]) < 1e-6))
-            cost += 1e6 * ((bb.x0 < frame.x0) + (bb.x1 > frame.x1) + (bb.y0 < frame.y0)
-                           + (bb.y1 > frame.y1))
-            if cost < best_cost:
-                if best is not None:
-                    best[0].remove()
-                best, best_cost = (t, box), cost
-            else:
-                t.remove()
-            if cost == 0:
-                break
-        taken.append(best[1])
-
-
-def rbc_accuracy_coverage_figure(t1):
+def rbc_accuracy_coverage_figure(t1, enlarged: bool = False):
     """RBC_d accuracy against coverage per data set, published and ours, joined.
 
-    Top: every data set, an arrow from the published point to ours.  Below: the crowded
-    corner (coverage and accuracy above 80%, the dashed box above) enlarged.  Labels are
-    placed so that they do not overlap (:func:`_place_labels`).
+    Every data set, an arrow from the published point to ours; with ``enlarged``, the
+    crowded corner only (coverage and accuracy above 80%, the dashed box of the other).
+    Labels are placed so that they do not overlap (:func:`credal.plotting.place_labels`).
 
     Parameters
     ----------
     t1 : DataFrame
         ``tables(results)["table1"]`` (percent).
+    enlarged : bool
+        Draw the crowded corner instead of every data set.
 
     Returns
     -------
@@ -1101,44 +1057,43 @@ def rbc_accuracy_coverage_figure(t1):
 
     rows = _check_table1(t1, ["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
                               "RBC_d paper", "paper's name"])
-    fig, axes = plt.subplots(2, 1, figsize=(TEXT_WIDTH, 9.0), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(TEXT_WIDTH, 4.5), constrained_layout=True)
     ok, zoom = rows["RBC_d"].notna(), (80.0, 80.0)
-    for ax, title in zip(axes, ("all data sets", "enlarged: the dashed box above")):
-        ax.set_title(title, fontsize=10)
-        for xo, yo, xp, yp in rows[["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
-                                    "RBC_d paper"]].to_numpy(dtype=float):
-            if np.isfinite(yo):  # a patch of the axes, hence clipped to them
-                ax.add_patch(FancyArrowPatch((xp, yp), (xo, yo), arrowstyle="->", lw=0.8,
-                                             mutation_scale=9, color="0.6", shrinkA=3, shrinkB=3))
-            else:  # nothing classified: accuracy undefined, mark the coverage only
-                ax.plot([xp, xo], [yp, yp], color="0.75", lw=0.8, ls=":")
-        ax.scatter(rows["RBC_d coverage paper"], rows["RBC_d paper"], s=36, facecolors="none",
-                   edgecolors="tab:blue", label="published (Ramoni & Sebastiani)", zorder=3)
-        ax.scatter(rows.loc[ok, "RBC_d coverage"], rows.loc[ok, "RBC_d"], s=30,
-                   color="tab:orange", label="ours", zorder=4)
-        if (~ok).any():
-            ax.scatter(rows.loc[~ok, "RBC_d coverage"], rows.loc[~ok, "RBC_d paper"],
-                       marker="x", color="tab:red", zorder=4,
-                       label="ours: no case classified (at the paper's accuracy)")
-        ax.set(xlabel="RBC$_d$ coverage (% of cases classified)",
-               ylabel="RBC$_d$ accuracy on classified cases (%)")
-        ax.grid(True, lw=0.3, color="0.85")
-    axes[0].set_xlim(-3, 103)
-    axes[0].add_patch(plt.Rectangle(zoom, 101 - zoom[0], 101 - zoom[1], fill=False,
-                                    ls="--", lw=0.8, color="0.4"))
-    axes[1].set(xlim=(zoom[0], 101), ylim=(zoom[1], 101))
-    axes[0].legend(frameon=False, fontsize=9, loc="lower center")  # an empty region in Table 1
+    for xo, yo, xp, yp in rows[["RBC_d coverage", "RBC_d", "RBC_d coverage paper",
+                                "RBC_d paper"]].to_numpy(dtype=float):
+        if np.isfinite(yo):  # a patch of the axes, hence clipped to them
+            ax.add_patch(FancyArrowPatch((xp, yp), (xo, yo), arrowstyle="->", lw=0.8,
+                                         mutation_scale=9, color="0.6", shrinkA=3, shrinkB=3))
+        else:  # nothing classified: accuracy undefined, mark the coverage only
+            ax.plot([xp, xo], [yp, yp], color="0.75", lw=0.8, ls=":")
+    ax.scatter(rows["RBC_d coverage paper"], rows["RBC_d paper"], s=36, facecolors="none",
+               edgecolors="tab:blue", label="published (Ramoni & Sebastiani)", zorder=3)
+    ax.scatter(rows.loc[ok, "RBC_d coverage"], rows.loc[ok, "RBC_d"], s=30,
+               color="tab:orange", label="ours", zorder=4)
+    if (~ok).any():
+        ax.scatter(rows.loc[~ok, "RBC_d coverage"], rows.loc[~ok, "RBC_d paper"],
+                   marker="x", color="tab:red", zorder=4,
+                   label="ours: no case classified (at the paper's accuracy)")
+    ax.set(xlabel="RBC$_d$ coverage (% of cases classified)",
+           ylabel="RBC$_d$ accuracy on classified cases (%)")
+    ax.grid(True, lw=0.3, color="0.85")
+    if enlarged:
+        ax.set(xlim=(zoom[0], 101), ylim=(zoom[1], 101))
+    else:
+        ax.set_xlim(-3, 103)
+        ax.add_patch(plt.Rectangle(zoom, 101 - zoom[0], 101 - zoom[1], fill=False,
+                                   ls="--", lw=0.8, color="0.4"))
+        ax.legend(frameon=False, fontsize=9, loc="lower center")  # an empty region in Table 1
     published = rows[["RBC_d coverage paper", "RBC_d paper"]].to_numpy(dtype=float)
     inside = ok & (rows["RBC_d coverage"] >= zoom[0]) & (rows["RBC_d"] >= zoom[1])
-    for k, ax in enumerate(axes):
-        lab = rows[ok & (inside if k == 1 else ~inside)]
-        _place_labels(ax, lab[["RBC_d coverage", "RBC_d"]].to_numpy(dtype=float),
-                      [_short_label(n, r["paper's name"]) for n, r in lab.iterrows()],
-                      obstacles=published[np.isfinite(published).all(axis=1)])
+    lab = rows[ok & (inside if enlarged else ~inside)]
+    place_labels(ax, lab[["RBC_d coverage", "RBC_d"]].to_numpy(dtype=float),
+                  [_short_label(n, r["paper's name"]) for n, r in lab.iterrows()],
+                  obstacles=published[np.isfinite(published).all(axis=1)])
     return fig
 
 
-def robust_ours_vs_paper_figure(t1):
+def robust_ours_vs_paper_figure(t1, quantities=None):
     """Our Table 1 values against the published ones, one panel per quantity.
 
     Error bars: our binomial 95% interval (vertical) and 1.96 times the paper's printed
@@ -1149,6 +1104,8 @@ def robust_ours_vs_paper_figure(t1):
     ----------
     t1 : DataFrame
         ``tables(results)["table1"]`` (percent).
+    quantities : list of str, optional
+        The columns to draw, two panels per row (default: all five).
 
     Returns
     -------
@@ -1156,11 +1113,16 @@ def robust_ours_vs_paper_figure(t1):
     """
     import matplotlib.pyplot as plt
 
+    quantities = list(_QUANTITIES if quantities is None else quantities)
+    if unknown := set(quantities) - set(_QUANTITIES):
+        raise ValueError(f"unknown quantities {sorted(unknown)}; choose from {_QUANTITIES}")
     rows = _check_table1(t1, ["NBC_m", "paper's name"] + [
         f"{q}{s}" for q in _QUANTITIES for s in ("", " ±95%", " paper", " ± paper")])
-    fig, axes = plt.subplots(3, 2, figsize=(TEXT_WIDTH, 3.3 * 3), constrained_layout=True)
+    nrow = -(-len(quantities) // 2)
+    fig, axes = plt.subplots(nrow, 2, figsize=(TEXT_WIDTH, 3.3 * nrow), squeeze=False,
+                             constrained_layout=True)
     drawn = [(ax, q, rows[rows[q].notna() & rows[f"{q} paper"].notna()])
-             for ax, q in zip(axes.flat, _QUANTITIES)]
+             for ax, q in zip(axes.flat, quantities)]
     for ax, q, r in drawn:
         lo = max(0.0, 10 * np.floor(min(r[q].min(), r[f"{q} paper"].min()) / 10) - 5)
         ax.plot([lo, 100], [lo, 100], color="0.5", lw=0.8, ls="--", label="ours = paper")
@@ -1172,11 +1134,12 @@ def robust_ours_vs_paper_figure(t1):
         ax.set_title(f"{q.replace(' coverage', '').replace('_', '$_')}$ {what}", fontsize=10)
         ax.set(xlabel=f"published {what} (%)", ylabel=f"our {what} (%)")
         ax.grid(True, lw=0.3, color="0.85")
-    axes.flat[-1].set_visible(False)
+    for ax in axes.flat[len(quantities):]:
+        ax.set_visible(False)
     axes.flat[0].legend(frameon=False, fontsize=9, loc="upper left")
     for ax, q, r in drawn:
         far = (r[q] - r[f"{q} paper"]).abs() > 8.0
-        _place_labels(ax, r.loc[far, [f"{q} paper", q]].to_numpy(dtype=float),
+        place_labels(ax, r.loc[far, [f"{q} paper", q]].to_numpy(dtype=float),
                       [_short_label(n, rr["paper's name"]) for n, rr in r[far].iterrows()],
                       obstacles=r.loc[~far, [f"{q} paper", q]].to_numpy(dtype=float))
     return fig
@@ -1438,23 +1401,20 @@ def _every_completion(model, X):
         block = X.iloc[[i] * len(combos)].reset_index(drop=True)
         for k, c in enumerate(cols):
             block[c] = pd.Categorical([v[k] for v in combos], categories=X[c].cat.categories)
-        sets = model.predict_set(block)
-        out[i] = bool((sets.sum(axis=1) == 1).all() and (sets == sets[0]).all())
+        out[i] = bool(((s := model.predict_set(block)).sum(1) == 1).all() and (s == s[0]).all())
     return out
 
 
 def _audit_run(variants, *, alpha, n_splits, random_state, paper_rows):
-    """``{name: DataFrame}`` for the data sets run, on one repetition of the chapter's folds,
-    per bin count (3, 5, 10), in %: annealing's naive Bayes accuracies (:data:`_NB_COLS`);
-    arrhythmia's RBC_d coverage by the case's missing values (none, only the attribute most
-    often missing, others; all), under our rule and when every completion must agree, with
-    RBC_d's and NBC_m's accuracy (index bins, cases)."""
+    """``{name: DataFrame}`` of the data sets run, one repetition of the chapter's folds, per
+    bin count (3, 5, 10), %: annealing's naive Bayes accuracies (:data:`_NB_COLS`); arrhythmia's
+    RBC_d coverage by the case's missing values (none, only the attribute most often missing,
+    others; all) by our rule and by every completion, RBC_d's and NBC_m's accuracy."""
     out = {}
     for name in [v for v in ("arrhythmia", "anneal_orig") if v in variants]:
         _, X, y = _paper_data(name, paper_rows=paper_rows)
         X, y = (v.loc[y.notna().to_numpy()].reset_index(drop=True) for v in (X, y))
-        miss, rows = X.isna(), []
-        top = miss.sum().idxmax()
+        top, rows = (miss := X.isna()).sum().idxmax(), []
         pattern = np.select([~miss.any(axis=1), ~miss.drop(columns=top).any(axis=1)],
                             ["no missing value", f"only {top} missing"], "others")
         for bins, (_, _, tr, te) in itertools.product((3, 5, 10), fold_splits(
@@ -1486,10 +1446,10 @@ def _audit_numbers(tables):
     """``aud_*`` keys of :func:`numbers` ("n/a" when not run)."""
     arr, ann, out = tables.get("audit_arrhythmia", []), tables.get("audit_annealing", []), {}
     for key in ("our rule", "every completion"):
-        a = arr[f"RBC_d coverage, {key}"].xs("all cases", level="cases") if len(arr) else None
-        k = "aud_arr_" + key.split()[-1]
-        out.update({k: _fmt(a.get(5)) if len(arr) else "n/a",
-                    f"{k}_range": f"{_fmt(a.min())}–{_fmt(a.max())}" if len(arr) else "n/a"})
+        a = arr[f"RBC_d coverage, {key}"].xs("all cases", level="cases") if len(arr) else []
+        out.update({f"aud_arr_{key.split()[-1]}": _fmt(a.get(5)) if len(a) else "n/a",
+                    f"aud_arr_{key.split()[-1]}_range": f"{_fmt(min(a))}–{_fmt(max(a))}"
+                    if len(a) else "n/a"})
     out["aud_arr_none"] = _fmt(arr["RBC_d coverage, our rule"].get((5, "no missing value"))
                                if len(arr) else None)
     for key in ("NBC_m", "NBC_*"):

@@ -695,6 +695,13 @@ def test_figure_draws_every_kind_from_the_tables(chapter_tables):
         if kind == "determinacy":   # the paper's printed 94 %, read from section3_numbers
             assert any(np.allclose(line.get_ydata(), 94.0) for line in fig.axes[0].lines)
     plt.close("all")
+    # the ratio figures a half of the data sets at a time, means over all (issue 28)
+    whole = chapter.figure("utility", chapter_tables)
+    halves = [chapter.figure("utility", chapter_tables, part=(k, 2)) for k in range(2)]
+    rows = [len(f.axes[0].get_yticks()) for f in halves]
+    assert sum(rows) == len(whole.axes[0].get_yticks()) and abs(rows[0] - rows[1]) <= 1
+    assert {f.axes[0].get_title() for f in halves} == {whole.axes[0].get_title()}
+    plt.close("all")
     with pytest.raises(ValueError, match="kind"):
         chapter.figure("nope", chapter_tables)
 

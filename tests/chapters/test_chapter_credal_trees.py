@@ -319,8 +319,8 @@ def test_trees_figure(tmp_path):
     assert sum(len(c.get_children()[0].get_xdata()) for c in ax.containers) == 3
 
 
-def test_glance_box_cites_the_slides_and_the_method():
-    h = pd.DataFrame({"verdict": ["reproduced", "differs", "differs"]})
-    html = _display.glance(chapter.CITATION, NOTEBOOK, headline=h).data
-    assert "Discovering independence" in html and "Abellán" in html and "(2003) 1215-1225" in html
-    assert "2 differs" in html and "make notebook NB=credal-trees" in html
+def test_claim_box_cites_the_slides():
+    h = pd.DataFrame({"quantity": [r.quantity for r in chapter.HEADLINE], "verdict": "reproduced",
+                      "cause": ""})
+    html = _display.claim_box(NOTEBOOK, h, cite="moral2005discovering").data
+    assert "Discovering independence" in html and "make notebook NB=credal-trees" in html

@@ -376,7 +376,7 @@ def test_tables_the_chapter_shows():
     assert n["cols_rows"] == str(len(cc)) and n["columns_n"] == "5, 200"
 
 
-def test_glance_box():
+def test_claim_box_cites_the_paper():
     from credal.chapters import _display
 
     res = {"nodes": _fake_trials("nodes", "n_features", [5, 200])}
@@ -386,12 +386,11 @@ def test_glance_box():
     h = chapter.HEADLINE.judge(t)
     n = chapter.numbers(t)
     assert n["check_structures"] == "1,024" and n["check_difference"] == "2.0e-15"
-    html = _display.at_a_glance(chapter.CITATION, "exact-model-averaging", headline=h,
-                                profile="smoke", display=False)
-    assert "D. Dash and G. F. Cooper (2002)" in html and "ICML 2002" in html
-    assert "Exact model averaging with naive Bayesian classifiers" in html
-    assert f"{n['h_repro']} reproduced" in html and "make notebook NB=exact-model-averaging " \
-        "PROFILE=smoke" in html
+    html = _display.claim_box("exact-model-averaging", h, cite="dash2002exact",
+                              profile="smoke").data
+    assert "Dash" in html and "Cooper" in html and "2002" in html
+    assert "Exact model averaging" in html and "ICML 2002" in html
+    assert "make notebook NB=exact-model-averaging PROFILE=smoke" in html
 
 
 def test_headline_layout_and_verdicts():

@@ -545,8 +545,10 @@ def test_comparison_layout_verdicts_are_the_z_rule():
         assert ((layout["verdict"] == "reproduced") == want).all()
 
 
-def test_glance_box_cites_the_slides():
-    h = pd.DataFrame({"verdict": ["reproduced", "differs", "not comparable"]})
-    html = _display.glance(chapter.CITATION, NOTEBOOK, mapping=chapter.SLIDES_MAP, headline=h).data
+def test_claim_box_cites_the_slides():
+    h = pd.DataFrame({"quantity": [r.quantity for r in chapter.HEADLINE], "verdict": "reproduced",
+                      "cause": ""})
+    html = _display.claim_box(NOTEBOOK, h, cite="moral2005discovering",
+                              mapping=chapter.SLIDES_MAP).data
     assert "Discovering independence" in html and "Moral" in html
-    assert "1 reproduced" in html and "1 differs" in html and "make notebook NB=independence-scores" in html
+    assert "make notebook NB=independence-scores" in html

@@ -352,6 +352,13 @@ def test_figures(small_run, small_tables):
     assert len(panels) == int(np.ceil(len(res.info) / 2))
     assert sum(len(ax.get_yticks()) for ax in panels) == len(res.info)
     plt.close(split)
+    # or drawn a third at a time, each its own figure (issue 28: figures fit the screen)
+    thirds = [lb.leaderboard_heatmap(sc, res.info, part=(k, 3)) for k in range(3)]
+    rows = [len(f.axes[0].get_yticks()) for f in thirds]
+    assert sum(rows) == len(res.info) and max(rows) - min(rows) <= 1
+    assert all(len([ax for ax in f.axes if ax.get_images()]) == 1 for f in thirds)
+    for f in thirds:
+        plt.close(f)
     for fig in figs:
         assert isinstance(fig, matplotlib.figure.Figure)
         shown = [ax for ax in fig.axes if ax.get_visible()]

@@ -116,19 +116,28 @@ def test_tables_per_paper_and_counts():
         chapter._slug("&&")
 
 
-def test_deviation_plot_rows_and_markers(tmp_path):
+def test_deviation_plot_one_band_per_paper(tmp_path):
     h = _two_papers()
     fig = chapter.deviation_plot(h)
-    panels = [ax for ax in fig.axes if ax.get_title(loc="left")]
-    assert len(panels) == 2
-    p = next(ax for ax in panels if ax.get_title(loc="left").startswith("P (2020)"))
-    assert "2 reproduced, 2 differs, 2 not comparable" in p.get_title(loc="left")
-    assert len(p.get_yticks()) == 6
-    # the yes/no that disagrees sits at the left edge; the missing number is written
-    xs = np.concatenate([c.get_offsets()[:, 0] for c in p.collections if len(c.get_offsets())])
-    assert xs.min() == p.get_xlim()[0]
-    assert any(t.get_text() == "no number of ours" for t in p.texts)
-    assert p.get_xscale() == "symlog"
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == ["P (2020)\n6 numbers, 1 unpaired", "Q & R\n2 numbers"]
+    offsets = np.concatenate([c.get_offsets() for c in ax.collections if len(c.get_offsets())])
+    assert len(offsets) == 7  # every number with both values, the unpaired one apart
+    # each dot in its paper's band; the yes/no that disagrees sits at the left edge
+    assert (np.abs(offsets[:, 1] - np.round(offsets[:, 1])) < 0.5).all()
+    assert sorted(np.round(offsets[:, 1]).astype(int).tolist()) == [0] * 5 + [1] * 2
+    assert offsets[:, 0].min() == ax.get_xlim()[0] and ax.get_xscale() == "symlog"
+    assert fig.get_figheight() * 96 < 700  # fits the screen (issue 28)
     fig.savefig(tmp_path / "dev.svg")
     with pytest.raises(ValueError, match="no headline"):
         chapter.deviation_plot(h.iloc[:0])
+
+
+def test_notes_keep_the_computation_for_the_tooltip():
+    h = _two_papers()
+    h.loc[0, "note"] = "authors' archive: 3.4; tolerance 1 = 3 x sqrt(SE ours 0.3^2) + rounding"
+    notes = chapter.tables(h)["notes-p-2020"]
+    assert notes.loc[0, "note"] == "authors' archive: 3.4"
+    assert notes.loc[0, "tolerance"] == "tolerance 1 = 3 x sqrt(SE ours 0.3^2) + rounding"
+    assert notes.loc[5, "note"] == "data unknown" and len(notes) == 6

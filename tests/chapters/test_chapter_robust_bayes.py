@@ -15,6 +15,7 @@ import pytest
 
 from credal import datasets
 from credal.chapters import robust_bayes as chapter
+from credal.plotting import place_labels
 from credal.chapters._verdicts import HEADLINE_COLUMNS
 from credal.experiments import cross_validate, fold_splits
 from credal.robust import RobustBayes
@@ -458,6 +459,14 @@ def test_figures(tmp_path, small_run):
         fig.savefig(tmp_path / f"{i}.png")
     fig = chapter.robust_ours_vs_paper_figure(t1)
     assert sum(ax.get_visible() for ax in fig.axes) == len(chapter._QUANTITIES)
+    # the book splits both so that each fits the screen (issue 28: at most 700 px)
+    four = chapter.robust_ours_vs_paper_figure(t1, quantities=chapter._QUANTITIES[:4])
+    corner = chapter.rbc_accuracy_coverage_figure(t1, enlarged=True)
+    assert sum(ax.get_visible() for ax in four.axes) == 4
+    assert corner.axes[0].get_xlim() == (80.0, 101.0)
+    assert max(f.get_figheight() for f in (four, corner)) * 96 <= 700
+    with pytest.raises(ValueError, match="unknown quantities"):
+        chapter.robust_ours_vs_paper_figure(t1, quantities=["NBC"])
     with pytest.raises(ValueError, match="columns"):
         chapter.rbc_accuracy_coverage_figure(t1.drop(columns=["RBC_d"]))
     with pytest.raises(ValueError, match="no data set"):
@@ -475,7 +484,7 @@ def test_figure_labels_do_not_overlap():
     ax.scatter(*xy.T)
     ax.set_xlim(0, 100)
     ax.set_ylim(0, 100)
-    chapter._place_labels(ax, xy, [f"data set {i}" for i in range(8)])
+    place_labels(ax, xy, [f"data set {i}" for i in range(8)])
     r = fig.canvas.get_renderer()
     boxes = [t.get_window_extent(r) for t in ax.texts]
     assert len(boxes) == 8

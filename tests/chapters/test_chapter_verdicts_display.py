@@ -292,27 +292,6 @@ def test_verdict_counts_and_durations():
         ["41 s", "3 min 05 s", "1 h 02 min"]
 
 
-def test_at_a_glance(tmp_path, monkeypatch):
-    shown = []
-    monkeypatch.setattr(_display, "_display", shown.append)
-    monkeypatch.delenv("CREDAL_PROFILE", raising=False)
-    head = pd.DataFrame({"verdict": ["reproduced", "differs", "reproduced"]})
-    box = _display.at_a_glance("A. Author (2001). *A title*. Journal 1:1-2.", "nb",
-                              mapping=[("Table 1", "Table 3"), ("Figure 2", ("Figure 1", "fig-x"))],
-                              headline=head, profile="smoke", root=tmp_path)
-    assert shown[-1]._repr_html_() == box
-    assert "<em>A title</em>" in box and '<a href="#fig-x">Figure 1</a>' in box
-    assert "2 reproduced" in box and "1 differs" in box and "0 not comparable" in box
-    assert "make notebook NB=nb PROFILE=smoke" in box
-    assert f'class="{_display.RUNTIME_CLASS}">not measured yet' in box
-    timings = tmp_path / "results" / "_timings"
-    timings.mkdir(parents=True)
-    (timings / "smoke.csv").write_text("notebook,profile,seconds\nnb,smoke,75.2\n")
-    monkeypatch.setenv("CREDAL_PROFILE", "smoke")
-    box = _display.at_a_glance("C", "nb", root=tmp_path, display=False)
-    assert "1 min 15 s (previous run)" in box and "PROFILE=smoke" in box
-
-
 def test_book_style_sets_svg_and_legible_text():
     import matplotlib as mpl
     pytest.importorskip("matplotlib_inline")
@@ -338,12 +317,13 @@ def _execute_module():
     return mod
 
 
-def test_execute_fills_the_run_time_of_the_glance_box(tmp_path, monkeypatch):
+def test_execute_fills_the_run_time_of_the_claim_box(tmp_path):
     import nbformat
-    monkeypatch.setattr(_display, "_display", lambda obj: None)
-    box = _display.at_a_glance("C", "nb", profile="smoke", root=tmp_path)
+    # the claim box's run-time span as credal.chapters._claims writes it before the run ends
+    box = (f'<div class="credal-claims">run time <span class="{_display.RUNTIME_CLASS}">'
+           "not measured yet</span></div>")
     nb = nbformat.v4.new_notebook()
-    cell = nbformat.v4.new_code_cell("at_a_glance(...)")
+    cell = nbformat.v4.new_code_cell("claim_box(...)")
     glued = "application/papermill.record/text/html"  # the box glued, pasted at the top
     cell.outputs = [nbformat.v4.new_output("display_data", data={"text/html": box,
                                                                 "text/plain": "box"}),
