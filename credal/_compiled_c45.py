@@ -51,8 +51,7 @@ def _block_sum(a, lo, n):
 def _psum(a, lo, n):
     """``a[lo:lo + n].sum()`` with numpy's pairwise summation (the same bits).
     Above 128 terms numpy halves the range (at a multiple of 8) and adds the two halves' sums; the
-    halving tree is walked here with an explicit stack (numba cannot cache recursive functions).
-    """
+    halving tree is walked here with an explicit stack (numba cannot cache recursive functions)."""
     if n <= 128:
         return _block_sum(a, lo, n)
     los, ns = np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
@@ -149,9 +148,8 @@ def _small_sum(a, lo, n):
 @njit(cache=True)
 def _select(codes, y, rows, w, dist, feats, off, in_avg, K, m, table, cnt, work):
     """Split feature (column) of a node, or -1 (J48's C45ModelSelection).
-    ``cnt`` (one slot per value ``off[k] + code`` of each used feature ``feats[k]``,
-    and class) and ``work`` are scratch.
-    """
+    ``cnt`` (one slot per value ``off[k] + code`` of each used feature ``feats[k]``, and class) and
+    ``work`` are scratch."""
     total = _sum(dist)
     if total < 2 * m - 1e-6 or abs(total - dist.max()) < 1e-6:
         return -1

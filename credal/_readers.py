@@ -217,10 +217,9 @@ def _strip_comment(line: str) -> str:
 
 def _arff_prepare(lines: list[str], source: str):
     """Check the header and normalise lines for liac-arff (in place).
-    Returns the 1-based lines of the ``@attribute`` declarations and of the
-    data rows, and the quoted attribute names: liac-arff's greedy pattern cuts
-    ``'a b' {'c d'}`` wrongly and keeps escapes, so they are read here.
-    """
+    Returns the 1-based lines of the ``@attribute`` declarations and of the data rows, and the
+    quoted attribute names: liac-arff's greedy pattern cuts ``'a b' {'c d'}`` wrongly and keeps
+    escapes, so they are read here."""
     attr_lines, data_at, quoted = [], None, {}
     for i, raw in enumerate(lines):
         line = lines[i] = _strip_comment(raw).strip()
@@ -334,10 +333,9 @@ def read_arff(path: str | PathLike) -> tuple[pd.DataFrame, str]:
 # ------------------------------------------------------ delimited rows (pandas.read_csv)
 def _split_rows(lines: list[str], start: int, sep: str | None, k: int, source: str):
     """Split the non-blank lines from ``lines[start]`` at ``sep`` (no quoting).
-    ``sep=None`` splits on runs of blanks. Returns the fields, an object array
-    of shape (n_rows, k), and the 1-based line of each row. Linear in the size
-    of the text, however wide (pandas.read_csv took minutes for 100,000 columns).
-    """
+    ``sep=None`` splits on runs of blanks. Returns the fields, an object array of shape (n_rows,
+    k), and the 1-based line of each row. Linear in the size of the text, however wide
+    (pandas.read_csv took minutes for 100,000 columns)."""
     body = pd.Series(lines[start:], index=range(start + 1, len(lines) + 1), dtype=object)
     body = body[body.str.strip() != ""]
     parts = body.str.split() if sep is None else body.str.split(sep, regex=False)

@@ -32,13 +32,12 @@ _COUNT_CELLS = 1024
 @functools.lru_cache(maxsize=64)
 def _group_plan(n_values):
     """How the features of a model with these ``n_values`` (tuple, length m) are grouped.
-    Consecutive features are grouped greedily while the product of their ``n_values + 1``
-    (missing included) stays within ``_GROUP_ROWS``. Returns ``(groups, mult, start)``: the
-    groups (tuple of tuples of int); ``mult`` (float, (m, G)) such that ``(codes + 1) @ mult +
-    start`` is the row of each group's joint table, stacked group after group (mixed radix, the
-    group's first feature most significant; exact in floating point, the values being small
-    integers); ``start`` (float, (G,)), the first row of each group's joint table.
-    """
+    Consecutive features are grouped greedily while the product of their ``n_values + 1`` (missing
+    included) stays within ``_GROUP_ROWS``. Returns ``(groups, mult, start)``: the groups (tuple of
+    tuples of int); ``mult`` (float, (m, G)) such that ``(codes + 1) @ mult + start`` is the row of
+    each group's joint table, stacked group after group (mixed radix, the group's first feature
+    most significant; exact in floating point, the values being small integers); ``start`` (float,
+    (G,)), the first row of each group's joint table."""
     nv = np.asarray(n_values, dtype=np.int64)
     m = nv.size
     groups, j = [], 0

@@ -280,11 +280,10 @@ def _block_codes(x, stride, cuts, dtype=np.int64):
 
 
 def _pair_counts(codes, y_idx, weight, nv, n_classes):
-    """``counts[c, u, w]``: weight of the rows of class ``c`` with flat values ``u`` and
-    ``w`` (both observed; same-feature ``u != w``: 0), shape (K, V, V), from the codes
-    ``(k, n)`` (``-1`` = missing): one pass over the rows in compiled code
-    (:func:`credal._compiled_aode.pair_counts`; no (pairs, rows) temporaries).  Integers
-    (int32) for unit weights, floats otherwise."""
+    """``counts[c, u, w]``: weight of the rows of class ``c`` with flat values ``u`` and ``w``
+    (both observed; same-feature ``u != w``: 0), shape (K, V, V), from the codes ``(k, n)`` (``-1``
+    = missing): one pass over the rows in compiled code (:func:`credal._compiled_aode.pair_counts`;
+    no (pairs, rows) temporaries). Integers (int32) for unit weights, floats otherwise."""
     from ._compiled import code_dtype  # numba compiles (or loads) the kernels on first use
     from ._compiled_aode import pair_counts
 
@@ -657,8 +656,7 @@ class BMAAODE(_BMAFit, PreciseMixin, _SPODEEnsemble):
 
 def _check_epsilon(value, X, *, credal):
     """``epsilon`` in ``(0, 1/(k+1))`` (credal) or ``(0, 1)``, ``k`` = columns of ``X``.
-    Checked before any counting; ``X`` that is not 2-D is left to the input checks.
-    """
+    Checked before any counting; ``X`` that is not 2-D is left to the input checks."""
     shape = np.shape(X)
     k = shape[1] if len(shape) == 2 else 0
     high = 1.0 / (k + 1) if credal else 1.0

@@ -103,8 +103,7 @@ def naive_family_statistics(codes, y_idx, n_values, n_classes, *, alpha=1.0, pri
 def _family_counts(codes, y_idx, K, R):
     """``N[i, c, k]``: rows with class ``c`` and code ``k`` in feature ``i`` (missing skipped).
     One bincount over every cell of ``codes`` (a missing one into an extra bin, dropped): no
-    per-class or per-category passes, no search for the observed cells.
-    """
+    per-class or per-category passes, no search for the observed cells."""
     n, m = codes.shape
     dt = np.int32 if m * K * R < 2**31 else np.int64  # narrow cells: several times faster
     cell = codes.astype(dt)
@@ -312,13 +311,12 @@ class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
 
     def _ratio_tables(self):
         """Per-cell terms of the minimum log posterior ratio of every class pair.
-        Feature ``i`` with code ``k`` adds ``min(d_lo, d_hi)`` to the ratio of
-        ``(a, b)``, ``d_p = g_p(a) - g_p(b)`` with ``g_p`` the log factors at inclusion
-        probability ``p``; these ``K * K`` terms per (feature, category) cell are
-        gathered per feature group (:func:`credal._tables.joint_sum`). Returns ``(init, tables)``:
-        the class prior part ``log P(a) - log P(b)``, shape (K * K,), and the
-        :func:`credal._tables.joint_tables` of the cell terms.
-        """
+        Feature ``i`` with code ``k`` adds ``min(d_lo, d_hi)`` to the ratio of ``(a, b)``,
+        ``d_p = g_p(a) - g_p(b)`` with ``g_p`` the log factors at inclusion probability ``p``;
+        these ``K * K`` terms per (feature, category) cell are gathered per feature group
+        (:func:`credal._tables.joint_sum`). Returns ``(init, tables)``: the class prior part
+        ``log P(a) - log P(b)``, shape (K * K,), and the :func:`credal._tables.joint_tables` of the
+        cell terms."""
         lo, hi, _ = self._bounds
         _, R, K = self._log_rel_arc.shape  # R - 1 categories at most, then missing
         # the declared categories of each feature, in feature order
@@ -335,8 +333,7 @@ class CMA(CredalMixin, DerivedTables, _NaiveAveragingBase):
 
     def _log_factors(self, codes, p):
         """``log[p rho^C_i(c, f_i) + (1 - p) rho^0_i(f_i)] - log rho^0_i(f_i)``, (n, m, K).
-        Zero for missing codes (their averaged factor is the same for every class).
-        """
+        Zero for missing codes (their averaged factor is the same for every class)."""
         lp, lq = _log_inclusion(p)
         feat = np.arange(codes.shape[1])[None, :]
         g = np.logaddexp(lp + self._log_rel_arc[feat, codes], lq)

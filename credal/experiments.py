@@ -50,14 +50,8 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 
 from credal._validation import check_2d, check_bool, check_features
 
-__all__ = [
-    "CVResult",
-    "cross_validate",
-    "default_preprocessing",
-    "fold_splits",
-    "holdout",
-    "holdout_item",
-]
+__all__ = ["CVResult", "cross_validate", "default_preprocessing", "fold_splits", "holdout",
+           "holdout_item"]
 
 def default_preprocessing():
     """MDL discretisation fitted on the training fold, then removal of features left
@@ -583,11 +577,10 @@ _SCALAR_COLUMNS = ("dataset", "classifier", "repeat", "fold")
 def _predictions_table(parts) -> pd.DataFrame:
     """``pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)``, column-wise.
 
-    One DataFrame built from joined columns instead of one per (fold, classifier):
-    for thousands of small folds the per-frame cost dominated the engine. Joining
-    is done only where each part would get the same dtype on its own
-    (:func:`_joined_column`); anything else, and empty parts, go through ``concat``.
-    """
+    One DataFrame built from joined columns instead of one per (fold, classifier): for thousands of
+    small folds the per-frame cost dominated the engine. Joining is done only where each part would
+    get the same dtype on its own (:func:`_joined_column`); anything else, and empty parts, go
+    through ``concat``."""
     lengths = [len(p["row"]) for p in parts]
     if min(lengths) > 0:
         cols = {}
@@ -603,10 +596,9 @@ def _predictions_table(parts) -> pd.DataFrame:
 def _joined_column(name, values, lengths):
     """The parts of one column joined, or None if their dtypes might not agree.
 
-    Only homogeneous parts are joined, for which pandas infers the same dtype from
-    the whole column as from each part: integer scalars, one numeric dtype, all
-    ``str`` (inferred as pandas' string dtype), tuples or None (object).
-    """
+    Only homogeneous parts are joined, for which pandas infers the same dtype from the whole column
+    as from each part: integer scalars, one numeric dtype, all ``str`` (inferred as pandas' string
+    dtype), tuples or None (object)."""
     if name in _SCALAR_COLUMNS:
         kinds = {type(v) for v in values}
         if kinds == {str}:

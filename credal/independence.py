@@ -345,10 +345,9 @@ IMP_VARIANTS = {
 
 def _credal_ipd_gain(nx, h, s):
     """max over X's IDM of H(p) + sum_x p_x h_x, minus H*(X) (both on the same IDM).
-    The maximiser is ``p_x = max(l_x, c e^{h_x})`` with ``l_x = n_x/(N + s)`` (KKT of
-    a concave objective over a box-simplex), ``c`` solved exactly after sorting
-    ``l_x e^{-h_x}``: a water level in the metric ``e^{h}``.
-    """
+    The maximiser is ``p_x = max(l_x, c e^{h_x})`` with ``l_x = n_x/(N + s)`` (KKT of a concave
+    objective over a box-simplex), ``c`` solved exactly after sorting ``l_x e^{-h_x}``: a water
+    level in the metric ``e^{h}``."""
     n = nx.sum(axis=-1, keepdims=True)
     low = nx / (n + s)
     e = np.exp(h - h.max(axis=-1, keepdims=True))  # rescaled: c absorbs the factor
@@ -371,11 +370,10 @@ def _credal_ipd_gain(nx, h, s):
 
 def _cond_upper_entropy_joint(a, s, iters=100):
     """max over the joint IDM (parameter s on the cells) of H_P(Y | X); two rows only.
-    With mass ``w`` added to row 0 and ``s - w`` to row 1, each row's best split is
-    its own IDM maximiser, so the objective is
-    ``f(w) = [(n_0 + w) H*(row 0; w) + (n_1 + s - w) H*(row 1; s - w)] / (N + s)``,
-    concave in ``w``; golden-section search to ``s * 0.618**iters``.
-    """
+    With mass ``w`` added to row 0 and ``s - w`` to row 1, each row's best split is its own IDM
+    maximiser, so the objective is
+    ``f(w) = [(n_0 + w) H*(row 0; w) + (n_1 + s - w) H*(row 1; s - w)] / (N + s)``, concave in
+    ``w``; golden-section search to ``s * 0.618**iters``."""
     nx, _, n = table_margins(a)
 
     def row_term(row, nrow, w):
@@ -599,9 +597,8 @@ def _check_2x2(a, what):
 
 def _log_ratio_2x2(t, S, a0, p, q):
     """ln R for 2x2 tables ``t`` (T, 4) at parameters (T, P) arrays a0, p, q.
-    Dirichlet parameters: alpha_00 = p, alpha_01 = a0 - p, alpha_10 = q,
-    alpha_11 = S - a0 - q; Y under independence gets (p + q, S - p - q).
-    """
+    Dirichlet parameters: alpha_00 = p, alpha_01 = a0 - p, alpha_10 = q, alpha_11 = S - a0 - q; Y
+    under independence gets (p + q, S - p - q)."""
     n00, n01, n10, n11 = (t[:, i : i + 1] for i in range(4))
     a1 = S - a0
     b0 = p + q
@@ -627,10 +624,9 @@ def _full_params(U, S):
 
 def _pattern_search(fun, U, val, h, sign, max_iter=200, h_min=1e-9):
     """Vectorised compass search on [0, 1]^d from lattice optima.
-    ``fun(U, idx)`` evaluates the objective of tables ``idx`` at points ``U``
-    (len(idx), P, d).  ``sign = 1`` minimises, ``-1`` maximises.  The step halves
-    whenever no stencil point improves; the search stops at ``h < h_min``.
-    """
+    ``fun(U, idx)`` evaluates the objective of tables ``idx`` at points ``U`` (len(idx), P, d).
+    ``sign = 1`` minimises, ``-1`` maximises. The step halves whenever no stencil point improves;
+    the search stops at ``h < h_min``."""
     T, d = U.shape
     offsets = np.array(list(itertools.product((-1.0, 0.0, 1.0), repeat=d)))
     offsets = offsets[np.any(offsets != 0, axis=1)]

@@ -48,11 +48,10 @@ class _Side:
     ``z = x`` for ``c'`` and ``z = 1 - x`` for ``c''``. Arrays have shape (q,) for the class count
     and (q, m) for the feature counts; ``k`` marks the features that contribute (observed, with
     ``n_j != n_oj``); the others are replaced by the neutral pair ``(_PAD, _PAD)``.
-    ``d/dz [ln p(z) - ln z] = sum_g W_g / (C_g + z)`` is also kept with equal poles
-    merged, split into its decreasing part ``(Wp, Cp)`` (``W > 0``) and its
-    increasing part ``(Wn, Cn)`` (``W < 0``).  Merging makes the singular terms
-    at ``z = 0`` cancel exactly, which the cell certification relies on.
-    """
+    ``d/dz [ln p(z) - ln z] = sum_g W_g / (C_g + z)`` is also kept with equal poles merged, split
+    into its decreasing part ``(Wp, Cp)`` (``W > 0``) and its increasing part ``(Wn, Cn)``
+    (``W < 0``). Merging makes the singular terms at ``z = 0`` cancel exactly, which the cell
+    certification relies on."""
 
     def __init__(self, n, nj, oj, k):
         self.n = np.asarray(n, float)
@@ -114,8 +113,7 @@ class _Side:
     @staticmethod
     def _ex(a, sel, z):
         """``a[sel]`` shaped to broadcast against ``z[..., None]``.
-        ``sel`` is an index array or, for all problems, ``slice(None)`` (a view).
-        """
+        ``sel`` is an index array or, for all problems, ``slice(None)`` (a view)."""
         a = a[sel]
         return a.reshape(a.shape[:1] + (1,) * (z.ndim - 1) + a.shape[1:])
 

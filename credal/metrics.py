@@ -53,32 +53,12 @@ import pandas as pd
 
 from ._validation import check_in_range
 
-__all__ = [
-    "determinacy",
-    "single_accuracy",
-    "set_accuracy",
-    "indeterminate_size",
-    "discounted_accuracy",
-    "utility",
-    "utility_function",
-    "u65",
-    "u80",
-    "coverage",
-    "accuracy_rejection",
-    "precise_accuracy_on",
-    "brier_loss",
-    "summary",
-    "roc_area",
-    "binary_roc_areas",
-    "binary_log_odds",
-    "delta_roc",
-    "delta_roc_remaining",
-    "make_set_scorer",
-    "u65_scorer",
-    "u80_scorer",
-    "discounted_accuracy_scorer",
-    "determinacy_scorer",
-]
+__all__ = ["determinacy", "single_accuracy", "set_accuracy", "indeterminate_size",
+           "discounted_accuracy", "utility", "utility_function", "u65", "u80", "coverage",
+           "accuracy_rejection", "precise_accuracy_on", "brier_loss", "summary", "roc_area",
+           "binary_roc_areas", "binary_log_odds", "delta_roc", "delta_roc_remaining",
+           "make_set_scorer", "u65_scorer", "u80_scorer", "discounted_accuracy_scorer",
+           "determinacy_scorer"]
 
 
 # ----------------------------------------------------------------------- input checking
@@ -104,10 +84,8 @@ def _check_sets(sets, allow_empty=False) -> np.ndarray:
     empty = ~arr.any(axis=1)
     if empty.any() and not allow_empty:
         rows = np.flatnonzero(empty)
-        raise ValueError(
-            f"sets has {len(rows)} empty row(s) (first: row {int(rows[0])}); "
-            "a credal prediction must contain at least one class"
-        )
+        raise ValueError(f"sets has {len(rows)} empty row(s) (first: row {int(rows[0])}); "
+                         "a credal prediction must contain at least one class")
     return arr
 
 
@@ -173,16 +151,12 @@ def _class_indices(y, classes, n_classes: int, name: str = "y") -> np.ndarray:
                 f"{name} holds non-integer values; pass labels together with classes="
             )
     elif arr.dtype.kind not in "iu":
-        raise ValueError(
-            f"{name} has dtype {arr.dtype}; without classes= it must hold integer "
-            "column indices (pass classes= to give labels)"
-        )
+        raise ValueError(f"{name} has dtype {arr.dtype}; without classes= it must hold integer "
+                         "column indices (pass classes= to give labels)")
     idx = arr.astype(np.int64)
     if idx.size and (idx.min() < 0 or idx.max() >= n_classes):
-        raise ValueError(
-            f"{name} holds column indices outside [0, {n_classes}); pass classes= "
-            "if these are labels"
-        )
+        raise ValueError(f"{name} holds column indices outside [0, {n_classes}); pass classes= "
+                         "if these are labels")
     return idx
 
 
@@ -550,18 +524,11 @@ def summary(sets, y, classes=None, precise_pred=None, proba=None, allow_empty=Fa
     det, ind = size == 1, size > 1
     hit = s[np.arange(n), idx]
     x = np.divide(hit, size, out=np.zeros(n), where=size > 0)  # an empty set scores 0
-    out = {
-        "determinacy": _mean(det),
-        "single_accuracy": _mean(hit[det]),
-        "set_accuracy": _mean(hit[ind]),
-        "indeterminate_size": _mean(size[ind].astype(float)),
-        "discounted_accuracy": _mean(x),
-        "u65": _mean(1.6 * x - 0.6 * x * x),
-        "u80": _mean(2.2 * x - 1.2 * x * x),
-        "coverage": _mean(hit),
-        "set_size": _mean(size.astype(float)),
-        "empty_sets": _mean(size == 0),
-    }
+    out = {"determinacy": _mean(det), "single_accuracy": _mean(hit[det]),
+           "set_accuracy": _mean(hit[ind]), "indeterminate_size": _mean(size[ind].astype(float)),
+           "discounted_accuracy": _mean(x), "u65": _mean(1.6 * x - 0.6 * x * x),
+           "u80": _mean(2.2 * x - 1.2 * x * x), "coverage": _mean(hit),
+           "set_size": _mean(size.astype(float)), "empty_sets": _mean(size == 0)}
     if precise_pred is not None:
         if classes is None and isinstance(getattr(y, "dtype", None), pd.CategoricalDtype):
             cls = pd.Categorical(y).categories

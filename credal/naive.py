@@ -385,8 +385,7 @@ class NCC(_CredalNaive):
         a dominated class is dominated by a maximal class that the NBC ranks higher (NCC2: its own
         ranking, ``_end_tables``). Classes are visited in NBC order; each is tested only against
         the maximal classes found before it (``K - 1`` tests for a determinate row instead of
-        ``K (K - 1)``).
-        """
+        ``K (K - 1)``)."""
         K = len(self.classes_)
         B, m = codes.shape
         out = np.ones((B, K), dtype=bool)
@@ -494,9 +493,8 @@ class LNCC(_CredalNaive):
 
     def _outside_states(self, codes, rows, a, b, swap, bounds, tol, log_alpha):
         """:func:`~credal.likelihood.lncc_certify_outside` on pairs ``(a, b)`` of ``codes[rows]``.
-        ``swap`` marks pairs with ``x0 > 1``: they are decided as ``(b, a)``, the
-        mirror image (``ln g(0)`` and ``ln g(1)`` swap and change sign).
-        """
+        ``swap`` marks pairs with ``x0 > 1``: they are decided as ``(b, a)``, the mirror image
+        (``ln g(0)`` and ``ln g(1)`` swap and change sign)."""
         m = codes.shape[1]
         first, second = np.where(swap, b, a), np.where(swap, a, b)
         g0 = np.where(swap, -bounds[1], bounds[0])
@@ -511,10 +509,9 @@ class LNCC(_CredalNaive):
     def _dominance_codes(self, codes):
         """Dominance matrix (B, K, K) at level ``alpha``, diagonal False.
         Exact path (``grid=None``): most pairs are decided by the bounds of
-        :func:`~credal.likelihood.lncc_certify`, then, where ``x0`` lies outside
-        ``[0, 1]``, by :func:`~credal.likelihood.lncc_certify_outside`; ``alpha*`` is
-        computed only for the others.
-        """
+        :func:`~credal.likelihood.lncc_certify`, then, where ``x0`` lies outside ``[0, 1]``, by
+        :func:`~credal.likelihood.lncc_certify_outside`; ``alpha*`` is computed only for the
+        others."""
         with np.errstate(divide="ignore"):
             la = np.log(float(self.alpha))
         K = len(self.classes_)

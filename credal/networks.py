@@ -328,8 +328,7 @@ def _random_parent_sets(n_par, rng):
     The subset is the set of positions of the ``n_par[i]`` smallest of ``i`` i.i.d. uniform keys;
     rows are processed in blocks so that no more than about 4M keys exist at a time. Returns an
     int64 array (n, max(n_par)) whose row ``i`` holds node i's parents in increasing order, then
-    zeros.
-    """
+    zeros."""
     n = len(n_par)
     k_max = int(n_par.max()) if n else 0
     out = np.zeros((n, k_max), dtype=np.int64)

@@ -138,10 +138,8 @@ class _FrameTransformer(TransformerMixin, BaseEstimator):
 
 # -------------------------- interval labels and assignment (shared by both discretisers)
 def _weka_number(x: float, digits: int = 6) -> str:
-    """Format like Weka's ``Utils.doubleToString(x, 6)``.
-    Rounds half away from zero to ``digits`` decimals and strips trailing zeros
-    (``5.75``, ``1``, ``-0.5``).
-    """
+    """Format like Weka's ``Utils.doubleToString(x, 6)``. Rounds half away from zero to ``digits``
+    decimals and strips trailing zeros (``5.75``, ``1``, ``-0.5``)."""
     scaled = abs(x) * 10.0**digits
     if scaled >= 9.2e18:  # beyond a Java long: Weka prints the plain double
         return repr(float(x))
@@ -239,14 +237,13 @@ def _xlogx(c: np.ndarray) -> np.ndarray:
 
 def _best_split(left: np.ndarray, right: np.ndarray, table: np.ndarray | None = None):
     """Best binary split among candidates, all evaluated at once.
-    ``left``, ``right``: int class counts (n_candidates, n_classes) on each side of every
-    candidate cut, candidates in increasing order of the cut. ``table`` (optional, float,
-    shape (>= n + 1,)): ``table[c] = c ln c`` for integer counts (``_xlogx(arange(n + 1))``), a
-    lookup instead of logarithms when many intervals are searched. Returns ``(index,
-    entropies)``: the position (int) of the candidate with the smallest class-information
-    entropy (the first one among equally good candidates), and the class-information entropy
-    (bits) ``(|L| H(L) + |R| H(R)) / (|L| + |R|)`` of every candidate, shape (n_candidates,).
-    """
+    ``left``, ``right``: int class counts (n_candidates, n_classes) on each side of every candidate
+    cut, candidates in increasing order of the cut. ``table`` (optional, float, shape (>= n + 1,)):
+    ``table[c] = c ln c`` for integer counts (``_xlogx(arange(n + 1))``), a lookup instead of
+    logarithms when many intervals are searched. Returns ``(index, entropies)``: the position (int)
+    of the candidate with the smallest class-information entropy (the first one among equally good
+    candidates), and the class-information entropy (bits) ``(|L| H(L) + |R| H(R)) / (|L| + |R|)``
+    of every candidate, shape (n_candidates,)."""
     f = _xlogx if table is None else table.__getitem__
     nl = left.sum(axis=1)
     nr = right.sum(axis=1)
@@ -284,10 +281,9 @@ def _mdl_accepts(prior, left, right) -> tuple[bool, float, float]:
 
 def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Cut points between adjacent distinct values ``lo < hi``: ``(lo + hi) / 2``.
-    That is Weka's formula.  When rounding would put it outside ``[lo, hi)``
-    (``lo`` and ``hi`` adjacent floats, or an overflow), ``lo`` is used instead,
-    which still sends ``lo`` left and ``hi`` right under the ``x <= cut`` rule.
-    """
+    That is Weka's formula. When rounding would put it outside ``[lo, hi)`` (``lo`` and ``hi``
+    adjacent floats, or an overflow), ``lo`` is used instead, which still sends ``lo`` left and
+    ``hi`` right under the ``x <= cut`` rule."""
     with np.errstate(over="ignore"):
         mid = (lo + hi) / 2.0
     bad = ~((mid >= lo) & (mid < hi))
@@ -407,12 +403,10 @@ class MDLDiscretizer(_IntervalDiscretizer):
 # -------------------------------------------------------- equal-frequency discretisation
 def _equal_frequency_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
     """Cut points giving ``n_bins`` bins of about equal training frequency.
-    For each ``k = 1 .. n_bins - 1`` the cut is placed at the boundary between
-    adjacent distinct values whose number of values to its left is closest to
-    ``k * n / n_bins`` (the lower boundary on ties), at the midpoint of the two
-    values.  Repeated values can make several ``k`` share a cut: there are then
-    fewer bins.
-    """
+    For each ``k = 1 .. n_bins - 1`` the cut is placed at the boundary between adjacent distinct
+    values whose number of values to its left is closest to ``k * n / n_bins`` (the lower boundary
+    on ties), at the midpoint of the two values. Repeated values can make several ``k`` share a
+    cut: there are then fewer bins."""
     if len(x) < 2 or n_bins < 2:
         return np.empty(0)
     u, counts = np.unique(x, return_counts=True)

@@ -37,11 +37,9 @@ def _contingency(a, y, r, q):
 
 
 def _logsumexp_others(L):
-    """``out[:, j] = log sum_{h != j} exp(L[:, h])`` without cancellation.
-    ``L`` and the result have shape (n, q) (``-inf`` everywhere when ``q == 1``). Prefix and
-    suffix log-sum-exps avoid subtracting the excluded term, which would lose all precision
-    when that term dominates.
-    """
+    """``out[:, j] = log sum_{h != j} exp(L[:, h])`` without cancellation. ``L`` and the result
+    have shape (n, q) (``-inf`` everywhere when ``q == 1``). Prefix and suffix log-sum-exps avoid
+    subtracting the excluded term, which would lose all precision when that term dominates."""
     n = L.shape[0]
     pad = np.full((n, 1), -np.inf)
     pre = np.logaddexp.accumulate(L, axis=1)
@@ -69,9 +67,8 @@ def _max_others(L):
 
 def _gather_sum(tables, codes, q):
     """Sum over features of ``tables[i][:, codes[:, i]]``, shape (n_samples, q).
-    Each table has shape (q, r_i + 1); its last column is used for a missing code (``-1``
-    indexes the last column).
-    """
+    Each table has shape (q, r_i + 1); its last column is used for a missing code (``-1`` indexes
+    the last column)."""
     out = np.zeros((codes.shape[0], q))
     for i, t in enumerate(tables):
         out += t[:, codes[:, i]].T  # code -1 -> last column, by construction

@@ -54,20 +54,19 @@ class _Node:
 
 def _level_gains(codesT, nv, y, K, s, lid, w, avail, double, rows=None):
     """Single and pair IIGs of several nodes at once.
-    ``codesT`` (F, n): codes (``-1`` = missing) of the candidate features, one row per
-    feature, one column per training row; ``rows`` (n_inst,): the training row of each instance
-    (default: instance i is row i), instances grouped by node and, within a node, in the order of
-    the training rows. ``nv`` (F,): number of values of each candidate feature; ``y`` (n,):
-    class index of each training row; ``K`` classes, IDM ``s``; ``lid`` (n_inst,): node (0 .. A-1) of
-    each instance, non-decreasing; ``w`` (n_inst,): instance weights (> 0); ``avail`` (A, F):
-    features still available at each node; ``double``: also compute the gains of the pairs of
-    features. Returns ``(g1, g2)``: ``g1`` (A, F), the IIG of each feature at each node, ``-inf``
-    where the feature is not available or never observed; ``g2`` (A, F (F - 1) / 2) or None, the
-    same for the pairs ``np.triu_indices(F, 1)`` (both features available).
-    Compiled (:func:`credal._compiled_credal_tree.credal_tree_gains`), node by node and feature
-    (pair) by feature: every (cell, class) total adds its instances' weights in their order, as a
-    per-node dense ``np.bincount`` would; only the non-empty cells enter the upper entropies.
-    """
+    ``codesT`` (F, n): codes (``-1`` = missing) of the candidate features, one row per feature, one
+    column per training row; ``rows`` (n_inst,): the training row of each instance (default:
+    instance i is row i), instances grouped by node and, within a node, in the order of the
+    training rows. ``nv`` (F,): number of values of each candidate feature; ``y`` (n,): class index
+    of each training row; ``K`` classes, IDM ``s``; ``lid`` (n_inst,): node (0 .. A-1) of each
+    instance, non-decreasing; ``w`` (n_inst,): instance weights (> 0); ``avail`` (A, F): features
+    still available at each node; ``double``: also compute the gains of the pairs of features.
+    Returns ``(g1, g2)``: ``g1`` (A, F), the IIG of each feature at each node, ``-inf`` where the
+    feature is not available or never observed; ``g2`` (A, F (F - 1) / 2) or None, the same for the
+    pairs ``np.triu_indices(F, 1)`` (both features available). Compiled
+    (:func:`credal._compiled_credal_tree.credal_tree_gains`), node by node and feature (pair) by
+    feature: every (cell, class) total adds its instances' weights in their order, as a per-node
+    dense ``np.bincount`` would; only the non-empty cells enter the upper entropies."""
     from ._compiled_credal_tree import credal_tree_gains  # numba compiles (or loads) it
     rows = np.arange(len(lid)) if rows is None else rows
     g1, g2 = credal_tree_gains(codesT, np.asarray(rows, dtype=np.int64), np.asarray(nv, dtype=np.int64),
@@ -87,10 +86,9 @@ def _all_levels_seen(codesT, nv, lid, A):
 
 def _level_choice(g1, g2, double):
     """Split feature (column index, -1 for none) of each node from its gains.
-    The largest single gain wins if positive (first feature within 1e-12); with
-    ``double``, a pair gain larger than every single gain (by more than 1e-12) and
-    positive wins instead, splitting on the pair's feature of larger single gain.
-    """
+    The largest single gain wins if positive (first feature within 1e-12); with ``double``, a pair
+    gain larger than every single gain (by more than 1e-12) and positive wins instead, splitting on
+    the pair's feature of larger single gain."""
     A, F = g1.shape
     best1 = g1.max(axis=1)
     first1 = np.argmax(g1 >= (best1 - _GAIN_TOL)[:, None], axis=1)
@@ -263,7 +261,6 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         self.s, self.branching, self.leaf, self.ties = s, branching, leaf, ties
         self.candidates = candidates
 
-    # -- fitting
     def fit(self, X, y):
         """Grow the tree.
 
@@ -301,13 +298,11 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
         return nodes, feature, first, n_child, bags
 
     def _grow_levels(self, codes, y):
-        """Grow the tree level by level, all nodes of a depth evaluated together.
-        Gives the tree of the recursive definition: each node's gains depend
-        only on its own instances (rows with weights, in row order), which are
-        the same whatever the order in which nodes are grown.  Nodes are numbered
-        level by level, the children of a node consecutive; returns the arrays of
-        :meth:`_route` and sets ``n_leaves_``, ``depth_`` and the nodes' counts.
-        """
+        """Grow the tree level by level, all nodes of a depth evaluated together. Gives the tree of
+        the recursive definition: each node's gains depend only on its own instances (rows with
+        weights, in row order), which are the same whatever the order in which nodes are grown.
+        Nodes are numbered level by level, the children of a node consecutive; returns the arrays
+        of :meth:`_route` and sets ``n_leaves_``, ``depth_`` and the nodes' counts."""
         K, s, double = self._K, self._s, self.branching == "double"
         n = len(y)
         usable = np.flatnonzero(self.n_values_ > 1)
@@ -457,15 +452,13 @@ class CredalDecisionTree(CredalMixin, _TreeMixin, BaseClassifier):
             keep = (gap < -tol) | (counts >= top - tol)
         return keep | (total <= 0)  # an empty leaf keeps every class
 
-    # -- prediction
     def _route(self, codes):
         """Leaf sets (union over the leaves a row reaches) and leaf frequencies
-        (weighted by the share of the row reaching each leaf), shape (n, K) each.
-        Rows with every split value they meet observed walk down in compiled code; the others go
-        down one level at a time on the flattened tree (a fixed number of numpy calls per level,
-        not per node), a row missing the split feature down every branch with the branch's share of
-        the observed training weight, as C4.5 sends it.
-        """
+        (weighted by the share of the row reaching each leaf), shape (n, K) each. Rows with every
+        split value they meet observed walk down in compiled code; the others go down one level at
+        a time on the flattened tree (a fixed number of numpy calls per level, not per node), a row
+        missing the split feature down every branch with the branch's share of the observed
+        training weight, as C4.5 sends it."""
         from ._compiled import code_dtype, route_complete
         feature, first, n_child, share, leaf_set, leaf_freq = self._nodes
         n = len(codes)
@@ -664,7 +657,6 @@ class C45Tree(PreciseMixin, _TreeMixin, BaseClassifier):
         counts, bag = self._node_arrays
         return [_Node(counts[i], bool(empty[i])) for i in range(len(feat))], feat, first, nch, bag
 
-    # -- prediction
     def _predict_input(self, X):
         # class probabilities: the training class frequencies at the leaf reached
         # (computed once per call, for predict and predict_proba alike)
