@@ -243,10 +243,10 @@ _LABEL_OFFSETS = [(5, 2, "left"), (-5, 2, "right"), (0, 7, "center"), (0, -13, "
 def place_labels(ax, xy, labels, obstacles=(), fontsize=9):
     """Name points without overlaps where possible (greedy, in display space).
 
-    Each label takes the first of a dozen offsets around its point whose box stays inside
-    the axes and meets no label already placed, no marker (``xy`` and ``obstacles``) and
-    not the axes' legend; when none is free, the offset with the least overlap. Call after
-    the axes limits (and the legend, if any) are final.
+    Each label takes the first of 24 offsets around its point (12, then twice as far) whose
+    box stays inside the axes and meets no label already placed, no marker (``xy`` and
+    ``obstacles``) and not the axes' legend; else the offset with the least overlap. Call
+    after the axes limits (and the legend, if any) are final.
 
     Parameters
     ----------
@@ -267,7 +267,7 @@ def place_labels(ax, xy, labels, obstacles=(), fontsize=9):
         taken.append(tuple(ax.get_legend().get_window_extent(renderer).extents))
     for (x, y), text in zip(xy, labels):
         own, tries = ax.transData.transform((x, y)), []
-        for dx, dy, ha in _LABEL_OFFSETS:
+        for dx, dy, ha in [(k * u, k * v, h) for k in (1, 2) for u, v, h in _LABEL_OFFSETS]:
             t = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha,
                             fontsize=fontsize, color="0.15")
             b = tuple(t.get_window_extent(renderer).extents)
