@@ -1,4 +1,5 @@
-"""The raw data files are complete and unchanged (data/SHA256SUMS)."""
+"""The raw data files are complete and unchanged (data/SHA256SUMS): the shared copies in
+data/raw, the papers' versions found later in data/added (its README)."""
 
 import hashlib
 import shutil
@@ -10,6 +11,7 @@ from credal import datasets
 
 ROOT = Path(__file__).resolve().parents[1] / "data"
 RAW = ROOT / "raw"
+ADDED = ROOT / "added"
 
 
 def _sums() -> dict[str, str]:
@@ -29,7 +31,7 @@ def test_every_listed_file_exists_and_matches():
     sums = _sums()
     assert len(sums) > 50
     for name, digest in sums.items():
-        path = RAW / name
+        path = RAW / name if (RAW / name).is_file() else ADDED / name
         assert path.is_file(), f"{name} is listed in SHA256SUMS but missing"
         assert _sha256(path) == digest, f"{name} differs from its recorded SHA-256"
 
@@ -39,6 +41,9 @@ def test_every_raw_file_is_listed():
     present = {p.name for p in RAW.iterdir() if p.is_file()}
     assert not (present - listed), f"unlisted files in data/raw: {present - listed}"
     assert not [p for p in RAW.iterdir() if p.is_dir()], "data/raw has sub-folders"
+    added = {p.name for p in ADDED.iterdir() if p.is_file()} - {"README.md", "MANIFEST.csv"}
+    assert not (added - listed), f"unlisted files in data/added: {added - listed}"
+    assert not (added & present), f"files in both data/raw and data/added: {added & present}"
 
 
 def test_raw_is_a_byte_copy_of_the_shared_folder():
@@ -46,7 +51,7 @@ def test_raw_is_a_byte_copy_of_the_shared_folder():
     if not shared.is_dir():
         pytest.skip(f"the shared material is not at {shared} (../shared beside the project)")
     for name in _sums():
-        if (shared / name).is_file():
+        if (shared / name).is_file():  # data/added holds files the shared folder does not
             assert (shared / name).read_bytes() == (RAW / name).read_bytes(), name
 
 
