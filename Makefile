@@ -7,6 +7,8 @@
 #                             too tall figures, overlapping labels, long legends and
 #                             captions, cut-off code are reported as warnings, not failures)
 PROFILE ?= paper
+# notebooks executed at once by `make notebooks` (book/execute.py --jobs)
+JOBS ?= 2
 LAYOUT ?= fail
 PYTHON ?= python3
 VENV := .venv
@@ -43,7 +45,7 @@ test: $(STAMP) weka peers
 book: notebooks html
 
 notebooks: $(STAMP) weka peers
-	$(PY) book/execute.py --profile $(PROFILE)
+	$(PY) book/execute.py --profile $(PROFILE) --jobs $(JOBS)
 
 # One notebook: make notebook NB=datasets PROFILE=smoke
 notebook: $(STAMP) weka peers

@@ -5,10 +5,14 @@ Each ``notebooks/<name>.md`` (a jupytext MyST notebook with a cell tagged
 ``notebooks/params/<profile>.yml`` is written to ``build/params/<profile>/<name>.yml``
 and passed to papermill with ``-f``, and the executed notebook lands in
 ``book/generated/<name>.ipynb`` where the book's table of contents expects it.
-A failing notebook stops the build (non-zero exit).  The wall time of each notebook
-is written to ``results/_timings/<profile>.csv`` as soon as it finishes, so that a
-later chapter of the same run (the performance chapter, executed last) reads the
-times of all the chapters before it.
+A failing notebook stops the build (non-zero exit).  With ``--jobs 2`` two notebooks
+run at once (in table-of-contents order; the set-valued chapter after the leaderboard,
+whose fold cache it reuses; the reproduction report after every chapter; the
+performance chapter last and alone, since it times code): a chapter that leaves a core
+idle (one-core stretches: imports, tables, figures, serial studies) lends it to the
+next.  The wall and CPU time of each notebook are written to
+``results/_timings/<profile>.csv`` as soon as it finishes, with the run's wall time
+before the performance chapter starts, so that this chapter reads them.
 
 What the book shows of a run: the notebook's documented default parameter cell, folded
 (``hide-input``) so that a reader can open it, followed by papermill's injected cell
@@ -17,7 +21,7 @@ with the time measured here written into it.  The kernel sees ``CREDAL_PROFILE``
 profile's name, for the box's rerun command).  ipykernel's warning about TCP without
 encryption, the same for every kernel, is printed once per run of this script.
 
-Usage: ``python book/execute.py --profile smoke [--only datasets]``; ``--profile`` also
+Usage: ``python book/execute.py --profile smoke [--only datasets] [--jobs 2]``; ``--profile`` also
 takes the path of a YAML file with the same layout.
 """
 
@@ -214,6 +218,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="paper")
     parser.add_argument("--only", default="", help="comma-separated notebook names")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="notebooks executed at once (the performance chapter always alone)")
     args = parser.parse_args(argv)
 
     profile_file = ROOT / "notebooks" / "params" / f"{args.profile}.yml"
@@ -256,36 +262,127 @@ def main(argv=None) -> int:
     (out_dir / "_extra" / "tables").mkdir(parents=True, exist_ok=True)
     stderr_filter = _StderrFilter()
     _record_build_info(out_dir, args.profile)
-    for src in sources:
-        name = src.stem
-        ipynb = ROOT / "build" / "notebooks" / f"{name}.ipynb"
-        ipynb.parent.mkdir(parents=True, exist_ok=True)
-        nb = notebooks[name]
-        nb.metadata["kernelspec"] = {
-            "name": "python3", "display_name": "Python 3", "language": "python"}
-        jupytext.write(nb, ipynb, fmt="ipynb")
-        params = ROOT / "build" / "params" / args.profile / f"{name}.yml"
-        params.parent.mkdir(parents=True, exist_ok=True)
-        params.write_text(yaml.safe_dump(profile.get(name, {}) or {}, sort_keys=True))
-        cmd = [sys.executable, "-m", "papermill", str(ipynb), str(out_dir / f"{name}.ipynb"),
-               "-f", str(params), "-k", "python3", "--cwd", str(ROOT),
-               "--no-progress-bar", "--log-level", "WARNING"]
-        print(f"[execute] {name} (profile {args.profile})", flush=True)
-        start = time.perf_counter()
-        env = dict(os.environ, CREDAL_PROFILE=args.profile)  # read by the claim box
-        with subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True,
-                              bufsize=1) as proc:
-            for line in proc.stderr:
+    jobs = [_Job(src.stem, _command(src, notebooks[src.stem], profile, args.profile, out_dir))
+            for src in sources]
+    print(f"[execute] {len(jobs)} notebook(s), at most {args.jobs} at a time", flush=True)
+    start = time.perf_counter()
+    # the wall time of a run of every notebook is recorded too (rows RUN_ROWS)
+    full = not args.only
+    failed = _run_jobs(jobs, args.jobs, stderr_filter, args.profile, out_dir, full)
+    if failed:
+        return failed
+    if full:
+        _record_time(tfile, {"notebook": RUN_ROWS[1], "profile": args.profile, "jobs": args.jobs,
+                             "seconds": round(time.perf_counter() - start, 2)})
+    return 0
+
+
+#: rows of the timings file that are not notebooks: the wall time of a run of every
+#: notebook until the performance chapter starts (which that chapter reads: the chapters
+#: may run two at a time, so their times do not add up to the wait), and of the whole run
+RUN_ROWS = ("(run before performance)", "(whole run)")
+#: a notebook that must wait for others: the set-valued chapter reuses the leaderboard's
+#: fold cache; the report reads every chapter's results; the performance chapter reads
+#: every chapter's time and times code itself, so it runs alone, after all the others
+AFTER = {"set-valued": ("leaderboard",)}
+AFTER_ALL = ("reproduction-report", "performance")
+ALONE = ("performance",)
+
+
+class _Job:
+    def __init__(self, name, cmd):
+        self.name, self.cmd, self.proc, self.thread = name, cmd, None, None
+        self.start = self.seconds = self.cpu = None
+        self.returncode = None
+
+
+def _command(src, nb, profile, profile_name, out_dir):
+    """Write the notebook and its parameters into build/, return papermill's command."""
+    name = src.stem
+    ipynb = ROOT / "build" / "notebooks" / f"{name}.ipynb"
+    ipynb.parent.mkdir(parents=True, exist_ok=True)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    jupytext.write(nb, ipynb, fmt="ipynb")
+    params = ROOT / "build" / "params" / profile_name / f"{name}.yml"
+    params.parent.mkdir(parents=True, exist_ok=True)
+    params.write_text(yaml.safe_dump(profile.get(name, {}) or {}, sort_keys=True))
+    return [sys.executable, "-m", "papermill", str(ipynb), str(out_dir / f"{name}.ipynb"),
+            "-f", str(params), "-k", "python3", "--cwd", str(ROOT),
+            "--no-progress-bar", "--log-level", "WARNING"]
+
+
+def _ready(job, jobs, running):
+    """Whether ``job`` may start now: the notebooks it waits for are done, and neither it
+    nor a running one must run alone."""
+    before = jobs[:jobs.index(job)]
+    wait = {j.name for j in before} if job.name in AFTER_ALL else set(AFTER.get(job.name, ()))
+    if any(j.name in wait and j.returncode is None for j in jobs):
+        return False
+    if any(j.name in ALONE for j in running):
+        return False
+    return not (job.name in ALONE and running)
+
+
+def _run_jobs(jobs, n_jobs, stderr_filter, profile, out_dir, full) -> int:
+    """Run the notebooks in table-of-contents order, at most ``n_jobs`` at once (a
+    chapter whose own work runs on one core leaves the other to the next chapter);
+    each notebook's wall time and CPU time (its kernel and the kernel's workers, as the
+    OS reports them for the papermill process) are recorded as it finishes, and written
+    into its claim box.  Returns the
+    first non-zero exit status (the others still running are stopped), else 0."""
+    import threading
+
+    lock = threading.Lock()
+    env = dict(os.environ, CREDAL_PROFILE=profile)  # read by the claim box
+    tfile = ROOT / "results" / "_timings" / f"{profile}.csv"
+
+    def pump(proc):
+        for line in proc.stderr:
+            with lock:
                 stderr_filter(line)
-        elapsed = time.perf_counter() - start
-        if proc.returncode != 0:
-            print(f"[execute] notebook {name} FAILED after {elapsed:.1f} s", file=sys.stderr)
-            return proc.returncode
-        _show_effective_parameters(out_dir / f"{name}.ipynb", args.profile)
-        _fill_run_time(out_dir / f"{name}.ipynb", elapsed)
-        print(f"[execute] {name} done in {elapsed:.1f} s", flush=True)
-        _record_time(tfile, {"notebook": name, "profile": args.profile,
-                             "seconds": round(elapsed, 2)})
+
+    waiting, running, t0 = list(jobs), [], time.perf_counter()
+    while waiting or running:
+        for job in list(waiting):
+            if len(running) >= max(1, n_jobs) or not _ready(job, jobs, running):
+                continue
+            print(f"[execute] {job.name} (profile {profile})", flush=True)
+            job.start = time.perf_counter()
+            if full and job.name == "performance":
+                _record_time(tfile, {"notebook": RUN_ROWS[0], "profile": profile,
+                                     "seconds": round(job.start - t0, 2), "jobs": n_jobs})
+            job.proc = subprocess.Popen(job.cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE,
+                                        text=True, bufsize=1)
+            job.thread = threading.Thread(target=pump, args=(job.proc,), daemon=True)
+            job.thread.start()
+            waiting.remove(job)
+            running.append(job)
+        # wait for any child; wait4 gives its resource usage (and its waited descendants')
+        pid, status, usage = os.wait4(-1, 0)
+        job = next((j for j in running if j.proc.pid == pid), None)
+        if job is None:  # not a notebook (e.g. a tool's version probe): nothing to record
+            continue
+        job.thread.join()
+        job.proc.stderr.close()
+        job.returncode = job.proc.returncode = os.waitstatus_to_exitcode(status)
+        job.seconds = time.perf_counter() - job.start
+        job.cpu = usage.ru_utime + usage.ru_stime
+        running.remove(job)
+        if job.returncode != 0:
+            print(f"[execute] notebook {job.name} FAILED after {job.seconds:.1f} s",
+                  file=sys.stderr)
+            for other in running:
+                other.proc.terminate()
+                other.proc.wait()
+            return job.returncode
+        _show_effective_parameters(out_dir / f"{job.name}.ipynb", profile)
+        _fill_run_time(out_dir / f"{job.name}.ipynb", job.seconds)
+        print(f"[execute] {job.name} done in {job.seconds:.1f} s "
+              f"(CPU {job.cpu:.1f} s: {job.cpu / max(job.seconds, 1e-9):.2f} cores)", flush=True)
+        _record_time(tfile, {"notebook": job.name, "profile": profile,
+                             "seconds": round(job.seconds, 2),
+                             "cpu_seconds": round(job.cpu, 2), "jobs": n_jobs})
     return 0
 
 
@@ -297,9 +394,14 @@ def _record_time(tfile, row):
         with tfile.open() as fh:
             rows = [r for r in csv.DictReader(fh) if r["notebook"] != row["notebook"]]
     with tfile.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=["notebook", "profile", "seconds"])
+        w = csv.DictWriter(fh, fieldnames=TIMING_COLUMNS, restval="")
         w.writeheader()
-        w.writerows(rows + [row])
+        w.writerows([{k: r.get(k, "") for k in TIMING_COLUMNS} for r in rows + [row]])
+
+
+#: columns of results/_timings/<profile>.csv: wall and CPU seconds of each notebook, and
+#: how many notebooks ran at once
+TIMING_COLUMNS = ["notebook", "profile", "seconds", "cpu_seconds", "jobs"]
 
 
 if __name__ == "__main__":

@@ -45,3 +45,46 @@ def test_values_of_the_documented_types_pass_and_every_profile_is_well_typed():
             nb = jupytext.read(ROOT / "notebooks" / f"{name}.md")
             assert execute.parameter_type_errors(execute.parameter_defaults(nb, name),
                                                  values or {}) == [], (path.name, name)
+
+
+def _jobs(*names, done=()):
+    jobs = [execute._Job(n, ["true"]) for n in names]
+    for j in jobs:
+        j.returncode = 0 if j.name in done else None
+    return jobs
+
+
+def test_two_at_a_time_keeps_the_order_the_chapters_need():
+    """Issue 27: with --jobs 2 the set-valued chapter waits for the leaderboard (its fold
+    cache), the report for every chapter before it, and the performance chapter for every
+    other one and runs alone."""
+    names = ("likelihood-ncc", "leaderboard", "set-valued", "reproduction-report", "performance")
+    jobs = _jobs(*names)
+    by = {j.name: j for j in jobs}
+    ready = lambda name, running=(): execute._ready(by[name], jobs, [by[r] for r in running])
+    assert ready("likelihood-ncc") and ready("leaderboard", ["likelihood-ncc"])
+    assert not ready("set-valued", ["likelihood-ncc"])            # the leaderboard runs
+    by["leaderboard"].returncode = 0
+    assert ready("set-valued", ["likelihood-ncc"])
+    assert not ready("reproduction-report", ["set-valued"])       # chapters still running
+    assert not ready("performance")                               # the report has not run
+    for j in jobs[:4]:
+        j.returncode = 0
+    assert ready("performance")
+    jobs = _jobs(*names, done=names[:4])
+    by = {j.name: j for j in jobs}
+    assert not execute._ready(by["performance"], jobs, [by["likelihood-ncc"]])   # alone
+    assert not execute._ready(by["likelihood-ncc"], jobs, [by["performance"]])
+
+
+def test_the_timings_file_keeps_cpu_time_and_the_run_rows(tmp_path):
+    f = tmp_path / "t.csv"
+    f.write_text("notebook,profile,seconds\na,paper,10\n")   # a file of an older layout
+    execute._record_time(f, {"notebook": "b", "profile": "paper", "seconds": 5,
+                             "cpu_seconds": 9, "jobs": 2})
+    execute._record_time(f, {"notebook": execute.RUN_ROWS[1], "profile": "paper",
+                             "seconds": 12, "jobs": 2})
+    import csv
+    rows = list(csv.DictReader(f.open()))
+    assert [r["notebook"] for r in rows] == ["a", "b", "(whole run)"]
+    assert rows[0]["cpu_seconds"] == "" and rows[1]["cpu_seconds"] == "9"

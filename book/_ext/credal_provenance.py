@@ -47,13 +47,29 @@ def build_info() -> dict:
         return {}
 
 
+#: rows of the timings file that book/execute.py writes for a whole run (not notebooks)
+RUN_ROWS = ("(run before performance)", "(whole run)")
+
+
 def timings(profile: str) -> dict:
-    """Notebook -> seconds of the last run at ``profile`` (``results/_timings``)."""
+    """Notebook -> row (``seconds``, ``cpu_seconds``, ``jobs``; strings as written) of the
+    last run at ``profile`` (``results/_timings``), with the whole run's row if any."""
     path = ROOT / "results" / "_timings" / f"{profile}.csv"
     if not path.is_file():
         return {}
     with path.open(newline="") as fh:
-        return {r["notebook"]: float(r["seconds"]) for r in csv.DictReader(fh)}
+        return {r["notebook"]: r for r in csv.DictReader(fh)}
+
+
+def run_time(times: dict) -> tuple[float, str]:
+    """The notebooks' execution time and how it was read: the recorded wall time of the
+    whole run (notebooks may have run two at a time), else the sum of their times."""
+    whole = times.get(RUN_ROWS[1])
+    if whole is not None:
+        jobs = whole.get("jobs") or "1"
+        return float(whole["seconds"]), f"wall time, up to {jobs} notebooks at a time"
+    return sum(float(r["seconds"]) for n, r in times.items() if n not in RUN_ROWS), \
+        "sum of the notebooks' times"
 
 
 def _duration(seconds: float) -> str:
@@ -79,7 +95,7 @@ def provenance() -> dict:
     except metadata.PackageNotFoundError:
         version = "not installed"
     profile = build_info().get("profile", "unknown")
-    total = sum(timings(profile).values())
+    total = run_time(timings(profile))[0]
     return {"commit": commit, "version": version, "profile": profile,
             "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d"),
             "runtime": _duration(total) if total else "not measured"}
@@ -137,16 +153,21 @@ class ExecutionStatus(SphinxDirective):
         rows = []
         for name in names:
             status, end = _notebook_status(name)
-            t = _duration(times[name]) if name in times else "\u2013"
+            r = times.get(name, {})
+            t = _duration(float(r["seconds"])) if r.get("seconds") else "\u2013"
+            cpu = (f"{_duration(float(r['cpu_seconds']))} "
+                   f"({float(r['cpu_seconds']) / max(float(r['seconds']), 1e-9):.2f} cores)"
+                   if r.get("cpu_seconds") else "\u2013")
             rows.append(f'<tr><td><a href="generated/{name}.html">{name}</a></td>'
                         f'<td>{html.escape(status)}</td><td class="credal-num">{t}</td>'
-                        f"<td>{html.escape(end)}</td></tr>")
-        total = _duration(sum(times.values())) if times else "\u2013"
+                        f'<td class="credal-num">{cpu}</td><td>{html.escape(end)}</td></tr>')
+        seconds, how = run_time(times) if times else (0.0, "")
+        total = f"{_duration(seconds)} ({how})" if times else "\u2013"
         table = ('<table class="credal-table"><thead><tr><th>chapter</th><th>status</th>'
-                 '<th>run time</th><th>finished (UTC)</th></tr></thead><tbody>'
+                 '<th>run time</th><th>CPU time</th><th>finished (UTC)</th></tr></thead><tbody>'
                  + "".join(rows) + f'<tr><td><strong>all chapters</strong></td><td></td>'
-                 f'<td class="credal-num"><strong>{total}</strong></td><td></td></tr>'
-                 "</tbody></table>")
+                 f'<td class="credal-num" colspan="2"><strong>{html.escape(total)}</strong></td>'
+                 "<td></td></tr></tbody></table>")
         env = "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(str(v))}</td></tr>"
                       for k, v in environment().items())
         p = provenance()

@@ -929,18 +929,29 @@ def _scaling_slopes(scaling) -> pd.DataFrame:
 
 
 def _chapter_timings(profile, root=".") -> pd.DataFrame:
-    """Wall time of every chapter (the stems of ``notebooks/*.md`` under ``root``) as
-    ``book/execute.py`` records it in ``results/_timings/<profile>.csv`` when each notebook
-    finishes; a chapter never executed at that profile, or not yet executed in the current
-    run, has no time (the performance chapter is executed last for this).  Indexed by
-    chapter: ``seconds`` (NaN = not measured) and ``status``."""
+    """Wall and CPU time of every chapter (the stems of ``notebooks/*.md`` under ``root``)
+    as ``book/execute.py`` records them in ``results/_timings/<profile>.csv`` when each
+    notebook finishes; a chapter never executed at that profile, or not yet executed in the
+    current run, has no time (the performance chapter is executed last for this).  Indexed
+    by chapter: ``seconds`` (NaN = not measured), ``cpu_seconds`` (its kernel and workers),
+    ``cores`` (CPU over wall time) and ``status``.  ``attrs["run_before"]``: the wall time of
+    the last full run before this chapter started (chapters may run two at a time, so their
+    times need not add up to it; None if not recorded) and ``attrs["jobs"]``."""
     path = Path(root) / "results" / "_timings" / f"{profile}.csv"
     rec = pd.read_csv(path) if path.is_file() else pd.DataFrame(columns=["notebook", "seconds"])
-    rec = rec.drop_duplicates("notebook", keep="last").set_index("notebook")["seconds"]
+    rec = rec.drop_duplicates("notebook", keep="last").set_index("notebook")
+    rec = rec.reindex(columns=["seconds", "cpu_seconds", "jobs"]).astype(float)
     names = pd.Index(sorted(p.stem for p in (Path(root) / "notebooks").glob("*.md")), name="chapter")
-    seconds = [float(rec[n]) if n in rec.index else np.nan for n in names]
-    return pd.DataFrame({"seconds": seconds, "status": ["measured" if np.isfinite(s) else
-                         "not measured at this profile" for s in seconds]}, index=names)
+    got = rec.reindex(names)
+    out = pd.DataFrame({"seconds": got["seconds"], "cpu_seconds": got["cpu_seconds"],
+                        "cores": got["cpu_seconds"] / got["seconds"],
+                        "status": np.where(np.isfinite(got["seconds"]), "measured",
+                                           "not measured at this profile")}, index=names)
+    run = "(run before performance)"
+    out.attrs.update(run_before=float(rec.at[run, "seconds"]) if run in rec.index else None,
+                     jobs=int(rec.at[run, "jobs"]) if run in rec.index and np.isfinite(
+                         rec.at[run, "jobs"]) else 1)
+    return out
 
 
 def _goals_table(throughput_table, timings, slopes=None, own_seconds=None, budgets=None,
@@ -950,7 +961,8 @@ def _goals_table(throughput_table, timings, slopes=None, own_seconds=None, budge
     peak) or "not measured"): ``throughput_table`` (:func:`_throughput`) at least 1000 times
     the solver baseline's rate; ``timings`` (:func:`_chapter_timings`, this chapter's time
     replaced by ``own_seconds``, its time in this run) within the chapters' ``budgets``
-    (chapter -> minutes) and the whole book within 20 minutes; ``slopes``
+    (chapter -> minutes) and the whole book within 10 minutes (its wall time where
+    ``book/execute.py`` recorded it); ``slopes``
     (:func:`_scaling_slopes`) linear learning in n (slope ≤ 1.2); ``peers`` (:func:`_peer_timings`)
     as fast as Weka, peak memory at most Weka's; ``tools``: :func:`_tool_goals`."""
     rows = []
@@ -989,12 +1001,16 @@ def _goals_table(throughput_table, timings, slopes=None, own_seconds=None, budge
             (f"{v / 60:.1f} min", "yes" if v <= 60 * minutes else "no") if np.isfinite(v)
             else ("not measured", "not measured"))))
     missing = [c for c in t.index if not np.isfinite(t[c])]
-    total = float(t.sum(skipna=True))
-    rows.append(("whole book at this profile ≤ 20 min on 2 cores (chapter execution; the "
-                 "HTML build is not timed)",
-                 f"{total / 60:.1f} min for {len(t) - len(missing)} of {len(t)} chapters"
+    total, before = float(t.sum(skipna=True)), timings.attrs.get("run_before")
+    how = "sum of the chapters' times, one at a time"
+    if before is not None and own_seconds is not None:  # the run's wall time
+        total, how = before + float(own_seconds), (
+            f"wall time, up to {timings.attrs.get('jobs', 1)} chapters at a time")
+    rows.append(("whole book at this profile ≤ 10 min on 2 cores (issue 27; chapter "
+                 "execution; the HTML build is not timed)",
+                 f"{total / 60:.1f} min ({how}) for {len(t) - len(missing)} of {len(t)} chapters"
                  + (f" (no time for: {', '.join(missing)})" if missing else ""),
-                 "no" if total > 60 * 20 else ("yes" if not missing else "not measured")))
+                 "no" if total > 60 * 10 else ("yes" if not missing else "not measured")))
     return pd.DataFrame(rows, columns=["goal", "measured", "met"])
 
 
