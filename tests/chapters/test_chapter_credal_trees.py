@@ -287,7 +287,8 @@ def test_trees_headline_declarations_obey_the_rule():
     rows = {h.quantity: h for h in chapter.HEADLINE}
     assert all(h.bounds == ((-100, 100) if "drop" in q else (0, 100)) for q, h in rows.items())
     caused = [q for q, h in rows.items() if h.cause]
-    assert len(caused) == 4 and all(rows[q].cause.startswith("protocol or data: ") for q in caused)
+    assert len(caused) == 5 and all(rows[q].cause.startswith("protocol or data: ") for q in caused)
+    assert "nb_discretisation" in rows["NB: mean training accuracy"].cause
     assert not any(h.extra or h.not_comparable or h.fitted for h in rows.values())
 
 
@@ -324,3 +325,20 @@ def test_claim_box_cites_the_slides():
                       "cause": ""})
     html = _display.claim_box(NOTEBOOK, h, cite="moral2005discovering").data
     assert "Discovering independence" in html and "make notebook NB=credal-trees" in html
+
+
+def test_nb_discretisation_table(small_run):
+    """Issue 24: NB's means by discretisation, one row per run, ours minus the slides'."""
+    results, tabs = small_run
+    nb = tabs["nb_discretisation"]
+    assert list(nb.index) == ["slides", "MDL (main run)"] + [
+        f"{b} equal-frequency bins" for b in chapter._NB_BINS]
+    assert set(results["nb_bins_runs"]["bins"]) == set(chapter._NB_BINS)
+    pub = datasets.published("moral_classic_methods").set_index("dataset").loc[
+        ["Soybean-small", "Hepatitis"]].mean()  # the two data sets of this run
+    for label in nb.index[1:]:
+        assert nb.loc[label, "data sets"] == 2
+        assert nb.loc[label, "gap: NB train"] == pytest.approx(nb.loc[label, "NB train"] - pub["NB_train"])
+    assert nb.loc["slides", "NB test"] == pytest.approx(pub["NB_test"])
+    assert chapter.numbers(tabs)["nb_10_train"] == f"{nb.loc['10 equal-frequency bins', 'NB train']:.1f}"
+

@@ -460,14 +460,17 @@ def test_headline_has_the_report_layout():
     assert sec["published"] == 96.3 and sec["ours"] == pytest.approx(93.0)
     assert sec["verdict"] == "differs" and "; differs by -3.3; tolerance" in sec["note"]
     # Table 1: the means of the paper's rows and every cell; a difference of an accuracy
-    # has its cause (the literal generator's naive Bayes), of a determinacy none yet
+    # has its cause (the literal generator's naive Bayes), so has LNCC's determinacy (the
+    # calibrated generator reproduces it); NCC's determinacy none yet
     t1 = h[h["quantity"].str.startswith("Table 1")]
     assert len(t1) == 8 + 24 and (t1["verdict"] == "differs").any()
     why = "protocol or data: the literal generator's naive Bayes is more accurate than the"
     det = t1["quantity"].str.contains(": Det of")
     differs = t1["verdict"] == "differs"
     assert t1.loc[differs & ~det, "cause"].str.startswith(why).all()
-    assert (t1.loc[differs & det, "cause"] == "unknown").all()
+    lncc_det = det & t1["quantity"].str.contains("Det of LNCC")
+    assert (t1.loc[differs & det & ~lncc_det, "cause"] == "unknown").all()
+    assert t1.loc[differs & lncc_det, "cause"].str.contains("generator_comparison, harder_table1").all()
     assert (t1.loc[~differs, "cause"] == "").all()
     cell = by.loc["Table 1, d = 25: NBC-I of NCC_0.25"]
     assert cell["published"] == 54.5 and "the paper's 20 draws" in cell["note"]
@@ -497,7 +500,8 @@ def test_headline_declarations_obey_the_rule():
     assert all(h.bounds == (0, 1) for h in rows if h.unit in ("yes/no", "alpha"))
     assert not any(h.extra or h.not_comparable or h.fitted for h in rows)
     caused = [h for h in rows if h.cause]
-    assert len(caused) == 6 + 18 and not any(": Det of" in h.quantity for h in caused)
+    assert len(caused) == 6 + 18 + 1 + 3  # + LNCC's Det: the mean and the 3 cells
+    assert all("Det of LNCC" in h.quantity for h in caused if ": Det of" in h.quantity)
 
 
 def test_run_tables_and_numbers_at_a_tiny_size():
