@@ -535,7 +535,9 @@ _ARCHIVE_MEASURES = (
     *(("accuracy", c, "accuracy") for c in ("AODE", "BMA-AODE", "COMP-AODE")),
     *(("u65", c, "u65") for c in _COUNTERPARTS),
     *(("Brier ratio to AODE", c, "brier") for c in _COUNTERPARTS.values()),
-    *(("indeterminate size", c, "indeterminate_size") for c in _COUNTERPARTS))
+    *(("indeterminate size", c, "indeterminate_size") for c in _COUNTERPARTS),
+    # the counterpart's accuracy on the instances each credal classifier flags (issue 24)
+    *(("accuracy on prior-dependent", c, "precise_on_indeterminate") for c in _COUNTERPARTS))
 
 
 def _archive_comparison(scores, archive, n_repeats):
