@@ -1000,7 +1000,7 @@ def _stmt(i, read, quantity=None, unit=None, published=None, why=None, **kw):
 #: Statements whose difference the other reading of the generator removes (at the paper
 #: profile, columns_comparison): the nodes test's means and upper ends, the training-records
 #: test's share and ends, the density test's delta_ROC and its dense points' significance.
-_BY_GENERATOR = {13, 14, 17, 19, 25, 26, 29, 34, 35, 39, 41}
+_BY_GENERATOR = {13, 14, 17, 19, 25, 26, 29, 34, 41}
 
 
 _MEAN = dict(note="the paper's 'about' (or 'around'): the rounding of its printed digit only")
