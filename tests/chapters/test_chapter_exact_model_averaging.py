@@ -354,7 +354,8 @@ def test_tables_the_chapter_shows():
            "density": _fake_trials("density", "max_parents", [2, 5])}
     check = {"n_features": 6, "max_abs_difference": 2e-15, "n_structures": 64, "n_test": 10,
              "same_class": 1.0}
-    t = _tables({**res, "columns": res["nodes"]}, check)
+    t = _tables({**res, "columns": res["nodes"], "columns-records": res["records"],
+                 "columns-density": res["density"]}, check)
     m = t["means_nodes"]
     assert list(m.columns[:4]) == ["N", "trials used", "ROC MAP", "ROC MA"]
     s = t["summary_nodes"].set_index("n_features")
@@ -371,9 +372,16 @@ def test_tables_the_chapter_shows():
     cc = t["columns_comparison"]  # the same trials under both labels: the same verdicts
     assert cc.index.name == "quantity" and cc.shape[1] == 7
     assert (cc["verdict (simplex)"] == cc["verdict (normalised uniforms)"]).all()
-    assert not cc.index.str.contains("significant").any()  # counts left out
+    assert all(cc.index.str.startswith(f"{k} test").any()
+               for k in ("nodes", "training-records", "density"))
+    assert cc.index.str.contains("significant").any()  # counts and claims kept: same trials
+    assert set(t["columns_trials"]["test"]) == {"nodes", "records", "density"}
     n = chapter.numbers(t)
     assert n["cols_rows"] == str(len(cc)) and n["columns_n"] == "5, 200"
+    rows = chapter.HEADLINE.judge(t).set_index("quantity")  # the generator's cause, declared
+    caused = rows[rows["cause"].str.startswith("protocol or data")].index
+    assert len(caused) and caused.isin(cc.index).all() and (rows.loc[caused, "verdict"]
+                                                            == "differs").all()
 
 
 def test_claim_box_cites_the_paper():
