@@ -641,6 +641,7 @@ def _table2_classes_mean(sizes):
     return float(pd.concat([listed, sizes["classes"].drop(listed.index, errors="ignore")]).mean())
 
 
+# --- section: the paper's tests on the authors' archive, its gains' noise (issue 24) ---
 def _tests_by_source(runs):
     """The paper's Wilcoxon tests (:data:`_COMPARISONS`) on each source of per-data-set
     scores, ``runs`` (label -> dataset_scores-like table): by comparison ``id``, its
@@ -698,6 +699,7 @@ def _archive_gain_noise(theirs, n_boot=2000, seed=0):
                          "median gain %": 100 * float(np.median(util / p - 1)),
                          "bootstrap s.e. %": 100 * float(np.std(med))})
     return pd.DataFrame(rows).set_index(["classifier", "utility"])
+# --- end of section ---
 
 
 # ----------------------------------------------------------------- all tables
