@@ -72,6 +72,7 @@ def test_chapter_module_is_small(name):
 LATER_MODULES = {
     "set_valued": ("issue 26: the set-valued chapter", 1_500),
     "_claims": ("issue 28: the claim box", 300),
+    "_robust_audits": ("issue 24: the robust-bayes chapter's annealing and Eq. 14 audits", 300),
 }
 SECTION_START = re.compile(r"^# --- section: (?P<what>.+) \((?P<issue>issue \d+)\) ---$")
 SECTION_END = "# --- end of section ---"

@@ -741,6 +741,32 @@ def test_audits_cover_every_case_and_both_rules():
             a.loc["no missing value", "RBC_d coverage, our rule"]
     assert list(ann.columns) == ["NBC_m", "NBC_m, 1 per cell", "NBC_*", "NBC_*, 1 per cell"]
     assert list(ann.index) == [3, 5, 10] and ((ann > 50) & (ann <= 100)).all().all()
-    n = chapter._audit_numbers({"audit_arrhythmia": arr, "audit_annealing": ann})
+    # the gain audit: every cut under both domains; the documentation's "-" widens RBC's
+    # intervals, so RBC_d never classifies more cases than with the file's domains
+    gain = out["anneal_orig gain"]
+    assert len(gain) == 8 and list(gain.columns) == [
+        "NBC_m", "NBC_*", "RBC_d", "RBC_d coverage", "RBC_u", "RBC_u - NBC_m"]
+    cov = gain["RBC_d coverage"].unstack("domain")
+    assert (cov["documentation"] <= cov["file"]).all()
+    n = chapter._audit_numbers({"audit_arrhythmia": arr, "audit_annealing": ann,
+                                "audit_annealing_gain": gain})
     assert n["aud_arr_rule"] == f"{arr.loc[(5, 'all cases'), 'RBC_d coverage, our rule']:.1f}"
     assert all(v != "n/a" for v in n.values())
+    assert n["cons_bad"] == "HeartC" and n["cons_heartc_resid"] == "-0.54"
+
+
+def test_paper_consistency_table_flags_only_heartc():
+    """Issue 24: NBC_m cannot fall below RBC_d's correct share when every class is observed;
+    of the paper's rows only HeartC does (LCancer sits on the bound, within rounding)."""
+    from credal.chapters._robust_audits import consistency_table
+    c = consistency_table()
+    assert len(c) == 20 and list(c.index[~c["consistent"]]) == ["HeartC"]
+    assert c.loc["LCancer", "NBC_m residual (Eq. 14)"] == pytest.approx(0, abs=1e-3)
+    assert c.loc["HeartC", "gain (Table 1)"] == pytest.approx(3.94)
+    assert c.loc["HeartC", "gain (Table 2)"] == pytest.approx(0.3799 * 4.29, abs=0.01)
+    # a table that breaks the identity is flagged; one that meets it is not
+    t1 = pd.DataFrame({"dataset": ["a", "b"], "NBCm_acc": [50.0, 60.0], "RBCd_acc": [80.0] * 2,
+                       "RBCd_cov": [70.0] * 2, "RBCu_acc": [60.0] * 2})
+    t2 = pd.DataFrame({"dataset": ["a", "b"], "NBCm_residual_acc": [0.0, 0.13],
+                       "RBCu_residual_acc": [0.13] * 2})
+    assert list(consistency_table(t1, t2)["consistent"]) == [False, True]
