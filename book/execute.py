@@ -10,7 +10,8 @@ run at once (in table-of-contents order; the set-valued chapter after the leader
 whose fold cache it reuses; the reproduction report after every chapter; the
 performance chapter last and alone, since it times code): a chapter that leaves a core
 idle (one-core stretches: imports, tables, figures, serial studies) lends it to the
-next.  The wall and CPU time of each notebook are written to
+next.  First of all, ``book/compile_kernels.py`` compiles credal's numba kernels once
+(beside the chapters that call none), so that no two processes compile them at once.  The wall and CPU time of each notebook are written to
 ``results/_timings/<profile>.csv`` as soon as it finishes, with the run's wall time
 before the performance chapter starts, so that this chapter reads them.
 
@@ -262,9 +263,10 @@ def main(argv=None) -> int:
     (out_dir / "_extra" / "tables").mkdir(parents=True, exist_ok=True)
     stderr_filter = _StderrFilter()
     _record_build_info(out_dir, args.profile)
-    jobs = [_Job(src.stem, _command(src, notebooks[src.stem], profile, args.profile, out_dir))
-            for src in sources]
-    print(f"[execute] {len(jobs)} notebook(s), at most {args.jobs} at a time", flush=True)
+    jobs = [_Job(WARM_UP, [sys.executable, str(ROOT / "book" / "compile_kernels.py")])] + [
+        _Job(src.stem, _command(src, notebooks[src.stem], profile, args.profile, out_dir))
+        for src in sources]
+    print(f"[execute] {len(jobs) - 1} notebook(s), at most {args.jobs} at a time", flush=True)
     start = time.perf_counter()
     # the wall time of a run of every notebook is recorded too (rows RUN_ROWS)
     full = not args.only
@@ -285,6 +287,9 @@ RUN_ROWS = ("(run before performance)", "(whole run)")
 #: fold cache; the report reads every chapter's results; the performance chapter reads
 #: every chapter's time and times code itself, so it runs alone, after all the others
 AFTER = {"set-valued": ("leaderboard",)}
+#: the job that compiles credal's numba kernels (book/compile_kernels.py), run first; only
+#: the notebooks that call no kernel run beside it, the others find the compiled code
+WARM_UP, BESIDE_WARM_UP = "(numba kernels)", ("introduction", "datasets")
 AFTER_ALL = ("reproduction-report", "performance")
 ALONE = ("performance",)
 
@@ -317,6 +322,8 @@ def _ready(job, jobs, running):
     nor a running one must run alone."""
     before = jobs[:jobs.index(job)]
     wait = {j.name for j in before} if job.name in AFTER_ALL else set(AFTER.get(job.name, ()))
+    if job.name not in BESIDE_WARM_UP + (WARM_UP,):
+        wait.add(WARM_UP)
     if any(j.name in wait and j.returncode is None for j in jobs):
         return False
     if any(j.name in ALONE for j in running):
@@ -347,7 +354,8 @@ def _run_jobs(jobs, n_jobs, stderr_filter, profile, out_dir, full) -> int:
         for job in list(waiting):
             if len(running) >= max(1, n_jobs) or not _ready(job, jobs, running):
                 continue
-            print(f"[execute] {job.name} (profile {profile})", flush=True)
+            print(f"[execute] {job.name}" + (f" (profile {profile})" if job.name != WARM_UP
+                                               else ""), flush=True)
             job.start = time.perf_counter()
             if full and job.name == "performance":
                 _record_time(tfile, {"notebook": RUN_ROWS[0], "profile": profile,
@@ -369,6 +377,9 @@ def _run_jobs(jobs, n_jobs, stderr_filter, profile, out_dir, full) -> int:
         job.seconds = time.perf_counter() - job.start
         job.cpu = usage.ru_utime + usage.ru_stime
         running.remove(job)
+        if job.name == WARM_UP and job.returncode == 0:
+            print(f"[execute] {job.name} compiled in {job.seconds:.1f} s", flush=True)
+            continue
         if job.returncode != 0:
             print(f"[execute] notebook {job.name} FAILED after {job.seconds:.1f} s",
                   file=sys.stderr)

@@ -88,3 +88,14 @@ def test_the_timings_file_keeps_cpu_time_and_the_run_rows(tmp_path):
     rows = list(csv.DictReader(f.open()))
     assert [r["notebook"] for r in rows] == ["a", "b", "(whole run)"]
     assert rows[0]["cpu_seconds"] == "" and rows[1]["cpu_seconds"] == "9"
+
+
+def test_the_kernels_are_compiled_before_the_chapters_that_call_them():
+    jobs = _jobs(execute.WARM_UP, "introduction", "datasets", "likelihood-ncc")
+    by = {j.name: j for j in jobs}
+    warm = [by[execute.WARM_UP]]
+    assert execute._ready(by["introduction"], jobs, warm)
+    assert execute._ready(by["datasets"], jobs, warm)
+    assert not execute._ready(by["likelihood-ncc"], jobs, warm)
+    by[execute.WARM_UP].returncode = 0
+    assert execute._ready(by["likelihood-ncc"], jobs, [by["datasets"]])
