@@ -2,7 +2,7 @@
 use (see :mod:`credal._compiled`). Both visit the features in the groups of
 :func:`credal._tables.count_plan`, one pass over the rows per group: the plan is ``r`` (m,) radices
 ``n_values + 1``, ``place`` (m,), ``first`` (G + 1,), ``start`` and ``P`` (G,), and a row's key in
-group ``g``'s joint table is ``start[g] + sum_j code_j place_j`` (digit ``code_j + 1``, 0 = missing).
+group ``g``'s joint table is ``start[g] + sum_j code_j place_j`` (digit ``code_j + 1``; 0: missing).
 """
 
 from __future__ import annotations
@@ -22,16 +22,20 @@ def _keys(codes, g, place, first, start, key):
 
 
 @njit(cache=True)
-def _add_marginals(joint, g, r, place, first, off, tab):
-    for j in range(first[g], first[g + 1]):  # joint (K, P) into the group's rows of tab (R, K)
-        q = place[j]
-        for k in range(joint.shape[0]):
-            for d in range(r[j]):
-                acc = joint[k, 0] - joint[k, 0]  # zero of the joint's type
-                for hi in range(d * q, joint.shape[1], q * r[j]):  # joint rows of digit d
-                    for p in range(hi, hi + q):
-                        acc += joint[k, p]
-                tab[off[j] + d, k] += acc
+def _add_marginals(joint, g, r, first, off, tab):
+    """Add the joint counts (K, P) of group ``g`` into its features' rows of ``tab`` (R, K),
+    last feature first, each summed out in place (``joint`` is overwritten)."""
+    for k in range(joint.shape[0]):
+        jk, size = joint[k], joint.shape[1]
+        for j in range(first[g + 1] - 1, first[g] - 1, -1):
+            size //= r[j]
+            for pre in range(size):  # joint rows pre r_j + d, d = 0 .. r_j - 1
+                acc = jk[pre * r[j]]
+                tab[off[j], k] += acc
+                for d in range(1, r[j]):
+                    acc += jk[pre * r[j] + d]
+                    tab[off[j] + d, k] += jk[pre * r[j] + d]
+                jk[pre] = acc  # pre <= pre r_j: read before written
 
 
 @njit(cache=True)
@@ -50,12 +54,12 @@ def naive_counts(codes, y, w, r, place, first, start, P, K):
             joint = np.zeros((K, P[g]))
             for i in range(n):
                 joint[y[i], key[i]] += w[i]
-            _add_marginals(joint, g, r, place, first, off, tab)
+            _add_marginals(joint, g, r, first, off, tab)
         else:
             ints = np.zeros((K, P[g]), np.int64)
             for i in range(n):
                 ints[y[i], key[i]] += 1
-            _add_marginals(ints, g, r, place, first, off, tab)
+            _add_marginals(ints, g, r, first, off, tab)
     total, flat, observed = np.zeros(K), np.empty((K, off[m] - m)), np.empty((K, m))
     for d in range(r[0]):
         total += tab[d]

@@ -7,8 +7,8 @@ epsilon-contaminated) with an exact dominance test per class pair; ``LNCC`` keep
 whose likelihood is at least ``alpha`` times the maximum (Antonucci, Cattaneo & Corani). Dominance
 tests are vectorised over rows and class pairs, certified by closed-form bounds, and solved exactly
 (Newton) only where the bounds do not decide: the NCC's in :mod:`credal.dominance`, the LNCC's in
-:mod:`credal.likelihood`; the count tables are built and summed by feature groups
-(:mod:`credal._tables`). The derivations are in the book's Algorithms appendix.
+:mod:`credal.likelihood`; the count tables are built and summed by feature groups in compiled
+code (:mod:`credal._compiled_naive`). The derivations are in the book's Algorithms appendix.
 """
 
 from __future__ import annotations
