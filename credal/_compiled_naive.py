@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["naive_counts", "naive_scores", "first_max"]
+__all__ = ["naive_counts", "naive_scores", "first_max", "log_arguments", "log_differences"]
 
 
 @njit(cache=True)
@@ -111,3 +111,38 @@ def first_max(scores):
             if scores[k, i] > best[i]:
                 best[i], out[i] = scores[k, i], k
     return out
+
+
+@njit(cache=True)
+def log_arguments(cc, flat, observed, nv, a, b, c, d):
+    """The numbers whose logarithms make the log tables, in one array (the caller takes
+    ``np.log`` of it at once): ``cc + a`` (K), ``sum(cc) + b``, ``flat + c[j]`` (K, S) and
+    ``observed + d[j]`` (K, m), ``j`` the feature of a column; ``c`` and ``d`` (m,)."""
+    K, S, m = flat.shape[0], flat.shape[1], nv.shape[0]
+    out, total = np.empty(K + 1 + K * S + K * m), 0.0
+    for k in range(K):
+        out[k], total = cc[k] + a, total + cc[k]
+    out[K] = total + b
+    for k in range(K):
+        col = 0
+        for j in range(m):
+            out[K + 1 + K * S + k * m + j] = observed[k, j] + d[j]
+            for _ in range(nv[j]):
+                out[K + 1 + k * S + col] = flat[k, col] + c[j]
+                col += 1
+    return out
+
+
+@njit(cache=True)
+def log_differences(logs, nv, K):
+    """Log prior (K,) and log conditionals (K, S) from the logarithms of
+    :func:`log_arguments`' numbers."""
+    S, m = np.sum(nv), nv.shape[0]
+    lp, lt = logs[:K] - logs[K], np.empty((K, S))
+    for k in range(K):
+        col = 0
+        for j in range(m):
+            for _ in range(nv[j]):
+                lt[k, col] = logs[K + 1 + k * S + col] - logs[K + 1 + K * S + k * m + j]
+                col += 1
+    return lp, lt

@@ -131,10 +131,12 @@ class DerivedTables:
 def count_plan(n_values, K):
     """Feature groups for counting a naive model and summing its log conditionals (the kernels of
     :mod:`credal._compiled_naive`). Consecutive features are grouped while the joint table (missing
-    included) times ``K`` has at most ``_COUNT_CELLS`` cells. Returns int64 arrays ``(r, place,
-    first, start, P)``: radices ``n_values + 1`` and places (m,), such that a row's key in the joint
-    table of group ``g`` (features ``first[g] .. first[g + 1] - 1``, ``P[g]`` rows) is ``start[g] +
-    sum_j code_j place_j`` (``start`` = the sum of the group's places: codes need no shift)."""
+    included) times ``K`` has at most ``_COUNT_CELLS`` cells. Returns ``(plan, offsets, dtype)``:
+    ``plan`` is the int64 arrays ``(r, place, first, start, P)``, radices ``n_values + 1`` and places
+    (m,), such that a row's key in the joint table of group ``g`` (features ``first[g] .. first[g +
+    1] - 1``, ``P[g]`` rows) is ``start[g] + sum_j code_j place_j`` (``start`` = the sum of the
+    group's places: codes need no shift); ``offsets`` (m + 1,) the first column of each feature's
+    categories side by side; ``dtype`` the kernels' code type (int16, or int32 beyond 32766)."""
     r = np.asarray(n_values, np.int64) + 1
     place, first, start, P, j = np.ones(r.size, np.int64), [0], [], [], 0
     while j < r.size:
@@ -145,7 +147,9 @@ def count_plan(n_values, K):
         j += 1
         place[g0:j] = [int(np.prod(r[k + 1:j])) for k in range(g0, j)]
         first.append(j), start.append(int(place[g0:j].sum())), P.append(size)
-    return r, place, np.array(first, np.int64), np.array(start, np.int64), np.array(P, np.int64)
+    plan = r, place, np.array(first, np.int64), np.array(start, np.int64), np.array(P, np.int64)
+    off = np.concatenate([[0], np.cumsum(r - 1)]).astype(np.int64)
+    return plan, off, np.int16 if np.max(r - 1, initial=0) < 32767 else np.int32
 
 
 def unique_rows(codes, n_values):

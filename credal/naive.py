@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from .base import BaseClassifier, CredalMixin, PreciseMixin
-from ._compiled import code_dtype
 from ._tables import DerivedTables, count_plan, unique_rows
 from ._validation import check_choice, check_fit_input, check_in_range, check_int, check_positive
 from .dominance import LOG_TIE, ncc_certify, ncc_end_apply, ncc_end_tables, ncc_log_infimum
@@ -34,10 +33,9 @@ _CERTIFY = True
 _UNIT = np.empty(0)  # the row weights of unweighted counting (naive_counts)
 
 
-def _feature_major(codes, n_values):
-    """Codes (m, n) of :func:`~credal._compiled.code_dtype` for the kernels, from a code matrix
-    (n, m) or a list of m code columns."""
-    dt = code_dtype(n_values)
+def _feature_major(codes, dt):
+    """Codes (m, n) of type ``dt`` (:func:`~credal._compiled.code_dtype`) for the kernels, from a
+    code matrix (n, m) or a list of m code columns."""
     if isinstance(codes, np.ndarray):
         return np.ascontiguousarray(codes.T, dtype=dt)
     return np.concatenate(codes, dtype=dt, casting="unsafe").reshape(len(codes), -1)
@@ -70,14 +68,11 @@ class _NaiveCounts(DerivedTables, BaseClassifier):
     def _fit_counts(self, X, y, sample_weight):
         cols, y_idx = check_fit_input(self, X, y, as_columns=True)
         w = _check_sample_weight(sample_weight, len(y_idx))
-        K, nv, m = len(self.classes_), self.n_values_, len(cols)
-        off = np.zeros(m + 1, dtype=np.int64)
-        off[1:] = np.cumsum(nv)
-        self._offsets = off
-        self._plan = count_plan(tuple(nv.tolist()), K)
+        K, nv = len(self.classes_), self.n_values_
+        self._plan, self._offsets, self._dt = count_plan(tuple(nv.tolist()), K)
         from ._compiled_naive import naive_counts  # numba compiles (or loads) it on first use
         self._flat, self.observed_count_, self.class_count_ = naive_counts(
-            _feature_major(cols, nv), y_idx, _UNIT if w is None else w, *self._plan, K)
+            _feature_major(cols, self._dt), y_idx, _UNIT if w is None else w, *self._plan, K)
         self._reset_derived()  # tables derived from these counts
 
     @property
@@ -97,20 +92,20 @@ class _NaiveCounts(DerivedTables, BaseClassifier):
 
     def _log_tables(self, prior, s):
         """Log class prior (K,) and flat log conditional table (K, sum |F_j|)."""
-        K, nv, cc = len(self.classes_), self.n_values_, self.class_count_
-        span = np.repeat(np.arange(nv.size), nv)  # feature of each category
-        if prior == "perks":
-            lp = np.log(cc + s / K) - np.log(cc.sum() + s)
-            lt = np.log(self._flat + (s / (K * nv))[span])
-            return lp, lt - np.log(self.observed_count_ + s / K)[:, span]
-        lp = np.log(cc + s) - np.log(cc.sum() + s * K)  # laplace
-        return lp, np.log(self._flat + s) - np.log(self.observed_count_ + s * nv)[:, span]
+        from ._compiled_naive import log_arguments, log_differences
+        K, nv = len(self.classes_), self.n_values_
+        # perks: t(c) = 1/K, t(c, f) = 1/(K |F_j|); laplace: s added to every cell
+        a, b, c, d = ((s / K, s, s / (K * nv), np.full(nv.size, s / K)) if prior == "perks"
+                      else (s, s * K, np.full(nv.size, float(s)), s * nv))
+        logs = np.log(log_arguments(self.class_count_, self._flat, self.observed_count_, nv,
+                                    float(a), float(b), c, d))  # one call: numpy's logarithms
+        return log_differences(logs, nv, K)
 
     def _joint_log_likelihood(self, codes, prior, s):
         """Joint log-likelihood (n, K) of a code matrix or a list of code columns."""
         from ._compiled_naive import naive_scores
         lp, lt = self._derived_tables(("jll", prior, s), lambda: self._log_tables(prior, s))
-        return naive_scores(_feature_major(codes, self.n_values_), lp, lt, *self._plan).T
+        return naive_scores(_feature_major(codes, self._dt), lp, lt, *self._plan).T
 
     def _label(self, scores, sets=None):
         if sets is not None:
