@@ -55,8 +55,9 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None, as_
         # each column is one block, in order (as categorical columns are), else pandas'
         # internal iterator where it has one (a wide frame is converted fold after fold)
         mgr, it = getattr(X, "_mgr", None), getattr(X, "_iter_column_arrays", None)
-        if (len(getattr(mgr, "blocks", ())) == len(names)
-                and np.array_equal(getattr(mgr, "blknos", None), np.arange(len(names)))):
+        blknos = getattr(mgr, "blknos", None)  # compared as a list: no numpy call
+        if (len(getattr(mgr, "blocks", ())) == len(names) and blknos is not None
+                and blknos.tolist() == list(range(len(names)))):
             arrays = list(mgr.arrays)
         else:
             arrays = list(it()) if it is not None else [col.array for _, col in X.items()]
@@ -76,7 +77,7 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None, as_
                                 "column")
         # the private code arrays and the categories Index: the public .codes view and an
         # ndarray of the categories cost ten times more, column after column
-        cols, cats = [a._codes for a in arrays], [a.dtype.categories for a in arrays]
+        cols, cats = [a._ndarray for a in arrays], [a._dtype.categories for a in arrays]
         # the same objects (columns of the frame the estimator was fitted on, or row
         # subsets of it): nothing to compare
         if categories is not None and not all(map(operator.is_, cats, categories)):
