@@ -1,4 +1,4 @@
-"""The compiled (numba) kernels of the tree and AODE classifiers, and what they share.
+"""The compiled (numba) kernels of the tree, AODE and naive classifiers, and what they share.
 
 Node-by-node and row-by-row recursions (growing and pruning a tree, routing rows down it, counting
 value pairs, multiplying SPODE probabilities) are written as loops and compiled by numba: per-node
@@ -13,7 +13,8 @@ own module, because numba's cache does not notice a change of another file.
 * :mod:`credal._compiled_credal_tree`: the imprecise information gains of
   :class:`credal.trees.CredalDecisionTree`;
 * :mod:`credal._compiled_aode`: the pair counts, child tables and row-by-row
-  classification of :mod:`credal.aode`.
+  classification of :mod:`credal.aode`;
+* :mod:`credal._compiled_naive`: counting and scoring of :mod:`credal.naive`'s classifiers.
 """
 
 from __future__ import annotations

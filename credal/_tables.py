@@ -7,9 +7,9 @@ costs one pass over the rows per feature; here consecutive features are grouped 
 serves a whole group, from a joint table (one row per combination of the group's categories,
 missing included) built once per fitted model (:func:`joint_tables`, :func:`joint_sum`). The naive
 classifiers of :mod:`credal.naive` count their training rows and sum their log conditionals the
-same way, by groups of features (:func:`count_plan`, :func:`group_keys`), and predict once per
-distinct row (:func:`unique_rows`). :class:`DerivedTables` keeps the tables derived from a fitted
-model. Not public: the names are shared by the core modules.
+same way, by groups of features (:func:`count_plan`), and predict once per distinct row
+(:func:`unique_rows`). :class:`DerivedTables` keeps the tables derived from a fitted model. Not
+public: the names are shared by the core modules.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import functools
 
 import numpy as np
 
-__all__ = ["joint_tables", "joint_sum", "DerivedTables", "count_plan", "group_keys", "unique_rows"]
+__all__ = ["joint_tables", "joint_sum", "DerivedTables", "count_plan", "unique_rows"]
 
 # Joint tables of feature groups (see joint_tables) hold at most this many rows.
 _GROUP_ROWS = 256
@@ -129,44 +129,27 @@ class DerivedTables:
 
 @functools.lru_cache(maxsize=64)
 def count_plan(n_values, K):
-    """Feature groups for counting a naive model and summing its log conditionals.
-    Returns a tuple of ``(features, place, start, P, M, rows)`` per group: the row of a group's
-    joint table is ``sum_j (code_j + 1) place_j`` (``start = sum place`` added apart, so the codes
-    need no shift), ``P`` rows; ``M`` (0/1, shape (sum_j (n_values[j] + 1), P)) sums joint rows
-    into each feature's table (row 0: missing), None for a group of one feature; ``rows`` is the
-    slice of those tables in the features' stacked tables.
-    """
+    """Feature groups for counting a naive model and summing its log conditionals (the kernels of
+    :mod:`credal._compiled_naive`). Consecutive features are grouped while the joint table (missing
+    included) times ``K`` has at most ``_COUNT_CELLS`` cells. Returns ``(plan, offsets, dtype)``:
+    ``plan`` is the int64 arrays ``(r, place, first, start, P)``, radices ``n_values + 1`` and places
+    (m,), such that a row's key in the joint table of group ``g`` (features ``first[g] .. first[g +
+    1] - 1``, ``P[g]`` rows) is ``start[g] + sum_j code_j place_j`` (``start`` = the sum of the
+    group's places: codes need no shift); ``offsets`` (m + 1,) the first column of each feature's
+    categories side by side; ``dtype`` the kernels' code type (int16, or int32 beyond 32766)."""
     r = np.asarray(n_values, np.int64) + 1
-    plan, j, row = [], 0, 0
-    while j < len(r):
-        g, P = [j], int(r[j])
-        while j + 1 < len(r) and K * P * r[j + 1] <= _COUNT_CELLS:
+    place, first, start, P, j = np.ones(r.size, np.int64), [0], [], [], 0
+    while j < r.size:
+        g0, size = j, int(r[j])
+        while j + 1 < r.size and K * size * r[j + 1] <= _COUNT_CELLS:
             j += 1
-            g.append(j)
-            P *= int(r[j])
+            size *= int(r[j])
         j += 1
-        place = [int(np.prod(r[k + 1:g[-1] + 1])) for k in g]
-        p = np.arange(P)
-        M = None if len(g) == 1 else np.concatenate(
-            [(p // q % r[k] == np.arange(r[k])[:, None]) for k, q in zip(g, place)]).astype(float)
-        size = int(r[g].sum())
-        plan.append((g, place, sum(place), P, M, slice(row, row + size)))
-        row += size
-    return tuple(plan)
-
-
-def group_keys(codes, plan):
-    """Row of each group's joint table, per row of a code matrix or list of columns
-    (yielded one group at a time: only one group's keys are held)."""
-    matrix = isinstance(codes, np.ndarray)
-    n = codes.shape[0] if matrix else len(codes[0])
-    for g, place, start, P, *_ in plan:
-        dt = np.int16 if P < 2**15 else np.intp  # narrow keys when they fit
-        key, term = np.full(n, start, dtype=dt), np.empty(n, dtype=dt)
-        for j, q in zip(g, place):  # column by column: two key-sized arrays at most
-            np.multiply(codes[:, j] if matrix else codes[j], dt(q), out=term, casting="unsafe")
-            key += term
-        yield key
+        place[g0:j] = [int(np.prod(r[k + 1:j])) for k in range(g0, j)]
+        first.append(j), start.append(int(place[g0:j].sum())), P.append(size)
+    plan = r, place, np.array(first, np.int64), np.array(start, np.int64), np.array(P, np.int64)
+    off = np.concatenate([[0], np.cumsum(r - 1)]).astype(np.int64)
+    return plan, off, np.int16 if np.max(r - 1, initial=0) < 32767 else np.int32
 
 
 def unique_rows(codes, n_values):

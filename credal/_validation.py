@@ -17,6 +17,7 @@ encoding in ``n_values_``, ``classes_``, ``n_features_in_`` and, for DataFrames,
 from __future__ import annotations
 
 import numbers
+import operator
 
 import numpy as np
 import pandas as pd
@@ -54,8 +55,9 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None, as_
         # each column is one block, in order (as categorical columns are), else pandas'
         # internal iterator where it has one (a wide frame is converted fold after fold)
         mgr, it = getattr(X, "_mgr", None), getattr(X, "_iter_column_arrays", None)
-        if (len(getattr(mgr, "blocks", ())) == len(names)
-                and np.array_equal(getattr(mgr, "blknos", None), np.arange(len(names)))):
+        blknos = getattr(mgr, "blknos", None)  # compared as a list: no numpy call
+        if (len(getattr(mgr, "blocks", ())) == len(names) and blknos is not None
+                and blknos.tolist() == list(range(len(names)))):
             arrays = list(mgr.arrays)
         else:
             arrays = list(it()) if it is not None else [col.array for _, col in X.items()]
@@ -67,31 +69,29 @@ def check_features(X, *, n_values=None, categories=None, feature_names=None, as_
                 X.to_numpy(dtype=np.int64, na_value=-1) if nullable else X.to_numpy(),
                 n_values=n_values, as_columns=as_columns)
             return codes, nv, None, names
-        cols, cats = [], []
         for c, a in zip(names, arrays):
             if not isinstance(a, pd.Categorical):
                 raise TypeError(f"column {c!r} has dtype {a.dtype}; credal classifiers need "
                                 "categorical columns (discretise numeric columns first, e.g. with "
                                 "credal.preprocessing.MDLDiscretizer), or integer codes in every "
                                 "column")
-            # the private code array and the categories Index: the public .codes view
-            # and an ndarray of the categories cost ten times more, column after column
-            cols.append(a._codes)
-            cats.append(a.categories)
-        if categories is not None:
+        # the private code arrays and the categories Index: the public .codes view and an
+        # ndarray of the categories cost ten times more, column after column
+        cols, cats = [a._ndarray for a in arrays], [a._dtype.categories for a in arrays]
+        # the same objects (columns of the frame the estimator was fitted on, or row
+        # subsets of it): nothing to compare
+        if categories is not None and not all(map(operator.is_, cats, categories)):
             for j, (got, want) in enumerate(zip(cats, categories)):
-                # the same array object (columns of the frame the estimator was
-                # fitted on, or row subsets of it): nothing to compare
-                if got is want:
-                    continue
-                if len(got) != len(want) or np.any(np.asarray(got) != np.asarray(want)):
+                if got is not want and (len(got) != len(want)
+                                        or np.any(np.asarray(got) != np.asarray(want))):
                     raise ValueError(f"column {names[j]!r} declares categories {list(got)}, "
                                      f"but the estimator was fitted with {list(want)}")
-        nv = np.array([len(k) for k in cats], dtype=np.int64)
+        nv = (np.array([len(k) for k in cats], dtype=np.int64) if n_values is None
+              else np.asarray(n_values))
         if not as_columns:  # the narrow codes stacked as rows, then one transposing copy
             cols = (np.ascontiguousarray(np.stack(cols).T, dtype=np.int64) if cols
                     else np.empty((len(X), 0), dtype=np.int64))
-        return cols, (nv if n_values is None else np.asarray(n_values)), cats, names
+        return cols, nv, cats, names
 
     if sp.issparse(X):
         raise TypeError("sparse X is not supported; pass dense integer codes "

@@ -49,7 +49,8 @@ class BaseClassifier(ClassifierMixin, BaseEstimator):
     def _predict_input(self, X):
         """Validated prediction input handed to the hooks (integer codes, shape
         (n_samples, n_features), or columns; a subclass may transform them further)."""
-        check_is_fitted(self, "classes_")
+        if "classes_" not in self.__dict__:  # sklearn's check and error (it costs microseconds)
+            check_is_fitted(self, "classes_")
         return check_predict_input(self, X, as_columns=self._as_columns)
 
     def _label(self, scores, sets=None):

@@ -7,8 +7,8 @@ epsilon-contaminated) with an exact dominance test per class pair; ``LNCC`` keep
 whose likelihood is at least ``alpha`` times the maximum (Antonucci, Cattaneo & Corani). Dominance
 tests are vectorised over rows and class pairs, certified by closed-form bounds, and solved exactly
 (Newton) only where the bounds do not decide: the NCC's in :mod:`credal.dominance`, the LNCC's in
-:mod:`credal.likelihood`; the count tables are built and summed by feature groups
-(:mod:`credal._tables`). The derivations are in the book's Algorithms appendix.
+:mod:`credal.likelihood`; the count tables are built and summed by feature groups in compiled
+code (:mod:`credal._compiled_naive`). The derivations are in the book's Algorithms appendix.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import BaseClassifier, CredalMixin, PreciseMixin
-from ._tables import DerivedTables, count_plan, group_keys, unique_rows
+from ._tables import DerivedTables, count_plan, unique_rows
 from ._validation import check_choice, check_fit_input, check_in_range, check_int, check_positive
 from .dominance import LOG_TIE, ncc_certify, ncc_end_apply, ncc_end_tables, ncc_log_infimum
 from .likelihood import (N_CELLS, LnccPairs, lncc_certify, lncc_certify_outside,
@@ -30,6 +30,15 @@ _CHUNK_ELEMENTS = 1 << 20
 # NCC: decide dominance by the convexity certificates of ncc_certify where they
 # apply (tests switch this off to compare with the exact minimisation alone).
 _CERTIFY = True
+_UNIT = np.empty(0)  # the row weights of unweighted counting (naive_counts)
+
+
+def _feature_major(codes, dt):
+    """Codes (m, n) of type ``dt`` (:func:`~credal._compiled.code_dtype`) for the kernels, from a
+    code matrix (n, m) or a list of m code columns."""
+    if isinstance(codes, np.ndarray):
+        return np.ascontiguousarray(codes.T, dtype=dt)
+    return np.concatenate(codes, dtype=dt, casting="unsafe").reshape(len(codes), -1)
 
 
 def _check_sample_weight(sample_weight, n):
@@ -59,32 +68,18 @@ class _NaiveCounts(DerivedTables, BaseClassifier):
     def _fit_counts(self, X, y, sample_weight):
         cols, y_idx = check_fit_input(self, X, y, as_columns=True)
         w = _check_sample_weight(sample_weight, len(y_idx))
-        K = len(self.classes_)
-        nv = np.asarray(self.n_values_, dtype=np.int64)
-        m = len(cols)
-        off = np.zeros(m + 1, dtype=np.int64)
-        off[1:] = np.cumsum(nv)
-        self._offsets = off
-        self._plan = count_plan(tuple(nv.tolist()), K)
-        # per group one bincount of (joint row, class) keys, summed into each feature's
-        # (missing, categories) x class table; unit weights count in integers (exact)
-        tabs = []
-        for key, (_, _, _, P, M, _) in zip(group_keys(cols, self._plan), self._plan):
-            key = key.astype(np.intp)
-            key *= K
-            key += y_idx
-            jc = np.bincount(key, weights=w, minlength=K * P).reshape(P, K).astype(float)
-            tabs.append(jc if M is None else M @ jc)
-        tab = np.concatenate(tabs)  # (sum_j (nv_j + 1), K)
-        self.class_count_ = tab[:nv[0] + 1].sum(axis=0)
-        first = off[:-1] + np.arange(m)  # row of each feature's missing count
-        flat = np.ascontiguousarray(np.delete(tab, first, axis=0).T)
-        observed = self.class_count_[:, None] - tab[first].T
-        # views of the flat table used for prediction (read-only in spirit)
-        self.category_count_ = [flat[:, off[j]:off[j + 1]] for j in range(m)]
-        self.observed_count_ = observed
-        self._flat = flat
+        K, nv = len(self.classes_), self.n_values_
+        self._plan, self._offsets, self._dt = count_plan(tuple(nv.tolist()), K)
+        from ._compiled_naive import naive_counts  # numba compiles (or loads) it on first use
+        self._flat, self.observed_count_, self.class_count_ = naive_counts(
+            _feature_major(cols, self._dt), y_idx, _UNIT if w is None else w, *self._plan, K)
         self._reset_derived()  # tables derived from these counts
+
+    @property
+    def category_count_(self):
+        off = self._offsets  # views of the flat table, built on first use
+        return self._derived_tables("counts", lambda: [self._flat[:, off[j]:off[j + 1]]
+                                                       for j in range(len(off) - 1)])
 
     def _gather(self, codes):
         """Counts ``n(c, x_ij)``, shape (n, K, m), and the observed mask (n, m)."""
@@ -97,37 +92,26 @@ class _NaiveCounts(DerivedTables, BaseClassifier):
 
     def _log_tables(self, prior, s):
         """Log class prior (K,) and flat log conditional table (K, sum |F_j|)."""
-        K = len(self.classes_)
-        nv = np.asarray(self.n_values_, float)
-        span = np.repeat(np.arange(len(nv)), np.asarray(self.n_values_, np.int64))
-        nvf = nv[span]
-        obs = self.observed_count_[:, span]
-        N = self.class_count_.sum()
-        if prior == "perks":
-            lp = np.log(self.class_count_ + s / K) - np.log(N + s)
-            lt = np.log(self._flat + s / (K * nvf)) - np.log(obs + s / K)
-        else:  # laplace
-            lp = np.log(self.class_count_ + s) - np.log(N + s * K)
-            lt = np.log(self._flat + s) - np.log(obs + s * nvf)
-        return lp, lt
+        from ._compiled_naive import log_arguments, log_differences
+        K, nv = len(self.classes_), self.n_values_
+        # perks: t(c) = 1/K, t(c, f) = 1/(K |F_j|); laplace: s added to every cell
+        a, b, c, d = ((s / K, s, s / (K * nv), np.full(nv.size, s / K)) if prior == "perks"
+                      else (s, s * K, np.full(nv.size, float(s)), s * nv))
+        logs = np.log(log_arguments(self.class_count_, self._flat, self.observed_count_, nv,
+                                    float(a), float(b), c, d))  # one call: numpy's logarithms
+        return log_differences(logs, nv, K)
 
     def _joint_log_likelihood(self, codes, prior, s):
         """Joint log-likelihood (n, K) of a code matrix or a list of code columns."""
-        lp, tables = self._derived_tables(("jll", prior, s), lambda: self._jll_tables(prior, s))
-        n = codes.shape[0] if isinstance(codes, np.ndarray) else len(codes[0])
-        jll = np.broadcast_to(lp, (n, len(lp))).copy()
-        for key, tab in zip(group_keys(codes, self._plan), tables):
-            jll += np.take(tab, key, axis=0)
-        return jll
+        from ._compiled_naive import naive_scores
+        lp, lt = self._derived_tables(("jll", prior, s), lambda: self._log_tables(prior, s))
+        return naive_scores(_feature_major(codes, self._dt), lp, lt, *self._plan).T
 
-    def _jll_tables(self, prior, s):
-        """Log prior and, per feature group, the summed log conditionals (P, K) of its
-        joint rows (a missing feature adds nothing)."""
-        lp, lt = self._log_tables(prior, s)
-        pad = np.zeros((lt.shape[1] + len(self._offsets) - 1, lt.shape[0]))
-        gaps = self._offsets[:-1] + np.arange(len(self._offsets) - 1)
-        pad[np.delete(np.arange(len(pad)), gaps)] = lt.T
-        return lp, [pad[rows] if M is None else M.T @ pad[rows] for *_, M, rows in self._plan]
+    def _label(self, scores, sets=None):
+        if sets is not None:
+            return super()._label(scores, sets)
+        from ._compiled_naive import first_max  # scores: the kernel's (K, n), transposed
+        return self.classes_.take(first_max(scores.T))
 
     def _chunks(self, n, per_row):
         step = max(1, int(_CHUNK_ELEMENTS // max(per_row, 1)))
@@ -194,7 +178,7 @@ class NaiveBayes(PreciseMixin, _NaiveCounts):
         return self._joint_log_likelihood(codes, self.prior, float(self.s))
 
     def _log_proba(self, codes):
-        jll = self._scores(codes)
+        jll = np.ascontiguousarray(self._scores(codes))
         top = jll.max(axis=1, keepdims=True)
         return jll - (top + np.log(np.exp(jll - top).sum(axis=1, keepdims=True)))
 

@@ -464,19 +464,22 @@ def _as_sets(pred, model, categories):
     return np.eye(len(pos), dtype=bool)[pos.get_indexer(pred)]
 
 
-def _judge(row, ours, theirs):
-    """The agreement check: the peer's sets (or classes) against credal's, row by row.  A
-    time counts only when they agree on every test row; otherwise ``ratio`` and
-    ``ratio_median`` are NaN and ``status`` says on how many rows they differ."""
-    same = (ours.shape == theirs.shape) and np.all(ours == theirs, axis=1)
-    row["agreement"] = float(np.mean(same)) if ours.shape == theirs.shape else 0.0
-    if row["agreement"] == 1.0:
-        row.update(ratio=row["peer_best_s"] / row["credal_best_s"], status="same outputs",
-                   ratio_median=row["peer_median_s"] / row["credal_median_s"])
+def _judge(row, ours, theirs, explain=None):
+    """The agreement check: the peer's sets (or classes) against credal's, row by row.  A time
+    counts only when they agree on every test row, or when ``explain`` (of the differing rows'
+    indices) says why each differs (a string computed from the data; None: unexplained); else
+    ``ratio`` and ``ratio_median`` are NaN and ``status`` says on how many rows they differ."""
+    shaped = ours.shape == theirs.shape
+    bad = np.flatnonzero(np.any(ours != theirs, axis=1)) if shaped else np.arange(len(ours))
+    row["agreement"] = (len(ours) - bad.size) / len(ours) if shaped else 0.0
+    why = explain(bad) if explain is not None and shaped and bad.size else None
+    if not bad.size or why is not None:
+        row.update(ratio=row["peer_best_s"] / row["credal_best_s"], status="same outputs" + (
+            f" but {bad.size} row{'s' * (bad.size > 1)}: {why}" if why else ""),
+            ratio_median=row["peer_median_s"] / row["credal_median_s"])
     else:
-        bad = len(ours) - int(np.sum(same)) if ours.shape == theirs.shape else len(ours)
         row.update(ratio=np.nan, ratio_median=np.nan,
-                   status=f"disagrees on {bad} of {len(ours)} rows: time not counted")
+                   status=f"disagrees on {bad.size} of {len(ours)} rows: time not counted")
     return row
 
 
@@ -509,10 +512,12 @@ def _time_tools(base, spec, data, files, stem, sessions, repeats, warmup):
     rows = []
     for tool, model, label in peers:
         t = times[(tool, model, label)]
+        explain = (None if model != "CredalDecisionTree" else
+                   lambda bad: _tree_ties(factory().fit(Xtr, ytr), data, bad, theirs[model]))
         rows.append(_judge({**base, "credal": what, "tool": _TOOLS[tool][0], "peer": label,
                             "credal_best_s": min(mine), "credal_median_s": float(np.median(mine)),
                             "peer_best_s": min(t), "peer_median_s": float(np.median(t))},
-                           sets, theirs[model]))
+                           sets, theirs[model], explain))
     return rows
 
 
@@ -647,6 +652,8 @@ def _tool_numbers(tools) -> dict:
             bad = g[g["ratio"].isna()]
             text += ("; " if text and len(bad) else "") + "; ".join(
                 f"{s} on {d}" for s, d in zip(bad["status"], bad["dataset"]))
+            text += "".join(f"; on {d}, {st}" for st, d in zip(g["status"], g["dataset"])
+                            if st.startswith("same outputs but"))  # an explained difference
             out[_tool_key(tool, model)] = text
     ok = tools[tools["ratio"].notna()]
     below = ok[ok["ratio"] < 2]
@@ -658,6 +665,74 @@ def _tool_numbers(tools) -> dict:
                 below["classifier"], below["peer"], below["dataset"], below["ratio"]))
             or "none") + ".")
     return out
+
+# --- end of section ---
+
+
+# --- section: why the credal tree and the IP plugin's differ: ties of split gains (issue 27) ---
+
+def _plugin_entropy(counts, s):
+    """The IP plugin's imprecise entropy (bits) of integer class counts, its arithmetic
+    step by step (``E_ContingencyTables.entropyImprecise`` and ``reps``)."""
+    a, mass = [float(v) for v in counts], float(s)
+    while True:  # reps: the mass to the smallest counts, in equal parts
+        low = min(a)
+        cont = a.count(low)
+        give = mass if mass <= cont else float(cont)
+        a = [v + give / cont if v == low else v for v in a]
+        mass = give - cont
+        if mass <= 0.0001:
+            break
+    ret, total = 0.0, 0.0
+    for v in a:
+        if v > 0:
+            ret -= v * (np.log(v) / np.log(2.0))
+        total += v
+    return 0.0 if abs(total) < 1e-6 else ret / total + np.log(total) / np.log(2.0)
+
+
+def _tree_ties(model, data, rows, theirs):
+    """Why credal's CredalDecisionTree and the IP plugin's give different sets on test
+    ``rows``, or None if one row is not explained.  Walking the row's path in credal's
+    tree, a node explains it when another feature has the same children's class counts
+    as the one credal splits on (the same multiset: equal gains exactly, so credal takes
+    the lower column), the plugin's gains in its own double arithmetic rank that feature
+    first (``Utils.maxIndex``: the first largest), and the row's branch of that feature
+    holds no training row, where the plugin's leaf keeps every class (zero frequencies),
+    as the plugin's set does (the plugin's choice agreeing with credal's above it)."""
+    Xtr, ytr, Xte, _ = data
+    tr = np.column_stack([Xtr[c].cat.codes for c in Xtr])
+    te = np.column_stack([Xte[c].cat.codes for c in Xte])
+    y, K, s = ytr.cat.codes.to_numpy(), len(ytr.cat.categories), float(model.s)
+    why = []
+    for i in rows:
+        at, node, depth, found = np.ones(len(y), bool), model.tree_, 0, None
+        while not node.is_leaf and found is None:
+            kids = [[tuple(np.bincount(y[at & (tr[:, j] == v)], minlength=K).tolist())
+                     for v in np.unique(tr[at, j])] for j in range(tr.shape[1])]  # value order
+            gain = [_plugin_entropy(np.bincount(y[at], minlength=K), s) for _ in kids]
+            for j, kid in enumerate(kids):  # the plugin's computeInfoGain, step by step
+                for k in kid:
+                    gain[j] -= sum(k) / at.sum() * _plugin_entropy(k, s)
+            f, top = node.feature, int(np.argmax(gain))
+            if depth == 0 and gain.count(gain[top]) > 1:
+                return None  # the plugin's root choice (a sort) is not determined
+            if gain[top] < 1e-6 or top != f and (sorted(kids[top]) != sorted(kids[f])
+                                                 or np.any(at & (tr[:, top] == te[i, top]))):
+                return None  # the trees part otherwise (the plugin stops below 1e-6)
+            if top != f:
+                found = (f"row {i} at depth {depth}: {Xtr.columns[f]} and {Xtr.columns[top]} "
+                         f"split {at.sum()} rows into the same class counts "
+                         f"{sorted(kids[f])} (equal gains; credal takes "
+                         f"{Xtr.columns[f]}, the first), but the plugin's floating-point gain "
+                         f"of {Xtr.columns[top]} is {gain[top] - gain[f]:.1e} bits larger and "
+                         f"its branch for the row is empty (every class)")
+            at &= tr[:, f] == te[i, f]
+            node, depth = node.children[te[i, f]], depth + 1
+        if found is None or not theirs[i].all():
+            return None
+        why.append(found)
+    return "; ".join(why)
 
 # --- end of section ---
 

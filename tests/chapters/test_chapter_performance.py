@@ -271,6 +271,44 @@ def test_agreement_check_refuses_a_disagreeing_peer(tmp_path, monkeypatch):
     assert "disagrees on" in perf._tool_numbers(tools)["tools_jncc2_ncc"]
 
 
+def test_plugin_entropy_follows_the_plugin():
+    # E_ContingencyTables.entropyImprecise with s = 1: the unit mass to the smallest counts
+    assert perf._plugin_entropy([2, 1], 1.0) == pytest.approx(1.0)  # [2, 2]: one bit
+    assert perf._plugin_entropy([2, 0], 1.0) == pytest.approx(np.log2(3) - 2 / 3)  # [2, 1]
+    assert perf._plugin_entropy([0, 0], 1.0) == pytest.approx(1.0)  # [0.5, 0.5]
+    # s = 2 but one smallest count: reps gives it 1 and stops (its remaining mass 1 - 1 = 0)
+    assert perf._plugin_entropy([3, 3, 0], 2.0) == pytest.approx(np.log2(7) - 6 * np.log2(3) / 7)
+
+
+def test_agreement_check_names_a_split_tie_of_the_plugin():
+    """The credal tree against the IP plugin on adult (the chapter's split): credal splits a
+    node of 3 rows on age, the plugin on marital-status, whose children's class counts are
+    the same (an exact tie) but whose gain the plugin computes 1 ulp larger; the row's
+    marital-status branch is empty, so the plugin keeps both classes."""
+    data = perf._peer_split("adult")
+    model = perf.credal.CredalDecisionTree(s=1.0, ties="drop").fit(data[0], data[1])
+    ours = perf._as_sets(np.asarray(model.predict_set(data[2])), model, data[1].cat.categories)
+    (row,) = np.flatnonzero(~ours.all(axis=1) & (data[2]["marital-status"].cat.codes == 4)
+                            & (data[2]["relationship"].cat.codes == 3)
+                            & (data[2]["capital-loss"].cat.codes == 11)
+                            & (data[2]["age"].cat.codes == 7))
+    theirs = ours.copy()
+    theirs[row] = True
+    times = {"peer_best_s": 2.0, "credal_best_s": 1.0, "peer_median_s": 3.0, "credal_median_s": 1.0}
+    out = perf._judge(dict(times), ours, theirs,
+                      lambda bad: perf._tree_ties(model, data, bad, theirs))
+    assert out["ratio"] == 2.0 and out["agreement"] < 1
+    assert out["status"].startswith(f"same outputs but 1 row: row {row} at depth 4: age and "
+                                    "marital-status split 3 rows into the same class counts")
+    # not a tie of the plugin: another set there, or another row differing, is refused
+    for other in ([True, False], ~ours[0]):
+        wrong = theirs.copy()
+        wrong[row if len(other) == 2 and other[0] is True else 0] = other
+        res = perf._judge(dict(times), ours, wrong,
+                          lambda bad: perf._tree_ties(model, data, bad, wrong))
+        assert np.isnan(res["ratio"]) and res["status"].startswith("disagrees on")
+
+
 @pytest.mark.parametrize("missing", ["plugin", "jncc2", "java"])
 def test_tool_timings_leave_a_missing_tool_out(tmp_path, monkeypatch, missing):
     if missing == "java":
