@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["naive_counts", "naive_scores", "first_max", "log_arguments", "log_differences"]
+__all__ = ["naive_counts", "naive_scores", "first_max", "log_arguments", "log_differences",
+           "family_counts"]
 
 
 @njit(cache=True)
@@ -146,3 +147,18 @@ def log_differences(logs, nv, K):
                 lt[k, col] = logs[K + 1 + k * S + col] - logs[K + 1 + K * S + k * m + j]
                 col += 1
     return lp, lt
+
+
+@njit(cache=True)
+def family_counts(codes, y, K, R):
+    """Rows per (class, category, feature) of ``codes`` (n, m) (row-major, -1 = missing, counted
+    in the extra category ``R``), ``y`` (n,) class indices: (K, R + 1, m), the feature innermost
+    so that a row's additions are nearly sequential (:mod:`credal.averaging`'s families)."""
+    n, m = codes.shape
+    N = np.zeros((K, R + 1, m))
+    for i in range(n):
+        c = y[i]
+        for j in range(m):
+            v = codes[i, j]
+            N[c, v if v >= 0 else R, j] += 1.0
+    return N

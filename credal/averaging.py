@@ -59,7 +59,9 @@ def naive_family_statistics(codes, y_idx, n_values, n_classes, *, alpha=1.0, pri
         ``counts`` : ndarray, shape (n_features, n_classes, max_r)
             Available-case counts ``N_ick``.
     """
-    codes = np.asarray(codes, dtype=np.int64)
+    # narrow codes stay narrow (one compiled signature per integer type; no int64 copy)
+    codes = np.asarray(codes)
+    codes = codes if codes.dtype.kind in "iu" else codes.astype(np.int64)
     y_idx = np.asarray(y_idx, dtype=np.int64)
     nv = np.asarray(n_values, dtype=np.int64)
     n, m = codes.shape
@@ -101,16 +103,12 @@ def naive_family_statistics(codes, y_idx, n_values, n_classes, *, alpha=1.0, pri
 
 
 def _family_counts(codes, y_idx, K, R):
-    """``N[i, c, k]``: rows with class ``c`` and code ``k`` in feature ``i`` (missing skipped).
-    One bincount over every cell of ``codes`` (a missing one into an extra bin, dropped): no
-    per-class or per-category passes, no search for the observed cells."""
-    n, m = codes.shape
-    dt = np.int32 if m * K * R < 2**31 else np.int64  # narrow cells: several times faster
-    cell = codes.astype(dt)
-    cell += (y_idx * R).astype(dt)[:, None] + (np.arange(m, dtype=dt) * (K * R))[None, :]
-    cell[codes < 0] = m * K * R
-    N = np.bincount(cell.ravel(), minlength=m * K * R + 1)[:-1]
-    return N.reshape(m, K, R).astype(np.float64)
+    """``N[i, c, k]``: rows with class ``c`` and code ``k`` in feature ``i`` (missing skipped),
+    counted by one compiled pass over the rows (:func:`credal._compiled_naive.family_counts`)."""
+    from ._compiled_naive import family_counts  # numba compiles (or loads) it on first use
+
+    N = family_counts(np.ascontiguousarray(codes), y_idx, K, R)
+    return np.ascontiguousarray(N[:, :R].transpose(2, 0, 1))
 
 
 def _log_inclusion(p):

@@ -564,3 +564,23 @@ def test_family_counts_equal_bincount(R):
                 want[i, y[r], codes[r, i]] += 1
     np.testing.assert_array_equal(averaging._family_counts(codes, y, K, R), want)
     assert averaging._family_counts(codes[:0], y[:0], K, R).shape == (m, K, R)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int64])
+def test_family_counts_match_brute_force(dtype):
+    """The compiled counts (issue 27) against counting every (feature, class, category)."""
+    from credal.averaging import naive_family_statistics
+
+    rng = np.random.default_rng(int(np.dtype(dtype).itemsize))
+    for _ in range(20):
+        n, m, K = rng.integers(1, 60), rng.integers(1, 7), rng.integers(1, 4)
+        nv = rng.integers(1, 5, m)
+        codes = (rng.integers(0, 10**6, (n, m)) % nv).astype(dtype)
+        codes[rng.random((n, m)) < 0.2] = -1
+        y = rng.integers(0, K, n)
+        N = naive_family_statistics(codes, y, nv, K)["counts"]
+        assert N.shape == (m, K, nv.max())
+        for i in range(m):
+            for c in range(K):
+                for k in range(nv.max()):
+                    assert N[i, c, k] == np.sum((codes[:, i] == k) & (y == c))
