@@ -6,7 +6,7 @@ Each ``notebooks/<name>.md`` (a jupytext MyST notebook with a cell tagged
 and passed to papermill with ``-f``, and the executed notebook lands in
 ``book/generated/<name>.ipynb`` where the book's table of contents expects it.
 A failing notebook stops the build (non-zero exit).  With ``--jobs 2`` two notebooks
-run at once (in table-of-contents order; the set-valued chapter after the leaderboard,
+run at once (the longest started first; the set-valued chapter after the leaderboard,
 whose fold cache it reuses; the reproduction report after every chapter; the
 performance chapter last and alone, since it times code): a chapter that leaves a core
 idle (one-core stretches: imports, tables, figures, serial studies) lends it to the
@@ -265,7 +265,7 @@ def main(argv=None) -> int:
     _record_build_info(out_dir, args.profile)
     jobs = [_Job(WARM_UP, [sys.executable, str(ROOT / "book" / "compile_kernels.py")])] + [
         _Job(src.stem, _command(src, notebooks[src.stem], profile, args.profile, out_dir))
-        for src in sources]
+        for src in _start_order(sources)]
     print(f"[execute] {len(jobs) - 1} notebook(s), at most {args.jobs} at a time", flush=True)
     start = time.perf_counter()
     # the wall time of a run of every notebook is recorded too (rows RUN_ROWS)
@@ -292,6 +292,22 @@ AFTER = {"set-valued": ("leaderboard",)}
 WARM_UP, BESIDE_WARM_UP = "(numba kernels)", ("introduction", "datasets")
 AFTER_ALL = ("reproduction-report", "performance")
 ALONE = ("performance",)
+
+
+#: the longest chapters at the paper profile (wall time of a fresh clone's run, two at a time:
+#: Dash & Cooper 10 min, the leaderboard 7, Corani & Antonucci 5, the likelihood chapter 3),
+#: started first so that no long chapter is left running alone at the end
+LONGEST_FIRST = ("exact-model-averaging", "leaderboard", "credal-aode", "likelihood-ncc")
+
+
+def _start_order(sources):
+    """The notebooks in the order they are started: those that run beside the kernels'
+    compilation, then :data:`LONGEST_FIRST`, then the others in table-of-contents order
+    (the report and the performance chapter stay last).  Results do not depend on it."""
+    rank = {n: i for i, n in enumerate(BESIDE_WARM_UP + LONGEST_FIRST)}
+    last = {n: i for i, n in enumerate(AFTER_ALL)}
+    key = [(last.get(s.stem, -1), rank.get(s.stem, len(rank)), i) for i, s in enumerate(sources)]
+    return [s for _, s in sorted(zip(key, sources), key=lambda t: t[0])]
 
 
 class _Job:
@@ -332,7 +348,7 @@ def _ready(job, jobs, running):
 
 
 def _run_jobs(jobs, n_jobs, stderr_filter, profile, out_dir, full) -> int:
-    """Run the notebooks in table-of-contents order, at most ``n_jobs`` at once (a
+    """Run the notebooks in the order of ``jobs``, at most ``n_jobs`` at once (a
     chapter whose own work runs on one core leaves the other to the next chapter);
     each notebook's wall time and CPU time (its kernel and the kernel's workers, as the
     OS reports them for the papermill process) are recorded as it finishes, and written

@@ -99,3 +99,13 @@ def test_the_kernels_are_compiled_before_the_chapters_that_call_them():
     assert not execute._ready(by["likelihood-ncc"], jobs, warm)
     by[execute.WARM_UP].returncode = 0
     assert execute._ready(by["likelihood-ncc"], jobs, [by["datasets"]])
+
+
+def test_the_longest_chapters_start_first_and_the_summaries_last():
+    names = ["introduction", "datasets", "tutorial", "likelihood-ncc", "credal-aode",
+             "exact-model-averaging", "robust-bayes", "leaderboard", "set-valued",
+             "reproduction-report", "performance"]
+    order = [p.name[:-3] for p in execute._start_order([Path(f"{n}.md") for n in names])]
+    assert order == ["introduction", "datasets", "exact-model-averaging", "leaderboard",
+                     "credal-aode", "likelihood-ncc", "tutorial", "robust-bayes", "set-valued",
+                     "reproduction-report", "performance"]
