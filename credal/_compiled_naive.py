@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["naive_counts", "naive_scores", "first_max", "log_arguments", "log_differences",
-           "family_counts"]
+           "family_counts", "gather_scores"]
 
 
 @njit(cache=True)
@@ -162,3 +162,19 @@ def family_counts(codes, y, K, R):
             v = codes[i, j]
             N[c, v if v >= 0 else R, j] += 1.0
     return N
+
+
+@njit(cache=True)
+def gather_scores(codes, table, R1):
+    """Sum over the features of each row of ``codes`` (n, m) (-1 = missing: column ``R1 - 1``)
+    of ``table[k, j R1 + code]`` (K, m R1): (n, K), features added in order."""
+    n, m = codes.shape
+    K = table.shape[0]
+    out = np.zeros((n, K))
+    for i in range(n):
+        for j in range(m):
+            v = codes[i, j]
+            col = j * R1 + (v if v >= 0 else R1 - 1)
+            for k in range(K):
+                out[i, k] += table[k, col]
+    return out

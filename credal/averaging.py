@@ -232,18 +232,12 @@ class ModelAveragedNaiveBayes(PreciseMixin, _NaiveAveragingBase):
         return self
 
     def _scores(self, codes):
-        """Joint log-likelihoods, shape (n, K)."""
-        n, m = codes.shape
-        K = len(self.classes_)
+        """Joint log-likelihoods, shape (n, K): one compiled pass over the rows."""
+        from ._compiled_naive import gather_scores  # numba compiles (or loads) it on first use
+
         R1 = self._log_theta.shape[1]  # categories + the zero column of code -1
-        out = np.empty((n, K))
-        offset = (np.arange(m) * R1)[None, :]
-        for sl in _row_chunks(n, m):
-            c = codes[sl]
-            idx = np.where(c < 0, R1 - 1, c) + offset
-            for j in range(K):
-                out[sl, j] = np.take(self._log_theta_by_class[j], idx).sum(axis=1)
-        return out + self.class_log_prior_
+        return gather_scores(np.ascontiguousarray(codes), self._log_theta_by_class,
+                             R1) + self.class_log_prior_
 
     def _log_proba(self, codes):
         jll = self._scores(codes)
