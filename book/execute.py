@@ -11,9 +11,10 @@ whose fold cache it reuses; the reproduction report after every chapter; the
 performance chapter last and alone, since it times code): a chapter that leaves a core
 idle (one-core stretches: imports, tables, figures, serial studies) lends it to the
 next.  First of all, ``book/compile_kernels.py`` compiles credal's numba kernels once
-(beside the chapters that call none), so that no two processes compile them at once.  The wall and CPU time of each notebook are written to
-``results/_timings/<profile>.csv`` as soon as it finishes, with the run's wall time
-before the performance chapter starts, so that this chapter reads them.
+(beside the chapters that call none), so that no two processes compile them at once.
+The wall and CPU time of each notebook are written to ``results/_timings/<profile>.csv``
+as soon as it finishes, with the run's wall time before the performance chapter starts,
+so that this chapter reads them.
 
 What the book shows of a run: the notebook's documented default parameter cell, folded
 (``hide-input``) so that a reader can open it, followed by papermill's injected cell
@@ -295,7 +296,7 @@ ALONE = ("performance",)
 
 
 #: the longest chapters at the paper profile (wall time of a fresh clone's run, two at a time:
-#: Dash & Cooper 10 min, the leaderboard 7, Corani & Antonucci 5, the likelihood chapter 3),
+#: Dash & Cooper 6.7 min, the leaderboard 6.6, Corani & Antonucci 3.3, the likelihood chapter 2.3),
 #: started first so that no long chapter is left running alone at the end
 LONGEST_FIRST = ("exact-model-averaging", "leaderboard", "credal-aode", "likelihood-ncc")
 
@@ -352,8 +353,8 @@ def _run_jobs(jobs, n_jobs, stderr_filter, profile, out_dir, full) -> int:
     chapter whose own work runs on one core leaves the other to the next chapter);
     each notebook's wall time and CPU time (its kernel and the kernel's workers, as the
     OS reports them for the papermill process) are recorded as it finishes, and written
-    into its claim box.  Returns the
-    first non-zero exit status (the others still running are stopped), else 0."""
+    into its claim box.  Returns the first non-zero exit status (the others still running
+    are stopped), else 0."""
     import threading
 
     lock = threading.Lock()
