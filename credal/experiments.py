@@ -71,6 +71,9 @@ class _Data:
     split: pd.Series | None = None
     fingerprint: str = field(default="", repr=False)
 
+    def __post_init__(self):  # the labels as an array, taken by position in every fold
+        self.y_values = self.y.to_numpy()
+
 
 def _as_data(item, drop_missing_y: bool, fingerprint: bool = True,
              keep_codes: bool = False) -> _Data:
@@ -108,8 +111,11 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True,
             X = _code_frame(X)
     index = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(len(X))
     y = pd.Series(y, index=index) if not isinstance(y, pd.Series) else y
-    if drop_missing_y and y.isna().any():
-        keep = ~y.isna().to_numpy()
+    # a categorical's codes say where it is missing, without pandas' general isna
+    miss = (y.cat.codes.to_numpy() < 0 if isinstance(y.dtype, pd.CategoricalDtype)
+            else y.isna().to_numpy())
+    if drop_missing_y and miss.any():
+        keep = ~miss
         X, y = (X.loc[keep] if isinstance(X, pd.DataFrame) else X[keep]), y.loc[keep]
         split = split.loc[keep] if split is not None else None
     if isinstance(X, pd.DataFrame):
@@ -314,13 +320,24 @@ def _check_result(res, y_te, who):
             raise ValueError(f"{who}.{what} returned shape {np.shape(a)}, expected {shape}")
     if sets is not None and not res.get("allows_empty") and not sets.any(axis=1).all():
         raise ValueError(f"{who}.predict_set returned an empty set")
-    index = pd.Index(res["classes"])
-    if (index.get_indexer(y_te) < 0).any():
+    if (_positions(res["classes"], y_te) < 0).any():
         raise ValueError(f"a test label is not among the classes of {who} (declare all "
                          "classes in y's categories)")
-    if (index.get_indexer(res["pred"]) < 0).any():
+    if (_positions(res["classes"], res["pred"]) < 0).any():
         raise ValueError(f"{who} predicted a label outside its classes_")
     return res
+
+
+def _positions(classes, labels):
+    """``pd.Index(classes).get_indexer(labels)``: each label's position in ``classes``
+    (unique), -1 if absent.  Small inputs of one dtype kind compare all pairs at once, which
+    costs far less than building an index for every fold of thousands of small folds."""
+    c, v = np.asarray(classes), np.asarray(labels)
+    if c.ndim == v.ndim == 1 and c.dtype.kind == v.dtype.kind and c.dtype.kind in "iuUO" \
+            and len(c) * len(v) <= 65536:
+        eq = v[:, None] == c[None, :]
+        return np.where(eq.any(axis=1), eq.argmax(axis=1), -1)
+    return pd.Index(c).get_indexer(v)
 
 
 def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_dir):
@@ -328,7 +345,7 @@ def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_
     warnings for the caller to raise (a worker's would be lost)."""
     out, todo, notes = {}, {}, []
     where = f"data set {data.name!r}, classifier {{!r}}, repeat {repeat}, fold {fold}"
-    y_te = data.y.iloc[te].to_numpy()
+    y_te = data.y_values[te]
     for name, est in estimators.items():
         path = cache_dir / f"{keys[name]}.joblib" if cache_dir is not None else None
         res, note = _cache_read(path, keys[name]) if path is not None else (None, None)
@@ -446,8 +463,10 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
         disables the cache.
     progress : bool
         Show a tqdm progress bar.
-    keep_predictions : bool
-        Keep the per-instance table (memory grows with data size x folds).
+    keep_predictions : bool or collection of str
+        Keep the per-instance table (memory grows with data size x folds): for every
+        classifier, none, or only the named ones (one call then serves classifiers whose
+        predictions are needed and others, each fold preprocessed once).
 
     Returns
     -------
@@ -456,13 +475,19 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
     from credal.metrics import summary as metric_summary
     from credal.preprocessing import make_preprocessor
 
-    for flag in ("use_predefined_split", "drop_missing_y", "keep_codes", "progress",
-                 "keep_predictions"):
+    for flag in ("use_predefined_split", "drop_missing_y", "keep_codes", "progress"):
         check_bool(flag, locals()[flag])
     if isinstance(estimators, (list, tuple)) or not hasattr(estimators, "items"):
         raise TypeError("estimators must be a dict mapping names to classifiers")
     if not estimators:
         raise ValueError("no classifier given")
+    if isinstance(keep_predictions, (bool, np.bool_)):
+        keep = set(estimators) if keep_predictions else set()
+    elif isinstance(keep_predictions, str) or not set(keep_predictions) <= set(estimators):
+        raise ValueError(f"keep_predictions must be a bool or a collection of classifier "
+                         f"names among {list(estimators)}; got {keep_predictions!r}")
+    else:
+        keep = set(keep_predictions)
     for name, est in estimators.items():
         _check_estimator(name, est)
     items = data if isinstance(data, list) else [data]
@@ -515,20 +540,19 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
         for note in notes:
             warnings.warn(note, stacklevel=2)
         d = by_name[dname]
-        y_te = d.y.iloc[te].to_numpy()
-        seen = None  # (classes, Index, yi) of the previous classifier of this fold
+        y_te = d.y_values[te]
+        seen = None  # (classes, yi) of the previous classifier of this fold
         for cname in estimators:
             r = out[cname]
             cls = r["classes"]
             classes.setdefault(dname, cls)
             if seen is not None and seen[0].dtype == cls.dtype and np.array_equal(seen[0], cls):
-                index, yi = seen[1], seen[2]
+                yi = seen[1]
             else:
-                index = pd.Index(cls)
-                yi = index.get_indexer(y_te)
-                seen = (cls, index, yi)
+                yi = _positions(cls, y_te)
+                seen = (cls, yi)
             pred = r["pred"]  # labels checked by _check_result
-            pi = index.get_indexer(pred)
+            pi = _positions(cls, pred)
             sets = r["sets"]
             if sets is None:
                 sets = np.zeros((len(te), len(cls)), dtype=bool)
@@ -541,7 +565,7 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
                               "credal": r["sets"] is not None,
                               "fit_time": r["fit_time"], "predict_time": r["predict_time"],
                               "prep_time": r["prep_time"], **m})
-            if keep_predictions:
+            if cname in keep:
                 labels = np.array([str(c) for c in cls], dtype=object)
                 pred_parts.append({
                     "dataset": dname, "classifier": cname, "repeat": rep, "fold": fold,

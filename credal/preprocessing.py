@@ -55,13 +55,13 @@ _TIE_TOL = 1e-11
 
 
 # ---------------------------------------------- column checks shared by the transformers
-def _column_kind(col: pd.Series, name) -> str:
-    """Return ``"categorical"`` or ``"numeric"``; raise TypeError otherwise."""
-    if isinstance(col.dtype, pd.CategoricalDtype):
+def _column_kind(dtype, name) -> str:
+    """Return ``"categorical"`` or ``"numeric"`` for a column's dtype; raise TypeError otherwise."""
+    if isinstance(dtype, pd.CategoricalDtype):
         return "categorical"
-    if pd.api.types.is_numeric_dtype(col.dtype):
+    if pd.api.types.is_numeric_dtype(dtype):
         return "numeric"
-    raise TypeError(f"column {name!r} has dtype {col.dtype}; expected a pandas categorical "
+    raise TypeError(f"column {name!r} has dtype {dtype}; expected a pandas categorical "
                     "(nominal feature) or a numeric dtype (numeric feature). Convert text "
                     "columns with .astype('category').")
 
@@ -94,7 +94,7 @@ class _FrameTransformer(TransformerMixin, BaseEstimator):
         X = _check_frame(X, type(self).__name__)
         self.feature_names_in_ = np.asarray(X.columns, dtype=object)
         self.n_features_in_ = X.shape[1]
-        self.kinds_ = {c: _column_kind(X[c], c) for c in X.columns}
+        self.kinds_ = {c: _column_kind(t, c) for c, t in X.dtypes.items()}
         return X
 
     def _check_transform_columns(self, X):
@@ -104,8 +104,8 @@ class _FrameTransformer(TransformerMixin, BaseEstimator):
             raise ValueError(f"X has columns {list(X.columns)}, but {type(self).__name__} was "
                              f"fitted on {list(self.feature_names_in_)} (same names, same order "
                              "required)")
-        for c in X.columns:
-            if (kind := _column_kind(X[c], c)) != self.kinds_[c]:
+        for c, t in X.dtypes.items():  # dtypes only: no Series per column
+            if (kind := _column_kind(t, c)) != self.kinds_[c]:
                 raise ValueError(f"column {c!r} was {self.kinds_[c]} in fit but is {kind} now")
         return X
 
@@ -196,6 +196,8 @@ class _IntervalDiscretizer(_FrameTransformer):
     def _set_cuts(self, cuts: dict):
         self.cut_points_ = cuts
         self.categories_ = {c: interval_labels(k) for c, k in cuts.items()}
+        # one dtype per column for every transform (pandas validates categories each time)
+        self.dtypes_ = {c: pd.CategoricalDtype(k, ordered=True) for c, k in self.categories_.items()}
 
     def transform(self, X):
         """Replace each numeric column by its interval, as an ordered categorical.
@@ -215,13 +217,12 @@ class _IntervalDiscretizer(_FrameTransformer):
         check_is_fitted(self, "cut_points_")
         Xf = self._check_transform_columns(X)
         out = {}
-        for c in Xf.columns:
+        for c, col in Xf.items():
             if c in self.cut_points_:
-                codes = _assign_intervals(_numeric_values(Xf[c], c), self.cut_points_[c])
-                out[c] = pd.Categorical.from_codes(codes, categories=self.categories_[c],
-                                                   ordered=True)
+                codes = _assign_intervals(_numeric_values(col, c), self.cut_points_[c])
+                out[c] = pd.Categorical.from_codes(codes, dtype=self.dtypes_[c])
             else:
-                out[c] = Xf[c]
+                out[c] = col
         return self._out(pd.DataFrame(out, index=Xf.index, columns=Xf.columns), X)
 
 
@@ -354,6 +355,8 @@ class MDLDiscretizer(_IntervalDiscretizer):
         Column name -> sorted ndarray of cut points (empty: one interval, 'All').
     categories_ : dict
         Column name -> list of interval labels, e.g. ``['(-inf-5.75]', '(5.75-inf)']``.
+    dtypes_ : dict
+        Column name -> its ordered ``pandas.CategoricalDtype`` of those labels.
     feature_names_in_ : ndarray of object, shape (n_features,)
     n_features_in_ : int
 
@@ -442,6 +445,8 @@ class EqualFrequencyDiscretizer(_IntervalDiscretizer):
         Column name -> sorted ndarray of cut points.
     categories_ : dict
         Column name -> list of interval labels.
+    dtypes_ : dict
+        Column name -> its ordered ``pandas.CategoricalDtype`` of those labels.
     feature_names_in_ : ndarray of object, shape (n_features,)
     n_features_in_ : int
     """

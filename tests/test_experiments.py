@@ -442,11 +442,32 @@ def test_float_codes_and_1d_X_are_read_as_the_classifiers_read_them():
 
 
 @pytest.mark.parametrize("flag", ["keep_codes", "drop_missing_y", "use_predefined_split",
-                                  "progress", "keep_predictions"])
+                                  "progress"])
 def test_boolean_flags_refuse_strings(flag):
     X, y = _codes(60, 0)
     with pytest.raises(ValueError, match=f"{flag} must be True or False; got 'False'"):
         experiments.cross_validate(EST, ("c", X, y), **{flag: "False"})
+
+
+@pytest.mark.parametrize("bad", ["False", "freq", ["freq", "nope"]])
+def test_keep_predictions_refuses_strings_and_unknown_names(bad):
+    X, y = _codes(60, 0)
+    with pytest.raises(ValueError, match="keep_predictions must be a bool or a collection of "
+                                         "classifier names among"):
+        experiments.cross_validate(EST, ("c", X, y), keep_predictions=bad, progress=False)
+
+
+def test_keep_predictions_of_named_classifiers_only():
+    # one call keeping some classifiers' predictions: the same fold table as keeping all,
+    # and exactly those classifiers' rows of the predictions table
+    X, y = _codes(120, 3)
+    kw = dict(n_repeats=2, progress=False, preprocessing=None)
+    every = experiments.cross_validate(EST, ("c", X, y), **kw)
+    some = experiments.cross_validate(EST, ("c", X, y), keep_predictions=["prior"], **kw)
+    t = ["fit_time", "predict_time", "prep_time"]
+    pd.testing.assert_frame_equal(every.folds.drop(columns=t), some.folds.drop(columns=t))
+    want = every.predictions[every.predictions["classifier"] == "prior"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(some.predictions, want)
 
 
 def test_keep_codes_with_the_default_preprocessing_and_codes_unseen_in_training():
@@ -463,3 +484,24 @@ def test_keep_codes_with_the_default_preprocessing_and_codes_unseen_in_training(
     test_fold = res.predictions.query("row == 7")
     train_only = experiments.cross_validate({"ncc": NCC()}, ("c", Xm, y), keep_codes=True, **kw)
     pd.testing.assert_frame_equal(test_fold, train_only.predictions.query("row == 7"))
+
+
+def test_label_positions_match_pandas_get_indexer():
+    # the engine's fast lookup of labels among classes (all pairs compared for small
+    # inputs) against pandas, which it replaces, on many random cases
+    from credal.experiments import _positions
+
+    rng = np.random.default_rng(0)
+    for trial in range(300):
+        k, n = int(rng.integers(1, 12)), int(rng.integers(0, 400))
+        pool = rng.permutation(30)[:k + 3]
+        classes, labels = pool[:k], rng.choice(pool, n)
+        kind = trial % 4
+        if kind == 1:  # strings in object arrays, as pandas categoricals give them
+            classes, labels = classes.astype(str).astype(object), labels.astype(str).astype(object)
+        elif kind == 2:  # numpy strings against object strings: compared by pandas
+            classes, labels = classes.astype(str), labels.astype(str).astype(object)
+        elif kind == 3:  # unsigned labels: pandas' lookup
+            labels = labels.astype(np.uint8)
+        want = pd.Index(classes).get_indexer(labels)
+        np.testing.assert_array_equal(_positions(classes, labels), want)

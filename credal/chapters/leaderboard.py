@@ -275,13 +275,12 @@ def _run_dataset(ds, credal_entries, incomplete, p, kw):
     sources = {_BY_NAME[n].source for n in joined}
     group_b = {n: est[n] for n in names if n in joined or n in sources}
     group_a = {n: est[n] for n in names if n not in group_b}
-    item = _observed_classes(ds)
-    parts = []
-    if group_a:
-        parts.append(cross_validate(group_a, item, keep_predictions=False, **kw).folds)
+    # one engine call (each fold discretised once), predictions kept only for group B
+    res = cross_validate({**group_a, **group_b}, _observed_classes(ds),
+                         keep_predictions=list(group_b), **kw)
+    parts = [res.folds[res.folds["classifier"].isin(list(group_a))]] if group_a else []
     if group_b:
-        res = cross_validate(group_b, item, keep_predictions=True, **kw)
-        fb = res.folds
+        fb = res.folds[res.folds["classifier"].isin(list(group_b))].reset_index(drop=True)
         fb["own_accuracy"] = fb["precise_accuracy"]
         for n in joined:
             cp = _counterpart_folds(res.predictions, n, _BY_NAME[n].source)
@@ -307,9 +306,9 @@ def run(data, *, classifiers=(), params=None, n_splits=5, n_repeats=10, random_s
     imputation; the same folds for every classifier), rows with a missing class dropped,
     declared classes that never occur removed (a credal classifier cannot rule out a class
     it has never seen).  RBC (scope "incomplete") runs only on data sets with a missing
-    value.  Classifiers whose counterpart labels come from another (LNCC and RBC from NCC)
-    run in a second engine call keeping the predictions, which give their counterpart's
-    accuracy on their determinate and indeterminate instances.
+    value.  For classifiers whose counterpart labels come from another (LNCC and RBC from NCC)
+    the engine keeps the predictions, which give their counterpart's accuracy on their
+    determinate and indeterminate instances.
 
     Parameters
     ----------
