@@ -334,7 +334,7 @@ def _positions(classes, labels):
     costs far less than building an index for every fold of thousands of small folds."""
     c, v = np.asarray(classes), np.asarray(labels)
     if c.ndim == v.ndim == 1 and c.dtype.kind == v.dtype.kind and c.dtype.kind in "iuUO" \
-            and len(c) * len(v) <= 65536:
+            and len(c) * len(v) <= 4096:
         eq = v[:, None] == c[None, :]
         return np.where(eq.any(axis=1), eq.argmax(axis=1), -1)
     return pd.Index(c).get_indexer(v)
