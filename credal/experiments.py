@@ -112,7 +112,7 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True,
     index = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(len(X))
     y = pd.Series(y, index=index) if not isinstance(y, pd.Series) else y
     # a categorical's codes say where it is missing, without pandas' general isna
-    miss = (y.cat.codes.to_numpy() < 0 if isinstance(y.dtype, pd.CategoricalDtype)
+    miss = (y.array.codes < 0 if isinstance(y.dtype, pd.CategoricalDtype)
             else y.isna().to_numpy())
     if drop_missing_y and miss.any():
         keep = ~miss
@@ -120,7 +120,8 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True,
         split = split.loc[keep] if split is not None else None
     if isinstance(X, pd.DataFrame):
         X = X.reset_index(drop=True)
-    y = y.reset_index(drop=True)
+    if not y.index.equals(pd.RangeIndex(len(y))):
+        y = y.reset_index(drop=True)
     if split is not None:
         split = split.reset_index(drop=True)
     # joblib.hash covers values, dtypes and declared categories. Only the cache keys
@@ -362,7 +363,7 @@ def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_
     try:
         if todo:
             X = data.X if isinstance(data.X, np.ndarray) else data.X.iloc
-            Xtr, ytr, Xte = X[tr], data.y.iloc[tr], X[te]
+            Xtr, ytr, Xte = X[tr], data.y.take(tr), X[te]
             t0 = time.perf_counter()
             if prep is not None:
                 p = clone(prep).fit(Xtr, ytr)
