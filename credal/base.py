@@ -48,9 +48,7 @@ class BaseClassifier(ClassifierMixin, BaseEstimator):
     _as_columns = False
 
     @classmethod
-    def _get_param_names(cls):
-        # scikit-learn reads __init__'s signature on every clone and get_params (a third of
-        # the engine's cost per fold on small data); a class's signature never changes
+    def _get_param_names(cls):  # scikit-learn reads the signature on every clone: once here
         return list(_param_names(cls))
 
     def _predict_input(self, X):

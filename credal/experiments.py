@@ -70,9 +70,7 @@ class _Data:
     y: pd.Series
     split: pd.Series | None = None
     fingerprint: str = field(default="", repr=False)
-
-    def __post_init__(self):  # the labels as an array, taken by position in every fold
-        self.y_values = self.y.to_numpy()
+    y_values: np.ndarray | None = field(default=None, repr=False)  # y as an array, for folds
 
 
 def _as_data(item, drop_missing_y: bool, fingerprint: bool = True,
@@ -111,8 +109,7 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True,
             X = _code_frame(X)
     index = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(len(X))
     y = pd.Series(y, index=index) if not isinstance(y, pd.Series) else y
-    # a categorical's codes say where it is missing, without pandas' general isna
-    miss = (y.array.codes < 0 if isinstance(y.dtype, pd.CategoricalDtype)
+    miss = (y.array.codes < 0 if isinstance(y.dtype, pd.CategoricalDtype)  # no general isna
             else y.isna().to_numpy())
     if drop_missing_y and miss.any():
         keep = ~miss
@@ -128,7 +125,7 @@ def _as_data(item, drop_missing_y: bool, fingerprint: bool = True,
     # use it, and hashing costs more than fitting small simulated data sets, so it is
     # skipped when there is no cache.
     fp = joblib.hash((name, X, y)) if fingerprint else ""
-    return _Data(name, X, y, split, fp)
+    return _Data(name, X, y, split, fp, y.to_numpy())
 
 
 def _check_codes(codes):
@@ -483,12 +480,12 @@ def cross_validate(estimators, data, *, n_splits=5, n_repeats=10, random_state=0
     if not estimators:
         raise ValueError("no classifier given")
     if isinstance(keep_predictions, (bool, np.bool_)):
-        keep = set(estimators) if keep_predictions else set()
-    elif isinstance(keep_predictions, str) or not set(keep_predictions) <= set(estimators):
+        keep_predictions = list(estimators) if keep_predictions else []
+    if not isinstance(keep_predictions, (list, tuple, set, frozenset)) or not set(
+            keep_predictions) <= set(estimators):
         raise ValueError(f"keep_predictions must be a bool or a collection of classifier "
                          f"names among {list(estimators)}; got {keep_predictions!r}")
-    else:
-        keep = set(keep_predictions)
+    keep = set(keep_predictions)
     for name, est in estimators.items():
         _check_estimator(name, est)
     items = data if isinstance(data, list) else [data]

@@ -196,7 +196,6 @@ class _IntervalDiscretizer(_FrameTransformer):
     def _set_cuts(self, cuts: dict):
         self.cut_points_ = cuts
         self.categories_ = {c: interval_labels(k) for c, k in cuts.items()}
-        # one dtype per column for every transform (pandas validates categories each time)
         self.dtypes_ = {c: pd.CategoricalDtype(k, ordered=True) for c, k in self.categories_.items()}
 
     def transform(self, X):
