@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["naive_counts", "naive_scores", "first_max", "log_arguments", "log_differences",
-           "family_counts", "gather_scores"]
+           "family_counts", "gather_scores", "distinct_rows"]
 
 
 @njit(cache=True)
@@ -178,3 +178,27 @@ def gather_scores(codes, table, R1):
             for k in range(K):
                 out[i, k] += table[k, col]
     return out
+
+
+@njit(cache=True)
+def distinct_rows(codes, mult, size):
+    """First occurrence (u,) of each distinct row of ``codes`` (n, m) (int64, -1 = missing) in
+    increasing order of its key ``(codes + 1) @ mult`` (< ``size``), and each row's rank (n,)
+    among them: :func:`credal._tables.unique_rows` by a table of every possible key."""
+    n, m = codes.shape
+    key, slot = np.empty(n, np.int64), np.zeros(size, np.int64)
+    for i in range(n):
+        k = 0
+        for j in range(m):
+            k += (codes[i, j] + 1) * mult[j]
+        key[i], slot[k] = k, 1
+    u = 0
+    for k in range(size):  # present keys numbered in increasing order
+        if slot[k]:
+            slot[k], u = u, u + 1
+    first, inv = np.full(u, -1, np.int64), np.empty(n, np.int64)
+    for i in range(n):
+        inv[i] = slot[key[i]]
+        if first[inv[i]] < 0:
+            first[inv[i]] = i
+    return first, inv

@@ -167,16 +167,12 @@ def unique_rows(codes, n_values):
     if bits < 62:
         mult = np.ones(m, dtype=np.int64)
         mult[1:] = np.cumprod(radix[:-1].astype(np.int64))
-        key = (codes + 1) @ mult
-        if 2.0**bits <= 8 * n + 4096:  # few possible rows: a presence table, O(n)
-            present = np.zeros(int(round(2.0**bits)) + 1, dtype=bool)
-            present[key] = True
-            slot = np.cumsum(present) - 1
-            inv = slot[key]
-            first = np.empty(int(present.sum()), dtype=np.int64)
-            first[inv[::-1]] = np.arange(n - 1, -1, -1)
+        if 2.0**bits <= 8 * n + 4096:  # few possible rows: a presence table, O(n), compiled
+            from ._compiled_naive import distinct_rows
+            first, inv = distinct_rows(np.asarray(codes, np.int64), mult,
+                                       int(round(2.0**bits)) + 1)
             return codes[first], inv
-        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        _, first, inv = np.unique((codes + 1) @ mult, return_index=True, return_inverse=True)
         return codes[first], inv.reshape(-1)
     # too many possible rows for an integer key: repeated rows are then rare, and
     # sorting whole rows would cost more than it saves

@@ -32,6 +32,9 @@ N_CELLS = 8
 _MAX_DEPTH = 30
 # The open cells number at most _MAX_CELLS per problem on average.
 _MAX_CELLS = 64
+_FLAT_ERROR = ("LNCC cannot certify the dominance thresholds: the profile likelihood is flat "
+               "to within rounding, as with weighted counts far below 1 (sample_weight much "
+               "smaller than 1 per row); use larger weights")
 
 # Placeholder count for features that do not contribute: ln(PAD + z) - ln(PAD + z)
 # and its derivative vanish exactly for every z of interest.
@@ -283,10 +286,7 @@ class LnccPairs:
             if cq.size == 0:
                 break
             if cq.size > _MAX_CELLS * ql + 4096:  # bounded work, or a clear error
-                raise ValueError(
-                    "LNCC cannot certify the dominance thresholds: the profile likelihood "
-                    "is flat to within rounding, as with weighted counts far below 1 "
-                    "(sample_weight much smaller than 1 per row); use larger weights")
+                raise ValueError(_FLAT_ERROR)
             xm = 0.5 * (x1 + x2)
             vm = self.point(cq, xm)
             cq = np.concatenate([cq, cq])
@@ -379,10 +379,16 @@ def lncc_log_threshold(n1, n1j, o1j, n2, n2j, o2j, mask, grid=None):
     log_alpha_star_rev : ndarray, shape (q,)
         The same for ``c''`` over ``c'``.
     """
-    pairs = LnccPairs(n1, n1j, o1j, n2, n2j, o2j, mask)
-    if grid is None:
-        return pairs.log_threshold()[:2]
-    return pairs.log_threshold_grid(grid)
+    if grid is not None:
+        return LnccPairs(n1, n1j, o1j, n2, n2j, o2j, mask).log_threshold_grid(grid)
+    from ._compiled_likelihood import log_thresholds  # LnccPairs.log_threshold, compiled
+    f = [np.ascontiguousarray(v, dtype=float) for v in (n1, n1j, o1j, n2, n2j, o2j)]
+    q = f[0].shape[0]
+    fwd, rev, status = log_thresholds(*f, np.ascontiguousarray(mask, dtype=bool), N_CELLS,
+                                      _MAX_DEPTH, _MAX_CELLS * q + 4096)
+    if status < 0:
+        raise ValueError(_FLAT_ERROR)
+    return fwd, rev
 
 
 def lncc_end_terms(class_count, flat, observed, offsets, codes):

@@ -15,7 +15,8 @@ LATER = {
     "ncc2.py": ("issue 25: NCC2", 400),
     "missing.py": ("issue 25: deletion mechanisms", 400),
     "conformal.py": ("issue 26: conformal and credible sets", 900),
-    "_compiled_naive.py": ("issue 27: compiled counting and scoring of the naive classifiers", 185),
+    "_compiled_naive.py": ("issue 27: compiled counting and scoring of the naive classifiers", 205),
+    "_compiled_likelihood.py": ("issue 27: compiled exact LNCC thresholds", 330),
 }
 
 

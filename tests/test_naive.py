@@ -671,6 +671,29 @@ def test_lncc_threshold_equals_dense_grid_search():
     assert np.all(np.maximum(fwd, rev) == 0)  # one side holds the maximum
 
 
+@pytest.mark.parametrize("scale", [1.0, 0.3, 1e-3])
+def test_lncc_compiled_threshold_equals_the_numpy_one(scale):
+    """lncc_log_threshold (compiled, credal._compiled_likelihood) against
+    LnccPairs.log_threshold (numpy, vectorised over problems): the same algorithm, equal up
+    to the rounding of sums and logarithms, on random problems with missing features and
+    (scale < 1) fractional counts."""
+    rng = np.random.default_rng(31)
+    probs = [_random_lncc_problem(rng) for _ in range(400)]
+    m = max(len(p[1]) for p in probs)
+
+    def pad(i, fill):
+        return np.array([np.concatenate([p[i], np.full(m - len(p[i]), fill)]) for p in probs])
+
+    args = (scale * np.array([p[0] for p in probs]), scale * pad(1, 0), scale * pad(2, 0),
+            scale * np.array([p[3] for p in probs]), scale * pad(4, 0), scale * pad(5, 0),
+            pad(6, False).astype(bool))
+    fwd, rev = lncc_log_threshold(*args)
+    ref_f, ref_r, _ = LnccPairs(*args).log_threshold()
+    np.testing.assert_allclose(fwd, ref_f, rtol=0, atol=1e-11)
+    np.testing.assert_allclose(rev, ref_r, rtol=0, atol=1e-11)
+    assert np.array_equal(np.isneginf(fwd), np.isneginf(ref_f))
+
+
 def test_lncc_grid_option_is_the_papers_method():
     """grid=n evaluates the profile on n equally spaced points of [a, b]: equal
     to a direct implementation, and close to the exact threshold."""
