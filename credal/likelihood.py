@@ -32,9 +32,8 @@ N_CELLS = 8
 _MAX_DEPTH = 30
 # The open cells number at most _MAX_CELLS per problem on average.
 _MAX_CELLS = 64
-_FLAT_ERROR = ("LNCC cannot certify the dominance thresholds: the profile likelihood is flat "
-               "to within rounding, as with weighted counts far below 1 (sample_weight much "
-               "smaller than 1 per row); use larger weights")
+_FLAT_ERROR = ("LNCC cannot certify the dominance thresholds: the profile likelihood is flat to "
+               "within rounding, as with sample_weight far below 1 per row; use larger weights")
 
 # Placeholder count for features that do not contribute: ln(PAD + z) - ln(PAD + z)
 # and its derivative vanish exactly for every z of interest.
@@ -383,9 +382,8 @@ def lncc_log_threshold(n1, n1j, o1j, n2, n2j, o2j, mask, grid=None):
         return LnccPairs(n1, n1j, o1j, n2, n2j, o2j, mask).log_threshold_grid(grid)
     from ._compiled_likelihood import log_thresholds  # LnccPairs.log_threshold, compiled
     f = [np.ascontiguousarray(v, dtype=float) for v in (n1, n1j, o1j, n2, n2j, o2j)]
-    q = f[0].shape[0]
     fwd, rev, status = log_thresholds(*f, np.ascontiguousarray(mask, dtype=bool), N_CELLS,
-                                      _MAX_DEPTH, _MAX_CELLS * q + 4096)
+                                      _MAX_DEPTH, _MAX_CELLS * f[0].shape[0] + 4096)
     if status < 0:
         raise ValueError(_FLAT_ERROR)
     return fwd, rev
