@@ -36,8 +36,8 @@ import pandas as pd
 from ._validation import check_int
 
 __all__ = ["BayesianNetwork", "RandomNetwork", "NETWORK_NAMES", "read_bif", "load_network",
-           "random_network", "sample", "exact_marginal", "choose_class_node", "split_class",
-           "MAX_BIF_CELLS",
+           "random_network", "sample", "sample_random_trials", "exact_marginal",
+           "choose_class_node", "split_class", "MAX_BIF_CELLS",
            # building blocks of the lazily generated networks, for studies that sample
            # many random networks in batches (the exact-model-averaging chapter)
            "GOLDEN_GAMMA", "splitmix64", "random_structure", "forward_sample"]
@@ -341,6 +341,9 @@ def _random_parent_sets(n_par, rng):
         if width == 0:
             continue
         keys = rng.random((len(rows), width))
+        from ._compiled_networks import smallest_keys  # compiled on first use
+        if smallest_keys(keys, rows, n_par, out):  # else a tie: numpy's choice below
+            continue
         keys[np.arange(width)[None, :] >= rows[:, None]] = np.inf
         k = min(k_max, width)
         cand = np.argpartition(keys, k - 1, axis=1)[:, :k]
@@ -478,6 +481,14 @@ def forward_sample(network, u):
         State codes, C order.
     """
     n = u.shape[1]
+    if not network.is_lazy:  # stored tables: the per-node loop compiled, same thresholds
+        from ._compiled_networks import forward_stored
+        pa, cum = network.parent_indices, [np.cumsum(t[:, :-1], 1).ravel() for t in network._cpts]
+        flat = [np.concatenate([np.zeros(0, d), *a]).astype(d) for a, d in (
+            (pa, np.int64), (network._strides, np.int64), (cum, np.float64))]  # nodes joined
+        first, offset = (np.cumsum([0] + [len(a) for a in w]) for w in (pa, cum))
+        return forward_stored(flat[0], flat[1], first, flat[2], offset, network.n_states - 1,
+                              np.asarray(u, dtype=np.float64))
     x = np.empty((n, network.n_nodes), dtype=np.int64, order="F")
     for i in range(network.n_nodes):
         p = network._conditional(i, x[:, network.parent_indices[i]])
@@ -490,6 +501,40 @@ def forward_sample(network, u):
             # count thresholds passed; the last state takes any rounding remainder
             x[:, i] = (u[i][:, None] >= np.cumsum(p[:, :-1], axis=1)).sum(axis=1)
     return np.ascontiguousarray(x)
+
+
+def sample_random_trials(n_nodes, max_parents, n, random_states, *, columns="simplex"):
+    """Many independent (random binary network, class node, sample) draws at once.
+
+    For each seed ``s`` of ``random_states`` this returns exactly what
+    ``rng = np.random.default_rng(s)``, ``net = random_network(n_nodes, max_parents, rng)``,
+    ``cls = net.index(choose_class_node(net, rng))`` and ``x = sample(net, n, rng,
+    as_frame=False)`` return, but sampled node by node for all trials together (compiled):
+    thousands of trials over networks of hundreds of nodes are cheap.
+
+    Parameters
+    ----------
+    n_nodes, max_parents, n : int
+        Nodes per network (>= 1), maximum in-degree (>= 0), records per trial (>= 1).
+    random_states : sequence of int, SeedSequence or Generator
+        One seed per trial.
+    columns : {"simplex", "normalised-uniforms"}
+        How CPT columns are drawn: uniformly on the simplex (:class:`RandomNetwork`), or as
+        normalised uniforms (the same uniforms, not their exponentials; a sensitivity run).
+        The equivalence above holds for ``"simplex"``; the other keeps the structures, class
+        nodes and uniforms.
+
+    Returns
+    -------
+    codes : ndarray of int8, shape (n_trials, n, n_nodes)
+        Sampled state indices, nodes in network order.
+    class_index : ndarray of int64, shape (n_trials,)
+        Index of the class node chosen in each trial.
+    """
+    n_nodes, max_parents, n = (check_int(k, v, low) for k, v, low in (
+        ("n_nodes", n_nodes, 1), ("max_parents", max_parents, 0), ("n", n, 1)))
+    from ._compiled_networks import sample_trials
+    return sample_trials(n_nodes, max_parents, n, list(random_states), columns)
 
 
 def exact_marginal(network: BayesianNetwork, nodes) -> np.ndarray:
