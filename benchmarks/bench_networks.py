@@ -36,8 +36,8 @@ import pandas as pd
 
 from credal import experiments
 from credal.averaging import ModelAveragedNaiveBayes
-from credal.chapters.exact_model_averaging import classifiers, run, sample_random_trials
-from credal.networks import choose_class_node, random_network, sample
+from credal.chapters.exact_model_averaging import classifiers, run
+from credal.networks import choose_class_node, random_network, sample, sample_random_trials
 
 
 def chapter_test(label, n_features, max_parents, n_train, n_test, trials, jobs, seed):

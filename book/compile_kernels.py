@@ -7,7 +7,8 @@ joblib workers, would compile the same kernels up to four times at once (about 3
 core each).  ``book/execute.py`` runs this script first, beside the chapters that call no
 kernel, so that the others find the cache.  It fits every public classifier of ``credal``
 that takes no other estimator on a small synthetic categorical data set, with and without
-missing values, and classifies it; with a warm cache it takes a few seconds.
+missing values, and classifies it, then samples a few small random networks and ALARM (the
+compiled sampling of :mod:`credal.networks`); with a warm cache it takes a few seconds.
 
 Usage: ``python book/compile_kernels.py``
 """
@@ -36,6 +37,7 @@ def _frame(rng, n, m, missing):
 
 def main() -> int:
     import credal
+    import credal.networks
     from credal.base import BaseClassifier
 
     start = time.perf_counter()
@@ -60,11 +62,20 @@ def main() -> int:
                 if hasattr(model, "predict_proba"):
                     model.predict_proba(X)
         done.append(name)
+<<<<<<< HEAD
     # the exact LNCC thresholds (credal._compiled_likelihood): predict_set may decide every
     # pair of this small data set by its bounds; dominance_threshold computes them all
     credal.LNCC().fit(*data[1]).dominance_threshold(data[1][0])
     print(f"[compile_kernels] {len(done)} classifiers fitted and run in "
           f"{time.perf_counter() - start:.1f} s", flush=True)
+=======
+    # both kinds of node of the batched sampler (few parent configurations, and more than
+    # records), random parent sets, and a network with stored tables
+    credal.networks.sample_random_trials(6, 5, 20, [0, 1])
+    credal.networks.sample(credal.networks.load_network("alarm"), 20, 0, as_frame=False)
+    print(f"[compile_kernels] {len(done)} classifiers fitted and run, random networks and "
+          f"ALARM sampled in {time.perf_counter() - start:.1f} s", flush=True)
+>>>>>>> ema-kernel
     return 0
 
 

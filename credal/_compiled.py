@@ -15,6 +15,7 @@ own module, because numba's cache does not notice a change of another file.
 * :mod:`credal._compiled_aode`: the pair counts, child tables and row-by-row
   classification of :mod:`credal.aode`;
 * :mod:`credal._compiled_naive`: counting and scoring of :mod:`credal.naive`'s classifiers.
+* :mod:`credal._compiled_networks`: forward sampling of :mod:`credal.networks`' networks.
 """
 
 from __future__ import annotations

@@ -36,8 +36,8 @@ import pandas as pd
 from ._validation import check_int
 
 __all__ = ["BayesianNetwork", "RandomNetwork", "NETWORK_NAMES", "read_bif", "load_network",
-           "random_network", "sample", "exact_marginal", "choose_class_node", "split_class",
-           "MAX_BIF_CELLS",
+           "random_network", "sample", "sample_random_trials", "exact_marginal",
+           "choose_class_node", "split_class", "MAX_BIF_CELLS",
            # building blocks of the lazily generated networks, for studies that sample
            # many random networks in batches (the exact-model-averaging chapter)
            "GOLDEN_GAMMA", "splitmix64", "random_structure", "forward_sample"]
@@ -323,36 +323,6 @@ class RandomNetwork(BayesianNetwork):
         return t
 
 
-def _random_parent_sets(n_par, rng):
-    """Padded parent sets: node i gets a uniformly random ``n_par[i]``-subset of ``range(i)``.
-    The subset is the set of positions of the ``n_par[i]`` smallest of ``i`` i.i.d. uniform keys;
-    rows are processed in blocks so that no more than about 4M keys exist at a time. Returns an
-    int64 array (n, max(n_par)) whose row ``i`` holds node i's parents in increasing order, then
-    zeros."""
-    n = len(n_par)
-    k_max = int(n_par.max()) if n else 0
-    out = np.zeros((n, k_max), dtype=np.int64)
-    if k_max == 0:
-        return out
-    step = max(1, (1 << 22) // n)
-    for start in range(0, n, step):
-        rows = np.arange(start, min(n, start + step))
-        width = int(rows[-1])  # node i chooses among columns < i
-        if width == 0:
-            continue
-        keys = rng.random((len(rows), width))
-        keys[np.arange(width)[None, :] >= rows[:, None]] = np.inf
-        k = min(k_max, width)
-        cand = np.argpartition(keys, k - 1, axis=1)[:, :k]
-        order = np.argsort(np.take_along_axis(keys, cand, axis=1), axis=1)
-        cand = np.take_along_axis(cand, order, axis=1)
-        # the n_par[i] candidates with the smallest keys, in increasing node order
-        keep = np.arange(k)[None, :] < n_par[rows][:, None]
-        chosen = np.sort(np.where(keep, cand, n), axis=1)
-        out[rows, :k] = np.where(chosen < n, chosen, 0)
-    return out
-
-
 def random_structure(n_nodes, max_parents, rng):
     """A random DAG (Dash & Cooper's Procedure 1) plus the lazy-CPT keys.
 
@@ -379,7 +349,8 @@ def random_structure(n_nodes, max_parents, rng):
         Per-node salts of the keys.
     """
     n_par = rng.integers(0, np.minimum(np.arange(n_nodes), max_parents) + 1)
-    parents = _random_parent_sets(n_par, rng)
+    from ._compiled_networks import random_parent_sets  # compiled on first use
+    parents = random_parent_sets(n_par, rng)
     # odd multipliers keep the linear key injective in each coordinate modulo 2**64
     mult = rng.integers(0, 2**63, size=int(n_par.sum()), dtype=np.uint64)
     mult_pad = np.zeros(parents.shape, dtype=np.uint64)
@@ -478,6 +449,14 @@ def forward_sample(network, u):
         State codes, C order.
     """
     n = u.shape[1]
+    if not network.is_lazy:  # stored tables: the per-node loop compiled, same thresholds
+        from ._compiled_networks import forward_stored
+        pa, cum = network.parent_indices, [np.cumsum(t[:, :-1], 1).ravel() for t in network._cpts]
+        flat = [np.concatenate([np.zeros(0, d), *a]).astype(d) for a, d in (
+            (pa, np.int64), (network._strides, np.int64), (cum, np.float64))]  # nodes joined
+        first, offset = (np.cumsum([0] + [len(a) for a in w]) for w in (pa, cum))
+        return forward_stored(flat[0], flat[1], first, flat[2], offset, network.n_states - 1,
+                              np.asarray(u, dtype=np.float64))
     x = np.empty((n, network.n_nodes), dtype=np.int64, order="F")
     for i in range(network.n_nodes):
         p = network._conditional(i, x[:, network.parent_indices[i]])
@@ -490,6 +469,17 @@ def forward_sample(network, u):
             # count thresholds passed; the last state takes any rounding remainder
             x[:, i] = (u[i][:, None] >= np.cumsum(p[:, :-1], axis=1)).sum(axis=1)
     return np.ascontiguousarray(x)
+
+
+def __getattr__(name):  # the batched sampler lives beside its kernels, numba loaded on use
+    if name == "sample_random_trials":
+        from ._compiled_networks import sample_random_trials
+        return sample_random_trials
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():  # the lazy name listed too (autodoc reads the members from dir)
+    return sorted([*globals(), "sample_random_trials"])
 
 
 def exact_marginal(network: BayesianNetwork, nodes) -> np.ndarray:

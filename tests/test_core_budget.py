@@ -17,6 +17,7 @@ LATER = {
     "conformal.py": ("issue 26: conformal and credible sets", 900),
     "_compiled_naive.py": ("issue 27: compiled counting and scoring of the naive classifiers", 205),
     "_compiled_likelihood.py": ("issue 27: compiled exact LNCC thresholds", 330),
+    "_compiled_networks.py": ("issue 27: compiled sampling of random networks", 240),
 }
 
 

@@ -5,8 +5,8 @@ Reruns Dash & Cooper's Sec. 4.2 (Procedure 2): data drawn from random Bayesian n
 Bayes with every arc (MAP), both :class:`credal.averaging.ModelAveragedNaiveBayes`, scored
 by ROC area through :func:`credal.experiments.cross_validate`. Interface: :func:`classifiers`,
 :func:`run` (the check by enumeration and each test's trials, sampled in batches by
-:func:`sample_random_trials`), :func:`tables`, :func:`numbers`, :data:`HEADLINE` and the
-figures (the layout of the paper's Figures 2-5).
+:func:`credal.networks.sample_random_trials`), :func:`tables`, :func:`numbers`,
+:data:`HEADLINE` and the figures (the layout of the paper's Figures 2-5).
 """
 
 from __future__ import annotations
@@ -27,11 +27,10 @@ from credal.chapters._display import TEXT_WIDTH
 from credal.chapters._verdicts import Headline, Headlines, Published, Reading, verdict_counts
 from credal.metrics import binary_log_odds, binary_roc_areas, delta_roc, delta_roc_remaining
 from credal._validation import check_int
-from credal.networks import (GOLDEN_GAMMA, forward_sample, load_network, random_structure,
-                             split_class, splitmix64)
+from credal.networks import forward_sample, load_network, sample_random_trials, split_class
 
 __all__ = ["CITATION", "HEADLINE", "classifiers", "run", "tables", "numbers",
-           "sample_random_trials", "random_networks_figure", "delta_roc_figure"]
+           "random_networks_figure", "delta_roc_figure"]
 
 #: The paper, as the chapter's at-a-glance box cites it (title and authors as in
 #: ../shared/papers/dash-cooper-exact-model-averaging-naive-bayes.txt).
@@ -185,145 +184,6 @@ def _as_list(v, name, low=1):
     return vals
 
 
-def _key_sums(v, m, parents=None):
-    """``sum_j v[t, j, r] * m[t, j]`` modulo 2**64 of binary values ``v``, shape (T, n), with
-    floating-point BLAS: the multipliers cut into ``bits``-bit pieces so that every float64
-    product is exact (``k < 2**(53 - bits)``: 32-bit pieces, two matrix columns, else 16-bit
-    ones, four), recombined with wrapping uint64 shifts; about twice as fast as uint64
-    multiply-and-sum. With ``parents`` (T, k), the parents of node ``i = v.shape[1]``, ``v``
-    (T, i, n) holds the float64 values of all earlier nodes and the multipliers are scattered
-    into a dense (i, pieces) matrix, zero for non-parents: when most earlier nodes are
-    parents, as many operations as the gathered product without gathering the values."""
-    T, k = v.shape[:2]
-    bits = 32 if k < 2**21 else 16
-    mask = np.uint64((1 << bits) - 1)
-    pieces = np.stack([((m >> np.uint64(bits * c)) & mask).astype(np.float64)
-                       for c in range(64 // bits)], axis=2)  # (T, k, pieces)
-    if parents is not None:
-        dense = np.zeros((T, k, pieces.shape[2]))
-        real = m != 0  # padding has multiplier 0 and may point at node 0
-        dense[np.broadcast_to(np.arange(T)[:, None], m.shape)[real], parents[real]] = pieces[real]
-        pieces = dense
-    part = np.matmul(v.astype(np.float64, copy=False).transpose(0, 2, 1), pieces)
-    shift = np.uint64(bits) * np.arange(part.shape[-1], dtype=np.uint64)
-    return (part.astype(np.uint64) << shift).sum(axis=-1, dtype=np.uint64)
-
-
-#: How a CPT column is drawn: uniformly on the simplex (normalised exponentials, as
-#: :class:`credal.networks.RandomNetwork`), or as normalised uniforms (the sensitivity run:
-#: a common reading of "uniform", more concentrated near the simplex's centre).
-_CPT_COLUMNS = ("simplex", "normalised-uniforms")
-
-
-def _positive_columns(h, keys, columns="simplex"):
-    """P(state 0), (T, m), of the lazily generated CPT columns of every key in ``h`` (T, m),
-    binary nodes; ``"simplex"``: the arithmetic of :meth:`RandomNetwork._conditional`, element
-    by element; ``"normalised-uniforms"`` normalises the same uniforms, not their exponentials."""
-    if columns not in _CPT_COLUMNS:
-        raise ValueError(f"columns must be one of {_CPT_COLUMNS}; got {columns!r}")
-
-    def weight(z):  # the uniform drawn from a hash, and its weight
-        u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) * (1.0 / 9007199254740992.0)
-        return -np.log(u) if columns == "simplex" else u
-
-    # the two states' weights as separate contiguous arrays; e0 + e1: the row sum of _conditional
-    e0, e1 = weight(splitmix64(h + keys[0])), weight(splitmix64(h + keys[1]))
-    return e0 / (e0 + e1)
-
-
-def sample_random_trials(n_nodes, max_parents, n, random_states, *, columns="simplex"):
-    """Many independent (random binary network, class node, sample) draws at once.
-
-    For each seed ``s`` of ``random_states`` this returns exactly what
-
-    .. code-block:: python
-
-        rng = np.random.default_rng(s)
-        net = random_network(n_nodes, max_parents, rng)
-        cls = net.index(choose_class_node(net, rng))
-        x = sample(net, n, rng, as_frame=False)
-
-    returns, but the forward sampler runs once per node position for all trials together
-    (padded parent sets; a zero multiplier leaves the configuration key unchanged): the
-    per-node cost of the Python loop, shared, makes thousands of trials over networks of up
-    to 501 nodes cheap.
-
-    Parameters
-    ----------
-    n_nodes, max_parents, n : int
-        Nodes per network (features + class, >= 1), maximum in-degree N_k (>= 0), records
-        per trial (>= 1).
-    random_states : sequence of int, SeedSequence or Generator
-        One seed per trial.
-    columns : {"simplex", "normalised-uniforms"}
-        How CPT columns are drawn (:data:`_CPT_COLUMNS`); the equivalence above holds
-        for ``"simplex"``, the other keeps the structures, class nodes and uniforms.
-
-    Returns
-    -------
-    codes : ndarray of int8, shape (n_trials, n, n_nodes)
-        Sampled state indices, nodes in network order.
-    class_index : ndarray of int64, shape (n_trials,)
-        Index of the class node chosen in each trial.
-    """
-    n_nodes, max_parents, n = (check_int(k, v, low) for k, v, low in (
-        ("n_nodes", n_nodes, 1), ("max_parents", max_parents, 0), ("n", n, 1)))
-    if not (seeds := list(random_states)):
-        return np.zeros((0, n, n_nodes), dtype=np.int8), np.zeros(0, dtype=np.int64)
-    T, structures = len(seeds), []
-    cls, U = np.empty(T, dtype=np.int64), np.empty((T, n_nodes, n))
-    for t, s in enumerate(seeds):
-        rng = np.random.default_rng(s)
-        structures.append(random_structure(n_nodes, max_parents, rng))
-        cls[t] = rng.integers(n_nodes)  # choose_class_node: every node has >= 2 states
-        rng.random(out=U[t])  # the same draws as rng.random((n_nodes, n)), without a copy
-    x = _sample_structures(structures, U, columns)
-    return np.ascontiguousarray(x.transpose(0, 2, 1)), cls
-
-
-def _sample_structures(structures, U, columns):
-    """Forward sampling of every trial of :func:`sample_random_trials` at once: the
-    trials' :func:`credal.networks.random_structure` draws (parent sets, key multipliers,
-    seeds; padded here to each node's widest parent set) and uniforms ``U`` (T, n_nodes,
-    n) -> codes, int8 (T, n_nodes, n)."""
-    T, n_nodes, n = U.shape
-    k_all = max(p.shape[1] for _, p, _, _ in structures)
-    P, M = (np.stack([np.pad(st[j], ((0, 0), (0, k_all - st[j].shape[1]))) for st in structures])
-            for j in (1, 2))
-    S = np.stack([st[3] for st in structures])
-    k_node = np.max([st[0] for st in structures], axis=0)  # widest parent set per node
-    # few parent configurations: one column per configuration; otherwise one per
-    # record, keyed from all earlier nodes at once when most of them are parents
-    table = [2**int(k) <= max(n, 1) for k in k_node]
-    dense = [not tb and 2 * int(k) > i for i, (k, tb) in enumerate(zip(k_node, table))]
-    x = np.zeros((T, n_nodes, n), dtype=np.int8)
-    xf = np.zeros((T, n_nodes, n)) if any(dense) else None  # float64 copy of x for BLAS
-    tt = np.arange(T)[:, None]
-    keys = np.arange(1, 3, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
-    for i in range(n_nodes):
-        k = int(k_node[i])
-        if table[i]:
-            # padded parents have multiplier 0, so every digit gives the same key
-            digits = (np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1
-            h = (digits.astype(np.uint64)[None] * M[:, i, None, :k]).sum(
-                axis=2, dtype=np.uint64) + S[:, i, None]  # (T, 2**k)
-            cfg = np.zeros((T, n), dtype=np.int64)  # configuration index of each record
-            for d in range(k):
-                cfg += x[tt[:, 0], P[:, i, d]] * np.int64(2**d)
-        elif dense[i]:
-            h = _key_sums(xf[:, :i], M[:, i, :k], parents=P[:, i, :k]) + S[:, i, None]
-        else:  # from the parent values, (T, k, n)
-            h = _key_sums(x[tt, P[:, i, :k]], M[:, i, :k]) + S[:, i, None]  # (T, n)
-        # the column of RandomNetwork._conditional for every key, all trials at once
-        p = _positive_columns(h, keys, columns)
-        if table[i]:
-            p = np.take_along_axis(p, cfg, axis=1)
-        x[:, i] = U[:, i] >= p
-        if xf is not None:
-            xf[:, i] = x[:, i]
-    return x
-
-
 def _test_trials(test, n_train, *, random_state, n_jobs, cache_dir, network=None, class_nodes=(),
                  n_features=None, max_parents=None, n_test=None, n_trials=None,
                  max_batch_cells=_BATCH_CELLS, columns="simplex", seed_test=None):
@@ -401,7 +261,7 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
     node uniformly, samples N_r + N_test records, fits MA and MAP (:func:`classifiers`) on the
     first N_r and scores both on the rest by ROC area (Procedure 2), for every combination of the
     given N, N_r and N_k; a network test samples a fixed network, for every class node. Trials are
-    generated in batches (:func:`sample_random_trials`), each one
+    generated in batches (:func:`credal.networks.sample_random_trials`), each one
     :func:`credal.experiments.cross_validate` call (holdout items, predictions kept), batches in
     parallel (joblib). Trial ``t`` of a setting gets a seed from ``random_state``, the test's name,
     the setting and ``t``: results do not depend on ``n_jobs``, the batch size or which other tests
@@ -416,8 +276,8 @@ def run(settings, *, check_n_features=10, random_state=0, n_jobs=1, cache_dir=No
         list of int; ``n_test`` (per trial, default 100), ``n_trials`` (per setting, default 500),
         optionally ``test`` (its name in the tables and seeds; default the key), ``seed_test`` (the
         name in the seeds instead: the same structures, class nodes and uniforms as that test) and
-        ``columns`` (:data:`_CPT_COLUMNS`: ``"simplex"``, the paper's reading, or
-        ``"normalised-uniforms"``). A network test: ``network`` (a
+        ``columns`` (``"simplex"``, the paper's reading, or ``"normalised-uniforms"``; see
+        :func:`credal.networks.sample_random_trials`). A network test: ``network`` (a
         :class:`credal.networks.BayesianNetwork` or a shipped one's name), ``class_nodes`` (list),
         ``n_train`` (int or list), ``n_test`` (default 1000), ``n_trials`` (default 100). Either
         may give ``max_batch_cells``: records x nodes generated at once by one batch (memory

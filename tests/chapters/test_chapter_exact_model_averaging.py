@@ -20,9 +20,9 @@ from scipy import stats
 from credal import experiments
 from credal.averaging import ModelAveragedNaiveBayes
 from credal.chapters import exact_model_averaging as chapter
-from credal.chapters.exact_model_averaging import sample_random_trials
 from credal.metrics import delta_roc, delta_roc_remaining, roc_area
-from credal.networks import choose_class_node, load_network, random_network, sample
+from credal.networks import (choose_class_node, load_network, random_network, sample,
+                             sample_random_trials)
 
 MA_NAME, MAP_NAME = chapter.classifiers()
 roc_areas, summarise_trials = chapter._roc_areas, chapter._summarise_trials
@@ -508,21 +508,20 @@ def test_cpt_columns_normalised_uniforms():
     assert not np.array_equal(a, b)
     # a root node's column is u / sum(u) of the key's uniforms: its state-0 chance is
     # more central than a Dirichlet(1) draw; check the formula on raw keys
+    from credal._compiled_networks import column_chance
     from credal.networks import GOLDEN_GAMMA, splitmix64
-
-    _positive_columns = chapter._positive_columns
 
     h = np.arange(1000, dtype=np.uint64)[None, :] * np.uint64(7919)
     keys = np.arange(1, 3, dtype=np.uint64) * np.uint64(GOLDEN_GAMMA)
     z = splitmix64(h[:, :, None] + keys[None, None, :])
     u = ((z >> np.uint64(11)).astype(np.float64) + 0.5) / 9007199254740992.0
-    p = _positive_columns(h, keys, "normalised-uniforms")
+    p = column_chance(z[..., 0], z[..., 1], "normalised-uniforms")
     np.testing.assert_allclose(p, u[..., 0] / u.sum(-1))
-    q = _positive_columns(h, keys)
+    q = column_chance(z[..., 0], z[..., 1])
     np.testing.assert_allclose(q, np.log(u[..., 0]) / np.log(u).sum(-1))
     assert np.var(p) < np.var(q)  # normalised uniforms are more central than the simplex's
     with pytest.raises(ValueError, match="columns"):
-        _positive_columns(h, keys, "beta")
+        column_chance(z[..., 0], z[..., 1], "beta")
 
 
 # ----------------------------------------------- batch sampling of Procedure 2's trials
@@ -552,13 +551,3 @@ def test_sample_random_trials_edge_cases():
     assert codes.shape == (0, 10, 5) and cls.shape == (0,)
     with pytest.raises(ValueError, match="n must be >= 1"):
         sample_random_trials(5, 2, 0, [1])
-
-
-@pytest.mark.parametrize("k", [3, 200, 5000])
-def test_key_sums_are_exact_modulo_2_64(k):
-    _key_sums = chapter._key_sums
-    rng = np.random.default_rng(k)
-    v = rng.integers(0, 2, (2, k, 11)).astype(np.int8)
-    m = rng.integers(0, 2**64, (2, k), dtype=np.uint64)
-    want = (v.astype(np.uint64).transpose(0, 2, 1) * m[:, None, :]).sum(axis=2, dtype=np.uint64)
-    np.testing.assert_array_equal(_key_sums(v, m), want)
