@@ -62,20 +62,15 @@ def main() -> int:
                 if hasattr(model, "predict_proba"):
                     model.predict_proba(X)
         done.append(name)
-<<<<<<< HEAD
     # the exact LNCC thresholds (credal._compiled_likelihood): predict_set may decide every
     # pair of this small data set by its bounds; dominance_threshold computes them all
     credal.LNCC().fit(*data[1]).dominance_threshold(data[1][0])
-    print(f"[compile_kernels] {len(done)} classifiers fitted and run in "
-          f"{time.perf_counter() - start:.1f} s", flush=True)
-=======
     # both kinds of node of the batched sampler (few parent configurations, and more than
     # records), random parent sets, and a network with stored tables
     credal.networks.sample_random_trials(6, 5, 20, [0, 1])
     credal.networks.sample(credal.networks.load_network("alarm"), 20, 0, as_frame=False)
     print(f"[compile_kernels] {len(done)} classifiers fitted and run, random networks and "
           f"ALARM sampled in {time.perf_counter() - start:.1f} s", flush=True)
->>>>>>> ema-kernel
     return 0
 
 
