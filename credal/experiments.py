@@ -308,9 +308,9 @@ def _run_one(est, Xtr, ytr, Xte):
             "allows_empty": bool(getattr(est, "allows_empty_sets", False))}
 
 
-def _check_result(res, y_te, who):
+def _check_result(res, y_te, who, y_labels):
     """Raise unless ``res`` (fresh or cached) has the shapes and classes of the test
-    part, whose labels are ``y_te``."""
+    part, whose labels are ``y_te`` (distinct: the set ``y_labels``)."""
     n_test, K, sets, proba = len(y_te), len(res["classes"]), res["sets"], res["proba"]
     for what, a, shape in (("predict", res["pred"], (n_test,)), ("predict_set", sets, (n_test, K)),
                            ("predict_proba", proba, (n_test, K))):
@@ -318,10 +318,11 @@ def _check_result(res, y_te, who):
             raise ValueError(f"{who}.{what} returned shape {np.shape(a)}, expected {shape}")
     if sets is not None and not res.get("allows_empty") and not sets.any(axis=1).all():
         raise ValueError(f"{who}.predict_set returned an empty set")
-    if (_positions(res["classes"], y_te) < 0).any():
+    classes = set(np.asarray(res["classes"]).tolist())  # sets: no lookup per test row
+    if not y_labels <= classes:
         raise ValueError(f"a test label is not among the classes of {who} (declare all "
                          "classes in y's categories)")
-    if (_positions(res["classes"], res["pred"]) < 0).any():
+    if not set(np.asarray(res["pred"]).tolist()) <= classes:
         raise ValueError(f"{who} predicted a label outside its classes_")
     return res
 
@@ -344,12 +345,13 @@ def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_
     out, todo, notes = {}, {}, []
     where = f"data set {data.name!r}, classifier {{!r}}, repeat {repeat}, fold {fold}"
     y_te = data.y_values[te]
+    y_labels = set(y_te.tolist())
     for name, est in estimators.items():
         path = cache_dir / f"{keys[name]}.joblib" if cache_dir is not None else None
         res, note = _cache_read(path, keys[name]) if path is not None else (None, None)
         if res is not None:
             try:
-                out[name] = _check_result(res, y_te, type(est).__name__)
+                out[name] = _check_result(res, y_te, type(est).__name__, y_labels)
                 continue
             except Exception as e:  # a cached result that a fresh one could not be
                 note = (f"cache file {path} ({where.format(name)}) holds no valid result "
@@ -367,7 +369,8 @@ def _fold_task(data: _Data, repeat, fold, tr, te, estimators, keys, prep, cache_
                 Xtr, Xte = p.transform(Xtr), p.transform(Xte)
             prep_time = time.perf_counter() - t0
         for name, (est, path) in todo.items():
-            res = _check_result(_run_one(est, Xtr, ytr, Xte), y_te, type(est).__name__)
+            res = _check_result(_run_one(est, Xtr, ytr, Xte), y_te, type(est).__name__,
+                                y_labels)
             res["prep_time"] = prep_time
             res["n_features_used"] = Xtr.shape[1]
             note = _cache_write(path, keys[name], res) if path is not None else None
