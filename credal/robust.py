@@ -68,12 +68,12 @@ def _max_others(L):
 
 
 def _gather_sum(tables, codes, q):
-    """Sum over features of ``tables[i][:, codes[:, i]]``, shape (n_samples, q).
-    Each table has shape (q, r_i + 1); its last column is used for a missing code (``-1`` indexes
-    the last column)."""
+    """Sum over features of ``tables[i][codes[:, i]]``, shape (n_samples, q), feature after
+    feature. Each table has shape (r_i + 1, q) (rows gathered: contiguous); its last row is used
+    for a missing code (``-1`` indexes the last row)."""
     out = np.zeros((codes.shape[0], q))
     for i, t in enumerate(tables):
-        out += t[:, codes[:, i]].T  # code -1 -> last column, by construction
+        out += t[codes[:, i]]  # code -1 -> last row, by construction
     return out
 
 
@@ -174,7 +174,8 @@ class RobustBayes(CredalMixin, BaseClassifier):
         self.feature_prob_lower_ = [lo[:, c.start:c.stop - 1] for c in cols]
         self.feature_prob_upper_ = [up[:, c.start:c.stop - 1] for c in cols]
         log_lo, log_up = np.log(lo), np.log(up)
-        self._log_lower_, self._log_upper_ = ([t[:, c] for c in cols] for t in (log_lo, log_up))
+        self._log_lower_, self._log_upper_ = ([t[c] for c in cols] for t in (
+            np.ascontiguousarray(log_lo.T), np.ascontiguousarray(log_up.T)))  # (r_i + 1, q)
         return self
 
     # -- intervals -------------------------------------------------------------
@@ -339,7 +340,8 @@ class NaiveBayesMissing(PreciseMixin, BaseClassifier):
         logp[:, last[~use_cat]] = 0.0  # the missing code indexes the last column: log 1 (skip)
         self.feature_log_prob_ = [logp[:, i:j - (not c)] for i, j, c in zip(off, off[1:], use_cat)]
         self.missing_category_ = use_cat
-        self._log_tables_ = [logp[:, i:j] for i, j in zip(off[:-1], off[1:])]
+        logp_t = np.ascontiguousarray(logp.T)  # (r_i + 1, q) blocks: rows gathered at prediction
+        self._log_tables_ = [logp_t[i:j] for i, j in zip(off[:-1], off[1:])]
         return self
 
     def _log_proba(self, codes):
