@@ -467,6 +467,7 @@ class NestedConformal(_Wrapper):
                             for v in values]
         self._adopt(self.estimators_[0])
         y_cal = y_idx[self.calibration_]
+        Xcal = self._codes(Xcal)  # row subsets below without pandas
         scores = np.full(len(y_cal), len(values), dtype=np.int64)
         todo = np.arange(len(y_cal))  # rows whose class no set has held yet
         for j, est in enumerate(self.estimators_):
@@ -499,8 +500,14 @@ class NestedConformal(_Wrapper):
         sets = None
         for est in self.estimators_[: self.index_ + 1]:
             s = self._columns(est, est.predict_set(X), False)
-            sets = s if sets is None else sets | s
+            sets, X = (s, self._codes(X)) if sets is None else (sets | s, X)  # X checked once
         return sets
+
+    def _codes(self, X):
+        # the members are clones fitted on the same columns: a categorical frame they took
+        # (or its rows) goes to them as its codes, which give the same sets
+        return check_features(X)[0] if isinstance(self.estimator, BaseClassifier) and isinstance(
+            X, pd.DataFrame) else X
 
     def _scores(self, X):
         # the chosen member's own choice scores highest; it lies in its set, and so in

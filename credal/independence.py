@@ -375,13 +375,15 @@ def _cond_upper_entropy_joint(a, s, iters=100):
     ``f(w) = [(n_0 + w) H*(row 0; w) + (n_1 + s - w) H*(row 1; s - w)] / (N + s)``, concave in
     ``w``; golden-section search to ``s * 0.618**iters``."""
     nx, _, n = table_margins(a)
+    sorted_rows = [np.sort(a[..., i, :], axis=-1) for i in (0, 1)]  # w does not change them
+    rows = [(a[..., i, :], np.cumsum(rs, axis=-1), np.concatenate(
+        [rs[..., 1:], np.full(rs.shape[:-1] + (1,), np.inf)], axis=-1))
+        for i, rs in enumerate(sorted_rows)]
 
     def row_term(row, nrow, w):
         # (n_row + w) * upper entropy of the row with IDM parameter w (0 if empty).
-        k = row.shape[-1]
-        rs = np.sort(row, axis=-1)
-        lev = (w[..., None] + np.cumsum(rs, axis=-1)) / np.arange(1, k + 1)
-        nxt = np.concatenate([rs[..., 1:], np.full(rs.shape[:-1] + (1,), np.inf)], axis=-1)
+        row, cum, nxt = row
+        lev = (w[..., None] + cum) / np.arange(1, row.shape[-1] + 1)
         L = np.take_along_axis(lev, np.argmax(lev <= nxt, axis=-1)[..., None], axis=-1)
         q = np.maximum(row, L)  # unnormalised: q / (n_row + w)
         tot = nrow + w
@@ -390,7 +392,7 @@ def _cond_upper_entropy_joint(a, s, iters=100):
         return np.where(tot > 0, v, 0.0)
 
     def f(w):
-        return (row_term(a[..., 0, :], nx[..., 0], w) + row_term(a[..., 1, :], nx[..., 1], s - w)) / (n + s)
+        return (row_term(rows[0], nx[..., 0], w) + row_term(rows[1], nx[..., 1], s - w)) / (n + s)
 
     lo, hi = np.zeros(n.shape), np.full(n.shape, float(s))
     g = (np.sqrt(5.0) - 1.0) / 2.0

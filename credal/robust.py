@@ -26,14 +26,16 @@ _LOG_TIE = 1e-12
 
 
 # --------------------------------------------------- small vectorised helpers
-def _contingency(a, y, r, q):
-    """Counts (q + 1, r + 1) of (class, value) of feature codes ``a`` and class indices ``y``
-    (both (n,), ``-1`` = missing): ``T[j, k] = n(a_k, c_j)``, ``T[j, r] = n(?, c_j)``,
-    ``T[q, k] = n(a_k, ?)``, ``T[q, r] = n(?, ?)``."""
-    a2 = np.where(a < 0, r, a)
-    y2 = np.where(y < 0, q, y)
-    flat = np.bincount(y2 * (r + 1) + a2, minlength=(q + 1) * (r + 1))
-    return flat.reshape(q + 1, r + 1).astype(np.float64)
+def _contingencies(codes, y, n_values, q):
+    """Counts of every feature side by side, (q + 1, sum(r_i + 1)), and the column offsets
+    ``off`` (n_features + 1,): feature ``i``'s columns ``off[i]:off[i + 1]`` hold ``T[j, k] =
+    n(a_k, c_j)``, its last column ``n(?, c_j)``, its last row ``n(a_k, ?)`` and ``n(?, ?)``
+    (``codes`` (n, m) and class indices ``y`` (n,), ``-1`` = missing). One ``bincount``."""
+    off = np.concatenate([[0], np.cumsum(np.asarray(n_values, dtype=np.int64) + 1)])
+    col = np.where(codes < 0, off[1:] - 1, codes + off[:-1])
+    flat = np.bincount((np.where(y < 0, q, y)[:, None] * off[-1] + col).ravel(),
+                       minlength=(q + 1) * off[-1])
+    return flat.reshape(q + 1, off[-1]).astype(np.float64), off
 
 
 def _logsumexp_others(L):
@@ -66,12 +68,12 @@ def _max_others(L):
 
 
 def _gather_sum(tables, codes, q):
-    """Sum over features of ``tables[i][:, codes[:, i]]``, shape (n_samples, q).
-    Each table has shape (q, r_i + 1); its last column is used for a missing code (``-1`` indexes
-    the last column)."""
+    """Sum over features of ``tables[i][codes[:, i]]``, shape (n_samples, q), feature after
+    feature. Each table has shape (r_i + 1, q) (rows gathered: contiguous); its last row is used
+    for a missing code (``-1`` indexes the last row)."""
     out = np.zeros((codes.shape[0], q))
     for i, t in enumerate(tables):
-        out += t[:, codes[:, i]].T  # code -1 -> last column, by construction
+        out += t[codes[:, i]]  # code -1 -> last row, by construction
     return out
 
 
@@ -153,31 +155,27 @@ class RobustBayes(CredalMixin, BaseClassifier):
         self.class_prob_lower_ = (alpha / q + counts) / denom
         self.class_prob_upper_ = (alpha / q + counts + n_miss_c) / denom
         self._class_width_ = n_miss_c / denom  # common width of the class intervals
-        lows, ups, log_lo, log_up = [], [], [], []
-        for i, r in enumerate(self.n_values_):
-            r = int(r)
-            if r == 1:
-                # one category: every completion has p(a|c) = 1
-                lo, up = np.ones((q, 1)), np.ones((q, 1))
-            else:
-                T = _contingency(codes[:, i], y_idx, r, q)
-                n_ac = T[:q, :r]
-                n_miss_a = T[:q, r]  # n(?, c_j)
-                n_a_miss = T[q, :r]  # n(a_ik, ?)
-                n_mm = T[q, r]  # n(?, ?)
-                a_cell = alpha / (q * r)
-                D = alpha / q + n_ac.sum(axis=1)
-                nbar = n_miss_a[:, None] + n_a_miss[None, :] + n_mm
-                nlow = n_miss_a[:, None] + (n_a_miss.sum() - n_a_miss)[None, :] + n_mm
-                lo = (a_cell + n_ac) / (D[:, None] + nlow)
-                up = (a_cell + n_ac + nbar) / (D[:, None] + nbar)
-            lows.append(lo)
-            ups.append(up)
-            zero = np.zeros((q, 1))  # log 1 for a missing value in the case
-            log_lo.append(np.hstack([np.log(lo), zero]))
-            log_up.append(np.hstack([np.log(up), zero]))
-        self.feature_prob_lower_, self.feature_prob_upper_ = lows, ups
-        self._log_lower_, self._log_upper_ = log_lo, log_up
+        # every feature at once, column by column the arithmetic of one feature's table
+        T, off = _contingencies(codes, y_idx, self.n_values_, q)
+        feat, last = np.repeat(np.arange(len(off) - 1), np.diff(off)), off[1:] - 1
+        n_ac, n_a_miss = T[:q].copy(), T[q].copy()  # n(a_ik, c_j), n(a_ik, ?)
+        n_ac[:, last], n_a_miss[last] = 0.0, 0.0
+        n_miss_a, n_mm = T[:q, last][:, feat], T[q, last][feat]  # n(?, c_j), n(?, ?)
+        a_cell = alpha / (q * self.n_values_[feat])
+        D = (alpha / q + np.add.reduceat(n_ac, off[:-1], axis=1))[:, feat]
+        nbar = n_miss_a + n_a_miss + n_mm
+        nlow = n_miss_a + (np.add.reduceat(n_a_miss, off[:-1])[feat] - n_a_miss) + n_mm
+        lo = (a_cell + n_ac) / (D + nlow)
+        up = (a_cell + n_ac + nbar) / (D + nbar)
+        # one category: every completion has p(a|c) = 1; a missing value in the case: log 1
+        ones = np.concatenate([off[:-1][self.n_values_ == 1], last])
+        lo[:, ones], up[:, ones] = 1.0, 1.0
+        cols = [slice(i, j) for i, j in zip(off[:-1], off[1:])]
+        self.feature_prob_lower_ = [lo[:, c.start:c.stop - 1] for c in cols]
+        self.feature_prob_upper_ = [up[:, c.start:c.stop - 1] for c in cols]
+        log_lo, log_up = np.log(lo), np.log(up)
+        self._log_lower_, self._log_upper_ = ([t[c] for c in cols] for t in (
+            np.ascontiguousarray(log_lo.T), np.ascontiguousarray(log_up.T)))  # (r_i + 1, q)
         return self
 
     # -- intervals -------------------------------------------------------------
@@ -329,22 +327,21 @@ class NaiveBayesMissing(PreciseMixin, BaseClassifier):
         a_class = alpha / q if prior == "perks" else alpha
         self.class_count_ = counts
         self.class_log_prior_ = np.log(a_class + counts) - np.log(q * a_class + counts.sum())
-        tables, padded, has_cat = [], [], []
-        for i, r in enumerate(self.n_values_):
-            r = int(r)
-            T = _contingency(codes[:, i], y_idx, r, q)[:q]  # (q, r + 1), classes observed
-            use_cat = strategy == "category" and T[:, r].sum() > 0
-            n_cells = r + 1 if use_cat else r
-            cnt = T if use_cat else T[:, :r]
-            a_cell = alpha / (q * n_cells) if prior == "perks" else alpha
-            logp = np.log(a_cell + cnt) - np.log(n_cells * a_cell + cnt.sum(axis=1))[:, None]
-            tables.append(logp)
-            # the missing code indexes the last column: the category, or log 1 (skip)
-            padded.append(logp if use_cat else np.hstack([logp, np.zeros((q, 1))]))
-            has_cat.append(use_cat)
-        self.feature_log_prob_ = tables
-        self.missing_category_ = np.array(has_cat, dtype=bool)
-        self._log_tables_ = padded
+        # every feature at once, column by column the arithmetic of one feature's table
+        T, off = _contingencies(codes, y_idx, self.n_values_, q)
+        cnt, last = T[:q], off[1:] - 1  # (q, sum(r_i + 1)): n(a_ik, c_j), then n(?, c_j)
+        use_cat = (strategy == "category") & (cnt[:, last].sum(axis=0) > 0)
+        cnt[:, last[~use_cat]] = 0.0  # no missing category: its column counts nothing
+        n_cells = self.n_values_ + use_cat
+        a_cell = alpha / (q * n_cells) if prior == "perks" else np.full(len(n_cells), alpha)
+        den = n_cells * a_cell + np.add.reduceat(cnt, off[:-1], axis=1)  # (q, n_features)
+        feat = np.repeat(np.arange(len(n_cells)), np.diff(off))
+        logp = np.log(a_cell[feat] + cnt) - np.log(den)[:, feat]
+        logp[:, last[~use_cat]] = 0.0  # the missing code indexes the last column: log 1 (skip)
+        self.feature_log_prob_ = [logp[:, i:j - (not c)] for i, j, c in zip(off, off[1:], use_cat)]
+        self.missing_category_ = use_cat
+        logp_t = np.ascontiguousarray(logp.T)  # (r_i + 1, q) blocks: rows gathered at prediction
+        self._log_tables_ = [logp_t[i:j] for i, j in zip(off[:-1], off[1:])]
         return self
 
     def _log_proba(self, codes):

@@ -338,18 +338,22 @@ def _table_probabilities(tables, a=None):
     return np.exp(lmult + lx + np.sum(_log_dm(t, ayx), axis=-1)), np.exp(lmult + lx + _log_dm(my, ax))
 
 
-def _exact_errors(sizes, scores=_DEFAULT_SCORES, *, a=None, n_pairs=10000, undecided_error=1.0):
+def _exact_errors(sizes, scores=_DEFAULT_SCORES, *, a=None, n_pairs=10000, undecided_error=1.0,
+                  known=None):
     """Expected error counts of :func:`_simulate_independence` (same ``a``), computed exactly:
     every table of each size (:func:`_all_tables`; 176 851 at N = 100) decided by each score
     and weighted by its probability under each model (:func:`_table_probabilities`), scaled
     to ``n_pairs`` pairs per model, with the binomial SE of such a simulation.  An
     ``UNDECIDED`` decision counts as ``undecided_error`` of an error (0.5: a fair coin, for
-    ``IMP_HALF``).  Columns ``true_model, size, score, errors`` (an expectation), ``errors_se``."""
-    rows = []
+    ``IMP_HALF``).  Columns ``true_model, size, score, errors`` (an expectation), ``errors_se``.
+    ``known``: a dict, size -> (tables, probabilities), that calls of one run with the same ``a``
+    share (filled here), so that each size's tables are enumerated and weighed once."""
+    rows, known = [], {} if known is None else known
     for size in np.atleast_1d(sizes):
-        T = _all_tables(int(size))
-        rows += _expected_rows(size, _score_decisions(T, scores), _table_probabilities(T, a), n_pairs,
-                               undecided_error)
+        if int(size) not in known:
+            known[int(size)] = (T := _all_tables(int(size))), _table_probabilities(T, a)
+        T, probs = known[int(size)]
+        rows += _expected_rows(size, _score_decisions(T, scores), probs, n_pairs, undecided_error)
     return pd.DataFrame(rows)
 
 
@@ -536,18 +540,19 @@ def _published_imp():
     return {m: _published_table(f"moral_errors_{m}")["IMP"] for m in ("dependence", "independence")}
 
 
-def _imp_variant_check(names, sizes):
+def _imp_variant_check(names, sizes, known=None):
     """Exact check of readings of IMP (``names``: ``IMP<s>``, ``IMP_T<t>``, ``IMP_<VARIANT>[<s>]``)
     against the slides' IMP column under each model, at ``sizes`` (``IMP_HALF``'s ties: half
     an error, a fair coin's expectation): :func:`_agreement_by_score`'s table with a first
-    column ``reading`` (in words)."""
-    names, parts, readings = list(names), [], []
+    column ``reading`` (in words); ``known`` as for :func:`_exact_errors`."""
+    names, parts, readings, known = list(names), [], [], {} if known is None else known
     for name in names:
         kind, v = _parse_score(name)
         if kind not in ("IMP", "IMP_VARIANT", "IMP_T"):
             raise ValueError(f"{name!r} is not a reading of IMP")
         half = kind == "IMP_VARIANT" and v[0] == "HALF"
-        parts.append(_exact_errors(sizes, [name], undecided_error=0.5 if half else 1.0))
+        parts.append(_exact_errors(sizes, [name], undecided_error=0.5 if half else 1.0,
+                                   known=known))
         readings.append(f"as stated, s = {v:g}" if kind == "IMP" else
                         f"as stated, threshold {v:g} nats" if kind == "IMP_T" else
                         IMP_VARIANTS[v[0]] + ("" if v[1] == 1.0 else f" (s = {v[1]:g})"))
@@ -558,16 +563,18 @@ def _imp_variant_check(names, sizes):
     return out
 
 
-def _imp_threshold_fit(sizes, n_pairs=10000):
+def _imp_threshold_fit(sizes, n_pairs=10000, known=None):
     """Can a decision threshold on the stated IMP reproduce the slides' IMP column?  At each
     size of ``sizes``, the threshold ``t >= 0`` (nats; dependence iff IMP > t; 0 or a value
     IMP takes) whose exact errors under dependence come closest to the published count, and
     its errors under independence against the published ones.  Index ``size``; columns
-    ``threshold``, ``{dependence,independence}_{expected,published,z}`` (z in binomial SEs)."""
-    rows, pub = {}, _published_imp()
+    ``threshold``, ``{dependence,independence}_{expected,published,z}`` (z in binomial SEs;
+    ``known`` as for :func:`_exact_errors`)."""
+    rows, pub, known = {}, _published_imp(), {} if known is None else known
     for size in sizes:
-        T = _all_tables(int(size))
-        pdep, pind = _table_probabilities(T)
+        if int(size) not in known:
+            known[int(size)] = (T := _all_tables(int(size))), _table_probabilities(T)
+        T, (pdep, pind) = known[int(size)]
         v = imp_score(T, 1.0)
         cand = np.unique(np.concatenate([[0.0], v[v > IMP_TIE]]))
         # Dependence declared iff v > t + tol: errors under dependence grow with t.
@@ -595,8 +602,8 @@ def _scan_symmetric_priors(alphas, sizes, scores=_DEFAULT_SCORES):
     Index ``a``; columns ``cells``, ``rms_z``, ``max_abs_z``, ``beyond_3_se``."""
     published = _published_table("moral_errors_dir0505")
     scores = [s for s in scores if s in published.columns]
-    decided = {n: (_all_tables(n), _score_decisions(_all_tables(n), scores))
-               for n in sizes if n in published.index}
+    decided = {n: (T, _score_decisions(T, scores))
+               for n in sizes if n in published.index for T in [_all_tables(n)]}
     rows = {float(a): _agreement_summary(_exact_agreement(published, pd.DataFrame(
         [r for n, (T, dec) in decided.items()
          for r in _expected_rows(n, dec, _table_probabilities(T, a), 10000)]), "total"))
@@ -604,15 +611,15 @@ def _scan_symmetric_priors(alphas, sizes, scores=_DEFAULT_SCORES):
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("a")
 
 
-def _scan_prior_odds(odds_values, sizes):
+def _scan_prior_odds(odds_values, sizes, known=None):
     """Which prior odds ``k`` (of ``odds_values``) make BDe (S = 2) reproduce the slides' "PRIOR"
     column (100 000 pairs per model): ``BD2_ODDS<k>``'s exact errors at ``sizes`` against it
     under each model.  Index ``odds``; columns ``p_dependence`` (1/(1+k)), ``cells``, ``rms_z``,
-    ``max_abs_z``, ``beyond_3_se``."""
-    rows = {}
+    ``max_abs_z``, ``beyond_3_se`` (``known`` as for :func:`_exact_errors`)."""
+    rows, known = {}, {} if known is None else known
     for k in odds_values:
         name = f"BD2_ODDS{float(k):g}"
-        ex = _exact_errors(sizes, [name], n_pairs=100000)
+        ex = _exact_errors(sizes, [name], n_pairs=100000, known=known)
         parts = [_exact_agreement(_published_table("moral_prior_new", model, {"PRIOR": name}), ex, model)
                  for model in ("dependence", "independence")]
         rows[float(k)] = {"p_dependence": 1.0 / (1.0 + float(k)),
@@ -658,6 +665,7 @@ def run(*, n_pairs=10000, sizes=(3, 5, 10, 20, 50, 100, 1000, 10000),
         ``network_by_S`` (:func:`_learned_networks_by_S`); ``settings`` (the parameters).
     """
     settings, scores, sim = dict(locals()), list(scores), _simulate_independence
+    known = {}  # each exact size's tables and probabilities (the default prior), for this run
     scan = _scan_symmetric_priors(alphas, exact_sizes, scores)
     best_a = float(scan["rms_z"].idxmin())
     runs, first = _learn_from_independent_data(network_vars, network_cases, S=network_S,
@@ -668,11 +676,12 @@ def run(*, n_pairs=10000, sizes=(3, 5, 10, 20, 50, 100, 1000, 10000),
            for i, (k, a) in enumerate((("exp22", 2.0), ("exp05", 0.5), ("exp025", best_a)), 1)},
         "expS": sim(variant_sizes, n_pairs_s, scores=[*s_scores, "NEW", f"BD2_ODDS{prior_odds:g}"],
                     random_state=seed + 4),
-        "exact1": _exact_errors(exact_sizes, scores),
-        "exactS": _exact_errors(exact_sizes, s_scores, n_pairs=100000),
-        "imp_check": _imp_variant_check(dict.fromkeys(["IMP1", "IMP_SWAP", *imp_variants]), exact_sizes),
-        "imp_thr": _imp_threshold_fit(exact_sizes), "scan": scan, "best_a": best_a,
-        "odds_scan": _scan_prior_odds(odds_values, exact_sizes),
+        "exact1": _exact_errors(exact_sizes, scores, known=known),
+        "exactS": _exact_errors(exact_sizes, s_scores, n_pairs=100000, known=known),
+        "imp_check": _imp_variant_check(dict.fromkeys(["IMP1", "IMP_SWAP", *imp_variants]),
+                                        exact_sizes, known),
+        "imp_thr": _imp_threshold_fit(exact_sizes, known=known), "scan": scan, "best_a": best_a,
+        "odds_scan": _scan_prior_odds(odds_values, exact_sizes, known),
         "network_runs": runs, "network_first": first,
         "network_by_S": _learned_networks_by_S(network_S_values, network_vars, network_cases,
                                                n_repeats=network_repeats, random_state=seed),

@@ -1397,14 +1397,14 @@ _NB_COLS = {"ignore perks": "NBC_m", "ignore laplace": "NBC_m, 1 per cell",
 
 def _every_completion(model, X):
     """Whether RBC_d gives the same single class under every completion of a row, (n,)."""
-    out = model.predict_set(X).sum(axis=1) == 1
-    for i in np.flatnonzero(X.isna().any(axis=1).to_numpy()):
-        cols = list(X.columns[X.iloc[i].isna()])
-        combos = list(itertools.product(*(X[c].cat.categories for c in cols)))
-        block = X.iloc[[i] * len(combos)].reset_index(drop=True)
-        for k, c in enumerate(cols):
-            block[c] = pd.Categorical([v[k] for v in combos], categories=X[c].cat.categories)
-        out[i] = bool(((s := model.predict_set(block)).sum(1) == 1).all() and (s == s[0]).all())
+    codes = np.column_stack([X[c].cat.codes for c in X.columns]).astype(np.int64)
+    miss = {i: np.flatnonzero(codes[i] < 0) for i in np.flatnonzero(codes.min(axis=1) < 0)}
+    blocks = [np.repeat(codes[[i]], np.prod(model.n_values_[m]), axis=0) for i, m in miss.items()]
+    for b, m in zip(blocks, miss.values()):  # every completion (codes), predicted in one call
+        b[:, m] = np.indices(model.n_values_[m]).reshape(len(m), -1).T
+    s = model.predict_set(np.concatenate([codes] + blocks))  # the rows, then the completions
+    out, at = s[:len(codes)].sum(axis=1) == 1, np.cumsum([len(codes)] + [len(b) for b in blocks])
+    out[list(miss)] = [(v.sum(1) == 1).all() and (v == v[0]).all() for v in np.split(s, at)[1:-1]]
     return out
 
 
