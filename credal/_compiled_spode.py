@@ -7,6 +7,8 @@ one the numpy version computed.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -68,15 +70,21 @@ def spode_log_joints(parent, gT, cuts, stride, sizes, off, tab, root):
         start += stride[a] * sizes[a]
     out = np.empty((p, n, K))
     for i in range(p):
-        o = out[i]
         for r in range(n):
-            for c in range(K):
-                o[r, c] = root[parent[i, r], c]
-        for b in range(codes.shape[0]):  # a block for all rows: independent additions in flight
-            for r in range(n):
-                j = parent[i, r] + codes[b, r]
-                for c in range(K):
-                    o[r, c] += tab[j, c]
+            u = parent[i, r]
+            # two classes at a time: two independent sums held in registers
+            for c in range(0, K - 1, 2):
+                a0, a1 = root[u, c], root[u, c + 1]
+                for b in range(codes.shape[0]):
+                    j = u + codes[b, r]
+                    a0 += tab[j, c]
+                    a1 += tab[j, c + 1]
+                out[i, r, c], out[i, r, c + 1] = a0, a1
+            if K % 2:
+                a0 = root[u, K - 1]
+                for b in range(codes.shape[0]):
+                    a0 += tab[u + codes[b, r], K - 1]
+                out[i, r, K - 1] = a0
     return out
 
 
@@ -89,10 +97,9 @@ def shift_by_max(a):
     for i in range(m):
         t = a[i, 0]
         for c in range(1, K):
-            if a[i, c] > t:
-                t = a[i, c]
-        if not np.isfinite(t):
-            t = 0.0
+            x = a[i, c]
+            t = x if x > t else t           # a select, no branch
+        t = t if math.fabs(t) < math.inf else 0.0
         top[i] = t
         for c in range(K):
             d[i, c] = a[i, c] - t
