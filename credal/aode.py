@@ -20,7 +20,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from credal.base import BaseClassifier, CredalMixin, PreciseMixin
+from credal.base import BaseClassifier, CredalMixin, Outputs, PreciseMixin
 from credal._validation import (check_choice, check_fit_input, check_in_range, check_int,
                                 check_positive)
 
@@ -31,27 +31,25 @@ __all__ = ["AODE", "BMAAODE", "CompAODE", "CredalBMAAODE", "CredalCompAODE",
 _TOL = 1e-12
 # Target number of float64 elements in one temporary block (rows are chunked).
 _BLOCK = 2_000_000
-# Elements of the buffers of one chunk of rows in prediction (fit in the L2 cache).
-_CHUNK = 2**15
 # Largest class x value x value table fitted (2**28 float64 = 2 GiB).
 _MAX_CELLS = 2**28
 
 
 # --------------------------------------------------------------------------- exact tests
 def _lse(a, axis, keepdims=False):
-    """``log(sum(exp(a)))`` along ``axis``, shifted by the maximum; a loop over slices
-    (numpy reduces a short innermost axis many times slower)."""
-    parts = np.moveaxis(np.asarray(a, dtype=float), axis, 0)
-    top = np.array(parts[0])
-    for p in parts[1:]:
-        np.maximum(top, p, out=top)
-    top = np.where(np.isfinite(top), top, 0.0)
-    acc = np.exp(parts[0] - top)
-    for p in parts[1:]:
-        acc += np.exp(p - top)
-    with np.errstate(divide="ignore"):
-        out = np.log(acc) + top
+    """``log(sum(exp(a)))`` along ``axis``, shifted by the maximum, the terms added in order
+    (:mod:`credal._compiled_spode`: exp and log numpy's, the rest compiled)."""
+    a = np.moveaxis(np.asarray(a, dtype=float), axis, -1)
+    out = _lse_rows(np.ascontiguousarray(a).reshape(-1, a.shape[-1])).reshape(a.shape[:-1])
     return np.expand_dims(out, axis) if keepdims else out
+
+
+def _lse_rows(a):
+    from ._compiled_spode import row_sums, shift_by_max
+
+    d, top = shift_by_max(a)
+    with np.errstate(divide="ignore"):
+        return np.log(row_sums(np.exp(d, out=d))) + top
 
 
 def bma_lower_log_ratio(log_p1, log_p2, log_lik, epsilon):
@@ -241,10 +239,8 @@ def _distinct(codes, n_values, y=None, n_classes=1):
 
 def _blocks(sizes, cost, limits=(1, 8, 16, 32, 64, 128, 256)):
     """Features in consecutive blocks of at most ``limit`` joint values (``sizes``: values
-    per feature), for the limit of lowest ``cost(cuts, widths)``: boundaries ``cuts``,
-    codes per block ``widths``, ``stride`` (code = ``sum_l stride_l * value_l``) and, for
-    each position ``i`` in a block, ``(f, value, valid)`` over all codes of all blocks:
-    the block's ``i``-th feature, its value, whether the block has one."""
+    per feature), for the limit of lowest ``cost(cuts, widths)``: boundaries ``cuts`` and
+    ``stride`` (a block's code is ``sum_l stride_l * value_l``; ``widths``: codes per block)."""
     found = []
     for limit in limits:
         cuts, size = [0], 1
@@ -254,29 +250,12 @@ def _blocks(sizes, cost, limits=(1, 8, 16, 32, 64, 128, 256)):
             size *= v
         cuts.append(len(sizes))
         widths = [math.prod(sizes[a:e]) for a, e in zip(cuts, cuts[1:])]
-        found.append((cost(cuts, widths), cuts, widths))
-    _, cuts, widths = min(found, key=lambda c: c[0])
-    sizes, k = np.asarray(sizes, dtype=np.int64), len(sizes)
-    stride = np.ones(k, dtype=np.int64)
+        found.append((cost(cuts, widths), cuts))
+    cuts, sizes = min(found, key=lambda c: c[0])[1], np.asarray(sizes, dtype=np.int64)
+    stride = np.ones(len(sizes), dtype=np.int64)
     for a, e in zip(cuts, cuts[1:]):
         stride[a:e - 1] = np.cumprod(sizes[e - 1:a:-1])[::-1]
-    blk = np.repeat(np.arange(len(widths)), widths)   # block of each column
-    code = np.arange(sum(widths)) - np.cumsum([0] + widths[:-1])[blk]
-    first, length = np.array(cuts[:-1])[blk], np.diff(cuts)[blk]
-    f = [np.minimum(first + i, k - 1) for i in range(int(length.max()))]
-    return cuts, widths, stride, [(f, code // stride[f] % sizes[f], i < length)
-                                  for i, f in enumerate(f)]
-
-
-def _block_codes(x, stride, cuts, dtype=np.int64):
-    """``sum_l stride_l * x[l]`` over the features of each block, shape (blocks, n)
-    (a loop: ``np.add.reduceat`` along the first axis is many times slower)."""
-    out = np.empty((len(cuts) - 1, x.shape[1]), dtype=dtype)
-    for i, (a, e) in enumerate(zip(cuts, cuts[1:])):
-        np.multiply(x[a], stride[a], out=out[i])
-        for l in range(a + 1, e):
-            out[i] += x[l] * stride[l]
-    return out
+    return np.asarray(cuts, dtype=np.int64), stride
 
 
 def _pair_counts(codes, y_idx, weight, nv, n_classes):
@@ -415,55 +394,30 @@ class _SPODEEnsemble(BaseClassifier):
         for a missing ``a_l`` and for ``l`` = the parent's feature), ``u`` = ``parent``
         (flat values, (p, n)); ``gT`` the rows' flat values, (k, n).  Shape (n, p, K),
         stored parent-major.  One gather per block of children (:meth:`_child_tables`),
-        chunks of rows in cached buffers; indices in range (``mode="clip"``)."""
+        compiled (:func:`credal._compiled_spode.spode_log_joints`)."""
+        from ._compiled_spode import spode_log_joints
+
         missing = (gT == self._V).any(axis=1)
-        tab, cuts, stride, starts = self._child_tables(missing)
-        if missing.any():                      # missing -> the slot after the values
-            gT = np.minimum(gT, (self._off + self.n_values_)[:, None])
-        # int32 when every partial sum fits: half the memory of the (blocks, n) codes
-        top = (int(gT.max(initial=0)) + 1) * int(np.abs(stride).sum()) + int(np.abs(starts).max(initial=0))
-        codes = _block_codes(gT, stride, cuts, np.int32 if top < 2**31 else np.int64)
-        codes += starts[:, None].astype(codes.dtype)                  # (blocks, n)
-        root = self._log_root
-        (p, n), K = parent.shape, root.shape[1]
-        step = max(1, _CHUNK // (p * K))                                # rows per chunk
-        out = np.empty((p, n, K))
-        bufs = np.empty((2, min(step, n) * p * K)), np.empty(min(step, n) * p, np.int64)
-        for s in range(0, n, step):                                    # reused: in cache
-            pc = parent[:, s:s + step]
-            acc, tmp = (b[:pc.size * K].reshape(*pc.shape, K) for b in bufs[0])
-            idx = bufs[1][:pc.size].reshape(pc.shape)
-            np.take(root, pc, axis=0, out=acc, mode="clip")
-            for code in codes:
-                np.add(pc, code[s:s + step], out=idx)
-                acc += np.take(tab, idx, axis=0, out=tmp, mode="clip")
-            out[:, s:s + step] = acc
-        return out.transpose(1, 0, 2)
+        tab, cuts, stride, sizes = self._child_tables(missing)
+        return spode_log_joints(np.ascontiguousarray(parent), np.ascontiguousarray(gT), cuts,
+                                stride, sizes, self._off, tab, self._log_root).transpose(1, 0, 2)
 
     def _child_tables(self, missing):
-        """Children in blocks (:func:`_blocks`, a slot for missing where ``missing``):
-        row ``u + starts_b + sum_{l in b} stride_l gT[l]`` of ``tab`` is the sum of
-        ``ln P(a_l | c, u)`` over the block, for all c.  Blocks trade table size for
-        gathers (k x training rows x blocks).  Cached per ``missing``."""
+        """Children in blocks (:func:`_blocks`, a slot for missing where ``missing``): the
+        table of :func:`credal._compiled_spode.block_tables` and its ``cuts``, ``stride``,
+        ``sizes``.  Blocks trade table size for gathers (k x training rows x blocks).
+        Cached per ``missing``."""
+        from ._compiled_spode import block_tables
+
         key = missing.tobytes()
         if key not in self._tables:
-            nv, off, V, k = self.n_values_, self._off, self._V, len(self.n_values_)
-            cuts, widths, stride, pos = _blocks((nv + missing).tolist(), lambda c, w: (
+            nv, V, k = np.asarray(self.n_values_, dtype=np.int64), self._V, len(self.n_values_)
+            sizes = nv + missing
+            cuts, stride = _blocks(sizes.tolist(), lambda c, w: (
                 (V + 1) * sum(w) * max(b - a for a, b in zip(c, c[1:]))
                 + k * self._n_fit * len(w)))
-            tab = tmp = None     # summed in place: the table and one term, no third copy
-            for f, value, valid in pos:
-                rows = np.where(valid & (value < nv[f]), off[f] + value, V)
-                if tab is None:
-                    tab = np.take(self._log_child, rows, axis=0)
-                    continue
-                tmp = np.take(self._log_child, rows, axis=0, out=tmp, mode="clip")  # in range
-                tab += tmp
-            del tmp
-            stride = stride * (V + 1)
-            starts = (V + 1) * np.cumsum([0] + widths[:-1]) - np.add.reduceat(
-                stride * off, cuts[:-1])
-            self._tables[key] = tab.reshape(-1, tab.shape[2]), cuts, stride, starts
+            tab = block_tables(self._log_child, cuts, stride, sizes, nv, self._off)
+            self._tables[key] = tab, cuts, stride, sizes
         return self._tables[key]
 
     def _spode_log_posterior(self, g, parents=None):
@@ -472,11 +426,10 @@ class _SPODEEnsemble(BaseClassifier):
     def _posterior(self, lj):
         """SPODE log posteriors from log joints; with ``posterior_floor`` f, each
         probability is raised to at least f and the row renormalised (authors' code)."""
-        lp = lj - _lse(lj, axis=2, keepdims=True)
-        if self._floors[0] is None:
-            return lp
-        lp = np.maximum(lp, self._floors[0])
-        return lp - _lse(lp, axis=2, keepdims=True)
+        lp = _normalise(lj.transpose(1, 0, 2))   # (p, n, K) in memory, as lj
+        if self._floors[0] is not None:
+            lp = _normalise(np.maximum(lp, self._floors[0]))
+        return lp.transpose(1, 0, 2)
 
     def _nb_log_joint(self, g):
         """Naive Bayes ``ln P(c, a_obs)`` with the same prior, shape (n, K)."""
@@ -504,8 +457,19 @@ class _SPODEEnsemble(BaseClassifier):
         return np.tile(self._log_prior, (n, 1))
 
 
+def _precise_outputs(self, X):
+    """``predict_outputs``: the log posteriors computed once, for the class and the
+    probabilities."""
+    lp = self._log_proba(self._predict_input(X))
+    return Outputs(self._label(lp), None, np.exp(lp))
+
+
 def _normalise(lj):
-    return lj - _lse(lj, axis=1, keepdims=True)
+    """``lj - _lse(lj, axis=-1, keepdims=True)``, C-contiguous."""
+    from ._compiled_spode import subtract_rows
+
+    a = np.ascontiguousarray(lj, dtype=float).reshape(-1, lj.shape[-1])
+    return subtract_rows(a, _lse_rows(a)).reshape(lj.shape)
 
 
 # --------------------------------------------------------------------------- AODE
@@ -566,6 +530,8 @@ class AODE(PreciseMixin, _SPODEEnsemble):
         # the narrow code columns (k, n): the compiled kernel reads them row by row
         return np.stack(BaseClassifier._predict_input(self, X))
 
+    predict_outputs = _precise_outputs
+
     def _log_proba(self, codes):
         from ._compiled_aode import aode_log_proba  # numba compiles (or loads) it on first use
 
@@ -610,10 +576,10 @@ class _BMAFit:
         ll = self.log_likelihoods_[self.kept_]
         return lp + (ll - ll.max())[None, :, None]
 
-    def _bma_log_proba(self, g):
+    def _bma_log_proba(self, g, terms=None):
         if not self.kept_.any():
             return self._prior_log_proba(len(g))
-        return _normalise(_lse(self._bma_terms(g), axis=1))
+        return _normalise(_lse(self._bma_terms(g) if terms is None else terms, axis=1))
 
 
 class BMAAODE(_BMAFit, PreciseMixin, _SPODEEnsemble):
@@ -650,6 +616,8 @@ class BMAAODE(_BMAFit, PreciseMixin, _SPODEEnsemble):
         self.prune_factor = prune_factor
         self.posterior_floor, self.likelihood_floor = posterior_floor, likelihood_floor
 
+    predict_outputs = _precise_outputs
+
     def _log_proba(self, g):
         return self._bma_log_proba(g)
 
@@ -668,13 +636,32 @@ def _prior_sets(log_prior, n):
     return np.broadcast_to(log_prior >= log_prior.max() - _TOL, (n, log_prior.size)).copy()
 
 
+def _rows_per_block(k, n_classes):
+    return max(1, _BLOCK // max(4 * k * n_classes * n_classes, 1))
+
+
+class _OnePass:
+    """``predict_outputs`` of the credal ensembles: the model terms of rows that fit one
+    block of :func:`_maximal_sets` computed once, for the set and for the class."""
+
+    def predict_outputs(self, X):
+        g = self._predict_input(X)
+        use = self._models()
+        if use.any() and len(g) <= _rows_per_block(int(use.sum()), len(self.classes_)):
+            terms = self._terms(g)
+            sets, scores = self._sets(g, terms), self._scores(g, terms)
+        else:
+            sets, scores = self._sets(g), self._scores(g)
+        return Outputs(self._label(scores, sets), sets, None)
+
+
 def _maximal_sets(g, terms, dominates, k, n_classes, log_weights=None):
     """Maximality over rows and class pairs: ``terms(g_chunk)`` gives the model terms,
     (m, K, k), ``dominates(t1, t2)`` decides for broadcastable terms.  The precise
     choice (never dominated) is tested first against every class; the ``K x K`` test
     runs only on rows where it leaves more than one class."""
     out = np.empty((len(g), n_classes), dtype=bool)
-    step = max(1, _BLOCK // max(4 * k * n_classes * n_classes, 1))
+    step = _rows_per_block(k, n_classes)
     for start in range(0, len(g), step):
         t = terms(g[start:start + step])                              # (m, K, k)
         score = _lse(t if log_weights is None else t + log_weights, axis=-1)
@@ -688,7 +675,7 @@ def _maximal_sets(g, terms, dominates, k, n_classes, log_weights=None):
     return out
 
 
-class CredalBMAAODE(_BMAFit, CredalMixin, _SPODEEnsemble):
+class CredalBMAAODE(_OnePass, _BMAFit, CredalMixin, _SPODEEnsemble):
     """BMA-AODE*: BMA over SPODEs with the prior credal set (4).
 
     ``c'`` dominates ``c''`` iff its posterior is larger for every prior
@@ -716,11 +703,17 @@ class CredalBMAAODE(_BMAFit, CredalMixin, _SPODEEnsemble):
         self.prune_factor, self.epsilon = prune_factor, epsilon
         self.posterior_floor, self.likelihood_floor = posterior_floor, likelihood_floor
 
-    def _scores(self, g):
-        # the counterpart, BMA-AODE: its class is always inside the set
-        return self._bma_log_proba(g)
+    def _models(self):
+        return self.kept_
 
-    def _sets(self, g):
+    def _terms(self, g):
+        return self._bma_terms(g)
+
+    def _scores(self, g, terms=None):
+        # the counterpart, BMA-AODE: its class is always inside the set
+        return self._bma_log_proba(g, terms)
+
+    def _sets(self, g, terms=None):
         if not self.kept_.any():
             return _prior_sets(self._log_prior, len(g))
         eps = self.epsilon_
@@ -730,8 +723,9 @@ class CredalBMAAODE(_BMAFit, CredalMixin, _SPODEEnsemble):
             diff = _bma_log_vertex(lam1, eps) - _bma_log_vertex(lam2, eps)
             return diff.min(axis=-1) > _TOL
 
-        return _maximal_sets(g, lambda rows: np.moveaxis(self._bma_terms(rows), 1, 2),
-                             dominates, int(self.kept_.sum()), len(self.classes_))
+        return _maximal_sets(g, lambda rows: np.moveaxis(
+            self._bma_terms(rows) if terms is None else terms, 1, 2),   # terms: one block
+            dominates, int(self.kept_.sum()), len(self.classes_))
 
 
 # --------------------------------------------------------------------------- compression
@@ -761,11 +755,12 @@ class _CompFit:
     def _comp_log_posteriors(self, g):
         return self._spode_log_posterior(g, np.flatnonzero(self.feasible_))
 
-    def _comp_log_proba(self, g):
+    def _comp_log_proba(self, g, terms=None):
         if not self.feasible_.any():
             return self._prior_log_proba(len(g))
         lw = np.log(self.weights_[self.feasible_])
-        return _normalise(_lse(self._comp_log_posteriors(g) + lw[None, :, None], axis=1))
+        lp = self._comp_log_posteriors(g) if terms is None else terms
+        return _normalise(_lse(lp + lw[None, :, None], axis=1))
 
 
 class CompAODE(_CompFit, PreciseMixin, _SPODEEnsemble):
@@ -795,11 +790,13 @@ class CompAODE(_CompFit, PreciseMixin, _SPODEEnsemble):
         Normalised coefficients (7) (0 for infeasible SPODEs).
     """
 
+    predict_outputs = _precise_outputs
+
     def _log_proba(self, g):
         return self._comp_log_proba(g)
 
 
-class CredalCompAODE(_CompFit, CredalMixin, _SPODEEnsemble):
+class CredalCompAODE(_OnePass, _CompFit, CredalMixin, _SPODEEnsemble):
     """COMP-AODE*: compression-based SPODE averaging with the prior credal set (9).
 
     The null model has prior ``epsilon``, every SPODE at least ``epsilon``; the
@@ -823,11 +820,17 @@ class CredalCompAODE(_CompFit, CredalMixin, _SPODEEnsemble):
         The checked ``epsilon``.
     """
 
-    def _scores(self, g):
-        # the counterpart, COMP-AODE: its class is always inside the set
-        return self._comp_log_proba(g)
+    def _models(self):
+        return self.feasible_
 
-    def _sets(self, g):
+    def _terms(self, g):
+        return self._comp_log_posteriors(g)
+
+    def _scores(self, g, terms=None):
+        # the counterpart, COMP-AODE: its class is always inside the set
+        return self._comp_log_proba(g, terms)
+
+    def _sets(self, g, terms=None):
         if not self.feasible_.any():
             return _prior_sets(self._log_prior, len(g))
         eps = self.epsilon_
@@ -836,8 +839,8 @@ class CredalCompAODE(_CompFit, CredalMixin, _SPODEEnsemble):
         budget = 1.0 - (self.n_features_in_ - ll.size + 1) * eps
         log_w = np.log(self.weights_[self.feasible_])
 
-        def terms(rows):
-            return np.moveaxis(self._comp_log_posteriors(rows), 1, 2)
+        def block(rows):    # ``terms``: the one block's
+            return np.moveaxis(self._comp_log_posteriors(rows) if terms is None else terms, 1, 2)
 
         def dominates(lp1, lp2):
             lp1, lp2 = np.broadcast_arrays(lp1, lp2)
@@ -848,4 +851,4 @@ class CredalCompAODE(_CompFit, CredalMixin, _SPODEEnsemble):
             pi = 1.0 + (ll + np.log(_comp_argmin(w, eps, budget))) / z
             return (w * pi).sum(axis=-1) > _TOL * np.maximum(a, b).sum(axis=-1)
 
-        return _maximal_sets(g, terms, dominates, ll.size, len(self.classes_), log_weights=log_w)
+        return _maximal_sets(g, block, dominates, ll.size, len(self.classes_), log_weights=log_w)

@@ -21,6 +21,7 @@ from scipy.special import logsumexp
 from sklearn.base import clone
 
 from conftest import read_conformance, read_nominal_arff
+from credal import aode as aode_module
 from credal.aode import (
     AODE,
     BMAAODE,
@@ -323,6 +324,68 @@ def test_spode_evaluations_agree():
     # duplicated rows are evaluated once and give the same answers
     Xd = np.concatenate([X, X[::-1], X[:7]])
     np.testing.assert_allclose(m.predict_proba(Xd)[:300], m.predict_proba(X), rtol=1e-15)
+
+
+@pytest.mark.parametrize("limit", [1, 8, 256])
+def test_spode_joints_every_blocking_match_direct_counting(monkeypatch, limit):
+    # the compiled block tables and gathers (credal._compiled_spode) for blocks of one feature,
+    # of a few, and of all features, missing children and super-parents included
+    blocks = aode_module._blocks
+    monkeypatch.setattr(aode_module, "_blocks", lambda sizes, cost: blocks(sizes, cost, (limit,)))
+    rng = np.random.default_rng(21)
+    X = rng.integers(0, 3, size=(120, 7))
+    X[rng.random(X.shape) < 0.15] = -1
+    y = rng.integers(0, 3, 120)
+    m = BMAAODE().fit(X, y)
+    ref = _ref_joints(X, y, m.n_values_, 3, X[:30], "perks", 1.0, "chain")
+    np.testing.assert_allclose(m._spode_log_joint(m._flat(X[:30].T)), ref, atol=1e-11)
+
+
+def _lse_by_slices(a, axis):
+    """The former numpy log-sum-exp (a loop over slices): the compiled steps must equal it."""
+    parts = np.moveaxis(a, axis, 0)
+    top = np.array(parts[0])
+    for p in parts[1:]:
+        np.maximum(top, p, out=top)
+    top = np.where(np.isfinite(top), top, 0.0)
+    acc = np.exp(parts[0] - top)
+    for p in parts[1:]:
+        acc += np.exp(p - top)
+    with np.errstate(divide="ignore"):
+        return np.log(acc) + top
+
+
+def test_lse_equals_the_sum_over_slices_bit_for_bit():
+    rng = np.random.default_rng(5)
+    a = rng.normal(scale=30, size=(7, 5, 4)).transpose(1, 0, 2)   # not C-contiguous
+    a[0, 0] = -np.inf
+    a[1, 2, 1] = -np.inf
+    for axis in (0, 1, 2, -1):
+        out = aode_module._lse(a, axis=axis)
+        np.testing.assert_array_equal(out, _lse_by_slices(a, axis))
+        with np.errstate(divide="ignore"):
+            np.testing.assert_allclose(out, logsumexp(a, axis=axis), rtol=1e-13)
+        assert aode_module._lse(a, axis=axis, keepdims=True).shape == np.expand_dims(out, axis).shape
+    with np.errstate(invalid="ignore"):   # the row of -inf: nan, as before
+        np.testing.assert_array_equal(aode_module._normalise(a),
+                                      a - _lse_by_slices(a, -1)[..., None])
+
+
+@pytest.mark.parametrize("block", [aode_module._BLOCK, 50])
+def test_predict_outputs_equal_the_separate_predictions(monkeypatch, block):
+    # one pass (rows in one block of _maximal_sets) or the separate calls (more rows)
+    monkeypatch.setattr(aode_module, "_BLOCK", block)
+    rng = np.random.default_rng(8)
+    X, y, nv, cats = _random_data(rng, 150, 5, 3, p_missing=0.1)
+    for est in (AODE(), BMAAODE(posterior_floor=1e-4), CompAODE(), CredalBMAAODE(epsilon=0.05),
+                CredalCompAODE(epsilon=0.05, likelihood_floor=0.01)):
+        m = est.fit(_as_frame(X, cats), y)
+        pred, sets, proba = m.predict_outputs(_as_frame(X, cats))
+        np.testing.assert_array_equal(pred, m.predict(_as_frame(X, cats)))
+        if sets is None:
+            np.testing.assert_array_equal(proba, m.predict_proba(_as_frame(X, cats)))
+        else:
+            np.testing.assert_array_equal(sets, m.predict_set(_as_frame(X, cats)))
 
 
 def test_perks_chain_equals_joint_on_complete_data():

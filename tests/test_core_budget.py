@@ -18,6 +18,7 @@ LATER = {
     "_compiled_naive.py": ("issue 27: compiled counting and scoring of the naive classifiers", 205),
     "_compiled_likelihood.py": ("issue 27: compiled exact LNCC thresholds", 330),
     "_compiled_networks.py": ("issue 27: compiled sampling of random networks", 240),
+    "_compiled_spode.py": ("issue 27: compiled SPODE joints and log-sum-exp steps of aode", 130),
 }
 
 
