@@ -264,9 +264,13 @@ def main(argv=None) -> int:
     (out_dir / "_extra" / "tables").mkdir(parents=True, exist_ok=True)
     stderr_filter = _StderrFilter()
     _record_build_info(out_dir, args.profile)
-    jobs = [_Job(WARM_UP, [sys.executable, str(ROOT / "book" / "compile_kernels.py")])] + [
-        _Job(src.stem, _command(src, notebooks[src.stem], profile, args.profile, out_dir))
-        for src in _start_order(sources)]
+    jobs = [_Job(WARM_UP, [sys.executable, str(ROOT / "book" / "compile_kernels.py")])]
+    for src in _start_order(sources):
+        values = profile.get(src.stem) or {}
+        defaults = parameter_defaults(notebooks[src.stem], src.stem)
+        jobs.append(_Job(src.stem, _command(src, notebooks[src.stem], profile, args.profile,
+                                            out_dir), _params_file(args.profile, src.stem),
+                         values, values.get("n_jobs", defaults.get("n_jobs"))))
     print(f"[execute] {len(jobs) - 1} notebook(s), at most {args.jobs} at a time", flush=True)
     start = time.perf_counter()
     # the wall time of a run of every notebook is recorded too (rows RUN_ROWS)
@@ -312,10 +316,25 @@ def _start_order(sources):
 
 
 class _Job:
-    def __init__(self, name, cmd):
+    def __init__(self, name, cmd, params=None, values=None, workers=None):
         self.name, self.cmd, self.proc, self.thread = name, cmd, None, None
         self.start = self.seconds = self.cpu = None
         self.returncode = None
+        # the parameters file, the profile's values, and the notebook's n_jobs (None: it
+        # has no such parameter), for :func:`_share`
+        self.params, self.values, self.workers = params, values or {}, workers
+
+
+def _share(job, waiting, jobs, running, n_jobs):
+    """The workers (``n_jobs``) ``job`` gets when it starts: with another notebook running
+    or ready to start beside it, one (two notebooks with two workers each would be four
+    processes on two cores: each computes more slowly and the workers' start-up and
+    transfers are extra work); alone, the profile's.  Results do not depend on it."""
+    if job.workers is None:
+        return None
+    others = [j for j in running if j.name != WARM_UP] or [
+        w for w in waiting if w is not job and _ready(w, jobs, running + [job])]
+    return min(job.workers, 1) if others and n_jobs > 1 else job.workers
 
 
 def _command(src, nb, profile, profile_name, out_dir):
@@ -326,12 +345,16 @@ def _command(src, nb, profile, profile_name, out_dir):
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     jupytext.write(nb, ipynb, fmt="ipynb")
-    params = ROOT / "build" / "params" / profile_name / f"{name}.yml"
+    params = _params_file(profile_name, name)
     params.parent.mkdir(parents=True, exist_ok=True)
     params.write_text(yaml.safe_dump(profile.get(name, {}) or {}, sort_keys=True))
     return [sys.executable, "-m", "papermill", str(ipynb), str(out_dir / f"{name}.ipynb"),
             "-f", str(params), "-k", "python3", "--cwd", str(ROOT),
             "--no-progress-bar", "--log-level", "WARNING"]
+
+
+def _params_file(profile_name, name):
+    return ROOT / "build" / "params" / profile_name / f"{name}.yml"
 
 
 def _ready(job, jobs, running):
@@ -377,7 +400,15 @@ def _run_jobs(jobs, n_jobs, stderr_filter, profile, out_dir, full) -> int:
             if full and job.name == "performance":
                 _record_time(tfile, {"notebook": RUN_ROWS[0], "profile": profile,
                                      "seconds": round(job.start - t0, 2), "jobs": n_jobs})
-            job.proc = subprocess.Popen(job.cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE,
+            job_env, workers = env, _share(job, waiting, jobs, running, n_jobs)
+            if workers is not None and workers != job.workers:  # beside another notebook
+                job.params.write_text(yaml.safe_dump({**job.values, "n_jobs": workers},
+                                                     sort_keys=True))
+                job_env = dict(env, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
+                               MKL_NUM_THREADS="1")  # one core: one BLAS thread
+                print(f"[execute] {job.name}: n_jobs={workers} beside another notebook",
+                      flush=True)
+            job.proc = subprocess.Popen(job.cmd, cwd=ROOT, env=job_env, stderr=subprocess.PIPE,
                                         text=True, bufsize=1)
             job.thread = threading.Thread(target=pump, args=(job.proc,), daemon=True)
             job.thread.start()

@@ -109,3 +109,30 @@ def test_the_longest_chapters_start_first_and_the_summaries_last():
     assert order == ["introduction", "datasets", "exact-model-averaging", "leaderboard",
                      "credal-aode", "likelihood-ncc", "tutorial", "robust-bayes", "set-valued",
                      "reproduction-report", "performance"]
+
+
+def test_a_chapter_beside_another_gets_one_worker_and_alone_the_profiles():
+    """Issue 27: two notebooks of two joblib workers each would be four processes on two
+    cores; a notebook started beside another (running, or ready to start) gets n_jobs=1,
+    one started alone the profile's value; a notebook without n_jobs is left as it is."""
+    names = (execute.WARM_UP, "exact-model-averaging", "leaderboard", "set-valued",
+             "tutorial", "reproduction-report", "performance")
+    jobs = _jobs(*names, done=(execute.WARM_UP,))
+    by = {j.name: j for j in jobs}
+    for j in jobs[1:]:
+        j.workers = None if j.name in ("tutorial", "reproduction-report") else 2
+    waiting = jobs[1:]
+    share = lambda name, running=(), n=2: execute._share(
+        by[name], waiting, jobs, [by[r] for r in running], n)
+    assert share("exact-model-averaging") == 1                  # the leaderboard is ready too
+    assert share("leaderboard", ["exact-model-averaging"]) == 1  # beside a running chapter
+    assert share("tutorial", ["leaderboard"]) is None            # no n_jobs parameter
+    assert share("leaderboard", ["exact-model-averaging"], n=1) == 2   # one at a time
+    for name in names[1:6]:
+        by[name].returncode = 0
+    waiting = [by["performance"]]
+    assert share("performance") == 2                             # alone, last
+    by["performance"].returncode = None
+    waiting = [by["set-valued"], by["performance"]]
+    by["set-valued"].returncode = None
+    assert share("set-valued") == 2                # nothing runs or can start beside it
