@@ -300,8 +300,8 @@ ALONE = ("performance",)
 
 
 #: the longest chapters at the paper profile (wall time of a fresh clone's run, two at a time:
-#: Dash & Cooper 6.7 min, the leaderboard 6.6, Corani & Antonucci 3.3, the likelihood chapter 2.3),
-#: started first so that no long chapter is left running alone at the end
+#: the leaderboard 3.6 min, Dash & Cooper 3.5, Corani & Antonucci 2.4, the likelihood chapter
+#: 1.4), started first so that no long chapter is left running alone at the end
 LONGEST_FIRST = ("exact-model-averaging", "leaderboard", "credal-aode", "likelihood-ncc")
 
 
