@@ -774,7 +774,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--layout", choices=LAYOUT_MODES,
                         default=os.environ.get("CREDAL_LAYOUT") or "fail",
                         help="a table wider than the column, an image shrunk below "
-                             f"{MIN_IMAGE_SCALE:.0%} of its width, a figure taller than "
+                             f"{100 * MIN_IMAGE_SCALE:.0f}%% of its width, a figure taller than "  # argparse %-formats
                              f"{MAX_FIGURE_HEIGHT} px, with overlapping texts, a legend of "
                              f"more than {MAX_LEGEND_ENTRIES} entries or a caption of more "
                              f"than {MAX_CAPTION} characters, cut-off code: fail the page "

@@ -30,6 +30,13 @@ REQUIRED = os.environ.get("CREDAL_BROWSER_TEST", "").lower() == "require"
 PAGES = check_browser.toc_pages()
 
 
+def test_help_prints(capsys):
+    """``--help`` prints the options (a "%" in a help text once broke argparse's formatting)."""
+    with pytest.raises(SystemExit) as exit_:
+        check_browser.main(["--help"])
+    assert exit_.value.code == 0 and "--layout" in capsys.readouterr().out
+
+
 def _unavailable():
     """Why the browser check cannot run here, or None."""
     if not (HTML / "index.html").is_file():

@@ -270,7 +270,7 @@ def run(variants=None, *, n_bins=5, alpha=1.0, n_splits=5, n_repeats=5, random_s
             for b in sorted(set(bins) | {n_bins})},
         "missing": _missing_run(ncc, missing, cv={**cv, "n_bins": n_bins}),
         "audit": _audit_run(variants, alpha=alpha, n_splits=n_splits, random_state=random_state,
-                            paper_rows=paper_rows),
+                            paper_rows=paper_rows, n_bins=n_bins, n_repeats=n_repeats),
     }
 
 
@@ -606,7 +606,10 @@ def tables(results):
         ``unlabelled_rows`` and ``bins_study`` (the two studies), ``excluded`` (labels left out
         of the comparison, index ``data set``, column ``why``), ``missing_concentration``
         (arrhythmia's ``rows``, the ``attribute`` with most missing cells, its ``missing``
-        rows, ``all missing`` cells) and ``settings`` (the run's parameters, ``value``).
+        rows, ``all missing`` cells), ``settings`` (the run's parameters, ``value``), the
+        audits ``audit_arrhythmia``, ``audit_annealing``, ``audit_annealing_gain`` and
+        ``audit_multiclass_gain`` (:func:`_audit_run`; empty when not run) and
+        ``paper_consistency`` (:func:`credal.chapters._robust_audits.consistency_table`).
     """
     s, summary = results["settings"], _pooled_summary(results["folds"])
     return {**_tables(summary, _data_table(s["variants"], summary, paper_rows=s["paper_rows"],
@@ -614,7 +617,8 @@ def tables(results):
                       s, results["unlabelled"], results["bins"]), **_missing_tables(results),
             **{f"audit_{k}": results.get("audit", {}).get(n, pd.DataFrame()) for k, n in (
                 ("arrhythmia", "arrhythmia"), ("annealing", "anneal_orig"),
-                ("annealing_gain", "anneal_orig gain"))}, "paper_consistency": consistency_table()}
+                ("annealing_gain", "anneal_orig gain"), ("multiclass_gain", "multi-class gain"))},
+            "paper_consistency": consistency_table()}
 
 
 def _tables(summary, data, settings, unlabelled=None, bins=None):
@@ -1390,7 +1394,8 @@ def missing_data_figure(study, mechanism):
 
 # --- section: the arrhythmia and annealing audits (issue 24) ---
 # Two rows of Table 1 missed by far, rerun under the settings the paper leaves open.
-from credal.chapters._robust_audits import audit_numbers, consistency_table, gain_audit  # noqa
+from credal.chapters._robust_audits import (  # noqa: E402
+    audit_numbers, consistency_table, gain_audit, multiclass_gain_audit)
 _NB_COLS = {"ignore perks": "NBC_m", "ignore laplace": "NBC_m, 1 per cell",
             "category perks": "NBC_*", "category laplace": "NBC_*, 1 per cell"}
 
@@ -1408,12 +1413,26 @@ def _every_completion(model, X):
     return out
 
 
-def _audit_run(variants, *, alpha, n_splits, random_state, paper_rows):
+def _audit_run(variants, *, alpha, n_splits, random_state, paper_rows, n_bins=5, n_repeats=1):
     """``{name: DataFrame}`` of the data sets run, one repetition of the chapter's folds, per
     bin count (3, 5, 10), %: annealing's naive Bayes accuracies (:data:`_NB_COLS`); arrhythmia's
     RBC_d coverage by the case's missing values (none, only the attribute most often missing,
-    others; all) by our rule and by every completion, RBC_d's and NBC_m's accuracy."""
-    out = {}
+    others; all) by our rule and by every completion, RBC_d's and NBC_m's accuracy; under
+    ``"multi-class gain"``, :func:`credal.chapters._robust_audits.multiclass_gain_audit` of the
+    variants with three or more classes on all ``n_repeats`` repetitions of the main run's
+    folds and its ``n_bins`` (its ``ours`` column is the main run's gain)."""
+    out, multi = {}, []
+    for v in variants:
+        label, X, y = _paper_data(v, paper_rows=paper_rows)
+        if y.nunique() > 2:
+            keep = y.notna().to_numpy()
+            multi.append((label, X.loc[keep].reset_index(drop=True),
+                          y.loc[keep].reset_index(drop=True)))
+    if multi:
+        out["multi-class gain"] = multiclass_gain_audit(multi, {label: [
+            (tr, te) for *_, tr, te in fold_splits(y, n_splits=n_splits, n_repeats=n_repeats,
+                                                   random_state=random_state)]
+            for label, _, y in multi}, n_bins=n_bins, alpha=alpha)
     for name in [v for v in ("arrhythmia", "anneal_orig") if v in variants]:
         _, X, y = _paper_data(name, paper_rows=paper_rows)
         X, y = (v.loc[y.notna().to_numpy()].reset_index(drop=True) for v in (X, y))
@@ -1470,9 +1489,14 @@ def _cause_note(t, what):
         bad = [x for x in d.index if not t.get("paper_consistency", consistency_table())[
             "consistent"].get(x, True)]
         m = [d.drop(index=x, errors="ignore").mean() for x in (bad, bad + ["Annealing"])]
+        mc = t.get("audit_multiclass_gain", pd.DataFrame())
+        readings = (f"; with RBC_u by the paper's printed score form, or NBC_m at one prior "
+                    f"count per cell, our mean gain is {mc.loc['mean', 'printed score']:+.2f} "
+                    f"and {mc.loc['mean', 'NBC_m, 1 per cell']:+.2f} "
+                    f"(audit_multiclass_gain)") if "mean" in mc.index else ""
         return (f". Without the paper's rows breaking Eq. 14 ({', '.join(bad) or 'none'}; "
                 f"paper_consistency) the paper's mean is {m[0][1]:.2f}, ours {m[0][0]:.2f}; "
-                f"without Annealing too {m[1][1]:.2f} and {m[1][0]:.2f}")
+                f"without Annealing too {m[1][1]:.2f} and {m[1][0]:.2f}{readings}")
     n = audit_numbers(g, t.get("paper_consistency")) if what == "annealing" and len(g) else {}
     return (f"; over 3, 5, 10 equal-frequency bins, MDL and the documentation's domains "
             f"(audit_annealing_gain) our gain stays within {n['aud_gain_gain']} points (NBC_m "
@@ -1480,7 +1504,8 @@ def _cause_note(t, what):
 
 
 def _audit_numbers(tables):
-    """``aud_*`` keys of :func:`numbers` ("n/a" when not run), with those of
+    """``aud_*`` keys of :func:`numbers` ("n/a" when not run; ``aud_mc_ours``,
+    ``aud_mc_printed``, ``aud_mc_laplace``: the multi-class audit's mean gains), with those of
     :func:`credal.chapters._robust_audits.audit_numbers` (``aud_gain_*``, ``aud_mdl_*``,
     ``cons_*``)."""
     arr, ann, out = tables.get("audit_arrhythmia", []), tables.get("audit_annealing", []), {}
@@ -1495,6 +1520,11 @@ def _audit_numbers(tables):
         a = ann[[key, f"{key}, 1 per cell"]] if len(ann) else None
         out[f"aud_ann_{key[-1]}".replace("*", "s")] = (
             f"{_fmt(a.min().min())}–{_fmt(a.max().max())}" if len(ann) else "n/a")
+    mc = tables.get("audit_multiclass_gain", pd.DataFrame())
+    for key, col in (("ours", "ours"), ("printed", "printed score"),
+                     ("laplace", "NBC_m, 1 per cell")):
+        out[f"aud_mc_{key}"] = _fmt(mc.loc["mean", col], 2, sign=True) if "mean" in mc.index \
+            else "n/a"
     return {**out, **audit_numbers(tables.get("audit_annealing_gain", pd.DataFrame()),
                                    tables.get("paper_consistency"))}
 # --- end of section ---

@@ -155,6 +155,12 @@ def test_engine_with_unlabelled_rows_and_collect_folds():
     assert (f["n_train"] + f["n_test"] == 60).all()  # class-less rows are in training
 
 
+def _pooled_summary_gains(res):
+    """RBC_u's gain over NBC_m per data set (points) of a run, from its pooled summary."""
+    s = chapter._pooled_summary(res["folds"])
+    return 100 * s[s["quantity"] == "RBC_u - NBC_m"].set_index("dataset")["estimate"]
+
+
 def _prep():
     from credal.preprocessing import make_preprocessor
 
@@ -184,7 +190,12 @@ def test_run_experiment_is_reproducible(small_run):
     res = chapter.run(["lung_cancer", "bridges_v2"], n_bins=3, n_splits=3, n_repeats=2,
                       random_state=1, exclude=["lung_cancer"])
     assert set(res) == {"settings", "folds", "unlabelled", "bins", "missing", "audit"}
-    assert res["audit"] == {}  # neither arrhythmia nor annealing was run
+    # neither arrhythmia nor annealing was run; the multi-class audit repeats the main run
+    assert set(res["audit"]) == {"multi-class gain"}
+    mc, pooled = res["audit"]["multi-class gain"], _pooled_summary_gains(res)
+    assert list(mc.index) == ["lung_cancer", "bridges_v2", "mean"]
+    np.testing.assert_allclose(mc.loc[["lung_cancer", "bridges_v2"], "ours"],
+                               pooled.loc[["lung_cancer", "bridges_v2"]], atol=1e-9)
     assert res["settings"]["exclude"] == ["lung_cancer"] and res["unlabelled"] == {}
     assert list(res["bins"]) == [3]  # the bin-count study always runs n_bins
     for again in (res["folds"], res["bins"][3]):
@@ -748,11 +759,58 @@ def test_audits_cover_every_case_and_both_rules():
         "NBC_m", "NBC_*", "RBC_d", "RBC_d coverage", "RBC_u", "RBC_u - NBC_m"]
     cov = gain["RBC_d coverage"].unstack("domain")
     assert (cov["documentation"] <= cov["file"]).all()
+    mc = out["multi-class gain"]  # both are multi-class
+    assert list(mc.index) == ["arrhythmia", "anneal_orig", "mean"]
+    assert list(mc.columns) == ["classes", "ours", "printed score", "NBC_m, 1 per cell"]
     n = chapter._audit_numbers({"audit_arrhythmia": arr, "audit_annealing": ann,
-                                "audit_annealing_gain": gain})
+                                "audit_annealing_gain": gain, "audit_multiclass_gain": mc})
     assert n["aud_arr_rule"] == f"{arr.loc[(5, 'all cases'), 'RBC_d coverage, our rule']:.1f}"
     assert all(v != "n/a" for v in n.values())
     assert n["cons_bad"] == "HeartC" and n["cons_heartc_resid"] == "-0.54"
+
+
+def test_printed_score_form():
+    """Issue 24: the paper's printed complete-admissible score, p_sup - k (p_sup - p_inf), ranks
+    two classes as our sum-to-one form does, sums to sum p_sup + sum p_inf - 1, and can rank
+    three classes otherwise; zero widths give the posterior."""
+    from credal.chapters._robust_audits import printed_score
+    rng = np.random.default_rng(0)
+    for q in (2, 3, 5):
+        post = rng.dirichlet(np.ones(q), size=200)
+        lo = post * rng.uniform(0.2, 1.0, size=post.shape)
+        up = np.minimum(1.0, post + rng.uniform(0.0, 0.5, size=post.shape))
+        if q == 2:  # two-class intervals are coherent: p_sup(c1) = 1 - p_inf(c2)
+            up = 1.0 - lo[:, ::-1]
+        s = printed_score(lo, up)
+        k = (1 - lo.sum(1, keepdims=True)) / (up - lo).sum(1, keepdims=True)
+        np.testing.assert_allclose(s, up - np.clip(k, 0, 1) * (up - lo))
+        ours = lo + np.clip(k, 0, 1) * (up - lo)  # credal.robust's sum-to-one form
+        if q == 2:
+            np.testing.assert_allclose(s, ours)
+            np.testing.assert_allclose(s.sum(1), 1.0)
+        else:
+            inside = (k > 0) & (k < 1)
+            np.testing.assert_allclose(s.sum(1)[inside[:, 0]],
+                                       (up.sum(1) + lo.sum(1) - 1)[inside[:, 0]])
+            assert (s.argmax(1) != ours.argmax(1)).any()
+    np.testing.assert_allclose(printed_score(post, post), post)
+
+
+def test_multiclass_gain_audit_on_complete_data():
+    """Without missing entries RBC's intervals are points: RBC_u is NBC_m (both readings of the
+    score give it), so the gains are 0 but for the prior of the one-count-per-cell reading."""
+    from credal.chapters._robust_audits import multiclass_gain_audit
+    rng = np.random.default_rng(1)
+    y = pd.Series(pd.Categorical(rng.choice(["a", "b", "c"], 90)))
+    X = pd.DataFrame({f"f{i}": pd.Categorical(np.where(rng.random(90) < 0.6, y.astype(str),
+                                                       rng.choice(["a", "b", "c"], 90)))
+                      for i in range(4)} | {"x": rng.normal(size=90) + y.cat.codes})
+    splits = {"toy": [(np.arange(90)[np.arange(90) % 3 != f], np.arange(90)[np.arange(90) % 3 == f])
+                      for f in range(3)]}
+    out = multiclass_gain_audit([("toy", X, y)], splits, n_bins=3)
+    assert list(out.index) == ["toy", "mean"] and out.loc["toy", "classes"] == 3
+    assert out.loc["toy", "ours"] == 0 == out.loc["toy", "printed score"]
+    assert out.loc["mean", "NBC_m, 1 per cell"] == out.loc["toy", "NBC_m, 1 per cell"]
 
 
 def test_paper_consistency_table_flags_only_heartc():
