@@ -385,6 +385,32 @@ def test_tables_the_chapter_shows():
     caused = rows[rows["cause"].str.startswith("protocol or data")].index
     assert len(caused) and caused.isin(cc.index).all() and (rows.loc[caused, "verdict"]
                                                             == "differs").all()
+    dc = t["delta_comparison"]  # delta_ROC over the mean area: its rows and its cause
+    assert list(dc.columns) == ["published"] + [f"{c} ({k})" for k in (
+        "per trial", "over the mean area") for c in ("ours", "tolerance", "verdict")]
+    assert dc.index.isin(rows.index).all() and n["da_rows"] == str(len(dc))
+    mean_area = rows.index[rows["cause"] == chapter._MEAN_AREA]
+    assert mean_area.isin(dc.index).all()
+    assert (dc["ours (per trial)"] == rows.loc[dc.index, "ours"]).all()  # the main run
+
+
+def test_delta_over_the_mean_area():
+    """Each trial's gain over the remaining area of its setting's mean MAP area: the mean over
+    a setting is delta_ROC of the mean areas; undefined trials stay out and stay NaN."""
+    rng = np.random.default_rng(3)
+    t = pd.DataFrame({"n_features": np.repeat([5, 50], 30),
+                      "roc_map": rng.uniform(0.5, 0.95, 60)})
+    t["roc_ma"] = np.clip(t["roc_map"] + rng.normal(0.02, 0.03, 60), 0, 1)
+    t["delta_roc_remaining"] = 100 * (t["roc_ma"] - t["roc_map"]) / (1 - t["roc_map"])
+    t.loc[4, "delta_roc_remaining"] = np.nan  # an undefined trial
+    out = chapter._mean_area_trials(t, "n_features")
+    for _, g in t.groupby("n_features"):
+        used = g[g["delta_roc_remaining"].notna()]
+        want = 100 * (used["roc_ma"].mean() - used["roc_map"].mean()) / (1 - used["roc_map"].mean())
+        assert out.loc[used.index, "delta_roc_remaining"].mean() == pytest.approx(want)
+    assert np.isnan(out.loc[4, "delta_roc_remaining"])
+    pd.testing.assert_frame_equal(out.drop(columns="delta_roc_remaining"),
+                                  t.drop(columns="delta_roc_remaining"))
 
 
 def test_claim_box_cites_the_paper():
