@@ -17,11 +17,12 @@ import numpy as np
 import pandas as pd
 
 from credal import datasets
+from credal.experiments import fold_splits
 from credal.preprocessing import make_preprocessor
 from credal.robust import NaiveBayesMissing, RobustBayes
 
 __all__ = ["GAIN_CUTS", "declared_domains", "gain_audit", "printed_score",
-           "multiclass_gain_audit", "consistency_table", "audit_numbers"]
+           "multiclass_gain_audit", "consistency_table", "audit_numbers", "table_numbers"]
 
 _TABLE1, _TABLE2 = "ramoni_table1_accuracy_coverage", "ramoni_table2_residual"
 
@@ -111,7 +112,8 @@ def printed_score(lower, upper):
     return upper - np.clip(k, 0.0, 1.0) * width
 
 
-def multiclass_gain_audit(data, splits, n_bins=5, alpha=1.0):
+def multiclass_gain_audit(data, *, n_splits=5, n_repeats=1, random_state=0, n_bins=5,
+                          alpha=1.0):
     """RBC_u's gain over NBC_m under the readings that matter only with three or more classes.
 
     With two classes both forms of the complete-admissible score rank the classes alike, and
@@ -123,9 +125,11 @@ def multiclass_gain_audit(data, splits, n_bins=5, alpha=1.0):
     Parameters
     ----------
     data : list of (str, DataFrame, Series)
-        ``(label, X, y)``: categoricals and floats, NaN where missing, every row labelled.
-    splits : dict of str -> list of (ndarray, ndarray)
-        (train, test) row indices of each label's folds.
+        ``(label, X, y)``: categoricals and floats, NaN where missing; rows without a class
+        are left out, as the chapter's main run drops them.
+    n_splits, n_repeats, random_state : int
+        The folds, :func:`credal.experiments.fold_splits` of the labelled rows (those of the
+        chapter's main run for its parameters).
     n_bins : int
         Equal-frequency bins per numeric attribute, fitted on each training fold.
     alpha : float
@@ -140,8 +144,10 @@ def multiclass_gain_audit(data, splits, n_bins=5, alpha=1.0):
     """
     rows = {}
     for label, X, y in data:
+        X, y = (v.loc[y.notna().to_numpy()].reset_index(drop=True) for v in (X, y))
         hit = {k: [] for k in ("NBC_m", "NBC_m, 1 per cell", "RBC_u", "printed")}
-        for tr, te in splits[label]:
+        for *_, tr, te in fold_splits(y, n_splits=n_splits, n_repeats=n_repeats,
+                                      random_state=random_state):
             prep = make_preprocessor(impute=False, discretize="equal-frequency", n_bins=n_bins,
                                      drop_single=False)
             Xtr, Xte = prep.fit_transform(X.iloc[tr], y.iloc[tr]), prep.transform(X.iloc[te])
@@ -236,3 +242,46 @@ def audit_numbers(gain, consistency=None):
             **{f"cons_heartc_{k}": fmt(float(h[col]), digits=2) for k, col in (
                 ("share", "RBC_d correct share"), ("resid", "NBC_m residual (Eq. 14)"),
                 ("gain1", "gain (Table 1)"), ("gain2", "gain (Table 2)"))}}
+
+
+def table_numbers(tables):
+    """What the chapter's text quotes of its audits (strings, "n/a" when one was not run).
+
+    Parameters
+    ----------
+    tables : dict of str -> DataFrame
+        The chapter's tables: ``audit_arrhythmia``, ``audit_annealing``,
+        ``audit_annealing_gain``, ``audit_multiclass_gain``, ``paper_consistency`` (each
+        optional).
+
+    Returns
+    -------
+    dict of str -> str
+        ``aud_arr_rule``, ``aud_arr_completion`` (arrhythmia's coverage at 5 bins under each
+        rule, %) and their ``_range`` over the bin counts, ``aud_arr_none`` (its cases without
+        a missing value); ``aud_ann_m``, ``aud_ann_s`` (annealing's NBC_m and NBC_* ranges);
+        ``aud_mc_ours``, ``aud_mc_printed``, ``aud_mc_laplace`` (the multi-class audit's mean
+        gains, points); and :func:`audit_numbers`'s keys.
+    """
+    def fmt(v, digits=1, sign=False):
+        return "n/a" if v is None or not np.isfinite(v) else f"{v:{'+' if sign else ''}.{digits}f}"
+
+    arr, ann, out = tables.get("audit_arrhythmia", []), tables.get("audit_annealing", []), {}
+    for key in ("our rule", "every completion"):
+        a = arr[f"RBC_d coverage, {key}"].xs("all cases", level="cases") if len(arr) else []
+        out.update({f"aud_arr_{key.split()[-1]}": fmt(a.get(5)) if len(a) else "n/a",
+                    f"aud_arr_{key.split()[-1]}_range": f"{fmt(min(a))}–{fmt(max(a))}"
+                    if len(a) else "n/a"})
+    out["aud_arr_none"] = fmt(arr["RBC_d coverage, our rule"].get((5, "no missing value"))
+                              if len(arr) else None)
+    for key in ("NBC_m", "NBC_*"):
+        a = ann[[key, f"{key}, 1 per cell"]] if len(ann) else None
+        out[f"aud_ann_{key[-1]}".replace("*", "s")] = (
+            f"{fmt(a.min().min())}–{fmt(a.max().max())}" if len(ann) else "n/a")
+    mc = tables.get("audit_multiclass_gain", pd.DataFrame())
+    for key, col in (("ours", "ours"), ("printed", "printed score"),
+                     ("laplace", "NBC_m, 1 per cell")):
+        out[f"aud_mc_{key}"] = fmt(mc.loc["mean", col], 2, sign=True) if "mean" in mc.index \
+            else "n/a"
+    return {**out, **audit_numbers(tables.get("audit_annealing_gain", pd.DataFrame()),
+                                   tables.get("paper_consistency"))}

@@ -680,7 +680,7 @@ def numbers(tables):
         change of RBC_u, points); ``bins_acc_low``/``bins_acc_high`` and ``bins_cov_low``/
         ``bins_cov_high`` (range of the mean gaps over the bin counts), ``bins_best`` (the count
         with most cells within noise); ``arr_rows``, ``arr_top``, ``arr_top_missing`` and
-        ``arr_top_share`` (% of all missing cells); ``aud_*``, ``cons_*``: :func:`_audit_numbers`.
+        ``arr_top_share`` (% of all missing cells); ``aud_*``, ``cons_*``: ``table_numbers``.
     """
     st = tables["settings"]["value"]
     out = {"n_bins": str(st["n_bins"]), "n_splits": str(st["n_splits"]),
@@ -700,7 +700,7 @@ def numbers(tables):
     out.update(_comparison_numbers(tables))
     out.update(_study_numbers(tables))
     out.update(_missing_numbers(tables))  # the section on missing data
-    out.update(_audit_numbers(tables))  # the arrhythmia and annealing audits
+    out.update(table_numbers(tables))  # the audits
     return out
 
 
@@ -1395,7 +1395,7 @@ def missing_data_figure(study, mechanism):
 # --- section: the arrhythmia and annealing audits (issue 24) ---
 # Two rows of Table 1 missed by far, rerun under the settings the paper leaves open.
 from credal.chapters._robust_audits import (  # noqa: E402
-    audit_numbers, consistency_table, gain_audit, multiclass_gain_audit)
+    audit_numbers, consistency_table, gain_audit, multiclass_gain_audit, table_numbers)
 _NB_COLS = {"ignore perks": "NBC_m", "ignore laplace": "NBC_m, 1 per cell",
             "category perks": "NBC_*", "category laplace": "NBC_*, 1 per cell"}
 
@@ -1421,18 +1421,12 @@ def _audit_run(variants, *, alpha, n_splits, random_state, paper_rows, n_bins=5,
     ``"multi-class gain"``, :func:`credal.chapters._robust_audits.multiclass_gain_audit` of the
     variants with three or more classes on all ``n_repeats`` repetitions of the main run's
     folds and its ``n_bins`` (its ``ours`` column is the main run's gain)."""
-    out, multi = {}, []
-    for v in variants:
-        label, X, y = _paper_data(v, paper_rows=paper_rows)
-        if y.nunique() > 2:
-            keep = y.notna().to_numpy()
-            multi.append((label, X.loc[keep].reset_index(drop=True),
-                          y.loc[keep].reset_index(drop=True)))
+    out, multi = {}, [d for d in (_paper_data(v, paper_rows=paper_rows) for v in variants)
+                      if d[2].nunique() > 2]
     if multi:
-        out["multi-class gain"] = multiclass_gain_audit(multi, {label: [
-            (tr, te) for *_, tr, te in fold_splits(y, n_splits=n_splits, n_repeats=n_repeats,
-                                                   random_state=random_state)]
-            for label, _, y in multi}, n_bins=n_bins, alpha=alpha)
+        out["multi-class gain"] = multiclass_gain_audit(
+            multi, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state,
+            n_bins=n_bins, alpha=alpha)
     for name in [v for v in ("arrhythmia", "anneal_orig") if v in variants]:
         _, X, y = _paper_data(name, paper_rows=paper_rows)
         X, y = (v.loc[y.notna().to_numpy()].reset_index(drop=True) for v in (X, y))
@@ -1503,28 +1497,4 @@ def _cause_note(t, what):
             f"{n['aud_gain_m']}%)") if n else ""
 
 
-def _audit_numbers(tables):
-    """``aud_*`` keys of :func:`numbers` ("n/a" when not run; ``aud_mc_ours``,
-    ``aud_mc_printed``, ``aud_mc_laplace``: the multi-class audit's mean gains), with those of
-    :func:`credal.chapters._robust_audits.audit_numbers` (``aud_gain_*``, ``aud_mdl_*``,
-    ``cons_*``)."""
-    arr, ann, out = tables.get("audit_arrhythmia", []), tables.get("audit_annealing", []), {}
-    for key in ("our rule", "every completion"):
-        a = arr[f"RBC_d coverage, {key}"].xs("all cases", level="cases") if len(arr) else []
-        out.update({f"aud_arr_{key.split()[-1]}": _fmt(a.get(5)) if len(a) else "n/a",
-                    f"aud_arr_{key.split()[-1]}_range": f"{_fmt(min(a))}–{_fmt(max(a))}"
-                    if len(a) else "n/a"})
-    out["aud_arr_none"] = _fmt(arr["RBC_d coverage, our rule"].get((5, "no missing value"))
-                               if len(arr) else None)
-    for key in ("NBC_m", "NBC_*"):
-        a = ann[[key, f"{key}, 1 per cell"]] if len(ann) else None
-        out[f"aud_ann_{key[-1]}".replace("*", "s")] = (
-            f"{_fmt(a.min().min())}–{_fmt(a.max().max())}" if len(ann) else "n/a")
-    mc = tables.get("audit_multiclass_gain", pd.DataFrame())
-    for key, col in (("ours", "ours"), ("printed", "printed score"),
-                     ("laplace", "NBC_m, 1 per cell")):
-        out[f"aud_mc_{key}"] = _fmt(mc.loc["mean", col], 2, sign=True) if "mean" in mc.index \
-            else "n/a"
-    return {**out, **audit_numbers(tables.get("audit_annealing_gain", pd.DataFrame()),
-                                   tables.get("paper_consistency"))}
 # --- end of section ---

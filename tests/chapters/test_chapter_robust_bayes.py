@@ -762,7 +762,8 @@ def test_audits_cover_every_case_and_both_rules():
     mc = out["multi-class gain"]  # both are multi-class
     assert list(mc.index) == ["arrhythmia", "anneal_orig", "mean"]
     assert list(mc.columns) == ["classes", "ours", "printed score", "NBC_m, 1 per cell"]
-    n = chapter._audit_numbers({"audit_arrhythmia": arr, "audit_annealing": ann,
+    from credal.chapters._robust_audits import table_numbers
+    n = table_numbers({"audit_arrhythmia": arr, "audit_annealing": ann,
                                 "audit_annealing_gain": gain, "audit_multiclass_gain": mc})
     assert n["aud_arr_rule"] == f"{arr.loc[(5, 'all cases'), 'RBC_d coverage, our rule']:.1f}"
     assert all(v != "n/a" for v in n.values())
@@ -805,9 +806,7 @@ def test_multiclass_gain_audit_on_complete_data():
     X = pd.DataFrame({f"f{i}": pd.Categorical(np.where(rng.random(90) < 0.6, y.astype(str),
                                                        rng.choice(["a", "b", "c"], 90)))
                       for i in range(4)} | {"x": rng.normal(size=90) + y.cat.codes})
-    splits = {"toy": [(np.arange(90)[np.arange(90) % 3 != f], np.arange(90)[np.arange(90) % 3 == f])
-                      for f in range(3)]}
-    out = multiclass_gain_audit([("toy", X, y)], splits, n_bins=3)
+    out = multiclass_gain_audit([("toy", X, y)], n_splits=3, n_bins=3)
     assert list(out.index) == ["toy", "mean"] and out.loc["toy", "classes"] == 3
     assert out.loc["toy", "ours"] == 0 == out.loc["toy", "printed score"]
     assert out.loc["mean", "NBC_m, 1 per cell"] == out.loc["toy", "NBC_m, 1 per cell"]
