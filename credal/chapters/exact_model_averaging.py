@@ -717,9 +717,11 @@ def _n_significant(tables, p, test, over, n_paper, keep=None, but=0, level=99):
     if level == 99:
         ok, how = (np.logical_and.reduce([s[f"{q}_ci_low"] > 0 for q in qs]),
                    f"settings {over} with both 99% CIs above 0")
-    else:
+    elif level == 95:
         ok = np.logical_and.reduce([(s[f"{q}_p"] < 0.05) & (s[f"{q}_mean"] > 0) for q in qs])
         how = f"settings {over} with both gains above 0 at the 95% level (two-sided p < 0.05)"
+    else:
+        raise ValueError(f"level is 95 or 99 (%); got {level!r}")
     k, n, all_ = int(ok.sum()), len(s), "all but one" if but else "all"
     return (Reading(float(k), published=n - but, n_ours=n, n_published=n,
                     note=f"{how} (paper: {all_})"),
