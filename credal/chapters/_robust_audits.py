@@ -3,9 +3,9 @@
 :func:`gain_audit` reruns annealing's four classifiers under the settings the paper leaves open
 (bin count, a cut that is not the paper's, the attribute domains of the file or of anneal's
 documentation); :func:`multiclass_gain_audit` reruns RBC_u's gain over NBC_m on the data sets
-with three or more classes under the two readings that only matter there (the paper's printed
-form of the complete-admissible score, :func:`printed_score`, and NBC_m with one prior count
-per cell); :func:`consistency_table` checks the paper's own Tables 1 and 2 against the identity
+with three or more classes under two other readings (the paper's printed form of the
+complete-admissible score, :func:`printed_score`, which ranks like ours for two classes only,
+and NBC_m with one prior count per cell); :func:`consistency_table` checks the paper's own Tables 1 and 2 against the identity
 of its Eq. 14; :func:`audit_numbers` formats what the chapter's text quotes of them.
 """
 
@@ -114,13 +114,13 @@ def printed_score(lower, upper):
 
 def multiclass_gain_audit(data, *, n_splits=5, n_repeats=1, random_state=0, n_bins=5,
                           alpha=1.0):
-    """RBC_u's gain over NBC_m under the readings that matter only with three or more classes.
+    """RBC_u's gain over NBC_m on multi-class data sets under two other readings.
 
-    With two classes both forms of the complete-admissible score rank the classes alike, and
-    the paper's gains agree with ours there; on its multi-class data sets they do not. This
-    reruns those data sets on the given folds with ours, with RBC_u deciding by
-    :func:`printed_score`, and with NBC_m at one prior count per cell (Weka's and JNCC2's naive
-    Bayes) instead of the paper's ``alpha / (q r_i)``.
+    The paper's gains agree with ours on its binary data sets, not on its multi-class ones.
+    This reruns those data sets on the given folds with ours, with RBC_u deciding by
+    :func:`printed_score` (which ranks the classes as ours does only for two classes), and
+    with NBC_m at one prior count per cell (Weka's and JNCC2's naive Bayes) instead of the
+    paper's ``alpha / (q r_i)``.
 
     Parameters
     ----------
