@@ -169,6 +169,11 @@ def multiclass_gain_audit(data, *, n_splits=5, n_repeats=1, random_state=0, n_bi
     return out
 
 
+def _fmt(v, digits=1, sign=False):
+    """``v`` to ``digits`` decimals (signed if ``sign``) for the text; "n/a" when missing."""
+    return "n/a" if v is None or not np.isfinite(v) else f"{v:{'+' if sign else ''}.{digits}f}"
+
+
 def consistency_table(table1=None, table2=None):
     """The paper's Tables 1 and 2 against the identity behind Eq. 14.
 
@@ -226,20 +231,17 @@ def audit_numbers(gain, consistency=None):
         ``cons_heartc_share``, ``cons_heartc_resid``, ``cons_heartc_gain1``,
         ``cons_heartc_gain2`` (HeartC's row).
     """
-    def fmt(v, sign=False, digits=1):
-        return "n/a" if v is None or not np.isfinite(v) else f"{v:{'+' if sign else ''}.{digits}f}"
-
     out, ok = {}, len(gain) > 0
     for k, col in (("gain", "RBC_u - NBC_m"), ("m", "NBC_m"), ("u", "RBC_u")):
-        out[f"aud_gain_{k}"] = (f"{fmt(gain[col].min(), k == 'gain')} to "
-                                f"{fmt(gain[col].max(), k == 'gain')}" if ok else "n/a")
+        out[f"aud_gain_{k}"] = (f"{_fmt(gain[col].min(), sign=k == 'gain')} to "
+                                f"{_fmt(gain[col].max(), sign=k == 'gain')}" if ok else "n/a")
     mdl = gain.xs("file", level="domain").loc[GAIN_CUTS[-1][0]] if ok else {}
-    out.update({f"aud_mdl_{k}": fmt(mdl[k]) if ok else "n/a" for k in ("NBC_m", "RBC_u")})
+    out.update({f"aud_mdl_{k}": _fmt(mdl[k]) if ok else "n/a" for k in ("NBC_m", "RBC_u")})
     consistency = consistency_table() if consistency is None else consistency
     h = consistency.loc["HeartC"]
     return {**out, "cons_n": str(len(consistency)),
             "cons_bad": ", ".join(consistency.index[~consistency["consistent"]]) or "none",
-            **{f"cons_heartc_{k}": fmt(float(h[col]), digits=2) for k, col in (
+            **{f"cons_heartc_{k}": _fmt(float(h[col]), digits=2) for k, col in (
                 ("share", "RBC_d correct share"), ("resid", "NBC_m residual (Eq. 14)"),
                 ("gain1", "gain (Table 1)"), ("gain2", "gain (Table 2)"))}}
 
@@ -263,25 +265,22 @@ def table_numbers(tables):
         ``aud_mc_ours``, ``aud_mc_printed``, ``aud_mc_laplace`` (the multi-class audit's mean
         gains, points); and :func:`audit_numbers`'s keys.
     """
-    def fmt(v, digits=1, sign=False):
-        return "n/a" if v is None or not np.isfinite(v) else f"{v:{'+' if sign else ''}.{digits}f}"
-
     arr, ann, out = tables.get("audit_arrhythmia", []), tables.get("audit_annealing", []), {}
     for key in ("our rule", "every completion"):
         a = arr[f"RBC_d coverage, {key}"].xs("all cases", level="cases") if len(arr) else []
-        out.update({f"aud_arr_{key.split()[-1]}": fmt(a.get(5)) if len(a) else "n/a",
-                    f"aud_arr_{key.split()[-1]}_range": f"{fmt(min(a))}–{fmt(max(a))}"
+        out.update({f"aud_arr_{key.split()[-1]}": _fmt(a.get(5)) if len(a) else "n/a",
+                    f"aud_arr_{key.split()[-1]}_range": f"{_fmt(min(a))}–{_fmt(max(a))}"
                     if len(a) else "n/a"})
-    out["aud_arr_none"] = fmt(arr["RBC_d coverage, our rule"].get((5, "no missing value"))
+    out["aud_arr_none"] = _fmt(arr["RBC_d coverage, our rule"].get((5, "no missing value"))
                               if len(arr) else None)
     for key in ("NBC_m", "NBC_*"):
         a = ann[[key, f"{key}, 1 per cell"]] if len(ann) else None
         out[f"aud_ann_{key[-1]}".replace("*", "s")] = (
-            f"{fmt(a.min().min())}–{fmt(a.max().max())}" if len(ann) else "n/a")
+            f"{_fmt(a.min().min())}–{_fmt(a.max().max())}" if len(ann) else "n/a")
     mc = tables.get("audit_multiclass_gain", pd.DataFrame())
     for key, col in (("ours", "ours"), ("printed", "printed score"),
                      ("laplace", "NBC_m, 1 per cell")):
-        out[f"aud_mc_{key}"] = fmt(mc.loc["mean", col], 2, sign=True) if "mean" in mc.index \
+        out[f"aud_mc_{key}"] = _fmt(mc.loc["mean", col], 2, sign=True) if "mean" in mc.index \
             else "n/a"
     return {**out, **audit_numbers(tables.get("audit_annealing_gain", pd.DataFrame()),
                                    tables.get("paper_consistency"))}
