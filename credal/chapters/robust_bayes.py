@@ -521,8 +521,8 @@ def _unlabelled_table(runs, variants):
 
 
 def _bins_table(runs, exclude=()):
-    """Sensitivity to the number of equal-frequency bins (the paper does not say), from ``run(
-    ...)["bins"]`` (bin count -> folds), ``exclude`` left out as in :func:`_compare_table1`:
+    """Sensitivity to the number of equal-frequency bins (not in our copy of the paper), from
+    ``run(...)["bins"]`` (bin count -> folds), ``exclude`` left out as in :func:`_compare_table1`:
     index ``bins``; for each quantity the mean ``|ours - paper|`` (points) over the compared
     data sets, ``within noise`` (total count over the five quantities), ``cells compared`` and
     ``largest coverage gap``."""
@@ -909,7 +909,7 @@ def _text1_reading(pn, what):
                    f"{float(p1['NBCm_acc']):.2f}%): no MAR gap for RBC_u to close"
                    + _cause_note(t, "annealing")
                    if what == "RBC_u gain" else
-                   ". Coverage depends on the bin count, which the paper does not give")
+                   ". Coverage depends on the bin count, which our copy of the paper does not give")
         if what == "RBC_d gain":  # the paper's RBC_d accuracy rests on a few classified cases
             size = float(datasets.published(_PUB2_CSV).set_index("dataset").loc[pn, "size"])
             n_cl, why = size * float(p1["RBCd_cov"]) / 100, ""
