@@ -26,6 +26,19 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev", print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Close the figures a test leaves open: pyplot keeps every figure until closed, and
+    more than 20 at once make matplotlib warn (and hold their memory) in later tests."""
+    yield
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")
+
 
 def _split_arff(text):
     """Split a comma-separated ARFF list; single quotes with backslash escapes."""
