@@ -190,6 +190,12 @@ def check_fit_input(estimator, X, y, *, allow_missing_y=False, as_columns=False)
     y_idx, classes = check_target(y, allow_missing=allow_missing_y)
     if n != len(y_idx):
         raise ValueError(f"X has {n} rows but y has {len(y_idx)}")
+    if (empty := np.flatnonzero(np.asarray(nv) < 1)).size:
+        # no value to count: a table with no cell (the count models divided by zero)
+        j = int(empty[0])
+        raise ValueError(f"feature {names[j] if names is not None else j!r} has no category: "
+                         "every value is missing and none is declared; drop the feature, or "
+                         "declare its categories (pandas.Categorical(..., categories=[...]))")
     estimator.n_features_in_ = m
     estimator.n_values_ = nv
     estimator.classes_ = classes

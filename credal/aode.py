@@ -299,9 +299,7 @@ class _SPODEEnsemble(BaseClassifier):
         self._check_common()
         cols, y_idx = check_fit_input(self, X, y, as_columns=True)
         codes = np.stack(cols)                                    # (k, n), narrow
-        nv = np.asarray(self.n_values_, dtype=np.int64)
-        if np.any(nv < 1):
-            raise ValueError(f"feature {self._feature_name(np.argmin(nv))!r} declares no category")
+        nv = np.asarray(self.n_values_, dtype=np.int64)  # each >= 1 (check_fit_input)
         K, k = len(self.classes_), len(codes)
         if self._floors[0] is not None and self.posterior_floor * K >= 1:  # flat posteriors
             raise ValueError(f"posterior_floor must be < 1/K = {1 / K:.6g} for the {K} "

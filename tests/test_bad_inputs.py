@@ -82,6 +82,22 @@ def test_zero_features_is_an_error(est):
 
 
 @pytest.mark.parametrize("est", CLASSIFIERS, ids=IDS)
+def test_a_feature_without_category_is_named(est):
+    # an all-missing column that declares no category: one message that names it, not a
+    # division by zero (naive Bayes, RBC) or an IndexError (NCC); as integer codes the
+    # same column (all -1) counts one category, never observed, and fits cleanly
+    X, y, Xt = _data()
+    frame = _frame(X).assign(empty=pd.Categorical([None] * len(y), categories=[]))
+    with pytest.raises(ValueError, match="feature 'empty' has no category.*declare its"):
+        clone(est).fit(frame, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = clone(est).fit(np.column_stack([X, np.full(len(y), -1)]), y)
+        assert model.n_values_[-1] == 1
+        model.predict(np.column_stack([Xt, np.full(len(Xt), -1)]))
+
+
+@pytest.mark.parametrize("est", CLASSIFIERS, ids=IDS)
 def test_infinity_in_x_is_named(est):
     X, y, Xt = _data()
     bad = X.astype(float)
