@@ -3,10 +3,12 @@ one reader of the conformance inputs (tests import it with ``from conftest impor
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from credal import metrics
 from credal.experiments import CVResult
@@ -25,11 +27,6 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev", print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
-
-import sys  # noqa: E402
-
-import pytest  # noqa: E402
-
 
 @pytest.fixture(autouse=True)
 def _close_figures():
